@@ -1,0 +1,27 @@
+#!/usr/bin/env node
+// Builds dist/ with tsc when it is missing or older than any file under src/ (npm start/seed/bench call this).
+const fs = require('fs');
+const path = require('path');
+const { execFileSync } = require('child_process');
+
+const root = path.resolve(__dirname, '..');
+const marker = path.join(root, 'dist', 'main.js');
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    const t = entry.isDirectory() ? newestMtime(full) : fs.statSync(full).mtimeMs;
+    if (t > newest) newest = t;
+  }
+  return newest;
+}
+
+const built = fs.existsSync(marker) ? fs.statSync(marker).mtimeMs : 0;
+const sources = Math.max(newestMtime(path.join(root, 'src')), fs.statSync(path.join(root, 'package.json')).mtimeMs);
+if (built < sources) {
+  process.stderr.write('building dist/ with tsc...\n');
+  fs.rmSync(path.join(root, 'dist'), { recursive: true, force: true });
+  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit', cwd: root });
+  fs.utimesSync(marker, new Date(), new Date());
+}

@@ -1,0 +1,34 @@
+import crypto from 'node:crypto';
+
+export function digestToken(token: string): string {
+  return crypto.createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** GitLab-style personal access token value: prefix + 20 url-safe characters. */
+export function generateToken(): string {
+  return `glpat-${crypto.randomBytes(15).toString('base64url')}`;
+}
+
+export interface TokenSource {
+  header(name: string): string | undefined;
+  param(name: string): unknown;
+}
+
+/**
+ * PRIVATE-TOKEN header, then `Authorization: Bearer`, then the private_token / access_token params
+ * (gitlab-behaviour §0.3). Returns undefined when no credential was supplied at all.
+ */
+export function extractToken(src: TokenSource): string | undefined {
+  const header = src.header('private-token');
+  if (header !== undefined) return header;
+  const auth = src.header('authorization');
+  if (auth !== undefined) {
+    const m = /^Bearer\s+(.*)$/i.exec(auth);
+    return m ? m[1].trim() : auth;
+  }
+  for (const name of ['private_token', 'access_token']) {
+    const v = src.param(name);
+    if (typeof v === 'string') return v;
+  }
+  return undefined;
+}

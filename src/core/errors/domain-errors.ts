@@ -1,0 +1,86 @@
+/** One hierarchy of expected failures; rest-error.ts and graphql-error.ts map every code exhaustively. */
+export type ErrorCode =
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'PARAM'
+  | 'VALIDATION'
+  | 'SAVE_FAILED'
+  | 'CONFLICT';
+
+export abstract class DomainError extends Error {
+  abstract readonly code: ErrorCode;
+}
+
+export class UnauthenticatedError extends DomainError {
+  readonly code = 'UNAUTHENTICATED' as const;
+  constructor() {
+    super('401 Unauthorized');
+  }
+}
+
+export class ForbiddenError extends DomainError {
+  readonly code = 'FORBIDDEN' as const;
+  constructor(readonly reason?: string) {
+    super(reason ? `403 Forbidden - ${reason}` : '403 Forbidden');
+  }
+}
+
+/** `resource` undefined gives GitLab's generic "404 Not found" (record lookup by primary key). */
+export class NotFoundError extends DomainError {
+  readonly code = 'NOT_FOUND' as const;
+  constructor(readonly resource?: string) {
+    super(resource ? `404 ${resource} Not Found` : '404 Not found');
+  }
+}
+
+/** Framework-level parameter problem: 400 {"error": "<text>"}. */
+export class ParamError extends DomainError {
+  readonly code = 'PARAM' as const;
+  constructor(text: string) {
+    super(text);
+  }
+  static missing(...names: string[]): ParamError {
+    return new ParamError(names.map((n) => `${n} is missing`).join(', '));
+  }
+  static invalid(name: string): ParamError {
+    return new ParamError(`${name} is invalid`);
+  }
+  static notInSet(name: string): ParamError {
+    return new ParamError(`${name} does not have a valid value`);
+  }
+}
+
+export type FieldErrors = Record<string, string[]>;
+
+/** Model validation failure: 400 {"message": {"field": ["msg"]}}. */
+export class ValidationError extends DomainError {
+  readonly code = 'VALIDATION' as const;
+  constructor(readonly fields: FieldErrors) {
+    super(Object.entries(fields).map(([k, v]) => `${k} ${v.join(', ')}`).join('; '));
+  }
+}
+
+/**
+ * GitLab's create-group and transfer failures: 400 with a string message embedding a Ruby hash dump
+ * (gitlab-behaviour §2.7, §2.10), e.g. `Failed to save group {:path=>["has already been taken"]}`.
+ */
+export class SaveFailedError extends DomainError {
+  readonly code = 'SAVE_FAILED' as const;
+  constructor(prefix: string, readonly fields: FieldErrors) {
+    super(`${prefix} ${rubyHash(fields)}`);
+  }
+}
+
+export class ConflictError extends DomainError {
+  readonly code = 'CONFLICT' as const;
+}
+
+function rubyHash(fields: FieldErrors): string {
+  const parts = Object.entries(fields).map(([k, msgs]) => `:${k}=>[${msgs.map((m) => JSON.stringify(m)).join(', ')}]`);
+  return `{${parts.join(', ')}}`;
+}
+
+export function assertUnreachable(x: never): never {
+  throw new Error(`unhandled error code ${String(x)}`);
+}

@@ -1,0 +1,33 @@
+import { DomainError, assertUnreachable } from './domain-errors';
+
+export interface RestError {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/** Maps a DomainError to GitLab's exact status and body (gitlab-behaviour §0.1). */
+export function toRestError(err: DomainError): RestError {
+  const code = err.code;
+  switch (code) {
+    case 'UNAUTHENTICATED':
+    case 'FORBIDDEN':
+    case 'NOT_FOUND':
+    case 'SAVE_FAILED':
+      return { status: statusOf(code), body: { message: err.message } };
+    case 'PARAM':
+      return { status: 400, body: { error: err.message } };
+    case 'VALIDATION':
+      return { status: 400, body: { message: (err as unknown as { fields: unknown }).fields } };
+    case 'CONFLICT':
+      return { status: 409, body: { message: err.message } };
+    default:
+      return assertUnreachable(code);
+  }
+}
+
+function statusOf(code: 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'SAVE_FAILED'): number {
+  return { UNAUTHENTICATED: 401, FORBIDDEN: 403, NOT_FOUND: 404, SAVE_FAILED: 400 }[code];
+}
+
+export const INTERNAL_ERROR: RestError = { status: 500, body: { message: '500 Internal Server Error' } };
+export const ROUTE_NOT_FOUND: RestError = { status: 404, body: { error: '404 Not Found' } };

@@ -1,0 +1,23 @@
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import type { GraphQLSchema } from 'graphql';
+import type { RequestCtx } from '../context/request-ctx';
+import { formatGraphQLError } from '../errors/graphql-error';
+import { queryLimitsRule } from './query-limits';
+
+/**
+ * Apollo Server for POST /graphql: errors keep HTTP 200 and carry extensions.code (DomainErrors never
+ * set extensions.http), no stack traces, introspection on (GraphiQL needs it), CDN landing pages off.
+ */
+export async function startApollo(schema: GraphQLSchema): Promise<ApolloServer<RequestCtx>> {
+  const server = new ApolloServer<RequestCtx>({
+    schema,
+    introspection: true,
+    includeStacktraceInErrorResponses: false,
+    formatError: formatGraphQLError,
+    validationRules: [queryLimitsRule()],
+    plugins: [ApolloServerPluginLandingPageDisabled()],
+  });
+  await server.start();
+  return server;
+}

@@ -1,0 +1,116 @@
+import { NotFoundError, ParamError } from '../errors/domain-errors';
+
+/**
+ * GitLab (Grape) parameter coercion, shared by every REST route (gitlab-behaviour §0.4).
+ * Problems become 400 {"error": "<name> is invalid" | "<name> does not have a valid value"}.
+ */
+export type ParamType =
+  | 'int'
+  | 'bool'
+  | 'string'
+  | 'intArray'
+  | 'stringArray'
+  | 'hash'
+  | 'datetime'
+  | 'date'
+  | 'id'
+  | 'enum'
+  | 'intEnum';
+
+export interface ParamSpec {
+  type: ParamType;
+  required?: boolean;
+  /** Allowed values for enum (strings) and intEnum (integers). */
+  values?: readonly (string | number)[];
+  /** GraphQL variable path, e.g. 'input.name'; defaults to the camelCased name. */
+  arg?: string;
+  /** For integer path ids: a value beyond int4 is this resource's 404, not a 400. */
+  notFound?: string;
+  description?: string;
+}
+
+const INT4_MAX = 2147483647;
+const TRUE = new Set(['true', '1', 't', 'yes', 'y', 'on']);
+const FALSE = new Set(['false', '0', 'f', 'no', 'n', 'off']);
+
+function toInt(v: unknown): number | undefined {
+  if (typeof v === 'number' && Number.isInteger(v)) return v;
+  if (typeof v === 'string' && /^\s*[-+]?\d+\s*$/.test(v)) return Number(v);
+  return undefined;
+}
+
+function asList(v: unknown): unknown[] {
+  if (Array.isArray(v)) return v;
+  if (v !== null && typeof v === 'object') return Object.values(v as Record<string, unknown>);
+  if (typeof v === 'string') return v === '' ? [] : v.split(',');
+  return [v];
+}
+
+export function coerceParam(name: string, spec: ParamSpec, raw: unknown): unknown {
+  switch (spec.type) {
+    case 'string':
+    case 'id': {
+      if (typeof raw === 'string') return raw;
+      if (typeof raw === 'number' || typeof raw === 'boolean') return String(raw);
+      throw ParamError.invalid(name);
+    }
+    case 'int': {
+      const n = toInt(raw);
+      if (n === undefined) throw ParamError.invalid(name);
+      if (Math.abs(n) > INT4_MAX) {
+        if (spec.notFound !== undefined) throw new NotFoundError(spec.notFound || undefined);
+        throw ParamError.invalid(name);
+      }
+      return n;
+    }
+    case 'bool': {
+      if (typeof raw === 'boolean') return raw;
+      const s = String(raw).toLowerCase();
+      if (TRUE.has(s)) return true;
+      if (FALSE.has(s)) return false;
+      throw ParamError.invalid(name);
+    }
+    case 'intArray':
+      return asList(raw).map((item) => {
+        const n = toInt(item);
+        if (n === undefined || Math.abs(n) > INT4_MAX) throw ParamError.invalid(name);
+        return n;
+      });
+    case 'stringArray':
+      return asList(raw).map((item) => {
+        if (typeof item !== 'string' && typeof item !== 'number') throw ParamError.invalid(name);
+        return String(item).trim();
+      }).filter((s) => s !== '');
+    case 'hash': {
+      if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw ParamError.invalid(name);
+      return Object.entries(raw as Record<string, unknown>).map(([key, value]) => {
+        if (typeof value !== 'string' && typeof value !== 'number') throw ParamError.invalid(name);
+        return { key, value: String(value) };
+      });
+    }
+    case 'datetime': {
+      if (typeof raw !== 'string' || raw.trim() === '') throw ParamError.invalid(name);
+      const t = Date.parse(raw);
+      if (Number.isNaN(t)) throw ParamError.invalid(name);
+      return new Date(t).toISOString();
+    }
+    case 'date': {
+      if (typeof raw !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(raw) || Number.isNaN(Date.parse(raw))) throw ParamError.invalid(name);
+      return raw;
+    }
+    case 'enum': {
+      if (typeof raw !== 'string' || !(spec.values ?? []).includes(raw)) throw ParamError.notInSet(name);
+      return raw.toUpperCase();
+    }
+    case 'intEnum': {
+      const n = toInt(raw);
+      if (n === undefined) throw ParamError.invalid(name);
+      if (!(spec.values ?? []).includes(n)) throw ParamError.notInSet(name);
+      return n;
+    }
+  }
+}
+
+export function camelCase(s: string): string {
+  return s.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+}

@@ -1,0 +1,144 @@
+/**
+ * Wire shapes: one declarative description per GitLab JSON form. From it we derive
+ *  - the GraphQL selection a REST route executes (only what the response needs),
+ *  - the presenter turning that GraphQL result into GitLab's snake_case JSON, in key order,
+ *  - the OpenAPI schema of the REST response.
+ * So the three can never disagree.
+ */
+export type WireScalar = 'integer' | 'number' | 'string' | 'boolean' | 'timestamp' | 'date';
+
+interface FieldOpts {
+  nullable?: boolean;
+  /** Key absent (not null) when the value is null: GitLab's conditional entity fields (§0.5). */
+  omitIfNull?: boolean;
+  /** Selected only when this boolean variable is true (`@include(if: $var)`). */
+  includeIf?: string;
+}
+
+export interface ScalarField extends FieldOpts {
+  kind: 'scalar';
+  from: string;
+  type: WireScalar;
+  array?: boolean;
+  /** GraphQL enum value → GitLab string (PUBLIC → public). */
+  lowerEnum?: boolean;
+  enumValues?: readonly string[];
+  map?: (value: unknown) => unknown;
+}
+
+export interface ObjectField extends FieldOpts {
+  kind: 'object';
+  from: string;
+  shape: WireShape;
+  array?: boolean;
+}
+
+export type WireField = ScalarField | ObjectField;
+
+export interface WireShape {
+  name: string;
+  fields: Record<string, WireField>;
+}
+
+export function shape(name: string, fields: Record<string, WireField>): WireShape {
+  return { name, fields };
+}
+
+export const int = (from: string, o: FieldOpts = {}): ScalarField => ({ kind: 'scalar', from, type: 'integer', ...o });
+export const num = (from: string, o: FieldOpts = {}): ScalarField => ({ kind: 'scalar', from, type: 'number', ...o });
+export const str = (from: string, o: FieldOpts = {}): ScalarField => ({ kind: 'scalar', from, type: 'string', ...o });
+export const bool = (from: string, o: FieldOpts = {}): ScalarField => ({ kind: 'scalar', from, type: 'boolean', ...o });
+export const time = (from: string, o: FieldOpts = {}): ScalarField => ({ kind: 'scalar', from, type: 'timestamp', ...o });
+export const date = (from: string, o: FieldOpts = {}): ScalarField => ({ kind: 'scalar', from, type: 'date', ...o });
+export const strList = (from: string, o: FieldOpts = {}): ScalarField => ({ kind: 'scalar', from, type: 'string', array: true, ...o });
+export const lowerEnum = (from: string, values: readonly string[], o: FieldOpts = {}): ScalarField => ({
+  kind: 'scalar', from, type: 'string', lowerEnum: true, enumValues: values, ...o,
+});
+export const computed = (from: string, type: WireScalar, map: (v: unknown) => unknown): ScalarField => ({ kind: 'scalar', from, type, map });
+export const obj = (from: string, s: WireShape, o: FieldOpts = {}): ObjectField => ({ kind: 'object', from, shape: s, ...o });
+export const list = (from: string, s: WireShape, o: FieldOpts = {}): ObjectField => ({ kind: 'object', from, shape: s, array: true, ...o });
+
+/** GraphQL selection set text for a shape (without the outer braces). */
+export function selectionOf(s: WireShape): string {
+  const parts = new Map<string, string>();
+  for (const f of Object.values(s.fields)) {
+    const directive = f.includeIf ? ` @include(if: $${includeVariable(f.includeIf)})` : '';
+    const key = f.from + directive;
+    if (parts.has(key)) continue;
+    parts.set(key, f.kind === 'object' ? `${f.from}${directive} { ${selectionOf(f.shape)} }` : `${f.from}${directive}`);
+  }
+  return [...parts.values()].join(' ');
+}
+
+/** The GraphQL variable behind `includeIf: 'statistics'` (set from the REST param of that name). */
+export function includeVariable(param: string): string {
+  return `include_${param}`;
+}
+
+/** REST params referenced by `includeIf` anywhere in the shape. */
+export function includeVariables(s: WireShape, acc = new Set<string>()): Set<string> {
+  for (const f of Object.values(s.fields)) {
+    if (f.includeIf) acc.add(f.includeIf);
+    if (f.kind === 'object') includeVariables(f.shape, acc);
+  }
+  return acc;
+}
+
+function presentScalar(f: ScalarField, v: unknown): unknown {
+  if (f.map) return f.map(v);
+  if (v === null || v === undefined) return null;
+  if (f.lowerEnum) return Array.isArray(v) ? v.map((x) => String(x).toLowerCase()) : String(v).toLowerCase();
+  return v;
+}
+
+/** The presenter: GraphQL result object → GitLab JSON with exactly the shape's keys, in order. */
+export function present(s: WireShape, data: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, f] of Object.entries(s.fields)) {
+    if (!(f.from in data) && f.includeIf) continue; // not requested
+    const v = data[f.from];
+    if ((v === null || v === undefined) && f.omitIfNull) continue;
+    if (f.kind === 'object') {
+      if (v === null || v === undefined) out[key] = null;
+      else out[key] = f.array ? (v as Record<string, unknown>[]).map((x) => present(f.shape, x)) : present(f.shape, v as Record<string, unknown>);
+    } else {
+      out[key] = presentScalar(f, v);
+    }
+  }
+  return out;
+}
+
+export type JsonSchema = Record<string, unknown>;
+
+function scalarSchema(f: ScalarField): JsonSchema {
+  const base: JsonSchema =
+    f.type === 'timestamp' ? { type: 'string', format: 'date-time' } : f.type === 'date' ? { type: 'string', format: 'date' } : { type: f.type };
+  if (f.enumValues) base.enum = f.enumValues.map((v) => v.toLowerCase());
+  const item = f.nullable ? { ...base, nullable: true } : base;
+  return f.array ? { type: 'array', items: base } : item;
+}
+
+/** OpenAPI 3.0 schema of a shape, registered under components.schemas by name. */
+export function schemaOf(s: WireShape, components: Record<string, JsonSchema>): JsonSchema {
+  if (!components[s.name]) {
+    components[s.name] = {}; // guards recursion
+    const properties: Record<string, JsonSchema> = {};
+    const required: string[] = [];
+    for (const [key, f] of Object.entries(s.fields)) {
+      if (f.kind === 'object') {
+        const ref = { $ref: `#/components/schemas/${schemaRefName(f.shape, components)}` };
+        properties[key] = f.array ? { type: 'array', items: ref } : f.nullable ? { allOf: [ref], nullable: true } : ref;
+      } else {
+        properties[key] = scalarSchema(f);
+      }
+      if (!f.omitIfNull && !f.includeIf) required.push(key);
+    }
+    components[s.name] = { type: 'object', properties, required, additionalProperties: false };
+  }
+  return { $ref: `#/components/schemas/${s.name}` };
+}
+
+function schemaRefName(s: WireShape, components: Record<string, JsonSchema>): string {
+  schemaOf(s, components);
+  return s.name;
+}

@@ -1,0 +1,16 @@
+/** GitLab access levels (members API): 10 guest, 20 reporter, 30 developer, 40 master, 50 owner. */
+export const AccessLevel = {
+  NONE: 0,
+  GUEST: 10,
+  REPORTER: 20,
+  DEVELOPER: 30,
+  MASTER: 40,
+  OWNER: 50,
+} as const;
+
+export const GROUP_MEMBER_ACCESS_LEVELS = [10, 20, 30, 40, 50] as const;
+/** Project members and shares go up to Master in GitLab 10.x. */
+export const PROJECT_MEMBER_ACCESS_LEVELS = [10, 20, 30, 40] as const;
+export const SHARE_ACCESS_LEVELS = [10, 20, 30, 40] as const;
+
+export const VisibilityLevel = { PRIVATE: 0, INTERNAL: 10, PUBLIC: 20 } as const;

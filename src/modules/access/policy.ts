@@ -1,0 +1,26 @@
+import type { User } from '../users/user.entity';
+import { AccessLevel } from './access-level';
+
+/**
+ * The permission model in one place (pure functions over the caller and its effective access level;
+ * visibility *sets* are the SQL twins in visibility-sql.ts). Effective levels include membership
+ * inherited from ancestor groups and shares (access-levels.ts computes them in SQL).
+ */
+export const policy = {
+  /** Update, delete, create subgroups, manage members of a group: Owner (incl. inherited) or admin. */
+  canAdminGroup: (user: User | null, level: number) => !!user && (user.admin || level >= AccessLevel.OWNER),
+  /** Create a project in a group: Master or above (GitLab 10.x). */
+  canCreateProjectInGroup: (user: User | null, level: number) => !!user && (user.admin || level >= AccessLevel.MASTER),
+  /** Top-level groups: the user's can_create_group flag. */
+  canCreateTopLevelGroup: (user: User | null) => !!user && (user.admin || user.canCreateGroup),
+  /** Update, archive, share, manage members, see runners_token: Master or above. */
+  canAdminProject: (user: User | null, level: number) => !!user && (user.admin || level >= AccessLevel.MASTER),
+  /** Delete a project: Owner (personal namespace owner or group owner) or admin. */
+  canDeleteProject: (user: User | null, level: number) => !!user && (user.admin || level >= AccessLevel.OWNER),
+  /** Group statistics and custom attributes: administrators only (spec 5.3). */
+  canSeeStatistics: (user: User | null) => !!user && user.admin,
+  /** Reading a private user's email and admin flag: self or admin. */
+  canSeePrivateUserFields: (viewer: User | null, subjectId: number) => !!viewer && (viewer.admin || viewer.id === subjectId),
+  /** A member may be given a level no higher than the caller's own, unless admin (GitLab 10.x allows Owner to grant Owner). */
+  canGrantLevel: (user: User | null, ownLevel: number, requested: number) => !!user && (user.admin || requested <= Math.max(ownLevel, AccessLevel.MASTER) || ownLevel >= AccessLevel.OWNER),
+};

@@ -1,0 +1,24 @@
+import { registerEnumType } from 'type-graphql';
+
+export enum Visibility {
+  PRIVATE = 'PRIVATE',
+  INTERNAL = 'INTERNAL',
+  PUBLIC = 'PUBLIC',
+}
+
+registerEnumType(Visibility, { name: 'Visibility', description: 'private, internal or public (GitLab visibility levels 0, 10, 20).' });
+
+export const VISIBILITY_LEVEL: Record<Visibility, number> = { PRIVATE: 0, INTERNAL: 10, PUBLIC: 20 };
+export const VISIBILITY_REST_VALUES = ['private', 'internal', 'public'] as const;
+
+export function toVisibility(level: number): Visibility {
+  return level >= 20 ? Visibility.PUBLIC : level >= 10 ? Visibility.INTERNAL : Visibility.PRIVATE;
+}
+
+export enum SortDirection {
+  ASC = 'ASC',
+  DESC = 'DESC',
+}
+
+registerEnumType(SortDirection, { name: 'SortDirection' });
+export const SORT_REST_VALUES = ['asc', 'desc'] as const;

@@ -1,0 +1,100 @@
+import type { RequestCtx } from '../../core/context/request-ctx';
+import { likeEscape, sqlEntities, sqlRows } from '../../core/db/sql';
+import { ParamError } from '../../core/errors/domain-errors';
+import { makePage, normalizePage, type Page } from '../../core/pagination/page';
+import { AccessLevel, VisibilityLevel } from '../access/access-level';
+import { authorizedGroupIdsSql, groupVisibleSql, intArray } from '../access/visibility-sql';
+import { SortDirection } from '../access/visibility.type';
+import { GroupOrderBy, PaginationMode, type GroupsArgs } from './group.inputs';
+import { Namespace } from './namespace.entity';
+
+/**
+ * The group list query behind GET /groups and GET /groups/:id/subgroups (gitlab-behaviour §2.3, §2.4):
+ * one count and one page query, whatever the page size; hierarchy through traversal_ids.
+ */
+export interface GroupListScope {
+  /** Direct children of this group only (subgroups). */
+  parentId?: number;
+}
+
+const ORDER: Record<GroupOrderBy, string> = { NAME: 'name', PATH: 'path', ID: 'id' };
+
+/** Who-sees-what for lists: admins all; anonymous public; users "their" groups, or all visible with all_available. */
+function visibilityFilter(ctx: RequestCtx, args: GroupsArgs): string {
+  const user = ctx.user;
+  if (user?.admin) return 'true';
+  if (!user) return `n.visibility_level = ${VisibilityLevel.PUBLIC}`;
+  return args.allAvailable ? groupVisibleSql('n', user) : `n.id in (${authorizedGroupIdsSql(user)})`;
+}
+
+/** Short terms match exactly, longer ones as substrings (GitLab's 3-character rule); % _ \ are literal. */
+function searchFilter(term: string, params: unknown[]): string {
+  const escaped = likeEscape(term);
+  const pattern = term.length >= 3 ? `%${escaped}%` : escaped;
+  params.push(pattern, pattern);
+  return `(n.name ilike ? or n.path ilike ?)`;
+}
+
+interface Cursor {
+  v: string | number;
+  id: number;
+}
+
+function decodeCursor(raw: string): Cursor {
+  try {
+    const c = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Cursor;
+    if (typeof c.id !== 'number' || (typeof c.v !== 'string' && typeof c.v !== 'number')) throw new Error('shape');
+    return c;
+  } catch {
+    throw ParamError.invalid('cursor');
+  }
+}
+
+export function encodeCursor(c: Cursor): string {
+  return Buffer.from(JSON.stringify(c), 'utf8').toString('base64url');
+}
+
+export async function listGroups(ctx: RequestCtx, args: GroupsArgs, scope: GroupListScope = {}): Promise<Page<Namespace>> {
+  const req = normalizePage(args);
+  const params: unknown[] = [];
+  const where = [`n.kind = 'group'`, visibilityFilter(ctx, args)];
+  if (scope.parentId !== undefined) {
+    where.push('n.parent_id = ?');
+    params.push(scope.parentId);
+  }
+  if (args.skipGroups?.length) where.push(`not (n.id = any(${intArray(args.skipGroups)}))`);
+  if (args.search) where.push(searchFilter(args.search, params));
+  if (args.owned) {
+    where.push(ctx.user ? `n.id in (select group_id from group_members where user_id = ${Number(ctx.user.id)} and access_level = ${AccessLevel.OWNER})` : 'false');
+  }
+  // custom_attributes filters apply for administrators only (gitlab-behaviour §2.3).
+  if (ctx.user?.admin && args.customAttributes?.length) {
+    for (const attr of args.customAttributes) {
+      where.push('exists (select 1 from group_custom_attributes ca where ca.group_id = n.id and ca.key = ? and ca.value = ?)');
+      params.push(attr.key, attr.value);
+    }
+  }
+  const column = ORDER[args.orderBy ?? GroupOrderBy.NAME];
+  const dir = (args.sort ?? SortDirection.ASC) === SortDirection.ASC ? 'asc' : 'desc';
+  const order = `order by n.${column} ${dir}, n.id ${dir}`;
+
+  if (args.pagination === PaginationMode.KEYSET) {
+    if (column === 'path') throw ParamError.notInSet('order_by');
+    if (args.cursor) {
+      const c = decodeCursor(args.cursor);
+      where.push(column === 'id' ? `n.id ${dir === 'asc' ? '>' : '<'} ?` : `(n.${column}, n.id) ${dir === 'asc' ? '>' : '<'} (?, ?)`);
+      params.push(...(column === 'id' ? [c.id] : [c.v, c.id]));
+    }
+    const rows = await sqlEntities(ctx.em, Namespace, `select n.* from namespaces n where ${where.join(' and ')} ${order} limit ${req.perPage + 1}`, params);
+    const more = rows.length > req.perPage;
+    const nodes = rows.slice(0, req.perPage);
+    const last = nodes[nodes.length - 1];
+    const next = more && last ? encodeCursor({ v: column === 'id' ? last.id : (last as unknown as Record<string, string>)[column], id: last.id }) : null;
+    return { ...makePage(nodes, 0, { ...req, page: 1, offset: 0 }), total: null, totalPages: null, nextCursor: next };
+  }
+
+  const filter = where.join(' and ');
+  const [count] = await sqlRows<{ n: string }>(ctx.em, `select count(*) as n from namespaces n where ${filter}`, params);
+  const nodes = await sqlEntities(ctx.em, Namespace, `select n.* from namespaces n where ${filter} ${order} limit ${req.perPage} offset ${req.offset}`, params);
+  return makePage(nodes, Number(count.n), req);
+}

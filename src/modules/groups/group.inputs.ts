@@ -1,0 +1,87 @@
+import { ArgsType, Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
+import { PageArgs } from '../../core/pagination/page';
+import { SortDirection, Visibility } from '../access/visibility.type';
+
+export enum GroupOrderBy {
+  NAME = 'NAME',
+  PATH = 'PATH',
+  ID = 'ID',
+}
+registerEnumType(GroupOrderBy, { name: 'GroupOrderBy' });
+export const GROUP_ORDER_REST_VALUES = ['name', 'path', 'id'] as const;
+
+export enum PaginationMode {
+  OFFSET = 'OFFSET',
+  KEYSET = 'KEYSET',
+}
+registerEnumType(PaginationMode, { name: 'PaginationMode' });
+
+@InputType('CustomAttributeFilter')
+export class CustomAttributeFilter {
+  @Field(() => String) key!: string;
+  @Field(() => String) value!: string;
+}
+
+/** GET /groups and GET /groups/:id/subgroups (spec 4.10, 4.11). */
+@ArgsType()
+export class GroupsArgs extends PageArgs {
+  @Field(() => [Int], { nullable: true, description: 'Group ids to leave out.' })
+  skipGroups?: number[];
+
+  @Field(() => Boolean, { nullable: true, description: 'Every group the caller can see, not only their own.' })
+  allAvailable?: boolean;
+
+  @Field(() => String, { nullable: true, description: 'Name or path; substring for 3+ characters, exact otherwise (case-insensitive).' })
+  search?: string;
+
+  @Field(() => GroupOrderBy, { nullable: true, description: 'Default NAME.' })
+  orderBy?: GroupOrderBy;
+
+  @Field(() => SortDirection, { nullable: true, description: 'Default ASC.' })
+  sort?: SortDirection;
+
+  @Field(() => Boolean, { nullable: true, description: 'Only groups the caller owns.' })
+  owned?: boolean;
+
+  @Field(() => [CustomAttributeFilter], { nullable: true, description: 'Administrators only; ignored for others.' })
+  customAttributes?: CustomAttributeFilter[];
+
+  @Field(() => Boolean, { nullable: true, description: 'REST only selects `statistics` when true; in GraphQL select the field.' })
+  statistics?: boolean;
+
+  @Field(() => PaginationMode, { nullable: true, description: 'KEYSET: cursor pagination (order by NAME or ID), no totals.' })
+  pagination?: PaginationMode;
+
+  @Field(() => String, { nullable: true, description: 'Keyset cursor from the previous page.' })
+  cursor?: string;
+}
+
+@ArgsType()
+export class SubgroupsArgs extends GroupsArgs {
+  @Field(() => ID, { description: 'Parent group id or full path.' })
+  id!: string;
+}
+
+@InputType('GroupAttributesInput')
+export class GroupAttributesInput {
+  @Field(() => String, { nullable: true }) name?: string;
+  @Field(() => String, { nullable: true }) path?: string;
+  @Field(() => String, { nullable: true }) description?: string;
+  @Field(() => Visibility, { nullable: true }) visibility?: Visibility;
+  @Field(() => Boolean, { nullable: true }) lfsEnabled?: boolean;
+  @Field(() => Boolean, { nullable: true }) requestAccessEnabled?: boolean;
+}
+
+@InputType('CreateGroupInput')
+export class CreateGroupInput {
+  @Field(() => String) name!: string;
+  @Field(() => String) path!: string;
+  @Field(() => String, { nullable: true }) description?: string;
+  @Field(() => Visibility, { nullable: true, description: 'Default: the instance default (private).' }) visibility?: Visibility;
+  @Field(() => Boolean, { nullable: true }) lfsEnabled?: boolean;
+  @Field(() => Boolean, { nullable: true }) requestAccessEnabled?: boolean;
+  @Field(() => Int, { nullable: true, description: 'Parent group for a subgroup.' }) parentId?: number;
+}
+
+@InputType('UpdateGroupInput')
+export class UpdateGroupInput extends GroupAttributesInput {}

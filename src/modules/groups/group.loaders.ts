@@ -1,0 +1,78 @@
+import type { RequestCtx } from '../../core/context/request-ctx';
+import { sqlRows } from '../../core/db/sql';
+import { intArray, projectVisibleSql } from '../access/visibility-sql';
+import { Project } from '../projects/project.entity';
+
+export interface GroupStatistics {
+  storageSize: number;
+  repositorySize: number;
+  lfsObjectsSize: number;
+  jobArtifactsSize: number;
+}
+
+export interface KeyValue {
+  key: string;
+  value: string;
+}
+
+function groupBy<T>(ids: readonly number[], rows: { key: number; item: T }[]): T[][] {
+  const map = new Map<number, T[]>();
+  for (const r of rows) {
+    const l = map.get(r.key) ?? [];
+    l.push(r.item);
+    map.set(r.key, l);
+  }
+  return ids.map((id) => map.get(id) ?? []);
+}
+
+/** Storage statistics summed over each group's projects, in SQL (spec 2.3). */
+export async function loadGroupStatistics(ctx: RequestCtx, ids: readonly number[]): Promise<GroupStatistics[]> {
+  const rows = await sqlRows<Record<string, string | number>>(
+    ctx.em,
+    `select g.id, coalesce(sum(p.storage_size), 0) as s, coalesce(sum(p.repository_size), 0) as r,
+            coalesce(sum(p.lfs_objects_size), 0) as l, coalesce(sum(p.job_artifacts_size), 0) as j
+       from namespaces g left join projects p on p.namespace_id = g.id
+      where g.id = any(${intArray(ids)}) group by g.id`,
+  );
+  const map = new Map(rows.map((r) => [Number(r.id), r]));
+  return ids.map((id) => {
+    const r = map.get(id);
+    return { storageSize: Number(r?.s ?? 0), repositorySize: Number(r?.r ?? 0), lfsObjectsSize: Number(r?.l ?? 0), jobArtifactsSize: Number(r?.j ?? 0) };
+  });
+}
+
+async function projectsWithKey(ctx: RequestCtx, sql: string): Promise<{ key: number; item: Project }[]> {
+  const rows = await sqlRows<Record<string, unknown>>(ctx.em, sql);
+  return rows.map((row) => {
+    const { group_key: key, ...rest } = row;
+    return { key: Number(key), item: ctx.em.map(Project, rest as never) };
+  });
+}
+
+/** The detail form's `projects`: projects in each group's namespace that the caller may see (§2.6). */
+export async function loadGroupProjects(ctx: RequestCtx, ids: readonly number[]): Promise<Project[][]> {
+  const rows = await projectsWithKey(
+    ctx,
+    `select p.namespace_id as group_key, p.* from projects p
+      where p.namespace_id = any(${intArray(ids)}) and ${projectVisibleSql('p', ctx.user)} order by p.id`,
+  );
+  return groupBy(ids, rows);
+}
+
+/** The detail form's `shared_projects`: projects shared with each group that the caller may see. */
+export async function loadGroupSharedProjects(ctx: RequestCtx, ids: readonly number[]): Promise<Project[][]> {
+  const rows = await projectsWithKey(
+    ctx,
+    `select l.group_id as group_key, p.* from project_group_links l join projects p on p.id = l.project_id
+      where l.group_id = any(${intArray(ids)}) and ${projectVisibleSql('p', ctx.user)} order by p.id`,
+  );
+  return groupBy(ids, rows);
+}
+
+export async function loadGroupCustomAttributes(ctx: RequestCtx, ids: readonly number[]): Promise<KeyValue[][]> {
+  const rows = await sqlRows<{ group_id: number; key: string; value: string }>(
+    ctx.em,
+    `select group_id, key, value from group_custom_attributes where group_id = any(${intArray(ids)}) order by key`,
+  );
+  return groupBy(ids, rows.map((r) => ({ key: r.group_id, item: { key: r.key, value: r.value } })));
+}

@@ -1,0 +1,130 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { RequestCtx } from '../../core/context/request-ctx';
+import type { Page } from '../../core/pagination/page';
+import { policy } from '../access/policy';
+import { Visibility, toVisibility } from '../access/visibility.type';
+import type { Project } from '../projects/project.entity';
+import { projectService } from '../projects/project.service';
+import { ProjectPage, ProjectType } from '../projects/project.type';
+import { groupCustomAttributeService } from './group-custom-attribute.service';
+import { CreateGroupInput, GroupsArgs, SubgroupsArgs, UpdateGroupInput } from './group.inputs';
+import type { GroupStatistics, KeyValue } from './group.loaders';
+import { groupService } from './group.service';
+import { CustomAttributeType, GroupPage, GroupStatisticsType, GroupType } from './group.type';
+import type { Namespace } from './namespace.entity';
+import { GroupProjectsArgs } from './group-projects.args';
+
+@Resolver(() => GroupType)
+export class GroupResolver {
+  @Query(() => GroupPage, { description: 'Groups visible to the caller (GET /groups).' })
+  groups(@Args() args: GroupsArgs, @Ctx() ctx: RequestCtx): Promise<Page<Namespace>> {
+    return groupService.list(ctx, args);
+  }
+
+  @Query(() => GroupType, { description: 'A group by id or full path (404 when not visible).' })
+  group(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestCtx): Promise<Namespace> {
+    return groupService.findVisible(ctx, id);
+  }
+
+  @Query(() => GroupPage, { description: 'Visible direct subgroups (GET /groups/:id/subgroups).' })
+  groupSubgroups(@Args() args: SubgroupsArgs, @Ctx() ctx: RequestCtx): Promise<Page<Namespace>> {
+    return groupService.subgroups(ctx, args.id, args);
+  }
+
+  @Query(() => ProjectPage, { description: 'Projects of a group and projects shared with it (GET /groups/:id/projects).' })
+  async groupProjects(@Args() args: GroupProjectsArgs, @Ctx() ctx: RequestCtx): Promise<Page<Project>> {
+    const group = await groupService.findVisible(ctx, args.id);
+    return projectService.list(ctx, { ...args, archived: args.archived ?? false }, { groupId: group.id });
+  }
+
+  @Query(() => [CustomAttributeType], { description: 'Administrators only.' })
+  groupCustomAttributes(@Arg('groupId', () => ID) groupId: string, @Ctx() ctx: RequestCtx): Promise<KeyValue[]> {
+    return groupCustomAttributeService.list(ctx, groupId);
+  }
+
+  @Query(() => CustomAttributeType, { description: 'Administrators only.' })
+  groupCustomAttribute(@Arg('groupId', () => ID) groupId: string, @Arg('key', () => String) key: string, @Ctx() ctx: RequestCtx): Promise<KeyValue> {
+    return groupCustomAttributeService.get(ctx, groupId, key);
+  }
+
+  @Mutation(() => GroupType)
+  createGroup(@Arg('input', () => CreateGroupInput) input: CreateGroupInput, @Ctx() ctx: RequestCtx): Promise<Namespace> {
+    return groupService.create(ctx, input);
+  }
+
+  @Mutation(() => GroupType)
+  updateGroup(@Arg('id', () => ID) id: string, @Arg('input', () => UpdateGroupInput) input: UpdateGroupInput, @Ctx() ctx: RequestCtx): Promise<Namespace> {
+    return groupService.update(ctx, id, input);
+  }
+
+  @Mutation(() => Boolean, { description: 'Deletes the group with its subgroups and projects.' })
+  deleteGroup(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestCtx): Promise<boolean> {
+    return groupService.remove(ctx, id);
+  }
+
+  @Mutation(() => GroupType, { description: 'Administrators only; returns the target group.' })
+  transferProjectToGroup(@Arg('id', () => ID) id: string, @Arg('projectId', () => ID) projectId: string, @Ctx() ctx: RequestCtx): Promise<Namespace> {
+    return groupService.transferProject(ctx, id, projectId);
+  }
+
+  @Mutation(() => CustomAttributeType, { description: 'Administrators only.' })
+  setGroupCustomAttribute(
+    @Arg('groupId', () => ID) groupId: string,
+    @Arg('key', () => String) key: string,
+    @Arg('value', () => String) value: string,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<KeyValue> {
+    return groupCustomAttributeService.set(ctx, groupId, key, value);
+  }
+
+  @Mutation(() => Boolean, { description: 'Administrators only.' })
+  deleteGroupCustomAttribute(@Arg('groupId', () => ID) groupId: string, @Arg('key', () => String) key: string, @Ctx() ctx: RequestCtx): Promise<boolean> {
+    return groupCustomAttributeService.remove(ctx, groupId, key);
+  }
+
+  @FieldResolver(() => Visibility)
+  visibility(@Root() g: Namespace): Visibility {
+    return toVisibility(g.visibilityLevel);
+  }
+
+  /** Unset follows the instance setting (LFS on). */
+  @FieldResolver(() => Boolean)
+  lfsEnabled(@Root() g: Namespace): boolean {
+    return g.lfsEnabled ?? true;
+  }
+
+  @FieldResolver(() => String)
+  webUrl(@Root() g: Namespace, @Ctx() ctx: RequestCtx): string {
+    return `${ctx.externalUrl}/groups/${g.fullPath}`;
+  }
+
+  @FieldResolver(() => GroupType, { nullable: true })
+  parent(@Root() g: Namespace, @Ctx() ctx: RequestCtx): Promise<Namespace | null> | null {
+    return g.parentId ? ctx.loaders.namespace.load(g.parentId) : null;
+  }
+
+  @FieldResolver(() => GroupStatisticsType, { nullable: true, description: 'Administrators only; null for others.' })
+  statistics(@Root() g: Namespace, @Ctx() ctx: RequestCtx): Promise<GroupStatistics> | null {
+    return policy.canSeeStatistics(ctx.user) ? ctx.loaders.groupStatistics.load(g.id) : null;
+  }
+
+  @FieldResolver(() => [ProjectType], { description: 'Projects in the group the caller may see (not paginated, as GitLab’s detail form).' })
+  projects(@Root() g: Namespace, @Ctx() ctx: RequestCtx): Promise<Project[]> {
+    return ctx.loaders.groupProjects.load(g.id);
+  }
+
+  @FieldResolver(() => [ProjectType], { description: 'Projects shared with the group that the caller may see.' })
+  sharedProjects(@Root() g: Namespace, @Ctx() ctx: RequestCtx): Promise<Project[]> {
+    return ctx.loaders.groupSharedProjects.load(g.id);
+  }
+
+  @FieldResolver(() => GroupPage, { description: 'Visible direct subgroups.' })
+  subgroups(@Root() g: Namespace, @Args() args: GroupsArgs, @Ctx() ctx: RequestCtx): Promise<Page<Namespace>> {
+    return groupService.subgroups(ctx, String(g.id), args);
+  }
+
+  @FieldResolver(() => [CustomAttributeType], { nullable: true, description: 'Administrators only; null for others.' })
+  customAttributes(@Root() g: Namespace, @Ctx() ctx: RequestCtx): Promise<KeyValue[]> | null {
+    return ctx.user?.admin ? ctx.loaders.groupCustomAttributes.load(g.id) : null;
+  }
+}

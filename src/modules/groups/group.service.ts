@@ -1,0 +1,195 @@
+import type { RequestCtx } from '../../core/context/request-ctx';
+import { requireAdmin, requireUser } from '../../core/auth/guards';
+import { isUniqueViolation, sqlEntities, sqlRows } from '../../core/db/sql';
+import { ForbiddenError, NotFoundError, SaveFailedError, ValidationError, type FieldErrors } from '../../core/errors/domain-errors';
+import type { Page } from '../../core/pagination/page';
+import { parseIdOrPath } from '../../core/params/parse-id-or-path';
+import { AccessLevel } from '../access/access-level';
+import { policy } from '../access/policy';
+import { groupVisibleSql } from '../access/visibility-sql';
+import { VISIBILITY_LEVEL, toVisibility } from '../access/visibility.type';
+import { GroupMember } from '../members/member.entity';
+import type { Project } from '../projects/project.entity';
+import { projectService } from '../projects/project.service';
+import { listGroups } from './group-list.query';
+import type { CreateGroupInput, GroupsArgs, UpdateGroupInput } from './group.inputs';
+import { Namespace } from './namespace.entity';
+import { FieldErrorBag, MSG, SUBGROUP_RESERVED, TOP_LEVEL_RESERVED, isValidGroupName, isValidNamespacePath } from './path-rules';
+
+/** A group by id or full path that the caller may read; otherwise 404 "Group Not Found" (§2.6). */
+async function findVisible(ctx: RequestCtx, idOrPath: string | number): Promise<Namespace> {
+  if (ctx.tokenInvalid) requireUser(ctx);
+  const ref = parseIdOrPath(idOrPath);
+  if ('none' in ref) throw new NotFoundError('Group');
+  const [cond, value] = 'id' in ref ? ['n.id = ?', ref.id] : ['lower(n.full_path) = lower(?)', ref.path];
+  const rows = await sqlEntities(ctx.em, Namespace, `select n.* from namespaces n where ${cond} and n.kind = 'group' and ${groupVisibleSql('n', ctx.user)}`, [value]);
+  if (!rows[0]) throw new NotFoundError('Group');
+  return rows[0];
+}
+
+async function findOwned(ctx: RequestCtx, idOrPath: string | number): Promise<Namespace> {
+  const user = requireUser(ctx);
+  const group = await findVisible(ctx, idOrPath);
+  if (!policy.canAdminGroup(user, await ctx.loaders.groupLevel.load(group.id))) throw new ForbiddenError();
+  return group;
+}
+
+function list(ctx: RequestCtx, args: GroupsArgs): Promise<Page<Namespace>> {
+  if (ctx.tokenInvalid) requireUser(ctx);
+  return listGroups(ctx, args);
+}
+
+async function subgroups(ctx: RequestCtx, idOrPath: string, args: GroupsArgs): Promise<Page<Namespace>> {
+  const parent = await findVisible(ctx, idOrPath);
+  return listGroups(ctx, args, { parentId: parent.id });
+}
+
+const levelName = (level: number) => toVisibility(level).toLowerCase();
+
+/** Name, path, description and visibility-vs-parent rules (gitlab-behaviour §2.7, §2.8). */
+function validate(group: Namespace, parent: Namespace | null, bag: FieldErrorBag): void {
+  if (!group.name) bag.add('name', MSG.blank);
+  else if (group.name.length > 255) bag.add('name', MSG.tooLong);
+  else if (!isValidGroupName(group.name)) bag.add('name', MSG.groupName);
+  if (!group.path) bag.add('path', MSG.blank);
+  else if (group.path.length > 255) bag.add('path', MSG.tooLong);
+  else if (!isValidNamespacePath(group.path)) bag.add('path', MSG.namespacePath);
+  else if ((parent ? SUBGROUP_RESERVED : TOP_LEVEL_RESERVED).has(group.path.toLowerCase())) bag.add('path', MSG.reserved(group.path));
+  if (group.description.length > 255) bag.add('description', MSG.tooLong);
+  if (parent && group.visibilityLevel > parent.visibilityLevel) {
+    bag.add('visibility_level', `${levelName(group.visibilityLevel)} is not allowed since the parent group has a ${levelName(parent.visibilityLevel)} visibility.`);
+  }
+}
+
+/** Unique indexes decide races: a concurrent duplicate ends as the same validation error, never a 500. */
+function takenField(e: unknown): string | undefined {
+  if (!isUniqueViolation(e)) return undefined;
+  const constraint = String((e as { constraint?: string }).constraint ?? (e as Error).message);
+  return constraint.includes('name_uniq') ? 'name' : 'path';
+}
+
+async function create(ctx: RequestCtx, input: CreateGroupInput): Promise<Namespace> {
+  const user = requireUser(ctx);
+  let parent: Namespace | null = null;
+  if (input.parentId != null) {
+    parent = await findVisible(ctx, input.parentId);
+    if (!policy.canAdminGroup(user, await ctx.loaders.groupLevel.load(parent.id))) throw new ForbiddenError();
+  } else if (!policy.canCreateTopLevelGroup(user)) {
+    throw new ForbiddenError();
+  }
+  const now = ctx.clock.now();
+  const group = ctx.em.create(Namespace, {
+    name: input.name, path: input.path, kind: 'group', parentId: parent?.id ?? null, ownerId: null,
+    fullPath: parent ? `${parent.fullPath}/${input.path}` : input.path,
+    fullName: parent ? `${parent.fullName} / ${input.name}` : input.name,
+    description: input.description ?? '', visibilityLevel: VISIBILITY_LEVEL[input.visibility ?? 'PRIVATE'],
+    lfsEnabled: input.lfsEnabled ?? null, requestAccessEnabled: input.requestAccessEnabled ?? false, traversalIds: [], createdAt: now, updatedAt: now,
+  });
+  const bag = new FieldErrorBag();
+  validate(group, parent, bag);
+  if (!bag.empty) throw new SaveFailedError('Failed to save group', bag.errors);
+  try {
+    await ctx.em.transactional(async (em) => {
+      em.persist(group);
+      await em.flush();
+      group.traversalIds = [...(parent?.traversalIds ?? []), group.id];
+      em.persist(em.create(GroupMember, { groupId: group.id, userId: user.id, accessLevel: AccessLevel.OWNER, expiresAt: null, createdAt: now, updatedAt: now }));
+      await em.flush();
+    });
+  } catch (e) {
+    const field = takenField(e);
+    if (field) throw new SaveFailedError('Failed to save group', { [field]: [MSG.taken] });
+    throw e;
+  }
+  return group;
+}
+
+/** Lowest visibility allowed by the group's children (projects and subgroups), for §2.8's messages. */
+async function childVisibility(ctx: RequestCtx, group: Namespace): Promise<{ projects: number; subgroups: number }> {
+  const [row] = await sqlRows<{ p: number | null; s: number | null }>(
+    ctx.em,
+    `select (select max(visibility_level) from projects where namespace_id = ?) as p,
+            (select max(visibility_level) from namespaces where parent_id = ?) as s`,
+    [group.id, group.id],
+  );
+  return { projects: row.p ?? -1, subgroups: row.s ?? -1 };
+}
+
+async function update(ctx: RequestCtx, idOrPath: string, input: UpdateGroupInput): Promise<Namespace> {
+  const group = await findOwned(ctx, idOrPath);
+  const parent = group.parentId ? await ctx.em.findOne(Namespace, { id: group.parentId }) : null;
+  const old = { fullPath: group.fullPath, fullName: group.fullName };
+  if (input.name != null) group.name = input.name;
+  if (input.path != null) group.path = input.path;
+  if (input.description != null) group.description = input.description;
+  if (input.visibility) group.visibilityLevel = VISIBILITY_LEVEL[input.visibility];
+  if (input.lfsEnabled != null) group.lfsEnabled = input.lfsEnabled;
+  if (input.requestAccessEnabled != null) group.requestAccessEnabled = input.requestAccessEnabled;
+  group.updatedAt = ctx.clock.now();
+  const bag = new FieldErrorBag();
+  validate(group, parent, bag);
+  if (input.visibility) {
+    const children = await childVisibility(ctx, group);
+    const v = levelName(group.visibilityLevel);
+    if (children.projects > group.visibilityLevel) bag.add('visibility_level', `${v} is not allowed since this group contains projects with higher visibility.`);
+    if (children.subgroups > group.visibilityLevel) bag.add('visibility_level', `${v} is not allowed since there are sub-groups with higher visibility.`);
+  }
+  if (!bag.empty) throw new ValidationError(bag.errors);
+  group.fullPath = parent ? `${parent.fullPath}/${group.path}` : group.path;
+  group.fullName = parent ? `${parent.fullName} / ${group.name}` : group.name;
+  try {
+    await ctx.em.transactional(async (em) => {
+      await em.flush();
+      if (group.fullPath !== old.fullPath || group.fullName !== old.fullName) {
+        // Descendants keep their suffix under the new prefix: one statement for the whole subtree.
+        await em.getConnection().execute(
+          `update namespaces set full_path = ? || substr(full_path, ?), full_name = ? || substr(full_name, ?)
+            where traversal_ids @> array[?]::int[] and id <> ?`,
+          [group.fullPath, old.fullPath.length + 1, group.fullName, old.fullName.length + 1, group.id, group.id],
+        );
+      }
+    });
+  } catch (e) {
+    const field = takenField(e);
+    if (field) throw new ValidationError({ [field]: [MSG.taken] } as FieldErrors);
+    throw e;
+  }
+  return group;
+}
+
+/** Deletes the group, its subgroups and all their projects in one statement (FK cascades). */
+async function remove(ctx: RequestCtx, idOrPath: string): Promise<boolean> {
+  const group = await findOwned(ctx, idOrPath);
+  await ctx.em.nativeDelete(Namespace, { id: group.id });
+  return true;
+}
+
+const TRANSFER = 'Failed to transfer project';
+
+/** POST /groups/:id/projects/:project_id (admin only, gitlab-behaviour §2.10). */
+async function transferProject(ctx: RequestCtx, idOrPath: string, projectIdOrPath: string): Promise<Namespace> {
+  requireAdmin(ctx);
+  const group = await findVisible(ctx, idOrPath);
+  const project: Project = await projectService.findVisible(ctx, projectIdOrPath);
+  if (project.namespaceId === group.id) throw new SaveFailedError(TRANSFER, { new_namespace: ['Transfer failed, please contact an admin.'] });
+  const [clash] = await sqlRows<{ n: string }>(
+    ctx.em,
+    'select count(*) as n from projects where namespace_id = ? and (lower(path) = lower(?) or lower(name) = lower(?))',
+    [group.id, project.path, project.name],
+  );
+  if (Number(clash.n) > 0) throw new SaveFailedError(TRANSFER, { new_namespace: ['Project with same name or path in target namespace already exists'] });
+  project.namespaceId = group.id;
+  // A project may not be more visible than its new group.
+  project.visibilityLevel = Math.min(project.visibilityLevel, group.visibilityLevel);
+  project.updatedAt = ctx.clock.now();
+  try {
+    await ctx.em.flush();
+  } catch (e) {
+    if (isUniqueViolation(e)) throw new SaveFailedError(TRANSFER, { new_namespace: ['Project with same name or path in target namespace already exists'] });
+    throw e;
+  }
+  ctx.loaders.groupProjects.clear(group.id);
+  return group;
+}
+
+export const groupService = { findVisible, findOwned, list, subgroups, create, update, remove, transferProject };

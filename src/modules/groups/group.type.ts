@@ -1,0 +1,37 @@
+import { Field, Int, ObjectType } from 'type-graphql';
+import { PageType } from '../../core/pagination/page';
+import { Visibility } from '../access/visibility.type';
+
+@ObjectType('GroupStatistics', { description: 'Storage sizes summed over the group’s projects (administrators only).' })
+export class GroupStatisticsType {
+  @Field(() => Number) storageSize!: number;
+  @Field(() => Number) repositorySize!: number;
+  @Field(() => Number) lfsObjectsSize!: number;
+  @Field(() => Number) jobArtifactsSize!: number;
+}
+
+@ObjectType('CustomAttribute')
+export class CustomAttributeType {
+  @Field(() => String) key!: string;
+  @Field(() => String) value!: string;
+}
+
+/** A view over the Namespace entity (kind = group); relations resolve through dataloaders. */
+@ObjectType('Group')
+export class GroupType {
+  @Field(() => Int) id!: number;
+  @Field(() => String) name!: string;
+  @Field(() => String) path!: string;
+  @Field(() => String) description!: string;
+  @Field(() => Visibility) visibility!: Visibility;
+  @Field(() => Boolean) lfsEnabled!: boolean;
+  @Field(() => String, { nullable: true }) avatarUrl!: string | null;
+  @Field(() => String) webUrl!: string;
+  @Field(() => Boolean) requestAccessEnabled!: boolean;
+  @Field(() => String) fullName!: string;
+  @Field(() => String) fullPath!: string;
+  @Field(() => Int, { nullable: true }) parentId!: number | null;
+  @Field(() => Date) createdAt!: Date;
+}
+
+export const GroupPage = PageType(GroupType, 'GroupPage');

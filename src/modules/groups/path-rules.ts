@@ -1,0 +1,63 @@
+/**
+ * Name and path rules of GitLab 10.x (gitlab-behaviour §2.7) shared by groups, projects and users.
+ * Messages are matched by clients, so they are exact.
+ */
+export const MSG = {
+  taken: 'has already been taken',
+  blank: "can't be blank",
+  tooLong: 'is too long (maximum is 255 characters)',
+  namespacePath: "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.', '.git' or '.atom'.",
+  projectPath: "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'",
+  groupName: "can contain only letters, digits, '_', '.', dash and space.",
+  projectName: "can contain only letters, digits, emojis, '_', '.', dash, space. It must start with letter, digit, emoji or '_'.",
+  reserved: (path: string) => `${path} is a reserved name`,
+} as const;
+
+const NAMESPACE_PATH = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]*$/;
+const GROUP_NAME = /^[\p{L}\p{N}\p{Pd}_. ]*$/u;
+const PROJECT_NAME = /^[\p{L}\p{N}\p{Extended_Pictographic}_][\p{L}\p{N}\p{Pd}\p{Extended_Pictographic}_. ]*$/u;
+
+export function isValidNamespacePath(path: string): boolean {
+  return NAMESPACE_PATH.test(path) && !/(\.|\.git|\.atom)$/i.test(path);
+}
+
+export function isValidProjectPath(path: string): boolean {
+  return NAMESPACE_PATH.test(path) && !/(\.git|\.atom)$/i.test(path);
+}
+
+export const isValidGroupName = (name: string) => GROUP_NAME.test(name);
+export const isValidProjectName = (name: string) => PROJECT_NAME.test(name);
+
+export const TOP_LEVEL_RESERVED = new Set([
+  '-', '.well-known', '404.html', '422.html', '500.html', '502.html', '503.html', 'abuse_reports', 'admin', 'api',
+  'apple-touch-icon-precomposed.png', 'apple-touch-icon.png', 'assets', 'autocomplete', 'ci', 'dashboard', 'deploy.html',
+  'explore', 'favicon.ico', 'files', 'groups', 'header_logo_dark.png', 'header_logo_light.png', 'health_check', 'help',
+  'import', 'invites', 'jwt', 'koding', 'notification_settings', 'oauth', 'profile', 'projects', 'public', 'robots.txt',
+  's', 'search', 'sent_notifications', 'slash-command-logo.png', 'snippets', 'u', 'unsubscribes', 'uploads', 'users',
+]);
+
+export const SUBGROUP_RESERVED = new Set([
+  '-', 'badges', 'blame', 'blob', 'builds', 'commits', 'create', 'create_dir', 'edit', 'environments', 'files',
+  'find_file', 'gitlab-lfs', 'info', 'new', 'preview', 'raw', 'refs', 'tree', 'update', 'wikis',
+]);
+
+/** Converts a project name into a default path (GitLab's `parameterize`). */
+export function parameterize(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/[^\x00-\x7f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9_.-]+/g, '-')
+    .replace(/-{2,}/g, '-')
+    .replace(/^-|-$/g, '');
+}
+
+export class FieldErrorBag {
+  readonly errors: Record<string, string[]> = {};
+  add(field: string, msg: string): void {
+    (this.errors[field] ??= []).push(msg);
+  }
+  get empty(): boolean {
+    return Object.keys(this.errors).length === 0;
+  }
+}

@@ -1,0 +1,129 @@
+import type { RequestCtx } from '../../core/context/request-ctx';
+import { requireUser } from '../../core/auth/guards';
+import { isUniqueViolation, likeEscape, sqlRows } from '../../core/db/sql';
+import { ConflictError, ForbiddenError, NotFoundError, ParamError } from '../../core/errors/domain-errors';
+import { makePage, normalizePage, type Page } from '../../core/pagination/page';
+import { AccessLevel, GROUP_MEMBER_ACCESS_LEVELS, PROJECT_MEMBER_ACCESS_LEVELS } from '../access/access-level';
+import { policy } from '../access/policy';
+import { groupService } from '../groups/group.service';
+import { projectService } from '../projects/project.service';
+import { User } from '../users/user.entity';
+import { GroupMember, ProjectMember } from './member.entity';
+import type { MemberInput, MembersArgs, MemberType, UpdateMemberInput } from './member.type';
+
+export type SourceKind = 'group' | 'project';
+
+interface Source {
+  kind: SourceKind;
+  id: number;
+  table: 'group_members' | 'project_members';
+  fk: 'group_id' | 'project_id';
+  canAdmin: boolean;
+}
+
+/** Resolves the group/project (404 when invisible) and whether the caller may manage its members. */
+async function source(ctx: RequestCtx, kind: SourceKind, idOrPath: string): Promise<Source> {
+  if (kind === 'group') {
+    const group = await groupService.findVisible(ctx, idOrPath);
+    const level = ctx.user ? await ctx.loaders.groupLevel.load(group.id) : 0;
+    return { kind, id: group.id, table: 'group_members', fk: 'group_id', canAdmin: policy.canAdminGroup(ctx.user, level) };
+  }
+  const project = await projectService.findVisible(ctx, idOrPath);
+  const level = await projectService.accessLevel(ctx, project);
+  return { kind, id: project.id, table: 'project_members', fk: 'project_id', canAdmin: policy.canAdminProject(ctx.user, level) };
+}
+
+type Row = Record<string, unknown> & { id: number; username: string; name: string; state: string; access_level: number; expires_at: string | null };
+
+function view(ctx: RequestCtx, r: Row): MemberType {
+  return {
+    id: r.id, username: r.username, name: r.name, state: r.state, avatarUrl: null, webUrl: `${ctx.externalUrl}/${r.username}`,
+    accessLevel: r.access_level, expiresAt: r.expires_at,
+  };
+}
+
+const SELECT = `select u.id, u.username, u.name, u.state, m.access_level, to_char(m.expires_at, 'YYYY-MM-DD') as expires_at`;
+
+async function list(ctx: RequestCtx, kind: SourceKind, args: MembersArgs): Promise<Page<MemberType>> {
+  if (ctx.tokenInvalid) requireUser(ctx);
+  const src = await source(ctx, kind, args.sourceId);
+  const req = normalizePage(args);
+  const params: unknown[] = [src.id];
+  let filter = `m.${src.fk} = ?`;
+  if (args.query) {
+    filter += ' and (u.username ilike ? or u.name ilike ?)';
+    const term = `%${likeEscape(args.query)}%`;
+    params.push(term, term);
+  }
+  const from = `from ${src.table} m join users u on u.id = m.user_id where ${filter}`;
+  const [c] = await sqlRows<{ n: string }>(ctx.em, `select count(*) as n ${from}`, params);
+  const rows = await sqlRows<Row>(ctx.em, `${SELECT} ${from} order by m.id limit ${req.perPage} offset ${req.offset}`, params);
+  return makePage(rows.map((r) => view(ctx, r)), Number(c.n), req);
+}
+
+async function findRow(ctx: RequestCtx, src: Source, userId: number): Promise<MemberType> {
+  const rows = await sqlRows<Row>(ctx.em, `${SELECT} from ${src.table} m join users u on u.id = m.user_id where m.${src.fk} = ? and m.user_id = ?`, [src.id, userId]);
+  if (!rows[0]) throw new NotFoundError('Member');
+  return view(ctx, rows[0]);
+}
+
+async function get(ctx: RequestCtx, kind: SourceKind, idOrPath: string, userId: number): Promise<MemberType> {
+  if (ctx.tokenInvalid) requireUser(ctx);
+  return findRow(ctx, await source(ctx, kind, idOrPath), userId);
+}
+
+async function manageable(ctx: RequestCtx, kind: SourceKind, idOrPath: string, accessLevel: number | undefined): Promise<Source> {
+  requireUser(ctx);
+  const src = await source(ctx, kind, idOrPath);
+  if (!src.canAdmin) throw new ForbiddenError();
+  const allowed: readonly number[] = kind === 'group' ? GROUP_MEMBER_ACCESS_LEVELS : PROJECT_MEMBER_ACCESS_LEVELS;
+  if (accessLevel !== undefined && !allowed.includes(accessLevel)) throw ParamError.notInSet('access_level');
+  return src;
+}
+
+async function add(ctx: RequestCtx, kind: SourceKind, idOrPath: string, input: MemberInput): Promise<MemberType> {
+  const src = await manageable(ctx, kind, idOrPath, input.accessLevel);
+  const user = await ctx.em.findOne(User, { id: input.userId });
+  if (!user) throw new NotFoundError('User');
+  const now = ctx.clock.now();
+  const data = { userId: user.id, accessLevel: input.accessLevel, expiresAt: input.expiresAt ?? null, createdAt: now, updatedAt: now };
+  const member = kind === 'group' ? ctx.em.create(GroupMember, { ...data, groupId: src.id }) : ctx.em.create(ProjectMember, { ...data, projectId: src.id });
+  try {
+    await ctx.em.persistAndFlush(member);
+  } catch (e) {
+    if (isUniqueViolation(e)) throw new ConflictError('Member already exists');
+    throw e;
+  }
+  return findRow(ctx, src, user.id);
+}
+
+async function update(ctx: RequestCtx, kind: SourceKind, idOrPath: string, userId: number, input: UpdateMemberInput): Promise<MemberType> {
+  const src = await manageable(ctx, kind, idOrPath, input.accessLevel);
+  await findRow(ctx, src, userId);
+  if (kind === 'group' && input.accessLevel < AccessLevel.OWNER) await ensureAnotherOwner(ctx, src, userId);
+  await sqlRows(ctx.em, `update ${src.table} set access_level = ?, expires_at = coalesce(?::date, expires_at), updated_at = now() where ${src.fk} = ? and user_id = ?`, [
+    input.accessLevel, input.expiresAt ?? null, src.id, userId,
+  ]);
+  return findRow(ctx, src, userId);
+}
+
+/** A group keeps at least one direct Owner (GitLab refuses to remove or demote the last one). */
+async function ensureAnotherOwner(ctx: RequestCtx, src: Source, userId: number): Promise<void> {
+  const rows = await sqlRows<{ others: string; is_owner: boolean }>(
+    ctx.em,
+    `select count(*) filter (where user_id <> ? and access_level = 50) as others, bool_or(user_id = ? and access_level = 50) as is_owner
+       from group_members where group_id = ?`,
+    [userId, userId, src.id],
+  );
+  if (rows[0]?.is_owner && Number(rows[0].others) === 0) throw new ForbiddenError();
+}
+
+async function remove(ctx: RequestCtx, kind: SourceKind, idOrPath: string, userId: number): Promise<boolean> {
+  const src = await manageable(ctx, kind, idOrPath, undefined);
+  await findRow(ctx, src, userId);
+  if (kind === 'group') await ensureAnotherOwner(ctx, src, userId);
+  await sqlRows(ctx.em, `delete from ${src.table} where ${src.fk} = ? and user_id = ?`, [src.id, userId]);
+  return true;
+}
+
+export const memberService = { list, get, add, update, remove };

@@ -1,0 +1,94 @@
+import { ArrayType, BigIntType, Entity, PrimaryKey, Property } from '@mikro-orm/core';
+
+@Entity({ tableName: 'projects' })
+export class Project {
+  @PrimaryKey({ type: 'integer' })
+  id!: number;
+
+  @Property({ type: 'string', length: 255 })
+  name!: string;
+
+  @Property({ type: 'string', length: 255 })
+  path!: string;
+
+  @Property({ type: 'integer' })
+  namespaceId!: number;
+
+  @Property({ type: 'text' })
+  description = '';
+
+  @Property({ type: 'string', length: 255, nullable: true })
+  defaultBranch: string | null = 'master';
+
+  @Property({ type: new ArrayType(), columnType: 'text[]' })
+  tagList: string[] = [];
+
+  @Property({ type: 'boolean' })
+  archived = false;
+
+  @Property({ type: 'smallint' })
+  visibilityLevel = 0;
+
+  @Property({ type: 'boolean' })
+  issuesEnabled = true;
+
+  @Property({ type: 'boolean' })
+  mergeRequestsEnabled = true;
+
+  @Property({ type: 'boolean' })
+  wikiEnabled = true;
+
+  @Property({ type: 'boolean' })
+  jobsEnabled = true;
+
+  @Property({ type: 'boolean' })
+  snippetsEnabled = true;
+
+  @Property({ type: 'boolean' })
+  containerRegistryEnabled = true;
+
+  @Property({ type: 'boolean' })
+  sharedRunnersEnabled = true;
+
+  @Property({ type: 'boolean' })
+  publicJobs = true;
+
+  @Property({ type: 'boolean' })
+  requestAccessEnabled = false;
+
+  @Property({ type: 'integer', nullable: true })
+  creatorId: number | null = null;
+
+  @Property({ type: 'integer' })
+  starCount = 0;
+
+  @Property({ type: 'integer' })
+  forksCount = 0;
+
+  @Property({ type: 'integer' })
+  openIssuesCount = 0;
+
+  @Property({ type: 'string', length: 64, hidden: true })
+  runnersToken!: string;
+
+  @Property({ type: new BigIntType('number') })
+  storageSize = 0;
+
+  @Property({ type: new BigIntType('number') })
+  repositorySize = 0;
+
+  @Property({ type: new BigIntType('number') })
+  lfsObjectsSize = 0;
+
+  @Property({ type: new BigIntType('number') })
+  jobArtifactsSize = 0;
+
+  @Property({ type: 'datetime' })
+  createdAt: Date = new Date();
+
+  @Property({ type: 'datetime' })
+  updatedAt: Date = new Date();
+
+  @Property({ type: 'datetime' })
+  lastActivityAt: Date = new Date();
+}

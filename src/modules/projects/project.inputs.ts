@@ -1,0 +1,77 @@
+import { ArgsType, Field, InputType, Int, registerEnumType } from 'type-graphql';
+import { PageArgs } from '../../core/pagination/page';
+import { SortDirection, Visibility } from '../access/visibility.type';
+
+export enum ProjectOrderBy {
+  ID = 'ID',
+  NAME = 'NAME',
+  PATH = 'PATH',
+  CREATED_AT = 'CREATED_AT',
+  UPDATED_AT = 'UPDATED_AT',
+  LAST_ACTIVITY_AT = 'LAST_ACTIVITY_AT',
+}
+registerEnumType(ProjectOrderBy, { name: 'ProjectOrderBy' });
+export const PROJECT_ORDER_REST_VALUES = ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at'] as const;
+
+/** Filters shared by GET /projects and GET /groups/:id/projects (spec 4.12). */
+@ArgsType()
+export class ProjectFilterArgs extends PageArgs {
+  @Field(() => Boolean, { nullable: true, description: 'Only archived (true) or only non-archived (false) projects.' })
+  archived?: boolean;
+
+  @Field(() => Visibility, { nullable: true })
+  visibility?: Visibility;
+
+  @Field(() => ProjectOrderBy, { nullable: true, description: 'Default CREATED_AT.' })
+  orderBy?: ProjectOrderBy;
+
+  @Field(() => SortDirection, { nullable: true, description: 'Default DESC.' })
+  sort?: SortDirection;
+
+  @Field(() => String, { nullable: true, description: 'Substring of name, path or description (case-insensitive).' })
+  search?: string;
+
+  @Field(() => Boolean, { nullable: true, description: 'Only projects owned by the caller.' })
+  owned?: boolean;
+
+  @Field(() => Boolean, { nullable: true, description: 'Only projects starred by the caller.' })
+  starred?: boolean;
+
+  @Field(() => Boolean, { nullable: true, description: 'Only projects the caller is a member of.' })
+  membership?: boolean;
+}
+
+@InputType('ProjectAttributesInput', { description: 'Writable project attributes (POST/PUT /projects).' })
+export class ProjectAttributesInput {
+  @Field(() => String, { nullable: true }) name?: string;
+  @Field(() => String, { nullable: true }) path?: string;
+  @Field(() => String, { nullable: true }) description?: string;
+  @Field(() => Visibility, { nullable: true }) visibility?: Visibility;
+  @Field(() => String, { nullable: true }) defaultBranch?: string;
+  @Field(() => Boolean, { nullable: true }) sharedRunnersEnabled?: boolean;
+  @Field(() => Boolean, { nullable: true }) issuesEnabled?: boolean;
+  @Field(() => Boolean, { nullable: true }) mergeRequestsEnabled?: boolean;
+  @Field(() => Boolean, { nullable: true }) wikiEnabled?: boolean;
+  @Field(() => Boolean, { nullable: true }) jobsEnabled?: boolean;
+  @Field(() => Boolean, { nullable: true }) snippetsEnabled?: boolean;
+  @Field(() => Boolean, { nullable: true }) containerRegistryEnabled?: boolean;
+  @Field(() => Boolean, { nullable: true }) publicJobs?: boolean;
+  @Field(() => Boolean, { nullable: true }) requestAccessEnabled?: boolean;
+  @Field(() => [String], { nullable: true }) tagList?: string[];
+}
+
+@InputType('CreateProjectInput')
+export class CreateProjectInput extends ProjectAttributesInput {
+  @Field(() => Int, { nullable: true, description: 'A group id or the caller’s own namespace id (default).' })
+  namespaceId?: number;
+}
+
+@InputType('UpdateProjectInput')
+export class UpdateProjectInput extends ProjectAttributesInput {}
+
+@InputType('ShareProjectInput')
+export class ShareProjectInput {
+  @Field(() => Int) groupId!: number;
+  @Field(() => Int, { description: '10, 20, 30 or 40.' }) groupAccess!: number;
+  @Field(() => String, { nullable: true, description: 'YYYY-MM-DD' }) expiresAt?: string;
+}

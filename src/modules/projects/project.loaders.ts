@@ -1,0 +1,28 @@
+import type { RequestCtx } from '../../core/context/request-ctx';
+import { sqlRows } from '../../core/db/sql';
+import { intArray } from '../access/visibility-sql';
+
+export interface ProjectShareView {
+  groupId: number;
+  groupName: string;
+  groupFullPath: string;
+  groupAccessLevel: number;
+  expiresAt: string | null;
+}
+
+/** shared_with_groups of many projects in one query. */
+export async function loadProjectShares(ctx: RequestCtx, ids: readonly number[]): Promise<ProjectShareView[][]> {
+  const rows = await sqlRows<{ project_id: number; group_id: number; name: string; full_path: string; group_access: number; expires_at: string | null }>(
+    ctx.em,
+    `select l.project_id, l.group_id, g.name, g.full_path, l.group_access, to_char(l.expires_at, 'YYYY-MM-DD') as expires_at
+       from project_group_links l join namespaces g on g.id = l.group_id
+      where l.project_id = any(${intArray(ids)}) order by l.id`,
+  );
+  const byProject = new Map<number, ProjectShareView[]>();
+  for (const r of rows) {
+    const list = byProject.get(r.project_id) ?? [];
+    list.push({ groupId: r.group_id, groupName: r.name, groupFullPath: r.full_path, groupAccessLevel: r.group_access, expiresAt: r.expires_at });
+    byProject.set(r.project_id, list);
+  }
+  return ids.map((id) => byProject.get(id) ?? []);
+}

@@ -1,0 +1,283 @@
+import crypto from 'node:crypto';
+import type { RequestCtx } from '../../core/context/request-ctx';
+import { isUniqueViolation, likeEscape, sqlEntities, sqlRows } from '../../core/db/sql';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../core/errors/domain-errors';
+import { makePage, normalizePage, type Page } from '../../core/pagination/page';
+import { parseIdOrPath } from '../../core/params/parse-id-or-path';
+import { requireUser } from '../../core/auth/guards';
+import { AccessLevel } from '../access/access-level';
+import { policy } from '../access/policy';
+import { authorizedProjectIdsSql, groupVisibleSql, projectVisibleSql } from '../access/visibility-sql';
+import { SortDirection, VISIBILITY_LEVEL, toVisibility } from '../access/visibility.type';
+import { Namespace } from '../groups/namespace.entity';
+import { FieldErrorBag, MSG, isValidProjectName, isValidProjectPath, parameterize } from '../groups/path-rules';
+import { ProjectMember } from '../members/member.entity';
+import { ProjectGroupLink } from './project-group-link.entity';
+import { ProjectStar } from './project-star.entity';
+import { Project } from './project.entity';
+import { ProjectOrderBy, type CreateProjectInput, type ProjectAttributesInput, type ProjectFilterArgs, type ShareProjectInput, type UpdateProjectInput } from './project.inputs';
+
+const ORDER_COLUMNS: Record<ProjectOrderBy, string> = {
+  ID: 'id',
+  NAME: 'name',
+  PATH: 'path',
+  CREATED_AT: 'created_at',
+  UPDATED_AT: 'updated_at',
+  LAST_ACTIVITY_AT: 'last_activity_at',
+};
+
+/** Copies only the writable attributes (never mass-assignment). */
+const FLAGS = [
+  'description', 'defaultBranch', 'sharedRunnersEnabled', 'issuesEnabled', 'mergeRequestsEnabled', 'wikiEnabled', 'jobsEnabled',
+  'snippetsEnabled', 'containerRegistryEnabled', 'publicJobs', 'requestAccessEnabled', 'tagList',
+] as const;
+
+export interface ProjectScope {
+  /** GET /groups/:id/projects: projects in the group's namespace plus projects shared with it (§2.5). */
+  groupId?: number;
+}
+
+async function findVisible(ctx: RequestCtx, idOrPath: string | number): Promise<Project> {
+  const ref = parseIdOrPath(idOrPath);
+  if ('none' in ref) throw new NotFoundError('Project');
+  const visible = projectVisibleSql('p', ctx.user);
+  let rows: Project[];
+  if ('id' in ref) {
+    rows = await sqlEntities(ctx.em, Project, `select p.* from projects p where p.id = ? and ${visible}`, [ref.id]);
+  } else {
+    const cut = ref.path.lastIndexOf('/');
+    if (cut < 1) throw new NotFoundError('Project');
+    rows = await sqlEntities(
+      ctx.em,
+      Project,
+      `select p.* from projects p join namespaces n on n.id = p.namespace_id
+        where lower(n.full_path) = lower(?) and lower(p.path) = lower(?) and ${visible}`,
+      [ref.path.slice(0, cut), ref.path.slice(cut + 1)],
+    );
+  }
+  if (!rows[0]) throw new NotFoundError('Project');
+  return rows[0];
+}
+
+async function accessLevel(ctx: RequestCtx, project: Project): Promise<number> {
+  return ctx.user ? ctx.loaders.projectLevel.load(project.id) : 0;
+}
+
+async function findAdministrable(ctx: RequestCtx, idOrPath: string | number): Promise<Project> {
+  const user = requireUser(ctx);
+  const project = await findVisible(ctx, idOrPath);
+  if (!policy.canAdminProject(user, await accessLevel(ctx, project))) throw new ForbiddenError();
+  return project;
+}
+
+async function list(ctx: RequestCtx, args: ProjectFilterArgs, scope: ProjectScope = {}): Promise<Page<Project>> {
+  const req = normalizePage(args);
+  const where: string[] = [projectVisibleSql('p', ctx.user)];
+  const params: unknown[] = [];
+  if (scope.groupId !== undefined) {
+    where.push(`(p.namespace_id = ? or p.id in (select project_id from project_group_links where group_id = ?))`);
+    params.push(scope.groupId, scope.groupId);
+  }
+  if (args.archived !== undefined && args.archived !== null) {
+    where.push('p.archived = ?');
+    params.push(args.archived);
+  }
+  if (args.visibility) {
+    where.push('p.visibility_level = ?');
+    params.push(VISIBILITY_LEVEL[args.visibility]);
+  }
+  if (args.search) {
+    where.push(`(p.name ilike ? or p.path ilike ? or p.description ilike ?)`);
+    const term = `%${likeEscape(args.search)}%`;
+    params.push(term, term, term);
+  }
+  const user = ctx.user;
+  if (args.owned) {
+    where.push(user ? `p.namespace_id in (select id from namespaces where owner_id = ${Number(user.id)})` : 'false');
+  }
+  if (args.starred) {
+    where.push(user ? `p.id in (select project_id from users_star_projects where user_id = ${Number(user.id)})` : 'false');
+  }
+  if (args.membership) {
+    where.push(user ? `p.id in (${authorizedProjectIdsSql(user)})` : 'false');
+  }
+  const column = ORDER_COLUMNS[args.orderBy ?? ProjectOrderBy.CREATED_AT];
+  const dir = (args.sort ?? SortDirection.DESC) === SortDirection.ASC ? 'asc' : 'desc';
+  const filter = where.join(' and ');
+  const [count] = await sqlRows<{ n: string }>(ctx.em, `select count(*) as n from projects p where ${filter}`, params);
+  const nodes = await sqlEntities(
+    ctx.em,
+    Project,
+    `select p.* from projects p where ${filter} order by p.${column} ${dir}, p.id ${dir} limit ${req.perPage} offset ${req.offset}`,
+    params,
+  );
+  return makePage(nodes, Number(count.n), req);
+}
+
+function validateAttributes(project: Project, bag: FieldErrorBag): void {
+  if (!project.name) bag.add('name', MSG.blank);
+  else if (project.name.length > 255) bag.add('name', MSG.tooLong);
+  else if (!isValidProjectName(project.name)) bag.add('name', MSG.projectName);
+  if (!project.path) bag.add('path', MSG.blank);
+  else if (project.path.length > 255) bag.add('path', MSG.tooLong);
+  else if (!isValidProjectPath(project.path)) bag.add('path', MSG.projectPath);
+}
+
+async function checkVisibilityAgainstNamespace(ctx: RequestCtx, project: Project, bag: FieldErrorBag): Promise<void> {
+  const ns = await ctx.em.findOneOrFail(Namespace, { id: project.namespaceId });
+  if (ns.kind === 'group' && project.visibilityLevel > ns.visibilityLevel) {
+    const name = (l: number) => toVisibility(l).toLowerCase();
+    bag.add('visibility_level', `${name(project.visibilityLevel)} is not allowed in a ${name(ns.visibilityLevel)} group.`);
+  }
+}
+
+async function checkUniqueness(ctx: RequestCtx, project: Project, bag: FieldErrorBag): Promise<void> {
+  const rows = await sqlRows<{ name_taken: boolean; path_taken: boolean }>(
+    ctx.em,
+    `select bool_or(lower(name) = lower(?)) as name_taken, bool_or(lower(path) = lower(?)) as path_taken
+       from projects where namespace_id = ? and id <> ?`,
+    [project.name, project.path, project.namespaceId, project.id ?? 0],
+  );
+  if (rows[0]?.name_taken) bag.add('name', MSG.taken);
+  if (rows[0]?.path_taken) bag.add('path', MSG.taken);
+}
+
+function applyAttributes(project: Project, input: ProjectAttributesInput): void {
+  if (input.name !== undefined && input.name !== null) project.name = input.name;
+  if (input.path !== undefined && input.path !== null) project.path = input.path;
+  if (input.visibility) project.visibilityLevel = VISIBILITY_LEVEL[input.visibility];
+  for (const key of FLAGS) {
+    const value = input[key];
+    if (value !== undefined && value !== null) (project as unknown as Record<string, unknown>)[key] = value;
+  }
+}
+
+/** Persists after validation; a unique-index race still ends as the same 400, never a 500. */
+async function save(ctx: RequestCtx, project: Project, extra: (em: RequestCtx['em']) => Promise<void> = async () => undefined): Promise<void> {
+  try {
+    await ctx.em.transactional(async (em) => {
+      em.persist(project);
+      await em.flush();
+      await extra(em);
+    });
+  } catch (e) {
+    if (isUniqueViolation(e)) throw new ValidationError({ path: [MSG.taken] });
+    throw e;
+  }
+}
+
+async function create(ctx: RequestCtx, input: CreateProjectInput): Promise<Project> {
+  const user = requireUser(ctx);
+  const bag = new FieldErrorBag();
+  const namespaceId = input.namespaceId ?? user.namespaceId;
+  const ns = namespaceId ? await ctx.em.findOne(Namespace, { id: namespaceId }) : null;
+  let allowed = false;
+  if (ns?.kind === 'user') allowed = ns.ownerId === user.id || user.admin;
+  else if (ns) allowed = policy.canCreateProjectInGroup(user, await ctx.loaders.groupLevel.load(ns.id));
+  if (!ns || !allowed) throw new ValidationError({ namespace: ['is not valid'] });
+  if (ns.kind === 'user' && !user.admin) {
+    const [c] = await sqlRows<{ n: string }>(ctx.em, 'select count(*) as n from projects where namespace_id = ?', [ns.id]);
+    if (Number(c.n) >= user.projectsLimit) {
+      throw new ValidationError({ limit_reached: [`Your project limit is ${user.projectsLimit} projects! Please contact your administrator to increase it`] });
+    }
+  }
+  const project = new Project();
+  project.namespaceId = ns.id;
+  project.creatorId = user.id;
+  project.runnersToken = crypto.randomBytes(15).toString('base64url');
+  project.createdAt = project.updatedAt = project.lastActivityAt = ctx.clock.now();
+  applyAttributes(project, input);
+  if (!project.path && project.name) project.path = parameterize(project.name);
+  if (!project.name && project.path) project.name = project.path;
+  validateAttributes(project, bag);
+  await checkVisibilityAgainstNamespace(ctx, project, bag);
+  await checkUniqueness(ctx, project, bag);
+  if (!bag.empty) throw new ValidationError(bag.errors);
+  await save(ctx, project, async (em) => {
+    // GitLab 10.x adds the owner of a personal namespace as Master of the new project.
+    if (ns.kind === 'user' && ns.ownerId !== null) {
+      const m = em.create(ProjectMember, { projectId: project.id, userId: ns.ownerId, accessLevel: AccessLevel.MASTER, expiresAt: null, createdAt: ctx.clock.now(), updatedAt: ctx.clock.now() });
+      em.persist(m);
+      await em.flush();
+    }
+  });
+  return project;
+}
+
+async function update(ctx: RequestCtx, idOrPath: string, input: UpdateProjectInput): Promise<Project> {
+  const project = await findAdministrable(ctx, idOrPath);
+  applyAttributes(project, input);
+  project.updatedAt = ctx.clock.now();
+  const bag = new FieldErrorBag();
+  validateAttributes(project, bag);
+  await checkVisibilityAgainstNamespace(ctx, project, bag);
+  await checkUniqueness(ctx, project, bag);
+  if (!bag.empty) throw new ValidationError(bag.errors);
+  await save(ctx, project);
+  return project;
+}
+
+async function remove(ctx: RequestCtx, idOrPath: string): Promise<boolean> {
+  const user = requireUser(ctx);
+  const project = await findVisible(ctx, idOrPath);
+  if (!policy.canDeleteProject(user, await accessLevel(ctx, project))) throw new ForbiddenError();
+  await ctx.em.nativeDelete(Project, { id: project.id });
+  return true;
+}
+
+async function setArchived(ctx: RequestCtx, idOrPath: string, archived: boolean): Promise<Project> {
+  const project = await findAdministrable(ctx, idOrPath);
+  project.archived = archived;
+  project.updatedAt = ctx.clock.now();
+  await ctx.em.flush();
+  return project;
+}
+
+/** POST /projects/:id/star: 201 when starred now, 304 when it already was. */
+async function star(ctx: RequestCtx, idOrPath: string): Promise<{ project: Project; changed: boolean }> {
+  const user = requireUser(ctx);
+  const project = await findVisible(ctx, idOrPath);
+  const inserted = await sqlRows(
+    ctx.em,
+    `insert into users_star_projects (user_id, project_id, created_at) values (?, ?, now()) on conflict do nothing returning id`,
+    [user.id, project.id],
+  );
+  if (inserted.length > 0) {
+    await sqlRows(ctx.em, 'update projects set star_count = star_count + 1 where id = ?', [project.id]);
+    project.starCount += 1;
+  }
+  return { project, changed: inserted.length > 0 };
+}
+
+async function share(ctx: RequestCtx, idOrPath: string, input: ShareProjectInput): Promise<ProjectGroupLink> {
+  const project = await findAdministrable(ctx, idOrPath);
+  const groups = await sqlEntities(ctx.em, Namespace, `select n.* from namespaces n where n.id = ? and n.kind = 'group'`, [input.groupId]);
+  const group = groups[0];
+  if (!group) throw new NotFoundError('Group');
+  const visible = await sqlRows(ctx.em, `select 1 from namespaces n where n.id = ? and ${projectGroupVisible(ctx)}`, [group.id]);
+  if (visible.length === 0) throw new NotFoundError('Group');
+  const link = ctx.em.create(ProjectGroupLink, {
+    projectId: project.id, groupId: group.id, groupAccess: input.groupAccess, expiresAt: input.expiresAt ?? null, createdAt: ctx.clock.now(),
+  });
+  try {
+    await ctx.em.persistAndFlush(link);
+  } catch (e) {
+    if (isUniqueViolation(e)) throw new ConflictError('Group already shared with this group');
+    throw e;
+  }
+  return link;
+}
+
+function projectGroupVisible(ctx: RequestCtx): string {
+  // A project can be shared with any group the caller can see.
+  return groupVisibleSql('n', ctx.user);
+}
+
+async function unshare(ctx: RequestCtx, idOrPath: string, groupId: number): Promise<boolean> {
+  const project = await findAdministrable(ctx, idOrPath);
+  const deleted = await ctx.em.nativeDelete(ProjectGroupLink, { projectId: project.id, groupId });
+  if (deleted === 0) throw new NotFoundError('Group Link');
+  return true;
+}
+
+export const projectService = { findVisible, findAdministrable, accessLevel, list, create, update, remove, setArchived, star, share, unshare };

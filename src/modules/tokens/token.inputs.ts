@@ -1,0 +1,24 @@
+import { ArgsType, Field, InputType, Int, registerEnumType } from 'type-graphql';
+import { PageArgs } from '../../core/pagination/page';
+
+export enum TokenState {
+  ALL = 'ALL',
+  ACTIVE = 'ACTIVE',
+  INACTIVE = 'INACTIVE',
+}
+registerEnumType(TokenState, { name: 'TokenState' });
+export const TOKEN_STATE_REST_VALUES = ['all', 'active', 'inactive'] as const;
+export const TOKEN_SCOPES = ['api', 'read_user', 'sudo', 'read_registry'] as const;
+
+@ArgsType()
+export class ImpersonationTokensArgs extends PageArgs {
+  @Field(() => Int) userId!: number;
+  @Field(() => TokenState, { nullable: true, description: 'Default ALL.' }) state?: TokenState;
+}
+
+@InputType('CreateImpersonationTokenInput')
+export class CreateImpersonationTokenInput {
+  @Field(() => String) name!: string;
+  @Field(() => [String], { description: 'api, read_user, sudo, read_registry' }) scopes!: string[];
+  @Field(() => String, { nullable: true, description: 'YYYY-MM-DD' }) expiresAt?: string;
+}

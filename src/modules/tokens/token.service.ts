@@ -1,0 +1,61 @@
+import type { RequestCtx } from '../../core/context/request-ctx';
+import { requireAdmin } from '../../core/auth/guards';
+import { digestToken, generateToken } from '../../core/auth/token';
+import { NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
+import { makePage, normalizePage, type Page } from '../../core/pagination/page';
+import { userService } from '../users/user.service';
+import { PersonalAccessToken } from './personal-access-token.entity';
+import { TOKEN_SCOPES, TokenState, type CreateImpersonationTokenInput, type ImpersonationTokensArgs } from './token.inputs';
+
+export type TokenView = PersonalAccessToken & { token: string | null };
+
+const today = (ctx: RequestCtx) => ctx.clock.now().toISOString().slice(0, 10);
+
+export function isActive(ctx: RequestCtx, t: PersonalAccessToken): boolean {
+  return !t.revoked && (t.expiresAt === null || t.expiresAt > today(ctx));
+}
+
+async function list(ctx: RequestCtx, args: ImpersonationTokensArgs): Promise<Page<PersonalAccessToken>> {
+  requireAdmin(ctx);
+  const user = await userService.get(ctx, args.userId);
+  const req = normalizePage(args);
+  const where: Record<string, unknown> = { userId: user.id, impersonation: true };
+  if (args.state === TokenState.ACTIVE) Object.assign(where, { revoked: false, $or: [{ expiresAt: null }, { expiresAt: { $gt: today(ctx) } }] });
+  if (args.state === TokenState.INACTIVE) Object.assign(where, { $or: [{ revoked: true }, { expiresAt: { $lte: today(ctx) } }] });
+  const [nodes, total] = await ctx.em.findAndCount(PersonalAccessToken, where, { orderBy: { id: 'asc' }, limit: req.perPage, offset: req.offset });
+  return makePage(nodes, total, req);
+}
+
+async function get(ctx: RequestCtx, userId: number, id: number): Promise<PersonalAccessToken> {
+  requireAdmin(ctx);
+  const user = await userService.get(ctx, userId);
+  const token = await ctx.em.findOne(PersonalAccessToken, { id, userId: user.id, impersonation: true });
+  if (!token) throw new NotFoundError('Impersonation Token');
+  return token;
+}
+
+/** Creates a token; the plain value is returned once and only its SHA-256 digest is stored. */
+async function create(ctx: RequestCtx, userId: number, input: CreateImpersonationTokenInput): Promise<TokenView> {
+  requireAdmin(ctx);
+  const user = await userService.get(ctx, userId);
+  if (!input.scopes || input.scopes.length === 0) throw ParamError.missing('scopes');
+  if (input.scopes.some((s) => !(TOKEN_SCOPES as readonly string[]).includes(s))) throw ParamError.notInSet('scopes');
+  if (!input.name || input.name.length > 255) throw new ValidationError({ name: [input.name ? 'is too long (maximum is 255 characters)' : "can't be blank"] });
+  const plain = generateToken();
+  const token = ctx.em.create(PersonalAccessToken, {
+    userId: user.id, name: input.name, tokenDigest: digestToken(plain), scopes: [...new Set(input.scopes)], impersonation: true,
+    revoked: false, expiresAt: input.expiresAt ?? null, lastUsedAt: null, createdAt: ctx.clock.now(), updatedAt: ctx.clock.now(),
+  });
+  await ctx.em.persistAndFlush(token);
+  return Object.assign(token, { token: plain });
+}
+
+async function revoke(ctx: RequestCtx, userId: number, id: number): Promise<boolean> {
+  const token = await get(ctx, userId, id);
+  token.revoked = true;
+  token.updatedAt = ctx.clock.now();
+  await ctx.em.flush();
+  return true;
+}
+
+export const tokenService = { list, get, create, revoke };

@@ -1,0 +1,17 @@
+import { Field, Int, ObjectType } from 'type-graphql';
+import { PageType } from '../../core/pagination/page';
+
+@ObjectType('ImpersonationToken')
+export class ImpersonationTokenType {
+  @Field(() => Int) id!: number;
+  @Field(() => String) name!: string;
+  @Field(() => Boolean) revoked!: boolean;
+  @Field(() => Date) createdAt!: Date;
+  @Field(() => [String]) scopes!: string[];
+  @Field(() => Int) userId!: number;
+  @Field(() => Boolean) impersonation!: boolean;
+  @Field(() => String, { nullable: true, description: 'YYYY-MM-DD' }) expiresAt!: string | null;
+  @Field(() => String, { nullable: true, description: 'The plain token; only in the response that created it.' }) token!: string | null;
+}
+
+export const ImpersonationTokenPage = PageType(ImpersonationTokenType, 'ImpersonationTokenPage');

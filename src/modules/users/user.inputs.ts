@@ -1,0 +1,42 @@
+import { ArgsType, Field, InputType, Int } from 'type-graphql';
+import { PageArgs } from '../../core/pagination/page';
+
+@ArgsType()
+export class UsersArgs extends PageArgs {
+  @Field(() => String, { nullable: true, description: 'Substring of username, name or email.' })
+  search?: string;
+
+  @Field(() => String, { nullable: true, description: 'Exact username (case-insensitive).' })
+  username?: string;
+
+  @Field(() => Boolean, { nullable: true, description: 'Only active users.' })
+  active?: boolean;
+
+  @Field(() => Boolean, { nullable: true, description: 'Only blocked users.' })
+  blocked?: boolean;
+}
+
+@InputType('UserAttributesInput')
+export class UserAttributesInput {
+  @Field(() => String, { nullable: true }) email?: string;
+  @Field(() => String, { nullable: true }) username?: string;
+  @Field(() => String, { nullable: true }) name?: string;
+  @Field(() => String, { nullable: true }) password?: string;
+  @Field(() => Boolean, { nullable: true }) admin?: boolean;
+  @Field(() => Boolean, { nullable: true }) canCreateGroup?: boolean;
+  @Field(() => Int, { nullable: true }) projectsLimit?: number;
+  @Field(() => Boolean, { nullable: true }) external?: boolean;
+  @Field(() => String, { nullable: true }) bio?: string;
+  @Field(() => String, { nullable: true }) location?: string;
+  @Field(() => String, { nullable: true }) organization?: string;
+  @Field(() => String, { nullable: true }) skype?: string;
+  @Field(() => String, { nullable: true }) linkedin?: string;
+  @Field(() => String, { nullable: true }) twitter?: string;
+  @Field(() => String, { nullable: true }) websiteUrl?: string;
+}
+
+@InputType('CreateUserInput')
+export class CreateUserInput extends UserAttributesInput {}
+
+@InputType('UpdateUserInput')
+export class UpdateUserInput extends UserAttributesInput {}

@@ -1,0 +1,73 @@
+import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { RequestCtx } from '../../core/context/request-ctx';
+import { requireUser } from '../../core/auth/guards';
+import type { Page } from '../../core/pagination/page';
+import { policy } from '../access/policy';
+import { User } from './user.entity';
+import { CreateUserInput, UpdateUserInput, UsersArgs } from './user.inputs';
+import { userService } from './user.service';
+import { UserPage, UserType } from './user.type';
+
+@Resolver(() => UserType)
+export class UserResolver {
+  @Query(() => UserType, { description: 'The authenticated user (GET /user).' })
+  currentUser(@Ctx() ctx: RequestCtx): User {
+    return requireUser(ctx);
+  }
+
+  @Query(() => UserPage)
+  users(@Args() args: UsersArgs, @Ctx() ctx: RequestCtx): Promise<Page<User>> {
+    return userService.list(ctx, args);
+  }
+
+  @Query(() => UserType)
+  user(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestCtx): Promise<User> {
+    return userService.get(ctx, id);
+  }
+
+  @Mutation(() => UserType, { description: 'Administrators only.' })
+  createUser(@Arg('input', () => CreateUserInput) input: CreateUserInput, @Ctx() ctx: RequestCtx): Promise<User> {
+    return userService.create(ctx, input);
+  }
+
+  @Mutation(() => UserType, { description: 'Administrators only.' })
+  updateUser(@Arg('id', () => Int) id: number, @Arg('input', () => UpdateUserInput) input: UpdateUserInput, @Ctx() ctx: RequestCtx): Promise<User> {
+    return userService.update(ctx, id, input);
+  }
+
+  @Mutation(() => Boolean, { description: 'Administrators only.' })
+  deleteUser(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+    return userService.remove(ctx, id);
+  }
+
+  @FieldResolver(() => String)
+  webUrl(@Root() u: User, @Ctx() ctx: RequestCtx): string {
+    return `${ctx.externalUrl}/${u.username}`;
+  }
+
+  @FieldResolver(() => String, { nullable: true, description: 'Only for the user themself and administrators.' })
+  email(@Root() u: User, @Ctx() ctx: RequestCtx): string | null {
+    return policy.canSeePrivateUserFields(ctx.user, u.id) ? u.email : null;
+  }
+
+  @FieldResolver(() => Boolean, { nullable: true, description: 'Only for the user themself and administrators.' })
+  isAdmin(@Root() u: User, @Ctx() ctx: RequestCtx): boolean | null {
+    return policy.canSeePrivateUserFields(ctx.user, u.id) ? u.admin : null;
+  }
+
+  @FieldResolver(() => Boolean, { nullable: true }) canCreateGroup(@Root() u: User, @Ctx() ctx: RequestCtx): boolean | null {
+    return policy.canSeePrivateUserFields(ctx.user, u.id) ? u.canCreateGroup : null;
+  }
+
+  @FieldResolver(() => Boolean, { nullable: true }) canCreateProject(@Root() u: User, @Ctx() ctx: RequestCtx): boolean | null {
+    return policy.canSeePrivateUserFields(ctx.user, u.id) ? u.projectsLimit > 0 : null;
+  }
+
+  @FieldResolver(() => Int, { nullable: true }) projectsLimit(@Root() u: User, @Ctx() ctx: RequestCtx): number | null {
+    return policy.canSeePrivateUserFields(ctx.user, u.id) ? u.projectsLimit : null;
+  }
+
+  @FieldResolver(() => Boolean, { nullable: true }) external(@Root() u: User, @Ctx() ctx: RequestCtx): boolean | null {
+    return policy.canSeePrivateUserFields(ctx.user, u.id) ? u.external : null;
+  }
+}

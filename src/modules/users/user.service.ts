@@ -1,0 +1,157 @@
+import type { RequestCtx } from '../../core/context/request-ctx';
+import { requireAdmin, requireUser } from '../../core/auth/guards';
+import { isUniqueViolation, likeEscape, sqlEntities, sqlRows } from '../../core/db/sql';
+import { ConflictError, ForbiddenError, NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
+import { makePage, normalizePage, type Page } from '../../core/pagination/page';
+import { Namespace } from '../groups/namespace.entity';
+import { FieldErrorBag, MSG, TOP_LEVEL_RESERVED, isValidNamespacePath } from '../groups/path-rules';
+import { hashPassword } from './password';
+import { User } from './user.entity';
+import type { CreateUserInput, UpdateUserInput, UserAttributesInput, UsersArgs } from './user.inputs';
+
+const EMAIL = /^[^@\s]+@[^@\s]+$/;
+const PROFILE = ['bio', 'location', 'organization', 'skype', 'linkedin', 'twitter', 'websiteUrl'] as const;
+
+async function get(ctx: RequestCtx, id: number): Promise<User> {
+  if (ctx.tokenInvalid) requireUser(ctx);
+  const user = await ctx.em.findOne(User, { id });
+  if (!user) throw new NotFoundError('User');
+  return user;
+}
+
+async function list(ctx: RequestCtx, args: UsersArgs): Promise<Page<User>> {
+  const req = normalizePage(args);
+  const where: string[] = ['true'];
+  const params: unknown[] = [];
+  if (args.search) {
+    const term = `%${likeEscape(args.search)}%`;
+    where.push('(u.username ilike ? or u.name ilike ? or u.email ilike ?)');
+    params.push(term, term, term);
+  }
+  if (args.username) {
+    where.push('lower(u.username) = lower(?)');
+    params.push(args.username);
+  }
+  if (args.active) where.push(`u.state = 'active'`);
+  if (args.blocked) where.push(`u.state = 'blocked'`);
+  const filter = where.join(' and ');
+  const [c] = await sqlRows<{ n: string }>(ctx.em, `select count(*) as n from users u where ${filter}`, params);
+  const nodes = await sqlEntities(ctx.em, User, `select u.* from users u where ${filter} order by u.id asc limit ${req.perPage} offset ${req.offset}`, params);
+  return makePage(nodes, Number(c.n), req);
+}
+
+function apply(user: User, input: UserAttributesInput): void {
+  if (input.email != null) user.email = input.email;
+  if (input.username != null) user.username = input.username;
+  if (input.name != null) user.name = input.name;
+  if (input.password != null) user.passwordDigest = hashPassword(input.password);
+  if (input.admin != null) user.admin = input.admin;
+  if (input.canCreateGroup != null) user.canCreateGroup = input.canCreateGroup;
+  if (input.projectsLimit != null) user.projectsLimit = input.projectsLimit;
+  if (input.external != null) user.external = input.external;
+  for (const key of PROFILE) if (input[key] != null) user[key] = input[key]!;
+}
+
+function validate(user: User, input: UserAttributesInput): void {
+  const bag = new FieldErrorBag();
+  if (!user.name) bag.add('name', MSG.blank);
+  else if (user.name.length > 255) bag.add('name', MSG.tooLong);
+  if (!EMAIL.test(user.email)) bag.add('email', 'is invalid');
+  if (!user.username) bag.add('username', MSG.blank);
+  else if (user.username.length > 255) bag.add('username', MSG.tooLong);
+  else if (!isValidNamespacePath(user.username)) bag.add('username', MSG.namespacePath);
+  else if (TOP_LEVEL_RESERVED.has(user.username.toLowerCase())) bag.add('username', MSG.reserved(user.username));
+  if (input.password != null && input.password.length < 8) bag.add('password', 'is too short (minimum is 8 characters)');
+  if (input.projectsLimit != null && input.projectsLimit < 0) bag.add('projects_limit', 'must be greater than or equal to 0');
+  if (!bag.empty) throw new ValidationError(bag.errors);
+}
+
+/** GitLab answers duplicate email/username on the users API with 409 (not 400). */
+async function checkConflicts(ctx: RequestCtx, user: User): Promise<void> {
+  const [row] = await sqlRows<{ email: boolean; username: boolean }>(
+    ctx.em,
+    `select exists(select 1 from users where lower(email) = lower(?) and id <> ?) as email,
+            exists(select 1 from namespaces where lower(full_path) = lower(?) and (owner_id is null or owner_id <> ?)) as username`,
+    [user.email, user.id ?? 0, user.username, user.id ?? 0],
+  );
+  if (row.email) throw new ConflictError('Email has already been taken');
+  if (row.username) throw new ConflictError('Username has already been taken');
+}
+
+function conflictFromIndex(e: unknown): never {
+  if (isUniqueViolation(e)) {
+    const detail = String((e as { constraint?: string; message?: string }).constraint ?? (e as Error).message);
+    throw new ConflictError(detail.includes('email') ? 'Email has already been taken' : 'Username has already been taken');
+  }
+  throw e;
+}
+
+async function create(ctx: RequestCtx, input: CreateUserInput): Promise<User> {
+  requireAdmin(ctx);
+  const missing = (['email', 'password', 'name', 'username'] as const).filter((k) => input[k] == null);
+  if (missing.length) throw ParamError.missing(...missing);
+  const user = new User();
+  apply(user, input);
+  user.createdAt = user.updatedAt = ctx.clock.now();
+  validate(user, input);
+  await checkConflicts(ctx, user);
+  await insertWithNamespace(ctx, user);
+  return user;
+}
+
+/** Creates the user and its personal namespace (path = username) in one transaction. */
+export async function insertWithNamespace(ctx: Pick<RequestCtx, 'em' | 'clock'>, user: User): Promise<void> {
+  try {
+    await ctx.em.transactional(async (em) => {
+      em.persist(user);
+      await em.flush();
+      const ns = em.create(Namespace, {
+        name: user.username, path: user.username, fullPath: user.username, fullName: user.username, kind: 'user', parentId: null,
+        traversalIds: [], ownerId: user.id, description: '', visibilityLevel: 0, lfsEnabled: null, requestAccessEnabled: false,
+        createdAt: ctx.clock.now(), updatedAt: ctx.clock.now(),
+      });
+      em.persist(ns);
+      await em.flush();
+      ns.traversalIds = [ns.id];
+      user.namespaceId = ns.id;
+      await em.flush();
+    });
+  } catch (e) {
+    conflictFromIndex(e);
+  }
+}
+
+async function update(ctx: RequestCtx, id: number, input: UpdateUserInput): Promise<User> {
+  requireAdmin(ctx);
+  const user = await get(ctx, id);
+  const oldUsername = user.username;
+  apply(user, input);
+  user.updatedAt = ctx.clock.now();
+  validate(user, input);
+  await checkConflicts(ctx, user);
+  try {
+    await ctx.em.transactional(async (em) => {
+      if (user.username !== oldUsername && user.namespaceId) {
+        await em.nativeUpdate(Namespace, { id: user.namespaceId }, { name: user.username, path: user.username, fullPath: user.username, fullName: user.username });
+      }
+      await em.flush();
+    });
+  } catch (e) {
+    conflictFromIndex(e);
+  }
+  return user;
+}
+
+async function remove(ctx: RequestCtx, id: number): Promise<boolean> {
+  const admin = requireAdmin(ctx);
+  const user = await get(ctx, id);
+  if (user.id === admin.id) throw new ForbiddenError('You cannot delete yourself');
+  // The personal namespace (and with it the user's projects) goes with the user (FK cascade).
+  await ctx.em.transactional(async (em) => {
+    await em.nativeDelete(Namespace, { ownerId: user.id });
+    await em.nativeDelete(User, { id: user.id });
+  });
+  return true;
+}
+
+export const userService = { get, list, create, update, remove };

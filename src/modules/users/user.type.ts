@@ -1,0 +1,22 @@
+import { Field, Int, ObjectType } from 'type-graphql';
+import { PageType } from '../../core/pagination/page';
+
+/** A view over the User entity; private fields (email, isAdmin, …) resolve to null for other callers. */
+@ObjectType('User')
+export class UserType {
+  @Field(() => Int) id!: number;
+  @Field(() => String) username!: string;
+  @Field(() => String) name!: string;
+  @Field(() => String, { description: 'active or blocked' }) state!: string;
+  @Field(() => Date) createdAt!: Date;
+  @Field(() => String) bio!: string;
+  @Field(() => String) location!: string;
+  @Field(() => String) organization!: string;
+  @Field(() => String) skype!: string;
+  @Field(() => String) linkedin!: string;
+  @Field(() => String) twitter!: string;
+  @Field(() => String) websiteUrl!: string;
+  @Field(() => String, { nullable: true }) avatarUrl!: string | null;
+}
+
+export const UserPage = PageType(UserType, 'UserPage');

@@ -1,0 +1,58 @@
+import { ParamError } from '../core/errors/domain-errors';
+import { camelCase, coerceParam } from '../core/params/coerce';
+import type { RouteDef } from './route';
+
+export interface RestInput {
+  /** Coerced parameters by their GitLab (REST) names. */
+  params: Record<string, unknown>;
+  /** GraphQL variables for the route's root field. */
+  variables: Record<string, unknown>;
+}
+
+function present(v: unknown): boolean {
+  return v !== undefined && v !== null;
+}
+
+function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+  const parts = path.split('.');
+  let cur = target;
+  for (const p of parts.slice(0, -1)) cur = (cur[p] ??= {}) as Record<string, unknown>;
+  cur[parts[parts.length - 1]] = value;
+}
+
+/**
+ * GitLab parameter handling for one request: merge (query < body < path, as Rack/Grape do), coerce each
+ * declared parameter, collect every problem in declaration order (Grape joins them with ", "), then map
+ * to GraphQL variables. Undeclared parameters are ignored, as GitLab does.
+ */
+export function readParams(route: RouteDef, query: Record<string, unknown>, body: Record<string, unknown>, path: Record<string, string>): RestInput {
+  const merged: Record<string, unknown> = { ...query, ...body, ...path };
+  const params: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [name, spec] of Object.entries(route.params ?? {})) {
+    const raw = merged[name];
+    if (!present(raw)) {
+      if (spec.required) problems.push(`${name} is missing`);
+      continue;
+    }
+    try {
+      params[name] = coerceParam(name, spec, raw);
+    } catch (e) {
+      if (e instanceof ParamError) problems.push(e.message);
+      else throw e;
+    }
+    if (spec.type === 'stringArray' && spec.values && Array.isArray(params[name])) {
+      if ((params[name] as string[]).some((v) => !spec.values!.includes(v))) problems.push(`${name} does not have a valid value`);
+    }
+  }
+  if (route.atLeastOne && !route.atLeastOne.some((n) => present(params[n]))) {
+    problems.push(`${route.atLeastOne.join(', ')} are missing, at least one parameter must be provided`);
+  }
+  if (problems.length) throw new ParamError(problems.join(', '));
+  const variables: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(params)) {
+    const arg = route.params?.[name]?.arg ?? camelCase(name);
+    if (arg !== '-') setPath(variables, arg, value);
+  }
+  return { params, variables };
+}

@@ -1,0 +1,60 @@
+import { getNamedType, isLeafType, isNonNullType, isObjectType, parse, validate, type DocumentNode, type GraphQLField, type GraphQLSchema } from 'graphql';
+import { includeVariables, includeVariable, selectionOf, type WireShape } from '../core/wire/wire';
+import type { RouteDef } from './route';
+
+export interface CompiledRoute {
+  route: RouteDef;
+  field: GraphQLField<unknown, unknown>;
+  fieldName: string;
+  /** One executable document per possible wire shape (by shape name; '' when the route has none). */
+  documents: Map<string, DocumentNode>;
+  /** Root-field arguments that are non-null input objects (filled with {} when no param targets them). */
+  requiredInputs: string[];
+}
+
+function rootField(schema: GraphQLSchema, route: RouteDef): { fieldName: string; field: GraphQLField<unknown, unknown> } {
+  const [op, fieldName] = route.field.split('.');
+  const type = op === 'Mutation' ? schema.getMutationType() : schema.getQueryType();
+  const field = type?.getFields()[fieldName];
+  if (!field) throw new Error(`REST route ${route.method} ${route.path}: no root field ${route.field}`);
+  return { fieldName, field };
+}
+
+/** The selection under the root field: page wrapper, payload unwrap, or the shape itself. */
+function selectionFor(field: GraphQLField<unknown, unknown>, route: RouteDef, shape: WireShape | undefined): string {
+  if (!shape) return '';
+  const inner = selectionOf(shape);
+  if (route.paginated) return `{ nodes { ${inner} } total page perPage totalPages nextCursor }`;
+  if (route.unwrap) {
+    const payload = getNamedType(field.type);
+    const scalars = isObjectType(payload)
+      ? Object.values(payload.getFields()).filter((f) => isLeafType(getNamedType(f.type))).map((f) => f.name)
+      : [];
+    return `{ ${route.unwrap} { ${inner} } ${scalars.join(' ')} }`;
+  }
+  return `{ ${inner} }`;
+}
+
+function buildDocument(schema: GraphQLSchema, route: RouteDef, fieldName: string, field: GraphQLField<unknown, unknown>, shape?: WireShape): DocumentNode {
+  const op = route.field.startsWith('Mutation.') ? 'mutation' : 'query';
+  const defs = field.args.map((a) => `$${a.name}: ${a.type.toString()}`);
+  for (const param of shape ? includeVariables(shape) : []) defs.push(`$${includeVariable(param)}: Boolean! = false`);
+  const args = field.args.map((a) => `${a.name}: $${a.name}`);
+  const text = `${op} ${fieldName}_rest${defs.length ? `(${defs.join(', ')})` : ''} { ${fieldName}${args.length ? `(${args.join(', ')})` : ''} ${selectionFor(field, route, shape)} }`;
+  const doc = parse(text);
+  const errors = validate(schema, doc);
+  if (errors.length) throw new Error(`REST route ${route.method} ${route.path} does not match the schema: ${errors.map((e) => e.message).join('; ')}`);
+  return doc;
+}
+
+/** Compiles every route once at startup; a schema change that breaks a route fails at boot (and in tests). */
+export function compileRoute(schema: GraphQLSchema, route: RouteDef): CompiledRoute {
+  const { fieldName, field } = rootField(schema, route);
+  const shapes = route.shapes ?? (route.shape && typeof route.shape !== 'function' ? [route.shape] : []);
+  if (typeof route.shape === 'function' && !route.shapes) throw new Error(`REST route ${route.path}: a computed shape needs \`shapes\``);
+  const documents = new Map<string, DocumentNode>();
+  if (shapes.length === 0) documents.set('', buildDocument(schema, route, fieldName, field));
+  for (const s of shapes) documents.set(s.name, buildDocument(schema, route, fieldName, field, s));
+  const requiredInputs = field.args.filter((a) => isNonNullType(a.type) && !isLeafType(getNamedType(a.type))).map((a) => a.name);
+  return { route, field, fieldName, documents, requiredInputs };
+}
