@@ -1,0 +1,93 @@
+import 'reflect-metadata';
+import { Client } from 'pg';
+import pino from 'pino';
+import request from 'supertest';
+import type { Express } from 'express';
+import { buildApp } from '../../src/app';
+import { ensureRootUser } from '../../src/core/db/bootstrap';
+import { initOrm, migrate, type Orm } from '../../src/core/db/orm';
+
+export const ROOT_TOKEN = 'root-test-token-0123456789';
+export const EXTERNAL_URL = 'http://gitlab.test';
+
+const TABLES = [
+  'users', 'namespaces', 'projects', 'group_members', 'project_members', 'project_group_links',
+  'personal_access_tokens', 'group_custom_attributes', 'users_star_projects',
+];
+
+function databaseUrl(base: string, name: string): string {
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** One database per jest worker on the run's PostgreSQL, created and migrated on first use. */
+async function ensureDatabase(): Promise<string> {
+  const base = process.env.TEST_PG_URL;
+  if (!base) throw new Error('TEST_PG_URL is not set: run the tests through jest (globalSetup starts PostgreSQL)');
+  const name = `app_test_${process.env.JEST_WORKER_ID ?? '1'}`;
+  const admin = new Client({ connectionString: base });
+  await admin.connect();
+  try {
+    const exists = await admin.query('select 1 from pg_database where datname = $1', [name]);
+    if (exists.rowCount === 0) await admin.query(`create database ${name}`);
+  } catch (e) {
+    if ((e as { code?: string }).code !== '42P04') throw e; // created concurrently
+  } finally {
+    await admin.end();
+  }
+  return databaseUrl(base, name);
+}
+
+export interface TestApp {
+  app: Express;
+  orm: Orm;
+  /** Empties every table and re-creates root with ROOT_TOKEN. */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+  /** Counts SQL statements sent while `fn` runs. */
+  countQueries<T>(fn: () => Promise<T>): Promise<{ result: T; count: number }>;
+}
+
+let queryCount = 0;
+
+export async function setupTestApp(): Promise<TestApp> {
+  const url = await ensureDatabase();
+  const orm = await initOrm({ clientUrl: url, poolMax: 5 });
+  await migrate(orm);
+  orm.em.getConnection().getKnex().on('query', () => {
+    queryCount += 1;
+  });
+  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const { app, stop } = await buildApp({ orm, logger, externalUrl: EXTERNAL_URL });
+  return {
+    app,
+    orm,
+    async reset() {
+      await orm.em.getConnection().execute(`truncate ${TABLES.join(', ')} restart identity cascade`);
+      await ensureRootUser(orm.em.fork(), ROOT_TOKEN, logger);
+    },
+    async close() {
+      await stop();
+      await orm.close(true);
+    },
+    async countQueries(fn) {
+      const before = queryCount;
+      const result = await fn();
+      return { result, count: queryCount - before };
+    },
+  };
+}
+
+/** supertest with a caller: `api(t).as(token).get('/api/v4/groups')`. */
+export function api(t: TestApp, token?: string) {
+  const agent = request(t.app);
+  const auth = <R extends request.Test>(r: R): R => (token ? (r.set('PRIVATE-TOKEN', token) as R) : r);
+  return {
+    get: (path: string) => auth(agent.get(path)),
+    post: (path: string) => auth(agent.post(path)),
+    put: (path: string) => auth(agent.put(path)),
+    delete: (path: string) => auth(agent.delete(path)),
+    graphql: (query: string, variables: Record<string, unknown> = {}) => auth(agent.post('/graphql').send({ query, variables })),
+  };
+}
