@@ -24,6 +24,7 @@ const ATTRS: Record<string, ParamSpec> = {
   website_url: { type: 'string', arg: 'input.websiteUrl' },
 };
 const required = (name: string): ParamSpec => ({ ...ATTRS[name], required: true });
+const omit = (o: Record<string, ParamSpec>, names: string[]) => Object.fromEntries(Object.entries(o).filter(([k]) => !names.includes(k)));
 const USER_ID: Record<string, ParamSpec> = { id: { type: 'int', notFound: 'User' } };
 const tag = 'users';
 
@@ -45,7 +46,8 @@ export const userRoutes = defineRoutes([
   },
   {
     method: 'POST', path: '/users', field: 'Mutation.createUser', auth: 'admin',
-    params: { ...ATTRS, email: required('email'), password: required('password'), name: required('name'), username: required('username') },
+    // Grape's declaration order (email, password, name, username) is the order of its error messages.
+    params: { email: required('email'), password: required('password'), name: required('name'), username: required('username'), ...omit(ATTRS, ['email', 'password', 'name', 'username']) },
     shape: UserPublicWire, summary: 'Create a user (admin)', tag,
   },
   { method: 'PUT', path: '/users/:id', field: 'Mutation.updateUser', auth: 'admin', params: { ...USER_ID, ...ATTRS }, shape: UserPublicWire, summary: 'Update a user (admin)', tag },

@@ -1,0 +1,92 @@
+import { addGroupMember, createGroup, createProject, createUser } from '../support/factories';
+import { MEMBER_KEYS, keys } from '../support/keys';
+import { api, ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await setupTestApp();
+});
+afterAll(() => t.close());
+beforeEach(() => t.reset());
+
+describe.each(['groups', 'projects'] as const)('/%s/:id/members', (kind) => {
+  async function source(vis: 'private' | 'public' = 'private') {
+    const g = await createGroup(t, { visibility: vis });
+    if (kind === 'groups') return { id: g.id, group: g };
+    const p = await createProject(t, { namespace: g, visibility: vis });
+    return { id: p.id, group: g };
+  }
+  const adminLevel = kind === 'groups' ? 50 : 40;
+
+  it('lists direct members with GitLab keys; invisible sources are 404', async () => {
+    const src = await source();
+    const u = await createUser(t, { username: `m-${kind}` });
+    const owner = await createUser(t);
+    await addGroupMember(t, src.group, owner, 50);
+    await api(t, owner.token).post(`/api/v4/${kind}/${src.id}/members`).send({ user_id: u.id, access_level: 30, expires_at: '2099-01-01' }).expect(201);
+    const res = await api(t, u.token).get(`/api/v4/${kind}/${src.id}/members?query=m-`);
+    expect(res.status).toBe(200);
+    expect(res.headers['x-total']).toBe('1');
+    expect(keys(res.body[0])).toEqual(MEMBER_KEYS);
+    expect(res.body[0]).toMatchObject({ id: u.id, username: `m-${kind}`, access_level: 30, expires_at: '2099-01-01', state: 'active' });
+    const stranger = await createUser(t);
+    expect((await api(t, stranger.token).get(`/api/v4/${kind}/${src.id}/members`)).status).toBe(404);
+  });
+
+  it(`adds (201), updates (200) and removes (204) members when the caller has access level ${adminLevel}`, async () => {
+    const src = await source();
+    const admin = await createUser(t);
+    const dev = await createUser(t);
+    const target = await createUser(t);
+    await addGroupMember(t, src.group, admin, adminLevel);
+    await addGroupMember(t, src.group, dev, 30);
+    expect((await api(t, dev.token).post(`/api/v4/${kind}/${src.id}/members`).send({ user_id: target.id, access_level: 10 })).body).toEqual({ message: '403 Forbidden' });
+    const added = await api(t, admin.token).post(`/api/v4/${kind}/${src.id}/members`).send({ user_id: target.id, access_level: 10 });
+    expect(added.status).toBe(201);
+    const dup = await api(t, admin.token).post(`/api/v4/${kind}/${src.id}/members`).send({ user_id: target.id, access_level: 10 });
+    expect([dup.status, dup.body]).toEqual([409, { message: 'Member already exists' }]);
+    const updated = await api(t, admin.token).put(`/api/v4/${kind}/${src.id}/members/${target.id}`).send({ access_level: 20 });
+    expect([updated.status, updated.body.access_level]).toEqual([200, 20]);
+    expect((await api(t, admin.token).get(`/api/v4/${kind}/${src.id}/members/${target.id}`)).body.access_level).toBe(20);
+    expect((await api(t, admin.token).delete(`/api/v4/${kind}/${src.id}/members/${target.id}`)).status).toBe(204);
+    expect((await api(t, admin.token).get(`/api/v4/${kind}/${src.id}/members/${target.id}`)).body).toEqual({ message: '404 Member Not Found' });
+  });
+
+  it('validates parameters', async () => {
+    const src = await source();
+    expect((await api(t, ROOT_TOKEN).post(`/api/v4/${kind}/${src.id}/members`).send({})).body).toEqual({ error: 'user_id is missing, access_level is missing' });
+    expect((await api(t, ROOT_TOKEN).post(`/api/v4/${kind}/${src.id}/members`).send({ user_id: 4242, access_level: 30 })).body).toEqual({ message: '404 User Not Found' });
+    const u = await createUser(t);
+    expect((await api(t, ROOT_TOKEN).post(`/api/v4/${kind}/${src.id}/members`).send({ user_id: u.id, access_level: 35 })).body).toEqual({ error: 'access_level does not have a valid value' });
+    expect((await api(t).post(`/api/v4/${kind}/${src.id}/members`).send({ user_id: u.id, access_level: 30 })).status).toBe(401);
+  });
+
+  it('membership grants access: a new member can read the private source', async () => {
+    const src = await source();
+    const u = await createUser(t);
+    expect((await api(t, u.token).get(`/api/v4/${kind}/${src.id}`)).status).toBe(404);
+    await api(t, ROOT_TOKEN).post(`/api/v4/${kind}/${src.id}/members`).send({ user_id: u.id, access_level: 10 }).expect(201);
+    expect((await api(t, u.token).get(`/api/v4/${kind}/${src.id}`)).status).toBe(200);
+  });
+});
+
+describe('group membership inheritance', () => {
+  it('an Owner of the parent manages members of subgroups and sees their projects', async () => {
+    const parent = await createGroup(t);
+    const child = await createGroup(t, { parent });
+    const p = await createProject(t, { namespace: child });
+    const owner = await createUser(t);
+    const u = await createUser(t);
+    await addGroupMember(t, parent, owner, 50);
+    expect((await api(t, owner.token).post(`/api/v4/groups/${child.id}/members`).send({ user_id: u.id, access_level: 30 })).status).toBe(201);
+    expect((await api(t, owner.token).get(`/api/v4/projects/${p.id}`)).status).toBe(200);
+    expect((await api(t, u.token).get(`/api/v4/projects/${p.id}`)).status).toBe(200);
+  });
+
+  it('refuses to remove the last Owner of a group', async () => {
+    const g = await createGroup(t);
+    const owner = await createUser(t);
+    await addGroupMember(t, g, owner, 50);
+    expect((await api(t, ROOT_TOKEN).delete(`/api/v4/groups/${g.id}/members/${owner.id}`)).status).toBe(403);
+  });
+});
