@@ -13,6 +13,7 @@ module.exports = {
   testEnvironment: 'node',
   transform: { '^.+\\.ts$': ['@swc/jest', swc] },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
+  setupFiles: ['reflect-metadata'],
   globalSetup: '<rootDir>/test/setup/global-setup.js',
   globalTeardown: '<rootDir>/test/setup/global-teardown.js',
   maxWorkers: 2,

@@ -1,0 +1,100 @@
+import { addGroupMember, createGroup, createProject, createUser } from '../support/factories';
+import { api, ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await setupTestApp();
+});
+afterAll(() => t.close());
+beforeEach(() => t.reset());
+
+const GROUP_FIELDS = 'id name path description visibility lfsEnabled avatarUrl webUrl requestAccessEnabled fullName fullPath parentId';
+
+describe('GraphQL parity with REST', () => {
+  it('group(id) shows the same values as GET /groups/:id, with nested fields', async () => {
+    const parent = await createGroup(t, { path: 'par', visibility: 'public' });
+    const g = await createGroup(t, { path: 'kid', visibility: 'public', parent });
+    const p = await createProject(t, { namespace: g, visibility: 'public', sizes: [7, 1, 2, 3] });
+    const rest = (await api(t, ROOT_TOKEN).get(`/api/v4/groups/${g.id}`)).body;
+    const gql = await api(t, ROOT_TOKEN).graphql(
+      `query($id: ID!) { group(id: $id) { ${GROUP_FIELDS} parent { id fullPath } statistics { storageSize } projects { id pathWithNamespace runnersToken }
+        sharedProjects { id } subgroups { total } customAttributes { key } } }`,
+      { id: 'par/kid' },
+    );
+    expect(gql.status).toBe(200);
+    const d = gql.body.data.group;
+    expect({ id: d.id, name: d.name, path: d.path, description: d.description, visibility: d.visibility.toLowerCase(), lfs_enabled: d.lfsEnabled, avatar_url: d.avatarUrl, web_url: d.webUrl, request_access_enabled: d.requestAccessEnabled, full_name: d.fullName, full_path: d.fullPath, parent_id: d.parentId })
+      .toEqual({ id: rest.id, name: rest.name, path: rest.path, description: rest.description, visibility: rest.visibility, lfs_enabled: rest.lfs_enabled, avatar_url: rest.avatar_url, web_url: rest.web_url, request_access_enabled: rest.request_access_enabled, full_name: rest.full_name, full_path: rest.full_path, parent_id: rest.parent_id });
+    expect(d.parent).toEqual({ id: parent.id, fullPath: 'par' });
+    expect(d.statistics).toEqual({ storageSize: 7 });
+    expect(d.projects).toEqual([{ id: p.id, pathWithNamespace: 'par/kid/' + p.path, runnersToken: rest.projects[0].runners_token }]);
+    expect(d.customAttributes).toEqual([]);
+  });
+
+  it('groups(...) lists the same page as GET /groups with the same filters', async () => {
+    for (const n of ['b', 'a', 'c']) await createGroup(t, { name: n, path: n, visibility: 'public' });
+    const rest = await api(t).get('/api/v4/groups?sort=desc&per_page=2');
+    const gql = await api(t).graphql('{ groups(sort: DESC, perPage: 2) { total totalPages page perPage nodes { id name } } }');
+    expect(gql.body.data.groups).toEqual({
+      total: Number(rest.headers['x-total']), totalPages: 2, page: 1, perPage: 2,
+      nodes: rest.body.map((g: { id: number; name: string }) => ({ id: g.id, name: g.name })),
+    });
+  });
+
+  it('mutations go through the same services: createGroup, updateGroup, transferProjectToGroup, deleteGroup', async () => {
+    const created = await api(t, ROOT_TOKEN).graphql('mutation { createGroup(input: { name: "Via GQL", path: "via-gql", visibility: INTERNAL }) { id fullPath visibility } }');
+    expect(created.body.data.createGroup).toMatchObject({ fullPath: 'via-gql', visibility: 'INTERNAL' });
+    const id = created.body.data.createGroup.id;
+    expect((await api(t, ROOT_TOKEN).get(`/api/v4/groups/${id}`)).body.visibility).toBe('internal');
+    const updated = await api(t, ROOT_TOKEN).graphql(`mutation { updateGroup(id: "${id}", input: { description: "changed" }) { description } }`);
+    expect(updated.body.data.updateGroup.description).toBe('changed');
+    const other = await createGroup(t);
+    const p = await createProject(t, { namespace: other });
+    const moved = await api(t, ROOT_TOKEN).graphql(`mutation { transferProjectToGroup(id: "${id}", projectId: "${p.id}") { projects { id } } }`);
+    expect(moved.body.data.transferProjectToGroup.projects).toEqual([{ id: p.id }]);
+    expect((await api(t, ROOT_TOKEN).graphql(`mutation { deleteGroup(id: "${id}") }`)).body.data.deleteGroup).toBe(true);
+    expect((await api(t, ROOT_TOKEN).get(`/api/v4/groups/${id}`)).status).toBe(404);
+  });
+
+  it('users, tokens, projects and members are there too', async () => {
+    const user = await api(t, ROOT_TOKEN).graphql('mutation { createUser(input: { email: "g@q.l", username: "gql", name: "G", password: "secret123" }) { id username email } }');
+    const uid = user.body.data.createUser.id;
+    const token = await api(t, ROOT_TOKEN).graphql(`mutation { createImpersonationToken(userId: ${uid}, input: { name: "t", scopes: ["api"] }) { token active } }`);
+    const plain = token.body.data.createImpersonationToken.token;
+    expect((await api(t, plain).graphql('{ currentUser { username } }')).body.data.currentUser.username).toBe('gql');
+    const project = await api(t, plain).graphql('mutation { createProject(input: { name: "From GQL" }) { id pathWithNamespace namespace { kind } } }');
+    expect(project.body.data.createProject).toMatchObject({ pathWithNamespace: 'gql/from-gql', namespace: { kind: 'user' } });
+    const members = await api(t, plain).graphql(`{ projectMembers(sourceId: "${project.body.data.createProject.id}") { nodes { username accessLevel } } }`);
+    expect(members.body.data.projectMembers.nodes).toEqual([{ username: 'gql', accessLevel: 40 }]);
+  });
+});
+
+describe('GraphQL errors', () => {
+  it('keep HTTP 200 and carry extensions.code, without stack traces', async () => {
+    const g = await createGroup(t);
+    const u = await createUser(t);
+    const notFound = await api(t, u.token).graphql(`{ group(id: "${g.id}") { id } }`);
+    expect(notFound.status).toBe(200);
+    expect(notFound.body.errors[0]).toMatchObject({ message: '404 Group Not Found', extensions: { code: 'NOT_FOUND' } });
+    expect(JSON.stringify(notFound.body)).not.toContain('stacktrace');
+    const anon = await api(t).graphql('mutation { createGroup(input: { name: "x", path: "x" }) { id } }');
+    expect(anon.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    await addGroupMember(t, g, u, 40);
+    const forbidden = await api(t, u.token).graphql(`mutation { deleteGroup(id: "${g.id}") }`);
+    expect(forbidden.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    const invalid = await api(t, ROOT_TOKEN).graphql('mutation { createGroup(input: { name: "x", path: "-x" }) { id } }');
+    expect(invalid.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    const badToken = await api(t, 'nope').graphql('{ groups { total } }');
+    expect(badToken.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+  });
+
+  it('refuses queries beyond the depth and complexity limits', async () => {
+    const deep = '{ groups { nodes { parent { parent { parent { parent { parent { parent { parent { parent { parent { id } } } } } } } } } } } }';
+    const res = await api(t).graphql(deep);
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].message).toMatch(/depth/);
+    const wide = `{ groups(perPage: 100) { nodes { projects { ${Array.from({ length: 30 }, (_x, i) => `f${i}: name`).join(' ')} } } } }`;
+    const complex = await api(t).graphql(wide);
+    expect(complex.body.errors[0].message).toMatch(/complexity/);
+  });
+});
