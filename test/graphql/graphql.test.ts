@@ -88,6 +88,13 @@ describe('GraphQL errors', () => {
     expect(badToken.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
   });
 
+  it('lets GraphiQL’s introspection query through the limits', async () => {
+    const { getIntrospectionQuery } = await import('graphql');
+    const res = await api(t).graphql(getIntrospectionQuery());
+    expect(res.status).toBe(200);
+    expect(res.body.data.__schema.queryType.name).toBe('Query');
+  });
+
   it('refuses queries beyond the depth and complexity limits', async () => {
     const deep = '{ groups { nodes { parent { parent { parent { parent { parent { parent { parent { parent { parent { id } } } } } } } } } } } }';
     const res = await api(t).graphql(deep);

@@ -17,6 +17,8 @@ function walk(set: SelectionSetNode, fragments: Map<string, FragmentDefinitionNo
   let cost = 0;
   for (const sel of set.selections) {
     if (sel.kind === Kind.FIELD) {
+      // Introspection (GraphiQL's schema query nests ofType 15 deep) is cheap and static: not counted.
+      if (sel.name.value.startsWith('__')) continue;
       cost += multiplier;
       if (sel.selectionSet) {
         const perPage = sel.arguments?.find((a) => a.name.value === 'perPage');
