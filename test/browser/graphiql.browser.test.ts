@@ -52,10 +52,11 @@ describeBrowser('GraphiQL in headless Chromium', () => {
       return route.abort();
     });
     // The query comes in through GraphiQL's ?query= parameter (typing into Monaco doubles auto-closed braces).
+    // GraphiQL introspects the schema first; that POST must succeed (it is exempt from the query limits).
+    const introspection = page.waitForResponse((r) => r.url() === `${base}/graphql` && r.request().method() === 'POST', { timeout: 30000 });
     await page.goto(`${base}/graphql?query=${encodeURIComponent('{ groups { nodes { fullPath } } }')}`, { waitUntil: 'load' });
+    expect((await introspection).status()).toBe(200);
     await page.waitForSelector('.graphiql-execute-button', { timeout: 30000 });
-    // The schema (introspection) must have loaded: the docs explorer then knows the Query type.
-    await page.waitForResponse((r) => r.url() === `${base}/graphql` && r.request().method() === 'POST' && r.status() === 200, { timeout: 30000 }).catch(() => undefined);
     await page.locator('.graphiql-execute-button').click();
     await page.waitForFunction(() => document.querySelector('.graphiql-response')?.textContent?.includes('browser-group'), undefined, { timeout: 30000 });
     const text = await page.locator('.graphiql-response').innerText();
