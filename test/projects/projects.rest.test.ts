@@ -17,9 +17,10 @@ describe('POST /projects', () => {
     expect(keys(res.body)).toEqual(PROJECT_KEYS_WITH_TOKEN);
     expect(res.body).toMatchObject({
       name: 'My App', path: 'my-app', path_with_namespace: 'dev/my-app', name_with_namespace: 'dev / My App', visibility: 'internal',
-      tag_list: ['a', 'b'], issues_enabled: false, creator_id: u.id, namespace: { id: u.namespaceId, kind: 'user', path: 'dev' },
+      tag_list: ['a', 'b'], issues_enabled: false, creator_id: u.id,
       http_url_to_repo: 'http://gitlab.test/dev/my-app.git', ssh_url_to_repo: 'git@gitlab.test:dev/my-app.git', archived: false,
     });
+    expect(res.body.namespace).toEqual({ id: u.namespaceId, name: 'dev', path: 'dev', kind: 'user' });
     expect((await queryOne<{ access_level: number }>(t, 'select access_level from project_members where project_id = ?', [res.body.id]))?.access_level).toBe(40);
   });
 

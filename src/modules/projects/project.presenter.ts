@@ -1,14 +1,12 @@
 import { bool, int, list, lowerEnum, obj, shape, str, strList, time } from '../../core/wire/wire';
 import { VISIBILITY_REST_VALUES } from '../access/visibility.type';
 
-/** Wire forms of a project (spec 2.4, gitlab-behaviour §2.5). */
+/** Wire forms of a project (spec 2.4, gitlab-behaviour §2.5). spec 2.4 lists the namespace as id, name, path, kind. */
 export const NamespaceRefWire = shape('ProjectNamespace', {
   id: int('id'),
   name: str('name'),
   path: str('path'),
   kind: str('kind'),
-  full_path: str('fullPath'),
-  parent_id: int('parentId', { nullable: true }),
 });
 
 export const SharedWithGroupWire = shape('SharedWithGroup', {
