@@ -1,12 +1,7 @@
 import { addGroupMember, createGroup, createProject, createUser } from '../support/factories';
-import { api, ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
+import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await setupTestApp();
-});
-afterAll(() => t.close());
-beforeEach(() => t.reset());
+const t = useTestApp();
 
 const GROUP_FIELDS = 'id name path description visibility lfsEnabled avatarUrl webUrl requestAccessEnabled fullName fullPath parentId';
 

@@ -1,13 +1,8 @@
 import { addGroupMember, createGroup, createProject, createUser, setCustomAttribute, shareProject } from '../support/factories';
 import { GROUP_DETAIL_KEYS, GROUP_KEYS, GROUP_SEARCH_KEYS, PROJECT_KEYS, PROJECT_SIMPLE_KEYS, STATISTICS_KEYS, keys } from '../support/keys';
-import { api, ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
+import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await setupTestApp();
-});
-afterAll(() => t.close());
-beforeEach(() => t.reset());
+const t = useTestApp();
 
 const names = (body: { name: string }[]) => body.map((g) => g.name);
 

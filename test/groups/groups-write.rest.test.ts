@@ -1,13 +1,8 @@
 import { addGroupMember, createGroup, createProject, createUser, queryOne, shareProject } from '../support/factories';
 import { GROUP_DETAIL_KEYS, GROUP_UPDATE_KEYS, PROJECT_KEYS_WITH_TOKEN, keys } from '../support/keys';
-import { api, ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
+import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await setupTestApp();
-});
-afterAll(() => t.close());
-beforeEach(() => t.reset());
+const t = useTestApp();
 
 describe('POST /groups', () => {
   it('returns 401 for anonymous callers', async () => {

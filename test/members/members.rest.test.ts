@@ -1,13 +1,8 @@
 import { addGroupMember, createGroup, createProject, createUser } from '../support/factories';
 import { MEMBER_KEYS, keys } from '../support/keys';
-import { api, ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
+import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await setupTestApp();
-});
-afterAll(() => t.close());
-beforeEach(() => t.reset());
+const t = useTestApp();
 
 describe.each(['groups', 'projects'] as const)('/%s/:id/members', (kind) => {
   async function source(vis: 'private' | 'public' = 'private') {

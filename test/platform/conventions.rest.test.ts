@@ -1,12 +1,7 @@
-import { api, ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
+import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 import { createGroup, createUser } from '../support/factories';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await setupTestApp();
-});
-afterAll(() => t.close());
-beforeEach(() => t.reset());
+const t = useTestApp();
 
 describe('REST conventions (gitlab-behaviour §0)', () => {
   it('answers unknown routes and wrong methods with the JSON 404 of the catch-all route', async () => {

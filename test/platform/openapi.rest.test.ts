@@ -1,12 +1,7 @@
 import { createGroup } from '../support/factories';
-import { api, ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
+import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await setupTestApp();
-  await t.reset();
-});
-afterAll(() => t.close());
+const t = useTestApp({ reset: 'once' });
 
 type Schema = { $ref?: string; type?: string; properties?: Record<string, Schema>; required?: string[]; items?: Schema; nullable?: boolean; additionalProperties?: boolean; oneOf?: Schema[]; allOf?: Schema[] };
 

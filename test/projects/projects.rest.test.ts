@@ -1,13 +1,8 @@
 import { addGroupMember, addProjectMember, createGroup, createProject, createUser, queryOne } from '../support/factories';
 import { PROJECT_KEYS, PROJECT_KEYS_WITH_TOKEN, keys } from '../support/keys';
-import { api, ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
+import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await setupTestApp();
-});
-afterAll(() => t.close());
-beforeEach(() => t.reset());
+const t = useTestApp();
 
 describe('POST /projects', () => {
   it('creates in the caller’s namespace by default (creator becomes Master), 201 with runners_token', async () => {

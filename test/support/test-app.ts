@@ -91,3 +91,18 @@ export function api(t: TestApp, token?: string) {
     graphql: (query: string, variables: Record<string, unknown> = {}) => auth(agent.post('/graphql').send({ query, variables })),
   };
 }
+
+/**
+ * Registers the usual hooks for a test file (one app per file, tables reset before each test) and
+ * returns the TestApp, filled in by beforeAll. Pass `{ reset: 'once' }` to reset only before the file.
+ */
+export function useTestApp(opts: { reset?: 'each' | 'once' } = {}): TestApp {
+  const holder = {} as TestApp;
+  beforeAll(async () => {
+    Object.assign(holder, await setupTestApp());
+    if (opts.reset === 'once') await holder.reset();
+  });
+  afterAll(() => holder.close());
+  if (opts.reset !== 'once') beforeEach(() => holder.reset());
+  return holder;
+}

@@ -1,13 +1,8 @@
 import { createUser, queryOne } from '../support/factories';
 import { TOKEN_KEYS, keys } from '../support/keys';
-import { api, ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
+import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await setupTestApp();
-});
-afterAll(() => t.close());
-beforeEach(() => t.reset());
+const t = useTestApp();
 
 describe('/users/:user_id/impersonation_tokens', () => {
   it('creates a token shown once, stores only its SHA-256 digest, and the token works', async () => {

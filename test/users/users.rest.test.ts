@@ -1,13 +1,8 @@
 import { createUser, queryOne } from '../support/factories';
 import { USER_ADMIN_KEYS, USER_BASIC_KEYS, USER_KEYS, USER_PUBLIC_KEYS, keys } from '../support/keys';
-import { api, ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
+import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await setupTestApp();
-});
-afterAll(() => t.close());
-beforeEach(() => t.reset());
+const t = useTestApp();
 
 describe('GET /user', () => {
   it('needs a token and shows UserPublic (plus is_admin for admins)', async () => {
