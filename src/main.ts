@@ -43,7 +43,9 @@ async function main(): Promise<void> {
     force.unref();
     server.closeIdleConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    logger.info('http server closed');
     await stop();
+    logger.info('graphql server stopped');
     await db.close();
     logger.info('stopped');
     process.exit(0);

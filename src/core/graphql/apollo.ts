@@ -14,6 +14,8 @@ export async function startApollo(schema: GraphQLSchema): Promise<ApolloServer<R
     schema,
     introspection: true,
     includeStacktraceInErrorResponses: false,
+    // main.ts owns shutdown order (HTTP, then Apollo, then the pool and embedded PostgreSQL).
+    stopOnTerminationSignals: false,
     formatError: formatGraphQLError,
     validationRules: [queryLimitsRule()],
     plugins: [ApolloServerPluginLandingPageDisabled()],
