@@ -64,6 +64,54 @@ describe('GraphQL parity with REST', () => {
   });
 });
 
+describe('GraphQL nested fields', () => {
+  const NESTED = `{ groups(perPage: 50) { nodes { id parent { id } statistics { storageSize } customAttributes { key }
+    projects { id namespace { id } sharedWithGroups { groupId } runnersToken }
+    sharedProjects { id } subgroups(perPage: 5) { total nodes { id fullPath } } } } }`;
+
+  async function tree(n: number, start: number) {
+    for (let i = start; i < start + n; i += 1) {
+      const g = await createGroup(t, { path: `top-${i}`, visibility: 'public' });
+      await createGroup(t, { path: `child-${i}`, parent: g, visibility: 'public' });
+      await createProject(t, { namespace: g, visibility: 'public' });
+    }
+  }
+
+  it('are batched: the same number of SQL statements for 1 and for 20 parent groups', async () => {
+    await tree(1, 0);
+    const one = await t.countQueries(() => api(t, ROOT_TOKEN).graphql(NESTED).expect(200));
+    expect(one.result.body.errors).toBeUndefined();
+    await tree(19, 1);
+    const twenty = await t.countQueries(() => api(t, ROOT_TOKEN).graphql(NESTED).expect(200));
+    expect(twenty.result.body.data.groups.nodes).toHaveLength(40);
+    expect(twenty.count).toBe(one.count);
+  });
+
+  it('subgroups match GET /groups/:id/subgroups, through groupSubgroups and the nested field', async () => {
+    const parent = await createGroup(t, { path: 'p', visibility: 'public' });
+    for (const n of ['c', 'a', 'b']) await createGroup(t, { path: n, name: n, parent, visibility: 'public' });
+    const u = await createUser(t);
+    const rest = await api(t, u.token).get(`/api/v4/groups/${parent.id}/subgroups?all_available=true&per_page=2&page=2`);
+    const root = await api(t, u.token).graphql(`{ groupSubgroups(id: "p", allAvailable: true, perPage: 2, page: 2) { total nodes { id } } }`);
+    const nested = await api(t, u.token).graphql(`{ group(id: "p") { subgroups(allAvailable: true, perPage: 2, page: 2) { total nodes { id } } } }`);
+    const expected = { total: Number(rest.headers['x-total']), nodes: rest.body.map((g: { id: number }) => ({ id: g.id })) };
+    expect(expected.nodes).toHaveLength(1);
+    expect(root.body.data.groupSubgroups).toEqual(expected);
+    expect(nested.body.data.group.subgroups).toEqual(expected);
+    // §2.4: a non-member of a public parent sees no subgroups without all_available, on both surfaces.
+    expect((await api(t, u.token).graphql(`{ group(id: "p") { subgroups { total } } }`)).body.data.group.subgroups.total).toBe(0);
+  });
+
+  it('groupProjects matches GET /groups/:id/projects', async () => {
+    const g = await createGroup(t, { path: 'gp', visibility: 'public' });
+    await createProject(t, { namespace: g, visibility: 'public', name: 'One' });
+    await createProject(t, { namespace: g, visibility: 'public', name: 'Two', archived: true });
+    const rest = await api(t).get(`/api/v4/groups/${g.id}/projects?order_by=name&sort=asc`);
+    const gql = await api(t).graphql('{ groupProjects(id: "gp", orderBy: NAME, sort: ASC) { total nodes { id name } } }');
+    expect(gql.body.data.groupProjects).toEqual({ total: 1, nodes: rest.body.map((p: { id: number; name: string }) => ({ id: p.id, name: p.name })) });
+  });
+});
+
 describe('GraphQL errors', () => {
   it('keep HTTP 200 and carry extensions.code, without stack traces', async () => {
     const g = await createGroup(t);

@@ -149,6 +149,23 @@ describe('GET /groups', () => {
   });
 });
 
+describe('GET /groups/:id/subgroups', () => {
+  it('lists direct children only, with the list parameters, and the same SQL count for 1 and 20 rows', async () => {
+    const parent = await createGroup(t, { visibility: 'public' });
+    const child = await createGroup(t, { parent, visibility: 'public', name: 'zz' });
+    await createGroup(t, { parent: child, visibility: 'public' }); // grandchild: not listed
+    const one = await t.countQueries(() => api(t, ROOT_TOKEN).get(`/api/v4/groups/${parent.id}/subgroups?statistics=true`).expect(200));
+    expect(one.result.body.map((g: { id: number }) => g.id)).toEqual([child.id]);
+    expect(keys(one.result.body[0])).toEqual([...GROUP_KEYS, 'statistics'].sort());
+    for (let i = 0; i < 19; i += 1) await createGroup(t, { parent, visibility: 'public', name: `c${i}` });
+    const twenty = await t.countQueries(() => api(t, ROOT_TOKEN).get(`/api/v4/groups/${parent.id}/subgroups?statistics=true`).expect(200));
+    expect(twenty.result.body).toHaveLength(20);
+    expect(twenty.count).toBe(one.count);
+    expect(names((await api(t).get(`/api/v4/groups/${parent.id}/subgroups?search=zz`)).body)).toEqual(['zz']);
+    expect((await api(t).get('/api/v4/groups/424242/subgroups')).body).toEqual({ message: '404 Group Not Found' });
+  });
+});
+
 describe('GET /groups/:id', () => {
   it('finds a group by id, by full path and by URL-encoded nested path, with projects and shared_projects', async () => {
     const parent = await createGroup(t, { path: 'parent', visibility: 'public' });

@@ -47,6 +47,19 @@ describe.each(['groups', 'projects'] as const)('/%s/:id/members', (kind) => {
     expect((await api(t, admin.token).get(`/api/v4/${kind}/${src.id}/members/${target.id}`)).body).toEqual({ message: '404 Member Not Found' });
   });
 
+  it('issues the same number of SQL statements for 1 and 20 members', async () => {
+    const src = await source('public');
+    const add = async (n: number) => {
+      for (let i = 0; i < n; i += 1) await api(t, ROOT_TOKEN).post(`/api/v4/${kind}/${src.id}/members`).send({ user_id: (await createUser(t)).id, access_level: 20 }).expect(201);
+    };
+    await add(1);
+    const one = await t.countQueries(() => api(t, ROOT_TOKEN).get(`/api/v4/${kind}/${src.id}/members`).expect(200));
+    await add(19);
+    const twenty = await t.countQueries(() => api(t, ROOT_TOKEN).get(`/api/v4/${kind}/${src.id}/members`).expect(200));
+    expect(twenty.result.body).toHaveLength(20);
+    expect(twenty.count).toBe(one.count);
+  });
+
   it('validates parameters', async () => {
     const src = await source();
     expect((await api(t, ROOT_TOKEN).post(`/api/v4/${kind}/${src.id}/members`).send({})).body).toEqual({ error: 'user_id is missing, access_level is missing' });

@@ -5,6 +5,9 @@ import { loadGroupCustomAttributes, loadGroupProjects, loadGroupSharedProjects, 
 import type { Project } from '../../modules/projects/project.entity';
 import { loadProjectShares, type ProjectShareView } from '../../modules/projects/project.loaders';
 import { User } from '../../modules/users/user.entity';
+import { listGroups, listSubgroupsBatched } from '../../modules/groups/group-list.query';
+import { PaginationMode, type GroupsArgs } from '../../modules/groups/group.inputs';
+import type { Page } from '../pagination/page';
 import { sqlRows } from '../db/sql';
 import type { RequestCtx } from './request-ctx';
 
@@ -19,6 +22,32 @@ export interface Loaders {
   groupProjects: DataLoader<number, Project[]>;
   groupSharedProjects: DataLoader<number, Project[]>;
   groupCustomAttributes: DataLoader<number, KeyValue[]>;
+  /** `Group.subgroups(args)` for many parents: one query per distinct argument set. */
+  subgroups: DataLoader<SubgroupsKey, Page<Namespace>, string>;
+}
+
+export interface SubgroupsKey {
+  parentId: number;
+  args: GroupsArgs;
+}
+
+async function loadSubgroups(ctx: RequestCtx, keys: readonly SubgroupsKey[]): Promise<Page<Namespace>[]> {
+  const byArgs = new Map<string, SubgroupsKey[]>();
+  for (const k of keys) {
+    const a = JSON.stringify(k.args);
+    byArgs.set(a, [...(byArgs.get(a) ?? []), k]);
+  }
+  const result = new Map<SubgroupsKey, Page<Namespace>>();
+  for (const group of byArgs.values()) {
+    const args = group[0].args;
+    if (args.pagination === PaginationMode.KEYSET) {
+      for (const k of group) result.set(k, await listGroups(ctx, args, { parentId: k.parentId }));
+      continue;
+    }
+    const pages = await listSubgroupsBatched(ctx, args, group.map((k) => k.parentId));
+    group.forEach((k, i) => result.set(k, pages[i]));
+  }
+  return keys.map((k) => result.get(k)!);
 }
 
 function byId<T extends { id: number }>(ids: readonly number[], items: T[]): (T | null)[] {
@@ -44,5 +73,6 @@ export function createLoaders(ctx: RequestCtx): Loaders {
     groupProjects: new DataLoader((ids) => loadGroupProjects(ctx, ids)),
     groupSharedProjects: new DataLoader((ids) => loadGroupSharedProjects(ctx, ids)),
     groupCustomAttributes: new DataLoader((ids) => loadGroupCustomAttributes(ctx, ids)),
+    subgroups: new DataLoader((keys) => loadSubgroups(ctx, keys), { cacheKeyFn: (k) => `${k.parentId}:${JSON.stringify(k.args)}` }),
   };
 }

@@ -54,8 +54,15 @@ export function encodeCursor(c: Cursor): string {
   return Buffer.from(JSON.stringify(c), 'utf8').toString('base64url');
 }
 
-export async function listGroups(ctx: RequestCtx, args: GroupsArgs, scope: GroupListScope = {}): Promise<Page<Namespace>> {
-  const req = normalizePage(args);
+interface GroupFilter {
+  where: string[];
+  params: unknown[];
+  column: string;
+  dir: 'asc' | 'desc';
+}
+
+/** WHERE and ORDER BY of a group list, shared by the single list and the batched subgroups loader. */
+function groupFilter(ctx: RequestCtx, args: GroupsArgs, scope: GroupListScope): GroupFilter {
   const params: unknown[] = [];
   const where = [`n.kind = 'group'`, visibilityFilter(ctx, args)];
   if (scope.parentId !== undefined) {
@@ -76,6 +83,12 @@ export async function listGroups(ctx: RequestCtx, args: GroupsArgs, scope: Group
   }
   const column = ORDER[args.orderBy ?? GroupOrderBy.NAME];
   const dir = (args.sort ?? SortDirection.ASC) === SortDirection.ASC ? 'asc' : 'desc';
+  return { where, params, column, dir };
+}
+
+export async function listGroups(ctx: RequestCtx, args: GroupsArgs, scope: GroupListScope = {}): Promise<Page<Namespace>> {
+  const req = normalizePage(args);
+  const { where, params, column, dir } = groupFilter(ctx, args, scope);
   const order = `order by n.${column} ${dir}, n.id ${dir}`;
 
   if (args.pagination === PaginationMode.KEYSET) {
@@ -97,4 +110,43 @@ export async function listGroups(ctx: RequestCtx, args: GroupsArgs, scope: Group
   const [count] = await sqlRows<{ n: string }>(ctx.em, `select count(*) as n from namespaces n where ${filter}`, params);
   const nodes = await sqlEntities(ctx.em, Namespace, `select n.* from namespaces n where ${filter} ${order} limit ${req.perPage} offset ${req.offset}`, params);
   return makePage(nodes, Number(count.n), req);
+}
+
+/**
+ * Subgroup pages of many parents with the same arguments in one query (the GraphQL `Group.subgroups`
+ * field inside a list): a window per parent gives each its own page and total. Offset pagination only.
+ */
+export async function listSubgroupsBatched(ctx: RequestCtx, args: GroupsArgs, parentIds: readonly number[]): Promise<Page<Namespace>[]> {
+  const req = normalizePage(args);
+  const { where, params, column, dir } = groupFilter(ctx, args, {});
+  where.push(`n.parent_id = any(${intArray(parentIds)})`);
+  const rows = await sqlRows<Record<string, unknown>>(
+    ctx.em,
+    `select * from (select n.*, row_number() over w as page_rn, count(*) over (partition by n.parent_id) as page_total
+       from namespaces n where ${where.join(' and ')} window w as (partition by n.parent_id order by n.${column} ${dir}, n.id ${dir})) x
+      where page_rn > ${req.offset} and page_rn <= ${req.offset + req.perPage} order by parent_id, page_rn`,
+    params,
+  );
+  const byParent = new Map<number, { nodes: Namespace[]; total: number }>();
+  for (const row of rows) {
+    const { page_rn: _rn, page_total: total, ...entity } = row;
+    const entry = byParent.get(Number(row.parent_id)) ?? { nodes: [], total: Number(total) };
+    entry.nodes.push(ctx.em.map(Namespace, entity as never));
+    byParent.set(Number(row.parent_id), entry);
+  }
+  // A parent whose page is past the end still needs its total: one extra count for those only.
+  const missing = parentIds.filter((id) => !byParent.has(id));
+  const totals = new Map<number, number>();
+  if (missing.length && req.offset > 0) {
+    const counted = await sqlRows<{ parent_id: number; n: string }>(
+      ctx.em,
+      `select n.parent_id, count(*) as n from namespaces n where ${where.join(' and ')} and n.parent_id = any(${intArray(missing)}) group by n.parent_id`,
+      params,
+    );
+    for (const c of counted) totals.set(Number(c.parent_id), Number(c.n));
+  }
+  return parentIds.map((id) => {
+    const entry = byParent.get(id);
+    return makePage(entry?.nodes ?? [], entry?.total ?? totals.get(id) ?? 0, req);
+  });
 }

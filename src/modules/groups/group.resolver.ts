@@ -118,9 +118,10 @@ export class GroupResolver {
     return ctx.loaders.groupSharedProjects.load(g.id);
   }
 
+  /** The parent is already visible here; batched across the parents of a list (no N+1). */
   @FieldResolver(() => GroupPage, { description: 'Visible direct subgroups.' })
   subgroups(@Root() g: Namespace, @Args() args: GroupsArgs, @Ctx() ctx: RequestCtx): Promise<Page<Namespace>> {
-    return groupService.subgroups(ctx, String(g.id), args);
+    return ctx.loaders.subgroups.load({ parentId: g.id, args: { ...args } });
   }
 
   @FieldResolver(() => [CustomAttributeType], { nullable: true, description: 'Administrators only; null for others.' })
