@@ -99,6 +99,33 @@ describe('REST conventions (gitlab-behaviour §0)', () => {
   });
 });
 
+describe('hostile input never reaches a 5xx', () => {
+  it('NUL bytes in queries, paths and bodies are 400 "<name> is invalid"', async () => {
+    expect((await api(t).get('/api/v4/groups?search=a%00b')).body).toEqual({ error: 'search is invalid' });
+    expect((await api(t).get('/api/v4/groups/a%00b')).body).toEqual({ error: 'id is invalid' });
+    expect((await api(t, ROOT_TOKEN).get('/api/v4/users?search=%00')).status).toBe(400);
+    expect((await api(t, ROOT_TOKEN).post('/api/v4/groups').send({ name: 'a\u0000', path: 'x' })).body).toEqual({ error: 'name is invalid' });
+    const gql = await api(t).graphql('query($s: String) { groups(search: $s) { total } }', { s: 'a\u0000' });
+    expect(gql.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+  });
+
+  it('impossible calendar dates are 400 on both surfaces', async () => {
+    const res = await api(t, ROOT_TOKEN).post('/api/v4/users/1/impersonation_tokens').send({ name: 'x', scopes: ['api'], expires_at: '2020-02-30' });
+    expect(res.body).toEqual({ error: 'expires_at is invalid' });
+    const gql = await api(t, ROOT_TOKEN).graphql('mutation { createImpersonationToken(userId: 1, input: { name: "x", scopes: ["api"], expiresAt: "2021-02-29" }) { id } }');
+    expect(gql.body.errors[0]).toMatchObject({ message: 'expires_at is invalid', extensions: { code: 'BAD_USER_INPUT' } });
+  });
+
+  it('odd JSON bodies and out-of-range numbers are 400', async () => {
+    for (const body of ['null', '[1,2]', '"text"', '{"name":{"x":1},"path":"p"}']) {
+      const res = await api(t, ROOT_TOKEN).post('/api/v4/groups').set('Content-Type', 'application/json').send(body);
+      expect({ body, status: res.status }).toEqual({ body, status: 400 });
+    }
+    expect((await api(t).get('/api/v4/groups?page=99999999999')).body).toEqual({ error: 'page is invalid' });
+    expect((await api(t).get('/api/v4/groups/%E0%A4%A')).status).toBe(400);
+  });
+});
+
 describe('ops endpoints', () => {
   it('GET /-/health, /-/liveness and /-/readiness answer 200', async () => {
     expect((await api(t).get('/-/health')).status).toBe(200);

@@ -1,7 +1,8 @@
 import type { MiddlewareFn } from 'type-graphql';
 import type { User } from '../../modules/users/user.entity';
 import type { RequestCtx } from '../context/request-ctx';
-import { ForbiddenError, UnauthenticatedError } from '../errors/domain-errors';
+import { ForbiddenError, ParamError, UnauthenticatedError } from '../errors/domain-errors';
+import { hasNulByte } from '../params/coerce';
 
 /** The signed-in user, or 401. */
 export function requireUser(ctx: RequestCtx): User {
@@ -23,6 +24,27 @@ export const RejectInvalidToken: MiddlewareFn<RequestCtx> = ({ context, info }, 
 };
 
 const ROOT_TYPES: Record<string, true> = { Query: true, Mutation: true };
+
+function findNul(value: unknown, path: string): string | undefined {
+  if (typeof value === 'string') return hasNulByte(value) ? path : undefined;
+  if (Array.isArray(value)) return value.map((v) => findNul(v, path)).find((x) => x !== undefined);
+  if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      const hit = findNul(v, k);
+      if (hit) return hit;
+    }
+  }
+  return undefined;
+}
+
+/** Global GraphQL middleware: a string argument with a NUL byte is BAD_USER_INPUT (PostgreSQL cannot store it). */
+export const RejectNulBytes: MiddlewareFn<RequestCtx> = ({ args, info }, next) => {
+  if (info.parentType.name in ROOT_TYPES) {
+    const hit = findNul(args, '');
+    if (hit !== undefined) throw ParamError.invalid(hit || 'argument');
+  }
+  return next();
+};
 
 /** type-graphql middleware for admin-only operations (our own, so that guests get 401, not 403). */
 export const AdminOnly: MiddlewareFn<RequestCtx> = ({ context }, next) => {

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
-import { RejectInvalidToken } from '../auth/guards';
+import { RejectInvalidToken, RejectNulBytes } from '../auth/guards';
 import { GroupResolver } from '../../modules/groups/group.resolver';
 import { MemberResolver } from '../../modules/members/member.resolver';
 import { ProjectResolver } from '../../modules/projects/project.resolver';
@@ -17,7 +17,7 @@ let cached: Promise<GraphQLSchema> | undefined;
  * messages), so type-graphql's class-validator integration stays off.
  */
 export function buildAppSchema(): Promise<GraphQLSchema> {
-  cached ??= buildSchema({ resolvers: RESOLVERS, validate: false, globalMiddlewares: [RejectInvalidToken] });
+  cached ??= buildSchema({ resolvers: RESOLVERS, validate: false, globalMiddlewares: [RejectInvalidToken, RejectNulBytes] });
   return cached;
 }
 

@@ -33,6 +33,18 @@ const INT4_MAX = 2147483647;
 const TRUE = new Set(['true', '1', 't', 'yes', 'y', 'on']);
 const FALSE = new Set(['false', '0', 'f', 'no', 'n', 'off']);
 
+/** A real calendar date `YYYY-MM-DD` (JavaScript would roll 2020-02-30 over; PostgreSQL refuses it). */
+export function isIsoDate(v: unknown): v is string {
+  if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
+  const d = new Date(`${v}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+}
+
+/** PostgreSQL text cannot hold NUL; such input is a client error, never a driver 500. */
+export function hasNulByte(v: string): boolean {
+  return v.includes('\u0000');
+}
+
 function toInt(v: unknown): number | undefined {
   if (typeof v === 'number' && Number.isInteger(v)) return v;
   if (typeof v === 'string' && /^\s*[-+]?\d+\s*$/.test(v)) return Number(v);
@@ -50,7 +62,10 @@ export function coerceParam(name: string, spec: ParamSpec, raw: unknown): unknow
   switch (spec.type) {
     case 'string':
     case 'id': {
-      if (typeof raw === 'string') return raw;
+      if (typeof raw === 'string') {
+        if (hasNulByte(raw)) throw ParamError.invalid(name);
+        return raw;
+      }
       if (typeof raw === 'number' || typeof raw === 'boolean') return String(raw);
       throw ParamError.invalid(name);
     }
@@ -78,24 +93,24 @@ export function coerceParam(name: string, spec: ParamSpec, raw: unknown): unknow
       });
     case 'stringArray':
       return asList(raw).map((item) => {
-        if (typeof item !== 'string' && typeof item !== 'number') throw ParamError.invalid(name);
+        if ((typeof item !== 'string' && typeof item !== 'number') || hasNulByte(String(item))) throw ParamError.invalid(name);
         return String(item).trim();
       }).filter((s) => s !== '');
     case 'hash': {
       if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw ParamError.invalid(name);
       return Object.entries(raw as Record<string, unknown>).map(([key, value]) => {
-        if (typeof value !== 'string' && typeof value !== 'number') throw ParamError.invalid(name);
+        if ((typeof value !== 'string' && typeof value !== 'number') || hasNulByte(key) || hasNulByte(String(value))) throw ParamError.invalid(name);
         return { key, value: String(value) };
       });
     }
     case 'datetime': {
-      if (typeof raw !== 'string' || raw.trim() === '') throw ParamError.invalid(name);
+      if (typeof raw !== 'string' || raw.trim() === '' || hasNulByte(raw)) throw ParamError.invalid(name);
       const t = Date.parse(raw);
       if (Number.isNaN(t)) throw ParamError.invalid(name);
       return new Date(t).toISOString();
     }
     case 'date': {
-      if (typeof raw !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(raw) || Number.isNaN(Date.parse(raw))) throw ParamError.invalid(name);
+      if (!isIsoDate(raw)) throw ParamError.invalid(name);
       return raw;
     }
     case 'enum': {
@@ -113,4 +128,9 @@ export function coerceParam(name: string, spec: ParamSpec, raw: unknown): unknow
 
 export function camelCase(s: string): string {
   return s.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+}
+
+/** Services' check for optional date inputs (both surfaces): 400 "<name> is invalid". */
+export function assertOptionalDate(name: string, value: string | null | undefined): void {
+  if (value !== undefined && value !== null && !isIsoDate(value)) throw ParamError.invalid(name);
 }

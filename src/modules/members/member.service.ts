@@ -1,3 +1,4 @@
+import { assertOptionalDate } from '../../core/params/coerce';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
 import { isUniqueViolation, likeEscape, sqlRows } from '../../core/db/sql';
@@ -72,17 +73,18 @@ async function get(ctx: RequestCtx, kind: SourceKind, idOrPath: string, userId: 
   return findRow(ctx, await source(ctx, kind, idOrPath), userId);
 }
 
-async function manageable(ctx: RequestCtx, kind: SourceKind, idOrPath: string, accessLevel: number | undefined): Promise<Source> {
+async function manageable(ctx: RequestCtx, kind: SourceKind, idOrPath: string, accessLevel: number | undefined, expiresAt?: string | null): Promise<Source> {
   requireUser(ctx);
   const src = await source(ctx, kind, idOrPath);
   if (!src.canAdmin) throw new ForbiddenError();
+  assertOptionalDate('expires_at', expiresAt);
   const allowed: readonly number[] = kind === 'group' ? GROUP_MEMBER_ACCESS_LEVELS : PROJECT_MEMBER_ACCESS_LEVELS;
   if (accessLevel !== undefined && !allowed.includes(accessLevel)) throw ParamError.notInSet('access_level');
   return src;
 }
 
 async function add(ctx: RequestCtx, kind: SourceKind, idOrPath: string, input: MemberInput): Promise<MemberType> {
-  const src = await manageable(ctx, kind, idOrPath, input.accessLevel);
+  const src = await manageable(ctx, kind, idOrPath, input.accessLevel, input.expiresAt);
   const user = await ctx.em.findOne(User, { id: input.userId });
   if (!user) throw new NotFoundError('User');
   const now = ctx.clock.now();
@@ -98,7 +100,7 @@ async function add(ctx: RequestCtx, kind: SourceKind, idOrPath: string, input: M
 }
 
 async function update(ctx: RequestCtx, kind: SourceKind, idOrPath: string, userId: number, input: UpdateMemberInput): Promise<MemberType> {
-  const src = await manageable(ctx, kind, idOrPath, input.accessLevel);
+  const src = await manageable(ctx, kind, idOrPath, input.accessLevel, input.expiresAt);
   await findRow(ctx, src, userId);
   if (kind === 'group' && input.accessLevel < AccessLevel.OWNER) await ensureAnotherOwner(ctx, src, userId);
   await sqlRows(ctx.em, `update ${src.table} set access_level = ?, expires_at = coalesce(?::date, expires_at), updated_at = now() where ${src.fk} = ? and user_id = ?`, [

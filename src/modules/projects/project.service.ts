@@ -1,3 +1,4 @@
+import { assertOptionalDate } from '../../core/params/coerce';
 import crypto from 'node:crypto';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { isUniqueViolation, likeEscape, sqlEntities, sqlRows } from '../../core/db/sql';
@@ -256,6 +257,7 @@ async function share(ctx: RequestCtx, idOrPath: string, input: ShareProjectInput
   if (!group) throw new NotFoundError('Group');
   const visible = await sqlRows(ctx.em, `select 1 from namespaces n where n.id = ? and ${projectGroupVisible(ctx)}`, [group.id]);
   if (visible.length === 0) throw new NotFoundError('Group');
+  assertOptionalDate('expires_at', input.expiresAt);
   const link = ctx.em.create(ProjectGroupLink, {
     projectId: project.id, groupId: group.id, groupAccess: input.groupAccess, expiresAt: input.expiresAt ?? null, createdAt: ctx.clock.now(),
   });

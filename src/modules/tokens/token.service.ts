@@ -1,3 +1,4 @@
+import { assertOptionalDate } from '../../core/params/coerce';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireAdmin } from '../../core/auth/guards';
 import { digestToken, generateToken } from '../../core/auth/token';
@@ -41,6 +42,7 @@ async function create(ctx: RequestCtx, userId: number, input: CreateImpersonatio
   if (!input.scopes || input.scopes.length === 0) throw ParamError.missing('scopes');
   if (input.scopes.some((s) => !(TOKEN_SCOPES as readonly string[]).includes(s))) throw ParamError.notInSet('scopes');
   if (!input.name || input.name.length > 255) throw new ValidationError({ name: [input.name ? 'is too long (maximum is 255 characters)' : "can't be blank"] });
+  assertOptionalDate('expires_at', input.expiresAt);
   const plain = generateToken();
   const token = ctx.em.create(PersonalAccessToken, {
     userId: user.id, name: input.name, tokenDigest: digestToken(plain), scopes: [...new Set(input.scopes)], impersonation: true,
