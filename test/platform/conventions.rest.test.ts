@@ -116,6 +116,13 @@ describe('hostile input never reaches a 5xx', () => {
     expect(gql.body.errors[0]).toMatchObject({ message: 'expires_at is invalid', extensions: { code: 'BAD_USER_INPUT' } });
   });
 
+  it('strings longer than their columns are validation errors', async () => {
+    const long = 'x'.repeat(256);
+    expect((await api(t, ROOT_TOKEN).put('/api/v4/users/1').send({ location: long })).body).toEqual({ message: { location: ['is too long (maximum is 255 characters)'] } });
+    const p = await api(t, ROOT_TOKEN).post('/api/v4/projects').send({ name: 'p' });
+    expect((await api(t, ROOT_TOKEN).put(`/api/v4/projects/${p.body.id}`).send({ default_branch: long })).body).toEqual({ message: { default_branch: ['is too long (maximum is 255 characters)'] } });
+  });
+
   it('odd JSON bodies and out-of-range numbers are 400', async () => {
     for (const body of ['null', '[1,2]', '"text"', '{"name":{"x":1},"path":"p"}']) {
       const res = await api(t, ROOT_TOKEN).post('/api/v4/groups').set('Content-Type', 'application/json').send(body);

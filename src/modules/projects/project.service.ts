@@ -122,6 +122,7 @@ function validateAttributes(project: Project, bag: FieldErrorBag): void {
   if (!project.path) bag.add('path', MSG.blank);
   else if (project.path.length > 255) bag.add('path', MSG.tooLong);
   else if (!isValidProjectPath(project.path)) bag.add('path', MSG.projectPath);
+  if (project.defaultBranch && project.defaultBranch.length > 255) bag.add('default_branch', MSG.tooLong);
 }
 
 async function checkVisibilityAgainstNamespace(ctx: RequestCtx, project: Project, bag: FieldErrorBag): Promise<void> {

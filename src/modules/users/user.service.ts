@@ -57,6 +57,10 @@ function validate(user: User, input: UserAttributesInput): void {
   if (!user.name) bag.add('name', MSG.blank);
   else if (user.name.length > 255) bag.add('name', MSG.tooLong);
   if (!EMAIL.test(user.email)) bag.add('email', 'is invalid');
+  else if (user.email.length > 255) bag.add('email', MSG.tooLong);
+  for (const key of ['location', 'organization', 'skype', 'linkedin', 'twitter', 'websiteUrl'] as const) {
+    if (user[key].length > 255) bag.add(key === 'websiteUrl' ? 'website_url' : key, MSG.tooLong);
+  }
   if (!user.username) bag.add('username', MSG.blank);
   else if (user.username.length > 255) bag.add('username', MSG.tooLong);
   else if (!isValidNamespacePath(user.username)) bag.add('username', MSG.namespacePath);
