@@ -46,8 +46,3 @@ export const RejectNulBytes: MiddlewareFn<RequestCtx> = ({ args, info }, next) =
   return next();
 };
 
-/** type-graphql middleware for admin-only operations (our own, so that guests get 401, not 403). */
-export const AdminOnly: MiddlewareFn<RequestCtx> = ({ context }, next) => {
-  requireAdmin(context);
-  return next();
-};

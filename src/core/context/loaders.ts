@@ -4,7 +4,6 @@ import { Namespace } from '../../modules/groups/namespace.entity';
 import { loadGroupCustomAttributes, loadGroupProjects, loadGroupSharedProjects, loadGroupStatistics, type GroupStatistics, type KeyValue } from '../../modules/groups/group.loaders';
 import type { Project } from '../../modules/projects/project.entity';
 import { loadProjectShares, type ProjectShareView } from '../../modules/projects/project.loaders';
-import { User } from '../../modules/users/user.entity';
 import { listGroups, listSubgroupsBatched } from '../../modules/groups/group-list.query';
 import { PaginationMode, type GroupsArgs } from '../../modules/groups/group.inputs';
 import type { Page } from '../pagination/page';
@@ -14,7 +13,6 @@ import type { RequestCtx } from './request-ctx';
 /** Per-request batching: every nested field of a list costs one query per page, not per row. */
 export interface Loaders {
   namespace: DataLoader<number, Namespace | null>;
-  user: DataLoader<number, User | null>;
   groupLevel: DataLoader<number, number>;
   projectLevel: DataLoader<number, number>;
   projectShares: DataLoader<number, ProjectShareView[]>;
@@ -65,7 +63,6 @@ async function levels(ctx: RequestCtx, sql: (ids: readonly number[]) => string, 
 export function createLoaders(ctx: RequestCtx): Loaders {
   return {
     namespace: new DataLoader(async (ids) => byId(ids, await ctx.em.find(Namespace, { id: { $in: [...ids] } }))),
-    user: new DataLoader(async (ids) => byId(ids, await ctx.em.find(User, { id: { $in: [...ids] } }))),
     groupLevel: new DataLoader((ids) => levels(ctx, (x) => groupLevelsSql(ctx.user!, x), ids)),
     projectLevel: new DataLoader((ids) => levels(ctx, (x) => projectLevelsSql(ctx.user!, x), ids)),
     projectShares: new DataLoader((ids) => loadProjectShares(ctx, ids)),

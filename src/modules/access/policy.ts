@@ -21,6 +21,4 @@ export const policy = {
   canSeeStatistics: (user: User | null) => !!user && user.admin,
   /** Reading a private user's email and admin flag: self or admin. */
   canSeePrivateUserFields: (viewer: User | null, subjectId: number) => !!viewer && (viewer.admin || viewer.id === subjectId),
-  /** A member may be given a level no higher than the caller's own, unless admin (GitLab 10.x allows Owner to grant Owner). */
-  canGrantLevel: (user: User | null, ownLevel: number, requested: number) => !!user && (user.admin || requested <= Math.max(ownLevel, AccessLevel.MASTER) || ownLevel >= AccessLevel.OWNER),
 };

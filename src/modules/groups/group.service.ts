@@ -192,4 +192,4 @@ async function transferProject(ctx: RequestCtx, idOrPath: string, projectIdOrPat
   return group;
 }
 
-export const groupService = { findVisible, findOwned, list, subgroups, create, update, remove, transferProject };
+export const groupService = { findVisible, list, subgroups, create, update, remove, transferProject };

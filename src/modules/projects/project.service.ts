@@ -14,7 +14,6 @@ import { Namespace } from '../groups/namespace.entity';
 import { FieldErrorBag, MSG, isValidProjectName, isValidProjectPath, parameterize } from '../groups/path-rules';
 import { ProjectMember } from '../members/member.entity';
 import { ProjectGroupLink } from './project-group-link.entity';
-import { ProjectStar } from './project-star.entity';
 import { Project } from './project.entity';
 import { ProjectOrderBy, type CreateProjectInput, type ProjectAttributesInput, type ProjectFilterArgs, type ShareProjectInput, type UpdateProjectInput } from './project.inputs';
 
@@ -283,4 +282,4 @@ async function unshare(ctx: RequestCtx, idOrPath: string, groupId: number): Prom
   return true;
 }
 
-export const projectService = { findVisible, findAdministrable, accessLevel, list, create, update, remove, setArchived, star, share, unshare };
+export const projectService = { findVisible, accessLevel, list, create, update, remove, setArchived, star, share, unshare };
