@@ -36,7 +36,7 @@ async function waitReady() {
 
 function run(title, opts) {
   return new Promise((resolve, reject) => {
-    const headers = { 'content-type': 'application/json', ...(opts.anonymous ? {} : { 'PRIVATE-TOKEN': token }) };
+    const headers = { 'content-type': 'application/json', ...(opts.anonymous ? {} : { 'PRIVATE-TOKEN': opts.token || token }) };
     autocannon({ url: `http://127.0.0.1:${port}${opts.path}`, connections, duration, headers, method: opts.method || 'GET', body: opts.body }, (err, r) => {
       if (err) return reject(err);
       resolve({ scenario: title, 'req/s': Math.round(r.requests.average), 'p50 ms': r.latency.p50, 'p99 ms': r.latency.p99, non2xx: r.non2xx, errors: r.errors });
@@ -54,6 +54,14 @@ async function main() {
     const groups = await (await fetch(`http://127.0.0.1:${port}/api/v4/groups?search=scale-1&per_page=1`, { headers: { 'PRIVATE-TOKEN': token } })).json();
     const gid = groups[0] ? groups[0].id : 1;
     const deepPage = Math.max(1, Math.floor((scale * 100) / 20) - 1);
+    // A normal user with memberships: the visibility SQL (membership, ancestors, shares) is on this path.
+    const users = await (await fetch(`http://127.0.0.1:${port}/api/v4/users?username=scale-user-1`, { headers: { 'PRIVATE-TOKEN': token } })).json();
+    const imp = await (await fetch(`http://127.0.0.1:${port}/api/v4/users/${users[0].id}/impersonation_tokens`, {
+      method: 'POST', headers: { 'PRIVATE-TOKEN': token, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench', scopes: ['api'] }),
+    })).json();
+    results.push(await run('GET /groups (member, own groups)', { path: '/api/v4/groups', token: imp.token }));
+    results.push(await run('GET /groups?all_available (member)', { path: '/api/v4/groups?all_available=true', token: imp.token }));
+    results.push(await run('GET /projects (member)', { path: '/api/v4/projects', token: imp.token }));
     results.push(await run('GET /groups (admin, page 1)', { path: '/api/v4/groups?all_available=true' }));
     results.push(await run(`GET /groups (offset page ${deepPage})`, { path: `/api/v4/groups?all_available=true&page=${deepPage}` }));
     results.push(await run('GET /groups?statistics=true', { path: '/api/v4/groups?statistics=true' }));

@@ -30,6 +30,7 @@ export async function seedScale(em: EntityManager, scale: number): Promise<void>
       await q(`insert into namespaces (name, path, full_path, full_name, kind, visibility_level, description)
                select 'Scale ' || i, 'scale-' || i, 'scale-' || i, 'Scale ' || i, 'group', (i % 3) * 10, 'benchmark group ' || i
                  from generate_series(?::int * 10 - 9, ?::int * 10) i on conflict do nothing`, [from, to]);
+      await q(`update namespaces set traversal_ids = array[id] where traversal_ids = '{}' and parent_id is null`);
       // level 2: 3 children each; level 3: 2 children under each level-2 group (10 + 30 + 60 = 100 per unit)
       for (const [parentLike, children, prefix] of [[`scale-%`, 3, 'team'], [`scale-%/team-%`, 2, 'squad']] as const) {
         await q(`insert into namespaces (name, path, full_path, full_name, kind, parent_id, visibility_level)
@@ -42,8 +43,6 @@ export async function seedScale(em: EntityManager, scale: number): Promise<void>
           [prefix, prefix, prefix, prefix, children, parentLike, `${parentLike}/%`]);
         await q(`update namespaces c set traversal_ids = p.traversal_ids || c.id from namespaces p where c.parent_id = p.id and c.traversal_ids = '{}' and p.traversal_ids <> '{}'`);
       }
-      await q(`update namespaces set traversal_ids = array[id] where traversal_ids = '{}' and parent_id is null`);
-      await q(`update namespaces c set traversal_ids = p.traversal_ids || c.id from namespaces p where c.parent_id = p.id and c.traversal_ids = '{}'`);
       // 10 projects per group, some archived, with storage statistics
       await q(`insert into projects (name, path, namespace_id, visibility_level, archived, runners_token, description, tag_list,
                  storage_size, repository_size, lfs_objects_size, job_artifacts_size, created_at, updated_at, last_activity_at)
