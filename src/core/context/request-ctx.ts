@@ -17,6 +17,8 @@ export interface RequestCtx {
   loaders: Loaders;
   clock: Clock;
   externalUrl: string;
+  /** Per-request memo for values computed once (e.g. the caller's authorized id sets). */
+  memo: Map<string, Promise<unknown>>;
 }
 
 export function createRequestCtx(args: { em: EntityManager; user: User | null; tokenInvalid: boolean; externalUrl: string; clock?: Clock }): RequestCtx {
@@ -26,6 +28,7 @@ export function createRequestCtx(args: { em: EntityManager; user: User | null; t
     tokenInvalid: args.tokenInvalid,
     clock: args.clock ?? systemClock,
     externalUrl: args.externalUrl,
+    memo: new Map(),
     loaders: undefined as unknown as Loaders,
   };
   ctx.loaders = createLoaders(ctx);

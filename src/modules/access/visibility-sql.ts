@@ -13,52 +13,41 @@ export function intArray(ids: readonly number[]): string {
   return `'{${ids.map((id) => Math.trunc(Number(id))).join(',')}}'::int[]`;
 }
 
-/** Groups the user is a direct member of. */
-export function memberGroupIdsSql(user: User): string {
-  return `select gm.group_id from group_members gm where gm.user_id = ${uid(user)}`;
-}
-
-/** Projects the user has any access to: membership, inherited group membership, shares, own namespace. */
-export function authorizedProjectIdsSql(user: User): string {
-  const groups = `array(${memberGroupIdsSql(user)})`;
-  return `select pm.project_id from project_members pm where pm.user_id = ${uid(user)}
-    union select ap.id from projects ap join namespaces an on an.id = ap.namespace_id where an.traversal_ids && ${groups}
-    union select pl.project_id from project_group_links pl join namespaces ps on ps.id = pl.group_id where ps.traversal_ids && ${groups}
-    union select op.id from projects op join namespaces onn on onn.id = op.namespace_id where onn.owner_id = ${uid(user)}`;
+/** Direct group memberships and everything below them (descendants-or-self), as one CTE. */
+function memberTreeCte(user: User): string {
+  return `with mg as (select coalesce(array_agg(group_id), '{}') as ids from group_members where user_id = ${uid(user)}),
+    tree as (select n.id from namespaces n, mg where n.traversal_ids && mg.ids)`;
 }
 
 /**
- * Groups "of" the user (GitLab's default GET /groups set): groups they are a member of and their
- * ancestors and descendants, plus groups (and ancestors) holding projects they have access to.
+ * Projects the user has any access to: membership, inherited group membership (incl. ancestors),
+ * shares with such groups, and their own namespace. Written with `= any(array(...))` so each branch
+ * is an index lookup; run once per request (visibility.ts memoizes it).
  */
-export function authorizedGroupIdsSql(user: User): string {
-  const members = memberGroupIdsSql(user);
-  return `select unnest(mg.traversal_ids) from namespaces mg where mg.id in (${members})
-    union select dg.id from namespaces dg where dg.traversal_ids && array(${members})
-    union select unnest(pg.traversal_ids) from projects pp join namespaces pg on pg.id = pp.namespace_id
-      where pg.kind = 'group' and pp.id in (${authorizedProjectIdsSql(user)})`;
+export function authorizedProjectIdsSql(user: User): string {
+  return `${memberTreeCte(user)}
+    select pm.project_id as id from project_members pm where pm.user_id = ${uid(user)}
+    union select ap.id from projects ap where ap.namespace_id = any(array(select id from tree))
+    union select pl.project_id from project_group_links pl where pl.group_id = any(array(select id from tree))
+    union select op.id from projects op where op.namespace_id = any(array(select id from namespaces where owner_id = ${uid(user)}))`;
 }
 
-function levelPredicate(alias: string, user: User | null): string {
-  if (!user) return `${alias}.visibility_level = ${VisibilityLevel.PUBLIC}`;
-  // External users see internal objects only where they are members (gitlab-behaviour §2.3).
-  return user.external
-    ? `${alias}.visibility_level = ${VisibilityLevel.PUBLIC}`
-    : `${alias}.visibility_level >= ${VisibilityLevel.INTERNAL}`;
+/**
+ * Groups "of" the user (GitLab's default GET /groups set): groups they are a member of with their
+ * ancestors and descendants, plus the groups (and ancestors) holding projects they can access.
+ */
+export function authorizedGroupIdsSql(user: User, projectIds: readonly number[]): string {
+  return `${memberTreeCte(user)}
+    select unnest(n.traversal_ids) as id from namespaces n, mg where n.id = any(mg.ids)
+    union select id from tree
+    union select unnest(pn.traversal_ids) from namespaces pn
+      where pn.kind = 'group' and pn.id = any(array(select p.namespace_id from projects p where p.id = any(${intArray(projectIds)})))`;
 }
 
-/** Predicate on a namespaces alias: may the caller read this group? */
-export function groupVisibleSql(alias: string, user: User | null): string {
-  if (user?.admin) return 'true';
-  if (!user) return levelPredicate(alias, user);
-  return `(${levelPredicate(alias, user)} or ${alias}.id in (${authorizedGroupIdsSql(user)}))`;
-}
-
-/** Predicate on a projects alias: may the caller read this project? */
-export function projectVisibleSql(alias: string, user: User | null): string {
-  if (user?.admin) return 'true';
-  if (!user) return levelPredicate(alias, user);
-  return `(${levelPredicate(alias, user)} or ${alias}.id in (${authorizedProjectIdsSql(user)}))`;
+/** Public for everyone; internal too for signed-in, non-external users (gitlab-behaviour §2.3). */
+export function levelPredicate(alias: string, user: User | null): string {
+  if (!user || user.external) return `${alias}.visibility_level = ${VisibilityLevel.PUBLIC}`;
+  return `${alias}.visibility_level >= ${VisibilityLevel.INTERNAL}`;
 }
 
 /** Effective access level per group id (membership here or in an ancestor). One query per batch. */

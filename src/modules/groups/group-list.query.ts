@@ -3,7 +3,8 @@ import { likeEscape, sqlEntities, sqlRows } from '../../core/db/sql';
 import { ParamError } from '../../core/errors/domain-errors';
 import { makePage, normalizePage, type Page } from '../../core/pagination/page';
 import { AccessLevel, VisibilityLevel } from '../access/access-level';
-import { authorizedGroupIdsSql, groupVisibleSql, intArray } from '../access/visibility-sql';
+import { intArray } from '../access/visibility-sql';
+import { groupVisibility, ownGroups } from '../access/visibility';
 import { SortDirection } from '../access/visibility.type';
 import { GroupOrderBy, PaginationMode, type GroupsArgs } from './group.inputs';
 import { Namespace } from './namespace.entity';
@@ -20,11 +21,11 @@ export interface GroupListScope {
 const ORDER: Record<GroupOrderBy, string> = { NAME: 'name', PATH: 'path', ID: 'id' };
 
 /** Who-sees-what for lists: admins all; anonymous public; users "their" groups, or all visible with all_available. */
-function visibilityFilter(ctx: RequestCtx, args: GroupsArgs): string {
+async function visibilityFilter(ctx: RequestCtx, args: GroupsArgs): Promise<string> {
   const user = ctx.user;
   if (user?.admin) return 'true';
   if (!user) return `n.visibility_level = ${VisibilityLevel.PUBLIC}`;
-  return args.allAvailable ? groupVisibleSql('n', user) : `n.id in (${authorizedGroupIdsSql(user)})`;
+  return args.allAvailable ? groupVisibility(ctx, 'n') : ownGroups(ctx, 'n');
 }
 
 /** Short terms match exactly, longer ones as substrings (GitLab's 3-character rule); % _ \ are literal. */
@@ -62,9 +63,9 @@ interface GroupFilter {
 }
 
 /** WHERE and ORDER BY of a group list, shared by the single list and the batched subgroups loader. */
-function groupFilter(ctx: RequestCtx, args: GroupsArgs, scope: GroupListScope): GroupFilter {
+async function groupFilter(ctx: RequestCtx, args: GroupsArgs, scope: GroupListScope): Promise<GroupFilter> {
   const params: unknown[] = [];
-  const where = [`n.kind = 'group'`, visibilityFilter(ctx, args)];
+  const where = [`n.kind = 'group'`, await visibilityFilter(ctx, args)];
   if (scope.parentId !== undefined) {
     where.push('n.parent_id = ?');
     params.push(scope.parentId);
@@ -88,7 +89,7 @@ function groupFilter(ctx: RequestCtx, args: GroupsArgs, scope: GroupListScope): 
 
 export async function listGroups(ctx: RequestCtx, args: GroupsArgs, scope: GroupListScope = {}): Promise<Page<Namespace>> {
   const req = normalizePage(args);
-  const { where, params, column, dir } = groupFilter(ctx, args, scope);
+  const { where, params, column, dir } = await groupFilter(ctx, args, scope);
   const order = `order by n.${column} ${dir}, n.id ${dir}`;
 
   if (args.pagination === PaginationMode.KEYSET) {
@@ -118,7 +119,7 @@ export async function listGroups(ctx: RequestCtx, args: GroupsArgs, scope: Group
  */
 export async function listSubgroupsBatched(ctx: RequestCtx, args: GroupsArgs, parentIds: readonly number[]): Promise<Page<Namespace>[]> {
   const req = normalizePage(args);
-  const { where, params, column, dir } = groupFilter(ctx, args, {});
+  const { where, params, column, dir } = await groupFilter(ctx, args, {});
   where.push(`n.parent_id = any(${intArray(parentIds)})`);
   const rows = await sqlRows<Record<string, unknown>>(
     ctx.em,

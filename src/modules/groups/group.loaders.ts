@@ -1,6 +1,7 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { sqlRows } from '../../core/db/sql';
-import { intArray, projectVisibleSql } from '../access/visibility-sql';
+import { intArray } from '../access/visibility-sql';
+import { projectVisibility } from '../access/visibility';
 import { Project } from '../projects/project.entity';
 
 export interface GroupStatistics {
@@ -54,7 +55,7 @@ export async function loadGroupProjects(ctx: RequestCtx, ids: readonly number[])
   const rows = await projectsWithKey(
     ctx,
     `select p.namespace_id as group_key, p.* from projects p
-      where p.namespace_id = any(${intArray(ids)}) and ${projectVisibleSql('p', ctx.user)} order by p.id`,
+      where p.namespace_id = any(${intArray(ids)}) and ${await projectVisibility(ctx, 'p')} order by p.id`,
   );
   return groupBy(ids, rows);
 }
@@ -64,7 +65,7 @@ export async function loadGroupSharedProjects(ctx: RequestCtx, ids: readonly num
   const rows = await projectsWithKey(
     ctx,
     `select l.group_id as group_key, p.* from project_group_links l join projects p on p.id = l.project_id
-      where l.group_id = any(${intArray(ids)}) and ${projectVisibleSql('p', ctx.user)} order by p.id`,
+      where l.group_id = any(${intArray(ids)}) and ${await projectVisibility(ctx, 'p')} order by p.id`,
   );
   return groupBy(ids, rows);
 }

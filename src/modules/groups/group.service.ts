@@ -6,7 +6,7 @@ import type { Page } from '../../core/pagination/page';
 import { parseIdOrPath } from '../../core/params/parse-id-or-path';
 import { AccessLevel } from '../access/access-level';
 import { policy } from '../access/policy';
-import { groupVisibleSql } from '../access/visibility-sql';
+import { forgetAccess, groupVisibility } from '../access/visibility';
 import { VISIBILITY_LEVEL, toVisibility } from '../access/visibility.type';
 import { GroupMember } from '../members/member.entity';
 import type { Project } from '../projects/project.entity';
@@ -22,7 +22,7 @@ async function findVisible(ctx: RequestCtx, idOrPath: string | number): Promise<
   const ref = parseIdOrPath(idOrPath);
   if ('none' in ref) throw new NotFoundError('Group');
   const [cond, value] = 'id' in ref ? ['n.id = ?', ref.id] : ['lower(n.full_path) = lower(?)', ref.path];
-  const rows = await sqlEntities(ctx.em, Namespace, `select n.* from namespaces n where ${cond} and n.kind = 'group' and ${groupVisibleSql('n', ctx.user)}`, [value]);
+  const rows = await sqlEntities(ctx.em, Namespace, `select n.* from namespaces n where ${cond} and n.kind = 'group' and ${await groupVisibility(ctx, 'n')}`, [value]);
   if (!rows[0]) throw new NotFoundError('Group');
   return rows[0];
 }
@@ -101,6 +101,7 @@ async function create(ctx: RequestCtx, input: CreateGroupInput): Promise<Namespa
     if (field) throw new SaveFailedError('Failed to save group', { [field]: [MSG.taken] });
     throw e;
   }
+  forgetAccess(ctx);
   return group;
 }
 

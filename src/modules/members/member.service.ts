@@ -6,6 +6,7 @@ import { ConflictError, ForbiddenError, NotFoundError, ParamError } from '../../
 import { makePage, normalizePage, type Page } from '../../core/pagination/page';
 import { AccessLevel, GROUP_MEMBER_ACCESS_LEVELS, PROJECT_MEMBER_ACCESS_LEVELS } from '../access/access-level';
 import { policy } from '../access/policy';
+import { forgetAccess } from '../access/visibility';
 import { groupService } from '../groups/group.service';
 import { projectService } from '../projects/project.service';
 import { User } from '../users/user.entity';
@@ -96,6 +97,7 @@ async function add(ctx: RequestCtx, kind: SourceKind, idOrPath: string, input: M
     if (isUniqueViolation(e)) throw new ConflictError('Member already exists');
     throw e;
   }
+  forgetAccess(ctx);
   return findRow(ctx, src, user.id);
 }
 
@@ -106,6 +108,7 @@ async function update(ctx: RequestCtx, kind: SourceKind, idOrPath: string, userI
   await sqlRows(ctx.em, `update ${src.table} set access_level = ?, expires_at = coalesce(?::date, expires_at), updated_at = now() where ${src.fk} = ? and user_id = ?`, [
     input.accessLevel, input.expiresAt ?? null, src.id, userId,
   ]);
+  forgetAccess(ctx);
   return findRow(ctx, src, userId);
 }
 
@@ -125,6 +128,7 @@ async function remove(ctx: RequestCtx, kind: SourceKind, idOrPath: string, userI
   await findRow(ctx, src, userId);
   if (kind === 'group') await ensureAnotherOwner(ctx, src, userId);
   await sqlRows(ctx.em, `delete from ${src.table} where ${src.fk} = ? and user_id = ?`, [src.id, userId]);
+  forgetAccess(ctx);
   return true;
 }
 

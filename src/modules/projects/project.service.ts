@@ -8,7 +8,7 @@ import { parseIdOrPath } from '../../core/params/parse-id-or-path';
 import { requireUser } from '../../core/auth/guards';
 import { AccessLevel } from '../access/access-level';
 import { policy } from '../access/policy';
-import { authorizedProjectIdsSql, groupVisibleSql, projectVisibleSql } from '../access/visibility-sql';
+import { forgetAccess, groupVisibility, memberProjects, projectVisibility } from '../access/visibility';
 import { SortDirection, VISIBILITY_LEVEL, toVisibility } from '../access/visibility.type';
 import { Namespace } from '../groups/namespace.entity';
 import { FieldErrorBag, MSG, isValidProjectName, isValidProjectPath, parameterize } from '../groups/path-rules';
@@ -40,7 +40,7 @@ export interface ProjectScope {
 async function findVisible(ctx: RequestCtx, idOrPath: string | number): Promise<Project> {
   const ref = parseIdOrPath(idOrPath);
   if ('none' in ref) throw new NotFoundError('Project');
-  const visible = projectVisibleSql('p', ctx.user);
+  const visible = await projectVisibility(ctx, 'p');
   let rows: Project[];
   if ('id' in ref) {
     rows = await sqlEntities(ctx.em, Project, `select p.* from projects p where p.id = ? and ${visible}`, [ref.id]);
@@ -72,7 +72,7 @@ async function findAdministrable(ctx: RequestCtx, idOrPath: string | number): Pr
 
 async function list(ctx: RequestCtx, args: ProjectFilterArgs, scope: ProjectScope = {}): Promise<Page<Project>> {
   const req = normalizePage(args);
-  const where: string[] = [projectVisibleSql('p', ctx.user)];
+  const where: string[] = [await projectVisibility(ctx, 'p')];
   const params: unknown[] = [];
   if (scope.groupId !== undefined) {
     where.push(`(p.namespace_id = ? or p.id in (select project_id from project_group_links where group_id = ?))`);
@@ -99,7 +99,7 @@ async function list(ctx: RequestCtx, args: ProjectFilterArgs, scope: ProjectScop
     where.push(user ? `p.id in (select project_id from users_star_projects where user_id = ${Number(user.id)})` : 'false');
   }
   if (args.membership) {
-    where.push(user ? `p.id in (${authorizedProjectIdsSql(user)})` : 'false');
+    where.push(await memberProjects(ctx, 'p'));
   }
   const column = ORDER_COLUMNS[args.orderBy ?? ProjectOrderBy.CREATED_AT];
   const dir = (args.sort ?? SortDirection.DESC) === SortDirection.ASC ? 'asc' : 'desc';
@@ -202,6 +202,7 @@ async function create(ctx: RequestCtx, input: CreateProjectInput): Promise<Proje
       await em.flush();
     }
   });
+  forgetAccess(ctx);
   return project;
 }
 
@@ -255,7 +256,8 @@ async function share(ctx: RequestCtx, idOrPath: string, input: ShareProjectInput
   const groups = await sqlEntities(ctx.em, Namespace, `select n.* from namespaces n where n.id = ? and n.kind = 'group'`, [input.groupId]);
   const group = groups[0];
   if (!group) throw new NotFoundError('Group');
-  const visible = await sqlRows(ctx.em, `select 1 from namespaces n where n.id = ? and ${projectGroupVisible(ctx)}`, [group.id]);
+  // A project can be shared with any group the caller can see.
+  const visible = await sqlRows(ctx.em, `select 1 from namespaces n where n.id = ? and ${await groupVisibility(ctx, 'n')}`, [group.id]);
   if (visible.length === 0) throw new NotFoundError('Group');
   assertOptionalDate('expires_at', input.expiresAt);
   const link = ctx.em.create(ProjectGroupLink, {
@@ -267,18 +269,16 @@ async function share(ctx: RequestCtx, idOrPath: string, input: ShareProjectInput
     if (isUniqueViolation(e)) throw new ConflictError('Group already shared with this group');
     throw e;
   }
+  forgetAccess(ctx);
   return link;
 }
 
-function projectGroupVisible(ctx: RequestCtx): string {
-  // A project can be shared with any group the caller can see.
-  return groupVisibleSql('n', ctx.user);
-}
 
 async function unshare(ctx: RequestCtx, idOrPath: string, groupId: number): Promise<boolean> {
   const project = await findAdministrable(ctx, idOrPath);
   const deleted = await ctx.em.nativeDelete(ProjectGroupLink, { projectId: project.id, groupId });
   if (deleted === 0) throw new NotFoundError('Group Link');
+  forgetAccess(ctx);
   return true;
 }
 

@@ -1,0 +1,66 @@
+import type { RequestCtx } from '../../core/context/request-ctx';
+import { sqlRows } from '../../core/db/sql';
+import { authorizedGroupIdsSql, authorizedProjectIdsSql, intArray, levelPredicate } from './visibility-sql';
+
+/**
+ * Who may see which groups and projects, as SQL predicates for the caller of this request.
+ * The caller's authorized id sets are computed once per request (two small queries) and inlined as
+ * int arrays, so list queries stay simple to plan and the count and page queries share the work.
+ * Writes that change access (memberships, shares, new groups/projects) call `forgetAccess`.
+ */
+function memo<T>(ctx: RequestCtx, key: string, load: () => Promise<T>): Promise<T> {
+  let hit = ctx.memo.get(key) as Promise<T> | undefined;
+  if (!hit) {
+    hit = load();
+    ctx.memo.set(key, hit);
+  }
+  return hit;
+}
+
+async function ids(ctx: RequestCtx, sql: string): Promise<number[]> {
+  return (await sqlRows<{ id: number }>(ctx.em, sql)).map((r) => Number(r.id));
+}
+
+export function authorizedProjectIds(ctx: RequestCtx): Promise<number[]> {
+  const user = ctx.user;
+  if (!user) return Promise.resolve([]);
+  return memo(ctx, 'authorizedProjectIds', () => ids(ctx, authorizedProjectIdsSql(user)));
+}
+
+export function authorizedGroupIds(ctx: RequestCtx): Promise<number[]> {
+  const user = ctx.user;
+  if (!user) return Promise.resolve([]);
+  return memo(ctx, 'authorizedGroupIds', async () => ids(ctx, authorizedGroupIdsSql(user, await authorizedProjectIds(ctx))));
+}
+
+/** Predicate on a projects alias: may the caller read this project? */
+export async function projectVisibility(ctx: RequestCtx, alias: string): Promise<string> {
+  if (ctx.user?.admin) return 'true';
+  if (!ctx.user) return levelPredicate(alias, null);
+  return `(${levelPredicate(alias, ctx.user)} or ${alias}.id = any(${intArray(await authorizedProjectIds(ctx))}))`;
+}
+
+/** Predicate on a namespaces alias: may the caller read this group? */
+export async function groupVisibility(ctx: RequestCtx, alias: string): Promise<string> {
+  if (ctx.user?.admin) return 'true';
+  if (!ctx.user) return levelPredicate(alias, null);
+  return `(${levelPredicate(alias, ctx.user)} or ${alias}.id = any(${intArray(await authorizedGroupIds(ctx))}))`;
+}
+
+/** Predicate: the group is one "of" the caller (their default GET /groups set). */
+export async function ownGroups(ctx: RequestCtx, alias: string): Promise<string> {
+  return ctx.user ? `${alias}.id = any(${intArray(await authorizedGroupIds(ctx))})` : 'false';
+}
+
+/** Predicate: the caller is a member of the project (directly or through groups and shares). */
+export async function memberProjects(ctx: RequestCtx, alias: string): Promise<string> {
+  return ctx.user ? `${alias}.id = any(${intArray(await authorizedProjectIds(ctx))})` : 'false';
+}
+
+/** Call after a write that changes who can see what (memberships, shares, new groups or projects). */
+export function forgetAccess(ctx: RequestCtx): void {
+  ctx.memo.delete('authorizedProjectIds');
+  ctx.memo.delete('authorizedGroupIds');
+  ctx.loaders.groupLevel.clearAll();
+  ctx.loaders.projectLevel.clearAll();
+}
