@@ -91,6 +91,21 @@ describe('group membership inheritance', () => {
     expect((await api(t, u.token).get(`/api/v4/projects/${p.id}`)).status).toBe(200);
   });
 
+  it('an expired membership (or share) no longer grants access', async () => {
+    const g = await createGroup(t);
+    const p = await createProject(t, { namespace: g });
+    const u = await createUser(t);
+    await addGroupMember(t, g, u, 30);
+    expect((await api(t, u.token).get(`/api/v4/projects/${p.id}`)).status).toBe(200);
+    await t.orm.em.getConnection().execute(`update group_members set expires_at = current_date where user_id = ?`, [u.id]);
+    expect((await api(t, u.token).get(`/api/v4/projects/${p.id}`)).status).toBe(404);
+    expect((await api(t, u.token).get(`/api/v4/groups/${g.id}`)).status).toBe(404);
+    const other = await createGroup(t);
+    await addGroupMember(t, other, u, 30);
+    await t.orm.em.getConnection().execute(`insert into project_group_links (project_id, group_id, group_access, expires_at) values (?, ?, 30, current_date - 1)`, [p.id, other.id]);
+    expect((await api(t, u.token).get(`/api/v4/projects/${p.id}`)).status).toBe(404);
+  });
+
   it('refuses to remove the last Owner of a group', async () => {
     const g = await createGroup(t);
     const owner = await createUser(t);

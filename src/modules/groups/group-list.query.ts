@@ -73,7 +73,7 @@ async function groupFilter(ctx: RequestCtx, args: GroupsArgs, scope: GroupListSc
   if (args.skipGroups?.length) where.push(`not (n.id = any(${intArray(args.skipGroups)}))`);
   if (args.search) where.push(searchFilter(args.search, params));
   if (args.owned) {
-    where.push(ctx.user ? `n.id in (select group_id from group_members where user_id = ${Number(ctx.user.id)} and access_level = ${AccessLevel.OWNER})` : 'false');
+    where.push(ctx.user ? `n.id in (select group_id from group_members where user_id = ${Number(ctx.user.id)} and access_level = ${AccessLevel.OWNER} and (expires_at is null or expires_at > current_date))` : 'false');
   }
   // custom_attributes filters apply for administrators only (gitlab-behaviour §2.3).
   if (ctx.user?.admin && args.customAttributes?.length) {
