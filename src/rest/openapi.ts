@@ -25,8 +25,6 @@ function paramSchema(spec: ParamSpec): JsonSchema {
       return { type: 'string', format: 'date' };
     case 'enum':
       return { type: 'string', enum: spec.values };
-    case 'intEnum':
-      return { type: 'integer', enum: spec.values };
     case 'id':
       return { type: 'string', description: 'integer id or URL-encoded full path' };
     default:

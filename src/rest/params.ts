@@ -41,9 +41,6 @@ export function readParams(route: RouteDef, query: Record<string, unknown>, body
       if (e instanceof ParamError) problems.push(e.message);
       else throw e;
     }
-    if (spec.type === 'stringArray' && spec.values && Array.isArray(params[name])) {
-      if ((params[name] as string[]).some((v) => !spec.values!.includes(v))) problems.push(`${name} does not have a valid value`);
-    }
   }
   if (route.atLeastOne && !route.atLeastOne.some((n) => present(params[n]))) {
     problems.push(`${route.atLeastOne.join(', ')} are missing, at least one parameter must be provided`);

@@ -160,5 +160,11 @@ describe('POST /projects/:id/share and DELETE /projects/:id/share/:group_id', ()
     expect((await api(t, u.token).post(`/api/v4/projects/${p.id}/share`).send({ group_id: hidden.id, group_access: 30 })).body).toEqual({ message: '404 Group Not Found' });
     expect((await api(t, u.token).post(`/api/v4/projects/${p.id}/share`).send({ group_id: hidden.id, group_access: 35 })).body).toEqual({ error: 'group_access does not have a valid value' });
     expect((await api(t, u.token).post(`/api/v4/projects/${p.id}/share`).send({})).body).toEqual({ error: 'group_id is missing, group_access is missing' });
+    // Checked in the service, so GraphQL refuses it too (and before any lookup: a hidden project gives 400, not 404).
+    const gql = await api(t, u.token).graphql(`mutation { shareProject(id: "${p.id}", input: { groupId: ${hidden.id}, groupAccess: 35 }) { id } }`);
+    expect(gql.body.errors[0]).toMatchObject({ message: 'group_access does not have a valid value', extensions: { code: 'BAD_USER_INPUT' } });
+    expect((await api(t, (await createUser(t)).token).post(`/api/v4/projects/${p.id}/share`).send({ group_id: hidden.id, group_access: 35 })).status).toBe(400);
+    const dupName = await api(t, u.token).post('/api/v4/projects').send({ name: 'p', path: 'other-path' });
+    expect(dupName.body).toEqual({ message: { name: ['has already been taken'] } });
   });
 });

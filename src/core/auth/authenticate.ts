@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { PersonalAccessToken } from '../../modules/tokens/personal-access-token.entity';
+import { sqlEntities } from '../db/sql';
 import { User } from '../../modules/users/user.entity';
 import { digestToken } from './token';
 
@@ -12,11 +12,13 @@ export interface AuthResult {
 export async function authenticateToken(em: EntityManager, token: string | undefined, now: Date): Promise<AuthResult> {
   if (token === undefined) return { user: null, tokenInvalid: false };
   if (token === '' || token.length > 255) return { user: null, tokenInvalid: true };
-  const pat = await em.findOne(PersonalAccessToken, { tokenDigest: digestToken(token), revoked: false });
-  if (!pat || (pat.expiresAt !== null && pat.expiresAt <= now.toISOString().slice(0, 10))) {
-    return { user: null, tokenInvalid: true };
-  }
-  const user = await em.findOne(User, { id: pat.userId });
-  if (!user || user.state !== 'active') return { user: null, tokenInvalid: true };
-  return { user, tokenInvalid: false };
+  // One indexed lookup per request: the token's digest joined to its active user.
+  const [user] = await sqlEntities(
+    em,
+    User,
+    `select u.* from personal_access_tokens t join users u on u.id = t.user_id
+      where t.token_digest = ? and not t.revoked and (t.expires_at is null or t.expires_at > ?::date) and u.state = 'active'`,
+    [digestToken(token), now.toISOString().slice(0, 10)],
+  );
+  return user ? { user, tokenInvalid: false } : { user: null, tokenInvalid: true };
 }

@@ -20,3 +20,13 @@ export function likeEscape(term: string): string {
 export function isUniqueViolation(err: unknown): boolean {
   return !!err && typeof err === 'object' && (err as { code?: string }).code === '23505';
 }
+
+/**
+ * Which field a unique-index violation is about: the index name says it (`*_name_uniq` → name,
+ * `*_path_*` → path). Lets a lost race end as the same validation error as a detected duplicate.
+ */
+export function takenField(err: unknown): 'name' | 'path' | undefined {
+  if (!isUniqueViolation(err)) return undefined;
+  const constraint = String((err as { constraint?: string }).constraint ?? (err as Error).message);
+  return constraint.includes('name_uniq') ? 'name' : 'path';
+}

@@ -14,14 +14,13 @@ export type ParamType =
   | 'datetime'
   | 'date'
   | 'id'
-  | 'enum'
-  | 'intEnum';
+  | 'enum';
 
 export interface ParamSpec {
   type: ParamType;
   required?: boolean;
-  /** Allowed values for enum (strings) and intEnum (integers). */
-  values?: readonly (string | number)[];
+  /** Allowed values of an enum. */
+  values?: readonly string[];
   /** GraphQL variable path, e.g. 'input.name'; defaults to the camelCased name. */
   arg?: string;
   /** For integer path ids: a value beyond int4 is this resource's 404, not a 400. */
@@ -116,12 +115,6 @@ export function coerceParam(name: string, spec: ParamSpec, raw: unknown): unknow
     case 'enum': {
       if (typeof raw !== 'string' || !(spec.values ?? []).includes(raw)) throw ParamError.notInSet(name);
       return raw.toUpperCase();
-    }
-    case 'intEnum': {
-      const n = toInt(raw);
-      if (n === undefined) throw ParamError.invalid(name);
-      if (!(spec.values ?? []).includes(n)) throw ParamError.notInSet(name);
-      return n;
     }
   }
 }

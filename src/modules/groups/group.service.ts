@@ -1,6 +1,6 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireAdmin, requireUser } from '../../core/auth/guards';
-import { isUniqueViolation, sqlEntities, sqlRows } from '../../core/db/sql';
+import { isUniqueViolation, sqlEntities, sqlRows, takenField } from '../../core/db/sql';
 import { ForbiddenError, NotFoundError, SaveFailedError, ValidationError, type FieldErrors } from '../../core/errors/domain-errors';
 import type { Page } from '../../core/pagination/page';
 import { parseIdOrPath } from '../../core/params/parse-id-or-path';
@@ -18,7 +18,6 @@ import { FieldErrorBag, MSG, SUBGROUP_RESERVED, TOP_LEVEL_RESERVED, isValidGroup
 
 /** A group by id or full path that the caller may read; otherwise 404 "Group Not Found" (§2.6). */
 async function findVisible(ctx: RequestCtx, idOrPath: string | number): Promise<Namespace> {
-  if (ctx.tokenInvalid) requireUser(ctx);
   const ref = parseIdOrPath(idOrPath);
   if ('none' in ref) throw new NotFoundError('Group');
   const [cond, value] = 'id' in ref ? ['n.id = ?', ref.id] : ['lower(n.full_path) = lower(?)', ref.path];
@@ -35,7 +34,6 @@ async function findOwned(ctx: RequestCtx, idOrPath: string | number): Promise<Na
 }
 
 function list(ctx: RequestCtx, args: GroupsArgs): Promise<Page<Namespace>> {
-  if (ctx.tokenInvalid) requireUser(ctx);
   return listGroups(ctx, args);
 }
 
@@ -61,12 +59,6 @@ function validate(group: Namespace, parent: Namespace | null, bag: FieldErrorBag
   }
 }
 
-/** Unique indexes decide races: a concurrent duplicate ends as the same validation error, never a 500. */
-function takenField(e: unknown): string | undefined {
-  if (!isUniqueViolation(e)) return undefined;
-  const constraint = String((e as { constraint?: string }).constraint ?? (e as Error).message);
-  return constraint.includes('name_uniq') ? 'name' : 'path';
-}
 
 async function create(ctx: RequestCtx, input: CreateGroupInput): Promise<Namespace> {
   const user = requireUser(ctx);

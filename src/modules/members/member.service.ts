@@ -47,7 +47,6 @@ function view(ctx: RequestCtx, r: Row): MemberType {
 const SELECT = `select u.id, u.username, u.name, u.state, m.access_level, to_char(m.expires_at, 'YYYY-MM-DD') as expires_at`;
 
 async function list(ctx: RequestCtx, kind: SourceKind, args: MembersArgs): Promise<Page<MemberType>> {
-  if (ctx.tokenInvalid) requireUser(ctx);
   const src = await source(ctx, kind, args.sourceId);
   const req = normalizePage(args);
   const params: unknown[] = [src.id];
@@ -70,7 +69,6 @@ async function findRow(ctx: RequestCtx, src: Source, userId: number): Promise<Me
 }
 
 async function get(ctx: RequestCtx, kind: SourceKind, idOrPath: string, userId: number): Promise<MemberType> {
-  if (ctx.tokenInvalid) requireUser(ctx);
   return findRow(ctx, await source(ctx, kind, idOrPath), userId);
 }
 

@@ -1,6 +1,5 @@
 import { defineRoutes } from '../../rest/route';
 import type { ParamSpec } from '../../core/params/coerce';
-import { SHARE_ACCESS_LEVELS } from '../access/access-level';
 import { SORT_REST_VALUES, VISIBILITY_REST_VALUES } from '../access/visibility.type';
 import { PROJECT_ORDER_REST_VALUES } from './project.inputs';
 import { ProjectGroupLinkWire, ProjectSimpleWire, ProjectWire } from './project.presenter';
@@ -68,7 +67,7 @@ export const projectRoutes = defineRoutes([
     params: {
       ...ID,
       group_id: { type: 'int', required: true, arg: 'input.groupId' },
-      group_access: { type: 'intEnum', values: SHARE_ACCESS_LEVELS, required: true, arg: 'input.groupAccess' },
+      group_access: { type: 'int', required: true, arg: 'input.groupAccess' },
       expires_at: { type: 'date', arg: 'input.expiresAt' },
     },
     shape: ProjectGroupLinkWire, summary: 'Share a project with a group', tag,

@@ -1,12 +1,12 @@
 import { assertOptionalDate } from '../../core/params/coerce';
 import crypto from 'node:crypto';
 import type { RequestCtx } from '../../core/context/request-ctx';
-import { isUniqueViolation, likeEscape, sqlEntities, sqlRows } from '../../core/db/sql';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../core/errors/domain-errors';
+import { isUniqueViolation, likeEscape, sqlEntities, sqlRows, takenField } from '../../core/db/sql';
+import { ConflictError, ForbiddenError, NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
 import { makePage, normalizePage, type Page } from '../../core/pagination/page';
 import { parseIdOrPath } from '../../core/params/parse-id-or-path';
 import { requireUser } from '../../core/auth/guards';
-import { AccessLevel } from '../access/access-level';
+import { AccessLevel, SHARE_ACCESS_LEVELS } from '../access/access-level';
 import { policy } from '../access/policy';
 import { forgetAccess, groupVisibility, memberProjects, projectVisibility } from '../access/visibility';
 import { SortDirection, VISIBILITY_LEVEL, toVisibility } from '../access/visibility.type';
@@ -162,7 +162,8 @@ async function save(ctx: RequestCtx, project: Project, extra: (em: RequestCtx['e
       await extra(em);
     });
   } catch (e) {
-    if (isUniqueViolation(e)) throw new ValidationError({ path: [MSG.taken] });
+    const field = takenField(e);
+    if (field) throw new ValidationError({ [field]: [MSG.taken] });
     throw e;
   }
 }
@@ -252,6 +253,9 @@ async function star(ctx: RequestCtx, idOrPath: string): Promise<{ project: Proje
 }
 
 async function share(ctx: RequestCtx, idOrPath: string, input: ShareProjectInput): Promise<ProjectGroupLink> {
+  // Parameter checks come before lookups (gitlab-behaviour §0.2), on both surfaces.
+  if (!(SHARE_ACCESS_LEVELS as readonly number[]).includes(input.groupAccess)) throw ParamError.notInSet('group_access');
+  assertOptionalDate('expires_at', input.expiresAt);
   const project = await findAdministrable(ctx, idOrPath);
   const groups = await sqlEntities(ctx.em, Namespace, `select n.* from namespaces n where n.id = ? and n.kind = 'group'`, [input.groupId]);
   const group = groups[0];
@@ -259,7 +263,6 @@ async function share(ctx: RequestCtx, idOrPath: string, input: ShareProjectInput
   // A project can be shared with any group the caller can see.
   const visible = await sqlRows(ctx.em, `select 1 from namespaces n where n.id = ? and ${await groupVisibility(ctx, 'n')}`, [group.id]);
   if (visible.length === 0) throw new NotFoundError('Group');
-  assertOptionalDate('expires_at', input.expiresAt);
   const link = ctx.em.create(ProjectGroupLink, {
     projectId: project.id, groupId: group.id, groupAccess: input.groupAccess, expiresAt: input.expiresAt ?? null, createdAt: ctx.clock.now(),
   });

@@ -1,7 +1,7 @@
 import type { ParamSpec } from '../../core/params/coerce';
 import { defineRoutes } from '../../rest/route';
 import { PAGE_PARAMS } from '../projects/project.rest';
-import { TOKEN_SCOPES, TOKEN_STATE_REST_VALUES } from './token.inputs';
+import { TOKEN_STATE_REST_VALUES } from './token.inputs';
 import { ImpersonationTokenWire, ImpersonationTokenWithTokenWire } from './token.presenter';
 
 const USER: Record<string, ParamSpec> = { user_id: { type: 'int', notFound: 'User' } };
@@ -23,7 +23,7 @@ export const tokenRoutes = defineRoutes([
     params: {
       ...USER,
       name: { type: 'string', required: true, arg: 'input.name' },
-      scopes: { type: 'stringArray', required: true, arg: 'input.scopes', values: TOKEN_SCOPES },
+      scopes: { type: 'stringArray', required: true, arg: 'input.scopes' },
       expires_at: { type: 'date', arg: 'input.expiresAt' },
     },
     shape: ImpersonationTokenWithTokenWire, summary: 'Create an impersonation token (admin); the token is shown once', tag,
