@@ -3,18 +3,18 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import { expressMiddleware } from '@as-integrations/express5';
 import qs from 'qs';
 import type { Logger } from 'pino';
-import { authenticateToken } from './core/auth/authenticate';
 import { extractToken } from './core/auth/token';
-import { createRequestCtx, type Clock, type RequestCtx } from './core/context/request-ctx';
+import { ctxFactory, type Clock, type RequestCtx } from './core/context/request-ctx';
 import type { Orm } from './core/db/orm';
 import { startApollo } from './core/graphql/apollo';
 import { graphiqlPage } from './core/graphql/graphiql';
 import { buildAppSchema } from './core/graphql/schema';
+import { loaderFactory, routesOf, type AppModule } from './core/module/app-module';
+import { authenticateToken } from './modules/tokens/authenticate';
 import { createMetrics } from './ops/metrics';
 import { opsRouter } from './ops/ops.router';
 import { buildOpenApi } from './rest/openapi';
 import { compileRoute } from './rest/route-document';
-import { REST_ROUTES } from './rest/routes';
 import { buildRestRouter, sendJson } from './rest/router';
 import { swaggerUiRouter } from './rest/swagger-ui';
 
@@ -29,6 +29,8 @@ export interface AppDeps {
   logger: Logger;
   externalUrl: string;
   clock?: Clock;
+  /** The registered modules (src/modules/index.ts: MODULES). */
+  modules: readonly AppModule[];
 }
 
 export interface BuiltApp {
@@ -47,7 +49,8 @@ function normalizeApiPath(req: Request, _res: Response, next: NextFunction): voi
 /** buildApp(deps) -> express app without listen(); used by main.ts and by the tests. */
 export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const { orm, logger } = deps;
-  const schema = await buildAppSchema();
+  const schema = await buildAppSchema(deps.modules);
+  const newCtx = ctxFactory(loaderFactory(deps.modules));
   const metrics = createMetrics();
   const app = express();
   app.disable('x-powered-by');
@@ -75,13 +78,15 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     const query = (req.query ?? {}) as Record<string, unknown>;
     const token = extractToken({ header: (n) => req.get(n), param: (n) => query[n] ?? body[n] });
     const auth = await authenticateToken(em, token, now);
-    return createRequestCtx({ em, user: auth.user, tokenInvalid: auth.tokenInvalid, externalUrl: deps.externalUrl, clock });
+    return newCtx({ em, user: auth.user, credential: auth.credential, tokenInvalid: auth.tokenInvalid, externalUrl: deps.externalUrl, clock });
   };
 
-  const openapi = buildOpenApi(schema, REST_ROUTES.map((r) => compileRoute(schema, r)));
+  // Compiled once: a schema change that breaks a route fails here, at start-up.
+  const routes = routesOf(deps.modules).map((r) => compileRoute(schema, r));
+  const openapi = buildOpenApi(schema, routes);
   app.get('/api/v4/openapi.json', (_req, res) => sendJson(res, 200, openapi));
   app.use('/api/v4/docs', swaggerUiRouter());
-  app.use('/api/v4', normalizeApiPath, buildRestRouter({ schema, routes: REST_ROUTES, createCtx, logger }));
+  app.use('/api/v4', normalizeApiPath, buildRestRouter({ schema, routes, createCtx, logger }));
 
   const apollo = await startApollo(schema);
   const graphiql = (_req: Request, res: Response) => res.type('html').send(graphiqlPage());

@@ -2,9 +2,11 @@ import 'reflect-metadata';
 import http from 'node:http';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
-import { ensureRootUser } from './core/db/bootstrap';
 import { openDatabase } from './core/db/database';
 import { createLogger } from './core/logger';
+import { entitiesOf } from './core/module/app-module';
+import { MODULES } from './modules';
+import { ensureRootUser } from './modules/tokens/root-user';
 
 /** Process entry: config, database (embedded or DATABASE_URL), migrations, root user, listen, graceful stop. */
 async function main(): Promise<void> {
@@ -20,9 +22,9 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(config.logLevel);
   const started = Date.now();
-  const db = await openDatabase(config, logger);
+  const db = await openDatabase(config, logger, entitiesOf(MODULES));
   await ensureRootUser(db.orm.em.fork(), config.initialRootToken, logger);
-  const { app, stop } = await buildApp({ orm: db.orm, logger, externalUrl: config.externalUrl });
+  const { app, stop } = await buildApp({ orm: db.orm, logger, externalUrl: config.externalUrl, modules: MODULES });
   const server = http.createServer(app);
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {

@@ -1,5 +1,6 @@
 import { getNamedType, isLeafType, isNonNullType, isObjectType, parse, validate, type DocumentNode, type GraphQLField, type GraphQLSchema } from 'graphql';
 import { includeVariables, includeVariable, selectionOf, type WireShape } from '../core/wire/wire';
+import { allowRuleOf, type AllowRule } from '../core/auth/allow';
 import type { RouteDef } from './route';
 
 export interface CompiledRoute {
@@ -10,6 +11,8 @@ export interface CompiledRoute {
   documents: Map<string, DocumentNode>;
   /** Root-field arguments that are non-null input objects (filled with {} when no param targets them). */
   requiredInputs: string[];
+  /** The root field's @Allow: checked before parameter validation (GitLab's route-level filters). */
+  allow: AllowRule;
 }
 
 function rootField(schema: GraphQLSchema, route: RouteDef): { fieldName: string; field: GraphQLField<unknown, unknown> } {
@@ -56,5 +59,6 @@ export function compileRoute(schema: GraphQLSchema, route: RouteDef): CompiledRo
   if (shapes.length === 0) documents.set('', buildDocument(schema, route, fieldName, field));
   for (const s of shapes) documents.set(s.name, buildDocument(schema, route, fieldName, field, s));
   const requiredInputs = field.args.filter((a) => isNonNullType(a.type) && !isLeafType(getNamedType(a.type))).map((a) => a.name);
-  return { route, field, fieldName, documents, requiredInputs };
+  const allow = allowRuleOf(field, route.field.startsWith('Mutation.') ? 'mutation' : 'query');
+  return { route, field, fieldName, documents, requiredInputs, allow };
 }

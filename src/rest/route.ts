@@ -8,6 +8,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
  * One REST route, declared as data (the single source of truth for /api/v4):
  * method + GitLab path → one root field of the shared GraphQL schema, with its parameters
  * (GitLab types, required, mapping to GraphQL variables), success status and wire shape (presenter).
+ * Who may call it is the root field's @Allow (core/auth/allow.ts), read when the route is compiled.
  */
 export interface RouteDef {
   method: HttpMethod;
@@ -18,8 +19,6 @@ export interface RouteDef {
   params?: Record<string, ParamSpec>;
   /** Grape's at_least_one_of: 400 "<a>, <b> are missing, at least one parameter must be provided". */
   atLeastOne?: string[];
-  /** Checked before parameter validation, as GitLab's route-level filters are (gitlab-behaviour §0.2). */
-  auth?: 'user' | 'admin';
   /** Success status: fixed, or computed from the GraphQL result. Defaults: POST 201, DELETE 204, else 200. */
   status?: number | ((data: Record<string, unknown>) => number);
   /** The result is a Page: unwrap `nodes` and send the pagination headers. */

@@ -3,18 +3,19 @@ import multer from 'multer';
 import { execute, type GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import type { RequestCtx } from '../core/context/request-ctx';
-import { requireAdmin, requireUser } from '../core/auth/guards';
+import { authorize } from '../core/auth/allow';
 import { DomainError, ParamError } from '../core/errors/domain-errors';
 import { INTERNAL_ERROR, ROUTE_NOT_FOUND, toRestError, type RestError } from '../core/errors/rest-error';
 import { paginationHeaders } from '../core/pagination/headers';
 import { includeVariables, includeVariable, present, type WireShape } from '../core/wire/wire';
 import { readParams } from './params';
-import { compileRoute, type CompiledRoute } from './route-document';
+import type { CompiledRoute } from './route-document';
 import type { RouteDef } from './route';
 
 export interface RestDeps {
   schema: GraphQLSchema;
-  routes: RouteDef[];
+  /** The route table, compiled once at start-up (app.ts shares it with the OpenAPI builder). */
+  routes: CompiledRoute[];
   /** Authenticates (token from header, query or body) and builds the request context. */
   createCtx: (req: Request) => Promise<RequestCtx>;
   logger: Logger;
@@ -81,9 +82,7 @@ function restErrorOf(err: unknown, logger: Logger, req: Request): RestError {
 async function handle(c: CompiledRoute, deps: RestDeps, req: Request, res: Response): Promise<void> {
   const { route } = c;
   const ctx = await deps.createCtx(req);
-  if (ctx.tokenInvalid) requireUser(ctx);
-  if (route.auth === 'user') requireUser(ctx);
-  if (route.auth === 'admin') requireAdmin(ctx);
+  authorize(ctx, c.allow);
   const body = (req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {}) as Record<string, unknown>;
   const { params, variables } = readParams(route, req.query as Record<string, unknown>, body, req.params as Record<string, string>);
   for (const name of c.requiredInputs) variables[name] ??= {};
@@ -136,8 +135,7 @@ export function buildRestRouter(deps: RestDeps): Router {
   router.use(express.json({ limit: '10mb', type: ['application/json', 'application/*+json'] }));
   router.use(express.urlencoded({ extended: true, limit: '10mb', parameterLimit: 10000 }));
   router.use(upload.any(), filesToFields);
-  const compiled = deps.routes.map((r) => compileRoute(deps.schema, r));
-  for (const c of compiled) {
+  for (const c of deps.routes) {
     const method = c.route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
     router[method](c.route.path, (req: Request, res: Response) => {
       res.locals.route = `${c.route.method} ${c.route.path}`;

@@ -1,7 +1,6 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
-import { ReflectMetadataProvider } from '@mikro-orm/core';
-import { ENTITIES } from './entities';
+import { ReflectMetadataProvider, type EntityClass } from '@mikro-orm/core';
 import { MIGRATIONS } from './migrations';
 
 export type Orm = MikroORM;
@@ -10,12 +9,14 @@ export interface OrmOptions {
   clientUrl: string;
   debug?: boolean;
   poolMax?: number;
+  /** The registered modules' entities (core/module: entitiesOf(MODULES)). */
+  entities: EntityClass<object>[];
 }
 
 export async function initOrm(opts: OrmOptions): Promise<Orm> {
   return MikroORM.init({
     clientUrl: opts.clientUrl,
-    entities: ENTITIES,
+    entities: opts.entities,
     metadataProvider: ReflectMetadataProvider,
     discovery: { warnWhenNoEntities: false },
     extensions: [Migrator],

@@ -2,6 +2,7 @@
 export type ErrorCode =
   | 'UNAUTHENTICATED'
   | 'FORBIDDEN'
+  | 'INSUFFICIENT_SCOPE'
   | 'NOT_FOUND'
   | 'PARAM'
   | 'VALIDATION'
@@ -23,6 +24,14 @@ export class ForbiddenError extends DomainError {
   readonly code = 'FORBIDDEN' as const;
   constructor(readonly reason?: string) {
     super(reason ? `403 Forbidden - ${reason}` : '403 Forbidden');
+  }
+}
+
+/** The token lacks the scope an operation needs (docs/permissions.md). */
+export class InsufficientScopeError extends DomainError {
+  readonly code = 'INSUFFICIENT_SCOPE' as const;
+  constructor(readonly scope = 'api') {
+    super('The request requires higher privileges than provided by the access token.');
   }
 }
 

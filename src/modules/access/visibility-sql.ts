@@ -1,4 +1,4 @@
-import type { User } from '../users/user.entity';
+import type { CurrentUser as User } from '../../core/context/request-ctx';
 import { VisibilityLevel } from './access-level';
 
 /**

@@ -1,6 +1,7 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { sqlRows } from '../../core/db/sql';
 import { authorizedGroupIdsSql, authorizedProjectIdsSql, intArray, levelPredicate } from './visibility-sql';
+import { policy } from './policy';
 
 /**
  * Who may see which groups and projects, as SQL predicates for the caller of this request.
@@ -35,14 +36,14 @@ export function authorizedGroupIds(ctx: RequestCtx): Promise<number[]> {
 
 /** Predicate on a projects alias: may the caller read this project? */
 export async function projectVisibility(ctx: RequestCtx, alias: string): Promise<string> {
-  if (ctx.user?.admin) return 'true';
+  if (policy.isAdmin(ctx.user)) return 'true';
   if (!ctx.user) return levelPredicate(alias, null);
   return `(${levelPredicate(alias, ctx.user)} or ${alias}.id = any(${intArray(await authorizedProjectIds(ctx))}))`;
 }
 
 /** Predicate on a namespaces alias: may the caller read this group? */
 export async function groupVisibility(ctx: RequestCtx, alias: string): Promise<string> {
-  if (ctx.user?.admin) return 'true';
+  if (policy.isAdmin(ctx.user)) return 'true';
   if (!ctx.user) return levelPredicate(alias, null);
   return `(${levelPredicate(alias, ctx.user)} or ${alias}.id = any(${intArray(await authorizedGroupIds(ctx))}))`;
 }

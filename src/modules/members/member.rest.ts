@@ -1,6 +1,6 @@
 import type { ParamSpec } from '../../core/params/coerce';
 import { defineRoutes, type RouteDef } from '../../rest/route';
-import { PAGE_PARAMS } from '../projects/project.rest';
+import { PAGE_PARAMS } from '../../core/pagination/page';
 import { MemberWire } from './member.presenter';
 
 /** The same five routes under /groups/:id/members and /projects/:id/members. */
@@ -18,7 +18,7 @@ function memberRoutes(kind: 'group' | 'project'): RouteDef[] {
     },
     { method: 'GET', path: `${base}/:user_id`, field: `Query.${kind}Member`, params: { ...SRC, ...USER }, shape: MemberWire, summary: `Get a member of a ${kind}`, tag },
     {
-      method: 'POST', path: base, field: `Mutation.add${Kind}Member`, auth: 'user',
+      method: 'POST', path: base, field: `Mutation.add${Kind}Member`,
       params: {
         ...SRC,
         user_id: { type: 'int', required: true, arg: 'input.userId', notFound: 'User' },
@@ -28,11 +28,11 @@ function memberRoutes(kind: 'group' | 'project'): RouteDef[] {
       shape: MemberWire, summary: `Add a member to a ${kind}`, tag,
     },
     {
-      method: 'PUT', path: `${base}/:user_id`, field: `Mutation.update${Kind}Member`, auth: 'user',
+      method: 'PUT', path: `${base}/:user_id`, field: `Mutation.update${Kind}Member`,
       params: { ...SRC, ...USER, access_level: { type: 'int', required: true, arg: 'input.accessLevel' }, expires_at: { type: 'date', arg: 'input.expiresAt' } },
       shape: MemberWire, summary: `Change a ${kind} member's access level`, tag,
     },
-    { method: 'DELETE', path: `${base}/:user_id`, field: `Mutation.remove${Kind}Member`, auth: 'user', params: { ...SRC, ...USER }, summary: `Remove a member from a ${kind}`, tag },
+    { method: 'DELETE', path: `${base}/:user_id`, field: `Mutation.remove${Kind}Member`, params: { ...SRC, ...USER }, summary: `Remove a member from a ${kind}`, tag },
   ];
 }
 

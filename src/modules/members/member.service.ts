@@ -10,7 +10,7 @@ import { forgetAccess } from '../access/visibility';
 import { groupService } from '../groups/group.service';
 import { projectService } from '../projects/project.service';
 import { User } from '../users/user.entity';
-import { GroupMember, ProjectMember } from './member.entity';
+import { GroupMember, ProjectMember } from '../access/member.entity';
 import type { MemberInput, MembersArgs, MemberType, UpdateMemberInput } from './member.type';
 
 export type SourceKind = 'group' | 'project';

@@ -1,13 +1,9 @@
 import { defineRoutes } from '../../rest/route';
 import type { ParamSpec } from '../../core/params/coerce';
+import { PAGE_PARAMS } from '../../core/pagination/page';
 import { SORT_REST_VALUES, VISIBILITY_REST_VALUES } from '../access/visibility.type';
 import { PROJECT_ORDER_REST_VALUES } from './project.inputs';
 import { ProjectGroupLinkWire, ProjectSimpleWire, ProjectWire } from './project.presenter';
-
-export const PAGE_PARAMS: Record<string, ParamSpec> = {
-  page: { type: 'int' },
-  per_page: { type: 'int' },
-};
 
 /** Filters of GET /projects and GET /groups/:id/projects (spec 4.12). */
 export const PROJECT_FILTER_PARAMS: Record<string, ParamSpec> = {
@@ -50,20 +46,20 @@ export const projectRoutes = defineRoutes([
   { method: 'GET', path: '/projects', field: 'Query.projects', params: PROJECT_FILTER_PARAMS, paginated: true, shape: projectShapeFor, shapes: [ProjectWire, ProjectSimpleWire], summary: 'List projects visible to the caller', tag },
   { method: 'GET', path: '/projects/:id', field: 'Query.project', params: ID, shape: ProjectWire, summary: 'Get a project', tag },
   {
-    method: 'POST', path: '/projects', field: 'Mutation.createProject', auth: 'user',
+    method: 'POST', path: '/projects', field: 'Mutation.createProject',
     params: { ...ATTRIBUTE_PARAMS, namespace_id: { type: 'int', arg: 'input.namespaceId' } },
     atLeastOne: ['name', 'path'], shape: ProjectWire, summary: 'Create a project', tag,
   },
-  { method: 'PUT', path: '/projects/:id', field: 'Mutation.updateProject', auth: 'user', params: { ...ID, ...ATTRIBUTE_PARAMS }, shape: ProjectWire, summary: 'Update a project', tag },
-  { method: 'DELETE', path: '/projects/:id', field: 'Mutation.deleteProject', auth: 'user', params: ID, summary: 'Delete a project', tag },
-  { method: 'POST', path: '/projects/:id/archive', field: 'Mutation.archiveProject', auth: 'user', params: ID, shape: ProjectWire, summary: 'Archive a project', tag },
-  { method: 'POST', path: '/projects/:id/unarchive', field: 'Mutation.unarchiveProject', auth: 'user', params: ID, shape: ProjectWire, summary: 'Unarchive a project', tag },
+  { method: 'PUT', path: '/projects/:id', field: 'Mutation.updateProject', params: { ...ID, ...ATTRIBUTE_PARAMS }, shape: ProjectWire, summary: 'Update a project', tag },
+  { method: 'DELETE', path: '/projects/:id', field: 'Mutation.deleteProject', params: ID, summary: 'Delete a project', tag },
+  { method: 'POST', path: '/projects/:id/archive', field: 'Mutation.archiveProject', params: ID, shape: ProjectWire, summary: 'Archive a project', tag },
+  { method: 'POST', path: '/projects/:id/unarchive', field: 'Mutation.unarchiveProject', params: ID, shape: ProjectWire, summary: 'Unarchive a project', tag },
   {
-    method: 'POST', path: '/projects/:id/star', field: 'Mutation.starProject', auth: 'user', params: ID, unwrap: 'project',
+    method: 'POST', path: '/projects/:id/star', field: 'Mutation.starProject', params: ID, unwrap: 'project',
     status: (data) => (data.changed ? 201 : 304), shape: ProjectWire, summary: 'Star a project (304 when already starred)', tag,
   },
   {
-    method: 'POST', path: '/projects/:id/share', field: 'Mutation.shareProject', auth: 'user',
+    method: 'POST', path: '/projects/:id/share', field: 'Mutation.shareProject',
     params: {
       ...ID,
       group_id: { type: 'int', required: true, arg: 'input.groupId' },
@@ -73,7 +69,7 @@ export const projectRoutes = defineRoutes([
     shape: ProjectGroupLinkWire, summary: 'Share a project with a group', tag,
   },
   {
-    method: 'DELETE', path: '/projects/:id/share/:group_id', field: 'Mutation.unshareProject', auth: 'user',
+    method: 'DELETE', path: '/projects/:id/share/:group_id', field: 'Mutation.unshareProject',
     params: { ...ID, group_id: { type: 'int', notFound: 'Group Link' } }, summary: 'Stop sharing a project with a group', tag,
   },
 ]);

@@ -10,9 +10,11 @@ import { AccessLevel, SHARE_ACCESS_LEVELS } from '../access/access-level';
 import { policy } from '../access/policy';
 import { forgetAccess, groupVisibility, memberProjects, projectVisibility } from '../access/visibility';
 import { SortDirection, VISIBILITY_LEVEL, toVisibility } from '../access/visibility.type';
-import { Namespace } from '../groups/namespace.entity';
-import { FieldErrorBag, MSG, isValidProjectName, isValidProjectPath, parameterize } from '../groups/path-rules';
-import { ProjectMember } from '../members/member.entity';
+import { Namespace } from '../namespaces/namespace.entity';
+import { FieldErrorBag } from '../../core/errors/field-error-bag';
+import { MSG } from '../../core/errors/messages';
+import { isValidProjectName, isValidProjectPath, parameterize } from '../../core/validation/path-rules';
+import { ProjectMember } from '../access/member.entity';
 import { ProjectGroupLink } from './project-group-link.entity';
 import { Project } from './project.entity';
 import { ProjectOrderBy, type CreateProjectInput, type ProjectAttributesInput, type ProjectFilterArgs, type ShareProjectInput, type UpdateProjectInput } from './project.inputs';
@@ -174,10 +176,10 @@ async function create(ctx: RequestCtx, input: CreateProjectInput): Promise<Proje
   const namespaceId = input.namespaceId ?? user.namespaceId;
   const ns = namespaceId ? await ctx.em.findOne(Namespace, { id: namespaceId }) : null;
   let allowed = false;
-  if (ns?.kind === 'user') allowed = ns.ownerId === user.id || user.admin;
+  if (ns?.kind === 'user') allowed = policy.canCreateProjectInUserNamespace(user, ns.ownerId);
   else if (ns) allowed = policy.canCreateProjectInGroup(user, await ctx.loaders.groupLevel.load(ns.id));
   if (!ns || !allowed) throw new ValidationError({ namespace: ['is not valid'] });
-  if (ns.kind === 'user' && !user.admin) {
+  if (ns.kind === 'user' && policy.hasProjectLimit(user)) {
     const [c] = await sqlRows<{ n: string }>(ctx.em, 'select count(*) as n from projects where namespace_id = ?', [ns.id]);
     if (Number(c.n) >= user.projectsLimit) {
       throw new ValidationError({ limit_reached: [`Your project limit is ${user.projectsLimit} projects! Please contact your administrator to increase it`] });

