@@ -4,7 +4,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './core/db/database';
 import { createLogger } from './core/logger';
-import { entitiesOf } from './core/module/app-module';
+import { ormModelOf } from './core/module/app-module';
 import { MODULES } from './modules';
 import { ensureRootUser } from './modules/tokens/root-user';
 
@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(config.logLevel);
   const started = Date.now();
-  const db = await openDatabase(config, logger, entitiesOf(MODULES));
+  const db = await openDatabase(config, logger, ormModelOf(MODULES));
   await ensureRootUser(db.orm.em.fork(), config.initialRootToken, logger);
   const { app, stop } = await buildApp({ orm: db.orm, logger, externalUrl: config.externalUrl, modules: MODULES });
   const server = http.createServer(app);

@@ -3,7 +3,7 @@ import { loadConfig } from '../config';
 import { ctxFactory } from '../core/context/request-ctx';
 import { openDatabase } from '../core/db/database';
 import { createLogger } from '../core/logger';
-import { entitiesOf, loaderFactory } from '../core/module/app-module';
+import { ormModelOf, loaderFactory } from '../core/module/app-module';
 import { MODULES } from '../modules';
 import { ensureRootUser } from '../modules/tokens/root-user';
 
@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
   const log = (m: string) => process.stderr.write(`${m}\n`);
-  const db = await openDatabase(config, logger, entitiesOf(MODULES));
+  const db = await openDatabase(config, logger, ormModelOf(MODULES));
   const newCtx = ctxFactory(loaderFactory(MODULES));
   try {
     await ensureRootUser(db.orm.em.fork(), config.initialRootToken, logger);

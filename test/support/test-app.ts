@@ -6,7 +6,7 @@ import type { Express } from 'express';
 import { buildApp } from '../../src/app';
 import { ctxFactory, type CurrentUser } from '../../src/core/context/request-ctx';
 import { initOrm, migrate, type Orm } from '../../src/core/db/orm';
-import { entitiesOf, loaderFactory, type SeedEnv } from '../../src/core/module/app-module';
+import { loaderFactory, ormModelOf, type SeedEnv } from '../../src/core/module/app-module';
 import { MODULES } from '../../src/modules';
 import { ensureRootUser } from '../../src/modules/tokens/root-user';
 
@@ -53,9 +53,10 @@ let queryCount = 0;
 
 export async function setupTestApp(): Promise<TestApp> {
   const url = await ensureDatabase();
-  const orm = await initOrm({ clientUrl: url, poolMax: 5, entities: entitiesOf(MODULES) });
+  const model = ormModelOf(MODULES);
+  const orm = await initOrm({ clientUrl: url, poolMax: 5, model });
   // Every registered module's tables (from the registry, so a new module is reset too).
-  const tables = entitiesOf(MODULES).map((e) => orm.getMetadata().get(e.name).tableName);
+  const tables = model.entities.map((e) => orm.getMetadata().get(e.name).tableName);
   const newCtx = ctxFactory(loaderFactory(MODULES));
   await migrate(orm);
   orm.em.getConnection().getKnex().on('query', () => {

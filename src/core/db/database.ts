@@ -1,5 +1,5 @@
-import type { EntityClass } from '@mikro-orm/core';
 import type { Logger } from 'pino';
+import type { OrmModel } from '../module/app-module';
 import type { Config } from '../../config';
 import { initOrm, migrate, type Orm } from './orm';
 
@@ -27,7 +27,7 @@ export interface Database {
  * DATABASE_URL set: use that server and start nothing. Otherwise start (or reuse, when another process
  * of this service already runs it) the embedded PostgreSQL under DATA_DIR. Then apply migrations.
  */
-export async function openDatabase(config: Config, logger: Logger, entities: EntityClass<object>[]): Promise<Database> {
+export async function openDatabase(config: Config, logger: Logger, model: OrmModel): Promise<Database> {
   let url = config.databaseUrl;
   let stopEmbedded = async () => undefined as void;
   if (!url) {
@@ -39,7 +39,7 @@ export async function openDatabase(config: Config, logger: Logger, entities: Ent
   }
   let orm: Orm;
   try {
-    orm = await initOrm({ clientUrl: url, entities });
+    orm = await initOrm({ clientUrl: url, model });
     const applied = await migrate(orm);
     if (applied > 0) logger.info({ applied }, 'applied database migrations');
   } catch (e) {

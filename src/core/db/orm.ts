@@ -1,6 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
-import { ReflectMetadataProvider, type EntityClass } from '@mikro-orm/core';
+import { ReflectMetadataProvider } from '@mikro-orm/core';
+import type { OrmModel } from '../module/app-module';
 import { MIGRATIONS } from './migrations';
 
 export type Orm = MikroORM;
@@ -9,18 +10,18 @@ export interface OrmOptions {
   clientUrl: string;
   debug?: boolean;
   poolMax?: number;
-  /** The registered modules' entities (core/module: entitiesOf(MODULES)). */
-  entities: EntityClass<object>[];
+  /** The registered modules' entities and migrations (core/module: ormModelOf(MODULES)). */
+  model: OrmModel;
 }
 
 export async function initOrm(opts: OrmOptions): Promise<Orm> {
   return MikroORM.init({
     clientUrl: opts.clientUrl,
-    entities: opts.entities,
+    entities: opts.model.entities,
     metadataProvider: ReflectMetadataProvider,
     discovery: { warnWhenNoEntities: false },
     extensions: [Migrator],
-    migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, snapshot: false, silent: true },
+    migrations: { migrationsList: [...MIGRATIONS, ...opts.model.migrations], transactional: true, allOrNothing: true, snapshot: false, silent: true },
     allowGlobalContext: false,
     forceUtcTimezone: true,
     pool: { min: 0, max: opts.poolMax ?? 10 },

@@ -1,4 +1,5 @@
 import type { EntityClass } from '@mikro-orm/core';
+import type { MigrationObject } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { NonEmptyArray } from 'type-graphql';
 import type { CurrentUser, RequestCtx } from '../context/request-ctx';
@@ -24,6 +25,8 @@ export interface AppModule {
   name: string;
   /** MikroORM entities (their tables come from the module's migration). */
   entities?: EntityClass<object>[];
+  /** The module's migrations (`MigrationYYYYMMDDhhmmss_<what>`); all modules' run in name order. */
+  migrations?: MigrationObject[];
   /** type-graphql resolver classes; root fields carry @Allow. */
   resolvers?: Function[];
   /** REST routes (the module's *.rest.ts), in GitLab's mount order. */
@@ -38,7 +41,19 @@ export function defineModule(m: AppModule): AppModule {
   return m;
 }
 
-export const entitiesOf = (modules: readonly AppModule[]) => modules.flatMap((m) => m.entities ?? []);
+/** The ORM model of the registered modules: what initOrm / openDatabase take. */
+export interface OrmModel {
+  entities: EntityClass<object>[];
+  migrations: MigrationObject[];
+}
+
+export function ormModelOf(modules: readonly AppModule[]): OrmModel {
+  return {
+    entities: modules.flatMap((m) => m.entities ?? []),
+    migrations: modules.flatMap((m) => m.migrations ?? []).sort((a, b) => a.name.localeCompare(b.name)),
+  };
+}
+
 export const routesOf = (modules: readonly AppModule[]) => modules.flatMap((m) => m.routes ?? []);
 
 export function resolversOf(modules: readonly AppModule[]): NonEmptyArray<Function> {
