@@ -5,6 +5,7 @@ import qs from 'qs';
 import type { Logger } from 'pino';
 import { extractToken } from './core/auth/token';
 import { ctxFactory, type Clock, type RequestCtx } from './core/context/request-ctx';
+import type { SecretBox } from './core/crypto/secret-box';
 import type { Orm } from './core/db/orm';
 import { startApollo } from './core/graphql/apollo';
 import { graphiqlPage } from './core/graphql/graphiql';
@@ -28,6 +29,8 @@ export interface AppDeps {
   orm: Orm;
   logger: Logger;
   externalUrl: string;
+  /** Secrets at rest (core/crypto/secret-box). */
+  secrets: SecretBox;
   clock?: Clock;
   /** The registered modules (src/modules/index.ts: MODULES). */
   modules: readonly AppModule[];
@@ -78,7 +81,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     const query = (req.query ?? {}) as Record<string, unknown>;
     const token = extractToken({ header: (n) => req.get(n), param: (n) => query[n] ?? body[n] });
     const auth = await authenticateToken(em, token, now);
-    return newCtx({ em, user: auth.user, credential: auth.credential, tokenInvalid: auth.tokenInvalid, externalUrl: deps.externalUrl, clock });
+    return newCtx({ em, user: auth.user, credential: auth.credential, tokenInvalid: auth.tokenInvalid, externalUrl: deps.externalUrl, secrets: deps.secrets, clock });
   };
 
   // Compiled once: a schema change that breaks a route fails here, at start-up.

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { parseSecretsKey } from './core/crypto/secret-box';
 
 export interface Config {
   host: string;
@@ -9,6 +10,8 @@ export interface Config {
   externalUrl: string;
   logLevel: string;
   shutdownTimeoutMs: number;
+  /** SECRETS_KEY; absent → DATA_DIR/secrets.key (generated on first start). */
+  secretsKey: Buffer | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -18,6 +21,15 @@ function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): num
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a non-negative integer, got "${raw}"`);
   return Number(raw);
+}
+
+function secretsKeyFromEnv(env: NodeJS.ProcessEnv): Buffer | undefined {
+  if (!env.SECRETS_KEY) return undefined;
+  try {
+    return parseSecretsKey(env.SECRETS_KEY);
+  } catch (e) {
+    throw new ConfigError((e as Error).message);
+  }
 }
 
 /** Reads and validates the environment once (README "Configuration" lists every variable). */
@@ -38,5 +50,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     externalUrl,
     logLevel: env.LOG_LEVEL || 'info',
     shutdownTimeoutMs: intFromEnv(env, 'SHUTDOWN_TIMEOUT_MS', 10000),
+    secretsKey: secretsKeyFromEnv(env),
   };
 }

@@ -3,6 +3,7 @@ import http from 'node:http';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './core/db/database';
+import { secretsFrom } from './core/crypto/secret-box';
 import { createLogger } from './core/logger';
 import { ormModelOf } from './core/module/app-module';
 import { MODULES } from './modules';
@@ -24,7 +25,7 @@ async function main(): Promise<void> {
   const started = Date.now();
   const db = await openDatabase(config, logger, ormModelOf(MODULES));
   await ensureRootUser(db.orm.em.fork(), config.initialRootToken, logger);
-  const { app, stop } = await buildApp({ orm: db.orm, logger, externalUrl: config.externalUrl, modules: MODULES });
+  const { app, stop } = await buildApp({ orm: db.orm, logger, externalUrl: config.externalUrl, secrets: secretsFrom(config), modules: MODULES });
   const server = http.createServer(app);
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {

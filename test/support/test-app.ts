@@ -5,6 +5,7 @@ import request from 'supertest';
 import type { Express } from 'express';
 import { buildApp } from '../../src/app';
 import { ctxFactory, type CurrentUser } from '../../src/core/context/request-ctx';
+import { secretBox } from '../../src/core/crypto/secret-box';
 import { initOrm, migrate, type Orm } from '../../src/core/db/orm';
 import { loaderFactory, ormModelOf, type SeedEnv } from '../../src/core/module/app-module';
 import { MODULES } from '../../src/modules';
@@ -12,6 +13,8 @@ import { ensureRootUser } from '../../src/modules/tokens/root-user';
 
 export const ROOT_TOKEN = 'root-test-token-0123456789';
 export const EXTERNAL_URL = 'http://gitlab.test';
+/** A fixed secrets key for the tests (production: SECRETS_KEY or DATA_DIR/secrets.key). */
+export const TEST_SECRETS = secretBox(Buffer.alloc(32, 7));
 
 function databaseUrl(base: string, name: string): string {
   const url = new URL(base);
@@ -63,7 +66,7 @@ export async function setupTestApp(): Promise<TestApp> {
     queryCount += 1;
   });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const { app, stop } = await buildApp({ orm, logger, externalUrl: EXTERNAL_URL, modules: MODULES });
+  const { app, stop } = await buildApp({ orm, logger, externalUrl: EXTERNAL_URL, secrets: TEST_SECRETS, modules: MODULES });
   return {
     app,
     orm,
@@ -82,7 +85,7 @@ export async function setupTestApp(): Promise<TestApp> {
     },
     seedEnv(log, scale = 0) {
       const em = orm.em.fork();
-      return { em, externalUrl: EXTERNAL_URL, log, scale, as: (user: CurrentUser) => newCtx({ em: em.fork(), user, externalUrl: EXTERNAL_URL }) };
+      return { em, externalUrl: EXTERNAL_URL, log, scale, as: (user: CurrentUser) => newCtx({ em: em.fork(), user, externalUrl: EXTERNAL_URL, secrets: TEST_SECRETS }) };
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { SecretBox } from '../crypto/secret-box';
 import type { Loaders } from './loaders';
 
 export interface Clock {
@@ -36,6 +37,8 @@ export interface RequestCtx {
   loaders: Loaders;
   clock: Clock;
   externalUrl: string;
+  /** Seals and opens secrets stored at rest (runner tokens, private keys). */
+  secrets: SecretBox;
   /** Per-request memo for values computed once (e.g. the caller's authorized id sets). */
   memo: Map<string, Promise<unknown>>;
 }
@@ -46,6 +49,7 @@ export interface CtxArgs {
   credential?: Credential | null;
   tokenInvalid?: boolean;
   externalUrl: string;
+  secrets: SecretBox;
   clock?: Clock;
 }
 
@@ -61,6 +65,7 @@ export function ctxFactory(loaders: (ctx: RequestCtx) => object): CtxFactory {
       tokenInvalid: args.tokenInvalid ?? false,
       clock: args.clock ?? systemClock,
       externalUrl: args.externalUrl,
+      secrets: args.secrets,
       memo: new Map(),
       loaders: {} as Loaders,
     };
