@@ -4,7 +4,7 @@ import { expressMiddleware } from '@as-integrations/express5';
 import qs from 'qs';
 import type { Logger } from 'pino';
 import { extractToken } from './core/auth/token';
-import { ctxFactory, type Clock, type RequestCtx } from './core/context/request-ctx';
+import { ctxFactory, type AppEnv, type Clock, type RandomInt, type RequestCtx } from './core/context/request-ctx';
 import type { SecretBox } from './core/crypto/secret-box';
 import type { Orm } from './core/db/orm';
 import { startApollo } from './core/graphql/apollo';
@@ -32,6 +32,10 @@ export interface AppDeps {
   /** Secrets at rest (core/crypto/secret-box). */
   secrets: SecretBox;
   clock?: Clock;
+  /** Random integers for generated values (environment slugs); default crypto.randomInt. */
+  random?: RandomInt;
+  /** Module settings (PAGES_ENABLED, PAGES_HOST, ...); main passes process.env. */
+  env?: AppEnv;
   /** The registered modules (src/modules/index.ts: MODULES). */
   modules: readonly AppModule[];
 }
@@ -81,7 +85,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     const query = (req.query ?? {}) as Record<string, unknown>;
     const token = extractToken({ header: (n) => req.get(n), param: (n) => query[n] ?? body[n] });
     const auth = await authenticateToken(em, token, now);
-    return newCtx({ em, user: auth.user, credential: auth.credential, tokenInvalid: auth.tokenInvalid, externalUrl: deps.externalUrl, secrets: deps.secrets, clock });
+    return newCtx({ em, user: auth.user, credential: auth.credential, tokenInvalid: auth.tokenInvalid, externalUrl: deps.externalUrl, secrets: deps.secrets, clock, random: deps.random, env: deps.env });
   };
 
   // Compiled once: a schema change that breaks a route fails here, at start-up.
@@ -90,6 +94,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.get('/api/v4/openapi.json', (_req, res) => sendJson(res, 200, openapi));
   app.use('/api/v4/docs', swaggerUiRouter());
   app.use('/api/v4', normalizeApiPath, buildRestRouter({ schema, routes, createCtx, logger }));
+  // spec 9: the few routes GitLab also answered under the deprecated /api/v3 (RouteDef.v3), same handlers.
+  app.use('/api/v3', normalizeApiPath, buildRestRouter({ schema, routes: routes.filter((c) => c.route.v3), createCtx, logger }));
 
   const apollo = await startApollo(schema);
   const graphiql = (_req: Request, res: Response) => res.type('html').send(graphiqlPage());

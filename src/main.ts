@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   const started = Date.now();
   const db = await openDatabase(config, logger, ormModelOf(MODULES));
   await ensureRootUser(db.orm.em.fork(), config.initialRootToken, logger);
-  const { app, stop } = await buildApp({ orm: db.orm, logger, externalUrl: config.externalUrl, secrets: secretsFrom(config), modules: MODULES });
+  const { app, stop } = await buildApp({ orm: db.orm, logger, externalUrl: config.externalUrl, secrets: secretsFrom(config), env: process.env, modules: MODULES });
   const server = http.createServer(app);
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {

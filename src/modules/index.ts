@@ -1,6 +1,7 @@
 import type { AppModule } from '../core/module/app-module';
 import { accessModule } from './access';
 import { demoModule } from './demo';
+import { environmentsModule } from './environments';
 import { groupsModule } from './groups';
 import { membersModule } from './members';
 import { namespacesModule } from './namespaces';
@@ -21,4 +22,5 @@ export const MODULES: readonly AppModule[] = [
   membersModule,
   projectsModule,
   demoModule,
+  environmentsModule,
 ];

@@ -35,6 +35,10 @@ export function readParams(route: RouteDef, query: Record<string, unknown>, body
       if (spec.required) problems.push(`${name} is missing`);
       continue;
     }
+    if (spec.absence) {
+      problems.push(`${name} ${spec.absence}`);
+      continue;
+    }
     try {
       params[name] = coerceParam(name, spec, raw);
     } catch (e) {

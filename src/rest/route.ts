@@ -17,6 +17,13 @@ export interface RouteDef {
   /** Root field, 'Query.groups' or 'Mutation.createGroup'. */
   field: string;
   params?: Record<string, ParamSpec>;
+  /**
+   * GitLab's route-level `before` filters that answer ahead of parameter validation (a project lookup,
+   * a feature switch: 404): run after authentication with the raw path parameters.
+   */
+  filter?: (ctx: RequestCtx, path: Record<string, string>) => Promise<void>;
+  /** Also answered under /api/v3 with the same handler (spec 9: the environment stop example). */
+  v3?: boolean;
   /** Grape's at_least_one_of: 400 "<a>, <b> are missing, at least one parameter must be provided". */
   atLeastOne?: string[];
   /** Success status: fixed, or computed from the GraphQL result. Defaults: POST 201, DELETE 204, else 200. */

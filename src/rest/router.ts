@@ -83,6 +83,7 @@ async function handle(c: CompiledRoute, deps: RestDeps, req: Request, res: Respo
   const { route } = c;
   const ctx = await deps.createCtx(req);
   authorize(ctx, c.allow);
+  if (route.filter) await route.filter(ctx, req.params as Record<string, string>);
   const body = (req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {}) as Record<string, unknown>;
   const { params, variables } = readParams(route, req.query as Record<string, unknown>, body, req.params as Record<string, string>);
   for (const name of c.requiredInputs) variables[name] ??= {};

@@ -4,7 +4,7 @@ import pino from 'pino';
 import request from 'supertest';
 import type { Express } from 'express';
 import { buildApp } from '../../src/app';
-import { ctxFactory, type CurrentUser } from '../../src/core/context/request-ctx';
+import { ctxFactory, type AppEnv, type CurrentUser, type RandomInt } from '../../src/core/context/request-ctx';
 import { secretBox } from '../../src/core/crypto/secret-box';
 import { initOrm, migrate, type Orm } from '../../src/core/db/orm';
 import { loaderFactory, ormModelOf, type SeedEnv } from '../../src/core/module/app-module';
@@ -54,7 +54,13 @@ export interface TestApp {
 
 let queryCount = 0;
 
-export async function setupTestApp(): Promise<TestApp> {
+/** Per-app settings: module environment (e.g. PAGES_ENABLED) and a seeded random source. */
+export interface TestAppOptions {
+  env?: AppEnv;
+  random?: RandomInt;
+}
+
+export async function setupTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const url = await ensureDatabase();
   const model = ormModelOf(MODULES);
   const orm = await initOrm({ clientUrl: url, poolMax: 5, model });
@@ -66,7 +72,7 @@ export async function setupTestApp(): Promise<TestApp> {
     queryCount += 1;
   });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const { app, stop } = await buildApp({ orm, logger, externalUrl: EXTERNAL_URL, secrets: TEST_SECRETS, modules: MODULES });
+  const { app, stop } = await buildApp({ orm, logger, externalUrl: EXTERNAL_URL, secrets: TEST_SECRETS, modules: MODULES, env: opts.env, random: opts.random });
   return {
     app,
     orm,
@@ -107,10 +113,10 @@ export function api(t: TestApp, token?: string) {
  * Registers the usual hooks for a test file (one app per file, tables reset before each test) and
  * returns the TestApp, filled in by beforeAll. Pass `{ reset: 'once' }` to reset only before the file.
  */
-export function useTestApp(opts: { reset?: 'each' | 'once' } = {}): TestApp {
+export function useTestApp(opts: { reset?: 'each' | 'once' } & TestAppOptions = {}): TestApp {
   const holder = {} as TestApp;
   beforeAll(async () => {
-    Object.assign(holder, await setupTestApp());
+    Object.assign(holder, await setupTestApp(opts));
     if (opts.reset === 'once') await holder.reset();
   });
   afterAll(() => holder.close());

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SecretBox } from '../crypto/secret-box';
 import type { Loaders } from './loaders';
@@ -7,6 +8,14 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => new Date() };
+
+/** A source of random integers in [0, max): crypto by default, seeded in tests (per app instance). */
+export type RandomInt = (max: number) => number;
+
+export const systemRandom: RandomInt = (max) => crypto.randomInt(max);
+
+/** The process environment as read at start-up (modules read their own settings from it, e.g. PAGES_ENABLED). */
+export type AppEnv = Readonly<Record<string, string | undefined>>;
 
 /**
  * The signed-in user as core sees it. The users module augments it with its entity
@@ -41,6 +50,10 @@ export interface RequestCtx {
   secrets: SecretBox;
   /** Per-request memo for values computed once (e.g. the caller's authorized id sets). */
   memo: Map<string, Promise<unknown>>;
+  /** Random integers (generated slugs); tests pass a seeded source. */
+  random: RandomInt;
+  /** Module settings from the environment (read through the module's own parser). */
+  env: AppEnv;
 }
 
 export interface CtxArgs {
@@ -51,6 +64,8 @@ export interface CtxArgs {
   externalUrl: string;
   secrets: SecretBox;
   clock?: Clock;
+  random?: RandomInt;
+  env?: AppEnv;
 }
 
 /** A context factory bound to the registered modules' loaders (see core/module). */
@@ -67,6 +82,8 @@ export function ctxFactory(loaders: (ctx: RequestCtx) => object): CtxFactory {
       externalUrl: args.externalUrl,
       secrets: args.secrets,
       memo: new Map(),
+      random: args.random ?? systemRandom,
+      env: args.env ?? {},
       loaders: {} as Loaders,
     };
     ctx.loaders = loaders(ctx) as Loaders;

@@ -26,6 +26,8 @@ export interface ParamSpec {
   /** For integer path ids: a value beyond int4 is this resource's 404, not a 400. */
   notFound?: string;
   description?: string;
+  /** Grape's `absence` validator: sending the parameter at all is a 400 "<name> <absence>". */
+  absence?: string;
 }
 
 const INT4_MAX = 2147483647;

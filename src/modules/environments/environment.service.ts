@@ -1,0 +1,98 @@
+import type { RequestCtx } from '../../core/context/request-ctx';
+import { requireUser } from '../../core/auth/guards';
+import { isUniqueViolation, sqlEntities, sqlRows } from '../../core/db/sql';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../core/errors/domain-errors';
+import { MSG } from '../../core/errors/messages';
+import { makePage, normalizePage, type Page } from '../../core/pagination/page';
+import type { Project } from '../projects/project.entity';
+import { projectService } from '../projects/project.service';
+import { Environment } from './environment.entity';
+import { canEnvironment, type EnvironmentAction } from './environment.policy';
+import { generateSlug } from './environment-slug';
+import type { CreateEnvironmentInput, EnvironmentsArgs, UpdateEnvironmentInput } from './environment.type';
+import { blankToNull, validateEnvironment } from './environment.validation';
+
+/** The project (404 when invisible) if the caller may do `action` on its environments (else 403). */
+async function projectFor(ctx: RequestCtx, idOrPath: string, action: EnvironmentAction): Promise<Project> {
+  const user = requireUser(ctx);
+  const project = await projectService.findVisible(ctx, idOrPath);
+  if (!canEnvironment(user, await projectService.accessLevel(ctx, project), project.jobsEnabled, action)) throw new ForbiddenError();
+  ctx.loaders.environmentProject.prime(project.id, project);
+  return project;
+}
+
+/** GitLab's generic record lookup: an unknown id or another project's environment is "404 Not found". */
+async function find(ctx: RequestCtx, project: Project, environmentId: number): Promise<Environment> {
+  const env = await ctx.em.findOne(Environment, { id: environmentId, projectId: project.id });
+  if (!env) throw new NotFoundError();
+  return env;
+}
+
+async function list(ctx: RequestCtx, args: EnvironmentsArgs): Promise<Page<Environment>> {
+  const project = await projectFor(ctx, args.projectId, 'read');
+  const req = normalizePage(args);
+  const [c] = await sqlRows<{ n: string }>(ctx.em, 'select count(*) as n from environments where project_id = ?', [project.id]);
+  const rows = await sqlEntities(ctx.em, Environment, `select * from environments where project_id = ? order by id limit ${req.perPage} offset ${req.offset}`, [project.id]);
+  return makePage(rows, Number(c.n), req);
+}
+
+async function get(ctx: RequestCtx, projectId: string, environmentId: number): Promise<Environment> {
+  return find(ctx, await projectFor(ctx, projectId, 'read'), environmentId);
+}
+
+/** Validates, then flushes; a lost race on a unique index ends as the same 400 as a detected duplicate. */
+async function save(ctx: RequestCtx, env: Environment): Promise<Environment> {
+  const bag = await validateEnvironment(ctx, env);
+  if (!bag.empty) throw new ValidationError(bag.errors);
+  env.updatedAt = ctx.clock.now();
+  try {
+    await ctx.em.persistAndFlush(env);
+  } catch (e) {
+    if (!isUniqueViolation(e)) throw e;
+    const field = String((e as { constraint?: string }).constraint).includes('slug') ? 'slug' : 'name';
+    throw new ValidationError({ [field]: [MSG.taken] });
+  }
+  return env;
+}
+
+async function create(ctx: RequestCtx, projectId: string, input: CreateEnvironmentInput): Promise<Environment> {
+  const project = await projectFor(ctx, projectId, 'create');
+  const env = ctx.em.create(Environment, {
+    projectId: project.id,
+    name: input.name,
+    slug: generateSlug(input.name, ctx.random),
+    externalUrl: blankToNull(input.externalUrl),
+    state: 'available',
+    createdAt: ctx.clock.now(),
+    updatedAt: ctx.clock.now(),
+  });
+  return save(ctx, env);
+}
+
+/** Name and external_url only; the slug stays what it was (spec 4.32). */
+async function update(ctx: RequestCtx, projectId: string, environmentId: number, input: UpdateEnvironmentInput): Promise<Environment> {
+  const env = await find(ctx, await projectFor(ctx, projectId, 'update'), environmentId);
+  if (input.name !== undefined && input.name !== null) env.name = input.name;
+  if (input.externalUrl !== undefined) env.externalUrl = blankToNull(input.externalUrl);
+  return save(ctx, env);
+}
+
+/** GitLab 10.3 deletes an environment in any state. */
+async function remove(ctx: RequestCtx, projectId: string, environmentId: number): Promise<boolean> {
+  const env = await find(ctx, await projectFor(ctx, projectId, 'destroy'), environmentId);
+  await ctx.em.removeAndFlush(env);
+  return true;
+}
+
+/** available → stopped; stopping a stopped environment changes nothing (both 200). */
+async function stop(ctx: RequestCtx, projectId: string, environmentId: number): Promise<Environment> {
+  const env = await find(ctx, await projectFor(ctx, projectId, 'stop'), environmentId);
+  if (env.state === 'available') {
+    env.state = 'stopped';
+    env.updatedAt = ctx.clock.now();
+    await ctx.em.flush();
+  }
+  return env;
+}
+
+export const environmentService = { list, get, create, update, remove, stop };
