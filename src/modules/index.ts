@@ -5,6 +5,7 @@ import { environmentsModule } from './environments';
 import { groupsModule } from './groups';
 import { membersModule } from './members';
 import { namespacesModule } from './namespaces';
+import { pagesDomainsModule } from './pages-domains';
 import { projectsModule } from './projects';
 import { tokensModule } from './tokens';
 import { usersModule } from './users';
@@ -23,4 +24,5 @@ export const MODULES: readonly AppModule[] = [
   projectsModule,
   demoModule,
   environmentsModule,
+  pagesDomainsModule,
 ];
