@@ -63,9 +63,9 @@ export async function issue(opts: IssueOpts): Promise<Issued> {
 }
 
 /** root (self-signed CA) → intermediate (CA) → leaf for `cn`. */
-export async function chain(cn: string): Promise<{ root: Issued; intermediate: Issued; leaf: Issued }> {
-  const root = await issue({ cn: 'Test Root CA', ca: true });
-  const intermediate = await issue({ cn: 'Test Intermediate CA', ca: true, issuer: root });
-  const leaf = await issue({ cn, issuer: intermediate });
+export async function chain(cn: string, kind: 'rsa' | 'ec' = 'rsa'): Promise<{ root: Issued; intermediate: Issued; leaf: Issued }> {
+  const root = await issue({ cn: 'Test Root CA', ca: true, kind });
+  const intermediate = await issue({ cn: 'Test Intermediate CA', ca: true, issuer: root, kind });
+  const leaf = await issue({ cn, issuer: intermediate, kind });
   return { root, intermediate, leaf };
 }
