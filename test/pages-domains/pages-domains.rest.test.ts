@@ -176,6 +176,7 @@ describe('POST /projects/:id/pages/domains', () => {
     expect((await create(p, { domain: 'x.test', certificate: ec.pem })).body).toEqual({ error: 'certificate, key provide all or none of parameters' });
     expect((await create(p, { domain: 'x.test', key: ec.keyPem })).body).toEqual({ error: 'certificate, key provide all or none of parameters' });
     expect((await create(p, { domain: 'x.test', certificate: ' ', key: '' })).body).toEqual({ error: 'certificate is empty, key is empty' });
+    expect((await create(p, { certificate: '' })).body).toEqual({ error: 'domain is missing, certificate is empty, certificate, key provide all or none of parameters' });
     const dev = await createUser(t);
     await addProjectMember(t, p, dev, 30);
     expect((await create(p, { domain: 'x.test', certificate: ec.pem }, dev.token)).body).toEqual({ error: 'certificate, key provide all or none of parameters' });

@@ -1,27 +1,26 @@
-import type { ParamSpec } from '../../core/params/coerce';
-import { PAGE_PARAMS } from '../../core/pagination/page';
-import { defineRoutes } from '../../rest/route';
+import { defineRoutes, type ParamException } from '../../rest/route';
 import { EnvironmentWire } from './environment.presenter';
 
-const PROJECT: Record<string, ParamSpec> = { id: { type: 'id', arg: 'projectId' } };
-const ENVIRONMENT: Record<string, ParamSpec> = { environment_id: { type: 'int', notFound: '', arg: 'environmentId' } };
-/** Grape's `absence` rule on both writes (spec 4.31, 4.32). */
-const SLUG: ParamSpec = { type: 'string', absence: 'is automatically generated and cannot be changed', arg: '-' };
+/** Parameters derive from the GraphQL arguments (docs/adding-a-resource.md); these are the exceptions. */
+const PROJECT: Record<string, ParamException> = { id: { arg: 'projectId' } };
+const ENVIRONMENT: Record<string, ParamException> = { environment_id: { notFound: '' } };
+/** Grape's `absence` rule on both writes (spec 4.31, 4.32): the slug is generated, never sent. */
+const SLUG: ParamException = { type: 'string', arg: '-', absence: 'is automatically generated and cannot be changed' };
 const tag = 'environments';
 
 export const environmentRoutes = defineRoutes([
   {
-    method: 'GET', path: '/projects/:id/environments', field: 'Query.projectEnvironments', params: { ...PROJECT, ...PAGE_PARAMS },
+    method: 'GET', path: '/projects/:id/environments', field: 'Query.projectEnvironments', params: PROJECT,
     paginated: true, shape: EnvironmentWire, summary: 'List the environments of a project', tag,
   },
   {
-    method: 'POST', path: '/projects/:id/environments', field: 'Mutation.createEnvironment',
-    params: { ...PROJECT, name: { type: 'string', required: true, arg: 'input.name' }, external_url: { type: 'string', arg: 'input.externalUrl' }, slug: SLUG },
+    // Grape's order: name, external_url, slug (the order of the joined messages).
+    method: 'POST', path: '/projects/:id/environments', field: 'Mutation.createEnvironment', params: { ...PROJECT, name: {}, external_url: {}, slug: SLUG },
     shape: EnvironmentWire, summary: 'Create an environment', tag,
   },
   {
     method: 'PUT', path: '/projects/:id/environments/:environment_id', field: 'Mutation.updateEnvironment',
-    params: { ...PROJECT, ...ENVIRONMENT, name: { type: 'string', arg: 'input.name' }, external_url: { type: 'string', arg: 'input.externalUrl' }, slug: SLUG },
+    params: { ...PROJECT, ...ENVIRONMENT, name: {}, external_url: {}, slug: SLUG },
     shape: EnvironmentWire, summary: 'Update an environment (the slug never changes)', tag,
   },
   {

@@ -1,15 +1,17 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
-import { isUniqueViolation, sqlEntities, sqlRows } from '../../core/db/sql';
+import { isUniqueViolation } from '../../core/db/sql';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../core/errors/domain-errors';
 import { MSG } from '../../core/errors/messages';
-import { makePage, normalizePage, type Page } from '../../core/pagination/page';
+import { offsetPage } from '../../core/pagination/list-query';
+import type { Page } from '../../core/pagination/page';
+import { patchEntity } from '../../core/patch/patch-entity';
 import type { Project } from '../projects/project.entity';
 import { projectService } from '../projects/project.service';
 import { Environment } from './environment.entity';
 import { canEnvironment, type EnvironmentAction } from './environment.policy';
 import { generateSlug } from './environment-slug';
-import type { CreateEnvironmentInput, EnvironmentsArgs, UpdateEnvironmentInput } from './environment.type';
+import { UpdateEnvironmentInput, type CreateEnvironmentInput, type EnvironmentsArgs } from './environment.type';
 import { blankToNull, validateEnvironment } from './environment.validation';
 
 /** The project (404 when invisible) if the caller may do `action` on its environments (else 403). */
@@ -30,10 +32,11 @@ async function find(ctx: RequestCtx, project: Project, environmentId: number): P
 
 async function list(ctx: RequestCtx, args: EnvironmentsArgs): Promise<Page<Environment>> {
   const project = await projectFor(ctx, args.projectId, 'read');
-  const req = normalizePage(args);
-  const [c] = await sqlRows<{ n: string }>(ctx.em, 'select count(*) as n from environments where project_id = ?', [project.id]);
-  const rows = await sqlEntities(ctx.em, Environment, `select * from environments where project_id = ? order by id limit ${req.perPage} offset ${req.offset}`, [project.id]);
-  return makePage(rows, Number(c.n), req);
+  // Index environments (project_id, id) serves the filter and the order.
+  return offsetPage(ctx.em, {
+    select: 'e.*', from: 'environments e', where: ['e.project_id = ?'], params: [project.id], orderBy: 'e.id', dir: 'asc', id: 'e.id',
+    map: (row) => ctx.em.map(Environment, row as never),
+  }, args);
 }
 
 async function get(ctx: RequestCtx, projectId: string, environmentId: number): Promise<Environment> {
@@ -72,8 +75,9 @@ async function create(ctx: RequestCtx, projectId: string, input: CreateEnvironme
 /** Name and external_url only; the slug stays what it was (spec 4.32). */
 async function update(ctx: RequestCtx, projectId: string, environmentId: number, input: UpdateEnvironmentInput): Promise<Environment> {
   const env = await find(ctx, await projectFor(ctx, projectId, 'update'), environmentId);
-  if (input.name !== undefined && input.name !== null) env.name = input.name;
-  if (input.externalUrl !== undefined) env.externalUrl = blankToNull(input.externalUrl);
+  patchEntity(env, input, UpdateEnvironmentInput, { externalUrl: 'skip' });
+  // An empty external_url is "sent" (null/undefined mean unchanged) and clears the URL.
+  if (input.externalUrl !== undefined && input.externalUrl !== null) env.externalUrl = blankToNull(input.externalUrl);
   return save(ctx, env);
 }
 

@@ -1,10 +1,10 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
-import { isUniqueViolation, sqlEntities, sqlRows } from '../../core/db/sql';
+import { isUniqueViolation } from '../../core/db/sql';
 import { ForbiddenError, NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
 import { MSG } from '../../core/errors/messages';
-import type { PageArgs } from '../../core/pagination/page';
-import { makePage, normalizePage, type Page } from '../../core/pagination/page';
+import { offsetPage } from '../../core/pagination/list-query';
+import type { Page, PageArgs } from '../../core/pagination/page';
 import { policy } from '../access/policy';
 import type { Project } from '../projects/project.entity';
 import { projectService } from '../projects/project.service';
@@ -62,23 +62,23 @@ async function find(ctx: RequestCtx, project: Project, domain: string): Promise<
   return row;
 }
 
-async function listAll(ctx: RequestCtx, args: PageArgs): Promise<Page<PagesDomain>> {
-  await instanceFilter(ctx);
-  const req = normalizePage(args);
-  const [c] = await sqlRows<{ n: string }>(ctx.em, 'select count(*) as n from pages_domains');
-  const rows = await sqlEntities(ctx.em, PagesDomain, `select * from pages_domains order by id limit ${req.perPage} offset ${req.offset}`);
-  return makePage(rows, Number(c.n), req);
+/** The pages_domains rows of a list, through the one list builder (count + page + id tie-break). */
+function listOf(ctx: RequestCtx, where: string[], params: unknown[], orderBy: string, args: PageArgs): Promise<Page<PagesDomain>> {
+  return offsetPage(ctx.em, {
+    select: 'd.*', from: 'pages_domains d', where, params, orderBy, dir: 'asc', id: 'd.id', map: (row) => ctx.em.map(PagesDomain, row as never),
+  }, args);
 }
 
+async function listAll(ctx: RequestCtx, args: PageArgs): Promise<Page<PagesDomain>> {
+  await instanceFilter(ctx);
+  return listOf(ctx, [], [], 'd.id', args);
+}
+
+/** Ordered by domain (index pages_domains (project_id, domain)). */
 async function listProject(ctx: RequestCtx, args: ProjectPagesDomainsArgs): Promise<Page<PagesDomain>> {
   const project = await projectFilter(ctx, args.projectId);
   await authorizePages(ctx, project);
-  const req = normalizePage(args);
-  const [c] = await sqlRows<{ n: string }>(ctx.em, 'select count(*) as n from pages_domains where project_id = ?', [project.id]);
-  const rows = await sqlEntities(
-    ctx.em, PagesDomain, `select * from pages_domains where project_id = ? order by domain, id limit ${req.perPage} offset ${req.offset}`, [project.id],
-  );
-  return makePage(rows, Number(c.n), req);
+  return listOf(ctx, ['d.project_id = ?'], [project.id], 'd.domain', args);
 }
 
 async function get(ctx: RequestCtx, projectId: string, domain: string): Promise<PagesDomain> {

@@ -3,7 +3,8 @@ import crypto from 'node:crypto';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { isUniqueViolation, likeEscape, sqlEntities, sqlRows, takenField } from '../../core/db/sql';
 import { ConflictError, ForbiddenError, NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
-import { makePage, normalizePage, type Page } from '../../core/pagination/page';
+import { offsetPage } from '../../core/pagination/list-query';
+import type { Page } from '../../core/pagination/page';
 import { parseIdOrPath } from '../../core/params/parse-id-or-path';
 import { requireUser } from '../../core/auth/guards';
 import { AccessLevel, SHARE_ACCESS_LEVELS } from '../access/access-level';
@@ -17,7 +18,8 @@ import { isValidProjectName, isValidProjectPath, parameterize } from '../../core
 import { ProjectMember } from '../access/member.entity';
 import { ProjectGroupLink } from './project-group-link.entity';
 import { Project } from './project.entity';
-import { ProjectOrderBy, type CreateProjectInput, type ProjectAttributesInput, type ProjectFilterArgs, type ShareProjectInput, type UpdateProjectInput } from './project.inputs';
+import { patchEntity, type PatchMapping } from '../../core/patch/patch-entity';
+import { CreateProjectInput, ProjectOrderBy, UpdateProjectInput, type ProjectFilterArgs, type ShareProjectInput } from './project.inputs';
 
 const ORDER_COLUMNS: Record<ProjectOrderBy, string> = {
   ID: 'id',
@@ -28,11 +30,8 @@ const ORDER_COLUMNS: Record<ProjectOrderBy, string> = {
   LAST_ACTIVITY_AT: 'last_activity_at',
 };
 
-/** Copies only the writable attributes (never mass-assignment). */
-const FLAGS = [
-  'description', 'defaultBranch', 'sharedRunnersEnabled', 'issuesEnabled', 'mergeRequestsEnabled', 'wikiEnabled', 'jobsEnabled',
-  'snippetsEnabled', 'containerRegistryEnabled', 'publicJobs', 'requestAccessEnabled', 'tagList',
-] as const;
+/** Input fields stored differently from how they are written (the rest is copied by patchEntity). */
+const STORED: PatchMapping<CreateProjectInput> = { visibility: (v) => ({ visibilityLevel: VISIBILITY_LEVEL[v] }), namespaceId: 'skip' };
 
 export interface ProjectScope {
   /** GET /groups/:id/projects: projects in the group's namespace plus projects shared with it (§2.5). */
@@ -73,7 +72,6 @@ async function findAdministrable(ctx: RequestCtx, idOrPath: string | number): Pr
 }
 
 async function list(ctx: RequestCtx, args: ProjectFilterArgs, scope: ProjectScope = {}): Promise<Page<Project>> {
-  const req = normalizePage(args);
   const where: string[] = [await projectVisibility(ctx, 'p')];
   const params: unknown[] = [];
   if (scope.groupId !== undefined) {
@@ -105,15 +103,7 @@ async function list(ctx: RequestCtx, args: ProjectFilterArgs, scope: ProjectScop
   }
   const column = ORDER_COLUMNS[args.orderBy ?? ProjectOrderBy.CREATED_AT];
   const dir = (args.sort ?? SortDirection.DESC) === SortDirection.ASC ? 'asc' : 'desc';
-  const filter = where.join(' and ');
-  const [count] = await sqlRows<{ n: string }>(ctx.em, `select count(*) as n from projects p where ${filter}`, params);
-  const nodes = await sqlEntities(
-    ctx.em,
-    Project,
-    `select p.* from projects p where ${filter} order by p.${column} ${dir}, p.id ${dir} limit ${req.perPage} offset ${req.offset}`,
-    params,
-  );
-  return makePage(nodes, Number(count.n), req);
+  return offsetPage(ctx.em, { select: 'p.*', from: 'projects p', where, params, orderBy: `p.${column}`, dir, id: 'p.id', map: (r) => ctx.em.map(Project, r as never) }, args);
 }
 
 function validateAttributes(project: Project, bag: FieldErrorBag): void {
@@ -143,16 +133,6 @@ async function checkUniqueness(ctx: RequestCtx, project: Project, bag: FieldErro
   );
   if (rows[0]?.name_taken) bag.add('name', MSG.taken);
   if (rows[0]?.path_taken) bag.add('path', MSG.taken);
-}
-
-function applyAttributes(project: Project, input: ProjectAttributesInput): void {
-  if (input.name !== undefined && input.name !== null) project.name = input.name;
-  if (input.path !== undefined && input.path !== null) project.path = input.path;
-  if (input.visibility) project.visibilityLevel = VISIBILITY_LEVEL[input.visibility];
-  for (const key of FLAGS) {
-    const value = input[key];
-    if (value !== undefined && value !== null) (project as unknown as Record<string, unknown>)[key] = value;
-  }
 }
 
 /** Persists after validation; a unique-index race still ends as the same 400, never a 500. */
@@ -190,7 +170,7 @@ async function create(ctx: RequestCtx, input: CreateProjectInput): Promise<Proje
   project.creatorId = user.id;
   project.runnersToken = crypto.randomBytes(15).toString('base64url');
   project.createdAt = project.updatedAt = project.lastActivityAt = ctx.clock.now();
-  applyAttributes(project, input);
+  patchEntity(project, input, CreateProjectInput, STORED);
   if (!project.path && project.name) project.path = parameterize(project.name);
   if (!project.name && project.path) project.name = project.path;
   validateAttributes(project, bag);
@@ -211,7 +191,7 @@ async function create(ctx: RequestCtx, input: CreateProjectInput): Promise<Proje
 
 async function update(ctx: RequestCtx, idOrPath: string, input: UpdateProjectInput): Promise<Project> {
   const project = await findAdministrable(ctx, idOrPath);
-  applyAttributes(project, input);
+  patchEntity(project, input, UpdateProjectInput, STORED);
   project.updatedAt = ctx.clock.now();
   const bag = new FieldErrorBag();
   validateAttributes(project, bag);
