@@ -1,5 +1,6 @@
 import { certificateText } from '../../src/modules/pages-domains/pages-certificate-text';
-import { chainVerifies, keyMatches, parseCertificates, parsePrivateKey, slashSubject } from '../../src/modules/pages-domains/pages-certificate';
+import tls from 'node:tls';
+import { chainVerifies, keyMatches, parseCertificates, parsePrivateKey, rootsIssuing, slashSubject } from '../../src/modules/pages-domains/pages-certificate';
 import { hostnameErrors, PAGES_MSG } from '../../src/modules/pages-domains/pages-domain.validation';
 import { chain, issue, traditionalPem } from '../support/certificates';
 
@@ -40,6 +41,13 @@ describe('pages certificates (spec 4.27, parsed with @peculiar/x509)', () => {
     expect(await chainVerifies(parseCertificates(leaf.pem)!, now())).toBe(false);
     // An intermediate without its root is not enough: the path must end at a self-signed certificate.
     expect(await chainVerifies(parseCertificates(leaf.pem + intermediate.pem)!, now())).toBe(false);
+  });
+
+  it("finds issuers among Node's trust store roots by name, parsing only candidates", async () => {
+    const real = parseCertificates(tls.rootCertificates[0])![0];
+    const found = rootsIssuing(real);
+    expect(found.map((c) => c.subject)).toContain(real.issuer);
+    expect(rootsIssuing(parseCertificates((await issue({ cn: 'nobody.test', kind: 'ec' })).pem)![0])).toEqual([]);
   });
 
   it('a chain whose leaf is outside its validity does not verify; a self-signed one still does', async () => {

@@ -53,11 +53,21 @@ function mayIssue(cert: x509.X509Certificate): boolean {
   return !bc || bc.ca;
 }
 
-let systemRoots: x509.X509Certificate[] | undefined;
-/** The trust store Node ships (Mozilla's roots), parsed once on first use. */
-function roots(): x509.X509Certificate[] {
-  systemRoots ??= tls.rootCertificates.flatMap((pem) => parseCertificates(pem) ?? []);
-  return systemRoots;
+let systemRoots: { der: Buffer; pem: string; cert?: x509.X509Certificate }[] | undefined;
+/**
+ * Candidate issuers from the trust store Node ships (Mozilla's roots): only roots whose DER contains
+ * the wanted issuer name are parsed (parsing all ~140 costs seconds), each at most once.
+ */
+export function rootsIssuing(cert: x509.X509Certificate): x509.X509Certificate[] {
+  systemRoots ??= tls.rootCertificates.map((pem) => ({ pem, der: Buffer.from(pem.replace(/-----[^-]+-----|\s/g, ''), 'base64') }));
+  const name = Buffer.from(cert.issuerName.toArrayBuffer());
+  const out: x509.X509Certificate[] = [];
+  for (const root of systemRoots) {
+    if (root.der.indexOf(name) < 0) continue;
+    root.cert ??= parseCertificates(root.pem)?.[0];
+    if (root.cert) out.push(root.cert);
+  }
+  return out;
 }
 
 /**
@@ -68,13 +78,12 @@ function roots(): x509.X509Certificate[] {
 export async function chainVerifies(certs: x509.X509Certificate[], now: Date): Promise<boolean> {
   const [leaf] = certs;
   if (await signedBy(leaf, leaf)) return true;
-  const pool = [...certs.slice(1), ...roots()];
   let current = leaf;
   for (let depth = 0; depth < 10; depth += 1) {
     if (!validAt(current, now)) return false;
     if (current !== leaf && (await signedBy(current, current))) return true;
     let next: x509.X509Certificate | undefined;
-    for (const candidate of pool) {
+    for (const candidate of [...certs.slice(1), ...rootsIssuing(current)]) {
       if (candidate !== current && candidate.subject === current.issuer && mayIssue(candidate) && (await signedBy(current, candidate))) {
         next = candidate;
         break;
