@@ -47,7 +47,7 @@ export function authorizedGroupIdsSql(user: User, projectIds: readonly number[])
       where pn.kind = 'group' and pn.id = any(array(select p.namespace_id from projects p where p.id = any(${intArray(projectIds)})))`;
 }
 
-/** Public for everyone; internal too for signed-in, non-external users (gitlab-behaviour §2.3). */
+/** Public for everyone; internal too for signed-in, non-external users (docs/permissions.md, "Visibility"). */
 export function levelPredicate(alias: string, user: User | null): string {
   if (!user || user.external) return `${alias}.visibility_level = ${VISIBILITY_LEVEL.PUBLIC}`;
   return `${alias}.visibility_level >= ${VISIBILITY_LEVEL.INTERNAL}`;

@@ -12,7 +12,7 @@ import { Namespace } from '../namespaces/namespace.entity';
 import { policy } from '../access/policy';
 
 /**
- * The group list query behind GET /groups and GET /groups/:id/subgroups (gitlab-behaviour §2.3, §2.4):
+ * The group list query behind GET /groups and GET /groups/:id/subgroups (docs/gitlab-compatibility.md, "Groups"):
  * one count and one page query, whatever the page size; hierarchy through traversal_ids.
  */
 export interface GroupListScope {
@@ -58,7 +58,7 @@ async function groupFilter(ctx: RequestCtx, args: GroupsArgs, scope: GroupListSc
   if (args.owned) {
     where.push(ctx.user ? `n.id in (select gm.group_id from group_members gm where gm.user_id = ${Number(ctx.user.id)} and gm.access_level = ${AccessLevel.OWNER} and ${activeMembership('gm')})` : 'false');
   }
-  // custom_attributes filters apply for administrators only (gitlab-behaviour §2.3).
+  // custom_attributes filters apply for administrators only (docs/gitlab-compatibility.md, "Groups").
   if (policy.canSeeCustomAttributes(ctx.user) && args.customAttributes?.length) {
     for (const attr of args.customAttributes) {
       where.push('exists (select 1 from group_custom_attributes ca where ca.group_id = n.id and ca.key = ? and ca.value = ?)');

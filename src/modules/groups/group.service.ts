@@ -20,7 +20,7 @@ import { MSG } from '../../core/errors/messages';
 import { SUBGROUP_RESERVED, TOP_LEVEL_RESERVED, checkNameOrPath, isValidGroupName, isValidNamespacePath } from '../../core/validation/path-rules';
 import { onUniqueViolation } from '../../core/db/unique-violation';
 
-/** A group by id or full path that the caller may read; otherwise 404 "Group Not Found" (§2.6). */
+/** A group by id or full path that the caller may read; otherwise 404 "Group Not Found" (docs/gitlab-compatibility.md, "Groups"). */
 async function findVisible(ctx: RequestCtx, idOrPath: string | number): Promise<Namespace> {
   const ref = parseIdOrPath(idOrPath);
   if ('none' in ref) throw new NotFoundError('Group');
@@ -51,7 +51,7 @@ const levelName = (level: number) => toVisibility(level).toLowerCase();
 /** Input fields stored differently from how they are written. */
 const STORED: PatchMapping<GroupAttributesInput> = { visibility: (v) => ({ visibilityLevel: VISIBILITY_LEVEL[v] }) };
 
-/** Name, path, description and visibility-vs-parent rules (gitlab-behaviour §2.7, §2.8). */
+/** Name, path, description and visibility-vs-parent rules (docs/gitlab-compatibility.md, "Names and paths", "Groups"). */
 function validate(group: Namespace, parent: Namespace | null, bag: FieldErrorBag): void {
   checkNameOrPath(bag, 'name', group.name, [isValidGroupName, MSG.groupName]);
   checkNameOrPath(bag, 'path', group.path, [isValidNamespacePath, MSG.namespacePath], parent ? SUBGROUP_RESERVED : TOP_LEVEL_RESERVED);
@@ -91,7 +91,7 @@ async function create(ctx: RequestCtx, input: CreateGroupInput): Promise<Namespa
   return group;
 }
 
-/** Lowest visibility allowed by the group's children (projects and subgroups), for §2.8's messages. */
+/** Lowest visibility allowed by the group's children (projects and subgroups), for the visibility_level messages (docs/gitlab-compatibility.md, "Groups"). */
 async function childVisibility(ctx: RequestCtx, group: Namespace): Promise<{ projects: number; subgroups: number }> {
   const [row] = await sqlRows<{ p: number | null; s: number | null }>(
     ctx.em,
@@ -144,7 +144,7 @@ async function remove(ctx: RequestCtx, idOrPath: string): Promise<boolean> {
 const TRANSFER = 'Failed to transfer project';
 const TRANSFER_CLASH = 'Project with same name or path in target namespace already exists';
 
-/** POST /groups/:id/projects/:project_id (admin only, gitlab-behaviour §2.10). */
+/** POST /groups/:id/projects/:project_id (admin only; docs/gitlab-compatibility.md, "Groups"). */
 async function transferProject(ctx: RequestCtx, idOrPath: string, projectIdOrPath: string): Promise<Namespace> {
   const group = await findVisible(ctx, idOrPath);
   const project: Project = await projectService.findVisible(ctx, projectIdOrPath);

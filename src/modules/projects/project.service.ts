@@ -35,7 +35,7 @@ const ORDER_COLUMNS: Record<ProjectOrderBy, string> = {
 const STORED: PatchMapping<CreateProjectInput> = { visibility: (v) => ({ visibilityLevel: VISIBILITY_LEVEL[v] }), namespaceId: 'skip' };
 
 export interface ProjectScope {
-  /** GET /groups/:id/projects: projects in the group's namespace plus projects shared with it (§2.5). */
+  /** GET /groups/:id/projects: projects in the group's namespace plus projects shared with it (docs/gitlab-compatibility.md, "Projects and members"). */
   groupId?: number;
 }
 
@@ -227,7 +227,7 @@ async function star(ctx: RequestCtx, idOrPath: string): Promise<{ project: Proje
 }
 
 async function share(ctx: RequestCtx, idOrPath: string, input: ShareProjectInput): Promise<ProjectGroupLink> {
-  // Parameter checks come before lookups (gitlab-behaviour §0.2), on both surfaces.
+  // Parameter checks come before lookups (docs/gitlab-compatibility.md, "Order of checks"), on both surfaces.
   if (!(SHARE_ACCESS_LEVELS as readonly number[]).includes(input.groupAccess)) throw ParamError.notInSet('group_access');
   assertOptionalDate('expires_at', input.expiresAt);
   const project = await findAdministrable(ctx, idOrPath);
