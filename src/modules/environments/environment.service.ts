@@ -1,6 +1,6 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
-import { isUniqueViolation } from '../../core/db/sql';
+import { onUniqueViolation } from '../../core/db/unique-violation';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../core/errors/domain-errors';
 import { MSG } from '../../core/errors/messages';
 import { offsetPage } from '../../core/pagination/list-query';
@@ -48,13 +48,10 @@ async function save(ctx: RequestCtx, env: Environment): Promise<Environment> {
   const bag = await validateEnvironment(ctx, env);
   if (!bag.empty) throw new ValidationError(bag.errors);
   env.updatedAt = ctx.clock.now();
-  try {
-    await ctx.em.persistAndFlush(env);
-  } catch (e) {
-    if (!isUniqueViolation(e)) throw e;
+  await onUniqueViolation(() => ctx.em.persistAndFlush(env), (e) => {
     const field = String((e as { constraint?: string }).constraint).includes('slug') ? 'slug' : 'name';
-    throw new ValidationError({ [field]: [MSG.taken] });
-  }
+    return new ValidationError({ [field]: [MSG.taken] });
+  });
   return env;
 }
 

@@ -1,6 +1,6 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
-import { isUniqueViolation } from '../../core/db/sql';
+import { onUniqueViolation } from '../../core/db/unique-violation';
 import { ForbiddenError, NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
 import { MSG } from '../../core/errors/messages';
 import { offsetPage } from '../../core/pagination/list-query';
@@ -97,12 +97,7 @@ async function save(ctx: RequestCtx, row: PagesDomain, draft: DomainDraft): Prom
   row.certificateNotBefore = parsed.leaf?.notBefore ?? null;
   row.certificateNotAfter = parsed.leaf?.notAfter ?? null;
   row.updatedAt = ctx.clock.now();
-  try {
-    await ctx.em.persistAndFlush(row);
-  } catch (e) {
-    if (isUniqueViolation(e)) throw new ValidationError({ domain: [MSG.taken] });
-    throw e;
-  }
+  await onUniqueViolation(() => ctx.em.persistAndFlush(row), () => new ValidationError({ domain: [MSG.taken] }));
   return row;
 }
 
