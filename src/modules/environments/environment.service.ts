@@ -6,10 +6,10 @@ import { MSG } from '../../core/errors/messages';
 import { offsetPage } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
 import { patchEntity } from '../../core/patch/patch-entity';
+import { policy, type EnvironmentAction } from '../access/policy';
 import type { Project } from '../projects/project.entity';
 import { projectService } from '../projects/project.service';
 import { Environment } from './environment.entity';
-import { canEnvironment, type EnvironmentAction } from './environment.policy';
 import { generateSlug } from './environment-slug';
 import { UpdateEnvironmentInput, type CreateEnvironmentInput, type EnvironmentsArgs } from './environment.type';
 import { blankToNull, validateEnvironment } from './environment.validation';
@@ -18,7 +18,7 @@ import { blankToNull, validateEnvironment } from './environment.validation';
 async function projectFor(ctx: RequestCtx, idOrPath: string, action: EnvironmentAction): Promise<Project> {
   const user = requireUser(ctx);
   const project = await projectService.findVisible(ctx, idOrPath);
-  if (!canEnvironment(user, await projectService.accessLevel(ctx, project), project.jobsEnabled, action)) throw new ForbiddenError();
+  if (!policy.canEnvironment(user, await projectService.accessLevel(ctx, project), project.jobsEnabled, action)) throw new ForbiddenError();
   ctx.loaders.environmentProject.prime(project.id, project);
   return project;
 }
