@@ -6,10 +6,16 @@ import type { Logger } from 'pino';
 import { authenticateToken } from './core/auth/authenticate';
 import { extractToken } from './core/auth/token';
 import { createRequestCtx, type Clock, type RequestCtx } from './core/context/request-ctx';
+import type { DbHealth } from './core/db/db-monitor';
 import type { Orm } from './core/db/orm';
-import { startApollo } from './core/graphql/apollo';
+import { DatabaseUnavailableError } from './core/errors/domain-errors';
+import { asDomainError } from './core/errors/driver-errors';
+import { contextCreationError } from './core/errors/graphql-error';
+import { toRestError } from './core/errors/rest-error';
+import { startApollo, type GraphQLRequestInfo } from './core/graphql/apollo';
 import { graphiqlPage } from './core/graphql/graphiql';
 import { buildAppSchema } from './core/graphql/schema';
+import { createErrorReporter } from './ops/error-reporter';
 import { createMetrics } from './ops/metrics';
 import { opsRouter } from './ops/ops.router';
 import { buildOpenApi } from './rest/openapi';
@@ -21,6 +27,8 @@ import { swaggerUiRouter } from './rest/swagger-ui';
 declare module 'express-serve-static-core' {
   interface Request {
     id: string;
+    /** The authenticated user's id, once known (error logs). */
+    userId?: number | null;
   }
 }
 
@@ -29,6 +37,10 @@ export interface AppDeps {
   logger: Logger;
   externalUrl: string;
   clock?: Clock;
+  /** Database probe and embedded-server state (main.ts); without it the database counts as up. */
+  health?: DbHealth;
+  /** CIDR list for the ops endpoints; default loopback. */
+  monitoringWhitelist?: string[];
 }
 
 export interface BuiltApp {
@@ -48,7 +60,8 @@ function normalizeApiPath(req: Request, _res: Response, next: NextFunction): voi
 export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const { orm, logger } = deps;
   const schema = await buildAppSchema();
-  const metrics = createMetrics();
+  const metrics = createMetrics(orm);
+  const reporter = createErrorReporter(logger, metrics.dbErrors);
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', true);
@@ -65,9 +78,11 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     next();
   });
   app.use(metrics.middleware);
-  app.use(opsRouter(orm, metrics));
+  app.use(opsRouter({ orm, metrics, health: deps.health, whitelist: deps.monitoringWhitelist }));
 
   const createCtx = async (req: Request): Promise<RequestCtx> => {
+    // While the health probe fails, answer 503 at once instead of queueing on the pool.
+    if (deps.health && !deps.health.available()) throw new DatabaseUnavailableError();
     const em = orm.em.fork();
     const clock = deps.clock;
     const now = clock ? clock.now() : new Date();
@@ -75,25 +90,37 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     const query = (req.query ?? {}) as Record<string, unknown>;
     const token = extractToken({ header: (n) => req.get(n), param: (n) => query[n] ?? body[n] });
     const auth = await authenticateToken(em, token, now);
+    req.userId = auth.user?.id ?? null;
     return createRequestCtx({ em, user: auth.user, tokenInvalid: auth.tokenInvalid, externalUrl: deps.externalUrl, clock });
   };
 
   const openapi = buildOpenApi(schema, REST_ROUTES.map((r) => compileRoute(schema, r)));
   app.get('/api/v4/openapi.json', (_req, res) => sendJson(res, 200, openapi));
   app.use('/api/v4/docs', swaggerUiRouter());
-  app.use('/api/v4', normalizeApiPath, buildRestRouter({ schema, routes: REST_ROUTES, createCtx, logger }));
+  app.use('/api/v4', normalizeApiPath, buildRestRouter({ schema, routes: REST_ROUTES, createCtx, logger, reporter }));
 
-  const apollo = await startApollo(schema);
+  const graphqlRequests = new WeakMap<RequestCtx, GraphQLRequestInfo>();
+  const apollo = await startApollo(schema, {
+    reportError: (err, where) => reporter.report(err, { surface: 'graphql', ...where }),
+    infoOf: (ctx) => graphqlRequests.get(ctx),
+  });
+  const graphqlCtx = async (req: Request, res: Response): Promise<RequestCtx> => {
+    const ctx = await createCtx(req).catch(contextCreationError);
+    graphqlRequests.set(ctx, { reqId: req.id, setRoute: (label) => (res.locals.route = label) });
+    return ctx;
+  };
   const graphiql = (_req: Request, res: Response) => res.type('html').send(graphiqlPage());
   app.get('/-/graphiql', graphiql);
   app.get('/graphql', (req, res, next) => (req.accepts(['application/json', 'text/html']) === 'text/html' ? graphiql(req, res) : next()));
-  app.use('/graphql', express.json({ limit: '2mb' }), expressMiddleware(apollo, { context: ({ req }) => createCtx(req) }));
+  app.use('/graphql', express.json({ limit: '2mb' }), expressMiddleware(apollo, { context: ({ req, res }) => graphqlCtx(req, res) }));
 
   app.use((_req, res) => sendJson(res, 404, { error: '404 Not Found' }));
   app.use((err: Error & { status?: number; type?: string }, req: Request, res: Response, _next: NextFunction) => {
     if (err.type === 'entity.parse.failed') return sendJson(res, 400, { error: 'The request body is not valid JSON' });
     if (err.status && err.status < 500) return sendJson(res, err.status, { error: err.message });
-    logger.error({ err, reqId: req.id }, 'unhandled error');
+    reporter.report(err, { surface: 'http', reqId: req.id, route: req.path, userId: req.userId });
+    const domain = asDomainError(err);
+    if (domain?.code === 'UNAVAILABLE') return sendJson(res, 503, toRestError(domain).body);
     return sendJson(res, 500, { message: '500 Internal Server Error' });
   });
   return { app, stop: () => apollo.stop() };

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { isCidr } from './ops/ip-whitelist';
 
 export interface Config {
   host: string;
@@ -9,6 +10,16 @@ export interface Config {
   externalUrl: string;
   logLevel: string;
   shutdownTimeoutMs: number;
+  db: {
+    poolMax: number;
+    acquireTimeoutMs: number;
+    connectTimeoutMs: number;
+    statementTimeoutMs: number;
+    /** Health probe period; also bounds how long requests keep reaching a dead database. */
+    probeIntervalMs: number;
+  };
+  /** Who may read /-/metrics, /-/readiness, /-/liveness, /-/health (CIDR list; GitLab's monitoring whitelist). */
+  monitoringWhitelist: string[];
 }
 
 export class ConfigError extends Error {}
@@ -18,6 +29,14 @@ function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): num
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a non-negative integer, got "${raw}"`);
   return Number(raw);
+}
+
+function parseWhitelist(raw: string | undefined): string[] {
+  const list = (raw ?? '127.0.0.0/8,::1/128').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const entry of list) {
+    if (!isCidr(entry)) throw new ConfigError(`MONITORING_WHITELIST entries must be IP addresses or CIDR ranges, got "${entry}"`);
+  }
+  return list;
 }
 
 /** Reads and validates the environment once (README "Configuration" lists every variable). */
@@ -38,5 +57,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     externalUrl,
     logLevel: env.LOG_LEVEL || 'info',
     shutdownTimeoutMs: intFromEnv(env, 'SHUTDOWN_TIMEOUT_MS', 10000),
+    db: {
+      poolMax: intFromEnv(env, 'DB_POOL_MAX', 10),
+      acquireTimeoutMs: intFromEnv(env, 'DB_POOL_ACQUIRE_TIMEOUT_MS', 2000),
+      connectTimeoutMs: intFromEnv(env, 'DB_CONNECT_TIMEOUT_MS', 2000),
+      statementTimeoutMs: intFromEnv(env, 'DB_STATEMENT_TIMEOUT_MS', 15000),
+      probeIntervalMs: intFromEnv(env, 'DB_PROBE_INTERVAL_MS', 1000),
+    },
+    monitoringWhitelist: parseWhitelist(env.MONITORING_WHITELIST),
   };
 }

@@ -1,5 +1,7 @@
 import pino, { type Logger } from 'pino';
+import { serializeError } from './errors/redact-sql';
 
+/** JSON lines on stdout; errors are serialized with SQL literals redacted (core/errors/redact-sql.ts). */
 export function createLogger(level: string): Logger {
-  return pino({ level, base: { service: 'gitlab-admin' }, timestamp: pino.stdTimeFunctions.isoTime });
+  return pino({ level, base: { service: 'gitlab-admin' }, timestamp: pino.stdTimeFunctions.isoTime, serializers: { err: serializeError } });
 }

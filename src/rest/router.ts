@@ -4,7 +4,9 @@ import { execute, type GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import type { RequestCtx } from '../core/context/request-ctx';
 import { requireAdmin, requireUser } from '../core/auth/guards';
-import { DomainError, ParamError } from '../core/errors/domain-errors';
+import { ParamError } from '../core/errors/domain-errors';
+import { asDomainError } from '../core/errors/driver-errors';
+import type { ErrorReporter } from '../ops/error-reporter';
 import { INTERNAL_ERROR, ROUTE_NOT_FOUND, toRestError, type RestError } from '../core/errors/rest-error';
 import { paginationHeaders } from '../core/pagination/headers';
 import { includeVariables, includeVariable, present, type WireShape } from '../core/wire/wire';
@@ -18,6 +20,8 @@ export interface RestDeps {
   /** Authenticates (token from header, query or body) and builds the request context. */
   createCtx: (req: Request) => Promise<RequestCtx>;
   logger: Logger;
+  /** Logs unexpected errors once (redacted) and counts database errors. */
+  reporter?: ErrorReporter;
 }
 
 /** python-gitlab 3.x decodes only responses whose Content-Type is exactly `application/json`. */
@@ -72,10 +76,12 @@ function defaultStatus(route: RouteDef): number {
 }
 
 /** Maps an error from any stage to GitLab's status and body; unexpected ones are logged and become 500. */
-function restErrorOf(err: unknown, logger: Logger, req: Request): RestError {
-  if (err instanceof DomainError) return toRestError(err);
-  logger.error({ err, reqId: req.id }, 'unhandled error in REST route');
-  return INTERNAL_ERROR;
+function restErrorOf(err: unknown, deps: RestDeps, req: Request, res: Response): RestError {
+  const domain = asDomainError(err);
+  const where = { surface: 'rest' as const, reqId: req.id, route: res.locals.route as string | undefined, userId: req.userId };
+  if (deps.reporter) deps.reporter.report(err, where);
+  else if (!domain) deps.logger.error({ err, reqId: req.id }, 'unhandled error in REST route');
+  return domain ? toRestError(domain) : INTERNAL_ERROR;
 }
 
 async function handle(c: CompiledRoute, deps: RestDeps, req: Request, res: Response): Promise<void> {
@@ -141,7 +147,7 @@ export function buildRestRouter(deps: RestDeps): Router {
     const method = c.route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
     router[method](c.route.path, (req: Request, res: Response) => {
       res.locals.route = `${c.route.method} ${c.route.path}`;
-      handle(c, deps, req, res).catch((err: unknown) => sendError(res, restErrorOf(err, deps.logger, req)));
+      handle(c, deps, req, res).catch((err: unknown) => sendError(res, restErrorOf(err, deps, req, res)));
     });
   }
   router.use((_req: Request, res: Response) => sendError(res, ROUTE_NOT_FOUND));
@@ -150,7 +156,7 @@ export function buildRestRouter(deps: RestDeps): Router {
     if (err.type === 'entity.parse.failed') return sendJson(res, 400, { error: 'The request body is not valid JSON' });
     if (err.status && err.status >= 400 && err.status < 500) return sendJson(res, err.status, { error: err.message });
     if (err instanceof multer.MulterError) return sendJson(res, 400, { error: err.message });
-    return sendError(res, restErrorOf(err, deps.logger, req));
+    return sendError(res, restErrorOf(err, deps, req, res));
   });
   return router;
 }

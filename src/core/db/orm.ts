@@ -6,10 +6,29 @@ import { MIGRATIONS } from './migrations';
 
 export type Orm = MikroORM;
 
+/** Bounded waits (README, Operations); omitted values keep the driver defaults (tests). */
+export interface DbTimeouts {
+  /** Waiting for a free pool connection (knex acquireConnectionTimeout). */
+  acquireTimeoutMs: number;
+  /** Opening a connection (pg connectionTimeoutMillis). */
+  connectTimeoutMs: number;
+  /** Server-side statement_timeout; the client gives up 1 s later (pg query_timeout) if the server is stopped. */
+  statementTimeoutMs: number;
+}
+
 export interface OrmOptions {
   clientUrl: string;
   debug?: boolean;
   poolMax?: number;
+  timeouts?: DbTimeouts;
+}
+
+function driverOptions(t: DbTimeouts | undefined): Record<string, unknown> {
+  if (!t) return {};
+  return {
+    acquireConnectionTimeout: t.acquireTimeoutMs,
+    connection: { connectionTimeoutMillis: t.connectTimeoutMs, statement_timeout: t.statementTimeoutMs, query_timeout: t.statementTimeoutMs + 1000 },
+  };
 }
 
 export async function initOrm(opts: OrmOptions): Promise<Orm> {
@@ -23,6 +42,7 @@ export async function initOrm(opts: OrmOptions): Promise<Orm> {
     allowGlobalContext: false,
     forceUtcTimezone: true,
     pool: { min: 0, max: opts.poolMax ?? 10 },
+    driverOptions: driverOptions(opts.timeouts),
     debug: opts.debug ?? false,
   });
 }
