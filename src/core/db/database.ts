@@ -18,6 +18,8 @@ export interface OpenOptions {
   onFatal?: (message: string) => void;
   /** Non-durable settings (throwaway test clusters). */
   ephemeral?: boolean;
+  /** Restart attempts of a dead embedded server before onFatal (default 6, about 8 s). */
+  restartAttempts?: number;
 }
 
 async function warnIfSuperuser(orm: Orm, logger: Logger): Promise<void> {
@@ -39,6 +41,7 @@ export async function openDatabase(config: Config, logger: Logger, opts: OpenOpt
     const handle = await startOrReuseEmbedded({
       dataDir: config.dataDir,
       ephemeral: opts.ephemeral,
+      restartAttempts: opts.restartAttempts,
       log: { info: (m) => logger.info(m), warn: (m) => logger.warn(m), error: (m) => logger.error(m) },
       onFatal: (m) => (opts.onFatal ? opts.onFatal(m) : logger.error(m)),
     });
@@ -50,7 +53,7 @@ export async function openDatabase(config: Config, logger: Logger, opts: OpenOpt
   const { poolMax, probeIntervalMs, ...timeouts } = config.db;
   let orm: Orm | undefined;
   try {
-    orm = await initOrm({ clientUrl: url, poolMax, timeouts });
+    orm = await initOrm({ clientUrl: url, poolMax, timeouts, driverLog: (m) => logger.debug(`database driver: ${m}`) });
     const applied = await migrate(orm);
     if (applied > 0) logger.info({ applied }, 'applied database migrations');
     if (config.databaseUrl) await warnIfSuperuser(orm, logger);

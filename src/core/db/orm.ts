@@ -1,6 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { ReflectMetadataProvider } from '@mikro-orm/core';
+import { redactSql } from '../errors/redact-sql';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
@@ -21,6 +22,8 @@ export interface OrmOptions {
   debug?: boolean;
   poolMax?: number;
   timeouts?: DbTimeouts;
+  /** knex's own warnings (e.g. "Connection Error: Connection ended unexpectedly"); default: dropped. */
+  driverLog?: (message: string) => void;
 }
 
 function driverOptions(t: DbTimeouts | undefined): Record<string, unknown> {
@@ -29,6 +32,12 @@ function driverOptions(t: DbTimeouts | undefined): Record<string, unknown> {
     acquireConnectionTimeout: t.acquireTimeoutMs,
     connection: { connectionTimeoutMillis: t.connectTimeoutMs, statement_timeout: t.statementTimeoutMs, query_timeout: t.statementTimeoutMs + 1000 },
   };
+}
+
+/** knex prints to the console by default; route its messages (redacted) to the service log instead. */
+function knexLog(sink: ((message: string) => void) | undefined): Record<string, (m: unknown) => void> {
+  const write = (m: unknown) => sink?.(redactSql(m instanceof Error ? m.message : String(m)));
+  return { warn: write, error: write, deprecate: write, debug: () => undefined };
 }
 
 export async function initOrm(opts: OrmOptions): Promise<Orm> {
@@ -42,7 +51,7 @@ export async function initOrm(opts: OrmOptions): Promise<Orm> {
     allowGlobalContext: false,
     forceUtcTimezone: true,
     pool: { min: 0, max: opts.poolMax ?? 10 },
-    driverOptions: driverOptions(opts.timeouts),
+    driverOptions: { ...driverOptions(opts.timeouts), log: knexLog(opts.driverLog) },
     debug: opts.debug ?? false,
   });
 }

@@ -7,6 +7,8 @@ import fs from 'node:fs';
  * (/root is 0700, so is `mktemp -d`), so it is started through util-linux `setpriv` with one ambient
  * capability, CAP_DAC_READ_SEARCH: it may look up and read paths under private parents (binaries in
  * node_modules, DATA_DIR), and writes only where it owns files (DATA_DIR/postgres). README, Operations.
+ * Measured alternative: copying the binaries to a traversable cache fixes node_modules but not a
+ * DATA_DIR under a private parent, which would have to move out of DATA_DIR.
  */
 export interface PgLauncher {
   /** uid/gid that must own the data directory; undefined when not running as root. */
@@ -55,7 +57,9 @@ export function pgLauncher(): PgLauncher {
   const owner = ensurePostgresUser();
   const setpriv = findSetpriv();
   if (setpriv && hasBoundingCap(CAP_DAC_READ_SEARCH)) {
-    const prefix = ['--reuid=postgres', '--regid=postgres', '--init-groups', '--inh-caps=+dac_read_search', '--ambient-caps=+dac_read_search'];
+    // no_setuid_fixup: access(2) checks with the real uid, and without this bit the kernel drops the
+    // capability for them; initdb and postgres validate their own binaries with access(2).
+    const prefix = ['--reuid=postgres', '--regid=postgres', '--init-groups', '--securebits=+no_setuid_fixup', '--inh-caps=+dac_read_search', '--ambient-caps=+dac_read_search'];
     return { owner, command: (file, args) => ({ file: setpriv, args: [...prefix, file, ...args] }), describe: 'as OS user postgres (setpriv, CAP_DAC_READ_SEARCH)' };
   }
   // Without setpriv or the capability: plain uid switch; works when every parent directory is traversable.
