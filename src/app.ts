@@ -12,7 +12,7 @@ import { DatabaseUnavailableError } from './core/errors/domain-errors';
 import { asDomainError } from './core/errors/driver-errors';
 import { contextCreationError } from './core/errors/graphql-error';
 import { toRestError } from './core/errors/rest-error';
-import { startApollo, type GraphQLRequestInfo } from './core/graphql/apollo';
+import { attachRequestInfo, startApollo } from './core/graphql/apollo';
 import { graphiqlPage } from './core/graphql/graphiql';
 import { buildAppSchema } from './core/graphql/schema';
 import { createErrorReporter } from './ops/error-reporter';
@@ -99,15 +99,10 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.use('/api/v4/docs', swaggerUiRouter());
   app.use('/api/v4', normalizeApiPath, buildRestRouter({ schema, routes: REST_ROUTES, createCtx, logger, reporter }));
 
-  const graphqlRequests = new WeakMap<RequestCtx, GraphQLRequestInfo>();
-  const apollo = await startApollo(schema, {
-    reportError: (err, where) => reporter.report(err, { surface: 'graphql', ...where }),
-    infoOf: (ctx) => graphqlRequests.get(ctx),
-  });
+  const apollo = await startApollo(schema, { reportError: (err, where) => reporter.report(err, { surface: 'graphql', ...where }) });
   const graphqlCtx = async (req: Request, res: Response): Promise<RequestCtx> => {
     const ctx = await createCtx(req).catch(contextCreationError);
-    graphqlRequests.set(ctx, { reqId: req.id, setRoute: (label) => (res.locals.route = label) });
-    return ctx;
+    return attachRequestInfo(ctx, { reqId: req.id, setRoute: (label) => (res.locals.route = label) });
   };
   const graphiql = (_req: Request, res: Response) => res.type('html').send(graphiqlPage());
   app.get('/-/graphiql', graphiql);

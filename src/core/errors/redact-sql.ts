@@ -5,7 +5,7 @@
  */
 export function redactSql(text: string): string {
   return text
-    .replace(/\bE?'(?:[^']|'')*'/g, '?')
+    .replace(/(?<![A-Za-z0-9_])E'(?:[^']|'')*'|'(?:[^']|'')*'/g, '?')
     .replace(/\)=\([^)]*\)/g, ')=(?)')
     .replace(/(^|[\s(,=<>+-])-?\d+(?:\.\d+)?(?:e[+-]?\d+)?(?=$|[\s),;])/gi, '$1?');
 }

@@ -15,8 +15,17 @@ export interface GraphQLRequestInfo {
 export interface ApolloHooks {
   /** Logs one unexpected error (DomainErrors and client errors never reach it). */
   reportError(err: unknown, where: { reqId?: string; route: string; userId: number | null }): void;
-  infoOf(ctx: RequestCtx): GraphQLRequestInfo | undefined;
 }
+
+// Apollo hands plugins a shallow copy of the context object, so the info travels as an own property.
+const REQUEST_INFO = Symbol('graphqlRequestInfo');
+type WithInfo = RequestCtx & { [REQUEST_INFO]?: GraphQLRequestInfo };
+
+export function attachRequestInfo(ctx: RequestCtx, info: GraphQLRequestInfo): RequestCtx {
+  return Object.assign(ctx, { [REQUEST_INFO]: info });
+}
+
+const infoOf = (ctx: RequestCtx | undefined): GraphQLRequestInfo | undefined => (ctx as WithInfo | undefined)?.[REQUEST_INFO];
 
 /**
  * Bounded metrics label: operation type plus the root field when there is exactly one and the schema
@@ -38,10 +47,10 @@ function errorLoggingPlugin(schema: GraphQLSchema, hooks: ApolloHooks): ApolloSe
       return {
         async didResolveOperation({ operation, contextValue }) {
           label = operationLabel(schema, operation);
-          hooks.infoOf(contextValue)?.setRoute(label);
+          infoOf(contextValue)?.setRoute(label);
         },
         async didEncounterErrors({ errors, contextValue }) {
-          const info = hooks.infoOf(contextValue);
+          const info = infoOf(contextValue);
           for (const e of errors) {
             const original = e instanceof GraphQLError ? e.originalError : e;
             if (!original || original instanceof GraphQLError) continue; // parse, validation, coercion: client errors

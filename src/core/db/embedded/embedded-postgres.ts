@@ -129,6 +129,7 @@ export async function startOrReuseEmbedded(opts: StartOptions): Promise<Embedded
   } else if (launcher.owner) {
     fs.chownSync(pgDir, launcher.owner.uid, launcher.owner.gid);
   }
+  await server.stopOrphan();
   await server.start();
   try {
     await ensureAppRole(urlFor(creds, server.port, 'postgres'), creds.app, DATABASE_NAME);

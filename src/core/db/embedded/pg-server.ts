@@ -127,6 +127,26 @@ export class PgServer {
     }
   }
 
+  /**
+   * A postmaster left running on this data directory by a service process that was killed (SIGKILL
+   * gives it no chance to stop PostgreSQL) is stopped before starting ours. Callers have already
+   * checked that no live service process owns it (instance.json).
+   */
+  async stopOrphan(): Promise<void> {
+    let pid: number;
+    let dataDir: string;
+    try {
+      [pid, dataDir] = ((lines) => [Number(lines[0]), lines[1]] as const)(fs.readFileSync(path.join(this.opts.pgDir, 'postmaster.pid'), 'utf8').split('\n'));
+    } catch {
+      return;
+    }
+    if (!pid || !isAlive(pid) || path.resolve(dataDir) !== path.resolve(this.opts.pgDir)) return;
+    this.opts.log.warn(`stopping PostgreSQL pid ${pid} left running on ${this.opts.pgDir} by an earlier run`);
+    process.kill(pid, 'SIGINT');
+    for (let i = 0; i < 200 && isAlive(pid); i += 1) await new Promise((r) => setTimeout(r, 50));
+    if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+  }
+
   private async recover(how: string): Promise<void> {
     if (this.restarting) return;
     this.restarting = true;
