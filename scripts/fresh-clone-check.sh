@@ -8,7 +8,7 @@ dir="$(mktemp -d)"
 app="$dir/app"
 server=""
 cleanup() {
-  if [ -n "$server" ] && kill -0 "$server" 2>/dev/null; then kill -TERM -- "-$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
+  if [ -n "$server" ]; then kill -KILL -- "-$server" 2>/dev/null || true; fi
   rm -rf "$dir"
 }
 trap cleanup EXIT
@@ -33,6 +33,8 @@ fi
 echo "npm start ready in $(( $(date +%s) - started )) s (including the first build)"
 kill -TERM -- "-$server"
 wait "$server" || true
+# npm may exit before the service has finished stopping: wait for the whole process group.
+for _ in $(seq 1 100); do kill -0 -- "-$server" 2>/dev/null || break; sleep 0.2; done
 server=""
 grep -q '"msg":"stopped"' "$dir/start.log" || { echo "no 'stopped' line after SIGTERM:"; tail -5 "$dir/start.log"; exit 1; }
 [ -f .data/postgres/PG_VERSION ] || { echo "the data is not under DATA_DIR (.data)"; exit 1; }

@@ -15,7 +15,7 @@ export interface Config {
     acquireTimeoutMs: number;
     connectTimeoutMs: number;
     statementTimeoutMs: number;
-    /** Health probe period; also bounds how long requests keep reaching a dead database. */
+    /** Health probe period (each probe is bounded by connectTimeoutMs). */
     probeIntervalMs: number;
   };
   /** Who may read /-/metrics, /-/readiness, /-/liveness, /-/health (CIDR list; GitLab's monitoring whitelist). */

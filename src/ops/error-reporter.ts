@@ -29,7 +29,13 @@ export function createErrorReporter(logger: Logger, dbErrors: Counter<'kind'>): 
     report(err, where) {
       if (err instanceof DomainError && err.code !== 'UNAVAILABLE') return;
       const fields = { ...where, err: serializeError(err) };
-      if (err instanceof DomainError || isDatabaseUnavailable(err)) {
+      if (err instanceof DomainError) {
+        // Answered at once because the health probe fails: counted; the probe logs the outage once.
+        dbErrors.inc({ kind: 'unavailable' });
+        logger.debug(fields, 'database unavailable');
+        return;
+      }
+      if (isDatabaseUnavailable(err)) {
         dbErrors.inc({ kind: 'unavailable' });
         logger.warn(fields, 'database unavailable');
         return;

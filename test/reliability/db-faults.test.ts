@@ -40,7 +40,7 @@ function writes(prefix: string, count: number): Promise<WriteResult>[] {
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gl-faults-'));
   const config = loadConfig({
-    DATA_DIR: dir, DB_STATEMENT_TIMEOUT_MS: '2000', DB_POOL_ACQUIRE_TIMEOUT_MS: '1000', DB_CONNECT_TIMEOUT_MS: '1000', DB_PROBE_INTERVAL_MS: '200',
+    DATA_DIR: dir, DB_STATEMENT_TIMEOUT_MS: '2000', DB_POOL_ACQUIRE_TIMEOUT_MS: '2000', DB_CONNECT_TIMEOUT_MS: '1500', DB_PROBE_INTERVAL_MS: '200',
   });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   db = await openDatabase(config, logger, { onFatal: (m) => fatal.push(m), restartAttempts: 3 });

@@ -65,7 +65,7 @@ export async function openDatabase(config: Config, logger: Logger, opts: OpenOpt
   const monitor = await startDbMonitor({
     url,
     intervalMs: probeIntervalMs,
-    timeoutMs: Math.min(1000, probeIntervalMs),
+    timeoutMs: timeouts.connectTimeoutMs,
     live,
     onChange: (ok) => (ok ? logger.info('database reachable again') : logger.warn('database unreachable: answering 503 until it is back')),
   });

@@ -9,6 +9,7 @@ const UNAVAILABLE_MESSAGES = [
   /Query read timeout/,
   /Timeout acquiring a connection/,
   /timeout exceeded when trying to connect/i,
+  /^timeout expired$/,
   /not queryable/,
   /Client was closed/,
   /the database system is (starting up|shutting down|in recovery mode)/,

@@ -92,7 +92,9 @@ export class PgServer {
     this.removeStalePidFile();
     const { launcher, binaries, pgDir, port, flags } = this.opts;
     const cmd = launcher.command(binaries.postgres, ['-D', pgDir, '-p', String(port), ...flags]);
-    const child = spawn(cmd.file, cmd.args, { uid: cmd.uid, gid: cmd.gid, env: ENV, stdio: ['ignore', 'ignore', 'pipe'] });
+    // Own process group: Ctrl-C or a group SIGTERM reaches only the service, which stops PostgreSQL
+    // last (main.ts); otherwise the supervisor would see it exit and restart it during shutdown.
+    const child = spawn(cmd.file, cmd.args, { uid: cmd.uid, gid: cmd.gid, env: ENV, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
     this.child = child;
     await new Promise<void>((resolve, reject) => {
       let out = '';
