@@ -3,13 +3,14 @@ import { DatabaseUnavailableError, DomainError } from './domain-errors';
 // Node socket errors and PostgreSQL SQLSTATEs that mean "the database is not reachable right now":
 // class 08 (connection exception), 57P01-57P03 (shutdown, crash shutdown, cannot connect now),
 // 57014 (statement_timeout), 53300 (too many connections). https://www.postgresql.org/docs/current/errcodes-appendix.html
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN', '57P01', '57P02', '57P03', '57014', '53300']);
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ERR_STREAM_WRITE_AFTER_END', 'ERR_STREAM_DESTROYED', '57P01', '57P02', '57P03', '57014', '53300']);
 const UNAVAILABLE_MESSAGES = [
   /Connection terminated/i,
   /Query read timeout/,
   /Timeout acquiring a connection/,
   /timeout exceeded when trying to connect/i,
   /^timeout expired$/,
+  /ended by the other party/,
   /not queryable/,
   /Client was closed/,
   /the database system is (starting up|shutting down|in recovery mode)/,
