@@ -18,7 +18,7 @@ export interface OpenOptions {
   onFatal?: (message: string) => void;
   /** Non-durable settings (throwaway test clusters). */
   ephemeral?: boolean;
-  /** Restart attempts of a dead embedded server before onFatal (default 6, about 8 s). */
+  /** Restart attempts of a dead embedded server before onFatal (default 6, about 12 s). */
   restartAttempts?: number;
 }
 
