@@ -15,9 +15,7 @@ function unmap(ip: string): string {
   return ip.startsWith('::ffff:') && net.isIPv4(ip.slice(7)) ? ip.slice(7) : ip;
 }
 
-export function ipAllowed(ip: string | undefined, whitelist: string[]): boolean {
-  if (!ip) return false;
-  const addr = unmap(ip);
+function compile(whitelist: string[]): net.BlockList {
   const list = new net.BlockList();
   for (const entry of whitelist) {
     const [a, bits] = entry.split('/');
@@ -25,7 +23,17 @@ export function ipAllowed(ip: string | undefined, whitelist: string[]): boolean 
     if (bits === undefined) list.addAddress(a, type);
     else list.addSubnet(a, Number(bits), type);
   }
+  return list;
+}
+
+function allowedBy(list: net.BlockList, ip: string | undefined): boolean {
+  if (!ip) return false;
+  const addr = unmap(ip);
   return list.check(addr, net.isIPv4(addr) ? 'ipv4' : 'ipv6');
+}
+
+export function ipAllowed(ip: string | undefined, whitelist: string[]): boolean {
+  return allowedBy(compile(whitelist), ip);
 }
 
 /**
@@ -34,8 +42,9 @@ export function ipAllowed(ip: string | undefined, whitelist: string[]): boolean 
  * TCP connection is used, never X-Forwarded-For, which any client can set.
  */
 export function monitoringWhitelist(whitelist: string[]) {
+  const list = compile(whitelist);
   return (req: Request, res: Response, next: NextFunction): void => {
-    if (ipAllowed(req.socket.remoteAddress, whitelist)) return next();
+    if (allowedBy(list, req.socket.remoteAddress)) return next();
     res.status(404).type('text/plain').send('Not Found');
   };
 }

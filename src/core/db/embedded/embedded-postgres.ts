@@ -107,7 +107,9 @@ export async function startOrReuseEmbedded(opts: StartOptions): Promise<Embedded
 
   let creds = readJson<Credentials>(credsFile);
   const running = readJson<InstanceInfo>(instanceFile);
-  if (creds?.app && running && running.pid !== process.pid && isAlive(running.pid) && (await canConnect(running.port))) {
+  const ownerAlive = running !== undefined && running.pid !== process.pid && isAlive(running.pid);
+  if (ownerAlive && (await canConnect(running.port))) {
+    if (!creds?.app) throw new Error(`an older version of the service (pid ${running.pid}) runs the embedded PostgreSQL in ${dataDir}; stop it first`);
     log.info(`reusing the embedded PostgreSQL already running on port ${running.port} (pid ${running.pid})`);
     return { url: urlFor(creds.app, running.port, DATABASE_NAME), owned: false, healthy: () => true, pid: () => undefined, stop: async () => undefined };
   }
@@ -129,7 +131,7 @@ export async function startOrReuseEmbedded(opts: StartOptions): Promise<Embedded
   } else if (launcher.owner) {
     fs.chownSync(pgDir, launcher.owner.uid, launcher.owner.gid);
   }
-  await server.stopOrphan();
+  if (!ownerAlive) await server.stopOrphan();
   await server.start();
   try {
     await ensureAppRole(urlFor(creds, server.port, 'postgres'), creds.app, DATABASE_NAME);
