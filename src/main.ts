@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   const started = Date.now();
   const db = await openDatabase(config, logger);
   await ensureRootUser(db.orm.em.fork(), config.initialRootToken, logger);
-  const { app, stop } = await buildApp({ orm: db.orm, logger, externalUrl: config.externalUrl });
+  const { app, stop } = await buildApp({ orm: db.orm, logger, externalUrl: config.externalUrl, trustProxy: config.trustProxy });
   const server = http.createServer(app);
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {

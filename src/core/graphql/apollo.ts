@@ -3,7 +3,8 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import type { GraphQLSchema } from 'graphql';
 import type { RequestCtx } from '../context/request-ctx';
 import { formatGraphQLError } from '../errors/graphql-error';
-import { queryLimitsRule } from './query-limits';
+import { DOCUMENT_LIMITS } from './document-guard';
+import { knownOperationTypeRule, queryLimitsPlugin } from './operation-rules';
 
 /**
  * Apollo Server for POST /graphql: errors keep HTTP 200 and carry extensions.code (DomainErrors never
@@ -17,8 +18,10 @@ export async function startApollo(schema: GraphQLSchema): Promise<ApolloServer<R
     // main.ts owns shutdown order (HTTP, then Apollo, then the pool and embedded PostgreSQL).
     stopOnTerminationSignals: false,
     formatError: formatGraphQLError,
-    validationRules: [queryLimitsRule()],
-    plugins: [ApolloServerPluginLandingPageDisabled()],
+    // Document caps run before Apollo (document-guard.ts); maxTokens again here as a backstop.
+    parseOptions: { maxTokens: DOCUMENT_LIMITS.maxTokens },
+    validationRules: [knownOperationTypeRule],
+    plugins: [ApolloServerPluginLandingPageDisabled(), queryLimitsPlugin<RequestCtx>()],
   });
   await server.start();
   return server;
