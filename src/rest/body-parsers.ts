@@ -69,7 +69,8 @@ const formBody = express.urlencoded({ extended: true, limit: BODY_LIMIT_BYTES, p
 export function routeBodyPipeline(route: RouteDef, createCtx: (req: Request) => Promise<RequestCtx>): RequestHandler[] {
   const files = route.files ?? [];
   const upload = multer({
-    limits: { fields: MULTIPART_MAX_FIELDS, fieldSize: BODY_LIMIT_BYTES, fieldNameSize: 200, files: files.length, fileSize: FILE_LIMIT_BYTES, parts: MULTIPART_MAX_FIELDS + files.length },
+    // Without declared files, upload.none() refuses any file part ("Unexpected file field").
+    limits: { fields: MULTIPART_MAX_FIELDS, fieldSize: BODY_LIMIT_BYTES, fieldNameSize: 200, fileSize: FILE_LIMIT_BYTES, parts: MULTIPART_MAX_FIELDS + files.length, ...(files.length > 0 ? { files: files.length } : {}) },
   });
   const multipart = files.length > 0 ? upload.fields(files.map((name) => ({ name, maxCount: 1 }))) : upload.none();
   return [authenticateFirst(createCtx), multipartGate(route), jsonBody, formBody, multipart, filesToFields];
