@@ -1,4 +1,4 @@
-import { GraphQLError, Kind, parse, visit, type DocumentNode, type SelectionSetNode } from 'graphql';
+import { GraphQLError, Kind, parse, type DocumentNode, type SelectionSetNode } from 'graphql';
 import type { NextFunction, Request, Response } from 'express';
 
 /** Document caps, checked on the raw text before Apollo parses and validates it (README "Security"). */
@@ -19,38 +19,36 @@ function tooLarge(message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code: 'QUERY_TOO_LARGE' } });
 }
 
-/** Counts response names in a selection set, flattening inline fragments as the merge rule does. */
-function maxRepeats(set: SelectionSetNode, counts = new Map<string, number>()): number {
-  let max = 0;
+interface Shape {
+  aliases: number;
+  spreads: number;
+  /** Highest count of one response name in one selection set (inline fragments flattened into it). */
+  repeats: number;
+}
+
+/** One pass over a selection set and everything under it; `counts` is shared with inline fragments. */
+function measure(set: SelectionSetNode, shape: Shape, counts = new Map<string, number>()): void {
   for (const sel of set.selections) {
     if (sel.kind === Kind.FIELD) {
+      if (sel.alias) shape.aliases += 1;
       const key = (sel.alias ?? sel.name).value;
       const n = (counts.get(key) ?? 0) + 1;
       counts.set(key, n);
-      max = Math.max(max, n);
+      if (n > shape.repeats) shape.repeats = n;
+      if (sel.selectionSet) measure(sel.selectionSet, shape);
     } else if (sel.kind === Kind.INLINE_FRAGMENT) {
-      max = Math.max(max, maxRepeats(sel.selectionSet, counts));
+      measure(sel.selectionSet, shape, counts);
+    } else {
+      shape.spreads += 1;
     }
   }
-  return max;
 }
 
 /** Linear checks of one parsed document: aliases, fragment spreads, repeated response names. */
 export function documentShapeError(doc: DocumentNode, limits = DOCUMENT_LIMITS): GraphQLError | undefined {
-  let aliases = 0;
-  let spreads = 0;
-  let repeats = 0;
-  visit(doc, {
-    Field(node) {
-      if (node.alias) aliases += 1;
-    },
-    FragmentSpread() {
-      spreads += 1;
-    },
-    SelectionSet(node) {
-      repeats = Math.max(repeats, maxRepeats(node));
-    },
-  });
+  const shape: Shape = { aliases: 0, spreads: 0, repeats: 0 };
+  for (const def of doc.definitions) if ('selectionSet' in def && def.selectionSet) measure(def.selectionSet, shape);
+  const { aliases, spreads, repeats } = shape;
   if (aliases > limits.maxAliases) return tooLarge(`Query has ${aliases} aliases; the maximum is ${limits.maxAliases}`);
   if (spreads > limits.maxFragmentSpreads) return tooLarge(`Query has ${spreads} fragment spreads; the maximum is ${limits.maxFragmentSpreads}`);
   if (repeats > limits.maxSameNameFields) return tooLarge(`Query selects one field ${repeats} times in a selection; the maximum is ${limits.maxSameNameFields}`);
