@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { expressMiddleware } from '@as-integrations/express5';
 import qs from 'qs';
@@ -13,14 +12,19 @@ import { asDomainError } from './core/errors/driver-errors';
 import { contextCreationError } from './core/errors/graphql-error';
 import { toRestError } from './core/errors/rest-error';
 import { attachRequestInfo, startApollo } from './core/graphql/apollo';
-import { graphiqlPage } from './core/graphql/graphiql';
+import { graphqlDocumentGuard } from './core/graphql/document-guard';
+import { graphiqlCsp, graphiqlPage } from './core/graphql/graphiql';
 import { buildAppSchema } from './core/graphql/schema';
+import { bodyErrorHandler } from './core/http/body-error-handler';
+import { requestIdFrom } from './core/http/request-id';
+import { SWAGGER_CSP, securityHeaders, withCsp } from './core/http/security-headers';
 import { createErrorReporter } from './ops/error-reporter';
 import { createMetrics } from './ops/metrics';
 import { opsRouter } from './ops/ops.router';
 import { buildOpenApi } from './rest/openapi';
 import { compileRoute } from './rest/route-document';
 import { REST_ROUTES } from './rest/routes';
+import { BODY_LIMIT_BYTES } from './rest/body-parsers';
 import { buildRestRouter, sendJson } from './rest/router';
 import { swaggerUiRouter } from './rest/swagger-ui';
 
@@ -36,6 +40,8 @@ export interface AppDeps {
   orm: Orm;
   logger: Logger;
   externalUrl: string;
+  /** Express `trust proxy` (TRUST_PROXY): off unless configured; only affects req.ip / req.protocol. */
+  trustProxy?: boolean | number | string;
   clock?: Clock;
   /** Database probe and embedded-server state (main.ts); without it the database counts as up. */
   health?: DbHealth;
@@ -64,19 +70,20 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const reporter = createErrorReporter(logger, metrics.dbErrors);
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', true);
+  app.set('trust proxy', deps.trustProxy ?? false);
   // qs with a high arrayLimit: `a[]=…` lists longer than 20 items stay arrays (stack-findings §5).
   app.set('query parser', (s: string) => qs.parse(s, { arrayLimit: 1000, depth: 5, parameterLimit: 10000 }));
 
   app.use((req, res, next) => {
-    req.id = (req.get('x-request-id') || crypto.randomUUID()).slice(0, 64);
+    req.id = requestIdFrom(req.get('x-request-id'));
     res.setHeader('X-Request-Id', req.id);
     const started = process.hrtime.bigint();
     res.on('finish', () => {
-      logger.info({ reqId: req.id, method: req.method, path: req.path, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'request');
+      logger.info({ reqId: req.id, method: req.method, path: req.path, ip: req.ip, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'request');
     });
     next();
   });
+  app.use(securityHeaders);
   app.use(metrics.middleware);
   app.use(opsRouter({ orm, metrics, health: deps.health, whitelist: deps.monitoringWhitelist }));
 
@@ -96,27 +103,28 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
 
   const openapi = buildOpenApi(schema, REST_ROUTES.map((r) => compileRoute(schema, r)));
   app.get('/api/v4/openapi.json', (_req, res) => sendJson(res, 200, openapi));
-  app.use('/api/v4/docs', swaggerUiRouter());
-  app.use('/api/v4', normalizeApiPath, buildRestRouter({ schema, routes: REST_ROUTES, createCtx, logger, reporter }));
+  app.use('/api/v4/docs', withCsp(SWAGGER_CSP), swaggerUiRouter());
+  app.use('/api/v4', normalizeApiPath, buildRestRouter({ schema, routes: REST_ROUTES, createCtx, logger, reporter, externalUrl: deps.externalUrl }));
 
   const apollo = await startApollo(schema, { reportError: (err, where) => reporter.report(err, { surface: 'graphql', ...where }) });
   const graphqlCtx = async (req: Request, res: Response): Promise<RequestCtx> => {
     const ctx = await createCtx(req).catch(contextCreationError);
     return attachRequestInfo(ctx, { reqId: req.id, setRoute: (label) => (res.locals.route = label) });
   };
-  const graphiql = (_req: Request, res: Response) => res.type('html').send(graphiqlPage());
+  const graphiql = (_req: Request, res: Response) => res.setHeader('Content-Security-Policy', graphiqlCsp()).type('html').send(graphiqlPage());
   app.get('/-/graphiql', graphiql);
   app.get('/graphql', (req, res, next) => (req.accepts(['application/json', 'text/html']) === 'text/html' ? graphiql(req, res) : next()));
-  app.use('/graphql', express.json({ limit: '2mb' }), expressMiddleware(apollo, { context: ({ req, res }) => graphqlCtx(req, res) }));
+  app.use('/graphql', express.json({ limit: BODY_LIMIT_BYTES }), graphqlDocumentGuard, expressMiddleware(apollo, { context: ({ req, res }) => graphqlCtx(req, res) }));
 
   app.use((_req, res) => sendJson(res, 404, { error: '404 Not Found' }));
-  app.use((err: Error & { status?: number; type?: string }, req: Request, res: Response, _next: NextFunction) => {
-    if (err.type === 'entity.parse.failed') return sendJson(res, 400, { error: 'The request body is not valid JSON' });
-    if (err.status && err.status < 500) return sendJson(res, err.status, { error: err.message });
-    reporter.report(err, { surface: 'http', reqId: req.id, route: req.path, userId: req.userId });
-    const domain = asDomainError(err);
-    if (domain?.code === 'UNAVAILABLE') return sendJson(res, 503, toRestError(domain).body);
-    return sendJson(res, 500, { message: '500 Internal Server Error' });
-  });
+  // One handler for failures outside a route (body parsers, multipart); unexpected ones are reported once.
+  app.use(
+    bodyErrorHandler((err, req, res) => {
+      reporter.report(err, { surface: 'http', reqId: req.id, route: req.path, userId: req.userId });
+      const domain = asDomainError(err);
+      if (domain?.code === 'UNAVAILABLE') return sendJson(res, 503, toRestError(domain).body);
+      return sendJson(res, 500, { message: '500 Internal Server Error' });
+    }),
+  );
   return { app, stop: () => apollo.stop() };
 }

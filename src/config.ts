@@ -8,6 +8,8 @@ export interface Config {
   dataDir: string;
   initialRootToken: string | undefined;
   externalUrl: string;
+  /** Express `trust proxy`: false (default), a hop count, or proxy addresses/subnets (README "Security"). */
+  trustProxy: false | number | string;
   logLevel: string;
   shutdownTimeoutMs: number;
   db: {
@@ -39,6 +41,24 @@ function parseWhitelist(raw: string | undefined): string[] {
   return list;
 }
 
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const IP_OR_CIDR = /^(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9a-f:]*:[0-9a-f:.]*)(?:\/\d{1,3})?$/i;
+
+/**
+ * TRUST_PROXY: unset, "" or "false" → proxy headers are ignored; a number → that many proxy hops;
+ * otherwise a comma list of addresses, CIDR subnets or loopback/linklocal/uniquelocal.
+ * "true" (trust any sender) is refused: list the proxies or give the hop count.
+ */
+function trustProxyFromEnv(raw: string | undefined): false | number | string {
+  const value = (raw ?? '').trim();
+  if (value === '' || value === 'false') return false;
+  if (/^\d+$/.test(value)) return Number(value) === 0 ? false : Number(value);
+  const parts = value.split(',').map((p) => p.trim());
+  const bad = parts.find((p) => !PROXY_NAMES.has(p) && !IP_OR_CIDR.test(p));
+  if (bad !== undefined) throw new ConfigError(`TRUST_PROXY must be a hop count or a comma list of proxy addresses, subnets, loopback, linklocal or uniquelocal; got "${bad}"`);
+  return parts.join(',');
+}
+
 /** Reads and validates the environment once (README "Configuration" lists every variable). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const host = env.HOST || '127.0.0.1';
@@ -48,6 +68,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('INITIAL_ROOT_TOKEN must be at least 20 characters long');
   }
   const externalUrl = (env.EXTERNAL_URL || `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`).replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(externalUrl)) throw new ConfigError(`EXTERNAL_URL must be an http(s) URL without query or fragment, got "${externalUrl}"`);
   return {
     host,
     port,
@@ -55,6 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(env.DATA_DIR || './.data'),
     initialRootToken: token,
     externalUrl,
+    trustProxy: trustProxyFromEnv(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL || 'info',
     shutdownTimeoutMs: intFromEnv(env, 'SHUTDOWN_TIMEOUT_MS', 10000),
     db: {

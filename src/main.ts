@@ -41,7 +41,14 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   await ensureRootUser(db.orm.em.fork(), config.initialRootToken, logger);
-  const { app, stop } = await buildApp({ orm: db.orm, logger, externalUrl: config.externalUrl, health: db.health, monitoringWhitelist: config.monitoringWhitelist });
+  const { app, stop } = await buildApp({
+    orm: db.orm,
+    logger,
+    externalUrl: config.externalUrl,
+    trustProxy: config.trustProxy,
+    health: db.health,
+    monitoringWhitelist: config.monitoringWhitelist,
+  });
   const server = http.createServer(app);
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {

@@ -16,6 +16,12 @@ export interface RouteDef {
   /** Root field, 'Query.groups' or 'Mutation.createGroup'. */
   field: string;
   params?: Record<string, ParamSpec>;
+  /**
+   * Multipart file parameters (e.g. a pages domain's `certificate` and `key`). Only routes that declare
+   * them accept file parts, after the caller is authenticated by header or query token; each file
+   * arrives as its text, like a form field of that name.
+   */
+  files?: string[];
   /** Grape's at_least_one_of: 400 "<a>, <b> are missing, at least one parameter must be provided". */
   atLeastOne?: string[];
   /** Checked before parameter validation, as GitLab's route-level filters are (gitlab-behaviour §0.2). */

@@ -1,5 +1,4 @@
-import express, { type Request, type Response, type NextFunction, type Router } from 'express';
-import multer from 'multer';
+import express, { type Request, type Response, type Router } from 'express';
 import { execute, type GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import type { RequestCtx } from '../core/context/request-ctx';
@@ -8,8 +7,9 @@ import { ParamError } from '../core/errors/domain-errors';
 import { asDomainError } from '../core/errors/driver-errors';
 import type { ErrorReporter } from '../ops/error-reporter';
 import { INTERNAL_ERROR, ROUTE_NOT_FOUND, toRestError, type RestError } from '../core/errors/rest-error';
-import { paginationHeaders } from '../core/pagination/headers';
+import { keysetHeaders, linkBase, paginationHeaders } from '../core/pagination/headers';
 import { includeVariables, includeVariable, present, type WireShape } from '../core/wire/wire';
+import { routeBodyPipeline } from './body-parsers';
 import { readParams } from './params';
 import { compileRoute, type CompiledRoute } from './route-document';
 import type { RouteDef } from './route';
@@ -22,6 +22,8 @@ export interface RestDeps {
   logger: Logger;
   /** Logs unexpected errors once (redacted) and counts database errors. */
   reporter?: ErrorReporter;
+  /** EXTERNAL_URL: the base of Link headers. */
+  externalUrl: string;
 }
 
 /** python-gitlab 3.x decodes only responses whose Content-Type is exactly `application/json`. */
@@ -38,9 +40,10 @@ function sendError(res: Response, err: RestError): void {
   sendJson(res, err.status, err.body);
 }
 
-function requestBase(req: Request): { base: string; query: URLSearchParams } {
-  const [path, search = ''] = req.originalUrl.split('?', 2);
-  return { base: `${req.protocol}://${req.get('host')}${path}`, query: new URLSearchParams(search) };
+/** Link URLs start from EXTERNAL_URL and the (normalized) path called, never from Host / X-Forwarded-*. */
+function requestBase(req: Request, externalUrl: string): { base: string; query: URLSearchParams } {
+  const search = req.originalUrl.split('?', 2)[1] ?? '';
+  return { base: linkBase(externalUrl, req.baseUrl + req.path), query: new URLSearchParams(search) };
 }
 
 interface PageResult {
@@ -52,18 +55,10 @@ interface PageResult {
   nextCursor: string | null;
 }
 
-function pageHeaders(req: Request, page: PageResult): Record<string, string> {
-  const { base, query } = requestBase(req);
-  if (page.total === null) {
-    // Keyset mode: no totals; rel="next" carries the cursor (gitbeaker follows it).
-    const headers: Record<string, string> = { 'X-Per-Page': String(page.perPage) };
-    if (page.nextCursor) {
-      query.set('cursor', page.nextCursor);
-      query.set('per_page', String(page.perPage));
-      headers.Link = `<${base}?${query.toString()}>; rel="next"`;
-    }
-    return headers;
-  }
+function pageHeaders(req: Request, page: PageResult, externalUrl: string): Record<string, string> {
+  const { base, query } = requestBase(req, externalUrl);
+  // Keyset mode: no totals; rel="next" carries the cursor (gitbeaker follows it).
+  if (page.total === null) return keysetHeaders(page.perPage, page.nextCursor, base, query);
   return paginationHeaders({ total: page.total, page: page.page, perPage: page.perPage, totalPages: page.totalPages ?? 1 }, base, query);
 }
 
@@ -86,7 +81,8 @@ function restErrorOf(err: unknown, deps: RestDeps, req: Request, res: Response):
 
 async function handle(c: CompiledRoute, deps: RestDeps, req: Request, res: Response): Promise<void> {
   const { route } = c;
-  const ctx = await deps.createCtx(req);
+  // Authenticated before the body was read when the token came in a header or the query (body-parsers.ts).
+  const ctx = (res.locals.ctx as RequestCtx | undefined) ?? (await deps.createCtx(req));
   if (ctx.tokenInvalid) requireUser(ctx);
   if (route.auth === 'user') requireUser(ctx);
   if (route.auth === 'admin') requireAdmin(ctx);
@@ -108,7 +104,7 @@ async function handle(c: CompiledRoute, deps: RestDeps, req: Request, res: Respo
   let value: unknown = data;
   if (route.paginated) {
     const page = data as PageResult;
-    headers = pageHeaders(req, page);
+    headers = pageHeaders(req, page, deps.externalUrl);
     value = page.nodes;
   } else if (route.unwrap) {
     value = (data as Record<string, unknown>)[route.unwrap];
@@ -124,39 +120,21 @@ async function handle(c: CompiledRoute, deps: RestDeps, req: Request, res: Respo
   sendJson(res, status, presented, headers);
 }
 
-const upload = multer({ limits: { fileSize: 10 * 1024 * 1024, fields: 2000 } });
-
-/** Multipart file fields (e.g. a PEM certificate) arrive as their text, like form fields. */
-function filesToFields(req: Request, _res: Response, next: NextFunction): void {
-  const files = (req as Request & { files?: Express.Multer.File[] }).files;
-  if (Array.isArray(files)) for (const f of files) (req.body as Record<string, unknown>)[f.fieldname] = f.buffer.toString('utf8');
-  next();
-}
-
 /**
  * The REST surface: every /api/v4 route from the declarative table, executed in process against the
  * shared GraphQL schema (no REST-only logic), plus GitLab's JSON 404 for anything else.
  */
 export function buildRestRouter(deps: RestDeps): Router {
   const router = express.Router({ strict: false });
-  router.use(express.json({ limit: '10mb', type: ['application/json', 'application/*+json'] }));
-  router.use(express.urlencoded({ extended: true, limit: '10mb', parameterLimit: 10000 }));
-  router.use(upload.any(), filesToFields);
   const compiled = deps.routes.map((r) => compileRoute(deps.schema, r));
   for (const c of compiled) {
     const method = c.route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
-    router[method](c.route.path, (req: Request, res: Response) => {
+    // Bodies are read per route, after header/query authentication; errors go to the app's bodyErrorHandler.
+    router[method](c.route.path, ...routeBodyPipeline(c.route, deps.createCtx), (req: Request, res: Response) => {
       res.locals.route = `${c.route.method} ${c.route.path}`;
       handle(c, deps, req, res).catch((err: unknown) => sendError(res, restErrorOf(err, deps, req, res)));
     });
   }
   router.use((_req: Request, res: Response) => sendError(res, ROUTE_NOT_FOUND));
-  // Body parser failures (malformed JSON, too large) are client errors with a JSON body.
-  router.use((err: Error & { status?: number; type?: string }, req: Request, res: Response, _next: NextFunction) => {
-    if (err.type === 'entity.parse.failed') return sendJson(res, 400, { error: 'The request body is not valid JSON' });
-    if (err.status && err.status >= 400 && err.status < 500) return sendJson(res, err.status, { error: err.message });
-    if (err instanceof multer.MulterError) return sendJson(res, 400, { error: err.message });
-    return sendError(res, restErrorOf(err, deps, req, res));
-  });
   return router;
 }

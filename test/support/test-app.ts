@@ -51,7 +51,8 @@ export interface TestApp {
 
 let queryCount = 0;
 
-export async function setupTestApp(): Promise<TestApp> {
+/** `externalUrl` defaults to EXTERNAL_URL; a client test that follows Link headers passes its server's URL. */
+export async function setupTestApp(opts: { externalUrl?: string } = {}): Promise<TestApp> {
   const url = await ensureDatabase();
   const orm = await initOrm({ clientUrl: url, poolMax: 5 });
   await migrate(orm);
@@ -59,7 +60,7 @@ export async function setupTestApp(): Promise<TestApp> {
     queryCount += 1;
   });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const { app, stop } = await buildApp({ orm, logger, externalUrl: EXTERNAL_URL });
+  const { app, stop } = await buildApp({ orm, logger, externalUrl: opts.externalUrl ?? EXTERNAL_URL });
   return {
     app,
     orm,

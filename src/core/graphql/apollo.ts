@@ -4,7 +4,8 @@ import { GraphQLError, type GraphQLSchema, type OperationDefinitionNode } from '
 import type { RequestCtx } from '../context/request-ctx';
 import { DomainError } from '../errors/domain-errors';
 import { formatGraphQLError } from '../errors/graphql-error';
-import { queryLimitsRule } from './query-limits';
+import { DOCUMENT_LIMITS } from './document-guard';
+import { knownOperationTypeRule, queryLimitsPlugin } from './operation-rules';
 
 /** Per-request facts the HTTP layer knows (request id) and wants back (the metrics route label). */
 export interface GraphQLRequestInfo {
@@ -75,8 +76,10 @@ export async function startApollo(schema: GraphQLSchema, hooks?: ApolloHooks): P
     // main.ts owns shutdown order (HTTP, then Apollo, then the pool and embedded PostgreSQL).
     stopOnTerminationSignals: false,
     formatError: formatGraphQLError,
-    validationRules: [queryLimitsRule()],
-    plugins: [ApolloServerPluginLandingPageDisabled(), ...(hooks ? [errorLoggingPlugin(schema, hooks)] : [])],
+    // Document caps run before Apollo (document-guard.ts); maxTokens again here as a backstop.
+    parseOptions: { maxTokens: DOCUMENT_LIMITS.maxTokens },
+    validationRules: [knownOperationTypeRule],
+    plugins: [ApolloServerPluginLandingPageDisabled(), queryLimitsPlugin<RequestCtx>(), ...(hooks ? [errorLoggingPlugin(schema, hooks)] : [])],
   });
   await server.start();
   return server;
