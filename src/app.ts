@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { expressMiddleware } from '@as-integrations/express5';
 import qs from 'qs';
@@ -6,23 +5,36 @@ import type { Logger } from 'pino';
 import { extractToken } from './core/auth/token';
 import { ctxFactory, type AppEnv, type Clock, type RandomInt, type RequestCtx } from './core/context/request-ctx';
 import type { SecretBox } from './core/crypto/secret-box';
+import type { DbHealth } from './core/db/db-monitor';
 import type { Orm } from './core/db/orm';
-import { startApollo } from './core/graphql/apollo';
-import { graphiqlPage } from './core/graphql/graphiql';
+import { DatabaseUnavailableError } from './core/errors/domain-errors';
+import { asDomainError } from './core/errors/driver-errors';
+import { contextCreationError } from './core/errors/graphql-error';
+import { toRestError } from './core/errors/rest-error';
+import { attachRequestInfo, startApollo } from './core/graphql/apollo';
+import { graphqlDocumentGuard } from './core/graphql/document-guard';
+import { graphiqlCsp, graphiqlPage } from './core/graphql/graphiql';
 import { buildAppSchema } from './core/graphql/schema';
 import { loaderFactory, routesOf, type AppModule } from './core/module/app-module';
 import { authenticateToken } from './modules/tokens/authenticate';
 import { applySudo } from './modules/tokens/sudo';
+import { bodyErrorHandler } from './core/http/body-error-handler';
+import { requestIdFrom } from './core/http/request-id';
+import { SWAGGER_CSP, securityHeaders, withCsp } from './core/http/security-headers';
+import { createErrorReporter } from './ops/error-reporter';
 import { createMetrics } from './ops/metrics';
 import { opsRouter } from './ops/ops.router';
 import { buildOpenApi } from './rest/openapi';
 import { compileRoute } from './rest/route-document';
+import { BODY_LIMIT_BYTES } from './rest/body-parsers';
 import { buildRestRouter, sendJson } from './rest/router';
 import { swaggerUiRouter } from './rest/swagger-ui';
 
 declare module 'express-serve-static-core' {
   interface Request {
     id: string;
+    /** The authenticated user's id, once known (error logs). */
+    userId?: number | null;
   }
 }
 
@@ -39,6 +51,12 @@ export interface AppDeps {
   env?: AppEnv;
   /** The registered modules (src/modules/index.ts: MODULES). */
   modules: readonly AppModule[];
+  /** Express `trust proxy` (TRUST_PROXY): off unless configured; only affects req.ip / req.protocol. */
+  trustProxy?: boolean | number | string;
+  /** Database probe and embedded-server state (main.ts); without it the database counts as up. */
+  health?: DbHealth;
+  /** CIDR list for the ops endpoints; default loopback. */
+  monitoringWhitelist?: string[];
 }
 
 export interface BuiltApp {
@@ -59,27 +77,31 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const { orm, logger } = deps;
   const schema = await buildAppSchema(deps.modules);
   const newCtx = ctxFactory(loaderFactory(deps.modules));
-  const metrics = createMetrics();
+  const metrics = createMetrics(orm);
+  const reporter = createErrorReporter(logger, metrics.dbErrors);
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', true);
+  app.set('trust proxy', deps.trustProxy ?? false);
   // qs with a high arrayLimit: `a[]=…` lists longer than 20 items stay arrays (docs/gitlab-compatibility.md, "Parameters").
   app.set('query parser', (s: string) => qs.parse(s, { arrayLimit: 1000, depth: 5, parameterLimit: 10000 }));
 
   app.use((req, res, next) => {
-    req.id = (req.get('x-request-id') || crypto.randomUUID()).slice(0, 64);
+    req.id = requestIdFrom(req.get('x-request-id'));
     res.setHeader('X-Request-Id', req.id);
     const started = process.hrtime.bigint();
     res.on('finish', () => {
-      logger.info({ reqId: req.id, method: req.method, path: req.path, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'request');
+      logger.info({ reqId: req.id, method: req.method, path: req.path, ip: req.ip, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'request');
     });
     next();
   });
+  app.use(securityHeaders);
   app.use(metrics.middleware);
-  app.use(opsRouter(orm, metrics));
+  app.use(opsRouter({ orm, metrics, health: deps.health, whitelist: deps.monitoringWhitelist }));
 
   /** Authenticates the request; on /api/v4 an admin's Sudo header or parameter acts as another user. */
   const createCtx = async (req: Request, sudo = false): Promise<RequestCtx> => {
+    // While the health probe fails, answer 503 at once instead of queueing on the pool.
+    if (deps.health && !deps.health.available()) throw new DatabaseUnavailableError();
     const em = orm.em.fork();
     const clock = deps.clock;
     const now = clock ? clock.now() : new Date();
@@ -89,6 +111,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     let auth = await authenticateToken(em, token, now);
     const sudoAs = sudo ? (req.get('sudo') ?? query.sudo ?? body.sudo) : undefined;
     if (sudoAs !== undefined && sudoAs !== '') auth = await applySudo(em, auth, String(sudoAs));
+    req.userId = auth.user?.id ?? null;
     return newCtx({ em, user: auth.user, credential: auth.credential, tokenInvalid: auth.tokenInvalid, externalUrl: deps.externalUrl, secrets: deps.secrets, clock, random: deps.random, env: deps.env });
   };
 
@@ -96,23 +119,31 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const routes = routesOf(deps.modules).map((r) => compileRoute(schema, r));
   const openapi = buildOpenApi(schema, routes);
   app.get('/api/v4/openapi.json', (_req, res) => sendJson(res, 200, openapi));
-  app.use('/api/v4/docs', swaggerUiRouter());
-  app.use('/api/v4', normalizeApiPath, buildRestRouter({ schema, routes, createCtx: (req) => createCtx(req, true), logger }));
+  app.use('/api/v4/docs', withCsp(SWAGGER_CSP), swaggerUiRouter());
+  const rest = (list: typeof routes) => buildRestRouter({ schema, routes: list, createCtx: (req) => createCtx(req, true), logger, reporter, externalUrl: deps.externalUrl });
+  app.use('/api/v4', normalizeApiPath, rest(routes));
   // spec 9: the few routes GitLab also answered under the deprecated /api/v3 (RouteDef.v3), same handlers.
-  app.use('/api/v3', normalizeApiPath, buildRestRouter({ schema, routes: routes.filter((c) => c.route.v3), createCtx: (req) => createCtx(req, true), logger }));
+  app.use('/api/v3', normalizeApiPath, rest(routes.filter((c) => c.route.v3)));
 
-  const apollo = await startApollo(schema);
-  const graphiql = (_req: Request, res: Response) => res.type('html').send(graphiqlPage());
+  const apollo = await startApollo(schema, { reportError: (err, where) => reporter.report(err, { surface: 'graphql', ...where }) });
+  const graphqlCtx = async (req: Request, res: Response): Promise<RequestCtx> => {
+    const ctx = await createCtx(req).catch(contextCreationError);
+    return attachRequestInfo(ctx, { reqId: req.id, setRoute: (label) => (res.locals.route = label) });
+  };
+  const graphiql = (_req: Request, res: Response) => res.setHeader('Content-Security-Policy', graphiqlCsp()).type('html').send(graphiqlPage());
   app.get('/-/graphiql', graphiql);
   app.get('/graphql', (req, res, next) => (req.accepts(['application/json', 'text/html']) === 'text/html' ? graphiql(req, res) : next()));
-  app.use('/graphql', express.json({ limit: '2mb' }), expressMiddleware(apollo, { context: ({ req }) => createCtx(req) }));
+  app.use('/graphql', express.json({ limit: BODY_LIMIT_BYTES }), graphqlDocumentGuard, expressMiddleware(apollo, { context: ({ req, res }) => graphqlCtx(req, res) }));
 
   app.use((_req, res) => sendJson(res, 404, { error: '404 Not Found' }));
-  app.use((err: Error & { status?: number; type?: string }, req: Request, res: Response, _next: NextFunction) => {
-    if (err.type === 'entity.parse.failed') return sendJson(res, 400, { error: 'The request body is not valid JSON' });
-    if (err.status && err.status < 500) return sendJson(res, err.status, { error: err.message });
-    logger.error({ err, reqId: req.id }, 'unhandled error');
-    return sendJson(res, 500, { message: '500 Internal Server Error' });
-  });
+  // One handler for failures outside a route (body parsers, multipart); unexpected ones are reported once.
+  app.use(
+    bodyErrorHandler((err, req, res) => {
+      reporter.report(err, { surface: 'http', reqId: req.id, route: req.path, userId: req.userId });
+      const domain = asDomainError(err);
+      if (domain?.code === 'UNAVAILABLE') return sendJson(res, 503, toRestError(domain).body);
+      return sendJson(res, 500, { message: '500 Internal Server Error' });
+    }),
+  );
   return { app, stop: () => apollo.stop() };
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { parseSecretsKey } from './core/crypto/secret-box';
+import { isCidr } from './ops/ip-whitelist';
 
 export interface Config {
   host: string;
@@ -8,10 +9,22 @@ export interface Config {
   dataDir: string;
   initialRootToken: string | undefined;
   externalUrl: string;
+  /** Express `trust proxy`: false (default), a hop count, or proxy addresses/subnets (README "Security"). */
+  trustProxy: false | number | string;
   logLevel: string;
   shutdownTimeoutMs: number;
   /** SECRETS_KEY; absent → DATA_DIR/secrets.key (generated on first start). */
   secretsKey: Buffer | undefined;
+  db: {
+    poolMax: number;
+    acquireTimeoutMs: number;
+    connectTimeoutMs: number;
+    statementTimeoutMs: number;
+    /** Health probe period (each probe is bounded by connectTimeoutMs). */
+    probeIntervalMs: number;
+  };
+  /** Who may read /-/metrics, /-/readiness, /-/liveness, /-/health (CIDR list; GitLab's monitoring whitelist). */
+  monitoringWhitelist: string[];
 }
 
 export class ConfigError extends Error {}
@@ -32,6 +45,32 @@ function secretsKeyFromEnv(env: NodeJS.ProcessEnv): Buffer | undefined {
   }
 }
 
+function parseWhitelist(raw: string | undefined): string[] {
+  const list = (raw ?? '127.0.0.0/8,::1/128').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const entry of list) {
+    if (!isCidr(entry)) throw new ConfigError(`MONITORING_WHITELIST entries must be IP addresses or CIDR ranges, got "${entry}"`);
+  }
+  return list;
+}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const IP_OR_CIDR = /^(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9a-f:]*:[0-9a-f:.]*)(?:\/\d{1,3})?$/i;
+
+/**
+ * TRUST_PROXY: unset, "" or "false" → proxy headers are ignored; a number → that many proxy hops;
+ * otherwise a comma list of addresses, CIDR subnets or loopback/linklocal/uniquelocal.
+ * "true" (trust any sender) is refused: list the proxies or give the hop count.
+ */
+function trustProxyFromEnv(raw: string | undefined): false | number | string {
+  const value = (raw ?? '').trim();
+  if (value === '' || value === 'false') return false;
+  if (/^\d+$/.test(value)) return Number(value) === 0 ? false : Number(value);
+  const parts = value.split(',').map((p) => p.trim());
+  const bad = parts.find((p) => !PROXY_NAMES.has(p) && !IP_OR_CIDR.test(p));
+  if (bad !== undefined) throw new ConfigError(`TRUST_PROXY must be a hop count or a comma list of proxy addresses, subnets, loopback, linklocal or uniquelocal; got "${bad}"`);
+  return parts.join(',');
+}
+
 /** Reads and validates the environment once (README "Configuration" lists every variable). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const host = env.HOST || '127.0.0.1';
@@ -41,6 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('INITIAL_ROOT_TOKEN must be at least 20 characters long');
   }
   const externalUrl = (env.EXTERNAL_URL || `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`).replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(externalUrl)) throw new ConfigError(`EXTERNAL_URL must be an http(s) URL without query or fragment, got "${externalUrl}"`);
   return {
     host,
     port,
@@ -48,8 +88,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(env.DATA_DIR || './.data'),
     initialRootToken: token,
     externalUrl,
+    trustProxy: trustProxyFromEnv(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL || 'info',
     shutdownTimeoutMs: intFromEnv(env, 'SHUTDOWN_TIMEOUT_MS', 10000),
     secretsKey: secretsKeyFromEnv(env),
+    db: {
+      poolMax: intFromEnv(env, 'DB_POOL_MAX', 10),
+      acquireTimeoutMs: intFromEnv(env, 'DB_POOL_ACQUIRE_TIMEOUT_MS', 2000),
+      connectTimeoutMs: intFromEnv(env, 'DB_CONNECT_TIMEOUT_MS', 2000),
+      statementTimeoutMs: intFromEnv(env, 'DB_STATEMENT_TIMEOUT_MS', 15000),
+      probeIntervalMs: intFromEnv(env, 'DB_PROBE_INTERVAL_MS', 1000),
+    },
+    monitoringWhitelist: parseWhitelist(env.MONITORING_WHITELIST),
   };
 }

@@ -1,13 +1,38 @@
 import type { NextFunction, Request, Response } from 'express';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Orm } from '../core/db/orm';
 
-/** Prometheus metrics: requests and latency by route and status, plus process metrics. */
+/** Prometheus metrics: requests and latency by bounded route label and status, pool gauges, DB errors. */
 export interface Metrics {
   registry: Registry;
+  dbErrors: Counter<'kind'>;
   middleware: (req: Request, res: Response, next: NextFunction) => void;
 }
 
-export function createMetrics(): Metrics {
+// Fixed paths outside the REST route table; anything else without a route template is "unmatched".
+const FIXED = new Set(['/graphql', '/-/graphiql', '/-/health', '/-/liveness', '/-/readiness', '/-/metrics', '/api/v4/openapi.json']);
+
+export function routeLabel(req: Request, res: Response): string {
+  const route = res.locals.route as string | undefined;
+  if (route) return route;
+  const path = req.baseUrl + req.path;
+  if (FIXED.has(path)) return path;
+  if (path.startsWith('/api/v4/docs')) return '/api/v4/docs';
+  return 'unmatched';
+}
+
+interface TarnPool {
+  numUsed(): number;
+  numFree(): number;
+  numPendingAcquires(): number;
+  numPendingCreates(): number;
+}
+
+function poolOf(orm: Orm): TarnPool | undefined {
+  return (orm.em.getConnection().getKnex().client as { pool?: TarnPool }).pool;
+}
+
+export function createMetrics(orm?: Orm): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ['method', 'route', 'status'] as const;
@@ -16,14 +41,21 @@ export function createMetrics(): Metrics {
     name: 'http_request_duration_seconds', help: 'HTTP request latency', labelNames, registers: [registry],
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
   });
+  const dbErrors = new Counter({ name: 'db_errors_total', help: 'Database errors seen by requests (unavailable: unreachable or timed out; query: other driver errors)', labelNames: ['kind'] as const, registers: [registry] });
+  if (orm) {
+    const gauge = (name: string, help: string, read: (p: TarnPool) => number) =>
+      new Gauge({ name, help, registers: [registry], collect() { const p = poolOf(orm); this.set(p ? read(p) : 0); } });
+    gauge('db_pool_connections_in_use', 'Pool connections checked out', (p) => p.numUsed());
+    gauge('db_pool_connections_idle', 'Open pool connections not in use', (p) => p.numFree());
+    gauge('db_pool_waiting', 'Requests waiting for a pool connection', (p) => p.numPendingAcquires() + p.numPendingCreates());
+  }
   return {
     registry,
+    dbErrors,
     middleware(req, res, next) {
       const end = duration.startTimer();
       res.on('finish', () => {
-        // Route templates, never raw paths, keep the label set bounded.
-        const route = (res.locals.route as string | undefined) ?? (req.path.startsWith('/api/v4') ? 'unmatched' : req.path);
-        const labels = { method: req.method, route, status: String(res.statusCode) };
+        const labels = { method: req.method, route: routeLabel(req, res), status: String(res.statusCode) };
         requests.inc(labels);
         end(labels);
       });

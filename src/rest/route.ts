@@ -47,6 +47,12 @@ export interface RouteDef {
   filter?: (ctx: RequestCtx, path: Record<string, string>) => Promise<void>;
   /** Also answered under /api/v3 with the same handler (spec 9: the environment stop example). */
   v3?: boolean;
+  /**
+   * Multipart file parameters (e.g. a pages domain's `certificate` and `key`). Only routes that declare
+   * them accept file parts, after the caller is authenticated by header or query token; each file
+   * arrives as its text, like a form field of that name.
+   */
+  files?: string[];
   /** Success status: fixed, or computed from the GraphQL result. Defaults: POST 201, DELETE 204, else 200. */
   status?: number | ((data: Record<string, unknown>) => number);
   /** The result is a Page: unwrap `nodes` and send the pagination headers. */

@@ -1,14 +1,16 @@
-import express, { type Request, type Response, type NextFunction, type Router } from 'express';
-import multer from 'multer';
+import express, { type Request, type Response, type Router } from 'express';
 import { execute, type GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import type { RequestCtx } from '../core/context/request-ctx';
 import { authorize } from '../core/auth/allow';
-import { DomainError, ParamError } from '../core/errors/domain-errors';
+import { ParamError } from '../core/errors/domain-errors';
+import { asDomainError } from '../core/errors/driver-errors';
+import type { ErrorReporter } from '../ops/error-reporter';
 import { INTERNAL_ERROR, ROUTE_NOT_FOUND, toRestError, type RestError } from '../core/errors/rest-error';
-import { paginationHeaders } from '../core/pagination/headers';
+import { keysetHeaders, linkBase, paginationHeaders } from '../core/pagination/headers';
 import type { Page } from '../core/pagination/page';
 import { includeVariables, includeVariable, present, type WireShape } from '../core/wire/wire';
+import { routeBodyPipeline } from './body-parsers';
 import { readParams } from './params';
 import type { CompiledRoute } from './route-document';
 import type { RouteDef } from './route';
@@ -20,6 +22,10 @@ export interface RestDeps {
   /** Authenticates (token from header, query or body) and builds the request context. */
   createCtx: (req: Request) => Promise<RequestCtx>;
   logger: Logger;
+  /** Logs unexpected errors once (redacted) and counts database errors. */
+  reporter?: ErrorReporter;
+  /** EXTERNAL_URL: the base of Link headers. */
+  externalUrl: string;
 }
 
 /** python-gitlab 3.x decodes only responses whose Content-Type is exactly `application/json`. */
@@ -36,25 +42,18 @@ function sendError(res: Response, err: RestError): void {
   sendJson(res, err.status, err.body);
 }
 
-function requestBase(req: Request): { base: string; query: URLSearchParams } {
-  const [path, search = ''] = req.originalUrl.split('?', 2);
-  return { base: `${req.protocol}://${req.get('host')}${path}`, query: new URLSearchParams(search) };
+/** Link URLs start from EXTERNAL_URL and the (normalized) path called, never from Host / X-Forwarded-*. */
+function requestBase(req: Request, externalUrl: string): { base: string; query: URLSearchParams } {
+  const search = req.originalUrl.split('?', 2)[1] ?? '';
+  return { base: linkBase(externalUrl, req.baseUrl + req.path), query: new URLSearchParams(search) };
 }
 
 type PageResult = Page<Record<string, unknown>>;
 
-function pageHeaders(req: Request, page: PageResult): Record<string, string> {
-  const { base, query } = requestBase(req);
-  if (page.total === null) {
-    // Keyset mode: no totals; rel="next" carries the cursor (gitbeaker follows it).
-    const headers: Record<string, string> = { 'X-Per-Page': String(page.perPage) };
-    if (page.nextCursor) {
-      query.set('cursor', page.nextCursor);
-      query.set('per_page', String(page.perPage));
-      headers.Link = `<${base}?${query.toString()}>; rel="next"`;
-    }
-    return headers;
-  }
+function pageHeaders(req: Request, page: PageResult, externalUrl: string): Record<string, string> {
+  const { base, query } = requestBase(req, externalUrl);
+  // Keyset mode: no totals; rel="next" carries the cursor (gitbeaker follows it).
+  if (page.total === null) return keysetHeaders(page.perPage, page.nextCursor ?? null, base, query);
   return paginationHeaders({ total: page.total, page: page.page, perPage: page.perPage, totalPages: page.totalPages ?? 1 }, base, query);
 }
 
@@ -63,18 +62,23 @@ function chooseShape(route: RouteDef, params: Record<string, unknown>, ctx: Requ
 }
 
 /** Maps an error from any stage to GitLab's status and body; unexpected ones are logged and become 500. */
-function restErrorOf(err: unknown, logger: Logger, req: Request): RestError {
-  if (err instanceof DomainError) return toRestError(err);
-  logger.error({ err, reqId: req.id }, 'unhandled error in REST route');
-  return INTERNAL_ERROR;
+function restErrorOf(err: unknown, deps: RestDeps, req: Request, res: Response): RestError {
+  const domain = asDomainError(err);
+  const where = { surface: 'rest' as const, reqId: req.id, route: res.locals.route as string | undefined, userId: req.userId };
+  if (deps.reporter) deps.reporter.report(err, where);
+  else if (!domain) deps.logger.error({ err, reqId: req.id }, 'unhandled error in REST route');
+  return domain ? toRestError(domain) : INTERNAL_ERROR;
 }
 
 async function handle(c: CompiledRoute, deps: RestDeps, req: Request, res: Response): Promise<void> {
   const { route } = c;
-  const ctx = await deps.createCtx(req);
+  const body = (req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {}) as Record<string, unknown>;
+  // Authenticated before the body was read when the token came in a header or the query (body-parsers.ts);
+  // again now when the body carries `sudo`, which that early pass could not see.
+  const early = res.locals.ctx as RequestCtx | undefined;
+  const ctx = early && body.sudo === undefined ? early : await deps.createCtx(req);
   authorize(ctx, c.allow);
   if (route.filter) await route.filter(ctx, req.params as Record<string, string>);
-  const body = (req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {}) as Record<string, unknown>;
   const { params, variables } = readParams(c.params, route.rules ?? [], req.query as Record<string, unknown>, body, req.params as Record<string, string>);
   for (const name of c.requiredInputs) variables[name] ??= {};
   const shape = chooseShape(route, params, ctx);
@@ -92,7 +96,7 @@ async function handle(c: CompiledRoute, deps: RestDeps, req: Request, res: Respo
   let value: unknown = data;
   if (route.paginated) {
     const page = data as PageResult;
-    headers = pageHeaders(req, page);
+    headers = pageHeaders(req, page, deps.externalUrl);
     value = page.nodes;
   } else if (route.unwrap) {
     value = (data as Record<string, unknown>)[route.unwrap];
@@ -108,38 +112,20 @@ async function handle(c: CompiledRoute, deps: RestDeps, req: Request, res: Respo
   sendJson(res, status, presented, headers);
 }
 
-const upload = multer({ limits: { fileSize: 10 * 1024 * 1024, fields: 2000 } });
-
-/** Multipart file fields (e.g. a PEM certificate) arrive as their text, like form fields. */
-function filesToFields(req: Request, _res: Response, next: NextFunction): void {
-  const files = (req as Request & { files?: Express.Multer.File[] }).files;
-  if (Array.isArray(files)) for (const f of files) (req.body as Record<string, unknown>)[f.fieldname] = f.buffer.toString('utf8');
-  next();
-}
-
 /**
  * The REST surface: every /api/v4 route from the declarative table, executed in process against the
  * shared GraphQL schema (no REST-only logic), plus GitLab's JSON 404 for anything else.
  */
 export function buildRestRouter(deps: RestDeps): Router {
   const router = express.Router({ strict: false });
-  router.use(express.json({ limit: '10mb', type: ['application/json', 'application/*+json'] }));
-  router.use(express.urlencoded({ extended: true, limit: '10mb', parameterLimit: 10000 }));
-  router.use(upload.any(), filesToFields);
   for (const c of deps.routes) {
     const method = c.route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
-    router[method](c.route.path, (req: Request, res: Response) => {
+    // Bodies are read per route, after header/query authentication; errors go to the app's bodyErrorHandler.
+    router[method](c.route.path, ...routeBodyPipeline(c.route, deps.createCtx), (req: Request, res: Response) => {
       res.locals.route = `${c.route.method} ${c.route.path}`;
-      handle(c, deps, req, res).catch((err: unknown) => sendError(res, restErrorOf(err, deps.logger, req)));
+      handle(c, deps, req, res).catch((err: unknown) => sendError(res, restErrorOf(err, deps, req, res)));
     });
   }
   router.use((_req: Request, res: Response) => sendError(res, ROUTE_NOT_FOUND));
-  // Body parser failures (malformed JSON, too large) are client errors with a JSON body.
-  router.use((err: Error & { status?: number; type?: string }, req: Request, res: Response, _next: NextFunction) => {
-    if (err.type === 'entity.parse.failed') return sendJson(res, 400, { error: 'The request body is not valid JSON' });
-    if (err.status && err.status >= 400 && err.status < 500) return sendJson(res, err.status, { error: err.message });
-    if (err instanceof multer.MulterError) return sendJson(res, 400, { error: err.message });
-    return sendError(res, restErrorOf(err, deps.logger, req));
-  });
   return router;
 }

@@ -2,14 +2,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Gitlab } from '@gitbeaker/rest';
 import { createGroup } from '../support/factories';
-import { ROOT_TOKEN, useTestApp } from '../support/test-app';
+import { ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
 
 /**
  * An unmodified GitLab client (gitbeaker, over real HTTP) drives users, impersonation tokens,
  * groups, subgroups, projects, members and shares. gitbeaker pages by following rel="next" and
  * sends a `{}` JSON body with DELETE.
  */
-const t = useTestApp();
+// Link headers are built from EXTERNAL_URL, so the app is built after the server knows its port.
+const t = {} as TestApp;
 let server: http.Server;
 let host: string;
 
@@ -17,8 +18,13 @@ beforeAll(async () => {
   server = http.createServer((req, res) => t.app(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   host = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  Object.assign(t, await setupTestApp({ externalUrl: host }));
 });
-afterAll(() => new Promise((resolve) => server.close(resolve)));
+beforeEach(() => t.reset());
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  await t.close();
+});
 
 describe('gitbeaker against the service', () => {
   it('creates users, tokens, groups, projects, members and shares with GitLab shapes', async () => {

@@ -218,6 +218,21 @@ describe('POST /projects/:id/pages/domains', () => {
     expect(res.body.certificate).toMatchObject({ subject: '/CN=ssl.domain.test', certificate: ec.pem });
     const put = await api(t, ROOT_TOKEN).put(`${base(p)}/upload.test`).attach('certificate', Buffer.from(ec.pem), 'cert.pem');
     expect([put.status, put.body.url]).toEqual([200, 'https://upload.test']);
+    const mixed = await api(t, ROOT_TOKEN).post(base(p)).field('domain', 'mixed.test').field('certificate', ec.pem).attach('key', Buffer.from(ec.keyPem), 'key.pem');
+    expect([mixed.status, mixed.body.url]).toEqual([201, 'https://mixed.test']);
+  });
+
+  it('multipart files only where declared, and only for a caller authenticated by header or query token', async () => {
+    const p = await project();
+    const anonymous = await api(t).post(base(p)).field('domain', 'anon.test').attach('certificate', Buffer.from(ec.pem), 'cert.pem');
+    expect([anonymous.status, anonymous.body]).toEqual([401, { message: '401 Unauthorized' }]);
+    const query = await api(t).post(`${base(p)}?private_token=${ROOT_TOKEN}`).field('domain', 'q.test')
+      .attach('certificate', Buffer.from(ec.pem), 'cert.pem').attach('key', Buffer.from(ec.keyPem), 'key.pem');
+    expect(query.status).toBe(201);
+    const other = await api(t, ROOT_TOKEN).post(base(p)).field('domain', 'o.test').attach('avatar', Buffer.from('x'), 'a.png');
+    expect([other.status, other.body]).toEqual([400, { error: 'Multipart body refused: Unexpected file field (avatar)' }]);
+    const env = await api(t, ROOT_TOKEN).post(`/api/v4/projects/${p.id}/environments`).field('name', 'e').attach('certificate', Buffer.from(ec.pem), 'cert.pem');
+    expect([env.status, env.body]).toEqual([400, { error: 'Multipart body refused: Unexpected file field (certificate)' }]);
   });
 });
 

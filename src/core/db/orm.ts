@@ -2,9 +2,20 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { ReflectMetadataProvider } from '@mikro-orm/core';
 import type { OrmModel } from '../module/app-module';
+import { redactSql } from '../errors/redact-sql';
 import { MIGRATIONS } from './migrations';
 
 export type Orm = MikroORM;
+
+/** Bounded waits (README, Operations); omitted values keep the driver defaults (tests). */
+export interface DbTimeouts {
+  /** Waiting for a free pool connection (knex acquireConnectionTimeout). */
+  acquireTimeoutMs: number;
+  /** Opening a connection (pg connectionTimeoutMillis). */
+  connectTimeoutMs: number;
+  /** Server-side statement_timeout; the client gives up 1 s later (pg query_timeout) if the server is stopped. */
+  statementTimeoutMs: number;
+}
 
 export interface OrmOptions {
   clientUrl: string;
@@ -12,6 +23,23 @@ export interface OrmOptions {
   poolMax?: number;
   /** The registered modules' entities and migrations (core/module: ormModelOf(MODULES)). */
   model: OrmModel;
+  timeouts?: DbTimeouts;
+  /** knex's own warnings (e.g. "Connection Error: Connection ended unexpectedly"); default: dropped. */
+  driverLog?: (message: string) => void;
+}
+
+function driverOptions(t: DbTimeouts | undefined): Record<string, unknown> {
+  if (!t) return {};
+  return {
+    acquireConnectionTimeout: t.acquireTimeoutMs,
+    connection: { connectionTimeoutMillis: t.connectTimeoutMs, statement_timeout: t.statementTimeoutMs, query_timeout: t.statementTimeoutMs + 1000 },
+  };
+}
+
+/** knex prints to the console by default; route its messages (redacted) to the service log instead. */
+function knexLog(sink: ((message: string) => void) | undefined): Record<string, (m: unknown) => void> {
+  const write = (m: unknown) => sink?.(redactSql(m instanceof Error ? m.message : String(m)));
+  return { warn: write, error: write, deprecate: write, debug: () => undefined };
 }
 
 export async function initOrm(opts: OrmOptions): Promise<Orm> {
@@ -25,6 +53,7 @@ export async function initOrm(opts: OrmOptions): Promise<Orm> {
     allowGlobalContext: false,
     forceUtcTimezone: true,
     pool: { min: 0, max: opts.poolMax ?? 10 },
+    driverOptions: { ...driverOptions(opts.timeouts), log: knexLog(opts.driverLog) },
     debug: opts.debug ?? false,
   });
 }

@@ -7,7 +7,8 @@ export type ErrorCode =
   | 'PARAM'
   | 'VALIDATION'
   | 'SAVE_FAILED'
-  | 'CONFLICT';
+  | 'CONFLICT'
+  | 'UNAVAILABLE';
 
 export abstract class DomainError extends Error {
   abstract readonly code: ErrorCode;
@@ -87,6 +88,14 @@ export class SaveFailedError extends DomainError {
 
 export class ConflictError extends DomainError {
   readonly code = 'CONFLICT' as const;
+}
+
+/** The database cannot be reached in time (down, restarting, stopped, pool exhausted): 503, retry later. */
+export class DatabaseUnavailableError extends DomainError {
+  readonly code = 'UNAVAILABLE' as const;
+  constructor() {
+    super('503 Service Unavailable');
+  }
 }
 
 function rubyHash(fields: FieldErrors): string {

@@ -1,5 +1,6 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { DomainError, ValidationError, assertUnreachable, type ErrorCode } from './domain-errors';
+import { ValidationError, assertUnreachable, type ErrorCode } from './domain-errors';
+import { asDomainError } from './driver-errors';
 
 function graphqlCode(code: ErrorCode): string {
   switch (code) {
@@ -16,6 +17,8 @@ function graphqlCode(code: ErrorCode): string {
       return 'BAD_USER_INPUT';
     case 'CONFLICT':
       return 'CONFLICT';
+    case 'UNAVAILABLE':
+      return 'SERVICE_UNAVAILABLE';
     default:
       return assertUnreachable(code);
   }
@@ -27,10 +30,11 @@ function graphqlCode(code: ErrorCode): string {
  */
 export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const original = error instanceof GraphQLError ? error.originalError : undefined;
-  if (original instanceof DomainError) {
-    const extensions: Record<string, unknown> = { code: graphqlCode(original.code) };
-    if (original instanceof ValidationError) extensions.fields = original.fields;
-    return { message: original.message, locations: formatted.locations, path: formatted.path, extensions };
+  const domain = asDomainError(original);
+  if (domain) {
+    const extensions: Record<string, unknown> = { code: graphqlCode(domain.code) };
+    if (domain instanceof ValidationError) extensions.fields = domain.fields;
+    return { message: domain.message, locations: formatted.locations, path: formatted.path, extensions };
   }
   const code = formatted.extensions?.code;
   if (original && !(original instanceof GraphQLError) && (code === undefined || code === 'INTERNAL_SERVER_ERROR')) {
@@ -38,4 +42,16 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
   }
   const { stacktrace: _drop, ...rest } = (formatted.extensions ?? {}) as Record<string, unknown>;
   return { ...formatted, extensions: rest };
+}
+
+/**
+ * Apollo answers a failed context function with HTTP 500 "Context creation failed"; a database outage
+ * while authenticating is a 503 with code SERVICE_UNAVAILABLE instead.
+ */
+export function contextCreationError(err: unknown): never {
+  const domain = asDomainError(err);
+  if (domain?.code === 'UNAVAILABLE') {
+    throw new GraphQLError(domain.message, { originalError: domain, extensions: { code: graphqlCode(domain.code), http: { status: 503 } } });
+  }
+  throw err;
 }

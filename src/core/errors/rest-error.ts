@@ -22,6 +22,8 @@ export function toRestError(err: DomainError): RestError {
       return { status: 400, body: { message: (err as unknown as { fields: unknown }).fields } };
     case 'CONFLICT':
       return { status: 409, body: { message: err.message } };
+    case 'UNAVAILABLE':
+      return { status: 503, body: { message: '503 Service Unavailable' } };
     default:
       return assertUnreachable(code);
   }

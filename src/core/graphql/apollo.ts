@@ -1,15 +1,74 @@
-import { ApolloServer } from '@apollo/server';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import type { GraphQLSchema } from 'graphql';
+import { GraphQLError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { RequestCtx } from '../context/request-ctx';
+import { DomainError } from '../errors/domain-errors';
 import { formatGraphQLError } from '../errors/graphql-error';
-import { queryLimitsRule } from './query-limits';
+import { DOCUMENT_LIMITS } from './document-guard';
+import { knownOperationTypeRule, queryLimitsPlugin } from './operation-rules';
+
+/** Per-request facts the HTTP layer knows (request id) and wants back (the metrics route label). */
+export interface GraphQLRequestInfo {
+  reqId: string;
+  setRoute(label: string): void;
+}
+
+export interface ApolloHooks {
+  /** Logs one unexpected error (DomainErrors and client errors never reach it). */
+  reportError(err: unknown, where: { reqId?: string; route: string; userId: number | null }): void;
+}
+
+// Apollo hands plugins a shallow copy of the context object, so the info travels as an own property.
+const REQUEST_INFO = Symbol('graphqlRequestInfo');
+type WithInfo = RequestCtx & { [REQUEST_INFO]?: GraphQLRequestInfo };
+
+export function attachRequestInfo(ctx: RequestCtx, info: GraphQLRequestInfo): RequestCtx {
+  return Object.assign(ctx, { [REQUEST_INFO]: info });
+}
+
+const infoOf = (ctx: RequestCtx | undefined): GraphQLRequestInfo | undefined => (ctx as WithInfo | undefined)?.[REQUEST_INFO];
+
+/**
+ * Bounded metrics label: operation type plus the root field when there is exactly one and the schema
+ * has it (client-chosen operation names are unbounded, root fields are not).
+ */
+export function operationLabel(schema: GraphQLSchema, op: OperationDefinitionNode | undefined): string {
+  if (!op) return 'graphql invalid';
+  const root = op.operation === 'query' ? schema.getQueryType() : op.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
+  const fields = op.selectionSet.selections.filter((s) => s.kind === 'Field');
+  const only = fields.length === 1 && fields[0].kind === 'Field' ? fields[0].name.value : undefined;
+  const name = only && (only === '__schema' || only === '__type' || root?.getFields()[only]) ? only : fields.length > 1 ? 'multiple' : 'other';
+  return `graphql ${op.operation} ${name}`;
+}
+
+function errorLoggingPlugin(schema: GraphQLSchema, hooks: ApolloHooks): ApolloServerPlugin<RequestCtx> {
+  return {
+    async requestDidStart() {
+      let label = 'graphql invalid';
+      return {
+        async didResolveOperation({ operation, contextValue }) {
+          label = operationLabel(schema, operation);
+          infoOf(contextValue)?.setRoute(label);
+        },
+        async didEncounterErrors({ errors, contextValue }) {
+          const info = infoOf(contextValue);
+          for (const e of errors) {
+            const original = e instanceof GraphQLError ? e.originalError : e;
+            if (!original || original instanceof GraphQLError) continue; // parse, validation, coercion: client errors
+            if (original instanceof DomainError && original.code !== 'UNAVAILABLE') continue;
+            hooks.reportError(original, { reqId: info?.reqId, route: label, userId: contextValue?.user?.id ?? null });
+          }
+        },
+      };
+    },
+  };
+}
 
 /**
  * Apollo Server for POST /graphql: errors keep HTTP 200 and carry extensions.code (DomainErrors never
  * set extensions.http), no stack traces, introspection on (GraphiQL needs it), CDN landing pages off.
  */
-export async function startApollo(schema: GraphQLSchema): Promise<ApolloServer<RequestCtx>> {
+export async function startApollo(schema: GraphQLSchema, hooks?: ApolloHooks): Promise<ApolloServer<RequestCtx>> {
   const server = new ApolloServer<RequestCtx>({
     schema,
     introspection: true,
@@ -17,8 +76,10 @@ export async function startApollo(schema: GraphQLSchema): Promise<ApolloServer<R
     // main.ts owns shutdown order (HTTP, then Apollo, then the pool and embedded PostgreSQL).
     stopOnTerminationSignals: false,
     formatError: formatGraphQLError,
-    validationRules: [queryLimitsRule()],
-    plugins: [ApolloServerPluginLandingPageDisabled()],
+    // Document caps run before Apollo (document-guard.ts); maxTokens again here as a backstop.
+    parseOptions: { maxTokens: DOCUMENT_LIMITS.maxTokens },
+    validationRules: [knownOperationTypeRule],
+    plugins: [ApolloServerPluginLandingPageDisabled(), queryLimitsPlugin<RequestCtx>(), ...(hooks ? [errorLoggingPlugin(schema, hooks)] : [])],
   });
   await server.start();
   return server;

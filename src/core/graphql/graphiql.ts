@@ -1,4 +1,6 @@
+import crypto from 'node:crypto';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import { CSP_LOCKDOWN } from '../http/security-headers';
 
 let page: string | undefined;
 
@@ -11,4 +13,21 @@ export function graphiqlPage(): string {
     defaultQuery: '# Send your token in the headers pane: {"PRIVATE-TOKEN": "..."}\n{\n  groups(perPage: 5) {\n    total\n    nodes { id fullPath visibility }\n  }\n}\n',
   } as Parameters<typeof renderGraphiQL>[0]);
   return page;
+}
+
+let csp: string | undefined;
+
+/**
+ * The page's Content-Security-Policy: its inline scripts by SHA-256 hash (no 'unsafe-inline' for
+ * scripts), Monaco's editor workers from blob: URLs, inline styles (the editor injects them at run
+ * time), data: fonts and images, and requests only to this origin.
+ */
+export function graphiqlCsp(): string {
+  if (csp) return csp;
+  const hashes: string[] = [];
+  for (const m of graphiqlPage().matchAll(/<script(?:\s[^>]*)?>([\s\S]*?)<\/script>/g)) {
+    if (m[1]) hashes.push(`'sha256-${crypto.createHash('sha256').update(m[1], 'utf8').digest('base64')}'`);
+  }
+  csp = `default-src 'none'; script-src ${hashes.join(' ')}; worker-src blob:; style-src 'unsafe-inline'; font-src data:; img-src data: blob:; connect-src 'self'; ${CSP_LOCKDOWN}`;
+  return csp;
 }

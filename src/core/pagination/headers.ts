@@ -11,6 +11,7 @@ export interface PageInfo {
  * Link URLs keep (page and per_page overwritten).
  */
 export function paginationHeaders(info: PageInfo, baseUrl: string, query: URLSearchParams): Record<string, string> {
+  query = withoutCredentials(query);
   const next = info.page < info.totalPages ? info.page + 1 : null;
   const prev = info.page > 1 && info.page <= info.totalPages ? info.page - 1 : null;
   const link = (page: number, rel: string) => {
@@ -33,4 +34,35 @@ export function paginationHeaders(info: PageInfo, baseUrl: string, query: URLSea
     'X-Prev-Page': prev === null ? '' : String(prev),
     Link: links.join(', '),
   };
+}
+
+/** Query parameters that carry credentials (https://docs.gitlab.com/ee/api/rest/authentication.html): never copied into a link. */
+export const CREDENTIAL_PARAMS = ['private_token', 'access_token', 'job_token'];
+
+export function withoutCredentials(query: URLSearchParams): URLSearchParams {
+  const q = new URLSearchParams(query);
+  for (const name of CREDENTIAL_PARAMS) q.delete(name);
+  return q;
+}
+
+/**
+ * The base of every Link URL: the configured EXTERNAL_URL plus the path the client called, never the
+ * Host or X-Forwarded-* headers. Characters outside RFC 3986's path set are percent-encoded, so the
+ * path cannot close the `<…>` or split the header.
+ */
+export function linkBase(externalUrl: string, path: string): string {
+  const safe = path.replace(/[^A-Za-z0-9\-._~!$&'()*+;=:@%/]/g, (c) => encodeURIComponent(c));
+  return `${externalUrl}${safe}`;
+}
+
+/** Keyset pagination: no totals; rel="next" carries the cursor. */
+export function keysetHeaders(perPage: number, nextCursor: string | null, baseUrl: string, query: URLSearchParams): Record<string, string> {
+  const headers: Record<string, string> = { 'X-Per-Page': String(perPage) };
+  if (nextCursor) {
+    const q = withoutCredentials(query);
+    q.set('cursor', nextCursor);
+    q.set('per_page', String(perPage));
+    headers.Link = `<${baseUrl}?${q.toString()}>; rel="next"`;
+  }
+  return headers;
 }

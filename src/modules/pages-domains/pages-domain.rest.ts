@@ -7,6 +7,8 @@ import { instanceFilter, projectFilter } from './pages-domain.service';
 const PROJECT: Record<string, ParamException> = { id: { arg: 'projectId' } };
 /** Grape: `optional :certificate, allow_blank: false, types: [File, String]` (and the same for key). */
 const PEM: Record<string, ParamException> = { certificate: { allowBlank: false }, key: { allowBlank: false } };
+/** Multipart file parameters (curl -F certificate=@cert.pem): only these two routes accept file parts. */
+const FILES = ['certificate', 'key'];
 /** Project lookup and the pages switch answer before parameter validation (spec 4.25-4.29). */
 const filter = async (ctx: RequestCtx, path: Record<string, string>) => void (await projectFilter(ctx, path.id));
 const tag = 'pages_domains';
@@ -26,11 +28,11 @@ export const pagesDomainRoutes = defineRoutes([
   },
   {
     method: 'POST', path: '/projects/:id/pages/domains', field: 'Mutation.createPagesDomain', filter,
-    params: { ...PROJECT, domain: {}, ...PEM }, rules: [{ allOrNoneOf: ['certificate', 'key'] }],
+    params: { ...PROJECT, domain: {}, ...PEM }, rules: [{ allOrNoneOf: ['certificate', 'key'] }], files: FILES,
     shape: PagesDomainWire, summary: 'Create a pages domain (certificate and key: multipart files or strings)', tag,
   },
   {
-    method: 'PUT', path: '/projects/:id/pages/domains/:domain', field: 'Mutation.updatePagesDomain', filter, params: { ...PROJECT, domain: {}, ...PEM },
+    method: 'PUT', path: '/projects/:id/pages/domains/:domain', field: 'Mutation.updatePagesDomain', filter, params: { ...PROJECT, domain: {}, ...PEM }, files: FILES,
     shape: PagesDomainWire, summary: 'Update the certificate and key of a pages domain', tag,
   },
   {

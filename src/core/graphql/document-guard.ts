@@ -1,0 +1,83 @@
+import { GraphQLError, Kind, parse, type DocumentNode, type SelectionSetNode } from 'graphql';
+import type { NextFunction, Request, Response } from 'express';
+
+/** Document caps, checked on the raw text before Apollo parses and validates it (README "Security"). */
+export const DOCUMENT_LIMITS = {
+  /** graphql-js `parse(…, { maxTokens })`; GraphiQL's introspection query is about 300 tokens. */
+  maxTokens: 5000,
+  maxAliases: 100,
+  maxFragmentSpreads: 100,
+  /**
+   * How often one response name may appear in one selection set (inline fragments included).
+   * graphql-js's OverlappingFieldsCanBeMerged rule compares those pairwise: 2,400 copies of one
+   * field took about a second to validate.
+   */
+  maxSameNameFields: 10,
+};
+
+function tooLarge(message: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: 'QUERY_TOO_LARGE' } });
+}
+
+interface Shape {
+  aliases: number;
+  spreads: number;
+  /** Highest count of one response name in one selection set (inline fragments flattened into it). */
+  repeats: number;
+}
+
+/** One pass over a selection set and everything under it; `counts` is shared with inline fragments. */
+function measure(set: SelectionSetNode, shape: Shape, counts = new Map<string, number>()): void {
+  for (const sel of set.selections) {
+    if (sel.kind === Kind.FIELD) {
+      if (sel.alias) shape.aliases += 1;
+      const key = (sel.alias ?? sel.name).value;
+      const n = (counts.get(key) ?? 0) + 1;
+      counts.set(key, n);
+      if (n > shape.repeats) shape.repeats = n;
+      if (sel.selectionSet) measure(sel.selectionSet, shape);
+    } else if (sel.kind === Kind.INLINE_FRAGMENT) {
+      measure(sel.selectionSet, shape, counts);
+    } else {
+      shape.spreads += 1;
+    }
+  }
+}
+
+/** Linear checks of one parsed document: aliases, fragment spreads, repeated response names. */
+export function documentShapeError(doc: DocumentNode, limits = DOCUMENT_LIMITS): GraphQLError | undefined {
+  const shape: Shape = { aliases: 0, spreads: 0, repeats: 0 };
+  for (const def of doc.definitions) if ('selectionSet' in def && def.selectionSet) measure(def.selectionSet, shape);
+  const { aliases, spreads, repeats } = shape;
+  if (aliases > limits.maxAliases) return tooLarge(`Query has ${aliases} aliases; the maximum is ${limits.maxAliases}`);
+  if (spreads > limits.maxFragmentSpreads) return tooLarge(`Query has ${spreads} fragment spreads; the maximum is ${limits.maxFragmentSpreads}`);
+  if (repeats > limits.maxSameNameFields) return tooLarge(`Query selects one field ${repeats} times in a selection; the maximum is ${limits.maxSameNameFields}`);
+  return undefined;
+}
+
+/**
+ * The error for a document over the caps, or undefined. Syntax errors other than the token cap are
+ * left to Apollo, which reports them as GRAPHQL_PARSE_FAILED.
+ */
+export function documentLimitError(source: string, limits = DOCUMENT_LIMITS): GraphQLError | undefined {
+  let doc: DocumentNode;
+  try {
+    doc = parse(source, { maxTokens: limits.maxTokens, noLocation: true });
+  } catch (e) {
+    if (e instanceof GraphQLError && /contains more th\w+ \d+ tokens/.test(e.message)) return tooLarge(`Query has more than ${limits.maxTokens} tokens`);
+    return undefined;
+  }
+  return documentShapeError(doc, limits);
+}
+
+/**
+ * Express middleware in front of Apollo: refuses an oversized document with 400 before any validation
+ * walk (graphql-js's own rules are quadratic in repeated fields).
+ */
+export function graphqlDocumentGuard(req: Request, res: Response, next: NextFunction): void {
+  const body = req.body as { query?: unknown } | undefined;
+  const source = typeof body?.query === 'string' ? body.query : typeof req.query.query === 'string' ? req.query.query : undefined;
+  const error = source === undefined ? undefined : documentLimitError(source);
+  if (!error) return next();
+  res.status(400).json({ errors: [{ message: error.message, extensions: error.extensions }] });
+}

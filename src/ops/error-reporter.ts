@@ -1,0 +1,47 @@
+import type { Logger } from 'pino';
+import type { Counter } from 'prom-client';
+import { DomainError } from '../core/errors/domain-errors';
+import { isDatabaseUnavailable } from '../core/errors/driver-errors';
+import { serializeError } from '../core/errors/redact-sql';
+
+export interface ErrorWhere {
+  surface: 'rest' | 'graphql' | 'http';
+  reqId?: string;
+  /** REST route template (`GET /groups/:id`) or GraphQL `query users`. */
+  route?: string;
+  userId?: number | null;
+}
+
+export interface ErrorReporter {
+  /** Logs one unexpected error once (redacted) and counts database errors; DomainErrors are ignored. */
+  report(err: unknown, where: ErrorWhere): void;
+}
+
+/** MikroORM's DriverException subclasses and raw pg errors (a five-character SQLSTATE). */
+function isDriverError(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: unknown; sqlState?: unknown }).sqlState ?? (err as { code?: unknown }).code;
+  return err.name.endsWith('Exception') || (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code));
+}
+
+export function createErrorReporter(logger: Logger, dbErrors: Counter<'kind'>): ErrorReporter {
+  return {
+    report(err, where) {
+      if (err instanceof DomainError && err.code !== 'UNAVAILABLE') return;
+      const fields = { ...where, err: serializeError(err) };
+      if (err instanceof DomainError) {
+        // Answered at once because the health probe fails: counted; the probe logs the outage once.
+        dbErrors.inc({ kind: 'unavailable' });
+        logger.debug(fields, 'database unavailable');
+        return;
+      }
+      if (isDatabaseUnavailable(err)) {
+        dbErrors.inc({ kind: 'unavailable' });
+        logger.warn(fields, 'database unavailable');
+        return;
+      }
+      if (isDriverError(err)) dbErrors.inc({ kind: 'query' });
+      logger.error(fields, 'unexpected error');
+    },
+  };
+}

@@ -1,0 +1,84 @@
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import multer from 'multer';
+import { extractToken } from '../core/auth/token';
+import type { RequestCtx } from '../core/context/request-ctx';
+import { UnauthenticatedError } from '../core/errors/domain-errors';
+import { asDomainError } from '../core/errors/driver-errors';
+import { toRestError } from '../core/errors/rest-error';
+import { sendJsonError } from '../core/http/body-error-handler';
+import type { RouteDef } from './route';
+
+/** JSON, form and multipart field bodies (README "Security"). */
+export const BODY_LIMIT_BYTES = 2 * 1024 * 1024;
+/** Each declared file parameter (a PEM certificate or key is a few kB). */
+export const FILE_LIMIT_BYTES = 1024 * 1024;
+export const MULTIPART_MAX_FIELDS = 1000;
+
+const sendError = sendJsonError;
+
+/**
+ * Authenticates from the PRIVATE-TOKEN / Authorization header or the query string before any body is
+ * read: a bad token is 401 at once. The context is kept for the route; without such a token the route
+ * authenticates after the body is parsed (a form body may carry `private_token`).
+ */
+function authenticateFirst(createCtx: (req: Request) => Promise<RequestCtx>): RequestHandler {
+  return (req, res, next) => {
+    const query = req.query as Record<string, unknown>;
+    if (extractToken({ header: (n) => req.get(n), param: (n) => query[n] }) === undefined) return next();
+    createCtx(req).then((ctx) => {
+      if (ctx.tokenInvalid) {
+        const err = toRestError(new UnauthenticatedError());
+        return sendError(res, err.status, err.body);
+      }
+      res.locals.ctx = ctx;
+      next();
+    }, (err: unknown) => {
+      // Expected refusals while authenticating (Sudo by a non-admin, unknown Sudo user, database down).
+      const domain = asDomainError(err);
+      if (!domain) return next(err);
+      const rest = toRestError(domain);
+      sendError(res, rest.status, rest.body);
+    });
+  };
+}
+
+/**
+ * Multipart is read only with a Content-Length within the route's total (fields plus its declared
+ * files), and file routes only for a caller already authenticated by header or query token.
+ */
+function multipartGate(route: RouteDef): RequestHandler {
+  const files = route.files ?? [];
+  const total = BODY_LIMIT_BYTES + files.length * FILE_LIMIT_BYTES;
+  return (req, res, next) => {
+    if (!req.is('multipart/form-data')) return next();
+    const length = req.get('content-length');
+    if (length === undefined) return sendError(res, 411, { error: 'A multipart body needs a Content-Length header' });
+    if (Number(length) > total) return sendError(res, 413, { error: `The multipart body is larger than ${total} bytes` });
+    if (files.length > 0 && !(res.locals.ctx as RequestCtx | undefined)?.user) {
+      const err = toRestError(new UnauthenticatedError());
+      return sendError(res, err.status, err.body);
+    }
+    next();
+  };
+}
+
+/** Declared file parts arrive as their text, like form fields. */
+function filesToFields(req: Request, _res: Response, next: NextFunction): void {
+  const files = (req as Request & { files?: Record<string, Express.Multer.File[]> }).files;
+  if (files && !Array.isArray(files)) for (const [name, [f]] of Object.entries(files)) (req.body as Record<string, unknown>)[name] = f.buffer.toString('utf8');
+  next();
+}
+
+const jsonBody = express.json({ limit: BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'] });
+const formBody = express.urlencoded({ extended: true, limit: BODY_LIMIT_BYTES, parameterLimit: 10000 });
+
+/** The middleware chain in front of one route: authenticate, then read the body this route accepts. */
+export function routeBodyPipeline(route: RouteDef, createCtx: (req: Request) => Promise<RequestCtx>): RequestHandler[] {
+  const files = route.files ?? [];
+  const upload = multer({
+    // Without declared files, upload.none() refuses any file part ("Unexpected file field").
+    limits: { fields: MULTIPART_MAX_FIELDS, fieldSize: BODY_LIMIT_BYTES, fieldNameSize: 200, fileSize: FILE_LIMIT_BYTES, parts: MULTIPART_MAX_FIELDS + files.length, ...(files.length > 0 ? { files: files.length } : {}) },
+  });
+  const multipart = files.length > 0 ? upload.fields(files.map((name) => ({ name, maxCount: 1 }))) : upload.none();
+  return [authenticateFirst(createCtx), multipartGate(route), jsonBody, formBody, multipart, filesToFields];
+}

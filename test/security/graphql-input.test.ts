@@ -1,0 +1,31 @@
+import { createGroup } from '../support/factories';
+import { ROOT_TOKEN, api, useTestApp } from '../support/test-app';
+
+/** Issue 9 item 10 (GraphQL parts): malformed operations are 400 / BAD_USER_INPUT, never INTERNAL_SERVER_ERROR. */
+const t = useTestApp({ reset: 'once' });
+
+describe('GraphQL malformed input', () => {
+  it('answers a subscription with 400 and a clear message (the schema has no Subscription type)', async () => {
+    const res = await api(t).graphql('subscription { groups { total } }');
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([
+      expect.objectContaining({ message: 'This service does not support subscription operations', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }),
+    ]);
+  });
+
+  it('rejects a NUL byte in a nested field argument, as a literal and as a variable', async () => {
+    const g = await createGroup(t, { path: 'nul-parent', visibility: 'public' });
+    const literal = await api(t, ROOT_TOKEN).graphql(`{ group(id: "${g.id}") { subgroups(search: "a\\u0000b") { nodes { id } } } }`);
+    expect(literal.status).toBe(200);
+    expect(literal.body.errors).toEqual([expect.objectContaining({ message: 'search is invalid', extensions: { code: 'BAD_USER_INPUT' } })]);
+    const variable = await api(t).graphql('query($s: String) { groups { nodes { subgroups(search: $s) { total } } } }', { s: 'x\u0000' });
+    expect(variable.body.errors[0]).toMatchObject({ message: 'search is invalid', extensions: { code: 'BAD_USER_INPUT' } });
+    const cursor = await api(t).graphql(`{ group(id: "${g.id}") { subgroups(pagination: KEYSET, cursor: "\\u0000") { nodes { id } } } }`);
+    expect(cursor.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+  });
+
+  it('rejects a NUL byte nested inside an input object and a list', async () => {
+    const res = await api(t, ROOT_TOKEN).graphql('mutation { createGroup(input: { name: "N", path: "n-nul", description: "a\\u0000" }) { id } }');
+    expect(res.body.errors).toEqual([expect.objectContaining({ message: 'description is invalid', extensions: { code: 'BAD_USER_INPUT' } })]);
+  });
+});

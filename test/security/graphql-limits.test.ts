@@ -1,0 +1,111 @@
+import { getOperationAST, parse } from 'graphql';
+import { buildAppSchema } from '../../src/core/graphql/schema';
+import { MODULES } from '../../src/modules';
+import { operationCost } from '../../src/core/graphql/query-limits';
+import { ROOT_TOKEN, api, useTestApp } from '../support/test-app';
+
+/** Issue 9 items 1 and 2: GraphQL cost walk, document caps, variables and served page sizes. */
+const t = useTestApp({ reset: 'once' });
+
+/** The audit's request: fragment i spreads fragment i+1 twice (each extra fragment doubled the old walk). */
+function doublingDocument(n: number): string {
+  const frags = Array.from({ length: n }, (_x, i) => `fragment F${i} on Group { id ...F${i + 1} ...F${i + 1} }`);
+  return `{ groups { nodes { ...F0 } } } ${frags.join(' ')} fragment F${n} on Group { id }`;
+}
+
+/** 30 project fields in one fragment (30 aliases, counted once by the document caps). */
+const P30 = `fragment P on Project { ${Array.from({ length: 30 }, (_x, i) => `f${i}: name`).join(' ')} }`;
+
+async function cost(query: string, variables: Record<string, unknown> = {}) {
+  const doc = parse(query);
+  return operationCost(await buildAppSchema(MODULES), doc, getOperationAST(doc)!, variables);
+}
+
+describe('GraphQL cost walk (item 1)', () => {
+  it('walks each fragment once, however often it is spread', async () => {
+    const doc = parse(doublingDocument(22));
+    const walked: string[] = [];
+    const result = operationCost(await buildAppSchema(MODULES), doc, getOperationAST(doc)!, {}, { onFragmentWalk: (name) => walked.push(name) });
+    expect(walked.sort()).toEqual(Array.from({ length: 23 }, (_x, i) => `F${i}`).sort());
+    // The cost itself is the full expansion: 2^22 leaves are still counted.
+    expect(result.cost).toBeGreaterThan(2 ** 22);
+  });
+
+  it('refuses the audit request (22 doubling fragments, anonymous) with 400 QUERY_TOO_COMPLEX', async () => {
+    const query = doublingDocument(22);
+    expect(query.length).toBeLessThan(1400);
+    const res = await api(t).graphql(query);
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].extensions.code).toBe('QUERY_TOO_COMPLEX');
+    expect(res.body.data).toBeUndefined();
+  });
+
+  it('caps the document before validation: tokens, aliases, fragment spreads, repeated fields', async () => {
+    const cases: [string, RegExp][] = [
+      [`{ groups { nodes { ${'id '.repeat(6000)} } } }`, /more than 5000 tokens/],
+      [`{ ${Array.from({ length: 101 }, (_x, i) => `a${i}: currentUser { id }`).join(' ')} }`, /101 aliases; the maximum is 100/],
+      [`{ groups { nodes { ${'...F '.repeat(101)} } } } fragment F on Group { id }`, /101 fragment spreads; the maximum is 100/],
+      // graphql-js compares same-named fields pairwise while validating: refused before that walk.
+      [`{ groups { nodes { ${'name(x: 1) '.repeat(11)} } } }`, /one field 11 times in a selection; the maximum is 10/],
+    ];
+    for (const [query, message] of cases) {
+      const res = await api(t).graphql(query);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ errors: [{ message: expect.stringMatching(message), extensions: { code: 'QUERY_TOO_LARGE' } }] });
+    }
+  });
+
+  it('still lets ordinary queries and repeated fields within the caps through', async () => {
+    const res = await api(t, ROOT_TOKEN).graphql(`{ groups { nodes { id id ...F } } } fragment F on Group { id fullPath }`);
+    expect(res.status).toBe(200);
+    expect(res.body.errors).toBeUndefined();
+  });
+});
+
+describe('GraphQL complexity (item 2)', () => {
+  it('counts a perPage variable at its value', async () => {
+    const query = `query($p: Int) { ${Array.from({ length: 20 }, (_x, i) => `a${i}: projects(perPage: $p) { nodes { ...P } }`).join(' ')} } ${P30}`;
+    const res = await api(t).graphql(query, { p: 100 });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].extensions.code).toBe('QUERY_TOO_COMPLEX');
+    // Each alias: the field, then per served row `nodes` and 30 fields.
+    expect((await cost(query, { p: 100 })).cost).toBe(20 * (1 + 100 * 31));
+    expect((await cost(query, { p: 1 })).cost).toBe(20 * (1 + 1 * 31));
+    // A variable's default counts when no value is sent.
+    expect((await cost(query.replace('$p: Int', '$p: Int = 50'))).cost).toBe(20 * (1 + 50 * 31));
+  });
+
+  it('counts perPage 0 and negative values as the 20 they are served as', async () => {
+    for (const perPage of ['0', '-5']) {
+      const query = `{ ${Array.from({ length: 60 }, (_x, i) => `a${i}: projects(perPage: ${perPage}) { nodes { id } }`).join(' ')} }`;
+      expect((await cost(query)).cost).toBe(60 * (1 + 20 * 2));
+    }
+    const wide = `{ ${Array.from({ length: 60 }, (_x, i) => `a${i}: projects(perPage: 0) { nodes { ...P } }`).join(' ')} } ${P30}`;
+    const res = await api(t).graphql(wide);
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].message).toBe('Query complexity 37260 exceeds the maximum of 30000');
+  });
+
+  it('multiplies unpaged nested lists (Group.projects, Project.sharedWithGroups)', async () => {
+    expect((await cost('{ group(id: "1") { projects { id } } }')).cost).toBe(1 + 1 + 20 * 1);
+    const query = '{ groups(perPage: 100) { nodes { projects { sharedWithGroups { groupId groupName } } } } }';
+    expect((await cost(query)).cost).toBe(1 + 100 * (1 + 1 + 20 * (1 + 20 * 2)));
+    const res = await api(t).graphql(query);
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].extensions.code).toBe('QUERY_TOO_COMPLEX');
+  });
+
+  it('counts __typename, aliased or not', async () => {
+    expect((await cost('{ a: __typename b: __typename __typename }')).cost).toBe(3);
+    const typenames = Array.from({ length: 80 }, (_x, i) => `t${i}: __typename`).join(' ');
+    const query = `{ ${[1, 2, 3, 4].map((i) => `p${i}: projects(perPage: 100) { nodes { ...T } }`).join(' ')} } fragment T on Project { ${typenames} }`;
+    const res = await api(t).graphql(query);
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].extensions.code).toBe('QUERY_TOO_COMPLEX');
+  });
+
+  it('leaves introspection (GraphiQL) within the limits at a fixed cost', async () => {
+    const { getIntrospectionQuery } = await import('graphql');
+    expect(await cost(getIntrospectionQuery())).toEqual({ depth: 0, cost: 100 });
+  });
+});
