@@ -14,7 +14,8 @@ import { projectService } from '../projects/project.service';
 import { User } from '../users/user.entity';
 import { userWebUrl } from '../users/user-web-url';
 import { GroupMember, ProjectMember } from '../access/member.entity';
-import type { MemberInput, MembersArgs, MemberType, UpdateMemberInput } from './member.type';
+import { patchEntity } from '../../core/patch/patch-entity';
+import { UpdateMemberInput, type MemberInput, type MembersArgs, type MemberType } from './member.type';
 
 export type SourceKind = 'group' | 'project';
 
@@ -99,9 +100,12 @@ async function update(ctx: RequestCtx, kind: SourceKind, idOrPath: string, userI
   const src = await manageable(ctx, kind, idOrPath, input.accessLevel, input.expiresAt);
   await findRow(ctx, src, userId);
   if (kind === 'group' && input.accessLevel < AccessLevel.OWNER) await ensureAnotherOwner(ctx, src, userId);
-  await sqlRows(ctx.em, `update ${src.table} set access_level = ?, expires_at = coalesce(?::date, expires_at), updated_at = now() where ${src.fk} = ? and user_id = ?`, [
-    input.accessLevel, input.expiresAt ?? null, src.id, userId,
-  ]);
+  const member = kind === 'group'
+    ? await ctx.em.findOneOrFail(GroupMember, { groupId: src.id, userId })
+    : await ctx.em.findOneOrFail(ProjectMember, { projectId: src.id, userId });
+  patchEntity(member, input, UpdateMemberInput);
+  member.updatedAt = ctx.clock.now();
+  await ctx.em.flush();
   forgetAccess(ctx);
   return findRow(ctx, src, userId);
 }
