@@ -2,9 +2,8 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import { expressMiddleware } from '@as-integrations/express5';
 import qs from 'qs';
 import type { Logger } from 'pino';
-import { authenticateToken } from './core/auth/authenticate';
 import { extractToken } from './core/auth/token';
-import { createRequestCtx, type Clock, type RequestCtx } from './core/context/request-ctx';
+import { ctxFactory, type Clock, type RequestCtx } from './core/context/request-ctx';
 import type { DbHealth } from './core/db/db-monitor';
 import type { Orm } from './core/db/orm';
 import { DatabaseUnavailableError } from './core/errors/domain-errors';
@@ -18,12 +17,14 @@ import { buildAppSchema } from './core/graphql/schema';
 import { bodyErrorHandler } from './core/http/body-error-handler';
 import { requestIdFrom } from './core/http/request-id';
 import { SWAGGER_CSP, securityHeaders, withCsp } from './core/http/security-headers';
+import { loaderFactory, routesOf, type AppModule } from './core/module/app-module';
+import { authenticateToken } from './modules/tokens/authenticate';
+import { applySudo } from './modules/tokens/sudo';
 import { createErrorReporter } from './ops/error-reporter';
 import { createMetrics } from './ops/metrics';
 import { opsRouter } from './ops/ops.router';
 import { buildOpenApi } from './rest/openapi';
 import { compileRoute } from './rest/route-document';
-import { REST_ROUTES } from './rest/routes';
 import { BODY_LIMIT_BYTES } from './rest/body-parsers';
 import { buildRestRouter, sendJson } from './rest/router';
 import { swaggerUiRouter } from './rest/swagger-ui';
@@ -47,6 +48,8 @@ export interface AppDeps {
   health?: DbHealth;
   /** CIDR list for the ops endpoints; default loopback. */
   monitoringWhitelist?: string[];
+  /** The registered modules (src/modules/index.ts: MODULES). */
+  modules: readonly AppModule[];
 }
 
 export interface BuiltApp {
@@ -65,13 +68,14 @@ function normalizeApiPath(req: Request, _res: Response, next: NextFunction): voi
 /** buildApp(deps) -> express app without listen(); used by main.ts and by the tests. */
 export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const { orm, logger } = deps;
-  const schema = await buildAppSchema();
+  const schema = await buildAppSchema(deps.modules);
+  const newCtx = ctxFactory(loaderFactory(deps.modules));
   const metrics = createMetrics(orm);
   const reporter = createErrorReporter(logger, metrics.dbErrors);
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.trustProxy ?? false);
-  // qs with a high arrayLimit: `a[]=…` lists longer than 20 items stay arrays (stack-findings §5).
+  // qs with a high arrayLimit: `a[]=…` lists longer than 20 items stay arrays (docs/gitlab-compatibility.md, "Parameters").
   app.set('query parser', (s: string) => qs.parse(s, { arrayLimit: 1000, depth: 5, parameterLimit: 10000 }));
 
   app.use((req, res, next) => {
@@ -87,7 +91,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.use(metrics.middleware);
   app.use(opsRouter({ orm, metrics, health: deps.health, whitelist: deps.monitoringWhitelist }));
 
-  const createCtx = async (req: Request): Promise<RequestCtx> => {
+  /** Authenticates the request; on /api/v4 an admin's Sudo header or parameter acts as another user. */
+  const createCtx = async (req: Request, sudo = false): Promise<RequestCtx> => {
     // While the health probe fails, answer 503 at once instead of queueing on the pool.
     if (deps.health && !deps.health.available()) throw new DatabaseUnavailableError();
     const em = orm.em.fork();
@@ -96,15 +101,19 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const query = (req.query ?? {}) as Record<string, unknown>;
     const token = extractToken({ header: (n) => req.get(n), param: (n) => query[n] ?? body[n] });
-    const auth = await authenticateToken(em, token, now);
+    let auth = await authenticateToken(em, token, now);
+    const sudoAs = sudo ? (req.get('sudo') ?? query.sudo ?? body.sudo) : undefined;
+    if (sudoAs !== undefined && sudoAs !== '') auth = await applySudo(em, auth, String(sudoAs));
     req.userId = auth.user?.id ?? null;
-    return createRequestCtx({ em, user: auth.user, tokenInvalid: auth.tokenInvalid, externalUrl: deps.externalUrl, clock });
+    return newCtx({ em, user: auth.user, credential: auth.credential, tokenInvalid: auth.tokenInvalid, externalUrl: deps.externalUrl, clock });
   };
 
-  const openapi = buildOpenApi(schema, REST_ROUTES.map((r) => compileRoute(schema, r)));
+  // Compiled once: a schema change that breaks a route fails here, at start-up.
+  const routes = routesOf(deps.modules).map((r) => compileRoute(schema, r));
+  const openapi = buildOpenApi(schema, routes);
   app.get('/api/v4/openapi.json', (_req, res) => sendJson(res, 200, openapi));
   app.use('/api/v4/docs', withCsp(SWAGGER_CSP), swaggerUiRouter());
-  app.use('/api/v4', normalizeApiPath, buildRestRouter({ schema, routes: REST_ROUTES, createCtx, logger, reporter, externalUrl: deps.externalUrl }));
+  app.use('/api/v4', normalizeApiPath, buildRestRouter({ schema, routes, createCtx: (req) => createCtx(req, true), logger, reporter, externalUrl: deps.externalUrl }));
 
   const apollo = await startApollo(schema, { reportError: (err, where) => reporter.report(err, { surface: 'graphql', ...where }) });
   const graphqlCtx = async (req: Request, res: Response): Promise<RequestCtx> => {
@@ -121,8 +130,12 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.use(
     bodyErrorHandler((err, req, res) => {
       reporter.report(err, { surface: 'http', reqId: req.id, route: req.path, userId: req.userId });
+      // A DomainError here comes from authentication before the body (e.g. a refused Sudo): GitLab's body.
       const domain = asDomainError(err);
-      if (domain?.code === 'UNAVAILABLE') return sendJson(res, 503, toRestError(domain).body);
+      if (domain) {
+        const mapped = toRestError(domain);
+        return sendJson(res, mapped.status, mapped.body);
+      }
       return sendJson(res, 500, { message: '500 Internal Server Error' });
     }),
   );

@@ -2,10 +2,12 @@ import 'reflect-metadata';
 import http from 'node:http';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
-import { ensureRootUser } from './core/db/bootstrap';
 import { openDatabase, type Database } from './core/db/database';
 import { redactSql } from './core/errors/redact-sql';
 import { createLogger } from './core/logger';
+import { ormModelOf } from './core/module/app-module';
+import { MODULES } from './modules';
+import { ensureRootUser } from './modules/tokens/root-user';
 
 function reason(e: unknown): string {
   return redactSql(e instanceof Error ? e.message : String(e));
@@ -35,7 +37,7 @@ async function main(): Promise<void> {
   let shutdown: (signal: string, code?: number) => Promise<void> = async (_s, code = 1) => process.exit(code);
   let db: Database;
   try {
-    db = await openDatabase(config, logger, { onFatal: (m) => { logger.fatal(m); void shutdown('database lost', 1); } });
+    db = await openDatabase(config, logger, ormModelOf(MODULES), { onFatal: (m) => { logger.fatal(m); void shutdown('database lost', 1); } });
   } catch (e) {
     logger.fatal(`database start-up failed: ${reason(e)}; ${startupHint(config)}`);
     process.exit(1);
@@ -48,6 +50,7 @@ async function main(): Promise<void> {
     trustProxy: config.trustProxy,
     health: db.health,
     monitoringWhitelist: config.monitoringWhitelist,
+    modules: MODULES,
   });
   const server = http.createServer(app);
   server.keepAliveTimeout = 5000;

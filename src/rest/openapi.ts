@@ -10,7 +10,9 @@ type Operation = Record<string, unknown>;
 function paramSchema(spec: ParamSpec): JsonSchema {
   switch (spec.type) {
     case 'int':
-      return { type: 'integer' };
+      return spec.values ? { type: 'integer', enum: spec.values } : { type: 'integer' };
+    case 'float':
+      return { type: 'number' };
     case 'bool':
       return { type: 'boolean' };
     case 'intArray':
@@ -69,16 +71,17 @@ export function buildOpenApi(schema: GraphQLSchema, routes: CompiledRoute[]): Re
     const parameters: Operation[] = [];
     const bodyProps: Record<string, JsonSchema> = {};
     const bodyRequired: string[] = [];
-    for (const [name, spec] of Object.entries(route.params ?? {})) {
-      if (pathParams.has(name)) parameters.push({ name, in: 'path', required: true, schema: paramSchema(spec) });
-      else if (route.method === 'GET' || route.method === 'DELETE') parameters.push({ name, in: 'query', required: !!spec.required, schema: paramSchema(spec) });
+    for (const [name, spec] of Object.entries(c.params)) {
+      const description = spec.description;
+      if (pathParams.has(name)) parameters.push({ name, in: 'path', required: true, description, schema: paramSchema(spec) });
+      else if (route.method === 'GET' || route.method === 'DELETE') parameters.push({ name, in: 'query', required: !!spec.required, description, schema: paramSchema(spec) });
       else {
-        bodyProps[name] = paramSchema(spec);
+        bodyProps[name] = description ? { ...paramSchema(spec), description } : paramSchema(spec);
         if (spec.required) bodyRequired.push(name);
       }
     }
     const shapes = route.shapes ?? (route.shape && typeof route.shape !== 'function' ? [route.shape] : []);
-    const status = typeof route.status === 'number' ? route.status : route.method === 'POST' ? 201 : route.method === 'DELETE' ? 204 : 200;
+    const status = c.status;
     const responses: Record<string, unknown> = {};
     if (shapes.length) {
       const one = shapes.length === 1 ? schemaOf(shapes[0], components) : { oneOf: shapes.map((s) => schemaOf(s, components)) };

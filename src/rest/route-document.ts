@@ -1,5 +1,8 @@
 import { getNamedType, isLeafType, isNonNullType, isObjectType, parse, validate, type DocumentNode, type GraphQLField, type GraphQLSchema } from 'graphql';
 import { includeVariables, includeVariable, selectionOf, type WireShape } from '../core/wire/wire';
+import { allowRuleOf, type AllowRule } from '../core/auth/allow';
+import type { ParamSpec } from '../core/params/coerce';
+import { deriveParams } from './derive-params';
 import type { RouteDef } from './route';
 
 export interface CompiledRoute {
@@ -10,6 +13,12 @@ export interface CompiledRoute {
   documents: Map<string, DocumentNode>;
   /** Root-field arguments that are non-null input objects (filled with {} when no param targets them). */
   requiredInputs: string[];
+  /** The root field's @Allow: checked before parameter validation (GitLab's route-level filters). */
+  allow: AllowRule;
+  /** The full parameter table: derived from the field's arguments plus the route's exceptions. */
+  params: Record<string, ParamSpec>;
+  /** Success status unless `route.status` computes one: fixed, or POST 201, DELETE 204, else 200. */
+  status: number;
 }
 
 function rootField(schema: GraphQLSchema, route: RouteDef): { fieldName: string; field: GraphQLField<unknown, unknown> } {
@@ -56,5 +65,7 @@ export function compileRoute(schema: GraphQLSchema, route: RouteDef): CompiledRo
   if (shapes.length === 0) documents.set('', buildDocument(schema, route, fieldName, field));
   for (const s of shapes) documents.set(s.name, buildDocument(schema, route, fieldName, field, s));
   const requiredInputs = field.args.filter((a) => isNonNullType(a.type) && !isLeafType(getNamedType(a.type))).map((a) => a.name);
-  return { route, field, fieldName, documents, requiredInputs };
+  const allow = allowRuleOf(field, route.field.startsWith('Mutation.') ? 'mutation' : 'query');
+  const status = typeof route.status === 'number' ? route.status : route.method === 'POST' ? 201 : route.method === 'DELETE' ? 204 : 200;
+  return { route, field, fieldName, documents, requiredInputs, allow, params: deriveParams(route, field.args), status };
 }

@@ -2,21 +2,23 @@ import express, { type Request, type Response, type Router } from 'express';
 import { execute, type GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import type { RequestCtx } from '../core/context/request-ctx';
-import { requireAdmin, requireUser } from '../core/auth/guards';
+import { authorize } from '../core/auth/allow';
 import { ParamError } from '../core/errors/domain-errors';
 import { asDomainError } from '../core/errors/driver-errors';
 import type { ErrorReporter } from '../ops/error-reporter';
 import { INTERNAL_ERROR, ROUTE_NOT_FOUND, toRestError, type RestError } from '../core/errors/rest-error';
 import { keysetHeaders, linkBase, paginationHeaders } from '../core/pagination/headers';
+import type { Page } from '../core/pagination/page';
 import { includeVariables, includeVariable, present, type WireShape } from '../core/wire/wire';
 import { routeBodyPipeline } from './body-parsers';
 import { readParams } from './params';
-import { compileRoute, type CompiledRoute } from './route-document';
+import type { CompiledRoute } from './route-document';
 import type { RouteDef } from './route';
 
 export interface RestDeps {
   schema: GraphQLSchema;
-  routes: RouteDef[];
+  /** The route table, compiled once at start-up (app.ts shares it with the OpenAPI builder). */
+  routes: CompiledRoute[];
   /** Authenticates (token from header, query or body) and builds the request context. */
   createCtx: (req: Request) => Promise<RequestCtx>;
   logger: Logger;
@@ -46,28 +48,17 @@ function requestBase(req: Request, externalUrl: string): { base: string; query: 
   return { base: linkBase(externalUrl, req.baseUrl + req.path), query: new URLSearchParams(search) };
 }
 
-interface PageResult {
-  nodes: Record<string, unknown>[];
-  total: number | null;
-  page: number;
-  perPage: number;
-  totalPages: number | null;
-  nextCursor: string | null;
-}
+type PageResult = Page<Record<string, unknown>>;
 
 function pageHeaders(req: Request, page: PageResult, externalUrl: string): Record<string, string> {
   const { base, query } = requestBase(req, externalUrl);
   // Keyset mode: no totals; rel="next" carries the cursor (gitbeaker follows it).
-  if (page.total === null) return keysetHeaders(page.perPage, page.nextCursor, base, query);
+  if (page.total === null) return keysetHeaders(page.perPage, page.nextCursor ?? null, base, query);
   return paginationHeaders({ total: page.total, page: page.page, perPage: page.perPage, totalPages: page.totalPages ?? 1 }, base, query);
 }
 
 function chooseShape(route: RouteDef, params: Record<string, unknown>, ctx: RequestCtx): WireShape | undefined {
   return typeof route.shape === 'function' ? route.shape(params, ctx) : route.shape;
-}
-
-function defaultStatus(route: RouteDef): number {
-  return route.method === 'POST' ? 201 : route.method === 'DELETE' ? 204 : 200;
 }
 
 /** Maps an error from any stage to GitLab's status and body; unexpected ones are logged and become 500. */
@@ -81,13 +72,13 @@ function restErrorOf(err: unknown, deps: RestDeps, req: Request, res: Response):
 
 async function handle(c: CompiledRoute, deps: RestDeps, req: Request, res: Response): Promise<void> {
   const { route } = c;
-  // Authenticated before the body was read when the token came in a header or the query (body-parsers.ts).
-  const ctx = (res.locals.ctx as RequestCtx | undefined) ?? (await deps.createCtx(req));
-  if (ctx.tokenInvalid) requireUser(ctx);
-  if (route.auth === 'user') requireUser(ctx);
-  if (route.auth === 'admin') requireAdmin(ctx);
   const body = (req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {}) as Record<string, unknown>;
-  const { params, variables } = readParams(route, req.query as Record<string, unknown>, body, req.params as Record<string, string>);
+  // Authenticated before the body was read when the token came in a header or the query
+  // (body-parsers.ts); again when the body carries `sudo`, which that early pass could not see.
+  const early = res.locals.ctx as RequestCtx | undefined;
+  const ctx = early && body.sudo === undefined ? early : await deps.createCtx(req);
+  authorize(ctx, c.allow);
+  const { params, variables } = readParams(c.params, route.rules ?? [], req.query as Record<string, unknown>, body, req.params as Record<string, string>);
   for (const name of c.requiredInputs) variables[name] ??= {};
   const shape = chooseShape(route, params, ctx);
   for (const p of shape ? includeVariables(shape) : []) variables[includeVariable(p)] = params[p] === true;
@@ -109,7 +100,7 @@ async function handle(c: CompiledRoute, deps: RestDeps, req: Request, res: Respo
   } else if (route.unwrap) {
     value = (data as Record<string, unknown>)[route.unwrap];
   }
-  const status = typeof route.status === 'function' ? route.status(data as Record<string, unknown>) : route.status ?? defaultStatus(route);
+  const status = typeof route.status === 'function' ? route.status(data as Record<string, unknown>) : c.status;
   if (status === 204 || status === 304 || !shape) {
     res.status(status).end();
     return;
@@ -126,8 +117,7 @@ async function handle(c: CompiledRoute, deps: RestDeps, req: Request, res: Respo
  */
 export function buildRestRouter(deps: RestDeps): Router {
   const router = express.Router({ strict: false });
-  const compiled = deps.routes.map((r) => compileRoute(deps.schema, r));
-  for (const c of compiled) {
+  for (const c of deps.routes) {
     const method = c.route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
     // Bodies are read per route, after header/query authentication; errors go to the app's bodyErrorHandler.
     router[method](c.route.path, ...routeBodyPipeline(c.route, deps.createCtx), (req: Request, res: Response) => {

@@ -6,7 +6,9 @@ import request from 'supertest';
 import type { Express } from 'express';
 import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
-import { ensureRootUser } from '../../src/core/db/bootstrap';
+import { ensureRootUser } from '../../src/modules/tokens/root-user';
+import { ormModelOf } from '../../src/core/module/app-module';
+import { MODULES } from '../../src/modules';
 import { openDatabase, type Database } from '../../src/core/db/database';
 import { createLogger } from '../../src/core/logger';
 import { signalCluster, waitFor } from './fault-support';
@@ -50,9 +52,9 @@ beforeAll(async () => {
       if (process.env.TEST_LOG_LEVEL) process.stderr.write(line);
     },
   });
-  db = await openDatabase(config, logger, { onFatal: (m) => fatal.push(m), restartAttempts: 3 });
+  db = await openDatabase(config, logger, ormModelOf(MODULES), { onFatal: (m) => fatal.push(m), restartAttempts: 3 });
   await ensureRootUser(db.orm.em.fork(), TOKEN, logger);
-  ({ app, stop: stopApp } = await buildApp({ orm: db.orm, logger, externalUrl: 'http://gitlab.test', health: db.health }));
+  ({ app, stop: stopApp } = await buildApp({ orm: db.orm, logger, externalUrl: 'http://gitlab.test', health: db.health, modules: MODULES }));
 }, 60000);
 
 afterAll(async () => {

@@ -1,6 +1,7 @@
 import { getOperationAST, parse } from 'graphql';
 import { buildAppSchema } from '../../src/core/graphql/schema';
 import { operationCost } from '../../src/core/graphql/query-limits';
+import { MODULES } from '../../src/modules';
 import { ROOT_TOKEN, api, useTestApp } from '../support/test-app';
 
 /** Issue 9 items 1 and 2: GraphQL cost walk, document caps, variables and served page sizes. */
@@ -17,14 +18,14 @@ const P30 = `fragment P on Project { ${Array.from({ length: 30 }, (_x, i) => `f$
 
 async function cost(query: string, variables: Record<string, unknown> = {}) {
   const doc = parse(query);
-  return operationCost(await buildAppSchema(), doc, getOperationAST(doc)!, variables);
+  return operationCost(await buildAppSchema(MODULES), doc, getOperationAST(doc)!, variables);
 }
 
 describe('GraphQL cost walk (item 1)', () => {
   it('walks each fragment once, however often it is spread', async () => {
     const doc = parse(doublingDocument(22));
     const walked: string[] = [];
-    const result = operationCost(await buildAppSchema(), doc, getOperationAST(doc)!, {}, { onFragmentWalk: (name) => walked.push(name) });
+    const result = operationCost(await buildAppSchema(MODULES), doc, getOperationAST(doc)!, {}, { onFragmentWalk: (name) => walked.push(name) });
     expect(walked.sort()).toEqual(Array.from({ length: 23 }, (_x, i) => `F${i}`).sort());
     // The cost itself is the full expansion: 2^22 leaves are still counted.
     expect(result.cost).toBeGreaterThan(2 ** 22);

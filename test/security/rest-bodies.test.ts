@@ -3,13 +3,15 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import pino from 'pino';
 import request from 'supertest';
-import { authenticateToken } from '../../src/core/auth/authenticate';
 import { extractToken } from '../../src/core/auth/token';
-import { createRequestCtx } from '../../src/core/context/request-ctx';
+import { ctxFactory } from '../../src/core/context/request-ctx';
+import { loaderFactory, routesOf } from '../../src/core/module/app-module';
 import { buildAppSchema } from '../../src/core/graphql/schema';
 import { bodyErrorHandler } from '../../src/core/http/body-error-handler';
 import { buildRestRouter } from '../../src/rest/router';
-import { REST_ROUTES } from '../../src/rest/routes';
+import { compileRoute } from '../../src/rest/route-document';
+import { MODULES } from '../../src/modules';
+import { authenticateToken } from '../../src/modules/tokens/authenticate';
 import { createUser } from '../support/factories';
 import { EXTERNAL_URL, ROOT_TOKEN, api, useTestApp } from '../support/test-app';
 
@@ -41,18 +43,19 @@ const multipartHeaders = (extra: Record<string, string> = {}) => ({ 'Content-Typ
 
 /** An app whose only route is POST /groups declaring a `description` file parameter (no real route takes files yet). */
 async function fileRouteApp(): Promise<express.Express> {
-  const schema = await buildAppSchema();
-  const createGroup = REST_ROUTES.find((r) => r.method === 'POST' && r.path === '/groups')!;
+  const schema = await buildAppSchema(MODULES);
+  const createGroup = routesOf(MODULES).find((r) => r.method === 'POST' && r.path === '/groups')!;
+  const newCtx = ctxFactory(loaderFactory(MODULES));
   const logger = pino({ level: 'silent' });
   const createCtx = async (req: express.Request) => {
     const em = t.orm.em.fork();
     const body = (req.body ?? {}) as Record<string, unknown>;
     const query = req.query as Record<string, unknown>;
     const auth = await authenticateToken(em, extractToken({ header: (n) => req.get(n), param: (n) => query[n] ?? body[n] }), new Date());
-    return createRequestCtx({ em, user: auth.user, tokenInvalid: auth.tokenInvalid, externalUrl: EXTERNAL_URL });
+    return newCtx({ em, user: auth.user, credential: auth.credential, tokenInvalid: auth.tokenInvalid, externalUrl: EXTERNAL_URL });
   };
   const app = express();
-  app.use('/api/v4', buildRestRouter({ schema, routes: [{ ...createGroup, files: ['description'] }], createCtx, logger, externalUrl: EXTERNAL_URL }));
+  app.use('/api/v4', buildRestRouter({ schema, routes: [compileRoute(schema, { ...createGroup, files: ['description'] })], createCtx, logger, externalUrl: EXTERNAL_URL }));
   app.use(bodyErrorHandler((_err, _req, res) => void res.status(500).json({ message: '500 Internal Server Error' })));
   return app;
 }

@@ -1,7 +1,7 @@
-import { seedDemo } from '../../src/core/db/seed/demo-data';
-import { seedScale } from '../../src/core/db/seed/scale-data';
+import { seedDemo } from '../../src/modules/demo/demo-data.seed';
+import { seedScale } from '../../src/modules/demo/scale-data.seed';
 import { queryOne } from '../support/factories';
-import { api, EXTERNAL_URL, ROOT_TOKEN, useTestApp } from '../support/test-app';
+import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
 const t = useTestApp();
 
@@ -17,9 +17,9 @@ async function counts() {
 describe('npm run seed', () => {
   it('demo data goes through the services and is idempotent', async () => {
     const log: string[] = [];
-    await seedDemo(t.orm.em.fork(), EXTERNAL_URL, (m) => log.push(m));
+    await seedDemo(t.seedEnv((m) => log.push(m)));
     const first = await counts();
-    await seedDemo(t.orm.em.fork(), EXTERNAL_URL, (m) => log.push(m));
+    await seedDemo(t.seedEnv((m) => log.push(m)));
     expect(await counts()).toEqual(first);
     expect(log[1]).toMatch(/already present/);
     const acme = await api(t, ROOT_TOKEN).get('/api/v4/groups/acme%2Fplatform%2Finfra');

@@ -4,16 +4,14 @@ import pino from 'pino';
 import request from 'supertest';
 import type { Express } from 'express';
 import { buildApp } from '../../src/app';
-import { ensureRootUser } from '../../src/core/db/bootstrap';
+import { ctxFactory, type CurrentUser } from '../../src/core/context/request-ctx';
 import { initOrm, migrate, type Orm } from '../../src/core/db/orm';
+import { loaderFactory, ormModelOf, type SeedEnv } from '../../src/core/module/app-module';
+import { MODULES } from '../../src/modules';
+import { ensureRootUser } from '../../src/modules/tokens/root-user';
 
 export const ROOT_TOKEN = 'root-test-token-0123456789';
 export const EXTERNAL_URL = 'http://gitlab.test';
-
-const TABLES = [
-  'users', 'namespaces', 'projects', 'group_members', 'project_members', 'project_group_links',
-  'personal_access_tokens', 'group_custom_attributes', 'users_star_projects',
-];
 
 function databaseUrl(base: string, name: string): string {
   const url = new URL(base);
@@ -47,6 +45,8 @@ export interface TestApp {
   close(): Promise<void>;
   /** Counts SQL statements sent while `fn` runs. */
   countQueries<T>(fn: () => Promise<T>): Promise<{ result: T; count: number }>;
+  /** What `npm run seed` hands each module's seed step. */
+  seedEnv(log: (line: string) => void, scale?: number): SeedEnv;
 }
 
 let queryCount = 0;
@@ -54,18 +54,22 @@ let queryCount = 0;
 /** `externalUrl` defaults to EXTERNAL_URL; a client test that follows Link headers passes its server's URL. */
 export async function setupTestApp(opts: { externalUrl?: string } = {}): Promise<TestApp> {
   const url = await ensureDatabase();
-  const orm = await initOrm({ clientUrl: url, poolMax: 5 });
+  const model = ormModelOf(MODULES);
+  const orm = await initOrm({ clientUrl: url, poolMax: 5, model });
+  // Every registered module's tables (from the registry, so a new module is reset too).
+  const tables = model.entities.map((e) => orm.getMetadata().get(e.name).tableName);
+  const newCtx = ctxFactory(loaderFactory(MODULES));
   await migrate(orm);
   orm.em.getConnection().getKnex().on('query', () => {
     queryCount += 1;
   });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const { app, stop } = await buildApp({ orm, logger, externalUrl: opts.externalUrl ?? EXTERNAL_URL });
+  const { app, stop } = await buildApp({ orm, logger, externalUrl: opts.externalUrl ?? EXTERNAL_URL, modules: MODULES });
   return {
     app,
     orm,
     async reset() {
-      await orm.em.getConnection().execute(`truncate ${TABLES.join(', ')} restart identity cascade`);
+      await orm.em.getConnection().execute(`truncate ${tables.join(', ')} restart identity cascade`);
       await ensureRootUser(orm.em.fork(), ROOT_TOKEN, logger);
     },
     async close() {
@@ -76,6 +80,10 @@ export async function setupTestApp(opts: { externalUrl?: string } = {}): Promise
       const before = queryCount;
       const result = await fn();
       return { result, count: queryCount - before };
+    },
+    seedEnv(log, scale = 0) {
+      const em = orm.em.fork();
+      return { em, externalUrl: EXTERNAL_URL, log, scale, as: (user: CurrentUser) => newCtx({ em: em.fork(), user, externalUrl: EXTERNAL_URL }) };
     },
   };
 }

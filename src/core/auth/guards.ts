@@ -1,29 +1,31 @@
+import type { GraphQLObjectType } from 'graphql';
 import type { MiddlewareFn } from 'type-graphql';
-import type { User } from '../../modules/users/user.entity';
-import type { RequestCtx } from '../context/request-ctx';
-import { ForbiddenError, ParamError, UnauthenticatedError } from '../errors/domain-errors';
+import type { CurrentUser, RequestCtx } from '../context/request-ctx';
+import { ParamError, UnauthenticatedError } from '../errors/domain-errors';
 import { hasNulByte } from '../params/coerce';
+import { allowRuleOf, authorize } from './allow';
 
-/** The signed-in user, or 401. */
-export function requireUser(ctx: RequestCtx): User {
+const ROOT_TYPES: Record<string, 'query' | 'mutation'> = { Query: 'query', Mutation: 'mutation' };
+
+/**
+ * The signed-in user for a service that needs the record (who creates, who owns). Whether the caller
+ * may call the operation at all was decided by its @Allow before the service ran.
+ */
+export function requireUser(ctx: RequestCtx): CurrentUser {
   if (ctx.tokenInvalid || !ctx.user) throw new UnauthenticatedError();
   return ctx.user;
 }
 
-/** The signed-in administrator: 401 for anonymous callers, 403 for other users. */
-export function requireAdmin(ctx: RequestCtx): User {
-  const user = requireUser(ctx);
-  if (!user.admin) throw new ForbiddenError();
-  return user;
-}
-
-/** Global GraphQL middleware: a supplied but unknown token fails every root field with 401. */
-export const RejectInvalidToken: MiddlewareFn<RequestCtx> = ({ context, info }, next) => {
-  if (context.tokenInvalid && info.parentType.name in ROOT_TYPES) throw new UnauthenticatedError();
+/**
+ * Global GraphQL middleware, root fields only: the @Allow permission of the field (401, scope 403,
+ * role 403), the same rule the REST router applies at route level.
+ */
+export const EnforceAllow: MiddlewareFn<RequestCtx> = ({ context, info }, next) => {
+  const op = ROOT_TYPES[info.parentType.name];
+  if (op) authorize(context, allowRuleOf((info.parentType as GraphQLObjectType).getFields()[info.fieldName], op));
   return next();
 };
 
-const ROOT_TYPES: Record<string, true> = { Query: true, Mutation: true };
 
 function findNul(value: unknown, path: string): string | undefined {
   if (typeof value === 'string') return hasNulByte(value) ? path : undefined;

@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { User } from '../../modules/users/user.entity';
-import { createLoaders, type Loaders } from './loaders';
+import type { Loaders } from './loaders';
 
 export interface Clock {
   now(): Date;
@@ -8,10 +7,30 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
+/**
+ * The signed-in user as core sees it. The users module augments it with its entity
+ * (`interface CurrentUser extends User {}`), so services get the full record.
+ */
+export interface CurrentUser {
+  id: number;
+  admin: boolean;
+}
+
+/** How the caller authenticated: token scopes and whether an admin acts for someone else (Sudo). */
+export interface Credential {
+  scopes: readonly string[];
+  /** Impersonation tokens follow the same scope rules. */
+  impersonation: boolean;
+  /** The administrator behind a Sudo request (ctx.user is then the impersonated user). */
+  sudoer?: CurrentUser;
+}
+
 /** Everything a resolver or service needs for one request, on both surfaces. */
 export interface RequestCtx {
   em: EntityManager;
-  user: User | null;
+  user: CurrentUser | null;
+  /** null for anonymous callers and for in-process callers (seeds), which have every scope. */
+  credential: Credential | null;
   /** A token was supplied but is unknown, revoked or expired: every operation answers 401. */
   tokenInvalid: boolean;
   loaders: Loaders;
@@ -21,16 +40,31 @@ export interface RequestCtx {
   memo: Map<string, Promise<unknown>>;
 }
 
-export function createRequestCtx(args: { em: EntityManager; user: User | null; tokenInvalid: boolean; externalUrl: string; clock?: Clock }): RequestCtx {
-  const ctx: RequestCtx = {
-    em: args.em,
-    user: args.user,
-    tokenInvalid: args.tokenInvalid,
-    clock: args.clock ?? systemClock,
-    externalUrl: args.externalUrl,
-    memo: new Map(),
-    loaders: undefined as unknown as Loaders,
+export interface CtxArgs {
+  em: EntityManager;
+  user: CurrentUser | null;
+  credential?: Credential | null;
+  tokenInvalid?: boolean;
+  externalUrl: string;
+  clock?: Clock;
+}
+
+/** A context factory bound to the registered modules' loaders (see core/module). */
+export type CtxFactory = (args: CtxArgs) => RequestCtx;
+
+export function ctxFactory(loaders: (ctx: RequestCtx) => object): CtxFactory {
+  return (args) => {
+    const ctx: RequestCtx = {
+      em: args.em,
+      user: args.user,
+      credential: args.credential ?? null,
+      tokenInvalid: args.tokenInvalid ?? false,
+      clock: args.clock ?? systemClock,
+      externalUrl: args.externalUrl,
+      memo: new Map(),
+      loaders: {} as Loaders,
+    };
+    ctx.loaders = loaders(ctx) as Loaders;
+    return ctx;
   };
-  ctx.loaders = createLoaders(ctx);
-  return ctx;
 }

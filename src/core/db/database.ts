@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { OrmModel } from '../module/app-module';
 import type { Config } from '../../config';
 import { startDbMonitor, type DbHealth } from './db-monitor';
 import { startOrReuseEmbedded } from './embedded/embedded-postgres';
@@ -32,7 +33,7 @@ async function warnIfSuperuser(orm: Orm, logger: Logger): Promise<void> {
  * of this service already runs it) the supervised embedded PostgreSQL under DATA_DIR, as a
  * non-superuser role that owns the database. Then apply migrations and start the health probe.
  */
-export async function openDatabase(config: Config, logger: Logger, opts: OpenOptions = {}): Promise<Database> {
+export async function openDatabase(config: Config, logger: Logger, model: OrmModel, opts: OpenOptions = {}): Promise<Database> {
   let url = config.databaseUrl;
   let stopEmbedded = async () => undefined as void;
   let live = () => true;
@@ -53,7 +54,7 @@ export async function openDatabase(config: Config, logger: Logger, opts: OpenOpt
   const { poolMax, probeIntervalMs, ...timeouts } = config.db;
   let orm: Orm | undefined;
   try {
-    orm = await initOrm({ clientUrl: url, poolMax, timeouts, driverLog: (m) => logger.debug(`database driver: ${m}`) });
+    orm = await initOrm({ clientUrl: url, model, poolMax, timeouts, driverLog: (m) => logger.debug(`database driver: ${m}`) });
     const applied = await migrate(orm);
     if (applied > 0) logger.info({ applied }, 'applied database migrations');
     if (config.databaseUrl) await warnIfSuperuser(orm, logger);

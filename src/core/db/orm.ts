@@ -2,7 +2,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { ReflectMetadataProvider } from '@mikro-orm/core';
 import { redactSql } from '../errors/redact-sql';
-import { ENTITIES } from './entities';
+import type { OrmModel } from '../module/app-module';
 import { MIGRATIONS } from './migrations';
 
 export type Orm = MikroORM;
@@ -21,6 +21,8 @@ export interface OrmOptions {
   clientUrl: string;
   debug?: boolean;
   poolMax?: number;
+  /** The registered modules' entities and migrations (core/module: ormModelOf(MODULES)). */
+  model: OrmModel;
   timeouts?: DbTimeouts;
   /** knex's own warnings (e.g. "Connection Error: Connection ended unexpectedly"); default: dropped. */
   driverLog?: (message: string) => void;
@@ -43,11 +45,11 @@ function knexLog(sink: ((message: string) => void) | undefined): Record<string, 
 export async function initOrm(opts: OrmOptions): Promise<Orm> {
   return MikroORM.init({
     clientUrl: opts.clientUrl,
-    entities: ENTITIES,
+    entities: opts.model.entities,
     metadataProvider: ReflectMetadataProvider,
     discovery: { warnWhenNoEntities: false },
     extensions: [Migrator],
-    migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, snapshot: false, silent: true },
+    migrations: { migrationsList: [...MIGRATIONS, ...opts.model.migrations], transactional: true, allOrNothing: true, snapshot: false, silent: true },
     allowGlobalContext: false,
     forceUtcTimezone: true,
     pool: { min: 0, max: opts.poolMax ?? 10 },

@@ -2,6 +2,7 @@
 export type ErrorCode =
   | 'UNAUTHENTICATED'
   | 'FORBIDDEN'
+  | 'INSUFFICIENT_SCOPE'
   | 'NOT_FOUND'
   | 'PARAM'
   | 'VALIDATION'
@@ -24,6 +25,14 @@ export class ForbiddenError extends DomainError {
   readonly code = 'FORBIDDEN' as const;
   constructor(readonly reason?: string) {
     super(reason ? `403 Forbidden - ${reason}` : '403 Forbidden');
+  }
+}
+
+/** The token lacks the scope an operation needs (docs/permissions.md). */
+export class InsufficientScopeError extends DomainError {
+  readonly code = 'INSUFFICIENT_SCOPE' as const;
+  constructor(readonly scope = 'api') {
+    super('The request requires higher privileges than provided by the access token.');
   }
 }
 
@@ -64,7 +73,7 @@ export class ValidationError extends DomainError {
 
 /**
  * GitLab's create-group and transfer failures: 400 with a string message embedding a Ruby hash dump
- * (gitlab-behaviour §2.7, §2.10), e.g. `Failed to save group {:path=>["has already been taken"]}`.
+ * (docs/gitlab-compatibility.md, "Error bodies"), e.g. `Failed to save group {:path=>["has already been taken"]}`.
  */
 export class SaveFailedError extends DomainError {
   readonly code = 'SAVE_FAILED' as const;

@@ -7,6 +7,7 @@ function graphqlCode(code: ErrorCode): string {
     case 'UNAUTHENTICATED':
       return 'UNAUTHENTICATED';
     case 'FORBIDDEN':
+    case 'INSUFFICIENT_SCOPE':
       return 'FORBIDDEN';
     case 'NOT_FOUND':
       return 'NOT_FOUND';

@@ -1,11 +1,11 @@
-import { DomainError, assertUnreachable } from './domain-errors';
+import { DomainError, InsufficientScopeError, assertUnreachable } from './domain-errors';
 
 export interface RestError {
   status: number;
   body: Record<string, unknown>;
 }
 
-/** Maps a DomainError to GitLab's exact status and body (gitlab-behaviour §0.1). */
+/** Maps a DomainError to GitLab's exact status and body (docs/gitlab-compatibility.md, "Error bodies"). */
 export function toRestError(err: DomainError): RestError {
   const code = err.code;
   switch (code) {
@@ -14,6 +14,8 @@ export function toRestError(err: DomainError): RestError {
     case 'NOT_FOUND':
     case 'SAVE_FAILED':
       return { status: statusOf(code), body: { message: err.message } };
+    case 'INSUFFICIENT_SCOPE':
+      return { status: 403, body: { error: 'insufficient_scope', error_description: err.message, scope: (err as InsufficientScopeError).scope } };
     case 'PARAM':
       return { status: 400, body: { error: err.message } };
     case 'VALIDATION':

@@ -1,24 +1,31 @@
 import 'reflect-metadata';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
-import { RejectInvalidToken, RejectNulBytes } from '../auth/guards';
-import { GroupResolver } from '../../modules/groups/group.resolver';
-import { MemberResolver } from '../../modules/members/member.resolver';
-import { ProjectResolver } from '../../modules/projects/project.resolver';
-import { TokenResolver } from '../../modules/tokens/token.resolver';
-import { UserResolver } from '../../modules/users/user.resolver';
+import { allowRuleOf } from '../auth/allow';
+import { EnforceAllow, RejectNulBytes } from '../auth/guards';
+import { resolversOf, type AppModule } from '../module/app-module';
 
-export const RESOLVERS = [UserResolver, TokenResolver, ProjectResolver, MemberResolver, GroupResolver] as const;
+const cache = new WeakMap<readonly AppModule[], Promise<GraphQLSchema>>();
 
-let cached: Promise<GraphQLSchema> | undefined;
+/** Fails at start-up (and in every test) when a root field has no @Allow permission. */
+function checkPermissions(schema: GraphQLSchema): GraphQLSchema {
+  for (const [type, op] of [[schema.getQueryType(), 'query'], [schema.getMutationType(), 'mutation']] as const) {
+    for (const field of Object.values(type?.getFields() ?? {})) allowRuleOf(field, op);
+  }
+  return schema;
+}
 
 /**
- * The one schema both surfaces execute. Input validation is done by the services (GitLab's exact
- * messages), so type-graphql's class-validator integration stays off.
+ * The one schema both surfaces execute, from the registered modules' resolvers. Input validation is
+ * done by the services (GitLab's exact messages), so type-graphql's class-validator integration stays off.
  */
-export function buildAppSchema(): Promise<GraphQLSchema> {
-  cached ??= buildSchema({ resolvers: RESOLVERS, validate: false, globalMiddlewares: [RejectInvalidToken, RejectNulBytes] });
-  return cached;
+export function buildAppSchema(modules: readonly AppModule[]): Promise<GraphQLSchema> {
+  let schema = cache.get(modules);
+  if (!schema) {
+    schema = buildSchema({ resolvers: resolversOf(modules), validate: false, globalMiddlewares: [EnforceAllow, RejectNulBytes] }).then(checkPermissions);
+    cache.set(modules, schema);
+  }
+  return schema;
 }
 
 /** The committed schema.graphql text (sorted, so that diffs are stable). */

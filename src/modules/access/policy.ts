@@ -1,4 +1,4 @@
-import type { User } from '../users/user.entity';
+import type { CurrentUser as User } from '../../core/context/request-ctx';
 import { AccessLevel } from './access-level';
 
 /**
@@ -7,6 +7,8 @@ import { AccessLevel } from './access-level';
  * inherited from ancestor groups and shares (access-levels.ts computes them in SQL).
  */
 export const policy = {
+  /** Instance administrators: every object, every admin-only field and filter. */
+  isAdmin: (user: User | null) => !!user && user.admin,
   /** Update, delete, create subgroups, manage members of a group: Owner (incl. inherited) or admin. */
   canAdminGroup: (user: User | null, level: number) => !!user && (user.admin || level >= AccessLevel.OWNER),
   /** Create a project in a group: Master or above (GitLab 10.x). */
@@ -19,6 +21,12 @@ export const policy = {
   canDeleteProject: (user: User | null, level: number) => !!user && (user.admin || level >= AccessLevel.OWNER),
   /** Group statistics and custom attributes: administrators only (spec 5.3). */
   canSeeStatistics: (user: User | null) => !!user && user.admin,
+  /** Group custom attributes (fields and list filters): administrators only. */
+  canSeeCustomAttributes: (user: User | null) => !!user && user.admin,
+  /** A project in a personal namespace: its owner or an admin. */
+  canCreateProjectInUserNamespace: (user: User | null, ownerId: number | null) => !!user && (user.admin || user.id === ownerId),
+  /** The per-user project limit binds everyone but administrators. */
+  hasProjectLimit: (user: User) => !user.admin,
   /** Reading a private user's email and admin flag: self or admin. */
   canSeePrivateUserFields: (viewer: User | null, subjectId: number) => !!viewer && (viewer.admin || viewer.id === subjectId),
 };

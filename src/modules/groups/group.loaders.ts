@@ -1,8 +1,13 @@
+import DataLoader from 'dataloader';
 import type { RequestCtx } from '../../core/context/request-ctx';
+import type { Page } from '../../core/pagination/page';
 import { sqlRows } from '../../core/db/sql';
 import { intArray } from '../access/visibility-sql';
 import { projectVisibility } from '../access/visibility';
+import type { Namespace } from '../namespaces/namespace.entity';
 import { Project } from '../projects/project.entity';
+import { listGroups, listSubgroupsBatched } from './group-list.query';
+import { PaginationMode, type GroupsArgs } from './group.inputs';
 
 export interface GroupStatistics {
   storageSize: number;
@@ -50,7 +55,7 @@ async function projectsWithKey(ctx: RequestCtx, sql: string): Promise<{ key: num
   });
 }
 
-/** The detail form's `projects`: projects in each group's namespace that the caller may see (§2.6). */
+/** The detail form's `projects`: projects in each group's namespace that the caller may see (docs/gitlab-compatibility.md, "Groups"). */
 export async function loadGroupProjects(ctx: RequestCtx, ids: readonly number[]): Promise<Project[][]> {
   const rows = await projectsWithKey(
     ctx,
@@ -76,4 +81,47 @@ export async function loadGroupCustomAttributes(ctx: RequestCtx, ids: readonly n
     `select group_id, key, value from group_custom_attributes where group_id = any(${intArray(ids)}) order by key`,
   );
   return groupBy(ids, rows.map((r) => ({ key: r.group_id, item: { key: r.key, value: r.value } })));
+}
+
+export interface SubgroupsKey {
+  parentId: number;
+  args: GroupsArgs;
+}
+
+/** `Group.subgroups(args)` for many parents: one query per distinct argument set. */
+async function loadSubgroups(ctx: RequestCtx, keys: readonly SubgroupsKey[]): Promise<Page<Namespace>[]> {
+  const byArgs = new Map<string, SubgroupsKey[]>();
+  for (const k of keys) {
+    const a = JSON.stringify(k.args);
+    byArgs.set(a, [...(byArgs.get(a) ?? []), k]);
+  }
+  const result = new Map<SubgroupsKey, Page<Namespace>>();
+  for (const group of byArgs.values()) {
+    const args = group[0].args;
+    if (args.pagination === PaginationMode.KEYSET) {
+      for (const k of group) result.set(k, await listGroups(ctx, args, { parentId: k.parentId }));
+      continue;
+    }
+    const pages = await listSubgroupsBatched(ctx, args, group.map((k) => k.parentId));
+    group.forEach((k, i) => result.set(k, pages[i]));
+  }
+  return keys.map((k) => result.get(k)!);
+}
+
+/** Per-request batching: every nested field of a group list costs one query per page, not per row. */
+export function groupLoaders(ctx: RequestCtx) {
+  return {
+    groupStatistics: new DataLoader<number, GroupStatistics>((ids) => loadGroupStatistics(ctx, ids)),
+    groupProjects: new DataLoader<number, Project[]>((ids) => loadGroupProjects(ctx, ids)),
+    groupSharedProjects: new DataLoader<number, Project[]>((ids) => loadGroupSharedProjects(ctx, ids)),
+    groupCustomAttributes: new DataLoader<number, KeyValue[]>((ids) => loadGroupCustomAttributes(ctx, ids)),
+    subgroups: new DataLoader<SubgroupsKey, Page<Namespace>, string>((keys) => loadSubgroups(ctx, keys), {
+      cacheKeyFn: (k) => `${k.parentId}:${JSON.stringify(k.args)}`,
+    }),
+  };
+}
+
+type GroupLoaders = ReturnType<typeof groupLoaders>;
+declare module '../../core/context/loaders' {
+  interface Loaders extends GroupLoaders {}
 }

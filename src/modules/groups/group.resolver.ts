@@ -1,4 +1,5 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
 import { policy } from '../access/policy';
@@ -11,63 +12,74 @@ import { CreateGroupInput, GroupsArgs, SubgroupsArgs, UpdateGroupInput } from '.
 import type { GroupStatistics, KeyValue } from './group.loaders';
 import { groupService } from './group.service';
 import { CustomAttributeType, GroupPage, GroupStatisticsType, GroupType } from './group.type';
-import type { Namespace } from './namespace.entity';
+import type { Namespace } from '../namespaces/namespace.entity';
 import { GroupProjectsArgs } from './group-projects.args';
 
 @Resolver(() => GroupType)
 export class GroupResolver {
   @Query(() => GroupPage, { description: 'Groups visible to the caller (GET /groups).' })
+  @Allow('anonymous')
   groups(@Args() args: GroupsArgs, @Ctx() ctx: RequestCtx): Promise<Page<Namespace>> {
     return groupService.list(ctx, args);
   }
 
   @Query(() => GroupType, { description: 'A group by id or full path (404 when not visible).' })
+  @Allow('anonymous')
   group(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestCtx): Promise<Namespace> {
     return groupService.findVisible(ctx, id);
   }
 
   @Query(() => GroupPage, { description: 'Visible direct subgroups (GET /groups/:id/subgroups).' })
+  @Allow('anonymous')
   groupSubgroups(@Args() args: SubgroupsArgs, @Ctx() ctx: RequestCtx): Promise<Page<Namespace>> {
     return groupService.subgroups(ctx, args.id, args);
   }
 
   @Query(() => ProjectPage, { description: 'Projects of a group and projects shared with it (GET /groups/:id/projects).' })
+  @Allow('anonymous')
   async groupProjects(@Args() args: GroupProjectsArgs, @Ctx() ctx: RequestCtx): Promise<Page<Project>> {
     const group = await groupService.findVisible(ctx, args.id);
     return projectService.list(ctx, { ...args, archived: args.archived ?? false }, { groupId: group.id });
   }
 
   @Query(() => [CustomAttributeType], { description: 'Administrators only.' })
+  @Allow('admin')
   groupCustomAttributes(@Arg('groupId', () => ID) groupId: string, @Ctx() ctx: RequestCtx): Promise<KeyValue[]> {
     return groupCustomAttributeService.list(ctx, groupId);
   }
 
   @Query(() => CustomAttributeType, { description: 'Administrators only.' })
+  @Allow('admin')
   groupCustomAttribute(@Arg('groupId', () => ID) groupId: string, @Arg('key', () => String) key: string, @Ctx() ctx: RequestCtx): Promise<KeyValue> {
     return groupCustomAttributeService.get(ctx, groupId, key);
   }
 
   @Mutation(() => GroupType)
+  @Allow('user')
   createGroup(@Arg('input', () => CreateGroupInput) input: CreateGroupInput, @Ctx() ctx: RequestCtx): Promise<Namespace> {
     return groupService.create(ctx, input);
   }
 
   @Mutation(() => GroupType)
+  @Allow('user')
   updateGroup(@Arg('id', () => ID) id: string, @Arg('input', () => UpdateGroupInput) input: UpdateGroupInput, @Ctx() ctx: RequestCtx): Promise<Namespace> {
     return groupService.update(ctx, id, input);
   }
 
   @Mutation(() => Boolean, { description: 'Deletes the group with its subgroups and projects.' })
+  @Allow('user')
   deleteGroup(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return groupService.remove(ctx, id);
   }
 
   @Mutation(() => GroupType, { description: 'Administrators only; returns the target group.' })
+  @Allow('admin')
   transferProjectToGroup(@Arg('id', () => ID) id: string, @Arg('projectId', () => ID) projectId: string, @Ctx() ctx: RequestCtx): Promise<Namespace> {
     return groupService.transferProject(ctx, id, projectId);
   }
 
   @Mutation(() => CustomAttributeType, { description: 'Administrators only.' })
+  @Allow('admin')
   setGroupCustomAttribute(
     @Arg('groupId', () => ID) groupId: string,
     @Arg('key', () => String) key: string,
@@ -78,6 +90,7 @@ export class GroupResolver {
   }
 
   @Mutation(() => Boolean, { description: 'Administrators only.' })
+  @Allow('admin')
   deleteGroupCustomAttribute(@Arg('groupId', () => ID) groupId: string, @Arg('key', () => String) key: string, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return groupCustomAttributeService.remove(ctx, groupId, key);
   }
@@ -126,6 +139,6 @@ export class GroupResolver {
 
   @FieldResolver(() => [CustomAttributeType], { nullable: true, description: 'Administrators only; null for others.' })
   customAttributes(@Root() g: Namespace, @Ctx() ctx: RequestCtx): Promise<KeyValue[]> | null {
-    return ctx.user?.admin ? ctx.loaders.groupCustomAttributes.load(g.id) : null;
+    return policy.canSeeCustomAttributes(ctx.user) ? ctx.loaders.groupCustomAttributes.load(g.id) : null;
   }
 }

@@ -1,22 +1,26 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
-import { requireAdmin, requireUser } from '../../core/auth/guards';
-import { isUniqueViolation, sqlEntities, sqlRows, takenField } from '../../core/db/sql';
-import { ForbiddenError, NotFoundError, SaveFailedError, ValidationError, type FieldErrors } from '../../core/errors/domain-errors';
+import { requireUser } from '../../core/auth/guards';
+import { sqlEntities, sqlRows, takenField } from '../../core/db/sql';
+import { ForbiddenError, NotFoundError, SaveFailedError, ValidationError } from '../../core/errors/domain-errors';
 import type { Page } from '../../core/pagination/page';
 import { parseIdOrPath } from '../../core/params/parse-id-or-path';
 import { AccessLevel } from '../access/access-level';
 import { policy } from '../access/policy';
 import { forgetAccess, groupVisibility } from '../access/visibility';
 import { VISIBILITY_LEVEL, toVisibility } from '../access/visibility.type';
-import { GroupMember } from '../members/member.entity';
+import { GroupMember } from '../access/member.entity';
 import type { Project } from '../projects/project.entity';
 import { projectService } from '../projects/project.service';
 import { listGroups } from './group-list.query';
-import type { CreateGroupInput, GroupsArgs, UpdateGroupInput } from './group.inputs';
-import { Namespace } from './namespace.entity';
-import { FieldErrorBag, MSG, SUBGROUP_RESERVED, TOP_LEVEL_RESERVED, isValidGroupName, isValidNamespacePath } from './path-rules';
+import { patchEntity, type PatchMapping } from '../../core/patch/patch-entity';
+import { CreateGroupInput, UpdateGroupInput, type GroupAttributesInput, type GroupsArgs } from './group.inputs';
+import { Namespace } from '../namespaces/namespace.entity';
+import { FieldErrorBag } from '../../core/errors/field-error-bag';
+import { MSG } from '../../core/errors/messages';
+import { SUBGROUP_RESERVED, TOP_LEVEL_RESERVED, checkNameOrPath, isValidGroupName, isValidNamespacePath } from '../../core/validation/path-rules';
+import { onUniqueViolation } from '../../core/db/unique-violation';
 
-/** A group by id or full path that the caller may read; otherwise 404 "Group Not Found" (§2.6). */
+/** A group by id or full path that the caller may read; otherwise 404 "Group Not Found" (docs/gitlab-compatibility.md, "Groups"). */
 async function findVisible(ctx: RequestCtx, idOrPath: string | number): Promise<Namespace> {
   const ref = parseIdOrPath(idOrPath);
   if ('none' in ref) throw new NotFoundError('Group');
@@ -44,15 +48,13 @@ async function subgroups(ctx: RequestCtx, idOrPath: string, args: GroupsArgs): P
 
 const levelName = (level: number) => toVisibility(level).toLowerCase();
 
-/** Name, path, description and visibility-vs-parent rules (gitlab-behaviour §2.7, §2.8). */
+/** Input fields stored differently from how they are written. */
+const STORED: PatchMapping<GroupAttributesInput> = { visibility: (v) => ({ visibilityLevel: VISIBILITY_LEVEL[v] }) };
+
+/** Name, path, description and visibility-vs-parent rules (docs/gitlab-compatibility.md, "Names and paths", "Groups"). */
 function validate(group: Namespace, parent: Namespace | null, bag: FieldErrorBag): void {
-  if (!group.name) bag.add('name', MSG.blank);
-  else if (group.name.length > 255) bag.add('name', MSG.tooLong);
-  else if (!isValidGroupName(group.name)) bag.add('name', MSG.groupName);
-  if (!group.path) bag.add('path', MSG.blank);
-  else if (group.path.length > 255) bag.add('path', MSG.tooLong);
-  else if (!isValidNamespacePath(group.path)) bag.add('path', MSG.namespacePath);
-  else if ((parent ? SUBGROUP_RESERVED : TOP_LEVEL_RESERVED).has(group.path.toLowerCase())) bag.add('path', MSG.reserved(group.path));
+  checkNameOrPath(bag, 'name', group.name, [isValidGroupName, MSG.groupName]);
+  checkNameOrPath(bag, 'path', group.path, [isValidNamespacePath, MSG.namespacePath], parent ? SUBGROUP_RESERVED : TOP_LEVEL_RESERVED);
   if (group.description.length > 255) bag.add('description', MSG.tooLong);
   if (parent && group.visibilityLevel > parent.visibilityLevel) {
     bag.add('visibility_level', `${levelName(group.visibilityLevel)} is not allowed since the parent group has a ${levelName(parent.visibilityLevel)} visibility.`);
@@ -70,34 +72,26 @@ async function create(ctx: RequestCtx, input: CreateGroupInput): Promise<Namespa
     throw new ForbiddenError();
   }
   const now = ctx.clock.now();
-  const group = ctx.em.create(Namespace, {
-    name: input.name, path: input.path, kind: 'group', parentId: parent?.id ?? null, ownerId: null,
-    fullPath: parent ? `${parent.fullPath}/${input.path}` : input.path,
-    fullName: parent ? `${parent.fullName} / ${input.name}` : input.name,
-    description: input.description ?? '', visibilityLevel: VISIBILITY_LEVEL[input.visibility ?? 'PRIVATE'],
-    lfsEnabled: input.lfsEnabled ?? null, requestAccessEnabled: input.requestAccessEnabled ?? false, traversalIds: [], createdAt: now, updatedAt: now,
-  });
+  const group = Object.assign(new Namespace(), { kind: 'group', parentId: parent?.id ?? null, createdAt: now, updatedAt: now });
+  patchEntity(group, input, CreateGroupInput, { ...STORED, parentId: 'skip' });
+  group.fullPath = parent ? `${parent.fullPath}/${group.path}` : group.path;
+  group.fullName = parent ? `${parent.fullName} / ${group.name}` : group.name;
   const bag = new FieldErrorBag();
   validate(group, parent, bag);
   if (!bag.empty) throw new SaveFailedError('Failed to save group', bag.errors);
-  try {
-    await ctx.em.transactional(async (em) => {
-      em.persist(group);
-      await em.flush();
-      group.traversalIds = [...(parent?.traversalIds ?? []), group.id];
-      em.persist(em.create(GroupMember, { groupId: group.id, userId: user.id, accessLevel: AccessLevel.OWNER, expiresAt: null, createdAt: now, updatedAt: now }));
-      await em.flush();
-    });
-  } catch (e) {
-    const field = takenField(e);
-    if (field) throw new SaveFailedError('Failed to save group', { [field]: [MSG.taken] });
-    throw e;
-  }
+  const write = () => ctx.em.transactional(async (em) => {
+    em.persist(group);
+    await em.flush();
+    group.traversalIds = [...(parent?.traversalIds ?? []), group.id];
+    em.persist(em.create(GroupMember, { groupId: group.id, userId: user.id, accessLevel: AccessLevel.OWNER, expiresAt: null, createdAt: now, updatedAt: now }));
+    await em.flush();
+  });
+  await onUniqueViolation(write, (e) => new SaveFailedError('Failed to save group', { [takenField(e)!]: [MSG.taken] }));
   forgetAccess(ctx);
   return group;
 }
 
-/** Lowest visibility allowed by the group's children (projects and subgroups), for §2.8's messages. */
+/** Lowest visibility allowed by the group's children (projects and subgroups), for the visibility_level messages (docs/gitlab-compatibility.md, "Groups"). */
 async function childVisibility(ctx: RequestCtx, group: Namespace): Promise<{ projects: number; subgroups: number }> {
   const [row] = await sqlRows<{ p: number | null; s: number | null }>(
     ctx.em,
@@ -112,12 +106,7 @@ async function update(ctx: RequestCtx, idOrPath: string, input: UpdateGroupInput
   const group = await findOwned(ctx, idOrPath);
   const parent = group.parentId ? await ctx.em.findOne(Namespace, { id: group.parentId }) : null;
   const old = { fullPath: group.fullPath, fullName: group.fullName };
-  if (input.name != null) group.name = input.name;
-  if (input.path != null) group.path = input.path;
-  if (input.description != null) group.description = input.description;
-  if (input.visibility) group.visibilityLevel = VISIBILITY_LEVEL[input.visibility];
-  if (input.lfsEnabled != null) group.lfsEnabled = input.lfsEnabled;
-  if (input.requestAccessEnabled != null) group.requestAccessEnabled = input.requestAccessEnabled;
+  patchEntity(group, input, UpdateGroupInput, STORED);
   group.updatedAt = ctx.clock.now();
   const bag = new FieldErrorBag();
   validate(group, parent, bag);
@@ -130,23 +119,18 @@ async function update(ctx: RequestCtx, idOrPath: string, input: UpdateGroupInput
   if (!bag.empty) throw new ValidationError(bag.errors);
   group.fullPath = parent ? `${parent.fullPath}/${group.path}` : group.path;
   group.fullName = parent ? `${parent.fullName} / ${group.name}` : group.name;
-  try {
-    await ctx.em.transactional(async (em) => {
-      await em.flush();
-      if (group.fullPath !== old.fullPath || group.fullName !== old.fullName) {
-        // Descendants keep their suffix under the new prefix: one statement for the whole subtree.
-        await em.getConnection().execute(
-          `update namespaces set full_path = ? || substr(full_path, ?), full_name = ? || substr(full_name, ?)
-            where traversal_ids @> array[?]::int[] and id <> ?`,
-          [group.fullPath, old.fullPath.length + 1, group.fullName, old.fullName.length + 1, group.id, group.id],
-        );
-      }
-    });
-  } catch (e) {
-    const field = takenField(e);
-    if (field) throw new ValidationError({ [field]: [MSG.taken] } as FieldErrors);
-    throw e;
-  }
+  const write = () => ctx.em.transactional(async (em) => {
+    await em.flush();
+    if (group.fullPath !== old.fullPath || group.fullName !== old.fullName) {
+      // Descendants keep their suffix under the new prefix: one statement for the whole subtree.
+      await em.getConnection().execute(
+        `update namespaces set full_path = ? || substr(full_path, ?), full_name = ? || substr(full_name, ?)
+          where traversal_ids @> array[?]::int[] and id <> ?`,
+        [group.fullPath, old.fullPath.length + 1, group.fullName, old.fullName.length + 1, group.id, group.id],
+      );
+    }
+  });
+  await onUniqueViolation(write, (e) => new ValidationError({ [takenField(e)!]: [MSG.taken] }));
   return group;
 }
 
@@ -158,10 +142,10 @@ async function remove(ctx: RequestCtx, idOrPath: string): Promise<boolean> {
 }
 
 const TRANSFER = 'Failed to transfer project';
+const TRANSFER_CLASH = 'Project with same name or path in target namespace already exists';
 
-/** POST /groups/:id/projects/:project_id (admin only, gitlab-behaviour §2.10). */
+/** POST /groups/:id/projects/:project_id (admin only; docs/gitlab-compatibility.md, "Groups"). */
 async function transferProject(ctx: RequestCtx, idOrPath: string, projectIdOrPath: string): Promise<Namespace> {
-  requireAdmin(ctx);
   const group = await findVisible(ctx, idOrPath);
   const project: Project = await projectService.findVisible(ctx, projectIdOrPath);
   if (project.namespaceId === group.id) throw new SaveFailedError(TRANSFER, { new_namespace: ['Transfer failed, please contact an admin.'] });
@@ -170,17 +154,12 @@ async function transferProject(ctx: RequestCtx, idOrPath: string, projectIdOrPat
     'select count(*) as n from projects where namespace_id = ? and (lower(path) = lower(?) or lower(name) = lower(?))',
     [group.id, project.path, project.name],
   );
-  if (Number(clash.n) > 0) throw new SaveFailedError(TRANSFER, { new_namespace: ['Project with same name or path in target namespace already exists'] });
+  if (Number(clash.n) > 0) throw new SaveFailedError(TRANSFER, { new_namespace: [TRANSFER_CLASH] });
   project.namespaceId = group.id;
   // A project may not be more visible than its new group.
   project.visibilityLevel = Math.min(project.visibilityLevel, group.visibilityLevel);
   project.updatedAt = ctx.clock.now();
-  try {
-    await ctx.em.flush();
-  } catch (e) {
-    if (isUniqueViolation(e)) throw new SaveFailedError(TRANSFER, { new_namespace: ['Project with same name or path in target namespace already exists'] });
-    throw e;
-  }
+  await onUniqueViolation(() => ctx.em.flush(), () => new SaveFailedError(TRANSFER, { new_namespace: [TRANSFER_CLASH] }));
   ctx.loaders.groupProjects.clear(group.id);
   return group;
 }

@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { sqlRows } from '../../core/db/sql';
 import { intArray } from '../access/visibility-sql';
@@ -25,4 +26,13 @@ export async function loadProjectShares(ctx: RequestCtx, ids: readonly number[])
     byProject.set(r.project_id, list);
   }
   return ids.map((id) => byProject.get(id) ?? []);
+}
+
+export function projectLoaders(ctx: RequestCtx) {
+  return { projectShares: new DataLoader<number, ProjectShareView[]>((ids) => loadProjectShares(ctx, ids)) };
+}
+
+type ProjectLoaders = ReturnType<typeof projectLoaders>;
+declare module '../../core/context/loaders' {
+  interface Loaders extends ProjectLoaders {}
 }

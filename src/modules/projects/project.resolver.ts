@@ -1,13 +1,15 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { policy } from '../access/policy';
-import { Visibility, toVisibility } from '../access/visibility.type';
-import type { Namespace } from '../groups/namespace.entity';
+import { VISIBILITY_LEVEL, Visibility, toVisibility } from '../access/visibility.type';
+import type { Namespace } from '../namespaces/namespace.entity';
+import { NamespaceType } from '../namespaces/namespace.type';
 import { Project } from './project.entity';
 import { CreateProjectInput, ProjectFilterArgs, ShareProjectInput, UpdateProjectInput } from './project.inputs';
 import type { ProjectShareView } from './project.loaders';
 import { projectService } from './project.service';
-import { NamespaceRefType, ProjectGroupLinkType, ProjectPage, ProjectType, SharedWithGroupType, StarProjectPayload } from './project.type';
+import { ProjectGroupLinkType, ProjectPage, ProjectType, SharedWithGroupType, StarProjectPayload } from './project.type';
 import type { Page } from '../../core/pagination/page';
 import type { ProjectGroupLink } from './project-group-link.entity';
 
@@ -24,51 +26,61 @@ async function namespaceOf(ctx: RequestCtx, project: Project): Promise<Namespace
 @Resolver(() => ProjectType)
 export class ProjectResolver {
   @Query(() => ProjectPage, { description: 'Projects visible to the caller (GET /projects).' })
+  @Allow('anonymous')
   projects(@Args() args: ProjectFilterArgs, @Ctx() ctx: RequestCtx): Promise<Page<Project>> {
     return projectService.list(ctx, args);
   }
 
   @Query(() => ProjectType, { description: 'A project by id or full path (404 when not visible).' })
+  @Allow('anonymous')
   project(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestCtx): Promise<Project> {
     return projectService.findVisible(ctx, id);
   }
 
   @Mutation(() => ProjectType)
+  @Allow('user')
   createProject(@Arg('input', () => CreateProjectInput) input: CreateProjectInput, @Ctx() ctx: RequestCtx): Promise<Project> {
     return projectService.create(ctx, input);
   }
 
   @Mutation(() => ProjectType)
+  @Allow('user')
   updateProject(@Arg('id', () => ID) id: string, @Arg('input', () => UpdateProjectInput) input: UpdateProjectInput, @Ctx() ctx: RequestCtx): Promise<Project> {
     return projectService.update(ctx, id, input);
   }
 
   @Mutation(() => Boolean)
+  @Allow('user')
   deleteProject(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return projectService.remove(ctx, id);
   }
 
   @Mutation(() => ProjectType)
+  @Allow('user')
   archiveProject(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestCtx): Promise<Project> {
     return projectService.setArchived(ctx, id, true);
   }
 
   @Mutation(() => ProjectType)
+  @Allow('user')
   unarchiveProject(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestCtx): Promise<Project> {
     return projectService.setArchived(ctx, id, false);
   }
 
   @Mutation(() => StarProjectPayload)
+  @Allow('user')
   starProject(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestCtx): Promise<{ project: Project; changed: boolean }> {
     return projectService.star(ctx, id);
   }
 
   @Mutation(() => ProjectGroupLinkType)
+  @Allow('user')
   shareProject(@Arg('id', () => ID) id: string, @Arg('input', () => ShareProjectInput) input: ShareProjectInput, @Ctx() ctx: RequestCtx): Promise<ProjectGroupLink> {
     return projectService.share(ctx, id, input);
   }
 
   @Mutation(() => Boolean)
+  @Allow('user')
   unshareProject(@Arg('id', () => ID) id: string, @Arg('groupId', () => Int) groupId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return projectService.unshare(ctx, id, groupId);
   }
@@ -78,10 +90,9 @@ export class ProjectResolver {
     return toVisibility(p.visibilityLevel);
   }
 
-  @FieldResolver(() => NamespaceRefType)
-  async namespace(@Root() p: Project, @Ctx() ctx: RequestCtx): Promise<NamespaceRefType> {
-    const ns = await namespaceOf(ctx, p);
-    return { id: ns.id, name: ns.name, path: ns.path, kind: ns.kind, fullPath: ns.fullPath, parentId: ns.parentId };
+  @FieldResolver(() => NamespaceType, { description: 'The namespace (group or user) the project lives in.' })
+  namespace(@Root() p: Project, @Ctx() ctx: RequestCtx): Promise<Namespace> {
+    return namespaceOf(ctx, p);
   }
 
   @FieldResolver(() => String)
@@ -118,12 +129,12 @@ export class ProjectResolver {
   @FieldResolver(() => String, { nullable: true, description: 'Only for callers with Master access or above.' })
   async runnersToken(@Root() p: Project, @Ctx() ctx: RequestCtx): Promise<string | null> {
     if (!ctx.user) return null;
-    const level = ctx.user.admin ? 0 : await ctx.loaders.projectLevel.load(p.id);
+    const level = policy.isAdmin(ctx.user) ? 0 : await ctx.loaders.projectLevel.load(p.id);
     return policy.canAdminProject(ctx.user, level) ? p.runnersToken : null;
   }
 
   @FieldResolver(() => Boolean, { description: 'true for public projects.' })
   public(@Root() p: Project): boolean {
-    return p.visibilityLevel >= 20;
+    return p.visibilityLevel >= VISIBILITY_LEVEL.PUBLIC;
   }
 }

@@ -1,21 +1,26 @@
 import { assertOptionalDate } from '../../core/params/coerce';
 import crypto from 'node:crypto';
 import type { RequestCtx } from '../../core/context/request-ctx';
-import { isUniqueViolation, likeEscape, sqlEntities, sqlRows, takenField } from '../../core/db/sql';
+import { likeEscape, sqlEntities, sqlRows, takenField } from '../../core/db/sql';
 import { ConflictError, ForbiddenError, NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
-import { makePage, normalizePage, type Page } from '../../core/pagination/page';
+import { offsetPage } from '../../core/pagination/list-query';
+import type { Page } from '../../core/pagination/page';
 import { parseIdOrPath } from '../../core/params/parse-id-or-path';
 import { requireUser } from '../../core/auth/guards';
 import { AccessLevel, SHARE_ACCESS_LEVELS } from '../access/access-level';
 import { policy } from '../access/policy';
 import { forgetAccess, groupVisibility, memberProjects, projectVisibility } from '../access/visibility';
 import { SortDirection, VISIBILITY_LEVEL, toVisibility } from '../access/visibility.type';
-import { Namespace } from '../groups/namespace.entity';
-import { FieldErrorBag, MSG, isValidProjectName, isValidProjectPath, parameterize } from '../groups/path-rules';
-import { ProjectMember } from '../members/member.entity';
+import { Namespace } from '../namespaces/namespace.entity';
+import { FieldErrorBag } from '../../core/errors/field-error-bag';
+import { MSG } from '../../core/errors/messages';
+import { checkNameOrPath, isValidProjectName, isValidProjectPath, parameterize } from '../../core/validation/path-rules';
+import { onUniqueViolation } from '../../core/db/unique-violation';
+import { ProjectMember } from '../access/member.entity';
 import { ProjectGroupLink } from './project-group-link.entity';
 import { Project } from './project.entity';
-import { ProjectOrderBy, type CreateProjectInput, type ProjectAttributesInput, type ProjectFilterArgs, type ShareProjectInput, type UpdateProjectInput } from './project.inputs';
+import { patchEntity, type PatchMapping } from '../../core/patch/patch-entity';
+import { CreateProjectInput, ProjectOrderBy, UpdateProjectInput, type ProjectFilterArgs, type ShareProjectInput } from './project.inputs';
 
 const ORDER_COLUMNS: Record<ProjectOrderBy, string> = {
   ID: 'id',
@@ -26,14 +31,11 @@ const ORDER_COLUMNS: Record<ProjectOrderBy, string> = {
   LAST_ACTIVITY_AT: 'last_activity_at',
 };
 
-/** Copies only the writable attributes (never mass-assignment). */
-const FLAGS = [
-  'description', 'defaultBranch', 'sharedRunnersEnabled', 'issuesEnabled', 'mergeRequestsEnabled', 'wikiEnabled', 'jobsEnabled',
-  'snippetsEnabled', 'containerRegistryEnabled', 'publicJobs', 'requestAccessEnabled', 'tagList',
-] as const;
+/** Input fields stored differently from how they are written (the rest is copied by patchEntity). */
+const STORED: PatchMapping<CreateProjectInput> = { visibility: (v) => ({ visibilityLevel: VISIBILITY_LEVEL[v] }), namespaceId: 'skip' };
 
 export interface ProjectScope {
-  /** GET /groups/:id/projects: projects in the group's namespace plus projects shared with it (§2.5). */
+  /** GET /groups/:id/projects: projects in the group's namespace plus projects shared with it (docs/gitlab-compatibility.md, "Projects and members"). */
   groupId?: number;
 }
 
@@ -71,7 +73,6 @@ async function findAdministrable(ctx: RequestCtx, idOrPath: string | number): Pr
 }
 
 async function list(ctx: RequestCtx, args: ProjectFilterArgs, scope: ProjectScope = {}): Promise<Page<Project>> {
-  const req = normalizePage(args);
   const where: string[] = [await projectVisibility(ctx, 'p')];
   const params: unknown[] = [];
   if (scope.groupId !== undefined) {
@@ -103,24 +104,12 @@ async function list(ctx: RequestCtx, args: ProjectFilterArgs, scope: ProjectScop
   }
   const column = ORDER_COLUMNS[args.orderBy ?? ProjectOrderBy.CREATED_AT];
   const dir = (args.sort ?? SortDirection.DESC) === SortDirection.ASC ? 'asc' : 'desc';
-  const filter = where.join(' and ');
-  const [count] = await sqlRows<{ n: string }>(ctx.em, `select count(*) as n from projects p where ${filter}`, params);
-  const nodes = await sqlEntities(
-    ctx.em,
-    Project,
-    `select p.* from projects p where ${filter} order by p.${column} ${dir}, p.id ${dir} limit ${req.perPage} offset ${req.offset}`,
-    params,
-  );
-  return makePage(nodes, Number(count.n), req);
+  return offsetPage(ctx.em, { select: 'p.*', from: 'projects p', where, params, orderBy: `p.${column}`, dir, id: 'p.id', map: (r) => ctx.em.map(Project, r as never) }, args);
 }
 
 function validateAttributes(project: Project, bag: FieldErrorBag): void {
-  if (!project.name) bag.add('name', MSG.blank);
-  else if (project.name.length > 255) bag.add('name', MSG.tooLong);
-  else if (!isValidProjectName(project.name)) bag.add('name', MSG.projectName);
-  if (!project.path) bag.add('path', MSG.blank);
-  else if (project.path.length > 255) bag.add('path', MSG.tooLong);
-  else if (!isValidProjectPath(project.path)) bag.add('path', MSG.projectPath);
+  checkNameOrPath(bag, 'name', project.name, [isValidProjectName, MSG.projectName]);
+  checkNameOrPath(bag, 'path', project.path, [isValidProjectPath, MSG.projectPath]);
   if (project.defaultBranch && project.defaultBranch.length > 255) bag.add('default_branch', MSG.tooLong);
 }
 
@@ -143,29 +132,14 @@ async function checkUniqueness(ctx: RequestCtx, project: Project, bag: FieldErro
   if (rows[0]?.path_taken) bag.add('path', MSG.taken);
 }
 
-function applyAttributes(project: Project, input: ProjectAttributesInput): void {
-  if (input.name !== undefined && input.name !== null) project.name = input.name;
-  if (input.path !== undefined && input.path !== null) project.path = input.path;
-  if (input.visibility) project.visibilityLevel = VISIBILITY_LEVEL[input.visibility];
-  for (const key of FLAGS) {
-    const value = input[key];
-    if (value !== undefined && value !== null) (project as unknown as Record<string, unknown>)[key] = value;
-  }
-}
-
 /** Persists after validation; a unique-index race still ends as the same 400, never a 500. */
 async function save(ctx: RequestCtx, project: Project, extra: (em: RequestCtx['em']) => Promise<void> = async () => undefined): Promise<void> {
-  try {
-    await ctx.em.transactional(async (em) => {
-      em.persist(project);
-      await em.flush();
-      await extra(em);
-    });
-  } catch (e) {
-    const field = takenField(e);
-    if (field) throw new ValidationError({ [field]: [MSG.taken] });
-    throw e;
-  }
+  const write = () => ctx.em.transactional(async (em) => {
+    em.persist(project);
+    await em.flush();
+    await extra(em);
+  });
+  await onUniqueViolation(write, (e) => new ValidationError({ [takenField(e)!]: [MSG.taken] }));
 }
 
 async function create(ctx: RequestCtx, input: CreateProjectInput): Promise<Project> {
@@ -174,10 +148,10 @@ async function create(ctx: RequestCtx, input: CreateProjectInput): Promise<Proje
   const namespaceId = input.namespaceId ?? user.namespaceId;
   const ns = namespaceId ? await ctx.em.findOne(Namespace, { id: namespaceId }) : null;
   let allowed = false;
-  if (ns?.kind === 'user') allowed = ns.ownerId === user.id || user.admin;
+  if (ns?.kind === 'user') allowed = policy.canCreateProjectInUserNamespace(user, ns.ownerId);
   else if (ns) allowed = policy.canCreateProjectInGroup(user, await ctx.loaders.groupLevel.load(ns.id));
   if (!ns || !allowed) throw new ValidationError({ namespace: ['is not valid'] });
-  if (ns.kind === 'user' && !user.admin) {
+  if (ns.kind === 'user' && policy.hasProjectLimit(user)) {
     const [c] = await sqlRows<{ n: string }>(ctx.em, 'select count(*) as n from projects where namespace_id = ?', [ns.id]);
     if (Number(c.n) >= user.projectsLimit) {
       throw new ValidationError({ limit_reached: [`Your project limit is ${user.projectsLimit} projects! Please contact your administrator to increase it`] });
@@ -188,7 +162,7 @@ async function create(ctx: RequestCtx, input: CreateProjectInput): Promise<Proje
   project.creatorId = user.id;
   project.runnersToken = crypto.randomBytes(15).toString('base64url');
   project.createdAt = project.updatedAt = project.lastActivityAt = ctx.clock.now();
-  applyAttributes(project, input);
+  patchEntity(project, input, CreateProjectInput, STORED);
   if (!project.path && project.name) project.path = parameterize(project.name);
   if (!project.name && project.path) project.name = project.path;
   validateAttributes(project, bag);
@@ -209,7 +183,7 @@ async function create(ctx: RequestCtx, input: CreateProjectInput): Promise<Proje
 
 async function update(ctx: RequestCtx, idOrPath: string, input: UpdateProjectInput): Promise<Project> {
   const project = await findAdministrable(ctx, idOrPath);
-  applyAttributes(project, input);
+  patchEntity(project, input, UpdateProjectInput, STORED);
   project.updatedAt = ctx.clock.now();
   const bag = new FieldErrorBag();
   validateAttributes(project, bag);
@@ -253,7 +227,7 @@ async function star(ctx: RequestCtx, idOrPath: string): Promise<{ project: Proje
 }
 
 async function share(ctx: RequestCtx, idOrPath: string, input: ShareProjectInput): Promise<ProjectGroupLink> {
-  // Parameter checks come before lookups (gitlab-behaviour §0.2), on both surfaces.
+  // Parameter checks come before lookups (docs/gitlab-compatibility.md, "Order of checks"), on both surfaces.
   if (!(SHARE_ACCESS_LEVELS as readonly number[]).includes(input.groupAccess)) throw ParamError.notInSet('group_access');
   assertOptionalDate('expires_at', input.expiresAt);
   const project = await findAdministrable(ctx, idOrPath);
@@ -266,12 +240,7 @@ async function share(ctx: RequestCtx, idOrPath: string, input: ShareProjectInput
   const link = ctx.em.create(ProjectGroupLink, {
     projectId: project.id, groupId: group.id, groupAccess: input.groupAccess, expiresAt: input.expiresAt ?? null, createdAt: ctx.clock.now(),
   });
-  try {
-    await ctx.em.persistAndFlush(link);
-  } catch (e) {
-    if (isUniqueViolation(e)) throw new ConflictError('Group already shared with this group');
-    throw e;
-  }
+  await onUniqueViolation(() => ctx.em.persistAndFlush(link), () => new ConflictError('Group already shared with this group'));
   forgetAccess(ctx);
   return link;
 }

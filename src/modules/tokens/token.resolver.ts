@@ -1,4 +1,5 @@
 import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
 import type { PersonalAccessToken } from './personal-access-token.entity';
@@ -9,16 +10,19 @@ import { ImpersonationTokenPage, ImpersonationTokenType } from './token.type';
 @Resolver(() => ImpersonationTokenType)
 export class TokenResolver {
   @Query(() => ImpersonationTokenPage, { description: 'Administrators only.' })
+  @Allow('admin', { scopes: ['read_user'] })
   impersonationTokens(@Args() args: ImpersonationTokensArgs, @Ctx() ctx: RequestCtx): Promise<Page<PersonalAccessToken>> {
     return tokenService.list(ctx, args);
   }
 
   @Query(() => ImpersonationTokenType, { description: 'Administrators only.' })
+  @Allow('admin', { scopes: ['read_user'] })
   impersonationToken(@Arg('userId', () => Int) userId: number, @Arg('id', () => Int) id: number, @Ctx() ctx: RequestCtx): Promise<PersonalAccessToken> {
     return tokenService.get(ctx, userId, id);
   }
 
   @Mutation(() => ImpersonationTokenType, { description: 'Administrators only; the response carries the plain token once.' })
+  @Allow('admin')
   createImpersonationToken(
     @Arg('userId', () => Int) userId: number,
     @Arg('input', () => CreateImpersonationTokenInput) input: CreateImpersonationTokenInput,
@@ -28,6 +32,7 @@ export class TokenResolver {
   }
 
   @Mutation(() => Boolean, { description: 'Administrators only; the token stops working at once.' })
+  @Allow('admin')
   revokeImpersonationToken(@Arg('userId', () => Int) userId: number, @Arg('id', () => Int) id: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return tokenService.revoke(ctx, userId, id);
   }

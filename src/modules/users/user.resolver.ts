@@ -1,4 +1,5 @@
 import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
 import type { Page } from '../../core/pagination/page';
@@ -6,43 +7,50 @@ import { policy } from '../access/policy';
 import { User } from './user.entity';
 import { CreateUserInput, UpdateUserInput, UsersArgs } from './user.inputs';
 import { userService } from './user.service';
+import { userWebUrl } from './user-web-url';
 import { UserPage, UserType } from './user.type';
 
 @Resolver(() => UserType)
 export class UserResolver {
   @Query(() => UserType, { description: 'The authenticated user (GET /user).' })
+  @Allow('user', { scopes: ['read_user'] })
   currentUser(@Ctx() ctx: RequestCtx): User {
     return requireUser(ctx);
   }
 
   @Query(() => UserPage)
+  @Allow('anonymous', { scopes: ['read_user'] })
   users(@Args() args: UsersArgs, @Ctx() ctx: RequestCtx): Promise<Page<User>> {
     return userService.list(ctx, args);
   }
 
   @Query(() => UserType)
+  @Allow('anonymous', { scopes: ['read_user'] })
   user(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestCtx): Promise<User> {
     return userService.get(ctx, id);
   }
 
   @Mutation(() => UserType, { description: 'Administrators only.' })
+  @Allow('admin')
   createUser(@Arg('input', () => CreateUserInput) input: CreateUserInput, @Ctx() ctx: RequestCtx): Promise<User> {
     return userService.create(ctx, input);
   }
 
   @Mutation(() => UserType, { description: 'Administrators only.' })
+  @Allow('admin')
   updateUser(@Arg('id', () => Int) id: number, @Arg('input', () => UpdateUserInput) input: UpdateUserInput, @Ctx() ctx: RequestCtx): Promise<User> {
     return userService.update(ctx, id, input);
   }
 
   @Mutation(() => Boolean, { description: 'Administrators only.' })
+  @Allow('admin')
   deleteUser(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return userService.remove(ctx, id);
   }
 
   @FieldResolver(() => String)
   webUrl(@Root() u: User, @Ctx() ctx: RequestCtx): string {
-    return `${ctx.externalUrl}/${u.username}`;
+    return userWebUrl(ctx.externalUrl, u.username);
   }
 
   @FieldResolver(() => String, { nullable: true, description: 'Only for the user themself and administrators.' })

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { digestToken, generateToken } from '../auth/token';
-import { PersonalAccessToken } from '../../modules/tokens/personal-access-token.entity';
-import { User } from '../../modules/users/user.entity';
-import { insertWithNamespace } from '../../modules/users/user.service';
-import { systemClock } from '../context/request-ctx';
+import { digestToken, generateToken } from '../../core/auth/token';
+import { systemClock } from '../../core/context/request-ctx';
+import { User } from '../users/user.entity';
+import { insertWithNamespace } from '../users/user.service';
+import { PersonalAccessToken } from './personal-access-token.entity';
 
 /**
  * First start on an empty database: admin `root` and a personal access token — INITIAL_ROOT_TOKEN when

@@ -1,13 +1,13 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { createRequestCtx, type RequestCtx } from '../../context/request-ctx';
-import { sqlRows } from '../sql';
-import { groupService } from '../../../modules/groups/group.service';
-import { groupCustomAttributeService } from '../../../modules/groups/group-custom-attribute.service';
-import { memberService } from '../../../modules/members/member.service';
-import { projectService } from '../../../modules/projects/project.service';
-import { userService } from '../../../modules/users/user.service';
-import { User } from '../../../modules/users/user.entity';
-import { Visibility } from '../../../modules/access/visibility.type';
+import type { RequestCtx } from '../../core/context/request-ctx';
+import { sqlRows } from '../../core/db/sql';
+import type { SeedEnv } from '../../core/module/app-module';
+import { groupService } from '../groups/group.service';
+import { groupCustomAttributeService } from '../groups/group-custom-attribute.service';
+import { memberService } from '../members/member.service';
+import { projectService } from '../projects/project.service';
+import { userService } from '../users/user.service';
+import { User } from '../users/user.entity';
+import { Visibility } from '../access/visibility.type';
 
 /**
  * The demo dataset, written through the same services as the API (so it obeys every rule):
@@ -15,13 +15,14 @@ import { Visibility } from '../../../modules/access/visibility.type';
  * personal and group projects, an archived project, a share, storage statistics, custom attributes.
  * Idempotent: it does nothing when the demo users exist.
  */
-export async function seedDemo(em: EntityManager, externalUrl: string, log: (m: string) => void): Promise<void> {
+export async function seedDemo(env: SeedEnv): Promise<void> {
+  const { em, log } = env;
   const root = await em.findOneOrFail(User, { username: 'root' });
   if (await em.findOne(User, { username: 'alice' })) {
     log('demo data already present (user alice exists): skipped');
     return;
   }
-  const as = (user: User): RequestCtx => createRequestCtx({ em: em.fork(), user, tokenInvalid: false, externalUrl });
+  const as = (user: User): RequestCtx => env.as(user);
   const admin = as(root);
   const mk = (username: string, name: string, extra: Record<string, unknown> = {}) =>
     userService.create(admin, { username, name, email: `${username}@example.com`, password: 'password123', ...extra });

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ProgressBar } from './progress';
+import { ProgressBar } from '../../core/db/seed/progress';
 
 const BATCH = 10;
 

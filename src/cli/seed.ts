@@ -1,10 +1,11 @@
 import 'reflect-metadata';
-import { loadConfig } from '../../../config';
-import { createLogger } from '../../logger';
-import { ensureRootUser } from '../bootstrap';
-import { openDatabase } from '../database';
-import { seedDemo } from './demo-data';
-import { seedScale } from './scale-data';
+import { loadConfig } from '../config';
+import { ctxFactory } from '../core/context/request-ctx';
+import { openDatabase } from '../core/db/database';
+import { createLogger } from '../core/logger';
+import { ormModelOf, loaderFactory } from '../core/module/app-module';
+import { MODULES } from '../modules';
+import { ensureRootUser } from '../modules/tokens/root-user';
 
 /**
  * `npm run seed [-- --scale N]`: demo data (idempotent), plus N scale units of benchmark data.
@@ -27,15 +28,16 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
   const log = (m: string) => process.stderr.write(`${m}\n`);
-  const db = await openDatabase(config, logger);
+  const db = await openDatabase(config, logger, ormModelOf(MODULES));
+  const newCtx = ctxFactory(loaderFactory(MODULES));
   try {
     await ensureRootUser(db.orm.em.fork(), config.initialRootToken, logger);
-    await seedDemo(db.orm.em.fork(), config.externalUrl, log);
-    if (scale > 0) {
-      const started = Date.now();
-      await seedScale(db.orm.em.fork(), scale);
-      log(`scale data: ${scale} unit(s) in ${((Date.now() - started) / 1000).toFixed(1)}s`);
+    const started = Date.now();
+    for (const step of MODULES.flatMap((m) => m.seed ?? [])) {
+      const em = db.orm.em.fork();
+      await step({ em, externalUrl: config.externalUrl, log, scale, as: (user) => newCtx({ em: em.fork(), user, externalUrl: config.externalUrl }) });
     }
+    if (scale > 0) log(`scale data: ${scale} unit(s) in ${((Date.now() - started) / 1000).toFixed(1)}s`);
   } finally {
     await db.close();
   }

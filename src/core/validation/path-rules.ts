@@ -1,17 +1,9 @@
+import type { FieldErrorBag } from '../errors/field-error-bag';
+import { MSG } from '../errors/messages';
 /**
- * Name and path rules of GitLab 10.x (gitlab-behaviour §2.7) shared by groups, projects and users.
- * Messages are matched by clients, so they are exact.
+ * Name and path rules of GitLab 10.x shared by groups, projects and users (docs/gitlab-compatibility.md,
+ * "Names and paths"). Their messages are in core/errors/messages.ts.
  */
-export const MSG = {
-  taken: 'has already been taken',
-  blank: "can't be blank",
-  tooLong: 'is too long (maximum is 255 characters)',
-  namespacePath: "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.', '.git' or '.atom'.",
-  projectPath: "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'",
-  groupName: "can contain only letters, digits, '_', '.', dash and space.",
-  projectName: "can contain only letters, digits, emojis, '_', '.', dash, space. It must start with letter, digit, emoji or '_'.",
-  reserved: (path: string) => `${path} is a reserved name`,
-} as const;
 
 const NAMESPACE_PATH = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]*$/;
 const GROUP_NAME = /^[\p{L}\p{N}\p{Pd}_. ]*$/u;
@@ -52,12 +44,16 @@ export function parameterize(name: string): string {
     .replace(/^-|-$/g, '');
 }
 
-export class FieldErrorBag {
-  readonly errors: Record<string, string[]> = {};
-  add(field: string, msg: string): void {
-    (this.errors[field] ??= []).push(msg);
-  }
-  get empty(): boolean {
-    return Object.keys(this.errors).length === 0;
-  }
+/** A format rule: the test and GitLab's message when it fails. */
+export type FormatRule = readonly [test: (value: string) => boolean, message: string];
+
+/**
+ * GitLab's name/path/username checks, first failing message only: blank, longer than 255, format,
+ * then reserved names (groups, projects and users share it).
+ */
+export function checkNameOrPath(bag: FieldErrorBag, field: string, value: string | null | undefined, format?: FormatRule, reserved?: ReadonlySet<string>): void {
+  if (!value) bag.add(field, MSG.blank);
+  else if (value.length > 255) bag.add(field, MSG.tooLong);
+  else if (format && !format[0](value)) bag.add(field, format[1]);
+  else if (reserved?.has(value.toLowerCase())) bag.add(field, MSG.reserved(value));
 }

@@ -1,0 +1,68 @@
+import type { EntityClass } from '@mikro-orm/core';
+import type { MigrationObject } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { NonEmptyArray } from 'type-graphql';
+import type { CurrentUser, RequestCtx } from '../context/request-ctx';
+import type { RouteDef } from '../../rest/route';
+
+/** What a seed step gets: an entity manager, request contexts for any user, a log line writer. */
+export interface SeedEnv {
+  em: EntityManager;
+  externalUrl: string;
+  log: (line: string) => void;
+  /** `--scale N` of `npm run seed` (0 without it). */
+  scale: number;
+  /** A request context acting as this user (fresh entity manager fork). */
+  as: (user: CurrentUser) => RequestCtx;
+}
+
+/**
+ * One resource module as core sees it (README, "Adding a resource"). Core never imports a module:
+ * src/modules/index.ts lists them and the entry points (main.ts, app.ts, the CLIs, the tests) pass
+ * the list to core.
+ */
+export interface AppModule {
+  name: string;
+  /** MikroORM entities (their tables come from the module's migration). */
+  entities?: EntityClass<object>[];
+  /** The module's migrations (`MigrationYYYYMMDDhhmmss_<what>`); all modules' run in name order. */
+  migrations?: MigrationObject[];
+  /** type-graphql resolver classes; root fields carry @Allow. */
+  resolvers?: Function[];
+  /** REST routes (the module's *.rest.ts), in GitLab's mount order. */
+  routes?: RouteDef[];
+  /** Per-request dataloaders, merged into ctx.loaders (declare their types with `declare module`). */
+  loaders?: (ctx: RequestCtx) => object;
+  /** Steps of `npm run seed`, run in registry order. */
+  seed?: ((env: SeedEnv) => Promise<void>)[];
+}
+
+export function defineModule(m: AppModule): AppModule {
+  return m;
+}
+
+/** The ORM model of the registered modules: what initOrm / openDatabase take. */
+export interface OrmModel {
+  entities: EntityClass<object>[];
+  migrations: MigrationObject[];
+}
+
+export function ormModelOf(modules: readonly AppModule[]): OrmModel {
+  return {
+    entities: modules.flatMap((m) => m.entities ?? []),
+    migrations: modules.flatMap((m) => m.migrations ?? []).sort((a, b) => a.name.localeCompare(b.name)),
+  };
+}
+
+export const routesOf = (modules: readonly AppModule[]) => modules.flatMap((m) => m.routes ?? []);
+
+export function resolversOf(modules: readonly AppModule[]): NonEmptyArray<Function> {
+  const all = modules.flatMap((m) => m.resolvers ?? []);
+  if (all.length === 0) throw new Error('no resolvers registered');
+  return all as NonEmptyArray<Function>;
+}
+
+export function loaderFactory(modules: readonly AppModule[]): (ctx: RequestCtx) => object {
+  const factories = modules.flatMap((m) => (m.loaders ? [m.loaders] : []));
+  return (ctx) => Object.assign({}, ...factories.map((f) => f(ctx)));
+}

@@ -1,0 +1,9 @@
+import { defineModule } from '../../core/module/app-module';
+import { seedDemo } from './demo-data.seed';
+import { seedScale } from './scale-data.seed';
+
+/** `npm run seed`: the demo dataset (through the services) and `--scale N` benchmark data (bulk SQL). */
+export const demoModule = defineModule({
+  name: 'demo',
+  seed: [(env) => seedDemo(env), async (env) => (env.scale > 0 ? seedScale(env.em, env.scale) : undefined)],
+});

@@ -1,0 +1,24 @@
+import type { AppModule } from '../core/module/app-module';
+import { accessModule } from './access';
+import { demoModule } from './demo';
+import { groupsModule } from './groups';
+import { membersModule } from './members';
+import { namespacesModule } from './namespaces';
+import { projectsModule } from './projects';
+import { tokensModule } from './tokens';
+import { usersModule } from './users';
+
+/**
+ * Every module of the service, one line each (README, "Adding a resource"). The order is the REST
+ * mount order where express paths overlap (static segments before parameters) and the seed order.
+ */
+export const MODULES: readonly AppModule[] = [
+  accessModule,
+  namespacesModule,
+  usersModule,
+  tokensModule,
+  groupsModule,
+  membersModule,
+  projectsModule,
+  demoModule,
+];

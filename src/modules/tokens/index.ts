@@ -1,0 +1,6 @@
+import { defineModule } from '../../core/module/app-module';
+import { PersonalAccessToken } from './personal-access-token.entity';
+import { TokenResolver } from './token.resolver';
+import { tokenRoutes } from './token.rest';
+
+export const tokensModule = defineModule({ name: 'tokens', entities: [PersonalAccessToken], resolvers: [TokenResolver], routes: tokenRoutes });
