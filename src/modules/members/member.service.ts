@@ -15,7 +15,7 @@ import { User } from '../users/user.entity';
 import { userWebUrl } from '../users/user-web-url';
 import { GroupMember, ProjectMember } from '../access/member.entity';
 import { patchEntity } from '../../core/patch/patch-entity';
-import { UpdateMemberInput, type MemberInput, type MembersArgs, type MemberType } from './member.type';
+import { MemberInput, UpdateMemberInput, type MembersArgs, type MemberType } from './member.type';
 
 export type SourceKind = 'group' | 'project';
 
@@ -89,8 +89,8 @@ async function add(ctx: RequestCtx, kind: SourceKind, idOrPath: string, input: M
   const user = await ctx.em.findOne(User, { id: input.userId });
   if (!user) throw new NotFoundError('User');
   const now = ctx.clock.now();
-  const data = { userId: user.id, accessLevel: input.accessLevel, expiresAt: input.expiresAt ?? null, createdAt: now, updatedAt: now };
-  const member = kind === 'group' ? ctx.em.create(GroupMember, { ...data, groupId: src.id }) : ctx.em.create(ProjectMember, { ...data, projectId: src.id });
+  const member = kind === 'group' ? Object.assign(new GroupMember(), { groupId: src.id }) : Object.assign(new ProjectMember(), { projectId: src.id });
+  patchEntity(Object.assign(member, { createdAt: now, updatedAt: now }), input, MemberInput);
   await onUniqueViolation(() => ctx.em.persistAndFlush(member), () => new ConflictError('Member already exists'));
   forgetAccess(ctx);
   return findRow(ctx, src, user.id);
