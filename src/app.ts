@@ -13,6 +13,8 @@ import { toRestError } from './core/errors/rest-error';
 import { attachRequestInfo, startApollo } from './core/graphql/apollo';
 import { graphqlDocumentGuard } from './core/graphql/document-guard';
 import { graphiqlCsp, graphiqlPage } from './core/graphql/graphiql';
+import type { SecretBox } from './core/crypto/secret-box';
+import { createSharedCache, type SharedCache } from './core/db/shared-cache';
 import { buildAppSchema } from './core/graphql/schema';
 import { bodyErrorHandler } from './core/http/body-error-handler';
 import { requestIdFrom } from './core/http/request-id';
@@ -43,6 +45,8 @@ export interface AppDeps {
   externalUrl: string;
   /** Express `trust proxy` (TRUST_PROXY): off unless configured; only affects req.ip / req.protocol. */
   trustProxy?: boolean | number | string;
+  /** Secrets at rest (core/crypto/secret-box). */
+  secrets: SecretBox;
   clock?: Clock;
   /** Database probe and embedded-server state (main.ts); without it the database counts as up. */
   health?: DbHealth;
@@ -55,6 +59,8 @@ export interface AppDeps {
 export interface BuiltApp {
   app: Express;
   stop: () => Promise<void>;
+  /** The app's shared cache (tests wait on its invalidation events). */
+  cache: SharedCache;
 }
 
 /** Collapses repeated slashes and drops a trailing one (python-gitlab sends both). */
@@ -72,6 +78,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const newCtx = ctxFactory(loaderFactory(deps.modules));
   const metrics = createMetrics(orm);
   const reporter = createErrorReporter(logger, metrics.dbErrors);
+  const cache = createSharedCache({ connectionString: orm.config.getClientUrl(), log: (m) => logger.warn(m) });
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.trustProxy ?? false);
@@ -105,7 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     const sudoAs = sudo ? (req.get('sudo') ?? query.sudo ?? body.sudo) : undefined;
     if (sudoAs !== undefined && sudoAs !== '') auth = await applySudo(em, auth, String(sudoAs));
     req.userId = auth.user?.id ?? null;
-    return newCtx({ em, user: auth.user, credential: auth.credential, tokenInvalid: auth.tokenInvalid, externalUrl: deps.externalUrl, clock });
+    return newCtx({ em, user: auth.user, credential: auth.credential, tokenInvalid: auth.tokenInvalid, externalUrl: deps.externalUrl, secrets: deps.secrets, cache, clock });
   };
 
   // Compiled once: a schema change that breaks a route fails here, at start-up.
@@ -139,5 +146,12 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
       return sendJson(res, 500, { message: '500 Internal Server Error' });
     }),
   );
-  return { app, stop: () => apollo.stop() };
+  return {
+    app,
+    cache,
+    stop: async () => {
+      await apollo.stop();
+      await cache.close();
+    },
+  };
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { isCidr } from './ops/ip-whitelist';
+import { parseSecretsKey } from './core/crypto/secret-box';
 
 export interface Config {
   host: string;
@@ -22,6 +23,8 @@ export interface Config {
   };
   /** Who may read /-/metrics, /-/readiness, /-/liveness, /-/health (CIDR list; GitLab's monitoring whitelist). */
   monitoringWhitelist: string[];
+  /** SECRETS_KEY; absent → DATA_DIR/secrets.key (generated on first start). */
+  secretsKey: Buffer | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -59,6 +62,15 @@ function trustProxyFromEnv(raw: string | undefined): false | number | string {
   return parts.join(',');
 }
 
+function secretsKeyFromEnv(env: NodeJS.ProcessEnv): Buffer | undefined {
+  if (!env.SECRETS_KEY) return undefined;
+  try {
+    return parseSecretsKey(env.SECRETS_KEY);
+  } catch (e) {
+    throw new ConfigError((e as Error).message);
+  }
+}
+
 /** Reads and validates the environment once (README "Configuration" lists every variable). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const host = env.HOST || '127.0.0.1';
@@ -87,5 +99,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       probeIntervalMs: intFromEnv(env, 'DB_PROBE_INTERVAL_MS', 1000),
     },
     monitoringWhitelist: parseWhitelist(env.MONITORING_WHITELIST),
+    secretsKey: secretsKeyFromEnv(env),
   };
 }

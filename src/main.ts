@@ -4,6 +4,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase, type Database } from './core/db/database';
 import { redactSql } from './core/errors/redact-sql';
+import { secretsFrom } from './core/crypto/secret-box';
 import { createLogger } from './core/logger';
 import { ormModelOf } from './core/module/app-module';
 import { MODULES } from './modules';
@@ -50,6 +51,7 @@ async function main(): Promise<void> {
     trustProxy: config.trustProxy,
     health: db.health,
     monitoringWhitelist: config.monitoringWhitelist,
+    secrets: secretsFrom(config),
     modules: MODULES,
   });
   const server = http.createServer(app);

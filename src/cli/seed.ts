@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { loadConfig } from '../config';
 import { ctxFactory } from '../core/context/request-ctx';
+import { secretsFrom } from '../core/crypto/secret-box';
+import { uncachedSharedCache } from '../core/db/shared-cache';
 import { openDatabase } from '../core/db/database';
 import { createLogger } from '../core/logger';
 import { ormModelOf, loaderFactory } from '../core/module/app-module';
@@ -30,12 +32,13 @@ async function main(): Promise<void> {
   const log = (m: string) => process.stderr.write(`${m}\n`);
   const db = await openDatabase(config, logger, ormModelOf(MODULES));
   const newCtx = ctxFactory(loaderFactory(MODULES));
+  const secrets = secretsFrom(config);
   try {
     await ensureRootUser(db.orm.em.fork(), config.initialRootToken, logger);
     const started = Date.now();
     for (const step of MODULES.flatMap((m) => m.seed ?? [])) {
       const em = db.orm.em.fork();
-      await step({ em, externalUrl: config.externalUrl, log, scale, as: (user) => newCtx({ em: em.fork(), user, externalUrl: config.externalUrl }) });
+      await step({ em, externalUrl: config.externalUrl, log, scale, as: (user) => newCtx({ em: em.fork(), user, externalUrl: config.externalUrl, secrets, cache: uncachedSharedCache() }) });
     }
     if (scale > 0) log(`scale data: ${scale} unit(s) in ${((Date.now() - started) / 1000).toFixed(1)}s`);
   } finally {

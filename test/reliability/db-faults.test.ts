@@ -12,6 +12,7 @@ import { MODULES } from '../../src/modules';
 import { openDatabase, type Database } from '../../src/core/db/database';
 import { createLogger } from '../../src/core/logger';
 import { signalCluster, waitFor } from './fault-support';
+import { TEST_SECRETS } from '../support/test-app';
 
 // Its own embedded PostgreSQL (durable settings, like production) in a private 0700 directory,
 // opened exactly as main.ts does; the shared test cluster is not touched.
@@ -54,7 +55,7 @@ beforeAll(async () => {
   });
   db = await openDatabase(config, logger, ormModelOf(MODULES), { onFatal: (m) => fatal.push(m), restartAttempts: 3 });
   await ensureRootUser(db.orm.em.fork(), TOKEN, logger);
-  ({ app, stop: stopApp } = await buildApp({ orm: db.orm, logger, externalUrl: 'http://gitlab.test', health: db.health, modules: MODULES }));
+  ({ app, stop: stopApp } = await buildApp({ orm: db.orm, logger, externalUrl: 'http://gitlab.test', health: db.health, secrets: TEST_SECRETS, modules: MODULES }));
 }, 60000);
 
 afterAll(async () => {

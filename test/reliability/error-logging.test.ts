@@ -3,7 +3,7 @@ import type { Express } from 'express';
 import { buildApp } from '../../src/app';
 import { createLogger } from '../../src/core/logger';
 import { MODULES } from '../../src/modules';
-import { ROOT_TOKEN, useTestApp } from '../support/test-app';
+import { ROOT_TOKEN, TEST_SECRETS, useTestApp } from '../support/test-app';
 
 type Line = Record<string, unknown> & { level: number; msg: string };
 
@@ -14,7 +14,7 @@ let stop: () => Promise<void>;
 
 beforeAll(async () => {
   const logger = createLogger('info', { write: (s: string) => void lines.push(JSON.parse(s) as Line) });
-  ({ app, stop } = await buildApp({ orm: t.orm, logger, externalUrl: 'http://gitlab.test', modules: MODULES }));
+  ({ app, stop } = await buildApp({ orm: t.orm, logger, externalUrl: 'http://gitlab.test', secrets: TEST_SECRETS, modules: MODULES }));
 });
 afterAll(() => stop());
 beforeEach(() => {
@@ -73,7 +73,7 @@ describe('GET /-/metrics', () => {
   const routeLabels = (text: string) => new Set([...text.matchAll(/^http_requests_total\{[^}]*route="([^"]*)"/gm)].map((m) => m[1]));
 
   it('labels unmatched paths as one value and GraphQL by operation type and root field', async () => {
-    const { app, stop: stopFresh } = await buildApp({ orm: t.orm, logger: createLogger('silent'), externalUrl: 'http://gitlab.test', modules: MODULES });
+    const { app, stop: stopFresh } = await buildApp({ orm: t.orm, logger: createLogger('silent'), externalUrl: 'http://gitlab.test', secrets: TEST_SECRETS, modules: MODULES });
     await Promise.all(Array.from({ length: 60 }, (_, i) => request(app).get(`/random-${i}-${Math.random()}`)));
     await Promise.all(Array.from({ length: 20 }, (_, i) => request(app).get(`/api/v4/nothing-${i}`)));
     await request(app).post('/graphql').send({ query: 'query Anything { groups { nodes { id } } }' });
@@ -96,7 +96,7 @@ describe('GET /-/metrics', () => {
 
 describe('MONITORING_WHITELIST', () => {
   it('answers 404 to callers outside the list, whatever X-Forwarded-For says', async () => {
-    const { app: closed, stop: stopClosed } = await buildApp({ orm: t.orm, logger: createLogger('silent'), externalUrl: 'http://gitlab.test', monitoringWhitelist: ['10.0.0.0/8'], modules: MODULES });
+    const { app: closed, stop: stopClosed } = await buildApp({ orm: t.orm, logger: createLogger('silent'), externalUrl: 'http://gitlab.test', monitoringWhitelist: ['10.0.0.0/8'], secrets: TEST_SECRETS, modules: MODULES });
     try {
       for (const path of ['/-/metrics', '/-/readiness', '/-/liveness', '/-/health']) {
         const res = await request(closed).get(path).set('X-Forwarded-For', '10.1.2.3');

@@ -6,7 +6,7 @@ import { ConfigError, loadConfig } from '../../src/config';
 import { linkBase, paginationHeaders } from '../../src/core/pagination/headers';
 import { MODULES } from '../../src/modules';
 import { createGroup } from '../support/factories';
-import { EXTERNAL_URL, ROOT_TOKEN, api, useTestApp } from '../support/test-app';
+import { EXTERNAL_URL, ROOT_TOKEN, TEST_SECRETS, api, useTestApp } from '../support/test-app';
 
 /** Issue 9 items 11 and 12: links, proxy trust, security headers, request ids. */
 const t = useTestApp({ reset: 'once' });
@@ -47,7 +47,7 @@ describe('TRUST_PROXY (item 11)', () => {
   async function loggedIp(trustProxy: false | number | string | undefined): Promise<string> {
     const lines: string[] = [];
     const stream = new Writable({ write: (chunk, _enc, cb) => (lines.push(String(chunk)), cb()) });
-    const { app, stop } = await buildApp({ orm: t.orm, logger: pino({ level: 'info' }, stream), externalUrl: EXTERNAL_URL, trustProxy, modules: MODULES });
+    const { app, stop } = await buildApp({ orm: t.orm, logger: pino({ level: 'info' }, stream), externalUrl: EXTERNAL_URL, trustProxy, secrets: TEST_SECRETS, modules: MODULES });
     await request(app).get('/-/health').set('X-Forwarded-For', '203.0.113.9');
     await stop();
     return lines.map((l) => JSON.parse(l) as { msg: string; ip: string }).find((l) => l.msg === 'request')!.ip;

@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { SecretBox } from '../crypto/secret-box';
+import type { SharedCache } from '../db/shared-cache';
 import type { Loaders } from './loaders';
 
 export interface Clock {
@@ -36,6 +38,10 @@ export interface RequestCtx {
   loaders: Loaders;
   clock: Clock;
   externalUrl: string;
+  /** Seals and opens secrets stored at rest (runner tokens, private keys). */
+  secrets: SecretBox;
+  /** App-scoped cache kept correct across instances (core/db/shared-cache). */
+  cache: SharedCache;
   /** Per-request memo for values computed once (e.g. the caller's authorized id sets). */
   memo: Map<string, Promise<unknown>>;
 }
@@ -46,6 +52,8 @@ export interface CtxArgs {
   credential?: Credential | null;
   tokenInvalid?: boolean;
   externalUrl: string;
+  secrets: SecretBox;
+  cache: SharedCache;
   clock?: Clock;
 }
 
@@ -61,6 +69,8 @@ export function ctxFactory(loaders: (ctx: RequestCtx) => object): CtxFactory {
       tokenInvalid: args.tokenInvalid ?? false,
       clock: args.clock ?? systemClock,
       externalUrl: args.externalUrl,
+      secrets: args.secrets,
+      cache: args.cache,
       memo: new Map(),
       loaders: {} as Loaders,
     };
