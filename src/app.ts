@@ -4,7 +4,6 @@ import qs from 'qs';
 import type { Logger } from 'pino';
 import { extractToken } from './core/auth/token';
 import { ctxFactory, type AppEnv, type Clock, type RandomInt, type RequestCtx } from './core/context/request-ctx';
-import type { SecretBox } from './core/crypto/secret-box';
 import type { DbHealth } from './core/db/db-monitor';
 import type { Orm } from './core/db/orm';
 import { DatabaseUnavailableError } from './core/errors/domain-errors';
@@ -14,13 +13,15 @@ import { toRestError } from './core/errors/rest-error';
 import { attachRequestInfo, startApollo } from './core/graphql/apollo';
 import { graphqlDocumentGuard } from './core/graphql/document-guard';
 import { graphiqlCsp, graphiqlPage } from './core/graphql/graphiql';
+import type { SecretBox } from './core/crypto/secret-box';
+import { createSharedCache, type SharedCache } from './core/db/shared-cache';
 import { buildAppSchema } from './core/graphql/schema';
-import { loaderFactory, routesOf, type AppModule } from './core/module/app-module';
-import { authenticateToken } from './modules/tokens/authenticate';
-import { applySudo } from './modules/tokens/sudo';
 import { bodyErrorHandler } from './core/http/body-error-handler';
 import { requestIdFrom } from './core/http/request-id';
 import { SWAGGER_CSP, securityHeaders, withCsp } from './core/http/security-headers';
+import { loaderFactory, routesOf, type AppModule } from './core/module/app-module';
+import { authenticateToken } from './modules/tokens/authenticate';
+import { applySudo } from './modules/tokens/sudo';
 import { createErrorReporter } from './ops/error-reporter';
 import { createMetrics } from './ops/metrics';
 import { opsRouter } from './ops/ops.router';
@@ -42,6 +43,8 @@ export interface AppDeps {
   orm: Orm;
   logger: Logger;
   externalUrl: string;
+  /** Express `trust proxy` (TRUST_PROXY): off unless configured; only affects req.ip / req.protocol. */
+  trustProxy?: boolean | number | string;
   /** Secrets at rest (core/crypto/secret-box). */
   secrets: SecretBox;
   clock?: Clock;
@@ -49,19 +52,19 @@ export interface AppDeps {
   random?: RandomInt;
   /** Module settings (PAGES_ENABLED, PAGES_HOST, ...); main passes process.env. */
   env?: AppEnv;
-  /** The registered modules (src/modules/index.ts: MODULES). */
-  modules: readonly AppModule[];
-  /** Express `trust proxy` (TRUST_PROXY): off unless configured; only affects req.ip / req.protocol. */
-  trustProxy?: boolean | number | string;
   /** Database probe and embedded-server state (main.ts); without it the database counts as up. */
   health?: DbHealth;
   /** CIDR list for the ops endpoints; default loopback. */
   monitoringWhitelist?: string[];
+  /** The registered modules (src/modules/index.ts: MODULES). */
+  modules: readonly AppModule[];
 }
 
 export interface BuiltApp {
   app: Express;
   stop: () => Promise<void>;
+  /** The app's shared cache (tests wait on its invalidation events). */
+  cache: SharedCache;
 }
 
 /** Collapses repeated slashes and drops a trailing one (python-gitlab sends both). */
@@ -79,6 +82,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const newCtx = ctxFactory(loaderFactory(deps.modules));
   const metrics = createMetrics(orm);
   const reporter = createErrorReporter(logger, metrics.dbErrors);
+  const cache = createSharedCache({ connectionString: orm.config.getClientUrl(), log: (m) => logger.warn(m) });
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.trustProxy ?? false);
@@ -112,7 +116,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     const sudoAs = sudo ? (req.get('sudo') ?? query.sudo ?? body.sudo) : undefined;
     if (sudoAs !== undefined && sudoAs !== '') auth = await applySudo(em, auth, String(sudoAs));
     req.userId = auth.user?.id ?? null;
-    return newCtx({ em, user: auth.user, credential: auth.credential, tokenInvalid: auth.tokenInvalid, externalUrl: deps.externalUrl, secrets: deps.secrets, clock, random: deps.random, env: deps.env });
+    return newCtx({ em, user: auth.user, credential: auth.credential, tokenInvalid: auth.tokenInvalid, externalUrl: deps.externalUrl, secrets: deps.secrets, cache, clock, random: deps.random, env: deps.env });
   };
 
   // Compiled once: a schema change that breaks a route fails here, at start-up.
@@ -140,10 +144,21 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.use(
     bodyErrorHandler((err, req, res) => {
       reporter.report(err, { surface: 'http', reqId: req.id, route: req.path, userId: req.userId });
+      // A DomainError here comes from authentication before the body (e.g. a refused Sudo): GitLab's body.
       const domain = asDomainError(err);
-      if (domain?.code === 'UNAVAILABLE') return sendJson(res, 503, toRestError(domain).body);
+      if (domain) {
+        const mapped = toRestError(domain);
+        return sendJson(res, mapped.status, mapped.body);
+      }
       return sendJson(res, 500, { message: '500 Internal Server Error' });
     }),
   );
-  return { app, stop: () => apollo.stop() };
+  return {
+    app,
+    cache,
+    stop: async () => {
+      await apollo.stop();
+      await cache.close();
+    },
+  };
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { parseSecretsKey } from './core/crypto/secret-box';
 import { isCidr } from './ops/ip-whitelist';
+import { parseSecretsKey } from './core/crypto/secret-box';
 
 export interface Config {
   host: string;
@@ -13,8 +13,6 @@ export interface Config {
   trustProxy: false | number | string;
   logLevel: string;
   shutdownTimeoutMs: number;
-  /** SECRETS_KEY; absent → DATA_DIR/secrets.key (generated on first start). */
-  secretsKey: Buffer | undefined;
   db: {
     poolMax: number;
     acquireTimeoutMs: number;
@@ -25,6 +23,8 @@ export interface Config {
   };
   /** Who may read /-/metrics, /-/readiness, /-/liveness, /-/health (CIDR list; GitLab's monitoring whitelist). */
   monitoringWhitelist: string[];
+  /** SECRETS_KEY; absent → DATA_DIR/secrets.key (generated on first start). */
+  secretsKey: Buffer | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -34,15 +34,6 @@ function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): num
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a non-negative integer, got "${raw}"`);
   return Number(raw);
-}
-
-function secretsKeyFromEnv(env: NodeJS.ProcessEnv): Buffer | undefined {
-  if (!env.SECRETS_KEY) return undefined;
-  try {
-    return parseSecretsKey(env.SECRETS_KEY);
-  } catch (e) {
-    throw new ConfigError((e as Error).message);
-  }
 }
 
 function parseWhitelist(raw: string | undefined): string[] {
@@ -71,6 +62,15 @@ function trustProxyFromEnv(raw: string | undefined): false | number | string {
   return parts.join(',');
 }
 
+function secretsKeyFromEnv(env: NodeJS.ProcessEnv): Buffer | undefined {
+  if (!env.SECRETS_KEY) return undefined;
+  try {
+    return parseSecretsKey(env.SECRETS_KEY);
+  } catch (e) {
+    throw new ConfigError((e as Error).message);
+  }
+}
+
 /** Reads and validates the environment once (README "Configuration" lists every variable). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const host = env.HOST || '127.0.0.1';
@@ -91,7 +91,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxyFromEnv(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL || 'info',
     shutdownTimeoutMs: intFromEnv(env, 'SHUTDOWN_TIMEOUT_MS', 10000),
-    secretsKey: secretsKeyFromEnv(env),
     db: {
       poolMax: intFromEnv(env, 'DB_POOL_MAX', 10),
       acquireTimeoutMs: intFromEnv(env, 'DB_POOL_ACQUIRE_TIMEOUT_MS', 2000),
@@ -100,5 +99,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       probeIntervalMs: intFromEnv(env, 'DB_PROBE_INTERVAL_MS', 1000),
     },
     monitoringWhitelist: parseWhitelist(env.MONITORING_WHITELIST),
+    secretsKey: secretsKeyFromEnv(env),
   };
 }

@@ -2,9 +2,9 @@ import 'reflect-metadata';
 import http from 'node:http';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
-import { secretsFrom } from './core/crypto/secret-box';
 import { openDatabase, type Database } from './core/db/database';
 import { redactSql } from './core/errors/redact-sql';
+import { secretsFrom } from './core/crypto/secret-box';
 import { createLogger } from './core/logger';
 import { ormModelOf } from './core/module/app-module';
 import { MODULES } from './modules';
@@ -52,8 +52,8 @@ async function main(): Promise<void> {
     health: db.health,
     monitoringWhitelist: config.monitoringWhitelist,
     secrets: secretsFrom(config),
-    env: process.env,
     modules: MODULES,
+    env: process.env,
   });
   const server = http.createServer(app);
   server.keepAliveTimeout = 5000;

@@ -3,7 +3,6 @@ import multer from 'multer';
 import { extractToken } from '../core/auth/token';
 import type { RequestCtx } from '../core/context/request-ctx';
 import { UnauthenticatedError } from '../core/errors/domain-errors';
-import { asDomainError } from '../core/errors/driver-errors';
 import { toRestError } from '../core/errors/rest-error';
 import { sendJsonError } from '../core/http/body-error-handler';
 import type { RouteDef } from './route';
@@ -32,13 +31,7 @@ function authenticateFirst(createCtx: (req: Request) => Promise<RequestCtx>): Re
       }
       res.locals.ctx = ctx;
       next();
-    }, (err: unknown) => {
-      // Expected refusals while authenticating (Sudo by a non-admin, unknown Sudo user, database down).
-      const domain = asDomainError(err);
-      if (!domain) return next(err);
-      const rest = toRestError(domain);
-      sendError(res, rest.status, rest.body);
-    });
+    }, next);
   };
 }
 

@@ -73,8 +73,8 @@ function restErrorOf(err: unknown, deps: RestDeps, req: Request, res: Response):
 async function handle(c: CompiledRoute, deps: RestDeps, req: Request, res: Response): Promise<void> {
   const { route } = c;
   const body = (req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {}) as Record<string, unknown>;
-  // Authenticated before the body was read when the token came in a header or the query (body-parsers.ts);
-  // again now when the body carries `sudo`, which that early pass could not see.
+  // Authenticated before the body was read when the token came in a header or the query
+  // (body-parsers.ts); again when the body carries `sudo`, which that early pass could not see.
   const early = res.locals.ctx as RequestCtx | undefined;
   const ctx = early && body.sudo === undefined ? early : await deps.createCtx(req);
   authorize(ctx, c.allow);

@@ -9,10 +9,10 @@ import { loadConfig } from '../../src/config';
 import { ensureRootUser } from '../../src/modules/tokens/root-user';
 import { ormModelOf } from '../../src/core/module/app-module';
 import { MODULES } from '../../src/modules';
-import { TEST_SECRETS } from '../support/test-app';
 import { openDatabase, type Database } from '../../src/core/db/database';
 import { createLogger } from '../../src/core/logger';
 import { signalCluster, waitFor } from './fault-support';
+import { TEST_SECRETS } from '../support/test-app';
 
 // Its own embedded PostgreSQL (durable settings, like production) in a private 0700 directory,
 // opened exactly as main.ts does; the shared test cluster is not touched.

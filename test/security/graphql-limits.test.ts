@@ -1,7 +1,7 @@
 import { getOperationAST, parse } from 'graphql';
 import { buildAppSchema } from '../../src/core/graphql/schema';
-import { MODULES } from '../../src/modules';
 import { operationCost } from '../../src/core/graphql/query-limits';
+import { MODULES } from '../../src/modules';
 import { ROOT_TOKEN, api, useTestApp } from '../support/test-app';
 
 /** Issue 9 items 1 and 2: GraphQL cost walk, document caps, variables and served page sizes. */

@@ -4,8 +4,8 @@ import request from 'supertest';
 import { buildApp } from '../../src/app';
 import { ConfigError, loadConfig } from '../../src/config';
 import { linkBase, paginationHeaders } from '../../src/core/pagination/headers';
-import { createGroup } from '../support/factories';
 import { MODULES } from '../../src/modules';
+import { createGroup } from '../support/factories';
 import { EXTERNAL_URL, ROOT_TOKEN, TEST_SECRETS, api, useTestApp } from '../support/test-app';
 
 /** Issue 9 items 11 and 12: links, proxy trust, security headers, request ids. */

@@ -3,17 +3,18 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import pino from 'pino';
 import request from 'supertest';
-import { authenticateToken } from '../../src/modules/tokens/authenticate';
 import { extractToken } from '../../src/core/auth/token';
 import { ctxFactory } from '../../src/core/context/request-ctx';
 import { loaderFactory, routesOf } from '../../src/core/module/app-module';
-import { MODULES } from '../../src/modules';
-import { compileRoute } from '../../src/rest/route-document';
 import { buildAppSchema } from '../../src/core/graphql/schema';
 import { bodyErrorHandler } from '../../src/core/http/body-error-handler';
 import { buildRestRouter } from '../../src/rest/router';
+import { compileRoute } from '../../src/rest/route-document';
+import { MODULES } from '../../src/modules';
+import { authenticateToken } from '../../src/modules/tokens/authenticate';
 import { createUser } from '../support/factories';
 import { EXTERNAL_URL, ROOT_TOKEN, TEST_SECRETS, api, useTestApp } from '../support/test-app';
+import { uncachedSharedCache } from '../../src/core/db/shared-cache';
 
 /** Issue 9 item 3 and item 10 (multipart parts): bodies are read per route, after authentication, within limits. */
 const t = useTestApp();
@@ -52,7 +53,7 @@ async function fileRouteApp(): Promise<express.Express> {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const query = req.query as Record<string, unknown>;
     const auth = await authenticateToken(em, extractToken({ header: (n) => req.get(n), param: (n) => query[n] ?? body[n] }), new Date());
-    return newCtx({ em, user: auth.user, credential: auth.credential, tokenInvalid: auth.tokenInvalid, externalUrl: EXTERNAL_URL, secrets: TEST_SECRETS });
+    return newCtx({ em, user: auth.user, credential: auth.credential, tokenInvalid: auth.tokenInvalid, externalUrl: EXTERNAL_URL, secrets: TEST_SECRETS, cache: uncachedSharedCache() });
   };
   const app = express();
   app.use('/api/v4', buildRestRouter({ schema, routes: [compileRoute(schema, { ...createGroup, files: ['description'] })], createCtx, logger, externalUrl: EXTERNAL_URL }));

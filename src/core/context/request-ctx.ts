@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SecretBox } from '../crypto/secret-box';
+import type { SharedCache } from '../db/shared-cache';
 import type { Loaders } from './loaders';
 
 export interface Clock {
@@ -48,6 +49,8 @@ export interface RequestCtx {
   externalUrl: string;
   /** Seals and opens secrets stored at rest (runner tokens, private keys). */
   secrets: SecretBox;
+  /** App-scoped cache kept correct across instances (core/db/shared-cache). */
+  cache: SharedCache;
   /** Per-request memo for values computed once (e.g. the caller's authorized id sets). */
   memo: Map<string, Promise<unknown>>;
   /** Random integers (generated slugs); tests pass a seeded source. */
@@ -63,6 +66,7 @@ export interface CtxArgs {
   tokenInvalid?: boolean;
   externalUrl: string;
   secrets: SecretBox;
+  cache: SharedCache;
   clock?: Clock;
   random?: RandomInt;
   env?: AppEnv;
@@ -81,6 +85,7 @@ export function ctxFactory(loaders: (ctx: RequestCtx) => object): CtxFactory {
       clock: args.clock ?? systemClock,
       externalUrl: args.externalUrl,
       secrets: args.secrets,
+      cache: args.cache,
       memo: new Map(),
       random: args.random ?? systemRandom,
       env: args.env ?? {},

@@ -1,8 +1,8 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { ReflectMetadataProvider } from '@mikro-orm/core';
-import type { OrmModel } from '../module/app-module';
 import { redactSql } from '../errors/redact-sql';
+import type { OrmModel } from '../module/app-module';
 import { MIGRATIONS } from './migrations';
 
 export type Orm = MikroORM;
