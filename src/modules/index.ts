@@ -1,10 +1,12 @@
 import type { AppModule } from '../core/module/app-module';
 import { accessModule } from './access';
+import { ciModule } from './ci';
 import { demoModule } from './demo';
 import { groupsModule } from './groups';
 import { membersModule } from './members';
 import { namespacesModule } from './namespaces';
 import { projectsModule } from './projects';
+import { runnersModule } from './runners';
 import { tokensModule } from './tokens';
 import { usersModule } from './users';
 
@@ -21,4 +23,6 @@ export const MODULES: readonly AppModule[] = [
   membersModule,
   projectsModule,
   demoModule,
+  runnersModule,
+  ciModule,
 ];

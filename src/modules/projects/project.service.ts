@@ -1,5 +1,4 @@
 import { assertOptionalDate } from '../../core/params/coerce';
-import crypto from 'node:crypto';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { isUniqueViolation, likeEscape, sqlEntities, sqlRows, takenField } from '../../core/db/sql';
 import { ConflictError, ForbiddenError, NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
@@ -17,6 +16,7 @@ import { isValidProjectName, isValidProjectPath, parameterize } from '../../core
 import { ProjectMember } from '../access/member.entity';
 import { ProjectGroupLink } from './project-group-link.entity';
 import { Project } from './project.entity';
+import { newRunnersToken } from './project-runners-token';
 import { ProjectOrderBy, type CreateProjectInput, type ProjectAttributesInput, type ProjectFilterArgs, type ShareProjectInput, type UpdateProjectInput } from './project.inputs';
 
 const ORDER_COLUMNS: Record<ProjectOrderBy, string> = {
@@ -188,7 +188,9 @@ async function create(ctx: RequestCtx, input: CreateProjectInput): Promise<Proje
   const project = new Project();
   project.namespaceId = ns.id;
   project.creatorId = user.id;
-  project.runnersToken = crypto.randomBytes(15).toString('base64url');
+  const token = newRunnersToken(ctx.secrets);
+  project.runnersToken = token.sealed;
+  project.runnersTokenDigest = token.digest;
   project.createdAt = project.updatedAt = project.lastActivityAt = ctx.clock.now();
   applyAttributes(project, input);
   if (!project.path && project.name) project.path = parameterize(project.name);
