@@ -42,7 +42,8 @@ export function readParams(route: RouteDef, query: Record<string, unknown>, body
       else throw e;
     }
   }
-  if (route.atLeastOne && !route.atLeastOne.some((n) => present(params[n]))) {
+  // Grape counts a supplied parameter even when its value was refused (that error is reported on its own).
+  if (route.atLeastOne && !route.atLeastOne.some((n) => present(merged[n]))) {
     problems.push(`${route.atLeastOne.join(', ')} are missing, at least one parameter must be provided`);
   }
   if (problems.length) throw new ParamError(problems.join(', '));
