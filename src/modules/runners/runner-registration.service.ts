@@ -4,10 +4,11 @@ import { ForbiddenError } from '../../core/errors/domain-errors';
 import { projectIdByRunnersToken } from '../projects/project-runners-token';
 import { isInstanceRegistrationToken } from './registration-token';
 import { forgetOwnedRunners } from './runner-access';
-import { checkTagConstraint, normalizeTags } from './runner-tags';
+import { checkTagConstraint } from './runner-tags';
+import { patchEntity } from '../../core/patch/patch-entity';
+import { RUNNER_PATCH } from './runner.service';
 import { Runner, RunnerProject } from './runner.entity';
-import type { RegisterRunnerInput } from './runner.inputs';
-import { ACCESS_LEVEL_VALUE } from './runner.type';
+import { UpdateRunnerInput, type RegisterRunnerInput } from './runner.inputs';
 
 /**
  * The runner-facing minimum (GitLab's lib/api/runner.rb; https://docs.gitlab.com/ee/api/runners.html):
@@ -24,12 +25,8 @@ async function register(ctx: RequestCtx, input: RegisterRunnerInput): Promise<{ 
   runner.token = ctx.secrets.seal(plain);
   runner.tokenDigest = ctx.secrets.digest(plain);
   runner.isShared = shared;
-  if (input.description !== undefined && input.description !== null) runner.description = input.description;
-  if (input.active !== undefined && input.active !== null) runner.active = input.active;
-  if (input.locked !== undefined && input.locked !== null) runner.locked = input.locked;
-  if (input.runUntagged !== undefined && input.runUntagged !== null) runner.runUntagged = input.runUntagged;
-  if (input.accessLevel) runner.accessLevel = ACCESS_LEVEL_VALUE[input.accessLevel];
-  runner.tagList = normalizeTags(input.tagList ?? []);
+  // The create input extends the update input: the same allow-list and storage mapping.
+  patchEntity(runner, input, UpdateRunnerInput, RUNNER_PATCH);
   const info = new Map((input.info ?? []).map((e) => [e.key, e.value]));
   runner.name = info.get('name') ?? null;
   runner.version = info.get('version') ?? null;

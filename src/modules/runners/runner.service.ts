@@ -12,7 +12,8 @@ import { forgetOwnedRunners, ownedRunnerIds, ownsRunner } from './runner-access'
 import { checkScope, listRunners } from './runner-list.query';
 import { checkTagConstraint, normalizeTags } from './runner-tags';
 import { Runner } from './runner.entity';
-import type { RunnersArgs, UpdateRunnerInput } from './runner.inputs';
+import { UpdateRunnerInput, type RunnersArgs } from './runner.inputs';
+import { inputFields, patchEntity, type PatchMapping } from '../../core/patch/patch-entity';
 import { ACCESS_LEVEL_VALUE } from './runner.type';
 
 const NO_ACCESS = 'No access granted';
@@ -59,18 +60,20 @@ async function findWritable(ctx: RequestCtx, id: number, extra?: (runner: Runner
   return runner;
 }
 
+/** How runner inputs are stored where it differs from the input (tags normalized, access level as its number). */
+export const RUNNER_PATCH: PatchMapping<UpdateRunnerInput> = {
+  tagList: (v) => ({ tagList: normalizeTags(v) }),
+  accessLevel: (v) => ({ accessLevel: ACCESS_LEVEL_VALUE[v] }),
+};
+
 /** Spec 4.4: at least one attribute; tag_list replaces the tags; the tags-or-run_untagged rule. */
 async function update(ctx: RequestCtx, id: number, input: UpdateRunnerInput): Promise<Runner> {
   const given = (v: unknown) => v !== undefined && v !== null;
-  const values = [input.description, input.active, input.tagList, input.runUntagged, input.locked, input.accessLevel];
-  if (!values.some(given)) throw new ParamError(`${UPDATABLE.join(', ')} are missing, at least one parameter must be provided`);
+  if (!inputFields(UpdateRunnerInput).some((f) => given((input as Record<string, unknown>)[f]))) {
+    throw new ParamError(`${UPDATABLE.join(', ')} are missing, at least one parameter must be provided`);
+  }
   const runner = await findWritable(ctx, id);
-  if (given(input.description)) runner.description = input.description!;
-  if (given(input.active)) runner.active = input.active!;
-  if (given(input.tagList)) runner.tagList = normalizeTags(input.tagList!);
-  if (given(input.runUntagged)) runner.runUntagged = input.runUntagged!;
-  if (given(input.locked)) runner.locked = input.locked!;
-  if (given(input.accessLevel)) runner.accessLevel = ACCESS_LEVEL_VALUE[input.accessLevel!];
+  patchEntity(runner, input, UpdateRunnerInput, RUNNER_PATCH);
   checkTagConstraint(runner);
   runner.updatedAt = ctx.clock.now();
   await ctx.em.flush();
