@@ -26,6 +26,8 @@ function setPath(target: Record<string, unknown>, path: string, value: unknown):
  * declared parameter, collect every problem in declaration order (Grape joins them with ", "), then map
  * to GraphQL variables. Undeclared parameters are ignored, as GitLab does.
  */
+const REFUSED = Symbol('refused');
+
 export function readParams(
   specs: Record<string, ParamSpec>,
   rules: readonly ParamRule[],
@@ -36,6 +38,8 @@ export function readParams(
   const merged: Record<string, unknown> = { ...query, ...body, ...path };
   const params: Record<string, unknown> = {};
   const problems: string[] = [];
+  // A parameter sent with a refused value still counts as sent for the cross-parameter rules (Grape).
+  const sent: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(specs)) {
     const raw = merged[name];
     if (!present(raw)) {
@@ -47,9 +51,10 @@ export function readParams(
     } catch (e) {
       if (e instanceof ParamError) problems.push(e.message);
       else throw e;
+      sent[name] = REFUSED;
     }
   }
-  problems.push(...ruleProblems(rules, params));
+  problems.push(...ruleProblems(rules, { ...sent, ...params }));
   if (problems.length) throw new ParamError(problems.join(', '));
   const variables: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(params)) {

@@ -40,7 +40,7 @@ describe('PUT /runners/:id', () => {
     const w = await runnerWorld(t);
     const as = api(t, ROOT_TOKEN);
     expect((await as.put(`/api/v4/runners/${w.specific.id}`).send({})).body).toEqual({ error: AT_LEAST_ONE });
-    expect((await as.put(`/api/v4/runners/${w.specific.id}`).send({ description: 'd', access_level: 'x' })).body).toEqual({ error: 'access_level does not have a valid value' });
+    expect((await as.put(`/api/v4/runners/${w.specific.id}`).send({ access_level: 'x' })).body).toEqual({ error: 'access_level does not have a valid value' });
     expect((await as.put(`/api/v4/runners/${w.specific.id}`).send({ active: 'maybe' })).body).toEqual({ error: 'active is invalid' });
     expect((await as.put('/api/v4/runners/9999').send({ active: true })).body).toEqual({ message: '404 Not found' });
   });
