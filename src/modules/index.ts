@@ -1,5 +1,6 @@
 import type { AppModule } from '../core/module/app-module';
 import { accessModule } from './access';
+import { applicationSettingsModule } from './application-settings';
 import { demoModule } from './demo';
 import { groupsModule } from './groups';
 import { membersModule } from './members';
@@ -20,5 +21,6 @@ export const MODULES: readonly AppModule[] = [
   groupsModule,
   membersModule,
   projectsModule,
+  applicationSettingsModule,
   demoModule,
 ];

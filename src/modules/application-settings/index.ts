@@ -1,0 +1,12 @@
+import { defineModule } from '../../core/module/app-module';
+import { ApplicationSettings, UserRequestIp } from './application-settings.entity';
+import { Migration20261122100000ApplicationSettings } from './migrations/Migration20261122100000_application_settings';
+
+export { matchesRunnersRegistrationToken } from './runners-registration-token';
+
+/** Application settings (spec 4.18): GET/PUT /application/settings, GraphQL applicationSettings. */
+export const applicationSettingsModule = defineModule({
+  name: 'application-settings',
+  entities: [ApplicationSettings, UserRequestIp],
+  migrations: [{ name: 'Migration20261122100000_application_settings', class: Migration20261122100000ApplicationSettings }],
+});
