@@ -57,8 +57,8 @@ const VISIBILITIES = ['private', 'internal', 'public'] as const;
 /** GitLab 10.x import sources (the nine of spec 4.18). */
 export const IMPORT_SOURCES = ['github', 'bitbucket', 'gitlab', 'google_code', 'fogbugz', 'git', 'gitlab_project', 'gitea', 'manifest'];
 const KEY_SIZES = { rsa: [0, -1, 1024, 2048, 3072, 4096], dsa: [0, -1, 1024, 2048, 3072], ecdsa: [0, -1, 256, 384, 521], ed25519: [0, -1, 256] };
-const keyRestriction = (type: keyof typeof KEY_SIZES, note: string) =>
-  int(`${type}_key_restriction`, 0, note, { values: KEY_SIZES[type], rules: [present(), someKeyTypeAllowed()] });
+const keyRestriction = (type: keyof typeof KEY_SIZES, note: string, ...rules: Rule[]) =>
+  int(`${type}_key_restriction`, 0, note, { values: KEY_SIZES[type], rules: [present(), ...rules] });
 const nonNegative = [present(), atLeast(0)];
 const positive = [present(), greaterThan(0)];
 const FACTOR_BLANK = 'Throttling factor cannot be empty if Sidekiq Throttling is enabled.';
@@ -140,9 +140,9 @@ export const SETTINGS: readonly SettingDef[] = [
   list('repository_storages', ['default'], 'Names of enabled storage paths; new projects go to one chosen at random.', { rules: [present(), storagesConfigured()] }),
   bool('require_two_factor_authentication', false, 'Require two-factor authentication.', { requires: ['two_factor_grace_period'] }),
   def('visibilities')('restricted_visibility_levels', null, 'Levels (names or 0/10/20) non-administrators cannot use for groups and projects.', {
-    nullable: true, values: [...VISIBILITIES, '0', '10', '20'],
+    nullable: true, rules: [eachIn([0, 10, 20], (x) => `'${x}' is not a valid visibility level`)],
   }),
-  keyRestriction('rsa', 'Minimum bit length of RSA keys; 0 no restriction; -1 disables them.'),
+  keyRestriction('rsa', 'Minimum bit length of RSA keys; 0 no restriction; -1 disables them.', someKeyTypeAllowed()),
   bool('send_user_confirmation_email', false, 'Send a confirmation e-mail on sign-up.'),
   str('errortracker_dsn', null, 'Error tracker DSN; required when enabled.', { rules: [presentIf('errortracker_enabled')] }),
   bool('errortracker_enabled', false, 'Server-side error reporting.', { requires: ['errortracker_dsn'] }),
