@@ -4,11 +4,12 @@ import { loaderFactory } from '../../src/core/module/app-module';
 import { MODULES } from '../../src/modules';
 import { matchesRunnersRegistrationToken } from '../../src/modules/application-settings';
 import { sqlRows } from '../../src/core/db/sql';
+import { uncachedSharedCache } from '../../src/core/db/shared-cache';
 import { ensureRow } from '../../src/modules/application-settings/application-settings.store';
 
 const t = useTestApp();
 const newCtx = ctxFactory(loaderFactory(MODULES));
-const ctx = () => newCtx({ em: t.orm.em.fork(), user: null, externalUrl: 'http://gitlab.test', secrets: TEST_SECRETS });
+const ctx = () => newCtx({ em: t.orm.em.fork(), user: null, externalUrl: 'http://gitlab.test', secrets: TEST_SECRETS, cache: uncachedSharedCache() });
 
 async function storedToken(): Promise<string> {
   const [row] = await sqlRows<{ sealed: string }>(t.orm.em.fork(), 'select runners_registration_token_sealed as sealed from application_settings where id = 1');

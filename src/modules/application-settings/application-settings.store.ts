@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SecretBox } from '../../core/crypto/secret-box';
-import { sqlRows } from '../../core/db/sql';
 import { VISIBILITY_LEVEL, type Visibility } from '../access/visibility.type';
 import { STORED_SETTINGS, type SettingDef } from './application-settings.catalogue';
 import type { SettingValue, SettingValues } from './application-settings.rules';
@@ -18,13 +17,19 @@ export interface SettingsRow {
 }
 
 const quote = (name: string) => `"${name}"`;
+
+/** Raw SQL on the entity manager's transaction when there is one (row lock, update, read-back). */
+async function sqlRows<T = Record<string, unknown>>(em: EntityManager, sql: string, params: unknown[] = []): Promise<T[]> {
+  return (await em.getConnection().execute(sql, params, 'all', em.getTransactionContext())) as T[];
+}
+const iso = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as ${col}`;
 const SELECT = `select ${STORED_SETTINGS.map((s) => quote(s.name)).join(', ')},
-  runners_registration_token_sealed, created_at, updated_at from application_settings where id = 1`;
+  runners_registration_token_sealed, ${iso('created_at')}, ${iso('updated_at')} from application_settings where id = 1`;
 
 function toRow(r: Record<string, unknown>): SettingsRow {
   const values: SettingValues = {};
   for (const s of STORED_SETTINGS) values[s.name] = r[s.name] as SettingValue;
-  return { values, tokenSealed: String(r.runners_registration_token_sealed), createdAt: r.created_at as Date, updatedAt: r.updated_at as Date };
+  return { values, tokenSealed: String(r.runners_registration_token_sealed), createdAt: new Date(String(r.created_at)), updatedAt: new Date(String(r.updated_at)) };
 }
 
 /** The catalogue default in stored form. */

@@ -4,13 +4,14 @@ import { camelCase } from '../../core/params/coerce';
 import { VISIBILITY_LEVEL, type Visibility } from '../access/visibility.type';
 import { QUEUES_TYPO, SETTINGS, SETTING_BY_NAME, WEB_PASSWORD_ALIASES, type SettingDef } from './application-settings.catalogue';
 import type { SettingValue, SettingValues } from './application-settings.rules';
+import { ruleProblems } from '../../rest/param-rules';
+import type { ParamRule } from '../../rest/route';
 
 /** What a request sent: setting (or legacy) name → value, only the keys that were given. */
 export type Sent = Map<string, unknown>;
 
 const WEB = 'password_authentication_enabled_for_web';
 const QUEUES = 'jobqueue_throttling_queues';
-const ALL_NAMES = SETTINGS.map((s) => s.name).join(', ');
 
 /** The input object (GraphQL names) → sent values by GitLab name; null counts as not sent. */
 export function sentValues(input: Record<string, unknown>): Sent {
@@ -22,29 +23,41 @@ export function sentValues(input: Record<string, unknown>): Sent {
   return sent;
 }
 
-const provided = (sent: Sent, name: string) => sent.has(name) || (name === QUEUES_TYPO && sent.has(QUEUES));
-
 function valueAllowed(s: SettingDef, v: unknown): boolean {
   const allowed = s.values as readonly unknown[];
   return Array.isArray(v) ? v.every((x) => allowed.includes(x)) : allowed.includes(v);
 }
 
 /**
- * Framework-level checks (400 {"error": ...}, GitLab's Grape messages, spec 4.18): allowed values,
- * requirements of a switch sent as true in the same request, the exclusive legacy names of
- * password_authentication_enabled_for_web, and at least one known setting.
+ * Grape's parameter rules of PUT /application/settings, from the catalogue: each switch sent true
+ * requires its parameters (GitLab's order), the three names of web password authentication are
+ * mutually exclusive, and at least one setting must be sent. The REST route declares them; the
+ * service checks them for GraphQL with the same function.
  */
+const GIVEN_ORDER = [
+  'domain_blacklist_enabled', 'require_two_factor_authentication', 'shared_runners_enabled', 'metrics_enabled', 'jobqueue_throttling_enabled',
+  'captcha_enabled', 'spamfilter_enabled', 'errortracker_enabled', 'clientside_errortracker_enabled', 'devenv_enabled', 'diagram_enabled',
+  'housekeeping_enabled',
+];
+const givenRank = (name: string) => GIVEN_ORDER.indexOf(name);
+
+export const SETTINGS_RULES: ParamRule[] = [
+  // In the order GitLab 10.x declares its `given` blocks, which is the order of its messages.
+  ...SETTINGS.filter((s) => s.requires)
+    .sort((a, b) => givenRank(a.name) - givenRank(b.name))
+    .map((s) => ({ given: s.name, requires: [...s.requires!] })),
+  { mutuallyExclusive: [WEB, ...WEB_PASSWORD_ALIASES] },
+  { atLeastOneOf: SETTINGS.map((s) => s.name) },
+];
+
+/** Framework-level checks (400 {"error": ...}): allowed values, then the parameter rules. */
 export function checkParameters(sent: Sent): void {
   const problems: string[] = [];
   for (const s of SETTINGS) {
     const v = sent.get(s.name);
-    if (v === undefined) continue;
-    if (s.values && s.kind !== 'visibility' && !valueAllowed(s, v)) problems.push(`${s.name} does not have a valid value`);
-    if (v === true) for (const r of s.requires ?? []) if (!provided(sent, r)) problems.push(`${r} is missing`);
+    if (v !== undefined && s.values && s.kind !== 'visibility' && !valueAllowed(s, v)) problems.push(`${s.name} does not have a valid value`);
   }
-  const web = [WEB, ...WEB_PASSWORD_ALIASES].filter((n) => sent.has(n));
-  if (web.length > 1) problems.push(`${web.join(', ')} are mutually exclusive`);
-  if (sent.size === 0) problems.push(`${ALL_NAMES} are missing, at least one parameter must be provided`);
+  problems.push(...ruleProblems(SETTINGS_RULES, Object.fromEntries(sent)));
   if (problems.length) throw new ParamError(problems.join(', '));
 }
 

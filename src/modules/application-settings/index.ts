@@ -1,5 +1,7 @@
 import { defineModule } from '../../core/module/app-module';
 import { ApplicationSettings, UserRequestIp } from './application-settings.entity';
+import { ApplicationSettingsResolver } from './application-settings.resolver';
+import { applicationSettingsRoutes } from './application-settings.rest';
 import { Migration20261122100000ApplicationSettings } from './migrations/Migration20261122100000_application_settings';
 
 export { matchesRunnersRegistrationToken } from './runners-registration-token';
@@ -9,4 +11,6 @@ export const applicationSettingsModule = defineModule({
   name: 'application-settings',
   entities: [ApplicationSettings, UserRequestIp],
   migrations: [{ name: 'Migration20261122100000_application_settings', class: Migration20261122100000ApplicationSettings }],
+  resolvers: [ApplicationSettingsResolver],
+  routes: applicationSettingsRoutes,
 });
