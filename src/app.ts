@@ -84,8 +84,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const query = (req.query ?? {}) as Record<string, unknown>;
     const token = extractToken({ header: (n) => req.get(n), param: (n) => query[n] ?? body[n] });
-    const auth = await authenticateToken(em, token, now);
-    return newCtx({ em, user: auth.user, credential: auth.credential, tokenInvalid: auth.tokenInvalid, externalUrl: deps.externalUrl, secrets: deps.secrets, cache, clock });
+    const auth = await authenticateToken(em, token, now, req.ip);
+    return newCtx({ em, user: auth.user, credential: auth.credential, tokenInvalid: auth.tokenInvalid, refusal: auth.refusal, externalUrl: deps.externalUrl, secrets: deps.secrets, cache, clock });
   };
 
   // Compiled once: a schema change that breaks a route fails here, at start-up.

@@ -5,6 +5,8 @@ import { applicationSettingsRoutes } from './application-settings.rest';
 import { Migration20261122100000ApplicationSettings } from './migrations/Migration20261122100000_application_settings';
 
 export { matchesRunnersRegistrationToken } from './runners-registration-token';
+export { UNIQUE_IPS_COLUMNS, UNIQUE_IPS_JOIN, uniqueIpsRefusal, type UniqueIpsLimit } from './unique-ips';
+export { defaultVisibilityLevel, newUserDefaults, sharedRunnersDefault, visibilityRestriction } from './application-settings.effects';
 
 /** Application settings (spec 4.18): GET/PUT /application/settings, GraphQL applicationSettings. */
 export const applicationSettingsModule = defineModule({
