@@ -1,5 +1,6 @@
 import type { AppModule } from '../core/module/app-module';
 import { accessModule } from './access';
+import { applicationSettingsModule } from './application-settings';
 import { ciModule } from './ci';
 import { demoModule } from './demo';
 import { groupsModule } from './groups';
@@ -22,6 +23,7 @@ export const MODULES: readonly AppModule[] = [
   groupsModule,
   membersModule,
   projectsModule,
+  applicationSettingsModule,
   demoModule,
   runnersModule,
   ciModule,

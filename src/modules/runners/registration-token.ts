@@ -1,9 +1,10 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
+import { matchesRunnersRegistrationToken } from '../application-settings';
 
 /**
- * Is this the instance-wide runner registration token (application settings,
- * `runners_registration_token`)? Application settings own that token.
+ * Is this the instance-wide runner registration token? Application settings own it
+ * (`runners_registration_token`, sealed with a digest); a match registers a shared runner.
  */
-export async function isInstanceRegistrationToken(_ctx: RequestCtx, _token: string): Promise<boolean> {
-  return false;
+export function isInstanceRegistrationToken(ctx: RequestCtx, token: string): Promise<boolean> {
+  return matchesRunnersRegistrationToken(ctx, token);
 }
