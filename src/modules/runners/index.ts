@@ -4,6 +4,8 @@ import { Runner, RunnerProject } from './runner.entity';
 import { runnerLoaders } from './runner.loaders';
 import { RunnerResolver } from './runner.resolver';
 import { runnerRoutes } from './runner.rest';
+import { seedRunnersDemo } from './runner-demo.seed';
+import { seedRunnersScale } from './runner-scale.seed';
 
 /** CI runners (spec 4.1-4.9) and runner registration. */
 export const runnersModule = defineModule({
@@ -13,4 +15,5 @@ export const runnersModule = defineModule({
   resolvers: [RunnerResolver],
   routes: runnerRoutes,
   loaders: runnerLoaders,
+  seed: [seedRunnersDemo, seedRunnersScale],
 });
