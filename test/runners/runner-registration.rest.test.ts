@@ -37,10 +37,16 @@ describe('POST /runners (registration)', () => {
   it("registers a specific runner enabled in the project with the project's runners_token (JSON body)", async () => {
     const w = await runnerWorld(t);
     const res = await request(t.app).post('/api/v4/runners')
-      .send({ token: w.project.runnersToken, description: 'proj', locked: true, run_untagged: false, tag_list: ['ruby'], access_level: 'ref_protected', active: false });
+      .send({
+        token: w.project.runnersToken, description: 'proj', locked: true, run_untagged: false, tag_list: ['ruby'], access_level: 'ref_protected', active: false,
+        info: { name: 'gitlab-runner', version: '10.3.0', executor: 'docker', features: { variables: true, cache: true } },
+      });
     expect(res.status).toBe(201);
     const detail = (await api(t, w.master.token).get(`/api/v4/runners/${res.body.id}`)).body;
-    expect(detail).toMatchObject({ is_shared: false, locked: true, run_untagged: false, tag_list: ['ruby'], access_level: 'ref_protected', active: false, token: res.body.token });
+    expect(detail).toMatchObject({
+      is_shared: false, locked: true, run_untagged: false, tag_list: ['ruby'], access_level: 'ref_protected', active: false, token: res.body.token,
+      name: 'gitlab-runner', version: '10.3.0', platform: null,
+    });
     expect(detail.projects.map((p: { id: number }) => p.id)).toEqual([w.project.id]);
     expect((await api(t, w.master.token).get('/api/v4/runners')).body.map((r: { id: number }) => r.id)).toContain(res.body.id);
   });

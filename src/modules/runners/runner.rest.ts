@@ -12,7 +12,8 @@ const PROJECT = { id: { arg: 'projectId' } };
  */
 export const runnerRoutes = defineRoutes([
   {
-    method: 'POST', path: '/runners', field: 'Mutation.registerRunner', params: { token: {} },
+    // gitlab-runner sends info[features][…] too; only name, version, revision, platform, architecture are kept.
+    method: 'POST', path: '/runners', field: 'Mutation.registerRunner', params: { token: {}, info: { scalarEntriesOnly: true } },
     shape: RunnerRegistrationWire, summary: 'Register a runner (registration token or project runners_token)', tag,
   },
   { method: 'DELETE', path: '/runners', field: 'Mutation.unregisterRunner', summary: 'Unregister a runner (its own token)', tag },
