@@ -13,6 +13,7 @@ import { graphiqlPage } from './core/graphql/graphiql';
 import { buildAppSchema } from './core/graphql/schema';
 import { loaderFactory, routesOf, type AppModule } from './core/module/app-module';
 import { authenticateToken } from './modules/tokens/authenticate';
+import { applySudo } from './modules/tokens/sudo';
 import { createMetrics } from './ops/metrics';
 import { opsRouter } from './ops/ops.router';
 import { buildOpenApi } from './rest/openapi';
@@ -62,7 +63,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', true);
-  // qs with a high arrayLimit: `a[]=…` lists longer than 20 items stay arrays (stack-findings §5).
+  // qs with a high arrayLimit: `a[]=…` lists longer than 20 items stay arrays (docs/gitlab-compatibility.md, "Parameters").
   app.set('query parser', (s: string) => qs.parse(s, { arrayLimit: 1000, depth: 5, parameterLimit: 10000 }));
 
   app.use((req, res, next) => {
@@ -77,14 +78,17 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.use(metrics.middleware);
   app.use(opsRouter(orm, metrics));
 
-  const createCtx = async (req: Request): Promise<RequestCtx> => {
+  /** Authenticates the request; on /api/v4 an admin's Sudo header or parameter acts as another user. */
+  const createCtx = async (req: Request, sudo = false): Promise<RequestCtx> => {
     const em = orm.em.fork();
     const clock = deps.clock;
     const now = clock ? clock.now() : new Date();
     const body = (req.body ?? {}) as Record<string, unknown>;
     const query = (req.query ?? {}) as Record<string, unknown>;
     const token = extractToken({ header: (n) => req.get(n), param: (n) => query[n] ?? body[n] });
-    const auth = await authenticateToken(em, token, now, req.ip);
+    let auth = await authenticateToken(em, token, now, req.ip);
+    const sudoAs = sudo ? (req.get('sudo') ?? query.sudo ?? body.sudo) : undefined;
+    if (sudoAs !== undefined && sudoAs !== '') auth = await applySudo(em, auth, String(sudoAs));
     return newCtx({ em, user: auth.user, credential: auth.credential, tokenInvalid: auth.tokenInvalid, refusal: auth.refusal, externalUrl: deps.externalUrl, secrets: deps.secrets, cache, clock });
   };
 
@@ -93,7 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const openapi = buildOpenApi(schema, routes);
   app.get('/api/v4/openapi.json', (_req, res) => sendJson(res, 200, openapi));
   app.use('/api/v4/docs', swaggerUiRouter());
-  app.use('/api/v4', normalizeApiPath, buildRestRouter({ schema, routes, createCtx, logger }));
+  app.use('/api/v4', normalizeApiPath, buildRestRouter({ schema, routes, createCtx: (req) => createCtx(req, true), logger }));
 
   const apollo = await startApollo(schema);
   const graphiql = (_req: Request, res: Response) => res.type('html').send(graphiqlPage());

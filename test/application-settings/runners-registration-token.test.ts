@@ -5,6 +5,7 @@ import { MODULES } from '../../src/modules';
 import { matchesRunnersRegistrationToken } from '../../src/modules/application-settings';
 import { sqlRows } from '../../src/core/db/sql';
 import { uncachedSharedCache } from '../../src/core/db/shared-cache';
+import { STORED_SETTINGS } from '../../src/modules/application-settings/application-settings.catalogue';
 import { ensureRow } from '../../src/modules/application-settings/application-settings.store';
 
 const t = useTestApp();
@@ -50,7 +51,6 @@ describe('matchesRunnersRegistrationToken', () => {
 
 describe('application_settings table', () => {
   it('has exactly one column per stored catalogue entry besides id, token and timestamps', async () => {
-    const { STORED_SETTINGS } = await import('../../src/modules/application-settings/application-settings.catalogue');
     const cols = await sqlRows<{ column_name: string }>(t.orm.em.fork(), `select column_name from information_schema.columns where table_name = 'application_settings'`);
     const expected = [...STORED_SETTINGS.map((s) => s.name), 'id', 'runners_registration_token_sealed', 'runners_registration_token_digest', 'created_at', 'updated_at'];
     expect(cols.map((c) => c.column_name).sort()).toEqual(expected.sort());

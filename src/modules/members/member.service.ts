@@ -1,15 +1,18 @@
 import { assertOptionalDate } from '../../core/params/coerce';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
-import { isUniqueViolation, likeEscape, sqlRows } from '../../core/db/sql';
+import { likeEscape, sqlRows } from '../../core/db/sql';
+import { onUniqueViolation } from '../../core/db/unique-violation';
 import { ConflictError, ForbiddenError, NotFoundError, ParamError } from '../../core/errors/domain-errors';
-import { makePage, normalizePage, type Page } from '../../core/pagination/page';
+import { offsetPage } from '../../core/pagination/list-query';
+import type { Page } from '../../core/pagination/page';
 import { AccessLevel, GROUP_MEMBER_ACCESS_LEVELS, PROJECT_MEMBER_ACCESS_LEVELS } from '../access/access-level';
 import { policy } from '../access/policy';
 import { forgetAccess } from '../access/visibility';
 import { groupService } from '../groups/group.service';
 import { projectService } from '../projects/project.service';
 import { User } from '../users/user.entity';
+import { userWebUrl } from '../users/user-web-url';
 import { GroupMember, ProjectMember } from '../access/member.entity';
 import type { MemberInput, MembersArgs, MemberType, UpdateMemberInput } from './member.type';
 
@@ -39,27 +42,25 @@ type Row = Record<string, unknown> & { id: number; username: string; name: strin
 
 function view(ctx: RequestCtx, r: Row): MemberType {
   return {
-    id: r.id, username: r.username, name: r.name, state: r.state, avatarUrl: null, webUrl: `${ctx.externalUrl}/${r.username}`,
+    id: r.id, username: r.username, name: r.name, state: r.state, avatarUrl: null, webUrl: userWebUrl(ctx.externalUrl, r.username),
     accessLevel: r.access_level, expiresAt: r.expires_at,
   };
 }
 
-const SELECT = `select u.id, u.username, u.name, u.state, m.access_level, to_char(m.expires_at, 'YYYY-MM-DD') as expires_at`;
+const COLUMNS = `u.id, u.username, u.name, u.state, m.access_level, to_char(m.expires_at, 'YYYY-MM-DD') as expires_at`;
+const SELECT = `select ${COLUMNS}`;
 
 async function list(ctx: RequestCtx, kind: SourceKind, args: MembersArgs): Promise<Page<MemberType>> {
   const src = await source(ctx, kind, args.sourceId);
-  const req = normalizePage(args);
   const params: unknown[] = [src.id];
-  let filter = `m.${src.fk} = ?`;
+  const where = [`m.${src.fk} = ?`];
   if (args.query) {
-    filter += ' and (u.username ilike ? or u.name ilike ?)';
+    where.push('(u.username ilike ? or u.name ilike ?)');
     const term = `%${likeEscape(args.query)}%`;
     params.push(term, term);
   }
-  const from = `from ${src.table} m join users u on u.id = m.user_id where ${filter}`;
-  const [c] = await sqlRows<{ n: string }>(ctx.em, `select count(*) as n ${from}`, params);
-  const rows = await sqlRows<Row>(ctx.em, `${SELECT} ${from} order by m.id limit ${req.perPage} offset ${req.offset}`, params);
-  return makePage(rows.map((r) => view(ctx, r)), Number(c.n), req);
+  const from = `${src.table} m join users u on u.id = m.user_id`;
+  return offsetPage(ctx.em, { select: COLUMNS, from, where, params, orderBy: 'm.id', dir: 'asc', id: 'm.id', map: (r) => view(ctx, r as Row) }, args);
 }
 
 async function findRow(ctx: RequestCtx, src: Source, userId: number): Promise<MemberType> {
@@ -89,12 +90,7 @@ async function add(ctx: RequestCtx, kind: SourceKind, idOrPath: string, input: M
   const now = ctx.clock.now();
   const data = { userId: user.id, accessLevel: input.accessLevel, expiresAt: input.expiresAt ?? null, createdAt: now, updatedAt: now };
   const member = kind === 'group' ? ctx.em.create(GroupMember, { ...data, groupId: src.id }) : ctx.em.create(ProjectMember, { ...data, projectId: src.id });
-  try {
-    await ctx.em.persistAndFlush(member);
-  } catch (e) {
-    if (isUniqueViolation(e)) throw new ConflictError('Member already exists');
-    throw e;
-  }
+  await onUniqueViolation(() => ctx.em.persistAndFlush(member), () => new ConflictError('Member already exists'));
   forgetAccess(ctx);
   return findRow(ctx, src, user.id);
 }
