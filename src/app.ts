@@ -88,8 +88,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     const token = extractToken({ header: (n) => req.get(n), param: (n) => query[n] ?? body[n] });
     let auth = await authenticateToken(em, token, now, req.ip);
     const sudoAs = sudo ? (req.get('sudo') ?? query.sudo ?? body.sudo) : undefined;
-    // The unique-IPs refusal of the token's owner stays with the request under Sudo.
-    if (sudoAs !== undefined && sudoAs !== '') auth = { ...(await applySudo(em, auth, String(sudoAs))), refusal: auth.refusal };
+    if (sudoAs !== undefined && sudoAs !== '') auth = await applySudo(em, auth, String(sudoAs));
     return newCtx({ em, user: auth.user, credential: auth.credential, tokenInvalid: auth.tokenInvalid, refusal: auth.refusal, externalUrl: deps.externalUrl, secrets: deps.secrets, cache, clock });
   };
 

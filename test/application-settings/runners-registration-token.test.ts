@@ -1,10 +1,11 @@
-import { TEST_SECRETS, useTestApp } from '../support/test-app';
+import { api, ROOT_TOKEN, TEST_SECRETS, useTestApp } from '../support/test-app';
 import { ctxFactory } from '../../src/core/context/request-ctx';
 import { loaderFactory } from '../../src/core/module/app-module';
 import { MODULES } from '../../src/modules';
 import { matchesRunnersRegistrationToken } from '../../src/modules/application-settings';
 import { sqlRows } from '../../src/core/db/sql';
 import { uncachedSharedCache } from '../../src/core/db/shared-cache';
+import { STORED_SETTINGS } from '../../src/modules/application-settings/application-settings.catalogue';
 import { ensureRow } from '../../src/modules/application-settings/application-settings.store';
 
 const t = useTestApp();
@@ -36,5 +37,22 @@ describe('matchesRunnersRegistrationToken', () => {
     const rows = await sqlRows(t.orm.em.fork(), 'select * from application_settings');
     expect(rows).toHaveLength(1);
     expect(JSON.stringify(rows)).not.toContain(token);
+  });
+
+  it('stops matching the old token after resetRunnersRegistrationToken', async () => {
+    const old = (await api(t, ROOT_TOKEN).get('/api/v4/application/settings').expect(200)).body.runners_registration_token;
+    expect(await matchesRunnersRegistrationToken(ctx(), old)).toBe(true);
+    const res = await api(t, ROOT_TOKEN).graphql('mutation { resetRunnersRegistrationToken { runnersRegistrationToken } }').expect(200);
+    const fresh = res.body.data.resetRunnersRegistrationToken.runnersRegistrationToken;
+    expect(await matchesRunnersRegistrationToken(ctx(), old)).toBe(false);
+    expect(await matchesRunnersRegistrationToken(ctx(), fresh)).toBe(true);
+  });
+});
+
+describe('application_settings table', () => {
+  it('has exactly one column per stored catalogue entry besides id, token and timestamps', async () => {
+    const cols = await sqlRows<{ column_name: string }>(t.orm.em.fork(), `select column_name from information_schema.columns where table_name = 'application_settings'`);
+    const expected = [...STORED_SETTINGS.map((s) => s.name), 'id', 'runners_registration_token_sealed', 'runners_registration_token_digest', 'created_at', 'updated_at'];
+    expect(cols.map((c) => c.column_name).sort()).toEqual(expected.sort());
   });
 });
