@@ -1,5 +1,6 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { sqlRows } from '../../core/db/sql';
+import { offsetPage } from '../../core/pagination/list-query';
 import { makePage, normalizePage, type Page } from '../../core/pagination/page';
 import type { JobListArgs } from './job.inputs';
 import { pgTime } from './pg-time';
@@ -39,7 +40,7 @@ function toJobRow(r: JobSqlRow, now: Date): JobRow {
 }
 
 /**
- * Jobs of runners (spec 4.6), each list ordered by id and paginated in SQL: one grouped count and one
+ * Jobs of several runners at once (Runner.jobs of a runner list; spec 4.6), each list ordered by id and paginated in SQL: one grouped count and one
  * lateral page query for any number of runners and any page size (ci_builds_runner_idx and
  * ci_builds_runner_status_idx give index range scans). Callers check that the runners may be read.
  */
@@ -60,9 +61,7 @@ async function listForRunners(ctx: RequestCtx, runnerIds: readonly number[], arg
   const rows = await sqlRows<JobSqlRow & { runner_id: number }>(
     ctx.em,
     `select x.* from unnest(${ids}) as rid cross join lateral (
-       select b.id, b.runner_id, b.status, b.stage, b.name, b.ref, b.tag, b.coverage, b.created_at, b.started_at, b.finished_at,
-              b.project_id, b.pipeline_id, b.user_id
-         from ci_builds b where b.runner_id = rid${status} order by b.id limit ${req.perPage} offset ${req.offset}) x
+       select b.runner_id, ${JOB_COLUMNS} from ci_builds b where b.runner_id = rid${status} order by b.id limit ${req.perPage} offset ${req.offset}) x
      order by x.runner_id, x.id`,
     params,
   );
@@ -73,8 +72,18 @@ async function listForRunners(ctx: RequestCtx, runnerIds: readonly number[], arg
   return new Map(runnerIds.map((id) => [id, makePage(pages.get(id) ?? [], total.get(id) ?? 0, req)]));
 }
 
+const JOB_COLUMNS = 'b.id, b.status, b.stage, b.name, b.ref, b.tag, b.coverage, b.created_at, b.started_at, b.finished_at, b.project_id, b.pipeline_id, b.user_id';
+
+/** One runner's jobs (GET /runners/:id/jobs) through the shared list builder: plain rows, ordered by id. */
 async function listForRunner(ctx: RequestCtx, runnerId: number, args: JobListArgs): Promise<Page<JobRow>> {
-  return (await listForRunners(ctx, [runnerId], args)).get(runnerId)!;
+  const where = ['b.runner_id = ?'];
+  const params: unknown[] = [runnerId];
+  if (args.status) {
+    where.push('b.status = ?');
+    params.push(args.status.toLowerCase());
+  }
+  const now = ctx.clock.now();
+  return offsetPage(ctx.em, { select: JOB_COLUMNS, from: 'ci_builds b', where, params, orderBy: 'b.id', dir: 'asc', id: 'b.id', map: (r) => toJobRow(r as unknown as JobSqlRow, now) }, args);
 }
 
 export const jobService = { listForRunner, listForRunners };

@@ -1,8 +1,7 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
-import { sqlEntities, sqlRows } from '../../core/db/sql';
 import { ParamError } from '../../core/errors/domain-errors';
-import { makePage, normalizePage, type Page } from '../../core/pagination/page';
-import type { PageArgs } from '../../core/pagination/page';
+import { offsetPage, type PageInput } from '../../core/pagination/list-query';
+import type { Page } from '../../core/pagination/page';
 import { Runner } from './runner.entity';
 
 /** A runner is online when it contacted the server within the last hour (spec 3, "Runner"). */
@@ -35,16 +34,12 @@ function scopeFilter(scope: ScopeName, now: Date, params: unknown[]): string {
 }
 
 /**
- * One runner list: a base filter (which runners the route covers), an optional scope, ordered by id
- * and paginated in SQL (a count and a page query). Indexes: ci_runners_{shared,active,contacted}_idx.
+ * One runner list: a base filter (which runners the route covers) and an optional scope, ordered by
+ * id, through the shared list builder (a count and a page query). Indexes: ci_runners_{shared,active,contacted}_idx.
  */
-export async function listRunners(ctx: RequestCtx, base: string, baseParams: unknown[], scope: ScopeName | undefined, args: PageArgs): Promise<Page<Runner>> {
-  const req = normalizePage(args);
+export function listRunners(ctx: RequestCtx, base: string, baseParams: unknown[], scope: ScopeName | undefined, args: PageInput): Promise<Page<Runner>> {
   const params = [...baseParams];
   const where = [base];
   if (scope) where.push(scopeFilter(scope, ctx.clock.now(), params));
-  const filter = where.join(' and ');
-  const [count] = await sqlRows<{ n: string }>(ctx.em, `select count(*) as n from ci_runners r where ${filter}`, params);
-  const nodes = await sqlEntities(ctx.em, Runner, `select r.* from ci_runners r where ${filter} order by r.id limit ${req.perPage} offset ${req.offset}`, params);
-  return makePage(nodes, Number(count.n), req);
+  return offsetPage(ctx.em, { select: 'r.*', from: 'ci_runners r', where, params, orderBy: 'r.id', dir: 'asc', id: 'r.id', map: (row) => ctx.em.map(Runner, row as never) }, args);
 }
