@@ -43,6 +43,9 @@ describe('PUT /runners/:id', () => {
     expect((await as.put(`/api/v4/runners/${w.specific.id}`).send({ access_level: 'x' })).body).toEqual({ error: 'access_level does not have a valid value' });
     expect((await as.put(`/api/v4/runners/${w.specific.id}`).send({ active: 'maybe' })).body).toEqual({ error: 'active is invalid' });
     expect((await as.put('/api/v4/runners/9999').send({ active: true })).body).toEqual({ message: '404 Not found' });
+    const long = await as.put(`/api/v4/runners/${w.specific.id}`).send({ description: 'x'.repeat(256), run_untagged: false });
+    expect(long.status).toBe(400);
+    expect(long.body).toEqual({ message: { description: ['is too long (maximum is 255 characters)'], tags_list: ['can not be empty when runner is not allowed to pick untagged jobs'] } });
   });
 
   it('applies the permission matrix: admin any, owner own specific, 403 with the reference reasons, 401', async () => {

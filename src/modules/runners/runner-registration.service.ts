@@ -4,7 +4,7 @@ import { ForbiddenError } from '../../core/errors/domain-errors';
 import { projectIdByRunnersToken } from '../projects/project-runners-token';
 import { isInstanceRegistrationToken } from './registration-token';
 import { forgetOwnedRunners } from './runner-access';
-import { checkTagConstraint } from './runner-tags';
+import { validateRunner } from './runner-tags';
 import { patchEntity } from '../../core/patch/patch-entity';
 import { RUNNER_PATCH } from './runner.service';
 import { Runner, RunnerProject } from './runner.entity';
@@ -34,7 +34,7 @@ async function register(ctx: RequestCtx, input: RegisterRunnerInput): Promise<{ 
   runner.platform = info.get('platform') ?? null;
   runner.architecture = info.get('architecture') ?? null;
   runner.createdAt = runner.updatedAt = ctx.clock.now();
-  checkTagConstraint(runner);
+  validateRunner(ctx, runner);
   await ctx.em.transactional(async (em) => {
     em.persist(runner);
     await em.flush();

@@ -1,4 +1,8 @@
+import type { RequestCtx } from '../../core/context/request-ctx';
 import { ValidationError } from '../../core/errors/domain-errors';
+import { FieldErrorBag } from '../../core/errors/field-error-bag';
+import { checkColumnLengths } from '../../core/validation/column-length';
+import { Runner } from './runner.entity';
 
 /**
  * Tags as GitLab's taggable model stores them: every item split on commas, trimmed, blanks and
@@ -15,9 +19,13 @@ export function normalizeTags(items: readonly string[]): string[] {
   return out;
 }
 
-/** The runner model rule (Ci::Runner#tag_constraints); the attribute key is literally `tags_list`. */
-export function checkTagConstraint(runner: { tagList: string[]; runUntagged: boolean }): void {
-  if (runner.tagList.length === 0 && !runner.runUntagged) {
-    throw new ValidationError({ tags_list: ['can not be empty when runner is not allowed to pick untagged jobs'] });
-  }
+/**
+ * The runner's model validations before a write: column lengths (description, info fields) and
+ * Ci::Runner#tag_constraints, whose attribute key is literally `tags_list`.
+ */
+export function validateRunner(ctx: RequestCtx, runner: Runner): void {
+  const bag = new FieldErrorBag();
+  checkColumnLengths(bag, ctx.em.getMetadata().get(Runner.name), runner);
+  if (runner.tagList.length === 0 && !runner.runUntagged) bag.add('tags_list', 'can not be empty when runner is not allowed to pick untagged jobs');
+  if (!bag.empty) throw new ValidationError(bag.errors);
 }

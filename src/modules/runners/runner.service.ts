@@ -10,7 +10,7 @@ import { jobService } from '../ci/job.service';
 import type { JobRow } from '../ci/job.type';
 import { forgetOwnedRunners, ownedRunnerIds, ownsRunner } from './runner-access';
 import { checkScope, listRunners } from './runner-list.query';
-import { checkTagConstraint, normalizeTags } from './runner-tags';
+import { normalizeTags, validateRunner } from './runner-tags';
 import { Runner } from './runner.entity';
 import { UpdateRunnerInput, type RunnersArgs } from './runner.inputs';
 import { inputFields, patchEntity, type PatchMapping } from '../../core/patch/patch-entity';
@@ -74,7 +74,7 @@ async function update(ctx: RequestCtx, id: number, input: UpdateRunnerInput): Pr
   }
   const runner = await findWritable(ctx, id);
   patchEntity(runner, input, UpdateRunnerInput, RUNNER_PATCH);
-  checkTagConstraint(runner);
+  validateRunner(ctx, runner);
   runner.updatedAt = ctx.clock.now();
   await ctx.em.flush();
   return runner;
