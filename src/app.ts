@@ -108,11 +108,11 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const query = (req.query ?? {}) as Record<string, unknown>;
     const token = extractToken({ header: (n) => req.get(n), param: (n) => query[n] ?? body[n] });
-    let auth = await authenticateToken(em, token, now);
+    let auth = await authenticateToken(em, token, now, req.ip);
     const sudoAs = sudo ? (req.get('sudo') ?? query.sudo ?? body.sudo) : undefined;
     if (sudoAs !== undefined && sudoAs !== '') auth = await applySudo(em, auth, String(sudoAs));
     req.userId = auth.user?.id ?? null;
-    return newCtx({ em, user: auth.user, credential: auth.credential, tokenInvalid: auth.tokenInvalid, externalUrl: deps.externalUrl, secrets: deps.secrets, cache, clock });
+    return newCtx({ em, user: auth.user, credential: auth.credential, tokenInvalid: auth.tokenInvalid, refusal: auth.refusal, externalUrl: deps.externalUrl, secrets: deps.secrets, cache, clock });
   };
 
   // Compiled once: a schema change that breaks a route fails here, at start-up.
