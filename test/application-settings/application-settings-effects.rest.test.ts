@@ -1,7 +1,8 @@
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 import { addGroupMember, createGroup, createUser } from '../support/factories';
 
-const t = useTestApp();
+// The clients' addresses come from X-Forwarded-For, as behind a configured proxy (TRUST_PROXY).
+const t = useTestApp({ trustProxy: 'loopback' });
 const URL = '/api/v4/application/settings';
 const put = (body: Record<string, unknown>) => api(t, ROOT_TOKEN).put(URL).send(body).expect(200);
 

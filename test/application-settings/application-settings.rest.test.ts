@@ -240,3 +240,17 @@ describe('PUT /application/settings', () => {
     expect((await api(t, ROOT_TOKEN).get(URL)).body).toMatchObject({ max_pages_size: 77, sign_in_text: 'hello' });
   });
 });
+
+describe('OpenAPI for /application/settings', () => {
+  it('describes the parameters and the response from the catalogue', async () => {
+    const doc = (await api(t).get('/api/v4/openapi.json').expect(200)).body;
+    const put = doc.paths['/application/settings'].put;
+    const props = put.requestBody.content['application/json'].schema.properties;
+    expect(props.devenv_url).toMatchObject({ type: 'string', description: 'Development environment URL; required when enabled.' });
+    expect(props.polling_interval_multiplier.type).toBe('number');
+    expect(props.default_project_visibility).toMatchObject({ type: 'string', enum: ['private', 'internal', 'public'] });
+    const schema = doc.components.schemas.ApplicationSettings;
+    expect(Object.keys(schema.properties).sort()).toEqual(RESPONSE_KEYS);
+    expect(schema.properties.default_projects_limit).toMatchObject({ type: 'integer', description: 'Project limit of new users.' });
+  });
+});

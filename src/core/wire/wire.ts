@@ -11,6 +11,8 @@ export type WireScalar = 'integer' | 'number' | 'string' | 'boolean' | 'timestam
 
 interface FieldOpts {
   nullable?: boolean;
+  /** Shown in the OpenAPI schema of the response. */
+  description?: string;
   /** Key absent (not null) when the value is null: GitLab's conditional entity fields (docs/gitlab-compatibility.md, "Responses"). */
   omitIfNull?: boolean;
   /** Selected only when this boolean variable is true (`@include(if: $var)`). */
@@ -154,7 +156,7 @@ export function schemaOf(s: WireShape, components: Record<string, JsonSchema>): 
         const ref = { $ref: `#/components/schemas/${schemaRefName(f.shape, components)}` };
         properties[key] = f.array ? { type: 'array', items: ref } : f.nullable ? { allOf: [ref], nullable: true } : ref;
       } else {
-        properties[key] = scalarSchema(f);
+        properties[key] = f.description ? { ...scalarSchema(f), description: f.description } : scalarSchema(f);
       }
       if (!f.omitIfNull && !f.includeIf) required.push(key);
     }

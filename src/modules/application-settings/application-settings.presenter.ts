@@ -4,13 +4,13 @@ import { SETTINGS, WEB_PASSWORD_ALIASES, type SettingDef } from './application-s
 
 /** The wire field of one setting; the key is the setting's name, its GraphQL source the camelCase. */
 function wireField(s: SettingDef): WireField {
-  const o = { nullable: s.nullable === true };
+  const o = { nullable: s.nullable === true, description: s.description };
   switch (s.kind) {
     case 'string':
       return str(o);
     case 'boolean':
     case 'derived':
-      return bool();
+      return bool({ description: s.description });
     case 'integer':
     case 'groupPath':
       return int(o);
@@ -19,7 +19,7 @@ function wireField(s: SettingDef): WireField {
     case 'strings':
       return strList(o);
     case 'visibility':
-      return lowerEnum(VISIBILITY_REST_VALUES);
+      return lowerEnum(VISIBILITY_REST_VALUES, { description: s.description });
     case 'visibilities':
       return { ...lowerEnum(VISIBILITY_REST_VALUES, o), array: true };
   }

@@ -39,7 +39,8 @@ const GIVEN_ORDER = [
   'captcha_enabled', 'spamfilter_enabled', 'errortracker_enabled', 'clientside_errortracker_enabled', 'devenv_enabled', 'diagram_enabled',
   'housekeeping_enabled',
 ];
-const givenRank = (name: string) => GIVEN_ORDER.indexOf(name);
+/** A switch GitLab does not have goes last, as a `given` appended at the end of the params block. */
+const givenRank = (name: string) => (GIVEN_ORDER.includes(name) ? GIVEN_ORDER.indexOf(name) : GIVEN_ORDER.length);
 
 export const SETTINGS_RULES: ParamRule[] = [
   // In the order GitLab 10.x declares its `given` blocks, which is the order of its messages.
