@@ -1,5 +1,6 @@
 import type { AppModule } from '../core/module/app-module';
 import { accessModule } from './access';
+import { broadcastMessagesModule } from './broadcast-messages';
 import { demoModule } from './demo';
 import { groupsModule } from './groups';
 import { membersModule } from './members';
@@ -21,4 +22,5 @@ export const MODULES: readonly AppModule[] = [
   membersModule,
   projectsModule,
   demoModule,
+  broadcastMessagesModule,
 ];

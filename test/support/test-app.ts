@@ -4,7 +4,7 @@ import pino from 'pino';
 import request from 'supertest';
 import type { Express } from 'express';
 import { buildApp } from '../../src/app';
-import { ctxFactory, type CurrentUser } from '../../src/core/context/request-ctx';
+import { ctxFactory, type Clock, type CurrentUser } from '../../src/core/context/request-ctx';
 import { secretBox } from '../../src/core/crypto/secret-box';
 import { initOrm, migrate, type Orm } from '../../src/core/db/orm';
 import { loaderFactory, ormModelOf, type SeedEnv } from '../../src/core/module/app-module';
@@ -54,7 +54,8 @@ export interface TestApp {
 
 let queryCount = 0;
 
-export async function setupTestApp(): Promise<TestApp> {
+/** `clock`: a fixed (or test-controlled) clock for the app's services instead of the system clock. */
+export async function setupTestApp(opts: { clock?: Clock } = {}): Promise<TestApp> {
   const url = await ensureDatabase();
   const model = ormModelOf(MODULES);
   const orm = await initOrm({ clientUrl: url, poolMax: 5, model });
@@ -66,7 +67,7 @@ export async function setupTestApp(): Promise<TestApp> {
     queryCount += 1;
   });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const { app, stop } = await buildApp({ orm, logger, externalUrl: EXTERNAL_URL, secrets: TEST_SECRETS, modules: MODULES });
+  const { app, stop } = await buildApp({ orm, logger, externalUrl: EXTERNAL_URL, secrets: TEST_SECRETS, modules: MODULES, clock: opts.clock });
   return {
     app,
     orm,
@@ -107,10 +108,10 @@ export function api(t: TestApp, token?: string) {
  * Registers the usual hooks for a test file (one app per file, tables reset before each test) and
  * returns the TestApp, filled in by beforeAll. Pass `{ reset: 'once' }` to reset only before the file.
  */
-export function useTestApp(opts: { reset?: 'each' | 'once' } = {}): TestApp {
+export function useTestApp(opts: { reset?: 'each' | 'once'; clock?: Clock } = {}): TestApp {
   const holder = {} as TestApp;
   beforeAll(async () => {
-    Object.assign(holder, await setupTestApp());
+    Object.assign(holder, await setupTestApp({ clock: opts.clock }));
     if (opts.reset === 'once') await holder.reset();
   });
   afterAll(() => holder.close());

@@ -1,0 +1,102 @@
+import type { RequestCtx } from '../../core/context/request-ctx';
+import { NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
+import { FieldErrorBag } from '../../core/errors/field-error-bag';
+import { MSG } from '../../core/errors/messages';
+import { makePage, normalizePage, type Page, type PageArgs } from '../../core/pagination/page';
+import { BroadcastMessage } from './broadcast-message.entity';
+import type { CreateBroadcastMessageInput, UpdateBroadcastMessageInput } from './broadcast-message.inputs';
+import { parseTimestamp } from './timestamp-param';
+
+/** GitLab's defaults on create (gitlab-behaviour: BroadcastMessage default_value_for). */
+export const DEFAULT_COLOR = '#E75E40';
+export const DEFAULT_FONT = '#FFFFFF';
+const ONE_HOUR_MS = 60 * 60 * 1000;
+// GitLab's ColorValidator: blank, or # with 3 or 6 hex digits.
+const COLOR = /^#(?:[0-9a-f]{3}){1,2}$/i;
+const COLOR_MSG = 'must be a valid color code';
+
+/** `active` (spec 3): the window contains now; an inverted window is simply never active. */
+export function isActive(m: Pick<BroadcastMessage, 'startsAt' | 'endsAt'>, now: Date): boolean {
+  return m.startsAt.getTime() <= now.getTime() && m.endsAt.getTime() >= now.getTime();
+}
+
+async function list(ctx: RequestCtx, args: PageArgs): Promise<Page<BroadcastMessage>> {
+  const req = normalizePage(args);
+  // spec 4.19: newest first; the primary key is the index.
+  const [nodes, total] = await ctx.em.findAndCount(BroadcastMessage, {}, { orderBy: { id: 'desc' }, limit: req.perPage, offset: req.offset });
+  return makePage(nodes, total, req);
+}
+
+/** Lookup by primary key: GitLab's generic `404 Not found` (lower-case f). */
+async function get(ctx: RequestCtx, id: number): Promise<BroadcastMessage> {
+  const message = await ctx.em.findOne(BroadcastMessage, { id });
+  if (!message) throw new NotFoundError();
+  return message;
+}
+
+/** Grape coerces both timestamps before any model rule: every bad one is listed, in order. */
+function parseWindow(input: UpdateBroadcastMessageInput): { startsAt?: Date; endsAt?: Date } {
+  const problems: string[] = [];
+  const out: { startsAt?: Date; endsAt?: Date } = {};
+  for (const [key, name] of [['startsAt', 'starts_at'], ['endsAt', 'ends_at']] as const) {
+    const raw = input[key];
+    if (raw == null) continue;
+    try {
+      out[key] = parseTimestamp(name, raw);
+    } catch (e) {
+      if (!(e instanceof ParamError)) throw e;
+      problems.push(e.message);
+    }
+  }
+  if (problems.length) throw new ParamError(problems.join(', '));
+  return out;
+}
+
+/** The allow-listed patch: only the input's fields, only when given. */
+function apply(m: BroadcastMessage, input: UpdateBroadcastMessageInput, window: { startsAt?: Date; endsAt?: Date }): void {
+  if (input.message != null) m.message = input.message;
+  if (window.startsAt) m.startsAt = window.startsAt;
+  if (window.endsAt) m.endsAt = window.endsAt;
+  if (input.color != null) m.color = input.color;
+  if (input.font != null) m.font = input.font;
+}
+
+/** Model rules (400 {"message":{...}}). No check that ends_at follows starts_at: GitLab has none. */
+function validate(m: BroadcastMessage): void {
+  const bag = new FieldErrorBag();
+  if (m.message.trim() === '') bag.add('message', MSG.blank);
+  if (m.color.trim() !== '' && !COLOR.test(m.color)) bag.add('color', COLOR_MSG);
+  if (m.font.trim() !== '' && !COLOR.test(m.font)) bag.add('font', COLOR_MSG);
+  if (!bag.empty) throw new ValidationError(bag.errors);
+}
+
+async function create(ctx: RequestCtx, input: CreateBroadcastMessageInput): Promise<BroadcastMessage> {
+  const window = parseWindow(input);
+  const now = ctx.clock.now();
+  const m = ctx.em.create(BroadcastMessage, {
+    message: '', startsAt: now, endsAt: new Date(now.getTime() + ONE_HOUR_MS), color: DEFAULT_COLOR, font: DEFAULT_FONT, createdAt: now, updatedAt: now,
+  });
+  apply(m, input, window);
+  validate(m);
+  await ctx.em.persistAndFlush(m);
+  return m;
+}
+
+/** spec 4.22: all fields optional; none given → 200 with the message unchanged. */
+async function update(ctx: RequestCtx, id: number, input: UpdateBroadcastMessageInput): Promise<BroadcastMessage> {
+  const window = parseWindow(input);
+  const m = await get(ctx, id);
+  apply(m, input, window);
+  validate(m);
+  m.updatedAt = ctx.clock.now();
+  await ctx.em.flush();
+  return m;
+}
+
+async function remove(ctx: RequestCtx, id: number): Promise<boolean> {
+  const m = await get(ctx, id);
+  await ctx.em.removeAndFlush(m);
+  return true;
+}
+
+export const broadcastMessageService = { list, get, create, update, remove };
