@@ -7,6 +7,7 @@ import { extractToken } from './core/auth/token';
 import { ctxFactory, type Clock, type RequestCtx } from './core/context/request-ctx';
 import type { SecretBox } from './core/crypto/secret-box';
 import type { Orm } from './core/db/orm';
+import { createSharedCache, type SharedCache } from './core/db/shared-cache';
 import { startApollo } from './core/graphql/apollo';
 import { graphiqlPage } from './core/graphql/graphiql';
 import { buildAppSchema } from './core/graphql/schema';
@@ -39,6 +40,8 @@ export interface AppDeps {
 export interface BuiltApp {
   app: Express;
   stop: () => Promise<void>;
+  /** The app's shared cache (tests wait on its invalidation events). */
+  cache: SharedCache;
 }
 
 /** Collapses repeated slashes and drops a trailing one (python-gitlab sends both). */
@@ -54,6 +57,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const { orm, logger } = deps;
   const schema = await buildAppSchema(deps.modules);
   const newCtx = ctxFactory(loaderFactory(deps.modules));
+  const cache = createSharedCache({ connectionString: orm.config.getClientUrl(), log: (m) => logger.warn(m) });
   const metrics = createMetrics();
   const app = express();
   app.disable('x-powered-by');
@@ -81,7 +85,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     const query = (req.query ?? {}) as Record<string, unknown>;
     const token = extractToken({ header: (n) => req.get(n), param: (n) => query[n] ?? body[n] });
     const auth = await authenticateToken(em, token, now);
-    return newCtx({ em, user: auth.user, credential: auth.credential, tokenInvalid: auth.tokenInvalid, externalUrl: deps.externalUrl, secrets: deps.secrets, clock });
+    return newCtx({ em, user: auth.user, credential: auth.credential, tokenInvalid: auth.tokenInvalid, externalUrl: deps.externalUrl, secrets: deps.secrets, cache, clock });
   };
 
   // Compiled once: a schema change that breaks a route fails here, at start-up.
@@ -104,5 +108,12 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     logger.error({ err, reqId: req.id }, 'unhandled error');
     return sendJson(res, 500, { message: '500 Internal Server Error' });
   });
-  return { app, stop: () => apollo.stop() };
+  return {
+    app,
+    cache,
+    stop: async () => {
+      await apollo.stop();
+      await cache.close();
+    },
+  };
 }

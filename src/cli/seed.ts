@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { loadConfig } from '../config';
 import { ctxFactory } from '../core/context/request-ctx';
 import { secretsFrom } from '../core/crypto/secret-box';
+import { uncachedSharedCache } from '../core/db/shared-cache';
 import { openDatabase } from '../core/db/database';
 import { createLogger } from '../core/logger';
 import { ormModelOf, loaderFactory } from '../core/module/app-module';
@@ -37,7 +38,7 @@ async function main(): Promise<void> {
     const started = Date.now();
     for (const step of MODULES.flatMap((m) => m.seed ?? [])) {
       const em = db.orm.em.fork();
-      await step({ em, externalUrl: config.externalUrl, log, scale, as: (user) => newCtx({ em: em.fork(), user, externalUrl: config.externalUrl, secrets }) });
+      await step({ em, externalUrl: config.externalUrl, log, scale, as: (user) => newCtx({ em: em.fork(), user, externalUrl: config.externalUrl, secrets, cache: uncachedSharedCache() }) });
     }
     if (scale > 0) log(`scale data: ${scale} unit(s) in ${((Date.now() - started) / 1000).toFixed(1)}s`);
   } finally {

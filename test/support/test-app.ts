@@ -6,6 +6,7 @@ import type { Express } from 'express';
 import { buildApp } from '../../src/app';
 import { ctxFactory, type Clock, type CurrentUser } from '../../src/core/context/request-ctx';
 import { secretBox } from '../../src/core/crypto/secret-box';
+import { uncachedSharedCache, type SharedCache } from '../../src/core/db/shared-cache';
 import { initOrm, migrate, type Orm } from '../../src/core/db/orm';
 import { loaderFactory, ormModelOf, type SeedEnv } from '../../src/core/module/app-module';
 import { MODULES } from '../../src/modules';
@@ -43,6 +44,10 @@ async function ensureDatabase(): Promise<string> {
 export interface TestApp {
   app: Express;
   orm: Orm;
+  /** The app's shared cache (core/db/shared-cache): wait on `cache.events` 'invalidated'. */
+  cache: SharedCache;
+  /** A second service instance on the same database (own pool, own cache), for multi-instance tests. */
+  secondInstance(): Promise<{ app: Express; cache: SharedCache; close(): Promise<void> }>;
   /** Empties every table and re-creates root with ROOT_TOKEN. */
   reset(): Promise<void>;
   close(): Promise<void>;
@@ -67,15 +72,30 @@ export async function setupTestApp(opts: { clock?: Clock } = {}): Promise<TestAp
     queryCount += 1;
   });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const { app, stop } = await buildApp({ orm, logger, externalUrl: EXTERNAL_URL, secrets: TEST_SECRETS, modules: MODULES, clock: opts.clock });
+  const { app, stop, cache } = await buildApp({ orm, logger, externalUrl: EXTERNAL_URL, secrets: TEST_SECRETS, modules: MODULES, clock: opts.clock });
+  await cache.ready();
+  const others: (() => Promise<void>)[] = [];
   return {
     app,
     orm,
+    cache,
+    async secondInstance() {
+      const orm2 = await initOrm({ clientUrl: url, poolMax: 3, model });
+      const built = await buildApp({ orm: orm2, logger, externalUrl: EXTERNAL_URL, secrets: TEST_SECRETS, modules: MODULES });
+      await built.cache.ready();
+      const close = async () => {
+        await built.stop();
+        await orm2.close(true);
+      };
+      others.push(close);
+      return { app: built.app, cache: built.cache, close };
+    },
     async reset() {
       await orm.em.getConnection().execute(`truncate ${tables.join(', ')} restart identity cascade`);
       await ensureRootUser(orm.em.fork(), ROOT_TOKEN, logger);
     },
     async close() {
+      for (const c of others.splice(0)) await c();
       await stop();
       await orm.close(true);
     },
@@ -86,7 +106,7 @@ export async function setupTestApp(opts: { clock?: Clock } = {}): Promise<TestAp
     },
     seedEnv(log, scale = 0) {
       const em = orm.em.fork();
-      return { em, externalUrl: EXTERNAL_URL, log, scale, as: (user: CurrentUser) => newCtx({ em: em.fork(), user, externalUrl: EXTERNAL_URL, secrets: TEST_SECRETS }) };
+      return { em, externalUrl: EXTERNAL_URL, log, scale, as: (user: CurrentUser) => newCtx({ em: em.fork(), user, externalUrl: EXTERNAL_URL, secrets: TEST_SECRETS, cache: uncachedSharedCache() }) };
     },
   };
 }

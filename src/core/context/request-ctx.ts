@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SecretBox } from '../crypto/secret-box';
+import type { SharedCache } from '../db/shared-cache';
 import type { Loaders } from './loaders';
 
 export interface Clock {
@@ -39,6 +40,8 @@ export interface RequestCtx {
   externalUrl: string;
   /** Seals and opens secrets stored at rest (runner tokens, private keys). */
   secrets: SecretBox;
+  /** App-scoped cache kept correct across instances (core/db/shared-cache). */
+  cache: SharedCache;
   /** Per-request memo for values computed once (e.g. the caller's authorized id sets). */
   memo: Map<string, Promise<unknown>>;
 }
@@ -50,6 +53,7 @@ export interface CtxArgs {
   tokenInvalid?: boolean;
   externalUrl: string;
   secrets: SecretBox;
+  cache: SharedCache;
   clock?: Clock;
 }
 
@@ -66,6 +70,7 @@ export function ctxFactory(loaders: (ctx: RequestCtx) => object): CtxFactory {
       clock: args.clock ?? systemClock,
       externalUrl: args.externalUrl,
       secrets: args.secrets,
+      cache: args.cache,
       memo: new Map(),
       loaders: {} as Loaders,
     };

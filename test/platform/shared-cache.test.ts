@@ -1,0 +1,62 @@
+import { once } from 'node:events';
+import { useTestApp } from '../support/test-app';
+
+/** core/db/shared-cache: app-scoped caching that stays correct across instances on one database. */
+describe('shared cache (LISTEN/NOTIFY invalidation)', () => {
+  const t = useTestApp({ reset: 'once' });
+
+  it('serves a cached value until another instance invalidates it, then loads again', async () => {
+    const b = await t.secondInstance();
+    expect(await b.cache.get('k1', async () => 'v1')).toBe('v1');
+    expect(await b.cache.get('k1', async () => 'v2')).toBe('v1'); // cached
+
+    const applied = once(b.cache.events, 'invalidated');
+    await t.cache.invalidate(t.orm.em.fork(), 'k1');
+    expect(await applied).toEqual(['k1']);
+    expect(await b.cache.get('k1', async () => 'v2')).toBe('v2');
+  });
+
+  it('notifies other instances at commit, and not at all for a rolled-back write', async () => {
+    const b = await t.secondInstance();
+    await b.cache.get('k2', async () => 'old');
+    const em = t.orm.em.fork();
+    await em
+      .transactional(async (tx) => {
+        await t.cache.invalidate(tx, 'k2');
+        // Not committed yet: the other instance still serves its entry.
+        expect(await b.cache.get('k2', async () => 'new')).toBe('old');
+        throw new Error('roll back');
+      })
+      .catch((e: Error) => expect(e.message).toBe('roll back'));
+    // A later committed invalidation of another key arrives; k2's was never delivered.
+    const applied = once(b.cache.events, 'invalidated');
+    await t.cache.invalidate(t.orm.em.fork(), 'other');
+    expect(await applied).toEqual(['other']);
+    expect(await b.cache.get('k2', async () => 'new')).toBe('old');
+
+    const committed = once(b.cache.events, 'invalidated');
+    await em.transactional((tx) => t.cache.invalidate(tx, 'k2'));
+    expect(await committed).toEqual(['k2']);
+    expect(await b.cache.get('k2', async () => 'new')).toBe('new');
+  });
+
+  it('forgets an entry locally at once, and does not keep a load that raced an invalidation', async () => {
+    expect(await t.cache.get('k3', async () => 1)).toBe(1);
+    await t.cache.invalidate(t.orm.em.fork(), 'k3');
+    expect(await t.cache.get('k3', async () => 2)).toBe(2);
+
+    let release!: () => void;
+    const slow = t.cache.get('k4', () => new Promise<string>((r) => (release = () => r('stale'))));
+    await t.cache.invalidate(t.orm.em.fork(), 'k4');
+    release();
+    expect(await slow).toBe('stale'); // the caller that started before the write gets its value
+    expect(await t.cache.get('k4', async () => 'fresh')).toBe('fresh'); // but it was not kept
+  });
+
+  it('caches nothing once closed (no LISTEN connection, no stale reads)', async () => {
+    const b = await t.secondInstance();
+    await b.close();
+    expect(await b.cache.get('k5', async () => 'a')).toBe('a');
+    expect(await b.cache.get('k5', async () => 'b')).toBe('b');
+  });
+});
