@@ -11,7 +11,7 @@ import { createSharedCache, type SharedCache } from './core/db/shared-cache';
 import { startApollo } from './core/graphql/apollo';
 import { graphiqlPage } from './core/graphql/graphiql';
 import { buildAppSchema } from './core/graphql/schema';
-import { loaderFactory, routesOf, type AppModule } from './core/module/app-module';
+import { loaderFactory, routesOf, switchesOf, type AppModule } from './core/module/app-module';
 import { authenticateToken } from './modules/tokens/authenticate';
 import { createMetrics } from './ops/metrics';
 import { opsRouter } from './ops/ops.router';
@@ -96,9 +96,15 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.use('/api/v4', normalizeApiPath, buildRestRouter({ schema, routes, createCtx, logger }));
 
   const apollo = await startApollo(schema);
-  const graphiql = (_req: Request, res: Response) => res.type('html').send(graphiqlPage());
+  // The GraphiQL page is the switch 'graphiql': a module (feature flags) may turn it off for the caller.
+  const switchOn = switchesOf(deps.modules);
+  const graphiql = (req: Request, res: Response, next: NextFunction) => {
+    createCtx(req)
+      .then((ctx) => switchOn(ctx, 'graphiql'))
+      .then((on) => (on ? res.type('html').send(graphiqlPage()) : sendJson(res, 404, { error: '404 Not Found' })), next);
+  };
   app.get('/-/graphiql', graphiql);
-  app.get('/graphql', (req, res, next) => (req.accepts(['application/json', 'text/html']) === 'text/html' ? graphiql(req, res) : next()));
+  app.get('/graphql', (req, res, next) => (req.accepts(['application/json', 'text/html']) === 'text/html' ? graphiql(req, res, next) : next()));
   app.use('/graphql', express.json({ limit: '2mb' }), expressMiddleware(apollo, { context: ({ req }) => createCtx(req) }));
 
   app.use((_req, res) => sendJson(res, 404, { error: '404 Not Found' }));

@@ -2,6 +2,7 @@ import type { AppModule } from '../core/module/app-module';
 import { accessModule } from './access';
 import { broadcastMessagesModule } from './broadcast-messages';
 import { demoModule } from './demo';
+import { featuresModule } from './features';
 import { groupsModule } from './groups';
 import { membersModule } from './members';
 import { namespacesModule } from './namespaces';
@@ -23,4 +24,5 @@ export const MODULES: readonly AppModule[] = [
   projectsModule,
   demoModule,
   broadcastMessagesModule,
+  featuresModule,
 ];

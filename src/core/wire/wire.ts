@@ -5,7 +5,8 @@
  *  - the OpenAPI schema of the REST response.
  * So the three can never disagree.
  */
-export type WireScalar = 'integer' | 'number' | 'string' | 'boolean' | 'timestamp' | 'date';
+/** `json`: any JSON value, passed through as GraphQL's JSON scalar gives it (e.g. a feature gate's value). */
+export type WireScalar = 'integer' | 'number' | 'string' | 'boolean' | 'timestamp' | 'date' | 'json';
 
 interface FieldOpts {
   nullable?: boolean;
@@ -50,6 +51,7 @@ export const str = (from: string, o: FieldOpts = {}): ScalarField => ({ kind: 's
 export const bool = (from: string, o: FieldOpts = {}): ScalarField => ({ kind: 'scalar', from, type: 'boolean', ...o });
 export const time = (from: string, o: FieldOpts = {}): ScalarField => ({ kind: 'scalar', from, type: 'timestamp', ...o });
 export const date = (from: string, o: FieldOpts = {}): ScalarField => ({ kind: 'scalar', from, type: 'date', ...o });
+export const json = (from: string, o: FieldOpts = {}): ScalarField => ({ kind: 'scalar', from, type: 'json', ...o });
 export const strList = (from: string, o: FieldOpts = {}): ScalarField => ({ kind: 'scalar', from, type: 'string', array: true, ...o });
 export const lowerEnum = (from: string, values: readonly string[], o: FieldOpts = {}): ScalarField => ({
   kind: 'scalar', from, type: 'string', lowerEnum: true, enumValues: values, ...o,
@@ -112,7 +114,8 @@ export type JsonSchema = Record<string, unknown>;
 
 function scalarSchema(f: ScalarField): JsonSchema {
   const base: JsonSchema =
-    f.type === 'timestamp' ? { type: 'string', format: 'date-time' } : f.type === 'date' ? { type: 'string', format: 'date' } : { type: f.type };
+    f.type === 'timestamp' ? { type: 'string', format: 'date-time' } : f.type === 'date' ? { type: 'string', format: 'date' }
+      : f.type === 'json' ? { description: 'any JSON value' } : { type: f.type };
   if (f.enumValues) base.enum = f.enumValues.map((v) => v.toLowerCase());
   const item = f.nullable ? { ...base, nullable: true } : base;
   return f.array ? { type: 'array', items: base } : item;
