@@ -13,6 +13,7 @@ import { graphiqlPage } from './core/graphql/graphiql';
 import { buildAppSchema } from './core/graphql/schema';
 import { loaderFactory, routesOf, switchesOf, type AppModule } from './core/module/app-module';
 import { authenticateToken } from './modules/tokens/authenticate';
+import { applySudo } from './modules/tokens/sudo';
 import { createMetrics } from './ops/metrics';
 import { opsRouter } from './ops/ops.router';
 import { buildOpenApi } from './rest/openapi';
@@ -77,14 +78,17 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.use(metrics.middleware);
   app.use(opsRouter(orm, metrics));
 
-  const createCtx = async (req: Request): Promise<RequestCtx> => {
+  /** Authenticates the request; on /api/v4 an admin's Sudo header or parameter acts as another user. */
+  const createCtx = async (req: Request, sudo = false): Promise<RequestCtx> => {
     const em = orm.em.fork();
     const clock = deps.clock;
     const now = clock ? clock.now() : new Date();
     const body = (req.body ?? {}) as Record<string, unknown>;
     const query = (req.query ?? {}) as Record<string, unknown>;
     const token = extractToken({ header: (n) => req.get(n), param: (n) => query[n] ?? body[n] });
-    const auth = await authenticateToken(em, token, now);
+    let auth = await authenticateToken(em, token, now);
+    const sudoAs = sudo ? (req.get('sudo') ?? query.sudo ?? body.sudo) : undefined;
+    if (sudoAs !== undefined && sudoAs !== '') auth = await applySudo(em, auth, String(sudoAs));
     return newCtx({ em, user: auth.user, credential: auth.credential, tokenInvalid: auth.tokenInvalid, externalUrl: deps.externalUrl, secrets: deps.secrets, cache, clock });
   };
 
@@ -93,7 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const openapi = buildOpenApi(schema, routes);
   app.get('/api/v4/openapi.json', (_req, res) => sendJson(res, 200, openapi));
   app.use('/api/v4/docs', swaggerUiRouter());
-  app.use('/api/v4', normalizeApiPath, buildRestRouter({ schema, routes, createCtx, logger }));
+  app.use('/api/v4', normalizeApiPath, buildRestRouter({ schema, routes, createCtx: (req) => createCtx(req, true), logger }));
 
   const apollo = await startApollo(schema);
   // The GraphiQL page is the switch 'graphiql': a module (feature flags) may turn it off for the caller.

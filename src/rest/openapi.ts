@@ -10,7 +10,9 @@ type Operation = Record<string, unknown>;
 function paramSchema(spec: ParamSpec): JsonSchema {
   switch (spec.type) {
     case 'int':
-      return { type: 'integer' };
+      return spec.values ? { type: 'integer', enum: spec.values } : { type: 'integer' };
+    case 'float':
+      return { type: 'number' };
     case 'bool':
       return { type: 'boolean' };
     case 'intArray':
@@ -69,11 +71,12 @@ export function buildOpenApi(schema: GraphQLSchema, routes: CompiledRoute[]): Re
     const parameters: Operation[] = [];
     const bodyProps: Record<string, JsonSchema> = {};
     const bodyRequired: string[] = [];
-    for (const [name, spec] of Object.entries(route.params ?? {})) {
-      if (pathParams.has(name)) parameters.push({ name, in: 'path', required: true, schema: paramSchema(spec) });
-      else if (route.method === 'GET' || route.method === 'DELETE') parameters.push({ name, in: 'query', required: !!spec.required, schema: paramSchema(spec) });
+    for (const [name, spec] of Object.entries(c.params)) {
+      const description = spec.description;
+      if (pathParams.has(name)) parameters.push({ name, in: 'path', required: true, description, schema: paramSchema(spec) });
+      else if (route.method === 'GET' || route.method === 'DELETE') parameters.push({ name, in: 'query', required: !!spec.required, description, schema: paramSchema(spec) });
       else {
-        bodyProps[name] = paramSchema(spec);
+        bodyProps[name] = description ? { ...paramSchema(spec), description } : paramSchema(spec);
         if (spec.required) bodyRequired.push(name);
       }
     }

@@ -1,6 +1,7 @@
 import { ParamError } from '../core/errors/domain-errors';
-import { camelCase, coerceParam } from '../core/params/coerce';
-import type { RouteDef } from './route';
+import { coerceParam, type ParamSpec } from '../core/params/coerce';
+import { ruleProblems } from './param-rules';
+import type { ParamRule } from './route';
 
 export interface RestInput {
   /** Coerced parameters by their GitLab (REST) names. */
@@ -25,11 +26,17 @@ function setPath(target: Record<string, unknown>, path: string, value: unknown):
  * declared parameter, collect every problem in declaration order (Grape joins them with ", "), then map
  * to GraphQL variables. Undeclared parameters are ignored, as GitLab does.
  */
-export function readParams(route: RouteDef, query: Record<string, unknown>, body: Record<string, unknown>, path: Record<string, string>): RestInput {
+export function readParams(
+  specs: Record<string, ParamSpec>,
+  rules: readonly ParamRule[],
+  query: Record<string, unknown>,
+  body: Record<string, unknown>,
+  path: Record<string, string>,
+): RestInput {
   const merged: Record<string, unknown> = { ...query, ...body, ...path };
   const params: Record<string, unknown> = {};
   const problems: string[] = [];
-  for (const [name, spec] of Object.entries(route.params ?? {})) {
+  for (const [name, spec] of Object.entries(specs)) {
     const raw = merged[name];
     if (!present(raw)) {
       if (spec.required) problems.push(`${name} is missing`);
@@ -42,13 +49,11 @@ export function readParams(route: RouteDef, query: Record<string, unknown>, body
       else throw e;
     }
   }
-  if (route.atLeastOne && !route.atLeastOne.some((n) => present(params[n]))) {
-    problems.push(`${route.atLeastOne.join(', ')} are missing, at least one parameter must be provided`);
-  }
+  problems.push(...ruleProblems(rules, params));
   if (problems.length) throw new ParamError(problems.join(', '));
   const variables: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(params)) {
-    const arg = route.params?.[name]?.arg ?? camelCase(name);
+    const arg = specs[name].arg ?? '-';
     if (arg !== '-') setPath(variables, arg, value);
   }
   return { params, variables };

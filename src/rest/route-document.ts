@@ -1,6 +1,8 @@
 import { getNamedType, isLeafType, isNonNullType, isObjectType, parse, validate, type DocumentNode, type GraphQLField, type GraphQLSchema } from 'graphql';
 import { includeVariables, includeVariable, selectionOf, type WireShape } from '../core/wire/wire';
 import { allowRuleOf, type AllowRule } from '../core/auth/allow';
+import type { ParamSpec } from '../core/params/coerce';
+import { deriveParams } from './derive-params';
 import type { RouteDef } from './route';
 
 export interface CompiledRoute {
@@ -13,6 +15,8 @@ export interface CompiledRoute {
   requiredInputs: string[];
   /** The root field's @Allow: checked before parameter validation (GitLab's route-level filters). */
   allow: AllowRule;
+  /** The full parameter table: derived from the field's arguments plus the route's exceptions. */
+  params: Record<string, ParamSpec>;
 }
 
 function rootField(schema: GraphQLSchema, route: RouteDef): { fieldName: string; field: GraphQLField<unknown, unknown> } {
@@ -60,5 +64,5 @@ export function compileRoute(schema: GraphQLSchema, route: RouteDef): CompiledRo
   for (const s of shapes) documents.set(s.name, buildDocument(schema, route, fieldName, field, s));
   const requiredInputs = field.args.filter((a) => isNonNullType(a.type) && !isLeafType(getNamedType(a.type))).map((a) => a.name);
   const allow = allowRuleOf(field, route.field.startsWith('Mutation.') ? 'mutation' : 'query');
-  return { route, field, fieldName, documents, requiredInputs, allow };
+  return { route, field, fieldName, documents, requiredInputs, allow, params: deriveParams(route, field.args) };
 }

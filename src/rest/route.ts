@@ -5,6 +5,27 @@ import type { WireShape } from '../core/wire/wire';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /**
+ * What a route says about one parameter beyond what its GraphQL argument gives (rest/derive-params.ts):
+ * `required` where GitLab requires a nullable field, `notFound` for ids, `arg` for a GitLab name that is
+ * not the snake_case of the GraphQL name, `type` for a coercion GraphQL cannot express (date) or a
+ * REST-only parameter (`arg: '-'`), `aliasOf` for a second GitLab name of the same field, `description`.
+ */
+export interface ParamException extends Partial<ParamSpec> {
+  aliasOf?: string;
+}
+
+/**
+ * Grape's cross-parameter rules, checked after coercion, with GitLab's messages
+ * (docs/gitlab-compatibility.md, "Parameter errors"). `given` fires when the switch is sent with
+ * the value `is` (default true), like Grape's `given x do requires a, b end`.
+ */
+export type ParamRule =
+  | { atLeastOneOf: string[] }
+  | { mutuallyExclusive: string[] }
+  | { allOrNoneOf: string[] }
+  | { given: string; is?: unknown; requires: string[] };
+
+/**
  * One REST route, declared as data (the single source of truth for /api/v4):
  * method + GitLab path → one root field of the shared GraphQL schema, with its parameters
  * (GitLab types, required, mapping to GraphQL variables), success status and wire shape (presenter).
@@ -16,9 +37,9 @@ export interface RouteDef {
   path: string;
   /** Root field, 'Query.groups' or 'Mutation.createGroup'. */
   field: string;
-  params?: Record<string, ParamSpec>;
-  /** Grape's at_least_one_of: 400 "<a>, <b> are missing, at least one parameter must be provided". */
-  atLeastOne?: string[];
+  /** Exceptions only: the parameters themselves are derived from the root field's arguments. */
+  params?: Record<string, ParamException>;
+  rules?: ParamRule[];
   /** Success status: fixed, or computed from the GraphQL result. Defaults: POST 201, DELETE 204, else 200. */
   status?: number | ((data: Record<string, unknown>) => number);
   /** The result is a Page: unwrap `nodes` and send the pagination headers. */

@@ -84,7 +84,7 @@ async function handle(c: CompiledRoute, deps: RestDeps, req: Request, res: Respo
   const ctx = await deps.createCtx(req);
   authorize(ctx, c.allow);
   const body = (req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {}) as Record<string, unknown>;
-  const { params, variables } = readParams(route, req.query as Record<string, unknown>, body, req.params as Record<string, string>);
+  const { params, variables } = readParams(c.params, route.rules ?? [], req.query as Record<string, unknown>, body, req.params as Record<string, string>);
   for (const name of c.requiredInputs) variables[name] ??= {};
   const shape = chooseShape(route, params, ctx);
   for (const p of shape ? includeVariables(shape) : []) variables[includeVariable(p)] = params[p] === true;

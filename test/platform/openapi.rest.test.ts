@@ -46,6 +46,22 @@ describe('GET /api/v4/openapi.json', () => {
     }
   });
 
+  it('describes each parameter with the type and description derived from the GraphQL arguments', async () => {
+    type Param = { name: string; in: string; required: boolean; description?: string; schema: { type: string; enum?: string[] } };
+    type Op = { parameters: Param[]; requestBody?: { content: { 'application/json': { schema: { properties: Record<string, { type: string; enum?: string[]; description?: string }>; required?: string[] } } } } };
+    const doc = (await api(t).get('/api/v4/openapi.json')).body as { paths: Record<string, Record<string, Op>> };
+    const list = doc.paths['/groups'].get.parameters;
+    expect(list.find((p) => p.name === 'search')).toEqual({
+      name: 'search', in: 'query', required: false, description: 'Name or path; substring for 3+ characters, exact otherwise (case-insensitive).', schema: { type: 'string' },
+    });
+    expect(list.find((p) => p.name === 'order_by')?.schema).toEqual({ type: 'string', enum: ['name', 'path', 'id'] });
+    expect(list.find((p) => p.name === 'statistics')?.description).toBe('Include storage statistics (administrators only).');
+    const body = doc.paths['/groups'].post.requestBody!.content['application/json'].schema;
+    expect(body.required).toEqual(['name', 'path']);
+    expect(body.properties.visibility).toEqual({ type: 'string', enum: ['private', 'internal', 'public'], description: 'Default on create: private.' });
+    expect(body.properties.parent_id).toEqual({ type: 'integer', description: 'Parent group for a subgroup.' });
+  });
+
   it('serves Swagger UI from local assets', async () => {
     const page = await api(t).get('/api/v4/docs');
     expect(page.status).toBe(200);

@@ -1,5 +1,4 @@
 import { ArgsType, Field, Int, ObjectType, type ClassType } from 'type-graphql';
-import type { ParamSpec } from '../params/coerce';
 
 export const DEFAULT_PER_PAGE = 20;
 export const MAX_PER_PAGE = 100;
@@ -12,12 +11,6 @@ export class PageArgs {
   @Field(() => Int, { nullable: true, description: 'Items per page (default 20, at most 100).' })
   perPage?: number;
 }
-
-/** REST parameters of every offset-paginated list. */
-export const PAGE_PARAMS: Record<string, ParamSpec> = {
-  page: { type: 'int' },
-  per_page: { type: 'int' },
-};
 
 export interface PageRequest {
   page: number;

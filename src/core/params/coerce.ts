@@ -1,11 +1,12 @@
 import { NotFoundError, ParamError } from '../errors/domain-errors';
 
 /**
- * GitLab (Grape) parameter coercion, shared by every REST route (gitlab-behaviour §0.4).
+ * GitLab (Grape) parameter coercion, shared by every REST route (docs/gitlab-compatibility.md, "Parameters").
  * Problems become 400 {"error": "<name> is invalid" | "<name> does not have a valid value"}.
  */
 export type ParamType =
   | 'int'
+  | 'float'
   | 'bool'
   | 'string'
   | 'intArray'
@@ -19,16 +20,16 @@ export type ParamType =
 export interface ParamSpec {
   type: ParamType;
   required?: boolean;
-  /** Allowed values of an enum. */
-  values?: readonly string[];
-  /** GraphQL variable path, e.g. 'input.name'; defaults to the camelCased name. */
+  /** Allowed values of an enum, a string list or an int (GitLab's `values:`). */
+  values?: readonly (string | number)[];
+  /** GraphQL variable path, e.g. 'input.name'; '-' for a REST-only parameter not sent to GraphQL. */
   arg?: string;
   /** For integer path ids: a value beyond int4 is this resource's 404, not a 400. */
   notFound?: string;
   description?: string;
 }
 
-const INT4_MAX = 2147483647;
+export const INT4_MAX = 2147483647;
 const TRUE = new Set(['true', '1', 't', 'yes', 'y', 'on']);
 const FALSE = new Set(['false', '0', 'f', 'no', 'n', 'off']);
 
@@ -75,6 +76,12 @@ export function coerceParam(name: string, spec: ParamSpec, raw: unknown): unknow
         if (spec.notFound !== undefined) throw new NotFoundError(spec.notFound || undefined);
         throw ParamError.invalid(name);
       }
+      if (spec.values && !spec.values.includes(n)) throw ParamError.notInSet(name);
+      return n;
+    }
+    case 'float': {
+      const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;
+      if (!Number.isFinite(n)) throw ParamError.invalid(name);
       return n;
     }
     case 'bool': {
@@ -90,11 +97,14 @@ export function coerceParam(name: string, spec: ParamSpec, raw: unknown): unknow
         if (n === undefined || Math.abs(n) > INT4_MAX) throw ParamError.invalid(name);
         return n;
       });
-    case 'stringArray':
-      return asList(raw).map((item) => {
+    case 'stringArray': {
+      const items = asList(raw).map((item) => {
         if ((typeof item !== 'string' && typeof item !== 'number') || hasNulByte(String(item))) throw ParamError.invalid(name);
         return String(item).trim();
       }).filter((s) => s !== '');
+      if (spec.values && items.some((i) => !spec.values!.includes(i))) throw ParamError.notInSet(name);
+      return spec.values ? items.map((i) => i.toUpperCase()) : items;
+    }
     case 'hash': {
       if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw ParamError.invalid(name);
       return Object.entries(raw as Record<string, unknown>).map(([key, value]) => {
@@ -121,6 +131,11 @@ export function coerceParam(name: string, spec: ParamSpec, raw: unknown): unknow
 
 export function camelCase(s: string): string {
   return s.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+}
+
+/** GraphQL name → GitLab parameter name: `requestAccessEnabled` → `request_access_enabled`. */
+export function snakeCase(s: string): string {
+  return s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
 /** Services' check for optional date inputs (both surfaces): 400 "<name> is invalid". */

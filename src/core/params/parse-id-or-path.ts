@@ -1,7 +1,7 @@
-/** `:id` of a group or project: all digits → integer id, otherwise a full path (gitlab-behaviour §0.6). */
+import { INT4_MAX } from './coerce';
+/** `:id` of a group or project: all digits → integer id, otherwise a full path (docs/gitlab-compatibility.md, "Path identifiers"). */
 export type IdOrPath = { id: number } | { path: string } | { none: true };
 
-const INT4_MAX = 2147483647;
 
 export function parseIdOrPath(raw: string | number): IdOrPath {
   const s = String(raw);

@@ -1,3 +1,5 @@
+import { camelCase } from '../params/coerce';
+
 /**
  * Wire shapes: one declarative description per GitLab JSON form. From it we derive
  *  - the GraphQL selection a REST route executes (only what the response needs),
@@ -10,7 +12,7 @@ export type WireScalar = 'integer' | 'number' | 'string' | 'boolean' | 'timestam
 
 interface FieldOpts {
   nullable?: boolean;
-  /** Key absent (not null) when the value is null: GitLab's conditional entity fields (§0.5). */
+  /** Key absent (not null) when the value is null: GitLab's conditional entity fields (docs/gitlab-compatibility.md, "Responses"). */
   omitIfNull?: boolean;
   /** Selected only when this boolean variable is true (`@include(if: $var)`). */
   includeIf?: string;
@@ -41,24 +43,47 @@ export interface WireShape {
   fields: Record<string, WireField>;
 }
 
+/**
+ * A wire shape. A field's GraphQL source defaults to the camelCase of its key
+ * (`request_access_enabled: bool()` reads `requestAccessEnabled`); give it only where they differ.
+ */
 export function shape(name: string, fields: Record<string, WireField>): WireShape {
-  return { name, fields };
+  const resolved: Record<string, WireField> = {};
+  for (const [key, f] of Object.entries(fields)) resolved[key] = f.from ? f : { ...f, from: camelCase(key) };
+  return { name, fields: resolved };
 }
 
-export const int = (from: string, o: FieldOpts = {}): ScalarField => ({ kind: 'scalar', from, type: 'integer', ...o });
-export const num = (from: string, o: FieldOpts = {}): ScalarField => ({ kind: 'scalar', from, type: 'number', ...o });
-export const str = (from: string, o: FieldOpts = {}): ScalarField => ({ kind: 'scalar', from, type: 'string', ...o });
-export const bool = (from: string, o: FieldOpts = {}): ScalarField => ({ kind: 'scalar', from, type: 'boolean', ...o });
-export const time = (from: string, o: FieldOpts = {}): ScalarField => ({ kind: 'scalar', from, type: 'timestamp', ...o });
-export const date = (from: string, o: FieldOpts = {}): ScalarField => ({ kind: 'scalar', from, type: 'date', ...o });
-export const json = (from: string, o: FieldOpts = {}): ScalarField => ({ kind: 'scalar', from, type: 'json', ...o });
-export const strList = (from: string, o: FieldOpts = {}): ScalarField => ({ kind: 'scalar', from, type: 'string', array: true, ...o });
-export const lowerEnum = (from: string, values: readonly string[], o: FieldOpts = {}): ScalarField => ({
-  kind: 'scalar', from, type: 'string', lowerEnum: true, enumValues: values, ...o,
-});
+type Src = string | FieldOpts | undefined;
+/** `(from?, opts?)` or `(opts)`: an omitted source is filled in by shape() from the key. */
+const args = (a: Src, b: FieldOpts | undefined): [string, FieldOpts] => (typeof a === 'string' ? [a, b ?? {}] : ['', a ?? {}]);
+const scalar = (type: WireScalar, extra: Partial<ScalarField> = {}) => (a?: Src, b?: FieldOpts): ScalarField => {
+  const [from, o] = args(a, b);
+  return { kind: 'scalar', from, type, ...extra, ...o };
+};
+
+export const int = scalar('integer');
+export const num = scalar('number');
+export const str = scalar('string');
+export const bool = scalar('boolean');
+export const time = scalar('timestamp');
+export const date = scalar('date');
+export const json = scalar('json');
+export const strList = scalar('string', { array: true });
+/** GraphQL enum value → GitLab string: `lowerEnum(VALUES)` or `lowerEnum('from', VALUES)`. */
+export function lowerEnum(a: string | readonly string[], b?: readonly string[] | FieldOpts, c: FieldOpts = {}): ScalarField {
+  const [from, values, o] = typeof a === 'string' ? [a, b as readonly string[], c] : ['', a, (b as FieldOpts | undefined) ?? {}];
+  return { kind: 'scalar', from, type: 'string', lowerEnum: true, enumValues: values, ...o };
+}
 export const computed = (from: string, type: WireScalar, map: (v: unknown) => unknown): ScalarField => ({ kind: 'scalar', from, type, map });
-export const obj = (from: string, s: WireShape, o: FieldOpts = {}): ObjectField => ({ kind: 'object', from, shape: s, ...o });
-export const list = (from: string, s: WireShape, o: FieldOpts = {}): ObjectField => ({ kind: 'object', from, shape: s, array: true, ...o });
+/** Nested shape: `obj(Shape)` or `obj('from', Shape)`; `list` for arrays of it. */
+function nested(array: boolean) {
+  return (a: string | WireShape, b?: WireShape | FieldOpts, c: FieldOpts = {}): ObjectField => {
+    const [from, s, o] = typeof a === 'string' ? [a, b as WireShape, c] : ['', a, (b as FieldOpts | undefined) ?? {}];
+    return { kind: 'object', from, shape: s, ...(array ? { array: true } : {}), ...o };
+  };
+}
+export const obj = nested(false);
+export const list = nested(true);
 
 /** GraphQL selection set text for a shape (without the outer braces). */
 export function selectionOf(s: WireShape): string {

@@ -2,9 +2,10 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import { NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
 import { FieldErrorBag } from '../../core/errors/field-error-bag';
 import { MSG } from '../../core/errors/messages';
+import { patchEntity } from '../../core/patch/patch-entity';
 import { makePage, normalizePage, type Page, type PageArgs } from '../../core/pagination/page';
 import { BroadcastMessage } from './broadcast-message.entity';
-import type { CreateBroadcastMessageInput, UpdateBroadcastMessageInput } from './broadcast-message.inputs';
+import { UpdateBroadcastMessageInput, type CreateBroadcastMessageInput } from './broadcast-message.inputs';
 import { parseTimestamp } from './timestamp-param';
 
 /** GitLab's defaults on create (gitlab-behaviour: BroadcastMessage default_value_for). */
@@ -52,13 +53,9 @@ function parseWindow(input: UpdateBroadcastMessageInput): { startsAt?: Date; end
   return out;
 }
 
-/** The allow-listed patch: only the input's fields, only when given. */
+/** The allow-listed patch (the input class is the allow-list); timestamps as parsed by parseWindow. */
 function apply(m: BroadcastMessage, input: UpdateBroadcastMessageInput, window: { startsAt?: Date; endsAt?: Date }): void {
-  if (input.message != null) m.message = input.message;
-  if (window.startsAt) m.startsAt = window.startsAt;
-  if (window.endsAt) m.endsAt = window.endsAt;
-  if (input.color != null) m.color = input.color;
-  if (input.font != null) m.font = input.font;
+  patchEntity(m, input, UpdateBroadcastMessageInput, { startsAt: () => ({ startsAt: window.startsAt }), endsAt: () => ({ endsAt: window.endsAt }) });
 }
 
 /** Model rules (400 {"message":{...}}). No check that ends_at follows starts_at: GitLab has none. */

@@ -22,6 +22,16 @@ export function parseGateValue(value: string): GateChange {
   return { kind: 'percentage', percentage };
 }
 
+/** Later GitLab: `key` goes with a percentage only, never with a target (Grape mutually_exclusive). */
+export const KEY_EXCLUSIVE_WITH = ['feature_group', 'user'] as const;
+
+export function checkKeyExclusive(input: { key?: string | null; featureGroup?: string | null; user?: string | null }): void {
+  if (input.key == null) return;
+  const sent = { feature_group: input.featureGroup, user: input.user };
+  const clashes = KEY_EXCLUSIVE_WITH.filter((p) => sent[p] != null);
+  if (clashes.length) throw new ParamError(clashes.map((p) => `key, ${p} are mutually exclusive`).join(', '));
+}
+
 // Later GitLab's rule for flag names; also keeps names safe as cache keys and path segments.
 const NAME = /^[A-Za-z0-9_]{1,255}$/;
 

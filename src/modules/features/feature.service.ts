@@ -7,7 +7,7 @@ import { User } from '../users/user.entity';
 import { defaultEnabled } from './feature-definitions';
 import { actorId, evaluateFeature, type GateValues } from './feature-gates';
 import { featureGroups, inFeatureGroup } from './feature-groups';
-import { checkFeatureName, parseGateValue, type GateChange } from './feature-value';
+import { checkFeatureName, checkKeyExclusive, parseGateValue, type GateChange } from './feature-value';
 import { Feature } from './feature.entity';
 import type { SetFeatureGateInput } from './feature.inputs';
 
@@ -29,13 +29,6 @@ async function loadAll(em: EntityManager): Promise<ReadonlyMap<string, GateValue
 /** spec 4.35: every persisted feature, in storage order. */
 function list(ctx: RequestCtx): Promise<Feature[]> {
   return ctx.em.find(Feature, {}, { orderBy: { id: 'asc' } });
-}
-
-/** Later GitLab: `key` goes with a percentage only, never with a target. */
-function checkExclusive(input: SetFeatureGateInput): void {
-  if (input.key == null) return;
-  const clashes = (['feature_group', 'user'] as const).filter((p) => (p === 'user' ? input.user : input.featureGroup) != null);
-  if (clashes.length) throw new ParamError(clashes.map((p) => `key, ${p} are mutually exclusive`).join(', '));
 }
 
 /** feature_group must be registered; user is a username (GitLab answered 500 for unknown ones; we say 400). */
@@ -74,7 +67,7 @@ function applyChange(f: Feature, change: GateChange, targets: Target[], key: str
 
 /** spec 4.36: creates the feature when new, applies the change under a row lock, tells every instance. */
 async function set(ctx: RequestCtx, name: string, input: SetFeatureGateInput): Promise<Feature> {
-  checkExclusive(input);
+  checkKeyExclusive(input); // REST checks it as a parameter rule first (feature.rest.ts)
   checkFeatureName(name);
   const targets = await resolveTargets(ctx, input);
   const change = parseGateValue(input.value);

@@ -46,9 +46,6 @@ export class GroupsArgs extends PageArgs {
   @Field(() => [CustomAttributeFilter], { nullable: true, description: 'Administrators only; ignored for others.' })
   customAttributes?: CustomAttributeFilter[];
 
-  @Field(() => Boolean, { nullable: true, description: 'REST only selects `statistics` when true; in GraphQL select the field.' })
-  statistics?: boolean;
-
   @Field(() => PaginationMode, { nullable: true, description: 'KEYSET: cursor pagination (order by NAME or ID), no totals.' })
   pagination?: PaginationMode;
 
@@ -62,26 +59,23 @@ export class SubgroupsArgs extends GroupsArgs {
   id!: string;
 }
 
+/** The writable group attributes: the allow-list of writes (patchEntity) and, derived, the REST parameters. */
 @InputType('GroupAttributesInput')
 export class GroupAttributesInput {
   @Field(() => String, { nullable: true }) name?: string;
   @Field(() => String, { nullable: true }) path?: string;
   @Field(() => String, { nullable: true }) description?: string;
-  @Field(() => Visibility, { nullable: true }) visibility?: Visibility;
+  @Field(() => Visibility, { nullable: true, description: 'Default on create: private.' }) visibility?: Visibility;
   @Field(() => Boolean, { nullable: true }) lfsEnabled?: boolean;
   @Field(() => Boolean, { nullable: true }) requestAccessEnabled?: boolean;
-}
-
-@InputType('CreateGroupInput')
-export class CreateGroupInput {
-  @Field(() => String) name!: string;
-  @Field(() => String) path!: string;
-  @Field(() => String, { nullable: true }) description?: string;
-  @Field(() => Visibility, { nullable: true, description: 'Default: the instance default (private).' }) visibility?: Visibility;
-  @Field(() => Boolean, { nullable: true }) lfsEnabled?: boolean;
-  @Field(() => Boolean, { nullable: true }) requestAccessEnabled?: boolean;
-  @Field(() => Int, { nullable: true, description: 'Parent group for a subgroup.' }) parentId?: number;
 }
 
 @InputType('UpdateGroupInput')
 export class UpdateGroupInput extends GroupAttributesInput {}
+
+@InputType('CreateGroupInput')
+export class CreateGroupInput extends UpdateGroupInput {
+  @Field(() => String) override name!: string;
+  @Field(() => String) override path!: string;
+  @Field(() => Int, { nullable: true, description: 'Parent group for a subgroup.' }) parentId?: number;
+}

@@ -12,7 +12,8 @@ import { GroupMember } from '../access/member.entity';
 import type { Project } from '../projects/project.entity';
 import { projectService } from '../projects/project.service';
 import { listGroups } from './group-list.query';
-import type { CreateGroupInput, GroupsArgs, UpdateGroupInput } from './group.inputs';
+import { patchEntity, type PatchMapping } from '../../core/patch/patch-entity';
+import { CreateGroupInput, UpdateGroupInput, type GroupAttributesInput, type GroupsArgs } from './group.inputs';
 import { Namespace } from '../namespaces/namespace.entity';
 import { FieldErrorBag } from '../../core/errors/field-error-bag';
 import { MSG } from '../../core/errors/messages';
@@ -46,6 +47,9 @@ async function subgroups(ctx: RequestCtx, idOrPath: string, args: GroupsArgs): P
 
 const levelName = (level: number) => toVisibility(level).toLowerCase();
 
+/** Input fields stored differently from how they are written. */
+const STORED: PatchMapping<GroupAttributesInput> = { visibility: (v) => ({ visibilityLevel: VISIBILITY_LEVEL[v] }) };
+
 /** Name, path, description and visibility-vs-parent rules (gitlab-behaviour §2.7, §2.8). */
 function validate(group: Namespace, parent: Namespace | null, bag: FieldErrorBag): void {
   if (!group.name) bag.add('name', MSG.blank);
@@ -72,13 +76,10 @@ async function create(ctx: RequestCtx, input: CreateGroupInput): Promise<Namespa
     throw new ForbiddenError();
   }
   const now = ctx.clock.now();
-  const group = ctx.em.create(Namespace, {
-    name: input.name, path: input.path, kind: 'group', parentId: parent?.id ?? null, ownerId: null,
-    fullPath: parent ? `${parent.fullPath}/${input.path}` : input.path,
-    fullName: parent ? `${parent.fullName} / ${input.name}` : input.name,
-    description: input.description ?? '', visibilityLevel: VISIBILITY_LEVEL[input.visibility ?? 'PRIVATE'],
-    lfsEnabled: input.lfsEnabled ?? null, requestAccessEnabled: input.requestAccessEnabled ?? false, traversalIds: [], createdAt: now, updatedAt: now,
-  });
+  const group = Object.assign(new Namespace(), { kind: 'group', parentId: parent?.id ?? null, createdAt: now, updatedAt: now });
+  patchEntity(group, input, CreateGroupInput, { ...STORED, parentId: 'skip' });
+  group.fullPath = parent ? `${parent.fullPath}/${group.path}` : group.path;
+  group.fullName = parent ? `${parent.fullName} / ${group.name}` : group.name;
   const bag = new FieldErrorBag();
   validate(group, parent, bag);
   if (!bag.empty) throw new SaveFailedError('Failed to save group', bag.errors);
@@ -114,12 +115,7 @@ async function update(ctx: RequestCtx, idOrPath: string, input: UpdateGroupInput
   const group = await findOwned(ctx, idOrPath);
   const parent = group.parentId ? await ctx.em.findOne(Namespace, { id: group.parentId }) : null;
   const old = { fullPath: group.fullPath, fullName: group.fullName };
-  if (input.name != null) group.name = input.name;
-  if (input.path != null) group.path = input.path;
-  if (input.description != null) group.description = input.description;
-  if (input.visibility) group.visibilityLevel = VISIBILITY_LEVEL[input.visibility];
-  if (input.lfsEnabled != null) group.lfsEnabled = input.lfsEnabled;
-  if (input.requestAccessEnabled != null) group.requestAccessEnabled = input.requestAccessEnabled;
+  patchEntity(group, input, UpdateGroupInput, STORED);
   group.updatedAt = ctx.clock.now();
   const bag = new FieldErrorBag();
   validate(group, parent, bag);

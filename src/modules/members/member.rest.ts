@@ -1,6 +1,4 @@
-import type { ParamSpec } from '../../core/params/coerce';
-import { defineRoutes, type RouteDef } from '../../rest/route';
-import { PAGE_PARAMS } from '../../core/pagination/page';
+import { defineRoutes, type ParamException, type RouteDef } from '../../rest/route';
 import { MemberWire } from './member.presenter';
 
 /** The same five routes under /groups/:id/members and /projects/:id/members. */
@@ -8,28 +6,26 @@ function memberRoutes(kind: 'group' | 'project'): RouteDef[] {
   const Kind = kind === 'group' ? 'Group' : 'Project';
   const base = `/${kind}s/:id/members`;
   const srcArg = kind === 'group' ? 'groupId' : 'projectId';
-  const SRC: Record<string, ParamSpec> = { id: { type: 'id', arg: srcArg } };
-  const USER: Record<string, ParamSpec> = { user_id: { type: 'int', notFound: 'Member', arg: 'userId' } };
+  const SRC: Record<string, ParamException> = { id: { arg: srcArg } };
+  const USER: Record<string, ParamException> = { user_id: { notFound: 'Member' } };
+  // spec 4.13: expires_at is a calendar date, checked with the parameters.
+  const EXPIRES: Record<string, ParamException> = { expires_at: { type: 'date' } };
   const tag = 'members';
   return [
     {
-      method: 'GET', path: base, field: `Query.${kind}Members`, params: { id: { type: 'id', arg: 'sourceId' }, query: { type: 'string' }, ...PAGE_PARAMS },
+      method: 'GET', path: base, field: `Query.${kind}Members`, params: { id: { arg: 'sourceId' } },
       paginated: true, shape: MemberWire, summary: `List direct members of a ${kind}`, tag,
     },
     { method: 'GET', path: `${base}/:user_id`, field: `Query.${kind}Member`, params: { ...SRC, ...USER }, shape: MemberWire, summary: `Get a member of a ${kind}`, tag },
     {
       method: 'POST', path: base, field: `Mutation.add${Kind}Member`,
-      params: {
-        ...SRC,
-        user_id: { type: 'int', required: true, arg: 'input.userId', notFound: 'User' },
-        access_level: { type: 'int', required: true, arg: 'input.accessLevel' },
-        expires_at: { type: 'date', arg: 'input.expiresAt' },
-      },
+      // Listed in Grape's order, the order of its joined messages (user_id is missing, access_level is missing).
+      params: { ...SRC, user_id: { notFound: 'User' }, access_level: {}, ...EXPIRES },
       shape: MemberWire, summary: `Add a member to a ${kind}`, tag,
     },
     {
       method: 'PUT', path: `${base}/:user_id`, field: `Mutation.update${Kind}Member`,
-      params: { ...SRC, ...USER, access_level: { type: 'int', required: true, arg: 'input.accessLevel' }, expires_at: { type: 'date', arg: 'input.expiresAt' } },
+      params: { ...SRC, ...USER, ...EXPIRES },
       shape: MemberWire, summary: `Change a ${kind} member's access level`, tag,
     },
     { method: 'DELETE', path: `${base}/:user_id`, field: `Mutation.remove${Kind}Member`, params: { ...SRC, ...USER }, summary: `Remove a member from a ${kind}`, tag },

@@ -22,15 +22,13 @@ export class MembersArgs extends PageArgs {
   @Field(() => String, { nullable: true, description: 'Substring of the username or name.' }) query?: string;
 }
 
-@InputType('MemberInput')
-export class MemberInput {
-  @Field(() => Int) userId!: number;
+@InputType('UpdateMemberInput')
+export class UpdateMemberInput {
   @Field(() => Int, { description: '10 guest, 20 reporter, 30 developer, 40 master, 50 owner (groups only).' }) accessLevel!: number;
   @Field(() => String, { nullable: true, description: 'YYYY-MM-DD' }) expiresAt?: string;
 }
 
-@InputType('UpdateMemberInput')
-export class UpdateMemberInput {
-  @Field(() => Int) accessLevel!: number;
-  @Field(() => String, { nullable: true, description: 'YYYY-MM-DD' }) expiresAt?: string;
+@InputType('MemberInput')
+export class MemberInput extends UpdateMemberInput {
+  @Field(() => Int) userId!: number;
 }

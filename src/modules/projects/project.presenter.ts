@@ -3,37 +3,37 @@ import { VISIBILITY_REST_VALUES } from '../access/visibility.type';
 
 /** Wire forms of a project (spec 2.4, gitlab-behaviour §2.5). spec 2.4 lists the namespace as id, name, path, kind. */
 export const NamespaceRefWire = shape('ProjectNamespace', {
-  id: int('id'),
-  name: str('name'),
-  path: str('path'),
-  kind: str('kind'),
+  id: int(),
+  name: str(),
+  path: str(),
+  kind: str(),
 });
 
 export const SharedWithGroupWire = shape('SharedWithGroup', {
-  group_id: int('groupId'),
-  group_name: str('groupName'),
-  group_full_path: str('groupFullPath'),
-  group_access_level: int('groupAccessLevel'),
-  expires_at: str('expiresAt', { nullable: true }),
+  group_id: int(),
+  group_name: str(),
+  group_full_path: str(),
+  group_access_level: int(),
+  expires_at: str({ nullable: true }),
 });
 
 const SIMPLE_FIELDS = {
-  id: int('id'),
-  description: str('description'),
-  name: str('name'),
-  name_with_namespace: str('nameWithNamespace'),
-  path: str('path'),
-  path_with_namespace: str('pathWithNamespace'),
-  created_at: time('createdAt'),
-  default_branch: str('defaultBranch', { nullable: true }),
-  tag_list: strList('tagList'),
-  ssh_url_to_repo: str('sshUrlToRepo'),
-  http_url_to_repo: str('httpUrlToRepo'),
-  web_url: str('webUrl'),
-  avatar_url: str('avatarUrl', { nullable: true }),
-  star_count: int('starCount'),
-  forks_count: int('forksCount'),
-  last_activity_at: time('lastActivityAt'),
+  id: int(),
+  description: str(),
+  name: str(),
+  name_with_namespace: str(),
+  path: str(),
+  path_with_namespace: str(),
+  created_at: time(),
+  default_branch: str({ nullable: true }),
+  tag_list: strList(),
+  ssh_url_to_repo: str(),
+  http_url_to_repo: str(),
+  web_url: str(),
+  avatar_url: str({ nullable: true }),
+  star_count: int(),
+  forks_count: int(),
+  last_activity_at: time(),
 };
 
 /** `simple=true`: the reduced record, no visibility key. */
@@ -41,33 +41,33 @@ export const ProjectSimpleWire = shape('ProjectSimple', SIMPLE_FIELDS);
 
 const FULL_FIELDS = {
   ...SIMPLE_FIELDS,
-  archived: bool('archived'),
-  visibility: lowerEnum('visibility', VISIBILITY_REST_VALUES),
-  namespace: obj('namespace', NamespaceRefWire),
-  issues_enabled: bool('issuesEnabled'),
-  merge_requests_enabled: bool('mergeRequestsEnabled'),
-  wiki_enabled: bool('wikiEnabled'),
-  jobs_enabled: bool('jobsEnabled'),
-  snippets_enabled: bool('snippetsEnabled'),
-  container_registry_enabled: bool('containerRegistryEnabled'),
-  shared_runners_enabled: bool('sharedRunnersEnabled'),
-  creator_id: int('creatorId', { nullable: true }),
-  open_issues_count: int('openIssuesCount'),
-  public_jobs: bool('publicJobs'),
-  shared_with_groups: list('sharedWithGroups', SharedWithGroupWire),
-  request_access_enabled: bool('requestAccessEnabled'),
-  runners_token: str('runnersToken', { omitIfNull: true }),
+  archived: bool(),
+  visibility: lowerEnum(VISIBILITY_REST_VALUES),
+  namespace: obj(NamespaceRefWire),
+  issues_enabled: bool(),
+  merge_requests_enabled: bool(),
+  wiki_enabled: bool(),
+  jobs_enabled: bool(),
+  snippets_enabled: bool(),
+  container_registry_enabled: bool(),
+  shared_runners_enabled: bool(),
+  creator_id: int({ nullable: true }),
+  open_issues_count: int(),
+  public_jobs: bool(),
+  shared_with_groups: list(SharedWithGroupWire),
+  request_access_enabled: bool(),
+  runners_token: str({ omitIfNull: true }),
 };
 
 export const ProjectWire = shape('Project', FULL_FIELDS);
 
 /** Projects inside the PUT /groups/:id response carry `public` too (spec 2.4). */
-export const ProjectWithPublicWire = shape('ProjectWithPublic', { ...FULL_FIELDS, public: bool('public') });
+export const ProjectWithPublicWire = shape('ProjectWithPublic', { ...FULL_FIELDS, public: bool() });
 
 export const ProjectGroupLinkWire = shape('ProjectGroupLink', {
-  id: int('id'),
-  project_id: int('projectId'),
-  group_id: int('groupId'),
-  group_access: int('groupAccess'),
-  expires_at: str('expiresAt', { nullable: true }),
+  id: int(),
+  project_id: int(),
+  group_id: int(),
+  group_access: int(),
+  expires_at: str({ nullable: true }),
 });

@@ -17,7 +17,8 @@ import { isValidProjectName, isValidProjectPath, parameterize } from '../../core
 import { ProjectMember } from '../access/member.entity';
 import { ProjectGroupLink } from './project-group-link.entity';
 import { Project } from './project.entity';
-import { ProjectOrderBy, type CreateProjectInput, type ProjectAttributesInput, type ProjectFilterArgs, type ShareProjectInput, type UpdateProjectInput } from './project.inputs';
+import { patchEntity, type PatchMapping } from '../../core/patch/patch-entity';
+import { CreateProjectInput, ProjectOrderBy, UpdateProjectInput, type ProjectFilterArgs, type ShareProjectInput } from './project.inputs';
 
 const ORDER_COLUMNS: Record<ProjectOrderBy, string> = {
   ID: 'id',
@@ -28,11 +29,8 @@ const ORDER_COLUMNS: Record<ProjectOrderBy, string> = {
   LAST_ACTIVITY_AT: 'last_activity_at',
 };
 
-/** Copies only the writable attributes (never mass-assignment). */
-const FLAGS = [
-  'description', 'defaultBranch', 'sharedRunnersEnabled', 'issuesEnabled', 'mergeRequestsEnabled', 'wikiEnabled', 'jobsEnabled',
-  'snippetsEnabled', 'containerRegistryEnabled', 'publicJobs', 'requestAccessEnabled', 'tagList',
-] as const;
+/** Input fields stored differently from how they are written (the rest is copied by patchEntity). */
+const STORED: PatchMapping<CreateProjectInput> = { visibility: (v) => ({ visibilityLevel: VISIBILITY_LEVEL[v] }), namespaceId: 'skip' };
 
 export interface ProjectScope {
   /** GET /groups/:id/projects: projects in the group's namespace plus projects shared with it (§2.5). */
@@ -145,16 +143,6 @@ async function checkUniqueness(ctx: RequestCtx, project: Project, bag: FieldErro
   if (rows[0]?.path_taken) bag.add('path', MSG.taken);
 }
 
-function applyAttributes(project: Project, input: ProjectAttributesInput): void {
-  if (input.name !== undefined && input.name !== null) project.name = input.name;
-  if (input.path !== undefined && input.path !== null) project.path = input.path;
-  if (input.visibility) project.visibilityLevel = VISIBILITY_LEVEL[input.visibility];
-  for (const key of FLAGS) {
-    const value = input[key];
-    if (value !== undefined && value !== null) (project as unknown as Record<string, unknown>)[key] = value;
-  }
-}
-
 /** Persists after validation; a unique-index race still ends as the same 400, never a 500. */
 async function save(ctx: RequestCtx, project: Project, extra: (em: RequestCtx['em']) => Promise<void> = async () => undefined): Promise<void> {
   try {
@@ -190,7 +178,7 @@ async function create(ctx: RequestCtx, input: CreateProjectInput): Promise<Proje
   project.creatorId = user.id;
   project.runnersToken = crypto.randomBytes(15).toString('base64url');
   project.createdAt = project.updatedAt = project.lastActivityAt = ctx.clock.now();
-  applyAttributes(project, input);
+  patchEntity(project, input, CreateProjectInput, STORED);
   if (!project.path && project.name) project.path = parameterize(project.name);
   if (!project.name && project.path) project.name = project.path;
   validateAttributes(project, bag);
@@ -211,7 +199,7 @@ async function create(ctx: RequestCtx, input: CreateProjectInput): Promise<Proje
 
 async function update(ctx: RequestCtx, idOrPath: string, input: UpdateProjectInput): Promise<Project> {
   const project = await findAdministrable(ctx, idOrPath);
-  applyAttributes(project, input);
+  patchEntity(project, input, UpdateProjectInput, STORED);
   project.updatedAt = ctx.clock.now();
   const bag = new FieldErrorBag();
   validateAttributes(project, bag);

@@ -8,7 +8,6 @@ export enum TokenState {
 }
 registerEnumType(TokenState, { name: 'TokenState' });
 export const TOKEN_STATE_REST_VALUES = ['all', 'active', 'inactive'] as const;
-export const TOKEN_SCOPES = ['api', 'read_user', 'sudo', 'read_registry'] as const;
 
 @ArgsType()
 export class ImpersonationTokensArgs extends PageArgs {
@@ -19,6 +18,6 @@ export class ImpersonationTokensArgs extends PageArgs {
 @InputType('CreateImpersonationTokenInput')
 export class CreateImpersonationTokenInput {
   @Field(() => String) name!: string;
-  @Field(() => [String], { description: 'api, read_user, sudo, read_registry' }) scopes!: string[];
+  @Field(() => [String], { description: 'api, read_api, read_user, sudo, read_registry' }) scopes!: string[];
   @Field(() => String, { nullable: true, description: 'YYYY-MM-DD' }) expiresAt?: string;
 }

@@ -1,15 +1,15 @@
 import { bool, date, int, shape, str, strList, time } from '../../core/wire/wire';
 
 const FIELDS = {
-  id: int('id'),
-  name: str('name'),
-  revoked: bool('revoked'),
-  created_at: time('createdAt'),
-  scopes: strList('scopes'),
-  user_id: int('userId'),
-  active: bool('active'),
-  expires_at: date('expiresAt', { nullable: true }),
-  impersonation: bool('impersonation'),
+  id: int(),
+  name: str(),
+  revoked: bool(),
+  created_at: time(),
+  scopes: strList(),
+  user_id: int(),
+  active: bool(),
+  expires_at: date({ nullable: true }),
+  impersonation: bool(),
 };
 export const ImpersonationTokenWire = shape('ImpersonationToken', FIELDS);
-export const ImpersonationTokenWithTokenWire = shape('ImpersonationTokenWithToken', { ...FIELDS, token: str('token') });
+export const ImpersonationTokenWithTokenWire = shape('ImpersonationTokenWithToken', { ...FIELDS, token: str() });

@@ -1,17 +1,14 @@
-import type { ParamSpec } from '../../core/params/coerce';
-import { defineRoutes } from '../../rest/route';
-import { PAGE_PARAMS } from '../../core/pagination/page';
-import { TOKEN_STATE_REST_VALUES } from './token.inputs';
+import { defineRoutes, type ParamException } from '../../rest/route';
 import { ImpersonationTokenWire, ImpersonationTokenWithTokenWire } from './token.presenter';
 
-const USER: Record<string, ParamSpec> = { user_id: { type: 'int', notFound: 'User' } };
-const TOKEN: Record<string, ParamSpec> = { ...USER, id: { type: 'int', notFound: 'Impersonation Token' } };
+const USER: Record<string, ParamException> = { user_id: { notFound: 'User' } };
+const TOKEN: Record<string, ParamException> = { ...USER, id: { notFound: 'Impersonation Token' } };
 const tag = 'impersonation tokens';
 
 export const tokenRoutes = defineRoutes([
   {
     method: 'GET', path: '/users/:user_id/impersonation_tokens', field: 'Query.impersonationTokens',
-    params: { ...USER, state: { type: 'enum', values: TOKEN_STATE_REST_VALUES }, ...PAGE_PARAMS }, paginated: true,
+    params: USER, paginated: true,
     shape: ImpersonationTokenWire, summary: "List a user's impersonation tokens (admin)", tag,
   },
   {
@@ -20,12 +17,7 @@ export const tokenRoutes = defineRoutes([
   },
   {
     method: 'POST', path: '/users/:user_id/impersonation_tokens', field: 'Mutation.createImpersonationToken',
-    params: {
-      ...USER,
-      name: { type: 'string', required: true, arg: 'input.name' },
-      scopes: { type: 'stringArray', required: true, arg: 'input.scopes' },
-      expires_at: { type: 'date', arg: 'input.expiresAt' },
-    },
+    params: { ...USER, name: {}, scopes: {}, expires_at: { type: 'date' } },
     shape: ImpersonationTokenWithTokenWire, summary: 'Create an impersonation token (admin); the token is shown once', tag,
   },
   {

@@ -5,7 +5,8 @@ import { NotFoundError, ParamError, ValidationError } from '../../core/errors/do
 import { makePage, normalizePage, type Page } from '../../core/pagination/page';
 import { userService } from '../users/user.service';
 import { PersonalAccessToken } from './personal-access-token.entity';
-import { TOKEN_SCOPES, TokenState, type CreateImpersonationTokenInput, type ImpersonationTokensArgs } from './token.inputs';
+import { TOKEN_SCOPES } from '../../core/auth/allow';
+import { TokenState, type CreateImpersonationTokenInput, type ImpersonationTokensArgs } from './token.inputs';
 
 export type TokenView = PersonalAccessToken & { token: string | null };
 

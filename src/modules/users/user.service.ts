@@ -9,10 +9,12 @@ import { MSG } from '../../core/errors/messages';
 import { TOP_LEVEL_RESERVED, isValidNamespacePath } from '../../core/validation/path-rules';
 import { hashPassword } from './password';
 import { User } from './user.entity';
-import type { CreateUserInput, UpdateUserInput, UserAttributesInput, UsersArgs } from './user.inputs';
+import { patchEntity, type PatchMapping } from '../../core/patch/patch-entity';
+import { UserAttributesInput, type CreateUserInput, type UpdateUserInput, type UsersArgs } from './user.inputs';
 
 const EMAIL = /^[^@\s]+@[^@\s]+$/;
-const PROFILE = ['bio', 'location', 'organization', 'skype', 'linkedin', 'twitter', 'websiteUrl'] as const;
+/** Input fields stored differently from how they are written (the rest is copied by patchEntity). */
+const STORED: PatchMapping<UserAttributesInput> = { password: (p) => ({ passwordDigest: hashPassword(p) }) };
 
 async function get(ctx: RequestCtx, id: number): Promise<User> {
   const user = await ctx.em.findOne(User, { id });
@@ -39,18 +41,6 @@ async function list(ctx: RequestCtx, args: UsersArgs): Promise<Page<User>> {
   const [c] = await sqlRows<{ n: string }>(ctx.em, `select count(*) as n from users u where ${filter}`, params);
   const nodes = await sqlEntities(ctx.em, User, `select u.* from users u where ${filter} order by u.id asc limit ${req.perPage} offset ${req.offset}`, params);
   return makePage(nodes, Number(c.n), req);
-}
-
-function apply(user: User, input: UserAttributesInput): void {
-  if (input.email != null) user.email = input.email;
-  if (input.username != null) user.username = input.username;
-  if (input.name != null) user.name = input.name;
-  if (input.password != null) user.passwordDigest = hashPassword(input.password);
-  if (input.admin != null) user.admin = input.admin;
-  if (input.canCreateGroup != null) user.canCreateGroup = input.canCreateGroup;
-  if (input.projectsLimit != null) user.projectsLimit = input.projectsLimit;
-  if (input.external != null) user.external = input.external;
-  for (const key of PROFILE) if (input[key] != null) user[key] = input[key]!;
 }
 
 function validate(user: User, input: UserAttributesInput): void {
@@ -95,7 +85,7 @@ async function create(ctx: RequestCtx, input: CreateUserInput): Promise<User> {
   const missing = (['email', 'password', 'name', 'username'] as const).filter((k) => input[k] == null);
   if (missing.length) throw ParamError.missing(...missing);
   const user = new User();
-  apply(user, input);
+  patchEntity(user, input, UserAttributesInput, STORED);
   user.createdAt = user.updatedAt = ctx.clock.now();
   validate(user, input);
   await checkConflicts(ctx, user);
@@ -128,7 +118,7 @@ export async function insertWithNamespace(ctx: Pick<RequestCtx, 'em' | 'clock'>,
 async function update(ctx: RequestCtx, id: number, input: UpdateUserInput): Promise<User> {
   const user = await get(ctx, id);
   const oldUsername = user.username;
-  apply(user, input);
+  patchEntity(user, input, UserAttributesInput, STORED);
   user.updatedAt = ctx.clock.now();
   validate(user, input);
   await checkConflicts(ctx, user);
