@@ -1,6 +1,7 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
-import { likeEscape, sqlEntities, sqlRows } from '../../core/db/sql';
+import { likeEscape, sqlRows } from '../../core/db/sql';
 import { ParamError } from '../../core/errors/domain-errors';
+import { keysetPage, offsetPage, type ListQuery } from '../../core/pagination/list-query';
 import { makePage, normalizePage, type Page } from '../../core/pagination/page';
 import { AccessLevel, VisibilityLevel } from '../access/access-level';
 import { intArray } from '../access/visibility-sql';
@@ -37,25 +38,6 @@ function searchFilter(term: string, params: unknown[]): string {
   return `(n.name ilike ? or n.path ilike ?)`;
 }
 
-interface Cursor {
-  v: string | number;
-  id: number;
-}
-
-function decodeCursor(raw: string): Cursor {
-  try {
-    const c = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Cursor;
-    if (typeof c.id !== 'number' || (typeof c.v !== 'string' && typeof c.v !== 'number')) throw new Error('shape');
-    return c;
-  } catch {
-    throw ParamError.invalid('cursor');
-  }
-}
-
-export function encodeCursor(c: Cursor): string {
-  return Buffer.from(JSON.stringify(c), 'utf8').toString('base64url');
-}
-
 interface GroupFilter {
   where: string[];
   params: unknown[];
@@ -89,29 +71,13 @@ async function groupFilter(ctx: RequestCtx, args: GroupsArgs, scope: GroupListSc
 }
 
 export async function listGroups(ctx: RequestCtx, args: GroupsArgs, scope: GroupListScope = {}): Promise<Page<Namespace>> {
-  const req = normalizePage(args);
   const { where, params, column, dir } = await groupFilter(ctx, args, scope);
-  const order = `order by n.${column} ${dir}, n.id ${dir}`;
-
-  if (args.pagination === PaginationMode.KEYSET) {
-    if (column === 'path') throw ParamError.notInSet('order_by');
-    if (args.cursor) {
-      const c = decodeCursor(args.cursor);
-      where.push(column === 'id' ? `n.id ${dir === 'asc' ? '>' : '<'} ?` : `(n.${column}, n.id) ${dir === 'asc' ? '>' : '<'} (?, ?)`);
-      params.push(...(column === 'id' ? [c.id] : [c.v, c.id]));
-    }
-    const rows = await sqlEntities(ctx.em, Namespace, `select n.* from namespaces n where ${where.join(' and ')} ${order} limit ${req.perPage + 1}`, params);
-    const more = rows.length > req.perPage;
-    const nodes = rows.slice(0, req.perPage);
-    const last = nodes[nodes.length - 1];
-    const next = more && last ? encodeCursor({ v: column === 'id' ? last.id : (last as unknown as Record<string, string>)[column], id: last.id }) : null;
-    return { ...makePage(nodes, 0, { ...req, page: 1, offset: 0 }), total: null, totalPages: null, nextCursor: next };
-  }
-
-  const filter = where.join(' and ');
-  const [count] = await sqlRows<{ n: string }>(ctx.em, `select count(*) as n from namespaces n where ${filter}`, params);
-  const nodes = await sqlEntities(ctx.em, Namespace, `select n.* from namespaces n where ${filter} ${order} limit ${req.perPage} offset ${req.offset}`, params);
-  return makePage(nodes, Number(count.n), req);
+  const query: ListQuery<Namespace> = {
+    select: 'n.*', from: 'namespaces n', where, params, orderBy: `n.${column}`, dir, id: 'n.id', map: (r) => ctx.em.map(Namespace, r as never),
+  };
+  if (args.pagination !== PaginationMode.KEYSET) return offsetPage(ctx.em, query, args);
+  if (column === 'path') throw ParamError.notInSet('order_by');
+  return keysetPage(ctx.em, query, args, (n) => (column === 'id' ? n.id : n.name));
 }
 
 /**

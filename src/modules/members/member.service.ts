@@ -3,7 +3,8 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
 import { isUniqueViolation, likeEscape, sqlRows } from '../../core/db/sql';
 import { ConflictError, ForbiddenError, NotFoundError, ParamError } from '../../core/errors/domain-errors';
-import { makePage, normalizePage, type Page } from '../../core/pagination/page';
+import { offsetPage } from '../../core/pagination/list-query';
+import type { Page } from '../../core/pagination/page';
 import { AccessLevel, GROUP_MEMBER_ACCESS_LEVELS, PROJECT_MEMBER_ACCESS_LEVELS } from '../access/access-level';
 import { policy } from '../access/policy';
 import { forgetAccess } from '../access/visibility';
@@ -44,22 +45,20 @@ function view(ctx: RequestCtx, r: Row): MemberType {
   };
 }
 
-const SELECT = `select u.id, u.username, u.name, u.state, m.access_level, to_char(m.expires_at, 'YYYY-MM-DD') as expires_at`;
+const COLUMNS = `u.id, u.username, u.name, u.state, m.access_level, to_char(m.expires_at, 'YYYY-MM-DD') as expires_at`;
+const SELECT = `select ${COLUMNS}`;
 
 async function list(ctx: RequestCtx, kind: SourceKind, args: MembersArgs): Promise<Page<MemberType>> {
   const src = await source(ctx, kind, args.sourceId);
-  const req = normalizePage(args);
   const params: unknown[] = [src.id];
-  let filter = `m.${src.fk} = ?`;
+  const where = [`m.${src.fk} = ?`];
   if (args.query) {
-    filter += ' and (u.username ilike ? or u.name ilike ?)';
+    where.push('(u.username ilike ? or u.name ilike ?)');
     const term = `%${likeEscape(args.query)}%`;
     params.push(term, term);
   }
-  const from = `from ${src.table} m join users u on u.id = m.user_id where ${filter}`;
-  const [c] = await sqlRows<{ n: string }>(ctx.em, `select count(*) as n ${from}`, params);
-  const rows = await sqlRows<Row>(ctx.em, `${SELECT} ${from} order by m.id limit ${req.perPage} offset ${req.offset}`, params);
-  return makePage(rows.map((r) => view(ctx, r)), Number(c.n), req);
+  const from = `${src.table} m join users u on u.id = m.user_id`;
+  return offsetPage(ctx.em, { select: COLUMNS, from, where, params, orderBy: 'm.id', dir: 'asc', id: 'm.id', map: (r) => view(ctx, r as Row) }, args);
 }
 
 async function findRow(ctx: RequestCtx, src: Source, userId: number): Promise<MemberType> {

@@ -3,7 +3,8 @@ import crypto from 'node:crypto';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { isUniqueViolation, likeEscape, sqlEntities, sqlRows, takenField } from '../../core/db/sql';
 import { ConflictError, ForbiddenError, NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
-import { makePage, normalizePage, type Page } from '../../core/pagination/page';
+import { offsetPage } from '../../core/pagination/list-query';
+import type { Page } from '../../core/pagination/page';
 import { parseIdOrPath } from '../../core/params/parse-id-or-path';
 import { requireUser } from '../../core/auth/guards';
 import { AccessLevel, SHARE_ACCESS_LEVELS } from '../access/access-level';
@@ -71,7 +72,6 @@ async function findAdministrable(ctx: RequestCtx, idOrPath: string | number): Pr
 }
 
 async function list(ctx: RequestCtx, args: ProjectFilterArgs, scope: ProjectScope = {}): Promise<Page<Project>> {
-  const req = normalizePage(args);
   const where: string[] = [await projectVisibility(ctx, 'p')];
   const params: unknown[] = [];
   if (scope.groupId !== undefined) {
@@ -103,15 +103,7 @@ async function list(ctx: RequestCtx, args: ProjectFilterArgs, scope: ProjectScop
   }
   const column = ORDER_COLUMNS[args.orderBy ?? ProjectOrderBy.CREATED_AT];
   const dir = (args.sort ?? SortDirection.DESC) === SortDirection.ASC ? 'asc' : 'desc';
-  const filter = where.join(' and ');
-  const [count] = await sqlRows<{ n: string }>(ctx.em, `select count(*) as n from projects p where ${filter}`, params);
-  const nodes = await sqlEntities(
-    ctx.em,
-    Project,
-    `select p.* from projects p where ${filter} order by p.${column} ${dir}, p.id ${dir} limit ${req.perPage} offset ${req.offset}`,
-    params,
-  );
-  return makePage(nodes, Number(count.n), req);
+  return offsetPage(ctx.em, { select: 'p.*', from: 'projects p', where, params, orderBy: `p.${column}`, dir, id: 'p.id', map: (r) => ctx.em.map(Project, r as never) }, args);
 }
 
 function validateAttributes(project: Project, bag: FieldErrorBag): void {

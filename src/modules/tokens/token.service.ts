@@ -2,7 +2,8 @@ import { assertOptionalDate } from '../../core/params/coerce';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { digestToken, generateToken } from '../../core/auth/token';
 import { NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
-import { makePage, normalizePage, type Page } from '../../core/pagination/page';
+import { offsetPage } from '../../core/pagination/list-query';
+import type { Page } from '../../core/pagination/page';
 import { userService } from '../users/user.service';
 import { PersonalAccessToken } from './personal-access-token.entity';
 import { TOKEN_SCOPES } from '../../core/auth/allow';
@@ -18,12 +19,14 @@ export function isActive(ctx: RequestCtx, t: PersonalAccessToken): boolean {
 
 async function list(ctx: RequestCtx, args: ImpersonationTokensArgs): Promise<Page<PersonalAccessToken>> {
   const user = await userService.get(ctx, args.userId);
-  const req = normalizePage(args);
-  const where: Record<string, unknown> = { userId: user.id, impersonation: true };
-  if (args.state === TokenState.ACTIVE) Object.assign(where, { revoked: false, $or: [{ expiresAt: null }, { expiresAt: { $gt: today(ctx) } }] });
-  if (args.state === TokenState.INACTIVE) Object.assign(where, { $or: [{ revoked: true }, { expiresAt: { $lte: today(ctx) } }] });
-  const [nodes, total] = await ctx.em.findAndCount(PersonalAccessToken, where, { orderBy: { id: 'asc' }, limit: req.perPage, offset: req.offset });
-  return makePage(nodes, total, req);
+  const where = ['t.user_id = ?', 't.impersonation'];
+  const params: unknown[] = [user.id];
+  const active = '(not t.revoked and (t.expires_at is null or t.expires_at > ?::date))';
+  if (args.state === TokenState.ACTIVE) where.push(active);
+  if (args.state === TokenState.INACTIVE) where.push(`not ${active}`);
+  if (args.state === TokenState.ACTIVE || args.state === TokenState.INACTIVE) params.push(today(ctx));
+  const map = (r: Record<string, unknown>) => ctx.em.map(PersonalAccessToken, r as never);
+  return offsetPage(ctx.em, { select: 't.*', from: 'personal_access_tokens t', where, params, orderBy: 't.id', dir: 'asc', id: 't.id', map }, args);
 }
 
 async function get(ctx: RequestCtx, userId: number, id: number): Promise<PersonalAccessToken> {

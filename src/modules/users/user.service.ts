@@ -1,8 +1,9 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
-import { isUniqueViolation, likeEscape, sqlEntities, sqlRows } from '../../core/db/sql';
+import { isUniqueViolation, likeEscape, sqlRows } from '../../core/db/sql';
 import { ConflictError, ForbiddenError, NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
-import { makePage, normalizePage, type Page } from '../../core/pagination/page';
+import { offsetPage } from '../../core/pagination/list-query';
+import type { Page } from '../../core/pagination/page';
 import { Namespace } from '../namespaces/namespace.entity';
 import { FieldErrorBag } from '../../core/errors/field-error-bag';
 import { MSG } from '../../core/errors/messages';
@@ -23,8 +24,7 @@ async function get(ctx: RequestCtx, id: number): Promise<User> {
 }
 
 async function list(ctx: RequestCtx, args: UsersArgs): Promise<Page<User>> {
-  const req = normalizePage(args);
-  const where: string[] = ['true'];
+  const where: string[] = [];
   const params: unknown[] = [];
   if (args.search) {
     const term = `%${likeEscape(args.search)}%`;
@@ -37,10 +37,7 @@ async function list(ctx: RequestCtx, args: UsersArgs): Promise<Page<User>> {
   }
   if (args.active) where.push(`u.state = 'active'`);
   if (args.blocked) where.push(`u.state = 'blocked'`);
-  const filter = where.join(' and ');
-  const [c] = await sqlRows<{ n: string }>(ctx.em, `select count(*) as n from users u where ${filter}`, params);
-  const nodes = await sqlEntities(ctx.em, User, `select u.* from users u where ${filter} order by u.id asc limit ${req.perPage} offset ${req.offset}`, params);
-  return makePage(nodes, Number(c.n), req);
+  return offsetPage(ctx.em, { select: 'u.*', from: 'users u', where, params, orderBy: 'u.id', dir: 'asc', id: 'u.id', map: (r) => ctx.em.map(User, r as never) }, args);
 }
 
 function validate(user: User, input: UserAttributesInput): void {
