@@ -3,7 +3,8 @@ import { NotFoundError, ParamError, ValidationError } from '../../core/errors/do
 import { FieldErrorBag } from '../../core/errors/field-error-bag';
 import { MSG } from '../../core/errors/messages';
 import { patchEntity } from '../../core/patch/patch-entity';
-import { makePage, normalizePage, type Page, type PageArgs } from '../../core/pagination/page';
+import { offsetPage } from '../../core/pagination/list-query';
+import type { Page, PageArgs } from '../../core/pagination/page';
 import { BroadcastMessage } from './broadcast-message.entity';
 import { UpdateBroadcastMessageInput, type CreateBroadcastMessageInput } from './broadcast-message.inputs';
 import { parseTimestamp } from './timestamp-param';
@@ -21,11 +22,10 @@ export function isActive(m: Pick<BroadcastMessage, 'startsAt' | 'endsAt'>, now: 
   return m.startsAt.getTime() <= now.getTime() && m.endsAt.getTime() >= now.getTime();
 }
 
-async function list(ctx: RequestCtx, args: PageArgs): Promise<Page<BroadcastMessage>> {
-  const req = normalizePage(args);
-  // spec 4.19: newest first; the primary key is the index.
-  const [nodes, total] = await ctx.em.findAndCount(BroadcastMessage, {}, { orderBy: { id: 'desc' }, limit: req.perPage, offset: req.offset });
-  return makePage(nodes, total, req);
+/** spec 4.19: newest first (id descending, as GitLab's order_id_desc); the primary key is the index. */
+function list(ctx: RequestCtx, args: PageArgs): Promise<Page<BroadcastMessage>> {
+  const map = (r: Record<string, unknown>) => ctx.em.map(BroadcastMessage, r as never);
+  return offsetPage(ctx.em, { select: 'b.*', from: 'broadcast_messages b', where: [], params: [], orderBy: 'b.id', dir: 'desc', id: 'b.id', map }, args);
 }
 
 /** Lookup by primary key: GitLab's generic `404 Not found` (lower-case f). */
