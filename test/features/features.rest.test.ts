@@ -143,3 +143,23 @@ describe('DELETE /features/:name', () => {
     expect((await admin().delete('/api/v4/features/bad-name')).body).toEqual({ error: 'name is invalid' });
   });
 });
+
+describe('OpenAPI for /features and /broadcast_messages', () => {
+  it('documents arrays for both lists and exactly the keys the routes send', async () => {
+    await setGate('doc_flag', { value: '10', user: (await createUser(t)).username });
+    await admin().post('/api/v4/broadcast_messages').send({ message: 'm' }).expect(201);
+    type Schema = { type?: string; items?: { $ref: string }; $ref?: string; required?: string[]; properties?: Record<string, unknown> };
+    const doc = (await api(t).get('/api/v4/openapi.json')).body as { paths: Record<string, Record<string, { responses: Record<string, { content: { 'application/json': { schema: Schema } } }> }>>; components: { schemas: Record<string, Schema> } };
+    const ok = (path: string, method: string, status: string) => doc.paths[path][method].responses[status].content['application/json'].schema;
+    const component = (ref: string) => doc.components.schemas[ref.split('/').pop()!];
+    const features = (await admin().get('/api/v4/features')).body;
+    expect(ok('/features', 'get', '200')).toEqual({ type: 'array', items: { $ref: '#/components/schemas/Feature' } });
+    expect(component('Feature').required).toEqual(Object.keys(features[0]));
+    expect(component('FeatureGate').required).toEqual(Object.keys(features[0].gates[1]));
+    expect(ok('/features/{name}', 'post', '201')).toEqual({ $ref: '#/components/schemas/Feature' });
+    const messages = (await admin().get('/api/v4/broadcast_messages')).body;
+    expect(ok('/broadcast_messages', 'get', '200')).toEqual({ type: 'array', items: { $ref: '#/components/schemas/BroadcastMessage' } });
+    expect(component('BroadcastMessage').required).toEqual(Object.keys(messages[0]));
+    expect(Object.keys(doc.paths['/features/{name}'])).toEqual(['post', 'delete']);
+  });
+});
