@@ -63,7 +63,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', true);
-  // qs with a high arrayLimit: `a[]=…` lists longer than 20 items stay arrays (stack-findings §5).
+  // qs with a high arrayLimit: `a[]=…` lists longer than 20 items stay arrays (docs/gitlab-compatibility.md, "Parameters").
   app.set('query parser', (s: string) => qs.parse(s, { arrayLimit: 1000, depth: 5, parameterLimit: 10000 }));
 
   app.use((req, res, next) => {

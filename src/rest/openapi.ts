@@ -86,7 +86,7 @@ export function buildOpenApi(schema: GraphQLSchema, routes: CompiledRoute[]): Re
       }
     }
     const shapes = route.shapes ?? (route.shape && typeof route.shape !== 'function' ? [route.shape] : []);
-    const status = typeof route.status === 'number' ? route.status : route.method === 'POST' ? 201 : route.method === 'DELETE' ? 204 : 200;
+    const status = c.status;
     const responses: Record<string, unknown> = {};
     if (shapes.length) {
       const one = shapes.length === 1 ? schemaOf(shapes[0], components) : { oneOf: shapes.map((s) => schemaOf(s, components)) };

@@ -17,6 +17,8 @@ export interface CompiledRoute {
   allow: AllowRule;
   /** The full parameter table: derived from the field's arguments plus the route's exceptions. */
   params: Record<string, ParamSpec>;
+  /** Success status unless `route.status` computes one: fixed, or POST 201, DELETE 204, else 200. */
+  status: number;
 }
 
 function rootField(schema: GraphQLSchema, route: RouteDef): { fieldName: string; field: GraphQLField<unknown, unknown> } {
@@ -64,5 +66,6 @@ export function compileRoute(schema: GraphQLSchema, route: RouteDef): CompiledRo
   for (const s of shapes) documents.set(s.name, buildDocument(schema, route, fieldName, field, s));
   const requiredInputs = field.args.filter((a) => isNonNullType(a.type) && !isLeafType(getNamedType(a.type))).map((a) => a.name);
   const allow = allowRuleOf(field, route.field.startsWith('Mutation.') ? 'mutation' : 'query');
-  return { route, field, fieldName, documents, requiredInputs, allow, params: deriveParams(route, field.args) };
+  const status = typeof route.status === 'number' ? route.status : route.method === 'POST' ? 201 : route.method === 'DELETE' ? 204 : 200;
+  return { route, field, fieldName, documents, requiredInputs, allow, params: deriveParams(route, field.args), status };
 }

@@ -7,6 +7,7 @@ import { authorize } from '../core/auth/allow';
 import { DomainError, ParamError } from '../core/errors/domain-errors';
 import { INTERNAL_ERROR, ROUTE_NOT_FOUND, toRestError, type RestError } from '../core/errors/rest-error';
 import { paginationHeaders } from '../core/pagination/headers';
+import type { Page } from '../core/pagination/page';
 import { includeVariables, includeVariable, present, type WireShape } from '../core/wire/wire';
 import { readParams } from './params';
 import type { CompiledRoute } from './route-document';
@@ -40,14 +41,7 @@ function requestBase(req: Request): { base: string; query: URLSearchParams } {
   return { base: `${req.protocol}://${req.get('host')}${path}`, query: new URLSearchParams(search) };
 }
 
-interface PageResult {
-  nodes: Record<string, unknown>[];
-  total: number | null;
-  page: number;
-  perPage: number;
-  totalPages: number | null;
-  nextCursor: string | null;
-}
+type PageResult = Page<Record<string, unknown>>;
 
 function pageHeaders(req: Request, page: PageResult): Record<string, string> {
   const { base, query } = requestBase(req);
@@ -66,10 +60,6 @@ function pageHeaders(req: Request, page: PageResult): Record<string, string> {
 
 function chooseShape(route: RouteDef, params: Record<string, unknown>, ctx: RequestCtx): WireShape | undefined {
   return typeof route.shape === 'function' ? route.shape(params, ctx) : route.shape;
-}
-
-function defaultStatus(route: RouteDef): number {
-  return route.method === 'POST' ? 201 : route.method === 'DELETE' ? 204 : 200;
 }
 
 /** Maps an error from any stage to GitLab's status and body; unexpected ones are logged and become 500. */
@@ -106,7 +96,7 @@ async function handle(c: CompiledRoute, deps: RestDeps, req: Request, res: Respo
   } else if (route.unwrap) {
     value = (data as Record<string, unknown>)[route.unwrap];
   }
-  const status = typeof route.status === 'function' ? route.status(data as Record<string, unknown>) : route.status ?? defaultStatus(route);
+  const status = typeof route.status === 'function' ? route.status(data as Record<string, unknown>) : c.status;
   if (status === 204 || status === 304 || !shape) {
     res.status(status).end();
     return;

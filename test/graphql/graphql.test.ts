@@ -98,7 +98,7 @@ describe('GraphQL nested fields', () => {
     expect(expected.nodes).toHaveLength(1);
     expect(root.body.data.groupSubgroups).toEqual(expected);
     expect(nested.body.data.group.subgroups).toEqual(expected);
-    // §2.4: a non-member of a public parent sees no subgroups without all_available, on both surfaces.
+    // docs/gitlab-compatibility.md, "Groups": a non-member of a public parent sees no subgroups without all_available, on both surfaces.
     expect((await api(t, u.token).graphql(`{ group(id: "p") { subgroups { total } } }`)).body.data.group.subgroups.total).toBe(0);
   });
 

@@ -2,7 +2,7 @@ import { addGroupMember, createGroup, createProject, createUser, type TestGroup,
 import { api, ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
 
 /**
- * The visibility matrix of gitlab-behaviour §2.1–2.6: callers (anonymous, non-member, external user,
+ * The visibility matrix of docs/gitlab-compatibility.md ("Groups"): callers (anonymous, non-member, external user,
  * guest…owner of the group, guest…owner of an ancestor, admin) × group visibility (private, internal,
  * public) for GET /groups, /groups/:id, /groups/:id/subgroups and /groups/:id/projects.
  * Tree: A (public) → G_v (v) → S_v (v); project P_v (v) in G_v.
@@ -101,7 +101,7 @@ describe('GET /groups/:id/subgroups visibility matrix', () => {
       if (c.kind === 'member' || c.kind === 'admin') expected = expectedAll = [s[v].id];
       else if (c.kind === 'anonymous') expected = expectedAll = v === 'public' ? [s[v].id] : [];
       else {
-        // §2.4: an authenticated non-member gets [] unless all_available
+        // Subgroups: an authenticated non-member gets [] unless all_available
         expected = [];
         expectedAll = canSee(c.kind, v) ? [s[v].id] : [];
       }

@@ -3,7 +3,7 @@ import { createGroup, createUser } from '../support/factories';
 
 const t = useTestApp();
 
-describe('REST conventions (gitlab-behaviour §0)', () => {
+describe('REST conventions (docs/gitlab-compatibility.md)', () => {
   it('answers unknown routes and wrong methods with the JSON 404 of the catch-all route', async () => {
     for (const res of [await api(t).get('/api/v4/nope'), await api(t).put('/api/v4/groups'), await api(t).get('/api/v4/groups/1/nope')]) {
       expect(res.status).toBe(404);

@@ -1,4 +1,4 @@
-/** Expected key sets, copied from the spec and gitlab-behaviour (never imported from src/). */
+/** Expected key sets, copied from the spec and docs/gitlab-compatibility.md (never imported from src/). */
 export const GROUP_KEYS = ['avatar_url', 'description', 'full_name', 'full_path', 'id', 'lfs_enabled', 'name', 'parent_id', 'path', 'request_access_enabled', 'visibility', 'web_url'].sort();
 export const GROUP_DETAIL_KEYS = [...GROUP_KEYS, 'projects', 'shared_projects'].sort();
 export const GROUP_UPDATE_KEYS = [...GROUP_KEYS, 'projects'].sort();

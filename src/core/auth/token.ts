@@ -16,7 +16,7 @@ export interface TokenSource {
 
 /**
  * PRIVATE-TOKEN header, then `Authorization: Bearer`, then the private_token / access_token params
- * (gitlab-behaviour §0.3). Returns undefined when no credential was supplied at all.
+ * (docs/gitlab-compatibility.md, "Authentication"). Returns undefined when no credential was supplied at all.
  */
 export function extractToken(src: TokenSource): string | undefined {
   const header = src.header('private-token');

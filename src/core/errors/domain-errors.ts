@@ -72,7 +72,7 @@ export class ValidationError extends DomainError {
 
 /**
  * GitLab's create-group and transfer failures: 400 with a string message embedding a Ruby hash dump
- * (gitlab-behaviour §2.7, §2.10), e.g. `Failed to save group {:path=>["has already been taken"]}`.
+ * (docs/gitlab-compatibility.md, "Error bodies"), e.g. `Failed to save group {:path=>["has already been taken"]}`.
  */
 export class SaveFailedError extends DomainError {
   readonly code = 'SAVE_FAILED' as const;

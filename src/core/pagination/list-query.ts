@@ -4,7 +4,7 @@ import { decodeCursor, encodeCursor } from './cursor';
 import { makePage, normalizePage, type Page } from './page';
 
 /**
- * One list query (docs/pagination.md): a FROM, filters, a sort column and the row mapper. The
+ * One list query (docs/gitlab-compatibility.md, "Pagination"): a FROM, filters, a sort column and the row mapper. The
  * builder adds the stable tie-breaker (`<alias>.id` in the same direction), and gives either an
  * offset page (one count + one page query, whatever the page size) or a keyset page (no count).
  */

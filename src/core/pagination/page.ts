@@ -18,7 +18,7 @@ export interface PageRequest {
   offset: number;
 }
 
-/** gitlab-behaviour §0.7: page < 1 → 1; per_page < 1 → 20; per_page > 100 → 100 (silently). */
+/** page < 1 → 1; per_page < 1 → 20; per_page > 100 → 100, silently (docs/gitlab-compatibility.md, "Pagination"). */
 export function normalizePage(args: { page?: number | null; perPage?: number | null }): PageRequest {
   const page = args.page && args.page >= 1 ? Math.min(args.page, 1_000_000_000) : 1;
   const raw = args.perPage ?? DEFAULT_PER_PAGE;

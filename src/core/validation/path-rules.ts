@@ -1,7 +1,10 @@
+import type { FieldErrorBag } from '../errors/field-error-bag';
+import { MSG } from '../errors/messages';
 /**
  * Name and path rules of GitLab 10.x shared by groups, projects and users (docs/gitlab-compatibility.md,
  * "Names and paths"). Their messages are in core/errors/messages.ts.
  */
+
 const NAMESPACE_PATH = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]*$/;
 const GROUP_NAME = /^[\p{L}\p{N}\p{Pd}_. ]*$/u;
 const PROJECT_NAME = /^[\p{L}\p{N}\p{Extended_Pictographic}_][\p{L}\p{N}\p{Pd}\p{Extended_Pictographic}_. ]*$/u;
@@ -39,4 +42,18 @@ export function parameterize(name: string): string {
     .replace(/[^a-z0-9_.-]+/g, '-')
     .replace(/-{2,}/g, '-')
     .replace(/^-|-$/g, '');
+}
+
+/** A format rule: the test and GitLab's message when it fails. */
+export type FormatRule = readonly [test: (value: string) => boolean, message: string];
+
+/**
+ * GitLab's name/path/username checks, first failing message only: blank, longer than 255, format,
+ * then reserved names (groups, projects and users share it).
+ */
+export function checkNameOrPath(bag: FieldErrorBag, field: string, value: string | null | undefined, format?: FormatRule, reserved?: ReadonlySet<string>): void {
+  if (!value) bag.add(field, MSG.blank);
+  else if (value.length > 255) bag.add(field, MSG.tooLong);
+  else if (format && !format[0](value)) bag.add(field, format[1]);
+  else if (reserved?.has(value.toLowerCase())) bag.add(field, MSG.reserved(value));
 }

@@ -12,5 +12,3 @@ export const GROUP_MEMBER_ACCESS_LEVELS = [10, 20, 30, 40, 50] as const;
 /** Project members and shares go up to Master in GitLab 10.x. */
 export const PROJECT_MEMBER_ACCESS_LEVELS = [10, 20, 30, 40] as const;
 export const SHARE_ACCESS_LEVELS = [10, 20, 30, 40] as const;
-
-export const VisibilityLevel = { PRIVATE: 0, INTERNAL: 10, PUBLIC: 20 } as const;

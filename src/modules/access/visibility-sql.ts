@@ -1,16 +1,16 @@
 import type { CurrentUser as User } from '../../core/context/request-ctx';
-import { VisibilityLevel } from './access-level';
+import { VISIBILITY_LEVEL } from './visibility.type';
 
 /**
- * SQL twins of the visibility model (gitlab-behaviour §2.1, §2.3, §2.5). Every fragment is set-based
+ * SQL twins of the visibility model (docs/permissions.md, "Visibility"). Every fragment is set-based
  * (no query per level of nesting): `namespaces.traversal_ids` holds root→self ids and is GIN-indexed,
  * so "member of an ancestor" is `traversal_ids && array(<member group ids>)`.
  * User ids are integers from the database and are inlined as numbers.
  */
 const uid = (user: User) => Number(user.id);
 
-/** A membership counts until its expires_at day (GitLab removes expired members daily). */
-const ACTIVE = (alias: string) => `(${alias}.expires_at is null or ${alias}.expires_at > current_date)`;
+/** A membership or share counts until its expires_at day (GitLab removes expired members daily). */
+export const activeMembership = (alias: string) => `(${alias}.expires_at is null or ${alias}.expires_at > current_date)`;
 
 export function intArray(ids: readonly number[]): string {
   return `'{${ids.map((id) => Math.trunc(Number(id))).join(',')}}'::int[]`;
@@ -18,7 +18,7 @@ export function intArray(ids: readonly number[]): string {
 
 /** Direct group memberships and everything below them (descendants-or-self), as one CTE. */
 function memberTreeCte(user: User): string {
-  return `with mg as (select coalesce(array_agg(group_id), '{}') as ids from group_members gm0 where gm0.user_id = ${uid(user)} and ${ACTIVE('gm0')}),
+  return `with mg as (select coalesce(array_agg(group_id), '{}') as ids from group_members gm0 where gm0.user_id = ${uid(user)} and ${activeMembership('gm0')}),
     tree as (select n.id from namespaces n, mg where n.traversal_ids && mg.ids)`;
 }
 
@@ -29,9 +29,9 @@ function memberTreeCte(user: User): string {
  */
 export function authorizedProjectIdsSql(user: User): string {
   return `${memberTreeCte(user)}
-    select pm.project_id as id from project_members pm where pm.user_id = ${uid(user)} and ${ACTIVE('pm')}
+    select pm.project_id as id from project_members pm where pm.user_id = ${uid(user)} and ${activeMembership('pm')}
     union select ap.id from projects ap where ap.namespace_id = any(array(select id from tree))
-    union select pl.project_id from project_group_links pl where pl.group_id = any(array(select id from tree)) and ${ACTIVE('pl')}
+    union select pl.project_id from project_group_links pl where pl.group_id = any(array(select id from tree)) and ${activeMembership('pl')}
     union select op.id from projects op where op.namespace_id = any(array(select id from namespaces where owner_id = ${uid(user)}))`;
 }
 
@@ -47,16 +47,16 @@ export function authorizedGroupIdsSql(user: User, projectIds: readonly number[])
       where pn.kind = 'group' and pn.id = any(array(select p.namespace_id from projects p where p.id = any(${intArray(projectIds)})))`;
 }
 
-/** Public for everyone; internal too for signed-in, non-external users (gitlab-behaviour §2.3). */
+/** Public for everyone; internal too for signed-in, non-external users (docs/permissions.md, "Visibility"). */
 export function levelPredicate(alias: string, user: User | null): string {
-  if (!user || user.external) return `${alias}.visibility_level = ${VisibilityLevel.PUBLIC}`;
-  return `${alias}.visibility_level >= ${VisibilityLevel.INTERNAL}`;
+  if (!user || user.external) return `${alias}.visibility_level = ${VISIBILITY_LEVEL.PUBLIC}`;
+  return `${alias}.visibility_level >= ${VISIBILITY_LEVEL.INTERNAL}`;
 }
 
 /** Effective access level per group id (membership here or in an ancestor). One query per batch. */
 export function groupLevelsSql(user: User, ids: readonly number[]): string {
   return `select n.id, coalesce((select max(gm.access_level) from group_members gm
-      where gm.user_id = ${uid(user)} and gm.group_id = any(n.traversal_ids) and ${ACTIVE('gm')}), 0) as level
+      where gm.user_id = ${uid(user)} and gm.group_id = any(n.traversal_ids) and ${activeMembership('gm')}), 0) as level
     from namespaces n where n.id = any(${intArray(ids)})`;
 }
 
@@ -64,11 +64,11 @@ export function groupLevelsSql(user: User, ids: readonly number[]): string {
 export function projectLevelsSql(user: User, ids: readonly number[]): string {
   const u = uid(user);
   return `select p.id, greatest(
-      coalesce((select max(pm.access_level) from project_members pm where pm.project_id = p.id and pm.user_id = ${u} and ${ACTIVE('pm')}), 0),
-      coalesce((select max(gm.access_level) from group_members gm where gm.user_id = ${u} and gm.group_id = any(n.traversal_ids) and ${ACTIVE('gm')}), 0),
+      coalesce((select max(pm.access_level) from project_members pm where pm.project_id = p.id and pm.user_id = ${u} and ${activeMembership('pm')}), 0),
+      coalesce((select max(gm.access_level) from group_members gm where gm.user_id = ${u} and gm.group_id = any(n.traversal_ids) and ${activeMembership('gm')}), 0),
       coalesce((select max(least(l.group_access, (select max(sgm.access_level) from group_members sgm join namespaces s on s.id = l.group_id
-          where sgm.user_id = ${u} and sgm.group_id = any(s.traversal_ids) and ${ACTIVE('sgm')}))) from project_group_links l
-          where l.project_id = p.id and ${ACTIVE('l')}), 0),
+          where sgm.user_id = ${u} and sgm.group_id = any(s.traversal_ids) and ${activeMembership('sgm')}))) from project_group_links l
+          where l.project_id = p.id and ${activeMembership('l')}), 0),
       case when n.owner_id = ${u} then 50 else 0 end) as level
     from projects p join namespaces n on n.id = p.namespace_id where p.id = any(${intArray(ids)})`;
 }

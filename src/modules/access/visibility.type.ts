@@ -8,11 +8,12 @@ export enum Visibility {
 
 registerEnumType(Visibility, { name: 'Visibility', description: 'private, internal or public (GitLab visibility levels 0, 10, 20).' });
 
+/** GitLab's visibility levels as stored: the one table of 0 / 10 / 20. */
 export const VISIBILITY_LEVEL: Record<Visibility, number> = { PRIVATE: 0, INTERNAL: 10, PUBLIC: 20 };
 export const VISIBILITY_REST_VALUES = ['private', 'internal', 'public'] as const;
 
 export function toVisibility(level: number): Visibility {
-  return level >= 20 ? Visibility.PUBLIC : level >= 10 ? Visibility.INTERNAL : Visibility.PRIVATE;
+  return level >= VISIBILITY_LEVEL.PUBLIC ? Visibility.PUBLIC : level >= VISIBILITY_LEVEL.INTERNAL ? Visibility.INTERNAL : Visibility.PRIVATE;
 }
 
 export enum SortDirection {

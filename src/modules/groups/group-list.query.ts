@@ -3,16 +3,16 @@ import { likeEscape, sqlRows } from '../../core/db/sql';
 import { ParamError } from '../../core/errors/domain-errors';
 import { keysetPage, offsetPage, type ListQuery } from '../../core/pagination/list-query';
 import { makePage, normalizePage, type Page } from '../../core/pagination/page';
-import { AccessLevel, VisibilityLevel } from '../access/access-level';
-import { intArray } from '../access/visibility-sql';
+import { AccessLevel } from '../access/access-level';
+import { activeMembership, intArray } from '../access/visibility-sql';
 import { groupVisibility, ownGroups } from '../access/visibility';
-import { SortDirection } from '../access/visibility.type';
+import { SortDirection, VISIBILITY_LEVEL } from '../access/visibility.type';
 import { GroupOrderBy, PaginationMode, type GroupsArgs } from './group.inputs';
 import { Namespace } from '../namespaces/namespace.entity';
 import { policy } from '../access/policy';
 
 /**
- * The group list query behind GET /groups and GET /groups/:id/subgroups (gitlab-behaviour §2.3, §2.4):
+ * The group list query behind GET /groups and GET /groups/:id/subgroups (docs/gitlab-compatibility.md, "Groups"):
  * one count and one page query, whatever the page size; hierarchy through traversal_ids.
  */
 export interface GroupListScope {
@@ -26,7 +26,7 @@ const ORDER: Record<GroupOrderBy, string> = { NAME: 'name', PATH: 'path', ID: 'i
 async function visibilityFilter(ctx: RequestCtx, args: GroupsArgs): Promise<string> {
   const user = ctx.user;
   if (policy.isAdmin(user)) return 'true';
-  if (!user) return `n.visibility_level = ${VisibilityLevel.PUBLIC}`;
+  if (!user) return `n.visibility_level = ${VISIBILITY_LEVEL.PUBLIC}`;
   return args.allAvailable ? groupVisibility(ctx, 'n') : ownGroups(ctx, 'n');
 }
 
@@ -56,9 +56,9 @@ async function groupFilter(ctx: RequestCtx, args: GroupsArgs, scope: GroupListSc
   if (args.skipGroups?.length) where.push(`not (n.id = any(${intArray(args.skipGroups)}))`);
   if (args.search) where.push(searchFilter(args.search, params));
   if (args.owned) {
-    where.push(ctx.user ? `n.id in (select group_id from group_members where user_id = ${Number(ctx.user.id)} and access_level = ${AccessLevel.OWNER} and (expires_at is null or expires_at > current_date))` : 'false');
+    where.push(ctx.user ? `n.id in (select gm.group_id from group_members gm where gm.user_id = ${Number(ctx.user.id)} and gm.access_level = ${AccessLevel.OWNER} and ${activeMembership('gm')})` : 'false');
   }
-  // custom_attributes filters apply for administrators only (gitlab-behaviour §2.3).
+  // custom_attributes filters apply for administrators only (docs/gitlab-compatibility.md, "Groups").
   if (policy.canSeeCustomAttributes(ctx.user) && args.customAttributes?.length) {
     for (const attr of args.customAttributes) {
       where.push('exists (select 1 from group_custom_attributes ca where ca.group_id = n.id and ca.key = ? and ca.value = ?)');

@@ -55,7 +55,7 @@ async function projectsWithKey(ctx: RequestCtx, sql: string): Promise<{ key: num
   });
 }
 
-/** The detail form's `projects`: projects in each group's namespace that the caller may see (§2.6). */
+/** The detail form's `projects`: projects in each group's namespace that the caller may see (docs/gitlab-compatibility.md, "Groups"). */
 export async function loadGroupProjects(ctx: RequestCtx, ids: readonly number[]): Promise<Project[][]> {
   const rows = await projectsWithKey(
     ctx,

@@ -2,7 +2,7 @@ import { bool, int, list, lowerEnum, num, obj, shape, str } from '../../core/wir
 import { VISIBILITY_REST_VALUES } from '../access/visibility.type';
 import { ProjectWire, ProjectWithPublicWire } from '../projects/project.presenter';
 
-/** Wire forms of a group (spec 2.3, gitlab-behaviour §2.2). */
+/** Wire forms of a group (spec 2.3; docs/gitlab-compatibility.md, "Groups"). */
 export const GroupStatisticsWire = shape('GroupStatistics', {
   storage_size: num(),
   repository_size: num(),

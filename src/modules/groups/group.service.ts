@@ -1,7 +1,7 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
-import { isUniqueViolation, sqlEntities, sqlRows, takenField } from '../../core/db/sql';
-import { ForbiddenError, NotFoundError, SaveFailedError, ValidationError, type FieldErrors } from '../../core/errors/domain-errors';
+import { sqlEntities, sqlRows, takenField } from '../../core/db/sql';
+import { ForbiddenError, NotFoundError, SaveFailedError, ValidationError } from '../../core/errors/domain-errors';
 import type { Page } from '../../core/pagination/page';
 import { parseIdOrPath } from '../../core/params/parse-id-or-path';
 import { AccessLevel } from '../access/access-level';
@@ -17,9 +17,10 @@ import { CreateGroupInput, UpdateGroupInput, type GroupAttributesInput, type Gro
 import { Namespace } from '../namespaces/namespace.entity';
 import { FieldErrorBag } from '../../core/errors/field-error-bag';
 import { MSG } from '../../core/errors/messages';
-import { SUBGROUP_RESERVED, TOP_LEVEL_RESERVED, isValidGroupName, isValidNamespacePath } from '../../core/validation/path-rules';
+import { SUBGROUP_RESERVED, TOP_LEVEL_RESERVED, checkNameOrPath, isValidGroupName, isValidNamespacePath } from '../../core/validation/path-rules';
+import { onUniqueViolation } from '../../core/db/unique-violation';
 
-/** A group by id or full path that the caller may read; otherwise 404 "Group Not Found" (§2.6). */
+/** A group by id or full path that the caller may read; otherwise 404 "Group Not Found" (docs/gitlab-compatibility.md, "Groups"). */
 async function findVisible(ctx: RequestCtx, idOrPath: string | number): Promise<Namespace> {
   const ref = parseIdOrPath(idOrPath);
   if ('none' in ref) throw new NotFoundError('Group');
@@ -50,15 +51,10 @@ const levelName = (level: number) => toVisibility(level).toLowerCase();
 /** Input fields stored differently from how they are written. */
 const STORED: PatchMapping<GroupAttributesInput> = { visibility: (v) => ({ visibilityLevel: VISIBILITY_LEVEL[v] }) };
 
-/** Name, path, description and visibility-vs-parent rules (gitlab-behaviour §2.7, §2.8). */
+/** Name, path, description and visibility-vs-parent rules (docs/gitlab-compatibility.md, "Names and paths", "Groups"). */
 function validate(group: Namespace, parent: Namespace | null, bag: FieldErrorBag): void {
-  if (!group.name) bag.add('name', MSG.blank);
-  else if (group.name.length > 255) bag.add('name', MSG.tooLong);
-  else if (!isValidGroupName(group.name)) bag.add('name', MSG.groupName);
-  if (!group.path) bag.add('path', MSG.blank);
-  else if (group.path.length > 255) bag.add('path', MSG.tooLong);
-  else if (!isValidNamespacePath(group.path)) bag.add('path', MSG.namespacePath);
-  else if ((parent ? SUBGROUP_RESERVED : TOP_LEVEL_RESERVED).has(group.path.toLowerCase())) bag.add('path', MSG.reserved(group.path));
+  checkNameOrPath(bag, 'name', group.name, [isValidGroupName, MSG.groupName]);
+  checkNameOrPath(bag, 'path', group.path, [isValidNamespacePath, MSG.namespacePath], parent ? SUBGROUP_RESERVED : TOP_LEVEL_RESERVED);
   if (group.description.length > 255) bag.add('description', MSG.tooLong);
   if (parent && group.visibilityLevel > parent.visibilityLevel) {
     bag.add('visibility_level', `${levelName(group.visibilityLevel)} is not allowed since the parent group has a ${levelName(parent.visibilityLevel)} visibility.`);
@@ -83,24 +79,19 @@ async function create(ctx: RequestCtx, input: CreateGroupInput): Promise<Namespa
   const bag = new FieldErrorBag();
   validate(group, parent, bag);
   if (!bag.empty) throw new SaveFailedError('Failed to save group', bag.errors);
-  try {
-    await ctx.em.transactional(async (em) => {
-      em.persist(group);
-      await em.flush();
-      group.traversalIds = [...(parent?.traversalIds ?? []), group.id];
-      em.persist(em.create(GroupMember, { groupId: group.id, userId: user.id, accessLevel: AccessLevel.OWNER, expiresAt: null, createdAt: now, updatedAt: now }));
-      await em.flush();
-    });
-  } catch (e) {
-    const field = takenField(e);
-    if (field) throw new SaveFailedError('Failed to save group', { [field]: [MSG.taken] });
-    throw e;
-  }
+  const write = () => ctx.em.transactional(async (em) => {
+    em.persist(group);
+    await em.flush();
+    group.traversalIds = [...(parent?.traversalIds ?? []), group.id];
+    em.persist(em.create(GroupMember, { groupId: group.id, userId: user.id, accessLevel: AccessLevel.OWNER, expiresAt: null, createdAt: now, updatedAt: now }));
+    await em.flush();
+  });
+  await onUniqueViolation(write, (e) => new SaveFailedError('Failed to save group', { [takenField(e)!]: [MSG.taken] }));
   forgetAccess(ctx);
   return group;
 }
 
-/** Lowest visibility allowed by the group's children (projects and subgroups), for §2.8's messages. */
+/** Lowest visibility allowed by the group's children (projects and subgroups), for the visibility_level messages (docs/gitlab-compatibility.md, "Groups"). */
 async function childVisibility(ctx: RequestCtx, group: Namespace): Promise<{ projects: number; subgroups: number }> {
   const [row] = await sqlRows<{ p: number | null; s: number | null }>(
     ctx.em,
@@ -128,23 +119,18 @@ async function update(ctx: RequestCtx, idOrPath: string, input: UpdateGroupInput
   if (!bag.empty) throw new ValidationError(bag.errors);
   group.fullPath = parent ? `${parent.fullPath}/${group.path}` : group.path;
   group.fullName = parent ? `${parent.fullName} / ${group.name}` : group.name;
-  try {
-    await ctx.em.transactional(async (em) => {
-      await em.flush();
-      if (group.fullPath !== old.fullPath || group.fullName !== old.fullName) {
-        // Descendants keep their suffix under the new prefix: one statement for the whole subtree.
-        await em.getConnection().execute(
-          `update namespaces set full_path = ? || substr(full_path, ?), full_name = ? || substr(full_name, ?)
-            where traversal_ids @> array[?]::int[] and id <> ?`,
-          [group.fullPath, old.fullPath.length + 1, group.fullName, old.fullName.length + 1, group.id, group.id],
-        );
-      }
-    });
-  } catch (e) {
-    const field = takenField(e);
-    if (field) throw new ValidationError({ [field]: [MSG.taken] } as FieldErrors);
-    throw e;
-  }
+  const write = () => ctx.em.transactional(async (em) => {
+    await em.flush();
+    if (group.fullPath !== old.fullPath || group.fullName !== old.fullName) {
+      // Descendants keep their suffix under the new prefix: one statement for the whole subtree.
+      await em.getConnection().execute(
+        `update namespaces set full_path = ? || substr(full_path, ?), full_name = ? || substr(full_name, ?)
+          where traversal_ids @> array[?]::int[] and id <> ?`,
+        [group.fullPath, old.fullPath.length + 1, group.fullName, old.fullName.length + 1, group.id, group.id],
+      );
+    }
+  });
+  await onUniqueViolation(write, (e) => new ValidationError({ [takenField(e)!]: [MSG.taken] }));
   return group;
 }
 
@@ -156,8 +142,9 @@ async function remove(ctx: RequestCtx, idOrPath: string): Promise<boolean> {
 }
 
 const TRANSFER = 'Failed to transfer project';
+const TRANSFER_CLASH = 'Project with same name or path in target namespace already exists';
 
-/** POST /groups/:id/projects/:project_id (admin only, gitlab-behaviour §2.10). */
+/** POST /groups/:id/projects/:project_id (admin only; docs/gitlab-compatibility.md, "Groups"). */
 async function transferProject(ctx: RequestCtx, idOrPath: string, projectIdOrPath: string): Promise<Namespace> {
   const group = await findVisible(ctx, idOrPath);
   const project: Project = await projectService.findVisible(ctx, projectIdOrPath);
@@ -167,17 +154,12 @@ async function transferProject(ctx: RequestCtx, idOrPath: string, projectIdOrPat
     'select count(*) as n from projects where namespace_id = ? and (lower(path) = lower(?) or lower(name) = lower(?))',
     [group.id, project.path, project.name],
   );
-  if (Number(clash.n) > 0) throw new SaveFailedError(TRANSFER, { new_namespace: ['Project with same name or path in target namespace already exists'] });
+  if (Number(clash.n) > 0) throw new SaveFailedError(TRANSFER, { new_namespace: [TRANSFER_CLASH] });
   project.namespaceId = group.id;
   // A project may not be more visible than its new group.
   project.visibilityLevel = Math.min(project.visibilityLevel, group.visibilityLevel);
   project.updatedAt = ctx.clock.now();
-  try {
-    await ctx.em.flush();
-  } catch (e) {
-    if (isUniqueViolation(e)) throw new SaveFailedError(TRANSFER, { new_namespace: ['Project with same name or path in target namespace already exists'] });
-    throw e;
-  }
+  await onUniqueViolation(() => ctx.em.flush(), () => new SaveFailedError(TRANSFER, { new_namespace: [TRANSFER_CLASH] }));
   ctx.loaders.groupProjects.clear(group.id);
   return group;
 }

@@ -1,7 +1,8 @@
 import { assertOptionalDate } from '../../core/params/coerce';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
-import { isUniqueViolation, likeEscape, sqlRows } from '../../core/db/sql';
+import { likeEscape, sqlRows } from '../../core/db/sql';
+import { onUniqueViolation } from '../../core/db/unique-violation';
 import { ConflictError, ForbiddenError, NotFoundError, ParamError } from '../../core/errors/domain-errors';
 import { offsetPage } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
@@ -11,6 +12,7 @@ import { forgetAccess } from '../access/visibility';
 import { groupService } from '../groups/group.service';
 import { projectService } from '../projects/project.service';
 import { User } from '../users/user.entity';
+import { userWebUrl } from '../users/user-web-url';
 import { GroupMember, ProjectMember } from '../access/member.entity';
 import type { MemberInput, MembersArgs, MemberType, UpdateMemberInput } from './member.type';
 
@@ -40,7 +42,7 @@ type Row = Record<string, unknown> & { id: number; username: string; name: strin
 
 function view(ctx: RequestCtx, r: Row): MemberType {
   return {
-    id: r.id, username: r.username, name: r.name, state: r.state, avatarUrl: null, webUrl: `${ctx.externalUrl}/${r.username}`,
+    id: r.id, username: r.username, name: r.name, state: r.state, avatarUrl: null, webUrl: userWebUrl(ctx.externalUrl, r.username),
     accessLevel: r.access_level, expiresAt: r.expires_at,
   };
 }
@@ -88,12 +90,7 @@ async function add(ctx: RequestCtx, kind: SourceKind, idOrPath: string, input: M
   const now = ctx.clock.now();
   const data = { userId: user.id, accessLevel: input.accessLevel, expiresAt: input.expiresAt ?? null, createdAt: now, updatedAt: now };
   const member = kind === 'group' ? ctx.em.create(GroupMember, { ...data, groupId: src.id }) : ctx.em.create(ProjectMember, { ...data, projectId: src.id });
-  try {
-    await ctx.em.persistAndFlush(member);
-  } catch (e) {
-    if (isUniqueViolation(e)) throw new ConflictError('Member already exists');
-    throw e;
-  }
+  await onUniqueViolation(() => ctx.em.persistAndFlush(member), () => new ConflictError('Member already exists'));
   forgetAccess(ctx);
   return findRow(ctx, src, user.id);
 }

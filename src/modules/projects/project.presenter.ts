@@ -1,7 +1,7 @@
 import { bool, int, list, lowerEnum, obj, shape, str, strList, time } from '../../core/wire/wire';
 import { VISIBILITY_REST_VALUES } from '../access/visibility.type';
 
-/** Wire forms of a project (spec 2.4, gitlab-behaviour §2.5). spec 2.4 lists the namespace as id, name, path, kind. */
+/** Wire forms of a project (spec 2.4; docs/gitlab-compatibility.md, "Projects and members"). spec 2.4 lists the namespace as id, name, path, kind. */
 export const NamespaceRefWire = shape('ProjectNamespace', {
   id: int(),
   name: str(),

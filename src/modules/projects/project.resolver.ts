@@ -2,7 +2,7 @@ import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { policy } from '../access/policy';
-import { Visibility, toVisibility } from '../access/visibility.type';
+import { VISIBILITY_LEVEL, Visibility, toVisibility } from '../access/visibility.type';
 import type { Namespace } from '../namespaces/namespace.entity';
 import { Project } from './project.entity';
 import { CreateProjectInput, ProjectFilterArgs, ShareProjectInput, UpdateProjectInput } from './project.inputs';
@@ -135,6 +135,6 @@ export class ProjectResolver {
 
   @FieldResolver(() => Boolean, { description: 'true for public projects.' })
   public(@Root() p: Project): boolean {
-    return p.visibilityLevel >= 20;
+    return p.visibilityLevel >= VISIBILITY_LEVEL.PUBLIC;
   }
 }

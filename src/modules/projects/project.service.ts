@@ -1,7 +1,7 @@
 import { assertOptionalDate } from '../../core/params/coerce';
 import crypto from 'node:crypto';
 import type { RequestCtx } from '../../core/context/request-ctx';
-import { isUniqueViolation, likeEscape, sqlEntities, sqlRows, takenField } from '../../core/db/sql';
+import { likeEscape, sqlEntities, sqlRows, takenField } from '../../core/db/sql';
 import { ConflictError, ForbiddenError, NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
 import { offsetPage } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
@@ -14,7 +14,8 @@ import { SortDirection, VISIBILITY_LEVEL, toVisibility } from '../access/visibil
 import { Namespace } from '../namespaces/namespace.entity';
 import { FieldErrorBag } from '../../core/errors/field-error-bag';
 import { MSG } from '../../core/errors/messages';
-import { isValidProjectName, isValidProjectPath, parameterize } from '../../core/validation/path-rules';
+import { checkNameOrPath, isValidProjectName, isValidProjectPath, parameterize } from '../../core/validation/path-rules';
+import { onUniqueViolation } from '../../core/db/unique-violation';
 import { ProjectMember } from '../access/member.entity';
 import { ProjectGroupLink } from './project-group-link.entity';
 import { Project } from './project.entity';
@@ -34,7 +35,7 @@ const ORDER_COLUMNS: Record<ProjectOrderBy, string> = {
 const STORED: PatchMapping<CreateProjectInput> = { visibility: (v) => ({ visibilityLevel: VISIBILITY_LEVEL[v] }), namespaceId: 'skip' };
 
 export interface ProjectScope {
-  /** GET /groups/:id/projects: projects in the group's namespace plus projects shared with it (§2.5). */
+  /** GET /groups/:id/projects: projects in the group's namespace plus projects shared with it (docs/gitlab-compatibility.md, "Projects and members"). */
   groupId?: number;
 }
 
@@ -107,12 +108,8 @@ async function list(ctx: RequestCtx, args: ProjectFilterArgs, scope: ProjectScop
 }
 
 function validateAttributes(project: Project, bag: FieldErrorBag): void {
-  if (!project.name) bag.add('name', MSG.blank);
-  else if (project.name.length > 255) bag.add('name', MSG.tooLong);
-  else if (!isValidProjectName(project.name)) bag.add('name', MSG.projectName);
-  if (!project.path) bag.add('path', MSG.blank);
-  else if (project.path.length > 255) bag.add('path', MSG.tooLong);
-  else if (!isValidProjectPath(project.path)) bag.add('path', MSG.projectPath);
+  checkNameOrPath(bag, 'name', project.name, [isValidProjectName, MSG.projectName]);
+  checkNameOrPath(bag, 'path', project.path, [isValidProjectPath, MSG.projectPath]);
   if (project.defaultBranch && project.defaultBranch.length > 255) bag.add('default_branch', MSG.tooLong);
 }
 
@@ -137,17 +134,12 @@ async function checkUniqueness(ctx: RequestCtx, project: Project, bag: FieldErro
 
 /** Persists after validation; a unique-index race still ends as the same 400, never a 500. */
 async function save(ctx: RequestCtx, project: Project, extra: (em: RequestCtx['em']) => Promise<void> = async () => undefined): Promise<void> {
-  try {
-    await ctx.em.transactional(async (em) => {
-      em.persist(project);
-      await em.flush();
-      await extra(em);
-    });
-  } catch (e) {
-    const field = takenField(e);
-    if (field) throw new ValidationError({ [field]: [MSG.taken] });
-    throw e;
-  }
+  const write = () => ctx.em.transactional(async (em) => {
+    em.persist(project);
+    await em.flush();
+    await extra(em);
+  });
+  await onUniqueViolation(write, (e) => new ValidationError({ [takenField(e)!]: [MSG.taken] }));
 }
 
 async function create(ctx: RequestCtx, input: CreateProjectInput): Promise<Project> {
@@ -235,7 +227,7 @@ async function star(ctx: RequestCtx, idOrPath: string): Promise<{ project: Proje
 }
 
 async function share(ctx: RequestCtx, idOrPath: string, input: ShareProjectInput): Promise<ProjectGroupLink> {
-  // Parameter checks come before lookups (gitlab-behaviour §0.2), on both surfaces.
+  // Parameter checks come before lookups (docs/gitlab-compatibility.md, "Order of checks"), on both surfaces.
   if (!(SHARE_ACCESS_LEVELS as readonly number[]).includes(input.groupAccess)) throw ParamError.notInSet('group_access');
   assertOptionalDate('expires_at', input.expiresAt);
   const project = await findAdministrable(ctx, idOrPath);
@@ -248,12 +240,7 @@ async function share(ctx: RequestCtx, idOrPath: string, input: ShareProjectInput
   const link = ctx.em.create(ProjectGroupLink, {
     projectId: project.id, groupId: group.id, groupAccess: input.groupAccess, expiresAt: input.expiresAt ?? null, createdAt: ctx.clock.now(),
   });
-  try {
-    await ctx.em.persistAndFlush(link);
-  } catch (e) {
-    if (isUniqueViolation(e)) throw new ConflictError('Group already shared with this group');
-    throw e;
-  }
+  await onUniqueViolation(() => ctx.em.persistAndFlush(link), () => new ConflictError('Group already shared with this group'));
   forgetAccess(ctx);
   return link;
 }

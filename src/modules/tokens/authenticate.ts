@@ -3,6 +3,7 @@ import type { Credential } from '../../core/context/request-ctx';
 import { sqlRows } from '../../core/db/sql';
 import { digestToken } from '../../core/auth/token';
 import { User } from '../users/user.entity';
+import { activeTokenSql } from './token-active';
 
 export interface AuthResult {
   user: User | null;
@@ -19,7 +20,7 @@ export async function authenticateToken(em: EntityManager, token: string | undef
     em,
     `select u.*, t.scopes as token_scopes, t.impersonation as token_impersonation
        from personal_access_tokens t join users u on u.id = t.user_id
-      where t.token_digest = ? and not t.revoked and (t.expires_at is null or t.expires_at > ?::date) and u.state = 'active'`,
+      where t.token_digest = ? and ${activeTokenSql('t')} and u.state = 'active'`,
     [digestToken(token), now.toISOString().slice(0, 10)],
   );
   if (!row) return { user: null, credential: null, tokenInvalid: true };

@@ -7,6 +7,7 @@ import type { Page } from '../../core/pagination/page';
 import { userService } from '../users/user.service';
 import { PersonalAccessToken } from './personal-access-token.entity';
 import { TOKEN_SCOPES } from '../../core/auth/allow';
+import { activeTokenSql, isTokenActive } from './token-active';
 import { TokenState, type CreateImpersonationTokenInput, type ImpersonationTokensArgs } from './token.inputs';
 
 export type TokenView = PersonalAccessToken & { token: string | null };
@@ -14,14 +15,14 @@ export type TokenView = PersonalAccessToken & { token: string | null };
 const today = (ctx: RequestCtx) => ctx.clock.now().toISOString().slice(0, 10);
 
 export function isActive(ctx: RequestCtx, t: PersonalAccessToken): boolean {
-  return !t.revoked && (t.expiresAt === null || t.expiresAt > today(ctx));
+  return isTokenActive(t, today(ctx));
 }
 
 async function list(ctx: RequestCtx, args: ImpersonationTokensArgs): Promise<Page<PersonalAccessToken>> {
   const user = await userService.get(ctx, args.userId);
   const where = ['t.user_id = ?', 't.impersonation'];
   const params: unknown[] = [user.id];
-  const active = '(not t.revoked and (t.expires_at is null or t.expires_at > ?::date))';
+  const active = activeTokenSql('t');
   if (args.state === TokenState.ACTIVE) where.push(active);
   if (args.state === TokenState.INACTIVE) where.push(`not ${active}`);
   if (args.state === TokenState.ACTIVE || args.state === TokenState.INACTIVE) params.push(today(ctx));

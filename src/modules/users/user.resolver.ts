@@ -7,6 +7,7 @@ import { policy } from '../access/policy';
 import { User } from './user.entity';
 import { CreateUserInput, UpdateUserInput, UsersArgs } from './user.inputs';
 import { userService } from './user.service';
+import { userWebUrl } from './user-web-url';
 import { UserPage, UserType } from './user.type';
 
 @Resolver(() => UserType)
@@ -49,7 +50,7 @@ export class UserResolver {
 
   @FieldResolver(() => String)
   webUrl(@Root() u: User, @Ctx() ctx: RequestCtx): string {
-    return `${ctx.externalUrl}/${u.username}`;
+    return userWebUrl(ctx.externalUrl, u.username);
   }
 
   @FieldResolver(() => String, { nullable: true, description: 'Only for the user themself and administrators.' })

@@ -1,13 +1,14 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
-import { isUniqueViolation, likeEscape, sqlRows } from '../../core/db/sql';
+import { likeEscape, sqlRows } from '../../core/db/sql';
+import { onUniqueViolation } from '../../core/db/unique-violation';
 import { ConflictError, ForbiddenError, NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
 import { offsetPage } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
 import { Namespace } from '../namespaces/namespace.entity';
 import { FieldErrorBag } from '../../core/errors/field-error-bag';
 import { MSG } from '../../core/errors/messages';
-import { TOP_LEVEL_RESERVED, isValidNamespacePath } from '../../core/validation/path-rules';
+import { TOP_LEVEL_RESERVED, checkNameOrPath, isValidNamespacePath } from '../../core/validation/path-rules';
 import { hashPassword } from './password';
 import { User } from './user.entity';
 import { patchEntity, type PatchMapping } from '../../core/patch/patch-entity';
@@ -42,17 +43,13 @@ async function list(ctx: RequestCtx, args: UsersArgs): Promise<Page<User>> {
 
 function validate(user: User, input: UserAttributesInput): void {
   const bag = new FieldErrorBag();
-  if (!user.name) bag.add('name', MSG.blank);
-  else if (user.name.length > 255) bag.add('name', MSG.tooLong);
+  checkNameOrPath(bag, 'name', user.name);
   if (!EMAIL.test(user.email)) bag.add('email', 'is invalid');
   else if (user.email.length > 255) bag.add('email', MSG.tooLong);
   for (const key of ['location', 'organization', 'skype', 'linkedin', 'twitter', 'websiteUrl'] as const) {
     if (user[key].length > 255) bag.add(key === 'websiteUrl' ? 'website_url' : key, MSG.tooLong);
   }
-  if (!user.username) bag.add('username', MSG.blank);
-  else if (user.username.length > 255) bag.add('username', MSG.tooLong);
-  else if (!isValidNamespacePath(user.username)) bag.add('username', MSG.namespacePath);
-  else if (TOP_LEVEL_RESERVED.has(user.username.toLowerCase())) bag.add('username', MSG.reserved(user.username));
+  checkNameOrPath(bag, 'username', user.username, [isValidNamespacePath, MSG.namespacePath], TOP_LEVEL_RESERVED);
   if (input.password != null && input.password.length < 8) bag.add('password', 'is too short (minimum is 8 characters)');
   if (input.projectsLimit != null && input.projectsLimit < 0) bag.add('projects_limit', 'must be greater than or equal to 0');
   if (!bag.empty) throw new ValidationError(bag.errors);
@@ -70,12 +67,10 @@ async function checkConflicts(ctx: RequestCtx, user: User): Promise<void> {
   if (row.username) throw new ConflictError('Username has already been taken');
 }
 
-function conflictFromIndex(e: unknown): never {
-  if (isUniqueViolation(e)) {
-    const detail = String((e as { constraint?: string; message?: string }).constraint ?? (e as Error).message);
-    throw new ConflictError(detail.includes('email') ? 'Email has already been taken' : 'Username has already been taken');
-  }
-  throw e;
+/** A lost race on the unique indexes ends as the same 409 as a detected duplicate. */
+function conflictFromIndex(e: unknown): ConflictError {
+  const detail = String((e as { constraint?: string; message?: string }).constraint ?? (e as Error).message);
+  return new ConflictError(detail.includes('email') ? 'Email has already been taken' : 'Username has already been taken');
 }
 
 async function create(ctx: RequestCtx, input: CreateUserInput): Promise<User> {
@@ -92,24 +87,21 @@ async function create(ctx: RequestCtx, input: CreateUserInput): Promise<User> {
 
 /** Creates the user and its personal namespace (path = username) in one transaction. */
 export async function insertWithNamespace(ctx: Pick<RequestCtx, 'em' | 'clock'>, user: User): Promise<void> {
-  try {
-    await ctx.em.transactional(async (em) => {
-      em.persist(user);
-      await em.flush();
-      const ns = em.create(Namespace, {
-        name: user.username, path: user.username, fullPath: user.username, fullName: user.username, kind: 'user', parentId: null,
-        traversalIds: [], ownerId: user.id, description: '', visibilityLevel: 0, lfsEnabled: null, requestAccessEnabled: false,
-        createdAt: ctx.clock.now(), updatedAt: ctx.clock.now(),
-      });
-      em.persist(ns);
-      await em.flush();
-      ns.traversalIds = [ns.id];
-      user.namespaceId = ns.id;
-      await em.flush();
+  const write = () => ctx.em.transactional(async (em) => {
+    em.persist(user);
+    await em.flush();
+    const ns = em.create(Namespace, {
+      name: user.username, path: user.username, fullPath: user.username, fullName: user.username, kind: 'user', parentId: null,
+      traversalIds: [], ownerId: user.id, description: '', visibilityLevel: 0, lfsEnabled: null, requestAccessEnabled: false,
+      createdAt: ctx.clock.now(), updatedAt: ctx.clock.now(),
     });
-  } catch (e) {
-    conflictFromIndex(e);
-  }
+    em.persist(ns);
+    await em.flush();
+    ns.traversalIds = [ns.id];
+    user.namespaceId = ns.id;
+    await em.flush();
+  });
+  await onUniqueViolation(write, conflictFromIndex);
 }
 
 async function update(ctx: RequestCtx, id: number, input: UpdateUserInput): Promise<User> {
@@ -119,16 +111,13 @@ async function update(ctx: RequestCtx, id: number, input: UpdateUserInput): Prom
   user.updatedAt = ctx.clock.now();
   validate(user, input);
   await checkConflicts(ctx, user);
-  try {
-    await ctx.em.transactional(async (em) => {
-      if (user.username !== oldUsername && user.namespaceId) {
-        await em.nativeUpdate(Namespace, { id: user.namespaceId }, { name: user.username, path: user.username, fullPath: user.username, fullName: user.username });
-      }
-      await em.flush();
-    });
-  } catch (e) {
-    conflictFromIndex(e);
-  }
+  const write = () => ctx.em.transactional(async (em) => {
+    if (user.username !== oldUsername && user.namespaceId) {
+      await em.nativeUpdate(Namespace, { id: user.namespaceId }, { name: user.username, path: user.username, fullPath: user.username, fullName: user.username });
+    }
+    await em.flush();
+  });
+  await onUniqueViolation(write, conflictFromIndex);
   return user;
 }
 
