@@ -9,7 +9,7 @@ import { BroadcastMessage } from './broadcast-message.entity';
 import { UpdateBroadcastMessageInput, type CreateBroadcastMessageInput } from './broadcast-message.inputs';
 import { parseTimestamp } from './timestamp-param';
 
-/** GitLab's defaults on create (gitlab-behaviour: BroadcastMessage default_value_for). */
+/** GitLab's defaults on create (https://docs.gitlab.com/ee/api/broadcast_messages.html; spec 2.6). */
 export const DEFAULT_COLOR = '#E75E40';
 export const DEFAULT_FONT = '#FFFFFF';
 const ONE_HOUR_MS = 60 * 60 * 1000;

@@ -1,7 +1,7 @@
 /**
  * Feature groups (GitLab's Flipper groups): names an admin can enable a flag for with
  * `feature_group`. `perf_team` is always registered (as in GitLab); FEATURE_GROUPS adds more and
- * names the members: `FEATURE_GROUPS="beta_testers=alice,bob;perf_team=carol;qa"` (README, "Feature flags").
+ * names the members: `FEATURE_GROUPS="beta_testers=alice,bob;perf_team=carol;qa"` (README, "Configuration").
  */
 export type FeatureGroups = ReadonlyMap<string, ReadonlySet<string>>;
 

@@ -46,7 +46,7 @@ async function resolveTargets(ctx: RequestCtx, input: SetFeatureGateInput): Prom
   return targets;
 }
 
-/** GitLab 10.3's POST /features/:name on Flipper's gates (gitlab-behaviour 7.2 in docs terms: spec 4.36). */
+/** GitLab 10.3's POST /features/:name on Flipper's gates (spec 4.36; https://docs.gitlab.com/ee/api/features.html). */
 function applyChange(f: Feature, change: GateChange, targets: Target[], key: string | undefined): void {
   if (change.kind === 'percentage') {
     if (key === 'percentage_of_actors') f.percentageOfActors = change.percentage;
