@@ -51,4 +51,17 @@ describe('GraphQL broadcast messages', () => {
     expect(color.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     expect(JSON.stringify(color.body.errors[0])).toContain('must be a valid color code');
   });
+
+  it('a failed mutation stores nothing, also with other mutations in the same document', async () => {
+    await api(t, ROOT_TOKEN).graphql('mutation { createBroadcastMessage(input: { message: "keep" }) { id } }');
+    const res = await api(t, ROOT_TOKEN).graphql(`mutation {
+      badUpdate: updateBroadcastMessage(id: 1, input: { message: "changed", font: "nope" }) { id }
+      bad: createBroadcastMessage(input: { message: "x", color: "bad" }) { id }
+    }`);
+    // Non-null results: the first error nulls `data` and ends the serial execution.
+    expect(res.body.data).toBeNull();
+    expect(res.body.errors.map((e: { path: string[] }) => e.path[0])).toEqual(['badUpdate']);
+    const rest = (await api(t, ROOT_TOKEN).get('/api/v4/broadcast_messages')).body;
+    expect(rest.map((m: { message: string; font: string }) => [m.message, m.font])).toEqual([['keep', '#FFFFFF']]);
+  });
 });

@@ -53,13 +53,22 @@ function parseWindow(input: UpdateBroadcastMessageInput): { startsAt?: Date; end
   return out;
 }
 
-/** The allow-listed patch (the input class is the allow-list); timestamps as parsed by parseWindow. */
-function apply(m: BroadcastMessage, input: UpdateBroadcastMessageInput, window: { startsAt?: Date; endsAt?: Date }): void {
-  patchEntity(m, input, UpdateBroadcastMessageInput, { startsAt: () => ({ startsAt: window.startsAt }), endsAt: () => ({ endsAt: window.endsAt }) });
+type Draft = Pick<BroadcastMessage, 'message' | 'startsAt' | 'endsAt' | 'color' | 'font'>;
+
+/**
+ * The allow-listed patch (the input class is the allow-list) onto a draft, checked before anything
+ * managed changes: a failed write leaves nothing for a later flush in the same request (a GraphQL
+ * document may hold several mutations).
+ */
+function patched(current: Draft, input: UpdateBroadcastMessageInput, window: { startsAt?: Date; endsAt?: Date }): { draft: Draft; written: string[] } {
+  const draft: Draft = { message: current.message, startsAt: current.startsAt, endsAt: current.endsAt, color: current.color, font: current.font };
+  const written = patchEntity(draft, input, UpdateBroadcastMessageInput, { startsAt: () => ({ startsAt: window.startsAt }), endsAt: () => ({ endsAt: window.endsAt }) });
+  validate(draft);
+  return { draft, written };
 }
 
 /** Model rules (400 {"message":{...}}). No check that ends_at follows starts_at: GitLab has none. */
-function validate(m: BroadcastMessage): void {
+function validate(m: Draft): void {
   const bag = new FieldErrorBag();
   if (m.message.trim() === '') bag.add('message', MSG.blank);
   if (m.color.trim() !== '' && !COLOR.test(m.color)) bag.add('color', COLOR_MSG);
@@ -70,11 +79,9 @@ function validate(m: BroadcastMessage): void {
 async function create(ctx: RequestCtx, input: CreateBroadcastMessageInput): Promise<BroadcastMessage> {
   const window = parseWindow(input);
   const now = ctx.clock.now();
-  const m = ctx.em.create(BroadcastMessage, {
-    message: '', startsAt: now, endsAt: new Date(now.getTime() + ONE_HOUR_MS), color: DEFAULT_COLOR, font: DEFAULT_FONT, createdAt: now, updatedAt: now,
-  });
-  apply(m, input, window);
-  validate(m);
+  const defaults: Draft = { message: '', startsAt: now, endsAt: new Date(now.getTime() + ONE_HOUR_MS), color: DEFAULT_COLOR, font: DEFAULT_FONT };
+  const { draft } = patched(defaults, input, window);
+  const m = Object.assign(new BroadcastMessage(), draft, { createdAt: now, updatedAt: now });
   await ctx.em.persistAndFlush(m);
   return m;
 }
@@ -83,9 +90,9 @@ async function create(ctx: RequestCtx, input: CreateBroadcastMessageInput): Prom
 async function update(ctx: RequestCtx, id: number, input: UpdateBroadcastMessageInput): Promise<BroadcastMessage> {
   const window = parseWindow(input);
   const m = await get(ctx, id);
-  apply(m, input, window);
-  validate(m);
-  m.updatedAt = ctx.clock.now();
+  const { draft, written } = patched(m, input, window);
+  if (written.length === 0) return m; // like Rails: an empty update touches nothing
+  Object.assign(m, draft, { updatedAt: ctx.clock.now() });
   await ctx.em.flush();
   return m;
 }
