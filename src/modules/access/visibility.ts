@@ -1,6 +1,6 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { sqlRows } from '../../core/db/sql';
-import { authorizedGroupIdsSql, authorizedProjectIdsSql, intArray, levelPredicate } from './visibility-sql';
+import { activeMembership, authorizedGroupIdsSql, authorizedProjectIdsSql, intArray, levelPredicate } from './visibility-sql';
 import { policy } from './policy';
 
 /**
@@ -46,6 +46,18 @@ export async function groupVisibility(ctx: RequestCtx, alias: string): Promise<s
   if (policy.isAdmin(ctx.user)) return 'true';
   if (!ctx.user) return levelPredicate(alias, null);
   return `(${levelPredicate(alias, ctx.user)} or ${alias}.id = any(${intArray(await authorizedGroupIds(ctx))}))`;
+}
+
+/**
+ * Predicate on a namespaces alias for the namespaces API: admins all; others their own namespace and
+ * the groups they are an active member of, with those groups' descendants (inherited membership).
+ */
+export async function namespaceVisibility(ctx: RequestCtx, alias: string): Promise<string> {
+  if (policy.isAdmin(ctx.user)) return 'true';
+  if (!ctx.user) return 'false';
+  const uid = Number(ctx.user.id);
+  return `(${alias}.owner_id = ${uid} or (${alias}.kind = 'group' and ${alias}.traversal_ids &&
+    array(select gm.group_id from group_members gm where gm.user_id = ${uid} and ${activeMembership('gm')})))`;
 }
 
 /** Predicate: the group is one "of" the caller (their default GET /groups set). */

@@ -14,7 +14,8 @@ import { projectService } from '../projects/project.service';
 import { User } from '../users/user.entity';
 import { userWebUrl } from '../users/user-web-url';
 import { GroupMember, ProjectMember } from '../access/member.entity';
-import type { MemberInput, MembersArgs, MemberType, UpdateMemberInput } from './member.type';
+import { patchEntity } from '../../core/patch/patch-entity';
+import { MemberInput, UpdateMemberInput, type MembersArgs, type MemberType } from './member.type';
 
 export type SourceKind = 'group' | 'project';
 
@@ -88,8 +89,8 @@ async function add(ctx: RequestCtx, kind: SourceKind, idOrPath: string, input: M
   const user = await ctx.em.findOne(User, { id: input.userId });
   if (!user) throw new NotFoundError('User');
   const now = ctx.clock.now();
-  const data = { userId: user.id, accessLevel: input.accessLevel, expiresAt: input.expiresAt ?? null, createdAt: now, updatedAt: now };
-  const member = kind === 'group' ? ctx.em.create(GroupMember, { ...data, groupId: src.id }) : ctx.em.create(ProjectMember, { ...data, projectId: src.id });
+  const member = kind === 'group' ? Object.assign(new GroupMember(), { groupId: src.id }) : Object.assign(new ProjectMember(), { projectId: src.id });
+  patchEntity(Object.assign(member, { createdAt: now, updatedAt: now }), input, MemberInput);
   await onUniqueViolation(() => ctx.em.persistAndFlush(member), () => new ConflictError('Member already exists'));
   forgetAccess(ctx);
   return findRow(ctx, src, user.id);
@@ -99,9 +100,12 @@ async function update(ctx: RequestCtx, kind: SourceKind, idOrPath: string, userI
   const src = await manageable(ctx, kind, idOrPath, input.accessLevel, input.expiresAt);
   await findRow(ctx, src, userId);
   if (kind === 'group' && input.accessLevel < AccessLevel.OWNER) await ensureAnotherOwner(ctx, src, userId);
-  await sqlRows(ctx.em, `update ${src.table} set access_level = ?, expires_at = coalesce(?::date, expires_at), updated_at = now() where ${src.fk} = ? and user_id = ?`, [
-    input.accessLevel, input.expiresAt ?? null, src.id, userId,
-  ]);
+  const member = kind === 'group'
+    ? await ctx.em.findOneOrFail(GroupMember, { groupId: src.id, userId })
+    : await ctx.em.findOneOrFail(ProjectMember, { projectId: src.id, userId });
+  patchEntity(member, input, UpdateMemberInput);
+  member.updatedAt = ctx.clock.now();
+  await ctx.em.flush();
   forgetAccess(ctx);
   return findRow(ctx, src, userId);
 }

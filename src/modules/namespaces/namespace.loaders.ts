@@ -1,5 +1,7 @@
 import DataLoader from 'dataloader';
 import type { RequestCtx } from '../../core/context/request-ctx';
+import { sqlRows } from '../../core/db/sql';
+import { activeMembership, intArray } from '../access/visibility-sql';
 import { Namespace } from './namespace.entity';
 
 function byId<T extends { id: number }>(ids: readonly number[], items: T[]): (T | null)[] {
@@ -7,10 +9,23 @@ function byId<T extends { id: number }>(ids: readonly number[], items: T[]): (T 
   return ids.map((id) => map.get(id) ?? null);
 }
 
+/** Distinct users with an active membership in each group or its descendants: one query per batch. */
+async function membersCountWithDescendants(ctx: RequestCtx, ids: readonly number[]): Promise<number[]> {
+  const rows = await sqlRows<{ id: number; n: string }>(
+    ctx.em,
+    `select g.id, (select count(distinct gm.user_id) from group_members gm join namespaces d on d.id = gm.group_id
+                    where d.traversal_ids @> array[g.id] and ${activeMembership('gm')}) as n
+       from namespaces g where g.id = any(${intArray(ids)})`,
+  );
+  const map = new Map(rows.map((r) => [Number(r.id), Number(r.n)]));
+  return ids.map((id) => map.get(id) ?? 0);
+}
+
 /** Namespaces by id (a project's namespace, a group's parent): one query per batch. */
 export function namespaceLoaders(ctx: RequestCtx) {
   return {
     namespace: new DataLoader<number, Namespace | null>(async (ids) => byId(ids, await ctx.em.find(Namespace, { id: { $in: [...ids] } }))),
+    membersCountWithDescendants: new DataLoader<number, number>((ids) => membersCountWithDescendants(ctx, ids)),
   };
 }
 

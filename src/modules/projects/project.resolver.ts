@@ -4,11 +4,12 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import { policy } from '../access/policy';
 import { VISIBILITY_LEVEL, Visibility, toVisibility } from '../access/visibility.type';
 import type { Namespace } from '../namespaces/namespace.entity';
+import { NamespaceType } from '../namespaces/namespace.type';
 import { Project } from './project.entity';
 import { CreateProjectInput, ProjectFilterArgs, ShareProjectInput, UpdateProjectInput } from './project.inputs';
 import type { ProjectShareView } from './project.loaders';
 import { projectService } from './project.service';
-import { NamespaceRefType, ProjectGroupLinkType, ProjectPage, ProjectType, SharedWithGroupType, StarProjectPayload } from './project.type';
+import { ProjectGroupLinkType, ProjectPage, ProjectType, SharedWithGroupType, StarProjectPayload } from './project.type';
 import type { Page } from '../../core/pagination/page';
 import type { ProjectGroupLink } from './project-group-link.entity';
 
@@ -89,10 +90,9 @@ export class ProjectResolver {
     return toVisibility(p.visibilityLevel);
   }
 
-  @FieldResolver(() => NamespaceRefType)
-  async namespace(@Root() p: Project, @Ctx() ctx: RequestCtx): Promise<NamespaceRefType> {
-    const ns = await namespaceOf(ctx, p);
-    return { id: ns.id, name: ns.name, path: ns.path, kind: ns.kind, fullPath: ns.fullPath, parentId: ns.parentId };
+  @FieldResolver(() => NamespaceType, { description: 'The namespace (group or user) the project lives in.' })
+  namespace(@Root() p: Project, @Ctx() ctx: RequestCtx): Promise<Namespace> {
+    return namespaceOf(ctx, p);
   }
 
   @FieldResolver(() => String)

@@ -2,16 +2,6 @@ import { Field, Int, ObjectType } from 'type-graphql';
 import { PageType } from '../../core/pagination/page';
 import { Visibility } from '../access/visibility.type';
 
-@ObjectType('NamespaceRef', { description: 'The namespace (group or user) a project lives in.' })
-export class NamespaceRefType {
-  @Field(() => Int) id!: number;
-  @Field(() => String) name!: string;
-  @Field(() => String) path!: string;
-  @Field(() => String, { description: 'group or user' }) kind!: string;
-  @Field(() => String) fullPath!: string;
-  @Field(() => Int, { nullable: true }) parentId!: number | null;
-}
-
 @ObjectType('SharedWithGroup')
 export class SharedWithGroupType {
   @Field(() => Int) groupId!: number;

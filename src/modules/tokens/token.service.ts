@@ -8,7 +8,8 @@ import { userService } from '../users/user.service';
 import { PersonalAccessToken } from './personal-access-token.entity';
 import { TOKEN_SCOPES } from '../../core/auth/allow';
 import { activeTokenSql, isTokenActive } from './token-active';
-import { TokenState, type CreateImpersonationTokenInput, type ImpersonationTokensArgs } from './token.inputs';
+import { patchEntity } from '../../core/patch/patch-entity';
+import { CreateImpersonationTokenInput, TokenState, type ImpersonationTokensArgs } from './token.inputs';
 
 export type TokenView = PersonalAccessToken & { token: string | null };
 
@@ -45,10 +46,8 @@ async function create(ctx: RequestCtx, userId: number, input: CreateImpersonatio
   if (!input.name || input.name.length > 255) throw new ValidationError({ name: [input.name ? 'is too long (maximum is 255 characters)' : "can't be blank"] });
   assertOptionalDate('expires_at', input.expiresAt);
   const plain = generateToken();
-  const token = ctx.em.create(PersonalAccessToken, {
-    userId: user.id, name: input.name, tokenDigest: digestToken(plain), scopes: [...new Set(input.scopes)], impersonation: true,
-    revoked: false, expiresAt: input.expiresAt ?? null, lastUsedAt: null, createdAt: ctx.clock.now(), updatedAt: ctx.clock.now(),
-  });
+  const token = Object.assign(new PersonalAccessToken(), { userId: user.id, tokenDigest: digestToken(plain), impersonation: true, createdAt: ctx.clock.now(), updatedAt: ctx.clock.now() });
+  patchEntity(token, input, CreateImpersonationTokenInput, { scopes: (s) => ({ scopes: [...new Set(s)] }) });
   await ctx.em.persistAndFlush(token);
   return Object.assign(token, { token: plain });
 }

@@ -1,7 +1,8 @@
 import { bool, computed, int, shape, str, time } from '../../core/wire/wire';
 
 /** GitLab 10.x user entities: UserBasic < User < UserPublic < UserWithAdmin. */
-const BASIC = {
+/** UserBasic's keys, also the start of a member record. */
+export const USER_BASIC_FIELDS = {
   id: int(),
   name: str(),
   username: str(),
@@ -9,10 +10,10 @@ const BASIC = {
   avatar_url: str({ nullable: true }),
   web_url: str(),
 };
-export const UserBasicWire = shape('UserBasic', BASIC);
+export const UserBasicWire = shape('UserBasic', USER_BASIC_FIELDS);
 
 const USER = {
-  ...BASIC,
+  ...USER_BASIC_FIELDS,
   created_at: time(),
   bio: str(),
   location: str(),

@@ -8,6 +8,7 @@ import type { Page } from '../../core/pagination/page';
 import { Namespace } from '../namespaces/namespace.entity';
 import { FieldErrorBag } from '../../core/errors/field-error-bag';
 import { MSG } from '../../core/errors/messages';
+import { checkColumnLengths } from '../../core/validation/column-length';
 import { TOP_LEVEL_RESERVED, checkNameOrPath, isValidNamespacePath } from '../../core/validation/path-rules';
 import { hashPassword } from './password';
 import { User } from './user.entity';
@@ -41,14 +42,12 @@ async function list(ctx: RequestCtx, args: UsersArgs): Promise<Page<User>> {
   return offsetPage(ctx.em, { select: 'u.*', from: 'users u', where, params, orderBy: 'u.id', dir: 'asc', id: 'u.id', map: (r) => ctx.em.map(User, r as never) }, args);
 }
 
-function validate(user: User, input: UserAttributesInput): void {
+function validate(ctx: RequestCtx, user: User, input: UserAttributesInput): void {
   const bag = new FieldErrorBag();
   checkNameOrPath(bag, 'name', user.name);
   if (!EMAIL.test(user.email)) bag.add('email', 'is invalid');
   else if (user.email.length > 255) bag.add('email', MSG.tooLong);
-  for (const key of ['location', 'organization', 'skype', 'linkedin', 'twitter', 'websiteUrl'] as const) {
-    if (user[key].length > 255) bag.add(key === 'websiteUrl' ? 'website_url' : key, MSG.tooLong);
-  }
+  checkColumnLengths(bag, ctx.em.getMetadata().get(User.name), user, ['name', 'email', 'username']);
   checkNameOrPath(bag, 'username', user.username, [isValidNamespacePath, MSG.namespacePath], TOP_LEVEL_RESERVED);
   if (input.password != null && input.password.length < 8) bag.add('password', 'is too short (minimum is 8 characters)');
   if (input.projectsLimit != null && input.projectsLimit < 0) bag.add('projects_limit', 'must be greater than or equal to 0');
@@ -79,7 +78,7 @@ async function create(ctx: RequestCtx, input: CreateUserInput): Promise<User> {
   const user = new User();
   patchEntity(user, input, UserAttributesInput, STORED);
   user.createdAt = user.updatedAt = ctx.clock.now();
-  validate(user, input);
+  validate(ctx, user, input);
   await checkConflicts(ctx, user);
   await insertWithNamespace(ctx, user);
   return user;
@@ -90,9 +89,8 @@ export async function insertWithNamespace(ctx: Pick<RequestCtx, 'em' | 'clock'>,
   const write = () => ctx.em.transactional(async (em) => {
     em.persist(user);
     await em.flush();
-    const ns = em.create(Namespace, {
-      name: user.username, path: user.username, fullPath: user.username, fullName: user.username, kind: 'user', parentId: null,
-      traversalIds: [], ownerId: user.id, description: '', visibilityLevel: 0, lfsEnabled: null, requestAccessEnabled: false,
+    const ns = Object.assign(new Namespace(), {
+      name: user.username, path: user.username, fullPath: user.username, fullName: user.username, kind: 'user' as const, ownerId: user.id,
       createdAt: ctx.clock.now(), updatedAt: ctx.clock.now(),
     });
     em.persist(ns);
@@ -109,7 +107,7 @@ async function update(ctx: RequestCtx, id: number, input: UpdateUserInput): Prom
   const oldUsername = user.username;
   patchEntity(user, input, UserAttributesInput, STORED);
   user.updatedAt = ctx.clock.now();
-  validate(user, input);
+  validate(ctx, user, input);
   await checkConflicts(ctx, user);
   const write = () => ctx.em.transactional(async (em) => {
     if (user.username !== oldUsername && user.namespaceId) {

@@ -1,0 +1,32 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
+import { Allow } from '../../core/auth/allow';
+import type { RequestCtx } from '../../core/context/request-ctx';
+import type { Page } from '../../core/pagination/page';
+import { policy } from '../access/policy';
+import type { Namespace } from './namespace.entity';
+import { NamespacesArgs } from './namespace.inputs';
+import { namespaceService } from './namespace.service';
+import { NamespacePage, NamespaceType } from './namespace.type';
+
+@Resolver(() => NamespaceType)
+export class NamespaceResolver {
+  @Query(() => NamespacePage, { description: "The caller's namespaces (GET /namespaces)." })
+  @Allow('user')
+  namespaces(@Args() args: NamespacesArgs, @Ctx() ctx: RequestCtx): Promise<Page<Namespace>> {
+    return namespaceService.list(ctx, args);
+  }
+
+  @Query(() => NamespaceType, { description: 'A namespace by full path (or id, as REST :id); 404 when not visible.' })
+  @Allow('user')
+  namespace(@Arg('fullPath', () => ID) fullPath: string, @Ctx() ctx: RequestCtx): Promise<Namespace> {
+    return namespaceService.get(ctx, fullPath);
+  }
+
+  /** Later GitLab: distinct members of the group and its subgroups, for callers who administer it. */
+  @FieldResolver(() => Int, { nullable: true, description: 'Groups the caller administers only; null otherwise.' })
+  async membersCountWithDescendants(@Root() ns: Namespace, @Ctx() ctx: RequestCtx): Promise<number | null> {
+    if (ns.kind !== 'group') return null;
+    const level = policy.isAdmin(ctx.user) ? 0 : await ctx.loaders.groupLevel.load(ns.id);
+    return policy.canAdminGroup(ctx.user, level) ? ctx.loaders.membersCountWithDescendants.load(ns.id) : null;
+  }
+}

@@ -1,0 +1,34 @@
+import type { RequestCtx } from '../../core/context/request-ctx';
+import { likeEscape, sqlEntities } from '../../core/db/sql';
+import { NotFoundError } from '../../core/errors/domain-errors';
+import { offsetPage } from '../../core/pagination/list-query';
+import type { Page } from '../../core/pagination/page';
+import { parseIdOrPath } from '../../core/params/parse-id-or-path';
+import { namespaceVisibility } from '../access/visibility';
+import type { NamespacesArgs } from './namespace.inputs';
+import { Namespace } from './namespace.entity';
+
+/** The caller's namespaces: their own, the groups they are a member of (with descendants); admins all. */
+async function list(ctx: RequestCtx, args: NamespacesArgs): Promise<Page<Namespace>> {
+  const where = [await namespaceVisibility(ctx, 'n')];
+  const params: unknown[] = [];
+  if (args.search) {
+    where.push('(n.name ilike ? or n.path ilike ?)');
+    const term = `%${likeEscape(args.search)}%`;
+    params.push(term, term);
+  }
+  const map = (r: Record<string, unknown>) => ctx.em.map(Namespace, r as never);
+  return offsetPage(ctx.em, { select: 'n.*', from: 'namespaces n', where, params, orderBy: 'n.id', dir: 'asc', id: 'n.id', map }, args);
+}
+
+/** By id or URL-decoded full path; anything the caller may not see is 404 Namespace Not Found. */
+async function get(ctx: RequestCtx, idOrPath: string): Promise<Namespace> {
+  const ref = parseIdOrPath(idOrPath);
+  if ('none' in ref) throw new NotFoundError('Namespace');
+  const [cond, value] = 'id' in ref ? ['n.id = ?', ref.id] : ['lower(n.full_path) = lower(?)', ref.path];
+  const [ns] = await sqlEntities(ctx.em, Namespace, `select n.* from namespaces n where ${cond} and ${await namespaceVisibility(ctx, 'n')}`, [value]);
+  if (!ns) throw new NotFoundError('Namespace');
+  return ns;
+}
+
+export const namespaceService = { list, get };
