@@ -2,7 +2,9 @@ import type { AppModule } from '../core/module/app-module';
 import { accessModule } from './access';
 import { applicationSettingsModule } from './application-settings';
 import { ciModule } from './ci';
+import { broadcastMessagesModule } from './broadcast-messages';
 import { demoModule } from './demo';
+import { featuresModule } from './features';
 import { groupsModule } from './groups';
 import { membersModule } from './members';
 import { namespacesModule } from './namespaces';
@@ -27,4 +29,6 @@ export const MODULES: readonly AppModule[] = [
   demoModule,
   runnersModule,
   ciModule,
+  broadcastMessagesModule,
+  featuresModule,
 ];
