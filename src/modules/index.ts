@@ -1,12 +1,17 @@
 import type { AppModule } from '../core/module/app-module';
 import { accessModule } from './access';
+import { applicationSettingsModule } from './application-settings';
+import { ciModule } from './ci';
+import { broadcastMessagesModule } from './broadcast-messages';
 import { demoModule } from './demo';
+import { featuresModule } from './features';
 import { environmentsModule } from './environments';
 import { groupsModule } from './groups';
 import { membersModule } from './members';
 import { namespacesModule } from './namespaces';
 import { pagesDomainsModule } from './pages-domains';
 import { projectsModule } from './projects';
+import { runnersModule } from './runners';
 import { tokensModule } from './tokens';
 import { usersModule } from './users';
 
@@ -22,7 +27,12 @@ export const MODULES: readonly AppModule[] = [
   groupsModule,
   membersModule,
   projectsModule,
+  applicationSettingsModule,
   demoModule,
+  runnersModule,
+  ciModule,
+  broadcastMessagesModule,
+  featuresModule,
   environmentsModule,
   pagesDomainsModule,
 ];

@@ -4,7 +4,7 @@ import pino from 'pino';
 import request from 'supertest';
 import type { Express } from 'express';
 import { buildApp } from '../../src/app';
-import { ctxFactory, type AppEnv, type CurrentUser, type RandomInt } from '../../src/core/context/request-ctx';
+import { ctxFactory, type AppEnv, type Clock, type CurrentUser, type RandomInt } from '../../src/core/context/request-ctx';
 import { secretBox } from '../../src/core/crypto/secret-box';
 import { uncachedSharedCache, type SharedCache } from '../../src/core/db/shared-cache';
 import { initOrm, migrate, type Orm } from '../../src/core/db/orm';
@@ -59,12 +59,17 @@ export interface TestApp {
 
 let queryCount = 0;
 
-/** `externalUrl` defaults to EXTERNAL_URL; a client test that follows Link headers passes its server's URL. */
-/** Per-app settings: module environment (e.g. PAGES_ENABLED), a seeded random source, and `externalUrl` (defaults to EXTERNAL_URL; a client test that follows Link headers passes its server's URL). */
+/**
+ * Per-app settings: `externalUrl` defaults to EXTERNAL_URL (a client test that follows Link headers passes its server's URL);
+ * `clock`: a fixed clock for the app's services; `trustProxy`: TRUST_PROXY; `env`: module settings (e.g. PAGES_ENABLED);
+ * `random`: a seeded random source.
+ */
 export interface TestAppOptions {
+  externalUrl?: string;
+  trustProxy?: string;
+  clock?: Clock;
   env?: AppEnv;
   random?: RandomInt;
-  externalUrl?: string;
 }
 
 export async function setupTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
@@ -79,7 +84,7 @@ export async function setupTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     queryCount += 1;
   });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const { app, stop, cache } = await buildApp({ orm, logger, externalUrl: opts.externalUrl ?? EXTERNAL_URL, secrets: TEST_SECRETS, modules: MODULES, env: opts.env, random: opts.random });
+  const { app, stop, cache } = await buildApp({ orm, logger, externalUrl: opts.externalUrl ?? EXTERNAL_URL, trustProxy: opts.trustProxy, secrets: TEST_SECRETS, modules: MODULES, clock: opts.clock, env: opts.env, random: opts.random });
   await cache.ready();
   const others: (() => Promise<void>)[] = [];
   return {

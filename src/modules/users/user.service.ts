@@ -10,6 +10,7 @@ import { FieldErrorBag } from '../../core/errors/field-error-bag';
 import { MSG } from '../../core/errors/messages';
 import { checkColumnLengths } from '../../core/validation/column-length';
 import { TOP_LEVEL_RESERVED, checkNameOrPath, isValidNamespacePath } from '../../core/validation/path-rules';
+import { newUserDefaults } from '../application-settings';
 import { hashPassword } from './password';
 import { User } from './user.entity';
 import { patchEntity, type PatchMapping } from '../../core/patch/patch-entity';
@@ -77,6 +78,14 @@ async function create(ctx: RequestCtx, input: CreateUserInput): Promise<User> {
   if (missing.length) throw ParamError.missing(...missing);
   const user = new User();
   patchEntity(user, input, UserAttributesInput, STORED);
+  const defaults = await newUserDefaults(ctx);
+  user.projectsLimit = input.projectsLimit ?? defaults.projectsLimit;
+  if (input.external == null && defaults.external) {
+    // A user made external by user_default_external gets GitLab's external rights unless sent otherwise.
+    user.external = true;
+    user.canCreateGroup = input.canCreateGroup ?? false;
+    user.projectsLimit = input.projectsLimit ?? 0;
+  }
   user.createdAt = user.updatedAt = ctx.clock.now();
   validate(ctx, user, input);
   await checkConflicts(ctx, user);
