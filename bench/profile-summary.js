@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// node bench/profile-summary.js FILE.cpuprofile [--top N]
+// node bench/profile-summary.js FILE.cpuprofile [--top N] [--skip S]
 // Summarises a V8 CPU profile (from `npm run bench -- --profile DIR --only KEY`): self time by
 // category (package under node_modules, the service's own dist/ code, node internals, GC, idle) and
 // the top functions by self time. Idle time is left out of the percentages.
@@ -8,12 +8,17 @@ const fs = require('node:fs');
 const file = process.argv[2];
 const topIdx = process.argv.indexOf('--top');
 const top = topIdx > 0 ? Number(process.argv[topIdx + 1]) : 25;
+const skipIdx = process.argv.indexOf('--skip');
+const skipUs = skipIdx > 0 ? Number(process.argv[skipIdx + 1]) * 1e6 : 0;
 const prof = JSON.parse(fs.readFileSync(file, 'utf8'));
 
 const byId = new Map(prof.nodes.map((n) => [n.id, n]));
 const self = new Map();
+let clock = 0;
 for (let i = 0; i < prof.samples.length; i += 1) {
   const dt = prof.timeDeltas[i + 1] ?? 0;
+  clock += prof.timeDeltas[i];
+  if (clock < skipUs) continue;
   self.set(prof.samples[i], (self.get(prof.samples[i]) ?? 0) + dt);
 }
 

@@ -4,7 +4,7 @@
 //   --duration S      seconds per measurement (default 5)     --connections C (default 16)
 //   --rounds R        service/floor alternations per scenario, medians taken (default 3)
 //   --data-dir DIR    reuse (and keep) this data directory instead of a throwaway one
-//   --only TEXT       only scenarios whose key contains TEXT
+//   --only A,B        only scenarios whose key contains one of these texts
 //   --soak S          afterwards, S seconds of mixed load sampling the service's RSS (growth check)
 //   --keyset [N]      afterwards, bulk-add groups up to N (default 1,000,000) and compare keyset page 5,000 with page 1
 //   --profile DIR     run the service under node --cpu-prof, profiles written to DIR when it stops
@@ -26,7 +26,7 @@ const arg = (name, dflt) => {
 const scale = Number(arg('scale', 10));
 const load = { duration: Number(arg('duration', 5)), connections: Number(arg('connections', 16)) };
 const rounds = Number(arg('rounds', 3));
-const only = arg('only', '');
+const only = arg('only', '').split(',');
 const soak = Number(arg('soak', 0));
 const keysetTarget = has('keyset') ? Number(arg('keyset', 1000000)) : 0;
 const profileDir = arg('profile', '');
@@ -120,7 +120,7 @@ async function main() {
     floor = startFloor({ port: floorPort, dbUrl, externalUrl: service.base });
     await waitReady(`${floor.base}/api/v4/groups?per_page=1`);
     const hit = await (await fetch(`${service.base}/api/v4/groups/scale-1%2Fteam-1`, { headers: { 'PRIVATE-TOKEN': token } })).json();
-    const list = scenarios({ detailId: hit.id }).filter((s) => s.key.includes(only));
+    const list = scenarios({ detailId: hit.id }).filter((s) => only.some((o) => s.key.includes(o)));
     const rss = [rssMb(service.child.pid)];
     const results = [];
     for (const sc of list) results.push({ ...(await measure(service, floor, sc, rss)), ratioTo: sc.ratioTo });
