@@ -8,11 +8,14 @@
 //   --soak S          afterwards, S seconds of mixed load sampling the service's RSS (growth check)
 //   --keyset [N]      afterwards, bulk-add groups up to N (default 1,000,000) and compare keyset page 5,000 with page 1
 //   --profile DIR     run the service under node --cpu-prof, profiles written to DIR when it stops
+// Env BENCH_DIST=DIR runs another build of the service (default dist/). Besides req/s, each round
+// records the CPU ms per request of the service and of the floor (from /proc): steadier than req/s
+// on a shared machine.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { waitReady, startService, seed, databaseUrl, startFloor, stop } = require('./lib/processes');
-const { median, spread, hammer, compareBodies } = require('./lib/load');
+const { median, spread, hammer, hammerCpu, compareBodies } = require('./lib/load');
 const { rssMb, sampleRss } = require('./lib/rss');
 const { scenarios } = require('./lib/scenarios');
 const { addGroups, cursorOfPage } = require('./lib/keyset');
@@ -48,31 +51,32 @@ async function measure(service, floor, sc, rss) {
   const s = [];
   const f = [];
   for (let i = 0; i < rounds; i += 1) {
-    s.push(await hammer(service.base, sc.req, token, load));
+    s.push(await hammerCpu(service.base, service.child.pid, sc.req, token, load));
     rss.push(rssMb(service.child.pid));
-    f.push(await hammer(floor.base, sc.req, token, load));
+    f.push(await hammerCpu(floor.base, floor.child.pid, sc.req, token, load));
   }
   const out = {
     key: sc.key, title: sc.title, check,
     service: median(s.map((x) => x.rps)), floor: median(f.map((x) => x.rps)),
     p50: median(s.map((x) => x.p50)), p99: median(s.map((x) => x.p99)),
+    cpuS: median(s.map((x) => x.cpu)), cpuF: median(f.map((x) => x.cpu)),
     noise: `${spread(s.map((x) => x.rps))}/${spread(f.map((x) => x.rps))}`,
     bad: s.concat(f).reduce((a, x) => a + x.bad, 0),
   };
-  log(`  ${sc.key}: service ${s.map((x) => fmt(x.rps)).join(' ')} | floor ${f.map((x) => fmt(x.rps)).join(' ')} req/s`);
+  log(`  ${sc.key}: service ${s.map((x) => fmt(x.rps)).join(' ')} | floor ${f.map((x) => fmt(x.rps)).join(' ')} req/s; CPU ms/req service ${s.map((x) => x.cpu.toFixed(2)).join(' ')} | floor ${f.map((x) => x.cpu.toFixed(2)).join(' ')}`);
   return out;
 }
 
 function printTable(results) {
   const byKey = new Map(results.map((r) => [r.key, r]));
-  console.log('\n| scenario | service req/s | floor req/s | service / floor | service p50 / p99 ms | noise % (svc/floor) | bodies |');
-  console.log('|---|---|---|---|---|---|---|');
+  console.log('\n| scenario | service req/s | floor req/s | service / floor | service p50 / p99 ms | noise % (svc/floor) | CPU ms/req svc / floor (ratio) | bodies |');
+  console.log('|---|---|---|---|---|---|---|---|');
   for (const r of results) {
     const ref = r.ratioTo && byKey.get(r.ratioTo) ? byKey.get(r.ratioTo).floor : r.floor;
     const refNote = r.ratioTo && byKey.get(r.ratioTo) ? ` (vs REST ${fmt(ref)})` : '';
     const body = r.check.ok ? 'equal' : `**${r.check.note.split(':')[0]}**`;
     const bad = r.bad ? ` ${r.bad} non-2xx/errors!` : '';
-    console.log(`| ${r.title} | ${fmt(r.service)} | ${fmt(r.floor)} | ${(r.service / ref).toFixed(2)}${refNote} | ${r.p50} / ${r.p99} | ${r.noise} | ${body}${bad} |`);
+    console.log(`| ${r.title} | ${fmt(r.service)} | ${fmt(r.floor)} | ${(r.service / ref).toFixed(2)}${refNote} | ${r.p50} / ${r.p99} | ${r.noise} | ${r.cpuS.toFixed(2)} / ${r.cpuF.toFixed(2)} (${(r.cpuF / r.cpuS).toFixed(2)}) | ${body}${bad} |`);
   }
 }
 

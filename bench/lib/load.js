@@ -1,4 +1,5 @@
 // Load generation (autocannon), medians, and the body check of service vs floor.
+const fs = require('node:fs');
 const autocannon = require('autocannon');
 
 const median = (xs) => {
@@ -21,9 +22,22 @@ function hammer(base, req, token, { connections, duration }) {
     const opts = { url: `${base}${req.path}`, connections, duration, headers: headersOf(req, token), method: req.method || 'GET', body: req.body };
     autocannon(opts, (err, r) => {
       if (err) return reject(err);
-      resolve({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors + r.timeouts });
+      resolve({ rps: r.requests.average, total: r.requests.total, p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors + r.timeouts });
     });
   });
+}
+
+/** CPU time (user + system) a process has used so far, in ms (Linux /proc, 100 ticks a second). */
+function cpuMs(pid) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** One measurement plus the CPU milliseconds the server process spent per answered request. */
+async function hammerCpu(base, pid, req, token, opts) {
+  const before = cpuMs(pid);
+  const r = await hammer(base, req, token, opts);
+  return { ...r, cpu: (cpuMs(pid) - before) / Math.max(1, r.total) };
 }
 
 async function fetchBody(base, req, token) {
@@ -42,4 +56,4 @@ async function compareBodies(service, floor, req, token) {
   return { ok: false, note: `MISMATCH at byte ${i}: service …${a.text.slice(i, i + 60)}… floor …${b.text.slice(i, i + 60)}…` };
 }
 
-module.exports = { median, spread, hammer, fetchBody, compareBodies };
+module.exports = { median, spread, hammer, hammerCpu, fetchBody, compareBodies };

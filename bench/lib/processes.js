@@ -5,6 +5,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const root = path.resolve(__dirname, '..', '..');
+// BENCH_DIST: another build of the service (e.g. `tsc --outDir /tmp/dist-x`) to compare variants.
+const dist = process.env.BENCH_DIST ? path.resolve(process.env.BENCH_DIST) : path.join(root, 'dist');
 
 async function waitReady(url) {
   for (let i = 0; i < 240; i += 1) {
@@ -19,12 +21,12 @@ async function waitReady(url) {
 
 function startService({ port, dataDir, token, nodeArgs = [] }) {
   const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, INITIAL_ROOT_TOKEN: token, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
-  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'dist/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, path.join(dist, 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   return { child, env, base: `http://127.0.0.1:${port}` };
 }
 
 function seed(env, scale) {
-  execFileSync(process.execPath, [path.join(root, 'dist/core/db/seed/seed-cli.js'), '--scale', String(scale)], { env, stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(dist, 'core/db/seed/seed-cli.js'), '--scale', String(scale)], { env, stdio: 'inherit' });
 }
 
 /** The service's database: DATABASE_URL, or the embedded instance it announced in DATA_DIR. */
