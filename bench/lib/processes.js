@@ -26,7 +26,7 @@ function startService({ port, dataDir, token, nodeArgs = [] }) {
 }
 
 function seed(env, scale) {
-  execFileSync(process.execPath, [path.join(dist, 'core/db/seed/seed-cli.js'), '--scale', String(scale)], { env, stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(dist, 'cli/seed.js'), '--scale', String(scale)], { env, stdio: 'inherit' });
 }
 
 /** The service's database: DATABASE_URL, or the embedded instance it announced in DATA_DIR. */
