@@ -1,48 +1,17 @@
-import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import http from 'node:http';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { createGroup } from '../support/factories';
-import { setupTestApp, type TestApp } from '../support/test-app';
+import type { Page } from 'playwright-core';
+import { describeBrowser, useBrowser } from '../support/browser';
 
 /**
  * Issue 9 item 12: GraphiQL and Swagger UI work under their Content-Security-Policy in a real headless
  * Chromium. Every violation (page, inline script, worker) is collected and must be none.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = fs.existsSync(CHROMIUM);
-if (!available && process.env.REQUIRE_BROWSER === '1') throw new Error(`REQUIRE_BROWSER=1 but ${CHROMIUM} is missing`);
-if (!available) process.stderr.write(`\nSKIPPED: CSP browser test (no Chromium at ${CHROMIUM})\n`);
-const describeBrowser = available ? describe : describe.skip;
 
-describeBrowser('GraphiQL and Swagger UI under their CSP in headless Chromium', () => {
-  let t: TestApp;
-  let server: http.Server;
-  let browser: Browser;
-  let base: string;
-
-  beforeAll(async () => {
-    t = await setupTestApp();
-    await t.reset();
-    await createGroup(t, { path: 'csp-group', name: 'CSP Group', visibility: 'public' });
-    server = http.createServer(t.app);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-  }, 60000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise((resolve) => server?.close(resolve));
-    await t?.close();
-  });
+describeBrowser('CSP browser test')('GraphiQL and Swagger UI under their CSP in headless Chromium', () => {
+  const env = useBrowser('csp-group');
 
   /** A page whose CSP violations (events and console reports, workers included) land in `violations`. */
   async function watchedPage(): Promise<{ page: Page; violations: string[] }> {
-    const page = await browser.newPage();
+    const page = await env.browser.newPage();
     const violations: string[] = [];
     await page.exposeFunction('__cspViolation', (v: string) => violations.push(v));
     await page.addInitScript(() => {
@@ -61,8 +30,8 @@ describeBrowser('GraphiQL and Swagger UI under their CSP in headless Chromium', 
 
   it('GraphiQL: the policy is sent, the editor and a query work, no violation', async () => {
     const { page, violations } = await watchedPage();
-    const introspection = page.waitForResponse((r) => r.url() === `${base}/graphql` && r.request().method() === 'POST', { timeout: 30000 });
-    const nav = await page.goto(`${base}/graphql?query=${encodeURIComponent('{ groups { nodes { fullPath } } }')}`, { waitUntil: 'load' });
+    const introspection = page.waitForResponse((r) => r.url() === `${env.base}/graphql` && r.request().method() === 'POST', { timeout: 30000 });
+    const nav = await page.goto(`${env.base}/graphql?query=${encodeURIComponent('{ groups { nodes { fullPath } } }')}`, { waitUntil: 'load' });
     expect(nav?.headers()['content-security-policy']).toMatch(/script-src 'sha256-/);
     expect((await introspection).status()).toBe(200);
     await page.waitForSelector('.graphiql-execute-button', { timeout: 30000 });
@@ -76,13 +45,13 @@ describeBrowser('GraphiQL and Swagger UI under their CSP in headless Chromium', 
 
   it('Swagger UI: the policy is sent, operations render and "Try it out" executes, no violation', async () => {
     const { page, violations } = await watchedPage();
-    const nav = await page.goto(`${base}/api/v4/docs/`, { waitUntil: 'load' });
+    const nav = await page.goto(`${env.base}/api/v4/docs/`, { waitUntil: 'load' });
     expect(nav?.headers()['content-security-policy']).toContain("script-src 'self'");
     const op = page.locator('#operations-Groups-get_groups, .opblock-get:has-text("/groups")').first();
     await op.waitFor({ timeout: 30000 });
     await op.locator('.opblock-summary').first().click();
     await page.locator('button.try-out__btn').first().click();
-    const call = page.waitForResponse((r) => r.url().startsWith(`${base}/api/v4/groups`), { timeout: 30000 });
+    const call = page.waitForResponse((r) => r.url().startsWith(`${env.base}/api/v4/groups`), { timeout: 30000 });
     await page.locator('button.execute').first().click();
     expect((await call).status()).toBe(200);
     await page.waitForSelector('.live-responses-table .response-col_status', { timeout: 30000 });

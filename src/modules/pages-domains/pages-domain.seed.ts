@@ -1,8 +1,7 @@
 import crypto from 'node:crypto';
 import * as x509 from '@peculiar/x509';
 import type { SeedEnv } from '../../core/module/app-module';
-import { sqlRows } from '../../core/db/sql';
-import { User } from '../users/user.entity';
+import { demoWebsite } from '../demo/demo-website';
 import './pages-certificate';
 import { pagesDomainService } from './pages-domain.service';
 
@@ -21,16 +20,10 @@ async function selfSigned(cn: string): Promise<{ certificate: string; key: strin
 
 /** Demo domains on acme/web/website, one http-only and one with a certificate; idempotent. */
 export async function seedPagesDomains(env: SeedEnv): Promise<void> {
-  const alice = await env.em.findOne(User, { username: 'alice' });
-  const [project] = await sqlRows<{ id: number }>(
-    env.em,
-    `select p.id from projects p join namespaces n on n.id = p.namespace_id where n.full_path = 'acme/web' and p.path = 'website'`,
-  );
-  if (!alice || !project) return env.log('pages domains: demo project acme/web/website missing: skipped');
-  const [existing] = await sqlRows<{ n: string }>(env.em, 'select count(*) as n from pages_domains where project_id = ?', [project.id]);
-  if (Number(existing.n) > 0) return env.log('pages domains: already present: skipped');
-  const ctx = env.as(alice);
-  await pagesDomainService.create(ctx, String(project.id), { domain: 'acme.test' });
-  await pagesDomainService.create(ctx, String(project.id), { domain: 'www.acme.test', ...(await selfSigned('www.acme.test')) });
+  const site = await demoWebsite(env, 'pages domains', 'pages_domains');
+  if (!site) return;
+  const { ctx, projectId } = site;
+  await pagesDomainService.create(ctx, projectId, { domain: 'acme.test' });
+  await pagesDomainService.create(ctx, projectId, { domain: 'www.acme.test', ...(await selfSigned('www.acme.test')) });
   env.log('pages domains: acme.test (http), www.acme.test (self-signed certificate) on acme/web/website');
 }
