@@ -1,6 +1,6 @@
 import { assertOptionalDate } from '../../core/params/coerce';
 import crypto from 'node:crypto';
-import type { RequestCtx } from '../../core/context/request-ctx';
+import type { CurrentUser, RequestCtx } from '../../core/context/request-ctx';
 import { likeEscape, sqlEntities, sqlRows, takenField } from '../../core/db/sql';
 import { ConflictError, ForbiddenError, NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
 import { offsetPage } from '../../core/pagination/list-query';
@@ -132,9 +132,27 @@ async function checkUniqueness(ctx: RequestCtx, project: Project, bag: FieldErro
   if (rows[0]?.path_taken) bag.add('path', MSG.taken);
 }
 
+type WriteStep = (em: RequestCtx['em']) => Promise<void>;
+const noStep: WriteStep = async () => undefined;
+
+/**
+ * projects_limit for personal namespaces. Checked once early (a clear 400 before other work) and again
+ * inside the insert's transaction with the namespace row locked, so parallel creates are serialized and
+ * the limit holds under a race.
+ */
+async function checkProjectLimit(em: RequestCtx['em'], user: CurrentUser, namespaceId: number, lock = false): Promise<void> {
+  if (lock) await sqlRows(em, 'select id from namespaces where id = ? for update', [namespaceId]);
+  const limit = policy.projectsLimit(user);
+  const [c] = await sqlRows<{ n: string }>(em, 'select count(*) as n from projects where namespace_id = ?', [namespaceId]);
+  if (Number(c.n) >= limit) {
+    throw new ValidationError({ limit_reached: [`Your project limit is ${limit} projects! Please contact your administrator to increase it`] });
+  }
+}
+
 /** Persists after validation; a unique-index race still ends as the same 400, never a 500. */
-async function save(ctx: RequestCtx, project: Project, extra: (em: RequestCtx['em']) => Promise<void> = async () => undefined): Promise<void> {
+async function save(ctx: RequestCtx, project: Project, before: WriteStep = noStep, extra: WriteStep = noStep): Promise<void> {
   const write = () => ctx.em.transactional(async (em) => {
+    await before(em);
     em.persist(project);
     await em.flush();
     await extra(em);
@@ -151,12 +169,8 @@ async function create(ctx: RequestCtx, input: CreateProjectInput): Promise<Proje
   if (ns?.kind === 'user') allowed = policy.canCreateProjectInUserNamespace(user, ns.ownerId);
   else if (ns) allowed = policy.canCreateProjectInGroup(user, await ctx.loaders.groupLevel.load(ns.id));
   if (!ns || !allowed) throw new ValidationError({ namespace: ['is not valid'] });
-  if (ns.kind === 'user' && policy.hasProjectLimit(user)) {
-    const [c] = await sqlRows<{ n: string }>(ctx.em, 'select count(*) as n from projects where namespace_id = ?', [ns.id]);
-    if (Number(c.n) >= user.projectsLimit) {
-      throw new ValidationError({ limit_reached: [`Your project limit is ${user.projectsLimit} projects! Please contact your administrator to increase it`] });
-    }
-  }
+  const limited = ns.kind === 'user' && policy.hasProjectLimit(user);
+  if (limited) await checkProjectLimit(ctx.em, user, ns.id);
   const project = new Project();
   project.namespaceId = ns.id;
   project.creatorId = user.id;
@@ -170,6 +184,8 @@ async function create(ctx: RequestCtx, input: CreateProjectInput): Promise<Proje
   await checkUniqueness(ctx, project, bag);
   if (!bag.empty) throw new ValidationError(bag.errors);
   await save(ctx, project, async (em) => {
+    if (limited) await checkProjectLimit(em, user, ns.id, true);
+  }, async (em) => {
     // GitLab 10.x adds the owner of a personal namespace as Master of the new project.
     if (ns.kind === 'user' && ns.ownerId !== null) {
       const m = em.create(ProjectMember, { projectId: project.id, userId: ns.ownerId, accessLevel: AccessLevel.MASTER, expiresAt: null, createdAt: ctx.clock.now(), updatedAt: ctx.clock.now() });
