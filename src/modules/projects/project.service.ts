@@ -16,6 +16,7 @@ import { FieldErrorBag } from '../../core/errors/field-error-bag';
 import { MSG } from '../../core/errors/messages';
 import { checkNameOrPath, isValidProjectName, isValidProjectPath, parameterize } from '../../core/validation/path-rules';
 import { onUniqueViolation } from '../../core/db/unique-violation';
+import { checkColumnLengths } from '../../core/validation/column-length';
 import { ProjectMember } from '../access/member.entity';
 import { ProjectGroupLink } from './project-group-link.entity';
 import { Project } from './project.entity';
@@ -107,10 +108,15 @@ async function list(ctx: RequestCtx, args: ProjectFilterArgs, scope: ProjectScop
   return offsetPage(ctx.em, { select: 'p.*', from: 'projects p', where, params, orderBy: `p.${column}`, dir, id: 'p.id', map: (r) => ctx.em.map(Project, r as never) }, args);
 }
 
-function validateAttributes(project: Project, bag: FieldErrorBag): void {
+/** Tags: at most MAX_TAGS, each at most 255 characters (GitLab's tag name column). */
+const MAX_TAGS = 100;
+
+function validateAttributes(ctx: RequestCtx, project: Project, bag: FieldErrorBag): void {
   checkNameOrPath(bag, 'name', project.name, [isValidProjectName, MSG.projectName]);
   checkNameOrPath(bag, 'path', project.path, [isValidProjectPath, MSG.projectPath]);
-  if (project.defaultBranch && project.defaultBranch.length > 255) bag.add('default_branch', MSG.tooLong);
+  checkColumnLengths(bag, ctx.em.getMetadata().get(Project.name), project, ['name', 'path']);
+  if (project.tagList.length > MAX_TAGS) bag.add('tag_list', `is too long (maximum is ${MAX_TAGS} tags)`);
+  if (project.tagList.some((t) => t.length > 255)) bag.add('tag_list', 'is too long (maximum is 255 characters per tag)');
 }
 
 async function checkVisibilityAgainstNamespace(ctx: RequestCtx, project: Project, bag: FieldErrorBag): Promise<void> {
@@ -179,7 +185,7 @@ async function create(ctx: RequestCtx, input: CreateProjectInput): Promise<Proje
   patchEntity(project, input, CreateProjectInput, STORED);
   if (!project.path && project.name) project.path = parameterize(project.name);
   if (!project.name && project.path) project.name = project.path;
-  validateAttributes(project, bag);
+  validateAttributes(ctx, project, bag);
   await checkVisibilityAgainstNamespace(ctx, project, bag);
   await checkUniqueness(ctx, project, bag);
   if (!bag.empty) throw new ValidationError(bag.errors);
@@ -202,7 +208,7 @@ async function update(ctx: RequestCtx, idOrPath: string, input: UpdateProjectInp
   patchEntity(project, input, UpdateProjectInput, STORED);
   project.updatedAt = ctx.clock.now();
   const bag = new FieldErrorBag();
-  validateAttributes(project, bag);
+  validateAttributes(ctx, project, bag);
   await checkVisibilityAgainstNamespace(ctx, project, bag);
   await checkUniqueness(ctx, project, bag);
   if (!bag.empty) throw new ValidationError(bag.errors);
