@@ -139,7 +139,8 @@ async function update(ctx: RequestCtx, idOrPath: string, input: UpdateGroupInput
     await em.flush();
     if (group.fullPath !== old.fullPath || group.fullName !== old.fullName) {
       // Descendants keep their suffix under the new prefix: one statement for the whole subtree.
-      await em.getConnection().execute(
+      await sqlRows(
+        em,
         `update namespaces set full_path = ? || substr(full_path, ?), full_name = ? || substr(full_name, ?)
           where traversal_ids @> array[?]::int[] and id <> ?`,
         [group.fullPath, old.fullPath.length + 1, group.fullName, old.fullName.length + 1, group.id, group.id],
