@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run bench [-- --scale N --duration S --connections C]
 // Starts the built service on a throwaway embedded PostgreSQL (or DATABASE_URL), seeds N scale units
-// (100 groups / 1,000 projects each), then drives a few endpoints with autocannon on 127.0.0.1.
+// (100 groups / 1,000 projects / 10 runners with 10,000 jobs each), then drives a few endpoints with autocannon on 127.0.0.1.
 // Bounded: each scenario runs --duration seconds (default 5). Prints a table of req/s and latencies.
 const { spawn, execFileSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -49,7 +49,7 @@ async function main() {
   try {
     await waitReady();
     process.stderr.write(`seeding ${scale} scale unit(s)...\n`);
-    execFileSync(process.execPath, [path.join(root, 'dist/core/db/seed/seed-cli.js'), '--scale', String(scale)], { env, stdio: 'inherit' });
+    execFileSync(process.execPath, [path.join(root, 'dist/cli/seed.js'), '--scale', String(scale)], { env, stdio: 'inherit' });
     const results = [];
     const groups = await (await fetch(`http://127.0.0.1:${port}/api/v4/groups?search=scale-1&per_page=1`, { headers: { 'PRIVATE-TOKEN': token } })).json();
     const gid = groups[0] ? groups[0].id : 1;
@@ -72,7 +72,11 @@ async function main() {
     results.push(await run('GET /projects (admin)', { path: '/api/v4/projects' }));
     results.push(await run('POST /graphql groups(perPage:20)', { path: '/graphql', method: 'POST', body: JSON.stringify({ query: '{ groups(perPage: 20) { total nodes { id fullPath visibility } } }' }) }));
     results.push(await run('GET /groups (anonymous)', { path: '/api/v4/groups', anonymous: true }));
-    console.log(`\nscale ${scale} (${scale * 100} groups, ${scale * 1000} projects), ${connections} connections, ${duration}s per scenario, ${os.cpus().length} cores`);
+    // The largest lists of the service: a specific runner's 1,000 jobs per scale unit, 100 per page.
+    const runners = await (await fetch(`http://127.0.0.1:${port}/api/v4/runners/all?scope=specific&per_page=100`, { headers: { 'PRIVATE-TOKEN': token } })).json();
+    const busy = runners.find((r) => r.description === 'scale-runner-1-2') || runners[0];
+    if (busy) results.push(await run('GET /runners/:id/jobs?per_page=100', { path: `/api/v4/runners/${busy.id}/jobs?per_page=100` }));
+    console.log(`\nscale ${scale} (${scale * 100} groups, ${scale * 1000} projects, ${scale * 10000} jobs), ${connections} connections, ${duration}s per scenario, ${os.cpus().length} cores`);
     console.table(results);
   } finally {
     server.kill('SIGTERM');

@@ -40,4 +40,4 @@ grep -q '"msg":"stopped"' "$dir/start.log" || { echo "no 'stopped' line after SI
 [ -f .data/postgres/PG_VERSION ] || { echo "the data is not under DATA_DIR (.data)"; exit 1; }
 
 npm test -- --json --outputFile="$dir/jest.json" >"$dir/test.log" 2>&1 || { tail -60 "$dir/test.log"; exit 1; }
-node -e 'const r = require(process.argv[1]); console.log(`fresh clone: ${r.numPassedTests} passed, ${r.numFailedTests} failed`)' "$dir/jest.json"
+node -e 'const r = require(process.argv[1]); console.log(`fresh-clone suite: ${r.numPassedTests} of ${r.numPassedTests + r.numFailedTests} tests passed`)' "$dir/jest.json"

@@ -19,7 +19,7 @@ import { buildAppSchema } from './core/graphql/schema';
 import { bodyErrorHandler } from './core/http/body-error-handler';
 import { requestIdFrom } from './core/http/request-id';
 import { SWAGGER_CSP, securityHeaders, withCsp } from './core/http/security-headers';
-import { loaderFactory, routesOf, type AppModule } from './core/module/app-module';
+import { loaderFactory, routesOf, switchesOf, type AppModule } from './core/module/app-module';
 import { authenticateToken } from './modules/tokens/authenticate';
 import { applySudo } from './modules/tokens/sudo';
 import { createErrorReporter } from './ops/error-reporter';
@@ -108,11 +108,11 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const query = (req.query ?? {}) as Record<string, unknown>;
     const token = extractToken({ header: (n) => req.get(n), param: (n) => query[n] ?? body[n] });
-    let auth = await authenticateToken(em, token, now);
+    let auth = await authenticateToken(em, token, now, req.ip);
     const sudoAs = sudo ? (req.get('sudo') ?? query.sudo ?? body.sudo) : undefined;
     if (sudoAs !== undefined && sudoAs !== '') auth = await applySudo(em, auth, String(sudoAs));
     req.userId = auth.user?.id ?? null;
-    return newCtx({ em, user: auth.user, credential: auth.credential, tokenInvalid: auth.tokenInvalid, externalUrl: deps.externalUrl, secrets: deps.secrets, cache, clock });
+    return newCtx({ em, user: auth.user, credential: auth.credential, tokenInvalid: auth.tokenInvalid, refusal: auth.refusal, externalUrl: deps.externalUrl, secrets: deps.secrets, cache, clock });
   };
 
   // Compiled once: a schema change that breaks a route fails here, at start-up.
@@ -127,9 +127,18 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     const ctx = await createCtx(req).catch(contextCreationError);
     return attachRequestInfo(ctx, { reqId: req.id, setRoute: (label) => (res.locals.route = label) });
   };
-  const graphiql = (_req: Request, res: Response) => res.setHeader('Content-Security-Policy', graphiqlCsp()).type('html').send(graphiqlPage());
+  // The GraphiQL page is the switch 'graphiql': a module (feature flags) may turn it off for the caller.
+  const switchOn = switchesOf(deps.modules);
+  const graphiql = (req: Request, res: Response, next: NextFunction) => {
+    createCtx(req)
+      .then((ctx) => switchOn(ctx, 'graphiql'))
+      .then(
+        (on) => (on ? res.setHeader('Content-Security-Policy', graphiqlCsp()).type('html').send(graphiqlPage()) : sendJson(res, 404, { error: '404 Not Found' })),
+        next,
+      );
+  };
   app.get('/-/graphiql', graphiql);
-  app.get('/graphql', (req, res, next) => (req.accepts(['application/json', 'text/html']) === 'text/html' ? graphiql(req, res) : next()));
+  app.get('/graphql', (req, res, next) => (req.accepts(['application/json', 'text/html']) === 'text/html' ? graphiql(req, res, next) : next()));
   app.use('/graphql', express.json({ limit: BODY_LIMIT_BYTES }), graphqlDocumentGuard, expressMiddleware(apollo, { context: ({ req, res }) => graphqlCtx(req, res) }));
 
   app.use((_req, res) => sendJson(res, 404, { error: '404 Not Found' }));

@@ -1,10 +1,15 @@
 import type { AppModule } from '../core/module/app-module';
 import { accessModule } from './access';
+import { applicationSettingsModule } from './application-settings';
+import { ciModule } from './ci';
+import { broadcastMessagesModule } from './broadcast-messages';
 import { demoModule } from './demo';
+import { featuresModule } from './features';
 import { groupsModule } from './groups';
 import { membersModule } from './members';
 import { namespacesModule } from './namespaces';
 import { projectsModule } from './projects';
+import { runnersModule } from './runners';
 import { tokensModule } from './tokens';
 import { usersModule } from './users';
 
@@ -20,5 +25,10 @@ export const MODULES: readonly AppModule[] = [
   groupsModule,
   membersModule,
   projectsModule,
+  applicationSettingsModule,
   demoModule,
+  runnersModule,
+  ciModule,
+  broadcastMessagesModule,
+  featuresModule,
 ];

@@ -1,5 +1,5 @@
 import { filterSchema, pruneSchema } from '@graphql-tools/utils';
-import type { GraphQLSchema } from 'graphql';
+import { getNullableType, isListType, type GraphQLSchema } from 'graphql';
 import { OpenAPI } from 'sofa-api';
 import type { ParamSpec } from '../core/params/coerce';
 import { schemaOf, type JsonSchema } from '../core/wire/wire';
@@ -32,6 +32,11 @@ function paramSchema(spec: ParamSpec): JsonSchema {
     default:
       return { type: 'string' };
   }
+}
+
+/** A root field returning a plain list (GET /features, custom attributes) is an array on the wire too. */
+function returnsList(c: CompiledRoute): boolean {
+  return !c.route.unwrap && isListType(getNullableType(c.field.type));
 }
 
 const ERROR_SCHEMA: JsonSchema = {
@@ -88,7 +93,7 @@ export function buildOpenApi(schema: GraphQLSchema, routes: CompiledRoute[]): Re
       responses[String(status)] = {
         description: route.summary,
         headers: route.paginated ? PAGE_HEADERS : undefined,
-        content: { 'application/json': { schema: route.paginated ? { type: 'array', items: one } : one } },
+        content: { 'application/json': { schema: route.paginated || returnsList(c) ? { type: 'array', items: one } : one } },
       };
       if (typeof route.status === 'function') responses['304'] = { description: 'Not modified' };
     } else {

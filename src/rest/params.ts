@@ -10,6 +10,8 @@ export interface RestInput {
   variables: Record<string, unknown>;
 }
 
+const INVALID = Symbol('invalid parameter');
+
 function present(v: unknown): boolean {
   return v !== undefined && v !== null;
 }
@@ -36,6 +38,7 @@ export function readParams(
   const merged: Record<string, unknown> = { ...query, ...body, ...path };
   const params: Record<string, unknown> = {};
   const problems: string[] = [];
+  const sentInvalid: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(specs)) {
     const raw = merged[name];
     if (!present(raw)) {
@@ -45,11 +48,14 @@ export function readParams(
     try {
       params[name] = coerceParam(name, spec, raw);
     } catch (e) {
-      if (e instanceof ParamError) problems.push(e.message);
-      else throw e;
+      if (e instanceof ParamError) {
+        problems.push(e.message);
+        sentInvalid[name] = INVALID;
+      } else throw e;
     }
   }
-  problems.push(...ruleProblems(rules, params));
+  // An invalid value was still sent: Grape's presence rules (at_least_one_of, requires) count it.
+  problems.push(...ruleProblems(rules, { ...sentInvalid, ...params }));
   if (problems.length) throw new ParamError(problems.join(', '));
   const variables: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(params)) {

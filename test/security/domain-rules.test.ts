@@ -58,13 +58,6 @@ describe('item 6: external users create no groups and no projects', () => {
     expect(gql.body.errors[0].extensions.code).toBe('FORBIDDEN');
     expect(await queryOne<{ n: string }>(t, `select count(*) as n from namespaces where kind = 'group'`)).toEqual({ n: '0' });
   });
-
-  it('marking a user external turns off can_create_group and sets projects_limit to 0', async () => {
-    const u = await createUser(t);
-    const res = await api(t, ROOT_TOKEN).put(`/api/v4/users/${u.id}`).send({ external: true, can_create_group: true, projects_limit: 50 });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ external: true, can_create_group: false, projects_limit: 0 });
-  });
 });
 
 describe('item 7: a group keeps an owner', () => {

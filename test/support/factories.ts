@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { TestApp } from './test-app';
+import { TEST_SECRETS, type TestApp } from './test-app';
 
 /**
  * Factories write straight to the database (fast, explicit) and return ids and tokens.
@@ -71,6 +71,8 @@ export interface TestProject {
   path: string;
   fullPath: string;
   name: string;
+  /** The project's runners_token in clear (stored sealed). */
+  runnersToken: string;
 }
 
 export async function createProject(
@@ -81,15 +83,16 @@ export async function createProject(
   const path = opts.path ?? `project-${seq}`;
   const ns = await one<{ full_path: string }>(t, 'select full_path from namespaces where id = ?', [opts.namespace.id]);
   const [s, r, l, j] = opts.sizes ?? [0, 0, 0, 0];
+  const runnersToken = `rt-${seq}-${crypto.randomBytes(6).toString('hex')}`;
   const p = await one<{ id: number }>(
     t,
-    `insert into projects (name, path, namespace_id, visibility_level, archived, runners_token, created_at, updated_at, last_activity_at, description,
+    `insert into projects (name, path, namespace_id, visibility_level, archived, runners_token, runners_token_digest, created_at, updated_at, last_activity_at, description,
        storage_size, repository_size, lfs_objects_size, job_artifacts_size)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id`,
-    [opts.name ?? `Project ${seq}`, path, opts.namespace.id, LEVEL[opts.visibility ?? 'private'], !!opts.archived, `rt-${seq}`,
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id`,
+    [opts.name ?? `Project ${seq}`, path, opts.namespace.id, LEVEL[opts.visibility ?? 'private'], !!opts.archived, TEST_SECRETS.seal(runnersToken), TEST_SECRETS.digest(runnersToken),
       opts.createdAt ?? new Date(), opts.createdAt ?? new Date(), opts.createdAt ?? new Date(), opts.description ?? '', s, r, l, j],
   );
-  return { id: p.id, path, fullPath: `${ns.full_path}/${path}`, name: opts.name ?? `Project ${seq}` };
+  return { id: p.id, path, fullPath: `${ns.full_path}/${path}`, name: opts.name ?? `Project ${seq}`, runnersToken };
 }
 
 export async function addGroupMember(t: TestApp, group: { id: number }, user: { id: number }, level: number): Promise<void> {

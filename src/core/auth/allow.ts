@@ -52,6 +52,7 @@ function scopeAccepted(rule: AllowRule, scopes: readonly string[]): boolean {
  */
 export function authorize(ctx: RequestCtx, rule: AllowRule): void {
   if (ctx.tokenInvalid) throw new UnauthenticatedError();
+  if (ctx.refusal) throw ctx.refusal;
   if (ctx.credential && !scopeAccepted(rule, ctx.credential.scopes)) throw new InsufficientScopeError();
   if (rule.role !== 'anonymous' && !ctx.user) throw new UnauthenticatedError();
   if (rule.role === 'admin' && !ctx.user?.admin) throw new ForbiddenError();

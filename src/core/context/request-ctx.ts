@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SecretBox } from '../crypto/secret-box';
+import type { DomainError } from '../errors/domain-errors';
 import type { SharedCache } from '../db/shared-cache';
 import type { Loaders } from './loaders';
 
@@ -35,6 +36,8 @@ export interface RequestCtx {
   credential: Credential | null;
   /** A token was supplied but is unknown, revoked or expired: every operation answers 401. */
   tokenInvalid: boolean;
+  /** Authentication refused a valid token (e.g. a unique-IPs limit): every operation answers this error. */
+  refusal: DomainError | null;
   loaders: Loaders;
   clock: Clock;
   externalUrl: string;
@@ -51,6 +54,7 @@ export interface CtxArgs {
   user: CurrentUser | null;
   credential?: Credential | null;
   tokenInvalid?: boolean;
+  refusal?: DomainError | null;
   externalUrl: string;
   secrets: SecretBox;
   cache: SharedCache;
@@ -67,6 +71,7 @@ export function ctxFactory(loaders: (ctx: RequestCtx) => object): CtxFactory {
       user: args.user,
       credential: args.credential ?? null,
       tokenInvalid: args.tokenInvalid ?? false,
+      refusal: args.refusal ?? null,
       clock: args.clock ?? systemClock,
       externalUrl: args.externalUrl,
       secrets: args.secrets,

@@ -35,6 +35,11 @@ export interface AppModule {
   loaders?: (ctx: RequestCtx) => object;
   /** Steps of `npm run seed`, run in registry order. */
   seed?: ((env: SeedEnv) => Promise<void>)[];
+  /**
+   * Named switches core consults before serving something optional (app.ts: 'graphiql'), for the
+   * caller in `ctx`: true or false, or undefined when this module has no say on that name.
+   */
+  switches?: (ctx: RequestCtx, name: string) => Promise<boolean | undefined>;
 }
 
 export function defineModule(m: AppModule): AppModule {
@@ -60,6 +65,15 @@ export function resolversOf(modules: readonly AppModule[]): NonEmptyArray<Functi
   const all = modules.flatMap((m) => m.resolvers ?? []);
   if (all.length === 0) throw new Error('no resolvers registered');
   return all as NonEmptyArray<Function>;
+}
+
+/** A switch is on unless a module turns it off (no module having a say leaves it on). */
+export function switchesOf(modules: readonly AppModule[]): (ctx: RequestCtx, name: string) => Promise<boolean> {
+  const answers = modules.flatMap((m) => (m.switches ? [m.switches] : []));
+  return async (ctx, name) => {
+    for (const answer of answers) if ((await answer(ctx, name)) === false) return false;
+    return true;
+  };
 }
 
 export function loaderFactory(modules: readonly AppModule[]): (ctx: RequestCtx) => object {

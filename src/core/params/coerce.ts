@@ -26,6 +26,8 @@ export interface ParamSpec {
   arg?: string;
   /** For integer path ids: a value beyond int4 is this resource's 404, not a 400. */
   notFound?: string;
+  /** Hashes: leave out nested values (objects, lists, booleans) instead of refusing the parameter. */
+  scalarEntriesOnly?: boolean;
   description?: string;
 }
 
@@ -107,7 +109,9 @@ export function coerceParam(name: string, spec: ParamSpec, raw: unknown): unknow
     }
     case 'hash': {
       if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw ParamError.invalid(name);
-      return Object.entries(raw as Record<string, unknown>).map(([key, value]) => {
+      const entries = Object.entries(raw as Record<string, unknown>);
+      const kept = spec.scalarEntriesOnly ? entries.filter(([, v]) => typeof v === 'string' || typeof v === 'number') : entries;
+      return kept.map(([key, value]) => {
         if ((typeof value !== 'string' && typeof value !== 'number') || hasNulByte(key) || hasNulByte(String(value))) throw ParamError.invalid(name);
         return { key, value: String(value) };
       });

@@ -7,10 +7,13 @@ import { camelCase } from '../params/coerce';
  *  - the OpenAPI schema of the REST response.
  * So the three can never disagree.
  */
-export type WireScalar = 'integer' | 'number' | 'string' | 'boolean' | 'timestamp' | 'date';
+/** `json`: any JSON value, passed through as GraphQL's JSON scalar gives it (e.g. a feature gate's value). */
+export type WireScalar = 'integer' | 'number' | 'string' | 'boolean' | 'timestamp' | 'date' | 'json';
 
 interface FieldOpts {
   nullable?: boolean;
+  /** Shown in the OpenAPI schema of the response. */
+  description?: string;
   /** Key absent (not null) when the value is null: GitLab's conditional entity fields (docs/gitlab-compatibility.md, "Responses"). */
   omitIfNull?: boolean;
   /** Selected only when this boolean variable is true (`@include(if: $var)`). */
@@ -66,6 +69,7 @@ export const str = scalar('string');
 export const bool = scalar('boolean');
 export const time = scalar('timestamp');
 export const date = scalar('date');
+export const json = scalar('json');
 export const strList = scalar('string', { array: true });
 /** GraphQL enum value → GitLab string: `lowerEnum(VALUES)` or `lowerEnum('from', VALUES)`. */
 export function lowerEnum(a: string | readonly string[], b?: readonly string[] | FieldOpts, c: FieldOpts = {}): ScalarField {
@@ -137,7 +141,8 @@ export type JsonSchema = Record<string, unknown>;
 
 function scalarSchema(f: ScalarField): JsonSchema {
   const base: JsonSchema =
-    f.type === 'timestamp' ? { type: 'string', format: 'date-time' } : f.type === 'date' ? { type: 'string', format: 'date' } : { type: f.type };
+    f.type === 'timestamp' ? { type: 'string', format: 'date-time' } : f.type === 'date' ? { type: 'string', format: 'date' }
+      : f.type === 'json' ? { description: 'any JSON value' } : { type: f.type };
   if (f.enumValues) base.enum = f.enumValues.map((v) => v.toLowerCase());
   const item = f.nullable ? { ...base, nullable: true } : base;
   return f.array ? { type: 'array', items: base } : item;
@@ -154,7 +159,7 @@ export function schemaOf(s: WireShape, components: Record<string, JsonSchema>): 
         const ref = { $ref: `#/components/schemas/${schemaRefName(f.shape, components)}` };
         properties[key] = f.array ? { type: 'array', items: ref } : f.nullable ? { allOf: [ref], nullable: true } : ref;
       } else {
-        properties[key] = scalarSchema(f);
+        properties[key] = f.description ? { ...scalarSchema(f), description: f.description } : scalarSchema(f);
       }
       if (!f.omitIfNull && !f.includeIf) required.push(key);
     }

@@ -44,9 +44,9 @@ export async function seedScale(em: EntityManager, scale: number): Promise<void>
         await q(`update namespaces c set traversal_ids = p.traversal_ids || c.id from namespaces p where c.parent_id = p.id and c.traversal_ids = '{}' and p.traversal_ids <> '{}'`);
       }
       // 10 projects per group, some archived, with storage statistics
-      await q(`insert into projects (name, path, namespace_id, visibility_level, archived, runners_token, description, tag_list,
+      await q(`insert into projects (name, path, namespace_id, visibility_level, archived, description, tag_list,
                  storage_size, repository_size, lfs_objects_size, job_artifacts_size, created_at, updated_at, last_activity_at)
-               select 'Project ' || k, 'project-' || k, g.id, least(g.visibility_level, (k % 3) * 10), k = 10, md5(g.id || '-' || k), 'benchmark project',
+               select 'Project ' || k, 'project-' || k, g.id, least(g.visibility_level, (k % 3) * 10), k = 10, 'benchmark project',
                       array['scale'], (g.id * k) % 100000 * 3, (g.id * k) % 100000, (g.id * k) % 100000, (g.id * k) % 100000,
                       now() - (k || ' days')::interval, now(), now()
                  from namespaces g cross join generate_series(1, 10) k

@@ -11,6 +11,7 @@ import { VISIBILITY_LEVEL, toVisibility } from '../access/visibility.type';
 import { GroupMember } from '../access/member.entity';
 import type { Project } from '../projects/project.entity';
 import { projectService } from '../projects/project.service';
+import { defaultVisibilityLevel, visibilityRestriction } from '../application-settings';
 import { listGroups } from './group-list.query';
 import { lockAncestry } from './group-lock';
 import { patchEntity, type PatchMapping } from '../../core/patch/patch-entity';
@@ -75,6 +76,9 @@ async function create(ctx: RequestCtx, input: CreateGroupInput): Promise<Namespa
   const now = ctx.clock.now();
   const group = Object.assign(new Namespace(), { kind: 'group', parentId: parent?.id ?? null, createdAt: now, updatedAt: now });
   patchEntity(group, input, CreateGroupInput, { ...STORED, parentId: 'skip' });
+  if (input.visibility == null) group.visibilityLevel = await defaultVisibilityLevel(ctx, 'group');
+  const restricted = await visibilityRestriction(ctx, group.visibilityLevel);
+  if (restricted) throw new SaveFailedError('Failed to save group', { visibility_level: [restricted] });
   group.fullPath = parent ? `${parent.fullPath}/${group.path}` : group.path;
   group.fullName = parent ? `${parent.fullName} / ${group.name}` : group.name;
   const bag = new FieldErrorBag();
@@ -114,8 +118,10 @@ async function childVisibility(ctx: RequestCtx, group: Namespace): Promise<{ pro
 async function update(ctx: RequestCtx, idOrPath: string, input: UpdateGroupInput): Promise<Namespace> {
   const group = await findOwned(ctx, idOrPath);
   const parent = group.parentId ? await ctx.em.findOne(Namespace, { id: group.parentId }) : null;
-  const old = { fullPath: group.fullPath, fullName: group.fullName };
+  const old = { fullPath: group.fullPath, fullName: group.fullName, visibilityLevel: group.visibilityLevel };
   patchEntity(group, input, UpdateGroupInput, STORED);
+  const restricted = group.visibilityLevel === old.visibilityLevel ? undefined : await visibilityRestriction(ctx, group.visibilityLevel);
+  if (restricted) throw new ValidationError({ visibility_level: [restricted] });
   group.updatedAt = ctx.clock.now();
   const bag = new FieldErrorBag();
   validate(group, parent, bag);

@@ -69,8 +69,12 @@ export class Project {
   @Property({ type: 'integer' })
   openIssuesCount = 0;
 
-  @Property({ type: 'string', length: 64, hidden: true })
-  runnersToken!: string;
+  /** Sealed (project-runners-token.ts); null until first generated. */
+  @Property({ type: 'text', nullable: true, hidden: true })
+  runnersToken: string | null = null;
+
+  @Property({ type: 'string', length: 64, nullable: true, hidden: true })
+  runnersTokenDigest: string | null = null;
 
   @Property({ type: new BigIntType('number') })
   storageSize = 0;

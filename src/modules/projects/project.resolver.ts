@@ -9,6 +9,7 @@ import { Project } from './project.entity';
 import { CreateProjectInput, ProjectFilterArgs, ShareProjectInput, UpdateProjectInput } from './project.inputs';
 import type { ProjectShareView } from './project.loaders';
 import { projectService } from './project.service';
+import { projectRunnersToken } from './project-runners-token';
 import { ProjectGroupLinkType, ProjectPage, ProjectType, SharedWithGroupType, StarProjectPayload } from './project.type';
 import type { Page } from '../../core/pagination/page';
 import type { ProjectGroupLink } from './project-group-link.entity';
@@ -130,7 +131,7 @@ export class ProjectResolver {
   async runnersToken(@Root() p: Project, @Ctx() ctx: RequestCtx): Promise<string | null> {
     if (!ctx.user) return null;
     const level = policy.isAdmin(ctx.user) ? 0 : await ctx.loaders.projectLevel.load(p.id);
-    return policy.canAdminProject(ctx.user, level) ? p.runnersToken : null;
+    return policy.canAdminProject(ctx.user, level) ? projectRunnersToken(ctx, p) : null;
   }
 
   @FieldResolver(() => Boolean, { description: 'true for public projects.' })

@@ -1,5 +1,4 @@
 import { assertOptionalDate } from '../../core/params/coerce';
-import crypto from 'node:crypto';
 import type { CurrentUser, RequestCtx } from '../../core/context/request-ctx';
 import { likeEscape, sqlEntities, sqlRows, takenField } from '../../core/db/sql';
 import { ConflictError, ForbiddenError, NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
@@ -20,7 +19,9 @@ import { checkColumnLengths } from '../../core/validation/column-length';
 import { ProjectMember } from '../access/member.entity';
 import { ProjectGroupLink } from './project-group-link.entity';
 import { Project } from './project.entity';
+import { newRunnersToken } from './project-runners-token';
 import { patchEntity, type PatchMapping } from '../../core/patch/patch-entity';
+import { defaultVisibilityLevel, sharedRunnersDefault, visibilityRestriction } from '../application-settings';
 import { CreateProjectInput, ProjectOrderBy, UpdateProjectInput, type ProjectFilterArgs, type ShareProjectInput } from './project.inputs';
 
 const ORDER_COLUMNS: Record<ProjectOrderBy, string> = {
@@ -180,9 +181,15 @@ async function create(ctx: RequestCtx, input: CreateProjectInput): Promise<Proje
   const project = new Project();
   project.namespaceId = ns.id;
   project.creatorId = user.id;
-  project.runnersToken = crypto.randomBytes(15).toString('base64url');
+  const token = newRunnersToken(ctx.secrets);
+  project.runnersToken = token.sealed;
+  project.runnersTokenDigest = token.digest;
   project.createdAt = project.updatedAt = project.lastActivityAt = ctx.clock.now();
   patchEntity(project, input, CreateProjectInput, STORED);
+  if (input.visibility == null) project.visibilityLevel = await defaultVisibilityLevel(ctx, 'project');
+  if (input.sharedRunnersEnabled == null) project.sharedRunnersEnabled = await sharedRunnersDefault(ctx);
+  const restricted = await visibilityRestriction(ctx, project.visibilityLevel);
+  if (restricted) throw new ValidationError({ visibility_level: [restricted] });
   if (!project.path && project.name) project.path = parameterize(project.name);
   if (!project.name && project.path) project.name = project.path;
   validateAttributes(ctx, project, bag);
@@ -205,7 +212,10 @@ async function create(ctx: RequestCtx, input: CreateProjectInput): Promise<Proje
 
 async function update(ctx: RequestCtx, idOrPath: string, input: UpdateProjectInput): Promise<Project> {
   const project = await findAdministrable(ctx, idOrPath);
+  const oldLevel = project.visibilityLevel;
   patchEntity(project, input, UpdateProjectInput, STORED);
+  const restricted = project.visibilityLevel === oldLevel ? undefined : await visibilityRestriction(ctx, project.visibilityLevel);
+  if (restricted) throw new ValidationError({ visibility_level: [restricted] });
   project.updatedAt = ctx.clock.now();
   const bag = new FieldErrorBag();
   validateAttributes(ctx, project, bag);

@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Credential } from '../../core/context/request-ctx';
+import type { DomainError } from '../../core/errors/domain-errors';
+import { UNIQUE_IPS_COLUMNS, UNIQUE_IPS_JOIN, uniqueIpsRefusal, type UniqueIpsLimit } from '../application-settings';
 import { sqlRows } from '../../core/db/sql';
 import { digestToken } from '../../core/auth/token';
 import { User } from '../users/user.entity';
@@ -9,21 +11,24 @@ export interface AuthResult {
   user: User | null;
   credential: Credential | null;
   tokenInvalid: boolean;
+  /** The request is refused although the token is valid (unique-IPs limit, spec 4.18). */
+  refusal?: DomainError | null;
 }
 
 /** Resolves a supplied token to its active user and scopes; unknown, revoked, expired or blocked → tokenInvalid. */
-export async function authenticateToken(em: EntityManager, token: string | undefined, now: Date): Promise<AuthResult> {
+export async function authenticateToken(em: EntityManager, token: string | undefined, now: Date, ip?: string): Promise<AuthResult> {
   if (token === undefined) return { user: null, credential: null, tokenInvalid: false };
   if (token === '' || token.length > 255) return { user: null, credential: null, tokenInvalid: true };
   // One indexed lookup per request: the token's digest joined to its active user.
-  const [row] = await sqlRows<Record<string, unknown> & { token_scopes: string[]; token_impersonation: boolean }>(
+  const [row] = await sqlRows<Record<string, unknown> & UniqueIpsLimit & { token_scopes: string[]; token_impersonation: boolean }>(
     em,
-    `select u.*, t.scopes as token_scopes, t.impersonation as token_impersonation
-       from personal_access_tokens t join users u on u.id = t.user_id
+    `select u.*, t.scopes as token_scopes, t.impersonation as token_impersonation, ${UNIQUE_IPS_COLUMNS}
+       from personal_access_tokens t join users u on u.id = t.user_id ${UNIQUE_IPS_JOIN}
       where t.token_digest = ? and ${activeTokenSql('t')} and u.state = 'active'`,
     [digestToken(token), now.toISOString().slice(0, 10)],
   );
   if (!row) return { user: null, credential: null, tokenInvalid: true };
-  const { token_scopes: scopes, token_impersonation: impersonation, ...userRow } = row;
-  return { user: em.map(User, userRow as never), credential: { scopes, impersonation }, tokenInvalid: false };
+  const { token_scopes: scopes, token_impersonation: impersonation, ips_limit, ips_window, ...userRow } = row;
+  const refusal = await uniqueIpsRefusal(em, { ips_limit, ips_window }, Number(userRow.id), ip, now);
+  return { user: em.map(User, userRow as never), credential: { scopes, impersonation }, tokenInvalid: false, refusal };
 }

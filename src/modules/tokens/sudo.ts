@@ -22,5 +22,5 @@ export async function applySudo(em: EntityManager, auth: AuthResult, identifier:
   const byId = /^\d+$/.test(identifier) && Number(identifier) <= 2147483647;
   const [user] = await sqlEntities(em, User, `select u.* from users u where ${byId ? 'u.id = ?' : 'lower(u.username) = lower(?)'}`, [byId ? Number(identifier) : identifier]);
   if (!user) throw new NotFoundError(`User with ID or username '${identifier}'`);
-  return { user, credential: { ...auth.credential, sudoer: auth.user }, tokenInvalid: false };
+  return { user, credential: { ...auth.credential, sudoer: auth.user }, tokenInvalid: false, refusal: auth.refusal };
 }

@@ -10,6 +10,7 @@ import { FieldErrorBag } from '../../core/errors/field-error-bag';
 import { MSG } from '../../core/errors/messages';
 import { checkColumnLengths } from '../../core/validation/column-length';
 import { TOP_LEVEL_RESERVED, checkNameOrPath, isValidNamespacePath } from '../../core/validation/path-rules';
+import { newUserDefaults } from '../application-settings';
 import { hashPassword } from './password';
 import { policy } from '../access/policy';
 import { AccessLevel } from '../access/access-level';
@@ -48,13 +49,6 @@ async function list(ctx: RequestCtx, args: UsersArgs): Promise<Page<User>> {
   return offsetPage(ctx.em, { select: 'u.*', from: 'users u', where, params, orderBy: 'u.id', dir: 'asc', id: 'u.id', map: (r) => ctx.em.map(User, r as never) }, args);
 }
 
-/** External users may not create groups or personal projects (GitLab's User#ensure_external_user_rights). */
-function applyExternalRights(user: User): void {
-  if (!user.external) return;
-  user.canCreateGroup = false;
-  user.projectsLimit = 0;
-}
-
 function validate(ctx: RequestCtx, user: User, input: UserAttributesInput): void {
   const bag = new FieldErrorBag();
   checkNameOrPath(bag, 'name', user.name);
@@ -90,8 +84,15 @@ async function create(ctx: RequestCtx, input: CreateUserInput): Promise<User> {
   if (missing.length) throw ParamError.missing(...missing);
   const user = new User();
   patchEntity(user, input, UserAttributesInput, STORED);
+  const defaults = await newUserDefaults(ctx);
+  user.projectsLimit = input.projectsLimit ?? defaults.projectsLimit;
+  if (input.external == null && defaults.external) {
+    // A user made external by user_default_external gets GitLab's external rights unless sent otherwise.
+    user.external = true;
+    user.canCreateGroup = input.canCreateGroup ?? false;
+    user.projectsLimit = input.projectsLimit ?? 0;
+  }
   user.createdAt = user.updatedAt = ctx.clock.now();
-  applyExternalRights(user);
   validate(ctx, user, input);
   await checkConflicts(ctx, user);
   await insertWithNamespace(ctx, user);
@@ -121,7 +122,6 @@ async function update(ctx: RequestCtx, id: number, input: UpdateUserInput): Prom
   const oldUsername = user.username;
   patchEntity(user, input, UserAttributesInput, STORED);
   user.updatedAt = ctx.clock.now();
-  applyExternalRights(user);
   validate(ctx, user, input);
   await checkConflicts(ctx, user);
   const write = () => ctx.em.transactional(async (em) => {

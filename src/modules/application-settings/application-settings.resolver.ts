@@ -1,0 +1,29 @@
+import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Allow } from '../../core/auth/allow';
+import type { RequestCtx } from '../../core/context/request-ctx';
+import { applicationSettingsService } from './application-settings.service';
+import { ApplicationSettingsType, UpdateApplicationSettingsInput } from './application-settings.type';
+
+@Resolver(() => ApplicationSettingsType)
+export class ApplicationSettingsResolver {
+  @Query(() => ApplicationSettingsType, { description: 'Instance settings (GET /application/settings), administrators only.' })
+  @Allow('admin')
+  applicationSettings(@Ctx() ctx: RequestCtx): Promise<Record<string, unknown>> {
+    return applicationSettingsService.get(ctx);
+  }
+
+  @Mutation(() => ApplicationSettingsType, { description: 'PUT /application/settings: at least one setting; administrators only.' })
+  @Allow('admin')
+  updateApplicationSettings(
+    @Arg('input', () => UpdateApplicationSettingsInput) input: UpdateApplicationSettingsInput,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<Record<string, unknown>> {
+    return applicationSettingsService.update(ctx, input);
+  }
+
+  @Mutation(() => ApplicationSettingsType, { description: 'A new instance runner registration token; the old one stops working.' })
+  @Allow('admin')
+  resetRunnersRegistrationToken(@Ctx() ctx: RequestCtx): Promise<Record<string, unknown>> {
+    return applicationSettingsService.resetRunnersToken(ctx);
+  }
+}

@@ -1,0 +1,18 @@
+import { defineModule } from '../../core/module/app-module';
+import { ApplicationSettings, UserRequestIp } from './application-settings.entity';
+import { ApplicationSettingsResolver } from './application-settings.resolver';
+import { applicationSettingsRoutes } from './application-settings.rest';
+import { Migration20261122100000ApplicationSettings } from './migrations/Migration20261122100000_application_settings';
+
+export { matchesRunnersRegistrationToken } from './runners-registration-token';
+export { UNIQUE_IPS_COLUMNS, UNIQUE_IPS_JOIN, uniqueIpsRefusal, type UniqueIpsLimit } from './unique-ips';
+export { defaultVisibilityLevel, newUserDefaults, sharedRunnersDefault, visibilityRestriction } from './application-settings.effects';
+
+/** Application settings (spec 4.18): GET/PUT /application/settings, GraphQL applicationSettings. */
+export const applicationSettingsModule = defineModule({
+  name: 'application-settings',
+  entities: [ApplicationSettings, UserRequestIp],
+  migrations: [{ name: 'Migration20261122100000_application_settings', class: Migration20261122100000ApplicationSettings }],
+  resolvers: [ApplicationSettingsResolver],
+  routes: applicationSettingsRoutes,
+});

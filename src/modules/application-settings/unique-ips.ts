@@ -1,0 +1,39 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { sqlRows } from '../../core/db/sql';
+import { ForbiddenError } from '../../core/errors/domain-errors';
+
+/**
+ * unique_ips_limit_enabled / _per_user / _time_window (spec 4.18): a user's API requests from more
+ * distinct addresses than allowed within the window are refused (GitLab's UniqueIpsLimiter). The token
+ * lookup joins these columns (one query: nothing extra while the limit is off).
+ */
+export const UNIQUE_IPS_JOIN = 'left join application_settings ips_s on ips_s.id = 1 and ips_s.unique_ips_limit_enabled';
+export const UNIQUE_IPS_COLUMNS = 'ips_s.unique_ips_limit_per_user as ips_limit, ips_s.unique_ips_limit_time_window as ips_window';
+
+export interface UniqueIpsLimit {
+  ips_limit: number | null;
+  ips_window: number | null;
+}
+
+export const TOO_MANY_IPS = 'Too many IPs';
+
+/**
+ * Records this request's address for the user (one statement: upsert, expiry of old addresses, count
+ * of the others still in the window) and returns the refusal when the count exceeds the limit.
+ */
+export async function uniqueIpsRefusal(em: EntityManager, limit: UniqueIpsLimit, userId: number, ip: string | undefined, now: Date): Promise<ForbiddenError | null> {
+  if (limit.ips_limit === null || limit.ips_window === null || !ip) return null;
+  const since = new Date(now.getTime() - limit.ips_window * 1000);
+  const [row] = await sqlRows<{ n: number }>(
+    em,
+    `with upsert as (
+       insert into user_request_ips (user_id, ip, last_seen_at) values (?, ?, ?)
+       on conflict (user_id, ip) do update set last_seen_at = excluded.last_seen_at returning ip
+     ), expired as (
+       delete from user_request_ips where user_id = ? and last_seen_at <= ? returning ip
+     )
+     select count(*)::int + 1 as n from user_request_ips where user_id = ? and ip <> ? and last_seen_at > ?`,
+    [userId, ip.slice(0, 64), now, userId, since, userId, ip.slice(0, 64), since],
+  );
+  return row.n > limit.ips_limit ? new ForbiddenError(TOO_MANY_IPS) : null;
+}

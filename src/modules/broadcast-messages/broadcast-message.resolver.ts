@@ -1,0 +1,51 @@
+import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Allow } from '../../core/auth/allow';
+import type { RequestCtx } from '../../core/context/request-ctx';
+import { PageArgs, type Page } from '../../core/pagination/page';
+import type { BroadcastMessage } from './broadcast-message.entity';
+import { CreateBroadcastMessageInput, UpdateBroadcastMessageInput } from './broadcast-message.inputs';
+import { broadcastMessageService as service, isActive } from './broadcast-message.service';
+import { BroadcastMessagePage, BroadcastMessageType } from './broadcast-message.type';
+
+/** Spec 4.19–4.23. Every operation, reads included, is for administrators (spec 5.3, 5.6). */
+@Resolver(() => BroadcastMessageType)
+export class BroadcastMessageResolver {
+  @Query(() => BroadcastMessagePage, { description: 'Administrators only; newest first.' })
+  @Allow('admin')
+  broadcastMessages(@Args() args: PageArgs, @Ctx() ctx: RequestCtx): Promise<Page<BroadcastMessage>> {
+    return service.list(ctx, args);
+  }
+
+  @Query(() => BroadcastMessageType, { description: 'Administrators only.' })
+  @Allow('admin')
+  broadcastMessage(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestCtx): Promise<BroadcastMessage> {
+    return service.get(ctx, id);
+  }
+
+  @Mutation(() => BroadcastMessageType, { description: 'Administrators only. Defaults: starts now, ends in one hour, #E75E40 on #FFFFFF.' })
+  @Allow('admin')
+  createBroadcastMessage(@Arg('input', () => CreateBroadcastMessageInput) input: CreateBroadcastMessageInput, @Ctx() ctx: RequestCtx): Promise<BroadcastMessage> {
+    return service.create(ctx, input);
+  }
+
+  @Mutation(() => BroadcastMessageType, { description: 'Administrators only; fields not given stay unchanged.' })
+  @Allow('admin')
+  updateBroadcastMessage(
+    @Arg('id', () => Int) id: number,
+    @Arg('input', () => UpdateBroadcastMessageInput) input: UpdateBroadcastMessageInput,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<BroadcastMessage> {
+    return service.update(ctx, id, input);
+  }
+
+  @Mutation(() => Boolean, { description: 'Administrators only.' })
+  @Allow('admin')
+  deleteBroadcastMessage(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+    return service.remove(ctx, id);
+  }
+
+  @FieldResolver(() => Boolean, { description: 'startsAt ≤ now ≤ endsAt, evaluated when the response is built.' })
+  active(@Root() m: BroadcastMessage, @Ctx() ctx: RequestCtx): boolean {
+    return isActive(m, ctx.clock.now());
+  }
+}

@@ -1,0 +1,78 @@
+import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { PageType } from '../../core/pagination/page';
+
+/** Every GitLab job status (Ci::Build::AVAILABLE_STATUSES); the REST filter accepts them all (spec 4.6). */
+export enum JobStatus {
+  CREATED = 'CREATED',
+  PENDING = 'PENDING',
+  RUNNING = 'RUNNING',
+  SUCCESS = 'SUCCESS',
+  FAILED = 'FAILED',
+  CANCELED = 'CANCELED',
+  SKIPPED = 'SKIPPED',
+  MANUAL = 'MANUAL',
+}
+registerEnumType(JobStatus, { name: 'JobStatus' });
+export const JOB_STATUS_REST_VALUES = ['created', 'pending', 'running', 'success', 'failed', 'canceled', 'skipped', 'manual'] as const;
+
+/** The commit a pipeline builds (GitLab's Commit entity). */
+@ObjectType('Commit')
+export class CommitType {
+  @Field(() => String, { description: 'The full SHA.' }) id!: string;
+  @Field(() => String) shortId!: string;
+  @Field(() => String) title!: string;
+  @Field(() => String) message!: string;
+  @Field(() => String) authorName!: string;
+  @Field(() => String) authorEmail!: string;
+  @Field(() => Date) authoredDate!: Date;
+  @Field(() => String) committerName!: string;
+  @Field(() => String) committerEmail!: string;
+  @Field(() => Date) committedDate!: Date;
+  @Field(() => Date, { description: 'GitLab reports the committed date here.' }) createdAt!: Date;
+  @Field(() => [String]) parentIds!: string[];
+}
+
+@ObjectType('Pipeline')
+export class PipelineType {
+  @Field(() => Int) id!: number;
+  @Field(() => String) sha!: string;
+  @Field(() => String) ref!: string;
+  @Field(() => String, { description: 'GitLab pipeline status (running, success, ...).' }) status!: string;
+}
+
+/** A job as the runner job list shows it; user, commit, pipeline and project resolve through batched loaders. */
+@ObjectType('Job')
+export class JobType {
+  @Field(() => Int) id!: number;
+  @Field(() => JobStatus) status!: JobStatus;
+  @Field(() => String) stage!: string;
+  @Field(() => String) name!: string;
+  @Field(() => String) ref!: string;
+  @Field(() => Boolean) tag!: boolean;
+  @Field(() => Float, { nullable: true }) coverage!: number | null;
+  @Field(() => Date) createdAt!: Date;
+  @Field(() => Date, { nullable: true }) startedAt!: Date | null;
+  @Field(() => Date, { nullable: true }) finishedAt!: Date | null;
+  @Field(() => Float, { nullable: true, description: 'Seconds from start to finish (or to now while running); null before start.' })
+  duration!: number | null;
+}
+
+export const JobPage = PageType(JobType, 'JobPage');
+
+/** A job row as read for lists: plain values, foreign keys resolved by loaders. */
+export interface JobRow {
+  id: number;
+  status: JobStatus;
+  stage: string;
+  name: string;
+  ref: string;
+  tag: boolean;
+  coverage: number | null;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  duration: number | null;
+  projectId: number;
+  pipelineId: number;
+  userId: number | null;
+}

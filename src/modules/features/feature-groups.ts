@@ -1,0 +1,34 @@
+/**
+ * Feature groups (GitLab's Flipper groups): names an admin can enable a flag for with
+ * `feature_group`. `perf_team` is always registered (as in GitLab); FEATURE_GROUPS adds more and
+ * names the members: `FEATURE_GROUPS="beta_testers=alice,bob;perf_team=carol;qa"` (README, "Configuration").
+ */
+export type FeatureGroups = ReadonlyMap<string, ReadonlySet<string>>;
+
+const NAME = /^[A-Za-z0-9_]+$/;
+
+export class FeatureGroupsConfigError extends Error {}
+
+export function parseFeatureGroups(raw: string | undefined): FeatureGroups {
+  const groups = new Map<string, Set<string>>([['perf_team', new Set()]]);
+  for (const entry of (raw ?? '').split(';').map((e) => e.trim()).filter(Boolean)) {
+    const [name, members = ''] = entry.split('=', 2).map((s) => s.trim());
+    if (!NAME.test(name)) throw new FeatureGroupsConfigError(`FEATURE_GROUPS: "${name}" is not a valid group name (letters, digits, '_')`);
+    const set = groups.get(name) ?? new Set<string>();
+    for (const username of members.split(',').map((u) => u.trim()).filter(Boolean)) set.add(username.toLowerCase());
+    groups.set(name, set);
+  }
+  return groups;
+}
+
+let registry: FeatureGroups | undefined;
+
+/** The registered groups, read from the environment once. */
+export function featureGroups(): FeatureGroups {
+  registry ??= parseFeatureGroups(process.env.FEATURE_GROUPS);
+  return registry;
+}
+
+export function inFeatureGroup(groups: FeatureGroups, group: string, user: { username: string }): boolean {
+  return groups.get(group)?.has(user.username.toLowerCase()) ?? false;
+}

@@ -1,0 +1,48 @@
+import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Allow } from '../../core/auth/allow';
+import type { RequestCtx } from '../../core/context/request-ctx';
+import { gatesOf, stateOf, type Gate } from './feature-gates';
+import { checkFeatureName } from './feature-value';
+import type { Feature } from './feature.entity';
+import { SetFeatureGateInput } from './feature.inputs';
+import { featureService as service } from './feature.service';
+import { FeatureGateType, FeatureState, FeatureType } from './feature.type';
+
+/** Spec 4.35–4.36 plus later GitLab's DELETE; administrators only, except featureEnabled. */
+@Resolver(() => FeatureType)
+export class FeatureResolver {
+  @Query(() => [FeatureType], { description: 'Administrators only: every persisted feature, in storage order (not paginated).' })
+  @Allow('admin')
+  features(@Ctx() ctx: RequestCtx): Promise<Feature[]> {
+    return service.list(ctx);
+  }
+
+  @Query(() => Boolean, { description: 'Whether a flag is on for the caller (anonymous callers too), with the same evaluation the service uses.' })
+  @Allow('anonymous')
+  featureEnabled(@Arg('name', () => String) name: string, @Ctx() ctx: RequestCtx): Promise<boolean> {
+    checkFeatureName(name);
+    return service.isEnabled(ctx, name, { user: ctx.tokenInvalid ? null : ctx.user });
+  }
+
+  @Mutation(() => FeatureType, { description: 'Administrators only: POST /features/:name (creates the feature when new).' })
+  @Allow('admin')
+  setFeatureGate(@Arg('name', () => String) name: string, @Arg('input', () => SetFeatureGateInput) input: SetFeatureGateInput, @Ctx() ctx: RequestCtx): Promise<Feature> {
+    return service.set(ctx, name, input);
+  }
+
+  @Mutation(() => Boolean, { description: 'Administrators only: removes the feature (it answers its default again); true even when it did not exist.' })
+  @Allow('admin')
+  deleteFeature(@Arg('name', () => String) name: string, @Ctx() ctx: RequestCtx): Promise<boolean> {
+    return service.remove(ctx, name);
+  }
+
+  @FieldResolver(() => FeatureState)
+  state(@Root() f: Feature): FeatureState {
+    return stateOf(f).toUpperCase() as FeatureState;
+  }
+
+  @FieldResolver(() => [FeatureGateType], { description: 'The boolean gate first, then only the gates that are set.' })
+  gates(@Root() f: Feature): Gate[] {
+    return gatesOf(f);
+  }
+}

@@ -1,0 +1,25 @@
+import { Field, ObjectType, registerEnumType } from 'type-graphql';
+import { GraphQLJSON } from 'graphql-scalars';
+import type { GateValue } from './feature-gates';
+
+export enum FeatureState {
+  ON = 'ON',
+  OFF = 'OFF',
+  CONDITIONAL = 'CONDITIONAL',
+}
+registerEnumType(FeatureState, { name: 'FeatureState', description: 'ON when fully enabled, CONDITIONAL when some gate is set, else OFF.' });
+export const FEATURE_STATE_REST_VALUES = ['on', 'off', 'conditional'] as const;
+
+@ObjectType('FeatureGate', { description: 'One gate of a feature (spec 2.9).' })
+export class FeatureGateType {
+  @Field(() => String, { description: 'boolean, actors, percentage_of_actors, percentage_of_time or groups' })
+  key!: string;
+
+  @Field(() => GraphQLJSON, { description: 'Boolean for boolean, integer for percentages, list of strings for actors (User:<id>) and groups.' })
+  value!: GateValue;
+}
+
+@ObjectType('Feature', { description: 'A persisted feature flag (spec 2.9); state and gates are computed from its gate values.' })
+export class FeatureType {
+  @Field(() => String) name!: string;
+}

@@ -1,0 +1,24 @@
+import { defineModule } from '../../core/module/app-module';
+import { FEATURE_DEFINITIONS } from './feature-definitions';
+import { parseFeatureGroups } from './feature-groups';
+import { Feature } from './feature.entity';
+import { FeatureResolver } from './feature.resolver';
+import { featureRoutes } from './feature.rest';
+import { seedFeatures } from './feature.seed';
+import { isFeatureEnabled } from './feature.service';
+import { Migration20261122110100Features } from './migrations/Migration20261122110100_features';
+
+// A malformed FEATURE_GROUPS fails the start, not the first request that needs it.
+parseFeatureGroups(process.env.FEATURE_GROUPS);
+
+/** Feature flags (spec 4.35–4.36): the admin API on both surfaces, and the switches core consults. */
+export const featuresModule = defineModule({
+  name: 'features',
+  entities: [Feature],
+  migrations: [{ name: 'Migration20261122110100_features', class: Migration20261122110100Features }],
+  resolvers: [FeatureResolver],
+  routes: featureRoutes,
+  seed: [seedFeatures],
+  // Core asks before serving optional pages (e.g. 'graphiql'); only flags defined here answer.
+  switches: async (ctx, name) => (Object.hasOwn(FEATURE_DEFINITIONS, name) ? isFeatureEnabled(ctx, name, { user: ctx.tokenInvalid ? null : ctx.user }) : undefined),
+});

@@ -1,0 +1,19 @@
+import { defineModule } from '../../core/module/app-module';
+import { Migration20261122130000Runners } from './migrations/Migration20261122130000_runners';
+import { Runner, RunnerProject } from './runner.entity';
+import { runnerLoaders } from './runner.loaders';
+import { RunnerResolver } from './runner.resolver';
+import { runnerRoutes } from './runner.rest';
+import { seedRunnersDemo } from './runner-demo.seed';
+import { seedRunnersScale } from './runner-scale.seed';
+
+/** CI runners (spec 4.1-4.9) and runner registration. */
+export const runnersModule = defineModule({
+  name: 'runners',
+  entities: [Runner, RunnerProject],
+  migrations: [{ name: 'Migration20261122130000_runners', class: Migration20261122130000Runners }],
+  resolvers: [RunnerResolver],
+  routes: runnerRoutes,
+  loaders: runnerLoaders,
+  seed: [seedRunnersDemo, seedRunnersScale],
+});

@@ -1,0 +1,71 @@
+import type { RequestCtx } from '../../core/context/request-ctx';
+import { requireUser } from '../../core/auth/guards';
+import { isUniqueViolation } from '../../core/db/sql';
+import { ConflictError, ForbiddenError, NotFoundError, ParamError } from '../../core/errors/domain-errors';
+import type { Page } from '../../core/pagination/page';
+import { policy } from '../access/policy';
+import type { Project } from '../projects/project.entity';
+import { projectService } from '../projects/project.service';
+import { forgetOwnedRunners, ownsRunner } from './runner-access';
+import { checkScope, listRunners } from './runner-list.query';
+import { Runner, RunnerProject } from './runner.entity';
+import type { ProjectRunnersArgs } from './runner.inputs';
+import { runnerService } from './runner.service';
+
+/**
+ * Project runners (spec 4.7-4.9). GitLab runs a filter before anything else on these routes: the
+ * project must be visible (else 404 Project Not Found) and the caller Master or above (else 403);
+ * parameters are checked after it, so the services check them too.
+ */
+async function findAdministrable(ctx: RequestCtx, projectId: string): Promise<Project> {
+  const user = requireUser(ctx);
+  const project = await projectService.findVisible(ctx, projectId);
+  if (!policy.canAdminProject(user, policy.isAdmin(user) ? 0 : await projectService.accessLevel(ctx, project))) throw new ForbiddenError();
+  return project;
+}
+
+/**
+ * Spec 4.7: runners enabled in the project, and shared runners when the project has shared runners
+ * enabled. (GitLab 10.3 lists every shared runner regardless; the spec's rule wins: README.)
+ */
+async function list(ctx: RequestCtx, args: ProjectRunnersArgs): Promise<Page<Runner>> {
+  const project = await findAdministrable(ctx, args.projectId);
+  const scope = checkScope(args.scope, ['active', 'paused', 'online', 'specific', 'shared']);
+  const shared = project.sharedRunnersEnabled ? ' or r.is_shared' : '';
+  return listRunners(ctx, `(r.id in (select rp.runner_id from ci_runner_projects rp where rp.project_id = ?)${shared})`, [project.id], scope, args);
+}
+
+/** Spec 4.8, GitLab's order: runner 404, shared 403, locked 403, then (non-admins) ownership 403; 409 when already enabled. */
+async function enable(ctx: RequestCtx, projectId: string, runnerId: number | null | undefined): Promise<Runner> {
+  const project = await findAdministrable(ctx, projectId);
+  if (runnerId === undefined || runnerId === null) throw ParamError.missing('runner_id');
+  const runner = await runnerService.find(ctx, runnerId);
+  if (runner.isShared) throw new ForbiddenError('Runner is shared');
+  if (runner.locked) throw new ForbiddenError('Runner is locked');
+  if (!policy.isAdmin(ctx.user) && !(await ownsRunner(ctx, runner.id))) throw new ForbiddenError('No access granted');
+  const conflict = new ConflictError('Runner was already enabled for this project');
+  if (await ctx.em.findOne(RunnerProject, { runnerId: runner.id, projectId: project.id })) throw conflict;
+  try {
+    await ctx.em.persistAndFlush(ctx.em.create(RunnerProject, { runnerId: runner.id, projectId: project.id, createdAt: ctx.clock.now() }));
+  } catch (e) {
+    if (isUniqueViolation(e)) throw conflict;
+    throw e;
+  }
+  forgetOwnedRunners(ctx);
+  return runner;
+}
+
+/** Spec 4.9: only a runner enabled here (404 Runner Not Found), never its last project (403), then 204. */
+async function disable(ctx: RequestCtx, projectId: string, runnerId: number): Promise<boolean> {
+  const project = await findAdministrable(ctx, projectId);
+  const link = await ctx.em.findOne(RunnerProject, { runnerId, projectId: project.id });
+  if (!link) throw new NotFoundError('Runner');
+  if ((await runnerService.projectCount(ctx, runnerId)) === 1) {
+    throw new ForbiddenError('Only one project associated with the runner. Please remove the runner instead');
+  }
+  await ctx.em.nativeDelete(RunnerProject, { id: link.id });
+  forgetOwnedRunners(ctx);
+  return true;
+}
+
+export const projectRunnerService = { list, enable, disable };

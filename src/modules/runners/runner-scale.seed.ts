@@ -1,0 +1,41 @@
+import crypto from 'node:crypto';
+import { ProgressBar } from '../../core/db/seed/progress';
+import type { SeedEnv } from '../../core/module/app-module';
+import { User } from '../users/user.entity';
+import { seedCiScaleUnit } from '../ci/ci-scale.seed';
+
+const RUNNERS_PER_UNIT = 10;
+
+/**
+ * `--scale N` benchmark runners and jobs, per unit: 10 runners (1 shared, 9 specific, each enabled in
+ * 10 of the unit's projects) and 10,000 jobs (1,000 pipelines with their commits), in bulk SQL.
+ * Idempotent: a unit whose runners exist (`scale-runner-<u>-1`) is skipped.
+ */
+export async function seedRunnersScale(env: SeedEnv): Promise<void> {
+  if (env.scale <= 0) return;
+  const root = await env.em.findOneOrFail(User, { username: 'root' });
+  const ctx = env.as(root);
+  const conn = ctx.em.getConnection();
+  const units = Math.floor(env.scale);
+  const bar = new ProgressBar('scale jobs', units);
+  bar.update(0);
+  for (let u = 1; u <= units; u += 1) {
+    const exists = (await conn.execute(`select 1 from ci_runners where description = ?`, [`scale-runner-${u}-1`], 'all')) as unknown[];
+    if (exists.length === 0) {
+      const tokens = Array.from({ length: RUNNERS_PER_UNIT }, () => crypto.randomBytes(15).toString('hex'));
+      await ctx.em.transactional(async (tx) => {
+        const q = <T>(sql: string, params: unknown[] = []) => tx.getConnection().execute(sql, params, 'all') as Promise<T[]>;
+        const rows = await q<{ id: number }>(
+          `insert into ci_runners (token, token_digest, description, is_shared, contacted_at, tag_list, version, platform, architecture)
+           select t.sealed, t.digest, 'scale-runner-' || ?::int || '-' || t.k, t.k = 1, case when t.k % 3 = 0 then now() else null end,
+                  '{scale}', '10.3.0', 'linux', 'amd64'
+             from unnest(?::text[], ?::text[]) with ordinality as t(sealed, digest, k) order by t.k returning id`,
+          [u, `{${tokens.map((x) => ctx.secrets.seal(x)).join(',')}}`, `{${tokens.map((x) => ctx.secrets.digest(x)).join(',')}}`],
+        );
+        await seedCiScaleUnit(q, u, rows.map((r) => Number(r.id)));
+      });
+    }
+    bar.update(u);
+  }
+  await conn.execute('analyze ci_runners; analyze ci_runner_projects; analyze ci_pipelines; analyze ci_commits; analyze ci_builds', [], 'run');
+}

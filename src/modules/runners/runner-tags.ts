@@ -1,0 +1,31 @@
+import type { RequestCtx } from '../../core/context/request-ctx';
+import { ValidationError } from '../../core/errors/domain-errors';
+import { FieldErrorBag } from '../../core/errors/field-error-bag';
+import { checkColumnLengths } from '../../core/validation/column-length';
+import { Runner } from './runner.entity';
+
+/**
+ * Tags as GitLab's taggable model stores them: every item split on commas, trimmed, blanks and
+ * duplicates dropped (`tag_list=ruby,mysql`, `tag_list[]=ruby`, a JSON array: all the same).
+ */
+export function normalizeTags(items: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const item of items) {
+    for (const raw of item.split(',')) {
+      const tag = raw.trim();
+      if (tag && !out.includes(tag)) out.push(tag);
+    }
+  }
+  return out;
+}
+
+/**
+ * The runner's model validations before a write: column lengths (description, info fields) and
+ * Ci::Runner#tag_constraints, whose attribute key is literally `tags_list`.
+ */
+export function validateRunner(ctx: RequestCtx, runner: Runner): void {
+  const bag = new FieldErrorBag();
+  checkColumnLengths(bag, ctx.em.getMetadata().get(Runner.name), runner);
+  if (runner.tagList.length === 0 && !runner.runUntagged) bag.add('tags_list', 'can not be empty when runner is not allowed to pick untagged jobs');
+  if (!bag.empty) throw new ValidationError(bag.errors);
+}

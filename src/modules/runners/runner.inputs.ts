@@ -1,0 +1,52 @@
+import { ArgsType, Field, ID, InputType, Int } from 'type-graphql';
+import { PageArgs } from '../../core/pagination/page';
+import { RunnerAccessLevel, RunnerScope } from './runner.type';
+
+/** GET /runners and GET /runners/all (spec 4.1, 4.2). */
+@ArgsType()
+export class RunnersArgs extends PageArgs {
+  @Field(() => RunnerScope, { nullable: true, description: 'runners: active, paused, online; allRunners also specific, shared.' })
+  scope?: RunnerScope;
+}
+
+/** GET /projects/:id/runners (spec 4.7); the scope is checked after the project's Master filter, as GitLab does. */
+@ArgsType()
+export class ProjectRunnersArgs extends PageArgs {
+  @Field(() => ID)
+  projectId!: string;
+
+  @Field(() => String, { nullable: true, description: 'active, paused, online, specific or shared.' })
+  scope?: string;
+}
+
+/** The writable attributes of a runner (spec 4.4); also the allow-list of the patch. */
+@InputType()
+export class UpdateRunnerInput {
+  @Field(() => String, { nullable: true }) description?: string;
+  @Field(() => Boolean, { nullable: true }) active?: boolean;
+  @Field(() => [String], { nullable: true, description: 'The complete tag list (replaces it); comma lists are split.' }) tagList?: string[];
+  @Field(() => Boolean, { nullable: true }) runUntagged?: boolean;
+  @Field(() => Boolean, { nullable: true }) locked?: boolean;
+  @Field(() => RunnerAccessLevel, { nullable: true }) accessLevel?: RunnerAccessLevel;
+}
+
+/** One entry of the runner's `info` hash (name, version, revision, platform, architecture; others ignored). */
+@InputType()
+export class RunnerInfoEntryInput {
+  @Field(() => String) key!: string;
+  @Field(() => String) value!: string;
+}
+
+/** POST /runners: a registration token plus the runner's initial attributes. */
+@InputType()
+export class RegisterRunnerInput extends UpdateRunnerInput {
+  @Field(() => String, { description: 'The instance registration token or a project runners_token.' }) token!: string;
+  @Field(() => [RunnerInfoEntryInput], { nullable: true, description: "The runner's metadata, as REST's info[name]=… hash." })
+  info?: RunnerInfoEntryInput[];
+}
+
+@ArgsType()
+export class EnableProjectRunnerArgs {
+  @Field(() => ID) projectId!: string;
+  @Field(() => Int, { nullable: true, description: 'Required; checked after the project filter (GitLab order).' }) runnerId?: number;
+}

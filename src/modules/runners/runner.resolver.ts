@@ -1,0 +1,117 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Allow } from '../../core/auth/allow';
+import type { RequestCtx } from '../../core/context/request-ctx';
+import type { Page } from '../../core/pagination/page';
+import { policy } from '../access/policy';
+import { JobListArgs } from '../ci/job.inputs';
+import { JobPage, type JobRow } from '../ci/job.type';
+import type { Project } from '../projects/project.entity';
+import { ProjectType } from '../projects/project.type';
+import { projectRunnerService } from './project-runner.service';
+import { ONLINE_WINDOW_MS } from './runner-list.query';
+import { runnerRegistrationService } from './runner-registration.service';
+import type { Runner } from './runner.entity';
+import { EnableProjectRunnerArgs, ProjectRunnersArgs, RegisterRunnerInput, RunnersArgs, UpdateRunnerInput } from './runner.inputs';
+import { runnerService } from './runner.service';
+import { RunnerAccessLevel, RunnerPage, RunnerRegistrationType, RunnerType, accessLevelOf } from './runner.type';
+
+@Resolver(() => RunnerType)
+export class RunnerResolver {
+  @Query(() => RunnerPage, { description: 'Specific runners the caller owns (GET /runners).' })
+  @Allow('user')
+  runners(@Args() args: RunnersArgs, @Ctx() ctx: RequestCtx): Promise<Page<Runner>> {
+    return runnerService.list(ctx, args);
+  }
+
+  @Query(() => RunnerPage, { description: 'All runners, shared and specific (GET /runners/all); administrators only.' })
+  @Allow('user')
+  allRunners(@Args() args: RunnersArgs, @Ctx() ctx: RequestCtx): Promise<Page<Runner>> {
+    return runnerService.listAll(ctx, args);
+  }
+
+  @Query(() => RunnerType, { description: 'A runner (GET /runners/:id).' })
+  @Allow('user')
+  runner(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestCtx): Promise<Runner> {
+    return runnerService.get(ctx, id);
+  }
+
+  @Query(() => JobPage, { description: "A runner's jobs, ordered by id (GET /runners/:id/jobs)." })
+  @Allow('user')
+  runnerJobs(@Arg('id', () => Int) id: number, @Args() args: JobListArgs, @Ctx() ctx: RequestCtx): Promise<Page<JobRow>> {
+    return runnerService.jobs(ctx, id, args);
+  }
+
+  @Query(() => RunnerPage, { description: "Runners enabled in a project, plus shared ones when the project uses them (GET /projects/:id/runners)." })
+  @Allow('user')
+  projectRunners(@Args() args: ProjectRunnersArgs, @Ctx() ctx: RequestCtx): Promise<Page<Runner>> {
+    return projectRunnerService.list(ctx, args);
+  }
+
+  @Mutation(() => RunnerType, { description: 'PUT /runners/:id' })
+  @Allow('user')
+  updateRunner(@Arg('id', () => Int) id: number, @Arg('input', () => UpdateRunnerInput) input: UpdateRunnerInput, @Ctx() ctx: RequestCtx): Promise<Runner> {
+    return runnerService.update(ctx, id, input);
+  }
+
+  @Mutation(() => Boolean, { description: 'DELETE /runners/:id' })
+  @Allow('user')
+  deleteRunner(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+    return runnerService.remove(ctx, id);
+  }
+
+  @Mutation(() => RunnerType, { description: 'POST /projects/:id/runners' })
+  @Allow('user')
+  enableProjectRunner(@Args() args: EnableProjectRunnerArgs, @Ctx() ctx: RequestCtx): Promise<Runner> {
+    return projectRunnerService.enable(ctx, args.projectId, args.runnerId);
+  }
+
+  @Mutation(() => Boolean, { description: 'DELETE /projects/:id/runners/:runner_id' })
+  @Allow('user')
+  disableProjectRunner(@Arg('projectId', () => ID) projectId: string, @Arg('runnerId', () => Int) runnerId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+    return projectRunnerService.disable(ctx, projectId, runnerId);
+  }
+
+  @Mutation(() => RunnerRegistrationType, { description: 'Runner-facing: POST /runners (no user token; the registration token decides).' })
+  @Allow('anonymous')
+  registerRunner(@Arg('input', () => RegisterRunnerInput) input: RegisterRunnerInput, @Ctx() ctx: RequestCtx): Promise<RunnerRegistrationType> {
+    return runnerRegistrationService.register(ctx, input);
+  }
+
+  @Mutation(() => Boolean, { description: "Runner-facing: DELETE /runners with the runner's token." })
+  @Allow('anonymous')
+  unregisterRunner(@Arg('token', () => String) token: string, @Ctx() ctx: RequestCtx): Promise<boolean> {
+    return runnerRegistrationService.unregister(ctx, token);
+  }
+
+  @Mutation(() => Boolean, { description: "Runner-facing: POST /runners/verify with the runner's token." })
+  @Allow('anonymous')
+  verifyRunner(@Arg('token', () => String) token: string, @Ctx() ctx: RequestCtx): Promise<boolean> {
+    return runnerRegistrationService.verify(ctx, token);
+  }
+
+  @FieldResolver(() => RunnerAccessLevel)
+  accessLevel(@Root() r: Runner): RunnerAccessLevel {
+    return accessLevelOf(r.accessLevel);
+  }
+
+  @FieldResolver(() => Boolean, { description: 'Contacted within the last hour.' })
+  online(@Root() r: Runner, @Ctx() ctx: RequestCtx): boolean {
+    return !!r.contactedAt && r.contactedAt.getTime() > ctx.clock.now().getTime() - ONLINE_WINDOW_MS;
+  }
+
+  @FieldResolver(() => String, { nullable: true, description: 'Administrators always; others only for specific runners.' })
+  token(@Root() r: Runner, @Ctx() ctx: RequestCtx): string | null {
+    return policy.isAdmin(ctx.user) || !r.isShared ? ctx.secrets.open(r.token) : null;
+  }
+
+  @FieldResolver(() => [ProjectType], { description: 'Administrators: every project; others: the projects they are a member of.' })
+  projects(@Root() r: Runner, @Ctx() ctx: RequestCtx): Promise<Project[]> {
+    return ctx.loaders.runnerProjects.load(r.id);
+  }
+
+  @FieldResolver(() => JobPage, { nullable: true, description: 'null when the caller may not list the jobs (admins: any runner; others: owned runners).' })
+  async jobs(@Root() r: Runner, @Args() args: JobListArgs, @Ctx() ctx: RequestCtx): Promise<Page<JobRow> | null> {
+    if (!ctx.user || !(await runnerService.canListJobs(ctx, r))) return null;
+    return ctx.loaders.runnerJobs.load({ runnerId: r.id, args: { ...args } });
+  }
+}

@@ -1,0 +1,111 @@
+import type { RequestCtx } from '../../core/context/request-ctx';
+import { requireUser } from '../../core/auth/guards';
+import { sqlRows } from '../../core/db/sql';
+import { ForbiddenError, NotFoundError, ParamError } from '../../core/errors/domain-errors';
+import type { Page } from '../../core/pagination/page';
+import { policy } from '../access/policy';
+import { intArray } from '../access/visibility-sql';
+import type { JobListArgs } from '../ci/job.inputs';
+import { jobService } from '../ci/job.service';
+import type { JobRow } from '../ci/job.type';
+import { forgetOwnedRunners, ownedRunnerIds, ownsRunner } from './runner-access';
+import { checkScope, listRunners } from './runner-list.query';
+import { normalizeTags, validateRunner } from './runner-tags';
+import { Runner } from './runner.entity';
+import { UpdateRunnerInput, type RunnersArgs } from './runner.inputs';
+import { inputFields, patchEntity, type PatchMapping } from '../../core/patch/patch-entity';
+import { ACCESS_LEVEL_VALUE } from './runner.type';
+
+const NO_ACCESS = 'No access granted';
+const UPDATABLE = ['description', 'active', 'tag_list', 'run_untagged', 'locked', 'access_level'];
+
+/** Spec 4.1: specific runners the caller owns (runner-access.ts); scope active, paused or online. */
+async function list(ctx: RequestCtx, args: RunnersArgs): Promise<Page<Runner>> {
+  requireUser(ctx);
+  const scope = checkScope(args.scope, ['active', 'paused', 'online']);
+  return listRunners(ctx, `r.id = any(${intArray(await ownedRunnerIds(ctx))})`, [], scope, args);
+}
+
+/** Spec 4.2: every runner; administrators only (checked after the parameters, as GitLab does). */
+async function listAll(ctx: RequestCtx, args: RunnersArgs): Promise<Page<Runner>> {
+  const scope = checkScope(args.scope, ['active', 'paused', 'online', 'specific', 'shared']);
+  if (!policy.isAdmin(ctx.user)) throw new ForbiddenError();
+  return listRunners(ctx, 'true', [], scope, args);
+}
+
+/** Lookup by primary key: GitLab's generic 404 "404 Not found". */
+async function find(ctx: RequestCtx, id: number): Promise<Runner> {
+  const runner = await ctx.em.findOne(Runner, { id });
+  if (!runner) throw new NotFoundError();
+  return runner;
+}
+
+/** Spec 4.3: admins any runner, everyone any shared runner, others the runners they own. */
+async function get(ctx: RequestCtx, id: number): Promise<Runner> {
+  const user = requireUser(ctx);
+  const runner = await find(ctx, id);
+  if (runner.isShared || policy.isAdmin(user)) return runner;
+  if (!(await ownsRunner(ctx, runner.id))) throw new ForbiddenError(NO_ACCESS);
+  return runner;
+}
+
+/** Non-admins may change or remove only specific runners they own (GitLab's order of checks). */
+async function findWritable(ctx: RequestCtx, id: number, extra?: (runner: Runner) => Promise<void>): Promise<Runner> {
+  const user = requireUser(ctx);
+  const runner = await find(ctx, id);
+  if (policy.isAdmin(user)) return runner;
+  if (runner.isShared) throw new ForbiddenError('Runner is shared');
+  if (extra) await extra(runner);
+  if (!(await ownsRunner(ctx, runner.id))) throw new ForbiddenError(NO_ACCESS);
+  return runner;
+}
+
+/** How runner inputs are stored where it differs from the input (tags normalized, access level as its number). */
+export const RUNNER_PATCH: PatchMapping<UpdateRunnerInput> = {
+  tagList: (v) => ({ tagList: normalizeTags(v) }),
+  accessLevel: (v) => ({ accessLevel: ACCESS_LEVEL_VALUE[v] }),
+};
+
+/** Spec 4.4: at least one attribute; tag_list replaces the tags; the tags-or-run_untagged rule. */
+async function update(ctx: RequestCtx, id: number, input: UpdateRunnerInput): Promise<Runner> {
+  const given = (v: unknown) => v !== undefined && v !== null;
+  if (!inputFields(UpdateRunnerInput).some((f) => given((input as Record<string, unknown>)[f]))) {
+    throw new ParamError(`${UPDATABLE.join(', ')} are missing, at least one parameter must be provided`);
+  }
+  const runner = await findWritable(ctx, id);
+  patchEntity(runner, input, UpdateRunnerInput, RUNNER_PATCH);
+  validateRunner(ctx, runner);
+  runner.updatedAt = ctx.clock.now();
+  await ctx.em.flush();
+  return runner;
+}
+
+async function projectCount(ctx: RequestCtx, runnerId: number): Promise<number> {
+  const [row] = await sqlRows<{ n: string }>(ctx.em, 'select count(*) as n from ci_runner_projects where runner_id = ?', [runnerId]);
+  return Number(row.n);
+}
+
+/** Spec 4.5: non-admins: not shared, not enabled in more than one project, owned; then 204. */
+async function remove(ctx: RequestCtx, id: number): Promise<boolean> {
+  const runner = await findWritable(ctx, id, async (r) => {
+    if ((await projectCount(ctx, r.id)) > 1) throw new ForbiddenError('Runner associated with more than one project');
+  });
+  await ctx.em.nativeDelete(Runner, { id: runner.id });
+  forgetOwnedRunners(ctx);
+  return true;
+}
+
+/** May the caller list this runner's jobs? Admins any; others owned (hence specific) runners only. */
+async function canListJobs(ctx: RequestCtx, runner: Runner): Promise<boolean> {
+  return policy.isAdmin(ctx.user) || ownsRunner(ctx, runner.id);
+}
+
+/** Spec 4.6: the jobs of a runner, filtered by status, ordered by id. */
+async function jobs(ctx: RequestCtx, id: number, args: JobListArgs): Promise<Page<JobRow>> {
+  requireUser(ctx);
+  const runner = await find(ctx, id);
+  if (!(await canListJobs(ctx, runner))) throw new ForbiddenError(NO_ACCESS);
+  return jobService.listForRunner(ctx, runner.id, args);
+}
+
+export const runnerService = { list, listAll, find, get, update, remove, jobs, canListJobs, projectCount };

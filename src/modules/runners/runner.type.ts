@@ -1,0 +1,47 @@
+import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { PageType } from '../../core/pagination/page';
+
+export enum RunnerAccessLevel {
+  NOT_PROTECTED = 'NOT_PROTECTED',
+  REF_PROTECTED = 'REF_PROTECTED',
+}
+registerEnumType(RunnerAccessLevel, { name: 'RunnerAccessLevel', description: 'not_protected: any ref; ref_protected: protected refs only.' });
+export const RUNNER_ACCESS_LEVEL_REST_VALUES = ['not_protected', 'ref_protected'] as const;
+/** Stored values (GitLab's enum): 0 not_protected, 1 ref_protected. */
+export const ACCESS_LEVEL_VALUE: Record<RunnerAccessLevel, number> = { NOT_PROTECTED: 0, REF_PROTECTED: 1 };
+export const accessLevelOf = (v: number): RunnerAccessLevel => (v === 1 ? RunnerAccessLevel.REF_PROTECTED : RunnerAccessLevel.NOT_PROTECTED);
+
+export enum RunnerScope {
+  ACTIVE = 'ACTIVE',
+  PAUSED = 'PAUSED',
+  ONLINE = 'ONLINE',
+  SPECIFIC = 'SPECIFIC',
+  SHARED = 'SHARED',
+}
+registerEnumType(RunnerScope, { name: 'RunnerScope', description: 'online: contacted within the last hour; paused: not active.' });
+
+/** A view over the Runner entity; computed and conditional fields resolve in runner.resolver.ts. */
+@ObjectType('Runner')
+export class RunnerType {
+  @Field(() => Int) id!: number;
+  @Field(() => String) description!: string;
+  @Field(() => Boolean) active!: boolean;
+  @Field(() => Boolean) isShared!: boolean;
+  @Field(() => String, { nullable: true }) name!: string | null;
+  @Field(() => [String]) tagList!: string[];
+  @Field(() => Boolean) runUntagged!: boolean;
+  @Field(() => Boolean) locked!: boolean;
+  @Field(() => String, { nullable: true }) version!: string | null;
+  @Field(() => String, { nullable: true }) revision!: string | null;
+  @Field(() => String, { nullable: true }) platform!: string | null;
+  @Field(() => String, { nullable: true }) architecture!: string | null;
+  @Field(() => Date, { nullable: true }) contactedAt!: Date | null;
+}
+
+export const RunnerPage = PageType(RunnerType, 'RunnerPage');
+
+@ObjectType('RunnerRegistration', { description: 'What POST /runners answers: the new runner id and its token (shown once).' })
+export class RunnerRegistrationType {
+  @Field(() => Int) id!: number;
+  @Field(() => String) token!: string;
+}

@@ -1,0 +1,66 @@
+import crypto from 'node:crypto';
+import { TEST_SECRETS, type TestApp } from '../support/test-app';
+
+/** Runners, pipelines, commits and jobs written straight to the database (tokens sealed as the service does). */
+let seq = 0;
+
+async function one<T>(t: TestApp, sql: string, params: unknown[] = []): Promise<T> {
+  return ((await t.orm.em.getConnection().execute(sql, params, 'all')) as T[])[0];
+}
+
+export interface TestRunner {
+  id: number;
+  token: string;
+}
+
+export async function createRunner(
+  t: TestApp,
+  opts: { shared?: boolean; active?: boolean; locked?: boolean; description?: string; projects?: { id: number }[]; contactedAt?: Date | null; tagList?: string[]; runUntagged?: boolean; accessLevel?: number } = {},
+): Promise<TestRunner> {
+  seq += 1;
+  const token = crypto.randomBytes(15).toString('hex');
+  const r = await one<{ id: number }>(
+    t,
+    `insert into ci_runners (token, token_digest, description, active, is_shared, locked, contacted_at, tag_list, run_untagged, access_level)
+     values (?, ?, ?, ?, ?, ?, ?, ?::text[], ?, ?) returning id`,
+    [TEST_SECRETS.seal(token), TEST_SECRETS.digest(token), opts.description ?? `runner ${seq}`, opts.active ?? true, !!opts.shared, !!opts.locked,
+      opts.contactedAt ?? null, `{${(opts.tagList ?? []).join(',')}}`, opts.runUntagged ?? true, opts.accessLevel ?? 0],
+  );
+  for (const p of opts.projects ?? []) await t.orm.em.getConnection().execute('insert into ci_runner_projects (runner_id, project_id) values (?, ?)', [r.id, p.id]);
+  return { id: r.id, token };
+}
+
+export interface TestJob {
+  id: number;
+  pipelineId: number;
+  sha: string;
+}
+
+/** A job with its pipeline and commit; `at` fixes created/started/finished times. */
+export async function createJob(
+  t: TestApp,
+  opts: { runner: { id: number } | null; project: { id: number }; status?: string; user?: { id: number } | null; name?: string; at?: Date; coverage?: number | null; withCommit?: boolean },
+): Promise<TestJob> {
+  seq += 1;
+  const sha = crypto.createHash('sha1').update(`commit-${seq}`).digest('hex');
+  const at = opts.at ?? new Date('2026-01-02T03:04:05.000Z');
+  if (opts.withCommit !== false) {
+    await t.orm.em.getConnection().execute(
+      `insert into ci_commits (project_id, sha, title, message, author_name, author_email, authored_date, committer_name, committer_email, committed_date, parent_ids)
+       values (?, ?, ?, ?, 'Ann Author', 'ann@example.com', ?, 'Cy Committer', 'cy@example.com', ?, ?::text[])`,
+      [opts.project.id, sha, `Commit ${seq}`, `Commit ${seq}\n\nBody`, at, at, `{${'a'.repeat(40)}}`],
+    );
+  }
+  const pipeline = await one<{ id: number }>(t, `insert into ci_pipelines (project_id, sha, ref, status, user_id) values (?, ?, 'main', 'success', ?) returning id`,
+    [opts.project.id, sha, opts.user?.id ?? null]);
+  const status = opts.status ?? 'success';
+  const started = ['created', 'pending', 'skipped', 'manual'].includes(status) ? null : new Date(at.getTime() + 1000);
+  const finished = started && status !== 'running' ? new Date(at.getTime() + 61500) : null;
+  const job = await one<{ id: number }>(
+    t,
+    `insert into ci_builds (project_id, pipeline_id, runner_id, user_id, status, stage, name, ref, tag, coverage, created_at, started_at, finished_at)
+     values (?, ?, ?, ?, ?, 'test', ?, 'main', false, ?, ?, ?, ?) returning id`,
+    [opts.project.id, pipeline.id, opts.runner?.id ?? null, opts.user?.id ?? null, status, opts.name ?? `job ${seq}`, opts.coverage ?? null, at, started, finished],
+  );
+  return { id: job.id, pipelineId: pipeline.id, sha };
+}
