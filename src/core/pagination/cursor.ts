@@ -1,4 +1,5 @@
 import { ParamError } from '../errors/domain-errors';
+import { hasNulByte } from '../params/coerce';
 
 /** Keyset cursor: the last row's sort value and id (opaque base64url JSON for clients). */
 export interface Cursor {
@@ -10,7 +11,7 @@ export interface Cursor {
 const INT4_MAX = 2 ** 31 - 1;
 const MAX_STRING = 1024;
 const isInt4 = (n: unknown): n is number => Number.isInteger(n) && Math.abs(n as number) <= INT4_MAX;
-const isSortString = (s: unknown): s is string => typeof s === 'string' && s.length <= MAX_STRING && !/\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
+const isSortString = (s: unknown): s is string => typeof s === 'string' && s.length <= MAX_STRING && !hasNulByte(s);
 
 export function encodeCursor(c: Cursor): string {
   return Buffer.from(JSON.stringify(c), 'utf8').toString('base64url');
