@@ -1,88 +1,146 @@
 #!/usr/bin/env node
-// npm run bench [-- --scale N --duration S --connections C]
-// Starts the built service on a throwaway embedded PostgreSQL (or DATABASE_URL), seeds N scale units
-// (100 groups / 1,000 projects / 10 runners with 10,000 jobs each), then drives a few endpoints with autocannon on 127.0.0.1.
-// Bounded: each scenario runs --duration seconds (default 5). Prints a table of req/s and latencies.
-const { spawn, execFileSync } = require('node:child_process');
+// npm run bench [-- options]: the service against its floor (issue 8), see README "Benchmarks".
+//   --scale N         scale units to seed (100 groups / 1,000 projects each; default 10)
+//   --duration S      seconds per measurement (default 5)     --connections C (default 16)
+//   --rounds R        service/floor alternations per scenario, medians taken (default 3)
+//   --data-dir DIR    reuse (and keep) this data directory instead of a throwaway one
+//   --only A,B        only scenarios whose key contains one of these texts
+//   --soak S          afterwards, S seconds of mixed load sampling the service's RSS (growth check)
+//   --keyset [N]      afterwards, bulk-add groups up to N (default 1,000,000) and compare keyset page 5,000 with page 1
+//   --profile DIR     run the service under node --cpu-prof, profiles written to DIR when it stops
+// Env BENCH_DIST=DIR runs another build of the service (default dist/). Besides req/s, each round
+// records the CPU ms per request of the service and of the floor (from /proc): steadier than req/s
+// on a shared machine.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const autocannon = require('autocannon');
+const { waitReady, startService, seed, databaseUrl, startFloor, stop } = require('./lib/processes');
+const { median, spread, hammer, hammerCpu, compareBodies } = require('./lib/load');
+const { rssMb, sampleRss } = require('./lib/rss');
+const { scenarios } = require('./lib/scenarios');
+const { addGroups, cursorOfPage } = require('./lib/keyset');
 
+const argv = process.argv.slice(2);
+const has = (name) => argv.includes(`--${name}`);
 const arg = (name, dflt) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 && argv[i + 1] !== undefined && !argv[i + 1].startsWith('--') ? argv[i + 1] : dflt;
 };
-const scale = arg('scale', 10);
-const duration = arg('duration', 5);
-const connections = arg('connections', 16);
-const port = 18000 + Math.floor(Math.random() * 1000);
+const scale = Number(arg('scale', 10));
+const load = { duration: Number(arg('duration', 5)), connections: Number(arg('connections', 16)) };
+const rounds = Number(arg('rounds', 3));
+const only = arg('only', '').split(',');
+const soak = Number(arg('soak', 0));
+const keysetTarget = has('keyset') ? Number(arg('keyset', 1000000)) : 0;
+const profileDir = arg('profile', '');
 const token = 'bench-root-token-0123456789';
-const root = path.resolve(__dirname, '..');
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gl-bench-'));
+const servicePort = 18000 + Math.floor(Math.random() * 1000);
+const floorPort = servicePort + 1000;
+const keepDir = arg('data-dir', '');
+const dataDir = keepDir ? path.resolve(keepDir) : fs.mkdtempSync(path.join(os.tmpdir(), 'gl-bench-'));
+fs.mkdirSync(dataDir, { recursive: true });
 fs.chmodSync(dataDir, 0o755);
-const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, INITIAL_ROOT_TOKEN: token, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
+const log = (m) => process.stderr.write(`${m}\n`);
+const fmt = (n) => Math.round(n).toLocaleString('en-US');
 
-async function waitReady() {
-  for (let i = 0; i < 200; i += 1) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/-/readiness`);
-      if (res.ok) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 250));
+async function measure(service, floor, sc, rss) {
+  const check = await compareBodies(service.base, floor.base, sc.req, token);
+  if (!check.ok) log(`\n!!! BODY ${check.note}\n!!! scenario: ${sc.title}\n`);
+  await hammer(service.base, sc.req, token, { ...load, duration: 1 }); // warm-up (JIT, pools)
+  await hammer(floor.base, sc.req, token, { ...load, duration: 1 });
+  const s = [];
+  const f = [];
+  for (let i = 0; i < rounds; i += 1) {
+    s.push(await hammerCpu(service.base, service.child.pid, sc.req, token, load));
+    rss.push(rssMb(service.child.pid));
+    f.push(await hammerCpu(floor.base, floor.child.pid, sc.req, token, load));
   }
-  throw new Error('service did not become ready');
+  const out = {
+    key: sc.key, title: sc.title, check,
+    service: median(s.map((x) => x.rps)), floor: median(f.map((x) => x.rps)),
+    p50: median(s.map((x) => x.p50)), p99: median(s.map((x) => x.p99)),
+    cpuS: median(s.map((x) => x.cpu)), cpuF: median(f.map((x) => x.cpu)),
+    noise: `${spread(s.map((x) => x.rps))}/${spread(f.map((x) => x.rps))}`,
+    bad: s.concat(f).reduce((a, x) => a + x.bad, 0),
+  };
+  log(`  ${sc.key}: service ${s.map((x) => fmt(x.rps)).join(' ')} | floor ${f.map((x) => fmt(x.rps)).join(' ')} req/s; CPU ms/req service ${s.map((x) => x.cpu.toFixed(2)).join(' ')} | floor ${f.map((x) => x.cpu.toFixed(2)).join(' ')}`);
+  return out;
 }
 
-function run(title, opts) {
-  return new Promise((resolve, reject) => {
-    const headers = { 'content-type': 'application/json', ...(opts.anonymous ? {} : { 'PRIVATE-TOKEN': opts.token || token }) };
-    autocannon({ url: `http://127.0.0.1:${port}${opts.path}`, connections, duration, headers, method: opts.method || 'GET', body: opts.body }, (err, r) => {
-      if (err) return reject(err);
-      resolve({ scenario: title, 'req/s': Math.round(r.requests.average), 'p50 ms': r.latency.p50, 'p99 ms': r.latency.p99, non2xx: r.non2xx, errors: r.errors });
-    });
-  });
+function printTable(results) {
+  const byKey = new Map(results.map((r) => [r.key, r]));
+  console.log('\n| scenario | service req/s | floor req/s | service / floor | service p50 / p99 ms | noise % (svc/floor) | CPU ms/req svc / floor (ratio) | bodies |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const r of results) {
+    const ref = r.ratioTo && byKey.get(r.ratioTo) ? byKey.get(r.ratioTo).floor : r.floor;
+    const refNote = r.ratioTo && byKey.get(r.ratioTo) ? ` (vs REST ${fmt(ref)})` : '';
+    const body = r.check.ok ? 'equal' : `**${r.check.note.split(':')[0]}**`;
+    const bad = r.bad ? ` ${r.bad} non-2xx/errors!` : '';
+    console.log(`| ${r.title} | ${fmt(r.service)} | ${fmt(r.floor)} | ${(r.service / ref).toFixed(2)}${refNote} | ${r.p50} / ${r.p99} | ${r.noise} | ${r.cpuS.toFixed(2)} / ${r.cpuF.toFixed(2)} (${(r.cpuF / r.cpuS).toFixed(2)}) | ${body}${bad} |`);
+  }
+}
+
+async function soakRun(service, list) {
+  log(`soak: ${soak} s of mixed load, RSS sampled every 5 s`);
+  const sampler = sampleRss(service.child.pid, 5000);
+  const t0 = Date.now();
+  let i = 0;
+  while (Date.now() - t0 < soak * 1000) {
+    await hammer(service.base, list[i % list.length].req, token, { ...load, duration: Math.min(5, Math.ceil(soak - (Date.now() - t0) / 1000)) });
+    i += 1;
+  }
+  const samples = sampler.stop().map((x) => x.mb);
+  const steady = samples.slice(Math.min(2, samples.length - 1));
+  console.log(`\nRSS over ${soak} s soak (MB, every 5 s): ${samples.join(' ')}; growth after the first 10 s: ${steady[steady.length - 1] - steady[0]} MB`);
+}
+
+async function keysetCheck(service, dbUrl) {
+  const total = await addGroups(dbUrl, keysetTarget, log);
+  log('keyset: walking to page 5,000 (per_page=20) through Link headers…');
+  const cursor = await cursorOfPage(service.base, token, 5000, 20);
+  const first = { path: '/api/v4/groups?pagination=keyset&order_by=name' };
+  const deep = { path: `/api/v4/groups?pagination=keyset&order_by=name&cursor=${cursor}` };
+  const a = [];
+  const b = [];
+  for (let i = 0; i < rounds; i += 1) {
+    a.push(await hammer(service.base, first, token, load));
+    b.push(await hammer(service.base, deep, token, load));
+  }
+  const p1 = median(a.map((x) => x.p50));
+  const p5000 = median(b.map((x) => x.p50));
+  console.log(`\nkeyset at ${fmt(total)} groups: page 1 ${fmt(median(a.map((x) => x.rps)))} req/s (p50 ${p1} ms), page 5,000 ${fmt(median(b.map((x) => x.rps)))} req/s (p50 ${p5000} ms); page 5,000 / page 1 latency ${(p5000 / p1).toFixed(2)}×`);
 }
 
 async function main() {
-  const server = spawn(process.execPath, [path.join(root, 'dist/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
+  const service = startService({ port: servicePort, dataDir, token, nodeArgs });
+  let floor;
+  let failed = false;
   try {
-    await waitReady();
-    process.stderr.write(`seeding ${scale} scale unit(s)...\n`);
-    execFileSync(process.execPath, [path.join(root, 'dist/cli/seed.js'), '--scale', String(scale)], { env, stdio: 'inherit' });
+    await waitReady(`${service.base}/-/readiness`);
+    log(`seeding ${scale} scale unit(s) (idempotent)…`);
+    seed(service.env, scale);
+    const dbUrl = databaseUrl(dataDir);
+    floor = startFloor({ port: floorPort, dbUrl, externalUrl: service.base });
+    await waitReady(`${floor.base}/api/v4/groups?per_page=1`);
+    const hit = await (await fetch(`${service.base}/api/v4/groups/scale-1%2Fteam-1`, { headers: { 'PRIVATE-TOKEN': token } })).json();
+    const list = scenarios({ detailId: hit.id }).filter((s) => only.some((o) => s.key.includes(o)));
+    const rss = [rssMb(service.child.pid)];
     const results = [];
-    const groups = await (await fetch(`http://127.0.0.1:${port}/api/v4/groups?search=scale-1&per_page=1`, { headers: { 'PRIVATE-TOKEN': token } })).json();
-    const gid = groups[0] ? groups[0].id : 1;
-    const deepPage = Math.max(1, Math.floor((scale * 100) / 20) - 1);
-    // A normal user with memberships: the visibility SQL (membership, ancestors, shares) is on this path.
-    const users = await (await fetch(`http://127.0.0.1:${port}/api/v4/users?username=scale-user-1`, { headers: { 'PRIVATE-TOKEN': token } })).json();
-    const imp = await (await fetch(`http://127.0.0.1:${port}/api/v4/users/${users[0].id}/impersonation_tokens`, {
-      method: 'POST', headers: { 'PRIVATE-TOKEN': token, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench', scopes: ['api'] }),
-    })).json();
-    results.push(await run('GET /groups (member, own groups)', { path: '/api/v4/groups', token: imp.token }));
-    results.push(await run('GET /groups?all_available (member)', { path: '/api/v4/groups?all_available=true', token: imp.token }));
-    results.push(await run('GET /projects (member)', { path: '/api/v4/projects', token: imp.token }));
-    results.push(await run('GET /groups (admin, page 1)', { path: '/api/v4/groups?all_available=true' }));
-    results.push(await run(`GET /groups (offset page ${deepPage})`, { path: `/api/v4/groups?all_available=true&page=${deepPage}` }));
-    results.push(await run('GET /groups?statistics=true', { path: '/api/v4/groups?statistics=true' }));
-    results.push(await run('GET /groups (keyset, first page)', { path: '/api/v4/groups?pagination=keyset&order_by=name' }));
-    results.push(await run('GET /groups?search=team', { path: '/api/v4/groups?search=team' }));
-    results.push(await run('GET /groups/:id (detail)', { path: `/api/v4/groups/${gid}` }));
-    results.push(await run('GET /groups/:id/projects', { path: `/api/v4/groups/${gid}/projects` }));
-    results.push(await run('GET /projects (admin)', { path: '/api/v4/projects' }));
-    results.push(await run('POST /graphql groups(perPage:20)', { path: '/graphql', method: 'POST', body: JSON.stringify({ query: '{ groups(perPage: 20) { total nodes { id fullPath visibility } } }' }) }));
-    results.push(await run('GET /groups (anonymous)', { path: '/api/v4/groups', anonymous: true }));
-    // The largest lists of the service: a specific runner's 1,000 jobs per scale unit, 100 per page.
-    const runners = await (await fetch(`http://127.0.0.1:${port}/api/v4/runners/all?scope=specific&per_page=100`, { headers: { 'PRIVATE-TOKEN': token } })).json();
-    const busy = runners.find((r) => r.description === 'scale-runner-1-2') || runners[0];
-    if (busy) results.push(await run('GET /runners/:id/jobs?per_page=100', { path: `/api/v4/runners/${busy.id}/jobs?per_page=100` }));
-    console.log(`\nscale ${scale} (${scale * 100} groups, ${scale * 1000} projects, ${scale * 10000} jobs), ${connections} connections, ${duration}s per scenario, ${os.cpus().length} cores`);
-    console.table(results);
+    for (const sc of list) results.push({ ...(await measure(service, floor, sc, rss)), ratioTo: sc.ratioTo });
+    failed = results.some((r) => !r.check.ok);
+    console.log(`\nscale ${scale} (${fmt(scale * 100)} groups, ${fmt(scale * 1000)} projects), ${load.connections} connections, ${load.duration} s × ${rounds} rounds per side, medians; ${os.cpus().length} cores (${os.cpus()[0].model}), node ${process.version}, ${new Date().toISOString().slice(0, 16)}Z`);
+    printTable(results);
+    console.log(`\nservice RSS (MB) at start ${rss[0]}, after each service round: max ${Math.max(...rss)}, last ${rss[rss.length - 1]}`);
+    if (failed) console.log('\n!!! BODY MISMATCH: service and floor answered differently (see above); ratios of those rows mean nothing');
+    if (soak > 0) await soakRun(service, list);
+    if (keysetTarget > 0) await keysetCheck(service, dbUrl);
   } finally {
-    server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await stop(floor && floor.child);
+    await stop(service.child);
+    if (!keepDir) fs.rmSync(dataDir, { recursive: true, force: true });
   }
+  if (failed) process.exitCode = 1;
 }
 
 main().catch((e) => {

@@ -3,7 +3,7 @@ import { expressMiddleware } from '@as-integrations/express5';
 import qs from 'qs';
 import type { Logger } from 'pino';
 import { extractToken } from './core/auth/token';
-import { ctxFactory, type Clock, type RequestCtx } from './core/context/request-ctx';
+import { ctxFactory, type AppEnv, type Clock, type RandomInt, type RequestCtx } from './core/context/request-ctx';
 import type { DbHealth } from './core/db/db-monitor';
 import type { Orm } from './core/db/orm';
 import { DatabaseUnavailableError } from './core/errors/domain-errors';
@@ -48,6 +48,10 @@ export interface AppDeps {
   /** Secrets at rest (core/crypto/secret-box). */
   secrets: SecretBox;
   clock?: Clock;
+  /** Random integers for generated values (environment slugs); default crypto.randomInt. */
+  random?: RandomInt;
+  /** Module settings (PAGES_ENABLED, PAGES_HOST, ...); main passes process.env. */
+  env?: AppEnv;
   /** Database probe and embedded-server state (main.ts); without it the database counts as up. */
   health?: DbHealth;
   /** CIDR list for the ops endpoints; default loopback. */
@@ -112,7 +116,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     const sudoAs = sudo ? (req.get('sudo') ?? query.sudo ?? body.sudo) : undefined;
     if (sudoAs !== undefined && sudoAs !== '') auth = await applySudo(em, auth, String(sudoAs));
     req.userId = auth.user?.id ?? null;
-    return newCtx({ em, user: auth.user, credential: auth.credential, tokenInvalid: auth.tokenInvalid, refusal: auth.refusal, externalUrl: deps.externalUrl, secrets: deps.secrets, cache, clock });
+    return newCtx({ em, user: auth.user, credential: auth.credential, tokenInvalid: auth.tokenInvalid, refusal: auth.refusal, externalUrl: deps.externalUrl, secrets: deps.secrets, cache, clock, random: deps.random, env: deps.env });
   };
 
   // Compiled once: a schema change that breaks a route fails here, at start-up.
@@ -120,7 +124,10 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const openapi = buildOpenApi(schema, routes);
   app.get('/api/v4/openapi.json', (_req, res) => sendJson(res, 200, openapi));
   app.use('/api/v4/docs', withCsp(SWAGGER_CSP), swaggerUiRouter());
-  app.use('/api/v4', normalizeApiPath, buildRestRouter({ schema, routes, createCtx: (req) => createCtx(req, true), logger, reporter, externalUrl: deps.externalUrl }));
+  const rest = (list: typeof routes) => buildRestRouter({ schema, routes: list, createCtx: (req) => createCtx(req, true), logger, reporter, externalUrl: deps.externalUrl });
+  app.use('/api/v4', normalizeApiPath, rest(routes));
+  // spec 9: the few routes GitLab also answered under the deprecated /api/v3 (RouteDef.v3), same handlers.
+  app.use('/api/v3', normalizeApiPath, rest(routes.filter((c) => c.route.v3)));
 
   const apollo = await startApollo(schema, { reportError: (err, where) => reporter.report(err, { surface: 'graphql', ...where }) });
   const graphqlCtx = async (req: Request, res: Response): Promise<RequestCtx> => {

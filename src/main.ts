@@ -53,6 +53,7 @@ async function main(): Promise<void> {
     monitoringWhitelist: config.monitoringWhitelist,
     secrets: secretsFrom(config),
     modules: MODULES,
+    env: process.env,
   });
   const server = http.createServer(app);
   server.keepAliveTimeout = 5000;

@@ -5,9 +5,11 @@ import { ciModule } from './ci';
 import { broadcastMessagesModule } from './broadcast-messages';
 import { demoModule } from './demo';
 import { featuresModule } from './features';
+import { environmentsModule } from './environments';
 import { groupsModule } from './groups';
 import { membersModule } from './members';
 import { namespacesModule } from './namespaces';
+import { pagesDomainsModule } from './pages-domains';
 import { projectsModule } from './projects';
 import { runnersModule } from './runners';
 import { tokensModule } from './tokens';
@@ -31,4 +33,6 @@ export const MODULES: readonly AppModule[] = [
   ciModule,
   broadcastMessagesModule,
   featuresModule,
+  environmentsModule,
+  pagesDomainsModule,
 ];

@@ -45,8 +45,13 @@ export function readParams(
       if (spec.required) problems.push(`${name} is missing`);
       continue;
     }
+    if (spec.absence) {
+      problems.push(`${name} ${spec.absence}`);
+      continue;
+    }
     try {
       params[name] = coerceParam(name, spec, raw);
+      if (spec.allowBlank === false && typeof params[name] === 'string' && (params[name] as string).trim() === '') problems.push(`${name} is empty`);
     } catch (e) {
       if (e instanceof ParamError) {
         problems.push(e.message);

@@ -46,6 +46,13 @@ export interface RouteDef {
    * arrives as its text, like a form field of that name.
    */
   files?: string[];
+  /**
+   * GitLab's route-level `before` filters that answer ahead of parameter validation (a project lookup,
+   * a feature switch: 404): run after authentication with the raw path parameters.
+   */
+  filter?: (ctx: RequestCtx, path: Record<string, string>) => Promise<void>;
+  /** Also answered under /api/v3 with the same handler (spec 9: the environment stop example). */
+  v3?: boolean;
   /** Success status: fixed, or computed from the GraphQL result. Defaults: POST 201, DELETE 204, else 200. */
   status?: number | ((data: Record<string, unknown>) => number);
   /** The result is a Page: unwrap `nodes` and send the pagination headers. */

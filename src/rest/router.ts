@@ -78,6 +78,7 @@ async function handle(c: CompiledRoute, deps: RestDeps, req: Request, res: Respo
   const early = res.locals.ctx as RequestCtx | undefined;
   const ctx = early && body.sudo === undefined ? early : await deps.createCtx(req);
   authorize(ctx, c.allow);
+  if (route.filter) await route.filter(ctx, req.params as Record<string, string>);
   const { params, variables } = readParams(c.params, route.rules ?? [], req.query as Record<string, unknown>, body, req.params as Record<string, string>);
   for (const name of c.requiredInputs) variables[name] ??= {};
   const shape = chooseShape(route, params, ctx);

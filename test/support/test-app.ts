@@ -4,7 +4,7 @@ import pino from 'pino';
 import request from 'supertest';
 import type { Express } from 'express';
 import { buildApp } from '../../src/app';
-import { ctxFactory, type Clock, type CurrentUser } from '../../src/core/context/request-ctx';
+import { ctxFactory, type AppEnv, type Clock, type CurrentUser, type RandomInt } from '../../src/core/context/request-ctx';
 import { secretBox } from '../../src/core/crypto/secret-box';
 import { uncachedSharedCache, type SharedCache } from '../../src/core/db/shared-cache';
 import { initOrm, migrate, type Orm } from '../../src/core/db/orm';
@@ -59,8 +59,20 @@ export interface TestApp {
 
 let queryCount = 0;
 
-/** `externalUrl` defaults to EXTERNAL_URL (a client test that follows Link headers passes its server's URL); `clock`: a fixed clock for the app's services; `trustProxy`: TRUST_PROXY. */
-export async function setupTestApp(opts: { externalUrl?: string; trustProxy?: string; clock?: Clock } = {}): Promise<TestApp> {
+/**
+ * Per-app settings: `externalUrl` defaults to EXTERNAL_URL (a client test that follows Link headers passes its server's URL);
+ * `clock`: a fixed clock for the app's services; `trustProxy`: TRUST_PROXY; `env`: module settings (e.g. PAGES_ENABLED);
+ * `random`: a seeded random source.
+ */
+export interface TestAppOptions {
+  externalUrl?: string;
+  trustProxy?: string;
+  clock?: Clock;
+  env?: AppEnv;
+  random?: RandomInt;
+}
+
+export async function setupTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const url = await ensureDatabase();
   const model = ormModelOf(MODULES);
   const orm = await initOrm({ clientUrl: url, poolMax: 5, model });
@@ -72,7 +84,7 @@ export async function setupTestApp(opts: { externalUrl?: string; trustProxy?: st
     queryCount += 1;
   });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const { app, stop, cache } = await buildApp({ orm, logger, externalUrl: opts.externalUrl ?? EXTERNAL_URL, trustProxy: opts.trustProxy, secrets: TEST_SECRETS, modules: MODULES, clock: opts.clock });
+  const { app, stop, cache } = await buildApp({ orm, logger, externalUrl: opts.externalUrl ?? EXTERNAL_URL, trustProxy: opts.trustProxy, secrets: TEST_SECRETS, modules: MODULES, clock: opts.clock, env: opts.env, random: opts.random });
   await cache.ready();
   const others: (() => Promise<void>)[] = [];
   return {
@@ -128,10 +140,10 @@ export function api(t: TestApp, token?: string) {
  * Registers the usual hooks for a test file (one app per file, tables reset before each test) and
  * returns the TestApp, filled in by beforeAll. Pass `{ reset: 'once' }` to reset only before the file.
  */
-export function useTestApp(opts: { reset?: 'each' | 'once'; trustProxy?: string; clock?: Clock } = {}): TestApp {
+export function useTestApp(opts: { reset?: 'each' | 'once' } & TestAppOptions = {}): TestApp {
   const holder = {} as TestApp;
   beforeAll(async () => {
-    Object.assign(holder, await setupTestApp({ trustProxy: opts.trustProxy, clock: opts.clock }));
+    Object.assign(holder, await setupTestApp(opts));
     if (opts.reset === 'once') await holder.reset();
   });
   afterAll(() => holder.close());

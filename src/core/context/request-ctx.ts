@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SecretBox } from '../crypto/secret-box';
 import type { DomainError } from '../errors/domain-errors';
@@ -9,6 +10,14 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => new Date() };
+
+/** A source of random integers in [0, max): crypto by default, seeded in tests (per app instance). */
+export type RandomInt = (max: number) => number;
+
+export const systemRandom: RandomInt = (max) => crypto.randomInt(max);
+
+/** The process environment as read at start-up (modules read their own settings from it, e.g. PAGES_ENABLED). */
+export type AppEnv = Readonly<Record<string, string | undefined>>;
 
 /**
  * The signed-in user as core sees it. The users module augments it with its entity
@@ -47,6 +56,10 @@ export interface RequestCtx {
   cache: SharedCache;
   /** Per-request memo for values computed once (e.g. the caller's authorized id sets). */
   memo: Map<string, Promise<unknown>>;
+  /** Random integers (generated slugs); tests pass a seeded source. */
+  random: RandomInt;
+  /** Module settings from the environment (read through the module's own parser). */
+  env: AppEnv;
 }
 
 export interface CtxArgs {
@@ -59,6 +72,8 @@ export interface CtxArgs {
   secrets: SecretBox;
   cache: SharedCache;
   clock?: Clock;
+  random?: RandomInt;
+  env?: AppEnv;
 }
 
 /** A context factory bound to the registered modules' loaders (see core/module). */
@@ -77,6 +92,8 @@ export function ctxFactory(loaders: (ctx: RequestCtx) => object): CtxFactory {
       secrets: args.secrets,
       cache: args.cache,
       memo: new Map(),
+      random: args.random ?? systemRandom,
+      env: args.env ?? {},
       loaders: {} as Loaders,
     };
     ctx.loaders = loaders(ctx) as Loaders;

@@ -39,8 +39,12 @@ export class InsufficientScopeError extends DomainError {
 /** `resource` undefined gives GitLab's generic "404 Not found" (record lookup by primary key). */
 export class NotFoundError extends DomainError {
   readonly code = 'NOT_FOUND' as const;
-  constructor(readonly resource?: string) {
-    super(resource ? `404 ${resource} Not Found` : '404 Not found');
+  constructor(readonly resource?: string, message?: string) {
+    super(message ?? (resource ? `404 ${resource} Not Found` : '404 Not found'));
+  }
+  /** GitLab's bare `not_found!`: "404 Not Found" (e.g. a feature switched off, spec 4.24). */
+  static bare(): NotFoundError {
+    return new NotFoundError(undefined, '404 Not Found');
   }
 }
 

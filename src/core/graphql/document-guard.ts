@@ -71,13 +71,35 @@ export function documentLimitError(source: string, limits = DOCUMENT_LIMITS): Gr
 }
 
 /**
+ * Documents already found within the caps, by text (bounded LRU, issue 8): a client repeating its
+ * queries is not parsed here on every request (Apollo keeps its own LRU of parsed, validated
+ * documents). At most 500 texts of at most 20,000 characters (10 MB worst case).
+ */
+const ACCEPTED_MAX = 500;
+const ACCEPTED_TEXT_MAX = 20_000;
+const accepted = new Map<string, true>();
+
+function cachedLimitError(source: string): GraphQLError | undefined {
+  if (accepted.delete(source)) {
+    accepted.set(source, true);
+    return undefined;
+  }
+  const error = documentLimitError(source);
+  if (!error && source.length <= ACCEPTED_TEXT_MAX) {
+    accepted.set(source, true);
+    if (accepted.size > ACCEPTED_MAX) accepted.delete(accepted.keys().next().value as string);
+  }
+  return error;
+}
+
+/**
  * Express middleware in front of Apollo: refuses an oversized document with 400 before any validation
  * walk (graphql-js's own rules are quadratic in repeated fields).
  */
 export function graphqlDocumentGuard(req: Request, res: Response, next: NextFunction): void {
   const body = req.body as { query?: unknown } | undefined;
   const source = typeof body?.query === 'string' ? body.query : typeof req.query.query === 'string' ? req.query.query : undefined;
-  const error = source === undefined ? undefined : documentLimitError(source);
+  const error = source === undefined ? undefined : cachedLimitError(source);
   if (!error) return next();
   res.status(400).json({ errors: [{ message: error.message, extensions: error.extensions }] });
 }

@@ -29,6 +29,10 @@ export interface ParamSpec {
   /** Hashes: leave out nested values (objects, lists, booleans) instead of refusing the parameter. */
   scalarEntriesOnly?: boolean;
   description?: string;
+  /** Grape's `absence` validator: sending the parameter at all is a 400 "<name> <absence>". */
+  absence?: string;
+  /** Grape's `allow_blank: false`: a blank string is a 400 "<name> is empty" (the value still counts as sent). */
+  allowBlank?: false;
 }
 
 export const INT4_MAX = 2147483647;

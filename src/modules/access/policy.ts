@@ -6,6 +6,16 @@ import { AccessLevel } from './access-level';
  * visibility *sets* are the SQL twins in visibility-sql.ts). Effective levels include membership
  * inherited from ancestor groups and shares (access-levels.ts computes them in SQL).
  */
+/** Minimum project role per environment operation (GitLab 10.3, spec 4.30-4.34). */
+const ENVIRONMENT_ROLE = {
+  read: AccessLevel.REPORTER,
+  create: AccessLevel.DEVELOPER,
+  update: AccessLevel.MASTER,
+  destroy: AccessLevel.MASTER,
+  stop: AccessLevel.DEVELOPER,
+} as const;
+export type EnvironmentAction = keyof typeof ENVIRONMENT_ROLE;
+
 export const policy = {
   /** Instance administrators: every object, every admin-only field and filter. */
   isAdmin: (user: User | null) => !!user && user.admin,
@@ -17,6 +27,9 @@ export const policy = {
   canCreateTopLevelGroup: (user: User | null) => !!user && (user.admin || (user.canCreateGroup && !user.external)),
   /** Update, archive, share, manage members, see runners_token: Master or above. */
   canAdminProject: (user: User | null, level: number) => !!user && (user.admin || level >= AccessLevel.MASTER),
+  /** Environments: reporter reads, developer creates and stops, master updates and deletes; jobs disabled forbids all, admins included. */
+  canEnvironment: (user: User | null, level: number, jobsEnabled: boolean, action: EnvironmentAction) =>
+    !!user && jobsEnabled && (user.admin || level >= ENVIRONMENT_ROLE[action]),
   /** Delete a project: Owner (personal namespace owner or group owner) or admin. */
   canDeleteProject: (user: User | null, level: number) => !!user && (user.admin || level >= AccessLevel.OWNER),
   /** Group statistics and custom attributes: administrators only (spec 5.3). */

@@ -1,5 +1,5 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
-import { likeEscape, sqlRows } from '../../core/db/sql';
+import { lightEntity, likeEscape, sqlRows } from '../../core/db/sql';
 import { ParamError } from '../../core/errors/domain-errors';
 import { keysetPage, offsetPage, type ListQuery } from '../../core/pagination/list-query';
 import { makePage, normalizePage, type Page } from '../../core/pagination/page';
@@ -73,7 +73,7 @@ async function groupFilter(ctx: RequestCtx, args: GroupsArgs, scope: GroupListSc
 export async function listGroups(ctx: RequestCtx, args: GroupsArgs, scope: GroupListScope = {}): Promise<Page<Namespace>> {
   const { where, params, column, dir } = await groupFilter(ctx, args, scope);
   const query: ListQuery<Namespace> = {
-    select: 'n.*', from: 'namespaces n', where, params, orderBy: `n.${column}`, dir, id: 'n.id', map: (r) => ctx.em.map(Namespace, r as never),
+    select: 'n.*', from: 'namespaces n', where, params, orderBy: `n.${column}`, dir, id: 'n.id', map: (r) => lightEntity(ctx.em, Namespace, r),
   };
   if (args.pagination !== PaginationMode.KEYSET) return offsetPage(ctx.em, query, args);
   if (column === 'path') throw ParamError.notInSet('order_by');
@@ -99,7 +99,7 @@ export async function listSubgroupsBatched(ctx: RequestCtx, args: GroupsArgs, pa
   for (const row of rows) {
     const { page_rn: _rn, page_total: total, ...entity } = row;
     const entry = byParent.get(Number(row.parent_id)) ?? { nodes: [], total: Number(total) };
-    entry.nodes.push(ctx.em.map(Namespace, entity as never));
+    entry.nodes.push(lightEntity(ctx.em, Namespace, entity));
     byParent.set(Number(row.parent_id), entry);
   }
   // A parent whose page is past the end still needs its total: one extra count for those only.

@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
-import { sqlRows } from '../../core/db/sql';
+import { lightEntity, sqlRows } from '../../core/db/sql';
 import { intArray } from '../access/visibility-sql';
 import { projectVisibility } from '../access/visibility';
 import type { Namespace } from '../namespaces/namespace.entity';
@@ -51,7 +51,7 @@ async function projectsWithKey(ctx: RequestCtx, sql: string): Promise<{ key: num
   const rows = await sqlRows<Record<string, unknown>>(ctx.em, sql);
   return rows.map((row) => {
     const { group_key: key, ...rest } = row;
-    return { key: Number(key), item: ctx.em.map(Project, rest as never) };
+    return { key: Number(key), item: lightEntity(ctx.em, Project, rest) };
   });
 }
 

@@ -1,5 +1,5 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
-import { likeEscape, sqlEntities } from '../../core/db/sql';
+import { lightEntity, likeEscape, sqlEntities } from '../../core/db/sql';
 import { NotFoundError } from '../../core/errors/domain-errors';
 import { offsetPage } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
@@ -17,7 +17,7 @@ async function list(ctx: RequestCtx, args: NamespacesArgs): Promise<Page<Namespa
     const term = `%${likeEscape(args.search)}%`;
     params.push(term, term);
   }
-  const map = (r: Record<string, unknown>) => ctx.em.map(Namespace, r as never);
+  const map = (r: Record<string, unknown>) => lightEntity(ctx.em, Namespace, r);
   return offsetPage(ctx.em, { select: 'n.*', from: 'namespaces n', where, params, orderBy: 'n.id', dir: 'asc', id: 'n.id', map }, args);
 }
 

@@ -1,6 +1,6 @@
 import { assertOptionalDate } from '../../core/params/coerce';
 import type { CurrentUser, RequestCtx } from '../../core/context/request-ctx';
-import { likeEscape, sqlEntities, sqlRows, takenField } from '../../core/db/sql';
+import { lightEntity, likeEscape, sqlEntities, sqlRows, takenField } from '../../core/db/sql';
 import { ConflictError, ForbiddenError, NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
 import { offsetPage } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
@@ -106,7 +106,7 @@ async function list(ctx: RequestCtx, args: ProjectFilterArgs, scope: ProjectScop
   }
   const column = ORDER_COLUMNS[args.orderBy ?? ProjectOrderBy.CREATED_AT];
   const dir = (args.sort ?? SortDirection.DESC) === SortDirection.ASC ? 'asc' : 'desc';
-  return offsetPage(ctx.em, { select: 'p.*', from: 'projects p', where, params, orderBy: `p.${column}`, dir, id: 'p.id', map: (r) => ctx.em.map(Project, r as never) }, args);
+  return offsetPage(ctx.em, { select: 'p.*', from: 'projects p', where, params, orderBy: `p.${column}`, dir, id: 'p.id', map: (r) => lightEntity(ctx.em, Project, r) }, args);
 }
 
 /** Tags: at most MAX_TAGS, each at most 255 characters (GitLab's tag name column). */

@@ -1,6 +1,6 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
-import { likeEscape, sqlRows } from '../../core/db/sql';
+import { lightEntity, likeEscape, sqlRows } from '../../core/db/sql';
 import { onUniqueViolation } from '../../core/db/unique-violation';
 import { ConflictError, ForbiddenError, NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
 import { offsetPage } from '../../core/pagination/list-query';
@@ -46,7 +46,7 @@ async function list(ctx: RequestCtx, args: UsersArgs): Promise<Page<User>> {
   }
   if (args.active) where.push(`u.state = 'active'`);
   if (args.blocked) where.push(`u.state = 'blocked'`);
-  return offsetPage(ctx.em, { select: 'u.*', from: 'users u', where, params, orderBy: 'u.id', dir: 'asc', id: 'u.id', map: (r) => ctx.em.map(User, r as never) }, args);
+  return offsetPage(ctx.em, { select: 'u.*', from: 'users u', where, params, orderBy: 'u.id', dir: 'asc', id: 'u.id', map: (r) => lightEntity(ctx.em, User, r) }, args);
 }
 
 function validate(ctx: RequestCtx, user: User, input: UserAttributesInput): void {

@@ -1,0 +1,17 @@
+// The fixed GraphQL documents of the bench: the equivalents of GET /groups and GET /projects (20 rows,
+// fields in the REST order) and a dashboard-style nested query (groups → projects → sharedWithGroups).
+const GROUP_FIELDS = 'id name path description visibility lfsEnabled avatarUrl webUrl requestAccessEnabled fullName fullPath parentId';
+const PROJECT_FIELDS = [
+  'id description name nameWithNamespace path pathWithNamespace createdAt defaultBranch tagList sshUrlToRepo httpUrlToRepo webUrl',
+  'avatarUrl starCount forksCount lastActivityAt archived visibility namespace { id name path kind } issuesEnabled mergeRequestsEnabled',
+  'wikiEnabled jobsEnabled snippetsEnabled containerRegistryEnabled sharedRunnersEnabled creatorId openIssuesCount publicJobs',
+  'sharedWithGroups { groupId groupName groupFullPath groupAccessLevel expiresAt } requestAccessEnabled runnersToken',
+].join(' ');
+
+const DOCS = {
+  groups: `{ groups(perPage: 20) { total nodes { ${GROUP_FIELDS} } } }`,
+  projects: `{ projects(perPage: 20) { total nodes { ${PROJECT_FIELDS} } } }`,
+  dashboard: '{ groups(perPage: 20) { total nodes { id fullPath projects { id name pathWithNamespace visibility sharedWithGroups { groupId groupFullPath groupAccessLevel } } } } }',
+};
+
+module.exports = { DOCS };

@@ -1,0 +1,55 @@
+// Starting and stopping what the bench measures: the built service (dist/main.js) on an embedded
+// PostgreSQL under a data directory (or DATABASE_URL), and the floor (bench/floor) on the same database.
+const { spawn, execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const root = path.resolve(__dirname, '..', '..');
+// BENCH_DIST: another build of the service (e.g. `tsc --outDir /tmp/dist-x`) to compare variants.
+const dist = process.env.BENCH_DIST ? path.resolve(process.env.BENCH_DIST) : path.join(root, 'dist');
+
+async function waitReady(url) {
+  for (let i = 0; i < 240; i += 1) {
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} did not become ready`);
+}
+
+function startService({ port, dataDir, token, nodeArgs = [] }) {
+  const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, INITIAL_ROOT_TOKEN: token, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
+  const child = spawn(process.execPath, [...nodeArgs, path.join(dist, 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  return { child, env, base: `http://127.0.0.1:${port}` };
+}
+
+function seed(env, scale) {
+  execFileSync(process.execPath, [path.join(dist, 'cli/seed.js'), '--scale', String(scale)], { env, stdio: 'inherit' });
+}
+
+/** The service's database: DATABASE_URL, or the embedded instance it announced in DATA_DIR. */
+function databaseUrl(dataDir) {
+  if (process.env.DATABASE_URL) return process.env.DATABASE_URL;
+  const creds = JSON.parse(fs.readFileSync(path.join(dataDir, 'credentials.json'), 'utf8'));
+  const inst = JSON.parse(fs.readFileSync(path.join(dataDir, 'instance.json'), 'utf8'));
+  return `postgres://${encodeURIComponent(creds.user)}:${encodeURIComponent(creds.password)}@127.0.0.1:${inst.port}/gitlab_admin`;
+}
+
+function startFloor({ port, dbUrl, externalUrl }) {
+  const env = { ...process.env, PORT: String(port), FLOOR_DATABASE_URL: dbUrl, EXTERNAL_URL: externalUrl };
+  const child = spawn(process.execPath, [path.join(root, 'bench/floor/floor-server.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  return { child, base: `http://127.0.0.1:${port}` };
+}
+
+async function stop(child) {
+  if (!child || child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 20000);
+  await exited;
+  clearTimeout(timer);
+}
+
+module.exports = { waitReady, startService, seed, databaseUrl, startFloor, stop };

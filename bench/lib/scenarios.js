@@ -1,0 +1,22 @@
+// The scenarios of issue 8. `token: null` is anonymous; no token means the administrator's.
+// `ratioTo` names the REST scenario whose floor figure is the reference of a GraphQL scenario
+// (the floor's REST figure for the same rows); without it the reference is the floor on the same request.
+const { DOCS } = require('../floor/graphql-docs');
+
+const gql = (doc) => ({ path: '/graphql', method: 'POST', body: JSON.stringify({ query: doc }) });
+
+function scenarios({ detailId }) {
+  return [
+    { key: 'groups-anon', title: 'GET /groups, anonymous', req: { path: '/api/v4/groups', token: null } },
+    { key: 'groups-admin', title: 'GET /groups?all_available=true, admin', req: { path: '/api/v4/groups?all_available=true' } },
+    { key: 'groups-admin-100', title: 'same, per_page=100', req: { path: '/api/v4/groups?all_available=true&per_page=100' } },
+    { key: 'projects-admin', title: 'GET /projects, admin', req: { path: '/api/v4/projects' } },
+    { key: 'projects-admin-100', title: 'same, per_page=100', req: { path: '/api/v4/projects?per_page=100' } },
+    { key: 'group-detail', title: 'GET /groups/:id, admin (detail with projects)', req: { path: `/api/v4/groups/${detailId}` } },
+    { key: 'gql-groups', title: 'POST /graphql groups (20 rows), admin', req: gql(DOCS.groups), ratioTo: 'groups-admin' },
+    { key: 'gql-projects', title: 'POST /graphql projects (20 rows), admin', req: gql(DOCS.projects), ratioTo: 'projects-admin' },
+    { key: 'gql-dashboard', title: 'POST /graphql groups → projects → shares (20 groups), admin', req: gql(DOCS.dashboard) },
+  ];
+}
+
+module.exports = { scenarios };

@@ -1,0 +1,46 @@
+import { defaultFieldResolver, isObjectType, type GraphQLField, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import { allowRuleOf, authorize } from '../auth/allow';
+import { rejectNulBytes } from '../auth/guards';
+import type { RequestCtx } from '../context/request-ctx';
+
+type Field = GraphQLField<unknown, unknown>;
+type Resolver = GraphQLFieldResolver<unknown, unknown, Record<string, unknown>>;
+
+/** Root fields: the @Allow permission (401, scope 403, role 403, the REST router's rule), then NUL bytes. */
+function guardRoot(field: Field, op: 'query' | 'mutation'): void {
+  const rule = allowRuleOf(field, op);
+  const resolve: Resolver = field.resolve ?? defaultFieldResolver;
+  field.resolve = (root, args, ctx, info) => {
+    authorize(ctx as RequestCtx, rule);
+    rejectNulBytes(args);
+    return resolve(root, args, ctx, info);
+  };
+}
+
+/** Nested fields that declare arguments: NUL bytes, only when the query writes arguments on the field. */
+function guardNested(field: Field): void {
+  const resolve: Resolver = field.resolve ?? defaultFieldResolver;
+  field.resolve = (root, args, ctx, info) => {
+    if (info.fieldNodes[0].arguments?.length) rejectNulBytes(args);
+    return resolve(root, args, ctx, info);
+  };
+}
+
+/**
+ * The checks that act on root fields (and on nested fields written with arguments) wrap exactly
+ * those fields once, at schema build time: every other field of every row resolves without a
+ * middleware chain (issue 8; type-graphql's global middlewares wrapped all fields in async calls).
+ * A root field without @Allow fails here, at start-up and in every test.
+ */
+export function guardFields(schema: GraphQLSchema): GraphQLSchema {
+  const roots = new Map([[schema.getQueryType(), 'query'], [schema.getMutationType(), 'mutation']] as const);
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__')) continue;
+    const op = roots.get(type);
+    for (const field of Object.values(type.getFields())) {
+      if (op) guardRoot(field, op);
+      else if (field.args.length) guardNested(field);
+    }
+  }
+  return schema;
+}

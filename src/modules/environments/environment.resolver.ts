@@ -1,0 +1,59 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Allow } from '../../core/auth/allow';
+import type { RequestCtx } from '../../core/context/request-ctx';
+import type { Page } from '../../core/pagination/page';
+import type { Project } from '../projects/project.entity';
+import { ProjectType } from '../projects/project.type';
+import type { Environment } from './environment.entity';
+import { environmentService } from './environment.service';
+import { CreateEnvironmentInput, EnvironmentPage, EnvironmentsArgs, EnvironmentType, UpdateEnvironmentInput } from './environment.type';
+
+/** Spec 4.30-4.34; roles are checked in the service (reporter reads, developer creates and stops, master updates and deletes). */
+@Resolver(() => EnvironmentType)
+export class EnvironmentResolver {
+  @Query(() => EnvironmentPage, { description: 'Environments of a project (Reporter or above).' })
+  @Allow('user')
+  projectEnvironments(@Args() args: EnvironmentsArgs, @Ctx() ctx: RequestCtx): Promise<Page<Environment>> {
+    return environmentService.list(ctx, args);
+  }
+
+  @Query(() => EnvironmentType)
+  @Allow('user')
+  environment(@Arg('projectId', () => ID) projectId: string, @Arg('environmentId', () => Int) environmentId: number, @Ctx() ctx: RequestCtx): Promise<Environment> {
+    return environmentService.get(ctx, projectId, environmentId);
+  }
+
+  @Mutation(() => EnvironmentType)
+  @Allow('user')
+  createEnvironment(@Arg('projectId', () => ID) projectId: string, @Arg('input', () => CreateEnvironmentInput) input: CreateEnvironmentInput, @Ctx() ctx: RequestCtx): Promise<Environment> {
+    return environmentService.create(ctx, projectId, input);
+  }
+
+  @Mutation(() => EnvironmentType)
+  @Allow('user')
+  updateEnvironment(
+    @Arg('projectId', () => ID) projectId: string,
+    @Arg('environmentId', () => Int) environmentId: number,
+    @Arg('input', () => UpdateEnvironmentInput) input: UpdateEnvironmentInput,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<Environment> {
+    return environmentService.update(ctx, projectId, environmentId, input);
+  }
+
+  @Mutation(() => Boolean)
+  @Allow('user')
+  deleteEnvironment(@Arg('projectId', () => ID) projectId: string, @Arg('environmentId', () => Int) environmentId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+    return environmentService.remove(ctx, projectId, environmentId);
+  }
+
+  @Mutation(() => EnvironmentType)
+  @Allow('user')
+  stopEnvironment(@Arg('projectId', () => ID) projectId: string, @Arg('environmentId', () => Int) environmentId: number, @Ctx() ctx: RequestCtx): Promise<Environment> {
+    return environmentService.stop(ctx, projectId, environmentId);
+  }
+
+  @FieldResolver(() => ProjectType)
+  project(@Root() env: Environment, @Ctx() ctx: RequestCtx): Promise<Project> {
+    return ctx.loaders.environmentProject.load(env.projectId);
+  }
+}

@@ -1,0 +1,99 @@
+import type { RequestCtx } from '../../core/context/request-ctx';
+import { requireUser } from '../../core/auth/guards';
+import { onUniqueViolation } from '../../core/db/unique-violation';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../core/errors/domain-errors';
+import { MSG } from '../../core/errors/messages';
+import { offsetPage } from '../../core/pagination/list-query';
+import type { Page } from '../../core/pagination/page';
+import { patchEntity } from '../../core/patch/patch-entity';
+import { policy, type EnvironmentAction } from '../access/policy';
+import type { Project } from '../projects/project.entity';
+import { projectService } from '../projects/project.service';
+import { Environment } from './environment.entity';
+import { generateSlug } from './environment-slug';
+import { UpdateEnvironmentInput, type CreateEnvironmentInput, type EnvironmentsArgs } from './environment.type';
+import { blankToNull, validateEnvironment } from './environment.validation';
+
+/** The project (404 when invisible) if the caller may do `action` on its environments (else 403). */
+async function projectFor(ctx: RequestCtx, idOrPath: string, action: EnvironmentAction): Promise<Project> {
+  const user = requireUser(ctx);
+  const project = await projectService.findVisible(ctx, idOrPath);
+  if (!policy.canEnvironment(user, await projectService.accessLevel(ctx, project), project.jobsEnabled, action)) throw new ForbiddenError();
+  ctx.loaders.environmentProject.prime(project.id, project);
+  return project;
+}
+
+/** GitLab's generic record lookup: an unknown id or another project's environment is "404 Not found". */
+async function find(ctx: RequestCtx, project: Project, environmentId: number): Promise<Environment> {
+  const env = await ctx.em.findOne(Environment, { id: environmentId, projectId: project.id });
+  if (!env) throw new NotFoundError();
+  return env;
+}
+
+async function list(ctx: RequestCtx, args: EnvironmentsArgs): Promise<Page<Environment>> {
+  const project = await projectFor(ctx, args.projectId, 'read');
+  // Index environments (project_id, id) serves the filter and the order.
+  return offsetPage(ctx.em, {
+    select: 'e.*', from: 'environments e', where: ['e.project_id = ?'], params: [project.id], orderBy: 'e.id', dir: 'asc', id: 'e.id',
+    map: (row) => ctx.em.map(Environment, row as never),
+  }, args);
+}
+
+async function get(ctx: RequestCtx, projectId: string, environmentId: number): Promise<Environment> {
+  return find(ctx, await projectFor(ctx, projectId, 'read'), environmentId);
+}
+
+/** Validates, then flushes; a lost race on a unique index ends as the same 400 as a detected duplicate. */
+async function save(ctx: RequestCtx, env: Environment): Promise<Environment> {
+  const bag = await validateEnvironment(ctx, env);
+  if (!bag.empty) throw new ValidationError(bag.errors);
+  env.updatedAt = ctx.clock.now();
+  await onUniqueViolation(() => ctx.em.persistAndFlush(env), (e) => {
+    const field = String((e as { constraint?: string }).constraint).includes('slug') ? 'slug' : 'name';
+    return new ValidationError({ [field]: [MSG.taken] });
+  });
+  return env;
+}
+
+async function create(ctx: RequestCtx, projectId: string, input: CreateEnvironmentInput): Promise<Environment> {
+  const project = await projectFor(ctx, projectId, 'create');
+  const env = ctx.em.create(Environment, {
+    projectId: project.id,
+    name: input.name,
+    slug: generateSlug(input.name, ctx.random),
+    externalUrl: blankToNull(input.externalUrl),
+    state: 'available',
+    createdAt: ctx.clock.now(),
+    updatedAt: ctx.clock.now(),
+  });
+  return save(ctx, env);
+}
+
+/** Name and external_url only; the slug stays what it was (spec 4.32). */
+async function update(ctx: RequestCtx, projectId: string, environmentId: number, input: UpdateEnvironmentInput): Promise<Environment> {
+  const env = await find(ctx, await projectFor(ctx, projectId, 'update'), environmentId);
+  patchEntity(env, input, UpdateEnvironmentInput, { externalUrl: 'skip' });
+  // An empty external_url is "sent" (null/undefined mean unchanged) and clears the URL.
+  if (input.externalUrl !== undefined && input.externalUrl !== null) env.externalUrl = blankToNull(input.externalUrl);
+  return save(ctx, env);
+}
+
+/** GitLab 10.3 deletes an environment in any state. */
+async function remove(ctx: RequestCtx, projectId: string, environmentId: number): Promise<boolean> {
+  const env = await find(ctx, await projectFor(ctx, projectId, 'destroy'), environmentId);
+  await ctx.em.removeAndFlush(env);
+  return true;
+}
+
+/** available → stopped; stopping a stopped environment changes nothing (both 200). */
+async function stop(ctx: RequestCtx, projectId: string, environmentId: number): Promise<Environment> {
+  const env = await find(ctx, await projectFor(ctx, projectId, 'stop'), environmentId);
+  if (env.state === 'available') {
+    env.state = 'stopped';
+    env.updatedAt = ctx.clock.now();
+    await ctx.em.flush();
+  }
+  return env;
+}
+
+export const environmentService = { list, get, create, update, remove, stop };

@@ -1,0 +1,32 @@
+import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { PageArgs, PageType } from '../../core/pagination/page';
+import { ProjectType } from '../projects/project.type';
+
+/** An environment of a project (spec 2.8); `state` as later GitLab (available / stopped). */
+@ObjectType('Environment')
+export class EnvironmentType {
+  @Field(() => Int) id!: number;
+  @Field(() => String) name!: string;
+  @Field(() => String, { description: 'Generated from the name at creation; never changes.' }) slug!: string;
+  @Field(() => String, { nullable: true }) externalUrl!: string | null;
+  @Field(() => String, { description: 'available or stopped' }) state!: string;
+  @Field(() => ProjectType) project!: ProjectType;
+}
+
+export const EnvironmentPage = PageType(EnvironmentType, 'EnvironmentPage');
+
+@ArgsType()
+export class EnvironmentsArgs extends PageArgs {
+  @Field(() => ID, { description: 'Project id or full path.' }) projectId!: string;
+}
+
+@InputType('UpdateEnvironmentInput')
+export class UpdateEnvironmentInput {
+  @Field(() => String, { nullable: true }) name?: string;
+  @Field(() => String, { nullable: true, description: 'http(s) URL; blank clears it.' }) externalUrl?: string;
+}
+
+@InputType('CreateEnvironmentInput')
+export class CreateEnvironmentInput extends UpdateEnvironmentInput {
+  @Field(() => String) declare name: string;
+}

@@ -1,0 +1,18 @@
+import { defineModule } from '../../core/module/app-module';
+import { Environment } from './environment.entity';
+import { environmentLoaders } from './environment.loaders';
+import { EnvironmentResolver } from './environment.resolver';
+import { environmentRoutes } from './environment.rest';
+import { seedEnvironments } from './environment.seed';
+import { Migration20261122120100Environments } from './migrations/Migration20261122120100_environments';
+
+/** Environments of projects (spec 4.30-4.34). */
+export const environmentsModule = defineModule({
+  name: 'environments',
+  entities: [Environment],
+  migrations: [{ name: 'Migration20261122120100_environments', class: Migration20261122120100Environments }],
+  resolvers: [EnvironmentResolver],
+  routes: environmentRoutes,
+  loaders: environmentLoaders,
+  seed: [seedEnvironments],
+});

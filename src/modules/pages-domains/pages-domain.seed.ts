@@ -1,0 +1,36 @@
+import crypto from 'node:crypto';
+import * as x509 from '@peculiar/x509';
+import type { SeedEnv } from '../../core/module/app-module';
+import { sqlRows } from '../../core/db/sql';
+import { User } from '../users/user.entity';
+import './pages-certificate';
+import { pagesDomainService } from './pages-domain.service';
+
+/** A self-signed RSA certificate and its PKCS#8 key, made in process (demo data only). */
+async function selfSigned(cn: string): Promise<{ certificate: string; key: string }> {
+  const alg = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256', publicExponent: new Uint8Array([1, 0, 1]), modulusLength: 2048 };
+  const keys = (await crypto.webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const now = Date.now();
+  const cert = await x509.X509CertificateGenerator.createSelfSigned({
+    serialNumber: '01', name: `CN=${cn}`, notBefore: new Date(now - 86_400_000), notAfter: new Date(now + 365 * 86_400_000), signingAlgorithm: alg, keys,
+    extensions: [new x509.SubjectAlternativeNameExtension([{ type: 'dns', value: cn }])],
+  });
+  const pkcs8 = Buffer.from(await crypto.webcrypto.subtle.exportKey('pkcs8', keys.privateKey)).toString('base64');
+  return { certificate: cert.toString('pem'), key: `-----BEGIN PRIVATE KEY-----\n${pkcs8.match(/.{1,64}/g)!.join('\n')}\n-----END PRIVATE KEY-----\n` };
+}
+
+/** Demo domains on acme/web/website, one http-only and one with a certificate; idempotent. */
+export async function seedPagesDomains(env: SeedEnv): Promise<void> {
+  const alice = await env.em.findOne(User, { username: 'alice' });
+  const [project] = await sqlRows<{ id: number }>(
+    env.em,
+    `select p.id from projects p join namespaces n on n.id = p.namespace_id where n.full_path = 'acme/web' and p.path = 'website'`,
+  );
+  if (!alice || !project) return env.log('pages domains: demo project acme/web/website missing: skipped');
+  const [existing] = await sqlRows<{ n: string }>(env.em, 'select count(*) as n from pages_domains where project_id = ?', [project.id]);
+  if (Number(existing.n) > 0) return env.log('pages domains: already present: skipped');
+  const ctx = env.as(alice);
+  await pagesDomainService.create(ctx, String(project.id), { domain: 'acme.test' });
+  await pagesDomainService.create(ctx, String(project.id), { domain: 'www.acme.test', ...(await selfSigned('www.acme.test')) });
+  env.log('pages domains: acme.test (http), www.acme.test (self-signed certificate) on acme/web/website');
+}

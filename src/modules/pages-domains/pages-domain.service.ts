@@ -1,0 +1,134 @@
+import type { RequestCtx } from '../../core/context/request-ctx';
+import { requireUser } from '../../core/auth/guards';
+import { onUniqueViolation } from '../../core/db/unique-violation';
+import { ForbiddenError, NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
+import { MSG } from '../../core/errors/messages';
+import { offsetPage } from '../../core/pagination/list-query';
+import type { Page, PageArgs } from '../../core/pagination/page';
+import { policy } from '../access/policy';
+import type { Project } from '../projects/project.entity';
+import { projectService } from '../projects/project.service';
+import { pagesConfig } from './pages-config';
+import { PagesDomain } from './pages-domain.entity';
+import type { CreatePagesDomainInput, ProjectPagesDomainsArgs, UpdatePagesDomainInput } from './pages-domain.type';
+import { validatePagesDomain, type DomainDraft } from './pages-domain.validation';
+
+/** "Pages feature must be enabled" (spec 4.24): 404 "404 Not Found" for everyone, admins included. */
+function requireEnabled(ctx: RequestCtx): void {
+  if (!pagesConfig(ctx.env).enabled) throw NotFoundError.bare();
+}
+
+/** GitLab's route-level checks for GET /pages/domains: 401, pages switch (404), then admin (403). */
+export async function instanceFilter(ctx: RequestCtx): Promise<void> {
+  requireUser(ctx);
+  requireEnabled(ctx);
+  if (!policy.isAdmin(ctx.user)) throw new ForbiddenError();
+}
+
+/** GitLab's route-level checks for project routes: the project (404 Project Not Found), then the pages switch. */
+export async function projectFilter(ctx: RequestCtx, idOrPath: string): Promise<Project> {
+  requireUser(ctx);
+  const key = `pages:project:${idOrPath}`;
+  let hit = ctx.memo.get(key) as Promise<Project> | undefined;
+  if (!hit) {
+    hit = projectService.findVisible(ctx, idOrPath);
+    ctx.memo.set(key, hit);
+  }
+  const project = await hit;
+  requireEnabled(ctx);
+  return project;
+}
+
+/** read_pages / update_pages: Master or Owner on the project, or an admin (spec 4.25-4.29). */
+async function authorizePages(ctx: RequestCtx, project: Project): Promise<void> {
+  if (!policy.canAdminProject(ctx.user, await projectService.accessLevel(ctx, project))) throw new ForbiddenError();
+}
+
+/** Grape's rules for certificate/key: allow_blank false, and on create all_or_none_of (spec 4.27). */
+function checkParams(input: UpdatePagesDomainInput, create: boolean): void {
+  const problems: string[] = [];
+  for (const name of ['certificate', 'key'] as const) {
+    const v = input[name];
+    if (v !== undefined && v !== null && v.trim() === '') problems.push(`${name} is empty`);
+  }
+  const given = [input.certificate, input.key].filter((v) => v !== undefined && v !== null).length;
+  if (create && given === 1) problems.push('certificate, key provide all or none of parameters');
+  if (problems.length) throw new ParamError(problems.join(', '));
+}
+
+async function find(ctx: RequestCtx, project: Project, domain: string): Promise<PagesDomain> {
+  const row = await ctx.em.findOne(PagesDomain, { projectId: project.id, domain });
+  if (!row) throw new NotFoundError('PagesDomain');
+  return row;
+}
+
+/** The pages_domains rows of a list, through the one list builder (count + page + id tie-break). */
+function listOf(ctx: RequestCtx, where: string[], params: unknown[], orderBy: string, args: PageArgs): Promise<Page<PagesDomain>> {
+  return offsetPage(ctx.em, {
+    select: 'd.*', from: 'pages_domains d', where, params, orderBy, dir: 'asc', id: 'd.id', map: (row) => ctx.em.map(PagesDomain, row as never),
+  }, args);
+}
+
+async function listAll(ctx: RequestCtx, args: PageArgs): Promise<Page<PagesDomain>> {
+  await instanceFilter(ctx);
+  return listOf(ctx, [], [], 'd.id', args);
+}
+
+/** Ordered by domain (index pages_domains (project_id, domain)). */
+async function listProject(ctx: RequestCtx, args: ProjectPagesDomainsArgs): Promise<Page<PagesDomain>> {
+  const project = await projectFilter(ctx, args.projectId);
+  await authorizePages(ctx, project);
+  return listOf(ctx, ['d.project_id = ?'], [project.id], 'd.domain', args);
+}
+
+async function get(ctx: RequestCtx, projectId: string, domain: string): Promise<PagesDomain> {
+  const project = await projectFilter(ctx, projectId);
+  await authorizePages(ctx, project);
+  return find(ctx, project, domain);
+}
+
+/** Validates the draft, then stores it (key sealed, leaf validity kept); a lost race is "has already been taken". */
+async function save(ctx: RequestCtx, row: PagesDomain, draft: DomainDraft): Promise<PagesDomain> {
+  const { bag, parsed } = await validatePagesDomain(ctx, draft);
+  if (!bag.empty) throw new ValidationError(bag.errors);
+  row.domain = draft.domain;
+  row.certificate = draft.certificate;
+  row.sealedKey = draft.key === null ? null : ctx.secrets.seal(draft.key);
+  row.certificateNotBefore = parsed.leaf?.notBefore ?? null;
+  row.certificateNotAfter = parsed.leaf?.notAfter ?? null;
+  row.updatedAt = ctx.clock.now();
+  await onUniqueViolation(() => ctx.em.persistAndFlush(row), () => new ValidationError({ domain: [MSG.taken] }));
+  return row;
+}
+
+async function create(ctx: RequestCtx, projectId: string, input: CreatePagesDomainInput): Promise<PagesDomain> {
+  const project = await projectFilter(ctx, projectId);
+  checkParams(input, true);
+  await authorizePages(ctx, project);
+  const row = ctx.em.create(PagesDomain, { projectId: project.id, domain: input.domain, createdAt: ctx.clock.now(), updatedAt: ctx.clock.now() });
+  return save(ctx, row, { id: undefined, domain: input.domain, certificate: input.certificate ?? null, key: input.key ?? null });
+}
+
+/**
+ * GitLab's update semantics (spec 4.28): neither given clears both; a certificate alone keeps the
+ * stored key (and must match it); a key alone clears the certificate (and so fails the match rule).
+ */
+async function update(ctx: RequestCtx, projectId: string, domain: string, input: UpdatePagesDomainInput): Promise<PagesDomain> {
+  const project = await projectFilter(ctx, projectId);
+  checkParams(input, false);
+  await authorizePages(ctx, project);
+  const row = await find(ctx, project, domain);
+  const certificate = input.certificate ?? null;
+  const storedKey = row.sealedKey === null ? null : ctx.secrets.open(row.sealedKey);
+  const key = input.key ?? (certificate !== null ? storedKey : null);
+  return save(ctx, row, { id: row.id, domain: row.domain, certificate, key });
+}
+
+async function remove(ctx: RequestCtx, projectId: string, domain: string): Promise<boolean> {
+  const project = await projectFilter(ctx, projectId);
+  await authorizePages(ctx, project);
+  await ctx.em.removeAndFlush(await find(ctx, project, domain));
+  return true;
+}
+
+export const pagesDomainService = { listAll, listProject, get, create, update, remove };

@@ -1,0 +1,38 @@
+import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { PageArgs, PageType } from '../../core/pagination/page';
+
+/** The certificate of a domain (spec 2.7); the private key is never exposed. */
+@ObjectType('PagesDomainCertificate')
+export class PagesDomainCertificateType {
+  @Field(() => String, { description: 'X.509 subject, e.g. /CN=ssl.domain.test' }) subject!: string;
+  @Field(() => Boolean, { description: 'true before not-before or after not-after' }) expired!: boolean;
+  @Field(() => Date, { description: 'not-after of the certificate' }) expiration!: Date;
+  @Field(() => String, { description: 'PEM as stored, intermediates included' }) certificate!: string;
+  @Field(() => String, { description: 'openssl x509 -text style dump' }) certificateText!: string;
+}
+
+@ObjectType('PagesDomain')
+export class PagesDomainType {
+  @Field(() => String) domain!: string;
+  @Field(() => String, { description: 'https://<domain> with a certificate, else http://<domain>' }) url!: string;
+  @Field(() => Int) projectId!: number;
+  @Field(() => PagesDomainCertificateType, { nullable: true, description: 'null without a certificate' }) certificate!: PagesDomainCertificateType | null;
+}
+
+export const PagesDomainPage = PageType(PagesDomainType, 'PagesDomainPage');
+
+@ArgsType()
+export class ProjectPagesDomainsArgs extends PageArgs {
+  @Field(() => ID, { description: 'Project id or full path.' }) projectId!: string;
+}
+
+@InputType('UpdatePagesDomainInput', { description: 'Neither given: both are cleared; certificate alone keeps the stored key (spec 4.28).' })
+export class UpdatePagesDomainInput {
+  @Field(() => String, { nullable: true, description: 'PEM certificate, intermediates following' }) certificate?: string;
+  @Field(() => String, { nullable: true, description: 'PEM private key (RSA or EC)' }) key?: string;
+}
+
+@InputType('CreatePagesDomainInput', { description: 'certificate and key: both or neither.' })
+export class CreatePagesDomainInput extends UpdatePagesDomainInput {
+  @Field(() => String) domain!: string;
+}

@@ -1,0 +1,74 @@
+import type { X509Certificate } from '@peculiar/x509';
+import type { KeyObject } from 'node:crypto';
+import type { RequestCtx } from '../../core/context/request-ctx';
+import { sqlRows } from '../../core/db/sql';
+import { FieldErrorBag } from '../../core/errors/field-error-bag';
+import { MSG } from '../../core/errors/messages';
+import { chainVerifies, keyMatches, parseCertificates, parsePrivateKey } from './pages-certificate';
+import { pagesConfig } from './pages-config';
+
+/** Messages of GitLab 10.3's hostname validator and PagesDomain model (spec 4.27). */
+export const PAGES_MSG = {
+  hostLength: 'must be between 1 and 255 characters long',
+  labelLength: 'must be between 1 and 63 characters long',
+  hyphen: 'begins or ends with hyphen',
+  characters: 'contains invalid characters (valid characters: [a-z0-9\\-])',
+  numeric: 'unqualified hostname part cannot consist of numeric values only',
+  dots: 'must not contain consecutive dots',
+  endDot: 'must not end with a dot',
+  certificate: 'must be a valid PEM certificate',
+  key: 'must be a valid PEM private key',
+  mismatch: "doesn't match the certificate",
+  intermediates: 'misses intermediates',
+  restricted: (host: string) => `*.${host} is restricted`,
+} as const;
+
+/** The hostname rules in the validator's order; one message per failing label, as it reports them. */
+export function hostnameErrors(value: string): string[] {
+  const out: string[] = [];
+  if (value.length < 1 || value.length > 255) out.push(PAGES_MSG.hostLength);
+  const labels = value.split('.');
+  while (labels.length && labels[labels.length - 1] === '') labels.pop(); // Ruby's split drops trailing empties
+  for (const label of labels) {
+    if (label.length < 1 || label.length > 63) out.push(PAGES_MSG.labelLength);
+    if (label.startsWith('-') || label.endsWith('-')) out.push(PAGES_MSG.hyphen);
+    if (!/^[a-z0-9-]+$/i.test(label)) out.push(PAGES_MSG.characters);
+  }
+  if (labels.length > 0 && /^\d+$/.test(labels[0])) out.push(PAGES_MSG.numeric);
+  if (value.includes('..')) out.push(PAGES_MSG.dots);
+  if (value.endsWith('.')) out.push(PAGES_MSG.endDot);
+  return out;
+}
+
+export interface DomainDraft {
+  id: number | undefined;
+  domain: string;
+  certificate: string | null;
+  key: string | null;
+}
+
+/** What the validation learnt about the certificate (kept for storage). */
+export interface ParsedPair {
+  leaf: X509Certificate | null;
+  key: KeyObject | null;
+}
+
+const present = (v: string | null): v is string => v !== null && v.trim() !== '';
+
+/** GitLab's PagesDomain validations in their order: 400 {"message":{...}} when the bag is not empty. */
+export async function validatePagesDomain(ctx: RequestCtx, d: DomainDraft): Promise<{ bag: FieldErrorBag; parsed: ParsedPair }> {
+  const bag = new FieldErrorBag();
+  for (const msg of hostnameErrors(d.domain)) bag.add('domain', msg);
+  const taken = await sqlRows(ctx.em, 'select 1 from pages_domains where lower(domain) = lower(?) and id <> ? limit 1', [d.domain, d.id ?? 0]);
+  if (taken.length) bag.add('domain', MSG.taken);
+  const certs = present(d.certificate) ? parseCertificates(d.certificate) : null;
+  if (present(d.certificate) && !certs) bag.add('certificate', PAGES_MSG.certificate);
+  const key = present(d.key) ? parsePrivateKey(d.key) : null;
+  if (present(d.key) && !key) bag.add('key', PAGES_MSG.key);
+  const host = pagesConfig(ctx.env).host;
+  if (d.domain.toLowerCase().endsWith(host.toLowerCase())) bag.add('domain', PAGES_MSG.restricted(host));
+  const leaf = certs?.[0] ?? null;
+  if ((present(d.certificate) || present(d.key)) && !(leaf && key && keyMatches(leaf, key))) bag.add('key', PAGES_MSG.mismatch);
+  if (present(d.certificate) && !(certs && (await chainVerifies(certs, ctx.clock.now())))) bag.add('certificate', PAGES_MSG.intermediates);
+  return { bag, parsed: { leaf, key } };
+}
