@@ -1,9 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ReferenceKind, SCALAR_TYPES, type EntityClass, type EntityData, type EntityProperty } from '@mikro-orm/core';
 
-/** Raw SQL rows (knex-style `?` placeholders). */
+/**
+ * Raw SQL rows (knex-style `?` placeholders). Inside `em.transactional` the statement runs in that
+ * transaction (row locks, reads of its own writes); elsewhere on a pooled connection.
+ */
 export async function sqlRows<T = Record<string, unknown>>(em: EntityManager, sql: string, params: unknown[] = []): Promise<T[]> {
-  return (await em.getConnection().execute(sql, params, 'all')) as T[];
+  return (await em.getConnection().execute(sql, params, 'all', em.getTransactionContext())) as T[];
 }
 
 /** Raw SQL selecting whole rows of one table (`alias.*`), mapped to managed entities. */

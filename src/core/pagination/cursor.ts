@@ -1,4 +1,5 @@
 import { ParamError } from '../errors/domain-errors';
+import { hasNulByte } from '../params/coerce';
 
 /** Keyset cursor: the last row's sort value and id (opaque base64url JSON for clients). */
 export interface Cursor {
@@ -6,15 +7,27 @@ export interface Cursor {
   id: number;
 }
 
+/** Ids and numeric sort values are PostgreSQL integers; sort strings are column values (at most 255 characters). */
+const INT4_MAX = 2 ** 31 - 1;
+const MAX_STRING = 1024;
+const isInt4 = (n: unknown): n is number => Number.isInteger(n) && Math.abs(n as number) <= INT4_MAX;
+const isSortString = (s: unknown): s is string => typeof s === 'string' && s.length <= MAX_STRING && !hasNulByte(s);
+
 export function encodeCursor(c: Cursor): string {
   return Buffer.from(JSON.stringify(c), 'utf8').toString('base64url');
 }
 
-/** A cursor the client altered or invented is 400 "cursor is invalid", never a 500. */
+/**
+ * A cursor the client altered or invented is 400 "cursor is invalid", never a 500: the id and a
+ * numeric value must fit an integer column, a string value may not carry NUL or lone surrogates
+ * (PostgreSQL text cannot hold them) and is bounded.
+ */
 export function decodeCursor(raw: string): Cursor {
   try {
+    if (raw.length > 2 * MAX_STRING) throw new Error('size');
     const c = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Cursor;
-    if (typeof c.id !== 'number' || (typeof c.v !== 'string' && typeof c.v !== 'number')) throw new Error('shape');
+    if (!c || typeof c !== 'object' || !isInt4(c.id) || c.id < 0) throw new Error('id');
+    if (!isInt4(c.v) && !isSortString(c.v)) throw new Error('v');
     return c;
   } catch {
     throw ParamError.invalid('cursor');

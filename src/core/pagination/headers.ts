@@ -32,8 +32,19 @@ export function paginationHeaders(info: PageInfo, baseUrl: string, query: URLSea
     'X-Page': String(info.page),
     'X-Next-Page': next === null ? '' : String(next),
     'X-Prev-Page': prev === null ? '' : String(prev),
-    Link: links.join(', '),
+    ...bounded(links),
   };
+}
+
+/**
+ * Link URLs repeat the caller's query; an overlong one (e.g. an 8,000-character search) would make a
+ * header clients refuse to parse. Beyond MAX_LINK_URL characters per URL the Link header is left out;
+ * X-Next-Page / X-Prev-Page still tell the client where to go.
+ */
+export const MAX_LINK_URL = 2048;
+
+function bounded(links: string[]): { Link?: string } {
+  return links.every((l) => l.length <= MAX_LINK_URL + 16) ? { Link: links.join(', ') } : {};
 }
 
 /** Query parameters that carry credentials (https://docs.gitlab.com/ee/api/rest/authentication.html): never copied into a link. */
@@ -62,7 +73,7 @@ export function keysetHeaders(perPage: number, nextCursor: string | null, baseUr
     const q = withoutCredentials(query);
     q.set('cursor', nextCursor);
     q.set('per_page', String(perPage));
-    headers.Link = `<${baseUrl}?${q.toString()}>; rel="next"`;
+    Object.assign(headers, bounded([`<${baseUrl}?${q.toString()}>; rel="next"`]));
   }
   return headers;
 }

@@ -46,9 +46,15 @@ export function isIsoDate(v: unknown): v is string {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
 }
 
-/** PostgreSQL text cannot hold NUL; such input is a client error, never a driver 500. */
+/** NUL, or a UTF-16 surrogate without its pair (not encodable as UTF-8; json/jsonb refuse `\ud800`). */
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * PostgreSQL text cannot hold NUL, nor json a lone surrogate; such input is a client error (400),
+ * never a driver 500. Every string parameter of both surfaces goes through this check.
+ */
 export function hasNulByte(v: string): boolean {
-  return v.includes('\u0000');
+  return UNSTORABLE.test(v);
 }
 
 function toInt(v: unknown): number | undefined {

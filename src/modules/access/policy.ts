@@ -23,8 +23,8 @@ export const policy = {
   canAdminGroup: (user: User | null, level: number) => !!user && (user.admin || level >= AccessLevel.OWNER),
   /** Create a project in a group: Master or above (GitLab 10.x). */
   canCreateProjectInGroup: (user: User | null, level: number) => !!user && (user.admin || level >= AccessLevel.MASTER),
-  /** Top-level groups: the user's can_create_group flag. */
-  canCreateTopLevelGroup: (user: User | null) => !!user && (user.admin || user.canCreateGroup),
+  /** Top-level groups: the user's can_create_group flag; never external users (GitLab forces can_create_group off for them). */
+  canCreateTopLevelGroup: (user: User | null) => !!user && (user.admin || (user.canCreateGroup && !user.external)),
   /** Update, archive, share, manage members, see runners_token: Master or above. */
   canAdminProject: (user: User | null, level: number) => !!user && (user.admin || level >= AccessLevel.MASTER),
   /** Environments: reporter reads, developer creates and stops, master updates and deletes; jobs disabled forbids all, admins included. */
@@ -40,6 +40,8 @@ export const policy = {
   canCreateProjectInUserNamespace: (user: User | null, ownerId: number | null) => !!user && (user.admin || user.id === ownerId),
   /** The per-user project limit binds everyone but administrators. */
   hasProjectLimit: (user: User) => !user.admin,
+  /** Personal projects allowed: external users have none (GitLab forces projects_limit to 0 for them). */
+  projectsLimit: (user: User) => (user.external ? 0 : user.projectsLimit),
   /** Reading a private user's email and admin flag: self or admin. */
   canSeePrivateUserFields: (viewer: User | null, subjectId: number) => !!viewer && (viewer.admin || viewer.id === subjectId),
 };

@@ -13,6 +13,7 @@ import type { Project } from '../projects/project.entity';
 import { projectService } from '../projects/project.service';
 import { defaultVisibilityLevel, visibilityRestriction } from '../application-settings';
 import { listGroups } from './group-list.query';
+import { lockAncestry } from './group-lock';
 import { patchEntity, type PatchMapping } from '../../core/patch/patch-entity';
 import { CreateGroupInput, UpdateGroupInput, type GroupAttributesInput, type GroupsArgs } from './group.inputs';
 import { Namespace } from '../namespaces/namespace.entity';
@@ -84,6 +85,14 @@ async function create(ctx: RequestCtx, input: CreateGroupInput): Promise<Namespa
   validate(group, parent, bag);
   if (!bag.empty) throw new SaveFailedError('Failed to save group', bag.errors);
   const write = () => ctx.em.transactional(async (em) => {
+    if (parent) {
+      // The parent's path as of now, held until commit (a concurrent rename waits or went first).
+      const locked = (await lockAncestry(em, parent.id)).get(parent.id);
+      if (!locked) throw new NotFoundError('Group');
+      group.fullPath = `${locked.full_path}/${group.path}`;
+      group.fullName = `${locked.full_name} / ${group.name}`;
+      parent.traversalIds = locked.traversal_ids;
+    }
     em.persist(group);
     await em.flush();
     group.traversalIds = [...(parent?.traversalIds ?? []), group.id];
@@ -123,13 +132,21 @@ async function update(ctx: RequestCtx, idOrPath: string, input: UpdateGroupInput
     if (children.subgroups > group.visibilityLevel) bag.add('visibility_level', `${v} is not allowed since there are sub-groups with higher visibility.`);
   }
   if (!bag.empty) throw new ValidationError(bag.errors);
-  group.fullPath = parent ? `${parent.fullPath}/${group.path}` : group.path;
-  group.fullName = parent ? `${parent.fullName} / ${group.name}` : group.name;
   const write = () => ctx.em.transactional(async (em) => {
+    // Paths re-read under the ancestry lock: a concurrent rename of an ancestor or subgroup create waits.
+    const locked = await lockAncestry(em, group.id);
+    const self = locked.get(group.id);
+    const above = parent ? locked.get(parent.id) : undefined;
+    if (!self) throw new NotFoundError('Group');
+    old.fullPath = self.full_path;
+    old.fullName = self.full_name;
+    group.fullPath = above ? `${above.full_path}/${group.path}` : group.path;
+    group.fullName = above ? `${above.full_name} / ${group.name}` : group.name;
     await em.flush();
     if (group.fullPath !== old.fullPath || group.fullName !== old.fullName) {
       // Descendants keep their suffix under the new prefix: one statement for the whole subtree.
-      await em.getConnection().execute(
+      await sqlRows(
+        em,
         `update namespaces set full_path = ? || substr(full_path, ?), full_name = ? || substr(full_name, ?)
           where traversal_ids @> array[?]::int[] and id <> ?`,
         [group.fullPath, old.fullPath.length + 1, group.fullName, old.fullName.length + 1, group.id, group.id],
@@ -165,7 +182,12 @@ async function transferProject(ctx: RequestCtx, idOrPath: string, projectIdOrPat
   // A project may not be more visible than its new group.
   project.visibilityLevel = Math.min(project.visibilityLevel, group.visibilityLevel);
   project.updatedAt = ctx.clock.now();
-  await onUniqueViolation(() => ctx.em.flush(), () => new SaveFailedError(TRANSFER, { new_namespace: [TRANSFER_CLASH] }));
+  // The target's ancestry stays locked until the move commits (no rename or delete in between).
+  const move = () => ctx.em.transactional(async (em) => {
+    if (!(await lockAncestry(em, group.id)).has(group.id)) throw new NotFoundError('Group');
+    await em.flush();
+  });
+  await onUniqueViolation(move, () => new SaveFailedError(TRANSFER, { new_namespace: [TRANSFER_CLASH] }));
   ctx.loaders.groupProjects.clear(group.id);
   return group;
 }

@@ -9,6 +9,7 @@ import type { Page } from '../../core/pagination/page';
 import { AccessLevel, GROUP_MEMBER_ACCESS_LEVELS, PROJECT_MEMBER_ACCESS_LEVELS } from '../access/access-level';
 import { policy } from '../access/policy';
 import { forgetAccess } from '../access/visibility';
+import { activeMembership } from '../access/visibility-sql';
 import { groupService } from '../groups/group.service';
 import { projectService } from '../projects/project.service';
 import { User } from '../users/user.entity';
@@ -99,23 +100,31 @@ async function add(ctx: RequestCtx, kind: SourceKind, idOrPath: string, input: M
 async function update(ctx: RequestCtx, kind: SourceKind, idOrPath: string, userId: number, input: UpdateMemberInput): Promise<MemberType> {
   const src = await manageable(ctx, kind, idOrPath, input.accessLevel, input.expiresAt);
   await findRow(ctx, src, userId);
-  if (kind === 'group' && input.accessLevel < AccessLevel.OWNER) await ensureAnotherOwner(ctx, src, userId);
-  const member = kind === 'group'
-    ? await ctx.em.findOneOrFail(GroupMember, { groupId: src.id, userId })
-    : await ctx.em.findOneOrFail(ProjectMember, { projectId: src.id, userId });
-  patchEntity(member, input, UpdateMemberInput);
-  member.updatedAt = ctx.clock.now();
-  await ctx.em.flush();
+  await ctx.em.transactional(async (em) => {
+    if (kind === 'group' && input.accessLevel < AccessLevel.OWNER) await ensureAnotherOwner(em, src, userId);
+    const member = kind === 'group'
+      ? await em.findOneOrFail(GroupMember, { groupId: src.id, userId })
+      : await em.findOneOrFail(ProjectMember, { projectId: src.id, userId });
+    patchEntity(member, input, UpdateMemberInput);
+    member.updatedAt = ctx.clock.now();
+    await em.flush();
+  });
   forgetAccess(ctx);
   return findRow(ctx, src, userId);
 }
 
-/** A group keeps at least one direct Owner (GitLab refuses to remove or demote the last one). */
-async function ensureAnotherOwner(ctx: RequestCtx, src: Source, userId: number): Promise<void> {
+/**
+ * A group keeps at least one direct, unexpired Owner (GitLab refuses to remove or demote the last one).
+ * Runs inside the write's transaction after locking the group row, so two owners demoting or removing
+ * each other concurrently are serialized: the second one sees the first one's change and is refused.
+ */
+async function ensureAnotherOwner(em: RequestCtx['em'], src: Source, userId: number): Promise<void> {
+  await sqlRows(em, 'select id from namespaces where id = ? for update', [src.id]);
   const rows = await sqlRows<{ others: string; is_owner: boolean }>(
-    ctx.em,
-    `select count(*) filter (where user_id <> ? and access_level = 50) as others, bool_or(user_id = ? and access_level = 50) as is_owner
-       from group_members where group_id = ?`,
+    em,
+    `select count(*) filter (where gm.user_id <> ? and gm.access_level = ${AccessLevel.OWNER} and ${activeMembership('gm')}) as others,
+            bool_or(gm.user_id = ? and gm.access_level = ${AccessLevel.OWNER}) as is_owner
+       from group_members gm where gm.group_id = ?`,
     [userId, userId, src.id],
   );
   if (rows[0]?.is_owner && Number(rows[0].others) === 0) throw new ForbiddenError();
@@ -124,8 +133,10 @@ async function ensureAnotherOwner(ctx: RequestCtx, src: Source, userId: number):
 async function remove(ctx: RequestCtx, kind: SourceKind, idOrPath: string, userId: number): Promise<boolean> {
   const src = await manageable(ctx, kind, idOrPath, undefined);
   await findRow(ctx, src, userId);
-  if (kind === 'group') await ensureAnotherOwner(ctx, src, userId);
-  await sqlRows(ctx.em, `delete from ${src.table} where ${src.fk} = ? and user_id = ?`, [src.id, userId]);
+  await ctx.em.transactional(async (em) => {
+    if (kind === 'group') await ensureAnotherOwner(em, src, userId);
+    await sqlRows(em, `delete from ${src.table} where ${src.fk} = ? and user_id = ?`, [src.id, userId]);
+  });
   forgetAccess(ctx);
   return true;
 }

@@ -14,7 +14,8 @@ export class Project {
   @Property({ type: 'integer' })
   namespaceId!: number;
 
-  @Property({ type: 'text' })
+  /** GitLab: description at most 2,000 characters (checked by checkColumnLengths). */
+  @Property({ type: 'text', length: 2000 })
   description = '';
 
   @Property({ type: 'string', length: 255, nullable: true })

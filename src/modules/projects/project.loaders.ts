@@ -2,6 +2,7 @@ import DataLoader from 'dataloader';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { sqlRows } from '../../core/db/sql';
 import { intArray } from '../access/visibility-sql';
+import { groupVisibility } from '../access/visibility';
 
 export interface ProjectShareView {
   groupId: number;
@@ -11,13 +12,13 @@ export interface ProjectShareView {
   expiresAt: string | null;
 }
 
-/** shared_with_groups of many projects in one query. */
+/** shared_with_groups of many projects in one query: only groups the caller may read (GET /groups/:id would not be 404). */
 export async function loadProjectShares(ctx: RequestCtx, ids: readonly number[]): Promise<ProjectShareView[][]> {
   const rows = await sqlRows<{ project_id: number; group_id: number; name: string; full_path: string; group_access: number; expires_at: string | null }>(
     ctx.em,
     `select l.project_id, l.group_id, g.name, g.full_path, l.group_access, to_char(l.expires_at, 'YYYY-MM-DD') as expires_at
        from project_group_links l join namespaces g on g.id = l.group_id
-      where l.project_id = any(${intArray(ids)}) order by l.id`,
+      where l.project_id = any(${intArray(ids)}) and ${await groupVisibility(ctx, 'g')} order by l.id`,
   );
   const byProject = new Map<number, ProjectShareView[]>();
   for (const r of rows) {

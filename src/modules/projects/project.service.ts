@@ -1,5 +1,5 @@
 import { assertOptionalDate } from '../../core/params/coerce';
-import type { RequestCtx } from '../../core/context/request-ctx';
+import type { CurrentUser, RequestCtx } from '../../core/context/request-ctx';
 import { lightEntity, likeEscape, sqlEntities, sqlRows, takenField } from '../../core/db/sql';
 import { ConflictError, ForbiddenError, NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
 import { offsetPage } from '../../core/pagination/list-query';
@@ -15,6 +15,7 @@ import { FieldErrorBag } from '../../core/errors/field-error-bag';
 import { MSG } from '../../core/errors/messages';
 import { checkNameOrPath, isValidProjectName, isValidProjectPath, parameterize } from '../../core/validation/path-rules';
 import { onUniqueViolation } from '../../core/db/unique-violation';
+import { checkColumnLengths } from '../../core/validation/column-length';
 import { ProjectMember } from '../access/member.entity';
 import { ProjectGroupLink } from './project-group-link.entity';
 import { Project } from './project.entity';
@@ -108,10 +109,15 @@ async function list(ctx: RequestCtx, args: ProjectFilterArgs, scope: ProjectScop
   return offsetPage(ctx.em, { select: 'p.*', from: 'projects p', where, params, orderBy: `p.${column}`, dir, id: 'p.id', map: (r) => lightEntity(ctx.em, Project, r) }, args);
 }
 
-function validateAttributes(project: Project, bag: FieldErrorBag): void {
+/** Tags: at most MAX_TAGS, each at most 255 characters (GitLab's tag name column). */
+const MAX_TAGS = 100;
+
+function validateAttributes(ctx: RequestCtx, project: Project, bag: FieldErrorBag): void {
   checkNameOrPath(bag, 'name', project.name, [isValidProjectName, MSG.projectName]);
   checkNameOrPath(bag, 'path', project.path, [isValidProjectPath, MSG.projectPath]);
-  if (project.defaultBranch && project.defaultBranch.length > 255) bag.add('default_branch', MSG.tooLong);
+  checkColumnLengths(bag, ctx.em.getMetadata().get(Project.name), project, ['name', 'path']);
+  if (project.tagList.length > MAX_TAGS) bag.add('tag_list', `is too long (maximum is ${MAX_TAGS} tags)`);
+  if (project.tagList.some((t) => t.length > 255)) bag.add('tag_list', 'is too long (maximum is 255 characters per tag)');
 }
 
 async function checkVisibilityAgainstNamespace(ctx: RequestCtx, project: Project, bag: FieldErrorBag): Promise<void> {
@@ -133,9 +139,27 @@ async function checkUniqueness(ctx: RequestCtx, project: Project, bag: FieldErro
   if (rows[0]?.path_taken) bag.add('path', MSG.taken);
 }
 
+type WriteStep = (em: RequestCtx['em']) => Promise<void>;
+const noStep: WriteStep = async () => undefined;
+
+/**
+ * projects_limit for personal namespaces. Checked once early (a clear 400 before other work) and again
+ * inside the insert's transaction with the namespace row locked, so parallel creates are serialized and
+ * the limit holds under a race.
+ */
+async function checkProjectLimit(em: RequestCtx['em'], user: CurrentUser, namespaceId: number, lock = false): Promise<void> {
+  if (lock) await sqlRows(em, 'select id from namespaces where id = ? for update', [namespaceId]);
+  const limit = policy.projectsLimit(user);
+  const [c] = await sqlRows<{ n: string }>(em, 'select count(*) as n from projects where namespace_id = ?', [namespaceId]);
+  if (Number(c.n) >= limit) {
+    throw new ValidationError({ limit_reached: [`Your project limit is ${limit} projects! Please contact your administrator to increase it`] });
+  }
+}
+
 /** Persists after validation; a unique-index race still ends as the same 400, never a 500. */
-async function save(ctx: RequestCtx, project: Project, extra: (em: RequestCtx['em']) => Promise<void> = async () => undefined): Promise<void> {
+async function save(ctx: RequestCtx, project: Project, before: WriteStep = noStep, extra: WriteStep = noStep): Promise<void> {
   const write = () => ctx.em.transactional(async (em) => {
+    await before(em);
     em.persist(project);
     await em.flush();
     await extra(em);
@@ -152,12 +176,8 @@ async function create(ctx: RequestCtx, input: CreateProjectInput): Promise<Proje
   if (ns?.kind === 'user') allowed = policy.canCreateProjectInUserNamespace(user, ns.ownerId);
   else if (ns) allowed = policy.canCreateProjectInGroup(user, await ctx.loaders.groupLevel.load(ns.id));
   if (!ns || !allowed) throw new ValidationError({ namespace: ['is not valid'] });
-  if (ns.kind === 'user' && policy.hasProjectLimit(user)) {
-    const [c] = await sqlRows<{ n: string }>(ctx.em, 'select count(*) as n from projects where namespace_id = ?', [ns.id]);
-    if (Number(c.n) >= user.projectsLimit) {
-      throw new ValidationError({ limit_reached: [`Your project limit is ${user.projectsLimit} projects! Please contact your administrator to increase it`] });
-    }
-  }
+  const limited = ns.kind === 'user' && policy.hasProjectLimit(user);
+  if (limited) await checkProjectLimit(ctx.em, user, ns.id);
   const project = new Project();
   project.namespaceId = ns.id;
   project.creatorId = user.id;
@@ -172,11 +192,13 @@ async function create(ctx: RequestCtx, input: CreateProjectInput): Promise<Proje
   if (restricted) throw new ValidationError({ visibility_level: [restricted] });
   if (!project.path && project.name) project.path = parameterize(project.name);
   if (!project.name && project.path) project.name = project.path;
-  validateAttributes(project, bag);
+  validateAttributes(ctx, project, bag);
   await checkVisibilityAgainstNamespace(ctx, project, bag);
   await checkUniqueness(ctx, project, bag);
   if (!bag.empty) throw new ValidationError(bag.errors);
   await save(ctx, project, async (em) => {
+    if (limited) await checkProjectLimit(em, user, ns.id, true);
+  }, async (em) => {
     // GitLab 10.x adds the owner of a personal namespace as Master of the new project.
     if (ns.kind === 'user' && ns.ownerId !== null) {
       const m = em.create(ProjectMember, { projectId: project.id, userId: ns.ownerId, accessLevel: AccessLevel.MASTER, expiresAt: null, createdAt: ctx.clock.now(), updatedAt: ctx.clock.now() });
@@ -196,7 +218,7 @@ async function update(ctx: RequestCtx, idOrPath: string, input: UpdateProjectInp
   if (restricted) throw new ValidationError({ visibility_level: [restricted] });
   project.updatedAt = ctx.clock.now();
   const bag = new FieldErrorBag();
-  validateAttributes(project, bag);
+  validateAttributes(ctx, project, bag);
   await checkVisibilityAgainstNamespace(ctx, project, bag);
   await checkUniqueness(ctx, project, bag);
   if (!bag.empty) throw new ValidationError(bag.errors);

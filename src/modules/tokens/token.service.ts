@@ -1,3 +1,4 @@
+import { assertNotPast } from '../../core/validation/future-date';
 import { assertOptionalDate } from '../../core/params/coerce';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { digestToken, generateToken } from '../../core/auth/token';
@@ -45,6 +46,7 @@ async function create(ctx: RequestCtx, userId: number, input: CreateImpersonatio
   if (input.scopes.some((s) => !(TOKEN_SCOPES as readonly string[]).includes(s))) throw ParamError.notInSet('scopes');
   if (!input.name || input.name.length > 255) throw new ValidationError({ name: [input.name ? 'is too long (maximum is 255 characters)' : "can't be blank"] });
   assertOptionalDate('expires_at', input.expiresAt);
+  assertNotPast('expires_at', input.expiresAt, ctx.clock.now());
   const plain = generateToken();
   const token = Object.assign(new PersonalAccessToken(), { userId: user.id, tokenDigest: digestToken(plain), impersonation: true, createdAt: ctx.clock.now(), updatedAt: ctx.clock.now() });
   patchEntity(token, input, CreateImpersonationTokenInput, { scopes: (s) => ({ scopes: [...new Set(s)] }) });

@@ -32,7 +32,8 @@ export class User {
   @Property({ type: 'string', length: 16 })
   state = 'active';
 
-  @Property({ type: 'text' })
+  /** GitLab: bio at most 255 characters (checked by checkColumnLengths). */
+  @Property({ type: 'text', length: 255 })
   bio = '';
 
   @Property({ type: 'string', length: 255 })

@@ -44,8 +44,12 @@ export class UserResolver {
 
   @Mutation(() => Boolean, { description: 'Administrators only.' })
   @Allow('admin')
-  deleteUser(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
-    return userService.remove(ctx, id);
+  deleteUser(
+    @Arg('id', () => Int) id: number,
+    @Arg('hardDelete', () => Boolean, { nullable: true, description: 'Also delete the groups the user solely owns.' }) hardDelete: boolean | null,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<boolean> {
+    return userService.remove(ctx, id, hardDelete ?? false);
   }
 
   @FieldResolver(() => String)

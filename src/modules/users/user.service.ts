@@ -12,6 +12,9 @@ import { checkColumnLengths } from '../../core/validation/column-length';
 import { TOP_LEVEL_RESERVED, checkNameOrPath, isValidNamespacePath } from '../../core/validation/path-rules';
 import { newUserDefaults } from '../application-settings';
 import { hashPassword } from './password';
+import { policy } from '../access/policy';
+import { AccessLevel } from '../access/access-level';
+import { activeMembership } from '../access/visibility-sql';
 import { User } from './user.entity';
 import { patchEntity, type PatchMapping } from '../../core/patch/patch-entity';
 import { UserAttributesInput, type CreateUserInput, type UpdateUserInput, type UsersArgs } from './user.inputs';
@@ -30,9 +33,12 @@ async function list(ctx: RequestCtx, args: UsersArgs): Promise<Page<User>> {
   const where: string[] = [];
   const params: unknown[] = [];
   if (args.search) {
+    // Private e-mails are no search oracle: admins match e-mail substrings, others an exact e-mail only
+    // (GitLab's User.search without admin: https://docs.gitlab.com/ee/api/users.html#list-users).
     const term = `%${likeEscape(args.search)}%`;
-    where.push('(u.username ilike ? or u.name ilike ? or u.email ilike ?)');
-    params.push(term, term, term);
+    const email = policy.isAdmin(ctx.user) ? 'u.email ilike ?' : 'lower(u.email) = lower(?)';
+    where.push(`(u.username ilike ? or u.name ilike ? or ${email})`);
+    params.push(term, term, policy.isAdmin(ctx.user) ? term : args.search);
   }
   if (args.username) {
     where.push('lower(u.username) = lower(?)');
@@ -128,12 +134,34 @@ async function update(ctx: RequestCtx, id: number, input: UpdateUserInput): Prom
   return user;
 }
 
-async function remove(ctx: RequestCtx, id: number): Promise<boolean> {
+const SOLE_OWNER = 'You must transfer ownership or delete groups before you can remove user';
+
+/**
+ * Deletes a user. Groups the user solely owns (no other unexpired Owner) would be left ownerless: as
+ * GitLab's Users::DestroyService, the delete is refused unless `hard_delete` is set, which removes those
+ * groups too (https://docs.gitlab.com/ee/api/users.html#user-deletion). The candidate groups are locked
+ * first, so a concurrent owner change cannot slip between the check and the delete.
+ */
+async function remove(ctx: RequestCtx, id: number, hardDelete = false): Promise<boolean> {
   const admin = requireUser(ctx);
   const user = await get(ctx, id);
   if (user.id === admin.id) throw new ForbiddenError('You cannot delete yourself');
-  // The personal namespace (and with it the user's projects) goes with the user (FK cascade).
   await ctx.em.transactional(async (em) => {
+    const owned = await sqlRows<{ id: number }>(
+      em,
+      `select n.id from namespaces n join group_members gm on gm.group_id = n.id
+        where gm.user_id = ? and gm.access_level = ${AccessLevel.OWNER} order by n.id for update of n`,
+      [user.id],
+    );
+    const solo = await sqlRows<{ id: number }>(
+      em,
+      `select n.id from namespaces n where n.id = any(?::int[]) and not exists (select 1 from group_members o
+         where o.group_id = n.id and o.user_id <> ? and o.access_level = ${AccessLevel.OWNER} and ${activeMembership('o')})`,
+      [`{${owned.map((r) => Number(r.id)).join(',')}}`, user.id],
+    );
+    if (solo.length > 0 && !hardDelete) throw new ConflictError(SOLE_OWNER);
+    for (const g of solo) await em.nativeDelete(Namespace, { id: g.id });
+    // The personal namespace (and with it the user's projects) goes with the user (FK cascade).
     await em.nativeDelete(Namespace, { ownerId: user.id });
     await em.nativeDelete(User, { id: user.id });
   });
