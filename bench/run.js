@@ -134,7 +134,7 @@ async function main() {
     log(`seeding ${scale} scale unit(s) (idempotent)…`);
     seed(service.env, scale);
     const dbUrl = databaseUrl(dataDir);
-    floor = startFloor({ port: floorPort, dbUrl, externalUrl: service.base });
+    floor = startFloor({ port: floorPort, dbUrl, externalUrl: service.base, dataDir });
     await waitReady(`${floor.base}/api/v4/groups?per_page=1`);
     const hit = await (await fetch(`${service.base}/api/v4/groups/scale-1%2Fteam-1`, { headers: { 'PRIVATE-TOKEN': token } })).json();
     const runnerId = await scaleRunnerId(dbUrl);
