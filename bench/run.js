@@ -44,7 +44,7 @@ const log = (m) => process.stderr.write(`${m}\n`);
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
 
 async function measure(service, floor, sc, rss) {
-  const check = await compareBodies(service.base, floor.base, sc.req, token);
+  const check = await compareBodies(service.base, floor.base, sc.req, token, sc.mask);
   if (!check.ok) log(`\n!!! BODY ${check.note}\n!!! scenario: ${sc.title}\n`);
   await hammer(service.base, sc.req, token, { ...load, duration: 1 }); // warm-up (JIT, pools)
   await hammer(floor.base, sc.req, token, { ...load, duration: 1 });
@@ -111,6 +111,19 @@ async function keysetCheck(service, dbUrl) {
   console.log(`\nkeyset at ${fmt(total)} groups: page 1 ${fmt(median(a.map((x) => x.rps)))} req/s (p50 ${p1} ms), page 5,000 ${fmt(median(b.map((x) => x.rps)))} req/s (p50 ${p5000} ms); page 5,000 / page 1 latency ${(p5000 / p1).toFixed(2)}×`);
 }
 
+/** A specific runner of the first scale unit (1,000 jobs at scale ≥ 1). */
+async function scaleRunnerId(dbUrl) {
+  const { Client } = require('pg');
+  const c = new Client({ connectionString: dbUrl });
+  await c.connect();
+  try {
+    const { rows } = await c.query(`select id from ci_runners where description = 'scale-runner-1-2'`);
+    return rows[0] ? rows[0].id : 0;
+  } finally {
+    await c.end();
+  }
+}
+
 async function main() {
   const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
   const service = startService({ port: servicePort, dataDir, token, nodeArgs });
@@ -121,10 +134,11 @@ async function main() {
     log(`seeding ${scale} scale unit(s) (idempotent)…`);
     seed(service.env, scale);
     const dbUrl = databaseUrl(dataDir);
-    floor = startFloor({ port: floorPort, dbUrl, externalUrl: service.base });
+    floor = startFloor({ port: floorPort, dbUrl, externalUrl: service.base, dataDir });
     await waitReady(`${floor.base}/api/v4/groups?per_page=1`);
     const hit = await (await fetch(`${service.base}/api/v4/groups/scale-1%2Fteam-1`, { headers: { 'PRIVATE-TOKEN': token } })).json();
-    const list = scenarios({ detailId: hit.id }).filter((s) => only.some((o) => s.key.includes(o)));
+    const runnerId = await scaleRunnerId(dbUrl);
+    const list = scenarios({ detailId: hit.id, runnerId }).filter((s) => only.some((o) => s.key.includes(o)));
     const rss = [rssMb(service.child.pid)];
     const results = [];
     for (const sc of list) results.push({ ...(await measure(service, floor, sc, rss)), ratioTo: sc.ratioTo });

@@ -1,5 +1,23 @@
 // Row → JSON for the floor (GitLab's REST keys, in GitLab's order). Hand-written on purpose.
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+
 const VIS = { 0: 'private', 10: 'internal', 20: 'public' };
+
+// Project runners tokens are stored sealed (`v1:<iv>:<tag>:<ciphertext>`, AES-256-GCM under a key
+// derived from the service's DATA_DIR/secrets.key, see README "Runners"); admins read them in clear.
+const secretsFile = process.env.FLOOR_SECRETS_FILE;
+const encKey = secretsFile && fs.existsSync(secretsFile)
+  ? crypto.createHmac('sha256', Buffer.from(fs.readFileSync(secretsFile, 'utf8').trim(), 'hex')).update('encrypt').digest()
+  : null;
+
+function unseal(v) {
+  if (!v || !encKey || !v.startsWith('v1:')) return v;
+  const [, iv, tag, body] = v.split(':');
+  const d = crypto.createDecipheriv('aes-256-gcm', encKey, Buffer.from(iv, 'base64url'));
+  d.setAuthTag(Buffer.from(tag, 'base64url'));
+  return Buffer.concat([d.update(Buffer.from(body, 'base64url')), d.final()]).toString('utf8');
+}
 
 function groupJson(g, base) {
   return {
@@ -79,7 +97,7 @@ function projectJson(p, ns, links, ctx, admin) {
     })),
     request_access_enabled: p.request_access_enabled,
   };
-  if (admin) out.runners_token = p.runners_token;
+  if (admin) out.runners_token = unseal(p.runners_token);
   return out;
 }
 

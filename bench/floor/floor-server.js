@@ -9,6 +9,7 @@ const express = require('express');
 const { Pool } = require('pg');
 const { projectRows, groupJson } = require('./floor-rows');
 const { graphqlHandler } = require('./floor-graphql');
+const { runnerJobsHandler } = require('./floor-jobs');
 
 const pool = new Pool({ connectionString: process.env.FLOOR_DATABASE_URL, max: 10 });
 const base = process.env.EXTERNAL_URL;
@@ -100,6 +101,8 @@ app.get('/api/v4/groups/:id', async (req, res) => {
   const shared = all.filter((_, i) => rows[i].shared);
   res.json({ ...groupJson(g, base), projects: own, shared_projects: shared });
 });
+
+app.get('/api/v4/runners/:id/jobs', runnerJobsHandler(ctx, page, pageHeaders));
 
 app.post('/graphql', graphqlHandler(ctx, visibility));
 

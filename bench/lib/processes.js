@@ -37,8 +37,8 @@ function databaseUrl(dataDir) {
   return `postgres://${encodeURIComponent(creds.user)}:${encodeURIComponent(creds.password)}@127.0.0.1:${inst.port}/gitlab_admin`;
 }
 
-function startFloor({ port, dbUrl, externalUrl }) {
-  const env = { ...process.env, PORT: String(port), FLOOR_DATABASE_URL: dbUrl, EXTERNAL_URL: externalUrl };
+function startFloor({ port, dbUrl, externalUrl, dataDir }) {
+  const env = { ...process.env, PORT: String(port), FLOOR_DATABASE_URL: dbUrl, EXTERNAL_URL: externalUrl, FLOOR_SECRETS_FILE: path.join(dataDir, 'secrets.key') };
   const child = spawn(process.execPath, [path.join(root, 'bench/floor/floor-server.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   return { child, base: `http://127.0.0.1:${port}` };
 }
