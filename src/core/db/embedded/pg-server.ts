@@ -20,7 +20,8 @@ export interface PgServerOptions {
 const ENV = { ...process.env, LC_ALL: 'C', LC_MESSAGES: 'C' };
 const READY = 'database system is ready to accept connections';
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this pid exists (signal 0). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
