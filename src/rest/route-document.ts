@@ -1,4 +1,6 @@
-import { getNamedType, isLeafType, isNonNullType, isObjectType, parse, validate, type DocumentNode, type GraphQLField, type GraphQLSchema } from 'graphql';
+import { execute, getNamedType, isLeafType, isNonNullType, isObjectType, parse, validate, type DocumentNode, type ExecutionResult, type GraphQLField, type GraphQLSchema } from 'graphql';
+import { compileQuery, isCompiledQuery } from 'graphql-jit';
+import type { RequestCtx } from '../core/context/request-ctx';
 import { includeVariables, includeVariable, selectionOf, type WireShape } from '../core/wire/wire';
 import { allowRuleOf, type AllowRule } from '../core/auth/allow';
 import type { ParamSpec } from '../core/params/coerce';
@@ -11,6 +13,8 @@ export interface CompiledRoute {
   fieldName: string;
   /** One executable document per possible wire shape (by shape name; '' when the route has none). */
   documents: Map<string, DocumentNode>;
+  /** The same documents compiled once (graphql-jit), by shape name. */
+  runners: Map<string, RunDocument>;
   /** Root-field arguments that are non-null input objects (filled with {} when no param targets them). */
   requiredInputs: string[];
   /** The root field's @Allow: checked before parameter validation (GitLab's route-level filters). */
@@ -19,6 +23,19 @@ export interface CompiledRoute {
   params: Record<string, ParamSpec>;
   /** Success status unless `route.status` computes one: fixed, or POST 201, DELETE 204, else 200. */
   status: number;
+}
+
+export type RunDocument = (ctx: RequestCtx, variables: Record<string, unknown>) => Promise<ExecutionResult> | ExecutionResult;
+
+/**
+ * A route's fixed document compiled once at start-up with graphql-jit (issue 8): the same schema,
+ * resolvers and services as graphql-js `execute`, without re-walking the document per request and
+ * per row. What graphql-jit cannot compile runs through `execute`.
+ */
+export function compileRunner(schema: GraphQLSchema, document: DocumentNode): RunDocument {
+  const compiled = compileQuery(schema, document, undefined, { disableLeafSerialization: false });
+  if (isCompiledQuery(compiled)) return (ctx, variables) => compiled.query(undefined, ctx, variables);
+  return (ctx, variables) => execute({ schema, document, variableValues: variables, contextValue: ctx });
 }
 
 function rootField(schema: GraphQLSchema, route: RouteDef): { fieldName: string; field: GraphQLField<unknown, unknown> } {
@@ -64,8 +81,9 @@ export function compileRoute(schema: GraphQLSchema, route: RouteDef): CompiledRo
   const documents = new Map<string, DocumentNode>();
   if (shapes.length === 0) documents.set('', buildDocument(schema, route, fieldName, field));
   for (const s of shapes) documents.set(s.name, buildDocument(schema, route, fieldName, field, s));
+  const runners = new Map([...documents].map(([name, doc]) => [name, compileRunner(schema, doc)] as const));
   const requiredInputs = field.args.filter((a) => isNonNullType(a.type) && !isLeafType(getNamedType(a.type))).map((a) => a.name);
   const allow = allowRuleOf(field, route.field.startsWith('Mutation.') ? 'mutation' : 'query');
   const status = typeof route.status === 'number' ? route.status : route.method === 'POST' ? 201 : route.method === 'DELETE' ? 204 : 200;
-  return { route, field, fieldName, documents, requiredInputs, allow, params: deriveParams(route, field.args), status };
+  return { route, field, fieldName, documents, runners, requiredInputs, allow, params: deriveParams(route, field.args), status };
 }

@@ -1,5 +1,5 @@
 import express, { type Request, type Response, type Router } from 'express';
-import { execute, type GraphQLSchema } from 'graphql';
+import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import type { RequestCtx } from '../core/context/request-ctx';
 import { authorize } from '../core/auth/allow';
@@ -83,8 +83,7 @@ async function handle(c: CompiledRoute, deps: RestDeps, req: Request, res: Respo
   for (const name of c.requiredInputs) variables[name] ??= {};
   const shape = chooseShape(route, params, ctx);
   for (const p of shape ? includeVariables(shape) : []) variables[includeVariable(p)] = params[p] === true;
-  const document = c.documents.get(shape?.name ?? '')!;
-  const result = await execute({ schema: deps.schema, document, variableValues: variables, contextValue: ctx });
+  const result = await c.runners.get(shape?.name ?? '')!(ctx, variables);
   if (result.errors?.length) {
     const err = result.errors[0];
     if (err.originalError) throw err.originalError;

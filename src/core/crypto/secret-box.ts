@@ -16,11 +16,17 @@ export interface SecretBox {
 }
 
 const KEY_BYTES = 32;
+/** Opened values kept per process (bounded; oldest dropped first). */
+const OPENED_MAX = 10_000;
 
 export function secretBox(key: Buffer): SecretBox {
   if (key.length !== KEY_BYTES) throw new Error(`the secrets key must be ${KEY_BYTES} bytes`);
   const encKey = crypto.createHmac('sha256', key).update('encrypt').digest();
   const macKey = crypto.createHmac('sha256', key).update('digest').digest();
+  // A list of 100 projects shows 100 runners tokens: each sealed text is opened once per process,
+  // not once per row and request (issue 8). The process holds the key anyway, so the cache adds no
+  // exposure; a sealed text never changes meaning (a new value is a new random IV).
+  const opened = new Map<string, string>();
   return {
     seal(plain) {
       const iv = crypto.randomBytes(12);
@@ -29,16 +35,25 @@ export function secretBox(key: Buffer): SecretBox {
       return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join(':');
     },
     open(sealed) {
-      const [version, iv, tag, body] = sealed.split(':');
-      if (version !== 'v1' || !iv || !tag || body === undefined) throw new Error('not a sealed secret');
-      const decipher = crypto.createDecipheriv('aes-256-gcm', encKey, Buffer.from(iv, 'base64url'));
-      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-      return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+      const hit = opened.get(sealed);
+      if (hit !== undefined) return hit;
+      const plain = openUncached(sealed);
+      if (opened.size >= OPENED_MAX) opened.delete(opened.keys().next().value!);
+      opened.set(sealed, plain);
+      return plain;
     },
     digest(plain) {
       return crypto.createHmac('sha256', macKey).update(plain, 'utf8').digest('hex');
     },
   };
+
+  function openUncached(sealed: string): string {
+    const [version, iv, tag, body] = sealed.split(':');
+    if (version !== 'v1' || !iv || !tag || body === undefined) throw new Error('not a sealed secret');
+    const decipher = crypto.createDecipheriv('aes-256-gcm', encKey, Buffer.from(iv, 'base64url'));
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+  }
 }
 
 /** Parses SECRETS_KEY (64 hex characters or base64 of 32 bytes). */

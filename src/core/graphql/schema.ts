@@ -3,6 +3,7 @@ import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphq
 import { buildSchema } from 'type-graphql';
 import { resolversOf, type AppModule } from '../module/app-module';
 import { guardFields } from './field-guards';
+import { markSimpleFields } from './simple-fields';
 
 const cache = new WeakMap<readonly AppModule[], Promise<GraphQLSchema>>();
 
@@ -13,6 +14,7 @@ const cache = new WeakMap<readonly AppModule[], Promise<GraphQLSchema>>();
 export function buildAppSchema(modules: readonly AppModule[]): Promise<GraphQLSchema> {
   let schema = cache.get(modules);
   if (!schema) {
+    markSimpleFields();
     schema = buildSchema({ resolvers: resolversOf(modules), validate: false }).then(guardFields);
     cache.set(modules, schema);
   }
