@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ReferenceKind, SCALAR_TYPES, type EntityClass, type EntityData, type EntityProperty } from '@mikro-orm/core';
+import { ReferenceKind, Type, type EntityClass, type EntityProperty } from '@mikro-orm/core';
 
 /**
  * Raw SQL rows (knex-style `?` placeholders). Inside `em.transactional` the statement runs in that
@@ -15,23 +15,60 @@ export async function sqlEntities<T extends object>(em: EntityManager, entity: E
   return rows.map((row) => em.map(entity, row as never));
 }
 
+/** As MikroORM's hydrator with forceUtcTimezone: PostgreSQL text without a zone is UTC. */
+function toDate(v: unknown): unknown {
+  if (v instanceof Date || typeof v !== 'string') return v;
+  return new Date(v.includes('+') || v.lastIndexOf('-') > 10 || v.endsWith('Z') ? v : `${v}Z`);
+}
+
+type RowMapper = (row: Record<string, unknown>) => object;
+const rowMappers = new WeakMap<Function, RowMapper>();
+
 /**
- * A read-only row of a list as an instance of its entity class, hydrated exactly as `em.map` does
- * (column names, custom types, scalar fixes) but neither registered in the unit of work nor looked
- * up in the identity map (issue 8: `em.map` per listed row was the top MikroORM cost). Being an
- * instance of the class, type-graphql passes it to `@Root()` as is (a plain object would be copied
- * into a new entity per field resolver call). Never flush changes made to it.
+ * The mapper of one entity class, generated once from MikroORM's metadata: column → property, with
+ * the property's custom type (bigint, arrays, dates given as text) converted as MikroORM hydrates it.
+ */
+function rowMapper(em: EntityManager, entity: EntityClass<object>): RowMapper {
+  const meta = em.getMetadata().get(entity.name);
+  const platform = em.getPlatform();
+  const converters: ((v: unknown) => unknown)[] = [];
+  const lines: string[] = [];
+  for (const prop of meta.props as EntityProperty[]) {
+    if (prop.kind !== ReferenceKind.SCALAR || prop.persist === false || prop.fieldNames?.length !== 1) continue;
+    const from = `row[${JSON.stringify(prop.fieldNames[0])}]`;
+    const to = `o[${JSON.stringify(prop.name)}]`;
+    const type = prop.customType;
+    const custom = type && type.convertToJSValue !== Type.prototype.convertToJSValue ? type : undefined;
+    const convert = prop.runtimeType === 'Date' ? toDate
+      : custom ? (v: unknown) => custom.convertToJSValue(v, platform)
+        : prop.runtimeType === 'number' ? (v: unknown) => (typeof v === 'string' ? Number(v) : v)
+          : prop.runtimeType === 'boolean' ? (v: unknown) => !!v : undefined;
+    if (!convert) {
+      lines.push(`v = ${from}; if (v !== undefined) ${to} = v;`);
+      continue;
+    }
+    converters.push(convert);
+    lines.push(`v = ${from}; if (v !== undefined) ${to} = v === null ? null : c[${converters.length - 1}](v);`);
+  }
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval
+  const build = new Function('proto', 'c', `return function (row) { const o = Object.create(proto); let v; ${lines.join(' ')} return o; };`);
+  return build(entity.prototype, converters) as RowMapper;
+}
+
+/**
+ * A read-only row of a list as an instance of its entity class: the columns converted as MikroORM
+ * hydrates them, set as plain properties. Neither registered in the unit of work, nor looked up in
+ * the identity map, nor given MikroORM's per-instance change-tracking accessors (issue 8: those were
+ * the top cost of listed rows). Being an instance of the class, type-graphql passes it to `@Root()`
+ * as is. Never flush changes made to it.
  */
 export function lightEntity<T extends object>(em: EntityManager, entity: EntityClass<T>, row: Record<string, unknown>): T {
-  const meta = em.getMetadata().get<T>(entity.name);
-  const data = em.getDriver().mapResult(row as never, meta) as Record<string, unknown>;
-  for (const k of Object.keys(data)) {
-    const prop = (meta.properties as Record<string, EntityProperty<T> | undefined>)[k];
-    if (prop && prop.kind === ReferenceKind.SCALAR && SCALAR_TYPES.includes(prop.runtimeType) && !prop.customType && (prop.setter || !prop.getter)) {
-      data[k] = em.getValidator().validateProperty(prop, data[k], data);
-    }
+  let map = rowMappers.get(entity);
+  if (!map) {
+    map = rowMapper(em, entity as EntityClass<object>);
+    rowMappers.set(entity, map);
   }
-  return em.getEntityFactory().create(entity.name, data as EntityData<T>, { merge: false, refresh: true, convertCustomTypes: true }) as T;
+  return map(row) as T;
 }
 
 /** Escapes LIKE metacharacters so that `%`, `_` and `\` in a search term are literal text. */
