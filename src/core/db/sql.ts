@@ -33,8 +33,13 @@ function rowMapper(em: EntityManager, entity: EntityClass<object>): RowMapper {
   const platform = em.getPlatform();
   const converters: ((v: unknown) => unknown)[] = [];
   const lines: string[] = [];
+  // MikroORM puts setters on the entity prototype that give each instance change-tracking accessors
+  // on first assignment; writable data properties on an intermediate prototype shadow them, so the
+  // assignments below create plain own properties (and instanceof the entity class still holds).
+  const proto = Object.create(entity.prototype) as object;
   for (const prop of meta.props as EntityProperty[]) {
     if (prop.kind !== ReferenceKind.SCALAR || prop.persist === false || prop.fieldNames?.length !== 1) continue;
+    Object.defineProperty(proto, prop.name, { value: undefined, writable: true, configurable: true });
     const from = `row[${JSON.stringify(prop.fieldNames[0])}]`;
     const to = `o[${JSON.stringify(prop.name)}]`;
     const type = prop.customType;
@@ -52,7 +57,7 @@ function rowMapper(em: EntityManager, entity: EntityClass<object>): RowMapper {
   }
   // eslint-disable-next-line @typescript-eslint/no-implied-eval
   const build = new Function('proto', 'c', `return function (row) { const o = Object.create(proto); let v; ${lines.join(' ')} return o; };`);
-  return build(entity.prototype, converters) as RowMapper;
+  return build(proto, converters) as RowMapper;
 }
 
 /**
@@ -88,4 +93,17 @@ export function takenField(err: unknown): 'name' | 'path' | undefined {
   if (!isUniqueViolation(err)) return undefined;
   const constraint = String((err as { constraint?: string }).constraint ?? (err as Error).message);
   return constraint.includes('name_uniq') ? 'name' : 'path';
+}
+
+/**
+ * Rows of one entity by primary key, as light read-only instances (lightEntity): the batch query
+ * behind read-side DataLoaders. Order is not guaranteed; key them by id.
+ */
+export async function lightEntitiesById<T extends object>(em: EntityManager, entity: EntityClass<T>, ids: readonly number[]): Promise<T[]> {
+  if (ids.length === 0) return [];
+  const meta = em.getMetadata().get(entity.name);
+  const pk = meta.getPrimaryProps()[0].fieldNames[0];
+  const list = ids.map((id) => Math.trunc(Number(id))).filter(Number.isSafeInteger);
+  const rows = await sqlRows<Record<string, unknown>>(em, `select * from "${meta.tableName}" where "${pk}" = any(?::bigint[])`, [`{${list.join(',')}}`]);
+  return rows.map((r) => lightEntity(em, entity, r));
 }

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { RequestCtx } from '../../core/context/request-ctx';
-import { sqlRows } from '../../core/db/sql';
+import { lightEntitiesById, sqlRows } from '../../core/db/sql';
 import { intArray } from '../access/visibility-sql';
 import { Project } from '../projects/project.entity';
 import { User } from '../users/user.entity';
@@ -53,8 +53,8 @@ async function loadPipelines(ctx: RequestCtx, ids: readonly number[]): Promise<(
 /** Batched lookups behind a job's user, commit, pipeline and project (no query per job). */
 export function ciLoaders(ctx: RequestCtx) {
   return {
-    ciUser: new DataLoader<number, User | null>(async (ids) => byId(ids, await ctx.em.find(User, { id: { $in: [...ids] } }), (u) => u.id)),
-    ciProject: new DataLoader<number, Project | null>(async (ids) => byId(ids, await ctx.em.find(Project, { id: { $in: [...ids] } }), (p) => p.id)),
+    ciUser: new DataLoader<number, User | null>(async (ids) => byId(ids, await lightEntitiesById(ctx.em, User, ids), (u) => u.id)),
+    ciProject: new DataLoader<number, Project | null>(async (ids) => byId(ids, await lightEntitiesById(ctx.em, Project, ids), (p) => p.id)),
     ciPipeline: new DataLoader<number, PipelineType | null>((ids) => loadPipelines(ctx, ids)),
     ciPipelineCommit: new DataLoader<number, CommitType | null>((ids) => loadPipelineCommits(ctx, ids)),
   };

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { RequestCtx } from '../../core/context/request-ctx';
-import { sqlRows } from '../../core/db/sql';
+import { lightEntitiesById, sqlRows } from '../../core/db/sql';
 import { activeMembership, intArray } from '../access/visibility-sql';
 import { Namespace } from './namespace.entity';
 
@@ -24,7 +24,7 @@ async function membersCountWithDescendants(ctx: RequestCtx, ids: readonly number
 /** Namespaces by id (a project's namespace, a group's parent): one query per batch. */
 export function namespaceLoaders(ctx: RequestCtx) {
   return {
-    namespace: new DataLoader<number, Namespace | null>(async (ids) => byId(ids, await ctx.em.find(Namespace, { id: { $in: [...ids] } }))),
+    namespace: new DataLoader<number, Namespace | null>(async (ids) => byId(ids, await lightEntitiesById(ctx.em, Namespace, ids))),
     membersCountWithDescendants: new DataLoader<number, number>((ids) => membersCountWithDescendants(ctx, ids)),
   };
 }
