@@ -9,7 +9,7 @@ import type { ErrorReporter } from '../ops/error-reporter';
 import { INTERNAL_ERROR, ROUTE_NOT_FOUND, toRestError, type RestError } from '../core/errors/rest-error';
 import { keysetHeaders, linkBase, paginationHeaders } from '../core/pagination/headers';
 import type { Page } from '../core/pagination/page';
-import { includeVariables, includeVariable, present, type WireShape } from '../core/wire/wire';
+import { includeVariables, includeVariable, writeList, writerOf, type WireShape } from '../core/wire/wire';
 import { routeBodyPipeline } from './body-parsers';
 import { readParams } from './params';
 import type { CompiledRoute } from './route-document';
@@ -30,7 +30,10 @@ export interface RestDeps {
 
 /** python-gitlab 3.x decodes only responses whose Content-Type is exactly `application/json`. */
 export function sendJson(res: Response, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
+  sendJsonText(res, status, JSON.stringify(body), headers);
+}
+
+function sendJsonText(res: Response, status: number, text: string, headers: Record<string, string> = {}): void {
   res.status(status);
   for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
   res.setHeader('Content-Type', 'application/json');
@@ -105,10 +108,8 @@ async function handle(c: CompiledRoute, deps: RestDeps, req: Request, res: Respo
     res.status(status).end();
     return;
   }
-  const presented = Array.isArray(value)
-    ? value.map((v) => present(shape, v as Record<string, unknown>))
-    : present(shape, value as Record<string, unknown>);
-  sendJson(res, status, presented, headers);
+  const text = Array.isArray(value) ? writeList(shape, value as Record<string, unknown>[]) : writerOf(shape)(value as Record<string, unknown>);
+  sendJsonText(res, status, text, headers);
 }
 
 /**

@@ -137,6 +137,75 @@ export function present(s: WireShape, data: Record<string, unknown>): Record<str
   return out;
 }
 
+/** One JSON value as JSON.stringify writes it inside an object (undefined: the key is left out). */
+function jsonValue(v: unknown): string | undefined {
+  switch (typeof v) {
+    case 'string':
+      return JSON.stringify(v);
+    case 'number':
+      return Number.isFinite(v) ? String(v) : 'null';
+    case 'boolean':
+      return v ? 'true' : 'false';
+    default:
+      return v === null ? 'null' : (JSON.stringify(v) as string | undefined);
+  }
+}
+
+function lowerValue(v: unknown): unknown {
+  return Array.isArray(v) ? v.map((x) => String(x).toLowerCase()) : String(v).toLowerCase();
+}
+
+export type JsonWriter = (data: Record<string, unknown>) => string;
+const writers = new WeakMap<WireShape, JsonWriter>();
+
+/**
+ * The presenter and JSON.stringify in one function generated per shape (issue 8): writes exactly
+ * `JSON.stringify(present(shape, data))` without building the intermediate object, since the shape
+ * already knows every key, its order and its kind (test/unit/wire.unit.test.ts compares the two).
+ */
+export function writerOf(s: WireShape): JsonWriter {
+  let w = writers.get(s);
+  if (w) return w;
+  const refs: unknown[] = [];
+  const ref = (x: unknown) => `r[${refs.push(x) - 1}]`;
+  const body: string[] = ["let o = '{', c = '', v, t;"];
+  for (const [key, f] of Object.entries(s.fields)) {
+    const k = JSON.stringify(`${JSON.stringify(key)}:`);
+    const from = JSON.stringify(f.from);
+    const lines: string[] = [`v = d[${from}];`];
+    if (f.omitIfNull) lines.push('if (v !== null && v !== undefined) {');
+    if (f.kind === 'object') {
+      const sub = ref(f.shape);
+      lines.push(f.array
+        ? `t = v === null || v === undefined ? 'null' : '[' + v.map(function (x) { return W(${sub})(x); }).join(',') + ']';`
+        : `t = v === null || v === undefined ? 'null' : W(${sub})(v);`);
+    } else if (f.map) {
+      lines.push(`t = J(${ref(f.map)}(v));`);
+    } else if (f.lowerEnum) {
+      lines.push("t = v === null || v === undefined ? 'null' : J(L(v));");
+    } else {
+      lines.push("t = v === undefined ? 'null' : J(v);");
+    }
+    lines.push(`if (t !== undefined) { o += c + ${k} + t; c = ','; }`);
+    if (f.omitIfNull) lines.push('}');
+    body.push(f.includeIf ? `if (${from} in d) { ${lines.join(' ')} }` : lines.join(' '));
+  }
+  body.push("return o + '}';");
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval
+  const make = new Function('r', 'J', 'L', 'W', `return function write_${s.name.replace(/\W/g, '_')}(d) { ${body.join('\n')} };`);
+  w = make(refs, jsonValue, lowerValue, writerOf) as JsonWriter;
+  writers.set(s, w);
+  return w;
+}
+
+/** A list of rows of one shape as a JSON array. */
+export function writeList(s: WireShape, rows: Record<string, unknown>[]): string {
+  const w = writerOf(s);
+  let out = '[';
+  for (let i = 0; i < rows.length; i += 1) out += (i ? ',' : '') + w(rows[i]);
+  return `${out}]`;
+}
+
 export type JsonSchema = Record<string, unknown>;
 
 function scalarSchema(f: ScalarField): JsonSchema {
