@@ -4,6 +4,7 @@ import { buildSchema } from 'type-graphql';
 import { resolversOf, type AppModule } from '../module/app-module';
 import { guardFields } from './field-guards';
 import { markSimpleFields } from './simple-fields';
+import { leanFieldResolvers } from './lean-resolvers';
 
 const cache = new WeakMap<readonly AppModule[], Promise<GraphQLSchema>>();
 
@@ -15,7 +16,8 @@ export function buildAppSchema(modules: readonly AppModule[]): Promise<GraphQLSc
   let schema = cache.get(modules);
   if (!schema) {
     markSimpleFields();
-    schema = buildSchema({ resolvers: resolversOf(modules), validate: false }).then(guardFields);
+    const resolvers = resolversOf(modules);
+    schema = buildSchema({ resolvers, validate: false }).then((built) => guardFields(leanFieldResolvers(built, resolvers)));
     cache.set(modules, schema);
   }
   return schema;
