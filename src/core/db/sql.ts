@@ -1,12 +1,38 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ReferenceKind, Type, type EntityClass, type EntityProperty } from '@mikro-orm/core';
 
+interface PgConnection {
+  query(sql: string): Promise<{ rows: Record<string, unknown>[] }>;
+}
+interface KnexClient {
+  acquireConnection(): Promise<PgConnection>;
+  releaseConnection(c: PgConnection): Promise<unknown>;
+  emit(event: 'query', data: { sql: string }): void;
+}
+
 /**
  * Raw SQL rows (knex-style `?` placeholders). Inside `em.transactional` the statement runs in that
- * transaction (row locks, reads of its own writes); elsewhere on a pooled connection.
+ * transaction (row locks, reads of its own writes) through MikroORM; elsewhere on a pooled
+ * connection, with MikroORM's own literal formatting and error conversion but without its knex
+ * query-builder round (issue 8: three statements per list request paid it in every request).
  */
 export async function sqlRows<T = Record<string, unknown>>(em: EntityManager, sql: string, params: unknown[] = []): Promise<T[]> {
-  return (await em.getConnection().execute(sql, params, 'all', em.getTransactionContext())) as T[];
+  const connection = em.getConnection();
+  const trx = em.getTransactionContext();
+  if (trx || em.config.get('debug')) return (await connection.execute(sql, params, 'all', trx)) as T[];
+  const platform = em.getPlatform();
+  const formatted = platform.formatQuery(sql, params);
+  const client = connection.getKnex().client as unknown as KnexClient;
+  let conn: PgConnection | undefined;
+  try {
+    conn = await client.acquireConnection();
+    client.emit('query', { sql: formatted });
+    return (await conn.query(formatted)).rows as T[];
+  } catch (e) {
+    throw platform.getExceptionConverter().convertException(e as Error);
+  } finally {
+    if (conn) void client.releaseConnection(conn);
+  }
 }
 
 /** Raw SQL selecting whole rows of one table (`alias.*`), mapped to managed entities. */

@@ -6,5 +6,9 @@ export function pgTime(v: string | Date): Date;
 export function pgTime(v: string | Date | null): Date | null;
 export function pgTime(v: string | Date | null): Date | null {
   if (v === null || v instanceof Date) return v;
-  return new Date(v.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00'));
+  // ISO 8601 by slicing (a regex per timestamp showed in list profiles, issue 8).
+  let iso = v.charCodeAt(10) === 32 ? `${v.slice(0, 10)}T${v.slice(11)}` : v;
+  const sign = iso.charCodeAt(iso.length - 3);
+  if (sign === 43 || sign === 45) iso += ':00'; // "+00" / "-05" → "+00:00"
+  return new Date(iso);
 }
