@@ -21,7 +21,9 @@ async function waitReady(url) {
 
 function startService({ port, dataDir, token, nodeArgs = [] }) {
   const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, INITIAL_ROOT_TOKEN: token, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
-  const child = spawn(process.execPath, [...nodeArgs, path.join(dist, 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  // BENCH_NODE_ARGS: extra node flags for the service only (e.g. heap sizing experiments).
+  const extra = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...extra, ...nodeArgs, path.join(dist, 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   return { child, env, base: `http://127.0.0.1:${port}` };
 }
 

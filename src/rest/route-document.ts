@@ -28,14 +28,22 @@ export interface CompiledRoute {
 export type RunDocument = (ctx: RequestCtx, variables: Record<string, unknown>) => Promise<ExecutionResult> | ExecutionResult;
 
 /**
- * A route's fixed document compiled once at start-up with graphql-jit (issue 8): the same schema,
+ * A route's fixed document compiled once with graphql-jit (issue 8): the same schema,
  * resolvers and services as graphql-js `execute`, without re-walking the document per request and
  * per row. What graphql-jit cannot compile runs through `execute`.
  */
 export function compileRunner(schema: GraphQLSchema, document: DocumentNode): RunDocument {
-  const compiled = compileQuery(schema, document, undefined, { disableLeafSerialization: false });
-  if (isCompiledQuery(compiled)) return (ctx, variables) => compiled.query(undefined, ctx, variables);
-  return (ctx, variables) => execute({ schema, document, variableValues: variables, contextValue: ctx });
+  // Compiled on the route's first call (then kept): routes nobody calls cost no generated code.
+  let run: RunDocument | undefined;
+  return (ctx, variables) => {
+    if (!run) {
+      const compiled = compileQuery(schema, document);
+      run = isCompiledQuery(compiled)
+        ? (c, v) => compiled.query(undefined, c, v)
+        : (c, v) => execute({ schema, document, variableValues: v, contextValue: c });
+    }
+    return run(ctx, variables);
+  };
 }
 
 function rootField(schema: GraphQLSchema, route: RouteDef): { fieldName: string; field: GraphQLField<unknown, unknown> } {

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Credential } from '../../core/context/request-ctx';
 import type { DomainError } from '../../core/errors/domain-errors';
 import { UNIQUE_IPS_COLUMNS, UNIQUE_IPS_JOIN, uniqueIpsRefusal, type UniqueIpsLimit } from '../application-settings';
-import { sqlRows } from '../../core/db/sql';
+import { lightEntity, sqlRows } from '../../core/db/sql';
 import { digestToken } from '../../core/auth/token';
 import { User } from '../users/user.entity';
 import { activeTokenSql } from './token-active';
@@ -30,5 +30,7 @@ export async function authenticateToken(em: EntityManager, token: string | undef
   if (!row) return { user: null, credential: null, tokenInvalid: true };
   const { token_scopes: scopes, token_impersonation: impersonation, ips_limit, ips_window, ...userRow } = row;
   const refusal = await uniqueIpsRefusal(em, { ips_limit, ips_window }, Number(userRow.id), ip, now);
-  return { user: em.map(User, userRow as never), credential: { scopes, impersonation }, tokenInvalid: false, refusal };
+  // A read-only record of the caller (not in the identity map): services that change a user load it
+  // through the EntityManager (issue 8: mapping a managed entity was most of MikroORM's per-request cost).
+  return { user: lightEntity(em, User, userRow), credential: { scopes, impersonation }, tokenInvalid: false, refusal };
 }
