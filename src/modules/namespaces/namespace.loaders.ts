@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import { PeekLoader } from '../../core/context/peek-loader';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { lightEntitiesById, sqlRows } from '../../core/db/sql';
 import { activeMembership, intArray } from '../access/visibility-sql';
@@ -24,7 +25,7 @@ async function membersCountWithDescendants(ctx: RequestCtx, ids: readonly number
 /** Namespaces by id (a project's namespace, a group's parent): one query per batch. */
 export function namespaceLoaders(ctx: RequestCtx) {
   return {
-    namespace: new DataLoader<number, Namespace | null>(async (ids) => byId(ids, await lightEntitiesById(ctx.em, Namespace, ids))),
+    namespace: new PeekLoader<number, Namespace | null>(async (ids) => byId(ids, await lightEntitiesById(ctx.em, Namespace, ids))),
     membersCountWithDescendants: new DataLoader<number, number>((ids) => membersCountWithDescendants(ctx, ids)),
   };
 }

@@ -14,15 +14,35 @@ import { ProjectGroupLinkType, ProjectPage, ProjectType, SharedWithGroupType, St
 import type { Page } from '../../core/pagination/page';
 import type { ProjectGroupLink } from './project-group-link.entity';
 
+let lastUrl = '';
+let lastHost = '';
+/** EXTERNAL_URL's host name (parsed once, not per row). */
 function host(ctx: RequestCtx): string {
-  return new URL(ctx.externalUrl).hostname;
+  if (ctx.externalUrl !== lastUrl) {
+    lastHost = new URL(ctx.externalUrl).hostname;
+    lastUrl = ctx.externalUrl;
+  }
+  return lastHost;
 }
 
-async function namespaceOf(ctx: RequestCtx, project: Project): Promise<Namespace> {
-  const ns = await ctx.loaders.namespace.load(project.namespaceId);
-  if (!ns) throw new Error(`project ${project.id} has no namespace`);
-  return ns;
+function nsMissing(project: Project): never {
+  throw new Error(`project ${project.id} has no namespace`);
 }
+
+/** The project's namespace: at once when the list primed the loader (projectService.list), else batched. */
+function namespaceOf(ctx: RequestCtx, project: Project): Namespace | Promise<Namespace> {
+  const hit = ctx.loaders.namespace.peek(project.namespaceId);
+  if (hit) return hit;
+  return ctx.loaders.namespace.load(project.namespaceId).then((ns) => ns ?? nsMissing(project));
+}
+
+/** `f(namespace)`, synchronously when the namespace is already loaded. */
+function withNamespace<T>(ctx: RequestCtx, project: Project, f: (ns: Namespace) => T): T | Promise<T> {
+  const ns = namespaceOf(ctx, project);
+  return ns instanceof Promise ? ns.then(f) : f(ns);
+}
+
+const fullPathOf = (ns: Namespace, p: Project) => `${ns.fullPath}/${p.path}`;
 
 @Resolver(() => ProjectType)
 export class ProjectResolver {
@@ -92,34 +112,33 @@ export class ProjectResolver {
   }
 
   @FieldResolver(() => NamespaceType, { description: 'The namespace (group or user) the project lives in.' })
-  namespace(@Root() p: Project, @Ctx() ctx: RequestCtx): Promise<Namespace> {
+  namespace(@Root() p: Project, @Ctx() ctx: RequestCtx): Namespace | Promise<Namespace> {
     return namespaceOf(ctx, p);
   }
 
   @FieldResolver(() => String)
-  async nameWithNamespace(@Root() p: Project, @Ctx() ctx: RequestCtx): Promise<string> {
-    const ns = await namespaceOf(ctx, p);
-    return `${ns.kind === 'user' ? ns.name : ns.fullName} / ${p.name}`;
+  nameWithNamespace(@Root() p: Project, @Ctx() ctx: RequestCtx): string | Promise<string> {
+    return withNamespace(ctx, p, (ns) => `${ns.kind === 'user' ? ns.name : ns.fullName} / ${p.name}`);
   }
 
   @FieldResolver(() => String)
-  async pathWithNamespace(@Root() p: Project, @Ctx() ctx: RequestCtx): Promise<string> {
-    return `${(await namespaceOf(ctx, p)).fullPath}/${p.path}`;
+  pathWithNamespace(@Root() p: Project, @Ctx() ctx: RequestCtx): string | Promise<string> {
+    return withNamespace(ctx, p, (ns) => fullPathOf(ns, p));
   }
 
   @FieldResolver(() => String)
-  async webUrl(@Root() p: Project, @Ctx() ctx: RequestCtx): Promise<string> {
-    return `${ctx.externalUrl}/${await this.pathWithNamespace(p, ctx)}`;
+  webUrl(@Root() p: Project, @Ctx() ctx: RequestCtx): string | Promise<string> {
+    return withNamespace(ctx, p, (ns) => `${ctx.externalUrl}/${fullPathOf(ns, p)}`);
   }
 
   @FieldResolver(() => String)
-  async httpUrlToRepo(@Root() p: Project, @Ctx() ctx: RequestCtx): Promise<string> {
-    return `${ctx.externalUrl}/${await this.pathWithNamespace(p, ctx)}.git`;
+  httpUrlToRepo(@Root() p: Project, @Ctx() ctx: RequestCtx): string | Promise<string> {
+    return withNamespace(ctx, p, (ns) => `${ctx.externalUrl}/${fullPathOf(ns, p)}.git`);
   }
 
   @FieldResolver(() => String)
-  async sshUrlToRepo(@Root() p: Project, @Ctx() ctx: RequestCtx): Promise<string> {
-    return `git@${host(ctx)}:${await this.pathWithNamespace(p, ctx)}.git`;
+  sshUrlToRepo(@Root() p: Project, @Ctx() ctx: RequestCtx): string | Promise<string> {
+    return withNamespace(ctx, p, (ns) => `git@${host(ctx)}:${fullPathOf(ns, p)}.git`);
   }
 
   @FieldResolver(() => [SharedWithGroupType])
