@@ -1,4 +1,4 @@
-import DataLoader from 'dataloader';
+import { PeekLoader } from '../../core/context/peek-loader';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { lightEntitiesById, sqlRows } from '../../core/db/sql';
 import { intArray } from '../access/visibility-sql';
@@ -53,11 +53,29 @@ async function loadPipelines(ctx: RequestCtx, ids: readonly number[]): Promise<(
 /** Batched lookups behind a job's user, commit, pipeline and project (no query per job). */
 export function ciLoaders(ctx: RequestCtx) {
   return {
-    ciUser: new DataLoader<number, User | null>(async (ids) => byId(ids, await lightEntitiesById(ctx.em, User, ids), (u) => u.id)),
-    ciProject: new DataLoader<number, Project | null>(async (ids) => byId(ids, await lightEntitiesById(ctx.em, Project, ids), (p) => p.id)),
-    ciPipeline: new DataLoader<number, PipelineType | null>((ids) => loadPipelines(ctx, ids)),
-    ciPipelineCommit: new DataLoader<number, CommitType | null>((ids) => loadPipelineCommits(ctx, ids)),
+    ciUser: new PeekLoader<number, User | null>(async (ids) => byId(ids, await lightEntitiesById(ctx.em, User, ids), (u) => u.id)),
+    ciProject: new PeekLoader<number, Project | null>(async (ids) => byId(ids, await lightEntitiesById(ctx.em, Project, ids), (p) => p.id)),
+    ciPipeline: new PeekLoader<number, PipelineType | null>((ids) => loadPipelines(ctx, ids)),
+    ciPipelineCommit: new PeekLoader<number, CommitType | null>((ids) => loadPipelineCommits(ctx, ids)),
   };
+}
+
+/**
+ * Loads the relations of a page of jobs in one batch each (user, pipeline, commit, project, then the
+ * projects' namespaces) before the page is returned, so that each job's relation fields resolve
+ * without a promise (issue 8). Same statements as the lazy batches: one per relation.
+ */
+export async function preloadJobRelations(ctx: RequestCtx, jobs: readonly { userId: number | null; pipelineId: number; projectId: number }[]): Promise<void> {
+  if (jobs.length === 0) return;
+  const l = ctx.loaders;
+  const users = jobs.flatMap((j) => (j.userId === null ? [] : [j.userId]));
+  const pipelines = jobs.map((j) => j.pipelineId);
+  await Promise.all([l.ciUser.preload(users), l.ciPipeline.preload(pipelines), l.ciPipelineCommit.preload(pipelines), l.ciProject.preload(jobs.map((j) => j.projectId))]);
+  const namespaces = jobs.flatMap((j) => {
+    const p = l.ciProject.peek(j.projectId);
+    return p ? [p.namespaceId] : [];
+  });
+  await l.namespace.preload(namespaces);
 }
 
 type CiLoaders = ReturnType<typeof ciLoaders>;

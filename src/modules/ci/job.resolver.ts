@@ -6,30 +6,34 @@ import type { User } from '../users/user.entity';
 import { UserType } from '../users/user.type';
 import { CommitType, JobType, PipelineType, type JobRow } from './job.type';
 
-/** A job's relations, each through a per-request loader (one query per relation and page). */
+function missing(job: JobRow, what: string): never {
+  throw new Error(`job ${job.id} has no ${what}`);
+}
+
+/** A job's relations, each through a per-request loader (one query per relation and page; at once when the list preloaded them). */
 @Resolver(() => JobType)
 export class JobResolver {
   @FieldResolver(() => UserType, { nullable: true })
-  user(@Root() job: JobRow, @Ctx() ctx: RequestCtx): Promise<User | null> | null {
-    return job.userId === null ? null : ctx.loaders.ciUser.load(job.userId);
+  user(@Root() job: JobRow, @Ctx() ctx: RequestCtx): User | Promise<User | null> | null {
+    return job.userId === null ? null : ctx.loaders.ciUser.peek(job.userId) ?? ctx.loaders.ciUser.load(job.userId);
   }
 
   @FieldResolver(() => CommitType, { nullable: true, description: 'null when the commit is unknown.' })
-  commit(@Root() job: JobRow, @Ctx() ctx: RequestCtx): Promise<CommitType | null> {
-    return ctx.loaders.ciPipelineCommit.load(job.pipelineId);
+  commit(@Root() job: JobRow, @Ctx() ctx: RequestCtx): CommitType | Promise<CommitType | null> {
+    return ctx.loaders.ciPipelineCommit.peek(job.pipelineId) ?? ctx.loaders.ciPipelineCommit.load(job.pipelineId);
   }
 
   @FieldResolver(() => PipelineType)
-  async pipeline(@Root() job: JobRow, @Ctx() ctx: RequestCtx): Promise<PipelineType> {
-    const p = await ctx.loaders.ciPipeline.load(job.pipelineId);
-    if (!p) throw new Error(`job ${job.id} has no pipeline`);
-    return p;
+  pipeline(@Root() job: JobRow, @Ctx() ctx: RequestCtx): PipelineType | Promise<PipelineType> {
+    const hit = ctx.loaders.ciPipeline.peek(job.pipelineId);
+    if (hit) return hit;
+    return ctx.loaders.ciPipeline.load(job.pipelineId).then((p) => p ?? missing(job, 'pipeline'));
   }
 
   @FieldResolver(() => ProjectType)
-  async project(@Root() job: JobRow, @Ctx() ctx: RequestCtx): Promise<Project> {
-    const p = await ctx.loaders.ciProject.load(job.projectId);
-    if (!p) throw new Error(`job ${job.id} has no project`);
-    return p;
+  project(@Root() job: JobRow, @Ctx() ctx: RequestCtx): Project | Promise<Project> {
+    const hit = ctx.loaders.ciProject.peek(job.projectId);
+    if (hit) return hit;
+    return ctx.loaders.ciProject.load(job.projectId).then((p) => p ?? missing(job, 'project'));
   }
 }

@@ -4,6 +4,7 @@ import { offsetPage } from '../../core/pagination/list-query';
 import { makePage, normalizePage, type Page } from '../../core/pagination/page';
 import type { JobListArgs } from './job.inputs';
 import { pgTime } from './pg-time';
+import { preloadJobRelations } from './ci.loaders';
 import { intArray } from '../access/visibility-sql';
 import type { JobRow, JobStatus } from './job.type';
 
@@ -83,7 +84,9 @@ async function listForRunner(ctx: RequestCtx, runnerId: number, args: JobListArg
     params.push(args.status.toLowerCase());
   }
   const now = ctx.clock.now();
-  return offsetPage(ctx.em, { select: JOB_COLUMNS, from: 'ci_builds b', where, params, orderBy: 'b.id', dir: 'asc', id: 'b.id', map: (r) => toJobRow(r as unknown as JobSqlRow, now) }, args);
+  const page = await offsetPage(ctx.em, { select: JOB_COLUMNS, from: 'ci_builds b', where, params, orderBy: 'b.id', dir: 'asc', id: 'b.id', map: (r) => toJobRow(r as unknown as JobSqlRow, now) }, args);
+  await preloadJobRelations(ctx, page.nodes);
+  return page;
 }
 
 export const jobService = { listForRunner, listForRunners };
