@@ -1,6 +1,6 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
-import { sqlRows } from '../../core/db/sql';
+import { lightEntity, sqlRows } from '../../core/db/sql';
 import { ForbiddenError, NotFoundError, ParamError } from '../../core/errors/domain-errors';
 import type { Page } from '../../core/pagination/page';
 import { policy } from '../access/policy';
@@ -101,9 +101,16 @@ async function canListJobs(ctx: RequestCtx, runner: Runner): Promise<boolean> {
 }
 
 /** Spec 4.6: the jobs of a runner, filtered by status, ordered by id. */
+/** A read-only lookup (light row, no identity map) for routes that only read the runner. */
+async function findForRead(ctx: RequestCtx, id: number): Promise<Runner> {
+  const [row] = await sqlRows<Record<string, unknown>>(ctx.em, 'select * from ci_runners where id = ?', [id]);
+  if (!row) throw new NotFoundError();
+  return lightEntity(ctx.em, Runner, row);
+}
+
 async function jobs(ctx: RequestCtx, id: number, args: JobListArgs): Promise<Page<JobRow>> {
   requireUser(ctx);
-  const runner = await find(ctx, id);
+  const runner = await findForRead(ctx, id);
   if (!(await canListJobs(ctx, runner))) throw new ForbiddenError(NO_ACCESS);
   return jobService.listForRunner(ctx, runner.id, args);
 }
