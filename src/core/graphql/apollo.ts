@@ -5,6 +5,7 @@ import type { RequestCtx } from '../context/request-ctx';
 import { DomainError } from '../errors/domain-errors';
 import { formatGraphQLError } from '../errors/graphql-error';
 import { DOCUMENT_LIMITS } from './document-guard';
+import { jitGateway } from './jit-executor';
 import { knownOperationTypeRule, queryLimitsPlugin } from './operation-rules';
 
 /** Per-request facts the HTTP layer knows (request id) and wants back (the metrics route label). */
@@ -67,10 +68,11 @@ function errorLoggingPlugin(schema: GraphQLSchema, hooks: ApolloHooks): ApolloSe
 /**
  * Apollo Server for POST /graphql: errors keep HTTP 200 and carry extensions.code (DomainErrors never
  * set extensions.http), no stack traces, introspection on (GraphiQL needs it), CDN landing pages off.
+ * Operations execute through graphql-jit with a bounded cache of compiled documents (jit-executor.ts).
  */
 export async function startApollo(schema: GraphQLSchema, hooks?: ApolloHooks): Promise<ApolloServer<RequestCtx>> {
   const server = new ApolloServer<RequestCtx>({
-    schema,
+    gateway: jitGateway(schema),
     introspection: true,
     includeStacktraceInErrorResponses: false,
     // main.ts owns shutdown order (HTTP, then Apollo, then the pool and embedded PostgreSQL).
