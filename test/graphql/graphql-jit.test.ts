@@ -2,7 +2,7 @@ import { execute, getIntrospectionQuery, parse, type ExecutionResult, type Graph
 import { ctxFactory } from '../../src/core/context/request-ctx';
 import { uncachedSharedCache } from '../../src/core/db/shared-cache';
 import { buildAppSchema } from '../../src/core/graphql/schema';
-import { JIT_CACHE_MAX, jitCacheOf } from '../../src/core/graphql/jit-cache';
+import { JIT_CACHE_LIMITS, jitCacheOf } from '../../src/core/graphql/jit-cache';
 import { loaderFactory } from '../../src/core/module/app-module';
 import { MODULES } from '../../src/modules';
 import { createGroup, createProject } from '../support/factories';
@@ -17,7 +17,10 @@ beforeAll(async () => {
 });
 
 afterEach(() => {
-  jitCacheOf(schema).max = JIT_CACHE_MAX;
+  const cache = jitCacheOf(schema);
+  cache.maxEntries = JIT_CACHE_LIMITS.maxEntries;
+  cache.maxWeight = JIT_CACHE_LIMITS.maxFields;
+  cache.maxEntryWeight = JIT_CACHE_LIMITS.maxDocumentFields;
 });
 
 async function seedTree(): Promise<void> {
@@ -80,7 +83,7 @@ describe('POST /graphql through graphql-jit', () => {
     await seedTree();
     const cache = jitCacheOf(schema);
     cache.clear();
-    cache.max = 4;
+    cache.maxEntries = 4;
     const doc = (i: number) => `{ groups(perPage: ${i + 1}, sort: ASC) { total nodes { path } } }`;
     for (let i = 0; i < 10; i += 1) {
       const res = await overHttp(doc(i));
@@ -95,6 +98,24 @@ describe('POST /graphql through graphql-jit', () => {
     expect(cache.misses).toBe(11);
     expect(cache.size).toBe(4);
     expect(evicted).toEqual(await graphqlJs(doc(0)));
+  });
+
+  it('bounds the fields of the kept documents, and runs a document over the per-document cap uncompiled', async () => {
+    await seedTree();
+    const cache = jitCacheOf(schema);
+    cache.clear();
+    cache.maxWeight = 10;
+    // 4 fields each (groups, total, nodes, path; the fragment counted where it is spread): two fit in 10.
+    const doc = (i: number) => `query Q${i} { groups(perPage: ${i + 1}, sort: ASC) { total nodes { ...F } } } fragment F on Group { path }`;
+    for (let i = 0; i < 5; i += 1) await overHttp(doc(i));
+    expect([cache.size, cache.weight]).toEqual([2, 8]);
+    cache.clear();
+    cache.maxEntryWeight = 3;
+    const big = await overHttp(doc(0));
+    expect([cache.size, cache.weight]).toEqual([1, 1]); // remembered as "graphql-js runs it"
+    expect(big).toEqual(await graphqlJs(doc(0)));
+    expect(await overHttp(doc(0))).toEqual(big);
+    expect(cache.hits).toBe(1);
   });
 
   it('answers introspection, several operations by name, and errors as graphql-js does', async () => {

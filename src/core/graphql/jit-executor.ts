@@ -1,5 +1,16 @@
 import type { ApolloServerOptionsWithGateway } from '@apollo/server';
-import { GraphQLError, execute, getVariableValues, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import {
+  GraphQLError,
+  Kind,
+  execute,
+  getVariableValues,
+  type DocumentNode,
+  type ExecutionResult,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { RequestCtx } from '../context/request-ctx';
 import { jitCacheOf, type JitEntry, type LruCache } from './jit-cache';
@@ -14,15 +25,46 @@ function runWithGraphqlJs(schema: GraphQLSchema, rc: ExecutorRequest): Promise<E
   return execute({ schema, document, contextValue: rc.context, variableValues: request.variables, operationName: request.operationName });
 }
 
+/**
+ * Fields the operation selects with its fragments expanded (each fragment counted once, then reused;
+ * validation has already refused cycles): what a compiled query's size grows with.
+ */
+export function expandedFieldCount(document: DocumentNode, operation: OperationDefinitionNode): number {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  const memo = new Map<string, number>();
+  const count = (set: SelectionSetNode): number => {
+    let n = 0;
+    for (const sel of set.selections) {
+      if (sel.kind === Kind.FIELD) n += 1 + (sel.selectionSet ? count(sel.selectionSet) : 0);
+      else if (sel.kind === Kind.INLINE_FRAGMENT) n += count(sel.selectionSet);
+      else {
+        const name = sel.name.value;
+        let known = memo.get(name);
+        if (known === undefined) {
+          memo.set(name, 0); // a cycle (validation refuses them) would count as empty
+          const fragment = fragments.get(name);
+          known = fragment ? count(fragment.selectionSet) : 0;
+          memo.set(name, known);
+        }
+        n += known;
+      }
+    }
+    return n;
+  };
+  return count(operation.selectionSet);
+}
+
 function compiledFor(schema: GraphQLSchema, cache: LruCache<JitEntry>, rc: ExecutorRequest, operation: OperationDefinitionNode): JitEntry {
   // The operation is resolved from the document by its name, so text + name identify the compiled query.
   const name = operation.name?.value;
   const key = `${rc.queryHash ?? rc.source}\n${name ?? ''}`;
   let entry = cache.get(key);
   if (!entry) {
-    const compiled = compileQuery(schema, rc.document, name);
-    entry = isCompiledQuery(compiled) ? compiled : 'execute';
-    cache.set(key, entry);
+    const fields = expandedFieldCount(rc.document, operation);
+    const compiled = fields <= cache.maxEntryWeight ? compileQuery(schema, rc.document, name) : undefined;
+    entry = compiled && isCompiledQuery(compiled) ? compiled : 'execute';
+    cache.set(key, entry, entry === 'execute' ? 1 : fields);
   }
   return entry;
 }
