@@ -1,10 +1,11 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { GraphQLError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { RequestCtx } from '../context/request-ctx';
 import { DomainError } from '../errors/domain-errors';
 import { formatGraphQLError } from '../errors/graphql-error';
 import { DOCUMENT_LIMITS } from './document-guard';
+import { jitGateway } from './jit-executor';
 import { knownOperationTypeRule, queryLimitsPlugin } from './operation-rules';
 
 /** Per-request facts the HTTP layer knows (request id) and wants back (the metrics route label). */
@@ -65,12 +66,31 @@ function errorLoggingPlugin(schema: GraphQLSchema, hooks: ApolloHooks): ApolloSe
 }
 
 /**
+ * `Cache-Control: no-store` on every GraphQL response, as Apollo's default cache-control plugin
+ * sends when no field carries a cache hint (none does here). That plugin is off: it wraps every
+ * field of the schema in a resolver that computes a cache policy per resolved value, which also
+ * takes plain property fields off graphql-jit's direct property reads (issue 8).
+ */
+function noStorePlugin(): ApolloServerPlugin<RequestCtx> {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ response }) {
+          if (!response.http.headers.has('cache-control')) response.http.headers.set('cache-control', 'no-store');
+        },
+      };
+    },
+  };
+}
+
+/**
  * Apollo Server for POST /graphql: errors keep HTTP 200 and carry extensions.code (DomainErrors never
  * set extensions.http), no stack traces, introspection on (GraphiQL needs it), CDN landing pages off.
+ * Operations execute through graphql-jit with a bounded cache of compiled documents (jit-executor.ts).
  */
 export async function startApollo(schema: GraphQLSchema, hooks?: ApolloHooks): Promise<ApolloServer<RequestCtx>> {
   const server = new ApolloServer<RequestCtx>({
-    schema,
+    gateway: jitGateway(schema),
     introspection: true,
     includeStacktraceInErrorResponses: false,
     // main.ts owns shutdown order (HTTP, then Apollo, then the pool and embedded PostgreSQL).
@@ -79,7 +99,7 @@ export async function startApollo(schema: GraphQLSchema, hooks?: ApolloHooks): P
     // Document caps run before Apollo (document-guard.ts); maxTokens again here as a backstop.
     parseOptions: { maxTokens: DOCUMENT_LIMITS.maxTokens },
     validationRules: [knownOperationTypeRule],
-    plugins: [ApolloServerPluginLandingPageDisabled(), queryLimitsPlugin<RequestCtx>(), ...(hooks ? [errorLoggingPlugin(schema, hooks)] : [])],
+    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), noStorePlugin(), queryLimitsPlugin<RequestCtx>(), ...(hooks ? [errorLoggingPlugin(schema, hooks)] : [])],
   });
   await server.start();
   return server;
