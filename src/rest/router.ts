@@ -91,7 +91,10 @@ async function handle(c: CompiledRoute, deps: RestDeps, req: Request, res: Respo
     const err = result.errors[0];
     if (err.originalError) throw err.originalError;
     // Variable coercion failed: a parameter the GitLab coercers let through is still not acceptable.
-    throw new ParamError(err.message.replace(/^Variable "\$(\w+)".*$/s, '$1 is invalid'));
+    const variable = /^Variable "\$(\w+)"/.exec(err.message);
+    if (variable) throw new ParamError(`${variable[1]} is invalid`);
+    // Anything else (e.g. a null for a non-null field) is a server fault: 500, reported once.
+    throw new Error(err.message);
   }
   const data = (result.data as Record<string, unknown>)[c.fieldName];
   let headers: Record<string, string> = {};
