@@ -87,6 +87,17 @@ describe('GraphQL nested fields', () => {
     expect(twenty.count).toBe(one.count);
   });
 
+  it('load a list\'s relations only when the selection asks for them, and answer the same either way', async () => {
+    await tree(3, 0);
+    const bare = await t.countQueries(() => api(t, ROOT_TOKEN).graphql('{ projects { nodes { id } } }').expect(200));
+    const viaFragment = `{ projects { nodes { ...P } } } fragment P on Project { id pathWithNamespace sharedWithGroups { groupId } }`;
+    const full = await t.countQueries(() => api(t, ROOT_TOKEN).graphql(viaFragment).expect(200));
+    expect(full.count).toBe(bare.count + 2); // one namespace batch, one shares batch
+    const nodes = full.result.body.data.projects.nodes as { id: number; pathWithNamespace: string; sharedWithGroups: unknown[] }[];
+    const rest = await api(t, ROOT_TOKEN).get('/api/v4/projects').expect(200);
+    expect(nodes.map((n) => [n.id, n.pathWithNamespace, n.sharedWithGroups])).toEqual(rest.body.map((p: { id: number; path_with_namespace: string }) => [p.id, p.path_with_namespace, []]));
+  });
+
   it('subgroups match GET /groups/:id/subgroups, through groupSubgroups and the nested field', async () => {
     const parent = await createGroup(t, { path: 'p', visibility: 'public' });
     for (const n of ['c', 'a', 'b']) await createGroup(t, { path: n, name: n, parent, visibility: 'public' });

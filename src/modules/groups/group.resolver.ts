@@ -1,4 +1,6 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { preloadProjectRelations } from '../projects/project-preload';
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
@@ -37,9 +39,11 @@ export class GroupResolver {
 
   @Query(() => ProjectPage, { description: 'Projects of a group and projects shared with it (GET /groups/:id/projects).' })
   @Allow('anonymous')
-  async groupProjects(@Args() args: GroupProjectsArgs, @Ctx() ctx: RequestCtx): Promise<Page<Project>> {
+  async groupProjects(@Args() args: GroupProjectsArgs, @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo): Promise<Page<Project>> {
     const group = await groupService.findVisible(ctx, args.id);
-    return projectService.list(ctx, { ...args, archived: args.archived ?? false }, { groupId: group.id });
+    const page = await projectService.list(ctx, { ...args, archived: args.archived ?? false }, { groupId: group.id });
+    await preloadProjectRelations(ctx, page.nodes, info, ['nodes']);
+    return page;
   }
 
   @Query(() => [CustomAttributeType], { description: 'Administrators only.' })
@@ -122,13 +126,17 @@ export class GroupResolver {
   }
 
   @FieldResolver(() => [ProjectType], { description: 'Projects in the group the caller may see (not paginated, as GitLab’s detail form).' })
-  projects(@Root() g: Namespace, @Ctx() ctx: RequestCtx): Promise<Project[]> {
-    return ctx.loaders.groupProjects.load(g.id);
+  async projects(@Root() g: Namespace, @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo): Promise<Project[]> {
+    const projects = await ctx.loaders.groupProjects.load(g.id);
+    await preloadProjectRelations(ctx, projects, info);
+    return projects;
   }
 
   @FieldResolver(() => [ProjectType], { description: 'Projects shared with the group that the caller may see.' })
-  sharedProjects(@Root() g: Namespace, @Ctx() ctx: RequestCtx): Promise<Project[]> {
-    return ctx.loaders.groupSharedProjects.load(g.id);
+  async sharedProjects(@Root() g: Namespace, @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo): Promise<Project[]> {
+    const projects = await ctx.loaders.groupSharedProjects.load(g.id);
+    await preloadProjectRelations(ctx, projects, info);
+    return projects;
   }
 
   /** The parent is already visible here; batched across the parents of a list (no N+1). */

@@ -1,4 +1,4 @@
-import DataLoader from 'dataloader';
+import { PeekLoader } from '../../core/context/peek-loader';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { sqlRows } from '../../core/db/sql';
 import { intArray } from '../access/visibility-sql';
@@ -30,7 +30,7 @@ export async function loadProjectShares(ctx: RequestCtx, ids: readonly number[])
 }
 
 export function projectLoaders(ctx: RequestCtx) {
-  return { projectShares: new DataLoader<number, ProjectShareView[]>((ids) => loadProjectShares(ctx, ids)) };
+  return { projectShares: new PeekLoader<number, ProjectShareView[]>((ids) => loadProjectShares(ctx, ids)) };
 }
 
 type ProjectLoaders = ReturnType<typeof projectLoaders>;

@@ -1,4 +1,6 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { preloadProjectRelations } from './project-preload';
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { policy } from '../access/policy';
@@ -29,7 +31,7 @@ function nsMissing(project: Project): never {
   throw new Error(`project ${project.id} has no namespace`);
 }
 
-/** The project's namespace: at once when the list primed the loader (projectService.list), else batched. */
+/** The project's namespace: at once when the list primed the loader (preloadProjectRelations), else batched. */
 function namespaceOf(ctx: RequestCtx, project: Project): Namespace | Promise<Namespace> {
   const hit = ctx.loaders.namespace.peek(project.namespaceId);
   if (hit) return hit;
@@ -48,8 +50,10 @@ const fullPathOf = (ns: Namespace, p: Project) => `${ns.fullPath}/${p.path}`;
 export class ProjectResolver {
   @Query(() => ProjectPage, { description: 'Projects visible to the caller (GET /projects).' })
   @Allow('anonymous')
-  projects(@Args() args: ProjectFilterArgs, @Ctx() ctx: RequestCtx): Promise<Page<Project>> {
-    return projectService.list(ctx, args);
+  async projects(@Args() args: ProjectFilterArgs, @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo): Promise<Page<Project>> {
+    const page = await projectService.list(ctx, args);
+    await preloadProjectRelations(ctx, page.nodes, info, ['nodes']);
+    return page;
   }
 
   @Query(() => ProjectType, { description: 'A project by id or full path (404 when not visible).' })
@@ -142,8 +146,8 @@ export class ProjectResolver {
   }
 
   @FieldResolver(() => [SharedWithGroupType])
-  sharedWithGroups(@Root() p: Project, @Ctx() ctx: RequestCtx): Promise<ProjectShareView[]> {
-    return ctx.loaders.projectShares.load(p.id);
+  sharedWithGroups(@Root() p: Project, @Ctx() ctx: RequestCtx): ProjectShareView[] | Promise<ProjectShareView[]> {
+    return ctx.loaders.projectShares.peek(p.id) ?? ctx.loaders.projectShares.load(p.id);
   }
 
   @FieldResolver(() => String, { nullable: true, description: 'Only for callers with Master access or above.' })

@@ -106,11 +106,7 @@ async function list(ctx: RequestCtx, args: ProjectFilterArgs, scope: ProjectScop
   }
   const column = ORDER_COLUMNS[args.orderBy ?? ProjectOrderBy.CREATED_AT];
   const dir = (args.sort ?? SortDirection.DESC) === SortDirection.ASC ? 'asc' : 'desc';
-  const page = await offsetPage(ctx.em, { select: 'p.*', from: 'projects p', where, params, orderBy: `p.${column}`, dir, id: 'p.id', map: (r) => lightEntity(ctx.em, Project, r) }, args);
-  // Every project form shows namespace-derived fields: their one batch runs now, so each row's
-  // fields resolve without a promise (issue 8).
-  await ctx.loaders.namespace.preload(page.nodes.map((p) => p.namespaceId));
-  return page;
+  return offsetPage(ctx.em, { select: 'p.*', from: 'projects p', where, params, orderBy: `p.${column}`, dir, id: 'p.id', map: (r) => lightEntity(ctx.em, Project, r) }, args);
 }
 
 /** Tags: at most MAX_TAGS, each at most 255 characters (GitLab's tag name column). */
