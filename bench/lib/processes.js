@@ -19,10 +19,17 @@ async function waitReady(url) {
   throw new Error(`${url} did not become ready`);
 }
 
+/** The `--flags` of package.json's start script. */
+function startFlags() {
+  const start = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start;
+  return start.split(/\s+/).filter((w) => w.startsWith('--')).join(' ');
+}
+
 function startService({ port, dataDir, token, nodeArgs = [] }) {
   const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, INITIAL_ROOT_TOKEN: token, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
-  // BENCH_NODE_ARGS: extra node flags for the service only (e.g. heap sizing experiments).
-  const extra = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  // The service runs with the node flags of `npm start` (heap sizing, README "Operations");
+  // BENCH_NODE_ARGS replaces them for experiments (e.g. BENCH_NODE_ARGS=' ' for node's defaults).
+  const extra = (process.env.BENCH_NODE_ARGS ?? startFlags()).split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...extra, ...nodeArgs, path.join(dist, 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   return { child, env, base: `http://127.0.0.1:${port}` };
 }

@@ -49,10 +49,8 @@ export async function loadGroupStatistics(ctx: RequestCtx, ids: readonly number[
 
 async function projectsWithKey(ctx: RequestCtx, sql: string): Promise<{ key: number; item: Project }[]> {
   const rows = await sqlRows<Record<string, unknown>>(ctx.em, sql);
-  return rows.map((row) => {
-    const { group_key: key, ...rest } = row;
-    return { key: Number(key), item: lightEntity(ctx.em, Project, rest) };
-  });
+  // The row mapper reads only the entity's columns, so the extra group_key needs no copy of the row.
+  return rows.map((row) => ({ key: Number(row.group_key), item: lightEntity(ctx.em, Project, row) }));
 }
 
 /** The detail form's `projects`: projects in each group's namespace that the caller may see (docs/gitlab-compatibility.md, "Groups"). */
