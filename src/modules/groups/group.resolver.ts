@@ -1,6 +1,6 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { preloadProjectRelations } from '../projects/project-preload';
+import { preloadProjectRelations, withPreloadedRelations } from '../projects/project-preload';
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
@@ -126,17 +126,13 @@ export class GroupResolver {
   }
 
   @FieldResolver(() => [ProjectType], { description: 'Projects in the group the caller may see (not paginated, as GitLab’s detail form).' })
-  async projects(@Root() g: Namespace, @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo): Promise<Project[]> {
-    const projects = await ctx.loaders.groupProjects.load(g.id);
-    await preloadProjectRelations(ctx, projects, info);
-    return projects;
+  projects(@Root() g: Namespace, @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo): Promise<Project[]> {
+    return withPreloadedRelations(ctx, ctx.loaders.groupProjects.load(g.id), info);
   }
 
   @FieldResolver(() => [ProjectType], { description: 'Projects shared with the group that the caller may see.' })
-  async sharedProjects(@Root() g: Namespace, @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo): Promise<Project[]> {
-    const projects = await ctx.loaders.groupSharedProjects.load(g.id);
-    await preloadProjectRelations(ctx, projects, info);
-    return projects;
+  sharedProjects(@Root() g: Namespace, @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo): Promise<Project[]> {
+    return withPreloadedRelations(ctx, ctx.loaders.groupSharedProjects.load(g.id), info);
   }
 
   /** The parent is already visible here; batched across the parents of a list (no N+1). */

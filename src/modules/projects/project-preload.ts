@@ -6,16 +6,62 @@ import type { Project } from './project.entity';
 /** Project fields computed from the project's namespace (project.resolver.ts). */
 const NAMESPACE_FIELDS = ['namespace', 'nameWithNamespace', 'pathWithNamespace', 'webUrl', 'httpUrlToRepo', 'sshUrlToRepo'];
 
+function wantedOf(info: GraphQLResolveInfo, path: readonly string[], into = new Set<string>()): Set<string> {
+  for (const f of selectedFields(info, path)) into.add(f);
+  return into;
+}
+
+async function preload(ctx: RequestCtx, projects: readonly Project[], wanted: Set<string>): Promise<void> {
+  if (projects.length === 0) return;
+  const loads: Promise<void>[] = [];
+  if (NAMESPACE_FIELDS.some((f) => wanted.has(f))) loads.push(ctx.loaders.namespace.preload(projects.map((p) => p.namespaceId)));
+  if (wanted.has('sharedWithGroups')) loads.push(ctx.loaders.projectShares.preload(projects.map((p) => p.id)));
+  await Promise.all(loads);
+}
+
 /**
  * Runs, for a list of projects, the batches its selection needs (their namespaces, their shares)
  * before the list is returned, so each row's fields resolve without a promise (issue 8). The same
  * statements the rows' fields would batch lazily; nothing the selection does not ask for.
  */
 export async function preloadProjectRelations(ctx: RequestCtx, projects: readonly Project[], info: GraphQLResolveInfo, path: readonly string[] = []): Promise<void> {
-  if (projects.length === 0) return;
-  const wanted = selectedFields(info, path);
-  const loads: Promise<void>[] = [];
-  if (NAMESPACE_FIELDS.some((f) => wanted.has(f))) loads.push(ctx.loaders.namespace.preload(projects.map((p) => p.namespaceId)));
-  if (wanted.has('sharedWithGroups')) loads.push(ctx.loaders.projectShares.preload(projects.map((p) => p.id)));
-  await Promise.all(loads);
+  await preload(ctx, projects, wantedOf(info, path));
+}
+
+interface Pass {
+  lists: Promise<Project[]>[];
+  wanted: Set<string>;
+  done?: Promise<void>;
+}
+const passes = new WeakMap<RequestCtx, Pass>();
+
+/**
+ * For project lists that are fields of other objects (a group's `projects` and `sharedProjects`,
+ * the same field of every group of a page): every such list requested in the same execution pass
+ * joins one preload, which waits for all of them and then runs one namespace batch and one share
+ * batch for all their projects (the detail form would otherwise run each twice).
+ */
+export function withPreloadedRelations(ctx: RequestCtx, list: Promise<Project[]>, info: GraphQLResolveInfo): Promise<Project[]> {
+  let pass = passes.get(ctx);
+  if (!pass) {
+    const current: Pass = { lists: [], wanted: new Set() };
+    pass = current;
+    passes.set(ctx, current);
+    // The pass closes when the resolvers running now have all been called.
+    process.nextTick(() => {
+      passes.delete(ctx);
+      // Never rejects: a list that failed keeps its own error, and anything not preloaded loads lazily.
+      current.done = Promise.allSettled(current.lists)
+        .then((results) => preload(ctx, results.flatMap((r) => (r.status === 'fulfilled' ? r.value : [])), current.wanted))
+        .catch(() => undefined);
+    });
+  }
+  pass.lists.push(list);
+  wantedOf(info, [], pass.wanted);
+  const joined = pass;
+  return list.then(async (projects) => {
+    await Promise.resolve(); // the pass has closed by now (nextTick runs before promise jobs)
+    await joined.done;
+    return projects;
+  });
 }
