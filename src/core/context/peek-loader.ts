@@ -23,6 +23,12 @@ export class PeekLoader<K, V> extends DataLoader<K, V> {
     return this.loaded.get(key);
   }
 
+  /** Stores a value loaded elsewhere (e.g. by a joined query that fills two loaders at once). */
+  fill(key: K, value: V): void {
+    this.loaded.set(key, value);
+    this.prime(key, value);
+  }
+
   /** Loads these keys now (one batch), so that later `peek`s answer without waiting. */
   async preload(keys: Iterable<K>): Promise<void> {
     const missing = [...new Set(keys)].filter((k) => !this.loaded.has(k));

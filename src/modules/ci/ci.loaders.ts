@@ -1,8 +1,9 @@
 import { PeekLoader } from '../../core/context/peek-loader';
 import type { RequestCtx } from '../../core/context/request-ctx';
-import { lightEntitiesById, sqlRows } from '../../core/db/sql';
+import { lightEntitiesById, lightEntity, sqlRows } from '../../core/db/sql';
 import { intArray } from '../access/visibility-sql';
 import { Project } from '../projects/project.entity';
+import { Namespace } from '../namespaces/namespace.entity';
 import { User } from '../users/user.entity';
 import { pgTime } from './pg-time';
 import type { CommitType, PipelineType } from './job.type';
@@ -14,7 +15,7 @@ function byId<T>(ids: readonly number[], items: T[], idOf: (t: T) => number): (T
 
 interface CommitSqlRow {
   pipeline_id: number;
-  sha: string;
+  commit_sha: string;
   title: string;
   message: string;
   author_name: string;
@@ -26,23 +27,44 @@ interface CommitSqlRow {
   parent_ids: string[];
 }
 
+const COMMIT_COLUMNS = `c.sha as commit_sha, c.title, c.message, c.author_name, c.author_email, c.authored_date, c.committer_name,
+            c.committer_email, c.committed_date, c.parent_ids`;
+
+function commitOf(r: CommitSqlRow): CommitType {
+  return {
+    id: r.commit_sha, shortId: r.commit_sha.slice(0, 8), title: r.title, message: r.message, authorName: r.author_name, authorEmail: r.author_email,
+    authoredDate: pgTime(r.authored_date), committerName: r.committer_name, committerEmail: r.committer_email,
+    committedDate: pgTime(r.committed_date), createdAt: pgTime(r.committed_date), parentIds: r.parent_ids,
+  };
+}
+
 /** The commit each pipeline builds: one query per batch, keyed by pipeline id. */
 async function loadPipelineCommits(ctx: RequestCtx, ids: readonly number[]): Promise<(CommitType | null)[]> {
   const rows = await sqlRows<CommitSqlRow>(
     ctx.em,
-    `select p.id as pipeline_id, c.sha, c.title, c.message, c.author_name, c.author_email, c.authored_date, c.committer_name,
-            c.committer_email, c.committed_date, c.parent_ids
+    `select p.id as pipeline_id, ${COMMIT_COLUMNS}
        from ci_pipelines p join ci_commits c on c.project_id = p.project_id and c.sha = p.sha where p.id = any(${intArray(ids)})`,
   );
-  const commits = rows.map((r) => ({
-    pipelineId: r.pipeline_id,
-    commit: {
-      id: r.sha, shortId: r.sha.slice(0, 8), title: r.title, message: r.message, authorName: r.author_name, authorEmail: r.author_email,
-      authoredDate: pgTime(r.authored_date), committerName: r.committer_name, committerEmail: r.committer_email,
-      committedDate: pgTime(r.committed_date), createdAt: pgTime(r.committed_date), parentIds: r.parent_ids,
-    },
-  }));
+  const commits = rows.map((r) => ({ pipelineId: r.pipeline_id, commit: commitOf(r) }));
   return byId(ids, commits, (c) => c.pipelineId).map((c) => c?.commit ?? null);
+}
+
+/** Pipelines and their commits in one query (a job page needs both): fills both loaders. */
+async function preloadPipelinesWithCommits(ctx: RequestCtx, pipelineIds: readonly number[]): Promise<void> {
+  const l = ctx.loaders;
+  const ids = [...new Set(pipelineIds)].filter((id) => l.ciPipeline.peek(id) === undefined || l.ciPipelineCommit.peek(id) === undefined);
+  if (ids.length === 0) return;
+  const rows = await sqlRows<CommitSqlRow & { id: number; sha: string; ref: string; status: string }>(
+    ctx.em,
+    `select p.id as pipeline_id, p.id, p.sha, p.ref, p.status, ${COMMIT_COLUMNS}
+       from ci_pipelines p left join ci_commits c on c.project_id = p.project_id and c.sha = p.sha where p.id = any(${intArray(ids)})`,
+  );
+  const found = new Map(rows.map((r) => [r.pipeline_id, r]));
+  for (const id of ids) {
+    const r = found.get(id);
+    l.ciPipeline.fill(id, r ? { id: r.id, sha: r.sha, ref: r.ref, status: r.status } : null);
+    l.ciPipelineCommit.fill(id, r && r.commit_sha !== null ? commitOf(r) : null);
+  }
 }
 
 async function loadPipelines(ctx: RequestCtx, ids: readonly number[]): Promise<(PipelineType | null)[]> {
@@ -62,20 +84,33 @@ export function ciLoaders(ctx: RequestCtx) {
 
 /**
  * Loads the relations of a page of jobs in one batch each (user, pipeline, commit, project, then the
- * projects' namespaces) before the page is returned, so that each job's relation fields resolve
- * without a promise (issue 8). Same statements as the lazy batches: one per relation.
+ * projects' namespaces; pipelines and commits in one joined query) before the page is returned, so that each job's relation fields resolve
+ * without a promise (issue 8).
  */
 export async function preloadJobRelations(ctx: RequestCtx, jobs: readonly { userId: number | null; pipelineId: number; projectId: number }[]): Promise<void> {
   if (jobs.length === 0) return;
   const l = ctx.loaders;
   const users = jobs.flatMap((j) => (j.userId === null ? [] : [j.userId]));
   const pipelines = jobs.map((j) => j.pipelineId);
-  await Promise.all([l.ciUser.preload(users), l.ciPipeline.preload(pipelines), l.ciPipelineCommit.preload(pipelines), l.ciProject.preload(jobs.map((j) => j.projectId))]);
-  const namespaces = jobs.flatMap((j) => {
-    const p = l.ciProject.peek(j.projectId);
-    return p ? [p.namespaceId] : [];
-  });
-  await l.namespace.preload(namespaces);
+  await Promise.all([l.ciUser.preload(users), preloadPipelinesWithCommits(ctx, pipelines), preloadProjectsWithNamespaces(ctx, jobs.map((j) => j.projectId))]);
+}
+
+/** Projects and their namespaces in one query (a job shows name_with_namespace): fills both loaders. */
+async function preloadProjectsWithNamespaces(ctx: RequestCtx, projectIds: readonly number[]): Promise<void> {
+  const l = ctx.loaders;
+  const ids = [...new Set(projectIds)].filter((id) => l.ciProject.peek(id) === undefined);
+  if (ids.length === 0) return;
+  const rows = await sqlRows<Record<string, unknown> & { id: number; ns: Record<string, unknown> | null }>(
+    ctx.em,
+    `select p.*, to_jsonb(n) as ns from projects p left join namespaces n on n.id = p.namespace_id where p.id = any(${intArray(ids)})`,
+  );
+  const found = new Map(rows.map((r) => [Number(r.id), r]));
+  for (const id of ids) {
+    const r = found.get(id);
+    const project = r ? lightEntity(ctx.em, Project, r) : null;
+    l.ciProject.fill(id, project);
+    if (project && r?.ns && l.namespace.peek(project.namespaceId) === undefined) l.namespace.fill(project.namespaceId, lightEntity(ctx.em, Namespace, r.ns));
+  }
 }
 
 type CiLoaders = ReturnType<typeof ciLoaders>;
