@@ -35,6 +35,34 @@ export async function sqlRows<T = Record<string, unknown>>(em: EntityManager, sq
   }
 }
 
+/**
+ * Several read statements in one round trip (PostgreSQL's simple query protocol takes them as one
+ * text): e.g. a list's count and page (issue 8: each statement costs a network write). Inside a
+ * transaction, or with MikroORM debug logging, they run one after the other through sqlRows.
+ */
+export async function sqlRowsBatch(em: EntityManager, statements: { sql: string; params?: unknown[] }[]): Promise<Record<string, unknown>[][]> {
+  const connection = em.getConnection();
+  if (statements.length < 2 || em.getTransactionContext() || em.config.get('debug')) {
+    const out: Record<string, unknown>[][] = [];
+    for (const st of statements) out.push(await sqlRows(em, st.sql, st.params ?? []));
+    return out;
+  }
+  const platform = em.getPlatform();
+  const formatted = statements.map((st) => platform.formatQuery(st.sql, st.params ?? []));
+  const client = connection.getKnex().client as unknown as KnexClient;
+  let conn: PgConnection | undefined;
+  try {
+    conn = await client.acquireConnection();
+    for (const sql of formatted) client.emit('query', { sql });
+    const results = (await (conn as unknown as { query(sql: string): Promise<{ rows: Record<string, unknown>[] }[]> }).query(formatted.join(';\n')));
+    return results.map((r) => r.rows);
+  } catch (e) {
+    throw platform.getExceptionConverter().convertException(e as Error);
+  } finally {
+    if (conn) void client.releaseConnection(conn);
+  }
+}
+
 /** Raw SQL selecting whole rows of one table (`alias.*`), mapped to managed entities. */
 export async function sqlEntities<T extends object>(em: EntityManager, entity: EntityClass<T>, sql: string, params: unknown[] = []): Promise<T[]> {
   const rows = await sqlRows<Record<string, unknown>>(em, sql, params);

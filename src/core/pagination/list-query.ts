@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sqlRows } from '../db/sql';
+import { sqlRows, sqlRowsBatch } from '../db/sql';
 import { decodeCursor, encodeCursor } from './cursor';
 import { makePage, normalizePage, type Page } from './page';
 
@@ -36,13 +36,12 @@ const orderOf = (q: ListQuery<unknown>) => (q.orderBy === q.id ? `${q.id} ${q.di
 export async function offsetPage<T>(em: EntityManager, q: ListQuery<T>, args: PageInput): Promise<Page<T>> {
   const req = normalizePage(args);
   const filter = filterOf(q);
-  const [count] = await sqlRows<{ n: string }>(em, `select count(*) as n from ${q.from} where ${filter}`, q.params);
-  const rows = await sqlRows<Record<string, unknown>>(
-    em,
-    `select ${q.select} from ${q.from} where ${filter} order by ${orderOf(q)} limit ${req.perPage} offset ${req.offset}`,
-    q.params,
-  );
-  return makePage(rows.map(q.map), Number(count.n), req);
+  // Count and page in one round trip (two statements).
+  const [counted, rows] = await sqlRowsBatch(em, [
+    { sql: `select count(*) as n from ${q.from} where ${filter}`, params: q.params },
+    { sql: `select ${q.select} from ${q.from} where ${filter} order by ${orderOf(q)} limit ${req.perPage} offset ${req.offset}`, params: q.params },
+  ]);
+  return makePage(rows.map(q.map), Number(counted[0].n), req);
 }
 
 /**
