@@ -138,10 +138,14 @@ export function present(s: WireShape, data: Record<string, unknown>): Record<str
 }
 
 /** One JSON value as JSON.stringify writes it inside an object (undefined: the key is left out). */
+// What JSON.stringify escapes in a string: quote, backslash, control characters, and (lone) surrogates.
+const NEEDS_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/;
+
 function jsonValue(v: unknown): string | undefined {
   switch (typeof v) {
     case 'string':
-      return JSON.stringify(v);
+      // Most values need no escaping: quoting them directly is about twice as fast as JSON.stringify.
+      return NEEDS_ESCAPE.test(v) ? JSON.stringify(v) : `"${v}"`;
     case 'number':
       return Number.isFinite(v) ? String(v) : 'null';
     case 'boolean':
