@@ -120,7 +120,11 @@ function presentScalar(f: ScalarField, v: unknown): unknown {
   return v;
 }
 
-/** The presenter: GraphQL result object → GitLab JSON with exactly the shape's keys, in order. */
+/**
+ * The presenter: GraphQL result object → GitLab JSON with exactly the shape's keys, in order. The
+ * REST router writes responses with `writerOf` (below), generated from the same rules; this
+ * object-building form is its readable definition, and the unit tests check the writer against it.
+ */
 export function present(s: WireShape, data: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, f] of Object.entries(s.fields)) {
