@@ -1,8 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ReferenceKind, Type, type EntityClass, type EntityProperty } from '@mikro-orm/core';
+import { pgTime } from './pg-time';
 
+type PgResult = { rows: Record<string, unknown>[] };
 interface PgConnection {
-  query(sql: string): Promise<{ rows: Record<string, unknown>[] }>;
+  /** One statement gives one result; several (separated by `;`) give an array of results. */
+  query(sql: string): Promise<PgResult | PgResult[]>;
 }
 interface KnexClient {
   acquireConnection(): Promise<PgConnection>;
@@ -10,24 +13,26 @@ interface KnexClient {
   emit(event: 'query', data: { sql: string }): void;
 }
 
+/** Inside a transaction (or with MikroORM's debug log on) statements go through MikroORM itself. */
+function throughMikroOrm(em: EntityManager): boolean {
+  return !!em.getTransactionContext() || !!em.config.get('debug');
+}
+
 /**
- * Raw SQL rows (knex-style `?` placeholders). Inside `em.transactional` the statement runs in that
- * transaction (row locks, reads of its own writes) through MikroORM; elsewhere on a pooled
- * connection, with MikroORM's own literal formatting and error conversion but without its knex
- * query-builder round (issue 8: three statements per list request paid it in every request).
+ * Read statements on a pooled connection in one round trip, formatted by MikroORM (its literal
+ * escaping) and with its error conversion, but without its knex query-builder round (issue 8). The
+ * knex `query` event still fires once per statement (statement counts, logging).
  */
-export async function sqlRows<T = Record<string, unknown>>(em: EntityManager, sql: string, params: unknown[] = []): Promise<T[]> {
-  const connection = em.getConnection();
-  const trx = em.getTransactionContext();
-  if (trx || em.config.get('debug')) return (await connection.execute(sql, params, 'all', trx)) as T[];
+async function pooledRows(em: EntityManager, statements: { sql: string; params?: unknown[] }[]): Promise<Record<string, unknown>[][]> {
   const platform = em.getPlatform();
-  const formatted = platform.formatQuery(sql, params);
-  const client = connection.getKnex().client as unknown as KnexClient;
+  const formatted = statements.map((st) => platform.formatQuery(st.sql, st.params ?? []));
+  const client = em.getConnection().getKnex().client as unknown as KnexClient;
   let conn: PgConnection | undefined;
   try {
     conn = await client.acquireConnection();
-    client.emit('query', { sql: formatted });
-    return (await conn.query(formatted)).rows as T[];
+    for (const sql of formatted) client.emit('query', { sql });
+    const result = await conn.query(formatted.join(';\n'));
+    return (Array.isArray(result) ? result : [result]).map((r) => r.rows);
   } catch (e) {
     throw platform.getExceptionConverter().convertException(e as Error);
   } finally {
@@ -36,31 +41,25 @@ export async function sqlRows<T = Record<string, unknown>>(em: EntityManager, sq
 }
 
 /**
+ * Raw SQL rows (knex-style `?` placeholders). Inside `em.transactional` the statement runs in that
+ * transaction (row locks, reads of its own writes) through MikroORM; elsewhere on a pooled connection
+ * (`pooledRows`).
+ */
+export async function sqlRows<T = Record<string, unknown>>(em: EntityManager, sql: string, params: unknown[] = []): Promise<T[]> {
+  if (throughMikroOrm(em)) return (await em.getConnection().execute(sql, params, 'all', em.getTransactionContext())) as T[];
+  return (await pooledRows(em, [{ sql, params }]))[0] as T[];
+}
+
+/**
  * Several read statements in one round trip (PostgreSQL's simple query protocol takes them as one
  * text): e.g. a list's count and page (issue 8: each statement costs a network write). Inside a
- * transaction, or with MikroORM debug logging, they run one after the other through sqlRows.
+ * transaction they run one after the other.
  */
 export async function sqlRowsBatch(em: EntityManager, statements: { sql: string; params?: unknown[] }[]): Promise<Record<string, unknown>[][]> {
-  const connection = em.getConnection();
-  if (statements.length < 2 || em.getTransactionContext() || em.config.get('debug')) {
-    const out: Record<string, unknown>[][] = [];
-    for (const st of statements) out.push(await sqlRows(em, st.sql, st.params ?? []));
-    return out;
-  }
-  const platform = em.getPlatform();
-  const formatted = statements.map((st) => platform.formatQuery(st.sql, st.params ?? []));
-  const client = connection.getKnex().client as unknown as KnexClient;
-  let conn: PgConnection | undefined;
-  try {
-    conn = await client.acquireConnection();
-    for (const sql of formatted) client.emit('query', { sql });
-    const results = (await (conn as unknown as { query(sql: string): Promise<{ rows: Record<string, unknown>[] }[]> }).query(formatted.join(';\n')));
-    return results.map((r) => r.rows);
-  } catch (e) {
-    throw platform.getExceptionConverter().convertException(e as Error);
-  } finally {
-    if (conn) void client.releaseConnection(conn);
-  }
+  if (!throughMikroOrm(em)) return pooledRows(em, statements);
+  const out: Record<string, unknown>[][] = [];
+  for (const st of statements) out.push(await sqlRows(em, st.sql, st.params ?? []));
+  return out;
 }
 
 /** Raw SQL selecting whole rows of one table (`alias.*`), mapped to managed entities. */
@@ -69,10 +68,9 @@ export async function sqlEntities<T extends object>(em: EntityManager, entity: E
   return rows.map((row) => em.map(entity, row as never));
 }
 
-/** As MikroORM's hydrator with forceUtcTimezone: PostgreSQL text without a zone is UTC. */
+/** Date columns of a light row: a Date as given, PostgreSQL text parsed (pg-time.ts). */
 function toDate(v: unknown): unknown {
-  if (v instanceof Date || typeof v !== 'string') return v;
-  return new Date(v.includes('+') || v.lastIndexOf('-') > 10 || v.endsWith('Z') ? v : `${v}Z`);
+  return typeof v === 'string' ? pgTime(v) : v;
 }
 
 type RowMapper = (row: Record<string, unknown>) => object;

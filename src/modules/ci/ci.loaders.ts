@@ -5,7 +5,7 @@ import { intArray } from '../access/visibility-sql';
 import { Project } from '../projects/project.entity';
 import { Namespace } from '../namespaces/namespace.entity';
 import { User } from '../users/user.entity';
-import { pgTime } from './pg-time';
+import { pgTime } from '../../core/db/pg-time';
 import type { CommitType, PipelineType } from './job.type';
 
 function byId<T>(ids: readonly number[], items: T[], idOf: (t: T) => number): (T | null)[] {

@@ -3,7 +3,7 @@ import { sqlRows } from '../../core/db/sql';
 import { offsetPage } from '../../core/pagination/list-query';
 import { makePage, normalizePage, type Page } from '../../core/pagination/page';
 import type { JobListArgs } from './job.inputs';
-import { pgTime } from './pg-time';
+import { pgTime } from '../../core/db/pg-time';
 import { preloadJobRelations } from './ci.loaders';
 import { intArray } from '../access/visibility-sql';
 import type { JobRow, JobStatus } from './job.type';

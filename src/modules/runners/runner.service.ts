@@ -1,6 +1,6 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
-import { lightEntity, sqlRows } from '../../core/db/sql';
+import { lightEntitiesById, sqlRows } from '../../core/db/sql';
 import { ForbiddenError, NotFoundError, ParamError } from '../../core/errors/domain-errors';
 import type { Page } from '../../core/pagination/page';
 import { policy } from '../access/policy';
@@ -103,9 +103,9 @@ async function canListJobs(ctx: RequestCtx, runner: Runner): Promise<boolean> {
 /** Spec 4.6: the jobs of a runner, filtered by status, ordered by id. */
 /** A read-only lookup (light row, no identity map) for routes that only read the runner. */
 async function findForRead(ctx: RequestCtx, id: number): Promise<Runner> {
-  const [row] = await sqlRows<Record<string, unknown>>(ctx.em, 'select * from ci_runners where id = ?', [id]);
-  if (!row) throw new NotFoundError();
-  return lightEntity(ctx.em, Runner, row);
+  const [runner] = await lightEntitiesById(ctx.em, Runner, [id]);
+  if (!runner) throw new NotFoundError();
+  return runner;
 }
 
 async function jobs(ctx: RequestCtx, id: number, args: JobListArgs): Promise<Page<JobRow>> {
