@@ -98,6 +98,43 @@ describe('GraphQL nested fields', () => {
     expect(nodes.map((n) => [n.id, n.pathWithNamespace, n.sharedWithGroups])).toEqual(rest.body.map((p: { id: number; path_with_namespace: string }) => [p.id, p.path_with_namespace, []]));
   });
 
+  it('a group\'s projects fetch only the columns their selection reads, and answer every field as project(id) does', async () => {
+    await tree(2, 0);
+    const other = await createGroup(t, { path: 'other', name: 'Other', visibility: 'public' });
+    const shared = await createProject(t, { namespace: await createGroup(t, { path: 'top-x', visibility: 'public' }), visibility: 'public' });
+    await api(t, ROOT_TOKEN).post(`/api/v4/projects/${shared.id}/share`).send({ group_id: other.id, group_access: 30 }).expect(201);
+    const narrow = '{ groups { nodes { id projects { id name pathWithNamespace visibility sharedWithGroups { groupId } } } } }';
+    const { result, sql } = await t.captureQueries(() => api(t, ROOT_TOKEN).graphql(narrow).expect(200));
+    expect(result.body.errors).toBeUndefined();
+    const listed = sql.filter((s) => /from projects p/.test(s));
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).not.toContain('p.*');
+    expect(listed[0]).toContain('p."visibility_level"');
+    // The listed groups are the projects' namespaces: no second read of them.
+    expect(sql.filter((s) => /from "?namespaces"? where "?id"? = any/.test(s))).toEqual([]);
+    // Every field of Project (schema.graphql), each alone (so each field's own @Reads columns are what is
+    // fetched), through the nested list and through project(id).
+    const every = ['id', 'name', 'path', 'description', 'defaultBranch', 'tagList', 'archived', 'visibility', 'issuesEnabled',
+      'mergeRequestsEnabled', 'wikiEnabled', 'jobsEnabled', 'snippetsEnabled', 'containerRegistryEnabled', 'sharedRunnersEnabled',
+      'publicJobs', 'requestAccessEnabled', 'creatorId', 'starCount', 'forksCount', 'openIssuesCount', 'createdAt', 'updatedAt',
+      'lastActivityAt', 'avatarUrl', 'namespace { id fullPath }', 'nameWithNamespace', 'pathWithNamespace', 'webUrl', 'httpUrlToRepo',
+      'sshUrlToRepo', 'sharedWithGroups { groupId groupName groupFullPath groupAccessLevel expiresAt }', 'runnersToken', 'public'];
+    const byId = new Map<number, Record<string, unknown>>();
+    const ids = (await api(t, ROOT_TOKEN).graphql('{ groups(search: "top-") { nodes { projects { id } } } }')).body.data.groups.nodes
+      .flatMap((g: { projects: { id: number }[] }) => g.projects.map((p) => p.id));
+    expect(ids).toHaveLength(3);
+    for (const id of ids) byId.set(id, (await api(t, ROOT_TOKEN).graphql(`{ project(id: "${id}") { ${every.join(' ')} } }`)).body.data.project);
+    for (const field of every) {
+      const name = field.split(' ')[0];
+      const res = await api(t, ROOT_TOKEN).graphql(`{ groups(search: "top-", perPage: 5) { nodes { projects { id ${field} } } } }`);
+      expect(res.body.errors).toBeUndefined();
+      const projects = res.body.data.groups.nodes.flatMap((g: { projects: Record<string, unknown>[] }) => g.projects);
+      expect(projects.map((p: Record<string, unknown>) => [p.id, p[name]])).toEqual(ids.map((id: number) => [id, byId.get(id)![name]]));
+    }
+    const projects = [...byId.values()];
+    expect(projects.find((p: { id: number }) => p.id === shared.id).sharedWithGroups).toEqual([{ groupId: other.id, groupName: 'Other', groupFullPath: 'other', groupAccessLevel: 30, expiresAt: null }]);
+  });
+
   it('subgroups match GET /groups/:id/subgroups, through groupSubgroups and the nested field', async () => {
     const parent = await createGroup(t, { path: 'p', visibility: 'public' });
     for (const n of ['c', 'a', 'b']) await createGroup(t, { path: n, name: n, parent, visibility: 'public' });

@@ -53,11 +53,15 @@ export interface TestApp {
   close(): Promise<void>;
   /** Counts SQL statements sent while `fn` runs. */
   countQueries<T>(fn: () => Promise<T>): Promise<{ result: T; count: number }>;
+  /** The SQL statements sent while `fn` runs, in order. */
+  captureQueries<T>(fn: () => Promise<T>): Promise<{ result: T; sql: string[] }>;
   /** What `npm run seed` hands each module's seed step. */
   seedEnv(log: (line: string) => void, scale?: number): SeedEnv;
 }
 
 let queryCount = 0;
+/** The statements sent while a `captureQueries` runs. */
+let captured: string[] | undefined;
 
 /**
  * Per-app settings: `externalUrl` defaults to EXTERNAL_URL (a client test that follows Link headers passes its server's URL);
@@ -80,8 +84,9 @@ export async function setupTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   const tables = model.entities.map((e) => orm.getMetadata().get(e.name).tableName);
   const newCtx = ctxFactory(loaderFactory(MODULES));
   await migrate(orm);
-  orm.em.getConnection().getKnex().on('query', () => {
+  orm.em.getConnection().getKnex().on('query', (q: { sql: string }) => {
     queryCount += 1;
+    captured?.push(q.sql);
   });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const { app, stop, cache } = await buildApp({ orm, logger, externalUrl: opts.externalUrl ?? EXTERNAL_URL, trustProxy: opts.trustProxy, secrets: TEST_SECRETS, modules: MODULES, clock: opts.clock, env: opts.env, random: opts.random });
@@ -115,6 +120,15 @@ export async function setupTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
       const before = queryCount;
       const result = await fn();
       return { result, count: queryCount - before };
+    },
+    async captureQueries(fn) {
+      const sql: string[] = [];
+      captured = sql;
+      try {
+        return { result: await fn(), sql };
+      } finally {
+        captured = undefined;
+      }
     },
     seedEnv(log, scale = 0) {
       const em = orm.em.fork();

@@ -3,10 +3,15 @@ import DataLoader from 'dataloader';
 /**
  * A DataLoader that also answers synchronously for keys it has already loaded in this request.
  * Per-row field resolvers use `peek` to return a value instead of a promise when a list primed the
- * loader for its page (issue 8: hundreds of promises per 100-row page otherwise).
+ * loader for its page (issue 8: hundreds of promises per 100-row page otherwise). `preload` and
+ * `fill` keep values in a plain map and give no key a promise of its own; `load` answers from that
+ * map first, so whichever way a key arrived, it is fetched once per request.
  */
 export class PeekLoader<K, V> extends DataLoader<K, V> {
   private readonly loaded: Map<K, V>;
+  /** Keys a running `preload` batch is fetching, with that batch. */
+  private readonly pending = new Map<K, Promise<void>>();
+  private readonly fetch: (keys: readonly K[]) => Promise<V[]>;
 
   constructor(batch: (keys: readonly K[]) => Promise<V[]>) {
     const loaded = new Map<K, V>();
@@ -16,6 +21,7 @@ export class PeekLoader<K, V> extends DataLoader<K, V> {
       return values;
     });
     this.loaded = loaded;
+    this.fetch = batch;
   }
 
   /** The value of a key loaded earlier in this request, else undefined. */
@@ -23,15 +29,49 @@ export class PeekLoader<K, V> extends DataLoader<K, V> {
     return this.loaded.get(key);
   }
 
+  override load(key: K): Promise<V> {
+    if (this.loaded.has(key)) return Promise.resolve(this.loaded.get(key) as V);
+    const running = this.pending.get(key);
+    if (running) return running.then(() => (this.loaded.has(key) ? (this.loaded.get(key) as V) : super.load(key)));
+    return super.load(key);
+  }
+
   /** Stores a value loaded elsewhere (e.g. by a joined query that fills two loaders at once). */
   fill(key: K, value: V): void {
     this.loaded.set(key, value);
-    this.prime(key, value);
   }
 
-  /** Loads these keys now (one batch), so that later `peek`s answer without waiting. */
+  override clear(key: K): this {
+    this.loaded.delete(key);
+    return super.clear(key);
+  }
+
+  override clearAll(): this {
+    this.loaded.clear();
+    return super.clearAll();
+  }
+
+  /** Loads these keys now (one batch for those not loaded yet), so that later `peek`s answer without waiting. */
   async preload(keys: Iterable<K>): Promise<void> {
-    const missing = [...new Set(keys)].filter((k) => !this.loaded.has(k));
-    if (missing.length) await this.loadMany(missing);
+    const missing = new Set<K>();
+    const waits = new Set<Promise<void>>();
+    for (const k of keys) {
+      if (this.loaded.has(k) || missing.has(k)) continue;
+      const running = this.pending.get(k);
+      if (running) waits.add(running);
+      else missing.add(k);
+    }
+    if (missing.size) {
+      const list = [...missing];
+      const batch = this.fetch(list).then((values) => {
+        list.forEach((k, i) => this.loaded.set(k, values[i]));
+      });
+      const done = batch.finally(() => {
+        for (const k of list) if (this.pending.get(k) === done) this.pending.delete(k);
+      });
+      for (const k of list) this.pending.set(k, done);
+      waits.add(done);
+    }
+    await Promise.all(waits);
   }
 }

@@ -70,10 +70,20 @@ async function groupFilter(ctx: RequestCtx, args: GroupsArgs, scope: GroupListSc
   return { where, params, column, dir };
 }
 
+/**
+ * A listed group's row, kept in the namespace loader too: its projects' namespace and its subgroups'
+ * parent are then answered without fetching the same row again (issue 8).
+ */
+function groupRow(ctx: RequestCtx, row: Record<string, unknown>): Namespace {
+  const group = lightEntity(ctx.em, Namespace, row);
+  ctx.loaders.namespace.fill(group.id, group);
+  return group;
+}
+
 export async function listGroups(ctx: RequestCtx, args: GroupsArgs, scope: GroupListScope = {}): Promise<Page<Namespace>> {
   const { where, params, column, dir } = await groupFilter(ctx, args, scope);
   const query: ListQuery<Namespace> = {
-    select: 'n.*', from: 'namespaces n', where, params, orderBy: `n.${column}`, dir, id: 'n.id', map: (r) => lightEntity(ctx.em, Namespace, r),
+    select: 'n.*', from: 'namespaces n', where, params, orderBy: `n.${column}`, dir, id: 'n.id', map: (r) => groupRow(ctx, r),
   };
   if (args.pagination !== PaginationMode.KEYSET) return offsetPage(ctx.em, query, args);
   if (column === 'path') throw ParamError.notInSet('order_by');
@@ -99,7 +109,7 @@ export async function listSubgroupsBatched(ctx: RequestCtx, args: GroupsArgs, pa
   for (const row of rows) {
     const { page_rn: _rn, page_total: total, ...entity } = row;
     const entry = byParent.get(Number(row.parent_id)) ?? { nodes: [], total: Number(total) };
-    entry.nodes.push(lightEntity(ctx.em, Namespace, entity));
+    entry.nodes.push(groupRow(ctx, entity));
     byParent.set(Number(row.parent_id), entry);
   }
   // A parent whose page is past the end still needs its total: one extra count for those only.

@@ -47,30 +47,47 @@ export async function loadGroupStatistics(ctx: RequestCtx, ids: readonly number[
   });
 }
 
-async function projectsWithKey(ctx: RequestCtx, sql: string): Promise<{ key: number; item: Project }[]> {
-  const rows = await sqlRows<Record<string, unknown>>(ctx.em, sql);
-  // The row mapper reads only the entity's columns, so the extra group_key needs no copy of the row.
-  return rows.map((row) => ({ key: Number(row.group_key), item: lightEntity(ctx.em, Project, row) }));
+/** A group's project list, with the columns its selection needs (core/graphql/reads.ts). */
+export interface GroupProjectsKey {
+  groupId: number;
+  /** SQL select list over `p` (`p.*` or named columns). */
+  columns: string;
+}
+
+/** Runs `query(columns, ids)` once per distinct column list; rows carry their group as `group_key`. */
+async function projectListsByGroup(ctx: RequestCtx, keys: readonly GroupProjectsKey[], query: (columns: string, ids: number[]) => Promise<string>): Promise<Project[][]> {
+  const byColumns = new Map<string, GroupProjectsKey[]>();
+  for (const k of keys) byColumns.set(k.columns, [...(byColumns.get(k.columns) ?? []), k]);
+  const lists = new Map<GroupProjectsKey, Project[]>();
+  for (const [columns, group] of byColumns) {
+    const ids = group.map((k) => k.groupId);
+    const rows = await sqlRows<Record<string, unknown>>(ctx.em, await query(columns, ids));
+    const byGroup = new Map<number, Project[]>();
+    // The row mapper reads only the entity's columns, so the extra group_key needs no copy of the row.
+    for (const row of rows) {
+      const key = Number(row.group_key);
+      const list = byGroup.get(key);
+      const project = lightEntity(ctx.em, Project, row);
+      if (list) list.push(project);
+      else byGroup.set(key, [project]);
+    }
+    for (const k of group) lists.set(k, byGroup.get(k.groupId) ?? []);
+  }
+  return keys.map((k) => lists.get(k)!);
 }
 
 /** The detail form's `projects`: projects in each group's namespace that the caller may see (docs/gitlab-compatibility.md, "Groups"). */
-export async function loadGroupProjects(ctx: RequestCtx, ids: readonly number[]): Promise<Project[][]> {
-  const rows = await projectsWithKey(
-    ctx,
-    `select p.namespace_id as group_key, p.* from projects p
-      where p.namespace_id = any(${intArray(ids)}) and ${await projectVisibility(ctx, 'p')} order by p.id`,
-  );
-  return groupBy(ids, rows);
+export function loadGroupProjects(ctx: RequestCtx, keys: readonly GroupProjectsKey[]): Promise<Project[][]> {
+  return projectListsByGroup(ctx, keys, async (columns, ids) =>
+    `select p.namespace_id as group_key, ${columns} from projects p
+      where p.namespace_id = any(${intArray(ids)}) and ${await projectVisibility(ctx, 'p')} order by p.id`);
 }
 
 /** The detail form's `shared_projects`: projects shared with each group that the caller may see. */
-export async function loadGroupSharedProjects(ctx: RequestCtx, ids: readonly number[]): Promise<Project[][]> {
-  const rows = await projectsWithKey(
-    ctx,
-    `select l.group_id as group_key, p.* from project_group_links l join projects p on p.id = l.project_id
-      where l.group_id = any(${intArray(ids)}) and ${await projectVisibility(ctx, 'p')} order by p.id`,
-  );
-  return groupBy(ids, rows);
+export function loadGroupSharedProjects(ctx: RequestCtx, keys: readonly GroupProjectsKey[]): Promise<Project[][]> {
+  return projectListsByGroup(ctx, keys, async (columns, ids) =>
+    `select l.group_id as group_key, ${columns} from project_group_links l join projects p on p.id = l.project_id
+      where l.group_id = any(${intArray(ids)}) and ${await projectVisibility(ctx, 'p')} order by p.id`);
 }
 
 export async function loadGroupCustomAttributes(ctx: RequestCtx, ids: readonly number[]): Promise<KeyValue[][]> {
@@ -106,12 +123,14 @@ async function loadSubgroups(ctx: RequestCtx, keys: readonly SubgroupsKey[]): Pr
   return keys.map((k) => result.get(k)!);
 }
 
+const projectsKey = (k: GroupProjectsKey) => `${k.groupId}:${k.columns}`;
+
 /** Per-request batching: every nested field of a group list costs one query per page, not per row. */
 export function groupLoaders(ctx: RequestCtx) {
   return {
     groupStatistics: new DataLoader<number, GroupStatistics>((ids) => loadGroupStatistics(ctx, ids)),
-    groupProjects: new DataLoader<number, Project[]>((ids) => loadGroupProjects(ctx, ids)),
-    groupSharedProjects: new DataLoader<number, Project[]>((ids) => loadGroupSharedProjects(ctx, ids)),
+    groupProjects: new DataLoader<GroupProjectsKey, Project[], string>((keys) => loadGroupProjects(ctx, keys), { cacheKeyFn: projectsKey }),
+    groupSharedProjects: new DataLoader<GroupProjectsKey, Project[], string>((keys) => loadGroupSharedProjects(ctx, keys), { cacheKeyFn: projectsKey }),
     groupCustomAttributes: new DataLoader<number, KeyValue[]>((ids) => loadGroupCustomAttributes(ctx, ids)),
     subgroups: new DataLoader<SubgroupsKey, Page<Namespace>, string>((keys) => loadSubgroups(ctx, keys), {
       cacheKeyFn: (k) => `${k.parentId}:${JSON.stringify(k.args)}`,

@@ -6,7 +6,8 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
 import { policy } from '../access/policy';
 import { Visibility, toVisibility } from '../access/visibility.type';
-import type { Project } from '../projects/project.entity';
+import { Project } from '../projects/project.entity';
+import { selectedColumns } from '../../core/graphql/reads';
 import { projectService } from '../projects/project.service';
 import { ProjectPage, ProjectType } from '../projects/project.type';
 import { groupCustomAttributeService } from './group-custom-attribute.service';
@@ -127,12 +128,12 @@ export class GroupResolver {
 
   @FieldResolver(() => [ProjectType], { description: 'Projects in the group the caller may see (not paginated, as GitLab’s detail form).' })
   projects(@Root() g: Namespace, @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo): Promise<Project[]> {
-    return withPreloadedRelations(ctx, ctx.loaders.groupProjects.load(g.id), info);
+    return withPreloadedRelations(ctx, ctx.loaders.groupProjects.load({ groupId: g.id, columns: selectedColumns(ctx.em, Project, info, 'p') }), info);
   }
 
   @FieldResolver(() => [ProjectType], { description: 'Projects shared with the group that the caller may see.' })
   sharedProjects(@Root() g: Namespace, @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo): Promise<Project[]> {
-    return withPreloadedRelations(ctx, ctx.loaders.groupSharedProjects.load(g.id), info);
+    return withPreloadedRelations(ctx, ctx.loaders.groupSharedProjects.load({ groupId: g.id, columns: selectedColumns(ctx.em, Project, info, 'p') }), info);
   }
 
   /** The parent is already visible here; batched across the parents of a list (no N+1). */

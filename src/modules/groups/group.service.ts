@@ -188,7 +188,7 @@ async function transferProject(ctx: RequestCtx, idOrPath: string, projectIdOrPat
     await em.flush();
   });
   await onUniqueViolation(move, () => new SaveFailedError(TRANSFER, { new_namespace: [TRANSFER_CLASH] }));
-  ctx.loaders.groupProjects.clear(group.id);
+  ctx.loaders.groupProjects.clearAll(); // every column variant of the group's list
   return group;
 }
 

@@ -2,6 +2,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { preloadProjectRelations } from './project-preload';
 import { Allow } from '../../core/auth/allow';
+import { Reads } from '../../core/graphql/reads';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { policy } from '../access/policy';
 import { VISIBILITY_LEVEL, Visibility, toVisibility } from '../access/visibility.type';
@@ -111,46 +112,55 @@ export class ProjectResolver {
   }
 
   @FieldResolver(() => Visibility)
+  @Reads('visibilityLevel')
   visibility(@Root() p: Project): Visibility {
     return toVisibility(p.visibilityLevel);
   }
 
   @FieldResolver(() => NamespaceType, { description: 'The namespace (group or user) the project lives in.' })
+  @Reads('namespaceId')
   namespace(@Root() p: Project, @Ctx() ctx: RequestCtx): Namespace | Promise<Namespace> {
     return namespaceOf(ctx, p);
   }
 
   @FieldResolver(() => String)
+  @Reads('name', 'namespaceId')
   nameWithNamespace(@Root() p: Project, @Ctx() ctx: RequestCtx): string | Promise<string> {
     return withNamespace(ctx, p, (ns) => `${ns.kind === 'user' ? ns.name : ns.fullName} / ${p.name}`);
   }
 
   @FieldResolver(() => String)
+  @Reads('path', 'namespaceId')
   pathWithNamespace(@Root() p: Project, @Ctx() ctx: RequestCtx): string | Promise<string> {
     return withNamespace(ctx, p, (ns) => fullPathOf(ns, p));
   }
 
   @FieldResolver(() => String)
+  @Reads('path', 'namespaceId')
   webUrl(@Root() p: Project, @Ctx() ctx: RequestCtx): string | Promise<string> {
     return withNamespace(ctx, p, (ns) => `${ctx.externalUrl}/${fullPathOf(ns, p)}`);
   }
 
   @FieldResolver(() => String)
+  @Reads('path', 'namespaceId')
   httpUrlToRepo(@Root() p: Project, @Ctx() ctx: RequestCtx): string | Promise<string> {
     return withNamespace(ctx, p, (ns) => `${ctx.externalUrl}/${fullPathOf(ns, p)}.git`);
   }
 
   @FieldResolver(() => String)
+  @Reads('path', 'namespaceId')
   sshUrlToRepo(@Root() p: Project, @Ctx() ctx: RequestCtx): string | Promise<string> {
     return withNamespace(ctx, p, (ns) => `git@${host(ctx)}:${fullPathOf(ns, p)}.git`);
   }
 
   @FieldResolver(() => [SharedWithGroupType])
+  @Reads('id')
   sharedWithGroups(@Root() p: Project, @Ctx() ctx: RequestCtx): ProjectShareView[] | Promise<ProjectShareView[]> {
     return ctx.loaders.projectShares.peek(p.id) ?? ctx.loaders.projectShares.load(p.id);
   }
 
   @FieldResolver(() => String, { nullable: true, description: 'Only for callers with Master access or above.' })
+  @Reads('id', 'runnersToken')
   async runnersToken(@Root() p: Project, @Ctx() ctx: RequestCtx): Promise<string | null> {
     if (!ctx.user) return null;
     const level = policy.isAdmin(ctx.user) ? 0 : await ctx.loaders.projectLevel.load(p.id);
@@ -158,6 +168,7 @@ export class ProjectResolver {
   }
 
   @FieldResolver(() => Boolean, { description: 'true for public projects.' })
+  @Reads('visibilityLevel')
   public(@Root() p: Project): boolean {
     return p.visibilityLevel >= VISIBILITY_LEVEL.PUBLIC;
   }
