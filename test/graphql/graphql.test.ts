@@ -132,7 +132,7 @@ describe('GraphQL nested fields', () => {
       expect(projects.map((p: Record<string, unknown>) => [p.id, p[name]])).toEqual(ids.map((id: number) => [id, byId.get(id)![name]]));
     }
     const projects = [...byId.values()];
-    expect(projects.find((p: { id: number }) => p.id === shared.id).sharedWithGroups).toEqual([{ groupId: other.id, groupName: 'Other', groupFullPath: 'other', groupAccessLevel: 30, expiresAt: null }]);
+    expect(projects.find((p) => p.id === shared.id)?.sharedWithGroups).toEqual([{ groupId: other.id, groupName: 'Other', groupFullPath: 'other', groupAccessLevel: 30, expiresAt: null }]);
   });
 
   it('subgroups match GET /groups/:id/subgroups, through groupSubgroups and the nested field', async () => {
