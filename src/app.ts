@@ -1,5 +1,4 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import { expressMiddleware } from '@as-integrations/express5';
 import qs from 'qs';
 import type { Logger } from 'pino';
 import { extractToken } from './core/auth/token';
@@ -12,6 +11,7 @@ import { contextCreationError } from './core/errors/graphql-error';
 import { toRestError } from './core/errors/rest-error';
 import { attachRequestInfo, startApollo } from './core/graphql/apollo';
 import { graphqlDocumentGuard } from './core/graphql/document-guard';
+import { apolloHandler } from './core/graphql/http-adapter';
 import { graphiqlCsp, graphiqlPage } from './core/graphql/graphiql';
 import type { SecretBox } from './core/crypto/secret-box';
 import { createSharedCache, type SharedCache } from './core/db/shared-cache';
@@ -92,10 +92,13 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.use((req, res, next) => {
     req.id = requestIdFrom(req.get('x-request-id'));
     res.setHeader('X-Request-Id', req.id);
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      logger.info({ reqId: req.id, method: req.method, path: req.path, ip: req.ip, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'request');
-    });
+    // One line per request at level info (README "Operations"); nothing per request above that level.
+    if (logger.isLevelEnabled('info')) {
+      const started = process.hrtime.bigint();
+      res.on('finish', () => {
+        logger.info({ reqId: req.id, method: req.method, path: req.path, ip: req.ip, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'request');
+      });
+    }
     next();
   });
   app.use(securityHeaders);
@@ -146,7 +149,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   };
   app.get('/-/graphiql', graphiql);
   app.get('/graphql', (req, res, next) => (req.accepts(['application/json', 'text/html']) === 'text/html' ? graphiql(req, res, next) : next()));
-  app.use('/graphql', express.json({ limit: BODY_LIMIT_BYTES }), graphqlDocumentGuard, expressMiddleware(apollo, { context: ({ req, res }) => graphqlCtx(req, res) }));
+  app.use('/graphql', express.json({ limit: BODY_LIMIT_BYTES }), graphqlDocumentGuard, apolloHandler(apollo, graphqlCtx));
 
   app.use((_req, res) => sendJson(res, 404, { error: '404 Not Found' }));
   // One handler for failures outside a route (body parsers, multipart); unexpected ones are reported once.

@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { execute, getIntrospectionQuery, parse, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { ctxFactory } from '../../src/core/context/request-ctx';
 import { uncachedSharedCache } from '../../src/core/db/shared-cache';
@@ -56,6 +57,23 @@ fragment Extra on Group { fullName parent { id } }
 fragment P on Project { id name pathWithNamespace }`;
 
 describe('POST /graphql through graphql-jit', () => {
+  it('answers over HTTP as Apollo\'s express integration did, without an ETag on POST answers', async () => {
+    const res = await api(t).graphql('{ groups(perPage: 1) { total } }');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.headers['content-length']).toBe(String(Buffer.byteLength(res.text)));
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers.etag).toBeUndefined();
+    expect(res.text).toBe('{"data":{"groups":{"total":0}}}\n');
+    // GET with the operation in the query string (a fragment after it is not part of it).
+    const get = await request(t.app).get('/graphql?query=%7B__typename%7D#ignored').set('Accept', 'application/json').set('apollo-require-preflight', 'true');
+    expect(get.status).toBe(200);
+    expect(get.body).toEqual({ data: { __typename: 'Query' } });
+    // Without a JSON body parser result Apollo sees no operation: 400, as before.
+    const empty = await request(t.app).post('/graphql').set('Content-Type', 'application/json').set('apollo-require-preflight', 'true').send('{}');
+    expect(empty.status).toBe(400);
+  });
+
   it('compiles a repeated document once and answers it like graphql-js execute', async () => {
     await seedTree();
     const cache = jitCacheOf(schema);

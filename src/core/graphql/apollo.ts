@@ -6,7 +6,7 @@ import { DomainError } from '../errors/domain-errors';
 import { formatGraphQLError } from '../errors/graphql-error';
 import { DOCUMENT_LIMITS } from './document-guard';
 import { jitGateway } from './jit-executor';
-import { knownOperationTypeRule, queryLimitsPlugin } from './operation-rules';
+import { knownOperationTypeRule, queryLimitCheck } from './operation-rules';
 
 /** Per-request facts the HTTP layer knows (request id) and wants back (the metrics route label). */
 export interface GraphQLRequestInfo {
@@ -42,16 +42,29 @@ export function operationLabel(schema: GraphQLSchema, op: OperationDefinitionNod
   return `graphql ${op.operation} ${name}`;
 }
 
-function errorLoggingPlugin(schema: GraphQLSchema, hooks: ApolloHooks): ApolloServerPlugin<RequestCtx> {
+/**
+ * The service's one Apollo plugin (one listener per request: Apollo awaits every listener at every
+ * stage, issue 8). Per operation: the metrics label, the query limits (operation-rules.ts). Errors:
+ * each unexpected one logged once (parse, validation, coercion and DomainErrors are the client's).
+ * Responses: `Cache-Control: no-store`, as Apollo's default cache-control plugin sends when no field
+ * carries a cache hint (none does here). That plugin is off: it wraps every field of the schema in a
+ * resolver that computes a cache policy per resolved value, which also takes plain property fields
+ * off graphql-jit's direct property reads.
+ */
+function servicePlugin(hooks?: ApolloHooks): ApolloServerPlugin<RequestCtx> {
   return {
     async requestDidStart() {
       let label = 'graphql invalid';
       return {
-        async didResolveOperation({ operation, contextValue }) {
+        async didResolveOperation({ schema, document, operation, request, contextValue }) {
           label = operationLabel(schema, operation);
           infoOf(contextValue)?.setRoute(label);
+          if (!operation) return;
+          const error = queryLimitCheck(schema, document, operation, request.variables);
+          if (error) throw error;
         },
         async didEncounterErrors({ errors, contextValue }) {
+          if (!hooks) return;
           const info = infoOf(contextValue);
           for (const e of errors) {
             const original = e instanceof GraphQLError ? e.originalError : e;
@@ -60,21 +73,6 @@ function errorLoggingPlugin(schema: GraphQLSchema, hooks: ApolloHooks): ApolloSe
             hooks.reportError(original, { reqId: info?.reqId, route: label, userId: contextValue?.user?.id ?? null });
           }
         },
-      };
-    },
-  };
-}
-
-/**
- * `Cache-Control: no-store` on every GraphQL response, as Apollo's default cache-control plugin
- * sends when no field carries a cache hint (none does here). That plugin is off: it wraps every
- * field of the schema in a resolver that computes a cache policy per resolved value, which also
- * takes plain property fields off graphql-jit's direct property reads (issue 8).
- */
-function noStorePlugin(): ApolloServerPlugin<RequestCtx> {
-  return {
-    async requestDidStart() {
-      return {
         async willSendResponse({ response }) {
           if (!response.http.headers.has('cache-control')) response.http.headers.set('cache-control', 'no-store');
         },
@@ -99,7 +97,7 @@ export async function startApollo(schema: GraphQLSchema, hooks?: ApolloHooks): P
     // Document caps run before Apollo (document-guard.ts); maxTokens again here as a backstop.
     parseOptions: { maxTokens: DOCUMENT_LIMITS.maxTokens },
     validationRules: [knownOperationTypeRule],
-    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), noStorePlugin(), queryLimitsPlugin<RequestCtx>(), ...(hooks ? [errorLoggingPlugin(schema, hooks)] : [])],
+    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), servicePlugin(hooks)],
   });
   await server.start();
   return server;

@@ -1,5 +1,4 @@
-import { GraphQLError, type ASTVisitor, type ValidationContext } from 'graphql';
-import type { ApolloServerPlugin } from '@apollo/server';
+import { GraphQLError, type ASTVisitor, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode, type ValidationContext } from 'graphql';
 import { operationCost, queryLimitError } from './query-limits';
 
 /**
@@ -16,20 +15,21 @@ export function knownOperationTypeRule(context: ValidationContext): ASTVisitor {
   };
 }
 
+/** Costs of operations without variables, per parsed operation (Apollo reuses the parsed document of a known text). */
+const fixedCosts = new WeakMap<OperationDefinitionNode, GraphQLError | null>();
+
 /**
- * Depth and complexity are checked once the operation and its variables are known (the served page
- * size depends on them), before execution; over a limit → HTTP 400 with QUERY_TOO_DEEP / QUERY_TOO_COMPLEX.
+ * Depth and complexity, checked once the operation and its variables are known (the served page
+ * size depends on them), before execution: over a limit → HTTP 400 with QUERY_TOO_DEEP /
+ * QUERY_TOO_COMPLEX. An operation without variables costs the same every time: computed once.
  */
-export function queryLimitsPlugin<T extends object>(): ApolloServerPlugin<T> {
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation({ schema, document, operation, request }) {
-          if (!operation) return;
-          const error = queryLimitError(operationCost(schema, document, operation, request.variables ?? {}));
-          if (error) throw error;
-        },
-      };
-    },
-  };
+export function queryLimitCheck(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown> | undefined): GraphQLError | undefined {
+  const fixed = !operation.variableDefinitions?.length;
+  if (fixed) {
+    const known = fixedCosts.get(operation);
+    if (known !== undefined) return known ?? undefined;
+  }
+  const error = queryLimitError(operationCost(schema, document, operation, variables ?? {}));
+  if (fixed) fixedCosts.set(operation, error ?? null);
+  return error;
 }

@@ -1,0 +1,45 @@
+import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
+import type { Request, Response } from 'express';
+
+/**
+ * POST/GET /graphql handed to Apollo Server (Apollo's "Building integrations" contract: an
+ * HTTPGraphQLRequest in, an HTTPGraphQLResponse out), as @as-integrations/express5 does, minus what
+ * that integration adds per request and nobody uses here (issue 8): express's `res.send`, which
+ * hashes every response body for an ETag (meaningless on a `no-store` POST answer), and a legacy
+ * `url.parse` of the request URL for its query string.
+ */
+/** The URL's query string with its `?` (what `url.parse(url).search` gives, '' for none). */
+export function searchOf(url: string): string {
+  const hash = url.indexOf('#');
+  const path = hash < 0 ? url : url.slice(0, hash);
+  const q = path.indexOf('?');
+  return q < 0 ? '' : path.slice(q);
+}
+
+export function apolloHandler<T extends BaseContext>(server: ApolloServer<T>, context: (req: Request, res: Response) => Promise<T>) {
+  server.assertStarted('apolloHandler()');
+  return async (req: Request, res: Response): Promise<void> => {
+    if (!('body' in req)) {
+      res.status(500).send('`req.body` is not set; this probably means you forgot to set up the `json` middleware before the Apollo Server middleware.');
+      return;
+    }
+    const headers = new HeaderMap();
+    for (const key in req.headers) {
+      const value = req.headers[key];
+      if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
+    }
+    const response = await server.executeHTTPGraphQLRequest({
+      httpGraphQLRequest: { method: req.method.toUpperCase(), headers, search: searchOf(req.url), body: req.body },
+      context: () => context(req, res),
+    });
+    for (const [key, value] of response.headers) res.setHeader(key, value);
+    res.statusCode = response.status || 200;
+    if (response.body.kind === 'complete') {
+      res.setHeader('Content-Length', Buffer.byteLength(response.body.string));
+      res.end(response.body.string);
+      return;
+    }
+    for await (const chunk of response.body.asyncIterator) res.write(chunk);
+    res.end();
+  };
+}
