@@ -103,7 +103,9 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   });
   app.use(securityHeaders);
   app.use(metrics.middleware);
-  app.use(opsRouter({ orm, metrics, health: deps.health, whitelist: deps.monitoringWhitelist }));
+  // The ops endpoints all live under /-/: other requests skip that router's path matching.
+  const ops = opsRouter({ orm, metrics, health: deps.health, whitelist: deps.monitoringWhitelist });
+  app.use((req, res, next) => (req.url.startsWith('/-/') ? ops(req, res, next) : next()));
 
   /** Authenticates the request; on /api/v4 an admin's Sudo header or parameter acts as another user. */
   const createCtx = async (req: Request, sudo = false): Promise<RequestCtx> => {

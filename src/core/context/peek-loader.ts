@@ -9,8 +9,8 @@ import DataLoader from 'dataloader';
  */
 export class PeekLoader<K, V> extends DataLoader<K, V> {
   private readonly loaded: Map<K, V>;
-  /** Keys a running `preload` batch is fetching, with that batch. */
-  private readonly pending = new Map<K, Promise<void>>();
+  /** The running `preload` batches: their keys and their end (usually none or one). */
+  private readonly running: { keys: Set<K>; done: Promise<void> }[] = [];
   private readonly fetch: (keys: readonly K[]) => Promise<V[]>;
 
   constructor(batch: (keys: readonly K[]) => Promise<V[]>) {
@@ -29,10 +29,16 @@ export class PeekLoader<K, V> extends DataLoader<K, V> {
     return this.loaded.get(key);
   }
 
+  /** The running preload batch fetching this key, if any. */
+  private batchOf(key: K): Promise<void> | undefined {
+    for (const b of this.running) if (b.keys.has(key)) return b.done;
+    return undefined;
+  }
+
   override load(key: K): Promise<V> {
     if (this.loaded.has(key)) return Promise.resolve(this.loaded.get(key) as V);
-    const running = this.pending.get(key);
-    if (running) return running.then(() => (this.loaded.has(key) ? (this.loaded.get(key) as V) : super.load(key)));
+    const batch = this.running.length ? this.batchOf(key) : undefined;
+    if (batch) return batch.then(() => (this.loaded.has(key) ? (this.loaded.get(key) as V) : super.load(key)));
     return super.load(key);
   }
 
@@ -57,20 +63,22 @@ export class PeekLoader<K, V> extends DataLoader<K, V> {
     const waits = new Set<Promise<void>>();
     for (const k of keys) {
       if (this.loaded.has(k) || missing.has(k)) continue;
-      const running = this.pending.get(k);
-      if (running) waits.add(running);
+      const batch = this.running.length ? this.batchOf(k) : undefined;
+      if (batch) waits.add(batch);
       else missing.add(k);
     }
     if (missing.size) {
       const list = [...missing];
-      const batch = this.fetch(list).then((values) => {
-        list.forEach((k, i) => this.loaded.set(k, values[i]));
-      });
-      const done = batch.finally(() => {
-        for (const k of list) if (this.pending.get(k) === done) this.pending.delete(k);
-      });
-      for (const k of list) this.pending.set(k, done);
-      waits.add(done);
+      const entry = { keys: missing, done: Promise.resolve() };
+      entry.done = this.fetch(list)
+        .then((values) => {
+          for (let i = 0; i < list.length; i += 1) this.loaded.set(list[i], values[i]);
+        })
+        .finally(() => {
+          this.running.splice(this.running.indexOf(entry), 1);
+        });
+      this.running.push(entry);
+      waits.add(entry.done);
     }
     await Promise.all(waits);
   }

@@ -14,9 +14,24 @@ function wantedOf(info: GraphQLResolveInfo, path: readonly string[], into = new 
 async function preload(ctx: RequestCtx, projects: readonly Project[], wanted: Set<string>): Promise<void> {
   if (projects.length === 0) return;
   const loads: Promise<void>[] = [];
-  if (NAMESPACE_FIELDS.some((f) => wanted.has(f))) loads.push(ctx.loaders.namespace.preload(projects.map((p) => p.namespaceId)));
-  if (wanted.has('sharedWithGroups')) loads.push(ctx.loaders.projectShares.preload(projects.map((p) => p.id)));
+  if (NAMESPACE_FIELDS.some((f) => wanted.has(f))) {
+    const ids: number[] = [];
+    for (const p of projects) ids.push(p.namespaceId);
+    loads.push(ctx.loaders.namespace.preload(ids));
+  }
+  if (wanted.has('sharedWithGroups')) {
+    const ids: number[] = [];
+    for (const p of projects) ids.push(p.id);
+    loads.push(ctx.loaders.projectShares.preload(ids));
+  }
   await Promise.all(loads);
+}
+
+/** The projects of the lists that loaded (a failed list keeps its own error). */
+function loadedProjects(results: PromiseSettledResult<Project[]>[]): Project[] {
+  const all: Project[] = [];
+  for (const r of results) if (r.status === 'fulfilled') for (const p of r.value) all.push(p);
+  return all;
 }
 
 /**
@@ -52,7 +67,7 @@ export function withPreloadedRelations(ctx: RequestCtx, list: Promise<Project[]>
       passes.delete(ctx);
       // Never rejects: a list that failed keeps its own error, and anything not preloaded loads lazily.
       current.done = Promise.allSettled(current.lists)
-        .then((results) => preload(ctx, results.flatMap((r) => (r.status === 'fulfilled' ? r.value : [])), current.wanted))
+        .then((results) => preload(ctx, loadedProjects(results), current.wanted))
         .catch(() => undefined);
     });
   }
