@@ -1,5 +1,5 @@
 import { GraphQLError, type ASTVisitor, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode, type ValidationContext } from 'graphql';
-import { operationCost, queryLimitError } from './query-limits';
+import { operationCost, queryLimitError, type OperationCost } from './query-limits';
 
 /**
  * Validation rule: an operation whose root type the schema lacks (this service has no Subscription
@@ -16,7 +16,7 @@ export function knownOperationTypeRule(context: ValidationContext): ASTVisitor {
 }
 
 /** Costs of operations without variables, per parsed operation (Apollo reuses the parsed document of a known text). */
-const fixedCosts = new WeakMap<OperationDefinitionNode, GraphQLError | null>();
+const fixedCosts = new WeakMap<OperationDefinitionNode, OperationCost>();
 
 /**
  * Depth and complexity, checked once the operation and its variables are known (the served page
@@ -24,12 +24,11 @@ const fixedCosts = new WeakMap<OperationDefinitionNode, GraphQLError | null>();
  * QUERY_TOO_COMPLEX. An operation without variables costs the same every time: computed once.
  */
 export function queryLimitCheck(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown> | undefined): GraphQLError | undefined {
-  const fixed = !operation.variableDefinitions?.length;
-  if (fixed) {
-    const known = fixedCosts.get(operation);
-    if (known !== undefined) return known ?? undefined;
+  if (operation.variableDefinitions?.length) return queryLimitError(operationCost(schema, document, operation, variables ?? {}));
+  let cost = fixedCosts.get(operation);
+  if (!cost) {
+    cost = operationCost(schema, document, operation, {});
+    fixedCosts.set(operation, cost);
   }
-  const error = queryLimitError(operationCost(schema, document, operation, variables ?? {}));
-  if (fixed) fixedCosts.set(operation, error ?? null);
-  return error;
+  return queryLimitError(cost);
 }

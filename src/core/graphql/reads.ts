@@ -15,7 +15,8 @@ export function Reads(...props: string[]): MethodDecorator {
   return Extensions({ [EXTENSION]: props });
 }
 
-const cache = new WeakMap<readonly FieldNode[], string>();
+/** Select lists per document field, then per entity, alias and path (one entry in practice). */
+const cache = new WeakMap<readonly FieldNode[], Map<string, string>>();
 
 /**
  * The SQL select list (`alias.col, …`) for the rows of `entity` that a list field returns, from what
@@ -26,10 +27,17 @@ const cache = new WeakMap<readonly FieldNode[], string>();
  * document field (the same AST node serves every row and, for cached documents, every request).
  */
 export function selectedColumns(em: EntityManager, entity: EntityClass<object>, info: GraphQLResolveInfo, alias: string, path: readonly string[] = []): string {
-  const hit = cache.get(info.fieldNodes);
-  if (hit !== undefined) return hit;
-  const columns = computeColumns(em, entity, info, alias, path);
-  cache.set(info.fieldNodes, columns);
+  let byUse = cache.get(info.fieldNodes);
+  if (!byUse) {
+    byUse = new Map();
+    cache.set(info.fieldNodes, byUse);
+  }
+  const key = `${entity.name} ${alias} ${path.join('.')}`;
+  let columns = byUse.get(key);
+  if (columns === undefined) {
+    columns = computeColumns(em, entity, info, alias, path);
+    byUse.set(key, columns);
+  }
   return columns;
 }
 

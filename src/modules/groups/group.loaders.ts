@@ -57,7 +57,11 @@ export interface GroupProjectsKey {
 /** Runs `query(columns, ids)` once per distinct column list; rows carry their group as `group_key`. */
 async function projectListsByGroup(ctx: RequestCtx, keys: readonly GroupProjectsKey[], query: (columns: string, ids: number[]) => Promise<string>): Promise<Project[][]> {
   const byColumns = new Map<string, GroupProjectsKey[]>();
-  for (const k of keys) byColumns.set(k.columns, [...(byColumns.get(k.columns) ?? []), k]);
+  for (const k of keys) {
+    const same = byColumns.get(k.columns);
+    if (same) same.push(k);
+    else byColumns.set(k.columns, [k]);
+  }
   const lists = new Map<GroupProjectsKey, Project[]>();
   for (const [columns, group] of byColumns) {
     const ids = group.map((k) => k.groupId);
