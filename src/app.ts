@@ -1,5 +1,4 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import qs from 'qs';
 import type { Logger } from 'pino';
 import { extractToken } from './core/auth/token';
 import { ctxFactory, type AppEnv, type Clock, type RandomInt, type RequestCtx } from './core/context/request-ctx';
@@ -11,6 +10,7 @@ import { contextCreationError } from './core/errors/graphql-error';
 import { toRestError } from './core/errors/rest-error';
 import { attachRequestInfo, startApollo } from './core/graphql/apollo';
 import { graphqlDocumentGuard } from './core/graphql/document-guard';
+import { parseQuery } from './core/http/query-parser';
 import { apolloHandler } from './core/graphql/http-adapter';
 import { graphiqlCsp, graphiqlPage } from './core/graphql/graphiql';
 import type { SecretBox } from './core/crypto/secret-box';
@@ -86,8 +86,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.trustProxy ?? false);
-  // qs with a high arrayLimit: `a[]=…` lists longer than 20 items stay arrays (docs/gitlab-compatibility.md, "Parameters").
-  app.set('query parser', (s: string) => qs.parse(s, { arrayLimit: 1000, depth: 5, parameterLimit: 10000 }));
+  // qs with a high arrayLimit (core/http/query-parser.ts; docs/gitlab-compatibility.md, "Parameters").
+  app.set('query parser', parseQuery);
 
   app.use((req, res, next) => {
     req.id = requestIdFrom(req.get('x-request-id'));

@@ -104,13 +104,25 @@ export function includeVariable(param: string): string {
   return `include_${param}`;
 }
 
-/** REST params referenced by `includeIf` anywhere in the shape. */
-export function includeVariables(s: WireShape, acc = new Set<string>()): Set<string> {
+const includeCache = new WeakMap<WireShape, ReadonlySet<string>>();
+
+/** REST params referenced by `includeIf` anywhere in the shape (computed once per shape: the REST router asks per request). */
+export function includeVariables(s: WireShape): ReadonlySet<string> {
+  let known = includeCache.get(s);
+  if (!known) {
+    const acc = new Set<string>();
+    collectIncludes(s, acc);
+    known = acc;
+    includeCache.set(s, known);
+  }
+  return known;
+}
+
+function collectIncludes(s: WireShape, acc: Set<string>): void {
   for (const f of Object.values(s.fields)) {
     if (f.includeIf) acc.add(f.includeIf);
-    if (f.kind === 'object') includeVariables(f.shape, acc);
+    if (f.kind === 'object') collectIncludes(f.shape, acc);
   }
-  return acc;
 }
 
 function presentScalar(f: ScalarField, v: unknown): unknown {
