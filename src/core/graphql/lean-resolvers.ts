@@ -40,12 +40,20 @@ export function leanFieldResolvers(schema: GraphQLSchema, registered: readonly F
       }
       return i;
     };
-    const call = kinds.join(',') === 'root,context'
-      ? (self: Record<string, (...a: unknown[]) => unknown>, root: unknown, ctx: unknown) => self[method](root, ctx)
-      : (self: Record<string, (...a: unknown[]) => unknown>, root: unknown, ctx: unknown, info: unknown) => self[method](...kinds.map((k) => (k === 'root' ? root : k === 'context' ? ctx : info)));
+    let self: Record<string, (...a: unknown[]) => unknown> | undefined;
+    const fn = target.prototype[method] as (...a: unknown[]) => unknown;
+    // The usual parameter lists get a call without building an argument array per row.
+    const call: (root: unknown, ctx: unknown, info: unknown) => unknown = (() => {
+      switch (kinds.join(',')) {
+        case 'root': return (root) => fn.call((self ??= instance()), root);
+        case 'root,context': return (root, ctx) => fn.call((self ??= instance()), root, ctx);
+        case 'root,context,info': return (root, ctx, info) => fn.call((self ??= instance()), root, ctx, info);
+        default: return (root, ctx, info) => fn.apply((self ??= instance()), kinds.map((k) => (k === 'root' ? root : k === 'context' ? ctx : info)));
+      }
+    })();
     field.resolve = (root, args, ctx, info) => {
       if (checkRoot && root !== null && root !== undefined && !(root instanceof checkRoot)) return fallback(root, args, ctx, info);
-      return call(instance(), root, ctx, info);
+      return call(root, ctx, info);
     };
   }
   return schema;
