@@ -36,14 +36,17 @@ function graphqlHandler(ctx, visibility) {
     },
     async dashboard(req) {
       const { total, rows } = await groupPage(req);
+      // The document's limits: 50 projects per group, 5 shares per project.
       const projects = await q(
-        `select p.id, p.name, p.path, p.namespace_id, p.visibility_level from projects p
-          where p.namespace_id = any($1) and ${visibility(req, 'p')} order by p.id`,
+        `select x.* from unnest($1::int[]) k(id) cross join lateral (
+           select p.id, p.name, p.path, p.namespace_id, p.visibility_level from projects p
+            where p.namespace_id = k.id and ${visibility(req, 'p')} order by p.id limit 50) x`,
         [rows.map((g) => g.id)],
       );
       const links = await q(
-        `select l.project_id, l.group_id, g.full_path, l.group_access from project_group_links l join namespaces g on g.id = l.group_id
-          where l.project_id = any($1) order by l.id`,
+        `select x.* from unnest($1::int[]) k(id) cross join lateral (
+           select l.project_id, l.group_id, g.full_path, l.group_access from project_group_links l join namespaces g on g.id = l.group_id
+            where l.project_id = k.id order by l.id limit 5) x`,
         [projects.map((p) => p.id)],
       );
       const byGroup = new Map(rows.map((g) => [g.id, []]));

@@ -11,7 +11,8 @@ const PROJECT_FIELDS = [
 const DOCS = {
   groups: `{ groups(perPage: 20) { total nodes { ${GROUP_FIELDS} } } }`,
   projects: `{ projects(perPage: 20) { total nodes { ${PROJECT_FIELDS} } } }`,
-  dashboard: '{ groups(perPage: 20) { total nodes { id fullPath projects { id name pathWithNamespace visibility sharedWithGroups { groupId groupFullPath groupAccessLevel } } } } }',
+  // Nested lists name their sizes (`limit`): the complexity cap counts 50 projects × 5 shares per group.
+  dashboard: '{ groups(perPage: 20) { total nodes { id fullPath projects(limit: 50) { id name pathWithNamespace visibility sharedWithGroups(limit: 5) { groupId groupFullPath groupAccessLevel } } } } }',
 };
 
 module.exports = { DOCS };

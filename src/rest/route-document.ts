@@ -1,5 +1,5 @@
 import { execute, getNamedType, isLeafType, isNonNullType, isObjectType, parse, validate, type DocumentNode, type ExecutionResult, type GraphQLField, type GraphQLSchema } from 'graphql';
-import { compileQuery, isCompiledQuery } from 'graphql-jit';
+import { compileQuery, isCompiledQuery } from '../core/graphql/jit';
 import type { RequestCtx } from '../core/context/request-ctx';
 import { includeVariables, includeVariable, selectionOf, type WireShape } from '../core/wire/wire';
 import { allowRuleOf, type AllowRule } from '../core/auth/allow';

@@ -66,8 +66,8 @@ describe('GraphQL parity with REST', () => {
 
 describe('GraphQL nested fields', () => {
   const NESTED = `{ groups(perPage: 50) { nodes { id parent { id } statistics { storageSize } customAttributes { key }
-    projects { id namespace { id } sharedWithGroups { groupId } runnersToken }
-    sharedProjects { id } subgroups(perPage: 5) { total nodes { id fullPath } } } } }`;
+    projects(limit: 10) { id namespace { id } sharedWithGroups(limit: 5) { groupId } runnersToken }
+    sharedProjects(limit: 10) { id } subgroups(perPage: 5) { total nodes { id fullPath } } } } }`;
 
   async function tree(n: number, start: number) {
     for (let i = start; i < start + n; i += 1) {
@@ -103,7 +103,7 @@ describe('GraphQL nested fields', () => {
     const other = await createGroup(t, { path: 'other', name: 'Other', visibility: 'public' });
     const shared = await createProject(t, { namespace: await createGroup(t, { path: 'top-x', visibility: 'public' }), visibility: 'public' });
     await api(t, ROOT_TOKEN).post(`/api/v4/projects/${shared.id}/share`).send({ group_id: other.id, group_access: 30 }).expect(201);
-    const narrow = '{ groups { nodes { id projects { id name pathWithNamespace visibility sharedWithGroups { groupId } } } } }';
+    const narrow = '{ groups { nodes { id projects(limit: 20) { id name pathWithNamespace visibility sharedWithGroups(limit: 5) { groupId } } } } }';
     const { result, sql } = await t.captureQueries(() => api(t, ROOT_TOKEN).graphql(narrow).expect(200));
     expect(result.body.errors).toBeUndefined();
     const listed = sql.filter((s) => /from projects p/.test(s));
@@ -126,7 +126,7 @@ describe('GraphQL nested fields', () => {
     for (const id of ids) byId.set(id, (await api(t, ROOT_TOKEN).graphql(`{ project(id: "${id}") { ${every.join(' ')} } }`)).body.data.project);
     for (const field of every) {
       const name = field.split(' ')[0];
-      const res = await api(t, ROOT_TOKEN).graphql(`{ groups(search: "top-", perPage: 5) { nodes { projects { id ${field} } } } }`);
+      const res = await api(t, ROOT_TOKEN).graphql(`{ groups(search: "top-", perPage: 5) { nodes { projects(limit: 10) { id ${field} } } } }`);
       expect(res.body.errors).toBeUndefined();
       const projects = res.body.data.groups.nodes.flatMap((g: { projects: Record<string, unknown>[] }) => g.projects);
       expect(projects.map((p: Record<string, unknown>) => [p.id, p[name]])).toEqual(ids.map((id: number) => [id, byId.get(id)![name]]));

@@ -86,10 +86,10 @@ describe('GraphQL complexity (item 2)', () => {
     expect(res.body.errors[0].message).toBe('Query complexity 37260 exceeds the maximum of 30000');
   });
 
-  it('multiplies unpaged nested lists (Group.projects, Project.sharedWithGroups)', async () => {
-    expect((await cost('{ group(id: "1") { projects { id } } }')).cost).toBe(1 + 1 + 20 * 1);
-    const query = '{ groups(perPage: 100) { nodes { projects { sharedWithGroups { groupId groupName } } } } }';
-    expect((await cost(query)).cost).toBe(1 + 100 * (1 + 1 + 20 * (1 + 20 * 2)));
+  it('multiplies unpaged nested lists by their declared bound (Group.projects, Project.sharedWithGroups)', async () => {
+    expect((await cost('{ group(id: "1") { projects { id } } }')).cost).toBe(1 + 1 + 100 * 1);
+    const query = '{ groups(perPage: 2) { nodes { projects { sharedWithGroups { groupId groupName } } } } }';
+    expect((await cost(query)).cost).toBe(1 + 2 * (1 + 1 + 100 * (1 + 100 * 2)));
     const res = await api(t).graphql(query);
     expect(res.status).toBe(400);
     expect(res.body.errors[0].extensions.code).toBe('QUERY_TOO_COMPLEX');

@@ -1,5 +1,6 @@
 import { GraphQLError, Kind, parse, type DocumentNode, type SelectionSetNode } from 'graphql';
 import type { NextFunction, Request, Response } from 'express';
+import { searchOf } from './http-adapter';
 
 /** Document caps, checked on the raw text before Apollo parses and validates it (README "Security"). */
 export const DOCUMENT_LIMITS = {
@@ -92,13 +93,42 @@ function cachedLimitError(source: string): GraphQLError | undefined {
   return error;
 }
 
+/** The request keys Apollo reads (Apollo Server's runHttpQuery), plain or in any bracketed form. */
+const APOLLO_KEYS = /^(query|operationName|variables|extensions)(\[|$)/;
+
+/**
+ * The document exactly where Apollo reads it: a POST body's `query` when it is a string; for GET the
+ * URL's search parameters through URLSearchParams, as Apollo parses them (not express's qs, which
+ * turns `query=…&query[]=x` into an array while Apollo still reads the plain key: issue 18, F3).
+ * A GET naming one of Apollo's keys twice or in bracketed form is refused here, so nothing the
+ * guard did not check can reach Apollo.
+ */
+export function documentOf(req: Request): { source?: string; refused?: string } {
+  if (req.method !== 'GET') {
+    const body = req.body as { query?: unknown } | undefined;
+    return { source: typeof body?.query === 'string' ? body.query : undefined };
+  }
+  const params = new URLSearchParams(searchOf(req.url));
+  const seen = new Set<string>();
+  for (const key of params.keys()) {
+    const m = APOLLO_KEYS.exec(key);
+    if (!m) continue;
+    if (key !== m[1] || seen.has(key)) return { refused: `The '${m[1]}' search parameter may only be specified once, as a plain key.` };
+    seen.add(key);
+  }
+  return { source: params.get('query') ?? undefined };
+}
+
 /**
  * Express middleware in front of Apollo: refuses an oversized document with 400 before any validation
  * walk (graphql-js's own rules are quadratic in repeated fields).
  */
 export function graphqlDocumentGuard(req: Request, res: Response, next: NextFunction): void {
-  const body = req.body as { query?: unknown } | undefined;
-  const source = typeof body?.query === 'string' ? body.query : typeof req.query.query === 'string' ? req.query.query : undefined;
+  const { source, refused } = documentOf(req);
+  if (refused) {
+    res.status(400).json({ errors: [{ message: refused, extensions: { code: 'BAD_REQUEST' } }] });
+    return;
+  }
   const error = source === undefined ? undefined : cachedLimitError(source);
   if (!error) return next();
   res.status(400).json({ errors: [{ message: error.message, extensions: error.extensions }] });

@@ -11,7 +11,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
-import { compileQuery, isCompiledQuery } from 'graphql-jit';
+import { compileQuery, isCompiledQuery } from './jit';
 import type { RequestCtx } from '../context/request-ctx';
 import { jitCacheOf, type JitEntry, type LruCache } from './jit-cache';
 

@@ -6,6 +6,7 @@ import {
   isListType,
   type DocumentNode,
   type FieldNode,
+  type GraphQLField,
   type FragmentDefinitionNode,
   type GraphQLCompositeType,
   type GraphQLSchema,
@@ -13,15 +14,13 @@ import {
   type SelectionSetNode,
   type ValueNode,
   isCompositeType,
-  isObjectType,
 } from 'graphql';
 import { normalizePage } from '../pagination/page';
+import { maxItemsOf, pageTypeNames } from './list-bound';
 
 export const MAX_DEPTH = 10;
 /** About ten full pages of 30 fields; a cost is the number of field values resolved (see operationCost). */
 export const MAX_COMPLEXITY = 30000;
-/** Assumed size of a list field without paging arguments (one default page); see README "Security". */
-export const UNPAGED_LIST_SIZE = 20;
 /** `__schema` / `__type`: static, not walked (GraphiQL's introspection nests ofType deeply), fixed cost. */
 export const INTROSPECTION_COST = 100;
 
@@ -35,26 +34,30 @@ export interface CostOptions {
   onFragmentWalk?: (name: string) => void;
 }
 
-/** Served page size for a field's `perPage` argument: literal or variable, through the same rules as the resolvers. */
-function pageSize(field: FieldNode, variables: Record<string, unknown>, defaults: Map<string, ValueNode>): number {
-  const arg = field.arguments?.find((a) => a.name.value === 'perPage');
+/** An integer argument's value: literal or variable (its value, else its default). */
+function intArg(field: FieldNode, name: string, variables: Record<string, unknown>, defaults: Map<string, ValueNode>): number | undefined {
+  const arg = field.arguments?.find((a) => a.name.value === name);
   let raw: unknown;
   if (arg?.value.kind === Kind.INT) raw = Number(arg.value.value);
   else if (arg?.value.kind === Kind.VARIABLE) {
-    const name = arg.value.name.value;
-    const def = defaults.get(name);
-    raw = name in variables ? variables[name] : def?.kind === Kind.INT ? Number(def.value) : undefined;
+    const variable = arg.value.name.value;
+    const def = defaults.get(variable);
+    raw = variable in variables ? variables[variable] : def?.kind === Kind.INT ? Number(def.value) : undefined;
   }
-  const perPage = typeof raw === 'number' && Number.isSafeInteger(raw) ? raw : undefined;
-  return normalizePage({ perPage }).perPage;
+  return typeof raw === 'number' && Number.isSafeInteger(raw) ? raw : undefined;
+}
+
+/** Served page size for a field's `perPage` argument, through the same rules as the resolvers. */
+function pageSize(field: FieldNode, variables: Record<string, unknown>, defaults: Map<string, ValueNode>): number {
+  return normalizePage({ perPage: intArg(field, 'perPage', variables, defaults) }).perPage;
 }
 
 /**
  * Depth and complexity of one operation. Cost counts every selected field (including `__typename`)
  * times the number of times it is resolved: a paged field multiplies its subtree by the page size the
  * resolver will serve (perPage from a literal or a variable, 0 or negative → 20, above 100 → 100); any
- * other list of objects by UNPAGED_LIST_SIZE. Cost is linear in the multiplier, so each fragment is
- * walked once (memoized at multiplier 1) however many times it is spread (spec 4.9 query limits).
+ * other list of objects by its `limit` argument or else its declared @MaxItems bound (list-bound.ts).
+ * Cost is linear in the multiplier, so each fragment is walked once (memoized at multiplier 1) however many times it is spread (spec 4.9 query limits).
  */
 export function operationCost(
   schema: GraphQLSchema,
@@ -104,7 +107,7 @@ export function operationCost(
         if (!isCompositeType(type)) continue;
         const below = walk(sel.selectionSet, type);
         depth = Math.max(depth, below.depth + 1);
-        cost += below.cost * fieldMultiplier(sel, def.args.some((a) => a.name === 'perPage'), isListType(getNullableType(def.type)), parent.name);
+        cost += below.cost * fieldMultiplier(sel, def, parent.name);
         continue;
       } else if (sel.kind === Kind.INLINE_FRAGMENT) {
         const cond = sel.typeCondition && schema.getType(sel.typeCondition.name.value);
@@ -118,11 +121,17 @@ export function operationCost(
     return { depth, cost };
   };
 
-  const fieldMultiplier = (field: FieldNode, paged: boolean, list: boolean, parentName: string): number => {
-    if (paged) return pageSize(field, variables, defaults);
+  const fieldMultiplier = (field: FieldNode, def: GraphQLField<unknown, unknown>, parentName: string): number => {
+    if (def.args.some((a) => a.name === 'perPage')) return pageSize(field, variables, defaults);
+    if (!isListType(getNullableType(def.type))) return 1;
     // A page's `nodes` is already counted by its paged field's multiplier.
-    if (list && field.name.value === 'nodes' && pageTypes(schema).has(parentName)) return 1;
-    return list ? UNPAGED_LIST_SIZE : 1;
+    if (field.name.value === 'nodes' && pageTypes(schema).has(parentName)) return 1;
+    // Every other list of objects declares its bound (list-bound.ts; the schema build checks it).
+    const max = maxItemsOf(def);
+    if (max === undefined) return MAX_COMPLEXITY + 1;
+    // A `limit` in range is what the resolver serves; out of range the field answers 400 (servedLimit).
+    const limit = intArg(field, 'limit', variables, defaults);
+    return limit !== undefined && limit >= 1 && limit < max ? limit : max;
   };
 
   const root = schema.getRootType(operation.operation);
@@ -135,15 +144,10 @@ const pageTypeCache = new WeakMap<GraphQLSchema, Set<string>>();
 /** Types returned by fields that take `perPage` (GroupPage, ProjectPage, …). */
 function pageTypes(schema: GraphQLSchema): Set<string> {
   let set = pageTypeCache.get(schema);
-  if (set) return set;
-  set = new Set();
-  for (const type of Object.values(schema.getTypeMap())) {
-    if (!isObjectType(type) || type.name.startsWith('__')) continue;
-    for (const f of Object.values(type.getFields())) {
-      if (f.args.some((a) => a.name === 'perPage')) set.add(getNamedType(f.type).name);
-    }
+  if (!set) {
+    set = pageTypeNames(schema);
+    pageTypeCache.set(schema, set);
   }
-  pageTypeCache.set(schema, set);
   return set;
 }
 

@@ -5,6 +5,7 @@ import { resolversOf, type AppModule } from '../module/app-module';
 import { guardFields } from './field-guards';
 import { markSimpleFields } from './simple-fields';
 import { leanFieldResolvers } from './lean-resolvers';
+import { unboundedLists } from './list-bound';
 
 const cache = new WeakMap<readonly AppModule[], Promise<GraphQLSchema>>();
 
@@ -17,7 +18,11 @@ export function buildAppSchema(modules: readonly AppModule[]): Promise<GraphQLSc
   if (!schema) {
     markSimpleFields();
     const resolvers = resolversOf(modules);
-    schema = buildSchema({ resolvers, validate: false }).then((built) => guardFields(leanFieldResolvers(built, resolvers)));
+    schema = buildSchema({ resolvers, validate: false }).then((built) => {
+      const unbounded = unboundedLists(built);
+      if (unbounded.length) throw new Error(`list fields without perPage or @MaxItems (core/graphql/list-bound.ts): ${unbounded.join(', ')}`);
+      return guardFields(leanFieldResolvers(built, resolvers));
+    });
     cache.set(modules, schema);
   }
   return schema;

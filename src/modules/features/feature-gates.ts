@@ -28,6 +28,9 @@ export interface FeatureActor {
 
 export const actorId = (user: { id: number }): string => `User:${user.id}`;
 
+/** Flipper's gate kinds: `gatesOf` lists each at most once. */
+export const GATE_KINDS = 5;
+
 /**
  * spec 2.9 / GitLab's Entities::Feature: the boolean gate first, then only non-empty gates, in
  * Flipper's gate order (actors, percentage_of_actors, percentage_of_time, groups).

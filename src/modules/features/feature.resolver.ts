@@ -1,18 +1,20 @@
 import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
-import { gatesOf, stateOf, type Gate } from './feature-gates';
+import { GATE_KINDS, gatesOf, stateOf, type Gate } from './feature-gates';
 import { checkFeatureName } from './feature-value';
 import type { Feature } from './feature.entity';
 import { SetFeatureGateInput } from './feature.inputs';
-import { featureService as service } from './feature.service';
+import { FEATURES_MAX, featureService as service } from './feature.service';
+import { MaxItems } from '../../core/graphql/list-bound';
 import { FeatureGateType, FeatureState, FeatureType } from './feature.type';
 
 /** Spec 4.35–4.36 plus later GitLab's DELETE; administrators only, except featureEnabled. */
 @Resolver(() => FeatureType)
 export class FeatureResolver {
-  @Query(() => [FeatureType], { description: 'Administrators only: every persisted feature, in storage order (not paginated).' })
+  @Query(() => [FeatureType], { description: `Administrators only: every persisted feature, in storage order (not paginated; at most ${FEATURES_MAX}).` })
   @Allow('admin')
+  @MaxItems(FEATURES_MAX)
   features(@Ctx() ctx: RequestCtx): Promise<Feature[]> {
     return service.list(ctx);
   }
@@ -42,6 +44,7 @@ export class FeatureResolver {
   }
 
   @FieldResolver(() => [FeatureGateType], { description: 'The boolean gate first, then only the gates that are set.' })
+  @MaxItems(GATE_KINDS)
   gates(@Root() f: Feature): Gate[] {
     return gatesOf(f);
   }

@@ -26,9 +26,16 @@ async function loadAll(em: EntityManager): Promise<ReadonlyMap<string, GateValue
   }]));
 }
 
-/** spec 4.35: every persisted feature, in storage order. */
+/**
+ * The most features GET /features and GraphQL `features` list (issue 18, F2: an unpaged list is
+ * served up to a declared bound). Flags are created by administrators; GitLab itself has a few
+ * hundred.
+ */
+export const FEATURES_MAX = 1000;
+
+/** spec 4.35: every persisted feature, in storage order (up to FEATURES_MAX). */
 function list(ctx: RequestCtx): Promise<Feature[]> {
-  return ctx.em.find(Feature, {}, { orderBy: { id: 'asc' } });
+  return ctx.em.find(Feature, {}, { orderBy: { id: 'asc' }, limit: FEATURES_MAX });
 }
 
 /** feature_group must be registered; user is a username (GitLab answered 500 for unknown ones; we say 400). */

@@ -52,20 +52,23 @@ export interface GroupProjectsKey {
   groupId: number;
   /** SQL select list over `p` (`p.*` or named columns). */
   columns: string;
+  /** At most this many per group (1..GROUP_DETAIL_PROJECTS). */
+  limit: number;
 }
 
-/** Runs `query(columns, ids)` once per distinct column list; rows carry their group as `group_key`. */
-async function projectListsByGroup(ctx: RequestCtx, keys: readonly GroupProjectsKey[], query: (columns: string, ids: number[]) => Promise<string>): Promise<Project[][]> {
+/** Runs `query(columns, ids, limit)` once per distinct column list and limit; rows carry their group as `group_key`. */
+async function projectListsByGroup(ctx: RequestCtx, keys: readonly GroupProjectsKey[], query: (columns: string, ids: number[], limit: number) => Promise<string>): Promise<Project[][]> {
   const byColumns = new Map<string, GroupProjectsKey[]>();
   for (const k of keys) {
-    const same = byColumns.get(k.columns);
+    const variant = `${k.limit} ${k.columns}`;
+    const same = byColumns.get(variant);
     if (same) same.push(k);
-    else byColumns.set(k.columns, [k]);
+    else byColumns.set(variant, [k]);
   }
   const lists = new Map<GroupProjectsKey, Project[]>();
-  for (const [columns, group] of byColumns) {
+  for (const group of byColumns.values()) {
     const ids = group.map((k) => k.groupId);
-    const rows = await sqlRows<Record<string, unknown>>(ctx.em, await query(columns, ids));
+    const rows = await sqlRows<Record<string, unknown>>(ctx.em, await query(group[0].columns, ids, group[0].limit));
     const byGroup = new Map<number, Project[]>();
     // The row mapper reads only the entity's columns, so the extra group_key needs no copy of the row.
     for (const row of rows) {
@@ -80,24 +83,39 @@ async function projectListsByGroup(ctx: RequestCtx, keys: readonly GroupProjects
   return keys.map((k) => lists.get(k)!);
 }
 
+/**
+ * At most this many projects in a group's `projects` and `shared_projects` (GraphQL `Group.projects`,
+ * `Group.sharedProjects`, REST GET /groups/:id): GitLab 10.3 listed them all, which let one member
+ * grow one answer without bound (issue 18, F2); later GitLab caps the detail form at 100 and points
+ * to GET /groups/:id/projects for the rest (docs/gitlab-compatibility.md, "Groups").
+ */
+export const GROUP_DETAIL_PROJECTS = 100;
+
+/** Per group (lateral, so each stops at the bound): the first projects by id the caller may see. */
+async function perGroupProjects(ctx: RequestCtx, columns: string, ids: number[], limit: number, from: string, where: string): Promise<string> {
+  return `select k.id as group_key, x.* from unnest(${intArray(ids)}) k(id) cross join lateral (
+      select ${columns} from ${from} where ${where} and ${await projectVisibility(ctx, 'p')} order by p.id limit ${Math.min(Math.trunc(limit), GROUP_DETAIL_PROJECTS)}) x`;
+}
+
 /** The detail form's `projects`: projects in each group's namespace that the caller may see (docs/gitlab-compatibility.md, "Groups"). */
 export function loadGroupProjects(ctx: RequestCtx, keys: readonly GroupProjectsKey[]): Promise<Project[][]> {
-  return projectListsByGroup(ctx, keys, async (columns, ids) =>
-    `select p.namespace_id as group_key, ${columns} from projects p
-      where p.namespace_id = any(${intArray(ids)}) and ${await projectVisibility(ctx, 'p')} order by p.id`);
+  return projectListsByGroup(ctx, keys, (columns, ids, limit) => perGroupProjects(ctx, columns, ids, limit, 'projects p', 'p.namespace_id = k.id'));
 }
 
 /** The detail form's `shared_projects`: projects shared with each group that the caller may see. */
 export function loadGroupSharedProjects(ctx: RequestCtx, keys: readonly GroupProjectsKey[]): Promise<Project[][]> {
-  return projectListsByGroup(ctx, keys, async (columns, ids) =>
-    `select l.group_id as group_key, ${columns} from project_group_links l join projects p on p.id = l.project_id
-      where l.group_id = any(${intArray(ids)}) and ${await projectVisibility(ctx, 'p')} order by p.id`);
+  return projectListsByGroup(ctx, keys, (columns, ids, limit) =>
+    perGroupProjects(ctx, columns, ids, limit, 'project_group_links l join projects p on p.id = l.project_id', 'l.group_id = k.id'));
 }
+
+/** Custom attributes per group: administrators set them; reads stop at this many (by key). */
+export const GROUP_CUSTOM_ATTRIBUTES_MAX = 100;
 
 export async function loadGroupCustomAttributes(ctx: RequestCtx, ids: readonly number[]): Promise<KeyValue[][]> {
   const rows = await sqlRows<{ group_id: number; key: string; value: string }>(
     ctx.em,
-    `select group_id, key, value from group_custom_attributes where group_id = any(${intArray(ids)}) order by key`,
+    `select k.id as group_id, a.key, a.value from unnest(${intArray(ids)}) k(id) cross join lateral (
+       select key, value from group_custom_attributes where group_id = k.id order by key limit ${GROUP_CUSTOM_ATTRIBUTES_MAX}) a`,
   );
   return groupBy(ids, rows.map((r) => ({ key: r.group_id, item: { key: r.key, value: r.value } })));
 }
@@ -127,7 +145,7 @@ async function loadSubgroups(ctx: RequestCtx, keys: readonly SubgroupsKey[]): Pr
   return keys.map((k) => result.get(k)!);
 }
 
-const projectsKey = (k: GroupProjectsKey) => `${k.groupId}:${k.columns}`;
+const projectsKey = (k: GroupProjectsKey) => `${k.groupId}:${k.limit}:${k.columns}`;
 
 /** Per-request batching: every nested field of a group list costs one query per page, not per row. */
 export function groupLoaders(ctx: RequestCtx) {

@@ -1,5 +1,5 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import { Arg, Args, Ctx, FieldResolver, ID, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { preloadProjectRelations, withPreloadedRelations } from '../projects/project-preload';
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
@@ -8,11 +8,12 @@ import { policy } from '../access/policy';
 import { Visibility, toVisibility } from '../access/visibility.type';
 import { Project } from '../projects/project.entity';
 import { selectedColumns } from '../../core/graphql/reads';
+import { MaxItems, limitDescription, servedLimit } from '../../core/graphql/list-bound';
 import { projectService } from '../projects/project.service';
 import { ProjectPage, ProjectType } from '../projects/project.type';
 import { groupCustomAttributeService } from './group-custom-attribute.service';
 import { CreateGroupInput, GroupsArgs, SubgroupsArgs, UpdateGroupInput } from './group.inputs';
-import type { GroupStatistics, KeyValue } from './group.loaders';
+import { GROUP_CUSTOM_ATTRIBUTES_MAX, GROUP_DETAIL_PROJECTS, type GroupStatistics, type KeyValue } from './group.loaders';
 import { groupService } from './group.service';
 import { CustomAttributeType, GroupPage, GroupStatisticsType, GroupType } from './group.type';
 import type { Namespace } from '../namespaces/namespace.entity';
@@ -47,8 +48,9 @@ export class GroupResolver {
     return page;
   }
 
-  @Query(() => [CustomAttributeType], { description: 'Administrators only.' })
+  @Query(() => [CustomAttributeType], { description: `Administrators only. The first ${GROUP_CUSTOM_ATTRIBUTES_MAX} by key.` })
   @Allow('admin')
+  @MaxItems(GROUP_CUSTOM_ATTRIBUTES_MAX)
   groupCustomAttributes(@Arg('groupId', () => ID) groupId: string, @Ctx() ctx: RequestCtx): Promise<KeyValue[]> {
     return groupCustomAttributeService.list(ctx, groupId);
   }
@@ -126,14 +128,18 @@ export class GroupResolver {
     return policy.canSeeStatistics(ctx.user) ? ctx.loaders.groupStatistics.load(g.id) : null;
   }
 
-  @FieldResolver(() => [ProjectType], { description: 'Projects in the group the caller may see (not paginated, as GitLab’s detail form).' })
-  projects(@Root() g: Namespace, @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo): Promise<Project[]> {
-    return withPreloadedRelations(ctx, ctx.loaders.groupProjects.load({ groupId: g.id, columns: selectedColumns(ctx.em, Project, info, 'p') }), info);
+  @FieldResolver(() => [ProjectType], { description: `Projects in the group the caller may see, the first ${GROUP_DETAIL_PROJECTS} by id (GitLab’s detail form; all of them: groupProjects).` })
+  @MaxItems(GROUP_DETAIL_PROJECTS)
+  projects(@Root() g: Namespace, @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo, @Arg('limit', () => Int, { nullable: true, description: limitDescription(GROUP_DETAIL_PROJECTS) }) limit: number | undefined): Promise<Project[]> {
+    const key = { groupId: g.id, columns: selectedColumns(ctx.em, Project, info, 'p'), limit: servedLimit(limit, GROUP_DETAIL_PROJECTS) };
+    return withPreloadedRelations(ctx, ctx.loaders.groupProjects.load(key), info);
   }
 
-  @FieldResolver(() => [ProjectType], { description: 'Projects shared with the group that the caller may see.' })
-  sharedProjects(@Root() g: Namespace, @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo): Promise<Project[]> {
-    return withPreloadedRelations(ctx, ctx.loaders.groupSharedProjects.load({ groupId: g.id, columns: selectedColumns(ctx.em, Project, info, 'p') }), info);
+  @FieldResolver(() => [ProjectType], { description: `Projects shared with the group that the caller may see, the first ${GROUP_DETAIL_PROJECTS} by id.` })
+  @MaxItems(GROUP_DETAIL_PROJECTS)
+  sharedProjects(@Root() g: Namespace, @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo, @Arg('limit', () => Int, { nullable: true, description: limitDescription(GROUP_DETAIL_PROJECTS) }) limit: number | undefined): Promise<Project[]> {
+    const key = { groupId: g.id, columns: selectedColumns(ctx.em, Project, info, 'p'), limit: servedLimit(limit, GROUP_DETAIL_PROJECTS) };
+    return withPreloadedRelations(ctx, ctx.loaders.groupSharedProjects.load(key), info);
   }
 
   /** The parent is already visible here; batched across the parents of a list (no N+1). */
@@ -142,7 +148,8 @@ export class GroupResolver {
     return ctx.loaders.subgroups.load({ parentId: g.id, args: { ...args } });
   }
 
-  @FieldResolver(() => [CustomAttributeType], { nullable: true, description: 'Administrators only; null for others.' })
+  @FieldResolver(() => [CustomAttributeType], { nullable: true, description: `Administrators only; null for others. The first ${GROUP_CUSTOM_ATTRIBUTES_MAX} by key.` })
+  @MaxItems(GROUP_CUSTOM_ATTRIBUTES_MAX)
   customAttributes(@Root() g: Namespace, @Ctx() ctx: RequestCtx): Promise<KeyValue[]> | null {
     return policy.canSeeCustomAttributes(ctx.user) ? ctx.loaders.groupCustomAttributes.load(g.id) : null;
   }

@@ -3,6 +3,7 @@ import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver
 import { preloadProjectRelations } from './project-preload';
 import { Allow } from '../../core/auth/allow';
 import { Reads } from '../../core/graphql/reads';
+import { MaxItems, limitDescription, servedLimit } from '../../core/graphql/list-bound';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { policy } from '../access/policy';
 import { VISIBILITY_LEVEL, Visibility, toVisibility } from '../access/visibility.type';
@@ -10,7 +11,7 @@ import type { Namespace } from '../namespaces/namespace.entity';
 import { NamespaceType } from '../namespaces/namespace.type';
 import { Project } from './project.entity';
 import { CreateProjectInput, ProjectFilterArgs, ShareProjectInput, UpdateProjectInput } from './project.inputs';
-import type { ProjectShareView } from './project.loaders';
+import { PROJECT_SHARES_MAX, type ProjectShareView } from './project.loaders';
 import { projectService } from './project.service';
 import { projectRunnersToken } from './project-runners-token';
 import { ProjectGroupLinkType, ProjectPage, ProjectType, SharedWithGroupType, StarProjectPayload } from './project.type';
@@ -153,10 +154,15 @@ export class ProjectResolver {
     return withNamespace(ctx, p, (ns) => `git@${host(ctx)}:${fullPathOf(ns, p)}.git`);
   }
 
-  @FieldResolver(() => [SharedWithGroupType])
+  @FieldResolver(() => [SharedWithGroupType], { description: `The groups the project is shared with, the first ${PROJECT_SHARES_MAX} shares.` })
   @Reads('id')
-  sharedWithGroups(@Root() p: Project, @Ctx() ctx: RequestCtx): ProjectShareView[] | Promise<ProjectShareView[]> {
-    return ctx.loaders.projectShares.peek(p.id) ?? ctx.loaders.projectShares.load(p.id);
+  @MaxItems(PROJECT_SHARES_MAX)
+  sharedWithGroups(@Root() p: Project, @Ctx() ctx: RequestCtx, @Arg('limit', () => Int, { nullable: true, description: limitDescription(PROJECT_SHARES_MAX) }) limit: number | undefined): ProjectShareView[] | Promise<ProjectShareView[]> {
+    // Loaded up to the bound (one batch for every project of the page), served up to `limit`.
+    const served = servedLimit(limit, PROJECT_SHARES_MAX);
+    const shares = ctx.loaders.projectShares.peek(p.id) ?? ctx.loaders.projectShares.load(p.id);
+    if (served === PROJECT_SHARES_MAX) return shares;
+    return Array.isArray(shares) ? shares.slice(0, served) : shares.then((all) => all.slice(0, served));
   }
 
   @FieldResolver(() => String, { nullable: true, description: 'Only for callers with Master access or above.' })

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { RequestCtx } from '../../core/context/request-ctx';
-import { sqlRows } from '../../core/db/sql';
+import { lightEntity, sqlRows } from '../../core/db/sql';
 import type { Page } from '../../core/pagination/page';
 import { policy } from '../access/policy';
 import { authorizedProjectIds } from '../access/visibility';
@@ -11,19 +11,32 @@ import type { JobRow } from '../ci/job.type';
 import { Project } from '../projects/project.entity';
 
 /**
+ * At most this many projects in a runner's `projects` (GraphQL `Runner.projects`, REST GET
+ * /runners/:id): GitLab 10.3 listed every project the runner is enabled for; an unpaged list is
+ * served up to a declared bound (issue 18, F2), the first by id.
+ */
+export const RUNNER_PROJECTS_MAX = 100;
+
+/**
  * A runner's projects as the detail form shows them: all for admins, otherwise only the linked
  * projects the caller is a member of (GitLab: `authorized_projects.where(id: runner.projects)`).
  */
 async function loadRunnerProjects(ctx: RequestCtx, runnerIds: readonly number[]): Promise<Project[][]> {
   const filter = policy.isAdmin(ctx.user) ? '' : ` and rp.project_id = any(${intArray(await authorizedProjectIds(ctx))})`;
-  const links = await sqlRows<{ runner_id: number; project_id: number }>(
+  const rows = await sqlRows<Record<string, unknown>>(
     ctx.em,
-    `select rp.runner_id, rp.project_id from ci_runner_projects rp where rp.runner_id = any(${intArray(runnerIds)})${filter} order by rp.project_id`,
+    `select k.id as runner_key, p.* from unnest(${intArray(runnerIds)}) k(id) cross join lateral (
+       select rp.project_id from ci_runner_projects rp where rp.runner_id = k.id${filter} order by rp.project_id limit ${RUNNER_PROJECTS_MAX}) l
+       join projects p on p.id = l.project_id order by k.id, p.id`,
   );
-  const projectIds = [...new Set(links.map((l) => Number(l.project_id)))];
-  const projects = projectIds.length ? await ctx.em.find(Project, { id: { $in: projectIds } }) : [];
-  const byId = new Map(projects.map((p) => [p.id, p]));
-  return runnerIds.map((id) => links.filter((l) => Number(l.runner_id) === id).map((l) => byId.get(Number(l.project_id))!).filter(Boolean));
+  const byRunner = new Map<number, Project[]>();
+  for (const row of rows) {
+    const key = Number(row.runner_key);
+    const list = byRunner.get(key) ?? [];
+    list.push(lightEntity(ctx.em, Project, row));
+    byRunner.set(key, list);
+  }
+  return runnerIds.map((id) => byRunner.get(id) ?? []);
 }
 
 export interface RunnerJobsKey {

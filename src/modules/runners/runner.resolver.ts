@@ -14,6 +14,8 @@ import type { Runner } from './runner.entity';
 import { EnableProjectRunnerArgs, ProjectRunnersArgs, RegisterRunnerInput, RunnersArgs, UpdateRunnerInput } from './runner.inputs';
 import { runnerService } from './runner.service';
 import { RunnerAccessLevel, RunnerPage, RunnerRegistrationType, RunnerType, accessLevelOf } from './runner.type';
+import { MaxItems, limitDescription, servedLimit } from '../../core/graphql/list-bound';
+import { RUNNER_PROJECTS_MAX } from './runner.loaders';
 
 @Resolver(() => RunnerType)
 export class RunnerResolver {
@@ -104,9 +106,12 @@ export class RunnerResolver {
     return policy.isAdmin(ctx.user) || !r.isShared ? ctx.secrets.open(r.token) : null;
   }
 
-  @FieldResolver(() => [ProjectType], { description: 'Administrators: every project; others: the projects they are a member of.' })
-  projects(@Root() r: Runner, @Ctx() ctx: RequestCtx): Promise<Project[]> {
-    return ctx.loaders.runnerProjects.load(r.id);
+  @FieldResolver(() => [ProjectType], { description: `Administrators: every project; others: the projects they are a member of. The first ${RUNNER_PROJECTS_MAX} by id.` })
+  @MaxItems(RUNNER_PROJECTS_MAX)
+  projects(@Root() r: Runner, @Ctx() ctx: RequestCtx, @Arg('limit', () => Int, { nullable: true, description: limitDescription(RUNNER_PROJECTS_MAX) }) limit: number | undefined): Promise<Project[]> {
+    const served = servedLimit(limit, RUNNER_PROJECTS_MAX);
+    const all = ctx.loaders.runnerProjects.load(r.id);
+    return served === RUNNER_PROJECTS_MAX ? all : all.then((list) => list.slice(0, served));
   }
 
   @FieldResolver(() => JobPage, { nullable: true, description: 'null when the caller may not list the jobs (admins: any runner; others: owned runners).' })
