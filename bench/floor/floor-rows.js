@@ -11,10 +11,12 @@ const encKey = secretsFile && fs.existsSync(secretsFile)
   ? crypto.createHmac('sha256', Buffer.from(fs.readFileSync(secretsFile, 'utf8').trim(), 'hex')).update('encrypt').digest()
   : null;
 
-function unseal(v) {
-  if (!v || !encKey || !v.startsWith('v1:')) return v;
-  const [, iv, tag, body] = v.split(':');
+/** v1: no associated data; v2: sealed for its slot (table, column, row), as the service's secret-box. */
+function unseal(v, slot) {
+  if (!v || !encKey || !(v.startsWith('v1:') || v.startsWith('v2:'))) return v;
+  const [version, iv, tag, body] = v.split(':');
   const d = crypto.createDecipheriv('aes-256-gcm', encKey, Buffer.from(iv, 'base64url'));
+  if (version === 'v2') d.setAAD(Buffer.from(JSON.stringify(slot)));
   d.setAuthTag(Buffer.from(tag, 'base64url'));
   return Buffer.concat([d.update(Buffer.from(body, 'base64url')), d.final()]).toString('utf8');
 }
@@ -97,7 +99,7 @@ function projectJson(p, ns, links, ctx, admin) {
     })),
     request_access_enabled: p.request_access_enabled,
   };
-  if (admin) out.runners_token = unseal(p.runners_token);
+  if (admin) out.runners_token = unseal(p.runners_token, ['projects', 'runners_token', String(p.id)]);
   return out;
 }
 

@@ -1,10 +1,13 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import multer from 'multer';
+import type { Logger } from 'pino';
+import { authorize, type AllowRule } from '../core/auth/allow';
 import { extractToken } from '../core/auth/token';
 import type { RequestCtx } from '../core/context/request-ctx';
 import { UnauthenticatedError } from '../core/errors/domain-errors';
+import { asDomainError } from '../core/errors/driver-errors';
 import { toRestError } from '../core/errors/rest-error';
-import { sendJsonError } from '../core/http/body-error-handler';
+import { isClientAbort, sendJsonError } from '../core/http/body-error-handler';
 import type { RouteDef } from './route';
 
 /** JSON, form and multipart field bodies (README "Security"). */
@@ -55,6 +58,31 @@ function multipartGate(route: RouteDef): RequestHandler {
   };
 }
 
+/**
+ * The route's `gate` (route.ts), before any body is read, for a caller authenticated by header or
+ * query token: the field's permission metadata first (GitLab's order: 401/403 before a route filter),
+ * then the gate. A refusal closes the connection after the answer, so the body is never read.
+ */
+function routeGate(route: RouteDef, allow: AllowRule | undefined): RequestHandler {
+  const gate = route.gate;
+  return (req, res, next) => {
+    const ctx = res.locals.ctx as RequestCtx | undefined;
+    if (!gate || !ctx) return next();
+    Promise.resolve()
+      .then(() => {
+        if (allow) authorize(ctx, allow);
+        return gate(ctx, req.params as Record<string, string>);
+      })
+      .then(() => next(), (err: unknown) => {
+        const domain = asDomainError(err);
+        if (!domain) return next(err);
+        const mapped = toRestError(domain);
+        res.setHeader('Connection', 'close');
+        sendError(res, mapped.status, mapped.body);
+      });
+  };
+}
+
 /** Declared file parts arrive as their text, like form fields. */
 function filesToFields(req: Request, _res: Response, next: NextFunction): void {
   const files = (req as Request & { files?: Record<string, Express.Multer.File[]> }).files;
@@ -62,16 +90,36 @@ function filesToFields(req: Request, _res: Response, next: NextFunction): void {
   next();
 }
 
+/**
+ * The multipart parser, where a client that aborts its upload is not a server error: anyone can
+ * abort uploads, so it is one warning without a stack (not an error line with one), and no answer
+ * (the connection is gone).
+ */
+function multipartOf(parse: RequestHandler, route: RouteDef, logger: Logger | undefined): RequestHandler {
+  return (req, res, next) => parse(req, res, (err?: unknown) => {
+    if (!(err instanceof Error) || !isClientAbort(req, err)) return next(err);
+    logger?.warn({ reqId: req.id, route: `${route.method} ${route.path}`, reason: err.message }, 'client aborted the request body');
+    res.destroy();
+  });
+}
+
 const jsonBody = express.json({ limit: BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'] });
 const formBody = express.urlencoded({ extended: true, limit: BODY_LIMIT_BYTES, parameterLimit: 10000 });
 
-/** The middleware chain in front of one route: authenticate, then read the body this route accepts. */
-export function routeBodyPipeline(route: RouteDef, createCtx: (req: Request) => Promise<RequestCtx>): RequestHandler[] {
+export interface BodyPipelineOptions {
+  /** Client aborts are logged here (warn). */
+  logger?: Logger;
+  /** The root field's permission metadata, checked before the route's `gate`. */
+  allow?: AllowRule;
+}
+
+/** The middleware chain in front of one route: authenticate, the route's gate, then read the body this route accepts. */
+export function routeBodyPipeline(route: RouteDef, createCtx: (req: Request) => Promise<RequestCtx>, opts: BodyPipelineOptions = {}): RequestHandler[] {
   const files = route.files ?? [];
   const upload = multer({
     // Without declared files, upload.none() refuses any file part ("Unexpected file field").
     limits: { fields: MULTIPART_MAX_FIELDS, fieldSize: BODY_LIMIT_BYTES, fieldNameSize: 200, fileSize: FILE_LIMIT_BYTES, parts: MULTIPART_MAX_FIELDS + files.length, ...(files.length > 0 ? { files: files.length } : {}) },
   });
   const multipart = files.length > 0 ? upload.fields(files.map((name) => ({ name, maxCount: 1 }))) : upload.none();
-  return [authenticateFirst(createCtx), multipartGate(route), jsonBody, formBody, multipart, filesToFields];
+  return [authenticateFirst(createCtx), routeGate(route, opts.allow), multipartGate(route), jsonBody, formBody, multipartOf(multipart, route, opts.logger), filesToFields];
 }

@@ -51,6 +51,14 @@ export interface RouteDef {
    * a feature switch: 404): run after authentication with the raw path parameters.
    */
   filter?: (ctx: RequestCtx, path: Record<string, string>) => Promise<void>;
+  /**
+   * Checks that answer before the request body is read (a switched-off feature's 404 must not cost a
+   * 4 MB upload), for callers authenticated by header or query token: run after authentication and
+   * the field's permission metadata, with the raw path parameters; they must not depend on the body.
+   * Usually the route's `filter` again (memoized lookups make the second run cheap); a caller whose
+   * token is in the body gets the same answers from `filter`, after the body.
+   */
+  gate?: (ctx: RequestCtx, path: Record<string, string>) => Promise<void>;
   /** Also answered under /api/v3 with the same handler (spec 9: the environment stop example). */
   v3?: boolean;
   /** Success status: fixed, or computed from the GraphQL result. Defaults: POST 201, DELETE 204, else 200. */

@@ -124,7 +124,7 @@ export function buildRestRouter(deps: RestDeps): Router {
   for (const c of deps.routes) {
     const method = c.route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
     // Bodies are read per route, after header/query authentication; errors go to the app's bodyErrorHandler.
-    router[method](c.route.path, ...routeBodyPipeline(c.route, deps.createCtx), (req: Request, res: Response) => {
+    router[method](c.route.path, ...routeBodyPipeline(c.route, deps.createCtx, { logger: deps.logger, allow: c.allow }), (req: Request, res: Response) => {
       res.locals.route = `${c.route.method} ${c.route.path}`;
       handle(c, deps, req, res).catch((err: unknown) => sendError(res, restErrorOf(err, deps, req, res)));
     });

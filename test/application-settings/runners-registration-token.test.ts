@@ -7,6 +7,7 @@ import { sqlRows } from '../../src/core/db/sql';
 import { uncachedSharedCache } from '../../src/core/db/shared-cache';
 import { STORED_SETTINGS } from '../../src/modules/application-settings/application-settings.catalogue';
 import { ensureRow } from '../../src/modules/application-settings/application-settings.store';
+import { REGISTRATION_TOKEN_SLOT } from '../../src/modules/application-settings/application-settings.secrets';
 
 const t = useTestApp();
 const newCtx = ctxFactory(loaderFactory(MODULES));
@@ -14,7 +15,7 @@ const ctx = () => newCtx({ em: t.orm.em.fork(), user: null, externalUrl: 'http:/
 
 async function storedToken(): Promise<string> {
   const [row] = await sqlRows<{ sealed: string }>(t.orm.em.fork(), 'select runners_registration_token_sealed as sealed from application_settings where id = 1');
-  return TEST_SECRETS.open(row.sealed);
+  return TEST_SECRETS.open(row.sealed, REGISTRATION_TOKEN_SLOT);
 }
 
 describe('matchesRunnersRegistrationToken', () => {
@@ -52,7 +53,9 @@ describe('matchesRunnersRegistrationToken', () => {
 describe('application_settings table', () => {
   it('has exactly one column per stored catalogue entry besides id, token and timestamps', async () => {
     const cols = await sqlRows<{ column_name: string }>(t.orm.em.fork(), `select column_name from information_schema.columns where table_name = 'application_settings'`);
-    const expected = [...STORED_SETTINGS.map((s) => s.name), 'id', 'runners_registration_token_sealed', 'runners_registration_token_digest', 'created_at', 'updated_at'];
+    // Credentials also have their sealed column (the clear one holds only leftovers from before sealing).
+    const sealed = ['captcha_private_key_sealed', 'spamfilter_api_key_sealed', 'errortracker_dsn_sealed', 'clientside_errortracker_dsn_sealed'];
+    const expected = [...STORED_SETTINGS.map((s) => s.name), ...sealed, 'id', 'runners_registration_token_sealed', 'runners_registration_token_digest', 'created_at', 'updated_at'];
     expect(cols.map((c) => c.column_name).sort()).toEqual(expected.sort());
   });
 });

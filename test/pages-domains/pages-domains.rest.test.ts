@@ -30,6 +30,8 @@ async function project(): Promise<TestProject> {
   return createProject(t, { namespace: await createGroup(t) });
 }
 const create = (p: TestProject, body: Record<string, unknown>, token = ROOT_TOKEN) => api(t, token).post(base(p)).send(body);
+/** The slot a domain's key is sealed for (bound to its row). */
+const keySlot = (p: TestProject, domain: string) => ({ table: 'pages_domains', column: 'sealed_key', row: `${p.id}:${domain}` });
 
 describe('role matrix: Master or Owner (or admin) reads and writes (spec 4.25-4.29)', () => {
   type Role = 'guest' | 'reporter' | 'developer' | 'master' | 'owner' | 'public non-member' | 'private non-member' | 'admin' | 'anonymous';
@@ -115,12 +117,14 @@ describe('GET /projects/:id/pages/domains(/:domain)', () => {
     expect(JSON.stringify(res.body)).not.toContain('PRIVATE KEY');
   });
 
-  it('dotted names in the path, exact match; unknown → 404 PagesDomain Not Found', async () => {
+  it('dotted names in the path, stored in lower case and found whatever the case; unknown → 404 PagesDomain Not Found', async () => {
     const p = await project();
-    await create(p, { domain: 'www.Example.org' }).expect(201);
-    const res = await api(t, ROOT_TOKEN).get(`${base(p)}/www.Example.org`);
-    expect([res.status, res.body]).toEqual([200, { domain: 'www.Example.org', url: 'http://www.Example.org' }]);
-    expect((await api(t, ROOT_TOKEN).get(`${base(p)}/www.example.org`)).body).toEqual({ message: '404 PagesDomain Not Found' });
+    const created = await create(p, { domain: 'www.Example.org' });
+    expect([created.status, created.body]).toEqual([201, { domain: 'www.example.org', url: 'http://www.example.org' }]);
+    for (const name of ['www.Example.org', 'www.example.org', 'WWW.EXAMPLE.ORG']) {
+      const res = await api(t, ROOT_TOKEN).get(`${base(p)}/${name}`);
+      expect([name, res.status, res.body]).toEqual([name, 200, { domain: 'www.example.org', url: 'http://www.example.org' }]);
+    }
     expect((await api(t, ROOT_TOKEN).get(`${base(p)}/nope.test`)).body).toEqual({ message: '404 PagesDomain Not Found' });
     const elsewhere = await project();
     expect((await api(t, ROOT_TOKEN).get(`${base(elsewhere)}/www.Example.org`)).body).toEqual({ message: '404 PagesDomain Not Found' });
@@ -165,8 +169,8 @@ describe('POST /projects/:id/pages/domains', () => {
     expect(JSON.stringify(res.body)).not.toContain('PRIVATE KEY');
     const row = await queryOne<{ sealed_key: string; certificate: string }>(t, "select sealed_key, certificate from pages_domains where domain = 'sealed.test'");
     expect(row!.sealed_key).not.toContain('PRIVATE KEY');
-    expect(row!.sealed_key.startsWith('v1:')).toBe(true);
-    expect(TEST_SECRETS.open(row!.sealed_key)).toBe(ec.keyPem);
+    expect(row!.sealed_key.startsWith('v2:')).toBe(true); // bound to its row (issue 18)
+    expect(TEST_SECRETS.open(row!.sealed_key, keySlot(p, 'sealed.test'))).toBe(ec.keyPem);
     expect(row!.certificate).toBe(ec.pem);
   });
 
@@ -254,7 +258,7 @@ describe('PUT /projects/:id/pages/domains/:domain (GitLab update semantics, spec
   it('certificate alone keeps the stored key and must match it', async () => {
     const same = await put({ certificate: ec.pem });
     expect([same.status, same.body.url]).toEqual([200, 'https://ssl.domain.test']);
-    expect(TEST_SECRETS.open((await stored())!.sealed_key!)).toBe(ec.keyPem);
+    expect(TEST_SECRETS.open((await stored())!.sealed_key!, keySlot(p, 'ssl.domain.test'))).toBe(ec.keyPem);
     const foreign = await put({ certificate: other.pem });
     expect([foreign.status, foreign.body]).toEqual([400, { message: { key: ["doesn't match the certificate"] } }]);
   });
@@ -267,7 +271,7 @@ describe('PUT /projects/:id/pages/domains/:domain (GitLab update semantics, spec
   it('both: replaced', async () => {
     const res = await put({ certificate: other.pem, key: other.keyPem });
     expect([res.status, res.body.certificate.subject]).toEqual([200, '/CN=other.test']);
-    expect(TEST_SECRETS.open((await stored())!.sealed_key!)).toBe(other.keyPem);
+    expect(TEST_SECRETS.open((await stored())!.sealed_key!, keySlot(p, 'ssl.domain.test'))).toBe(other.keyPem);
   });
 
   it('unknown domain → 404 PagesDomain Not Found; blank strings are 400', async () => {

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { runnerTokenSlot } from '../../src/modules/runners/runner-token';
 import { TEST_SECRETS, type TestApp } from '../support/test-app';
 
 /** Runners, pipelines, commits and jobs written straight to the database (tokens sealed as the service does). */
@@ -19,11 +20,13 @@ export async function createRunner(
 ): Promise<TestRunner> {
   seq += 1;
   const token = crypto.randomBytes(15).toString('hex');
+  // Sealed for its row, as the service does (runner-token.ts): the id is taken first.
+  const { id } = await one<{ id: number }>(t, `select nextval(pg_get_serial_sequence('ci_runners', 'id'))::int as id`);
   const r = await one<{ id: number }>(
     t,
-    `insert into ci_runners (token, token_digest, description, active, is_shared, locked, contacted_at, tag_list, run_untagged, access_level)
-     values (?, ?, ?, ?, ?, ?, ?, ?::text[], ?, ?) returning id`,
-    [TEST_SECRETS.seal(token), TEST_SECRETS.digest(token), opts.description ?? `runner ${seq}`, opts.active ?? true, !!opts.shared, !!opts.locked,
+    `insert into ci_runners (id, token, token_digest, description, active, is_shared, locked, contacted_at, tag_list, run_untagged, access_level)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?::text[], ?, ?) returning id`,
+    [id, TEST_SECRETS.seal(token, runnerTokenSlot(id)), TEST_SECRETS.digest(token), opts.description ?? `runner ${seq}`, opts.active ?? true, !!opts.shared, !!opts.locked,
       opts.contactedAt ?? null, `{${(opts.tagList ?? []).join(',')}}`, opts.runUntagged ?? true, opts.accessLevel ?? 0],
   );
   for (const p of opts.projects ?? []) await t.orm.em.getConnection().execute('insert into ci_runner_projects (runner_id, project_id) values (?, ?)', [r.id, p.id]);

@@ -4,6 +4,7 @@ import { buildApp } from '../../src/app';
 import { MODULES } from '../../src/modules';
 import { createGroup, createProject, queryOne } from '../support/factories';
 import { api, EXTERNAL_URL, ROOT_TOKEN, TEST_SECRETS, useTestApp } from '../support/test-app';
+import { runnerTokenSlot } from '../../src/modules/runners/runner-token';
 import { createRunner } from './runner-factories';
 import { runnerWorld } from './runner-fixture';
 
@@ -30,7 +31,10 @@ describe('POST /runners (registration)', () => {
     // At rest the token is sealed: the database holds neither it nor an unkeyed hash of it.
     const row = await queryOne<{ token: string; token_digest: string }>(t, 'select token, token_digest from ci_runners where id = ?', [res.body.id]);
     expect(row?.token).not.toContain(res.body.token);
-    expect(TEST_SECRETS.open(row!.token)).toBe(res.body.token);
+    // Sealed for its own row (v2): it opens there only.
+    expect(row!.token).toMatch(/^v2:/);
+    expect(TEST_SECRETS.open(row!.token, runnerTokenSlot(res.body.id))).toBe(res.body.token);
+    expect(() => TEST_SECRETS.open(row!.token, runnerTokenSlot(res.body.id + 1))).toThrow();
     expect(row?.token_digest).toBe(TEST_SECRETS.digest(res.body.token));
   });
 

@@ -6,22 +6,55 @@ import { loadOrCreateKeyFile, parseSecretsKey, secretBox } from '../../src/core/
 describe('secret box (secrets at rest)', () => {
   const box = secretBox(Buffer.alloc(32, 1));
 
+  const slot = { table: 'ci_runners', column: 'token', row: 7 };
+
   it('round-trips, and never stores the plain text', () => {
-    const sealed = box.seal('glrt-secret-token');
-    expect(sealed).toMatch(/^v1:/);
+    const sealed = box.seal('glrt-secret-token', slot);
+    expect(sealed).toMatch(/^v2:/);
     expect(sealed).not.toContain('glrt-secret-token');
-    expect(box.open(sealed)).toBe('glrt-secret-token');
-    expect(box.seal('same')).not.toBe(box.seal('same')); // random IV per value
+    expect(box.open(sealed, slot)).toBe('glrt-secret-token');
+    expect(box.seal('same', slot)).not.toBe(box.seal('same', slot)); // random IV per value
   });
 
   it('refuses values sealed with another key or altered', () => {
     const other = secretBox(Buffer.alloc(32, 2));
-    const sealed = box.seal('x');
-    expect(() => other.open(sealed)).toThrow();
+    const sealed = box.seal('x', slot);
+    expect(() => other.open(sealed, slot)).toThrow();
     const parts = sealed.split(':');
     parts[3] = Buffer.from('y').toString('base64url');
-    expect(() => box.open(parts.join(':'))).toThrow();
-    expect(() => box.open('plain')).toThrow('not a sealed secret');
+    expect(() => box.open(parts.join(':'), slot)).toThrow();
+    expect(() => box.open('plain', slot)).toThrow('not a sealed secret');
+    expect(() => box.open(`${sealed}:extra`, slot)).toThrow('not a sealed secret');
+  });
+
+  it('binds a v2 value to its table, column and row: copied elsewhere it does not open', () => {
+    const sealed = box.seal('secret', slot);
+    expect(box.open(sealed, slot)).toBe('secret'); // now cached for this slot
+    for (const elsewhere of [{ ...slot, row: 8 }, { ...slot, row: '7x' }, { ...slot, column: 'token_digest' }, { ...slot, table: 'projects' }]) {
+      expect(() => box.open(sealed, elsewhere)).toThrow('does not open in this slot');
+    }
+    // A row key that only looks like the slot's ("7" and 7 are the same row).
+    expect(box.open(sealed, { ...slot, row: '7' })).toBe('secret');
+    // The version prefix cannot be swapped to skip the check.
+    expect(() => box.open(sealed.replace(/^v2:/, 'v1:'), slot)).toThrow();
+  });
+
+  it('still opens v1 values (no associated data) in any slot', () => {
+    const legacy = box.seal('old-token');
+    expect(legacy).toMatch(/^v1:/);
+    expect(box.open(legacy, slot)).toBe('old-token');
+    expect(box.open(legacy, { table: 'projects', column: 'runners_token', row: 1 })).toBe('old-token');
+    expect([box.isBound(legacy), box.isBound(box.seal('x', slot))]).toEqual([false, true]);
+  });
+
+  it('openOrNull: null and one report (slot and reason, never the value) for an unreadable value', () => {
+    const reports: unknown[] = [];
+    const reporting = secretBox(Buffer.alloc(32, 1), { onUnreadable: (e) => reports.push(e) });
+    const sealed = reporting.seal('hidden-value', slot);
+    expect(reporting.openOrNull(sealed, slot)).toBe('hidden-value');
+    expect(reporting.openOrNull(sealed, { ...slot, row: 9 })).toBeNull();
+    expect(reports).toEqual([{ table: 'ci_runners', column: 'token', row: 9, reason: 'the sealed value does not open in this slot or with this key' }]);
+    expect(JSON.stringify(reports)).not.toContain('hidden-value');
   });
 
   it('digests are stable per key and differ between keys', () => {

@@ -1,58 +1,119 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Logger } from 'pino';
+import { createLogger } from '../logger';
 
 /**
- * Secrets at rest (runner tokens, the instance registration token, pages private keys): AES-256-GCM
- * with a key from configuration, so that a database dump alone does not reveal them. Stored form:
- * `v1:<iv>:<tag>:<ciphertext>` (base64url parts). Lookups never decrypt: they use `digest()`.
+ * Secrets at rest (runner tokens, registration tokens, application-setting keys, pages private keys):
+ * AES-256-GCM with a key from configuration, so that a database dump alone does not reveal them.
+ * Lookups never decrypt: they use `digest()`.
+ *
+ * Stored forms (base64url parts):
+ * - `v2:<iv>:<tag>:<ciphertext>`: sealed for one slot (table, column, row) given as AES-GCM
+ *   associated data, so a value copied to another row or column does not open (issue 18).
+ * - `v1:<iv>:<tag>:<ciphertext>`: the earlier form, bound to nothing. Still opened in any slot, so
+ *   existing rows keep working; a value is re-sealed as v2 when it is written again (a pages key on
+ *   update, the settings row on its first read), and `isBound` tells the two apart.
  */
+export interface SecretSlot {
+  table: string;
+  column: string;
+  /** The row's id, or a natural key that is fixed before the row exists and never changes. */
+  row: string | number;
+}
+
+/** What `openOrNull` reports when a stored value does not open (never the value itself). */
+export interface UnreadableSecret extends SecretSlot {
+  reason: string;
+}
+
 export interface SecretBox {
-  seal(plain: string): string;
-  /** The plain text, or a thrown Error when the value was sealed with another key or altered. */
-  open(sealed: string): string;
+  /**
+   * Seals for `slot` (v2). Without a slot the unbound v1 form is written: only for fixtures and tools
+   * that write rows outside the service; service code always names the slot
+   * (test/security/sealed-slots.test.ts checks src/).
+   */
+  seal(plain: string, slot?: SecretSlot): string;
+  /** The plain text, or a thrown Error when the value was sealed with another key or for another slot, or altered. */
+  open(sealed: string, slot: SecretSlot): string;
+  /**
+   * Like `open`, but an unreadable value gives null and one warning through the box's `onUnreadable`:
+   * reads degrade to that one field being absent instead of failing a whole list.
+   */
+  openOrNull(sealed: string, slot: SecretSlot): string | null;
+  /** True for the v2 form (bound to its slot); false for v1 and for anything else. */
+  isBound(sealed: string): boolean;
   /** Keyed SHA-256 (HMAC) for indexed equality lookups of secrets such as tokens. */
   digest(plain: string): string;
+}
+
+export interface SecretBoxOptions {
+  /** Where unreadable values are reported (the service logs a warning); default: nothing. */
+  onUnreadable?: (event: UnreadableSecret) => void;
 }
 
 const KEY_BYTES = 32;
 /** Opened values kept per process (bounded; oldest dropped first). */
 const OPENED_MAX = 10_000;
 
-export function secretBox(key: Buffer): SecretBox {
+/** The associated data of a slot: unambiguous whatever characters the row key holds. */
+const slotData = (slot: SecretSlot) => JSON.stringify([slot.table, slot.column, String(slot.row)]);
+
+export function secretBox(key: Buffer, options: SecretBoxOptions = {}): SecretBox {
   if (key.length !== KEY_BYTES) throw new Error(`the secrets key must be ${KEY_BYTES} bytes`);
   const encKey = crypto.createHmac('sha256', key).update('encrypt').digest();
   const macKey = crypto.createHmac('sha256', key).update('digest').digest();
   // A list of 100 projects shows 100 runners tokens: each sealed text is opened once per process,
   // not once per row and request (issue 8). The process holds the key anyway, so the cache adds no
-  // exposure; a sealed text never changes meaning (a new value is a new random IV).
+  // exposure; a sealed text never changes meaning (a new value is a new random IV). A v2 text opens
+  // only in its slot, so the slot is part of the cache key: a copied value misses and fails.
   const opened = new Map<string, string>();
-  return {
-    seal(plain) {
+  const box: SecretBox = {
+    seal(plain, slot) {
       const iv = crypto.randomBytes(12);
       const cipher = crypto.createCipheriv('aes-256-gcm', encKey, iv);
+      if (slot) cipher.setAAD(Buffer.from(slotData(slot), 'utf8'));
       const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-      return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join(':');
+      return [slot ? 'v2' : 'v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join(':');
     },
-    open(sealed) {
-      const hit = opened.get(sealed);
+    open(sealed, slot) {
+      const aad = sealed.startsWith('v2:') ? slotData(slot) : null;
+      const cacheKey = aad === null ? sealed : `${aad}\n${sealed}`;
+      const hit = opened.get(cacheKey);
       if (hit !== undefined) return hit;
-      const plain = openUncached(sealed);
+      const plain = openUncached(sealed, aad);
       if (opened.size >= OPENED_MAX) opened.delete(opened.keys().next().value!);
-      opened.set(sealed, plain);
+      opened.set(cacheKey, plain);
       return plain;
     },
+    openOrNull(sealed, slot) {
+      try {
+        return box.open(sealed, slot);
+      } catch (e) {
+        // Known failure: a foreign key, another slot or altered text. Reported without the value.
+        options.onUnreadable?.({ ...slot, reason: (e as Error).message });
+        return null;
+      }
+    },
+    isBound: (sealed) => sealed.startsWith('v2:'),
     digest(plain) {
       return crypto.createHmac('sha256', macKey).update(plain, 'utf8').digest('hex');
     },
   };
+  return box;
 
-  function openUncached(sealed: string): string {
-    const [version, iv, tag, body] = sealed.split(':');
-    if (version !== 'v1' || !iv || !tag || body === undefined) throw new Error('not a sealed secret');
+  function openUncached(sealed: string, aad: string | null): string {
+    const [version, iv, tag, body, extra] = sealed.split(':');
+    if ((version !== 'v1' && version !== 'v2') || !iv || !tag || body === undefined || extra !== undefined) throw new Error('not a sealed secret');
     const decipher = crypto.createDecipheriv('aes-256-gcm', encKey, Buffer.from(iv, 'base64url'));
+    if (aad !== null) decipher.setAAD(Buffer.from(aad, 'utf8'));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+    try {
+      return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+    } catch {
+      throw new Error(aad === null ? 'the sealed value does not open with this key' : 'the sealed value does not open in this slot or with this key');
+    }
   }
 }
 
@@ -78,7 +139,14 @@ export function loadOrCreateKeyFile(dataDir: string): Buffer {
   return parseSecretsKey(fs.readFileSync(file, 'utf8').trim());
 }
 
-/** The service's secret box: SECRETS_KEY when configured, else the key file under DATA_DIR. */
-export function secretsFrom(config: { secretsKey: Buffer | undefined; dataDir: string }): SecretBox {
-  return secretBox(config.secretsKey ?? loadOrCreateKeyFile(config.dataDir));
+/**
+ * The service's secret box: SECRETS_KEY when configured, else the key file under DATA_DIR. Unreadable
+ * values are logged as warnings (table, column, row, reason; never a value) on `logger`, by default a
+ * logger of the configured level on stdout.
+ */
+export function secretsFrom(config: { secretsKey: Buffer | undefined; dataDir: string; logLevel?: string }, logger?: Logger): SecretBox {
+  const log = logger ?? createLogger(config.logLevel ?? 'info');
+  return secretBox(config.secretsKey ?? loadOrCreateKeyFile(config.dataDir), {
+    onUnreadable: (event) => log.warn({ secret: event }, 'a sealed value does not open; it is treated as absent'),
+  });
 }

@@ -15,6 +15,18 @@ export function sendJsonError(res: Response, status: number, body: Record<string
 }
 
 /**
+ * The client went away while its body was being read: it closed the connection or aborted the
+ * upload (multer: "Request aborted" / "Request closed"; Node: "aborted", ECONNRESET). Not a server
+ * fault, and nobody is left to answer.
+ */
+export function isClientAbort(req: Request, err: Error): boolean {
+  // A request read to its end is not aborted, whatever its stream state (Node destroys it after 'end').
+  if (req.complete) return false;
+  const code = (err as Error & { code?: string }).code;
+  return req.socket?.destroyed === true || code === 'ECONNRESET' || code === 'ECONNABORTED' || /^(Request aborted|Request closed|aborted)$/.test(err.message ?? '');
+}
+
+/**
  * The one error handler for failures before a route runs (body parsers, multipart, unknown errors):
  * malformed or oversized bodies are 4xx with a JSON `error`; anything else goes to `unexpected`
  * (which reports it once and answers 503 or 500).
@@ -22,6 +34,8 @@ export function sendJsonError(res: Response, status: number, body: Record<string
 export function bodyErrorHandler(unexpected: (err: Error, req: Request, res: Response) => void) {
   return (err: HttpError, req: Request, res: Response, _next: NextFunction): void => {
     if (res.headersSent) return void res.end();
+    // A client abort reaching here (the REST multipart parser logs its own as a warning): no error line.
+    if (isClientAbort(req, err)) return void res.destroy();
     if (err.type === 'entity.parse.failed') return sendJsonError(res, 400, { error: 'The request body is not valid JSON' });
     if (err.type === 'entity.too.large') return sendJsonError(res, 413, { error: 'The request body is too large' });
     if (err instanceof multer.MulterError) return sendJsonError(res, MULTER_STATUS[err.code] ?? 400, { error: `Multipart body refused: ${err.message}${err.field ? ` (${err.field})` : ''}` });

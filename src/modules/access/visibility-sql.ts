@@ -66,8 +66,9 @@ export function projectLevelsSql(user: User, ids: readonly number[]): string {
   return `select p.id, greatest(
       coalesce((select max(pm.access_level) from project_members pm where pm.project_id = p.id and pm.user_id = ${u} and ${activeMembership('pm')}), 0),
       coalesce((select max(gm.access_level) from group_members gm where gm.user_id = ${u} and gm.group_id = any(n.traversal_ids) and ${activeMembership('gm')}), 0),
-      coalesce((select max(least(l.group_access, (select max(sgm.access_level) from group_members sgm join namespaces s on s.id = l.group_id
-          where sgm.user_id = ${u} and sgm.group_id = any(s.traversal_ids) and ${activeMembership('sgm')}))) from project_group_links l
+      -- least() ignores NULL: a share counts only for members of the shared group (coalesce to 0).
+      coalesce((select max(least(l.group_access, coalesce((select max(sgm.access_level) from group_members sgm join namespaces s on s.id = l.group_id
+          where sgm.user_id = ${u} and sgm.group_id = any(s.traversal_ids) and ${activeMembership('sgm')}), 0))) from project_group_links l
           where l.project_id = p.id and ${activeMembership('l')}), 0),
       case when n.owner_id = ${u} then 50 else 0 end) as level
     from projects p join namespaces n on n.id = p.namespace_id where p.id = any(${intArray(ids)})`;

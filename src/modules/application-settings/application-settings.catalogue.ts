@@ -40,6 +40,11 @@ export interface SettingDef {
   rules?: readonly Rule[];
   /** A string is split into the list on commas, semicolons, whitespace and newlines (GitLab's domain lists). */
   splitText?: boolean;
+  /**
+   * A credential: stored sealed in `<name>_sealed` (application-settings.store.ts), shown in clear to
+   * administrators as GitLab shows it.
+   */
+  secret?: boolean;
 }
 
 type Opts = Partial<Omit<SettingDef, 'name' | 'kind' | 'description'>>;
@@ -67,14 +72,14 @@ export const SETTINGS: readonly SettingDef[] = [
   str('admin_notification_email', null, 'Abuse reports are sent to this address when set.', { rules: [email()] }),
   str('after_sign_out_path', null, 'Redirect target after logout.', { rules: [url()] }),
   str('after_sign_up_text', null, 'Text shown after sign-up.'),
-  str('spamfilter_api_key', null, 'Key of the spam protection service.', { rules: [presentIf('spamfilter_enabled')] }),
+  str('spamfilter_api_key', null, 'Key of the spam protection service.', { rules: [presentIf('spamfilter_enabled')], secret: true }),
   bool('spamfilter_enabled', false, 'Spam protection for issues.', { requires: ['spamfilter_api_key'] }),
   int('circuitbreaker_access_retries', 3, 'Number of storage access attempts.', { rules: [present(), atLeast(1)] }),
   int('circuitbreaker_check_interval', 1, 'Seconds between storage checks.', { rules: nonNegative }),
   int('circuitbreaker_failure_count_threshold', 3, 'Failures after which storage access is completely blocked.', { rules: nonNegative }),
   int('circuitbreaker_failure_reset_time', 1800, 'Seconds that failure information is kept; reset when no failures occur in that time.', { rules: nonNegative }),
   int('circuitbreaker_storage_timeout', 15, 'Seconds to wait for one storage access attempt.', { rules: nonNegative }),
-  str('clientside_errortracker_dsn', null, 'Required when client-side error reporting is enabled.', { rules: [presentIf('clientside_errortracker_enabled')] }),
+  str('clientside_errortracker_dsn', null, 'Required when client-side error reporting is enabled.', { rules: [presentIf('clientside_errortracker_enabled')], secret: true }),
   bool('clientside_errortracker_enabled', false, 'Client-side error reporting.', { requires: ['clientside_errortracker_dsn'] }),
   int('container_registry_token_expire_delay', 5, 'Container registry token lifetime in minutes.', { rules: positive }),
   str('default_artifacts_expire_in', '30 days', 'Default expiration of job artifacts (a duration such as `30 days`).', { nullable: false, rules: [present(), duration()] }),
@@ -134,7 +139,7 @@ export const SETTINGS: readonly SettingDef[] = [
   bool('project_export_enabled', true, 'Project export.'),
   bool('monitoring_metrics_enabled', false, 'Monitoring metrics endpoint.'),
   bool('captcha_enabled', false, 'Captcha on sign-up.', { requires: ['captcha_site_key', 'captcha_private_key'] }),
-  str('captcha_private_key', null, 'Captcha private key; required when enabled.', { rules: [presentIf('captcha_enabled')] }),
+  str('captcha_private_key', null, 'Captcha private key; required when enabled.', { rules: [presentIf('captcha_enabled')], secret: true }),
   str('captcha_site_key', null, 'Captcha site key; required when enabled.', { rules: [presentIf('captcha_enabled')] }),
   bool('repository_checks_enabled', true, 'Periodic repository integrity check.'),
   list('repository_storages', ['default'], 'Names of enabled storage paths; new projects go to one chosen at random.', { rules: [present(), storagesConfigured()] }),
@@ -144,7 +149,7 @@ export const SETTINGS: readonly SettingDef[] = [
   }),
   keyRestriction('rsa', 'Minimum bit length of RSA keys; 0 no restriction; -1 disables them.', someKeyTypeAllowed()),
   bool('send_user_confirmation_email', false, 'Send a confirmation e-mail on sign-up.'),
-  str('errortracker_dsn', null, 'Error tracker DSN; required when enabled.', { rules: [presentIf('errortracker_enabled')] }),
+  str('errortracker_dsn', null, 'Error tracker DSN; required when enabled.', { rules: [presentIf('errortracker_enabled')], secret: true }),
   bool('errortracker_enabled', false, 'Server-side error reporting.', { requires: ['errortracker_dsn'] }),
   int('session_expire_delay', 10080, 'Session duration in minutes; a restart is required to apply.', { rules: nonNegative }),
   bool('shared_runners_enabled', true, 'Default of shared_runners_enabled for new projects.', { requires: ['shared_runners_text'] }),
@@ -172,7 +177,7 @@ export const SETTINGS: readonly SettingDef[] = [
 
 export const SETTING_BY_NAME: ReadonlyMap<string, SettingDef> = new Map(SETTINGS.map((s) => [s.name, s]));
 
-/** Settings with a column of their own (all but the derived ones). */
+/** Settings with a column of their own (all but the derived ones; a secret's column is `<name>_sealed`). */
 export const STORED_SETTINGS = SETTINGS.filter((s) => s.kind !== 'derived');
 
 /** Legacy names of password_authentication_enabled_for_web (GitLab accepts and shows them). */

@@ -5,6 +5,7 @@ import { toVisibility } from '../access/visibility.type';
 import { SETTINGS, SETTING_BY_NAME, WEB_PASSWORD_ALIASES, type SettingDef } from './application-settings.catalogue';
 import type { SettingValue, SettingValues } from './application-settings.rules';
 import { loadRow, newRunnersToken, readRow, storeRunnersToken, updateColumns, type SettingsRow } from './application-settings.store';
+import { REGISTRATION_TOKEN_SLOT } from './application-settings.secrets';
 import { changesOf, checkModel, checkParameters, sentValues, toStored } from './application-settings.validation';
 
 /**
@@ -50,7 +51,8 @@ function view(ctx: RequestCtx, row: SettingsRow): Record<string, unknown> {
   const out: Record<string, unknown> = { id: 1, createdAt: row.createdAt, updatedAt: row.updatedAt };
   for (const s of SETTINGS) out[camelCase(s.name)] = viewValue(s, row.values);
   for (const alias of WEB_PASSWORD_ALIASES) out[camelCase(alias)] = row.values.password_authentication_enabled_for_web;
-  out.runnersRegistrationToken = ctx.secrets.open(row.tokenSealed);
+  // Not nullable (GitLab always has one): a token that does not open fails this read, reported once.
+  out.runnersRegistrationToken = ctx.secrets.open(row.tokenSealed, REGISTRATION_TOKEN_SLOT);
   return out;
 }
 
@@ -88,12 +90,12 @@ async function update(ctx: RequestCtx, input: Record<string, unknown>): Promise<
   const changes = await storedChanges(ctx, input);
   await currentRow(ctx); // exists from here on
   const row = await ctx.em.transactional(async (em) => {
-    const locked = (await readRow(em, true))!;
+    const locked = (await readRow(em, ctx.secrets, true))!;
     const merged: SettingValues = { ...locked.values };
     for (const [s, v] of changes) merged[s.name] = v;
     checkModel(merged);
-    if (changes.size > 0) await updateColumns(em, changes, ctx.clock.now());
-    return (await readRow(em))!;
+    if (changes.size > 0) await updateColumns(em, ctx.secrets, changes, ctx.clock.now());
+    return (await readRow(em, ctx.secrets))!;
   });
   ctx.memo.set(MEMO, Promise.resolve(row));
   return view(ctx, row);

@@ -4,10 +4,12 @@ import type { SecretBox } from '../../core/crypto/secret-box';
 import { VISIBILITY_LEVEL, type Visibility } from '../access/visibility.type';
 import { STORED_SETTINGS, type SettingDef } from './application-settings.catalogue';
 import type { SettingValue, SettingValues } from './application-settings.rules';
+import { REGISTRATION_TOKEN_SLOT, SECRET_SETTINGS, hasLeftovers, sealLeftovers, sealedColumn, settingSlot } from './application-settings.secrets';
 
 /**
  * SQL of the settings row (id 1). Values are in stored form: visibility levels as numbers, decimals
- * as exact decimal text (numeric columns, so 0.3 stays 0.3), lists as arrays.
+ * as exact decimal text (numeric columns, so 0.3 stays 0.3), lists as arrays; credentials
+ * (application-settings.secrets.ts) opened from their sealed columns.
  */
 export interface SettingsRow {
   values: SettingValues;
@@ -23,12 +25,17 @@ async function sqlRows<T = Record<string, unknown>>(em: EntityManager, sql: stri
   return (await em.getConnection().execute(sql, params, 'all', em.getTransactionContext())) as T[];
 }
 const iso = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as ${col}`;
-const SELECT = `select ${STORED_SETTINGS.map((s) => quote(s.name)).join(', ')},
+const SELECT = `select ${STORED_SETTINGS.map((s) => quote(s.name)).join(', ')}, ${SECRET_SETTINGS.map((s) => quote(sealedColumn(s))).join(', ')},
   runners_registration_token_sealed, ${iso('created_at')}, ${iso('updated_at')} from application_settings where id = 1`;
 
-function toRow(r: Record<string, unknown>): SettingsRow {
+function toRow(r: Record<string, unknown>, secrets: SecretBox): SettingsRow {
   const values: SettingValues = {};
   for (const s of STORED_SETTINGS) values[s.name] = r[s.name] as SettingValue;
+  // A clear leftover (not sealed yet) is the value until loadRow seals it; an unreadable sealed one is absent.
+  for (const s of SECRET_SETTINGS) {
+    const sealed = r[sealedColumn(s)];
+    if (typeof sealed === 'string') values[s.name] = secrets.openOrNull(sealed, settingSlot(s));
+  }
   return { values, tokenSealed: String(r.runners_registration_token_sealed), createdAt: new Date(String(r.created_at)), updatedAt: new Date(String(r.updated_at)) };
 }
 
@@ -54,9 +61,9 @@ export function newRunnersToken(): string {
   return crypto.randomBytes(15).toString('base64url');
 }
 
-export async function readRow(em: EntityManager, forUpdate = false): Promise<SettingsRow | undefined> {
+export async function readRow(em: EntityManager, secrets: SecretBox, forUpdate = false): Promise<SettingsRow | undefined> {
   const [r] = await sqlRows(em, forUpdate ? `${SELECT} for update` : SELECT);
-  return r ? toRow(r) : undefined;
+  return r ? toRow(r, secrets) : undefined;
 }
 
 /** Creates the row with the catalogue defaults; concurrent first requests insert it once (primary key id 1). */
@@ -66,32 +73,43 @@ export async function ensureRow(em: EntityManager, secrets: SecretBox, now: Date
   const marks: string[] = ['1'];
   const params: unknown[] = [];
   for (const s of STORED_SETTINGS) {
-    const [mark, p] = bind(s, storedDefault(s));
-    cols.push(quote(s.name));
+    const [mark, p] = s.secret ? sealedBind(s, storedDefault(s), secrets) : bind(s, storedDefault(s));
+    cols.push(quote(s.secret ? sealedColumn(s) : s.name));
     marks.push(mark);
     params.push(...p);
   }
   cols.push('runners_registration_token_sealed', 'runners_registration_token_digest', 'created_at', 'updated_at');
   marks.push('?', '?', '?', '?');
-  params.push(secrets.seal(token), secrets.digest(token), now, now);
+  params.push(secrets.seal(token, REGISTRATION_TOKEN_SLOT), secrets.digest(token), now, now);
   await sqlRows(em, `insert into application_settings (${cols.join(', ')}) values (${marks.join(', ')}) on conflict (id) do nothing`, params);
 }
 
-/** The row, created on first use. */
+/**
+ * The row, created on first use. A row that still holds clear credentials or an unbound token
+ * (written before sealing) is sealed here, once: the first read after the upgrade, in whichever
+ * instance comes first (application-settings.secrets.ts, `sealLeftovers`).
+ */
 export async function loadRow(em: EntityManager, secrets: SecretBox, now: Date): Promise<SettingsRow> {
-  const row = await readRow(em);
-  if (row) return row;
-  await ensureRow(em, secrets, now);
-  return (await readRow(em))!;
+  const [raw] = await sqlRows(em, SELECT);
+  if (raw && !hasLeftovers(raw, secrets)) return toRow(raw, secrets);
+  if (raw) await sealLeftovers(em, sqlRows, raw, secrets);
+  else await ensureRow(em, secrets, now);
+  return (await readRow(em, secrets))!;
+}
+
+/** A credential's value for its sealed column (null stays null). */
+function sealedBind(s: SettingDef, value: SettingValue, secrets: SecretBox): [string, unknown[]] {
+  return value === null ? ['null', []] : ['?', [secrets.seal(String(value), settingSlot(s))]];
 }
 
 /** Writes only the given columns (concurrent updates of different settings never undo each other). */
-export async function updateColumns(em: EntityManager, changes: Map<SettingDef, SettingValue>, now: Date): Promise<void> {
+export async function updateColumns(em: EntityManager, secrets: SecretBox, changes: Map<SettingDef, SettingValue>, now: Date): Promise<void> {
   const sets: string[] = [];
   const params: unknown[] = [];
   for (const [s, value] of changes) {
-    const [mark, p] = bind(s, value);
-    sets.push(`${quote(s.name)} = ${mark}`);
+    const [mark, p] = s.secret ? sealedBind(s, value, secrets) : bind(s, value);
+    // A credential goes to its sealed column; its clear column (a leftover, if any) is emptied.
+    sets.push(s.secret ? `${quote(sealedColumn(s))} = ${mark}, ${quote(s.name)} = null` : `${quote(s.name)} = ${mark}`);
     params.push(...p);
   }
   params.push(now);
@@ -102,7 +120,7 @@ export async function storeRunnersToken(em: EntityManager, secrets: SecretBox, t
   await sqlRows(
     em,
     'update application_settings set runners_registration_token_sealed = ?, runners_registration_token_digest = ?, updated_at = ? where id = 1',
-    [secrets.seal(token), secrets.digest(token), now],
+    [secrets.seal(token, REGISTRATION_TOKEN_SLOT), secrets.digest(token), now],
   );
 }
 

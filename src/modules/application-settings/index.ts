@@ -3,6 +3,7 @@ import { ApplicationSettings, UserRequestIp } from './application-settings.entit
 import { ApplicationSettingsResolver } from './application-settings.resolver';
 import { applicationSettingsRoutes } from './application-settings.rest';
 import { Migration20261122100000ApplicationSettings } from './migrations/Migration20261122100000_application_settings';
+import { Migration20261123100000ApplicationSettingsSecrets } from './migrations/Migration20261123100000_application_settings_secrets';
 
 export { matchesRunnersRegistrationToken } from './runners-registration-token';
 export { UNIQUE_IPS_COLUMNS, UNIQUE_IPS_JOIN, uniqueIpsRefusal, type UniqueIpsLimit } from './unique-ips';
@@ -12,7 +13,10 @@ export { defaultVisibilityLevel, newUserDefaults, sharedRunnersDefault, visibili
 export const applicationSettingsModule = defineModule({
   name: 'application-settings',
   entities: [ApplicationSettings, UserRequestIp],
-  migrations: [{ name: 'Migration20261122100000_application_settings', class: Migration20261122100000ApplicationSettings }],
+  migrations: [
+    { name: 'Migration20261122100000_application_settings', class: Migration20261122100000ApplicationSettings },
+    { name: 'Migration20261123100000_application_settings_secrets', class: Migration20261123100000ApplicationSettingsSecrets },
+  ],
   resolvers: [ApplicationSettingsResolver],
   routes: applicationSettingsRoutes,
 });

@@ -1,5 +1,6 @@
 import { defineModule } from '../../core/module/app-module';
 import { Migration20261122120000PagesDomains } from './migrations/Migration20261122120000_pages_domains';
+import { Migration20261201120000PagesCertificateDetails } from './migrations/Migration20261201120000_pages_certificate_details';
 import { PagesDomain } from './pages-domain.entity';
 import { PagesDomainResolver } from './pages-domain.resolver';
 import { pagesDomainRoutes } from './pages-domain.rest';
@@ -9,7 +10,10 @@ import { seedPagesDomains } from './pages-domain.seed';
 export const pagesDomainsModule = defineModule({
   name: 'pages-domains',
   entities: [PagesDomain],
-  migrations: [{ name: 'Migration20261122120000_pages_domains', class: Migration20261122120000PagesDomains }],
+  migrations: [
+    { name: 'Migration20261122120000_pages_domains', class: Migration20261122120000PagesDomains },
+    { name: 'Migration20261201120000_pages_certificate_details', class: Migration20261201120000PagesCertificateDetails },
+  ],
   resolvers: [PagesDomainResolver],
   routes: pagesDomainRoutes,
   seed: [seedPagesDomains],

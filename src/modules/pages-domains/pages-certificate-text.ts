@@ -1,121 +1,189 @@
-import crypto from 'node:crypto';
-import * as x509 from '@peculiar/x509';
+import { childrenOf, oidText, wholeTlv, type Tlv } from './pages-der';
+import type { ParsedCertificate } from './pages-certificate';
+import { extensionLines } from './pages-certificate-extensions';
+import { compatName, longName, OIDS, onelineName } from './pages-x509-names';
+import type { CertFields } from './pages-x509';
 
 /**
- * `certificate_text`: a dump in the layout of `openssl x509 -noout -text` (what GitLab returns):
- * version, serial, signature algorithm, issuer, validity, subject, public key (algorithm, size,
- * modulus/exponent or curve point) and the extensions decoded here; others are named by OID.
+ * `certificate_text`: Ruby's `OpenSSL::X509::Certificate#to_text` (OpenSSL's `X509_print`, the same
+ * as `openssl x509 -noout -text -nameopt compat`), rendered from the DER once, when the domain is
+ * saved. Layout of OpenSSL 3; RSA and EC keys (named or explicit curves) and the usual extensions
+ * are printed as OpenSSL prints them, other extensions as OpenSSL prints an extension it cannot
+ * decode. A certificate this renderer cannot follow gets the short form of `minimalText`.
  */
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const pad2 = (n: number) => String(n).padStart(2, '0');
 
-function opensslDate(d: Date): string {
-  const time = `${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}`;
-  return `${MONTHS[d.getUTCMonth()]} ${String(d.getUTCDate()).padStart(2, ' ')} ${time} ${d.getUTCFullYear()} GMT`;
+const hex2 = (b: number) => b.toString(16).padStart(2, '0');
+
+/** Unsigned big-endian octets as a BigInt. */
+const toBig = (bytes: Uint8Array): bigint => (bytes.length ? BigInt(`0x${Buffer.from(bytes).toString('hex')}`) : 0n);
+const bitLength = (n: bigint): number => (n === 0n ? 0 : n.toString(2).length);
+
+/** The magnitude octets of a two's complement INTEGER content, without leading zeros. */
+function magnitude(content: Buffer): { negative: boolean; bytes: Buffer } {
+  const negative = content.length > 0 && (content[0] & 0x80) !== 0;
+  let bytes = Buffer.from(content);
+  if (negative) {
+    let carry = 1;
+    for (let i = bytes.length - 1; i >= 0; i -= 1) {
+      const v = (~bytes[i] & 0xff) + carry;
+      bytes[i] = v & 0xff;
+      carry = v >> 8;
+    }
+  }
+  let start = 0;
+  while (start < bytes.length && bytes[start] === 0) start += 1;
+  bytes = bytes.subarray(start);
+  return { negative, bytes };
 }
 
-/** Colon-separated hex, 15 bytes a line (OpenSSL's layout), each line indented. */
-function hexBlock(bytes: Buffer, indent: string, perLine = 15): string[] {
-  const parts = [...bytes].map((b) => b.toString(16).padStart(2, '0'));
+/**
+ * The serial number as OpenSSL prints it: decimal and hex when it fits a signed 64-bit integer
+ * (`-2 (-0x2)`), else its magnitude octets on the next line, `(Negative)` first for a negative one.
+ * (OpenSSL 3.0 alone prints -1 in the long form, -1 being its error value; 1.x and 3.2+ print `-1 (-0x1)`.)
+ */
+export function serialNumberText(content: Buffer): string {
+  if (content.length === 0) return '        Serial Number: (Empty)';
+  const { negative, bytes } = magnitude(content);
+  const value = toBig(bytes);
+  if (bytes.length <= 8 && (negative ? value <= 1n << 63n : value < 1n << 63n)) {
+    const sign = negative ? '-' : '';
+    return `        Serial Number: ${sign}${value} (${sign}0x${value.toString(16)})`;
+  }
+  return `        Serial Number:\n            ${negative ? ' (Negative)' : ''}${[...bytes].map(hex2).join(':')}`;
+}
+
+/** The provider text encoder's `print_labeled_bignum`: decimal up to 64 bits, else 15 octets a line. */
+export function labeledNumber(label: string, n: bigint): string[] {
+  const neg = n < 0n;
+  const abs = neg ? -n : n;
+  if (abs === 0n) return [`${label} 0`];
+  if (bitLength(abs) <= 64) return [`${label} ${neg ? '-' : ''}${abs} (${neg ? '-' : ''}0x${abs.toString(16)})`];
+  let digits = abs.toString(16).toLowerCase();
+  if (digits.length % 2) digits = `0${digits}`;
+  const octets: string[] = digits.match(/../g) ?? [];
+  if (octets[0] >= '80') octets.unshift('00');
+  return [`${label}${neg ? ' (Negative)' : ''}`, ...octetLines(octets, '    ', 15)];
+}
+
+/** `print_labeled_buf`: the label, then the octets 15 a line, ':' after every octet but the last. */
+export function labeledOctets(label: string, bytes: Uint8Array): string[] {
+  return [label, ...octetLines([...bytes].map(hex2), '    ', 15)];
+}
+
+function octetLines(octets: string[], indent: string, perLine: number): string[] {
   const lines: string[] = [];
-  for (let i = 0; i < parts.length; i += perLine) {
-    const last = i + perLine >= parts.length;
-    lines.push(indent + parts.slice(i, i + perLine).join(':') + (last ? '' : ':'));
+  for (let i = 0; i < octets.length; i += perLine) {
+    const last = i + perLine >= octets.length;
+    lines.push(indent + octets.slice(i, i + perLine).join(':') + (last ? '' : ':'));
   }
   return lines;
 }
 
-const HASH: Record<string, string> = { 'SHA-1': 'sha1', 'SHA-256': 'sha256', 'SHA-384': 'sha384', 'SHA-512': 'sha512' };
-
-function signatureAlgorithm(alg: x509.HashedAlgorithm): string {
-  const hash = HASH[alg.hash?.name ?? ''] ?? 'unknown';
-  if (alg.name === 'RSASSA-PKCS1-v1_5') return `${hash}WithRSAEncryption`;
-  if (alg.name === 'ECDSA') return `ecdsa-with-${hash.toUpperCase()}`;
-  if (alg.name === 'RSA-PSS') return 'rsassaPss';
-  return alg.name;
+/** `X509_signature_dump`: 18 octets a line at `indent`; an empty string is a bare newline. */
+function signatureDump(bytes: Uint8Array, indent: number): string {
+  return `${octetLines([...bytes].map(hex2), ' '.repeat(indent), 18).join('\n')}\n`;
 }
 
-function serial(hex: string): string[] {
-  const clean = hex.replace(/^0+(?=.)/, '');
-  if (clean.length <= 15) return [`        Serial Number: ${BigInt(`0x${clean}`).toString()} (0x${clean.toLowerCase()})`];
-  return ['        Serial Number:', ...hexBlock(Buffer.from(hex.length % 2 ? `0${hex}` : hex, 'hex'), '            ', 32)];
+const CURVES: Record<string, [name: string, orderBits: number, nist?: string]> = {
+  '1.2.840.10045.3.1.1': ['prime192v1', 192, 'P-192'], '1.3.132.0.33': ['secp224r1', 224, 'P-224'],
+  '1.2.840.10045.3.1.7': ['prime256v1', 256, 'P-256'], '1.3.132.0.34': ['secp384r1', 384, 'P-384'],
+  '1.3.132.0.35': ['secp521r1', 521, 'P-521'], '1.3.132.0.10': ['secp256k1', 256],
+  '1.3.36.3.3.2.8.1.1.3': ['brainpoolP192r1', 192], '1.3.36.3.3.2.8.1.1.5': ['brainpoolP224r1', 224],
+  '1.3.36.3.3.2.8.1.1.7': ['brainpoolP256r1', 256], '1.3.36.3.3.2.8.1.1.9': ['brainpoolP320r1', 320],
+  '1.3.36.3.3.2.8.1.1.11': ['brainpoolP384r1', 384], '1.3.36.3.3.2.8.1.1.13': ['brainpoolP512r1', 512],
+};
+
+/** Explicit EC parameters (RFC 3279 ECParameters) as `ec_param_explicit_txt` prints them. */
+function explicitCurve(der: Buffer, params: Tlv): { orderBits: number; lines: string[] } | null {
+  const p = childrenOf(der, params);
+  if (!p || p.length < 5 || p[1].tag !== 0x30 || p[2].tag !== 0x30 || p[3].tag !== 0x04 || p[4].tag !== 0x02) return null;
+  const field = childrenOf(der, p[1]);
+  const curve = childrenOf(der, p[2]);
+  const fieldType = field?.length === 2 ? oidText(der, field[0]) : null;
+  if (!field || !curve || curve.length < 2 || !fieldType) return null;
+  const order = toBig(der.subarray(p[4].body, p[4].end));
+  const prime = fieldType === '1.2.840.10045.1.1' && field[1].tag === 0x02 ? toBig(der.subarray(field[1].body, field[1].end)) : null;
+  const base = der.subarray(p[3].body, p[3].end);
+  const form = ({ 2: 'compressed', 3: 'compressed', 4: 'uncompressed', 6: 'hybrid', 7: 'hybrid' } as Record<number, string>)[base[0]];
+  if (prime === null || !form) return null;
+  let cofactor = p[5]?.tag === 0x02 ? toBig(der.subarray(p[5].body, p[5].end)) : 0n;
+  if (cofactor === 0n) cofactor = bitLength(order) <= (bitLength(prime) + 1) / 2 + 3 ? 0n : (prime + 1n + (order >> 1n)) / order; // ec_guess_cofactor
+  const seed = curve[2]?.tag === 0x03 ? der.subarray(curve[2].body + 1, curve[2].end) : null;
+  const lines = [
+    `Field Type: ${OIDS[fieldType][0]}`,
+    ...labeledNumber('Prime:', prime),
+    ...labeledNumber('A:   ', toBig(der.subarray(curve[0].body, curve[0].end))),
+    ...labeledNumber('B:   ', toBig(der.subarray(curve[1].body, curve[1].end))),
+    ...labeledOctets(`Generator (${form}):`, base),
+    ...labeledNumber('Order: ', order),
+    ...labeledNumber('Cofactor: ', cofactor),
+    ...(seed ? labeledOctets('Seed:', seed) : []),
+  ];
+  return { orderBits: bitLength(order), lines };
 }
 
-function publicKey(cert: x509.X509Certificate): string[] {
-  const key = crypto.createPublicKey({ key: Buffer.from(cert.publicKey.rawData), format: 'der', type: 'spki' });
-  const jwk = key.export({ format: 'jwk' });
-  const out = ['        Subject Public Key Info:'];
-  const b64 = (s: string | undefined) => Buffer.from(s ?? '', 'base64url');
-  if (key.asymmetricKeyType === 'rsa') {
-    const modulus = b64(jwk.n);
-    const exponent = BigInt(`0x${b64(jwk.e).toString('hex')}`);
-    out.push('            Public Key Algorithm: rsaEncryption', `                Public-Key: (${key.asymmetricKeyDetails?.modulusLength ?? modulus.length * 8} bit)`);
-    out.push('                Modulus:', ...hexBlock(Buffer.concat([Buffer.from([0]), modulus]), '                    '));
-    out.push(`                Exponent: ${exponent} (0x${exponent.toString(16)})`);
-  } else if (key.asymmetricKeyType === 'ec') {
-    const point = Buffer.concat([Buffer.from([4]), b64(jwk.x), b64(jwk.y)]);
-    const curve = key.asymmetricKeyDetails?.namedCurve ?? jwk.crv ?? 'unknown';
-    out.push('            Public Key Algorithm: id-ecPublicKey', `                Public-Key: (${b64(jwk.x).length * 8} bit)`);
-    out.push('                pub:', ...hexBlock(point, '                    '), `                ASN1 OID: ${curve}`);
-    if (jwk.crv) out.push(`                NIST CURVE: ${jwk.crv}`);
-  } else {
-    out.push(`            Public Key Algorithm: ${key.asymmetricKeyType ?? 'unknown'}`);
+/** `EVP_PKEY_print_public(bp, pkey, 16)`: the encoder's lines, each indented by 16. */
+function publicKeyLines(f: CertFields): string[] {
+  const { der, spkiAlg, publicKey } = f;
+  if (spkiAlg.oid === '1.2.840.113549.1.1.1') {
+    const seq = wholeTlv(publicKey);
+    const parts = seq ? childrenOf(publicKey, seq) : null;
+    if (!parts || parts.length !== 2 || parts.some((t) => t.tag !== 0x02)) return ['Unable to load Public Key'];
+    const [n, e] = parts.map((t) => toBig(publicKey.subarray(t.body, t.end)));
+    return [`Public-Key: (${bitLength(n)} bit)`, ...labeledNumber('Modulus:', n), ...labeledNumber('Exponent:', e)];
   }
+  if (spkiAlg.oid === '1.2.840.10045.2.1' && spkiAlg.params) {
+    const named = spkiAlg.params.tag === 0x06 ? CURVES[oidText(der, spkiAlg.params) ?? ''] : undefined;
+    const explicit = spkiAlg.params.tag === 0x30 ? explicitCurve(der, spkiAlg.params) : null;
+    if (named) {
+      const [name, bits, nist] = named;
+      return [`Public-Key: (${bits} bit)`, ...labeledOctets('pub:', publicKey), `ASN1 OID: ${name}`, ...(nist ? [`NIST CURVE: ${nist}`] : [])];
+    }
+    if (explicit) return [`Public-Key: (${explicit.orderBits} bit)`, ...labeledOctets('pub:', publicKey), ...explicit.lines];
+  }
+  return ['Unable to load Public Key'];
+}
+
+/** The dump of a certificate OpenSSL accepted; may throw on what it does not expect (see certificateText). */
+function fullText(c: ParsedCertificate): string {
+  const f = c.fields;
+  const version = f.version >= 0 && f.version <= 2 ? `${f.version + 1} (0x${f.version})` : `Unknown (${f.version})`;
+  const name = (t: Tlv) => {
+    const line = onelineName(f.der, t);
+    if (line === null) throw new Error('undecodable name');
+    return compatName(line);
+  };
+  let out = `Certificate:\n    Data:\n        Version: ${version}\n${serialNumberText(f.serial)}\n`;
+  out += `        Signature Algorithm: ${longName(f.tbsSigAlg.oid)}\n`;
+  out += `        Issuer: ${name(f.issuer)}\n        Validity\n`;
+  out += `            Not Before: ${c.validFrom}\n            Not After : ${c.validTo}\n`;
+  out += `        Subject: ${name(f.subject)}\n        Subject Public Key Info:\n`;
+  out += `            Public Key Algorithm: ${longName(f.spkiAlg.oid)}\n`;
+  const key = publicKeyLines(f);
+  out += key[0] === 'Unable to load Public Key' ? `            ${key[0]}\n` : key.map((l) => `                ${l}\n`).join('');
+  if (f.issuerUid) out += `        Issuer Unique ID: ${signatureDump(f.issuerUid, 12)}`;
+  if (f.subjectUid) out += `        Subject Unique ID: ${signatureDump(f.subjectUid, 12)}`;
+  if (f.extensions.length) {
+    out += '        X509v3 extensions:\n';
+    for (const ext of f.extensions) out += `            ${longName(ext.oid)}: ${ext.critical ? 'critical' : ''}\n${extensionLines(ext, 16)}\n`;
+  }
+  out += `    Signature Algorithm: ${longName(f.sigAlg.oid)}\n    Signature Value:\n${signatureDump(f.signature, 8)}`;
   return out;
 }
 
-const KEY_USAGES: [number, string][] = [
-  [1, 'Digital Signature'], [2, 'Non Repudiation'], [4, 'Key Encipherment'], [8, 'Data Encipherment'], [16, 'Key Agreement'],
-  [32, 'Certificate Sign'], [64, 'CRL Sign'], [128, 'Encipher Only'], [256, 'Decipher Only'],
-];
-const EXTENDED_USAGES: Record<string, string> = {
-  '1.3.6.1.5.5.7.3.1': 'TLS Web Server Authentication',
-  '1.3.6.1.5.5.7.3.2': 'TLS Web Client Authentication',
-  '1.3.6.1.5.5.7.3.3': 'Code Signing',
-  '1.3.6.1.5.5.7.3.4': 'E-mail Protection',
-};
-const GENERAL_NAME: Record<string, string> = { dns: 'DNS', ip: 'IP Address', email: 'email', url: 'URI' };
-const colonHex = (hex: string) => (hex.toUpperCase().match(/../g) ?? []).join(':');
-
-/** One extension: its OpenSSL title and value lines. */
-function extension(ext: x509.Extension): [string, string[]] {
-  if (ext instanceof x509.BasicConstraintsExtension) {
-    return ['X509v3 Basic Constraints', [`CA:${ext.ca ? 'TRUE' : 'FALSE'}${ext.pathLength !== undefined ? `, pathlen:${ext.pathLength}` : ''}`]];
-  }
-  if (ext instanceof x509.KeyUsagesExtension) return ['X509v3 Key Usage', [KEY_USAGES.filter(([bit]) => ext.usages & bit).map(([, n]) => n).join(', ')]];
-  if (ext instanceof x509.ExtendedKeyUsageExtension) return ['X509v3 Extended Key Usage', [ext.usages.map((u) => EXTENDED_USAGES[String(u)] ?? String(u)).join(', ')]];
-  if (ext instanceof x509.SubjectAlternativeNameExtension) {
-    return ['X509v3 Subject Alternative Name', [ext.names.items.map((n) => `${GENERAL_NAME[n.type] ?? n.type}:${n.value}`).join(', ')]];
-  }
-  if (ext instanceof x509.SubjectKeyIdentifierExtension) return ['X509v3 Subject Key Identifier', [colonHex(ext.keyId)]];
-  if (ext instanceof x509.AuthorityKeyIdentifierExtension) return ['X509v3 Authority Key Identifier', ext.keyId ? [`keyid:${colonHex(ext.keyId)}`] : []];
-  return [ext.type, [Buffer.from(ext.value).toString('hex').replace(/(..)(?!$)/g, '$1:')]];
+/** What every certificate gets when the full dump cannot be rendered: OpenSSL's own strings only. */
+export function minimalText(c: ParsedCertificate): string {
+  return `Certificate:\n    Data:\n        Validity\n            Not Before: ${c.validFrom}\n            Not After : ${c.validTo}\n`;
 }
 
-const oneLineName = (name: x509.Name) => name.toJSON().map((rdn) => Object.entries(rdn).map(([t, v]) => `${t}=${v.join('+')}`).join('+')).join(', ');
-
-export function certificateText(cert: x509.X509Certificate): string {
-  const sig = signatureAlgorithm(cert.signatureAlgorithm);
-  const lines = [
-    'Certificate:',
-    '    Data:',
-    `        Version: ${cert.extensions.length ? '3 (0x2)' : '1 (0x0)'}`,
-    ...serial(cert.serialNumber),
-    `    Signature Algorithm: ${sig}`,
-    `        Issuer: ${oneLineName(cert.issuerName)}`,
-    '        Validity',
-    `            Not Before: ${opensslDate(cert.notBefore)}`,
-    `            Not After : ${opensslDate(cert.notAfter)}`,
-    `        Subject: ${oneLineName(cert.subjectName)}`,
-    ...publicKey(cert),
-  ];
-  if (cert.extensions.length) {
-    lines.push('        X509v3 extensions:');
-    for (const ext of cert.extensions) {
-      const [title, values] = extension(ext);
-      lines.push(`            ${title}: ${ext.critical ? 'critical' : ''}`.trimEnd(), ...values.map((v) => `                ${v}`));
-    }
+/** `certificate_text`, never throwing: a certificate the renderer cannot follow gets `minimalText`. */
+export function certificateText(c: ParsedCertificate): string {
+  try {
+    return fullText(c);
+  } catch {
+    return minimalText(c);
   }
-  lines.push(`    Signature Algorithm: ${sig}`, ...hexBlock(Buffer.from(cert.signature), '         ', 18));
-  return `${lines.join('\n')}\n`;
 }
+
+/** GitLab's `subject` (Ruby's `X509::Name#to_s`), '' when the name does not decode. */
+export const certificateSubject = (c: ParsedCertificate): string => onelineName(c.fields.der, c.fields.subject) ?? '';

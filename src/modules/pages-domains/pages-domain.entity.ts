@@ -27,6 +27,14 @@ export class PagesDomain {
   @Property({ type: 'datetime', nullable: true })
   certificateNotAfter: Date | null = null;
 
+  /** The leaf's subject in OpenSSL's one-line form, computed when saved (reads never parse). */
+  @Property({ type: 'text', nullable: true })
+  certificateSubject: string | null = null;
+
+  /** The leaf's `openssl x509 -text` dump, computed when saved. */
+  @Property({ type: 'text', nullable: true })
+  certificateText: string | null = null;
+
   @Property({ type: 'datetime' })
   createdAt: Date = new Date();
 

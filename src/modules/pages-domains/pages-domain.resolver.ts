@@ -2,8 +2,6 @@ import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } fr
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { PageArgs, type Page } from '../../core/pagination/page';
-import { certificateText } from './pages-certificate-text';
-import { parseCertificates, slashSubject } from './pages-certificate';
 import type { PagesDomain } from './pages-domain.entity';
 import { pagesDomainService } from './pages-domain.service';
 import {
@@ -59,25 +57,17 @@ export class PagesDomainResolver {
     return `${d.certificate ? 'https' : 'http'}://${d.domain}`;
   }
 
-  /** Parsed only when subject or certificateText is selected (the instance list needs neither). */
+  /** Stored values only: the certificate was parsed when the domain was saved (issue 18, F5). */
   @FieldResolver(() => PagesDomainCertificateType, { nullable: true })
   certificate(@Root() d: PagesDomain, @Ctx() ctx: RequestCtx): PagesDomainCertificateType | null {
     if (!d.certificate || !d.certificateNotAfter || !d.certificateNotBefore) return null;
-    const pem = d.certificate;
     const now = ctx.clock.now();
-    const leaf = () => parseCertificates(pem)?.[0];
     return {
-      certificate: pem,
+      certificate: d.certificate,
       expiration: d.certificateNotAfter,
       expired: now < d.certificateNotBefore || now > d.certificateNotAfter,
-      get subject() {
-        const c = leaf();
-        return c ? slashSubject(c) : '';
-      },
-      get certificateText() {
-        const c = leaf();
-        return c ? certificateText(c) : '';
-      },
+      subject: d.certificateSubject ?? '',
+      certificateText: d.certificateText ?? '',
     };
   }
 }

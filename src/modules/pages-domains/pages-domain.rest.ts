@@ -27,12 +27,13 @@ export const pagesDomainRoutes = defineRoutes([
     shape: PagesDomainWire, summary: 'Get a pages domain', tag,
   },
   {
-    method: 'POST', path: '/projects/:id/pages/domains', field: 'Mutation.createPagesDomain', filter,
+    // gate: the project lookup and the pages switch answer before a (multipart) body is read.
+    method: 'POST', path: '/projects/:id/pages/domains', field: 'Mutation.createPagesDomain', filter, gate: filter,
     params: { ...PROJECT, domain: {}, ...PEM }, rules: [{ allOrNoneOf: ['certificate', 'key'] }], files: FILES,
     shape: PagesDomainWire, summary: 'Create a pages domain (certificate and key: multipart files or strings)', tag,
   },
   {
-    method: 'PUT', path: '/projects/:id/pages/domains/:domain', field: 'Mutation.updatePagesDomain', filter, params: { ...PROJECT, domain: {}, ...PEM }, files: FILES,
+    method: 'PUT', path: '/projects/:id/pages/domains/:domain', field: 'Mutation.updatePagesDomain', filter, gate: filter, params: { ...PROJECT, domain: {}, ...PEM }, files: FILES,
     shape: PagesDomainWire, summary: 'Update the certificate and key of a pages domain', tag,
   },
   {

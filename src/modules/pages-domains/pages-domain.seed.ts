@@ -2,8 +2,9 @@ import crypto from 'node:crypto';
 import * as x509 from '@peculiar/x509';
 import type { SeedEnv } from '../../core/module/app-module';
 import { demoWebsite } from '../demo/demo-website';
-import './pages-certificate';
 import { pagesDomainService } from './pages-domain.service';
+
+x509.cryptoProvider.set(crypto.webcrypto as unknown as Crypto);
 
 /** A self-signed RSA certificate and its PKCS#8 key, made in process (demo data only). */
 async function selfSigned(cn: string): Promise<{ certificate: string; key: string }> {

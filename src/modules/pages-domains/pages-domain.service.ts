@@ -8,6 +8,7 @@ import type { Page, PageArgs } from '../../core/pagination/page';
 import { policy } from '../access/policy';
 import type { Project } from '../projects/project.entity';
 import { projectService } from '../projects/project.service';
+import { certificateSubject, certificateText } from './pages-certificate-text';
 import { pagesConfig } from './pages-config';
 import { PagesDomain } from './pages-domain.entity';
 import type { CreatePagesDomainInput, ProjectPagesDomainsArgs, UpdatePagesDomainInput } from './pages-domain.type';
@@ -56,8 +57,15 @@ function checkParams(input: UpdatePagesDomainInput, create: boolean): void {
   if (problems.length) throw new ParamError(problems.join(', '));
 }
 
+/** Domains are stored in lower case (ASCII: the hostname rules allow nothing else). */
+const lowerDomain = (domain: string): string => domain.replace(/[A-Z]+/g, (s) => s.toLowerCase());
+
+/**
+ * Found whatever the case of `domain` (GitLab 10.3's `find_by!(domain:)` is exact, but it stores what
+ * it was given; we store lower case, so `WWW.Example.org` and `www.example.org` name the same row).
+ */
 async function find(ctx: RequestCtx, project: Project, domain: string): Promise<PagesDomain> {
-  const row = await ctx.em.findOne(PagesDomain, { projectId: project.id, domain });
+  const row = await ctx.em.findOne(PagesDomain, { projectId: project.id, domain: lowerDomain(domain) });
   if (!row) throw new NotFoundError('PagesDomain');
   return row;
 }
@@ -87,15 +95,20 @@ async function get(ctx: RequestCtx, projectId: string, domain: string): Promise<
   return find(ctx, project, domain);
 }
 
-/** Validates the draft, then stores it (key sealed, leaf validity kept); a lost race is "has already been taken". */
+/**
+ * Validates the draft, then stores it: key sealed; the leaf's validity, subject and text dump computed
+ * here, once, so that reads never parse a certificate. A lost race is "has already been taken".
+ */
 async function save(ctx: RequestCtx, row: PagesDomain, draft: DomainDraft): Promise<PagesDomain> {
   const { bag, parsed } = await validatePagesDomain(ctx, draft);
   if (!bag.empty) throw new ValidationError(bag.errors);
   row.domain = draft.domain;
   row.certificate = draft.certificate;
-  row.sealedKey = draft.key === null ? null : ctx.secrets.seal(draft.key);
+  row.sealedKey = draft.key === null ? null : ctx.secrets.seal(draft.key, { table: 'pages_domains', column: 'sealed_key', row: `${row.projectId}:${row.domain.toLowerCase()}` });
   row.certificateNotBefore = parsed.leaf?.notBefore ?? null;
   row.certificateNotAfter = parsed.leaf?.notAfter ?? null;
+  row.certificateSubject = parsed.leaf ? certificateSubject(parsed.leaf) : null;
+  row.certificateText = parsed.leaf ? certificateText(parsed.leaf) : null;
   row.updatedAt = ctx.clock.now();
   await onUniqueViolation(() => ctx.em.persistAndFlush(row), () => new ValidationError({ domain: [MSG.taken] }));
   return row;
@@ -105,8 +118,9 @@ async function create(ctx: RequestCtx, projectId: string, input: CreatePagesDoma
   const project = await projectFilter(ctx, projectId);
   checkParams(input, true);
   await authorizePages(ctx, project);
-  const row = ctx.em.create(PagesDomain, { projectId: project.id, domain: input.domain, createdAt: ctx.clock.now(), updatedAt: ctx.clock.now() });
-  return save(ctx, row, { id: undefined, domain: input.domain, certificate: input.certificate ?? null, key: input.key ?? null });
+  const domain = lowerDomain(input.domain);
+  const row = ctx.em.create(PagesDomain, { projectId: project.id, domain, createdAt: ctx.clock.now(), updatedAt: ctx.clock.now() });
+  return save(ctx, row, { id: undefined, domain, certificate: input.certificate ?? null, key: input.key ?? null });
 }
 
 /**
@@ -119,7 +133,7 @@ async function update(ctx: RequestCtx, projectId: string, domain: string, input:
   await authorizePages(ctx, project);
   const row = await find(ctx, project, domain);
   const certificate = input.certificate ?? null;
-  const storedKey = row.sealedKey === null ? null : ctx.secrets.open(row.sealedKey);
+  const storedKey = row.sealedKey === null ? null : ctx.secrets.openOrNull(row.sealedKey, { table: 'pages_domains', column: 'sealed_key', row: `${row.projectId}:${row.domain.toLowerCase()}` });
   const key = input.key ?? (certificate !== null ? storedKey : null);
   return save(ctx, row, { id: row.id, domain: row.domain, certificate, key });
 }

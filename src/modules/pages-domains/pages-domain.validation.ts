@@ -1,10 +1,9 @@
-import type { X509Certificate } from '@peculiar/x509';
 import type { KeyObject } from 'node:crypto';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { sqlRows } from '../../core/db/sql';
 import { FieldErrorBag } from '../../core/errors/field-error-bag';
 import { MSG } from '../../core/errors/messages';
-import { chainVerifies, keyMatches, parseCertificates, parsePrivateKey } from './pages-certificate';
+import { CERTIFICATE_CAPS, chainVerifies, keyMatches, parseBundle, parsePrivateKey, type BundleProblem, type ParsedCertificate } from './pages-certificate';
 import { pagesConfig } from './pages-config';
 
 /** Messages of GitLab 10.3's hostname validator and PagesDomain model (spec 4.27). */
@@ -21,7 +20,18 @@ export const PAGES_MSG = {
   mismatch: "doesn't match the certificate",
   intermediates: 'misses intermediates',
   restricted: (host: string) => `*.${host} is restricted`,
+  // Our caps (GitLab 10.3 has none); Rails' length message where one applies.
+  tooLong: (max: number) => `is too long (maximum is ${max} characters)`,
+  tooMany: (max: number) => `has too many certificates (maximum is ${max})`,
+  tooDeep: (max: number) => `is nested too deeply (maximum ASN.1 depth is ${max})`,
 } as const;
+
+const BUNDLE_MSG: Record<BundleProblem, string> = {
+  invalid: PAGES_MSG.certificate,
+  tooLong: PAGES_MSG.tooLong(CERTIFICATE_CAPS.pemLength),
+  tooMany: PAGES_MSG.tooMany(CERTIFICATE_CAPS.certificates),
+  tooDeep: PAGES_MSG.tooDeep(CERTIFICATE_CAPS.depth),
+};
 
 /** The hostname rules in the validator's order; one message per failing label, as it reports them. */
 export function hostnameErrors(value: string): string[] {
@@ -49,26 +59,33 @@ export interface DomainDraft {
 
 /** What the validation learnt about the certificate (kept for storage). */
 export interface ParsedPair {
-  leaf: X509Certificate | null;
+  leaf: ParsedCertificate | null;
   key: KeyObject | null;
 }
 
 const present = (v: string | null): v is string => v !== null && v.trim() !== '';
 
-/** GitLab's PagesDomain validations in their order: 400 {"message":{...}} when the bag is not empty. */
+/**
+ * GitLab's PagesDomain validations in their order: 400 {"message":{...}} when the bag is not empty.
+ * A field over one of our caps gets only that message: the match and chain rules are not run on it.
+ */
 export async function validatePagesDomain(ctx: RequestCtx, d: DomainDraft): Promise<{ bag: FieldErrorBag; parsed: ParsedPair }> {
   const bag = new FieldErrorBag();
   for (const msg of hostnameErrors(d.domain)) bag.add('domain', msg);
   const taken = await sqlRows(ctx.em, 'select 1 from pages_domains where lower(domain) = lower(?) and id <> ? limit 1', [d.domain, d.id ?? 0]);
   if (taken.length) bag.add('domain', MSG.taken);
-  const certs = present(d.certificate) ? parseCertificates(d.certificate) : null;
-  if (present(d.certificate) && !certs) bag.add('certificate', PAGES_MSG.certificate);
-  const key = present(d.key) ? parsePrivateKey(d.key) : null;
-  if (present(d.key) && !key) bag.add('key', PAGES_MSG.key);
+  const bundle = present(d.certificate) ? parseBundle(d.certificate) : null;
+  const certs = bundle && 'certs' in bundle ? bundle.certs : null;
+  if (bundle && 'problem' in bundle) bag.add('certificate', BUNDLE_MSG[bundle.problem]);
+  const keyTooLong = present(d.key) && d.key.length > CERTIFICATE_CAPS.keyLength;
+  const key = present(d.key) && !keyTooLong ? parsePrivateKey(d.key) : null;
+  if (keyTooLong) bag.add('key', PAGES_MSG.tooLong(CERTIFICATE_CAPS.keyLength));
+  else if (present(d.key) && !key) bag.add('key', PAGES_MSG.key);
   const host = pagesConfig(ctx.env).host;
   if (d.domain.toLowerCase().endsWith(host.toLowerCase())) bag.add('domain', PAGES_MSG.restricted(host));
+  const capped = keyTooLong || (bundle !== null && 'problem' in bundle && bundle.problem !== 'invalid');
   const leaf = certs?.[0] ?? null;
-  if ((present(d.certificate) || present(d.key)) && !(leaf && key && keyMatches(leaf, key))) bag.add('key', PAGES_MSG.mismatch);
-  if (present(d.certificate) && !(certs && (await chainVerifies(certs, ctx.clock.now())))) bag.add('certificate', PAGES_MSG.intermediates);
+  if (!capped && (present(d.certificate) || present(d.key)) && !(leaf && key && keyMatches(leaf, key))) bag.add('key', PAGES_MSG.mismatch);
+  if (!capped && present(d.certificate) && !(certs && chainVerifies(certs, ctx.clock.now()))) bag.add('certificate', PAGES_MSG.intermediates);
   return { bag, parsed: { leaf, key } };
 }

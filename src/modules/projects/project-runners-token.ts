@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { RequestCtx } from '../../core/context/request-ctx';
-import type { SecretBox } from '../../core/crypto/secret-box';
+import type { SecretBox, SecretSlot } from '../../core/crypto/secret-box';
 import { sqlRows } from '../../core/db/sql';
 import type { Project } from './project.entity';
 
@@ -9,19 +9,33 @@ import type { Project } from './project.entity';
  * rest with a keyed digest for lookups, like runner tokens. Projects without one (rows from before
  * the runners migration) get it on first read by a Master, as GitLab's `ensure_runners_token!` does.
  */
-export function newRunnersToken(secrets: SecretBox): { plain: string; sealed: string; digest: string } {
+
+/** Where it is sealed: `projects.runners_token` of the project's row (secret-box.ts, slots). */
+export const runnersTokenSlot = (projectId: number): SecretSlot => ({ table: 'projects', column: 'runners_token', row: projectId });
+
+/**
+ * A new token. With the project's id (known before the insert when the caller reserves it:
+ * core/crypto/reserve-row-id.ts) it is sealed for that row; without it, in the unbound v1 form,
+ * which still opens (kept for the create path until it reserves the id).
+ */
+export function newRunnersToken(secrets: SecretBox, projectId?: number): { plain: string; sealed: string; digest: string } {
   const plain = crypto.randomBytes(15).toString('base64url');
-  return { plain, sealed: secrets.seal(plain), digest: secrets.digest(plain) };
+  return { plain, sealed: secrets.seal(plain, projectId === undefined ? undefined : runnersTokenSlot(projectId)), digest: secrets.digest(plain) };
 }
 
-export async function projectRunnersToken(ctx: RequestCtx, project: Project): Promise<string> {
-  if (project.runnersToken) return ctx.secrets.open(project.runnersToken);
-  const t = newRunnersToken(ctx.secrets);
+/**
+ * The token in clear for a caller already allowed to see it, or null when the stored value does not
+ * open (another key, or copied from another row): that one field is absent and a warning is logged
+ * (secret-box.ts `openOrNull`), a list of projects still answers.
+ */
+export async function projectRunnersToken(ctx: RequestCtx, project: Project): Promise<string | null> {
+  if (project.runnersToken) return ctx.secrets.openOrNull(project.runnersToken, runnersTokenSlot(project.id));
+  const t = newRunnersToken(ctx.secrets, project.id);
   // Only one writer wins a race; everyone then reads the stored value.
   await sqlRows(ctx.em, 'update projects set runners_token = ?, runners_token_digest = ? where id = ? and runners_token is null', [t.sealed, t.digest, project.id]);
   const [row] = await sqlRows<{ runners_token: string }>(ctx.em, 'select runners_token from projects where id = ?', [project.id]);
   project.runnersToken = row.runners_token;
-  return ctx.secrets.open(row.runners_token);
+  return ctx.secrets.openOrNull(row.runners_token, runnersTokenSlot(project.id));
 }
 
 /** The project whose runners_token this is, if any (index lookup by digest). */

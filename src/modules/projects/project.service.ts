@@ -20,6 +20,7 @@ import { ProjectMember } from '../access/member.entity';
 import { ProjectGroupLink } from './project-group-link.entity';
 import { Project } from './project.entity';
 import { newRunnersToken } from './project-runners-token';
+import { reserveRowId } from '../../core/crypto/reserve-row-id';
 import { patchEntity, type PatchMapping } from '../../core/patch/patch-entity';
 import { defaultVisibilityLevel, sharedRunnersDefault, visibilityRestriction } from '../application-settings';
 import { CreateProjectInput, ProjectOrderBy, UpdateProjectInput, type ProjectFilterArgs, type ShareProjectInput } from './project.inputs';
@@ -181,7 +182,9 @@ async function create(ctx: RequestCtx, input: CreateProjectInput): Promise<Proje
   const project = new Project();
   project.namespaceId = ns.id;
   project.creatorId = user.id;
-  const token = newRunnersToken(ctx.secrets);
+  // The token is sealed for its row (secret-box slots): the id is taken before the insert.
+  project.id = await reserveRowId(ctx.em, 'projects');
+  const token = newRunnersToken(ctx.secrets, project.id);
   project.runnersToken = token.sealed;
   project.runnersTokenDigest = token.digest;
   project.createdAt = project.updatedAt = project.lastActivityAt = ctx.clock.now();

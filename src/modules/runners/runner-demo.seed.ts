@@ -1,9 +1,11 @@
 import crypto from 'node:crypto';
 import type { RequestCtx } from '../../core/context/request-ctx';
+import { reserveRowId } from '../../core/crypto/reserve-row-id';
 import { sqlRows } from '../../core/db/sql';
 import type { SeedEnv } from '../../core/module/app-module';
 import { User } from '../users/user.entity';
 import { Runner, RunnerProject } from './runner.entity';
+import { runnerTokenSlot } from './runner-token';
 
 interface DemoRunner {
   description: string;
@@ -52,8 +54,9 @@ export async function seedRunnersDemo(env: SeedEnv): Promise<void> {
   const now = ctx.clock.now();
   for (const d of DEMO_RUNNERS) {
     const token = crypto.randomBytes(15).toString('hex');
+    const id = await reserveRowId(ctx.em, 'ci_runners');
     const runner = ctx.em.create(Runner, {
-      token: ctx.secrets.seal(token), tokenDigest: ctx.secrets.digest(token), description: d.description, isShared: !!d.shared,
+      id, token: ctx.secrets.seal(token, runnerTokenSlot(id)), tokenDigest: ctx.secrets.digest(token), description: d.description, isShared: !!d.shared,
       active: d.active ?? true, locked: !!d.locked, accessLevel: d.accessLevel ?? 0, tagList: d.tags ?? [], runUntagged: true,
       name: 'gitlab-runner', version: '10.3.0', revision: '5cf5e19a', platform: 'linux', architecture: 'amd64',
       contactedAt: d.contactedMinutesAgo === undefined ? null : new Date(now.getTime() - d.contactedMinutesAgo * 60_000), createdAt: now, updatedAt: now,

@@ -1,10 +1,12 @@
 import crypto from 'node:crypto';
 import type { RequestCtx } from '../../core/context/request-ctx';
+import { reserveRowId } from '../../core/crypto/reserve-row-id';
 import { ForbiddenError } from '../../core/errors/domain-errors';
 import { projectIdByRunnersToken } from '../projects/project-runners-token';
 import { isInstanceRegistrationToken } from './registration-token';
 import { forgetOwnedRunners } from './runner-access';
 import { validateRunner } from './runner-tags';
+import { runnerTokenSlot } from './runner-token';
 import { patchEntity } from '../../core/patch/patch-entity';
 import { RUNNER_PATCH } from './runner.service';
 import { Runner, RunnerProject } from './runner.entity';
@@ -21,9 +23,6 @@ async function register(ctx: RequestCtx, input: RegisterRunnerInput): Promise<{ 
   const projectId = shared ? null : await projectIdByRunnersToken(ctx, input.token);
   if (!shared && projectId === null) throw new ForbiddenError();
   const runner = new Runner();
-  const plain = crypto.randomBytes(15).toString('hex');
-  runner.token = ctx.secrets.seal(plain);
-  runner.tokenDigest = ctx.secrets.digest(plain);
   runner.isShared = shared;
   // The create input extends the update input: the same allow-list and storage mapping.
   patchEntity(runner, input, UpdateRunnerInput, RUNNER_PATCH);
@@ -35,6 +34,11 @@ async function register(ctx: RequestCtx, input: RegisterRunnerInput): Promise<{ 
   runner.architecture = info.get('architecture') ?? null;
   runner.createdAt = runner.updatedAt = ctx.clock.now();
   validateRunner(ctx, runner);
+  // The token is sealed for the runner's own row: its id is taken before the insert.
+  const plain = crypto.randomBytes(15).toString('hex');
+  runner.id = await reserveRowId(ctx.em, 'ci_runners');
+  runner.token = ctx.secrets.seal(plain, runnerTokenSlot(runner.id));
+  runner.tokenDigest = ctx.secrets.digest(plain);
   await ctx.em.transactional(async (em) => {
     em.persist(runner);
     await em.flush();

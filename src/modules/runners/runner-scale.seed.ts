@@ -1,8 +1,10 @@
 import crypto from 'node:crypto';
+import { reserveRowIds } from '../../core/crypto/reserve-row-id';
 import { ProgressBar } from '../../core/db/seed/progress';
 import type { SeedEnv } from '../../core/module/app-module';
 import { User } from '../users/user.entity';
 import { seedCiScaleUnit } from '../ci/ci-scale.seed';
+import { runnerTokenSlot } from './runner-token';
 
 const RUNNERS_PER_UNIT = 10;
 
@@ -25,12 +27,14 @@ export async function seedRunnersScale(env: SeedEnv): Promise<void> {
       const tokens = Array.from({ length: RUNNERS_PER_UNIT }, () => crypto.randomBytes(15).toString('hex'));
       await ctx.em.transactional(async (tx) => {
         const q = <T>(sql: string, params: unknown[] = []) => tx.getConnection().execute(sql, params, 'all') as Promise<T[]>;
+        // Tokens are sealed for their rows: the ids are taken first (core/crypto/reserve-row-id.ts).
+        const ids = await reserveRowIds(tx, 'ci_runners', tokens.length);
         const rows = await q<{ id: number }>(
-          `insert into ci_runners (token, token_digest, description, is_shared, contacted_at, tag_list, version, platform, architecture)
-           select t.sealed, t.digest, 'scale-runner-' || ?::int || '-' || t.k, t.k = 1, case when t.k % 3 = 0 then now() else null end,
+          `insert into ci_runners (id, token, token_digest, description, is_shared, contacted_at, tag_list, version, platform, architecture)
+           select t.id, t.sealed, t.digest, 'scale-runner-' || ?::int || '-' || t.k, t.k = 1, case when t.k % 3 = 0 then now() else null end,
                   '{scale}', '10.3.0', 'linux', 'amd64'
-             from unnest(?::text[], ?::text[]) with ordinality as t(sealed, digest, k) order by t.k returning id`,
-          [u, `{${tokens.map((x) => ctx.secrets.seal(x)).join(',')}}`, `{${tokens.map((x) => ctx.secrets.digest(x)).join(',')}}`],
+             from unnest(?::int[], ?::text[], ?::text[]) with ordinality as t(id, sealed, digest, k) order by t.k returning id`,
+          [u, `{${ids.join(',')}}`, `{${tokens.map((x, i) => ctx.secrets.seal(x, runnerTokenSlot(ids[i]))).join(',')}}`, `{${tokens.map((x) => ctx.secrets.digest(x)).join(',')}}`],
         );
         await seedCiScaleUnit(q, u, rows.map((r) => Number(r.id)));
       });

@@ -2,7 +2,6 @@ import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
-import { policy } from '../access/policy';
 import { JobListArgs } from '../ci/job.inputs';
 import { JobPage, type JobRow } from '../ci/job.type';
 import type { Project } from '../projects/project.entity';
@@ -10,6 +9,8 @@ import { ProjectType } from '../projects/project.type';
 import { projectRunnerService } from './project-runner.service';
 import { ONLINE_WINDOW_MS } from './runner-list.query';
 import { runnerRegistrationService } from './runner-registration.service';
+import { mayReadRunnerToken } from './runner-access';
+import { runnerTokenSlot } from './runner-token';
 import type { Runner } from './runner.entity';
 import { EnableProjectRunnerArgs, ProjectRunnersArgs, RegisterRunnerInput, RunnersArgs, UpdateRunnerInput } from './runner.inputs';
 import { runnerService } from './runner.service';
@@ -101,9 +102,12 @@ export class RunnerResolver {
     return !!r.contactedAt && r.contactedAt.getTime() > ctx.clock.now().getTime() - ONLINE_WINDOW_MS;
   }
 
+  // Who sees it: runner-access.ts `mayReadRunnerToken` (the caller of GET /runners/:id); null when the stored token does not open.
   @FieldResolver(() => String, { nullable: true, description: 'Administrators always; others only for specific runners.' })
-  token(@Root() r: Runner, @Ctx() ctx: RequestCtx): string | null {
-    return policy.isAdmin(ctx.user) || !r.isShared ? ctx.secrets.open(r.token) : null;
+  token(@Root() r: Runner, @Ctx() ctx: RequestCtx): string | null | Promise<string | null> {
+    const reveal = (may: boolean) => (may ? ctx.secrets.openOrNull(r.token, runnerTokenSlot(r.id)) : null);
+    const may = mayReadRunnerToken(ctx, r);
+    return typeof may === 'boolean' ? reveal(may) : may.then(reveal);
   }
 
   @FieldResolver(() => [ProjectType], { description: `Administrators: every project; others: the projects they are a member of. The first ${RUNNER_PROJECTS_MAX} by id.` })

@@ -8,7 +8,7 @@ import { intArray } from '../access/visibility-sql';
 import type { JobListArgs } from '../ci/job.inputs';
 import { jobService } from '../ci/job.service';
 import type { JobRow } from '../ci/job.type';
-import { forgetOwnedRunners, ownedRunnerIds, ownsRunner } from './runner-access';
+import { forgetOwnedRunners, mayReadRunner, ownedRunnerIds, ownsRunner } from './runner-access';
 import { checkScope, listRunners } from './runner-list.query';
 import { normalizeTags, validateRunner } from './runner-tags';
 import { Runner } from './runner.entity';
@@ -40,12 +40,11 @@ async function find(ctx: RequestCtx, id: number): Promise<Runner> {
   return runner;
 }
 
-/** Spec 4.3: admins any runner, everyone any shared runner, others the runners they own. */
+/** Spec 4.3: admins any runner, everyone any shared runner, others the runners they own (runner-access.ts). */
 async function get(ctx: RequestCtx, id: number): Promise<Runner> {
-  const user = requireUser(ctx);
+  requireUser(ctx);
   const runner = await find(ctx, id);
-  if (runner.isShared || policy.isAdmin(user)) return runner;
-  if (!(await ownsRunner(ctx, runner.id))) throw new ForbiddenError(NO_ACCESS);
+  if (!(await mayReadRunner(ctx, runner))) throw new ForbiddenError(NO_ACCESS);
   return runner;
 }
 
