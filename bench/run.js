@@ -8,15 +8,17 @@
 //   --soak S          afterwards, S seconds of mixed load sampling the service's RSS (growth check)
 //   --keyset [N]      afterwards, bulk-add groups up to N (default 1,000,000) and compare keyset page 5,000 with page 1
 //   --profile DIR     run the service under node --cpu-prof, profiles written to DIR when it stops
+//   --workers N       the service's WORKERS (default: its own, one per core; 0 = one process without
+//                     supervisor); the floor runs as many processes (at least one), so both use the same cores
 // Env BENCH_DIST=DIR runs another build of the service (default dist/). Besides req/s, each round
-// records the CPU ms per request of the service and of the floor (from /proc): steadier than req/s
-// on a shared machine.
+// records the CPU ms per request of the service and of the floor (from /proc, summed over their
+// processes): steadier than req/s on a shared machine. Memory: RSS and PSS per process (primary, workers).
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { waitReady, startService, seed, databaseUrl, startFloor, stop } = require('./lib/processes');
 const { median, spread, hammer, hammerCpu, compareBodies } = require('./lib/load');
-const { rssMb, sampleRss } = require('./lib/rss');
+const { treeMemory, sampleRss } = require('./lib/rss');
 const { scenarios } = require('./lib/scenarios');
 const { addGroups, cursorOfPage } = require('./lib/keyset');
 
@@ -33,6 +35,10 @@ const only = arg('only', '').split(',');
 const soak = Number(arg('soak', 0));
 const keysetTarget = has('keyset') ? Number(arg('keyset', 1000000)) : 0;
 const profileDir = arg('profile', '');
+const workersArg = arg('workers', process.env.WORKERS || '');
+/** The service's WORKERS (undefined: its default, one per core) and the floor's process count. */
+const workers = workersArg === '' ? undefined : Number(workersArg);
+const floorWorkers = Math.max(1, workers ?? os.availableParallelism());
 const token = 'bench-root-token-0123456789';
 const servicePort = 18000 + Math.floor(Math.random() * 1000);
 const floorPort = servicePort + 1000;
@@ -52,7 +58,7 @@ async function measure(service, floor, sc, rss) {
   const f = [];
   for (let i = 0; i < rounds; i += 1) {
     s.push(await hammerCpu(service.base, service.child.pid, sc.req, token, load));
-    rss.push(rssMb(service.child.pid));
+    rss.push(treeMemory(service.child.pid));
     f.push(await hammerCpu(floor.base, floor.child.pid, sc.req, token, load));
   }
   const out = {
@@ -80,8 +86,19 @@ function printTable(results) {
   }
 }
 
+/** `12 / 180 / 185` per process (primary first when supervised). */
+const perProcess = (m) => m.rss.join(' / ');
+
+function printMemory(rss) {
+  const start = rss[0];
+  const peak = rss.reduce((a, m) => (m.rssSum > a.rssSum ? m : a), start);
+  const last = rss[rss.length - 1];
+  const shape = start.pids.length > 1 ? `primary / ${start.pids.length - 1} workers` : 'one process';
+  console.log(`\nservice memory (MB, ${shape}): RSS at start ${perProcess(start)} (sum ${start.rssSum}, PSS sum ${start.pssSum}); after each service round: max sum ${peak.rssSum} (${perProcess(peak)}), last ${perProcess(last)} (sum ${last.rssSum}, PSS sum ${last.pssSum})`);
+}
+
 async function soakRun(service, list) {
-  log(`soak: ${soak} s of mixed load, RSS sampled every 5 s`);
+  log(`soak: ${soak} s of mixed load, RSS (all service processes) sampled every 5 s`);
   const sampler = sampleRss(service.child.pid, 5000);
   const t0 = Date.now();
   let i = 0;
@@ -91,7 +108,8 @@ async function soakRun(service, list) {
   }
   const samples = sampler.stop().map((x) => x.mb);
   const steady = samples.slice(Math.min(2, samples.length - 1));
-  console.log(`\nRSS over ${soak} s soak (MB, every 5 s): ${samples.join(' ')}; growth after the first 10 s: ${steady[steady.length - 1] - steady[0]} MB`);
+  const last = sampler.samples[sampler.samples.length - 1];
+  console.log(`\nRSS over ${soak} s soak (MB, sum of the service's processes, every 5 s): ${samples.join(' ')}; growth after the first 10 s: ${steady[steady.length - 1] - steady[0]} MB; last per process ${last ? last.perProcess.join(' / ') : '-'}`);
 }
 
 async function keysetCheck(service, dbUrl) {
@@ -126,7 +144,7 @@ async function scaleRunnerId(dbUrl) {
 
 async function main() {
   const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
-  const service = startService({ port: servicePort, dataDir, token, nodeArgs });
+  const service = startService({ port: servicePort, dataDir, token, nodeArgs, workers });
   let floor;
   let failed = false;
   try {
@@ -134,18 +152,19 @@ async function main() {
     log(`seeding ${scale} scale unit(s) (idempotent)…`);
     seed(service.env, scale);
     const dbUrl = databaseUrl(dataDir);
-    floor = startFloor({ port: floorPort, dbUrl, externalUrl: service.base, dataDir });
+    floor = startFloor({ port: floorPort, dbUrl, externalUrl: service.base, dataDir, workers: floorWorkers });
     await waitReady(`${floor.base}/api/v4/groups?per_page=1`);
     const hit = await (await fetch(`${service.base}/api/v4/groups/scale-1%2Fteam-1`, { headers: { 'PRIVATE-TOKEN': token } })).json();
     const runnerId = await scaleRunnerId(dbUrl);
     const list = scenarios({ detailId: hit.id, runnerId }).filter((s) => only.some((o) => s.key.includes(o)));
-    const rss = [rssMb(service.child.pid)];
+    const rss = [treeMemory(service.child.pid)];
     const results = [];
     for (const sc of list) results.push({ ...(await measure(service, floor, sc, rss)), ratioTo: sc.ratioTo });
     failed = results.some((r) => !r.check.ok);
-    console.log(`\nscale ${scale} (${fmt(scale * 100)} groups, ${fmt(scale * 1000)} projects), ${load.connections} connections, ${load.duration} s × ${rounds} rounds per side, medians; ${os.cpus().length} cores (${os.cpus()[0].model}), node ${process.version}, ${new Date().toISOString().slice(0, 16)}Z`);
+    const shape = `service WORKERS=${workers ?? `default (${os.availableParallelism()})`}, floor ${floorWorkers} process${floorWorkers > 1 ? 'es' : ''}`;
+    console.log(`\nscale ${scale} (${fmt(scale * 100)} groups, ${fmt(scale * 1000)} projects), ${load.connections} connections, ${load.duration} s × ${rounds} rounds per side, medians; ${shape}; ${os.cpus().length} cores (${os.cpus()[0].model}), node ${process.version}, ${new Date().toISOString().slice(0, 16)}Z`);
     printTable(results);
-    console.log(`\nservice RSS (MB) at start ${rss[0]}, after each service round: max ${Math.max(...rss)}, last ${rss[rss.length - 1]}`);
+    printMemory(rss);
     if (failed) console.log('\n!!! BODY MISMATCH: service and floor answered differently (see above); ratios of those rows mean nothing');
     if (soak > 0) await soakRun(service, list);
     if (keysetTarget > 0) await keysetCheck(service, dbUrl);

@@ -17,7 +17,7 @@ import type { SecretBox } from './core/crypto/secret-box';
 import { createSharedCache, type SharedCache } from './core/db/shared-cache';
 import { buildAppSchema } from './core/graphql/schema';
 import { bodyErrorHandler } from './core/http/body-error-handler';
-import { requestIdFrom } from './core/http/request-id';
+import { requestIdFrom, withRequestContext } from './core/http/request-id';
 import { SWAGGER_CSP, securityHeaders, withCsp } from './core/http/security-headers';
 import { loaderFactory, routesOf, switchesOf, type AppModule } from './core/module/app-module';
 import { authenticateToken } from './modules/tokens/authenticate';
@@ -99,7 +99,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
         logger.info({ reqId: req.id, method: req.method, path: req.path, ip: req.ip, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'request');
       });
     }
-    next();
+    // The process-level error policy (ops/process-policy.ts) logs uncaught errors with this context.
+    withRequestContext(req, next);
   });
   app.use(securityHeaders);
   app.use(metrics.middleware);

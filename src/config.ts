@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { isCidr } from './ops/ip-whitelist';
 import { parseSecretsKey } from './core/crypto/secret-box';
@@ -25,6 +26,8 @@ export interface Config {
   monitoringWhitelist: string[];
   /** SECRETS_KEY; absent → DATA_DIR/secrets.key (generated on first start). */
   secretsKey: Buffer | undefined;
+  /** WORKERS: serving processes under the supervisor (ops/supervisor.ts); 0 = one process, no supervisor. */
+  workers: number;
 }
 
 export class ConfigError extends Error {}
@@ -71,6 +74,19 @@ function secretsKeyFromEnv(env: NodeJS.ProcessEnv): Buffer | undefined {
   }
 }
 
+/** More workers than that only multiply memory and database connections (README "Configuration"). */
+export const MAX_WORKERS = 64;
+
+/** WORKERS: unset → one per core (os.availableParallelism()); 0 → a single process without supervisor. */
+function workersFromEnv(raw: string | undefined): number {
+  const value = (raw ?? '').trim();
+  if (value === '') return Math.min(MAX_WORKERS, os.availableParallelism());
+  if (!/^\d+$/.test(value) || Number(value) > MAX_WORKERS) {
+    throw new ConfigError(`WORKERS must be an integer from 0 to ${MAX_WORKERS} (0: one process without a supervisor), got "${raw}"`);
+  }
+  return Number(value);
+}
+
 /** Reads and validates the environment once (README "Configuration" lists every variable). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const host = env.HOST || '127.0.0.1';
@@ -100,5 +116,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     monitoringWhitelist: parseWhitelist(env.MONITORING_WHITELIST),
     secretsKey: secretsKeyFromEnv(env),
+    workers: workersFromEnv(env.WORKERS),
   };
 }

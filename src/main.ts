@@ -1,6 +1,7 @@
 import 'reflect-metadata';
+import cluster from 'node:cluster';
 import http from 'node:http';
-import { buildApp } from './app';
+import type { Logger } from 'pino';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase, type Database } from './core/db/database';
 import { redactSql } from './core/errors/redact-sql';
@@ -9,23 +10,15 @@ import { createLogger } from './core/logger';
 import { ormModelOf } from './core/module/app-module';
 import { MODULES } from './modules';
 import { ensureRootUser } from './modules/tokens/root-user';
+import type { buildApp as BuildApp } from './app';
+import { runPrimary } from './ops/cluster-primary';
+import { CRASH_GRACE_MS, installProcessPolicy } from './ops/process-policy';
+import { reason, startupHint } from './ops/startup-failure';
+import { announceDraining } from './ops/supervisor';
 
-function reason(e: unknown): string {
-  return redactSql(e instanceof Error ? e.message : String(e));
-}
-
-/** One clear line (what failed, what to do) instead of a stack trace. */
-function startupHint(config: Config): string {
-  return config.databaseUrl
-    ? 'check that DATABASE_URL points to a reachable PostgreSQL and that its role owns the database'
-    : `check DATA_DIR (${config.dataDir}) and the lines above; npm ci reinstalls the PostgreSQL binaries, or set DATABASE_URL to use an external server`;
-}
-
-/** Process entry: config, database (embedded or DATABASE_URL), migrations, root user, listen, graceful stop. */
-async function main(): Promise<void> {
-  let config: Config;
+function configOrExit(): Config {
   try {
-    config = loadConfig();
+    return loadConfig();
   } catch (e) {
     if (e instanceof ConfigError) {
       process.stderr.write(`configuration error: ${e.message}\n`);
@@ -33,9 +26,23 @@ async function main(): Promise<void> {
     }
     throw e;
   }
-  const logger = createLogger(config.logLevel);
+}
+
+/**
+ * One serving process: database (embedded or DATABASE_URL), migrations, root user, listen, graceful stop.
+ * Under the supervisor (`worker`), the primary has already done the once-only steps and passes the
+ * database URL; the listening socket is the primary's, shared by all workers.
+ */
+async function serve(config: Config, logger: Logger, worker: boolean): Promise<void> {
   const started = Date.now();
-  let shutdown: (signal: string, code?: number) => Promise<void> = async (_s, code = 1) => process.exit(code);
+  let shutdown: (signal: string, code?: number, graceMs?: number) => Promise<void> = async (_s, code = 1) => process.exit(code);
+  installProcessPolicy({
+    logger,
+    stop: (why) => {
+      announceDraining();
+      void shutdown(why, 1, Math.min(config.shutdownTimeoutMs, CRASH_GRACE_MS));
+    },
+  });
   let db: Database;
   try {
     db = await openDatabase(config, logger, ormModelOf(MODULES), { onFatal: (m) => { logger.fatal(m); void shutdown('database lost', 1); } });
@@ -43,7 +50,9 @@ async function main(): Promise<void> {
     logger.fatal(`database start-up failed: ${reason(e)}; ${startupHint(config)}`);
     process.exit(1);
   }
-  await ensureRootUser(db.orm.em.fork(), config.initialRootToken, logger);
+  if (!worker) await ensureRootUser(db.orm.em.fork(), config.initialRootToken, logger);
+  // Loaded here, not at the top: the supervisor's primary never serves and so never loads the app (less memory).
+  const { buildApp } = require('./app') as { buildApp: typeof BuildApp };
   const { app, stop } = await buildApp({
     orm: db.orm,
     logger,
@@ -68,14 +77,14 @@ async function main(): Promise<void> {
   logger.info({ host: config.host, port: config.port, ms: Date.now() - started }, `listening on http://${config.host}:${config.port}`);
 
   let stopping = false;
-  shutdown = async (signal: string, code = 0) => {
+  shutdown = async (signal: string, code = 0, graceMs = config.shutdownTimeoutMs) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
     const force = setTimeout(() => {
       logger.warn('in-flight requests did not finish in time; closing connections');
       server.closeAllConnections();
-    }, config.shutdownTimeoutMs);
+    }, graceMs);
     force.unref();
     server.closeIdleConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -87,6 +96,18 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/**
+ * Process entry. WORKERS ≥ 1 (default: one per core): this process is the supervisor's primary
+ * (ops/cluster-primary.ts) and the forked workers serve. WORKERS=0: this process serves alone.
+ */
+async function main(): Promise<void> {
+  const config = configOrExit();
+  const logger = createLogger(config.logLevel);
+  if (cluster.isWorker) return serve(config, logger.child({ worker: cluster.worker?.id }), true);
+  if (config.workers === 0) return serve(config, logger, false);
+  return runPrimary(config, logger);
 }
 
 main().catch((e: unknown) => {

@@ -1,6 +1,7 @@
 // Load generation (autocannon), medians, and the body check of service vs floor.
 const fs = require('node:fs');
 const autocannon = require('autocannon');
+const { nodeTree } = require('./rss');
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -29,15 +30,26 @@ function hammer(base, req, token, { connections, duration }) {
 
 /** CPU time (user + system) a process has used so far, in ms (Linux /proc, 100 ticks a second). */
 function cpuMs(pid) {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0; // exited meanwhile
+  }
 }
 
-/** One measurement plus the CPU milliseconds the server process spent per answered request. */
+/** CPU ms of `pid` and of its node children (a cluster's primary and workers), per pid. */
+function treeCpu(pid) {
+  return new Map(nodeTree(pid).map((p) => [p, cpuMs(p)]));
+}
+
+/** One measurement plus the CPU milliseconds the server (all its processes) spent per answered request. */
 async function hammerCpu(base, pid, req, token, opts) {
-  const before = cpuMs(pid);
+  const before = treeCpu(pid);
   const r = await hammer(base, req, token, opts);
-  return { ...r, cpu: (cpuMs(pid) - before) / Math.max(1, r.total) };
+  let used = 0;
+  for (const [p, ms] of treeCpu(pid)) used += ms - (before.get(p) ?? 0);
+  return { ...r, cpu: used / Math.max(1, r.total) };
 }
 
 async function fetchBody(base, req, token) {

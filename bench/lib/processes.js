@@ -25,8 +25,14 @@ function startFlags() {
   return start.split(/\s+/).filter((w) => w.startsWith('--')).join(' ');
 }
 
-function startService({ port, dataDir, token, nodeArgs = [] }) {
+/**
+ * The service as `npm start` runs it: the supervisor's primary with WORKERS workers (README
+ * "Operations"); `workers` undefined keeps the service's default (one per core), 0 is one process.
+ */
+function startService({ port, dataDir, token, nodeArgs = [], workers }) {
   const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, INITIAL_ROOT_TOKEN: token, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
+  if (workers !== undefined) env.WORKERS = String(workers);
+  else delete env.WORKERS;
   // The service runs with the node flags of `npm start` (heap sizing, README "Operations");
   // BENCH_NODE_ARGS replaces them for experiments (e.g. BENCH_NODE_ARGS=' ' for node's defaults).
   const extra = (process.env.BENCH_NODE_ARGS ?? startFlags()).split(' ').filter(Boolean);
@@ -46,9 +52,11 @@ function databaseUrl(dataDir) {
   return `postgres://${encodeURIComponent(creds.user)}:${encodeURIComponent(creds.password)}@127.0.0.1:${inst.port}/gitlab_admin`;
 }
 
-function startFloor({ port, dbUrl, externalUrl, dataDir }) {
-  const env = { ...process.env, PORT: String(port), FLOOR_DATABASE_URL: dbUrl, EXTERNAL_URL: externalUrl, FLOOR_SECRETS_FILE: path.join(dataDir, 'secrets.key') };
-  const child = spawn(process.execPath, [path.join(root, 'bench/floor/floor-server.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+/** The floor; with `workers` > 1, that many floor processes on one port (bench/floor/floor-cluster.js). */
+function startFloor({ port, dbUrl, externalUrl, dataDir, workers = 1 }) {
+  const env = { ...process.env, PORT: String(port), FLOOR_DATABASE_URL: dbUrl, EXTERNAL_URL: externalUrl, FLOOR_SECRETS_FILE: path.join(dataDir, 'secrets.key'), FLOOR_WORKERS: String(workers) };
+  const script = workers > 1 ? 'floor-cluster.js' : 'floor-server.js';
+  const child = spawn(process.execPath, [path.join(root, 'bench/floor', script)], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   return { child, base: `http://127.0.0.1:${port}` };
 }
 

@@ -1,0 +1,94 @@
+import type { Logger } from 'pino';
+import type { Config } from '../config';
+import { secretsFrom } from '../core/crypto/secret-box';
+import { openDatabase } from '../core/db/database';
+import { startOrReuseEmbedded, type EmbeddedHandle } from '../core/db/embedded/embedded-postgres';
+import type { Orm } from '../core/db/orm';
+import { ormModelOf } from '../core/module/app-module';
+import { MODULES } from '../modules';
+import { ensureRootUser } from '../modules/tokens/root-user';
+import { installProcessPolicy } from './process-policy';
+import { reason, startupHint } from './startup-failure';
+import { startSupervisor, type Supervisor } from './supervisor';
+
+/** PostgreSQL's default superuser_reserved_connections. */
+const RESERVED_CONNECTIONS = 3;
+
+/** Each worker holds its pool, the health probe's connection and the shared cache's LISTEN connection. */
+async function warnConnectionBudget(orm: Orm, config: Config, logger: Logger): Promise<void> {
+  const rows = await orm.em.getConnection().execute<{ max_connections: string }[]>('show max_connections');
+  const max = Number(rows[0]?.max_connections);
+  const need = config.workers * (config.db.poolMax + 2);
+  if (need > max - RESERVED_CONNECTIONS) {
+    logger.warn({ need, max }, `WORKERS × (DB_POOL_MAX + 2) = ${need} connections may exceed the server's max_connections (${max}); lower WORKERS or DB_POOL_MAX`);
+  }
+}
+
+/**
+ * `npm start` with WORKERS ≥ 1: the primary does what must happen once (secrets key, embedded
+ * PostgreSQL, migrations, root user), closes its pool, then supervises the workers, which connect to
+ * the same database URL. It owns the embedded server: stopped after the last worker has exited.
+ * Start-up failures keep the single-process behaviour: one fatal line, exit 1 (2 for configuration).
+ */
+export async function runPrimary(config: Config, logger: Logger): Promise<void> {
+  const started = Date.now();
+  let supervisor: Supervisor | undefined;
+  let embedded: EmbeddedHandle | undefined;
+  let stopping = false;
+  const shutdown = async (why: string, code: number): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal: why }, 'shutting down: workers stop accepting connections and finish in-flight requests');
+    await supervisor?.stop();
+    await embedded?.stop();
+    logger.info({ exitCode: code }, 'stopped');
+    process.exit(code);
+  };
+  installProcessPolicy({ logger, stop: (why) => void shutdown(why, 1) });
+  process.on('SIGTERM', () => void shutdown('SIGTERM', 0));
+  process.on('SIGINT', () => void shutdown('SIGINT', 0));
+
+  // Created here, before any worker reads it (the file is created race-free anyway, but once is clearer).
+  try {
+    secretsFrom(config);
+  } catch (e) {
+    logger.fatal(`cannot read or create the secrets key: ${reason(e)}; set SECRETS_KEY or make DATA_DIR (${config.dataDir}) writable`);
+    process.exit(1);
+  }
+  let url = config.databaseUrl;
+  try {
+    if (!url) {
+      embedded = await startOrReuseEmbedded({
+        dataDir: config.dataDir,
+        log: { info: (m) => logger.info(m), warn: (m) => logger.warn(m), error: (m) => logger.error(m) },
+        onFatal: (m) => {
+          logger.fatal(m);
+          void shutdown('database lost', 1);
+        },
+      });
+      url = embedded.url;
+    }
+    const db = await openDatabase({ ...config, databaseUrl: url }, logger, ormModelOf(MODULES));
+    try {
+      await ensureRootUser(db.orm.em.fork(), config.initialRootToken, logger);
+      await warnConnectionBudget(db.orm, config, logger);
+    } finally {
+      await db.close();
+    }
+  } catch (e) {
+    logger.fatal(`database start-up failed: ${reason(e)}; ${startupHint(config)}`);
+    await embedded?.stop();
+    process.exit(1);
+  }
+  if (stopping) return;
+
+  supervisor = startSupervisor({
+    workers: config.workers,
+    logger,
+    env: config.databaseUrl ? {} : { DATABASE_URL: url },
+    stopTimeoutMs: config.shutdownTimeoutMs + 5000,
+    onGiveUp: (code) => void shutdown('a worker failed to start', code),
+  });
+  await supervisor.ready;
+  logger.info({ host: config.host, port: config.port, workers: config.workers, ms: Date.now() - started }, `listening on http://${config.host}:${config.port} with ${config.workers} worker${config.workers === 1 ? '' : 's'}`);
+}

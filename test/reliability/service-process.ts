@@ -1,0 +1,141 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { Client } from 'pg';
+import { waitFor } from './fault-support';
+
+/** Real service processes for the supervisor tests: built dist/, spawned as `npm start` runs it. */
+export const ROOT = path.resolve(__dirname, '../..');
+export const DIST = path.join(ROOT, 'dist');
+
+/**
+ * dist/ as `npm start` builds it (scripts/build-if-needed.js). tsc writes the files even when another
+ * part of the tree does not type-check (that is `npm run typecheck`'s job), so a failed check with a
+ * fresh dist/main.js still runs.
+ */
+export function buildDist(): void {
+  try {
+    execFileSync(process.execPath, [path.join(ROOT, 'scripts/build-if-needed.js')], { cwd: ROOT, stdio: 'pipe' });
+  } catch (e) {
+    const src = fs.statSync(path.join(ROOT, 'src/ops/supervisor.ts')).mtimeMs;
+    if (!fs.existsSync(path.join(DIST, 'main.js')) || fs.statSync(path.join(DIST, 'ops/supervisor.js')).mtimeMs < src) throw e;
+  }
+}
+
+/** A new, empty database on the run's PostgreSQL (test/setup/global-setup.js); `drop` removes it. */
+export async function freshDatabase(prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const base = process.env.TEST_PG_URL;
+  if (!base) throw new Error('TEST_PG_URL is not set: run the tests through jest');
+  const name = `${prefix}_${process.pid}_${Date.now()}`;
+  const admin = async (sql: string) => {
+    const c = new Client({ connectionString: base });
+    await c.connect();
+    try {
+      await c.query(sql);
+    } finally {
+      await c.end();
+    }
+  };
+  await admin(`create database ${name}`);
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
+}
+
+export type LogLine = Record<string, unknown> & { level: number; msg: string; time: string };
+
+export interface RunningProcess {
+  child: ChildProcess;
+  /** JSON log lines of stdout, in arrival order (primary and workers share it). */
+  lines: LogLine[];
+  stderr: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** The first line matching `pred` (waiting for it up to `limitMs`). */
+  line(what: string, pred: (l: LogLine) => boolean, limitMs?: number): Promise<LogLine>;
+}
+
+/** node <script> with the `npm start` heap flags and `env` added to this process's environment. */
+export function spawnNode(script: string, env: Record<string, string>, args: string[] = []): RunningProcess {
+  const child = spawn(process.execPath, ['--max-old-space-size=384', '--max-semi-space-size=32', ...args, script], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: LogLine[] = [];
+  let err = '';
+  let rest = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    const parts = (rest + chunk.toString('utf8')).split('\n');
+    rest = parts.pop() ?? '';
+    for (const p of parts) if (p.startsWith('{')) lines.push(JSON.parse(p) as LogLine);
+  });
+  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  return {
+    child,
+    lines,
+    stderr: () => err,
+    exited,
+    async line(what, pred, limitMs = 30000) {
+      let found: LogLine | undefined;
+      await waitFor(what, () => (found = lines.find(pred)) !== undefined || child.exitCode !== null, limitMs);
+      if (!found) throw new Error(`process exited (${child.exitCode}) before logging: ${what}\n${err}`);
+      return found;
+    },
+  };
+}
+
+/** One GET on a new connection (no keep-alive: each poll is a new connection the primary hands out). */
+export function getOnce(port: number, urlPath: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: '127.0.0.1', port, path: urlPath, agent: false, headers: { connection: 'close', ...headers }, timeout: 5000 }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString('utf8')));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', reject);
+  });
+}
+
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** inode of the server side of the TCP connection from `clientPort` to `serverPort` (/proc/net/tcp, tcp6). */
+function serverSocketInode(serverPort: number, clientPort: number): string | undefined {
+  const hex = (n: number) => n.toString(16).toUpperCase().padStart(4, '0');
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const row of fs.readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const f = row.trim().split(/\s+/);
+      if (f.length > 9 && f[1].endsWith(`:${hex(serverPort)}`) && f[2].endsWith(`:${hex(clientPort)}`)) return f[9];
+    }
+  }
+  return undefined;
+}
+
+/** Which of `pids` holds the server side of the connection from `clientPort` (none yet: undefined). */
+export function connectionOwner(serverPort: number, clientPort: number, pids: number[]): number | undefined {
+  const inode = serverSocketInode(serverPort, clientPort);
+  if (!inode) return undefined;
+  return pids.find((pid) => {
+    try {
+      return fs.readdirSync(`/proc/${pid}/fd`).some((fd) => {
+        try {
+          return fs.readlinkSync(`/proc/${pid}/fd/${fd}`) === `socket:[${inode}]`;
+        } catch {
+          return false;
+        }
+      });
+    } catch {
+      return false;
+    }
+  });
+}
