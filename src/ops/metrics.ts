@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Orm } from '../core/db/orm';
+import { processErrorsTotal } from './process-policy';
 
 /** Prometheus metrics: requests and latency by bounded route label and status, pool gauges, DB errors. */
 export interface Metrics {
@@ -42,6 +43,8 @@ export function createMetrics(orm?: Orm): Metrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
   });
   const dbErrors = new Counter({ name: 'db_errors_total', help: 'Database errors seen by requests (unavailable: unreachable or timed out; query: other driver errors)', labelNames: ['kind'] as const, registers: [registry] });
+  // Process-wide (installProcessPolicy counts into it); each registry of this process exports it.
+  registry.registerMetric(processErrorsTotal);
   if (orm) {
     const gauge = (name: string, help: string, read: (p: TarnPool) => number) =>
       new Gauge({ name, help, registers: [registry], collect() { const p = poolOf(orm); this.set(p ? read(p) : 0); } });

@@ -3,6 +3,8 @@ import type { Express } from 'express';
 import { buildApp } from '../../src/app';
 import { createLogger } from '../../src/core/logger';
 import { MODULES } from '../../src/modules';
+import { installProcessPolicy } from '../../src/ops/process-policy';
+import { EventEmitter } from 'node:events';
 import { ROOT_TOKEN, TEST_SECRETS, useTestApp } from '../support/test-app';
 
 type Line = Record<string, unknown> & { level: number; msg: string };
@@ -91,6 +93,17 @@ describe('GET /-/metrics', () => {
     expect(text).toMatch(/^db_pool_connections_idle \d+$/m);
     expect(text).toMatch(/^db_pool_waiting \d+$/m);
     expect(text).toMatch(/^db_errors_total\{kind="query"\} [1-9]\d*$/m);
+  });
+
+  it('counts errors nothing caught, by kind', async () => {
+    const target = new EventEmitter();
+    installProcessPolicy({ logger: createLogger('silent'), stop: () => undefined, exit: () => undefined, target, hardExitMs: 60_000 });
+    const read = async (kind: string) => Number(new RegExp(`^process_errors_total\\{kind="${kind}"\\} (\\d+)$`, 'm').exec((await request(app).get('/-/metrics')).text)?.[1] ?? 0);
+    const before = await read('unhandled_rejection');
+    target.emit('unhandledRejection', new Error('nobody listened'), Promise.resolve());
+    target.emit('unhandledRejection', new Error('nobody listened either'), Promise.resolve());
+    expect(await read('unhandled_rejection')).toBe(before + 2);
+    expect((await request(app).get('/-/metrics')).text).toContain('# TYPE process_errors_total counter');
   });
 });
 

@@ -28,19 +28,24 @@ export async function freshDatabase(prefix: string): Promise<{ url: string; drop
   const base = process.env.TEST_PG_URL;
   if (!base) throw new Error('TEST_PG_URL is not set: run the tests through jest');
   const name = `${prefix}_${process.pid}_${Date.now()}`;
-  const admin = async (sql: string) => {
+  const creator = new Client({ connectionString: base });
+  await creator.connect();
+  await creator.query(`create database ${name}`).finally(() => creator.end());
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  // Sessions of a killed process end when PostgreSQL notices the closed socket: wait for that (bounded)
+  // instead of terminating them, which the run's PostgreSQL would log as FATAL lines.
+  const drop = async () => {
     const c = new Client({ connectionString: base });
     await c.connect();
     try {
-      await c.query(sql);
+      await waitFor('the sessions of the stopped service end', async () => (await c.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name])).rows[0].n === 0, 5000).catch(() => undefined);
+      await c.query(`drop database if exists ${name} with (force)`);
     } finally {
       await c.end();
     }
   };
-  await admin(`create database ${name}`);
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
+  return { url: url.toString(), drop };
 }
 
 export type LogLine = Record<string, unknown> & { level: number; msg: string; time: string };
