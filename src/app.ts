@@ -58,6 +58,10 @@ export interface AppDeps {
   monitoringWhitelist?: string[];
   /** The registered modules (src/modules/index.ts: MODULES). */
   modules: readonly AppModule[];
+  /** A direct (session) URL for the shared cache's LISTEN connection (DATABASE_DIRECT_URL); default the ORM's URL. */
+  directUrl?: string;
+  /** True once the process is draining for shutdown: /-/readiness answers 503 (README "Running several instances"). */
+  draining?: () => boolean;
 }
 
 export interface BuiltApp {
@@ -82,7 +86,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const newCtx = ctxFactory(loaderFactory(deps.modules));
   const metrics = createMetrics(orm);
   const reporter = createErrorReporter(logger, metrics.dbErrors);
-  const cache = createSharedCache({ connectionString: orm.config.getClientUrl(), log: (m) => logger.warn(m) });
+  const cache = createSharedCache({ connectionString: deps.directUrl ?? orm.config.getClientUrl(), log: (m) => logger.warn(m) });
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.trustProxy ?? false);
@@ -105,7 +109,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.use(securityHeaders);
   app.use(metrics.middleware);
   // The ops endpoints all live under /-/: other requests skip that router's path matching.
-  const ops = opsRouter({ orm, metrics, health: deps.health, whitelist: deps.monitoringWhitelist });
+  const ops = opsRouter({ orm, metrics, health: deps.health, whitelist: deps.monitoringWhitelist, draining: deps.draining });
   app.use((req, res, next) => (req.url.startsWith('/-/') ? ops(req, res, next) : next()));
 
   /** Authenticates the request; on /api/v4 an admin's Sudo header or parameter acts as another user. */

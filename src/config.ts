@@ -7,6 +7,12 @@ export interface Config {
   host: string;
   port: number;
   databaseUrl: string | undefined;
+  /**
+   * DATABASE_DIRECT_URL: a direct (session) connection to the same database for what a transaction
+   * pooler cannot carry: LISTEN (shared caches), the migrations' advisory lock and the migrations.
+   * Default: DATABASE_URL.
+   */
+  databaseDirectUrl: string | undefined;
   dataDir: string;
   initialRootToken: string | undefined;
   externalUrl: string;
@@ -14,6 +20,11 @@ export interface Config {
   trustProxy: false | number | string;
   logLevel: string;
   shutdownTimeoutMs: number;
+  /**
+   * SHUTDOWN_DRAIN_MS: after SIGTERM, how long the process keeps serving (readiness answering 503) before
+   * it stops accepting, so a load balancer's health check takes it out of rotation first. Default 0.
+   */
+  shutdownDrainMs: number;
   db: {
     poolMax: number;
     acquireTimeoutMs: number;
@@ -26,6 +37,8 @@ export interface Config {
   monitoringWhitelist: string[];
   /** SECRETS_KEY; absent → DATA_DIR/secrets.key (generated on first start). */
   secretsKey: Buffer | undefined;
+  /** SECRETS_KEY_PREVIOUS (comma list): keys that only open, during a rotation (README "Running several instances"). */
+  secretsKeyPrevious: Buffer[];
   /** WORKERS: serving processes under the supervisor (ops/supervisor.ts); 0 = one process, no supervisor. */
   workers: number;
 }
@@ -74,6 +87,18 @@ function secretsKeyFromEnv(env: NodeJS.ProcessEnv): Buffer | undefined {
   }
 }
 
+function previousKeysFromEnv(env: NodeJS.ProcessEnv): Buffer[] {
+  const list = (env.SECRETS_KEY_PREVIOUS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  if (list.length > 0 && !env.SECRETS_KEY) throw new ConfigError('SECRETS_KEY_PREVIOUS needs SECRETS_KEY (the key that seals from now on)');
+  return list.map((raw, i) => {
+    try {
+      return parseSecretsKey(raw);
+    } catch (e) {
+      throw new ConfigError(`SECRETS_KEY_PREVIOUS, entry ${i + 1}: ${(e as Error).message.replace('SECRETS_KEY ', '')}`);
+    }
+  });
+}
+
 /** More workers than that only multiply memory and database connections (README "Configuration"). */
 export const MAX_WORKERS = 64;
 
@@ -101,12 +126,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host,
     port,
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseDirectUrl: env.DATABASE_DIRECT_URL || env.DATABASE_URL || undefined,
     dataDir: path.resolve(env.DATA_DIR || './.data'),
     initialRootToken: token,
     externalUrl,
     trustProxy: trustProxyFromEnv(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL || 'info',
     shutdownTimeoutMs: intFromEnv(env, 'SHUTDOWN_TIMEOUT_MS', 10000),
+    shutdownDrainMs: intFromEnv(env, 'SHUTDOWN_DRAIN_MS', 0),
     db: {
       poolMax: intFromEnv(env, 'DB_POOL_MAX', 10),
       acquireTimeoutMs: intFromEnv(env, 'DB_POOL_ACQUIRE_TIMEOUT_MS', 2000),
@@ -116,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     monitoringWhitelist: parseWhitelist(env.MONITORING_WHITELIST),
     secretsKey: secretsKeyFromEnv(env),
+    secretsKeyPrevious: previousKeysFromEnv(env),
     workers: workersFromEnv(env.WORKERS),
   };
 }

@@ -9,11 +9,10 @@ import { secretsFrom } from './core/crypto/secret-box';
 import { createLogger } from './core/logger';
 import { ormModelOf } from './core/module/app-module';
 import { MODULES } from './modules';
-import { ensureRootUser } from './modules/tokens/root-user';
 import type { buildApp as BuildApp } from './app';
 import { runPrimary } from './ops/cluster-primary';
 import { CRASH_GRACE_MS, installProcessPolicy } from './ops/process-policy';
-import { reason, startupHint } from './ops/startup-failure';
+import { reason, startupExitCode, startupMessage, startupSteps } from './ops/startup-failure';
 import { announceDraining } from './ops/supervisor';
 
 function configOrExit(): Config {
@@ -35,7 +34,7 @@ function configOrExit(): Config {
  */
 async function serve(config: Config, logger: Logger, worker: boolean): Promise<void> {
   const started = Date.now();
-  let shutdown: (signal: string, code?: number, graceMs?: number) => Promise<void> = async (_s, code = 1) => process.exit(code);
+  let shutdown: (signal: string, code?: number, graceMs?: number, drainMs?: number) => Promise<void> = async (_s, code = 1) => process.exit(code);
   installProcessPolicy({
     logger,
     stop: (why) => {
@@ -43,14 +42,19 @@ async function serve(config: Config, logger: Logger, worker: boolean): Promise<v
       void shutdown(why, 1, Math.min(config.shutdownTimeoutMs, CRASH_GRACE_MS));
     },
   });
+  const secrets = secretsFrom(config, logger);
   let db: Database;
   try {
-    db = await openDatabase(config, logger, ormModelOf(MODULES), { onFatal: (m) => { logger.fatal(m); void shutdown('database lost', 1); } });
+    db = await openDatabase(config, logger, ormModelOf(MODULES), {
+      onFatal: (m) => { logger.fatal(m); void shutdown('database lost', 1); },
+      // Under the supervisor the primary has run these before forking.
+      once: worker ? undefined : startupSteps(config, logger, secrets),
+    });
   } catch (e) {
-    logger.fatal(`database start-up failed: ${reason(e)}; ${startupHint(config)}`);
-    process.exit(1);
+    logger.fatal(startupMessage(e, config));
+    process.exit(startupExitCode(e));
   }
-  if (!worker) await ensureRootUser(db.orm.em.fork(), config.initialRootToken, logger);
+  let draining = false;
   // Loaded here, not at the top: the supervisor's primary never serves and so never loads the app (less memory).
   const { buildApp } = require('./app') as { buildApp: typeof BuildApp };
   const { app, stop } = await buildApp({
@@ -60,11 +64,18 @@ async function serve(config: Config, logger: Logger, worker: boolean): Promise<v
     trustProxy: config.trustProxy,
     health: db.health,
     monitoringWhitelist: config.monitoringWhitelist,
-    secrets: secretsFrom(config),
+    secrets,
     modules: MODULES,
     env: process.env,
+    directUrl: db.directUrl,
+    draining: () => draining,
   });
   const server = http.createServer(app);
+  // While draining, every answer closes its connection: clients and balancers reconnect elsewhere
+  // instead of reusing a connection that is about to be closed.
+  server.on('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (draining) res.setHeader('Connection', 'close');
+  });
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -77,9 +88,17 @@ async function serve(config: Config, logger: Logger, worker: boolean): Promise<v
   logger.info({ host: config.host, port: config.port, ms: Date.now() - started }, `listening on http://${config.host}:${config.port}`);
 
   let stopping = false;
-  shutdown = async (signal: string, code = 0, graceMs = config.shutdownTimeoutMs) => {
+  shutdown = async (signal: string, code = 0, graceMs = config.shutdownTimeoutMs, drainMs = 0) => {
     if (stopping) return;
     stopping = true;
+    draining = true;
+    if (drainMs > 0) {
+      // Rolling restarts (README "Running several instances"): the balancer's health check sees 503
+      // and stops routing here, while requests it still sends are served.
+      logger.info({ signal, drainMs }, 'draining: /-/readiness answers 503, requests are still served');
+      server.closeIdleConnections();
+      await new Promise((resolve) => setTimeout(resolve, drainMs));
+    }
     logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
     const force = setTimeout(() => {
       logger.warn('in-flight requests did not finish in time; closing connections');
@@ -94,8 +113,8 @@ async function serve(config: Config, logger: Logger, worker: boolean): Promise<v
     logger.info({ exitCode: code }, 'stopped');
     process.exit(code);
   };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM', 0, config.shutdownTimeoutMs, config.shutdownDrainMs));
+  process.on('SIGINT', () => void shutdown('SIGINT', 0, config.shutdownTimeoutMs, config.shutdownDrainMs));
 }
 
 /**

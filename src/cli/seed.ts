@@ -7,7 +7,7 @@ import { openDatabase } from '../core/db/database';
 import { createLogger } from '../core/logger';
 import { ormModelOf, loaderFactory } from '../core/module/app-module';
 import { MODULES } from '../modules';
-import { ensureRootUser } from '../modules/tokens/root-user';
+import { startupExitCode, startupMessage, startupSteps } from '../ops/startup-failure';
 
 /**
  * `npm run seed [-- --scale N]`: demo data (idempotent), plus N scale units of benchmark data.
@@ -30,11 +30,14 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
   const log = (m: string) => process.stderr.write(`${m}\n`);
-  const db = await openDatabase(config, logger, ormModelOf(MODULES));
-  const newCtx = ctxFactory(loaderFactory(MODULES));
   const secrets = secretsFrom(config);
+  // The same once-per-database steps as a start (key check: the seed seals tokens too; root user).
+  const db = await openDatabase(config, logger, ormModelOf(MODULES), { once: startupSteps(config, logger, secrets) }).catch((e: unknown) => {
+    process.stderr.write(`${startupMessage(e, config)}\n`);
+    process.exit(startupExitCode(e));
+  });
+  const newCtx = ctxFactory(loaderFactory(MODULES));
   try {
-    await ensureRootUser(db.orm.em.fork(), config.initialRootToken, logger);
     const started = Date.now();
     for (const step of MODULES.flatMap((m) => m.seed ?? [])) {
       const em = db.orm.em.fork();

@@ -1,14 +1,13 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config';
-import { secretsFrom } from '../core/crypto/secret-box';
+import { secretsFrom, type SecretBox } from '../core/crypto/secret-box';
 import { openDatabase } from '../core/db/database';
 import { startOrReuseEmbedded, type EmbeddedHandle } from '../core/db/embedded/embedded-postgres';
 import type { Orm } from '../core/db/orm';
 import { ormModelOf } from '../core/module/app-module';
 import { MODULES } from '../modules';
-import { ensureRootUser } from '../modules/tokens/root-user';
 import { installProcessPolicy } from './process-policy';
-import { reason, startupHint } from './startup-failure';
+import { reason, startupExitCode, startupMessage, startupSteps } from './startup-failure';
 import { startSupervisor, type Supervisor } from './supervisor';
 
 /** PostgreSQL's default superuser_reserved_connections. */
@@ -49,8 +48,9 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
   process.on('SIGINT', () => void shutdown('SIGINT', 0));
 
   // Created here, before any worker reads it (the file is created race-free anyway, but once is clearer).
+  let secrets: SecretBox;
   try {
-    secretsFrom(config);
+    secrets = secretsFrom(config, logger);
   } catch (e) {
     logger.fatal(`cannot read or create the secrets key: ${reason(e)}; set SECRETS_KEY or make DATA_DIR (${config.dataDir}) writable`);
     process.exit(1);
@@ -68,17 +68,16 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
       });
       url = embedded.url;
     }
-    const db = await openDatabase({ ...config, databaseUrl: url }, logger, ormModelOf(MODULES));
+    const db = await openDatabase({ ...config, databaseUrl: url }, logger, ormModelOf(MODULES), { once: startupSteps(config, logger, secrets) });
     try {
-      await ensureRootUser(db.orm.em.fork(), config.initialRootToken, logger);
       await warnConnectionBudget(db.orm, config, logger);
     } finally {
       await db.close();
     }
   } catch (e) {
-    logger.fatal(`database start-up failed: ${reason(e)}; ${startupHint(config)}`);
+    logger.fatal(startupMessage(e, config));
     await embedded?.stop();
-    process.exit(1);
+    process.exit(startupExitCode(e));
   }
   if (stopping) return;
 
@@ -86,7 +85,7 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
     workers: config.workers,
     logger,
     env: config.databaseUrl ? {} : { DATABASE_URL: url },
-    stopTimeoutMs: config.shutdownTimeoutMs + 5000,
+    stopTimeoutMs: config.shutdownDrainMs + config.shutdownTimeoutMs + 5000,
     onGiveUp: (code) => void shutdown('a worker failed to start', code),
   });
   await supervisor.ready;

@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Orm } from '../core/db/orm';
 import { processErrorsTotal } from './process-policy';
+import { secretsUnreadableTotal } from '../core/crypto/secret-box';
 
 /** Prometheus metrics: requests and latency by bounded route label and status, pool gauges, DB errors. */
 export interface Metrics {
@@ -45,6 +46,7 @@ export function createMetrics(orm?: Orm): Metrics {
   const dbErrors = new Counter({ name: 'db_errors_total', help: 'Database errors seen by requests (unavailable: unreachable or timed out; query: other driver errors)', labelNames: ['kind'] as const, registers: [registry] });
   // Process-wide (installProcessPolicy counts into it); each registry of this process exports it.
   registry.registerMetric(processErrorsTotal);
+  registry.registerMetric(secretsUnreadableTotal);
   if (orm) {
     const gauge = (name: string, help: string, read: (p: TarnPool) => number) =>
       new Gauge({ name, help, registers: [registry], collect() { const p = poolOf(orm); this.set(p ? read(p) : 0); } });

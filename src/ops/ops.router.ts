@@ -10,10 +10,13 @@ export interface OpsDeps {
   health?: DbHealth;
   /** CIDR list; default loopback (config.ts). */
   whitelist?: string[];
+  /** The process is shutting down: readiness fails so that load balancers stop sending requests. */
+  draining?: () => boolean;
 }
 
 const READINESS_TIMEOUT_MS = 1500;
 const FAILED = { status: 'failed', master_check: [{ status: 'failed', message: 'database unavailable' }] };
+const DRAINING = { status: 'failed', master_check: [{ status: 'failed', message: 'shutting down' }] };
 
 function selectOne(orm: Orm): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
@@ -39,6 +42,7 @@ export function opsRouter(deps: OpsDeps): Router {
     res.json({ status: 'ok' });
   });
   router.get('/-/readiness', async (_req, res) => {
+    if (deps.draining?.()) return void res.status(503).set('Connection', 'close').json(DRAINING);
     const ok = (!health || health.available()) && (await selectOne(orm));
     if (ok) res.json({ status: 'ok', master_check: [{ status: 'ok' }] });
     else res.status(503).json(FAILED);

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
+import { Counter } from 'prom-client';
 import { createLogger } from '../logger';
 
 /**
@@ -14,7 +15,12 @@ import { createLogger } from '../logger';
  *   associated data, so a value copied to another row or column does not open (issue 18).
  * - `v1:<iv>:<tag>:<ciphertext>`: the earlier form, bound to nothing. Still opened in any slot, so
  *   existing rows keep working; a value is re-sealed as v2 when it is written again (a pages key on
- *   update, the settings row on its first read), and `isBound` tells the two apart.
+ *   update, the settings row on its first read, every value by `npm run secrets:rotate`), and
+ *   `isBound` tells the two apart.
+ *
+ * Keys: one current key seals and digests; `previous` keys (SECRETS_KEY_PREVIOUS, during a rotation)
+ * only open, and lookups by digest accept their digests too (`digests`). README "Running several
+ * instances" gives the rotation steps; `key-check.ts` makes sure every instance has the same key.
  */
 export interface SecretSlot {
   table: string;
@@ -44,13 +50,43 @@ export interface SecretBox {
   openOrNull(sealed: string, slot: SecretSlot): string | null;
   /** True for the v2 form (bound to its slot); false for v1 and for anything else. */
   isBound(sealed: string): boolean;
-  /** Keyed SHA-256 (HMAC) for indexed equality lookups of secrets such as tokens. */
+  /** Keyed SHA-256 (HMAC) for indexed equality lookups of secrets such as tokens (current key). */
   digest(plain: string): string;
+  /**
+   * The digests of `plain` under the current key and then each previous key: what a lookup compares
+   * with (`= any(?)`) so that rows not yet re-sealed by a rotation are still found.
+   */
+  digests(plain: string): string[];
+  /** The key checks of the current key and then each previous key (key-check.ts). */
+  keyChecks(): string[];
 }
 
 export interface SecretBoxOptions {
-  /** Where unreadable values are reported (the service logs a warning); default: nothing. */
+  /**
+   * Where unreadable values are reported (the service logs a warning and counts it); default: nothing.
+   * Called once per slot and sealed text per process, not on every read of it.
+   */
   onUnreadable?: (event: UnreadableSecret) => void;
+  /** Keys that still open (and find by digest) what they sealed: SECRETS_KEY_PREVIOUS during a rotation. */
+  previous?: Buffer[];
+}
+
+/** What a key check is computed over (HMAC with the key): a fixed label, so it reveals nothing of the key. */
+const KEY_CHECK_LABEL = 'gitlab-admin secrets key check v1';
+
+interface DerivedKeys {
+  enc: Buffer;
+  mac: Buffer;
+  check: string;
+}
+
+function derive(key: Buffer): DerivedKeys {
+  if (key.length !== KEY_BYTES) throw new Error(`the secrets key must be ${KEY_BYTES} bytes`);
+  return {
+    enc: crypto.createHmac('sha256', key).update('encrypt').digest(),
+    mac: crypto.createHmac('sha256', key).update('digest').digest(),
+    check: crypto.createHmac('sha256', key).update(KEY_CHECK_LABEL).digest('hex'),
+  };
 }
 
 const KEY_BYTES = 32;
@@ -61,9 +97,12 @@ const OPENED_MAX = 10_000;
 const slotData = (slot: SecretSlot) => JSON.stringify([slot.table, slot.column, String(slot.row)]);
 
 export function secretBox(key: Buffer, options: SecretBoxOptions = {}): SecretBox {
-  if (key.length !== KEY_BYTES) throw new Error(`the secrets key must be ${KEY_BYTES} bytes`);
-  const encKey = crypto.createHmac('sha256', key).update('encrypt').digest();
-  const macKey = crypto.createHmac('sha256', key).update('digest').digest();
+  const keys = [derive(key), ...(options.previous ?? []).map(derive)];
+  const encKey = keys[0].enc;
+  const macKey = keys[0].mac;
+  const hmac = (mac: Buffer, plain: string) => crypto.createHmac('sha256', mac).update(plain, 'utf8').digest('hex');
+  /** Slots and texts already reported as unreadable (bounded like `opened`). */
+  const reported = new Set<string>();
   // A list of 100 projects shows 100 runners tokens: each sealed text is opened once per process,
   // not once per row and request (issue 8). The process holds the key anyway, so the cache adds no
   // exposure; a sealed text never changes meaning (a new value is a new random IV). A v2 text opens
@@ -91,29 +130,39 @@ export function secretBox(key: Buffer, options: SecretBoxOptions = {}): SecretBo
       try {
         return box.open(sealed, slot);
       } catch (e) {
-        // Known failure: a foreign key, another slot or altered text. Reported without the value.
-        options.onUnreadable?.({ ...slot, reason: (e as Error).message });
+        // Known failure: a foreign key, another slot or altered text. Reported without the value,
+        // once per process for this slot and text (a list shows the row on every request).
+        const seen = `${slotData(slot)}\n${sealed}`;
+        if (!reported.has(seen)) {
+          if (reported.size >= OPENED_MAX) reported.delete(reported.values().next().value!);
+          reported.add(seen);
+          options.onUnreadable?.({ ...slot, reason: (e as Error).message });
+        }
         return null;
       }
     },
     isBound: (sealed) => sealed.startsWith('v2:'),
-    digest(plain) {
-      return crypto.createHmac('sha256', macKey).update(plain, 'utf8').digest('hex');
-    },
+    digest: (plain) => hmac(macKey, plain),
+    digests: (plain) => keys.map((k) => hmac(k.mac, plain)),
+    keyChecks: () => keys.map((k) => k.check),
   };
   return box;
 
+  /** Tries the current key, then each previous one (only during a rotation is there more than one). */
   function openUncached(sealed: string, aad: string | null): string {
     const [version, iv, tag, body, extra] = sealed.split(':');
     if ((version !== 'v1' && version !== 'v2') || !iv || !tag || body === undefined || extra !== undefined) throw new Error('not a sealed secret');
-    const decipher = crypto.createDecipheriv('aes-256-gcm', encKey, Buffer.from(iv, 'base64url'));
-    if (aad !== null) decipher.setAAD(Buffer.from(aad, 'utf8'));
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    try {
-      return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
-    } catch {
-      throw new Error(aad === null ? 'the sealed value does not open with this key' : 'the sealed value does not open in this slot or with this key');
+    for (const k of keys) {
+      const decipher = crypto.createDecipheriv('aes-256-gcm', k.enc, Buffer.from(iv, 'base64url'));
+      if (aad !== null) decipher.setAAD(Buffer.from(aad, 'utf8'));
+      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+      try {
+        return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+      } catch {
+        // next key
+      }
     }
+    throw new Error(aad === null ? 'the sealed value does not open with this key' : 'the sealed value does not open in this slot or with this key');
   }
 }
 
@@ -144,9 +193,24 @@ export function loadOrCreateKeyFile(dataDir: string): Buffer {
  * values are logged as warnings (table, column, row, reason; never a value) on `logger`, by default a
  * logger of the configured level on stdout.
  */
-export function secretsFrom(config: { secretsKey: Buffer | undefined; dataDir: string; logLevel?: string }, logger?: Logger): SecretBox {
+export function secretsFrom(
+  config: { secretsKey: Buffer | undefined; secretsKeyPrevious?: Buffer[]; dataDir: string; logLevel?: string },
+  logger?: Logger,
+): SecretBox {
   const log = logger ?? createLogger(config.logLevel ?? 'info');
   return secretBox(config.secretsKey ?? loadOrCreateKeyFile(config.dataDir), {
-    onUnreadable: (event) => log.warn({ secret: event }, 'a sealed value does not open; it is treated as absent'),
+    previous: config.secretsKeyPrevious,
+    onUnreadable: (event) => {
+      secretsUnreadableTotal.inc({ table: event.table, column: event.column });
+      log.warn({ secret: event }, 'a sealed value does not open; it is treated as absent');
+    },
   });
 }
+
+/** Exported on /-/metrics (ops/metrics.ts): sealed values that did not open, once per value and process. */
+export const secretsUnreadableTotal = new Counter({
+  name: 'secrets_unreadable_total',
+  help: 'Sealed values that did not open (another key, another slot or altered), counted once per value and process; each is served as absent',
+  labelNames: ['table', 'column'] as const,
+  registers: [],
+});

@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import type { Logger } from 'pino';
 import type { OrmModel } from '../module/app-module';
 import type { Config } from '../../config';
@@ -7,6 +8,8 @@ import { initOrm, migrate, type Orm } from './orm';
 
 export interface Database {
   orm: Orm;
+  /** A direct (session) connection URL: DATABASE_DIRECT_URL, else the URL the pool uses. */
+  directUrl: string;
   health: DbHealth;
   /** pid of the embedded postmaster this process supervises, if any. */
   embeddedPid: () => number | undefined;
@@ -21,6 +24,36 @@ export interface OpenOptions {
   ephemeral?: boolean;
   /** Restart attempts of a dead embedded server before onFatal (default 6, about 12 s). */
   restartAttempts?: number;
+  /**
+   * Start-up steps that must not run in two instances at once (key check, root user): run after the
+   * migrations, under the same advisory lock.
+   */
+  once?: (orm: Orm) => Promise<void>;
+}
+
+/** pg_advisory_lock key of the start-up section (migrations and `once`): any fixed bigint. */
+export const STARTUP_LOCK = 7_364_021_113;
+
+/**
+ * Runs `fn` while holding the start-up advisory lock on its own session connection to `directUrl`
+ * (a transaction pooler would release a session lock at once: hence the direct URL). Instances that
+ * start together queue here; each then finds the migrations applied and the key check stored.
+ */
+export async function withStartupLock<T>(directUrl: string, logger: Logger, timeoutMs: number, fn: () => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: directUrl, connectionTimeoutMillis: timeoutMs });
+  client.on('error', () => undefined); // a lost session surfaces as the failing query below
+  await client.connect();
+  try {
+    const got = await client.query<{ ok: boolean }>('select pg_try_advisory_lock($1) as ok', [STARTUP_LOCK]);
+    if (!got.rows[0].ok) {
+      logger.info('another instance is migrating or starting up on this database; waiting for it');
+      await client.query('select pg_advisory_lock($1)', [STARTUP_LOCK]);
+    }
+    return await fn();
+  } finally {
+    // Ending the session releases the lock too (also when this process dies mid-way).
+    await client.end().catch(() => undefined);
+  }
 }
 
 async function warnIfSuperuser(orm: Orm, logger: Logger): Promise<void> {
@@ -52,11 +85,16 @@ export async function openDatabase(config: Config, logger: Logger, model: OrmMod
     embeddedPid = handle.pid;
   }
   const { poolMax, probeIntervalMs, ...timeouts } = config.db;
+  const directUrl = (config.databaseUrl && config.databaseDirectUrl) || url;
   let orm: Orm | undefined;
   try {
     orm = await initOrm({ clientUrl: url, model, poolMax, timeouts, driverLog: (m) => logger.debug(`database driver: ${m}`) });
-    const applied = await migrate(orm);
-    if (applied > 0) logger.info({ applied }, 'applied database migrations');
+    const opened = orm;
+    await withStartupLock(directUrl, logger, timeouts.connectTimeoutMs, async () => {
+      const applied = await migrate(opened);
+      if (applied > 0) logger.info({ applied }, 'applied database migrations');
+      await opts.once?.(opened);
+    });
     if (config.databaseUrl) await warnIfSuperuser(orm, logger);
   } catch (e) {
     await orm?.close(true).catch(() => undefined);
@@ -73,6 +111,7 @@ export async function openDatabase(config: Config, logger: Logger, model: OrmMod
   const ready = orm;
   return {
     orm: ready,
+    directUrl,
     health: monitor,
     embeddedPid,
     close: async () => {

@@ -159,3 +159,11 @@ export async function lightEntitiesById<T extends object>(em: EntityManager, ent
   const rows = await sqlRows<Record<string, unknown>>(em, `select * from "${meta.tableName}" where "${pk}" = any(?::bigint[])`, [`{${list.join(',')}}`]);
   return rows.map((r) => lightEntity(em, entity, r));
 }
+
+/**
+ * A PostgreSQL array literal for one `?` (`any(?::text[])`, `unnest(?::int[])`): knex-style bindings
+ * expand a JavaScript array into a list of placeholders, so arrays are passed as one text value.
+ */
+export function pgArray(values: readonly (string | number)[]): string {
+  return `{${values.map((v) => (typeof v === 'number' ? String(v) : `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`)).join(',')}}`;
+}

@@ -40,7 +40,24 @@ export interface AppModule {
    * caller in `ctx`: true or false, or undefined when this module has no say on that name.
    */
   switches?: (ctx: RequestCtx, name: string) => Promise<boolean | undefined>;
+  /**
+   * Columns holding values sealed with the secrets key (core/crypto/secret-box.ts): what the start-up
+   * key check samples and `npm run secrets:rotate` re-seals (README "Running several instances").
+   */
+  sealed?: SealedColumn[];
 }
+
+/** A column of sealed values, each sealed for the slot (table, column, rowKey of its row). */
+export interface SealedColumn {
+  table: string;
+  column: string;
+  /** SQL expression over the row giving the slot's row key (as the service's code computes it), e.g. `id`. */
+  rowKey: string;
+  /** The column with the keyed digest of the same plain text (lookups), recomputed on rotation. */
+  digestColumn?: string;
+}
+
+export const sealedColumnsOf = (modules: readonly AppModule[]): SealedColumn[] => modules.flatMap((m) => m.sealed ?? []);
 
 export function defineModule(m: AppModule): AppModule {
   return m;

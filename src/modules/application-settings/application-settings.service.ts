@@ -51,8 +51,9 @@ function view(ctx: RequestCtx, row: SettingsRow): Record<string, unknown> {
   const out: Record<string, unknown> = { id: 1, createdAt: row.createdAt, updatedAt: row.updatedAt };
   for (const s of SETTINGS) out[camelCase(s.name)] = viewValue(s, row.values);
   for (const alias of WEB_PASSWORD_ALIASES) out[camelCase(alias)] = row.values.password_authentication_enabled_for_web;
-  // Not nullable (GitLab always has one): a token that does not open fails this read, reported once.
-  out.runnersRegistrationToken = ctx.secrets.open(row.tokenSealed, REGISTRATION_TOKEN_SLOT);
+  // GitLab always has one; a value that does not open (another key) is served as null, logged once, so
+  // that administrators can still read and change every other setting (issue 20).
+  out.runnersRegistrationToken = ctx.secrets.openOrNull(row.tokenSealed, REGISTRATION_TOKEN_SLOT);
   return out;
 }
 

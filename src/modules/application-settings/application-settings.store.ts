@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SecretBox } from '../../core/crypto/secret-box';
+import { pgArray } from '../../core/db/sql';
 import { VISIBILITY_LEVEL, type Visibility } from '../access/visibility.type';
 import { STORED_SETTINGS, type SettingDef } from './application-settings.catalogue';
 import type { SettingValue, SettingValues } from './application-settings.rules';
@@ -125,7 +126,8 @@ export async function storeRunnersToken(em: EntityManager, secrets: SecretBox, t
 }
 
 /** One primary-key read comparing digests: the same work whatever the token. */
-export async function runnersTokenDigestMatches(em: EntityManager, digest: string): Promise<boolean> {
-  const rows = await sqlRows(em, 'select 1 from application_settings where id = 1 and runners_registration_token_digest = ?', [digest]);
+/** `digests`: of the candidate token under the current key and any previous one (a rotation in progress). */
+export async function runnersTokenDigestMatches(em: EntityManager, digests: string[]): Promise<boolean> {
+  const rows = await sqlRows(em, 'select 1 from application_settings where id = 1 and runners_registration_token_digest = any(?::text[])', [pgArray(digests)]);
   return rows.length > 0;
 }

@@ -53,7 +53,8 @@ for (const alias of WEB_PASSWORD_ALIASES) {
   field(ApplicationSettingsType.prototype, camelCase(alias), () => Boolean, { description: 'Legacy name of passwordAuthenticationEnabledForWeb.' });
 }
 field(ApplicationSettingsType.prototype, 'runnersRegistrationToken', () => String, {
-  description: 'Instance token runners register with (POST /runners); rotate with resetRunnersRegistrationToken.',
+  nullable: true,
+  description: 'Instance token runners register with (POST /runners); rotate with resetRunnersRegistrationToken. Null only when the stored value does not open with the configured secrets keys (logged, counted in secrets_unreadable_total).',
 });
 field(ApplicationSettingsType.prototype, 'createdAt', () => Date, {});
 field(ApplicationSettingsType.prototype, 'updatedAt', () => Date, {});

@@ -3,6 +3,7 @@ import { ApplicationSettings, UserRequestIp } from './application-settings.entit
 import { ApplicationSettingsResolver } from './application-settings.resolver';
 import { applicationSettingsRoutes } from './application-settings.rest';
 import { Migration20261122100000ApplicationSettings } from './migrations/Migration20261122100000_application_settings';
+import { SECRET_SETTINGS, sealedColumn } from './application-settings.secrets';
 import { Migration20261123100000ApplicationSettingsSecrets } from './migrations/Migration20261123100000_application_settings_secrets';
 
 export { matchesRunnersRegistrationToken } from './runners-registration-token';
@@ -19,4 +20,8 @@ export const applicationSettingsModule = defineModule({
   ],
   resolvers: [ApplicationSettingsResolver],
   routes: applicationSettingsRoutes,
+  sealed: [
+    { table: 'application_settings', column: 'runners_registration_token_sealed', rowKey: 'id', digestColumn: 'runners_registration_token_digest' },
+    ...SECRET_SETTINGS.map((s) => ({ table: 'application_settings', column: sealedColumn(s), rowKey: 'id' })),
+  ],
 });

@@ -8,5 +8,5 @@ import { runnersTokenDigestMatches } from './application-settings.store';
  */
 export function matchesRunnersRegistrationToken(ctx: RequestCtx, token: string): Promise<boolean> {
   if (typeof token !== 'string' || token === '' || token.length > 255) return Promise.resolve(false);
-  return runnersTokenDigestMatches(ctx.em, ctx.secrets.digest(token));
+  return runnersTokenDigestMatches(ctx.em, ctx.secrets.digests(token));
 }

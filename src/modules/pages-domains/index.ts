@@ -17,4 +17,6 @@ export const pagesDomainsModule = defineModule({
   resolvers: [PagesDomainResolver],
   routes: pagesDomainRoutes,
   seed: [seedPagesDomains],
+  // The slot's row is `<project id>:<domain>` (pages-domain.service.ts), fixed before the row exists.
+  sealed: [{ table: 'pages_domains', column: 'sealed_key', rowKey: `project_id || ':' || lower(domain)` }],
 });

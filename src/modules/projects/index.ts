@@ -8,4 +8,6 @@ import { projectRoutes } from './project.rest';
 
 export const projectsModule = defineModule({
   name: 'projects', entities: [Project, ProjectGroupLink, ProjectStar], resolvers: [ProjectResolver], routes: projectRoutes, loaders: projectLoaders,
+  // Added by the runners module's migration; sealed and read here (project-runners-token.ts).
+  sealed: [{ table: 'projects', column: 'runners_token', rowKey: 'id', digestColumn: 'runners_token_digest' }],
 });

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { SecretBox, SecretSlot } from '../../core/crypto/secret-box';
-import { sqlRows } from '../../core/db/sql';
+import { pgArray, sqlRows } from '../../core/db/sql';
 import type { Project } from './project.entity';
 
 /**
@@ -40,6 +40,6 @@ export async function projectRunnersToken(ctx: RequestCtx, project: Project): Pr
 
 /** The project whose runners_token this is, if any (index lookup by digest). */
 export async function projectIdByRunnersToken(ctx: RequestCtx, token: string): Promise<number | null> {
-  const [row] = await sqlRows<{ id: number }>(ctx.em, 'select id from projects where runners_token_digest = ?', [ctx.secrets.digest(token)]);
+  const [row] = await sqlRows<{ id: number }>(ctx.em, 'select id from projects where runners_token_digest = any(?::text[])', [pgArray(ctx.secrets.digests(token))]);
   return row ? Number(row.id) : null;
 }

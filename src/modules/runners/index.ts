@@ -16,4 +16,5 @@ export const runnersModule = defineModule({
   routes: runnerRoutes,
   loaders: runnerLoaders,
   seed: [seedRunnersDemo, seedRunnersScale],
+  sealed: [{ table: 'ci_runners', column: 'token', rowKey: 'id', digestColumn: 'token_digest' }],
 });

@@ -50,7 +50,7 @@ async function register(ctx: RequestCtx, input: RegisterRunnerInput): Promise<{ 
 }
 
 async function byToken(ctx: RequestCtx, token: string): Promise<Runner> {
-  const runner = await ctx.em.findOne(Runner, { tokenDigest: ctx.secrets.digest(token) });
+  const runner = await ctx.em.findOne(Runner, { tokenDigest: { $in: ctx.secrets.digests(token) } });
   if (!runner) throw new ForbiddenError();
   return runner;
 }

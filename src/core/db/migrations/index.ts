@@ -1,4 +1,8 @@
 import { Migration20261121000000Initial } from './Migration20261121000000_initial';
+import { Migration20261202100000SecretsKeyCheck } from './Migration20261202100000_secrets_key_check';
 
 /** Explicit list (no file globbing): the same code runs from dist/ and under jest. */
-export const MIGRATIONS = [{ name: 'Migration20261121000000_initial', class: Migration20261121000000Initial }];
+export const MIGRATIONS = [
+  { name: 'Migration20261121000000_initial', class: Migration20261121000000Initial },
+  { name: 'Migration20261202100000_secrets_key_check', class: Migration20261202100000SecretsKeyCheck },
+];
