@@ -70,11 +70,11 @@ async function serve(config: Config, logger: Logger, worker: boolean): Promise<v
     directUrl: db.directUrl,
     draining: () => draining,
   });
-  const server = http.createServer(app);
-  // While draining, every answer closes its connection: clients and balancers reconnect elsewhere
-  // instead of reusing a connection that is about to be closed.
-  server.on('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
-    if (draining) res.setHeader('Connection', 'close');
+  // While draining, every answer closes its connection (set before the app answers): clients and
+  // balancers reconnect elsewhere instead of reusing a connection that is about to be closed.
+  const server = http.createServer((req, res) => {
+    if (draining) res.shouldKeepAlive = false;
+    app(req, res);
   });
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {
