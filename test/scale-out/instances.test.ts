@@ -24,8 +24,13 @@ async function count(url: string, sql: string): Promise<number> {
 }
 
 async function stopAll(list: (Instance | undefined)[]): Promise<void> {
-  await Promise.all(list.map((i) => (i && i.proc.child.exitCode === null ? i.stop() : undefined)));
+  await Promise.all(list.map((i) => i?.dispose()));
 }
+
+const cleanup: string[] = [];
+afterAll(() => {
+  for (const dir of cleanup) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 describe('instances starting on one database', () => {
   it('three started at the same moment on an empty database: one runs the migrations, all serve, one root user, one key check', async () => {
@@ -52,6 +57,7 @@ describe('instances starting on one database', () => {
       first = await startInstance('first', { DATABASE_URL: db.url });
       // As README allowed before: no SECRETS_KEY, a DATA_DIR of its own (a key file is generated there).
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'so-second-'));
+      cleanup.push(dataDir);
       const second = spawnNode(MAIN, { DATABASE_URL: db.url, PORT: '0', WORKERS: '1', SECRETS_KEY: '', DATA_DIR: dataDir });
       expect(await second.exited).toEqual({ code: 2, signal: null });
       const fatal = second.lines.filter((l) => l.level >= 50);

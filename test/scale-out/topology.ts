@@ -45,6 +45,8 @@ export interface Instance {
   /** Starts the process again with the same settings (after it stopped). */
   restart(): Promise<void>;
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Stops it if running and removes its DATA_DIR. */
+  dispose(): Promise<void>;
 }
 
 const listeningLine = (port: number, workers: number) => (l: LogLine) =>
@@ -67,6 +69,10 @@ export async function startInstance(name: string, env: Record<string, string>): 
     async stop(signal = 'SIGTERM') {
       inst.proc.child.kill(signal);
       return inst.proc.exited;
+    },
+    async dispose() {
+      if (inst.proc.child.exitCode === null && inst.proc.child.signalCode === null) await inst.stop();
+      fs.rmSync(full.DATA_DIR, { recursive: true, force: true });
     },
   };
   await inst.proc.line(`${name} listening`, listeningLine(port, workers), 60_000);
