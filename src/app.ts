@@ -20,7 +20,10 @@ import { bodyErrorHandler } from './core/http/body-error-handler';
 import { requestIdFrom, withRequestContext } from './core/http/request-id';
 import { SWAGGER_CSP, securityHeaders, withCsp } from './core/http/security-headers';
 import { loaderFactory, routesOf, switchesOf, type AppModule } from './core/module/app-module';
-import { authenticateToken } from './modules/tokens/authenticate';
+import { authenticateToken, type AuthResult } from './modules/tokens/authenticate';
+import { throttleConfig } from './modules/application-settings';
+import { createRateLimiter, sendThrottled, throttled } from './core/http/rate-limit';
+import { ipAllowed } from './ops/ip-whitelist';
 import { applySudo } from './modules/tokens/sudo';
 import { createErrorReporter } from './ops/error-reporter';
 import { createMetrics } from './ops/metrics';
@@ -36,6 +39,8 @@ declare module 'express-serve-static-core' {
     id: string;
     /** The authenticated user's id, once known (error logs). */
     userId?: number | null;
+    /** The token the rate limiter authenticated, reused by the request's context (same request). */
+    preAuth?: { token: string; auth: AuthResult };
   }
 }
 
@@ -112,6 +117,36 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const ops = opsRouter({ orm, metrics, health: deps.health, whitelist: deps.monitoringWhitelist, draining: deps.draining });
   app.use((req, res, next) => (req.url.startsWith('/-/') ? ops(req, res, next) : next()));
 
+  // Rate limits (application settings throttle_*; README "Rate limits"): after the ops endpoints, which
+  // are never throttled, before both surfaces. Off (the default), this costs one cached lookup.
+  // One fork for raw statements only (no identity map is used): counters and the throttle settings.
+  const rawEm = orm.em.fork();
+  const limiter = createRateLimiter(rawEm);
+  const whitelist = deps.monitoringWhitelist ?? ['127.0.0.0/8', '::1/128'];
+  app.use((req, res, next) => {
+    void throttle(req, res).then((passed) => passed && next(), next);
+  });
+  async function throttle(req: Request, res: Response): Promise<boolean> {
+    if (deps.health && !deps.health.available()) return true; // the request answers 503 anyway
+    const config = await throttleConfig(rawEm, cache);
+    if (!config.unauthenticated && !config.authenticatedApi) return true;
+    if (ipAllowed(req.ip, whitelist)) return true; // GitLab's safelist: the monitoring whitelist
+    // Identified as GitLab's Rack::Attack does: a token in a header or the query string (not a JSON body).
+    const token = extractToken({ header: (n) => req.get(n), param: (n) => (req.query as Record<string, unknown>)[n] });
+    let auth: AuthResult | undefined;
+    if (token !== undefined) {
+      auth = await authenticateToken(orm.em.fork(), token, new Date(), req.ip);
+      req.preAuth = { token, auth };
+    }
+    const user = auth?.user;
+    const rule = user ? config.authenticatedApi : config.unauthenticated;
+    if (!rule) return true;
+    const hit = await limiter.hit(user ? `user:${user.id}` : `ip:${req.ip}`, rule, Date.now());
+    if (!throttled(hit)) return true;
+    sendThrottled(res, hit);
+    return false;
+  }
+
   /** Authenticates the request; on /api/v4 an admin's Sudo header or parameter acts as another user. */
   const createCtx = async (req: Request, sudo = false): Promise<RequestCtx> => {
     // While the health probe fails, answer 503 at once instead of queueing on the pool.
@@ -122,7 +157,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const query = (req.query ?? {}) as Record<string, unknown>;
     const token = extractToken({ header: (n) => req.get(n), param: (n) => query[n] ?? body[n] });
-    let auth = await authenticateToken(em, token, now, req.ip);
+    // Reuses the throttle's lookup when it authenticated this very token (same request, same instant).
+    let auth = req.preAuth && req.preAuth.token === token ? req.preAuth.auth : await authenticateToken(em, token, now, req.ip);
     const sudoAs = sudo ? (req.get('sudo') ?? query.sudo ?? body.sudo) : undefined;
     if (sudoAs !== undefined && sudoAs !== '') auth = await applySudo(em, auth, String(sudoAs));
     req.userId = auth.user?.id ?? null;

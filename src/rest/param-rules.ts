@@ -15,7 +15,7 @@ export function ruleProblems(rules: readonly ParamRule[], params: Record<string,
       const sent = rule.allOrNoneOf.filter((n) => given(params[n]));
       if (sent.length > 0 && sent.length < rule.allOrNoneOf.length) problems.push(`${rule.allOrNoneOf.join(', ')} provide all or none of parameters`);
     } else if (params[rule.given] === (rule.is ?? true)) {
-      for (const n of rule.requires) if (!given(params[n])) problems.push(`${n} is missing`);
+      for (const n of rule.requires) if (!given(params[n]) && !(rule.aliases?.[n] ?? []).some((a) => given(params[a]))) problems.push(`${n} is missing`);
     }
   }
   return problems;

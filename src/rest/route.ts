@@ -23,7 +23,7 @@ export type ParamRule =
   | { atLeastOneOf: string[] }
   | { mutuallyExclusive: string[] }
   | { allOrNoneOf: string[] }
-  | { given: string; is?: unknown; requires: string[] };
+  | { given: string; is?: unknown; requires: string[]; /** Other names that satisfy a required one (legacy spellings). */ aliases?: Record<string, string[]> };
 
 /**
  * One REST route, declared as data (the single source of truth for /api/v4):

@@ -5,7 +5,14 @@ import { keys } from '../support/keys';
 const t = useTestApp();
 const URL = '/api/v4/application/settings';
 
-/** spec 2.5 / 4.18: id, timestamps, every attribute of the 4.18 table, GitLab's legacy aliases, the runner token. */
+/** GitLab 10.3's rate-limit settings (issue 21; lib/api/settings.rb of 10.3), after unique_ips_limit_* as in its entity. */
+const THROTTLE_KEYS = [
+  'throttle_unauthenticated_enabled', 'throttle_unauthenticated_requests_per_period', 'throttle_unauthenticated_period_in_seconds',
+  'throttle_authenticated_api_enabled', 'throttle_authenticated_api_requests_per_period', 'throttle_authenticated_api_period_in_seconds',
+  'throttle_authenticated_web_enabled', 'throttle_authenticated_web_requests_per_period', 'throttle_authenticated_web_period_in_seconds',
+];
+
+/** spec 2.5 / 4.18: id, timestamps, every attribute of the 4.18 table, GitLab's legacy aliases, the runner token (and the throttles above). */
 const SETTINGS_KEYS = [
   'admin_notification_email', 'after_sign_out_path', 'after_sign_up_text', 'spamfilter_api_key', 'spamfilter_enabled',
   'circuitbreaker_access_retries', 'circuitbreaker_check_interval', 'circuitbreaker_failure_count_threshold', 'circuitbreaker_failure_reset_time',
@@ -23,7 +30,7 @@ const SETTINGS_KEYS = [
   'restricted_visibility_levels', 'rsa_key_restriction', 'send_user_confirmation_email', 'errortracker_dsn', 'errortracker_enabled',
   'session_expire_delay', 'shared_runners_enabled', 'shared_runners_text', 'jobqueue_throttling_enabled', 'jobqueue_throttling_factor',
   'jobqueue_throttling_queues', 'sign_in_text', 'signup_enabled', 'terminal_max_session_time', 'two_factor_grace_period',
-  'unique_ips_limit_enabled', 'unique_ips_limit_per_user', 'unique_ips_limit_time_window', 'usage_ping_enabled', 'user_default_external',
+  'unique_ips_limit_enabled', 'unique_ips_limit_per_user', 'unique_ips_limit_time_window', ...THROTTLE_KEYS, 'usage_ping_enabled', 'user_default_external',
   'user_oauth_applications', 'version_check_enabled',
 ];
 const RESPONSE_KEYS = [...SETTINGS_KEYS, 'id', 'created_at', 'updated_at', 'password_authentication_enabled', 'signin_enabled', 'runners_registration_token'].sort();
@@ -50,6 +57,9 @@ const DEFAULTS = {
   shared_runners_enabled: true, shared_runners_text: null, jobqueue_throttling_enabled: false, jobqueue_throttling_factor: null,
   jobqueue_throttling_queues: [], sign_in_text: null, signup_enabled: true, terminal_max_session_time: 0, two_factor_grace_period: 48,
   unique_ips_limit_enabled: false, unique_ips_limit_per_user: 10, unique_ips_limit_time_window: 3600, usage_ping_enabled: true,
+  throttle_unauthenticated_enabled: false, throttle_unauthenticated_requests_per_period: 3600, throttle_unauthenticated_period_in_seconds: 3600,
+  throttle_authenticated_api_enabled: false, throttle_authenticated_api_requests_per_period: 3600, throttle_authenticated_api_period_in_seconds: 3600,
+  throttle_authenticated_web_enabled: false, throttle_authenticated_web_requests_per_period: 3600, throttle_authenticated_web_period_in_seconds: 3600,
   user_default_external: false, user_oauth_applications: true, version_check_enabled: true, password_authentication_enabled: true, signin_enabled: true,
 };
 
@@ -121,7 +131,7 @@ describe('PUT /application/settings', () => {
     expect((await put({ housekeeping_enabled: true }).expect(400)).body).toEqual({
       error: 'housekeeping_bitmaps_enabled is missing, housekeeping_incremental_repack_period is missing, housekeeping_full_repack_period is missing, housekeeping_gc_period is missing',
     });
-    expect((await put({ jobqueue_throttling_enabled: true }).expect(400)).body).toEqual({ error: 'jobqueue_throttling_queus is missing, jobqueue_throttling_factor is missing' });
+    expect((await put({ jobqueue_throttling_enabled: true }).expect(400)).body).toEqual({ error: 'jobqueue_throttling_queues is missing, jobqueue_throttling_factor is missing' });
     expect((await put({ shared_runners_enabled: true, diagram_enabled: true }).expect(400)).body).toEqual({ error: 'shared_runners_text is missing, diagram_url is missing' });
     for (const [flag, need] of [['domain_blacklist_enabled', 'domain_blacklist'], ['require_two_factor_authentication', 'two_factor_grace_period'],
       ['spamfilter_enabled', 'spamfilter_api_key'], ['errortracker_enabled', 'errortracker_dsn'], ['clientside_errortracker_enabled', 'clientside_errortracker_dsn']]) {

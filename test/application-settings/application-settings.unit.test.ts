@@ -4,9 +4,14 @@ import { ApplicationSettingsWire } from '../../src/modules/application-settings/
 import { SETTINGS_RULES } from '../../src/modules/application-settings/application-settings.validation';
 
 describe('settings catalogue', () => {
-  it('has one entry per attribute of the spec table, each with a description and a default of its kind', () => {
-    expect(SETTINGS).toHaveLength(89);
-    expect(new Set(SETTINGS.map((s) => s.name)).size).toBe(89);
+  it('has one entry per attribute of the spec table (89) and of GitLab 10.3\'s throttles (9), each with a description and a default of its kind', () => {
+    expect(SETTINGS).toHaveLength(98);
+    expect(new Set(SETTINGS.map((s) => s.name)).size).toBe(98);
+    expect(SETTINGS.filter((s) => s.name.startsWith('throttle_')).map((s) => s.name)).toEqual([
+      'throttle_unauthenticated_enabled', 'throttle_unauthenticated_requests_per_period', 'throttle_unauthenticated_period_in_seconds',
+      'throttle_authenticated_api_enabled', 'throttle_authenticated_api_requests_per_period', 'throttle_authenticated_api_period_in_seconds',
+      'throttle_authenticated_web_enabled', 'throttle_authenticated_web_requests_per_period', 'throttle_authenticated_web_period_in_seconds',
+    ]);
     for (const s of SETTINGS) {
       expect(s.description.length).toBeGreaterThan(3);
       if (s.default === null) expect(s.nullable).toBe(true);
@@ -16,8 +21,8 @@ describe('settings catalogue', () => {
   it('drives the wire shape: the settings in order, then aliases, token and timestamps', () => {
     const keys = Object.keys(ApplicationSettingsWire.fields);
     expect(keys[0]).toBe('id');
-    expect(keys.slice(1, 90)).toEqual(SETTINGS.map((s) => s.name));
-    expect(keys.slice(90)).toEqual(['password_authentication_enabled', 'signin_enabled', 'runners_registration_token', 'created_at', 'updated_at']);
+    expect(keys.slice(1, 99)).toEqual(SETTINGS.map((s) => s.name));
+    expect(keys.slice(99)).toEqual(['password_authentication_enabled', 'signin_enabled', 'runners_registration_token', 'created_at', 'updated_at']);
   });
 
   it('declares the conditional requirements in GitLab\'s order of `given` blocks', () => {
@@ -25,7 +30,7 @@ describe('settings catalogue', () => {
     expect(givens).toEqual([
       'domain_blacklist_enabled', 'require_two_factor_authentication', 'shared_runners_enabled', 'metrics_enabled', 'jobqueue_throttling_enabled',
       'captcha_enabled', 'spamfilter_enabled', 'errortracker_enabled', 'clientside_errortracker_enabled', 'devenv_enabled', 'diagram_enabled',
-      'housekeeping_enabled',
+      'housekeeping_enabled', 'throttle_unauthenticated_enabled', 'throttle_authenticated_api_enabled', 'throttle_authenticated_web_enabled',
     ]);
   });
 });

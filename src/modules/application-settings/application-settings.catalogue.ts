@@ -66,6 +66,15 @@ const keyRestriction = (type: keyof typeof KEY_SIZES, note: string, ...rules: Ru
   int(`${type}_key_restriction`, 0, note, { values: KEY_SIZES[type], rules: [present(), ...rules] });
 const nonNegative = [present(), atLeast(0)];
 const positive = [present(), greaterThan(0)];
+/** One of GitLab 10.3's three throttles: switch, requests per period, period in seconds (defaults 3600/3600). */
+function throttle(name: string, what: string): SettingDef[] {
+  const prefix = `throttle_${name}`;
+  return [
+    bool(`${prefix}_enabled`, false, `Rate limit: ${what}.`, { requires: [`${prefix}_requests_per_period`, `${prefix}_period_in_seconds`] }),
+    int(`${prefix}_requests_per_period`, 3600, `Rate limit: requests allowed per period (${what}).`, { rules: positive }),
+    int(`${prefix}_period_in_seconds`, 3600, `Rate limit: the period in seconds (${what}).`, { rules: positive }),
+  ];
+}
 const FACTOR_BLANK = 'Throttling factor cannot be empty if Sidekiq Throttling is enabled.';
 
 export const SETTINGS: readonly SettingDef[] = [
@@ -154,8 +163,8 @@ export const SETTINGS: readonly SettingDef[] = [
   int('session_expire_delay', 10080, 'Session duration in minutes; a restart is required to apply.', { rules: nonNegative }),
   bool('shared_runners_enabled', true, 'Default of shared_runners_enabled for new projects.', { requires: ['shared_runners_text'] }),
   str('shared_runners_text', null, 'Shared runners text.'),
-  // GitLab 10.x requires the misspelt `..._queus` (spec 4.18; the correct name is accepted too).
-  bool('jobqueue_throttling_enabled', false, 'Job queue throttling.', { requires: ['jobqueue_throttling_queus', 'jobqueue_throttling_factor'] }),
+  // Spec 4.18 requires jobqueue_throttling_queues; GitLab 10.x's misspelt `..._queus` is accepted as an alias (QUEUES_TYPO).
+  bool('jobqueue_throttling_enabled', false, 'Job queue throttling.', { requires: ['jobqueue_throttling_queues', 'jobqueue_throttling_factor'] }),
   dec('jobqueue_throttling_factor', null, 'Between 0.0 and 1.0, exclusive.', {
     nullable: true, rules: [when('jobqueue_throttling_enabled', present(FACTOR_BLANK), greaterThan(0), lessThan(1))],
   }),
@@ -169,6 +178,11 @@ export const SETTINGS: readonly SettingDef[] = [
   bool('unique_ips_limit_enabled', false, 'Refuse API requests of a user from too many distinct IPs.'),
   int('unique_ips_limit_per_user', 10, 'Distinct IPs allowed per user within the window.', { rules: [when('unique_ips_limit_enabled', present(BLANK), atLeast(1))] }),
   int('unique_ips_limit_time_window', 3600, 'Window of the unique-IPs limit in seconds.', { rules: [when('unique_ips_limit_enabled', present(BLANK), atLeast(0))] }),
+  // GitLab 10.3 "Add anonymous rate limit per IP, and authenticated (web or API) rate limits per user"
+  // (its Rack::Attack throttles); in effect through core/http/rate-limit.ts (README "Rate limits").
+  ...throttle('unauthenticated', 'Requests without a valid token, per client IP address'),
+  ...throttle('authenticated_api', 'API requests (REST and GraphQL) with a token, per user'),
+  ...throttle('authenticated_web', 'Web requests of signed-in users, per user (this service has no web sessions: stored only)'),
   bool('usage_ping_enabled', true, 'Weekly usage report.'),
   bool('user_default_external', false, 'New users are external (no group creation, no personal projects).'),
   bool('user_oauth_applications', true, 'Users may register OAuth applications.'),

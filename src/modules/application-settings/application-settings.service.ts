@@ -1,4 +1,5 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
+import { THROTTLES_CACHE_KEY } from './throttles';
 import { sqlRows } from '../../core/db/sql';
 import { camelCase } from '../../core/params/coerce';
 import { toVisibility } from '../access/visibility.type';
@@ -95,7 +96,11 @@ async function update(ctx: RequestCtx, input: Record<string, unknown>): Promise<
     const merged: SettingValues = { ...locked.values };
     for (const [s, v] of changes) merged[s.name] = v;
     checkModel(merged);
-    if (changes.size > 0) await updateColumns(em, ctx.secrets, changes, ctx.clock.now());
+    if (changes.size > 0) {
+      await updateColumns(em, ctx.secrets, changes, ctx.clock.now());
+      // Every instance re-reads the throttles when this commits (throttles.ts).
+      if ([...changes.keys()].some((s) => s.name.startsWith('throttle_'))) await ctx.cache.invalidate(em, THROTTLES_CACHE_KEY);
+    }
     return (await readRow(em, ctx.secrets))!;
   });
   ctx.memo.set(MEMO, Promise.resolve(row));

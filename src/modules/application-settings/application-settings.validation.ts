@@ -46,7 +46,7 @@ export const SETTINGS_RULES: ParamRule[] = [
   // In the order GitLab 10.x declares its `given` blocks, which is the order of its messages.
   ...SETTINGS.filter((s) => s.requires)
     .sort((a, b) => givenRank(a.name) - givenRank(b.name))
-    .map((s) => ({ given: s.name, requires: [...s.requires!] })),
+    .map((s) => ({ given: s.name, requires: [...s.requires!], aliases: { [QUEUES]: [QUEUES_TYPO] } })),
   { mutuallyExclusive: [WEB, ...WEB_PASSWORD_ALIASES] },
   { atLeastOneOf: SETTINGS.map((s) => s.name) },
 ];

@@ -4,9 +4,11 @@ import { ApplicationSettingsResolver } from './application-settings.resolver';
 import { applicationSettingsRoutes } from './application-settings.rest';
 import { Migration20261122100000ApplicationSettings } from './migrations/Migration20261122100000_application_settings';
 import { SECRET_SETTINGS, sealedColumn } from './application-settings.secrets';
+import { Migration20261202110000ApplicationSettingsThrottles } from './migrations/Migration20261202110000_application_settings_throttles';
 import { Migration20261123100000ApplicationSettingsSecrets } from './migrations/Migration20261123100000_application_settings_secrets';
 
 export { matchesRunnersRegistrationToken } from './runners-registration-token';
+export { throttleConfig } from './throttles';
 export { UNIQUE_IPS_COLUMNS, UNIQUE_IPS_JOIN, uniqueIpsRefusal, type UniqueIpsLimit } from './unique-ips';
 export { defaultVisibilityLevel, newUserDefaults, sharedRunnersDefault, visibilityRestriction } from './application-settings.effects';
 
@@ -17,6 +19,7 @@ export const applicationSettingsModule = defineModule({
   migrations: [
     { name: 'Migration20261122100000_application_settings', class: Migration20261122100000ApplicationSettings },
     { name: 'Migration20261123100000_application_settings_secrets', class: Migration20261123100000ApplicationSettingsSecrets },
+    { name: 'Migration20261202110000_application_settings_throttles', class: Migration20261202110000ApplicationSettingsThrottles },
   ],
   resolvers: [ApplicationSettingsResolver],
   routes: applicationSettingsRoutes,

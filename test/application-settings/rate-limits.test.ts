@@ -1,0 +1,148 @@
+import request from 'supertest';
+import type { Express } from 'express';
+import pino from 'pino';
+import { buildApp } from '../../src/app';
+import { initOrm, type Orm } from '../../src/core/db/orm';
+import type { SharedCache } from '../../src/core/db/shared-cache';
+import { ormModelOf } from '../../src/core/module/app-module';
+import { MODULES } from '../../src/modules';
+import { createUser } from '../support/factories';
+import { ROOT_TOKEN, TEST_SECRETS, useTestApp } from '../support/test-app';
+import { waitFor } from '../reliability/fault-support';
+
+/** Issue 21: GitLab 10.3's throttle_* settings, accepted, validated and in effect on every instance. */
+const t = useTestApp();
+
+/** An instance whose monitoring whitelist does not contain loopback, so that supertest's requests are throttled. */
+interface Instance {
+  app: Express;
+  cache: SharedCache;
+  close(): Promise<void>;
+}
+const instances: Instance[] = [];
+async function instance(): Promise<Instance> {
+  const orm: Orm = await initOrm({ clientUrl: t.orm.config.getClientUrl(), poolMax: 4, model: ormModelOf(MODULES) });
+  const built = await buildApp({ orm, logger: pino({ level: 'silent' }), externalUrl: 'http://gitlab.test', secrets: TEST_SECRETS, modules: MODULES, monitoringWhitelist: ['192.0.2.1/32'] });
+  await built.cache.ready();
+  const inst = { app: built.app, cache: built.cache, close: async () => { await built.stop(); await orm.close(true); } };
+  instances.push(inst);
+  return inst;
+}
+afterAll(async () => {
+  for (const i of instances.splice(0)) await i.close();
+});
+
+const settings = (body: Record<string, unknown>, app: Express = t.app) => request(app).put('/api/v4/application/settings').set('PRIVATE-TOKEN', ROOT_TOKEN).send(body);
+
+/** Waits until the hour's window has at least `seconds` left, so one test's requests share a window. */
+async function awayFromWindowEnd(period: number, seconds = 10): Promise<void> {
+  const left = period - (Math.floor(Date.now() / 1000) % period);
+  if (left < seconds) await new Promise((r) => setTimeout(r, left * 1000 + 200));
+}
+
+describe('throttle settings', () => {
+  it('are shown with GitLab 10.3 defaults and validated as GitLab does', async () => {
+    const shown = (await request(t.app).get('/api/v4/application/settings').set('PRIVATE-TOKEN', ROOT_TOKEN).expect(200)).body;
+    for (const name of ['unauthenticated', 'authenticated_api', 'authenticated_web']) {
+      expect(shown[`throttle_${name}_enabled`]).toBe(false);
+      expect(shown[`throttle_${name}_requests_per_period`]).toBe(3600);
+      expect(shown[`throttle_${name}_period_in_seconds`]).toBe(3600);
+    }
+    expect((await settings({ throttle_unauthenticated_enabled: true }).expect(400)).body).toEqual({
+      error: 'throttle_unauthenticated_requests_per_period is missing, throttle_unauthenticated_period_in_seconds is missing',
+    });
+    expect((await settings({ throttle_authenticated_api_enabled: true, throttle_authenticated_api_requests_per_period: 0, throttle_authenticated_api_period_in_seconds: 60 }).expect(400)).body).toEqual({
+      message: { throttle_authenticated_api_requests_per_period: ['must be greater than 0'] },
+    });
+    expect((await settings({ throttle_unauthenticated_period_in_seconds: 'soon' }).expect(400)).body).toEqual({ error: 'throttle_unauthenticated_period_in_seconds is invalid' });
+    const saved = (await settings({ throttle_authenticated_web_enabled: true, throttle_authenticated_web_requests_per_period: 7, throttle_authenticated_web_period_in_seconds: 70 }).expect(200)).body;
+    expect(saved).toMatchObject({ throttle_authenticated_web_enabled: true, throttle_authenticated_web_requests_per_period: 7, throttle_authenticated_web_period_in_seconds: 70 });
+    const gql = await request(t.app).post('/graphql').set('PRIVATE-TOKEN', ROOT_TOKEN).send({ query: '{ applicationSettings { throttleAuthenticatedWebRequestsPerPeriod throttleUnauthenticatedEnabled } }' });
+    expect(gql.body).toEqual({ data: { applicationSettings: { throttleAuthenticatedWebRequestsPerPeriod: 7, throttleUnauthenticatedEnabled: false } } });
+  });
+
+  it('jobqueue throttling is satisfied by the spec name jobqueue_throttling_queues, and by the misspelt alias', async () => {
+    await settings({ jobqueue_throttling_enabled: true, jobqueue_throttling_queues: ['mailers'], jobqueue_throttling_factor: 0.5 }).expect(200);
+    await settings({ jobqueue_throttling_enabled: true, jobqueue_throttling_queus: ['pipelines'], jobqueue_throttling_factor: 0.5 }).expect(200);
+    expect((await settings({ jobqueue_throttling_enabled: true, jobqueue_throttling_factor: 0.5 }).expect(400)).body).toEqual({ error: 'jobqueue_throttling_queues is missing' });
+  });
+});
+
+describe('rate limits in effect', () => {
+  it('answers 429 Retry later with GitLab\'s headers to the request past the limit of an IP address, on both surfaces', async () => {
+    const a = await instance();
+    await awayFromWindowEnd(60);
+    await settings({ throttle_unauthenticated_enabled: true, throttle_unauthenticated_requests_per_period: 3, throttle_unauthenticated_period_in_seconds: 60 }).expect(200);
+    // The instance learns the change from the notification; then the counters start from zero.
+    await waitFor('the throttle reaches the instance', async () => (await request(a.app).get('/api/v4/groups')).status === 429, 5000);
+    await t.orm.em.getConnection().execute('delete from rate_limit_counters');
+    const statuses: number[] = [];
+    let last: request.Response | undefined;
+    for (let i = 0; i < 4; i += 1) {
+      last = await request(a.app).get('/api/v4/groups');
+      statuses.push(last.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    expect(last!.text).toBe('Retry later\n');
+    expect(last!.headers['content-type']).toBe('text/plain; charset=utf-8');
+    const retryAfter = Number(last!.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(last!.headers).toMatchObject({ 'ratelimit-name': 'throttle_unauthenticated', 'ratelimit-limit': '3', 'ratelimit-remaining': '0' });
+    expect(last!.headers['ratelimit-observed']).toBe('4');
+    expect(Number(last!.headers['ratelimit-reset'])).toBe(Math.floor(Date.now() / 1000) - (Math.floor(Date.now() / 1000) % 60) + 60);
+    expect(new Date(last!.headers['ratelimit-resettime']).getTime() / 1000).toBe(Number(last!.headers['ratelimit-reset']));
+    // GraphQL counts on the same address; a token holder is not an unauthenticated request.
+    expect((await request(a.app).post('/graphql').send({ query: '{ __typename }' })).status).toBe(429);
+    expect((await request(a.app).get('/api/v4/groups').set('PRIVATE-TOKEN', ROOT_TOKEN)).status).toBe(200);
+    // The ops endpoints are never throttled (answered before the limiter; whitelisted callers only, so 404 here).
+    expect((await request(a.app).get('/-/liveness')).status).not.toBe(429);
+    await settings({ throttle_unauthenticated_enabled: false }).expect(200);
+    await waitFor('switched off everywhere', async () => (await request(a.app).get('/api/v4/groups')).status === 200, 5000);
+  });
+
+  it('limits a token holder per user, whatever address, and leaves other users alone', async () => {
+    const a = await instance();
+    const alice = await createUser(t, { username: 'alice' });
+    const bob = await createUser(t, { username: 'bob' });
+    await awayFromWindowEnd(3600);
+    await settings({ throttle_authenticated_api_enabled: true, throttle_authenticated_api_requests_per_period: 4, throttle_authenticated_api_period_in_seconds: 3600 }).expect(200);
+    await waitFor('the throttle reaches the instance', async () => (await request(a.app).get('/api/v4/user').set('PRIVATE-TOKEN', bob.token)).status === 429, 5000);
+    await t.orm.em.getConnection().execute(`delete from rate_limit_counters where key <> 'throttle_authenticated_api:user:${bob.id}'`);
+    const seen: number[] = [];
+    for (let i = 0; i < 6; i += 1) seen.push((await request(a.app).get('/api/v4/user').set('PRIVATE-TOKEN', alice.token)).status);
+    expect(seen).toEqual([200, 200, 200, 200, 429, 429]);
+    const refused = await request(a.app).post('/graphql').set('Authorization', `Bearer ${alice.token}`).send({ query: '{ currentUser { username } }' });
+    expect(refused.status).toBe(429);
+    expect(refused.headers['ratelimit-name']).toBe('throttle_authenticated_api');
+    // Anonymous requests are not throttled by the authenticated limit.
+    expect((await request(a.app).get('/api/v4/groups')).status).toBe(200);
+    await settings({ throttle_authenticated_api_enabled: false }).expect(200);
+  });
+
+  it('does not throttle monitoring-whitelisted addresses (the default loopback)', async () => {
+    await settings({ throttle_unauthenticated_enabled: true, throttle_unauthenticated_requests_per_period: 1, throttle_unauthenticated_period_in_seconds: 3600 }).expect(200);
+    for (let i = 0; i < 5; i += 1) expect((await request(t.app).get('/api/v4/groups')).status).toBe(200);
+    await settings({ throttle_unauthenticated_enabled: false }).expect(200);
+  });
+
+  it('holds across two instances: the total admitted is the limit', async () => {
+    const [a, b] = [await instance(), await instance()];
+    const limit = 30;
+    await awayFromWindowEnd(3600, 30);
+    await settings({ throttle_unauthenticated_enabled: true, throttle_unauthenticated_requests_per_period: limit, throttle_unauthenticated_period_in_seconds: 3600 }).expect(200);
+    // Both instances learn the change from the notification; until then they count nothing.
+    await waitFor('both instances throttle', async () => {
+      await Promise.all(Array.from({ length: 8 }, () => request(a.app).get('/api/v4/groups')));
+      const [x, y] = await Promise.all([request(a.app).get('/api/v4/groups'), request(b.app).get('/api/v4/groups')]);
+      return x.status === 429 && y.status === 429;
+    }, 10_000);
+    // Then a clean count for this client.
+    await t.orm.em.getConnection().execute('delete from rate_limit_counters');
+    const send = (app: Express) => request(app).get('/api/v4/groups').then((r) => r.status);
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => send(i % 2 === 0 ? a.app : b.app)));
+    expect(results.filter((s) => s === 200)).toHaveLength(limit);
+    expect(results.filter((s) => s === 429)).toHaveLength(40 - limit);
+    await settings({ throttle_unauthenticated_enabled: false }).expect(200);
+  });
+});
