@@ -143,6 +143,24 @@ describe('rate limits in effect', () => {
     const results = await Promise.all(Array.from({ length: 40 }, (_, i) => send(i % 2 === 0 ? a.app : b.app)));
     expect(results.filter((s) => s === 200)).toHaveLength(limit);
     expect(results.filter((s) => s === 429)).toHaveLength(40 - limit);
+
+    // A larger limit is counted in blocks (1/64 of it, here 10 per round trip): never more than the
+    // limit in total, at most (instances × 9) refused early.
+    // (The counters are not reset below: a reset under live leases would hand out their rest twice.)
+    await t.orm.em.getConnection().execute('delete from rate_limit_counters');
+    await settings({ throttle_unauthenticated_requests_per_period: 640 }).expect(200);
+    let admitted = 0;
+    await waitFor('the new limit reaches both instances', async () => {
+      const [x, y] = await Promise.all([send(a.app), send(b.app)]);
+      admitted += [x, y].filter((s) => s === 200).length;
+      return x === 200 && y === 200;
+    }, 10_000);
+    for (let i = 0; i < 70; i += 1) {
+      const batch = await Promise.all(Array.from({ length: 10 }, (_, j) => send(j % 2 === 0 ? a.app : b.app)));
+      admitted += batch.filter((s) => s === 200).length;
+    }
+    expect(admitted).toBeLessThanOrEqual(640);
+    expect(admitted).toBeGreaterThanOrEqual(640 - 2 * 9);
     await settings({ throttle_unauthenticated_enabled: false }).expect(200);
   });
 });

@@ -38,30 +38,66 @@ export interface RateLimiter {
 }
 
 const PRUNE_EVERY_MS = 60_000;
+/** Largest block of requests one instance takes from a window at once (see `leaseSize`). */
+const MAX_LEASE = 50;
+/** Keys whose lease this process remembers (oldest dropped first). */
+const MAX_KEYS = 10_000;
+
+/**
+ * How many requests of a window one instance reserves per round trip: 1/64 of the limit, at most 50,
+ * and never more than the window has left. A reserved request that is not used by the window's end is
+ * simply not admitted by anyone: the total admitted never exceeds the limit; at worst a busy client is
+ * refused up to (instances × (lease − 1)) requests early (README "Rate limits").
+ */
+const leaseSize = (limit: number) => Math.min(MAX_LEASE, Math.max(1, Math.ceil(limit / 64)));
+
+interface Lease {
+  windowStart: number;
+  /** Requests of this lease not yet used. */
+  left: number;
+  /** The window's count in PostgreSQL up to the end of this lease (for RateLimit-Observed). */
+  upTo: number;
+}
 
 export function createRateLimiter(em: EntityManager): RateLimiter {
   let lastPrune = 0;
+  const leases = new Map<string, Lease>();
   return {
     async hit(key, throttle, nowMs) {
       const now = Math.floor(nowMs / 1000);
       const period = throttle.periodSeconds;
       const windowStart = now - (now % period);
       const resetAt = windowStart + period;
+      const full = `${throttle.name}:${key}`;
+      const lease = leases.get(full);
+      if (lease && lease.windowStart === windowStart && lease.left > 0) {
+        lease.left -= 1;
+        return { throttle, observed: lease.upTo - lease.left, resetAt, nowSeconds: now };
+      }
+      // One round trip reserves a block: the window's count grows by `n`, of which the part still under
+      // the limit is admitted here (the whole block while far from it; none once it is reached).
+      // Once this window is known to be spent, each refused request counts one (RateLimit-Observed).
+      const n = lease && lease.windowStart === windowStart && lease.upTo >= throttle.limit ? 1 : leaseSize(throttle.limit);
       const [row] = await sqlRows<{ hits: number }>(
         em,
-        `insert into rate_limit_counters (key, window_start, hits, expires_at) values (?, ?, 1, to_timestamp(?))
-         on conflict (key, window_start) do update set hits = rate_limit_counters.hits + 1 returning hits`,
-        [`${throttle.name}:${key}`, windowStart, resetAt],
+        `insert into rate_limit_counters (key, window_start, hits, expires_at) values (?, ?, ?, to_timestamp(?))
+         on conflict (key, window_start) do update set hits = rate_limit_counters.hits + excluded.hits returning hits`,
+        [full, windowStart, n, resetAt],
       );
+      const before = Number(row.hits) - n;
+      const admitted = Math.max(0, Math.min(n, throttle.limit - before));
+      if (leases.size >= MAX_KEYS && !leases.has(full)) leases.delete(leases.keys().next().value!);
+      leases.set(full, { windowStart, left: Math.max(0, admitted - 1), upTo: before + admitted });
       if (nowMs - lastPrune > PRUNE_EVERY_MS) {
         lastPrune = nowMs;
         // Expired windows of every key; several instances doing it at once only repeat the work.
         void sqlRows(em, 'delete from rate_limit_counters where expires_at < now()').catch(() => undefined);
       }
-      return { throttle, observed: Number(row.hits), resetAt, nowSeconds: now };
+      return { throttle, observed: before + 1, resetAt, nowSeconds: now };
     },
     close() {
       lastPrune = Number.MAX_SAFE_INTEGER;
+      leases.clear();
     },
   };
 }
