@@ -8,14 +8,14 @@ import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 const t = useTestApp();
 
 describe('item 9: projects_limit holds under a race', () => {
-  it('limit 1, ten parallel creates: exactly one 201, the others 400 limit_reached', async () => {
+  it('limit 1, ten parallel creates: exactly one 201, the others 403 with the limit message', async () => {
     const u = await createUser(t);
     await t.orm.em.getConnection().execute('update users set projects_limit = 1 where id = ?', [u.id]);
     const results = await Promise.all(Array.from({ length: 10 }, (_, i) => api(t, u.token).post('/api/v4/projects').send({ name: `race-${i}` })));
     const statuses = results.map((r) => r.status).sort();
-    expect(statuses).toEqual([201, 400, 400, 400, 400, 400, 400, 400, 400, 400]);
-    for (const r of results.filter((x) => x.status === 400)) {
-      expect(r.body).toEqual({ message: { limit_reached: ['Your project limit is 1 projects! Please contact your administrator to increase it'] } });
+    expect(statuses).toEqual([201, 403, 403, 403, 403, 403, 403, 403, 403, 403]);
+    for (const r of results.filter((x) => x.status === 403)) {
+      expect(r.body).toEqual({ message: ['Your project limit is 1 projects! Please contact your administrator to increase it'] });
     }
     expect(await queryOne<{ n: string }>(t, 'select count(*) as n from projects where namespace_id = ?', [u.namespaceId])).toEqual({ n: '1' });
   });

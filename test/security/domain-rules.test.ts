@@ -46,14 +46,16 @@ describe('item 5: shared_with_groups lists only groups the caller may read', () 
 });
 
 describe('item 6: external users create no groups and no projects', () => {
-  it('refuses a top-level group (403) and a personal project (400 limit_reached), as GitLab does', async () => {
+  it('refuses a top-level group (403) and a personal project (403, projects_limit 0), as GitLab 10.3 does', async () => {
     const ext = await createUser(t, { external: true, canCreateGroup: true });
     const group = await api(t, ext.token).post('/api/v4/groups').send({ name: 'Ext', path: 'ext-group' });
     expect(group.status).toBe(403);
     expect(group.body).toEqual({ message: '403 Forbidden' });
     const project = await api(t, ext.token).post('/api/v4/projects').send({ name: 'ext-project' });
-    expect(project.status).toBe(400);
-    expect(project.body).toEqual({ message: { limit_reached: ['Your project limit is 0 projects! Please contact your administrator to increase it'] } });
+    expect(project.status).toBe(403);
+    expect(project.body).toEqual({ message: ['Personal project creation is not allowed. Please contact your administrator with questions'] });
+    const gqlProject = await api(t, ext.token).graphql('mutation { createProject(input: { name: "ext-p2" }) { id } }');
+    expect(gqlProject.body.errors[0]).toMatchObject({ message: 'Personal project creation is not allowed. Please contact your administrator with questions', extensions: { code: 'FORBIDDEN' } });
     const gql = await api(t, ext.token).graphql('mutation { createGroup(input: { name: "Ext2", path: "ext2" }) { id } }');
     expect(gql.body.errors[0].extensions.code).toBe('FORBIDDEN');
     expect(await queryOne<{ n: string }>(t, `select count(*) as n from namespaces where kind = 'group'`)).toEqual({ n: '0' });

@@ -7,6 +7,7 @@ export type ErrorCode =
   | 'PARAM'
   | 'VALIDATION'
   | 'SAVE_FAILED'
+  | 'LIMIT_REACHED'
   | 'CONFLICT'
   | 'UNAVAILABLE';
 
@@ -83,6 +84,17 @@ export class SaveFailedError extends DomainError {
   readonly code = 'SAVE_FAILED' as const;
   constructor(prefix: string, readonly fields: FieldErrors) {
     super(`${prefix} ${rubyHash(fields)}`);
+  }
+}
+
+/**
+ * A quota refuses the write: GitLab's `error!(messages, 403)`, e.g. POST /projects past the user's
+ * projects_limit (lib/api/projects.rb: `project.errors[:limit_reached]`), answered as 403 {"message": [..]}.
+ */
+export class LimitReachedError extends DomainError {
+  readonly code = 'LIMIT_REACHED' as const;
+  constructor(readonly messages: string[]) {
+    super(messages.join(', '));
   }
 }
 

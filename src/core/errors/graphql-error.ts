@@ -8,6 +8,7 @@ function graphqlCode(code: ErrorCode): string {
       return 'UNAUTHENTICATED';
     case 'FORBIDDEN':
     case 'INSUFFICIENT_SCOPE':
+    case 'LIMIT_REACHED':
       return 'FORBIDDEN';
     case 'NOT_FOUND':
       return 'NOT_FOUND';

@@ -1,4 +1,4 @@
-import { DomainError, InsufficientScopeError, assertUnreachable } from './domain-errors';
+import { DomainError, InsufficientScopeError, LimitReachedError, assertUnreachable } from './domain-errors';
 
 export interface RestError {
   status: number;
@@ -20,6 +20,8 @@ export function toRestError(err: DomainError): RestError {
       return { status: 400, body: { error: err.message } };
     case 'VALIDATION':
       return { status: 400, body: { message: (err as unknown as { fields: unknown }).fields } };
+    case 'LIMIT_REACHED':
+      return { status: 403, body: { message: (err as LimitReachedError).messages } };
     case 'CONFLICT':
       return { status: 409, body: { message: err.message } };
     case 'UNAVAILABLE':

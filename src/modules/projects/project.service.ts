@@ -1,7 +1,7 @@
 import { assertOptionalDate } from '../../core/params/coerce';
 import type { CurrentUser, RequestCtx } from '../../core/context/request-ctx';
 import { lightEntity, likeEscape, sqlEntities, sqlRows, takenField } from '../../core/db/sql';
-import { ConflictError, ForbiddenError, NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
+import { ConflictError, ForbiddenError, LimitReachedError, NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
 import { offsetPage } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
 import { parseIdOrPath } from '../../core/params/parse-id-or-path';
@@ -153,7 +153,12 @@ async function checkProjectLimit(em: RequestCtx['em'], user: CurrentUser, namesp
   const limit = policy.projectsLimit(user);
   const [c] = await sqlRows<{ n: string }>(em, 'select count(*) as n from projects where namespace_id = ?', [namespaceId]);
   if (Number(c.n) >= limit) {
-    throw new ValidationError({ limit_reached: [`Your project limit is ${limit} projects! Please contact your administrator to increase it`] });
+    // GitLab 10.3 (Project#check_limit, then POST /projects' `error!(errors[:limit_reached], 403)`).
+    throw new LimitReachedError([
+      limit === 0
+        ? 'Personal project creation is not allowed. Please contact your administrator with questions'
+        : `Your project limit is ${limit} projects! Please contact your administrator to increase it`,
+    ]);
   }
 }
 
