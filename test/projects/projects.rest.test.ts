@@ -15,7 +15,7 @@ describe('POST /projects', () => {
       tag_list: ['a', 'b'], issues_enabled: false, creator_id: u.id,
       http_url_to_repo: 'http://gitlab.test/dev/my-app.git', ssh_url_to_repo: 'git@gitlab.test:dev/my-app.git', archived: false,
     });
-    expect(res.body.namespace).toEqual({ id: u.namespaceId, name: 'dev', path: 'dev', kind: 'user' });
+    expect(res.body.namespace).toEqual({ id: u.namespaceId, name: 'dev', path: 'dev', kind: 'user', full_path: 'dev', parent_id: null });
     expect((await queryOne<{ access_level: number }>(t, 'select access_level from project_members where project_id = ?', [res.body.id]))?.access_level).toBe(40);
   });
 
@@ -121,6 +121,24 @@ describe('PUT, DELETE, archive, star', () => {
     expect([star.status, star.body.star_count]).toEqual([201, 1]);
     const again = await api(t, u.token).post(`/api/v4/projects/${id}/star`);
     expect([again.status, again.text]).toEqual([304, '']);
+  });
+
+  it('unstars (201 with star_count decremented, then 304); a project the caller cannot see is 404; anonymous 401', async () => {
+    const u = await createUser(t);
+    const other = await createUser(t);
+    const id = (await api(t, u.token).post('/api/v4/projects').send({ name: 'starry', visibility: 'public' })).body.id;
+    await api(t, u.token).post(`/api/v4/projects/${id}/star`).expect(201);
+    await api(t, other.token).post(`/api/v4/projects/${id}/star`).expect(201);
+    const unstar = await api(t, u.token).post(`/api/v4/projects/${id}/unstar`);
+    expect([unstar.status, unstar.body.id, unstar.body.star_count]).toEqual([201, id, 1]);
+    const again = await api(t, u.token).post(`/api/v4/projects/${id}/unstar`);
+    expect([again.status, again.text]).toEqual([304, '']);
+    expect((await api(t, other.token).get(`/api/v4/projects/${id}`)).body.star_count).toBe(1);
+    const gql = await api(t, other.token).graphql(`mutation { unstarProject(id: "${id}") { changed project { starCount } } }`);
+    expect(gql.body).toEqual({ data: { unstarProject: { changed: true, project: { starCount: 0 } } } });
+    const hidden = (await api(t, u.token).post('/api/v4/projects').send({ name: 'hidden' })).body.id;
+    expect((await api(t, other.token).post(`/api/v4/projects/${hidden}/unstar`).expect(404)).body).toEqual({ message: '404 Project Not Found' });
+    expect((await api(t).post(`/api/v4/projects/${id}/unstar`).expect(401)).body).toEqual({ message: '401 Unauthorized' });
   });
 
   it('only Owners delete (204); Masters get 403', async () => {

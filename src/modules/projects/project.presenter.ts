@@ -1,12 +1,18 @@
 import { bool, int, list, lowerEnum, obj, shape, str, strList, time } from '../../core/wire/wire';
 import { VISIBILITY_REST_VALUES } from '../access/visibility.type';
 
-/** Wire forms of a project (spec 2.4; docs/gitlab-compatibility.md, "Projects and members"). spec 2.4 lists the namespace as id, name, path, kind. */
+/**
+ * Wire forms of a project (spec 2.4; docs/gitlab-compatibility.md, "Projects and members"). spec 2.4
+ * lists the namespace as id, name, path, kind; GitLab 10.3's NamespaceBasic (lib/api/entities.rb) also
+ * has full_path and parent_id (issue 21).
+ */
 export const NamespaceRefWire = shape('ProjectNamespace', {
   id: int(),
   name: str(),
   path: str(),
   kind: str(),
+  full_path: str(),
+  parent_id: int({ nullable: true }),
 });
 
 export const SharedWithGroupWire = shape('SharedWithGroup', {

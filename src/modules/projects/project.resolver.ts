@@ -100,6 +100,12 @@ export class ProjectResolver {
     return projectService.star(ctx, id);
   }
 
+  @Mutation(() => StarProjectPayload, { description: 'Removes the caller\'s star (changed false when it was not starred).' })
+  @Allow('user')
+  unstarProject(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestCtx): Promise<{ project: Project; changed: boolean }> {
+    return projectService.unstar(ctx, id);
+  }
+
   @Mutation(() => ProjectGroupLinkType)
   @Allow('user')
   shareProject(@Arg('id', () => ID) id: string, @Arg('input', () => ShareProjectInput) input: ShareProjectInput, @Ctx() ctx: RequestCtx): Promise<ProjectGroupLink> {

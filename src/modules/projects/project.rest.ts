@@ -28,6 +28,10 @@ export const projectRoutes = defineRoutes([
     status: (data) => (data.changed ? 201 : 304), shape: ProjectWire, summary: 'Star a project (304 when already starred)', tag,
   },
   {
+    method: 'POST', path: '/projects/:id/unstar', field: 'Mutation.unstarProject', unwrap: 'project',
+    status: (data) => (data.changed ? 201 : 304), shape: ProjectWire, summary: 'Unstar a project (304 when not starred)', tag,
+  },
+  {
     method: 'POST', path: '/projects/:id/share', field: 'Mutation.shareProject',
     params: EXPIRES,
     shape: ProjectGroupLinkWire, summary: 'Share a project with a group', tag,

@@ -266,6 +266,18 @@ async function star(ctx: RequestCtx, idOrPath: string): Promise<{ project: Proje
   return { project, changed: inserted.length > 0 };
 }
 
+/** POST /projects/:id/unstar (GitLab 10.3): 201 with the project, star_count decremented; 304 when not starred. */
+async function unstar(ctx: RequestCtx, idOrPath: string): Promise<{ project: Project; changed: boolean }> {
+  const user = requireUser(ctx);
+  const project = await findVisible(ctx, idOrPath);
+  const deleted = await sqlRows(ctx.em, 'delete from users_star_projects where user_id = ? and project_id = ? returning id', [user.id, project.id]);
+  if (deleted.length > 0) {
+    await sqlRows(ctx.em, 'update projects set star_count = greatest(star_count - 1, 0) where id = ?', [project.id]);
+    project.starCount = Math.max(0, project.starCount - 1);
+  }
+  return { project, changed: deleted.length > 0 };
+}
+
 async function share(ctx: RequestCtx, idOrPath: string, input: ShareProjectInput): Promise<ProjectGroupLink> {
   // Parameter checks come before lookups (docs/gitlab-compatibility.md, "Order of checks"), on both surfaces.
   if (!(SHARE_ACCESS_LEVELS as readonly number[]).includes(input.groupAccess)) throw ParamError.notInSet('group_access');
@@ -294,4 +306,4 @@ async function unshare(ctx: RequestCtx, idOrPath: string, groupId: number): Prom
   return true;
 }
 
-export const projectService = { findVisible, accessLevel, list, create, update, remove, setArchived, star, share, unshare };
+export const projectService = { findVisible, accessLevel, list, create, update, remove, setArchived, star, unstar, share, unshare };
