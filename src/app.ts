@@ -11,6 +11,7 @@ import { toRestError } from './core/errors/rest-error';
 import { attachRequestInfo, startApollo } from './core/graphql/apollo';
 import { graphqlDocumentGuard } from './core/graphql/document-guard';
 import { parseQuery } from './core/http/query-parser';
+import { corsMiddleware } from './core/http/cors';
 import { apolloHandler } from './core/graphql/http-adapter';
 import { graphiqlCsp, graphiqlPage } from './core/graphql/graphiql';
 import type { SecretBox } from './core/crypto/secret-box';
@@ -65,6 +66,8 @@ export interface AppDeps {
   modules: readonly AppModule[];
   /** A direct (session) URL for the shared cache's LISTEN connection (DATABASE_DIRECT_URL); default the ORM's URL. */
   directUrl?: string;
+  /** CORS_ORIGINS (core/http/cors.ts); default any origin, as GitLab's API. */
+  corsOrigins?: '*' | string[];
   /** True once the process is draining for shutdown: /-/readiness answers 503 (README "Running several instances"). */
   draining?: () => boolean;
 }
@@ -113,6 +116,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   });
   app.use(securityHeaders);
   app.use(metrics.middleware);
+  // Before the ops endpoints, the rate limits and authentication: a preflight is answered here.
+  app.use(corsMiddleware(deps.corsOrigins ?? '*'));
   // The ops endpoints all live under /-/: other requests skip that router's path matching.
   const ops = opsRouter({ orm, metrics, health: deps.health, whitelist: deps.monitoringWhitelist, draining: deps.draining });
   app.use((req, res, next) => (req.url.startsWith('/-/') ? ops(req, res, next) : next()));
@@ -193,6 +198,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.get('/-/graphiql', graphiql);
   app.get('/graphql', (req, res, next) => (req.accepts(['application/json', 'text/html']) === 'text/html' ? graphiql(req, res, next) : next()));
   app.use('/graphql', express.json({ limit: BODY_LIMIT_BYTES }), graphqlDocumentGuard, apolloHandler(apollo, graphqlCtx));
+  // GitLab serves its GraphQL API at /api/graphql: the same endpoint under that path too.
+  app.use('/api/graphql', express.json({ limit: BODY_LIMIT_BYTES }), graphqlDocumentGuard, apolloHandler(apollo, graphqlCtx));
 
   app.use((_req, res) => sendJson(res, 404, { error: '404 Not Found' }));
   // One handler for failures outside a route (body parsers, multipart); unexpected ones are reported once.

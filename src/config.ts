@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { isCidr } from './ops/ip-whitelist';
 import { parseSecretsKey } from './core/crypto/secret-box';
+import { parseCorsOrigins } from './core/http/cors';
 
 export interface Config {
   host: string;
@@ -39,6 +40,8 @@ export interface Config {
   secretsKey: Buffer | undefined;
   /** SECRETS_KEY_PREVIOUS (comma list): keys that only open, during a rotation (README "Running several instances"). */
   secretsKeyPrevious: Buffer[];
+  /** CORS_ORIGINS: `*` (default) or the origins allowed to call the API from a browser (core/http/cors.ts). */
+  corsOrigins: '*' | string[];
   /** WORKERS: serving processes under the supervisor (ops/supervisor.ts); 0 = one process, no supervisor. */
   workers: number;
 }
@@ -99,6 +102,14 @@ function previousKeysFromEnv(env: NodeJS.ProcessEnv): Buffer[] {
   });
 }
 
+function corsFromEnv(raw: string | undefined): '*' | string[] {
+  try {
+    return parseCorsOrigins(raw);
+  } catch (e) {
+    throw new ConfigError((e as Error).message);
+  }
+}
+
 /** More workers than that only multiply memory and database connections (README "Configuration"). */
 export const MAX_WORKERS = 64;
 
@@ -145,5 +156,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretsKey: secretsKeyFromEnv(env),
     secretsKeyPrevious: previousKeysFromEnv(env),
     workers: workersFromEnv(env.WORKERS),
+    corsOrigins: corsFromEnv(env.CORS_ORIGINS),
   };
 }

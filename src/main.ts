@@ -68,6 +68,7 @@ async function serve(config: Config, logger: Logger, worker: boolean): Promise<v
     modules: MODULES,
     env: process.env,
     directUrl: db.directUrl,
+    corsOrigins: config.corsOrigins,
     draining: () => draining,
   });
   // While draining, every answer closes its connection (set before the app answers): clients and
