@@ -79,7 +79,12 @@ export function buildOpenApi(schema: GraphQLSchema, routes: CompiledRoute[]): Re
     for (const [name, spec] of Object.entries(c.params)) {
       const description = spec.description;
       if (pathParams.has(name)) parameters.push({ name, in: 'path', required: true, description, schema: paramSchema(spec) });
-      else if (route.method === 'GET' || route.method === 'DELETE') parameters.push({ name, in: 'query', required: !!spec.required, description, schema: paramSchema(spec) });
+      else if (route.method === 'GET' || route.method === 'DELETE') {
+        // A hash in the query string is GitLab's bracket form (`custom_attributes[env]=prod`): deepObject,
+        // so that Swagger UI's "Try it out" sends it that way (issue 23 item 9).
+        const style = spec.type === 'hash' ? { style: 'deepObject', explode: true } : {};
+        parameters.push({ name, in: 'query', required: !!spec.required, description, schema: paramSchema(spec), ...style });
+      }
       else {
         bodyProps[name] = description ? { ...paramSchema(spec), description } : paramSchema(spec);
         if (spec.required) bodyRequired.push(name);

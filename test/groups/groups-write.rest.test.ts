@@ -58,6 +58,9 @@ describe('POST /groups', () => {
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ message: 'Failed to save group {:path=>["has already been taken"]}' });
     }
+    // GraphQL: plain text and the field errors, not REST's Ruby hash dump.
+    const gql = await api(t, u.token).graphql('mutation { createGroup(input: { name: "again", path: "taken" }) { id } }');
+    expect(gql.body.errors[0]).toMatchObject({ message: 'Failed to save group: path has already been taken', extensions: { code: 'BAD_USER_INPUT', fields: { path: ['has already been taken'] } } });
   });
 
   it('lets exactly one of two concurrent creates of the same path win (the unique index decides)', async () => {

@@ -56,6 +56,8 @@ describe('GET /api/v4/openapi.json', () => {
     });
     expect(list.find((p) => p.name === 'order_by')?.schema).toEqual({ type: 'string', enum: ['name', 'path', 'id'] });
     expect(list.find((p) => p.name === 'statistics')?.description).toBe('Include storage statistics (administrators only).');
+    // GitLab's bracket form custom_attributes[key]=value: Swagger UI sends it that way only for deepObject.
+    expect(list.find((p) => p.name === 'custom_attributes')).toMatchObject({ in: 'query', style: 'deepObject', explode: true, schema: { type: 'object', additionalProperties: { type: 'string' } } });
     const body = doc.paths['/groups'].post.requestBody!.content['application/json'].schema;
     expect(body.required).toEqual(['name', 'path']);
     expect(body.properties.visibility).toEqual({ type: 'string', enum: ['private', 'internal', 'public'], description: 'Default on create: private.' });

@@ -82,7 +82,7 @@ export class ValidationError extends DomainError {
  */
 export class SaveFailedError extends DomainError {
   readonly code = 'SAVE_FAILED' as const;
-  constructor(prefix: string, readonly fields: FieldErrors) {
+  constructor(readonly prefix: string, readonly fields: FieldErrors) {
     super(`${prefix} ${rubyHash(fields)}`);
   }
 }

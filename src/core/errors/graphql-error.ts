@@ -1,5 +1,5 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { ValidationError, assertUnreachable, type ErrorCode } from './domain-errors';
+import { SaveFailedError, ValidationError, assertUnreachable, type ErrorCode } from './domain-errors';
 import { asDomainError } from './driver-errors';
 
 function graphqlCode(code: ErrorCode): string {
@@ -35,6 +35,13 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
   if (domain) {
     const extensions: Record<string, unknown> = { code: graphqlCode(domain.code) };
     if (domain instanceof ValidationError) extensions.fields = domain.fields;
+    // GraphQL clients get plain text and the field errors, not REST's Ruby hash dump (issue 23 item 9):
+    // `Failed to save group: path has already been taken`, extensions.fields {path: [...]}.
+    if (domain instanceof SaveFailedError) {
+      extensions.fields = domain.fields;
+      const plain = Object.entries(domain.fields).map(([k, msgs]) => `${k} ${msgs.join(', ')}`).join('; ');
+      return { message: `${domain.prefix}: ${plain}`, locations: formatted.locations, path: formatted.path, extensions };
+    }
     return { message: domain.message, locations: formatted.locations, path: formatted.path, extensions };
   }
   const code = formatted.extensions?.code;
