@@ -1,11 +1,18 @@
 import { ArgsType, Field, ID, InputType, Int } from 'type-graphql';
 import { PageArgs } from '../../core/pagination/page';
-import { RunnerAccessLevel, RunnerScope } from './runner.type';
+import { OwnRunnerScope, RunnerAccessLevel, RunnerScope } from './runner.type';
 
-/** GET /runners and GET /runners/all (spec 4.1, 4.2). */
+/** GET /runners (spec 4.1): the enum admits exactly the scopes the field accepts (issue 23 item 5). */
 @ArgsType()
 export class RunnersArgs extends PageArgs {
-  @Field(() => RunnerScope, { nullable: true, description: 'runners: active, paused, online; allRunners also specific, shared.' })
+  @Field(() => OwnRunnerScope, { nullable: true })
+  scope?: OwnRunnerScope;
+}
+
+/** GET /runners/all (spec 4.2). */
+@ArgsType()
+export class AllRunnersArgs extends PageArgs {
+  @Field(() => RunnerScope, { nullable: true })
   scope?: RunnerScope;
 }
 

@@ -12,7 +12,7 @@ import { runnerRegistrationService } from './runner-registration.service';
 import { mayReadRunnerToken } from './runner-access';
 import { runnerTokenSlot } from './runner-token';
 import type { Runner } from './runner.entity';
-import { EnableProjectRunnerArgs, ProjectRunnersArgs, RegisterRunnerInput, RunnersArgs, UpdateRunnerInput } from './runner.inputs';
+import { AllRunnersArgs, EnableProjectRunnerArgs, ProjectRunnersArgs, RegisterRunnerInput, RunnersArgs, UpdateRunnerInput } from './runner.inputs';
 import { runnerService } from './runner.service';
 import { RunnerAccessLevel, RunnerPage, RunnerRegistrationType, RunnerType, accessLevelOf } from './runner.type';
 import { MaxItems, limitDescription, servedLimit } from '../../core/graphql/list-bound';
@@ -28,7 +28,7 @@ export class RunnerResolver {
 
   @Query(() => RunnerPage, { description: 'All runners, shared and specific (GET /runners/all); administrators only.' })
   @Allow('user')
-  allRunners(@Args() args: RunnersArgs, @Ctx() ctx: RequestCtx): Promise<Page<Runner>> {
+  allRunners(@Args() args: AllRunnersArgs, @Ctx() ctx: RequestCtx): Promise<Page<Runner>> {
     return runnerService.listAll(ctx, args);
   }
 

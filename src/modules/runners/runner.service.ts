@@ -12,7 +12,7 @@ import { forgetOwnedRunners, mayReadRunner, ownedRunnerIds, ownsRunner } from '.
 import { checkScope, listRunners } from './runner-list.query';
 import { normalizeTags, validateRunner } from './runner-tags';
 import { Runner } from './runner.entity';
-import { UpdateRunnerInput, type RunnersArgs } from './runner.inputs';
+import { UpdateRunnerInput, type AllRunnersArgs, type RunnersArgs } from './runner.inputs';
 import { inputFields, patchEntity, type PatchMapping } from '../../core/patch/patch-entity';
 import { ACCESS_LEVEL_VALUE } from './runner.type';
 
@@ -27,7 +27,7 @@ async function list(ctx: RequestCtx, args: RunnersArgs): Promise<Page<Runner>> {
 }
 
 /** Spec 4.2: every runner; administrators only (checked after the parameters, as GitLab does). */
-async function listAll(ctx: RequestCtx, args: RunnersArgs): Promise<Page<Runner>> {
+async function listAll(ctx: RequestCtx, args: AllRunnersArgs): Promise<Page<Runner>> {
   const scope = checkScope(args.scope, ['active', 'paused', 'online', 'specific', 'shared']);
   if (!policy.isAdmin(ctx.user)) throw new ForbiddenError();
   return listRunners(ctx, 'true', [], scope, args);

@@ -20,6 +20,14 @@ export enum RunnerScope {
 }
 registerEnumType(RunnerScope, { name: 'RunnerScope', description: 'online: contacted within the last hour; paused: not active.' });
 
+/** What `runners` (the caller's own specific runners) accepts: no specific/shared split there. */
+export enum OwnRunnerScope {
+  ACTIVE = 'ACTIVE',
+  PAUSED = 'PAUSED',
+  ONLINE = 'ONLINE',
+}
+registerEnumType(OwnRunnerScope, { name: 'OwnRunnerScope', description: 'online: contacted within the last hour; paused: not active.' });
+
 /** A view over the Runner entity; computed and conditional fields resolve in runner.resolver.ts. */
 @ObjectType('Runner')
 export class RunnerType {
