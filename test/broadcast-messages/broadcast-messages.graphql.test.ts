@@ -39,7 +39,8 @@ describe('GraphQL broadcast messages', () => {
     const user = await createUser(t);
     const code = async (token: string | undefined, query: string) => {
       const res = await api(t, token).graphql(query);
-      expect(res.body.data).toBeNull();
+      // Root fields are nullable: the failing field is null, with its error.
+      expect(Object.values(res.body.data)).toEqual([null]);
       return [res.body.errors[0].extensions.code, res.body.errors[0].message];
     };
     expect(await code(undefined, '{ broadcastMessages { total } }')).toEqual(['UNAUTHENTICATED', '401 Unauthorized']);
@@ -58,9 +59,9 @@ describe('GraphQL broadcast messages', () => {
       badUpdate: updateBroadcastMessage(id: 1, input: { message: "changed", font: "nope" }) { id }
       bad: createBroadcastMessage(input: { message: "x", color: "bad" }) { id }
     }`);
-    // Non-null results: the first error nulls `data` and ends the serial execution.
-    expect(res.body.data).toBeNull();
-    expect(res.body.errors.map((e: { path: string[] }) => e.path[0])).toEqual(['badUpdate']);
+    // Nullable root fields: each mutation runs in turn, each failure nulls only its own field.
+    expect(res.body.data).toEqual({ badUpdate: null, bad: null });
+    expect(res.body.errors.map((e: { path: string[] }) => e.path[0])).toEqual(['badUpdate', 'bad']);
     const rest = (await api(t, ROOT_TOKEN).get('/api/v4/broadcast_messages')).body;
     expect(rest.map((m: { message: string; font: string }) => [m.message, m.font])).toEqual([['keep', '#FFFFFF']]);
   });

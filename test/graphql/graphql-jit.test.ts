@@ -143,7 +143,7 @@ describe('POST /graphql through graphql-jit', () => {
       ['{ __type(name: "Group") { name kind fields { name args { name } type { kind name ofType { kind name } } } } __typename }'],
       ['query A { groups { total } } query B { b: groups(perPage: 1) { nodes { id } } }', {}, 'B'],
       ['query A { groups { total } } query B { b: groups(perPage: 1) { nodes { id } } }', {}, 'A'],
-      // Group! at the root: the 404 nulls the whole data, one error with its path and location.
+      // Root fields are nullable: the 404 nulls only `group`, one error with its path and location.
       ['{ groups { total } group(id: "no-such-group") { id } }'],
       ['query($id: ID!) { groups { total } g: group(id: $id) { fullPath } }', { id: 'jit-a' }],
       ['{ groups(perPage: 1) { nodes { statistics { storageSize } customAttributes { key } } } }'],
@@ -153,7 +153,7 @@ describe('POST /graphql through graphql-jit', () => {
       expect(viaHttp).toEqual(await graphqlJs(query, variables, name));
     }
     const missing = await overHttp('{ groups { total } group(id: "no-such-group") { id } }');
-    expect(missing).toEqual({ data: null, errors: [{ message: '404 Group Not Found', path: ['group'], locations: [{ line: 1, column: 20 }] }] });
+    expect(missing).toEqual({ data: { groups: { total: 6 }, group: null }, errors: [{ message: '404 Group Not Found', path: ['group'], locations: [{ line: 1, column: 20 }] }] });
   });
 
   it('keeps graphql-js variable coercion errors (HTTP 400) and runs mutation fields one after another', async () => {
@@ -162,11 +162,18 @@ describe('POST /graphql through graphql-jit', () => {
     expect(bad.headers['cache-control']).toBe('no-store');
     expect(bad.body.errors).toEqual([{ message: 'Variable "$per" got invalid value "x"; Int cannot represent non-integer value: "x"', locations: [{ line: 1, column: 7 }], extensions: { code: 'BAD_USER_INPUT' } }]);
     const twice = await api(t, ROOT_TOKEN).graphql('mutation { a: createGroup(input: { name: "S1", path: "serial" }) { fullPath } b: createGroup(input: { name: "S2", path: "serial" }) { fullPath } }');
-    // createGroup is non-null: b's error nulls the data; a ran first and took the path.
-    expect(twice.body.data).toBeNull();
+    // Root fields are nullable (issue 23 item 3): a ran first, took the path and reports its result; b's error nulls only b.
+    expect(twice.body.data).toEqual({ a: { fullPath: 'serial' }, b: null });
     expect(twice.headers['cache-control']).toBe('no-store');
     expect(twice.body.errors).toHaveLength(1);
     expect(twice.body.errors[0]).toMatchObject({ path: ['b'], extensions: { code: 'BAD_USER_INPUT' } });
     expect((await api(t, ROOT_TOKEN).graphql('{ group(id: "serial") { name } }')).body.data).toEqual({ group: { name: 'S1' } });
+  });
+
+  it('keeps the other root fields of a dashboard query when one lookup fails (issue 23 item 2)', async () => {
+    const res = await api(t, ROOT_TOKEN).graphql('{ currentUser { username } group(id: "does/not/exist") { id } features { name } }');
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ currentUser: { username: 'root' }, group: null, features: [] });
+    expect(res.body.errors).toEqual([expect.objectContaining({ message: '404 Group Not Found', path: ['group'], extensions: { code: 'NOT_FOUND' } })]);
   });
 });

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
+import { isNonNullType, lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
 import { resolversOf, type AppModule } from '../module/app-module';
 import { guardFields } from './field-guards';
@@ -21,9 +21,25 @@ export function buildAppSchema(modules: readonly AppModule[]): Promise<GraphQLSc
     schema = buildSchema({ resolvers, validate: false }).then((built) => {
       const unbounded = unboundedLists(built);
       if (unbounded.length) throw new Error(`list fields without perPage or @MaxItems (core/graphql/list-bound.ts): ${unbounded.join(', ')}`);
-      return guardFields(leanFieldResolvers(built, resolvers));
+      return guardFields(leanFieldResolvers(nullableRootFields(built), resolvers));
     });
     cache.set(modules, schema);
+  }
+  return schema;
+}
+
+/**
+ * Root query and mutation fields are nullable, as in GitLab's GraphQL API: a field that fails answers
+ * `null` with its error while the other root fields of the request keep their data (a dashboard query
+ * survives one missing group; of two mutations in one request, the committed one reports its result:
+ * issue 23 items 2 and 3). Resolvers keep their non-null types; REST reads the same fields and turns
+ * an error into its status as before.
+ */
+function nullableRootFields(schema: GraphQLSchema): GraphQLSchema {
+  for (const type of [schema.getQueryType(), schema.getMutationType()]) {
+    for (const field of Object.values(type?.getFields() ?? {})) {
+      if (isNonNullType(field.type)) field.type = field.type.ofType;
+    }
   }
   return schema;
 }
