@@ -1,4 +1,4 @@
-import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { GATE_KINDS, gatesOf, stateOf, type Gate } from './feature-gates';
@@ -36,6 +36,11 @@ export class FeatureResolver {
   @Allow('admin')
   deleteFeature(@Arg('name', () => String) name: string, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return service.remove(ctx, name);
+  }
+
+  @FieldResolver(() => ID, { description: 'The feature name: unique, so that normalized client caches (Apollo, Relay) update a flag after setFeatureGate.' })
+  id(@Root() f: Feature): string {
+    return f.name;
   }
 
   @FieldResolver(() => FeatureState)
