@@ -165,9 +165,11 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     // Reuses the throttle's lookup when it authenticated this very token (same request, same instant).
     let auth = req.preAuth && req.preAuth.token === token ? req.preAuth.auth : await authenticateToken(em, token, now, req.ip);
     const sudoAs = sudo ? (req.get('sudo') ?? query.sudo ?? body.sudo) : undefined;
+    const admin = auth.user;
     if (sudoAs !== undefined && sudoAs !== '') auth = await applySudo(em, auth, String(sudoAs));
+    const request = { ip: req.ip ?? null, id: req.id ?? null, ...(admin && auth.user && admin.id !== auth.user.id ? { sudoBy: admin.username } : {}) };
     req.userId = auth.user?.id ?? null;
-    return newCtx({ em, user: auth.user, credential: auth.credential, tokenInvalid: auth.tokenInvalid, refusal: auth.refusal, externalUrl: deps.externalUrl, secrets: deps.secrets, cache, clock, random: deps.random, env: deps.env });
+    return newCtx({ em, user: auth.user, credential: auth.credential, tokenInvalid: auth.tokenInvalid, refusal: auth.refusal, externalUrl: deps.externalUrl, secrets: deps.secrets, cache, clock, random: deps.random, env: deps.env, request });
   };
 
   // Compiled once: a schema change that breaks a route fails here, at start-up.

@@ -1,6 +1,7 @@
 import type { AppModule } from '../core/module/app-module';
 import { accessModule } from './access';
 import { applicationSettingsModule } from './application-settings';
+import { auditEventsModule } from './audit-events';
 import { ciModule } from './ci';
 import { broadcastMessagesModule } from './broadcast-messages';
 import { demoModule } from './demo';
@@ -35,4 +36,5 @@ export const MODULES: readonly AppModule[] = [
   featuresModule,
   environmentsModule,
   pagesDomainsModule,
+  auditEventsModule,
 ];

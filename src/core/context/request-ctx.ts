@@ -60,6 +60,18 @@ export interface RequestCtx {
   random: RandomInt;
   /** Module settings from the environment (read through the module's own parser). */
   env: AppEnv;
+  /** The HTTP request behind this context (audit events); absent for seeds and other in-process callers. */
+  request?: RequestInfo;
+}
+
+/** Who called from where, as audit events record it. */
+export interface RequestInfo {
+  /** Client address (TRUST_PROXY rules). */
+  ip: string | null;
+  /** The request id (X-Request-Id). */
+  id: string | null;
+  /** Under Sudo: the administrator's username acting as `user`. */
+  sudoBy?: string;
 }
 
 export interface CtxArgs {
@@ -74,6 +86,7 @@ export interface CtxArgs {
   clock?: Clock;
   random?: RandomInt;
   env?: AppEnv;
+  request?: RequestInfo;
 }
 
 /** A context factory bound to the registered modules' loaders (see core/module). */
@@ -94,6 +107,7 @@ export function ctxFactory(loaders: (ctx: RequestCtx) => object): CtxFactory {
       memo: new Map(),
       random: args.random ?? systemRandom,
       env: args.env ?? {},
+      request: args.request,
       loaders: {} as Loaders,
     };
     ctx.loaders = loaders(ctx) as Loaders;

@@ -1,4 +1,5 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
+import { changes as auditChanges, INSTANCE_SCOPE, recordAudit } from '../../core/events/audit';
 import { THROTTLES_CACHE_KEY } from './throttles';
 import { sqlRows } from '../../core/db/sql';
 import { camelCase } from '../../core/params/coerce';
@@ -98,6 +99,9 @@ async function update(ctx: RequestCtx, input: Record<string, unknown>): Promise<
     checkModel(merged);
     if (changes.size > 0) {
       await updateColumns(em, ctx.secrets, changes, ctx.clock.now());
+      // One audit event per changed setting, in this transaction; credentials are recorded as filtered.
+      await recordAudit(ctx, em, auditChanges({ ...INSTANCE_SCOPE, targetType: 'ApplicationSetting', targetId: 1, targetDetails: 'application_settings' },
+        [...changes.keys()].map((s) => ({ name: s.name, from: locked.values[s.name], to: merged[s.name], secret: s.secret }))));
       // Every instance re-reads the throttles when this commits (throttles.ts).
       if ([...changes.keys()].some((s) => s.name.startsWith('throttle_'))) await ctx.cache.invalidate(em, THROTTLES_CACHE_KEY);
     }

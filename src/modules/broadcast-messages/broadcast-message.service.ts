@@ -1,4 +1,5 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
+import { changes, INSTANCE_SCOPE, recordAudit } from '../../core/events/audit';
 import { NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
 import { FieldErrorBag } from '../../core/errors/field-error-bag';
 import { MSG } from '../../core/errors/messages';
@@ -82,7 +83,11 @@ async function create(ctx: RequestCtx, input: CreateBroadcastMessageInput): Prom
   const defaults: Draft = { message: '', startsAt: now, endsAt: new Date(now.getTime() + ONE_HOUR_MS), color: DEFAULT_COLOR, font: DEFAULT_FONT };
   const { draft } = patched(defaults, input, window);
   const m = Object.assign(new BroadcastMessage(), draft, { createdAt: now, updatedAt: now });
-  await ctx.em.persistAndFlush(m);
+  await ctx.em.transactional(async (tx) => {
+    tx.persist(m);
+    await tx.flush();
+    await recordAudit(ctx, tx, [{ ...audited(m), action: { add: 'broadcast_message' } }]);
+  });
   return m;
 }
 
@@ -92,15 +97,27 @@ async function update(ctx: RequestCtx, id: number, input: UpdateBroadcastMessage
   const m = await get(ctx, id);
   const { draft, written } = patched(m, input, window);
   if (written.length === 0) return m; // like Rails: an empty update touches nothing
+  const before = { ...m };
   Object.assign(m, draft, { updatedAt: ctx.clock.now() });
-  await ctx.em.flush();
+  await ctx.em.transactional(async (tx) => {
+    await tx.flush();
+    await recordAudit(ctx, tx, changes(audited(m), (['message', 'startsAt', 'endsAt', 'color', 'font'] as const).map((k) => ({ name: snake(k), from: before[k], to: m[k] }))));
+  });
   return m;
 }
 
 async function remove(ctx: RequestCtx, id: number): Promise<boolean> {
   const m = await get(ctx, id);
-  await ctx.em.removeAndFlush(m);
+  await ctx.em.transactional(async (tx) => {
+    tx.remove(m);
+    await tx.flush();
+    await recordAudit(ctx, tx, [{ ...audited(m), action: { remove: 'broadcast_message' } }]);
+  });
   return true;
 }
+
+/** Audit events of a message: instance-wide, the message as the target. */
+const audited = (m: BroadcastMessage) => ({ ...INSTANCE_SCOPE, targetType: 'BroadcastMessage', targetId: m.id, targetDetails: m.message.slice(0, 255) });
+const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 export const broadcastMessageService = { list, get, create, update, remove };

@@ -1,4 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
+import { changes, INSTANCE_SCOPE, recordAudit } from '../../core/events/audit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { sqlRows } from '../../core/db/sql';
@@ -72,6 +73,11 @@ function applyChange(f: Feature, change: GateChange, targets: Target[], key: str
   }
 }
 
+/** The gate values an audit event compares (feature_flag.<gate>: from → to). */
+function gateSnapshot(f: Feature) {
+  return { boolean: f.booleanValue, actors: [...f.actors].sort().join(', '), groups: [...f.groups].sort().join(', '), percentage_of_actors: f.percentageOfActors, percentage_of_time: f.percentageOfTime };
+}
+
 /** spec 4.36: creates the feature when new, applies the change under a row lock, tells every instance. */
 async function set(ctx: RequestCtx, name: string, input: SetFeatureGateInput): Promise<Feature> {
   checkKeyExclusive(input); // REST checks it as a parameter rule first (feature.rest.ts)
@@ -84,10 +90,14 @@ async function set(ctx: RequestCtx, name: string, input: SetFeatureGateInput): P
       'insert into features (name, created_at, updated_at) values (?, ?, ?) on conflict (name) do nothing', [name, now, now], 'run', tx.getTransactionContext(),
     );
     const f = await tx.findOneOrFail(Feature, { name }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    const before = gateSnapshot(f);
     applyChange(f, change, targets, input.key);
     f.updatedAt = now;
     await tx.flush();
     await ctx.cache.invalidate(tx, FEATURES_CACHE_KEY);
+    const after = gateSnapshot(f);
+    await recordAudit(ctx, tx, changes({ ...INSTANCE_SCOPE, targetType: 'Feature', targetId: name, targetDetails: name },
+      Object.keys(after).map((k) => ({ name: `feature_flag.${k}`, from: before[k as keyof typeof before], to: after[k as keyof typeof after] }))));
     return f;
   });
 }
@@ -96,8 +106,9 @@ async function set(ctx: RequestCtx, name: string, input: SetFeatureGateInput): P
 async function remove(ctx: RequestCtx, name: string): Promise<boolean> {
   checkFeatureName(name);
   await ctx.em.transactional(async (tx) => {
-    await tx.getConnection().execute('delete from features where name = ?', [name], 'run', tx.getTransactionContext());
+    const deleted = await tx.getConnection().execute('delete from features where name = ? returning name', [name], 'all', tx.getTransactionContext());
     await ctx.cache.invalidate(tx, FEATURES_CACHE_KEY);
+    if ((deleted as unknown[]).length > 0) await recordAudit(ctx, tx, [{ ...INSTANCE_SCOPE, targetType: 'Feature', targetId: name, targetDetails: name, action: { remove: 'feature_flag' } }]);
   });
   return true;
 }

@@ -1,4 +1,5 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
+import { changes, INSTANCE_SCOPE, recordAudit } from '../../core/events/audit';
 import { requireUser } from '../../core/auth/guards';
 import { lightEntitiesById, sqlRows } from '../../core/db/sql';
 import { ForbiddenError, NotFoundError, ParamError } from '../../core/errors/domain-errors';
@@ -72,10 +73,15 @@ async function update(ctx: RequestCtx, id: number, input: UpdateRunnerInput): Pr
     throw new ParamError(`${UPDATABLE.join(', ')} are missing, at least one parameter must be provided`);
   }
   const runner = await findWritable(ctx, id);
+  const before = auditedFields(runner);
   patchEntity(runner, input, UpdateRunnerInput, RUNNER_PATCH);
   validateRunner(ctx, runner);
   runner.updatedAt = ctx.clock.now();
-  await ctx.em.flush();
+  const after = auditedFields(runner);
+  await ctx.em.transactional(async (tx) => {
+    await tx.flush();
+    await recordAudit(ctx, tx, changes(auditTarget(runner), Object.keys(after).map((k) => ({ name: k, from: before[k], to: after[k] }))));
+  });
   return runner;
 }
 
@@ -84,12 +90,21 @@ async function projectCount(ctx: RequestCtx, runnerId: number): Promise<number> 
   return Number(row.n);
 }
 
+/** Audit events of runners: instance-wide (runners are an administrator's fleet), the runner as the target. */
+const auditTarget = (r: Runner) => ({ ...INSTANCE_SCOPE, targetType: 'Ci::Runner', targetId: r.id, targetDetails: r.description || `#${r.id}` });
+const auditedFields = (r: Runner): Record<string, unknown> => ({
+  description: r.description, active: r.active, tag_list: [...r.tagList].join(', '), run_untagged: r.runUntagged, locked: r.locked, access_level: r.accessLevel,
+});
+
 /** Spec 4.5: non-admins: not shared, not enabled in more than one project, owned; then 204. */
 async function remove(ctx: RequestCtx, id: number): Promise<boolean> {
   const runner = await findWritable(ctx, id, async (r) => {
     if ((await projectCount(ctx, r.id)) > 1) throw new ForbiddenError('Runner associated with more than one project');
   });
-  await ctx.em.nativeDelete(Runner, { id: runner.id });
+  await ctx.em.transactional(async (tx) => {
+    await tx.nativeDelete(Runner, { id: runner.id });
+    await recordAudit(ctx, tx, [{ ...auditTarget(runner), action: { remove: 'runner' } }]);
+  });
   forgetOwnedRunners(ctx);
   return true;
 }

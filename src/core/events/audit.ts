@@ -1,0 +1,80 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RequestCtx } from '../context/request-ctx';
+
+/**
+ * Audit events (issue 22; GitLab EE's audit events, "Audit events API"): one row per change, appended
+ * on the write's own transaction, so an event exists if and only if its change committed. A NOTIFY on
+ * the same transaction (delivered at commit) wakes consumers on every instance.
+ *
+ * A service declares what changed; the request supplies who (the token's user; under Sudo also the
+ * administrator acting), from where (client address) and which request.
+ */
+export type AuditAction =
+  | { change: string; from: unknown; to: unknown }
+  | { add: string }
+  | { remove: string }
+  | { customMessage: string };
+
+export interface AuditEntry {
+  /** GitLab's entity: 'User', 'Group', 'Project', or the instance (`INSTANCE_SCOPE`, id 1). */
+  entityType: string;
+  entityId: number;
+  entityPath?: string;
+  /** What was changed: e.g. 'ApplicationSetting', 'Feature', 'BroadcastMessage', 'Ci::Runner'. */
+  targetType: string;
+  targetId: number | string;
+  /** A human name of the target (a flag's name, a runner's description). */
+  targetDetails?: string;
+  action: AuditAction;
+}
+
+/** The entity of instance-wide changes (later GitLab's Gitlab::Audit::InstanceScope). */
+export const INSTANCE_SCOPE = { entityType: 'Gitlab::Audit::InstanceScope', entityId: 1 } as const;
+
+export const AUDIT_CHANNEL = 'audit_events';
+
+/** Secret values are never stored: their changes are recorded as filtered. */
+export const FILTERED = '[FILTERED]';
+
+const text = (v: unknown): string | null => (v === null || v === undefined ? null : Array.isArray(v) ? v.join(', ') : v instanceof Date ? v.toISOString() : String(v));
+
+/** Appends `entries` on `em`'s transaction (call it inside the write's `em.transactional`). */
+export async function recordAudit(ctx: RequestCtx, em: EntityManager, entries: AuditEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  const author = ctx.user;
+  const values: string[] = [];
+  const params: unknown[] = [];
+  for (const e of entries) {
+    const details: Record<string, unknown> = {};
+    const a = e.action;
+    if ('change' in a) Object.assign(details, { change: a.change, from: text(a.from) ?? '', to: text(a.to) ?? '' });
+    else if ('add' in a) details.add = a.add;
+    else if ('remove' in a) details.remove = a.remove;
+    else details.custom_message = a.customMessage;
+    Object.assign(details, {
+      author_name: author?.name ?? 'An unauthenticated user',
+      target_id: e.targetId,
+      target_type: e.targetType,
+      target_details: e.targetDetails ?? String(e.targetId),
+      ip_address: ctx.request?.ip ?? null,
+      entity_path: e.entityPath ?? '',
+    });
+    if (ctx.request?.sudoBy) details.impersonated_by = ctx.request.sudoBy;
+    values.push('(?, ?, ?, ?::jsonb, ?, ?, ?)');
+    params.push(author?.id ?? null, e.entityId, e.entityType, JSON.stringify(details), ctx.request?.ip ?? null, ctx.request?.id ?? null, ctx.clock.now());
+  }
+  const conn = em.getConnection();
+  const tx = em.getTransactionContext();
+  const rows = (await conn.execute(
+    `insert into audit_events (author_id, entity_id, entity_type, details, ip_address, request_id, created_at) values ${values.join(', ')} returning id`,
+    params, 'all', tx,
+  )) as { id: string }[];
+  await conn.execute('select pg_notify(?, ?)', [AUDIT_CHANNEL, rows.map((r) => r.id).join(',')], 'all', tx);
+}
+
+/** One `change` entry per changed attribute (from → to), secrets filtered. */
+export function changes(base: Omit<AuditEntry, 'action'>, diff: { name: string; from: unknown; to: unknown; secret?: boolean }[]): AuditEntry[] {
+  return diff
+    .filter((d) => text(d.from) !== text(d.to))
+    .map((d) => ({ ...base, action: { change: d.name, from: d.secret ? FILTERED : d.from, to: d.secret ? FILTERED : d.to } }));
+}

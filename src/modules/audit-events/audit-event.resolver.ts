@@ -1,0 +1,22 @@
+import { Arg, Args, Ctx, Int, Query, Resolver } from 'type-graphql';
+import { Allow } from '../../core/auth/allow';
+import type { RequestCtx } from '../../core/context/request-ctx';
+import type { Page } from '../../core/pagination/page';
+import { auditEventService as service } from './audit-event.service';
+import { AuditEventPage, AuditEventType, AuditEventsArgs } from './audit-event.type';
+
+/** GitLab's audit events API (EE): administrators read every event. */
+@Resolver(() => AuditEventType)
+export class AuditEventResolver {
+  @Query(() => AuditEventPage, { description: 'Administrators only; newest first.' })
+  @Allow('admin')
+  auditEvents(@Args() args: AuditEventsArgs, @Ctx() ctx: RequestCtx): Promise<Page<AuditEventType>> {
+    return service.list(ctx, args);
+  }
+
+  @Query(() => AuditEventType, { description: 'Administrators only.' })
+  @Allow('admin')
+  auditEvent(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestCtx): Promise<AuditEventType> {
+    return service.get(ctx, id);
+  }
+}

@@ -1,0 +1,11 @@
+import { defineRoutes, type ParamException } from '../../rest/route';
+import { AuditEventWire } from './audit-event.presenter';
+
+const ID: Record<string, ParamException> = { id: { notFound: '' } };
+const tag = 'audit events';
+
+/** GitLab's audit events API (https://docs.gitlab.com/ee/api/audit_events.html), administrators only. */
+export const auditEventRoutes = defineRoutes([
+  { method: 'GET', path: '/audit_events', field: 'Query.auditEvents', paginated: true, shape: AuditEventWire, summary: 'List audit events, newest first (admin)', tag },
+  { method: 'GET', path: '/audit_events/:id', field: 'Query.auditEvent', params: ID, shape: AuditEventWire, summary: 'Get an audit event (admin)', tag },
+]);

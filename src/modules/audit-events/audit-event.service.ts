@@ -1,0 +1,42 @@
+import type { RequestCtx } from '../../core/context/request-ctx';
+import { NotFoundError } from '../../core/errors/domain-errors';
+import { offsetPage } from '../../core/pagination/list-query';
+import type { Page } from '../../core/pagination/page';
+import { sqlRows } from '../../core/db/sql';
+import { pgTime } from '../../core/db/pg-time';
+import { parseTimestamp } from '../broadcast-messages/timestamp-param';
+import type { AuditEventDetailsType, AuditEventType, AuditEventsArgs } from './audit-event.type';
+
+type Row = { id: string; author_id: number | null; entity_id: number; entity_type: string; details: Record<string, unknown> | string; created_at: Date | string };
+
+const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
+
+function view(r: Row): AuditEventType {
+  const d = (typeof r.details === 'string' ? JSON.parse(r.details) : r.details) as Record<string, unknown>;
+  const details: AuditEventDetailsType = {
+    change: str(d.change), from: str(d.from), to: str(d.to), add: str(d.add), remove: str(d.remove), customMessage: str(d.custom_message),
+    authorName: String(d.author_name ?? ''), targetId: String(d.target_id ?? ''), targetType: String(d.target_type ?? ''), targetDetails: String(d.target_details ?? ''),
+    ipAddress: str(d.ip_address), entityPath: String(d.entity_path ?? ''), impersonatedBy: str(d.impersonated_by),
+  };
+  return { id: String(r.id), authorId: r.author_id, entityId: r.entity_id, entityType: r.entity_type, details, createdAt: pgTime(r.created_at) };
+}
+
+/** GET /audit_events (GitLab EE's API): newest first, filtered by time window and entity. */
+async function list(ctx: RequestCtx, args: AuditEventsArgs): Promise<Page<AuditEventType>> {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (args.createdAfter) (where.push('a.created_at >= ?'), params.push(parseTimestamp('created_after', args.createdAfter)));
+  if (args.createdBefore) (where.push('a.created_at <= ?'), params.push(parseTimestamp('created_before', args.createdBefore)));
+  if (args.entityType) (where.push('a.entity_type = ?'), params.push(args.entityType));
+  if (args.entityId !== undefined && args.entityId !== null) (where.push('a.entity_id = ?'), params.push(args.entityId));
+  return offsetPage(ctx.em, { select: 'a.*', from: 'audit_events a', where, params, orderBy: 'a.id', dir: 'desc', id: 'a.id', map: (r) => view(r as Row) }, args);
+}
+
+/** Lookup by primary key: GitLab's generic 404 "404 Not found". */
+async function get(ctx: RequestCtx, id: number): Promise<AuditEventType> {
+  const [row] = await sqlRows<Row>(ctx.em, 'select * from audit_events where id = ?', [id]);
+  if (!row) throw new NotFoundError();
+  return view(row);
+}
+
+export const auditEventService = { list, get };

@@ -1,0 +1,40 @@
+import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
+import { PageArgs, PageType } from '../../core/pagination/page';
+
+/** GitLab's audit event details: a change (`change`, `from`, `to`), an `add`, a `remove` or a custom message, plus who/where. */
+@ObjectType('AuditEventDetails')
+export class AuditEventDetailsType {
+  @Field(() => String, { nullable: true, description: 'The changed attribute.' }) change?: string | null;
+  @Field(() => String, { nullable: true }) from?: string | null;
+  @Field(() => String, { nullable: true }) to?: string | null;
+  @Field(() => String, { nullable: true, description: 'What was added (e.g. broadcast_message, feature_flag).' }) add?: string | null;
+  @Field(() => String, { nullable: true, description: 'What was removed.' }) remove?: string | null;
+  @Field(() => String, { nullable: true }) customMessage?: string | null;
+  @Field(() => String) authorName!: string;
+  @Field(() => String, { description: 'The id (or name) of the changed object.' }) targetId!: string;
+  @Field(() => String) targetType!: string;
+  @Field(() => String) targetDetails!: string;
+  @Field(() => String, { nullable: true }) ipAddress?: string | null;
+  @Field(() => String) entityPath!: string;
+  @Field(() => String, { nullable: true, description: 'Under Sudo: the administrator who acted as the author.' }) impersonatedBy?: string | null;
+}
+
+@ObjectType('AuditEvent', { description: 'Who changed what, when and from where; administrators only.' })
+export class AuditEventType {
+  @Field(() => ID) id!: string;
+  @Field(() => Int, { nullable: true, description: 'The user who made the change (null once deleted or for anonymous runner-facing calls).' }) authorId!: number | null;
+  @Field(() => Int) entityId!: number;
+  @Field(() => String, { description: 'User, Group, Project, or Gitlab::Audit::InstanceScope for instance-wide changes.' }) entityType!: string;
+  @Field(() => AuditEventDetailsType) details!: AuditEventDetailsType;
+  @Field(() => Date) createdAt!: Date;
+}
+
+export const AuditEventPage = PageType(AuditEventType, 'AuditEventPage');
+
+@ArgsType()
+export class AuditEventsArgs extends PageArgs {
+  @Field(() => String, { nullable: true, description: 'ISO 8601 time: events at or after it.' }) createdAfter?: string;
+  @Field(() => String, { nullable: true, description: 'ISO 8601 time: events at or before it.' }) createdBefore?: string;
+  @Field(() => String, { nullable: true, description: 'User, Group, Project or Gitlab::Audit::InstanceScope.' }) entityType?: string;
+  @Field(() => Int, { nullable: true }) entityId?: number;
+}

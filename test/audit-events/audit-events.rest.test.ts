@@ -1,0 +1,99 @@
+import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
+import { createUser } from '../support/factories';
+import { keys } from '../support/keys';
+
+/** Issue 22: audit events in GitLab's EE API shape, written in the same transaction as their change. */
+const t = useTestApp();
+const admin = () => api(t, ROOT_TOKEN);
+
+beforeEach(async () => {
+  await t.orm.em.getConnection().execute('delete from audit_events');
+});
+
+const events = async (query = '') => (await admin().get(`/api/v4/audit_events${query}`).expect(200)).body as { id: number; details: Record<string, unknown>; [k: string]: unknown }[];
+
+describe('GET /audit_events', () => {
+  it('is for administrators only', async () => {
+    const u = await createUser(t);
+    expect((await api(t).get('/api/v4/audit_events').expect(401)).body).toEqual({ message: '401 Unauthorized' });
+    expect((await api(t, u.token).get('/api/v4/audit_events').expect(403)).body).toEqual({ message: '403 Forbidden' });
+    expect((await api(t, u.token).get('/api/v4/audit_events/1').expect(403)).body).toEqual({ message: '403 Forbidden' });
+    expect((await admin().get('/api/v4/audit_events/999999').expect(404)).body).toEqual({ message: '404 Not found' });
+  });
+
+  it('records one change per application setting, with GitLab\'s keys, secrets filtered, newest first', async () => {
+    await admin().put('/api/v4/application/settings').set('X-Request-Id', 'req-audit-1').send({ default_projects_limit: 7, signup_enabled: false }).expect(200);
+    await admin().put('/api/v4/application/settings').send({ errortracker_enabled: true, errortracker_dsn: 'https://secret-dsn@example.com/1' }).expect(200);
+    const list = await events();
+    // Newest first; one request's changes in the catalogue's order, so reversed here.
+    expect(list.map((e) => e.details.change)).toEqual(['errortracker_enabled', 'errortracker_dsn', 'signup_enabled', 'default_projects_limit']);
+    const limit = list[3];
+    expect(keys(limit)).toEqual(['author_id', 'created_at', 'details', 'entity_id', 'entity_type', 'id']);
+    expect(limit).toMatchObject({ author_id: 1, entity_id: 1, entity_type: 'Gitlab::Audit::InstanceScope' });
+    expect(limit.details).toEqual({
+      change: 'default_projects_limit', from: '100000', to: '7', author_name: 'Administrator', target_id: '1', target_type: 'ApplicationSetting',
+      target_details: 'application_settings', ip_address: expect.stringMatching(/127\.0\.0\.1/), entity_path: '',
+    });
+    expect(list[1].details).toMatchObject({ change: 'errortracker_dsn', from: '[FILTERED]', to: '[FILTERED]' });
+    expect(JSON.stringify(list)).not.toContain('secret-dsn');
+    const row = await t.orm.em.getConnection().execute(`select request_id from audit_events where details->>'change' = 'default_projects_limit'`);
+    expect(row[0].request_id).toBe('req-audit-1');
+    // GET /audit_events/:id and the GraphQL twin agree.
+    expect((await admin().get(`/api/v4/audit_events/${limit.id}`).expect(200)).body).toEqual(limit);
+    const gql = await admin().graphql(`{ auditEvent(id: ${limit.id}) { id entityType details { change from to authorName targetType } } }`);
+    expect(gql.body.data.auditEvent).toEqual({ id: String(limit.id), entityType: 'Gitlab::Audit::InstanceScope', details: { change: 'default_projects_limit', from: '100000', to: '7', authorName: 'Administrator', targetType: 'ApplicationSetting' } });
+  });
+
+  it('records broadcast messages, feature flags and runner changes; a refused write records nothing', async () => {
+    const m = (await admin().post('/api/v4/broadcast_messages').send({ message: 'maintenance' }).expect(201)).body;
+    await admin().put(`/api/v4/broadcast_messages/${m.id}`).send({ color: '#000000' }).expect(200);
+    await admin().put(`/api/v4/broadcast_messages/${m.id}`).send({ color: 'not-a-colour' }).expect(400);
+    await admin().delete(`/api/v4/broadcast_messages/${m.id}`).expect(204);
+    await admin().post('/api/v4/features/new_ui').send({ value: 'true' }).expect(201);
+    await admin().delete('/api/v4/features/new_ui').expect(204);
+    const token = (await admin().get('/api/v4/application/settings')).body.runners_registration_token;
+    const runner = (await api(t).post('/api/v4/runners').send({ token, description: 'builder' }).expect(201)).body;
+    await t.orm.em.getConnection().execute(`delete from audit_events where details->>'target_type' = 'ApplicationSetting'`);
+    await admin().put(`/api/v4/runners/${runner.id}`).send({ active: false }).expect(200);
+    await admin().delete(`/api/v4/runners/${runner.id}`).expect(204);
+    const summary = (await events()).reverse().map((e) => [e.details.target_type, e.details.add ?? e.details.remove ?? e.details.change, e.details.from, e.details.to]);
+    expect(summary).toEqual([
+      ['BroadcastMessage', 'broadcast_message', undefined, undefined],
+      ['BroadcastMessage', 'color', '#E75E40', '#000000'],
+      ['BroadcastMessage', 'broadcast_message', undefined, undefined],
+      ['Feature', 'feature_flag.boolean', 'false', 'true'],
+      ['Feature', 'feature_flag', undefined, undefined],
+      ['Ci::Runner', 'active', 'true', 'false'],
+      ['Ci::Runner', 'runner', undefined, undefined],
+    ]);
+  });
+
+  it('no change without its event: when the event cannot be written, the change is rolled back', async () => {
+    const conn = t.orm.em.getConnection();
+    await conn.execute(`create function audit_fail() returns trigger language plpgsql as $$ begin raise exception 'injected audit failure'; end $$`);
+    await conn.execute('create trigger audit_fail before insert on audit_events for each row execute function audit_fail()');
+    try {
+      await admin().put('/api/v4/application/settings').send({ default_projects_limit: 42 }).expect(500);
+      await admin().post('/api/v4/broadcast_messages').send({ message: 'lost' }).expect(500);
+    } finally {
+      await conn.execute('drop trigger audit_fail on audit_events');
+      await conn.execute('drop function audit_fail()');
+    }
+    expect((await admin().get('/api/v4/application/settings')).body.default_projects_limit).toBe(100000);
+    expect((await admin().get('/api/v4/broadcast_messages')).body).toEqual([]);
+    expect(await events()).toEqual([]);
+  });
+
+  it('filters by entity and time, and pages like every list', async () => {
+    await admin().put('/api/v4/application/settings').send({ default_projects_limit: 1 }).expect(200);
+    await admin().put('/api/v4/application/settings').send({ default_projects_limit: 2 }).expect(200);
+    await admin().put('/api/v4/application/settings').send({ default_projects_limit: 3 }).expect(200);
+    const page = await admin().get('/api/v4/audit_events?per_page=2&entity_type=Gitlab::Audit::InstanceScope&entity_id=1').expect(200);
+    expect(page.headers['x-total']).toBe('3');
+    expect(page.body.map((e: { details: { to: string } }) => e.details.to)).toEqual(['3', '2']);
+    expect(await events('?entity_type=Group')).toEqual([]);
+    expect((await events(`?created_after=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`))).toEqual([]);
+    expect((await events(`?created_before=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`))).toHaveLength(3);
+    expect((await admin().get('/api/v4/audit_events?created_after=yesterday').expect(400)).body).toEqual({ error: 'created_after is invalid' });
+  });
+});
