@@ -1,6 +1,7 @@
 import { filterSchema, pruneSchema } from '@graphql-tools/utils';
 import { getNullableType, isListType, type GraphQLSchema } from 'graphql';
 import { OpenAPI } from 'sofa-api';
+import { COUNT_LIMIT } from '../core/pagination/page';
 import type { ParamSpec } from '../core/params/coerce';
 import { schemaOf, type JsonSchema } from '../core/wire/wire';
 import type { CompiledRoute } from './route-document';
@@ -45,8 +46,14 @@ const ERROR_SCHEMA: JsonSchema = {
   properties: { message: {}, error: { type: 'string' } },
 };
 
+const WITHOUT_TOTAL = `Absent when more than ${COUNT_LIMIT.toLocaleString('en-US')} rows match (GitLab's count limit) and in keyset mode.`;
+const PAGE_HEADER_NOTES: Record<string, string | undefined> = {
+  'X-Total': WITHOUT_TOTAL,
+  'X-Total-Pages': WITHOUT_TOTAL,
+  Link: 'prev, next, first, last (no last without X-Total); keyset mode: next only.',
+};
 const PAGE_HEADERS = Object.fromEntries(
-  ['X-Total', 'X-Total-Pages', 'X-Per-Page', 'X-Page', 'X-Next-Page', 'X-Prev-Page', 'Link'].map((h) => [h, { schema: { type: 'string' } }]),
+  ['X-Total', 'X-Total-Pages', 'X-Per-Page', 'X-Page', 'X-Next-Page', 'X-Prev-Page', 'Link'].map((h) => [h, { description: PAGE_HEADER_NOTES[h], schema: { type: 'string' } }]),
 );
 
 /**

@@ -58,7 +58,7 @@ function rootField(schema: GraphQLSchema, route: RouteDef): { fieldName: string;
 function selectionFor(field: GraphQLField<unknown, unknown>, route: RouteDef, shape: WireShape | undefined): string {
   if (!shape) return '';
   const inner = selectionOf(shape);
-  if (route.paginated) return `{ nodes { ${inner} } total page perPage totalPages nextCursor }`;
+  if (route.paginated) return `{ nodes { ${inner} } total page perPage totalPages hasNextPage pagination nextCursor }`;
   if (route.unwrap) {
     const payload = getNamedType(field.type);
     const scalars = isObjectType(payload)

@@ -1,6 +1,7 @@
 import type { RequestCtx } from '../core/context/request-ctx';
 import type { ParamSpec } from '../core/params/coerce';
 import type { WireShape } from '../core/wire/wire';
+import type { Cursor } from '../core/pagination/cursor';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -65,6 +66,11 @@ export interface RouteDef {
   status?: number | ((data: Record<string, unknown>) => number);
   /** The result is a Page: unwrap `nodes` and send the pagination headers. */
   paginated?: boolean;
+  /**
+   * Keyset pages: the parameters rel="next" sets for the next page, from the next cursor and the
+   * request's parameters. Default `cursor=<cursor>`; GitLab's projects API uses `id_after` / `id_before`.
+   */
+  keysetNext?: (cursor: Cursor, params: Record<string, unknown>) => Record<string, string>;
   /** Path inside the result to present (e.g. 'project' of a payload). */
   unwrap?: string;
   /** Response presenter; absent for 204 routes. May depend on the parameters and the caller. */

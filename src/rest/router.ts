@@ -8,7 +8,8 @@ import { asDomainError } from '../core/errors/driver-errors';
 import type { ErrorReporter } from '../ops/error-reporter';
 import { INTERNAL_ERROR, ROUTE_NOT_FOUND, toRestError, type RestError } from '../core/errors/rest-error';
 import { keysetHeaders, linkBase, paginationHeaders } from '../core/pagination/headers';
-import type { Page } from '../core/pagination/page';
+import { PaginationMode, type Page } from '../core/pagination/page';
+import { decodeCursor } from '../core/pagination/cursor';
 import { includeVariables, includeVariable, writeList, writerOf, type WireShape } from '../core/wire/wire';
 import { routeBodyPipeline } from './body-parsers';
 import { readParams } from './params';
@@ -53,11 +54,15 @@ function requestBase(req: Request, externalUrl: string): { base: string; query: 
 
 type PageResult = Page<Record<string, unknown>>;
 
-function pageHeaders(req: Request, page: PageResult, externalUrl: string): Record<string, string> {
+function pageHeaders(req: Request, route: RouteDef, params: Record<string, unknown>, page: PageResult, externalUrl: string): Record<string, string> {
   const { base, query } = requestBase(req, externalUrl);
-  // Keyset mode: no totals; rel="next" carries the cursor (gitbeaker follows it).
-  if (page.total === null) return keysetHeaders(page.perPage, page.nextCursor ?? null, base, query);
-  return paginationHeaders({ total: page.total, page: page.page, perPage: page.perPage, totalPages: page.totalPages ?? 1 }, base, query);
+  // Keyset mode: no totals; rel="next" carries the next position (gitbeaker and python-gitlab follow it).
+  if (page.pagination === PaginationMode.KEYSET) {
+    const next = page.nextCursor ? (route.keysetNext ? route.keysetNext(decodeCursor(page.nextCursor), params) : { cursor: page.nextCursor }) : null;
+    return keysetHeaders(page.perPage, next, base, query);
+  }
+  const { total, totalPages, hasNextPage } = page;
+  return paginationHeaders({ total, page: page.page, perPage: page.perPage, totalPages, hasNextPage, hasRows: page.nodes.length > 0 }, base, query);
 }
 
 function chooseShape(route: RouteDef, params: Record<string, unknown>, ctx: RequestCtx): WireShape | undefined {
@@ -101,7 +106,7 @@ async function handle(c: CompiledRoute, deps: RestDeps, req: Request, res: Respo
   let value: unknown = data;
   if (route.paginated) {
     const page = data as PageResult;
-    headers = pageHeaders(req, page, deps.externalUrl);
+    headers = pageHeaders(req, route, params, page, deps.externalUrl);
     value = page.nodes;
   } else if (route.unwrap) {
     value = (data as Record<string, unknown>)[route.unwrap];

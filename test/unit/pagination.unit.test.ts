@@ -1,5 +1,5 @@
 import { paginationHeaders } from '../../src/core/pagination/headers';
-import { normalizePage } from '../../src/core/pagination/page';
+import { COUNT_LIMIT, makePage, normalizePage } from '../../src/core/pagination/page';
 
 describe('pagination', () => {
   it('normalizes page and per_page as GitLab does', () => {
@@ -17,5 +17,19 @@ describe('pagination', () => {
     );
     const empty = paginationHeaders({ total: 0, page: 1, perPage: 20, totalPages: 1 }, 'http://h/x', new URLSearchParams());
     expect([empty['X-Next-Page'], empty['X-Prev-Page'], empty['X-Total-Pages']]).toEqual(['', '', '1']);
+  });
+
+  it('above COUNT_LIMIT rows: no totals, next from the extra row, no prev past the end (GitLab without_count)', () => {
+    const req = normalizePage({ page: 3, perPage: 2 });
+    expect(makePage([1, 2, 3], COUNT_LIMIT + 1, req)).toMatchObject({ nodes: [1, 2], total: null, totalPages: null, hasNextPage: true, pagination: 'OFFSET' });
+    expect(makePage([1, 2], COUNT_LIMIT + 1, req)).toMatchObject({ total: null, hasNextPage: false });
+    expect(makePage([1, 2, 3], COUNT_LIMIT, req)).toMatchObject({ nodes: [1, 2], total: COUNT_LIMIT, totalPages: COUNT_LIMIT / 2, hasNextPage: true });
+    const h = paginationHeaders({ total: null, totalPages: null, page: 3, perPage: 2, hasNextPage: true, hasRows: true }, 'http://h/x', new URLSearchParams('a=1'));
+    expect(h).toEqual({
+      'X-Per-Page': '2', 'X-Page': '3', 'X-Next-Page': '4', 'X-Prev-Page': '2',
+      Link: '<http://h/x?a=1&page=2&per_page=2>; rel="prev", <http://h/x?a=1&page=4&per_page=2>; rel="next", <http://h/x?a=1&page=1&per_page=2>; rel="first"',
+    });
+    const past = paginationHeaders({ total: null, totalPages: null, page: 9, perPage: 2, hasNextPage: false, hasRows: false }, 'http://h/x', new URLSearchParams());
+    expect([past['X-Next-Page'], past['X-Prev-Page'], past.Link]).toEqual(['', '', '<http://h/x?page=1&per_page=2>; rel="first"']);
   });
 });

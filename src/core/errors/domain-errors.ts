@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'SAVE_FAILED'
   | 'LIMIT_REACHED'
   | 'CONFLICT'
+  | 'NOT_ALLOWED'
   | 'UNAVAILABLE';
 
 export abstract class DomainError extends Error {
@@ -100,6 +101,14 @@ export class LimitReachedError extends DomainError {
 
 export class ConflictError extends DomainError {
   readonly code = 'CONFLICT' as const;
+}
+
+/**
+ * GitLab's `error!(message, 405)`: the route exists but does not offer this form of the request, e.g.
+ * keyset pagination for an order it does not support: 405 {"error": "<message>"}.
+ */
+export class NotAllowedError extends DomainError {
+  readonly code = 'NOT_ALLOWED' as const;
 }
 
 /** The database cannot be reached in time (down, restarting, stopped, pool exhausted): 503, retry later. */

@@ -13,6 +13,7 @@ function graphqlCode(code: ErrorCode): string {
     case 'NOT_FOUND':
       return 'NOT_FOUND';
     case 'PARAM':
+    case 'NOT_ALLOWED':
     case 'VALIDATION':
     case 'SAVE_FAILED':
       return 'BAD_USER_INPUT';

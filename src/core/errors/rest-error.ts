@@ -18,6 +18,8 @@ export function toRestError(err: DomainError): RestError {
       return { status: 403, body: { error: 'insufficient_scope', error_description: err.message, scope: (err as InsufficientScopeError).scope } };
     case 'PARAM':
       return { status: 400, body: { error: err.message } };
+    case 'NOT_ALLOWED':
+      return { status: 405, body: { error: err.message } };
     case 'VALIDATION':
       return { status: 400, body: { message: (err as unknown as { fields: unknown }).fields } };
     case 'LIMIT_REACHED':

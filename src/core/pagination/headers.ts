@@ -1,19 +1,28 @@
 export interface PageInfo {
-  total: number;
+  /** null when more than COUNT_LIMIT rows match: X-Total, X-Total-Pages and rel="last" are left out. */
+  total: number | null;
   page: number;
   perPage: number;
-  totalPages: number;
+  totalPages: number | null;
+  /** Without a total: whether a next page exists (read from one row more than per_page). */
+  hasNextPage?: boolean;
+  /** Without a total: whether this page has rows (a page past the end has no previous page, as Kaminari's without_count). */
+  hasRows?: boolean;
 }
 
 /**
  * GitLab's offset pagination headers (gitlab-behaviour §0.7, lib/gitlab/pagination/offset_header_builder.rb).
  * `baseUrl` is the URL the client called without its query; `query` its query parameters, which the
- * Link URLs keep (page and per_page overwritten).
+ * Link URLs keep (page and per_page overwritten). Without a total (above COUNT_LIMIT rows), GitLab's
+ * `data_without_counts`: no X-Total, X-Total-Pages nor rel="last"; next and prev from the rows read.
  */
 export function paginationHeaders(info: PageInfo, baseUrl: string, query: URLSearchParams): Record<string, string> {
   query = withoutCredentials(query);
-  const next = info.page < info.totalPages ? info.page + 1 : null;
-  const prev = info.page > 1 && info.page <= info.totalPages ? info.page - 1 : null;
+  const counted = info.total !== null && info.totalPages !== null;
+  const hasNext = counted ? info.page < info.totalPages! : !!info.hasNextPage;
+  const hasPrev = info.page > 1 && (counted ? info.page <= info.totalPages! : !!info.hasRows);
+  const next = hasNext ? info.page + 1 : null;
+  const prev = hasPrev ? info.page - 1 : null;
   const link = (page: number, rel: string) => {
     const q = new URLSearchParams(query);
     q.set('page', String(page));
@@ -24,10 +33,10 @@ export function paginationHeaders(info: PageInfo, baseUrl: string, query: URLSea
   if (prev !== null) links.push(link(prev, 'prev'));
   if (next !== null) links.push(link(next, 'next'));
   links.push(link(1, 'first'));
-  links.push(link(info.totalPages, 'last'));
+  if (counted) links.push(link(info.totalPages!, 'last'));
+  const totals: Record<string, string> = counted ? { 'X-Total': String(info.total), 'X-Total-Pages': String(info.totalPages) } : {};
   return {
-    'X-Total': String(info.total),
-    'X-Total-Pages': String(info.totalPages),
+    ...totals,
     'X-Per-Page': String(info.perPage),
     'X-Page': String(info.page),
     'X-Next-Page': next === null ? '' : String(next),
@@ -66,12 +75,15 @@ export function linkBase(externalUrl: string, path: string): string {
   return `${externalUrl}${safe}`;
 }
 
-/** Keyset pagination: no totals; rel="next" carries the cursor. */
-export function keysetHeaders(perPage: number, nextCursor: string | null, baseUrl: string, query: URLSearchParams): Record<string, string> {
+/**
+ * Keyset pagination: no totals; rel="next" carries the next page's position, `next` (the parameters set
+ * on the caller's query: `cursor`, or GitLab's `id_after` / `id_before` for projects), null on the last page.
+ */
+export function keysetHeaders(perPage: number, next: Record<string, string> | null, baseUrl: string, query: URLSearchParams): Record<string, string> {
   const headers: Record<string, string> = { 'X-Per-Page': String(perPage) };
-  if (nextCursor) {
+  if (next) {
     const q = withoutCredentials(query);
-    q.set('cursor', nextCursor);
+    for (const [name, value] of Object.entries(next)) q.set(name, value);
     q.set('per_page', String(perPage));
     Object.assign(headers, bounded([`<${baseUrl}?${q.toString()}>; rel="next"`]));
   }

@@ -1,12 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { NotAllowedError } from '../errors/domain-errors';
 import { sqlRows, sqlRowsBatch } from '../db/sql';
 import { decodeCursor, encodeCursor } from './cursor';
-import { makePage, normalizePage, type Page } from './page';
+import { COUNT_LIMIT, makePage, normalizePage, PaginationMode, type Page } from './page';
 
 /**
  * One list query (docs/gitlab-compatibility.md, "Pagination"): a FROM, filters, a sort column and the row mapper. The
  * builder adds the stable tie-breaker (`<alias>.id` in the same direction), and gives either an
- * offset page (one count + one page query, whatever the page size) or a keyset page (no count).
+ * offset page (one bounded count + one page query in one round trip, whatever the page size) or a
+ * keyset page (no count).
  */
 export interface ListQuery<T> {
   /** Selected columns, e.g. `p.*`. */
@@ -32,16 +34,63 @@ export interface PageInput {
 const filterOf = (q: ListQuery<unknown>) => (q.where.length ? q.where.join(' and ') : 'true');
 const orderOf = (q: ListQuery<unknown>) => (q.orderBy === q.id ? `${q.id} ${q.dir}` : `${q.orderBy} ${q.dir}, ${q.id} ${q.dir}`);
 
-/** Offset pagination: count + page in SQL, ordered by the sort column then id. */
+/** Counts at most COUNT_LIMIT + 1 matching rows (GitLab's `total_count_with_limit`): the cost stays flat on big tables. */
+const boundedCount = (from: string, filter: string) => `select count(*) as n from (select 1 from ${from} where ${filter} limit ${COUNT_LIMIT + 1}) counted`;
+
+/**
+ * Offset pagination: bounded count + page in SQL (one round trip, two statements), ordered by the
+ * sort column then id. The page reads one row more than perPage: above COUNT_LIMIT it tells whether
+ * a next page exists.
+ */
 export async function offsetPage<T>(em: EntityManager, q: ListQuery<T>, args: PageInput): Promise<Page<T>> {
   const req = normalizePage(args);
   const filter = filterOf(q);
-  // Count and page in one round trip (two statements).
   const [counted, rows] = await sqlRowsBatch(em, [
-    { sql: `select count(*) as n from ${q.from} where ${filter}`, params: q.params },
-    { sql: `select ${q.select} from ${q.from} where ${filter} order by ${orderOf(q)} limit ${req.perPage} offset ${req.offset}`, params: q.params },
+    { sql: boundedCount(q.from, filter), params: q.params },
+    { sql: `select ${q.select} from ${q.from} where ${filter} order by ${orderOf(q)} limit ${req.perPage + 1} offset ${req.offset}`, params: q.params },
   ]);
   return makePage(rows.map(q.map), Number(counted[0].n), req);
+}
+
+/** `'{1,2,3}'::int[]` from trusted integers. */
+const intArrayLiteral = (ids: readonly number[]) => `'{${ids.map((id) => Math.trunc(Number(id))).join(',')}}'::int[]`;
+
+/**
+ * The same page of one list for many keys at once (e.g. the subgroups of every group of a list, the
+ * jobs of every runner): `key` is the integer column the lists are split by (`n.parent_id`). One
+ * round trip: a bounded count per key and a lateral page per key, whatever the number of keys and
+ * the page size. Every key gets a page (empty when nothing matches).
+ */
+export async function offsetPagesByKey<T>(em: EntityManager, q: ListQuery<T>, key: string, keys: readonly number[], args: PageInput): Promise<Map<number, Page<T>>> {
+  const req = normalizePage(args);
+  const filter = `${filterOf(q)} and ${key} = page_keys.k`;
+  const ks = `unnest(${intArrayLiteral(keys)}) as page_keys(k)`;
+  const [counted, rows] = await sqlRowsBatch(em, [
+    { sql: `select page_keys.k as page_key, (${boundedCount(q.from, filter)}) as page_total from ${ks}`, params: q.params },
+    {
+      sql: `select page_keys.k as page_key, x.* from ${ks} cross join lateral (
+        select ${q.select}, row_number() over (order by ${orderOf(q)}) as page_rn from ${q.from} where ${filter}
+         order by ${orderOf(q)} limit ${req.perPage + 1} offset ${req.offset}) x
+        order by page_keys.k, x.page_rn`,
+      params: q.params,
+    },
+  ]);
+  const byKey = new Map<number, T[]>(keys.map((k) => [Number(k), []]));
+  for (const row of rows) {
+    const { page_key: pageKey, page_rn: _rn, ...rest } = row;
+    byKey.get(Number(pageKey))?.push(q.map(rest));
+  }
+  const totals = new Map(counted.map((c) => [Number(c.page_key), Number(c.page_total)]));
+  return new Map([...byKey].map(([k, nodes]) => [k, makePage(nodes, totals.get(k) ?? 0, req)]));
+}
+
+/**
+ * Keyset pagination is offered for these sort columns only; any other is GitLab's
+ * 405 "Keyset pagination is not yet available for this type of request"
+ * (lib/api/helpers/pagination_strategies.rb).
+ */
+export function assertKeysetOrder(column: string, supported: readonly string[]): void {
+  if (!supported.includes(column)) throw new NotAllowedError('Keyset pagination is not yet available for this type of request');
 }
 
 /**
@@ -70,6 +119,7 @@ export async function keysetPage<T extends { id: number }>(
   );
   const nodes = rows.slice(0, req.perPage).map(q.map);
   const last = nodes[nodes.length - 1];
-  const nextCursor = rows.length > req.perPage && last ? encodeCursor({ v: valueOf(last), id: last.id }) : null;
-  return { nodes, total: null, page: 1, perPage: req.perPage, totalPages: null, nextCursor };
+  const hasNextPage = rows.length > req.perPage && !!last;
+  const nextCursor = hasNextPage ? encodeCursor({ v: valueOf(last), id: last.id }) : null;
+  return { nodes, total: null, page: 1, perPage: req.perPage, totalPages: null, hasNextPage, pagination: PaginationMode.KEYSET, nextCursor };
 }

@@ -1,11 +1,9 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
-import { sqlRows } from '../../core/db/sql';
-import { offsetPage } from '../../core/pagination/list-query';
-import { makePage, normalizePage, type Page } from '../../core/pagination/page';
+import { offsetPage, offsetPagesByKey, type ListQuery } from '../../core/pagination/list-query';
+import type { Page } from '../../core/pagination/page';
 import type { JobListArgs } from './job.inputs';
 import { pgTime } from '../../core/db/pg-time';
 import { preloadJobRelations } from './ci.loaders';
-import { intArray } from '../access/visibility-sql';
 import type { JobRow, JobStatus } from './job.type';
 
 interface JobSqlRow {
@@ -41,50 +39,34 @@ function toJobRow(r: JobSqlRow, now: Date): JobRow {
 }
 
 /**
- * Jobs of several runners at once (Runner.jobs of a runner list; spec 4.6), each list ordered by id and paginated in SQL: one grouped count and one
- * lateral page query for any number of runners and any page size (ci_builds_runner_idx and
- * ci_builds_runner_status_idx give index range scans). Callers check that the runners may be read.
+ * Jobs of several runners at once (Runner.jobs of a runner list; spec 4.6), each list ordered by id and paginated in SQL: a bounded
+ * count and a lateral page per runner in one round trip, for any number of runners and any page size
+ * (ci_builds_runner_idx and ci_builds_runner_status_idx give index range scans). Callers check that the runners may be read.
  */
 async function listForRunners(ctx: RequestCtx, runnerIds: readonly number[], args: JobListArgs): Promise<Map<number, Page<JobRow>>> {
-  const req = normalizePage(args);
-  const params: unknown[] = [];
-  let status = '';
-  if (args.status) {
-    status = ' and b.status = ?';
-    params.push(args.status.toLowerCase());
-  }
-  const ids = intArray(runnerIds);
-  const counts = await sqlRows<{ runner_id: number; n: string }>(
-    ctx.em,
-    `select b.runner_id, count(*) as n from ci_builds b where b.runner_id = any(${ids})${status} group by b.runner_id`,
-    params,
-  );
-  const rows = await sqlRows<JobSqlRow & { runner_id: number }>(
-    ctx.em,
-    `select x.* from unnest(${ids}) as rid cross join lateral (
-       select b.runner_id, ${JOB_COLUMNS} from ci_builds b where b.runner_id = rid${status} order by b.id limit ${req.perPage} offset ${req.offset}) x
-     order by x.runner_id, x.id`,
-    params,
-  );
   const now = ctx.clock.now();
-  const total = new Map(counts.map((c) => [Number(c.runner_id), Number(c.n)]));
-  const pages = new Map<number, JobRow[]>(runnerIds.map((id) => [id, []]));
-  for (const r of rows) pages.get(Number(r.runner_id))?.push(toJobRow(r, now));
-  return new Map(runnerIds.map((id) => [id, makePage(pages.get(id) ?? [], total.get(id) ?? 0, req)]));
+  return offsetPagesByKey(ctx.em, jobQuery(args, now), 'b.runner_id', runnerIds, args);
 }
 
 const JOB_COLUMNS = 'b.id, b.status, b.stage, b.name, b.ref, b.tag, b.coverage, b.created_at, b.started_at, b.finished_at, b.project_id, b.pipeline_id, b.user_id';
 
-/** One runner's jobs (GET /runners/:id/jobs) through the shared list builder: plain rows, ordered by id. */
-async function listForRunner(ctx: RequestCtx, runnerId: number, args: JobListArgs): Promise<Page<JobRow>> {
-  const where = ['b.runner_id = ?'];
-  const params: unknown[] = [runnerId];
+/** Jobs ordered by id, filtered by status; the caller adds which runner(s). */
+function jobQuery(args: JobListArgs, now: Date): ListQuery<JobRow> {
+  const where: string[] = [];
+  const params: unknown[] = [];
   if (args.status) {
     where.push('b.status = ?');
     params.push(args.status.toLowerCase());
   }
-  const now = ctx.clock.now();
-  const page = await offsetPage(ctx.em, { select: JOB_COLUMNS, from: 'ci_builds b', where, params, orderBy: 'b.id', dir: 'asc', id: 'b.id', map: (r) => toJobRow(r as unknown as JobSqlRow, now) }, args);
+  return { select: JOB_COLUMNS, from: 'ci_builds b', where, params, orderBy: 'b.id', dir: 'asc', id: 'b.id', map: (r) => toJobRow(r as unknown as JobSqlRow, now) };
+}
+
+/** One runner's jobs (GET /runners/:id/jobs) through the shared list builder: plain rows, ordered by id. */
+async function listForRunner(ctx: RequestCtx, runnerId: number, args: JobListArgs): Promise<Page<JobRow>> {
+  const query = jobQuery(args, ctx.clock.now());
+  query.where.unshift('b.runner_id = ?');
+  query.params.unshift(runnerId);
+  const page = await offsetPage(ctx.em, query, args);
   await preloadJobRelations(ctx, page.nodes);
   return page;
 }

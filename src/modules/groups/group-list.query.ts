@@ -1,13 +1,12 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
-import { lightEntity, likeEscape, sqlRows } from '../../core/db/sql';
-import { ParamError } from '../../core/errors/domain-errors';
-import { keysetPage, offsetPage, type ListQuery } from '../../core/pagination/list-query';
-import { makePage, normalizePage, type Page } from '../../core/pagination/page';
+import { lightEntity, likeEscape } from '../../core/db/sql';
+import { assertKeysetOrder, keysetPage, offsetPage, offsetPagesByKey, type ListQuery } from '../../core/pagination/list-query';
+import { PaginationMode, type Page } from '../../core/pagination/page';
 import { AccessLevel } from '../access/access-level';
 import { activeMembership, intArray } from '../access/visibility-sql';
 import { groupVisibility, ownGroups } from '../access/visibility';
 import { SortDirection, VISIBILITY_LEVEL } from '../access/visibility.type';
-import { GroupOrderBy, PaginationMode, type GroupsArgs } from './group.inputs';
+import { GroupOrderBy, type GroupsArgs } from './group.inputs';
 import { Namespace } from '../namespaces/namespace.entity';
 import { policy } from '../access/policy';
 
@@ -80,51 +79,26 @@ function groupRow(ctx: RequestCtx, row: Record<string, unknown>): Namespace {
   return group;
 }
 
-export async function listGroups(ctx: RequestCtx, args: GroupsArgs, scope: GroupListScope = {}): Promise<Page<Namespace>> {
+async function groupQuery(ctx: RequestCtx, args: GroupsArgs, scope: GroupListScope): Promise<ListQuery<Namespace>> {
   const { where, params, column, dir } = await groupFilter(ctx, args, scope);
-  const query: ListQuery<Namespace> = {
-    select: 'n.*', from: 'namespaces n', where, params, orderBy: `n.${column}`, dir, id: 'n.id', map: (r) => groupRow(ctx, r),
-  };
+  return { select: 'n.*', from: 'namespaces n', where, params, orderBy: `n.${column}`, dir, id: 'n.id', map: (r) => groupRow(ctx, r) };
+}
+
+/** Keyset pagination orders (GitLab: name; `id` is ours, README "Where we chose"). */
+const KEYSET_ORDERS = ['n.name', 'n.id'];
+
+export async function listGroups(ctx: RequestCtx, args: GroupsArgs, scope: GroupListScope = {}): Promise<Page<Namespace>> {
+  const query = await groupQuery(ctx, args, scope);
   if (args.pagination !== PaginationMode.KEYSET) return offsetPage(ctx.em, query, args);
-  if (column === 'path') throw ParamError.notInSet('order_by');
-  return keysetPage(ctx.em, query, args, (n) => (column === 'id' ? n.id : n.name));
+  assertKeysetOrder(query.orderBy, KEYSET_ORDERS);
+  return keysetPage(ctx.em, query, args, (n) => (query.orderBy === 'n.id' ? n.id : n.name));
 }
 
 /**
- * Subgroup pages of many parents with the same arguments in one query (the GraphQL `Group.subgroups`
- * field inside a list): a window per parent gives each its own page and total. Offset pagination only.
+ * Subgroup pages of many parents with the same arguments in one round trip (the GraphQL `Group.subgroups`
+ * field inside a list): each parent gets its own page and bounded total. Offset pagination only.
  */
 export async function listSubgroupsBatched(ctx: RequestCtx, args: GroupsArgs, parentIds: readonly number[]): Promise<Page<Namespace>[]> {
-  const req = normalizePage(args);
-  const { where, params, column, dir } = await groupFilter(ctx, args, {});
-  where.push(`n.parent_id = any(${intArray(parentIds)})`);
-  const rows = await sqlRows<Record<string, unknown>>(
-    ctx.em,
-    `select * from (select n.*, row_number() over w as page_rn, count(*) over (partition by n.parent_id) as page_total
-       from namespaces n where ${where.join(' and ')} window w as (partition by n.parent_id order by n.${column} ${dir}, n.id ${dir})) x
-      where page_rn > ${req.offset} and page_rn <= ${req.offset + req.perPage} order by parent_id, page_rn`,
-    params,
-  );
-  const byParent = new Map<number, { nodes: Namespace[]; total: number }>();
-  for (const row of rows) {
-    const { page_rn: _rn, page_total: total, ...entity } = row;
-    const entry = byParent.get(Number(row.parent_id)) ?? { nodes: [], total: Number(total) };
-    entry.nodes.push(groupRow(ctx, entity));
-    byParent.set(Number(row.parent_id), entry);
-  }
-  // A parent whose page is past the end still needs its total: one extra count for those only.
-  const missing = parentIds.filter((id) => !byParent.has(id));
-  const totals = new Map<number, number>();
-  if (missing.length && req.offset > 0) {
-    const counted = await sqlRows<{ parent_id: number; n: string }>(
-      ctx.em,
-      `select n.parent_id, count(*) as n from namespaces n where ${where.join(' and ')} and n.parent_id = any(${intArray(missing)}) group by n.parent_id`,
-      params,
-    );
-    for (const c of counted) totals.set(Number(c.parent_id), Number(c.n));
-  }
-  return parentIds.map((id) => {
-    const entry = byParent.get(id);
-    return makePage(entry?.nodes ?? [], entry?.total ?? totals.get(id) ?? 0, req);
-  });
+  const pages = await offsetPagesByKey(ctx.em, await groupQuery(ctx, args, {}), 'n.parent_id', parentIds, args);
+  return parentIds.map((id) => pages.get(id)!);
 }

@@ -1,5 +1,5 @@
 import { ArgsType, Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
-import { PageArgs } from '../../core/pagination/page';
+import { KeysetArgs, PageArgs } from '../../core/pagination/page';
 import { SortDirection, Visibility } from '../access/visibility.type';
 
 export enum GroupOrderBy {
@@ -10,21 +10,15 @@ export enum GroupOrderBy {
 registerEnumType(GroupOrderBy, { name: 'GroupOrderBy' });
 export const GROUP_ORDER_REST_VALUES = ['name', 'path', 'id'] as const;
 
-export enum PaginationMode {
-  OFFSET = 'OFFSET',
-  KEYSET = 'KEYSET',
-}
-registerEnumType(PaginationMode, { name: 'PaginationMode' });
-
 @InputType('CustomAttributeFilter')
 export class CustomAttributeFilter {
   @Field(() => String) key!: string;
   @Field(() => String) value!: string;
 }
 
-/** GET /groups and GET /groups/:id/subgroups (spec 4.10, 4.11). */
+/** GET /groups and GET /groups/:id/subgroups (spec 4.10, 4.11); keyset pagination orders by NAME or ID. */
 @ArgsType()
-export class GroupsArgs extends PageArgs {
+export class GroupsArgs extends KeysetArgs(PageArgs, 'NAME or ID') {
   @Field(() => [Int], { nullable: true, description: 'Group ids to leave out.' })
   skipGroups?: number[];
 
@@ -45,12 +39,6 @@ export class GroupsArgs extends PageArgs {
 
   @Field(() => [CustomAttributeFilter], { nullable: true, description: 'Administrators only; ignored for others.' })
   customAttributes?: CustomAttributeFilter[];
-
-  @Field(() => PaginationMode, { nullable: true, description: 'KEYSET: cursor pagination (order by NAME or ID), no totals.' })
-  pagination?: PaginationMode;
-
-  @Field(() => String, { nullable: true, description: 'Keyset cursor from the previous page.' })
-  cursor?: string;
 }
 
 @ArgsType()

@@ -1,13 +1,13 @@
 import DataLoader from 'dataloader';
 import type { RequestCtx } from '../../core/context/request-ctx';
-import type { Page } from '../../core/pagination/page';
+import { PaginationMode, type Page } from '../../core/pagination/page';
 import { lightEntity, sqlRows } from '../../core/db/sql';
 import { intArray } from '../access/visibility-sql';
 import { projectVisibility } from '../access/visibility';
 import type { Namespace } from '../namespaces/namespace.entity';
 import { Project } from '../projects/project.entity';
 import { listGroups, listSubgroupsBatched } from './group-list.query';
-import { PaginationMode, type GroupsArgs } from './group.inputs';
+import type { GroupsArgs } from './group.inputs';
 
 export interface GroupStatistics {
   storageSize: number;

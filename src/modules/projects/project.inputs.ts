@@ -1,5 +1,5 @@
 import { ArgsType, Field, InputType, Int, registerEnumType } from 'type-graphql';
-import { PageArgs } from '../../core/pagination/page';
+import { KeysetArgs, PageArgs } from '../../core/pagination/page';
 import { SortDirection, Visibility } from '../access/visibility.type';
 
 export enum ProjectOrderBy {
@@ -39,6 +39,22 @@ export class ProjectFilterArgs extends PageArgs {
 
   @Field(() => Boolean, { nullable: true, description: 'Only projects the caller is a member of.' })
   membership?: boolean;
+}
+
+/** The project lists' default direction (GitLab's projects API: `sort` default desc). */
+export const PROJECT_DEFAULT_SORT = SortDirection.DESC;
+
+/**
+ * GET /projects: the shared filters, later GitLab's `id_after` / `id_before`, and keyset pagination
+ * ordered by id only (GitLab's Gitlab::Pagination::Keyset for Project; rel="next" sets id_after / id_before).
+ */
+@ArgsType()
+export class ProjectsArgs extends KeysetArgs(ProjectFilterArgs, 'ID') {
+  @Field(() => Int, { nullable: true, description: 'Only projects with a greater id.' })
+  idAfter?: number;
+
+  @Field(() => Int, { nullable: true, description: 'Only projects with a smaller id.' })
+  idBefore?: number;
 }
 
 @InputType('ProjectAttributesInput', { description: 'Writable project attributes (POST/PUT /projects).' })

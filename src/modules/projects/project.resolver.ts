@@ -10,7 +10,7 @@ import { VISIBILITY_LEVEL, Visibility, toVisibility } from '../access/visibility
 import type { Namespace } from '../namespaces/namespace.entity';
 import { NamespaceType } from '../namespaces/namespace.type';
 import { Project } from './project.entity';
-import { CreateProjectInput, ProjectFilterArgs, ShareProjectInput, UpdateProjectInput } from './project.inputs';
+import { CreateProjectInput, ProjectsArgs, ShareProjectInput, UpdateProjectInput } from './project.inputs';
 import { PROJECT_SHARES_MAX, type ProjectShareView } from './project.loaders';
 import { projectService } from './project.service';
 import { projectRunnersToken } from './project-runners-token';
@@ -52,7 +52,7 @@ const fullPathOf = (ns: Namespace, p: Project) => `${ns.fullPath}/${p.path}`;
 export class ProjectResolver {
   @Query(() => ProjectPage, { description: 'Projects visible to the caller (GET /projects).' })
   @Allow('anonymous')
-  async projects(@Args() args: ProjectFilterArgs, @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo): Promise<Page<Project>> {
+  async projects(@Args() args: ProjectsArgs, @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo): Promise<Page<Project>> {
     const page = await projectService.list(ctx, args);
     await preloadProjectRelations(ctx, page.nodes, info, ['nodes']);
     return page;

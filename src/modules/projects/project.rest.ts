@@ -1,4 +1,7 @@
 import { defineRoutes, type ParamException } from '../../rest/route';
+import type { Cursor } from '../../core/pagination/cursor';
+import { SortDirection } from '../access/visibility.type';
+import { PROJECT_DEFAULT_SORT } from './project.inputs';
 import { ProjectGroupLinkWire, ProjectSimpleWire, ProjectWire } from './project.presenter';
 
 /** REST-only parameter of the project lists (spec 4.12): the reduced record. */
@@ -8,12 +11,19 @@ export const PROJECT_FILTER_PARAMS: Record<string, ParamException> = {
 
 export const projectShapeFor = (vars: Record<string, unknown>) => (vars.simple === true ? ProjectSimpleWire : ProjectWire);
 
+/** GitLab's keyset rel="next" for projects: `id_after` (sort asc) or `id_before` (desc) the page's last id. */
+const idAfterOrBefore = (next: Cursor, p: Record<string, unknown>): Record<string, string> =>
+  ({ [(p.sort ?? PROJECT_DEFAULT_SORT) === SortDirection.ASC ? 'id_after' : 'id_before']: String(next.id) });
+
 // spec 4.12: a share's expiry is a calendar date (400 "expires_at is invalid" before any lookup).
 const EXPIRES: Record<string, ParamException> = { expires_at: { type: 'date' } };
 const tag = 'projects';
 
 export const projectRoutes = defineRoutes([
-  { method: 'GET', path: '/projects', field: 'Query.projects', params: PROJECT_FILTER_PARAMS, paginated: true, shape: projectShapeFor, shapes: [ProjectWire, ProjectSimpleWire], summary: 'List projects visible to the caller', tag },
+  {
+    method: 'GET', path: '/projects', field: 'Query.projects', params: PROJECT_FILTER_PARAMS, paginated: true, keysetNext: idAfterOrBefore,
+    shape: projectShapeFor, shapes: [ProjectWire, ProjectSimpleWire], summary: 'List projects visible to the caller', tag,
+  },
   { method: 'GET', path: '/projects/:id', field: 'Query.project', shape: ProjectWire, summary: 'Get a project', tag },
   {
     method: 'POST', path: '/projects', field: 'Mutation.createProject',

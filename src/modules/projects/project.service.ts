@@ -2,8 +2,8 @@ import { assertOptionalDate } from '../../core/params/coerce';
 import type { CurrentUser, RequestCtx } from '../../core/context/request-ctx';
 import { lightEntity, likeEscape, sqlEntities, sqlRows, takenField } from '../../core/db/sql';
 import { ConflictError, ForbiddenError, LimitReachedError, NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
-import { offsetPage } from '../../core/pagination/list-query';
-import type { Page } from '../../core/pagination/page';
+import { assertKeysetOrder, keysetPage, offsetPage, type ListQuery } from '../../core/pagination/list-query';
+import { PaginationMode, type Page } from '../../core/pagination/page';
 import { parseIdOrPath } from '../../core/params/parse-id-or-path';
 import { requireUser } from '../../core/auth/guards';
 import { AccessLevel, SHARE_ACCESS_LEVELS } from '../access/access-level';
@@ -23,7 +23,7 @@ import { newRunnersToken } from './project-runners-token';
 import { reserveRowId } from '../../core/crypto/reserve-row-id';
 import { patchEntity, type PatchMapping } from '../../core/patch/patch-entity';
 import { defaultVisibilityLevel, sharedRunnersDefault, visibilityRestriction } from '../application-settings';
-import { CreateProjectInput, ProjectOrderBy, UpdateProjectInput, type ProjectFilterArgs, type ShareProjectInput } from './project.inputs';
+import { CreateProjectInput, PROJECT_DEFAULT_SORT, ProjectOrderBy, UpdateProjectInput, type ProjectsArgs, type ShareProjectInput } from './project.inputs';
 
 const ORDER_COLUMNS: Record<ProjectOrderBy, string> = {
   ID: 'id',
@@ -75,7 +75,8 @@ async function findAdministrable(ctx: RequestCtx, idOrPath: string | number): Pr
   return project;
 }
 
-async function list(ctx: RequestCtx, args: ProjectFilterArgs, scope: ProjectScope = {}): Promise<Page<Project>> {
+/** GET /projects and GET /groups/:id/projects (whose arguments have no id_after, id_before nor keyset). */
+async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {}): Promise<Page<Project>> {
   const where: string[] = [await projectVisibility(ctx, 'p')];
   const params: unknown[] = [];
   if (scope.groupId !== undefined) {
@@ -105,9 +106,21 @@ async function list(ctx: RequestCtx, args: ProjectFilterArgs, scope: ProjectScop
   if (args.membership) {
     where.push(await memberProjects(ctx, 'p'));
   }
+  if (args.idAfter !== undefined && args.idAfter !== null) {
+    where.push('p.id > ?');
+    params.push(args.idAfter);
+  }
+  if (args.idBefore !== undefined && args.idBefore !== null) {
+    where.push('p.id < ?');
+    params.push(args.idBefore);
+  }
   const column = ORDER_COLUMNS[args.orderBy ?? ProjectOrderBy.CREATED_AT];
-  const dir = (args.sort ?? SortDirection.DESC) === SortDirection.ASC ? 'asc' : 'desc';
-  return offsetPage(ctx.em, { select: 'p.*', from: 'projects p', where, params, orderBy: `p.${column}`, dir, id: 'p.id', map: (r) => lightEntity(ctx.em, Project, r) }, args);
+  const dir = (args.sort ?? PROJECT_DEFAULT_SORT) === SortDirection.ASC ? 'asc' : 'desc';
+  const query: ListQuery<Project> = { select: 'p.*', from: 'projects p', where, params, orderBy: `p.${column}`, dir, id: 'p.id', map: (r) => lightEntity(ctx.em, Project, r) };
+  if (args.pagination !== PaginationMode.KEYSET) return offsetPage(ctx.em, query, args);
+  // GitLab's Gitlab::Pagination::Keyset: projects by id only (order_by=id, either direction).
+  assertKeysetOrder(query.orderBy, ['p.id']);
+  return keysetPage(ctx.em, query, args, (p) => p.id);
 }
 
 /** Tags: at most MAX_TAGS, each at most 255 characters (GitLab's tag name column). */
