@@ -1,5 +1,5 @@
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
-import { createUser } from '../support/factories';
+import { addGroupMember, createUser } from '../support/factories';
 import { keys } from '../support/keys';
 
 /** Issue 22: audit events in GitLab's EE API shape, written in the same transaction as their change. */
@@ -95,5 +95,29 @@ describe('GET /audit_events', () => {
     expect((await events(`?created_after=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`))).toEqual([]);
     expect((await events(`?created_before=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`))).toHaveLength(3);
     expect((await admin().get('/api/v4/audit_events?created_after=yesterday').expect(400)).body).toEqual({ error: 'created_after is invalid' });
+  });
+});
+
+describe('group audit events', () => {
+  it('records create, change and removal of a group; its Owners read them at /groups/:id/audit_events', async () => {
+    const owner = await createUser(t, { username: 'gowner' });
+    const dev = await createUser(t, { username: 'gdev' });
+    const g = (await api(t, owner.token).post('/api/v4/groups').send({ name: 'Audited', path: 'audited' }).expect(201)).body;
+    await addGroupMember(t, g, dev, 30);
+    await api(t, owner.token).put(`/api/v4/groups/${g.id}`).send({ description: 'now described', visibility: 'internal' }).expect(200);
+    const list = (await api(t, owner.token).get(`/api/v4/groups/${g.id}/audit_events`).expect(200)).body as { entity_type: string; entity_id: number; details: Record<string, string> }[];
+    expect(list.map((e) => [e.details.add ?? e.details.change, e.details.from, e.details.to])).toEqual([
+      ['visibility_level', 'private', 'internal'],
+      ['description', '', 'now described'],
+      ['group', undefined, undefined],
+    ]);
+    const ownerName = (await admin().get(`/api/v4/users/${owner.id}`)).body.name;
+    expect(list.every((e) => e.entity_type === 'Group' && e.entity_id === g.id && e.details.entity_path === 'audited' && e.details.author_name === ownerName)).toBe(true);
+    expect((await api(t, dev.token).get(`/api/v4/groups/${g.id}/audit_events`).expect(403)).body).toEqual({ message: '403 Forbidden' });
+    expect((await api(t, dev.token).get('/api/v4/groups/999999/audit_events').expect(404)).body).toEqual({ message: '404 Group Not Found' });
+    await admin().get(`/api/v4/groups/${g.id}/audit_events`).expect(200);
+    await api(t, owner.token).delete(`/api/v4/groups/${g.id}`).expect(204);
+    const removed = await events('?entity_type=Group');
+    expect(removed[0].details).toMatchObject({ remove: 'group', target_details: 'audited' });
   });
 });

@@ -3,7 +3,7 @@ import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
 import { auditEventService as service } from './audit-event.service';
-import { AuditEventPage, AuditEventType, AuditEventsArgs } from './audit-event.type';
+import { AuditEventPage, AuditEventType, AuditEventsArgs, GroupAuditEventsArgs } from './audit-event.type';
 
 /** GitLab's audit events API (EE): administrators read every event. */
 @Resolver(() => AuditEventType)
@@ -12,6 +12,13 @@ export class AuditEventResolver {
   @Allow('admin')
   auditEvents(@Args() args: AuditEventsArgs, @Ctx() ctx: RequestCtx): Promise<Page<AuditEventType>> {
     return service.list(ctx, args);
+  }
+
+  @Query(() => AuditEventPage, { description: 'The events of one group (created, changed; its members later), for its Owners; newest first.' })
+  @Allow('user')
+  groupAuditEvents(@Args() args: GroupAuditEventsArgs, @Ctx() ctx: RequestCtx): Promise<Page<AuditEventType>> {
+    const { groupId, ...rest } = args;
+    return service.ofGroup(ctx, groupId, rest);
   }
 
   @Query(() => AuditEventType, { description: 'Administrators only.' })

@@ -7,5 +7,9 @@ const tag = 'audit events';
 /** GitLab's audit events API (https://docs.gitlab.com/ee/api/audit_events.html), administrators only. */
 export const auditEventRoutes = defineRoutes([
   { method: 'GET', path: '/audit_events', field: 'Query.auditEvents', paginated: true, shape: AuditEventWire, summary: 'List audit events, newest first (admin)', tag },
+  {
+    method: 'GET', path: '/groups/:id/audit_events', field: 'Query.groupAuditEvents', params: { id: { arg: 'groupId' } }, paginated: true,
+    shape: AuditEventWire, summary: "List a group's audit events (group Owners)", tag,
+  },
   { method: 'GET', path: '/audit_events/:id', field: 'Query.auditEvent', params: ID, shape: AuditEventWire, summary: 'Get an audit event (admin)', tag },
 ]);

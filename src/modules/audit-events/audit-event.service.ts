@@ -5,6 +5,7 @@ import type { Page } from '../../core/pagination/page';
 import { sqlRows } from '../../core/db/sql';
 import { pgTime } from '../../core/db/pg-time';
 import { parseTimestamp } from '../broadcast-messages/timestamp-param';
+import { groupService } from '../groups/group.service';
 import type { AuditEventDetailsType, AuditEventType, AuditEventsArgs } from './audit-event.type';
 
 type Row = { id: string; author_id: number | null; entity_id: number; entity_type: string; details: Record<string, unknown> | string; created_at: Date | string };
@@ -32,6 +33,12 @@ async function list(ctx: RequestCtx, args: AuditEventsArgs): Promise<Page<AuditE
   return offsetPage(ctx.em, { select: 'a.*', from: 'audit_events a', where, params, orderBy: 'a.id', dir: 'desc', id: 'a.id', map: (r) => view(r as Row) }, args);
 }
 
+/** GET /groups/:id/audit_events (GitLab EE): the group's own events, for its Owners (and administrators). */
+async function ofGroup(ctx: RequestCtx, idOrPath: string, args: AuditEventsArgs): Promise<Page<AuditEventType>> {
+  const group = await groupService.findOwned(ctx, idOrPath);
+  return list(ctx, { ...args, entityType: 'Group', entityId: group.id });
+}
+
 /** Lookup by primary key: GitLab's generic 404 "404 Not found". */
 async function get(ctx: RequestCtx, id: number): Promise<AuditEventType> {
   const [row] = await sqlRows<Row>(ctx.em, 'select * from audit_events where id = ?', [id]);
@@ -39,4 +46,4 @@ async function get(ctx: RequestCtx, id: number): Promise<AuditEventType> {
   return view(row);
 }
 
-export const auditEventService = { list, get };
+export const auditEventService = { list, ofGroup, get };

@@ -32,6 +32,13 @@ export class AuditEventType {
 export const AuditEventPage = PageType(AuditEventType, 'AuditEventPage');
 
 @ArgsType()
+export class GroupAuditEventsArgs extends PageArgs {
+  @Field(() => ID, { description: 'The group id or full path.' }) groupId!: string;
+  @Field(() => String, { nullable: true, description: 'ISO 8601 time: events at or after it.' }) createdAfter?: string;
+  @Field(() => String, { nullable: true, description: 'ISO 8601 time: events at or before it.' }) createdBefore?: string;
+}
+
+@ArgsType()
 export class AuditEventsArgs extends PageArgs {
   @Field(() => String, { nullable: true, description: 'ISO 8601 time: events at or after it.' }) createdAfter?: string;
   @Field(() => String, { nullable: true, description: 'ISO 8601 time: events at or before it.' }) createdBefore?: string;

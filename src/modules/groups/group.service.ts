@@ -1,4 +1,5 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
+import { changes, recordAudit } from '../../core/events/audit';
 import { requireUser } from '../../core/auth/guards';
 import { sqlEntities, sqlRows, takenField } from '../../core/db/sql';
 import { ForbiddenError, NotFoundError, SaveFailedError, ValidationError } from '../../core/errors/domain-errors';
@@ -98,6 +99,7 @@ async function create(ctx: RequestCtx, input: CreateGroupInput): Promise<Namespa
     group.traversalIds = [...(parent?.traversalIds ?? []), group.id];
     em.persist(em.create(GroupMember, { groupId: group.id, userId: user.id, accessLevel: AccessLevel.OWNER, expiresAt: null, createdAt: now, updatedAt: now }));
     await em.flush();
+    await recordAudit(ctx, em, [{ ...groupAudit(group), action: { add: 'group' } }]);
   });
   await onUniqueViolation(write, (e) => new SaveFailedError('Failed to save group', { [takenField(e)!]: [MSG.taken] }));
   forgetAccess(ctx);
@@ -119,6 +121,7 @@ async function update(ctx: RequestCtx, idOrPath: string, input: UpdateGroupInput
   const group = await findOwned(ctx, idOrPath);
   const parent = group.parentId ? await ctx.em.findOne(Namespace, { id: group.parentId }) : null;
   const old = { fullPath: group.fullPath, fullName: group.fullName, visibilityLevel: group.visibilityLevel };
+  const before = auditedGroupFields(group);
   patchEntity(group, input, UpdateGroupInput, STORED);
   const restricted = group.visibilityLevel === old.visibilityLevel ? undefined : await visibilityRestriction(ctx, group.visibilityLevel);
   if (restricted) throw new ValidationError({ visibility_level: [restricted] });
@@ -152,15 +155,27 @@ async function update(ctx: RequestCtx, idOrPath: string, input: UpdateGroupInput
         [group.fullPath, old.fullPath.length + 1, group.fullName, old.fullName.length + 1, group.id, group.id],
       );
     }
+    const after = auditedGroupFields(group);
+    await recordAudit(ctx, em, changes(groupAudit(group), Object.keys(after).map((k) => ({ name: k, from: before[k], to: after[k] }))));
   });
   await onUniqueViolation(write, (e) => new ValidationError({ [takenField(e)!]: [MSG.taken] }));
   return group;
 }
 
+/** Audit events of a group: the group is the entity (GitLab's group audit events) and the target. */
+const groupAudit = (g: Namespace) => ({ entityType: 'Group', entityId: g.id, entityPath: g.fullPath, targetType: 'Group', targetId: g.id, targetDetails: g.fullPath });
+const auditedGroupFields = (g: Namespace): Record<string, unknown> => ({
+  name: g.name, path: g.path, description: g.description, visibility_level: levelName(g.visibilityLevel),
+  lfs_enabled: g.lfsEnabled, request_access_enabled: g.requestAccessEnabled,
+});
+
 /** Deletes the group, its subgroups and all their projects in one statement (FK cascades). */
 async function remove(ctx: RequestCtx, idOrPath: string): Promise<boolean> {
   const group = await findOwned(ctx, idOrPath);
-  await ctx.em.nativeDelete(Namespace, { id: group.id });
+  await ctx.em.transactional(async (em) => {
+    await em.nativeDelete(Namespace, { id: group.id });
+    await recordAudit(ctx, em, [{ ...groupAudit(group), action: { remove: 'group' } }]);
+  });
   return true;
 }
 
@@ -192,4 +207,4 @@ async function transferProject(ctx: RequestCtx, idOrPath: string, projectIdOrPat
   return group;
 }
 
-export const groupService = { findVisible, list, subgroups, create, update, remove, transferProject };
+export const groupService = { findVisible, findOwned, list, subgroups, create, update, remove, transferProject };
