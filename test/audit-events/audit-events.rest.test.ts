@@ -121,3 +121,24 @@ describe('group audit events', () => {
     expect(removed[0].details).toMatchObject({ remove: 'group', target_details: 'audited' });
   });
 });
+
+describe('project audit events', () => {
+  it('records create, change, archive and removal of a project; its Masters read them at /projects/:id/audit_events', async () => {
+    const owner = await createUser(t, { username: 'powner' });
+    const other = await createUser(t, { username: 'pother' });
+    const p = (await api(t, owner.token).post('/api/v4/projects').send({ name: 'Audited', path: 'audited-p' }).expect(201)).body;
+    await api(t, owner.token).put(`/api/v4/projects/${p.id}`).send({ description: 'described' }).expect(200);
+    await api(t, owner.token).post(`/api/v4/projects/${p.id}/archive`).expect(201);
+    const list = (await api(t, owner.token).get(`/api/v4/projects/${p.id}/audit_events`).expect(200)).body as { entity_type: string; details: Record<string, string> }[];
+    expect(list.map((e) => [e.details.add ?? e.details.change, e.details.from, e.details.to, e.details.entity_path])).toEqual([
+      ['archived', 'false', 'true', 'powner/audited-p'],
+      ['description', '', 'described', 'powner/audited-p'],
+      ['project', undefined, undefined, 'powner/audited-p'],
+    ]);
+    expect((await api(t, other.token).get(`/api/v4/projects/${p.id}/audit_events`).expect(404)).body).toEqual({ message: '404 Project Not Found' });
+    const gql = await api(t, owner.token).graphql(`{ projectAuditEvents(projectId: "${p.id}") { total nodes { details { change } } } }`);
+    expect(gql.body.data.projectAuditEvents.total).toBe(3);
+    await api(t, owner.token).delete(`/api/v4/projects/${p.id}`).expect(204);
+    expect((await events('?entity_type=Project'))[0].details).toMatchObject({ remove: 'project', target_details: 'powner/audited-p' });
+  });
+});

@@ -3,7 +3,7 @@ import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
 import { auditEventService as service } from './audit-event.service';
-import { AuditEventPage, AuditEventType, AuditEventsArgs, GroupAuditEventsArgs } from './audit-event.type';
+import { AuditEventPage, AuditEventType, AuditEventsArgs, GroupAuditEventsArgs, ProjectAuditEventsArgs } from './audit-event.type';
 
 /** GitLab's audit events API (EE): administrators read every event. */
 @Resolver(() => AuditEventType)
@@ -19,6 +19,13 @@ export class AuditEventResolver {
   groupAuditEvents(@Args() args: GroupAuditEventsArgs, @Ctx() ctx: RequestCtx): Promise<Page<AuditEventType>> {
     const { groupId, ...rest } = args;
     return service.ofGroup(ctx, groupId, rest);
+  }
+
+  @Query(() => AuditEventPage, { description: 'The events of one project, for its Masters; newest first.' })
+  @Allow('user')
+  projectAuditEvents(@Args() args: ProjectAuditEventsArgs, @Ctx() ctx: RequestCtx): Promise<Page<AuditEventType>> {
+    const { projectId, ...rest } = args;
+    return service.ofProject(ctx, projectId, rest);
   }
 
   @Query(() => AuditEventType, { description: 'Administrators only.' })

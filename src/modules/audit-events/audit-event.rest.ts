@@ -11,5 +11,9 @@ export const auditEventRoutes = defineRoutes([
     method: 'GET', path: '/groups/:id/audit_events', field: 'Query.groupAuditEvents', params: { id: { arg: 'groupId' } }, paginated: true,
     shape: AuditEventWire, summary: "List a group's audit events (group Owners)", tag,
   },
+  {
+    method: 'GET', path: '/projects/:id/audit_events', field: 'Query.projectAuditEvents', params: { id: { arg: 'projectId' } }, paginated: true,
+    shape: AuditEventWire, summary: "List a project's audit events (project Masters)", tag,
+  },
   { method: 'GET', path: '/audit_events/:id', field: 'Query.auditEvent', params: ID, shape: AuditEventWire, summary: 'Get an audit event (admin)', tag },
 ]);

@@ -6,6 +6,7 @@ import { sqlRows } from '../../core/db/sql';
 import { pgTime } from '../../core/db/pg-time';
 import { parseTimestamp } from '../broadcast-messages/timestamp-param';
 import { groupService } from '../groups/group.service';
+import { projectService } from '../projects/project.service';
 import type { AuditEventDetailsType, AuditEventType, AuditEventsArgs } from './audit-event.type';
 
 type Row = { id: string; author_id: number | null; entity_id: number; entity_type: string; details: Record<string, unknown> | string; created_at: Date | string };
@@ -39,6 +40,12 @@ async function ofGroup(ctx: RequestCtx, idOrPath: string, args: AuditEventsArgs)
   return list(ctx, { ...args, entityType: 'Group', entityId: group.id });
 }
 
+/** GET /projects/:id/audit_events (GitLab EE): the project's own events, for its Masters (and administrators). */
+async function ofProject(ctx: RequestCtx, idOrPath: string, args: AuditEventsArgs): Promise<Page<AuditEventType>> {
+  const project = await projectService.findAdministrable(ctx, idOrPath);
+  return list(ctx, { ...args, entityType: 'Project', entityId: project.id });
+}
+
 /** Lookup by primary key: GitLab's generic 404 "404 Not found". */
 async function get(ctx: RequestCtx, id: number): Promise<AuditEventType> {
   const [row] = await sqlRows<Row>(ctx.em, 'select * from audit_events where id = ?', [id]);
@@ -46,4 +53,4 @@ async function get(ctx: RequestCtx, id: number): Promise<AuditEventType> {
   return view(row);
 }
 
-export const auditEventService = { list, ofGroup, get };
+export const auditEventService = { list, ofGroup, ofProject, get };

@@ -39,6 +39,13 @@ export class GroupAuditEventsArgs extends PageArgs {
 }
 
 @ArgsType()
+export class ProjectAuditEventsArgs extends PageArgs {
+  @Field(() => ID, { description: 'The project id or full path.' }) projectId!: string;
+  @Field(() => String, { nullable: true, description: 'ISO 8601 time: events at or after it.' }) createdAfter?: string;
+  @Field(() => String, { nullable: true, description: 'ISO 8601 time: events at or before it.' }) createdBefore?: string;
+}
+
+@ArgsType()
 export class AuditEventsArgs extends PageArgs {
   @Field(() => String, { nullable: true, description: 'ISO 8601 time: events at or after it.' }) createdAfter?: string;
   @Field(() => String, { nullable: true, description: 'ISO 8601 time: events at or before it.' }) createdBefore?: string;

@@ -1,4 +1,5 @@
 import { assertOptionalDate } from '../../core/params/coerce';
+import { changes, recordAudit } from '../../core/events/audit';
 import type { CurrentUser, RequestCtx } from '../../core/context/request-ctx';
 import { lightEntity, likeEscape, sqlEntities, sqlRows, takenField } from '../../core/db/sql';
 import { ConflictError, ForbiddenError, LimitReachedError, NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
@@ -226,14 +227,26 @@ async function create(ctx: RequestCtx, input: CreateProjectInput): Promise<Proje
       em.persist(m);
       await em.flush();
     }
+    await recordAudit(ctx, em, [{ ...projectAudit(project, ns.fullPath), action: { add: 'project' } }]);
   });
   forgetAccess(ctx);
   return project;
 }
 
+/** Audit events of a project: the project is the entity (GitLab's project audit events) and the target. */
+const projectAudit = (p: Project, namespacePath: string) => {
+  const path = namespacePath ? `${namespacePath}/${p.path}` : p.path;
+  return { entityType: 'Project', entityId: p.id, entityPath: path, targetType: 'Project', targetId: p.id, targetDetails: path };
+};
+const auditedProjectFields = (p: Project): Record<string, unknown> => ({
+  name: p.name, path: p.path, description: p.description, visibility_level: toVisibility(p.visibilityLevel).toLowerCase(), default_branch: p.defaultBranch,
+  shared_runners_enabled: p.sharedRunnersEnabled, request_access_enabled: p.requestAccessEnabled,
+});
+
 async function update(ctx: RequestCtx, idOrPath: string, input: UpdateProjectInput): Promise<Project> {
   const project = await findAdministrable(ctx, idOrPath);
   const oldLevel = project.visibilityLevel;
+  const before = auditedProjectFields(project);
   patchEntity(project, input, UpdateProjectInput, STORED);
   const restricted = project.visibilityLevel === oldLevel ? undefined : await visibilityRestriction(ctx, project.visibilityLevel);
   if (restricted) throw new ValidationError({ visibility_level: [restricted] });
@@ -243,7 +256,9 @@ async function update(ctx: RequestCtx, idOrPath: string, input: UpdateProjectInp
   await checkVisibilityAgainstNamespace(ctx, project, bag);
   await checkUniqueness(ctx, project, bag);
   if (!bag.empty) throw new ValidationError(bag.errors);
-  await save(ctx, project);
+  const after = auditedProjectFields(project);
+  const nsPath = (await ctx.loaders.namespace.load(project.namespaceId))?.fullPath ?? '';
+  await save(ctx, project, noStep, (em) => recordAudit(ctx, em, changes(projectAudit(project, nsPath), Object.keys(after).map((k) => ({ name: k, from: before[k], to: after[k] })))));
   return project;
 }
 
@@ -251,15 +266,24 @@ async function remove(ctx: RequestCtx, idOrPath: string): Promise<boolean> {
   const user = requireUser(ctx);
   const project = await findVisible(ctx, idOrPath);
   if (!policy.canDeleteProject(user, await accessLevel(ctx, project))) throw new ForbiddenError();
-  await ctx.em.nativeDelete(Project, { id: project.id });
+  const nsPath = (await ctx.loaders.namespace.load(project.namespaceId))?.fullPath ?? '';
+  await ctx.em.transactional(async (em) => {
+    await em.nativeDelete(Project, { id: project.id });
+    await recordAudit(ctx, em, [{ ...projectAudit(project, nsPath), action: { remove: 'project' } }]);
+  });
   return true;
 }
 
 async function setArchived(ctx: RequestCtx, idOrPath: string, archived: boolean): Promise<Project> {
   const project = await findAdministrable(ctx, idOrPath);
+  const was = project.archived;
   project.archived = archived;
   project.updatedAt = ctx.clock.now();
-  await ctx.em.flush();
+  const nsPath = (await ctx.loaders.namespace.load(project.namespaceId))?.fullPath ?? '';
+  await ctx.em.transactional(async (em) => {
+    await em.flush();
+    await recordAudit(ctx, em, changes(projectAudit(project, nsPath), [{ name: 'archived', from: was, to: archived }]));
+  });
   return project;
 }
 
@@ -319,4 +343,4 @@ async function unshare(ctx: RequestCtx, idOrPath: string, groupId: number): Prom
   return true;
 }
 
-export const projectService = { findVisible, accessLevel, list, create, update, remove, setArchived, star, unstar, share, unshare };
+export const projectService = { findVisible, findAdministrable, accessLevel, list, create, update, remove, setArchived, star, unstar, share, unshare };
