@@ -142,3 +142,22 @@ describe('project audit events', () => {
     expect((await events('?entity_type=Project'))[0].details).toMatchObject({ remove: 'project', target_details: 'powner/audited-p' });
   });
 });
+
+describe('membership audit events', () => {
+  it('records access given, changed and removed on the group or project, with GitLab\'s role names', async () => {
+    const owner = await createUser(t, { username: 'mowner' });
+    const bob = await createUser(t, { username: 'bob' });
+    const g = (await api(t, owner.token).post('/api/v4/groups').send({ name: 'Team', path: 'team' }).expect(201)).body;
+    await api(t, owner.token).post(`/api/v4/groups/${g.id}/members`).send({ user_id: bob.id, access_level: 30 }).expect(201);
+    await api(t, owner.token).put(`/api/v4/groups/${g.id}/members/${bob.id}`).send({ access_level: 40 }).expect(200);
+    await api(t, owner.token).delete(`/api/v4/groups/${g.id}/members/${bob.id}`).expect(204);
+    await api(t, owner.token).post(`/api/v4/groups/${g.id}/members`).send({ user_id: bob.id, access_level: 99 }).expect(400);
+    const list = (await api(t, owner.token).get(`/api/v4/groups/${g.id}/audit_events`).expect(200)).body as { details: Record<string, string> }[];
+    expect(list.slice(0, 3).map((e) => e.details)).toEqual([
+      expect.objectContaining({ remove: 'user_access', target_type: 'User', target_id: String(bob.id), target_details: 'bob', entity_path: 'team' }),
+      expect.objectContaining({ change: 'access_level', from: 'Developer', to: 'Master', target_details: 'bob' }),
+      expect.objectContaining({ add: 'user_access', as: 'Developer', target_details: 'bob' }),
+    ]);
+    expect(list).toHaveLength(4); // and the group's creation
+  });
+});

@@ -11,7 +11,7 @@ import type { RequestCtx } from '../context/request-ctx';
  */
 export type AuditAction =
   | { change: string; from: unknown; to: unknown }
-  | { add: string }
+  | { add: string; as?: string }
   | { remove: string }
   | { customMessage: string };
 
@@ -48,7 +48,7 @@ export async function recordAudit(ctx: RequestCtx, em: EntityManager, entries: A
     const details: Record<string, unknown> = {};
     const a = e.action;
     if ('change' in a) Object.assign(details, { change: a.change, from: text(a.from) ?? '', to: text(a.to) ?? '' });
-    else if ('add' in a) details.add = a.add;
+    else if ('add' in a) Object.assign(details, { add: a.add }, a.as ? { as: a.as } : {});
     else if ('remove' in a) details.remove = a.remove;
     else details.custom_message = a.customMessage;
     Object.assign(details, {

@@ -6,6 +6,7 @@ export const AuditEventDetailsWire = shape('AuditEventDetails', {
   from: str({ omitIfNull: true }),
   to: str({ omitIfNull: true }),
   add: str({ omitIfNull: true }),
+  as: str({ omitIfNull: true }),
   remove: str({ omitIfNull: true }),
   custom_message: str({ omitIfNull: true }),
   author_name: str(),

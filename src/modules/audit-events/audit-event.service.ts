@@ -16,7 +16,7 @@ const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
 function view(r: Row): AuditEventType {
   const d = (typeof r.details === 'string' ? JSON.parse(r.details) : r.details) as Record<string, unknown>;
   const details: AuditEventDetailsType = {
-    change: str(d.change), from: str(d.from), to: str(d.to), add: str(d.add), remove: str(d.remove), customMessage: str(d.custom_message),
+    change: str(d.change), from: str(d.from), to: str(d.to), add: str(d.add), as: str(d.as), remove: str(d.remove), customMessage: str(d.custom_message),
     authorName: String(d.author_name ?? ''), targetId: String(d.target_id ?? ''), targetType: String(d.target_type ?? ''), targetDetails: String(d.target_details ?? ''),
     ipAddress: str(d.ip_address), entityPath: String(d.entity_path ?? ''), impersonatedBy: str(d.impersonated_by),
   };

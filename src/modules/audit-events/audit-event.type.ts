@@ -8,6 +8,7 @@ export class AuditEventDetailsType {
   @Field(() => String, { nullable: true }) from?: string | null;
   @Field(() => String, { nullable: true }) to?: string | null;
   @Field(() => String, { nullable: true, description: 'What was added (e.g. broadcast_message, feature_flag).' }) add?: string | null;
+  @Field(() => String, { nullable: true, description: 'With add: the role given (e.g. Developer for user_access).' }) as?: string | null;
   @Field(() => String, { nullable: true, description: 'What was removed.' }) remove?: string | null;
   @Field(() => String, { nullable: true }) customMessage?: string | null;
   @Field(() => String) authorName!: string;

@@ -1,4 +1,5 @@
 import { assertOptionalDate } from '../../core/params/coerce';
+import { changes, recordAudit } from '../../core/events/audit';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
 import { likeEscape, sqlRows } from '../../core/db/sql';
@@ -92,22 +93,32 @@ async function add(ctx: RequestCtx, kind: SourceKind, idOrPath: string, input: M
   const now = ctx.clock.now();
   const member = kind === 'group' ? Object.assign(new GroupMember(), { groupId: src.id }) : Object.assign(new ProjectMember(), { projectId: src.id });
   patchEntity(Object.assign(member, { createdAt: now, updatedAt: now }), input, MemberInput);
-  await onUniqueViolation(() => ctx.em.persistAndFlush(member), () => new ConflictError('Member already exists'));
+  const entity = await auditEntity(ctx, src);
+  await onUniqueViolation(() => ctx.em.transactional(async (em) => {
+    em.persist(member);
+    await em.flush();
+    await recordAudit(ctx, em, [{ ...entity, targetType: 'User', targetId: user.id, targetDetails: user.username, action: { add: 'user_access', as: roleName(member.accessLevel) } }]);
+  }), () => new ConflictError('Member already exists'));
   forgetAccess(ctx);
   return findRow(ctx, src, user.id);
 }
 
 async function update(ctx: RequestCtx, kind: SourceKind, idOrPath: string, userId: number, input: UpdateMemberInput): Promise<MemberType> {
   const src = await manageable(ctx, kind, idOrPath, input.accessLevel, input.expiresAt);
-  await findRow(ctx, src, userId);
+  const row = await findRow(ctx, src, userId);
+  const entity = await auditEntity(ctx, src);
   await ctx.em.transactional(async (em) => {
     if (kind === 'group' && input.accessLevel < AccessLevel.OWNER) await ensureAnotherOwner(em, src, userId);
     const member = kind === 'group'
       ? await em.findOneOrFail(GroupMember, { groupId: src.id, userId })
       : await em.findOneOrFail(ProjectMember, { projectId: src.id, userId });
+    const before = { access_level: roleName(member.accessLevel), expires_at: member.expiresAt };
     patchEntity(member, input, UpdateMemberInput);
     member.updatedAt = ctx.clock.now();
     await em.flush();
+    const after = { access_level: roleName(member.accessLevel), expires_at: member.expiresAt };
+    await recordAudit(ctx, em, changes({ ...entity, targetType: 'User', targetId: userId, targetDetails: row.username },
+      (['access_level', 'expires_at'] as const).map((k) => ({ name: k, from: before[k], to: after[k] }))));
   });
   forgetAccess(ctx);
   return findRow(ctx, src, userId);
@@ -132,13 +143,27 @@ async function ensureAnotherOwner(em: RequestCtx['em'], src: Source, userId: num
 
 async function remove(ctx: RequestCtx, kind: SourceKind, idOrPath: string, userId: number): Promise<boolean> {
   const src = await manageable(ctx, kind, idOrPath, undefined);
-  await findRow(ctx, src, userId);
+  const row = await findRow(ctx, src, userId);
+  const entity = await auditEntity(ctx, src);
   await ctx.em.transactional(async (em) => {
     if (kind === 'group') await ensureAnotherOwner(em, src, userId);
     await sqlRows(em, `delete from ${src.table} where ${src.fk} = ? and user_id = ?`, [src.id, userId]);
+    await recordAudit(ctx, em, [{ ...entity, targetType: 'User', targetId: userId, targetDetails: row.username, action: { remove: 'user_access' } }]);
   });
   forgetAccess(ctx);
   return true;
+}
+
+/** GitLab's role names, as its member audit events show them. */
+const ROLES: Record<number, string> = { 10: 'Guest', 20: 'Reporter', 30: 'Developer', 40: 'Master', 50: 'Owner' };
+const roleName = (level: number) => ROLES[level] ?? String(level);
+
+/** The audit entity of a membership change: the group or project, with its full path. */
+async function auditEntity(ctx: RequestCtx, src: Source): Promise<{ entityType: string; entityId: number; entityPath: string }> {
+  const [row] = await sqlRows<{ path: string }>(ctx.em, src.kind === 'group'
+    ? 'select full_path as path from namespaces where id = ?'
+    : `select n.full_path || '/' || p.path as path from projects p join namespaces n on n.id = p.namespace_id where p.id = ?`, [src.id]);
+  return { entityType: src.kind === 'group' ? 'Group' : 'Project', entityId: src.id, entityPath: row?.path ?? '' };
 }
 
 export const memberService = { list, get, add, update, remove };
