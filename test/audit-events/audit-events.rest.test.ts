@@ -161,3 +161,26 @@ describe('membership audit events', () => {
     expect(list).toHaveLength(4); // and the group's creation
   });
 });
+
+describe('environment and pages domain audit events', () => {
+  it('records environments added, renamed, stopped and removed, and pages domains added and removed, on the project', async () => {
+    const owner = await createUser(t, { username: 'eowner' });
+    const p = (await api(t, owner.token).post('/api/v4/projects').send({ name: 'site' }).expect(201)).body;
+    const env = (await api(t, owner.token).post(`/api/v4/projects/${p.id}/environments`).send({ name: 'staging' }).expect(201)).body;
+    await api(t, owner.token).put(`/api/v4/projects/${p.id}/environments/${env.id}`).send({ name: 'stage' }).expect(200);
+    await api(t, owner.token).post(`/api/v4/projects/${p.id}/environments/${env.id}/stop`).expect(200);
+    await api(t, owner.token).delete(`/api/v4/projects/${p.id}/environments/${env.id}`).expect(204);
+    await api(t, owner.token).post(`/api/v4/projects/${p.id}/pages/domains`).send({ domain: 'Docs.Acme.test' }).expect(201);
+    await api(t, owner.token).delete(`/api/v4/projects/${p.id}/pages/domains/docs.acme.test`).expect(204);
+    const list = (await api(t, owner.token).get(`/api/v4/projects/${p.id}/audit_events`).expect(200)).body as { details: Record<string, string> }[];
+    expect(list.slice(0, 6).reverse().map((e) => [e.details.target_type, e.details.add ?? e.details.remove ?? e.details.change, e.details.from, e.details.to, e.details.target_details])).toEqual([
+      ['Environment', 'environment', undefined, undefined, 'staging'],
+      ['Environment', 'name', 'staging', 'stage', 'stage'],
+      ['Environment', 'state', 'available', 'stopped', 'stage'],
+      ['Environment', 'environment', undefined, undefined, 'stage'],
+      ['PagesDomain', 'pages_domain', undefined, undefined, 'docs.acme.test'],
+      ['PagesDomain', 'pages_domain', undefined, undefined, 'docs.acme.test'],
+    ]);
+    expect(list[0].details).toMatchObject({ remove: 'pages_domain', entity_path: 'eowner/site' });
+  });
+});

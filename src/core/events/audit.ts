@@ -72,9 +72,20 @@ export async function recordAudit(ctx: RequestCtx, em: EntityManager, entries: A
   await conn.execute('select pg_notify(?, ?)', [AUDIT_CHANNEL, rows.map((r) => r.id).join(',')], 'all', tx);
 }
 
-/** One `change` entry per changed attribute (from → to), secrets filtered. */
-export function changes(base: Omit<AuditEntry, 'action'>, diff: { name: string; from: unknown; to: unknown; secret?: boolean }[]): AuditEntry[] {
-  return diff
-    .filter((d) => text(d.from) !== text(d.to))
-    .map((d) => ({ ...base, action: { change: d.name, from: d.secret ? FILTERED : d.from, to: d.secret ? FILTERED : d.to } }));
+export interface AttributeDiff {
+  name: string;
+  from: unknown;
+  to: unknown;
+  /** A credential: recorded as FILTERED. */
+  secret?: boolean;
+}
+
+/** One `change` action per attribute that changed (from → to), secrets filtered. */
+export function changedActions(diff: AttributeDiff[]): AuditAction[] {
+  return diff.filter((d) => text(d.from) !== text(d.to)).map((d) => ({ change: d.name, from: d.secret ? FILTERED : d.from, to: d.secret ? FILTERED : d.to }));
+}
+
+/** One `change` entry per changed attribute of `base`'s target. */
+export function changes(base: Omit<AuditEntry, 'action'>, diff: AttributeDiff[]): AuditEntry[] {
+  return changedActions(diff).map((action) => ({ ...base, action }));
 }

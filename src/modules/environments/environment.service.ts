@@ -1,4 +1,6 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
+import { changedActions, recordAudit, type AuditAction } from '../../core/events/audit';
+import { projectAuditEntity } from '../projects/project.service';
 import { requireUser } from '../../core/auth/guards';
 import { onUniqueViolation } from '../../core/db/unique-violation';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../core/errors/domain-errors';
@@ -44,11 +46,16 @@ async function get(ctx: RequestCtx, projectId: string, environmentId: number): P
 }
 
 /** Validates, then flushes; a lost race on a unique index ends as the same 400 as a detected duplicate. */
-async function save(ctx: RequestCtx, env: Environment): Promise<Environment> {
+async function save(ctx: RequestCtx, env: Environment, audit: (e: Environment) => AuditAction[]): Promise<Environment> {
   const bag = await validateEnvironment(ctx, env);
   if (!bag.empty) throw new ValidationError(bag.errors);
   env.updatedAt = ctx.clock.now();
-  await onUniqueViolation(() => ctx.em.persistAndFlush(env), (e) => {
+  const entity = await projectAuditEntity(ctx, env.projectId);
+  await onUniqueViolation(() => ctx.em.transactional(async (em) => {
+    em.persist(env);
+    await em.flush();
+    await recordAudit(ctx, em, audit(env).map((action) => ({ ...entity, targetType: 'Environment', targetId: env.id, targetDetails: env.name, action })));
+  }), (e) => {
     const field = String((e as { constraint?: string }).constraint).includes('slug') ? 'slug' : 'name';
     return new ValidationError({ [field]: [MSG.taken] });
   });
@@ -66,22 +73,28 @@ async function create(ctx: RequestCtx, projectId: string, input: CreateEnvironme
     createdAt: ctx.clock.now(),
     updatedAt: ctx.clock.now(),
   });
-  return save(ctx, env);
+  return save(ctx, env, () => [{ add: 'environment' }]);
 }
 
 /** Name and external_url only; the slug stays what it was (spec 4.32). */
 async function update(ctx: RequestCtx, projectId: string, environmentId: number, input: UpdateEnvironmentInput): Promise<Environment> {
   const env = await find(ctx, await projectFor(ctx, projectId, 'update'), environmentId);
+  const before = { name: env.name, external_url: env.externalUrl };
   patchEntity(env, input, UpdateEnvironmentInput, { externalUrl: 'skip' });
   // An empty external_url is "sent" (null/undefined mean unchanged) and clears the URL.
   if (input.externalUrl !== undefined && input.externalUrl !== null) env.externalUrl = blankToNull(input.externalUrl);
-  return save(ctx, env);
+  return save(ctx, env, (e) => changedActions([{ name: 'name', from: before.name, to: e.name }, { name: 'external_url', from: before.external_url, to: e.externalUrl }]));
 }
 
 /** GitLab 10.3 deletes an environment in any state. */
 async function remove(ctx: RequestCtx, projectId: string, environmentId: number): Promise<boolean> {
   const env = await find(ctx, await projectFor(ctx, projectId, 'destroy'), environmentId);
-  await ctx.em.removeAndFlush(env);
+  const entity = await projectAuditEntity(ctx, env.projectId);
+  await ctx.em.transactional(async (em) => {
+    em.remove(env);
+    await em.flush();
+    await recordAudit(ctx, em, [{ ...entity, targetType: 'Environment', targetId: env.id, targetDetails: env.name, action: { remove: 'environment' } }]);
+  });
   return true;
 }
 
@@ -91,7 +104,11 @@ async function stop(ctx: RequestCtx, projectId: string, environmentId: number): 
   if (env.state === 'available') {
     env.state = 'stopped';
     env.updatedAt = ctx.clock.now();
-    await ctx.em.flush();
+    const entity = await projectAuditEntity(ctx, env.projectId);
+    await ctx.em.transactional(async (em) => {
+      await em.flush();
+      await recordAudit(ctx, em, [{ ...entity, targetType: 'Environment', targetId: env.id, targetDetails: env.name, action: { change: 'state', from: 'available', to: 'stopped' } }]);
+    });
   }
   return env;
 }

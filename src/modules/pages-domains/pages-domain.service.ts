@@ -1,4 +1,6 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
+import { changedActions, recordAudit, type AuditAction } from '../../core/events/audit';
+import { projectAuditEntity } from '../projects/project.service';
 import { requireUser } from '../../core/auth/guards';
 import { onUniqueViolation } from '../../core/db/unique-violation';
 import { ForbiddenError, NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
@@ -102,6 +104,7 @@ async function get(ctx: RequestCtx, projectId: string, domain: string): Promise<
 async function save(ctx: RequestCtx, row: PagesDomain, draft: DomainDraft): Promise<PagesDomain> {
   const { bag, parsed } = await validatePagesDomain(ctx, draft);
   if (!bag.empty) throw new ValidationError(bag.errors);
+  const subjectBefore = draft.id === undefined ? undefined : row.certificateSubject;
   row.domain = draft.domain;
   row.certificate = draft.certificate;
   row.sealedKey = draft.key === null ? null : ctx.secrets.seal(draft.key, { table: 'pages_domains', column: 'sealed_key', row: `${row.projectId}:${row.domain.toLowerCase()}` });
@@ -110,7 +113,16 @@ async function save(ctx: RequestCtx, row: PagesDomain, draft: DomainDraft): Prom
   row.certificateSubject = parsed.leaf ? certificateSubject(parsed.leaf) : null;
   row.certificateText = parsed.leaf ? certificateText(parsed.leaf) : null;
   row.updatedAt = ctx.clock.now();
-  await onUniqueViolation(() => ctx.em.persistAndFlush(row), () => new ValidationError({ domain: [MSG.taken] }));
+  const entity = await projectAuditEntity(ctx, row.projectId);
+  // Audited: the domain added, or its certificate (by subject and expiry; never the key) changed.
+  const actions: AuditAction[] = subjectBefore === undefined
+    ? [{ add: 'pages_domain' }]
+    : changedActions([{ name: 'certificate', from: subjectBefore ?? 'none', to: row.certificateSubject ? `${row.certificateSubject} (expires ${row.certificateNotAfter?.toISOString()})` : 'none' }]);
+  await onUniqueViolation(() => ctx.em.transactional(async (em) => {
+    em.persist(row);
+    await em.flush();
+    await recordAudit(ctx, em, actions.map((action) => ({ ...entity, targetType: 'PagesDomain', targetId: row.id, targetDetails: row.domain, action })));
+  }), () => new ValidationError({ domain: [MSG.taken] }));
   return row;
 }
 
@@ -141,7 +153,13 @@ async function update(ctx: RequestCtx, projectId: string, domain: string, input:
 async function remove(ctx: RequestCtx, projectId: string, domain: string): Promise<boolean> {
   const project = await projectFilter(ctx, projectId);
   await authorizePages(ctx, project);
-  await ctx.em.removeAndFlush(await find(ctx, project, domain));
+  const row = await find(ctx, project, domain);
+  const entity = await projectAuditEntity(ctx, row.projectId);
+  await ctx.em.transactional(async (em) => {
+    em.remove(row);
+    await em.flush();
+    await recordAudit(ctx, em, [{ ...entity, targetType: 'PagesDomain', targetId: row.id, targetDetails: row.domain, action: { remove: 'pages_domain' } }]);
+  });
   return true;
 }
 

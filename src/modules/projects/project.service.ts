@@ -233,6 +233,12 @@ async function create(ctx: RequestCtx, input: CreateProjectInput): Promise<Proje
   return project;
 }
 
+/** The audit entity of a change inside a project (its environments, pages domains): the project with its full path. */
+export async function projectAuditEntity(ctx: RequestCtx, projectId: number): Promise<{ entityType: string; entityId: number; entityPath: string }> {
+  const [row] = await sqlRows<{ path: string }>(ctx.em, `select n.full_path || '/' || p.path as path from projects p join namespaces n on n.id = p.namespace_id where p.id = ?`, [projectId]);
+  return { entityType: 'Project', entityId: projectId, entityPath: row?.path ?? '' };
+}
+
 /** Audit events of a project: the project is the entity (GitLab's project audit events) and the target. */
 const projectAudit = (p: Project, namespacePath: string) => {
   const path = namespacePath ? `${namespacePath}/${p.path}` : p.path;
