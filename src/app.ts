@@ -12,6 +12,7 @@ import { attachRequestInfo, startApollo } from './core/graphql/apollo';
 import { graphqlDocumentGuard } from './core/graphql/document-guard';
 import { parseQuery } from './core/http/query-parser';
 import { corsMiddleware } from './core/http/cors';
+import { pruneAuditEvents } from './core/events/audit';
 import { apolloHandler } from './core/graphql/http-adapter';
 import { graphiqlCsp, graphiqlPage } from './core/graphql/graphiql';
 import type { SecretBox } from './core/crypto/secret-box';
@@ -66,6 +67,8 @@ export interface AppDeps {
   modules: readonly AppModule[];
   /** A direct (session) URL for the shared cache's LISTEN connection (DATABASE_DIRECT_URL); default the ORM's URL. */
   directUrl?: string;
+  /** AUDIT_EVENTS_RETENTION_DAYS: prune older audit events hourly (0 or absent: keep all). */
+  auditRetentionDays?: number;
   /** CORS_ORIGINS (core/http/cors.ts); default any origin, as GitLab's API. */
   corsOrigins?: '*' | string[];
   /** True once the process is draining for shutdown: /-/readiness answers 503 (README "Running several instances"). */
@@ -217,10 +220,22 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
       return sendJson(res, 500, { message: '500 Internal Server Error' });
     }),
   );
+  // Retention of audit events: once at start, then hourly, in batches (core/events/audit.ts).
+  let pruner: NodeJS.Timeout | undefined;
+  if (deps.auditRetentionDays && deps.auditRetentionDays > 0) {
+    const days = deps.auditRetentionDays;
+    const prune = () => void pruneAuditEvents(rawEm, days)
+      .then((n) => n > 0 && logger.info({ pruned: n, days }, 'pruned audit events past their retention'))
+      .catch((e: unknown) => logger.warn({ err: e }, 'pruning audit events failed; retrying in an hour'));
+    prune();
+    pruner = setInterval(prune, 60 * 60 * 1000);
+    pruner.unref();
+  }
   return {
     app,
     cache,
     stop: async () => {
+      if (pruner) clearInterval(pruner);
       await apollo.stop();
       await cache.close();
     },

@@ -40,6 +40,8 @@ export interface Config {
   secretsKey: Buffer | undefined;
   /** SECRETS_KEY_PREVIOUS (comma list): keys that only open, during a rotation (README "Running several instances"). */
   secretsKeyPrevious: Buffer[];
+  /** AUDIT_EVENTS_RETENTION_DAYS: audit events older than this are pruned hourly; 0 keeps them all. */
+  auditRetentionDays: number;
   /** CORS_ORIGINS: `*` (default) or the origins allowed to call the API from a browser (core/http/cors.ts). */
   corsOrigins: '*' | string[];
   /** WORKERS: serving processes under the supervisor (ops/supervisor.ts); 0 = one process, no supervisor. */
@@ -157,5 +159,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretsKeyPrevious: previousKeysFromEnv(env),
     workers: workersFromEnv(env.WORKERS),
     corsOrigins: corsFromEnv(env.CORS_ORIGINS),
+    auditRetentionDays: intFromEnv(env, 'AUDIT_EVENTS_RETENTION_DAYS', 0),
   };
 }

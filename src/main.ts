@@ -69,6 +69,7 @@ async function serve(config: Config, logger: Logger, worker: boolean): Promise<v
     env: process.env,
     directUrl: db.directUrl,
     corsOrigins: config.corsOrigins,
+    auditRetentionDays: config.auditRetentionDays,
     draining: () => draining,
   });
   // While draining, every answer closes its connection (set before the app answers): clients and

@@ -1,6 +1,11 @@
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 import { addGroupMember, createUser } from '../support/factories';
 import { keys } from '../support/keys';
+import pino from 'pino';
+import { buildApp } from '../../src/app';
+import { MODULES } from '../../src/modules';
+import { TEST_SECRETS } from '../support/test-app';
+import { waitFor } from '../reliability/fault-support';
 
 /** Issue 22: audit events in GitLab's EE API shape, written in the same transaction as their change. */
 const t = useTestApp();
@@ -182,5 +187,21 @@ describe('environment and pages domain audit events', () => {
       ['PagesDomain', 'pages_domain', undefined, undefined, 'docs.acme.test'],
     ]);
     expect(list[0].details).toMatchObject({ remove: 'pages_domain', entity_path: 'eowner/site' });
+  });
+});
+
+describe('retention (AUDIT_EVENTS_RETENTION_DAYS)', () => {
+  it('prunes events past the retention in batches at start, and keeps the recent ones', async () => {
+    const conn = t.orm.em.getConnection();
+    await conn.execute(`insert into audit_events (author_id, entity_id, entity_type, details, created_at)
+      select 1, 1, 'Gitlab::Audit::InstanceScope', '{"custom_message":"old"}'::jsonb, now() - interval '40 days' from generate_series(1, 2500)`);
+    await admin().put('/api/v4/application/settings').send({ default_projects_limit: 5 }).expect(200);
+    const { stop } = await buildApp({ orm: t.orm, logger: pino({ level: 'silent' }), externalUrl: 'http://gitlab.test', secrets: TEST_SECRETS, modules: MODULES, auditRetentionDays: 30 });
+    try {
+      await waitFor('old events pruned', async () => Number((await conn.execute('select count(*) as n from audit_events'))[0].n) === 1, 10_000);
+      expect((await events())[0].details.change).toBe('default_projects_limit');
+    } finally {
+      await stop();
+    }
   });
 });

@@ -89,3 +89,22 @@ export function changedActions(diff: AttributeDiff[]): AuditAction[] {
 export function changes(base: Omit<AuditEntry, 'action'>, diff: AttributeDiff[]): AuditEntry[] {
   return changedActions(diff).map((action) => ({ ...base, action }));
 }
+
+/** Rows deleted per statement when pruning (short transactions, no long lock on the table). */
+const PRUNE_BATCH = 1000;
+
+/**
+ * AUDIT_EVENTS_RETENTION_DAYS: deletes events older than `days` in batches of PRUNE_BATCH by primary
+ * key until none is left; returns how many. Several instances pruning at once only repeat work.
+ */
+export async function pruneAuditEvents(em: EntityManager, days: number): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const rows = (await em.getConnection().execute(
+      `delete from audit_events where id in (select id from audit_events where created_at < now() - make_interval(days => ?) order by id limit ${PRUNE_BATCH}) returning id`,
+      [days], 'all',
+    )) as unknown[];
+    total += rows.length;
+    if (rows.length < PRUNE_BATCH) return total;
+  }
+}
