@@ -21,7 +21,7 @@ import { buildAppSchema } from './core/graphql/schema';
 import { bodyErrorHandler } from './core/http/body-error-handler';
 import { requestIdFrom, withRequestContext } from './core/http/request-id';
 import { SWAGGER_CSP, securityHeaders, withCsp } from './core/http/security-headers';
-import { loaderFactory, routesOf, switchesOf, type AppModule } from './core/module/app-module';
+import { backgroundOf, loaderFactory, routesOf, switchesOf, type AppModule } from './core/module/app-module';
 import { authenticateToken, type AuthResult } from './modules/tokens/authenticate';
 import { throttleConfig } from './modules/application-settings';
 import { createRateLimiter, sendThrottled, throttled } from './core/http/rate-limit';
@@ -71,6 +71,8 @@ export interface AppDeps {
   auditRetentionDays?: number;
   /** CORS_ORIGINS (core/http/cors.ts); default any origin, as GitLab's API. */
   corsOrigins?: '*' | string[];
+  /** false: start no module background work (system hook delivery); default true. */
+  background?: boolean;
   /** True once the process is draining for shutdown: /-/readiness answers 503 (README "Running several instances"). */
   draining?: () => boolean;
 }
@@ -231,11 +233,14 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     pruner = setInterval(prune, 60 * 60 * 1000);
     pruner.unref();
   }
+  // The modules' background work (system hook delivery), unless the caller runs none (one-off tools).
+  const tasks = deps.background === false ? [] : backgroundOf(deps.modules).map((start) => start({ em: orm.em.fork(), cache, secrets: deps.secrets, logger, env: deps.env ?? {} }));
   return {
     app,
     cache,
     stop: async () => {
       if (pruner) clearInterval(pruner);
+      await Promise.all(tasks.map((t) => t.stop()));
       await apollo.stop();
       await cache.close();
     },

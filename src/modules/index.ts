@@ -13,6 +13,7 @@ import { namespacesModule } from './namespaces';
 import { pagesDomainsModule } from './pages-domains';
 import { projectsModule } from './projects';
 import { runnersModule } from './runners';
+import { systemHooksModule } from './system-hooks';
 import { tokensModule } from './tokens';
 import { usersModule } from './users';
 
@@ -37,4 +38,5 @@ export const MODULES: readonly AppModule[] = [
   environmentsModule,
   pagesDomainsModule,
   auditEventsModule,
+  systemHooksModule,
 ];

@@ -14,7 +14,7 @@ const THROTTLE_KEYS = [
 
 /** spec 2.5 / 4.18: id, timestamps, every attribute of the 4.18 table, GitLab's legacy aliases, the runner token (and the throttles above). */
 const SETTINGS_KEYS = [
-  'admin_notification_email', 'after_sign_out_path', 'after_sign_up_text', 'spamfilter_api_key', 'spamfilter_enabled',
+  'admin_notification_email', 'after_sign_out_path', 'after_sign_up_text', 'allow_local_requests_from_system_hooks', 'spamfilter_api_key', 'spamfilter_enabled',
   'circuitbreaker_access_retries', 'circuitbreaker_check_interval', 'circuitbreaker_failure_count_threshold', 'circuitbreaker_failure_reset_time',
   'circuitbreaker_storage_timeout', 'clientside_errortracker_dsn', 'clientside_errortracker_enabled', 'container_registry_token_expire_delay',
   'default_artifacts_expire_in', 'default_branch_protection', 'default_group_visibility', 'default_project_visibility', 'default_projects_limit',
@@ -37,7 +37,7 @@ const RESPONSE_KEYS = [...SETTINGS_KEYS, 'id', 'created_at', 'updated_at', 'pass
 
 /** Defaults of a fresh instance (gitlab-behaviour of the reference, spec 4.18 notes). */
 const DEFAULTS = {
-  id: 1, admin_notification_email: null, after_sign_out_path: null, after_sign_up_text: null, spamfilter_api_key: null, spamfilter_enabled: false,
+  id: 1, admin_notification_email: null, after_sign_out_path: null, after_sign_up_text: null, allow_local_requests_from_system_hooks: false, spamfilter_api_key: null, spamfilter_enabled: false,
   circuitbreaker_access_retries: 3, circuitbreaker_check_interval: 1, circuitbreaker_failure_count_threshold: 3, circuitbreaker_failure_reset_time: 1800,
   circuitbreaker_storage_timeout: 15, clientside_errortracker_dsn: null, clientside_errortracker_enabled: false, container_registry_token_expire_delay: 5,
   default_artifacts_expire_in: '30 days', default_branch_protection: 2, default_group_visibility: 'private', default_project_visibility: 'private',

@@ -2,7 +2,10 @@ import type { EntityClass } from '@mikro-orm/core';
 import type { MigrationObject } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { NonEmptyArray } from 'type-graphql';
-import type { CurrentUser, RequestCtx } from '../context/request-ctx';
+import type { Logger } from 'pino';
+import type { AppEnv, CurrentUser, RequestCtx } from '../context/request-ctx';
+import type { SecretBox } from '../crypto/secret-box';
+import type { SharedCache } from '../db/shared-cache';
 import type { RouteDef } from '../../rest/route';
 
 /** What a seed step gets: an entity manager, request contexts for any user, a log line writer. */
@@ -45,6 +48,25 @@ export interface AppModule {
    * key check samples and `npm run secrets:rotate` re-seals (README "Running several instances").
    */
   sealed?: SealedColumn[];
+  /**
+   * Work the module runs in the background of every instance (system hook delivery), started with the
+   * app and stopped with it (buildApp's `stop`). It must be safe with several instances running it.
+   */
+  background?: (env: BackgroundEnv) => BackgroundTask;
+}
+
+/** What a background task gets: its own entity manager (raw statements), the shared cache, secrets, a logger. */
+export interface BackgroundEnv {
+  em: EntityManager;
+  cache: SharedCache;
+  secrets: SecretBox;
+  logger: Logger;
+  env: AppEnv;
+}
+
+export interface BackgroundTask {
+  /** Stops taking work and waits (bounded) for what is in flight. */
+  stop(): Promise<void>;
 }
 
 /** A column of sealed values, each sealed for the slot (table, column, rowKey of its row). */
@@ -92,6 +114,8 @@ export function switchesOf(modules: readonly AppModule[]): (ctx: RequestCtx, nam
     return true;
   };
 }
+
+export const backgroundOf = (modules: readonly AppModule[]) => modules.flatMap((m) => (m.background ? [m.background] : []));
 
 export function loaderFactory(modules: readonly AppModule[]): (ctx: RequestCtx) => object {
   const factories = modules.flatMap((m) => (m.loaders ? [m.loaders] : []));

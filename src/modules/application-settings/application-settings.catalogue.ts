@@ -81,6 +81,8 @@ export const SETTINGS: readonly SettingDef[] = [
   str('admin_notification_email', null, 'Abuse reports are sent to this address when set.', { rules: [email()] }),
   str('after_sign_out_path', null, 'Redirect target after logout.', { rules: [url()] }),
   str('after_sign_up_text', null, 'Text shown after sign-up.'),
+  // Later GitLab's guard against server-side request forgery through system hooks (README "System hooks").
+  bool('allow_local_requests_from_system_hooks', false, 'System hooks may reach loopback, private and link-local addresses.'),
   str('spamfilter_api_key', null, 'Key of the spam protection service.', { rules: [presentIf('spamfilter_enabled')], secret: true }),
   bool('spamfilter_enabled', false, 'Spam protection for issues.', { requires: ['spamfilter_api_key'] }),
   int('circuitbreaker_access_retries', 3, 'Number of storage access attempts.', { rules: [present(), atLeast(1)] }),

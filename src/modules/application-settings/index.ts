@@ -5,6 +5,7 @@ import { applicationSettingsRoutes } from './application-settings.rest';
 import { Migration20261122100000ApplicationSettings } from './migrations/Migration20261122100000_application_settings';
 import { SECRET_SETTINGS, sealedColumn } from './application-settings.secrets';
 import { Migration20261202110000ApplicationSettingsThrottles } from './migrations/Migration20261202110000_application_settings_throttles';
+import { Migration20261203090000AllowLocalRequests } from './migrations/Migration20261203090000_allow_local_requests';
 import { Migration20261123100000ApplicationSettingsSecrets } from './migrations/Migration20261123100000_application_settings_secrets';
 
 export { matchesRunnersRegistrationToken } from './runners-registration-token';
@@ -20,6 +21,7 @@ export const applicationSettingsModule = defineModule({
     { name: 'Migration20261122100000_application_settings', class: Migration20261122100000ApplicationSettings },
     { name: 'Migration20261123100000_application_settings_secrets', class: Migration20261123100000ApplicationSettingsSecrets },
     { name: 'Migration20261202110000_application_settings_throttles', class: Migration20261202110000ApplicationSettingsThrottles },
+    { name: 'Migration20261203090000_allow_local_requests', class: Migration20261203090000AllowLocalRequests },
   ],
   resolvers: [ApplicationSettingsResolver],
   routes: applicationSettingsRoutes,

@@ -1,5 +1,7 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { changes, recordAudit } from '../../core/events/audit';
+import { emitSystemEvents } from '../../core/events/system-events';
+import { groupEvent, memberEvent, projectEvents, subtreeGroupEvents, subtreeProjectIds } from '../access/system-event-payloads';
 import { requireUser } from '../../core/auth/guards';
 import { sqlEntities, sqlRows, takenField } from '../../core/db/sql';
 import { ForbiddenError, NotFoundError, SaveFailedError, ValidationError } from '../../core/errors/domain-errors';
@@ -100,6 +102,7 @@ async function create(ctx: RequestCtx, input: CreateGroupInput): Promise<Namespa
     em.persist(em.create(GroupMember, { groupId: group.id, userId: user.id, accessLevel: AccessLevel.OWNER, expiresAt: null, createdAt: now, updatedAt: now }));
     await em.flush();
     await recordAudit(ctx, em, [{ ...groupAudit(group), action: { add: 'group' } }]);
+    await emitSystemEvents(ctx, em, async () => [groupEvent(group, 'create'), ...(await memberEvent(em, 'group', group.id, user.id, 'create'))]);
   });
   await onUniqueViolation(write, (e) => new SaveFailedError('Failed to save group', { [takenField(e)!]: [MSG.taken] }));
   forgetAccess(ctx);
@@ -157,6 +160,7 @@ async function update(ctx: RequestCtx, idOrPath: string, input: UpdateGroupInput
     }
     const after = auditedGroupFields(group);
     await recordAudit(ctx, em, changes(groupAudit(group), Object.keys(after).map((k) => ({ name: k, from: before[k], to: after[k] }))));
+    if (group.path !== before.path) await emitSystemEvents(ctx, em, () => [groupEvent(group, 'rename', { path: String(before.path), fullPath: old.fullPath })]);
   });
   await onUniqueViolation(write, (e) => new ValidationError({ [takenField(e)!]: [MSG.taken] }));
   return group;
@@ -173,6 +177,8 @@ const auditedGroupFields = (g: Namespace): Record<string, unknown> => ({
 async function remove(ctx: RequestCtx, idOrPath: string): Promise<boolean> {
   const group = await findOwned(ctx, idOrPath);
   await ctx.em.transactional(async (em) => {
+    // GitLab destroys the projects one by one, then the subgroups, then the group: one event each.
+    await emitSystemEvents(ctx, em, async () => [...(await projectEvents(em, await subtreeProjectIds(em, group.id), 'destroy')), ...(await subtreeGroupEvents(em, group.id))]);
     await em.nativeDelete(Namespace, { id: group.id });
     await recordAudit(ctx, em, [{ ...groupAudit(group), action: { remove: 'group' } }]);
   });
@@ -193,6 +199,7 @@ async function transferProject(ctx: RequestCtx, idOrPath: string, projectIdOrPat
     [group.id, project.path, project.name],
   );
   if (Number(clash.n) > 0) throw new SaveFailedError(TRANSFER, { new_namespace: [TRANSFER_CLASH] });
+  const oldPath = `${(await ctx.loaders.namespace.load(project.namespaceId))?.fullPath ?? ''}/${project.path}`;
   project.namespaceId = group.id;
   // A project may not be more visible than its new group.
   project.visibilityLevel = Math.min(project.visibilityLevel, group.visibilityLevel);
@@ -201,6 +208,7 @@ async function transferProject(ctx: RequestCtx, idOrPath: string, projectIdOrPat
   const move = () => ctx.em.transactional(async (em) => {
     if (!(await lockAncestry(em, group.id)).has(group.id)) throw new NotFoundError('Group');
     await em.flush();
+    await emitSystemEvents(ctx, em, () => projectEvents(em, [project.id], 'transfer', oldPath));
   });
   await onUniqueViolation(move, () => new SaveFailedError(TRANSFER, { new_namespace: [TRANSFER_CLASH] }));
   ctx.loaders.groupProjects.clearAll(); // every column variant of the group's list

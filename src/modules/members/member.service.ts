@@ -1,5 +1,7 @@
 import { assertOptionalDate } from '../../core/params/coerce';
 import { changes, recordAudit } from '../../core/events/audit';
+import { emitSystemEvents } from '../../core/events/system-events';
+import { memberEvent } from '../access/system-event-payloads';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
 import { likeEscape, sqlRows } from '../../core/db/sql';
@@ -98,6 +100,7 @@ async function add(ctx: RequestCtx, kind: SourceKind, idOrPath: string, input: M
     em.persist(member);
     await em.flush();
     await recordAudit(ctx, em, [{ ...entity, targetType: 'User', targetId: user.id, targetDetails: user.username, action: { add: 'user_access', as: roleName(member.accessLevel) } }]);
+    await emitSystemEvents(ctx, em, () => memberEvent(em, kind, src.id, user.id, 'create'));
   }), () => new ConflictError('Member already exists'));
   forgetAccess(ctx);
   return findRow(ctx, src, user.id);
@@ -147,6 +150,7 @@ async function remove(ctx: RequestCtx, kind: SourceKind, idOrPath: string, userI
   const entity = await auditEntity(ctx, src);
   await ctx.em.transactional(async (em) => {
     if (kind === 'group') await ensureAnotherOwner(em, src, userId);
+    await emitSystemEvents(ctx, em, () => memberEvent(em, kind, src.id, userId, 'destroy'));
     await sqlRows(em, `delete from ${src.table} where ${src.fk} = ? and user_id = ?`, [src.id, userId]);
     await recordAudit(ctx, em, [{ ...entity, targetType: 'User', targetId: userId, targetDetails: row.username, action: { remove: 'user_access' } }]);
   });

@@ -1,5 +1,7 @@
 import { assertOptionalDate } from '../../core/params/coerce';
 import { changes, recordAudit } from '../../core/events/audit';
+import { emitSystemEvents } from '../../core/events/system-events';
+import { memberEvent, projectEvents } from '../access/system-event-payloads';
 import type { CurrentUser, RequestCtx } from '../../core/context/request-ctx';
 import { lightEntity, likeEscape, sqlEntities, sqlRows, takenField } from '../../core/db/sql';
 import { ConflictError, ForbiddenError, LimitReachedError, NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
@@ -228,6 +230,11 @@ async function create(ctx: RequestCtx, input: CreateProjectInput): Promise<Proje
       await em.flush();
     }
     await recordAudit(ctx, em, [{ ...projectAudit(project, ns.fullPath), action: { add: 'project' } }]);
+    // GitLab 10.3: project_create, then user_add_to_team for the personal namespace's owner.
+    await emitSystemEvents(ctx, em, async () => [
+      ...(await projectEvents(em, [project.id], 'create')),
+      ...(ns.kind === 'user' && ns.ownerId !== null ? await memberEvent(em, 'project', project.id, ns.ownerId, 'create') : []),
+    ]);
   });
   forgetAccess(ctx);
   return project;
@@ -264,7 +271,11 @@ async function update(ctx: RequestCtx, idOrPath: string, input: UpdateProjectInp
   if (!bag.empty) throw new ValidationError(bag.errors);
   const after = auditedProjectFields(project);
   const nsPath = (await ctx.loaders.namespace.load(project.namespaceId))?.fullPath ?? '';
-  await save(ctx, project, noStep, (em) => recordAudit(ctx, em, changes(projectAudit(project, nsPath), Object.keys(after).map((k) => ({ name: k, from: before[k], to: after[k] })))));
+  await save(ctx, project, noStep, async (em) => {
+    await recordAudit(ctx, em, changes(projectAudit(project, nsPath), Object.keys(after).map((k) => ({ name: k, from: before[k], to: after[k] }))));
+    // A new path renames the project (GitLab's project_rename; a new name alone sends nothing).
+    if (after.path !== before.path) await emitSystemEvents(ctx, em, () => projectEvents(em, [project.id], 'rename', `${nsPath}/${String(before.path)}`));
+  });
   return project;
 }
 
@@ -274,6 +285,7 @@ async function remove(ctx: RequestCtx, idOrPath: string): Promise<boolean> {
   if (!policy.canDeleteProject(user, await accessLevel(ctx, project))) throw new ForbiddenError();
   const nsPath = (await ctx.loaders.namespace.load(project.namespaceId))?.fullPath ?? '';
   await ctx.em.transactional(async (em) => {
+    await emitSystemEvents(ctx, em, () => projectEvents(em, [project.id], 'destroy'));
     await em.nativeDelete(Project, { id: project.id });
     await recordAudit(ctx, em, [{ ...projectAudit(project, nsPath), action: { remove: 'project' } }]);
   });

@@ -1,0 +1,70 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RequestCtx } from '../context/request-ctx';
+
+/**
+ * System events (issue 22; GitLab 10.3's system hooks, "System hooks" in GitLab's docs): what a
+ * module emits when a user, group, project or membership is created, renamed, transferred or removed.
+ * A module calls `emitSystemEvents` on the write's own transaction, next to its audit entries
+ * (core/events/audit.ts), so an event exists if and only if its change committed. The rows form an
+ * outbox (`system_hook_events`) that the system hooks module delivers from, at least once, in order
+ * per hook, from any instance (modules/system-hooks/delivery.ts).
+ *
+ * Cost when no hook is configured: one cached lookup (a hook created on another instance is known here
+ * once its NOTIFY arrives, milliseconds after its commit). With hooks, a transaction-level
+ * advisory lock orders the outbox: ids are taken in commit order, so a deliverer that has seen id N
+ * never later meets a smaller id committing (README "System hooks").
+ */
+export interface SystemEvent {
+  /** GitLab's event_name: project_create, user_add_to_group, … */
+  name: string;
+  /** The payload's other keys, in GitLab's order (event_name, created_at, updated_at come first). */
+  data: Record<string, unknown>;
+  /** The model's own timestamps (GitLab sends `created_at`/`updated_at` of the changed record). */
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The key of the shared cache whose invalidation wakes every instance's deliverer (core/db/shared-cache.ts). */
+export const OUTBOX_WAKE_KEY = 'system_hooks:outbox';
+/** pg_advisory_xact_lock key that orders outbox appends (an arbitrary constant: "sysh"). */
+export const OUTBOX_LOCK_KEY = 0x73797368;
+
+/** Ruby's Time#xmlschema of a UTC time: seconds, `Z`. */
+export const xmlschema = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/** The payload as GitLab's SystemHooksService builds it: event_name, created_at, updated_at, then the model's keys. */
+export function payloadOf(e: SystemEvent): Record<string, unknown> {
+  return { event_name: e.name, created_at: xmlschema(e.createdAt), updated_at: xmlschema(e.updatedAt), ...e.data };
+}
+
+/** Whether any system hook exists, cached per instance; `invalidate`d by every hook create and delete. */
+export const HOOKS_EXIST_KEY = 'system_hooks:exist';
+
+async function hooksExist(ctx: RequestCtx): Promise<boolean> {
+  return ctx.cache.get(HOOKS_EXIST_KEY, async () => {
+    const [row] = (await ctx.em.getConnection().execute('select exists (select 1 from system_hooks) as any')) as { any: boolean }[];
+    return row.any;
+  });
+}
+
+/**
+ * Appends the events `build` gives on `em`'s transaction (call it inside the write's `em.transactional`,
+ * before a delete, so that the builder still sees the rows). Without any system hook the builder is
+ * not called and nothing is written: the cost is one cached lookup.
+ */
+export async function emitSystemEvents(ctx: RequestCtx, em: EntityManager, build: () => SystemEvent[] | Promise<SystemEvent[]>): Promise<void> {
+  if (!(await hooksExist(ctx))) return;
+  const events = await build();
+  if (events.length === 0) return;
+  const conn = em.getConnection();
+  const tx = em.getTransactionContext();
+  const rows = (await conn.execute(
+    `with hooked as (select pg_advisory_xact_lock(?) from (select 1 where exists (select 1 from system_hooks)) h)
+     insert into system_hook_events (event_name, payload, created_at)
+     select e->>'event_name', e, ? from hooked, jsonb_array_elements(?::jsonb) with ordinality as t(e, n) order by n
+     returning id`,
+    [OUTBOX_LOCK_KEY, ctx.clock.now(), JSON.stringify(events.map(payloadOf))], 'all', tx,
+  )) as unknown[];
+  // At commit every instance's deliverer wakes (never for a rolled-back write).
+  if (rows.length > 0) await ctx.cache.invalidate(em, OUTBOX_WAKE_KEY);
+}

@@ -1,0 +1,245 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AppEnv } from '../../core/context/request-ctx';
+import type { SecretBox, SecretSlot } from '../../core/crypto/secret-box';
+import { sqlRows } from '../../core/db/sql';
+import { OUTBOX_WAKE_KEY } from '../../core/events/system-events';
+import { checkOutboundUrl, postJson, type OutboundResult } from '../../core/http/outbound';
+import type { BackgroundEnv, BackgroundTask } from '../../core/module/app-module';
+
+/**
+ * Delivery of system hook events (README "System hooks"): at least once, in order per hook, from any
+ * instance, surviving restarts.
+ *
+ * Each hook row carries its own cursor (`last_event_id`) into the outbox (`system_hook_events`, ids in
+ * commit order: core/events/system-events.ts). An instance claims a hook with a lease (`lease_until`,
+ * three delivery timeouts long, renewed after each delivery) through `FOR UPDATE SKIP LOCKED`, so two
+ * instances never deliver to one hook at once; it then sends the hook's next events one by one and
+ * moves the cursor after each success. A failure leaves the cursor, counts the failure and backs the
+ * hook off (base × 2^(failures−1), capped); a process killed mid-delivery leaves a lease that lapses,
+ * after which any instance sends that event again. Receivers can drop repeats by `X-Gitlab-Event-UUID`.
+ *
+ * Wake-ups: a committed event NOTIFYs every instance (the shared cache's channel); otherwise a timer
+ * set to the next retry or lease expiry, at most POLL_MS away.
+ */
+export interface DeliveryConfig {
+  /** GitLab's hooks time out after 10 s (SYSTEM_HOOK_TIMEOUT_MS). */
+  timeoutMs: number;
+  /** First retry delay (SYSTEM_HOOK_RETRY_BASE_MS, default 10 s); doubles per failure. */
+  retryBaseMs: number;
+  /** Longest retry delay (SYSTEM_HOOK_RETRY_MAX_MS, default 1 h). */
+  retryMaxMs: number;
+}
+
+const POLL_MS = 30_000;
+/** Hooks served at once per instance. */
+const PARALLEL = 4;
+/** Events sent per claim before the hook is released (fairness between hooks and instances). */
+const BATCH = 50;
+/** Delivery attempts kept per hook. */
+export const LOGS_KEPT = 50;
+/** Failures in a row after which a hook shows as temporarily_disabled (later GitLab's threshold). */
+export const DISABLE_AFTER = 4;
+
+export function deliveryConfig(env: AppEnv): DeliveryConfig {
+  const n = (name: string, dflt: number) => {
+    const v = Number(env[name]);
+    return Number.isFinite(v) && v > 0 ? v : dflt;
+  };
+  return { timeoutMs: n('SYSTEM_HOOK_TIMEOUT_MS', 10_000), retryBaseMs: n('SYSTEM_HOOK_RETRY_BASE_MS', 10_000), retryMaxMs: n('SYSTEM_HOOK_RETRY_MAX_MS', 3_600_000) };
+}
+
+export const hookTokenSlot = (id: number): SecretSlot => ({ table: 'system_hooks', column: 'token_sealed', row: id });
+
+export interface HookTarget {
+  id: number;
+  url: string;
+  token_sealed: string | null;
+  enable_ssl_verification: boolean;
+}
+
+/** The application setting that lets hooks reach local addresses (later GitLab's name). */
+export async function localRequestsAllowed(em: EntityManager): Promise<boolean> {
+  const [row] = await sqlRows<{ allowed: boolean }>(em, 'select allow_local_requests_from_system_hooks as allowed from application_settings where id = 1');
+  return row?.allowed === true;
+}
+
+/**
+ * Sends one payload to a hook (checked against the SSRF rules at this moment, connected to the checked
+ * address) and logs the attempt; never throws for the receiver's failures.
+ */
+export async function sendToHook(
+  em: EntityManager, secrets: SecretBox, hook: HookTarget, payload: Record<string, unknown>,
+  opts: { timeoutMs: number; eventId: number | null; uuid: string; trigger: string; allowLocal: boolean },
+): Promise<OutboundResult> {
+  const body = JSON.stringify(payload);
+  let result: OutboundResult;
+  try {
+    const target = await checkOutboundUrl(hook.url, opts.allowLocal);
+    const token = hook.token_sealed ? secrets.openOrNull(hook.token_sealed, hookTokenSlot(hook.id)) : null;
+    const headers: Record<string, string> = {
+      'X-Gitlab-Event': 'System Hook',
+      'X-Gitlab-Event-UUID': opts.uuid,
+      'User-Agent': 'GitLab/10.3.0',
+      ...(token ? { 'X-Gitlab-Token': token } : {}),
+    };
+    result = await postJson(target, body, headers, { timeoutMs: opts.timeoutMs, verifyTls: hook.enable_ssl_verification });
+  } catch (e) {
+    result = { status: null, body: '', durationMs: 0, error: (e as Error).message };
+  }
+  await sqlRows(
+    em,
+    `with added as (
+       insert into system_hook_logs (hook_id, event_id, trigger, url, request_data, response_status, response_body, execution_duration, internal_error_message)
+       select id, ?, ?, url, ?::jsonb, ?, ?, ?, ? from system_hooks where id = ? returning hook_id)
+     delete from system_hook_logs where hook_id = ? and id <= (select id from system_hook_logs where hook_id = ? order by id desc offset ${LOGS_KEPT - 1} limit 1)`,
+    [opts.eventId, opts.trigger, body, result.status, result.body.replace(/\u0000/g, ''), result.durationMs, result.error ?? null, hook.id, hook.id, hook.id],
+  );
+  return result;
+}
+
+export const succeeded = (r: OutboundResult) => r.status !== null && r.status >= 200 && r.status < 300;
+
+interface Claimed extends HookTarget {
+  last_event_id: string;
+  failures: number;
+}
+
+interface EventRow {
+  id: string;
+  uuid: string;
+  event_name: string;
+  payload: Record<string, unknown> | string;
+}
+
+export function startDelivery(env: BackgroundEnv, config: DeliveryConfig = deliveryConfig(env.env)): BackgroundTask {
+  const { em, logger } = env;
+  const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const leaseMs = config.timeoutMs * 3;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let again = false;
+  let lastPrune = 0;
+
+  const claim = async (): Promise<Claimed | undefined> => {
+    const [row] = await sqlRows<Claimed>(
+      em,
+      `update system_hooks h set lease_owner = ?, lease_until = now() + make_interval(secs => ?)
+        where h.id = (
+          select s.id from system_hooks s
+           where s.next_attempt_at <= now() and (s.lease_until is null or s.lease_until < now())
+             and exists (select 1 from system_hook_events e where e.id > s.last_event_id)
+           order by s.next_attempt_at, s.id limit 1
+           for update skip locked)
+          and (h.lease_until is null or h.lease_until < now())
+        returning h.id, h.url, h.token_sealed, h.enable_ssl_verification, h.last_event_id, h.failures`,
+      [owner, leaseMs / 1000],
+    );
+    return row;
+  };
+
+  /** Sends the claimed hook's next events in order until one fails or the batch is done; then releases it. */
+  const serve = async (hook: Claimed): Promise<void> => {
+    const events = await sqlRows<EventRow>(em, `select id, uuid, event_name, payload from system_hook_events where id > ? order by id limit ${BATCH}`, [hook.last_event_id]);
+    const allowLocal = await localRequestsAllowed(em);
+    let failures = hook.failures;
+    for (const ev of events) {
+      if (stopped) break;
+      const payload = typeof ev.payload === 'string' ? (JSON.parse(ev.payload) as Record<string, unknown>) : ev.payload;
+      const result = await sendToHook(em, env.secrets, hook, payload, { timeoutMs: config.timeoutMs, eventId: Number(ev.id), uuid: ev.uuid, trigger: ev.event_name, allowLocal });
+      if (succeeded(result)) {
+        failures = 0;
+        await sqlRows(em, `update system_hooks set last_event_id = ?, failures = 0, next_attempt_at = '-infinity', lease_until = now() + make_interval(secs => ?) where id = ? and lease_owner = ?`, [ev.id, leaseMs / 1000, hook.id, owner]);
+        continue;
+      }
+      failures += 1;
+      const delay = Math.min(config.retryBaseMs * 2 ** Math.min(failures - 1, 30), config.retryMaxMs);
+      await sqlRows(em, `update system_hooks set failures = ?, next_attempt_at = now() + make_interval(secs => ?), lease_owner = null, lease_until = null where id = ? and lease_owner = ?`, [failures, delay / 1000, hook.id, owner]);
+      const report = failures === 1 || failures === DISABLE_AFTER || failures % 10 === 0 ? 'warn' : 'debug';
+      logger[report]({ hookId: hook.id, eventId: Number(ev.id), failures, status: result.status, error: result.error, retryInMs: delay }, 'system hook delivery failed; backing off');
+      return;
+    }
+    await sqlRows(em, 'update system_hooks set lease_owner = null, lease_until = null where id = ? and lease_owner = ?', [hook.id, owner]);
+  };
+
+  /** Deletes outbox rows every hook has passed (all of them when there is no hook), in batches. */
+  const prune = async (): Promise<void> => {
+    if (Date.now() - lastPrune < 60_000) return;
+    lastPrune = Date.now();
+    for (;;) {
+      const rows = await sqlRows(
+        em,
+        `delete from system_hook_events where id in (
+           select id from system_hook_events
+            where id <= coalesce((select min(last_event_id) from system_hooks), (select max(id) from system_hook_events))
+            order by id limit 1000) returning id`,
+      );
+      if (rows.length < 1000) return;
+    }
+  };
+
+  const lane = async (): Promise<void> => {
+    while (!stopped) {
+      const hook = await claim();
+      if (!hook) return;
+      await serve(hook);
+    }
+  };
+
+  /** When something next becomes claimable: a retry coming due or a lapsing lease. */
+  const nextDueMs = async (): Promise<number> => {
+    const [row] = await sqlRows<{ ms: number | null }>(
+      em,
+      `select extract(epoch from (min(greatest(s.next_attempt_at, coalesce(s.lease_until, '-infinity'))) - now())) * 1000 as ms
+         from system_hooks s where exists (select 1 from system_hook_events e where e.id > s.last_event_id)`,
+    );
+    return row?.ms === null || row?.ms === undefined ? POLL_MS : Math.min(Math.max(Number(row.ms) + 5, 0), POLL_MS);
+  };
+
+  const schedule = (ms: number) => {
+    if (stopped) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(wake, ms);
+    timer.unref();
+  };
+
+  const run = async (): Promise<void> => {
+    do {
+      again = false;
+      try {
+        await Promise.all(Array.from({ length: PARALLEL }, lane));
+        await prune();
+        schedule(await nextDueMs());
+      } catch (e) {
+        if (stopped) return;
+        logger.warn({ err: e }, 'system hook delivery loop failed; retrying in 5 s');
+        schedule(5000);
+      }
+    } while (again && !stopped);
+  };
+
+  function wake(): void {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = run().finally(() => (running = undefined));
+  }
+
+  const onInvalidated = (key: string) => key === OUTBOX_WAKE_KEY && wake();
+  env.cache.events.on('invalidated', onInvalidated);
+  schedule(0);
+
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      env.cache.events.off('invalidated', onInvalidated);
+      // In-flight deliveries get a moment; one still running keeps its lease, which lapses for another instance.
+      if (running) await Promise.race([running, new Promise((r) => setTimeout(r, 2000).unref())]);
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import { defineModule } from '../../core/module/app-module';
+import { startDelivery } from './delivery';
+import { SystemHook } from './system-hook.entity';
+import { Migration20261203100000SystemHooks } from './migrations/Migration20261203100000_system_hooks';
+import { SystemHookResolver } from './system-hook.resolver';
+import { systemHookRoutes } from './system-hook.rest';
+
+/**
+ * System hooks (GitLab 10.3 `/hooks`; README "System hooks"): administrators register URLs; the events
+ * modules emit (core/events/system-events.ts) are delivered from the outbox by every instance's
+ * background task (delivery.ts).
+ */
+export const systemHooksModule = defineModule({
+  name: 'system-hooks',
+  entities: [SystemHook],
+  migrations: [{ name: 'Migration20261203100000_system_hooks', class: Migration20261203100000SystemHooks }],
+  resolvers: [SystemHookResolver],
+  routes: systemHookRoutes,
+  sealed: [{ table: 'system_hooks', column: 'token_sealed', rowKey: 'id' }],
+  background: (env) => startDelivery(env),
+});

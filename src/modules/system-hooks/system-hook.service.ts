@@ -1,0 +1,137 @@
+import type { RequestCtx } from '../../core/context/request-ctx';
+import { reserveRowId } from '../../core/crypto/reserve-row-id';
+import { pgTime } from '../../core/db/pg-time';
+import { sqlRows } from '../../core/db/sql';
+import { NotFoundError, ValidationError } from '../../core/errors/domain-errors';
+import { INSTANCE_SCOPE, recordAudit } from '../../core/events/audit';
+import { HOOKS_EXIST_KEY } from '../../core/events/system-events';
+import { BlockedUrlError, checkOutboundUrl } from '../../core/http/outbound';
+import { offsetPage } from '../../core/pagination/list-query';
+import type { Page, PageArgs } from '../../core/pagination/page';
+import { deliveryConfig, DISABLE_AFTER, hookTokenSlot, localRequestsAllowed, sendToHook } from './delivery';
+import type { CreateSystemHookInput, SystemHookLogType, SystemHookTestDataType, SystemHookType } from './system-hook.type';
+import { randomUUID } from 'node:crypto';
+
+type HookRow = {
+  id: number; url: string; token_sealed: string | null; push_events: boolean; tag_push_events: boolean; repository_update_events: boolean;
+  enable_ssl_verification: boolean; created_at: Date | string; failures: number; next_attempt_at: Date | string | null; pending: string | number;
+};
+
+const SELECT = `h.*, case when h.next_attempt_at = '-infinity' then null else h.next_attempt_at end as next_attempt_at,
+  (select count(*) from (select 1 from system_hook_events e where e.id > h.last_event_id limit 10001) p) as pending`;
+
+function view(r: HookRow): SystemHookType {
+  const next = r.next_attempt_at ? pgTime(r.next_attempt_at) : null;
+  const failing = r.failures > 0 && next !== null && next.getTime() > Date.now();
+  return {
+    id: r.id, url: r.url, createdAt: pgTime(r.created_at), pushEvents: r.push_events, tagPushEvents: r.tag_push_events,
+    repositoryUpdateEvents: r.repository_update_events, enableSslVerification: r.enable_ssl_verification,
+    alertStatus: r.failures >= DISABLE_AFTER ? 'temporarily_disabled' : 'executable',
+    disabledUntil: failing ? next : null, failures: r.failures, pending: Number(r.pending),
+  };
+}
+
+/** GET /hooks: oldest first, paginated (later GitLab; 10.3 answered all hooks at once). */
+function list(ctx: RequestCtx, args: PageArgs): Promise<Page<SystemHookType>> {
+  return offsetPage(ctx.em, { select: SELECT, from: 'system_hooks h', where: [], params: [], orderBy: 'h.id', dir: 'asc', id: 'h.id', map: (r) => view(r as HookRow) }, args);
+}
+
+async function row(ctx: RequestCtx, id: number): Promise<HookRow | undefined> {
+  const [r] = await sqlRows<HookRow>(ctx.em, `select ${SELECT} from system_hooks h where h.id = ?`, [id]);
+  return r;
+}
+
+async function get(ctx: RequestCtx, id: number): Promise<SystemHookType> {
+  const r = await row(ctx, id);
+  if (!r) throw new NotFoundError('System hook');
+  return view(r);
+}
+
+/** The URL rules (400 {"message":{"url":[…]}}): later GitLab's UrlBlocker texts. */
+async function checkUrl(ctx: RequestCtx, url: string): Promise<void> {
+  if (url.trim() === '') throw new ValidationError({ url: ["can't be blank"] });
+  if (url.length > 2048) throw new ValidationError({ url: ['is too long (maximum is 2048 characters)'] });
+  try {
+    await checkOutboundUrl(url, await localRequestsAllowed(ctx.em));
+  } catch (e) {
+    if (e instanceof BlockedUrlError) throw new ValidationError({ url: [e.message] });
+    throw e;
+  }
+}
+
+/** POST /hooks. The hook receives events committed from now on (its cursor starts at the outbox's end). */
+async function create(ctx: RequestCtx, input: CreateSystemHookInput): Promise<SystemHookType> {
+  await checkUrl(ctx, input.url);
+  if (input.token && input.token.length > 255) throw new ValidationError({ token: ['is too long (maximum is 255 characters)'] });
+  const now = ctx.clock.now();
+  const id = await ctx.em.transactional(async (em) => {
+    const hookId = await reserveRowId(em, 'system_hooks');
+    const sealed = input.token ? ctx.secrets.seal(input.token, hookTokenSlot(hookId)) : null;
+    await sqlRows(
+      em,
+      `insert into system_hooks (id, url, token_sealed, push_events, tag_push_events, repository_update_events, enable_ssl_verification, created_at, updated_at, last_event_id)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, coalesce((select max(id) from system_hook_events), 0))`,
+      [hookId, input.url, sealed, input.pushEvents ?? true, input.tagPushEvents ?? false, input.repositoryUpdateEvents ?? false, input.enableSslVerification ?? true, now, now],
+    );
+    await recordAudit(ctx, em, [{ ...INSTANCE_SCOPE, targetType: 'SystemHook', targetId: hookId, targetDetails: redactedUrl(input.url), action: { add: 'system_hook' } }]);
+    await ctx.cache.invalidate(em, HOOKS_EXIST_KEY);
+    return hookId;
+  });
+  return get(ctx, id);
+}
+
+/** DELETE /hooks/:id: 404 "System hook Not Found" (GitLab 10.3); its queue and log go with it. */
+async function remove(ctx: RequestCtx, id: number): Promise<boolean> {
+  await ctx.em.transactional(async (em) => {
+    const [gone] = await sqlRows<{ url: string }>(em, 'delete from system_hooks where id = ? returning url', [id]);
+    if (!gone) throw new NotFoundError('System hook');
+    await recordAudit(ctx, em, [{ ...INSTANCE_SCOPE, targetType: 'SystemHook', targetId: id, targetDetails: redactedUrl(gone.url), action: { remove: 'system_hook' } }]);
+    await ctx.cache.invalidate(em, HOOKS_EXIST_KEY);
+  });
+  return true;
+}
+
+/** GitLab 10.3's test payload (lib/api/system_hooks.rb). */
+const TEST_DATA = { event_name: 'project_create', name: 'Ruby', path: 'ruby', project_id: 1, owner_name: 'Someone', owner_email: 'example@gitlabhq.com' };
+
+/**
+ * GET /hooks/:id (GitLab 10.3): sends the test payload to the hook now, whatever the receiver answers,
+ * and answers the payload. A missing hook: 404 "Not found" (10.3's `SystemHook.find`).
+ */
+async function test(ctx: RequestCtx, id: number): Promise<SystemHookTestDataType> {
+  const r = await row(ctx, id);
+  if (!r) throw new NotFoundError();
+  const timeoutMs = deliveryConfig(ctx.env).timeoutMs;
+  await sendToHook(ctx.em, ctx.secrets, r, TEST_DATA, { timeoutMs, eventId: null, uuid: randomUUID(), trigger: 'system_hooks', allowLocal: await localRequestsAllowed(ctx.em) });
+  return { eventName: TEST_DATA.event_name, name: TEST_DATA.name, path: TEST_DATA.path, projectId: TEST_DATA.project_id, ownerName: TEST_DATA.owner_name, ownerEmail: TEST_DATA.owner_email };
+}
+
+type LogRow = { id: string; trigger: string; url: string; event_name: string | null; response_status: number | null; response_body: string; execution_duration: number; internal_error_message: string | null; created_at: Date | string };
+
+/** GET /hooks/:id/events: the last deliveries, newest first. */
+async function logs(ctx: RequestCtx, id: number, args: PageArgs): Promise<Page<SystemHookLogType>> {
+  if (!(await row(ctx, id))) throw new NotFoundError('System hook');
+  const map = (r: Record<string, unknown>): SystemHookLogType => {
+    const l = r as LogRow;
+    return {
+      id: String(l.id), trigger: l.trigger, eventName: l.event_name, url: l.url, responseStatus: l.response_status, responseBody: l.response_body,
+      executionDuration: l.execution_duration, internalErrorMessage: l.internal_error_message, createdAt: pgTime(l.created_at),
+    };
+  };
+  return offsetPage(ctx.em, {
+    select: `l.*, case when l.event_id is null then null else l.trigger end as event_name`, from: 'system_hook_logs l', where: ['l.hook_id = ?'], params: [id],
+    orderBy: 'l.id', dir: 'desc', id: 'l.id', map,
+  }, args);
+}
+
+/** A URL for the audit log: credentials and query string (where tokens hide) left out. */
+function redactedUrl(raw: string): string {
+  try {
+    const u = new URL(raw);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return '(invalid URL)';
+  }
+}
+
+export const systemHookService = { list, get, create, remove, test, logs };
