@@ -2,7 +2,9 @@ import type { AppModule } from '../core/module/app-module';
 import { accessModule } from './access';
 import { applicationSettingsModule } from './application-settings';
 import { auditEventsModule } from './audit-events';
+import { avatarsModule } from './avatars';
 import { ciModule } from './ci';
+import { customAttributesModule } from './custom-attributes';
 import { broadcastMessagesModule } from './broadcast-messages';
 import { demoModule } from './demo';
 import { featuresModule } from './features';
@@ -38,5 +40,7 @@ export const MODULES: readonly AppModule[] = [
   environmentsModule,
   pagesDomainsModule,
   auditEventsModule,
+  avatarsModule,
+  customAttributesModule,
   systemHooksModule,
 ];

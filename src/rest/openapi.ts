@@ -30,6 +30,8 @@ function paramSchema(spec: ParamSpec): JsonSchema {
       return { type: 'string', enum: spec.values };
     case 'id':
       return { type: 'string', description: 'integer id or URL-encoded full path' };
+    case 'file':
+      return { type: 'string', format: 'binary', description: 'a multipart file part' };
     default:
       return { type: 'string' };
   }
@@ -108,6 +110,8 @@ export function buildOpenApi(schema: GraphQLSchema, routes: CompiledRoute[]): Re
         content: { 'application/json': { schema: route.paginated || returnsList(c) ? { type: 'array', items: one } : one } },
       };
       if (typeof route.status === 'function') responses['304'] = { description: 'Not modified' };
+    } else if (route.scalar) {
+      responses[String(status)] = { description: route.summary, content: { 'application/json': { schema: { type: route.scalar } } } };
     } else {
       responses[String(status)] = { description: `${route.summary}: empty body` };
     }

@@ -112,6 +112,10 @@ async function handle(c: CompiledRoute, deps: RestDeps, req: Request, res: Respo
     value = (data as Record<string, unknown>)[route.unwrap];
   }
   const status = typeof route.status === 'function' ? route.status(data as Record<string, unknown>) : c.status;
+  if (route.scalar) {
+    sendJson(res, status, value);
+    return;
+  }
   if (status === 204 || status === 304 || !shape) {
     res.status(status).end();
     return;

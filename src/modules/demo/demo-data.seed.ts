@@ -2,7 +2,7 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import { sqlRows } from '../../core/db/sql';
 import type { SeedEnv } from '../../core/module/app-module';
 import { groupService } from '../groups/group.service';
-import { groupCustomAttributeService } from '../groups/group-custom-attribute.service';
+import { customAttributeStore } from '../custom-attributes/custom-attribute.store';
 import { memberService } from '../members/member.service';
 import { projectService } from '../projects/project.service';
 import { userService } from '../users/user.service';
@@ -57,7 +57,7 @@ export async function seedDemo(env: SeedEnv): Promise<void> {
   await project(admin, community.id, 'Forum', Visibility.INTERNAL);
   await project(a, alice.namespaceId!, 'Dotfiles', Visibility.PUBLIC);
   await projectService.star(as(bob), String(website.id));
-  await groupCustomAttributeService.set(admin, String(acme.id), 'tier', 'gold');
+  await customAttributeStore.set(admin, 'Group', acme.id, 'tier', 'gold');
   // Storage statistics (no repositories here): deterministic sizes per project.
   await sqlRows(em, `update projects set repository_size = id * 1048576, lfs_objects_size = id * 524288, job_artifacts_size = id * 262144,
                        storage_size = id * (1048576 + 524288 + 262144)`);

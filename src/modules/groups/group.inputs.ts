@@ -1,6 +1,7 @@
 import { ArgsType, Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
 import { KeysetArgs, PageArgs } from '../../core/pagination/page';
 import { SortDirection, Visibility } from '../access/visibility.type';
+import { CustomAttributeFilter } from '../custom-attributes/custom-attribute.type';
 
 export enum GroupOrderBy {
   NAME = 'NAME',
@@ -10,11 +11,7 @@ export enum GroupOrderBy {
 registerEnumType(GroupOrderBy, { name: 'GroupOrderBy' });
 export const GROUP_ORDER_REST_VALUES = ['name', 'path', 'id'] as const;
 
-@InputType('CustomAttributeFilter')
-export class CustomAttributeFilter {
-  @Field(() => String) key!: string;
-  @Field(() => String) value!: string;
-}
+export { CustomAttributeFilter };
 
 /** GET /groups and GET /groups/:id/subgroups (spec 4.10, 4.11); keyset pagination orders by NAME or ID. */
 @ArgsType()

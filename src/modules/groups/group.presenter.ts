@@ -52,4 +52,3 @@ export const GroupUpdateWire = shape('GroupUpdate', {
   projects: list(ProjectWithPublicWire),
 });
 
-export const CustomAttributeWire = shape('CustomAttribute', { key: str(), value: str() });

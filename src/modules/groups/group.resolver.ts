@@ -11,7 +11,6 @@ import { selectedColumns } from '../../core/graphql/reads';
 import { MaxItems, limitDescription, servedLimit } from '../../core/graphql/list-bound';
 import { projectService } from '../projects/project.service';
 import { ProjectPage, ProjectType } from '../projects/project.type';
-import { groupCustomAttributeService } from './group-custom-attribute.service';
 import { CreateGroupInput, GroupsArgs, SubgroupsArgs, UpdateGroupInput } from './group.inputs';
 import { GROUP_CUSTOM_ATTRIBUTES_MAX, GROUP_DETAIL_PROJECTS, type GroupStatistics, type KeyValue } from './group.loaders';
 import { groupService } from './group.service';
@@ -48,19 +47,6 @@ export class GroupResolver {
     return page;
   }
 
-  @Query(() => [CustomAttributeType], { description: `Administrators only. The first ${GROUP_CUSTOM_ATTRIBUTES_MAX} by key.` })
-  @Allow('admin')
-  @MaxItems(GROUP_CUSTOM_ATTRIBUTES_MAX)
-  groupCustomAttributes(@Arg('groupId', () => ID) groupId: string, @Ctx() ctx: RequestCtx): Promise<KeyValue[]> {
-    return groupCustomAttributeService.list(ctx, groupId);
-  }
-
-  @Query(() => CustomAttributeType, { description: 'Administrators only.' })
-  @Allow('admin')
-  groupCustomAttribute(@Arg('groupId', () => ID) groupId: string, @Arg('key', () => String) key: string, @Ctx() ctx: RequestCtx): Promise<KeyValue> {
-    return groupCustomAttributeService.get(ctx, groupId, key);
-  }
-
   @Mutation(() => GroupType)
   @Allow('user')
   createGroup(@Arg('input', () => CreateGroupInput) input: CreateGroupInput, @Ctx() ctx: RequestCtx): Promise<Namespace> {
@@ -83,23 +69,6 @@ export class GroupResolver {
   @Allow('admin')
   transferProjectToGroup(@Arg('id', () => ID) id: string, @Arg('projectId', () => ID) projectId: string, @Ctx() ctx: RequestCtx): Promise<Namespace> {
     return groupService.transferProject(ctx, id, projectId);
-  }
-
-  @Mutation(() => CustomAttributeType, { description: 'Administrators only.' })
-  @Allow('admin')
-  setGroupCustomAttribute(
-    @Arg('groupId', () => ID) groupId: string,
-    @Arg('key', () => String) key: string,
-    @Arg('value', () => String) value: string,
-    @Ctx() ctx: RequestCtx,
-  ): Promise<KeyValue> {
-    return groupCustomAttributeService.set(ctx, groupId, key, value);
-  }
-
-  @Mutation(() => Boolean, { description: 'Administrators only.' })
-  @Allow('admin')
-  deleteGroupCustomAttribute(@Arg('groupId', () => ID) groupId: string, @Arg('key', () => String) key: string, @Ctx() ctx: RequestCtx): Promise<boolean> {
-    return groupCustomAttributeService.remove(ctx, groupId, key);
   }
 
   @FieldResolver(() => Visibility)

@@ -1,7 +1,7 @@
 import { defineRoutes, type ParamException } from '../../rest/route';
 import { PROJECT_FILTER_PARAMS, projectShapeFor } from '../projects/project.rest';
 import { ProjectSimpleWire, ProjectWire } from '../projects/project.presenter';
-import { CustomAttributeWire, GroupDetailWire, GroupSearchHitWire, GroupUpdateWire, GroupWire } from './group.presenter';
+import { GroupDetailWire, GroupSearchHitWire, GroupUpdateWire, GroupWire } from './group.presenter';
 
 /** REST-only parameter of the group lists: selects the `statistics` key (wire includeIf). */
 const LIST_PARAMS: Record<string, ParamException> = { statistics: { type: 'bool', arg: '-', description: 'Include storage statistics (administrators only).' } };
@@ -9,7 +9,6 @@ const LIST_PARAMS: Record<string, ParamException> = { statistics: { type: 'bool'
 // spec 2.3: a search answers the reduced record (id, name, path, description).
 const groupListShape = (p: Record<string, unknown>) => (typeof p.search === 'string' && p.search !== '' ? GroupSearchHitWire : GroupWire);
 
-const ATTR_ID: Record<string, ParamException> = { id: { arg: 'groupId' } };
 const tag = 'groups';
 
 export const groupRoutes = defineRoutes([
@@ -34,21 +33,5 @@ export const groupRoutes = defineRoutes([
     method: 'POST', path: '/groups/:id/projects/:project_id', field: 'Mutation.transferProjectToGroup',
     shape: GroupDetailWire, summary: 'Transfer a project into the group (admin)', tag,
   },
-  {
-    method: 'GET', path: '/groups/:id/custom_attributes', field: 'Query.groupCustomAttributes',
-    params: ATTR_ID, shape: CustomAttributeWire, summary: 'List custom attributes (admin)', tag,
-  },
-  {
-    method: 'GET', path: '/groups/:id/custom_attributes/:key', field: 'Query.groupCustomAttribute',
-    params: ATTR_ID, shape: CustomAttributeWire, summary: 'Get a custom attribute (admin)', tag,
-  },
-  {
-    method: 'PUT', path: '/groups/:id/custom_attributes/:key', field: 'Mutation.setGroupCustomAttribute',
-    params: ATTR_ID,
-    shape: CustomAttributeWire, summary: 'Set a custom attribute (admin)', tag,
-  },
-  {
-    method: 'DELETE', path: '/groups/:id/custom_attributes/:key', field: 'Mutation.deleteGroupCustomAttribute',
-    params: ATTR_ID, summary: 'Delete a custom attribute (admin)', tag,
-  },
+  // Custom attributes: the custom-attributes module (one route set per owner kind).
 ]);

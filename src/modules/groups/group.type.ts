@@ -10,11 +10,7 @@ export class GroupStatisticsType {
   @Field(() => Number) jobArtifactsSize!: number;
 }
 
-@ObjectType('CustomAttribute')
-export class CustomAttributeType {
-  @Field(() => String) key!: string;
-  @Field(() => String) value!: string;
-}
+export { CustomAttributeType } from '../custom-attributes/custom-attribute.type';
 
 /** A view over the Namespace entity (kind = group); relations resolve through dataloaders. */
 @ObjectType('Group')

@@ -1,6 +1,9 @@
 import { ArgsType, Field, InputType, Int, registerEnumType } from 'type-graphql';
 import { KeysetArgs, PageArgs } from '../../core/pagination/page';
+import { UploadScalar } from '../../core/graphql/upload-scalar';
+import type { UploadedFile } from '../../core/http/uploaded-file';
 import { SortDirection, Visibility } from '../access/visibility.type';
+import { CustomAttributeFilter } from '../custom-attributes/custom-attribute.type';
 
 export enum ProjectOrderBy {
   ID = 'ID',
@@ -55,6 +58,9 @@ export class ProjectsArgs extends KeysetArgs(ProjectFilterArgs, 'ID') {
 
   @Field(() => Int, { nullable: true, description: 'Only projects with a smaller id.' })
   idBefore?: number;
+
+  @Field(() => [CustomAttributeFilter], { nullable: true, description: 'Administrators only; ignored for others.' })
+  customAttributes?: CustomAttributeFilter[];
 }
 
 @InputType('ProjectAttributesInput', { description: 'Writable project attributes (POST/PUT /projects).' })
@@ -74,6 +80,7 @@ export class ProjectAttributesInput {
   @Field(() => Boolean, { nullable: true }) publicJobs?: boolean;
   @Field(() => Boolean, { nullable: true }) requestAccessEnabled?: boolean;
   @Field(() => [String], { nullable: true }) tagList?: string[];
+  @Field(() => UploadScalar, { nullable: true, description: 'Avatar image: png, jpg, jpeg, gif, bmp, tiff or ico, at most 200 KB.' }) avatar?: UploadedFile;
 }
 
 @InputType('CreateProjectInput')

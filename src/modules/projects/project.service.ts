@@ -25,6 +25,9 @@ import { Project } from './project.entity';
 import { newRunnersToken } from './project-runners-token';
 import { reserveRowId } from '../../core/crypto/reserve-row-id';
 import { patchEntity, type PatchMapping } from '../../core/patch/patch-entity';
+import type { UploadedFile } from '../../core/http/uploaded-file';
+import { avatarProblems, saveAvatar } from '../avatars';
+import { customAttributeFilter } from '../custom-attributes/custom-attribute.store';
 import { defaultVisibilityLevel, sharedRunnersDefault, visibilityRestriction } from '../application-settings';
 import { CreateProjectInput, PROJECT_DEFAULT_SORT, ProjectOrderBy, UpdateProjectInput, type ProjectsArgs, type ShareProjectInput } from './project.inputs';
 
@@ -38,11 +41,13 @@ const ORDER_COLUMNS: Record<ProjectOrderBy, string> = {
 };
 
 /** Input fields stored differently from how they are written (the rest is copied by patchEntity). */
-const STORED: PatchMapping<CreateProjectInput> = { visibility: (v) => ({ visibilityLevel: VISIBILITY_LEVEL[v] }), namespaceId: 'skip' };
+const STORED: PatchMapping<CreateProjectInput> = { visibility: (v) => ({ visibilityLevel: VISIBILITY_LEVEL[v] }), namespaceId: 'skip', avatar: 'skip' };
 
 export interface ProjectScope {
   /** GET /groups/:id/projects: projects in the group's namespace plus projects shared with it (docs/gitlab-compatibility.md, "Projects and members"). */
   groupId?: number;
+  /** GET /users/:user_id/projects: the projects in the user's personal namespace. */
+  namespaceId?: number;
 }
 
 async function findVisible(ctx: RequestCtx, idOrPath: string | number): Promise<Project> {
@@ -86,6 +91,11 @@ async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {
     where.push(`(p.namespace_id = ? or p.id in (select project_id from project_group_links where group_id = ?))`);
     params.push(scope.groupId, scope.groupId);
   }
+  if (scope.namespaceId !== undefined) {
+    where.push('p.namespace_id = ?');
+    params.push(scope.namespaceId);
+  }
+  customAttributeFilter(ctx, 'Project', 'p.id', args.customAttributes, where, params);
   if (args.archived !== undefined && args.archived !== null) {
     where.push('p.archived = ?');
     params.push(args.archived);
@@ -159,6 +169,12 @@ async function checkUniqueness(ctx: RequestCtx, project: Project, bag: FieldErro
 type WriteStep = (em: RequestCtx['em']) => Promise<void>;
 const noStep: WriteStep = async () => undefined;
 
+/** Stores the avatar (checked with the other attributes) in the write's transaction; the project's row keeps its file name. */
+async function storeAvatar(em: RequestCtx['em'], project: Project, file: UploadedFile): Promise<void> {
+  project.avatar = await saveAvatar(em, 'project', project.id, file);
+  await em.flush();
+}
+
 /**
  * projects_limit for personal namespaces. Checked once early (a clear 400 before other work) and again
  * inside the insert's transaction with the namespace row locked, so parallel creates are serialized and
@@ -217,12 +233,14 @@ async function create(ctx: RequestCtx, input: CreateProjectInput): Promise<Proje
   if (!project.path && project.name) project.path = parameterize(project.name);
   if (!project.name && project.path) project.name = project.path;
   validateAttributes(ctx, project, bag);
+  for (const problem of input.avatar ? avatarProblems(input.avatar.filename, input.avatar.data) : []) bag.add('avatar', problem);
   await checkVisibilityAgainstNamespace(ctx, project, bag);
   await checkUniqueness(ctx, project, bag);
   if (!bag.empty) throw new ValidationError(bag.errors);
   await save(ctx, project, async (em) => {
     if (limited) await checkProjectLimit(em, user, ns.id, true);
   }, async (em) => {
+    if (input.avatar) await storeAvatar(em, project, input.avatar);
     // GitLab 10.x adds the owner of a personal namespace as Master of the new project.
     if (ns.kind === 'user' && ns.ownerId !== null) {
       const m = em.create(ProjectMember, { projectId: project.id, userId: ns.ownerId, accessLevel: AccessLevel.MASTER, expiresAt: null, createdAt: ctx.clock.now(), updatedAt: ctx.clock.now() });
@@ -266,12 +284,13 @@ async function update(ctx: RequestCtx, idOrPath: string, input: UpdateProjectInp
   project.updatedAt = ctx.clock.now();
   const bag = new FieldErrorBag();
   validateAttributes(ctx, project, bag);
+  for (const problem of input.avatar ? avatarProblems(input.avatar.filename, input.avatar.data) : []) bag.add('avatar', problem);
   await checkVisibilityAgainstNamespace(ctx, project, bag);
   await checkUniqueness(ctx, project, bag);
   if (!bag.empty) throw new ValidationError(bag.errors);
   const after = auditedProjectFields(project);
   const nsPath = (await ctx.loaders.namespace.load(project.namespaceId))?.fullPath ?? '';
-  await save(ctx, project, noStep, async (em) => {
+  await save(ctx, project, (em) => (input.avatar ? storeAvatar(em, project, input.avatar) : noStep(em)), async (em) => {
     await recordAudit(ctx, em, changes(projectAudit(project, nsPath), Object.keys(after).map((k) => ({ name: k, from: before[k], to: after[k] }))));
     // A new path renames the project (GitLab's project_rename; a new name alone sends nothing).
     if (after.path !== before.path) await emitSystemEvents(ctx, em, () => projectEvents(em, [project.id], 'rename', `${nsPath}/${String(before.path)}`));

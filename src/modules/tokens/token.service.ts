@@ -2,6 +2,8 @@ import { assertNotPast } from '../../core/validation/future-date';
 import { assertOptionalDate } from '../../core/params/coerce';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { digestToken, generateToken } from '../../core/auth/token';
+import { recordAudit, type AuditEntry } from '../../core/events/audit';
+import type { User } from '../users/user.entity';
 import { NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
 import { offsetPage } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
@@ -50,15 +52,29 @@ async function create(ctx: RequestCtx, userId: number, input: CreateImpersonatio
   const plain = generateToken();
   const token = Object.assign(new PersonalAccessToken(), { userId: user.id, tokenDigest: digestToken(plain), impersonation: true, createdAt: ctx.clock.now(), updatedAt: ctx.clock.now() });
   patchEntity(token, input, CreateImpersonationTokenInput, { scopes: (s) => ({ scopes: [...new Set(s)] }) });
-  await ctx.em.persistAndFlush(token);
+  await ctx.em.transactional(async (em) => {
+    em.persist(token);
+    await em.flush();
+    await recordAudit(ctx, em, [{ ...tokenAudit(user, token), action: { add: 'impersonation_token' } }]);
+  });
   return Object.assign(token, { token: plain });
 }
 
+/** A token's audit events: on its user (entity User), the token as target by name, never its value. */
+const tokenAudit = (user: User, t: PersonalAccessToken): Omit<AuditEntry, 'action'> => ({
+  entityType: 'User', entityId: user.id, entityPath: user.username, targetType: 'PersonalAccessToken', targetId: t.id, targetDetails: t.name,
+});
+
 async function revoke(ctx: RequestCtx, userId: number, id: number): Promise<boolean> {
+  const user = await userService.get(ctx, userId);
   const token = await get(ctx, userId, id);
+  const was = token.revoked;
   token.revoked = true;
   token.updatedAt = ctx.clock.now();
-  await ctx.em.flush();
+  await ctx.em.transactional(async (em) => {
+    await em.flush();
+    if (!was) await recordAudit(ctx, em, [{ ...tokenAudit(user, token), action: { remove: 'impersonation_token' } }]);
+  });
   return true;
 }
 

@@ -2,10 +2,17 @@ import { defineModule } from '../../core/module/app-module';
 import { User } from './user.entity';
 import { UserResolver } from './user.resolver';
 import { userRoutes } from './user.rest';
+import { Identity } from './identity.entity';
+import { identityLoaders } from './identity.service';
+import { UserProjectsResolver } from './user-projects.resolver';
+import { Migration20261203100100Identities } from './migrations/Migration20261203100100_identities';
 
 declare module '../../core/context/request-ctx' {
   /** ctx.user is a full User record on both surfaces. */
   interface CurrentUser extends User {}
 }
 
-export const usersModule = defineModule({ name: 'users', entities: [User], resolvers: [UserResolver], routes: userRoutes });
+export const usersModule = defineModule({
+  name: 'users', entities: [User, Identity], resolvers: [UserResolver, UserProjectsResolver], routes: userRoutes, loaders: identityLoaders,
+  migrations: [{ name: 'Migration20261203100100_identities', class: Migration20261203100100Identities }],
+});

@@ -1,5 +1,8 @@
 import { ArgsType, Field, InputType, Int } from 'type-graphql';
 import { PageArgs } from '../../core/pagination/page';
+import { UploadScalar } from '../../core/graphql/upload-scalar';
+import type { UploadedFile } from '../../core/http/uploaded-file';
+import { CustomAttributeFilter } from '../custom-attributes/custom-attribute.type';
 
 @ArgsType()
 export class UsersArgs extends PageArgs {
@@ -14,6 +17,15 @@ export class UsersArgs extends PageArgs {
 
   @Field(() => Boolean, { nullable: true, description: 'Only blocked users.' })
   blocked?: boolean;
+
+  @Field(() => String, { nullable: true, description: 'With provider: the user with this external uid at that provider (administrators only).' })
+  externUid?: string;
+
+  @Field(() => String, { nullable: true, description: 'With externUid: the external authentication provider (administrators only).' })
+  provider?: string;
+
+  @Field(() => [CustomAttributeFilter], { nullable: true, description: 'Administrators only; ignored for others.' })
+  customAttributes?: CustomAttributeFilter[];
 }
 
 @InputType('UserAttributesInput')
@@ -33,6 +45,9 @@ export class UserAttributesInput {
   @Field(() => String, { nullable: true }) linkedin?: string;
   @Field(() => String, { nullable: true }) twitter?: string;
   @Field(() => String, { nullable: true }) websiteUrl?: string;
+  @Field(() => UploadScalar, { nullable: true, description: 'Avatar image: png, jpg, jpeg, gif, bmp, tiff or ico, at most 200 KB.' }) avatar?: UploadedFile;
+  @Field(() => String, { nullable: true, description: 'With provider: the user\'s uid at an external authentication provider (an identity).' }) externUid?: string;
+  @Field(() => String, { nullable: true, description: 'With externUid: the external authentication provider.' }) provider?: string;
 }
 
 @InputType('CreateUserInput')

@@ -1,4 +1,4 @@
-import { bool, computed, int, shape, str, time } from '../../core/wire/wire';
+import { bool, computed, int, list, shape, str, time } from '../../core/wire/wire';
 
 /** GitLab 10.x user entities: UserBasic < User < UserPublic < UserWithAdmin. */
 /** UserBasic's keys, also the start of a member record. */
@@ -25,6 +25,9 @@ const USER = {
 };
 export const UserWire = shape('User', USER);
 
+/** GitLab 10.3's Entities::Identity. */
+export const IdentityWire = shape('Identity', { provider: str(), extern_uid: str() });
+
 const nothing = (type: 'string' | 'timestamp' | 'date') => computed('id', type, () => null);
 
 const PUBLIC = {
@@ -37,7 +40,7 @@ const PUBLIC = {
   color_scheme_id: computed('id', 'integer', () => 1),
   projects_limit: int({ nullable: true }),
   current_sign_in_at: nothing('timestamp'),
-  identities: { ...computed('id', 'string', () => []), array: true },
+  identities: list(IdentityWire),
   can_create_group: bool({ nullable: true }),
   can_create_project: bool({ nullable: true }),
   two_factor_enabled: computed('id', 'boolean', () => false),

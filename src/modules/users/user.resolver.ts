@@ -8,7 +8,10 @@ import { User } from './user.entity';
 import { CreateUserInput, UpdateUserInput, UsersArgs } from './user.inputs';
 import { userService } from './user.service';
 import { userWebUrl } from './user-web-url';
-import { UserPage, UserType } from './user.type';
+import { avatarUrl } from '../avatars';
+import { IdentityType, UserPage, UserType } from './user.type';
+import { IDENTITIES_MAX, type IdentityView } from './identity.service';
+import { MaxItems } from '../../core/graphql/list-bound';
 
 @Resolver(() => UserType)
 export class UserResolver {
@@ -52,9 +55,26 @@ export class UserResolver {
     return userService.remove(ctx, id, hardDelete ?? false);
   }
 
+  @Mutation(() => Boolean, { description: 'Administrators only. True when the user is blocked now; false when the user already was.' })
+  @Allow('admin')
+  blockUser(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+    return userService.block(ctx, id);
+  }
+
+  @Mutation(() => Boolean, { description: 'Administrators only. True when the user is active now; false when the user already was.' })
+  @Allow('admin')
+  unblockUser(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+    return userService.unblock(ctx, id);
+  }
+
   @FieldResolver(() => String)
   webUrl(@Root() u: User, @Ctx() ctx: RequestCtx): string {
     return userWebUrl(ctx.externalUrl, u.username);
+  }
+
+  @FieldResolver(() => String, { nullable: true, description: 'Absolute URL of the uploaded avatar image; null without one.' })
+  avatarUrl(@Root() u: User, @Ctx() ctx: RequestCtx): string | null {
+    return avatarUrl(ctx.externalUrl, 'user', u.id, u.avatar);
   }
 
   @FieldResolver(() => String, { nullable: true, description: 'Only for the user themself and administrators.' })
@@ -81,5 +101,11 @@ export class UserResolver {
 
   @FieldResolver(() => Boolean, { nullable: true }) external(@Root() u: User, @Ctx() ctx: RequestCtx): boolean | null {
     return policy.canSeePrivateUserFields(ctx.user, u.id) ? u.external : null;
+  }
+
+  @FieldResolver(() => [IdentityType], { nullable: true, description: 'Accounts at external authentication providers. Only for the user themself and administrators.' })
+  @MaxItems(IDENTITIES_MAX)
+  identities(@Root() u: User, @Ctx() ctx: RequestCtx): Promise<IdentityView[]> | null {
+    return policy.canSeePrivateUserFields(ctx.user, u.id) ? ctx.loaders.userIdentities.load(u.id) : null;
   }
 }

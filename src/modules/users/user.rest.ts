@@ -2,11 +2,15 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import { defineRoutes, type ParamException } from '../../rest/route';
 import { UserBasicWire, UserPublicWire, UserWire, UserWithAdminWire } from './user.presenter';
 import { policy } from '../access/policy';
+import { PROJECT_FILTER_PARAMS, projectShapeFor } from '../projects/project.rest';
+import { ProjectSimpleWire, ProjectWire } from '../projects/project.presenter';
 
 const forAdmin = (ctx: RequestCtx) => policy.isAdmin(ctx.user);
 
 const USER_ID: Record<string, ParamException> = { id: { notFound: 'User' } };
 const tag = 'users';
+/** provider + extern_uid name one identity: both or neither (Grape's all_or_none_of). */
+const IDENTITY = { allOrNoneOf: ['extern_uid', 'provider'] };
 
 export const userRoutes = defineRoutes([
   {
@@ -17,7 +21,7 @@ export const userRoutes = defineRoutes([
   {
     method: 'GET', path: '/users', field: 'Query.users',
     paginated: true, shape: (_p, ctx) => (forAdmin(ctx) ? UserWithAdminWire : UserBasicWire), shapes: [UserBasicWire, UserWithAdminWire],
-    summary: 'List users', tag,
+    rules: [IDENTITY], summary: 'List users', tag,
   },
   {
     method: 'GET', path: '/users/:id', field: 'Query.user', params: USER_ID,
@@ -27,8 +31,15 @@ export const userRoutes = defineRoutes([
     method: 'POST', path: '/users', field: 'Mutation.createUser',
     // Grape's declaration order (email, password, name, username) is the order of its error messages.
     params: { email: { required: true }, password: { required: true }, name: { required: true }, username: { required: true } },
-    shape: UserPublicWire, summary: 'Create a user (admin)', tag,
+    rules: [IDENTITY], files: ['avatar'], shape: UserPublicWire, summary: 'Create a user (admin)', tag,
   },
-  { method: 'PUT', path: '/users/:id', field: 'Mutation.updateUser', params: USER_ID, shape: UserPublicWire, summary: 'Update a user (admin)', tag },
+  { method: 'PUT', path: '/users/:id', field: 'Mutation.updateUser', params: USER_ID, rules: [IDENTITY], files: ['avatar'], shape: UserPublicWire, summary: 'Update a user (admin)', tag },
   { method: 'DELETE', path: '/users/:id', field: 'Mutation.deleteUser', params: USER_ID, summary: 'Delete a user (admin)', tag },
+  // GitLab 10.3: 201 with `true`, or `false` when the transition does not apply (already blocked / already active).
+  { method: 'POST', path: '/users/:id/block', field: 'Mutation.blockUser', params: USER_ID, scalar: 'boolean', summary: 'Block a user (admin)', tag },
+  { method: 'POST', path: '/users/:id/unblock', field: 'Mutation.unblockUser', params: USER_ID, scalar: 'boolean', summary: 'Unblock a user (admin)', tag },
+  {
+    method: 'GET', path: '/users/:user_id/projects', field: 'Query.userProjects', params: PROJECT_FILTER_PARAMS, paginated: true,
+    shape: projectShapeFor, shapes: [ProjectWire, ProjectSimpleWire], summary: "List a user's personal projects visible to the caller", tag,
+  },
 ]);

@@ -1,8 +1,9 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
+import { changes, recordAudit, type AuditEntry } from '../../core/events/audit';
 import { lightEntity, likeEscape, sqlRows } from '../../core/db/sql';
 import { onUniqueViolation } from '../../core/db/unique-violation';
-import { ConflictError, ForbiddenError, NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
+import { ConflictError, ForbiddenError, NotFoundError, ParamError, UnauthenticatedError, ValidationError, type DomainError } from '../../core/errors/domain-errors';
 import { offsetPage } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
 import { Namespace } from '../namespaces/namespace.entity';
@@ -16,12 +17,16 @@ import { policy } from '../access/policy';
 import { AccessLevel } from '../access/access-level';
 import { activeMembership } from '../access/visibility-sql';
 import { User } from './user.entity';
+import type { UploadedFile } from '../../core/http/uploaded-file';
+import { avatarProblems, saveAvatar } from '../avatars';
 import { patchEntity, type PatchMapping } from '../../core/patch/patch-entity';
 import { UserAttributesInput, type CreateUserInput, type UpdateUserInput, type UsersArgs } from './user.inputs';
+import { customAttributeFilter } from '../custom-attributes/custom-attribute.store';
+import { checkIdentity, saveIdentity } from './identity.service';
 
 const EMAIL = /^[^@\s]+@[^@\s]+$/;
 /** Input fields stored differently from how they are written (the rest is copied by patchEntity). */
-const STORED: PatchMapping<UserAttributesInput> = { password: (p) => ({ passwordDigest: hashPassword(p) }) };
+const STORED: PatchMapping<UserAttributesInput> = { password: (p) => ({ passwordDigest: hashPassword(p) }), provider: 'skip', externUid: 'skip', avatar: 'skip' };
 
 async function get(ctx: RequestCtx, id: number): Promise<User> {
   const user = await ctx.em.findOne(User, { id });
@@ -46,6 +51,14 @@ async function list(ctx: RequestCtx, args: UsersArgs): Promise<Page<User>> {
   }
   if (args.active) where.push(`u.state = 'active'`);
   if (args.blocked) where.push(`u.state = 'blocked'`);
+  if (args.externUid != null && args.provider != null) {
+    // GitLab 10.3: `authenticated_as_admin!` when both are given (the route requires both or neither).
+    if (!ctx.user) throw new UnauthenticatedError();
+    if (!policy.isAdmin(ctx.user)) throw new ForbiddenError();
+    where.push('u.id in (select i.user_id from identities i where i.provider = ? and lower(i.extern_uid) = lower(?))');
+    params.push(args.provider, args.externUid);
+  }
+  customAttributeFilter(ctx, 'User', 'u.id', args.customAttributes, where, params);
   return offsetPage(ctx.em, { select: 'u.*', from: 'users u', where, params, orderBy: 'u.id', dir: 'asc', id: 'u.id', map: (r) => lightEntity(ctx.em, User, r) }, args);
 }
 
@@ -58,6 +71,7 @@ function validate(ctx: RequestCtx, user: User, input: UserAttributesInput): void
   checkNameOrPath(bag, 'username', user.username, [isValidNamespacePath, MSG.namespacePath], TOP_LEVEL_RESERVED);
   if (input.password != null && input.password.length < 8) bag.add('password', 'is too short (minimum is 8 characters)');
   if (input.projectsLimit != null && input.projectsLimit < 0) bag.add('projects_limit', 'must be greater than or equal to 0');
+  for (const problem of input.avatar ? avatarProblems(input.avatar.filename, input.avatar.data) : []) bag.add('avatar', problem);
   if (!bag.empty) throw new ValidationError(bag.errors);
 }
 
@@ -73,9 +87,10 @@ async function checkConflicts(ctx: RequestCtx, user: User): Promise<void> {
   if (row.username) throw new ConflictError('Username has already been taken');
 }
 
-/** A lost race on the unique indexes ends as the same 409 as a detected duplicate. */
-function conflictFromIndex(e: unknown): ConflictError {
+/** A lost race on the unique indexes ends as the same 409 (400 for an identity) as a detected duplicate. */
+function conflictFromIndex(e: unknown): DomainError {
   const detail = String((e as { constraint?: string; message?: string }).constraint ?? (e as Error).message);
+  if (detail.includes('identities')) return new ValidationError({ identities: ['is invalid'] });
   return new ConflictError(detail.includes('email') ? 'Email has already been taken' : 'Username has already been taken');
 }
 
@@ -95,12 +110,32 @@ async function create(ctx: RequestCtx, input: CreateUserInput): Promise<User> {
   user.createdAt = user.updatedAt = ctx.clock.now();
   validate(ctx, user, input);
   await checkConflicts(ctx, user);
-  await insertWithNamespace(ctx, user);
+  await checkIdentity(ctx, undefined, input);
+  await insertWithNamespace(ctx, user, async (em) => {
+    if (input.avatar) await storeAvatar(em, user, input.avatar);
+    const identity = await saveIdentity(em, user.id, input, userEntity(user));
+    await recordAudit(ctx, em, [{ ...userAudit(user), action: { add: 'user' } }, ...identity]);
+  });
   return user;
 }
 
-/** Creates the user and its personal namespace (path = username) in one transaction. */
-export async function insertWithNamespace(ctx: Pick<RequestCtx, 'em' | 'clock'>, user: User): Promise<void> {
+/** Audit events of a user (GitLab EE's `for_user`): the user is the entity, by username. */
+const userEntity = (u: User): Pick<AuditEntry, 'entityType' | 'entityId' | 'entityPath'> => ({ entityType: 'User', entityId: u.id, entityPath: u.username });
+const userAudit = (u: User): Omit<AuditEntry, 'action'> => ({ ...userEntity(u), targetType: 'User', targetId: u.id, targetDetails: u.username });
+/** The attributes whose changes are recorded (the password as filtered). */
+const auditedUserFields = (u: User): Record<string, unknown> => ({
+  name: u.name, username: u.username, email: u.email, admin: u.admin, external: u.external, can_create_group: u.canCreateGroup,
+  projects_limit: u.projectsLimit, password: u.passwordDigest,
+});
+
+/** Stores the avatar (checked by validate) in the write's transaction and keeps its file name on the user. */
+async function storeAvatar(em: RequestCtx['em'], user: User, file: UploadedFile): Promise<void> {
+  user.avatar = await saveAvatar(em, 'user', user.id, file);
+  await em.flush();
+}
+
+/** Creates the user and its personal namespace (path = username) in one transaction, with `extra` writes (identity, audit). */
+export async function insertWithNamespace(ctx: Pick<RequestCtx, 'em' | 'clock'>, user: User, extra?: (em: RequestCtx['em']) => Promise<void>): Promise<void> {
   const write = () => ctx.em.transactional(async (em) => {
     em.persist(user);
     await em.flush();
@@ -113,6 +148,7 @@ export async function insertWithNamespace(ctx: Pick<RequestCtx, 'em' | 'clock'>,
     ns.traversalIds = [ns.id];
     user.namespaceId = ns.id;
     await em.flush();
+    if (extra) await extra(em);
   });
   await onUniqueViolation(write, conflictFromIndex);
 }
@@ -120,15 +156,22 @@ export async function insertWithNamespace(ctx: Pick<RequestCtx, 'em' | 'clock'>,
 async function update(ctx: RequestCtx, id: number, input: UpdateUserInput): Promise<User> {
   const user = await get(ctx, id);
   const oldUsername = user.username;
+  const before = auditedUserFields(user);
   patchEntity(user, input, UserAttributesInput, STORED);
   user.updatedAt = ctx.clock.now();
   validate(ctx, user, input);
   await checkConflicts(ctx, user);
+  await checkIdentity(ctx, user.id, input);
+  const after = auditedUserFields(user);
+  const diff = Object.keys(after).map((k) => ({ name: k, from: before[k], to: after[k], secret: k === 'password' }));
   const write = () => ctx.em.transactional(async (em) => {
     if (user.username !== oldUsername && user.namespaceId) {
       await em.nativeUpdate(Namespace, { id: user.namespaceId }, { name: user.username, path: user.username, fullPath: user.username, fullName: user.username });
     }
+    if (input.avatar) await storeAvatar(em, user, input.avatar);
     await em.flush();
+    const identity = await saveIdentity(em, user.id, input, userEntity(user));
+    await recordAudit(ctx, em, [...changes(userAudit(user), diff), ...identity]);
   });
   await onUniqueViolation(write, conflictFromIndex);
   return user;
@@ -164,8 +207,34 @@ async function remove(ctx: RequestCtx, id: number, hardDelete = false): Promise<
     // The personal namespace (and with it the user's projects) goes with the user (FK cascade).
     await em.nativeDelete(Namespace, { ownerId: user.id });
     await em.nativeDelete(User, { id: user.id });
+    await recordAudit(ctx, em, [{ ...userAudit(user), action: { remove: 'user' } }]);
   });
   return true;
 }
 
-export const userService = { get, list, create, update, remove };
+/**
+ * POST /users/:id/block and /unblock (GitLab 10.3: `user.block` / `user.activate`, the state machine's
+ * answer): true when the user changed state, false when the transition does not apply (blocking a
+ * blocked user, unblocking an active one). A blocked user's tokens stop authenticating at once.
+ */
+async function setBlocked(ctx: RequestCtx, id: number, blocked: boolean): Promise<boolean> {
+  const user = await get(ctx, id);
+  const [from, to] = blocked ? ['active', 'blocked'] : ['blocked', 'active'];
+  return ctx.em.transactional(async (em) => {
+    const rows = await sqlRows(em, 'update users set state = ?, updated_at = ? where id = ? and state = ? returning id', [to, ctx.clock.now(), user.id, from]);
+    if (rows.length === 0) return false;
+    await recordAudit(ctx, em, [{ ...userAudit(user), action: { customMessage: blocked ? 'Blocked user' : 'Unblocked user' } }]);
+    return true;
+  });
+}
+
+/** GitLab's `find_user`: all digits is an id, anything else a username (404 User Not Found). */
+async function findByIdOrUsername(ctx: RequestCtx, ref: string): Promise<User> {
+  const byId = /^\d+$/.test(ref);
+  if (byId && Number(ref) > 2147483647) throw new NotFoundError('User');
+  const user = await ctx.em.findOne(User, byId ? { id: Number(ref) } : { username: { $ilike: likeEscape(ref) } });
+  if (!user) throw new NotFoundError('User');
+  return user;
+}
+
+export const userService = { get, findByIdOrUsername, list, create, update, remove, block: (ctx: RequestCtx, id: number) => setBlocked(ctx, id, true), unblock: (ctx: RequestCtx, id: number) => setBlocked(ctx, id, false) };

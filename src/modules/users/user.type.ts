@@ -20,3 +20,10 @@ export class UserType {
 }
 
 export const UserPage = PageType(UserType, 'UserPage');
+
+/** A user's account at an external authentication provider (GitLab's Entities::Identity). */
+@ObjectType('Identity')
+export class IdentityType {
+  @Field(() => String) provider!: string;
+  @Field(() => String) externUid!: string;
+}

@@ -1,0 +1,70 @@
+import type { RequestCtx } from '../../core/context/request-ctx';
+import { sqlRows } from '../../core/db/sql';
+import { NotFoundError, ValidationError } from '../../core/errors/domain-errors';
+import { policy } from '../access/policy';
+import type { CustomAttributeFilter, KeyValue } from './custom-attribute.type';
+
+/**
+ * GitLab's custom attributes (lib/api/custom_attributes_endpoints.rb, included by users, groups and
+ * projects): one table per owner kind, the same rules for each. Storage only; the lookups of the
+ * owner (404 `<Owner> Not Found`) are the owner modules' services (custom-attribute.resolver.ts).
+ */
+export type CustomAttributeOwner = 'User' | 'Group' | 'Project';
+
+const TABLES: Record<CustomAttributeOwner, { table: string; column: string }> = {
+  User: { table: 'user_custom_attributes', column: 'user_id' },
+  Group: { table: 'group_custom_attributes', column: 'group_id' },
+  Project: { table: 'project_custom_attributes', column: 'project_id' },
+};
+
+/** Reads stop at this many attributes of one owner (by key). */
+export const CUSTOM_ATTRIBUTES_MAX = 100;
+
+async function list(ctx: RequestCtx, owner: CustomAttributeOwner, id: number): Promise<KeyValue[]> {
+  const { table, column } = TABLES[owner];
+  return sqlRows<KeyValue>(ctx.em, `select key, value from ${table} where ${column} = ? order by key limit ${CUSTOM_ATTRIBUTES_MAX}`, [id]);
+}
+
+async function get(ctx: RequestCtx, owner: CustomAttributeOwner, id: number, key: string): Promise<KeyValue> {
+  const { table, column } = TABLES[owner];
+  const [row] = await sqlRows<KeyValue>(ctx.em, `select key, value from ${table} where ${column} = ? and key = ?`, [id, key]);
+  if (!row) throw new NotFoundError('Custom Attribute');
+  return row;
+}
+
+/** Creates or replaces (GitLab: find_or_initialize_by key, then update value). */
+async function set(ctx: RequestCtx, owner: CustomAttributeOwner, id: number, key: string, value: string): Promise<KeyValue> {
+  const { table, column } = TABLES[owner];
+  if (key.length > 255 || value.length > 255) throw new ValidationError({ [key.length > 255 ? 'key' : 'value']: ['is too long (maximum is 255 characters)'] });
+  const [row] = await sqlRows<KeyValue>(
+    ctx.em,
+    `insert into ${table} (${column}, key, value, created_at, updated_at) values (?, ?, ?, now(), now())
+     on conflict (${column}, key) do update set value = excluded.value, updated_at = now() returning key, value`,
+    [id, key, value],
+  );
+  return row;
+}
+
+async function remove(ctx: RequestCtx, owner: CustomAttributeOwner, id: number, key: string): Promise<boolean> {
+  const { table, column } = TABLES[owner];
+  const rows = await sqlRows(ctx.em, `delete from ${table} where ${column} = ? and key = ? returning id`, [id, key]);
+  if (rows.length === 0) throw new NotFoundError('Custom Attribute');
+  return true;
+}
+
+/**
+ * The `custom_attributes[key]=value` list filter (GitLab's CustomAttributesFilter): every pair must
+ * match; applied for administrators only, ignored (not refused) for others. Appends to `where`/`params`.
+ */
+export function customAttributeFilter(
+  ctx: RequestCtx, owner: CustomAttributeOwner, idSql: string, filters: readonly CustomAttributeFilter[] | undefined, where: string[], params: unknown[],
+): void {
+  if (!filters?.length || !policy.canSeeCustomAttributes(ctx.user)) return;
+  const { table, column } = TABLES[owner];
+  for (const f of filters) {
+    where.push(`exists (select 1 from ${table} ca where ca.${column} = ${idSql} and ca.key = ? and ca.value = ?)`);
+    params.push(f.key, f.value);
+  }
+}
+
+export const customAttributeStore = { list, get, set, remove };

@@ -1,0 +1,39 @@
+import type { GraphQLResolveInfo } from 'graphql';
+import { ArgsType, Args, Ctx, Field, ID, Info, Query, Resolver } from 'type-graphql';
+import { Allow } from '../../core/auth/allow';
+import type { RequestCtx } from '../../core/context/request-ctx';
+import type { Page } from '../../core/pagination/page';
+import { CustomAttributeFilter } from '../custom-attributes/custom-attribute.type';
+import { preloadProjectRelations } from '../projects/project-preload';
+import type { Project } from '../projects/project.entity';
+import { ProjectFilterArgs } from '../projects/project.inputs';
+import { projectService } from '../projects/project.service';
+import { ProjectPage } from '../projects/project.type';
+import { userService } from './user.service';
+
+/** GET /users/:user_id/projects: GitLab 10.3's collection_params (the projects list's filters, order and pages). */
+@ArgsType()
+export class UserProjectsArgs extends ProjectFilterArgs {
+  @Field(() => ID, { description: 'The user: an id or a username.' })
+  userId!: string;
+
+  @Field(() => [CustomAttributeFilter], { nullable: true, description: 'Administrators only; ignored for others.' })
+  customAttributes?: CustomAttributeFilter[];
+}
+
+@Resolver()
+export class UserProjectsResolver {
+  /**
+   * A user's personal projects that the caller may see (GitLab 10.3's PersonalProjectsFinder).
+   * As there, `owned` and `membership` are accepted and have no effect on this list: the finder of a
+   * user's projects starts from that user's namespace, not from the caller's projects.
+   */
+  @Query(() => ProjectPage, { description: "A user's personal projects visible to the caller (GET /users/:user_id/projects)." })
+  @Allow('anonymous')
+  async userProjects(@Args() args: UserProjectsArgs, @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo): Promise<Page<Project>> {
+    const user = await userService.findByIdOrUsername(ctx, args.userId);
+    const page = await projectService.list(ctx, { ...args, owned: undefined, membership: undefined }, { namespaceId: user.namespaceId ?? 0 });
+    await preloadProjectRelations(ctx, page.nodes, info, ['nodes']);
+    return page;
+  }
+}
