@@ -21,6 +21,8 @@ import { buildAppSchema } from './core/graphql/schema';
 import { bodyErrorHandler } from './core/http/body-error-handler';
 import { requestIdFrom, withRequestContext } from './core/http/request-id';
 import { SWAGGER_CSP, securityHeaders, withCsp } from './core/http/security-headers';
+import { sendStoredFile } from './core/http/stored-file';
+import { downloadsOf } from './core/module/app-module';
 import { backgroundOf, loaderFactory, routesOf, switchesOf, type AppModule } from './core/module/app-module';
 import { authenticateToken, type AuthResult } from './modules/tokens/authenticate';
 import { throttleConfig } from './modules/application-settings';
@@ -186,6 +188,20 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.use('/api/v4', normalizeApiPath, rest(routes));
   // spec 9: the few routes GitLab also answered under the deprecated /api/v3 (RouteDef.v3), same handlers.
   app.use('/api/v3', normalizeApiPath, rest(routes.filter((c) => c.route.v3)));
+
+  // Files the modules serve (avatars at GitLab's /uploads/… paths): a bad token is 401, anything the
+  // caller may not see the same 404 as a missing file.
+  for (const d of downloadsOf(deps.modules)) {
+    app.get(d.path, (req, res, next) => {
+      createCtx(req)
+        .then(async (ctx) => {
+          if (ctx.tokenInvalid) return sendJson(res, 401, { message: '401 Unauthorized' });
+          const file = await d.find(ctx, req.params as Record<string, string>);
+          return file ? sendStoredFile(req, res, file) : sendJson(res, 404, { error: '404 Not Found' });
+        })
+        .catch(next);
+    });
+  }
 
   const apollo = await startApollo(schema, { reportError: (err, where) => reporter.report(err, { surface: 'graphql', ...where }) });
   const graphqlCtx = async (req: Request, res: Response): Promise<RequestCtx> => {

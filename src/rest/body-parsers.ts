@@ -8,6 +8,7 @@ import { UnauthenticatedError } from '../core/errors/domain-errors';
 import { asDomainError } from '../core/errors/driver-errors';
 import { toRestError } from '../core/errors/rest-error';
 import { isClientAbort, sendJsonError } from '../core/http/body-error-handler';
+import { UploadedFile } from '../core/http/uploaded-file';
 import type { RouteDef } from './route';
 
 /** JSON, form and multipart field bodies (README "Security"). */
@@ -83,11 +84,33 @@ function routeGate(route: RouteDef, allow: AllowRule | undefined): RequestHandle
   };
 }
 
-/** Declared file parts arrive as their text, like form fields. */
+/**
+ * Declared file parts arrive as UploadedFile values under their names; the parameter coercers read a
+ * text parameter's file as its text (a PEM certificate) and hand a `file` parameter (an avatar) its bytes.
+ */
 function filesToFields(req: Request, _res: Response, next: NextFunction): void {
-  const files = (req as Request & { files?: Record<string, Express.Multer.File[]> }).files;
-  if (files && !Array.isArray(files)) for (const [name, [f]] of Object.entries(files)) (req.body as Record<string, unknown>)[name] = f.buffer.toString('utf8');
+  const files = (req as Request & { files?: Express.Multer.File[] }).files;
+  if (Array.isArray(files)) for (const f of files) (req.body as Record<string, unknown>)[f.fieldname] = new UploadedFile(f.originalname, f.mimetype, f.buffer);
   next();
+}
+
+/**
+ * Which file parts are kept: a declared name once (a second part of that name is refused, 400); any
+ * other file part is ignored as GitLab ignores undeclared parameters, its bytes drained by multer
+ * (`fileStream.resume()`) without being buffered. The route's Content-Length total and the part count
+ * still bound what such parts may cost.
+ */
+function keepDeclaredFiles(declared: readonly string[]): (req: Request, file: Express.Multer.File, cb: multer.FileFilterCallback) => void {
+  const names = new Set(declared);
+  const seen = new WeakMap<Request, Set<string>>();
+  return (req, file, cb) => {
+    if (!names.has(file.fieldname)) return cb(null, false);
+    const got = seen.get(req) ?? new Set<string>();
+    seen.set(req, got);
+    if (got.has(file.fieldname)) return cb(new multer.MulterError('LIMIT_UNEXPECTED_FILE', file.fieldname));
+    got.add(file.fieldname);
+    cb(null, true);
+  };
 }
 
 /**
@@ -117,9 +140,10 @@ export interface BodyPipelineOptions {
 export function routeBodyPipeline(route: RouteDef, createCtx: (req: Request) => Promise<RequestCtx>, opts: BodyPipelineOptions = {}): RequestHandler[] {
   const files = route.files ?? [];
   const upload = multer({
-    // Without declared files, upload.none() refuses any file part ("Unexpected file field").
-    limits: { fields: MULTIPART_MAX_FIELDS, fieldSize: BODY_LIMIT_BYTES, fieldNameSize: 200, fileSize: FILE_LIMIT_BYTES, parts: MULTIPART_MAX_FIELDS + files.length, ...(files.length > 0 ? { files: files.length } : {}) },
+    // Undeclared file parts are skipped by the filter, so no `files` count: `parts` bounds them all.
+    limits: { fields: MULTIPART_MAX_FIELDS, fieldSize: BODY_LIMIT_BYTES, fieldNameSize: 200, fileSize: FILE_LIMIT_BYTES, parts: MULTIPART_MAX_FIELDS + files.length },
+    fileFilter: keepDeclaredFiles(files),
   });
-  const multipart = files.length > 0 ? upload.fields(files.map((name) => ({ name, maxCount: 1 }))) : upload.none();
+  const multipart = upload.any();
   return [authenticateFirst(createCtx), routeGate(route, opts.allow), multipartGate(route), jsonBody, formBody, multipartOf(multipart, route, opts.logger), filesToFields];
 }

@@ -19,7 +19,7 @@ function isKeyValue(t: GraphQLInputObjectType): boolean {
   return Object.keys(t.getFields()).sort().join(',') === 'key,value';
 }
 
-const SCALARS: Record<string, ParamType> = { Int: 'int', Float: 'float', Boolean: 'bool', String: 'string', ID: 'id', DateTimeISO: 'datetime' };
+const SCALARS: Record<string, ParamType> = { Int: 'int', Float: 'float', Boolean: 'bool', String: 'string', ID: 'id', DateTimeISO: 'datetime', Upload: 'file' };
 
 function typeOf(type: GraphQLInputType, where: string): Pick<ParamSpec, 'type' | 'values'> {
   const inner = isNonNullType(type) ? type.ofType : type;

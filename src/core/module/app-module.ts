@@ -7,6 +7,17 @@ import type { AppEnv, CurrentUser, RequestCtx } from '../context/request-ctx';
 import type { SecretBox } from '../crypto/secret-box';
 import type { SharedCache } from '../db/shared-cache';
 import type { RouteDef } from '../../rest/route';
+import type { StoredFile } from '../http/stored-file';
+
+/**
+ * A file the module serves outside /api/v4 (GitLab's `/uploads/…` of avatars): `find` answers the
+ * file the caller may read, or null (404, as missing); core sends it (core/http/stored-file.ts).
+ */
+export interface DownloadRoute {
+  /** Express path, e.g. '/uploads/-/system/user/avatar/:id/:filename'. */
+  path: string;
+  find: (ctx: RequestCtx, params: Record<string, string>) => Promise<StoredFile | null>;
+}
 
 /** What a seed step gets: an entity manager, request contexts for any user, a log line writer. */
 export interface SeedEnv {
@@ -48,6 +59,8 @@ export interface AppModule {
    * key check samples and `npm run secrets:rotate` re-seals (README "Running several instances").
    */
   sealed?: SealedColumn[];
+  /** Files served outside /api/v4 (avatars), each behind the same authentication as the API. */
+  downloads?: DownloadRoute[];
   /**
    * Work the module runs in the background of every instance (system hook delivery), started with the
    * app and stopped with it (buildApp's `stop`). It must be safe with several instances running it.
@@ -116,6 +129,8 @@ export function switchesOf(modules: readonly AppModule[]): (ctx: RequestCtx, nam
 }
 
 export const backgroundOf = (modules: readonly AppModule[]) => modules.flatMap((m) => (m.background ? [m.background] : []));
+
+export const downloadsOf = (modules: readonly AppModule[]) => modules.flatMap((m) => m.downloads ?? []);
 
 export function loaderFactory(modules: readonly AppModule[]): (ctx: RequestCtx) => object {
   const factories = modules.flatMap((m) => (m.loaders ? [m.loaders] : []));

@@ -1,4 +1,5 @@
 import { NotFoundError, ParamError } from '../errors/domain-errors';
+import { UploadedFile } from '../http/uploaded-file';
 
 /**
  * GitLab (Grape) parameter coercion, shared by every REST route (docs/gitlab-compatibility.md, "Parameters").
@@ -15,7 +16,9 @@ export type ParamType =
   | 'datetime'
   | 'date'
   | 'id'
-  | 'enum';
+  | 'enum'
+  /** A multipart file part (Grape `type: File`): anything else, a string included, is invalid. */
+  | 'file';
 
 export interface ParamSpec {
   type: ParamType;
@@ -74,6 +77,8 @@ export function coerceParam(name: string, spec: ParamSpec, raw: unknown): unknow
   switch (spec.type) {
     case 'string':
     case 'id': {
+      // A declared file part on a text parameter (a PEM certificate) is its text.
+      if (raw instanceof UploadedFile) raw = raw.text();
       if (typeof raw === 'string') {
         if (hasNulByte(raw)) throw ParamError.invalid(name);
         return raw;
@@ -139,6 +144,10 @@ export function coerceParam(name: string, spec: ParamSpec, raw: unknown): unknow
     case 'enum': {
       if (typeof raw !== 'string' || !(spec.values ?? []).includes(raw)) throw ParamError.notInSet(name);
       return raw.toUpperCase();
+    }
+    case 'file': {
+      if (!(raw instanceof UploadedFile)) throw ParamError.invalid(name);
+      return raw;
     }
   }
 }

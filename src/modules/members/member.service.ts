@@ -20,6 +20,7 @@ import { userWebUrl } from '../users/user-web-url';
 import { GroupMember, ProjectMember } from '../access/member.entity';
 import { patchEntity } from '../../core/patch/patch-entity';
 import { MemberInput, UpdateMemberInput, type MembersArgs, type MemberType } from './member.type';
+import { avatarUrl } from '../avatars';
 
 export type SourceKind = 'group' | 'project';
 
@@ -43,16 +44,16 @@ async function source(ctx: RequestCtx, kind: SourceKind, idOrPath: string): Prom
   return { kind, id: project.id, table: 'project_members', fk: 'project_id', canAdmin: policy.canAdminProject(ctx.user, level) };
 }
 
-type Row = Record<string, unknown> & { id: number; username: string; name: string; state: string; access_level: number; expires_at: string | null };
+type Row = Record<string, unknown> & { id: number; username: string; name: string; state: string; avatar: string | null; access_level: number; expires_at: string | null };
 
 function view(ctx: RequestCtx, r: Row): MemberType {
   return {
-    id: r.id, username: r.username, name: r.name, state: r.state, avatarUrl: null, webUrl: userWebUrl(ctx.externalUrl, r.username),
+    id: r.id, username: r.username, name: r.name, state: r.state, avatarUrl: avatarUrl(ctx.externalUrl, 'user', r.id, r.avatar), webUrl: userWebUrl(ctx.externalUrl, r.username),
     accessLevel: r.access_level, expiresAt: r.expires_at,
   };
 }
 
-const COLUMNS = `u.id, u.username, u.name, u.state, m.access_level, to_char(m.expires_at, 'YYYY-MM-DD') as expires_at`;
+const COLUMNS = `u.id, u.username, u.name, u.state, u.avatar, m.access_level, to_char(m.expires_at, 'YYYY-MM-DD') as expires_at`;
 const SELECT = `select ${COLUMNS}`;
 
 async function list(ctx: RequestCtx, kind: SourceKind, args: MembersArgs): Promise<Page<MemberType>> {

@@ -96,4 +96,8 @@ export class Project {
 
   @Property({ type: 'datetime' })
   lastActivityAt: Date = new Date();
+
+  /** The avatar's file name (GitLab's column); its bytes are in `avatars` (modules/avatars). */
+  @Property({ type: 'string', length: 255, nullable: true })
+  avatar: string | null = null;
 }

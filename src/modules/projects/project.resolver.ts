@@ -17,6 +17,7 @@ import { projectRunnersToken } from './project-runners-token';
 import { ProjectGroupLinkType, ProjectPage, ProjectType, SharedWithGroupType, StarProjectPayload } from './project.type';
 import type { Page } from '../../core/pagination/page';
 import type { ProjectGroupLink } from './project-group-link.entity';
+import { avatarUrl } from '../avatars';
 
 let lastUrl = '';
 let lastHost = '';
@@ -140,6 +141,12 @@ export class ProjectResolver {
   @Reads('path', 'namespaceId')
   pathWithNamespace(@Root() p: Project, @Ctx() ctx: RequestCtx): string | Promise<string> {
     return withNamespace(ctx, p, (ns) => fullPathOf(ns, p));
+  }
+
+  @FieldResolver(() => String, { nullable: true, description: 'Absolute URL of the uploaded avatar image; null without one.' })
+  @Reads('id', 'avatar')
+  avatarUrl(@Root() p: Project, @Ctx() ctx: RequestCtx): string | null {
+    return avatarUrl(ctx.externalUrl, 'project', p.id, p.avatar);
   }
 
   @FieldResolver(() => String)

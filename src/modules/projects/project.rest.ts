@@ -27,9 +27,9 @@ export const projectRoutes = defineRoutes([
   { method: 'GET', path: '/projects/:id', field: 'Query.project', shape: ProjectWire, summary: 'Get a project', tag },
   {
     method: 'POST', path: '/projects', field: 'Mutation.createProject',
-    rules: [{ atLeastOneOf: ['name', 'path'] }], shape: ProjectWire, summary: 'Create a project', tag,
+    rules: [{ atLeastOneOf: ['name', 'path'] }], files: ['avatar'], shape: ProjectWire, summary: 'Create a project', tag,
   },
-  { method: 'PUT', path: '/projects/:id', field: 'Mutation.updateProject', shape: ProjectWire, summary: 'Update a project', tag },
+  { method: 'PUT', path: '/projects/:id', field: 'Mutation.updateProject', files: ['avatar'], shape: ProjectWire, summary: 'Update a project', tag },
   { method: 'DELETE', path: '/projects/:id', field: 'Mutation.deleteProject', summary: 'Delete a project', tag },
   { method: 'POST', path: '/projects/:id/archive', field: 'Mutation.archiveProject', shape: ProjectWire, summary: 'Archive a project', tag },
   { method: 'POST', path: '/projects/:id/unarchive', field: 'Mutation.unarchiveProject', shape: ProjectWire, summary: 'Unarchive a project', tag },

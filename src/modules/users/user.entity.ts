@@ -54,6 +54,10 @@ export class User {
   @Property({ type: 'string', length: 255 })
   websiteUrl = '';
 
+  /** The avatar's file name (GitLab's column); its bytes are in `avatars` (modules/avatars). */
+  @Property({ type: 'string', length: 255, nullable: true })
+  avatar: string | null = null;
+
   /** The user's personal namespace (namespaces.kind = 'user'). */
   @Property({ type: 'integer', nullable: true })
   namespaceId: number | null = null;

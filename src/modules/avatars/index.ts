@@ -1,0 +1,15 @@
+import { defineModule } from '../../core/module/app-module';
+import { avatarDownloads } from './avatar.downloads';
+import { Avatar } from './avatar.entity';
+import { Migration20261125150000Avatars } from './migrations/Migration20261125150000_avatars';
+
+export { AVATAR_MAX_BYTES, avatarProblems } from './avatar-image';
+export { avatarUrl, saveAvatar, type AvatarModel } from './avatar.store';
+
+/** Avatars of users and projects: stored in PostgreSQL, served at GitLab's /uploads paths (README "Security"). */
+export const avatarsModule = defineModule({
+  name: 'avatars',
+  entities: [Avatar],
+  migrations: [{ name: 'Migration20261125150000_avatars', class: Migration20261125150000Avatars }],
+  downloads: avatarDownloads,
+});
