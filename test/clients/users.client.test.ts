@@ -1,0 +1,78 @@
+import { execFile, execFileSync } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
+
+/** Issue 21: python-gitlab 3.12 drives block/unblock, identities, custom attributes and a user's projects with its own managers. */
+const t = {} as TestApp;
+let server: http.Server;
+let host: string;
+
+function findPython(): string | undefined {
+  for (const bin of ['python3', '/usr/bin/python3']) {
+    try {
+      execFileSync(bin, ['-c', 'import gitlab'], { stdio: 'ignore', timeout: 20000 });
+      return bin;
+    } catch {
+      // try the next one
+    }
+  }
+  return undefined;
+}
+const python = findPython();
+if (!python && process.env.REQUIRE_PYTHON_GITLAB === '1') throw new Error('REQUIRE_PYTHON_GITLAB=1 but no python3 can import gitlab (apt-get install python3-gitlab)');
+if (!python) process.stderr.write('\nSKIPPED: python-gitlab users (no python3 with the gitlab module; apt-get install python3-gitlab)\n');
+const describePython = python ? describe : describe.skip;
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => t.app(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  host = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  Object.assign(t, await setupTestApp({ externalUrl: host }));
+  await t.reset();
+}, 60000);
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  await t.close();
+});
+
+const SCRIPT = `
+import json, sys
+import gitlab
+gl = gitlab.Gitlab(sys.argv[1], private_token=sys.argv[2])
+u = gl.users.create({"email": "py@example.com", "username": "py", "name": "Py", "password": "secret123", "provider": "ldapmain", "extern_uid": "uid=py"})
+out = {"identities": u.identities}
+out["block"] = [u.block(), u.state, u.block(), gl.users.get(u.id).state, u.unblock(), u.unblock()]
+u.customattributes.set("tier", "gold")
+out["attrs"] = [(a.key, a.value) for a in u.customattributes.list()]
+out["by_attr"] = [x.username for x in gl.users.list(custom_attributes={"tier": "gold"})]
+out["by_identity"] = [x.username for x in gl.users.list(extern_uid="uid=py", provider="ldapmain")]
+u.customattributes.delete("tier")
+sudo = gitlab.Gitlab(sys.argv[1], private_token=sys.argv[2])
+sudo.headers["Sudo"] = "py"
+mine = sudo.projects.create({"name": "tool"})
+as_admin = gl.projects.get(mine.id)
+as_admin.customattributes.set("env", "prod")
+out["project_attrs"] = [(a.key, a.value) for a in as_admin.customattributes.list()]
+out["projects"] = [x.path_with_namespace for x in u.projects.list(get_all=True)]
+out["projects_by_manager"] = [x.path_with_namespace for x in gl.users.get(u.id).projects.list(simple=True)]
+print(json.dumps(out))
+`;
+
+describePython('python-gitlab users', () => {
+  it('blocks and unblocks, sets identities and custom attributes, lists a user\'s projects', async () => {
+    const stdout = await new Promise<string>((resolve, reject) => {
+      execFile(python!, ['-c', SCRIPT, host, ROOT_TOKEN], { timeout: 60000 }, (err, out, errOut) => (err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out)));
+    });
+    expect(JSON.parse(stdout)).toEqual({
+      identities: [{ provider: 'ldapmain', extern_uid: 'uid=py' }],
+      block: [true, 'blocked', false, 'blocked', true, false],
+      attrs: [['tier', 'gold']],
+      by_attr: ['py'],
+      by_identity: ['py'],
+      project_attrs: [['env', 'prod']],
+      projects: ['py/tool'],
+      projects_by_manager: ['py/tool'],
+    });
+  });
+});
