@@ -1,0 +1,77 @@
+import { execFile, execFileSync } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
+
+/** Issue 21: python-gitlab 3.12 sends avatars as multipart files (always named avatar.png) and reads them back at avatar_url. */
+const t = {} as TestApp;
+let server: http.Server;
+let host: string;
+
+function findPython(): string | undefined {
+  for (const bin of ['python3', '/usr/bin/python3']) {
+    try {
+      execFileSync(bin, ['-c', 'import gitlab'], { stdio: 'ignore', timeout: 20000 });
+      return bin;
+    } catch {
+      // try the next one
+    }
+  }
+  return undefined;
+}
+const python = findPython();
+if (!python && process.env.REQUIRE_PYTHON_GITLAB === '1') throw new Error('REQUIRE_PYTHON_GITLAB=1 but no python3 can import gitlab (apt-get install python3-gitlab)');
+if (!python) process.stderr.write('\nSKIPPED: python-gitlab avatars (no python3 with the gitlab module; apt-get install python3-gitlab)\n');
+const describePython = python ? describe : describe.skip;
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => t.app(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  host = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  Object.assign(t, await setupTestApp({ externalUrl: host }));
+  await t.reset();
+}, 60000);
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  await t.close();
+});
+
+// A 1×1 GIF sent as python-gitlab sends every image (file name avatar.png), then fetched at avatar_url.
+const SCRIPT = `
+import base64, hashlib, json, sys
+import gitlab, requests
+gl = gitlab.Gitlab(sys.argv[1], private_token=sys.argv[2])
+gif = base64.b64decode("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==")
+u = gl.users.create({"email": "py@example.com", "password": "secret-password", "name": "Py", "username": "py", "avatar": gif})
+created = u.avatar_url
+u = gl.users.get(u.id)
+u.avatar = gif + b"\\0"
+u.save()
+u = gl.users.get(u.id)
+got = requests.get(u.avatar_url)
+p = gl.projects.create({"name": "pic", "avatar": gif, "visibility": "public"})
+pg = requests.get(gl.projects.get(p.id).avatar_url)
+print(json.dumps({
+  "created": created.rsplit("/", 1)[1],
+  "url": u.avatar_url.split("/uploads/", 1)[1].split("/", 3)[:3],
+  "status": got.status_code, "type": got.headers["Content-Type"],
+  "same": hashlib.sha256(got.content).hexdigest() == hashlib.sha256(gif + b"\\0").hexdigest(),
+  "project": [pg.status_code, pg.content == gif],
+}))
+`;
+
+describePython('python-gitlab uploads avatars', () => {
+  it('creates and updates a user and creates a project with an avatar, and reads the bytes back', async () => {
+    const stdout = await new Promise<string>((resolve, reject) => {
+      execFile(python!, ['-c', SCRIPT, host, ROOT_TOKEN], { timeout: 60000 }, (err, out, errOut) => (err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out)));
+    });
+    expect(JSON.parse(stdout)).toEqual({
+      created: 'avatar.png',
+      url: ['-', 'system', 'user'],
+      status: 200,
+      type: 'image/gif',
+      same: true,
+      project: [200, true],
+    });
+  });
+});
