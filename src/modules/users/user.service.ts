@@ -1,7 +1,7 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
 import { changes, recordAudit, type AuditEntry } from '../../core/events/audit';
-import { lightEntity, likeEscape, sqlRows } from '../../core/db/sql';
+import { lightEntity, likeEscape, sqlEntities, sqlRows } from '../../core/db/sql';
 import { onUniqueViolation } from '../../core/db/unique-violation';
 import { ConflictError, ForbiddenError, NotFoundError, ParamError, UnauthenticatedError, ValidationError, type DomainError } from '../../core/errors/domain-errors';
 import { offsetPage } from '../../core/pagination/list-query';
@@ -232,7 +232,8 @@ async function setBlocked(ctx: RequestCtx, id: number, blocked: boolean): Promis
 async function findByIdOrUsername(ctx: RequestCtx, ref: string): Promise<User> {
   const byId = /^\d+$/.test(ref);
   if (byId && Number(ref) > 2147483647) throw new NotFoundError('User');
-  const user = await ctx.em.findOne(User, byId ? { id: Number(ref) } : { username: { $ilike: likeEscape(ref) } });
+  // By username through the unique lower(username) index.
+  const [user] = await sqlEntities(ctx.em, User, `select u.* from users u where ${byId ? 'u.id = ?' : 'lower(u.username) = lower(?)'}`, [byId ? Number(ref) : ref]);
   if (!user) throw new NotFoundError('User');
   return user;
 }
