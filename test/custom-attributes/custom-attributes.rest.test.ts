@@ -46,6 +46,24 @@ describe.each([
     expect(rows?.n).toBe('1');
   });
 
+  it('records audit events on its owner: added, changed, removed (a write with no change records nothing)', async () => {
+    const { id, ref } = await target();
+    await t.orm.em.getConnection().execute('delete from audit_events');
+    const base = `/api/v4/${resource}/${ref}/custom_attributes`;
+    await admin().put(`${base}/tier`).send({ value: 'gold' }).expect(200);
+    await admin().put(`${base}/tier`).send({ value: 'gold' }).expect(200);
+    await admin().put(`${base}/tier`).send({ value: 'silver' }).expect(200);
+    await admin().delete(`${base}/tier`).expect(204);
+    await admin().delete(`${base}/tier`).expect(404);
+    const list = (await admin().get(`/api/v4/audit_events?entity_type=${owner}&entity_id=${id}`).expect(200)).body as { details: Record<string, string> }[];
+    const path = resource === 'users' ? 'attr-owner' : 'attr-owner/attr-p';
+    expect(list.reverse().map((e) => [e.details.add ?? e.details.remove ?? e.details.change, e.details.from, e.details.to, e.details.target_type, e.details.target_details, e.details.entity_path])).toEqual([
+      ['custom_attribute', undefined, undefined, 'CustomAttribute', 'tier', path],
+      ['tier', 'gold', 'silver', 'CustomAttribute', 'tier', path],
+      ['custom_attribute', undefined, undefined, 'CustomAttribute', 'tier', path],
+    ]);
+  });
+
   it('has GraphQL twins with the same data', async () => {
     const { id } = await target();
     const lower = owner.toLowerCase();
@@ -91,5 +109,7 @@ describe('custom_attributes[key]=value on GET /users and GET /projects', () => {
     expect(left).toEqual({ u: '0', p: '0' });
     const g = await createGroup(t, { path: 'still' });
     expect((await admin().put(`/api/v4/groups/${g.id}/custom_attributes/a`).send({ value: '1' }).expect(200)).body).toEqual({ key: 'a', value: '1' });
+    const [event] = (await admin().get(`/api/v4/audit_events?entity_type=Group&entity_id=${g.id}`).expect(200)).body;
+    expect(event.details).toMatchObject({ add: 'custom_attribute', target_type: 'CustomAttribute', target_details: 'a', entity_path: 'still' });
   });
 });

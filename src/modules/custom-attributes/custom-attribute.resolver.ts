@@ -3,9 +3,12 @@ import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { MaxItems } from '../../core/graphql/list-bound';
 import { groupService } from '../groups/group.service';
-import { projectService } from '../projects/project.service';
+import { projectAuditEntity, projectService } from '../projects/project.service';
 import { userService } from '../users/user.service';
-import { CUSTOM_ATTRIBUTES_MAX, customAttributeStore as store, type CustomAttributeOwner } from './custom-attribute.store';
+import type { User } from '../users/user.entity';
+import type { Namespace } from '../namespaces/namespace.entity';
+import type { Project } from '../projects/project.entity';
+import { CUSTOM_ATTRIBUTES_MAX, customAttributeStore as store, type CustomAttributeAudit, type CustomAttributeOwner } from './custom-attribute.store';
 import { CustomAttributeType, type KeyValue } from './custom-attribute.type';
 
 /** How an owner kind is named and found (404 `<Owner> Not Found` when missing or not visible). */
@@ -15,12 +18,23 @@ interface OwnerSpec {
   idArg: string;
   idType: typeof Int | typeof ID;
   find: (ctx: RequestCtx, id: never) => Promise<{ id: number }>;
+  /** The owner's audit entity (writes record their events on it). */
+  audit: (ctx: RequestCtx, owner: never) => CustomAttributeAudit | Promise<CustomAttributeAudit>;
 }
 
 export const CUSTOM_ATTRIBUTE_OWNERS: OwnerSpec[] = [
-  { owner: 'User', idArg: 'userId', idType: Int, find: (ctx, id: number) => userService.get(ctx, id) },
-  { owner: 'Group', idArg: 'groupId', idType: ID, find: (ctx, id: string) => groupService.findVisible(ctx, id) },
-  { owner: 'Project', idArg: 'projectId', idType: ID, find: (ctx, id: string) => projectService.findVisible(ctx, id) },
+  {
+    owner: 'User', idArg: 'userId', idType: Int, find: (ctx, id: number) => userService.get(ctx, id),
+    audit: (_ctx, u: User) => ({ entityType: 'User', entityId: u.id, entityPath: u.username }),
+  },
+  {
+    owner: 'Group', idArg: 'groupId', idType: ID, find: (ctx, id: string) => groupService.findVisible(ctx, id),
+    audit: (_ctx, g: Namespace) => ({ entityType: 'Group', entityId: g.id, entityPath: g.fullPath }),
+  },
+  {
+    owner: 'Project', idArg: 'projectId', idType: ID, find: (ctx, id: string) => projectService.findVisible(ctx, id),
+    audit: (ctx, p: Project) => projectAuditEntity(ctx, p.id),
+  },
 ];
 
 /**
@@ -32,6 +46,7 @@ function customAttributeResolver(spec: OwnerSpec): Function {
   const { owner, idArg, idType } = spec;
   const lower = owner.charAt(0).toLowerCase() + owner.slice(1);
   const find = spec.find as (ctx: RequestCtx, id: string | number) => Promise<{ id: number }>;
+  const audit = spec.audit as (ctx: RequestCtx, owner: { id: number }) => CustomAttributeAudit | Promise<CustomAttributeAudit>;
 
   @Resolver()
   class CustomAttributeResolver {
@@ -56,13 +71,15 @@ function customAttributeResolver(spec: OwnerSpec): Function {
       @Arg('value', () => String) value: string,
       @Ctx() ctx: RequestCtx,
     ): Promise<KeyValue> {
-      return store.set(ctx, owner, (await find(ctx, id)).id, key, value);
+      const found = await find(ctx, id);
+      return store.set(ctx, owner, found.id, key, value, await audit(ctx, found));
     }
 
     @Mutation(() => Boolean, { name: `delete${owner}CustomAttribute`, description: 'Administrators only.' })
     @Allow('admin')
     async remove(@Arg(idArg, () => idType) id: string | number, @Arg('key', () => String) key: string, @Ctx() ctx: RequestCtx): Promise<boolean> {
-      return store.remove(ctx, owner, (await find(ctx, id)).id, key);
+      const found = await find(ctx, id);
+      return store.remove(ctx, owner, found.id, key, await audit(ctx, found));
     }
   }
   Object.defineProperty(CustomAttributeResolver, 'name', { value: `${owner}CustomAttributeResolver` });

@@ -1,5 +1,6 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { sqlRows } from '../../core/db/sql';
+import { recordAudit, type AuditEntry } from '../../core/events/audit';
 import { NotFoundError, ValidationError } from '../../core/errors/domain-errors';
 import { policy } from '../access/policy';
 import type { CustomAttributeFilter, KeyValue } from './custom-attribute.type';
@@ -17,6 +18,12 @@ const TABLES: Record<CustomAttributeOwner, { table: string; column: string }> = 
   Project: { table: 'project_custom_attributes', column: 'project_id' },
 };
 
+/** The audit entity of an owner (its events are the owner's: User, Group or Project with its path). */
+export type CustomAttributeAudit = Pick<AuditEntry, 'entityType' | 'entityId' | 'entityPath'>;
+
+const attributeAudit = (entity: CustomAttributeAudit, key: string): Omit<AuditEntry, 'action'> =>
+  ({ ...entity, targetType: 'CustomAttribute', targetId: key, targetDetails: key });
+
 /** Reads stop at this many attributes of one owner (by key). */
 export const CUSTOM_ATTRIBUTES_MAX = 100;
 
@@ -32,23 +39,35 @@ async function get(ctx: RequestCtx, owner: CustomAttributeOwner, id: number, key
   return row;
 }
 
-/** Creates or replaces (GitLab: find_or_initialize_by key, then update value). */
-async function set(ctx: RequestCtx, owner: CustomAttributeOwner, id: number, key: string, value: string): Promise<KeyValue> {
+/**
+ * Creates or replaces (GitLab: find_or_initialize_by key, then update value); the audit event (a change
+ * of the key from its old value, or an add) is written on the same transaction when `audit` is given.
+ */
+async function set(ctx: RequestCtx, owner: CustomAttributeOwner, id: number, key: string, value: string, audit?: CustomAttributeAudit): Promise<KeyValue> {
   const { table, column } = TABLES[owner];
   if (key.length > 255 || value.length > 255) throw new ValidationError({ [key.length > 255 ? 'key' : 'value']: ['is too long (maximum is 255 characters)'] });
-  const [row] = await sqlRows<KeyValue>(
-    ctx.em,
-    `insert into ${table} (${column}, key, value, created_at, updated_at) values (?, ?, ?, now(), now())
-     on conflict (${column}, key) do update set value = excluded.value, updated_at = now() returning key, value`,
-    [id, key, value],
-  );
-  return row;
+  return ctx.em.transactional(async (em) => {
+    const [old] = await sqlRows<{ value: string }>(em, `select value from ${table} where ${column} = ? and key = ? for update`, [id, key]);
+    const [row] = await sqlRows<KeyValue>(
+      em,
+      `insert into ${table} (${column}, key, value, created_at, updated_at) values (?, ?, ?, now(), now())
+       on conflict (${column}, key) do update set value = excluded.value, updated_at = now() returning key, value`,
+      [id, key, value],
+    );
+    if (audit && old?.value !== value) {
+      await recordAudit(ctx, em, [{ ...attributeAudit(audit, key), action: old ? { change: key, from: old.value, to: value } : { add: 'custom_attribute' } }]);
+    }
+    return row;
+  });
 }
 
-async function remove(ctx: RequestCtx, owner: CustomAttributeOwner, id: number, key: string): Promise<boolean> {
+async function remove(ctx: RequestCtx, owner: CustomAttributeOwner, id: number, key: string, audit?: CustomAttributeAudit): Promise<boolean> {
   const { table, column } = TABLES[owner];
-  const rows = await sqlRows(ctx.em, `delete from ${table} where ${column} = ? and key = ? returning id`, [id, key]);
-  if (rows.length === 0) throw new NotFoundError('Custom Attribute');
+  await ctx.em.transactional(async (em) => {
+    const rows = await sqlRows(em, `delete from ${table} where ${column} = ? and key = ? returning id`, [id, key]);
+    if (rows.length === 0) throw new NotFoundError('Custom Attribute');
+    if (audit) await recordAudit(ctx, em, [{ ...attributeAudit(audit, key), action: { remove: 'custom_attribute' } }]);
+  });
   return true;
 }
 
