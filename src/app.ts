@@ -1,3 +1,4 @@
+import type http from 'node:http';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { extractToken } from './core/auth/token';
@@ -13,6 +14,8 @@ import { graphqlDocumentGuard } from './core/graphql/document-guard';
 import { parseQuery } from './core/http/query-parser';
 import { corsMiddleware } from './core/http/cors';
 import { pruneAuditEvents } from './core/events/audit';
+import { createNotificationHub } from './core/events/notification-hub';
+import { attachSubscriptions } from './core/graphql/subscriptions';
 import { apolloHandler } from './core/graphql/http-adapter';
 import { graphiqlCsp, graphiqlPage } from './core/graphql/graphiql';
 import type { SecretBox } from './core/crypto/secret-box';
@@ -84,6 +87,8 @@ export interface BuiltApp {
   stop: () => Promise<void>;
   /** The app's shared cache (tests wait on its invalidation events). */
   cache: SharedCache;
+  /** Serves GraphQL subscriptions over WebSocket on `server`'s upgrades (README "Live updates"); undone by `stop`. */
+  attach(server: http.Server): void;
 }
 
 /** Collapses repeated slashes and drops a trailing one (python-gitlab sends both). */
@@ -249,12 +254,30 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     pruner = setInterval(prune, 60 * 60 * 1000);
     pruner.unref();
   }
+  // GraphQL subscriptions (WebSocket upgrades on the GraphQL paths), fed by PostgreSQL notifications.
+  const hub = createNotificationHub(deps.directUrl ?? orm.config.getClientUrl());
+  const sockets: { close(): Promise<void> }[] = [];
+  const origins = deps.corsOrigins ?? '*';
+  const wsCtx = (headers: Record<string, string>, ip: string | undefined) => {
+    const fake = { get: (name: string) => headers[name.toLowerCase()], query: {}, body: {}, ip, id: requestIdFrom(undefined) };
+    return createCtx(fake as unknown as Request);
+  };
+  const attach = (server: http.Server) => {
+    sockets.push(attachSubscriptions(server, {
+      schema, paths: ['/graphql', '/api/graphql'], authenticate: wsCtx, hub, logger,
+      allowedOrigin: (origin) => origins === '*' || origin === undefined || origins.includes(origin),
+    }));
+  };
+
   // The modules' background work (system hook delivery), unless the caller runs none (one-off tools).
   const tasks = deps.background === false ? [] : backgroundOf(deps.modules).map((start) => start({ em: orm.em.fork(), cache, secrets: deps.secrets, logger, env: deps.env ?? {} }));
   return {
     app,
     cache,
+    attach,
     stop: async () => {
+      for (const s of sockets.splice(0)) await s.close();
+      await hub.close();
       if (pruner) clearInterval(pruner);
       await Promise.all(tasks.map((t) => t.stop()));
       await apollo.stop();

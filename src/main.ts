@@ -57,7 +57,7 @@ async function serve(config: Config, logger: Logger, worker: boolean): Promise<v
   let draining = false;
   // Loaded here, not at the top: the supervisor's primary never serves and so never loads the app (less memory).
   const { buildApp } = require('./app') as { buildApp: typeof BuildApp };
-  const { app, stop } = await buildApp({
+  const { app, stop, attach } = await buildApp({
     orm: db.orm,
     logger,
     externalUrl: config.externalUrl,
@@ -79,6 +79,7 @@ async function serve(config: Config, logger: Logger, worker: boolean): Promise<v
     app(req, res);
   });
   server.keepAliveTimeout = 5000;
+  attach(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, resolve);

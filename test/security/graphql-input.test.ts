@@ -5,11 +5,16 @@ import { ROOT_TOKEN, api, useTestApp } from '../support/test-app';
 const t = useTestApp({ reset: 'once' });
 
 describe('GraphQL malformed input', () => {
-  it('answers a subscription with 400 and a clear message (the schema has no Subscription type)', async () => {
-    const res = await api(t).graphql('subscription { groups { total } }');
+  it('answers a subscription sent over HTTP with 400 and where to send it (WebSocket), an invalid one with its validation error', async () => {
+    const res = await api(t, ROOT_TOKEN).graphql('subscription { auditEventAdded { id } }');
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual([
-      expect.objectContaining({ message: 'This service does not support subscription operations', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }),
+      expect.objectContaining({ message: 'Subscriptions are served over WebSocket (graphql-transport-ws) at this path', extensions: { code: 'BAD_REQUEST' } }),
+    ]);
+    const invalid = await api(t).graphql('subscription { groups { total } }');
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.errors).toEqual([
+      expect.objectContaining({ message: 'Cannot query field "groups" on type "Subscription".', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }),
     ]);
   });
 

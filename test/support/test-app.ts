@@ -46,8 +46,10 @@ export interface TestApp {
   orm: Orm;
   /** The app's shared cache (core/db/shared-cache): wait on `cache.events` 'invalidated'. */
   cache: SharedCache;
+  /** Serves GraphQL subscriptions on `server`'s WebSocket upgrades (BuiltApp.attach). */
+  attach(server: import('node:http').Server): void;
   /** A second service instance on the same database (own pool, own cache), for multi-instance tests. */
-  secondInstance(): Promise<{ app: Express; cache: SharedCache; close(): Promise<void> }>;
+  secondInstance(): Promise<{ app: Express; cache: SharedCache; attach(server: import('node:http').Server): void; close(): Promise<void> }>;
   /** Empties every table and re-creates root with ROOT_TOKEN. */
   reset(): Promise<void>;
   close(): Promise<void>;
@@ -89,13 +91,14 @@ export async function setupTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     captured?.push(q.sql);
   });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const { app, stop, cache } = await buildApp({ orm, logger, externalUrl: opts.externalUrl ?? EXTERNAL_URL, trustProxy: opts.trustProxy, secrets: TEST_SECRETS, modules: MODULES, clock: opts.clock, env: opts.env, random: opts.random });
+  const { app, stop, cache, attach } = await buildApp({ orm, logger, externalUrl: opts.externalUrl ?? EXTERNAL_URL, trustProxy: opts.trustProxy, secrets: TEST_SECRETS, modules: MODULES, clock: opts.clock, env: opts.env, random: opts.random });
   await cache.ready();
   const others: (() => Promise<void>)[] = [];
   return {
     app,
     orm,
     cache,
+    attach,
     async secondInstance() {
       const orm2 = await initOrm({ clientUrl: url, poolMax: 3, model });
       const built = await buildApp({ orm: orm2, logger, externalUrl: EXTERNAL_URL, secrets: TEST_SECRETS, modules: MODULES });
@@ -105,7 +108,7 @@ export async function setupTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
         await orm2.close(true);
       };
       others.push(close);
-      return { app: built.app, cache: built.cache, close };
+      return { app: built.app, cache: built.cache, attach: built.attach, close };
     },
     async reset() {
       await orm.em.getConnection().execute(`truncate ${tables.join(', ')} restart identity cascade`);

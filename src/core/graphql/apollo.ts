@@ -60,6 +60,9 @@ function servicePlugin(hooks?: ApolloHooks): ApolloServerPlugin<RequestCtx> {
           label = operationLabel(schema, operation);
           infoOf(contextValue)?.setRoute(label);
           if (!operation) return;
+          if (operation.operation === 'subscription') {
+            throw new GraphQLError('Subscriptions are served over WebSocket (graphql-transport-ws) at this path', { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } });
+          }
           const error = queryLimitCheck(schema, document, operation, request.variables);
           if (error) throw error;
         },

@@ -17,6 +17,18 @@ function guardRoot(field: Field, op: 'query' | 'mutation'): void {
   };
 }
 
+/** Subscription fields: the same permission, checked when the subscription starts (each event re-authenticates: core/events/live.ts). */
+function guardSubscription(field: Field): void {
+  const rule = allowRuleOf(field, 'query');
+  const subscribe = field.subscribe;
+  if (!subscribe) return;
+  field.subscribe = (root, args, ctx, info) => {
+    authorize(ctx as RequestCtx, rule);
+    rejectNulBytes(args);
+    return subscribe(root, args, ctx, info);
+  };
+}
+
 /** Nested fields that declare arguments: NUL bytes, only when the query writes arguments on the field. */
 function guardNested(field: Field): void {
   const resolve: Resolver = field.resolve ?? defaultFieldResolver;
@@ -37,8 +49,10 @@ export function guardFields(schema: GraphQLSchema): GraphQLSchema {
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
     const op = roots.get(type);
+    const subscription = type === schema.getSubscriptionType();
     for (const field of Object.values(type.getFields())) {
-      if (op) guardRoot(field, op);
+      if (subscription) guardSubscription(field);
+      else if (op) guardRoot(field, op);
       else if (field.args.length) guardNested(field);
     }
   }

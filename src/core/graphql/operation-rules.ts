@@ -2,8 +2,8 @@ import { GraphQLError, type ASTVisitor, type DocumentNode, type GraphQLSchema, t
 import { operationCost, queryLimitError, type OperationCost } from './query-limits';
 
 /**
- * Validation rule: an operation whose root type the schema lacks (this service has no Subscription
- * type) is a validation error (400), not an execution failure.
+ * Validation rule: an operation whose root type the schema lacks is a validation error (400), not an
+ * execution failure. Subscriptions exist, but only over WebSocket (core/graphql/subscriptions.ts).
  */
 export function knownOperationTypeRule(context: ValidationContext): ASTVisitor {
   return {

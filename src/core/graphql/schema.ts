@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { isNonNullType, lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
-import { buildSchema } from 'type-graphql';
+import { buildSchema, type PubSub } from 'type-graphql';
 import { resolversOf, type AppModule } from '../module/app-module';
 import { guardFields } from './field-guards';
 import { markSimpleFields } from './simple-fields';
@@ -8,6 +8,19 @@ import { leanFieldResolvers } from './lean-resolvers';
 import { unboundedLists } from './list-bound';
 
 const cache = new WeakMap<readonly AppModule[], Promise<GraphQLSchema>>();
+
+/**
+ * Subscriptions here each bring their own `subscribe` (core/events/live.ts: PostgreSQL notifications,
+ * so every instance sees every commit); type-graphql's topic PubSub is not used and refuses use.
+ */
+const NO_PUBSUB: PubSub = {
+  publish() {
+    throw new Error('no in-process PubSub: subscriptions declare `subscribe` (core/events/live.ts)');
+  },
+  subscribe() {
+    throw new Error('no in-process PubSub: subscriptions declare `subscribe` (core/events/live.ts)');
+  },
+};
 
 /**
  * The one schema both surfaces execute, from the registered modules' resolvers. Input validation is
@@ -18,7 +31,7 @@ export function buildAppSchema(modules: readonly AppModule[]): Promise<GraphQLSc
   if (!schema) {
     markSimpleFields();
     const resolvers = resolversOf(modules);
-    schema = buildSchema({ resolvers, validate: false }).then((built) => {
+    schema = buildSchema({ resolvers, validate: false, pubSub: NO_PUBSUB }).then((built) => {
       const unbounded = unboundedLists(built);
       if (unbounded.length) throw new Error(`list fields without perPage or @MaxItems (core/graphql/list-bound.ts): ${unbounded.join(', ')}`);
       return guardFields(leanFieldResolvers(nullableRootFields(built), resolvers));

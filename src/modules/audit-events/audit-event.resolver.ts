@@ -1,9 +1,9 @@
-import { Arg, Args, Ctx, Int, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Int, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
 import { auditEventService as service } from './audit-event.service';
-import { AuditEventPage, AuditEventType, AuditEventsArgs, GroupAuditEventsArgs, ProjectAuditEventsArgs } from './audit-event.type';
+import { AuditEventPage, AuditEventStreamArgs, AuditEventType, AuditEventsArgs, GroupAuditEventsArgs, ProjectAuditEventsArgs } from './audit-event.type';
 
 /** GitLab's audit events API (EE): administrators read every event. */
 @Resolver(() => AuditEventType)
@@ -26,6 +26,16 @@ export class AuditEventResolver {
   projectAuditEvents(@Args() args: ProjectAuditEventsArgs, @Ctx() ctx: RequestCtx): Promise<Page<AuditEventType>> {
     const { projectId, ...rest } = args;
     return service.ofProject(ctx, projectId, rest);
+  }
+
+  @Subscription(() => AuditEventType, {
+    description: 'Live: each audit event as its change commits, on any instance (WebSocket, graphql-transport-ws). '
+      + 'Administrators receive every event; other users the events of groups they own and projects they are Master of.',
+    subscribe: ({ args, context }) => service.live(context as RequestCtx, args as AuditEventStreamArgs),
+  })
+  @Allow('user')
+  auditEventAdded(@Root() event: AuditEventType, @Args() _args: AuditEventStreamArgs): AuditEventType {
+    return event;
   }
 
   @Query(() => AuditEventType, { description: 'Administrators only.' })

@@ -7,7 +7,9 @@ import { pgTime } from '../../core/db/pg-time';
 import { parseTimestamp } from '../broadcast-messages/timestamp-param';
 import { groupService } from '../groups/group.service';
 import { projectService } from '../projects/project.service';
-import type { AuditEventDetailsType, AuditEventType, AuditEventsArgs } from './audit-event.type';
+import { AUDIT_CHANNEL } from '../../core/events/audit';
+import { liveIterator } from '../../core/events/live';
+import type { AuditEventDetailsType, AuditEventStreamArgs, AuditEventType, AuditEventsArgs } from './audit-event.type';
 
 type Row = { id: string; author_id: number | null; entity_id: number; entity_type: string; details: Record<string, unknown> | string; created_at: Date | string };
 
@@ -53,4 +55,32 @@ async function get(ctx: RequestCtx, id: number): Promise<AuditEventType> {
   return view(row);
 }
 
-export const auditEventService = { list, ofGroup, ofProject, get };
+/** Whether the caller may read an event: the same rule as the three list routes. */
+async function readable(ctx: RequestCtx, e: AuditEventType): Promise<boolean> {
+  if (ctx.user?.admin) return true;
+  try {
+    if (e.entityType === 'Group') return !!(await groupService.findOwned(ctx, String(e.entityId)));
+    if (e.entityType === 'Project') return !!(await projectService.findAdministrable(ctx, String(e.entityId)));
+  } catch {
+    return false; // not found, not visible, not owned: not for this subscriber
+  }
+  return false;
+}
+
+/** Subscription.auditEventAdded: the events each commit's NOTIFY names (ids), filtered, as the caller may read them. */
+function live(ctx: RequestCtx, args: AuditEventStreamArgs): Promise<AsyncIterableIterator<AuditEventType>> {
+  return liveIterator(ctx, AUDIT_CHANNEL, {
+    async load(fresh, payload) {
+      const ids = payload.split(',').map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
+      if (ids.length === 0) return [];
+      const where = ['id = any(?::bigint[])'];
+      const params: unknown[] = [`{${ids.join(',')}}`];
+      if (args.entityType) (where.push('entity_type = ?'), params.push(args.entityType));
+      if (args.entityId !== undefined && args.entityId !== null) (where.push('entity_id = ?'), params.push(args.entityId));
+      return (await sqlRows<Row>(fresh.em, `select * from audit_events where ${where.join(' and ')} order by id`, params)).map(view);
+    },
+    visible: readable,
+  });
+}
+
+export const auditEventService = { list, ofGroup, ofProject, get, live };

@@ -47,6 +47,12 @@ export class ProjectAuditEventsArgs extends PageArgs {
 }
 
 @ArgsType()
+export class AuditEventStreamArgs {
+  @Field(() => String, { nullable: true, description: 'Only events of this entity type: User, Group, Project or Gitlab::Audit::InstanceScope.' }) entityType?: string;
+  @Field(() => Int, { nullable: true, description: 'Only events of this entity id (with entityType).' }) entityId?: number;
+}
+
+@ArgsType()
 export class AuditEventsArgs extends PageArgs {
   @Field(() => String, { nullable: true, description: 'ISO 8601 time: events at or after it.' }) createdAfter?: string;
   @Field(() => String, { nullable: true, description: 'ISO 8601 time: events at or before it.' }) createdBefore?: string;

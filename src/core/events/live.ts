@@ -1,0 +1,96 @@
+import type { RequestCtx } from '../context/request-ctx';
+import { UnauthenticatedError } from '../errors/domain-errors';
+import type { NotificationHub } from './notification-hub';
+
+/**
+ * What a GraphQL subscription's context carries besides the RequestCtx of the connection: the
+ * instance's notification hub and `renew`, which authenticates the connection's token again (a fresh
+ * entity manager each time: a long-lived subscription never grows an identity map, and a token revoked
+ * or a user blocked since the connection opened ends the subscription at its next event).
+ */
+export interface LiveSupport {
+  hub: NotificationHub;
+  renew(): Promise<RequestCtx>;
+}
+
+const LIVE = Symbol('live');
+
+export function attachLive(ctx: RequestCtx, live: LiveSupport): RequestCtx {
+  return Object.assign(ctx, { [LIVE]: live });
+}
+
+export function liveOf(ctx: RequestCtx): LiveSupport {
+  const live = (ctx as RequestCtx & { [LIVE]?: LiveSupport })[LIVE];
+  if (!live) throw new Error('subscriptions are served over WebSocket only');
+  return live;
+}
+
+/** Events a slow subscriber may have waiting; beyond that its subscription ends with an error. */
+export const MAX_QUEUED = 100;
+
+/**
+ * An async iterator of the items a channel's notifications name, as the subscriber may see them:
+ * `load` turns a payload into items (once per notification per subscriber), `visible` decides per item
+ * with a renewed context. Ends with the subscriber (`return`), with an error when the connection to the
+ * database is lost, the token no longer authenticates, or the subscriber falls MAX_QUEUED items behind.
+ */
+export async function liveIterator<T>(ctx: RequestCtx, channel: string, opts: {
+  load: (ctx: RequestCtx, payload: string) => Promise<T[]>;
+  visible: (ctx: RequestCtx, item: T) => Promise<boolean>;
+}): Promise<AsyncIterableIterator<T>> {
+  const live = liveOf(ctx);
+  const queue: T[] = [];
+  let failure: Error | undefined;
+  let done = false;
+  let wake: (() => void) | undefined;
+  let chain = Promise.resolve();
+  const signal = () => {
+    wake?.();
+    wake = undefined;
+  };
+  const fail = (e: Error) => {
+    failure ??= e;
+    signal();
+  };
+  const onPayload = (payload: string) => {
+    // In order: each notification is handled after the previous one.
+    chain = chain.then(async () => {
+      if (done || failure) return;
+      const fresh = await live.renew();
+      if (!fresh.user) throw new UnauthenticatedError();
+      for (const item of await opts.load(fresh, payload)) {
+        if (!(await opts.visible(fresh, item))) continue;
+        if (queue.length >= MAX_QUEUED) throw new Error(`subscriber more than ${MAX_QUEUED} events behind; subscribe again`);
+        queue.push(item);
+      }
+      signal();
+    }).catch((e: unknown) => fail(e instanceof Error ? e : new Error(String(e))));
+  };
+  const unlisten = await live.hub.listen(channel, onPayload, fail);
+  const finish = () => {
+    done = true;
+    unlisten();
+    signal();
+  };
+  const iterator: AsyncIterableIterator<T> = {
+    async next(): Promise<IteratorResult<T>> {
+      for (;;) {
+        if (queue.length > 0) return { value: queue.shift() as T, done: false };
+        if (failure) {
+          finish();
+          throw failure;
+        }
+        if (done) return { value: undefined, done: true };
+        await new Promise<void>((r) => (wake = r));
+      }
+    },
+    async return(): Promise<IteratorResult<T>> {
+      finish();
+      return { value: undefined, done: true };
+    },
+    [Symbol.asyncIterator]() {
+      return iterator;
+    },
+  };
+  return iterator;
+}

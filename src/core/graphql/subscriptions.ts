@@ -1,0 +1,131 @@
+import type http from 'node:http';
+import type { Duplex } from 'node:stream';
+import { GraphQLError, getOperationAST, parse, specifiedRules, validate, type ExecutionArgs, type GraphQLSchema } from 'graphql';
+import { handleProtocols } from 'graphql-ws';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer } from 'ws';
+import type { Logger } from 'pino';
+import type { RequestCtx } from '../context/request-ctx';
+import { formatGraphQLError } from '../errors/graphql-error';
+import { attachLive } from '../events/live';
+import type { NotificationHub } from '../events/notification-hub';
+import { DOCUMENT_LIMITS, documentLimitError } from './document-guard';
+import { knownOperationTypeRule, queryLimitCheck } from './operation-rules';
+
+/**
+ * GraphQL subscriptions over WebSocket (the graphql-transport-ws protocol of the `graphql-ws` client, as
+ * Apollo Client's GraphQLWsLink speaks it) at the GraphQL paths; README "Live updates".
+ *
+ * - Authentication: the `connection_init` payload's `PRIVATE-TOKEN` / `Authorization: Bearer …` (or the
+ *   same headers on the upgrade request, for non-browser clients). A token that does not authenticate
+ *   closes the socket (4403); anonymous connections may connect, but every subscription field requires
+ *   a user (@Allow), and each event re-authenticates (a revoked token ends the subscription).
+ * - Only subscription operations: queries and mutations go to POST /graphql (rate limits, one path).
+ * - The same document limits as POST /graphql (size, aliases, depth, complexity), at most
+ *   MAX_SUBSCRIPTIONS per connection, MAX_CONNECTIONS per instance, 64 KiB per message, the `Origin`
+ *   checked against CORS_ORIGINS when it is a list.
+ */
+export const MAX_SUBSCRIPTIONS = 10;
+export const MAX_CONNECTIONS = 1000;
+const MAX_PAYLOAD = 64 * 1024;
+
+export interface SubscriptionServerOptions {
+  schema: GraphQLSchema;
+  paths: string[];
+  /** A RequestCtx for these headers (lower-case names) and client address; never throws for a bad token (ctx.tokenInvalid). */
+  authenticate(headers: Record<string, string>, ip: string | undefined): Promise<RequestCtx>;
+  hub: NotificationHub;
+  allowedOrigin(origin: string | undefined): boolean;
+  logger: Logger;
+}
+
+type Extra = Record<PropertyKey, unknown> & {
+  headers?: Record<string, string>;
+  ip?: string;
+};
+
+const AUTH_HEADERS = ['private-token', 'authorization'];
+
+function headersOf(params: Record<string, unknown> | undefined, request: http.IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of AUTH_HEADERS) {
+    const fromRequest = request.headers[name];
+    if (typeof fromRequest === 'string') out[name] = fromRequest;
+  }
+  for (const [k, v] of Object.entries(params ?? {})) {
+    const name = k.toLowerCase();
+    if (AUTH_HEADERS.includes(name) && typeof v === 'string') out[name] = v;
+  }
+  return out;
+}
+
+function refuse(socket: Duplex, status: number, text: string): void {
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: application/json\r\n\r\n${JSON.stringify({ message: `${status} ${text}` })}`);
+}
+
+export function attachSubscriptions(server: http.Server, opts: SubscriptionServerOptions): { close(): Promise<void> } {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD, handleProtocols: (protocols) => handleProtocols(protocols) });
+  const onUpgrade = (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = (req.url ?? '').split('?')[0];
+    if (!opts.paths.includes(path)) return refuse(socket, 404, 'Not Found');
+    if (!opts.allowedOrigin(req.headers.origin)) return refuse(socket, 403, 'Forbidden');
+    if (wss.clients.size >= MAX_CONNECTIONS) return refuse(socket, 503, 'Service Unavailable');
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+  };
+  server.on('upgrade', onUpgrade);
+
+  const disposable = useServer<Record<string, unknown>, Extra>({
+    schema: opts.schema,
+    connectionInitWaitTimeout: 5000,
+    async onConnect(ctx) {
+      const headers = headersOf(ctx.connectionParams, ctx.extra.request);
+      const ip = ctx.extra.request.socket.remoteAddress;
+      const rc = await opts.authenticate(headers, ip);
+      if (rc.tokenInvalid) return false;
+      ctx.extra.headers = headers;
+      ctx.extra.ip = ip;
+      return true;
+    },
+    async onSubscribe(ctx, _id, payload): Promise<ExecutionArgs | readonly GraphQLError[]> {
+      // This subscription is already registered in ctx.subscriptions when onSubscribe runs.
+      if (Object.keys(ctx.subscriptions).length > MAX_SUBSCRIPTIONS) return [new GraphQLError(`At most ${MAX_SUBSCRIPTIONS} subscriptions per connection`)];
+      const source = typeof payload.query === 'string' ? payload.query : '';
+      const tooLarge = documentLimitError(source);
+      if (tooLarge) return [tooLarge];
+      let document;
+      try {
+        document = parse(source, { maxTokens: DOCUMENT_LIMITS.maxTokens });
+      } catch (e) {
+        return [e instanceof GraphQLError ? e : new GraphQLError('Syntax error')];
+      }
+      const invalid = validate(opts.schema, document, [...specifiedRules, knownOperationTypeRule]);
+      if (invalid.length) return invalid;
+      const operation = getOperationAST(document, payload.operationName ?? undefined);
+      if (!operation) return [new GraphQLError('Unknown or ambiguous operation')];
+      if (operation.operation !== 'subscription') return [new GraphQLError('Only subscriptions are served over WebSocket: send queries and mutations to POST /graphql')];
+      const variables = (payload.variables ?? {}) as Record<string, unknown>;
+      const limit = queryLimitCheck(opts.schema, document, operation, variables);
+      if (limit) return [limit];
+      const headers = ctx.extra.headers ?? {};
+      const ip = ctx.extra.ip;
+      const contextValue = attachLive(await opts.authenticate(headers, ip), { hub: opts.hub, renew: () => opts.authenticate(headers, ip) });
+      return { schema: opts.schema, document, operationName: payload.operationName, variableValues: variables, contextValue };
+    },
+    onNext(_ctx, _id, _payload, _args, result) {
+      if (!result.errors?.length) return result;
+      return { ...result, errors: result.errors.map((e) => formatGraphQLError(e.toJSON(), e)) } as unknown as typeof result;
+    },
+    onError(_ctx, _id, _payload, errors) {
+      return errors.map((e) => formatGraphQLError(e.toJSON(), e)) as unknown as readonly GraphQLError[];
+    },
+  }, wss, 12_000);
+
+  return {
+    async close() {
+      server.off('upgrade', onUpgrade);
+      for (const c of wss.clients) c.close(1001, 'Going away');
+      await disposable.dispose();
+      await new Promise<void>((r) => wss.close(() => r()));
+    },
+  };
+}
