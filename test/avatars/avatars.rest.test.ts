@@ -34,6 +34,9 @@ describe('PUT /users/:id with an avatar', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ bio: 'hi', avatar_url: `http://gitlab.test/uploads/-/system/user/avatar/${u.id}/me.png` });
     expect((await api(t).get(`/api/v4/users/${u.id}`)).body.avatar_url).toBe(res.body.avatar_url);
+    expect((await api(t, u.token).get('/api/v4/user')).body.avatar_url).toBe(res.body.avatar_url);
+    expect((await api(t, u.token).graphql(`{ user(id: ${u.id}) { avatarUrl } currentUser { avatarUrl } }`)).body.data)
+      .toEqual({ user: { avatarUrl: res.body.avatar_url }, currentUser: { avatarUrl: res.body.avatar_url } });
 
     const file = await api(t).get(pathOf(res.body.avatar_url)).buffer(true).parse((r, cb) => {
       const parts: Buffer[] = [];
@@ -160,6 +163,8 @@ describe('project avatars (POST/PUT /projects)', () => {
     const updated = await api(t, owner.token).put(`/api/v4/projects/${created.body.id}`).field('visibility', 'public').attach('avatar', GIF, 'logo.gif');
     expect(updated.body.avatar_url).toBe(`http://gitlab.test/uploads/-/system/project/avatar/${created.body.id}/logo.gif`);
     expect((await api(t).get(pathOf(updated.body.avatar_url))).status).toBe(200);
+    const gql = await api(t).graphql(`{ project(id: "${created.body.id}") { avatarUrl } }`);
+    expect(gql.body.data.project.avatarUrl).toBe(updated.body.avatar_url);
     const list = await api(t).get('/api/v4/projects');
     expect(list.body.map((p: { avatar_url: string }) => p.avatar_url)).toEqual([updated.body.avatar_url]);
     expect((await api(t, owner.token).put(`/api/v4/projects/${created.body.id}`).attach('avatar', SVG, 'x.svg')).body).toEqual(NOT_IMAGE);

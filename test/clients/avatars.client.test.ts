@@ -1,9 +1,10 @@
 import { execFile, execFileSync } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Gitlab } from '@gitbeaker/rest';
 import { ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
 
-/** Issue 21: python-gitlab 3.12 sends avatars as multipart files (always named avatar.png) and reads them back at avatar_url. */
+/** Issue 21: gitbeaker and python-gitlab 3.12 send avatars as multipart files (always named avatar.png) and reads them back at avatar_url. */
 const t = {} as TestApp;
 let server: http.Server;
 let host: string;
@@ -73,5 +74,22 @@ describePython('python-gitlab uploads avatars', () => {
       same: true,
       project: [200, true],
     });
+  });
+});
+
+describe('gitbeaker uploads avatars', () => {
+  it('edits a user and a project with an avatar (multipart), and a group avatar part is ignored as 10.3 has none', async () => {
+    const gl = new Gitlab({ host, token: ROOT_TOKEN });
+    const gif = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64');
+    const user = await gl.Users.create({ email: 'gb-avatar@example.com', username: 'gb-avatar', name: 'GB', password: 'secret-password' });
+    const edited = await gl.Users.edit(user.id as number, { bio: 'pictured', avatar: { content: new Blob([gif]), filename: 'face.gif' } });
+    expect([edited.bio, edited.avatar_url]).toEqual(['pictured', `${host}/uploads/-/system/user/avatar/${user.id}/face.gif`]);
+    const got = await fetch(edited.avatar_url as string);
+    expect([got.status, got.headers.get('content-type'), Buffer.compare(Buffer.from(await got.arrayBuffer()), gif)]).toEqual([200, 'image/gif', 0]);
+    const project = await gl.Projects.create({ name: 'gb-pic' });
+    const uploaded = await gl.Projects.uploadAvatar(project.id as number, { content: new Blob([gif]), filename: 'logo.gif' });
+    expect(uploaded.avatar_url).toBe(`${host}/uploads/-/system/project/avatar/${project.id}/logo.gif`);
+    const group = await gl.Groups.create('GB Group', 'gb-group', { avatar: { content: new Blob([gif]), filename: 'g.gif' } });
+    expect([group.path, group.avatar_url]).toEqual(['gb-group', null]);
   });
 });
