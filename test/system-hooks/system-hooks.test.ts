@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
-import { createUser } from '../support/factories';
+import { createProject, createUser } from '../support/factories';
 import { keys } from '../support/keys';
 import { waitFor } from '../reliability/fault-support';
 
@@ -176,6 +176,30 @@ describe('delivery of events', () => {
       expect(byName('group_rename')).toMatchObject({ path: 'acme2', full_path: 'acme2', old_path: 'acme', old_full_path: 'acme' });
       expect(byName('project_destroy')).toMatchObject({ path_with_namespace: 'acme2/web2', project_id: project.id });
       expect(byName('group_destroy')).toMatchObject({ full_path: 'acme2', group_id: group.id });
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('sends user_create, user_rename and user_destroy (after the user\'s personal projects) as GitLab 10.3', async () => {
+    const r = await receiver();
+    try {
+      await allowLocal(true);
+      await admin().post('/api/v4/hooks').send({ url: r.url }).expect(201);
+      const u = (await admin().post('/api/v4/users').send({ email: 'carol@example.com', password: 'secret-password-1', name: 'Carol', username: 'carol' }).expect(201)).body;
+      // A personal project written straight to the table (no event of its own).
+      const [ns] = (await t.orm.em.getConnection().execute('select id from namespaces where owner_id = ?', [u.id])) as { id: number }[];
+      const mine = await createProject(t, { namespace: { id: ns.id }, path: 'mine' });
+      await admin().put(`/api/v4/users/${u.id}`).send({ username: 'caroline' }).expect(200);
+      await admin().delete(`/api/v4/users/${u.id}`).expect(204);
+      const expected = ['user_create', 'user_rename', 'project_destroy', 'user_destroy'];
+      await waitFor('user events', () => r.got.length >= expected.length, 10000);
+      expect(names(r.got)).toEqual(expected);
+      const time = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+      expect(r.got[0].body).toEqual({ event_name: 'user_create', created_at: time, updated_at: time, name: 'Carol', email: 'carol@example.com', user_id: u.id, username: 'carol' });
+      expect(r.got.find((g) => g.body.event_name === 'user_rename')?.body).toMatchObject({ username: 'caroline', old_username: 'carol', user_id: u.id });
+      expect(r.got.find((g) => g.body.event_name === 'project_destroy')?.body).toMatchObject({ project_id: mine.id, path_with_namespace: 'caroline/mine', owner_name: 'Carol', owner_email: 'carol@example.com' });
+      expect(r.got.find((g) => g.body.event_name === 'user_destroy')?.body).toMatchObject({ username: 'caroline', user_id: u.id });
     } finally {
       await r.close();
     }

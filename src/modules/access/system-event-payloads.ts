@@ -73,6 +73,12 @@ export async function subtreeProjectIds(em: EntityManager, groupId: number): Pro
   return rows.map((r) => r.id);
 }
 
+/** A user's personal projects, for project_destroy ahead of user_destroy. */
+export async function personalProjectIds(em: EntityManager, userId: number): Promise<number[]> {
+  const rows = await sqlRows<{ id: number }>(em, `select p.id from projects p join namespaces n on n.id = p.namespace_id where n.kind = 'user' and n.owner_id = ? order by p.id`, [userId]);
+  return rows.map((r) => r.id);
+}
+
 type MemberRow = {
   created_at: Date | string; updated_at: Date | string; access_level: number;
   user_id: number; username: string; user_name: string; email: string;

@@ -1,6 +1,8 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
 import { changes, recordAudit, type AuditEntry } from '../../core/events/audit';
+import { emitSystemEvents } from '../../core/events/system-events';
+import { personalProjectIds, projectEvents, userEvent } from '../access/system-event-payloads';
 import { lightEntity, likeEscape, sqlEntities, sqlRows } from '../../core/db/sql';
 import { onUniqueViolation } from '../../core/db/unique-violation';
 import { ConflictError, ForbiddenError, NotFoundError, ParamError, UnauthenticatedError, ValidationError, type DomainError } from '../../core/errors/domain-errors';
@@ -115,6 +117,7 @@ async function create(ctx: RequestCtx, input: CreateUserInput): Promise<User> {
     if (input.avatar) await storeAvatar(em, user, input.avatar);
     const identity = await saveIdentity(em, user.id, input, userEntity(user));
     await recordAudit(ctx, em, [{ ...userAudit(user), action: { add: 'user' } }, ...identity]);
+    await emitSystemEvents(ctx, em, () => userEvent(em, user.id, 'create'));
   });
   return user;
 }
@@ -172,6 +175,7 @@ async function update(ctx: RequestCtx, id: number, input: UpdateUserInput): Prom
     await em.flush();
     const identity = await saveIdentity(em, user.id, input, userEntity(user));
     await recordAudit(ctx, em, [...changes(userAudit(user), diff), ...identity]);
+    if (user.username !== oldUsername) await emitSystemEvents(ctx, em, () => userEvent(em, user.id, 'rename', oldUsername));
   });
   await onUniqueViolation(write, conflictFromIndex);
   return user;
@@ -203,6 +207,8 @@ async function remove(ctx: RequestCtx, id: number, hardDelete = false): Promise<
       [`{${owned.map((r) => Number(r.id)).join(',')}}`, user.id],
     );
     if (solo.length > 0 && !hardDelete) throw new ConflictError(SOLE_OWNER);
+    // GitLab removes the personal projects (project_destroy each), then the user (user_destroy).
+    await emitSystemEvents(ctx, em, async () => [...(await projectEvents(em, await personalProjectIds(em, user.id), 'destroy')), ...(await userEvent(em, user.id, 'destroy'))]);
     for (const g of solo) await em.nativeDelete(Namespace, { id: g.id });
     // The personal namespace (and with it the user's projects) goes with the user (FK cascade).
     await em.nativeDelete(Namespace, { ownerId: user.id });
