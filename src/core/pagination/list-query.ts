@@ -23,6 +23,12 @@ export interface ListQuery<T> {
   dir: 'asc' | 'desc';
   /** The unique id column ending every ORDER BY, e.g. `p.id`. */
   id: string;
+  /**
+   * Disjoint predicates (without `?`) whose union is one of `where`'s ORs, e.g. a user's visibility:
+   * `level >= 10` and `level < 10 and id = any(…)`. The bounded count then adds up one branch per
+   * predicate, each planned on its own index: an OR is one filter over a whole index (issue 19).
+   */
+  split?: string[];
   map: (row: Record<string, unknown>) => T;
 }
 
@@ -37,6 +43,28 @@ const orderOf = (q: ListQuery<unknown>) => (q.orderBy === q.id ? `${q.id} ${q.di
 /** Counts at most COUNT_LIMIT + 1 matching rows (GitLab's `total_count_with_limit`): the cost stays flat on big tables. */
 const boundedCount = (from: string, filter: string) => `select count(*) as n from (select 1 from ${from} where ${filter} limit ${COUNT_LIMIT + 1}) counted`;
 
+/** The bounded count of a list, as a UNION ALL of its `split` branches when it has them (with the params repeated per branch). */
+function listCount(q: ListQuery<unknown>, filter: string): { sql: string; params: unknown[] } {
+  if (!q.split?.length) return { sql: boundedCount(q.from, filter), params: q.params };
+  const branches = q.split.map((b) => `select 1 from ${q.from} where ${filter} and (${b})`).join(' union all ');
+  return { sql: `select count(*) as n from (${branches} limit ${COUNT_LIMIT + 1}) counted`, params: q.split.flatMap(() => q.params) };
+}
+
+/** From this offset on, a page first skips ids only, then reads its rows (below: one plain query). */
+const DEFERRED_OFFSET = 1000;
+
+/**
+ * The page query. Deep pages skip the offset on ids (an index-only scan when one index holds the filter,
+ * the order and the id) and read only the page's rows: PostgreSQL reads every skipped row otherwise
+ * (`GET /groups?page=5000` at a million groups: 23 ms → 12 ms, issue 19). Same rows, same order.
+ */
+function pageSql(q: ListQuery<unknown>, filter: string, limit: number, offset: number): string {
+  const page = `select ${q.select} from ${q.from} where ${filter} order by ${orderOf(q)} limit ${limit} offset ${offset}`;
+  if (offset < DEFERRED_OFFSET) return page;
+  const ids = `select ${q.id} from ${q.from} where ${filter} order by ${orderOf(q)} limit ${limit} offset ${offset}`;
+  return `select ${q.select} from ${q.from} where ${q.id} = any(array(${ids})) order by ${orderOf(q)}`;
+}
+
 /**
  * Offset pagination: bounded count + page in SQL (one round trip, two statements), ordered by the
  * sort column then id. The page reads one row more than perPage: above COUNT_LIMIT it tells whether
@@ -46,8 +74,8 @@ export async function offsetPage<T>(em: EntityManager, q: ListQuery<T>, args: Pa
   const req = normalizePage(args);
   const filter = filterOf(q);
   const [counted, rows] = await sqlRowsBatch(em, [
-    { sql: boundedCount(q.from, filter), params: q.params },
-    { sql: `select ${q.select} from ${q.from} where ${filter} order by ${orderOf(q)} limit ${req.perPage + 1} offset ${req.offset}`, params: q.params },
+    listCount(q, filter),
+    { sql: pageSql(q, filter, req.perPage + 1, req.offset), params: q.params },
   ]);
   return makePage(rows.map(q.map), Number(counted[0].n), req);
 }

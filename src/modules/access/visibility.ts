@@ -49,6 +49,19 @@ export async function groupVisibility(ctx: RequestCtx, alias: string): Promise<s
 }
 
 /**
+ * The disjoint halves of a signed-in non-admin caller's project (or group) visibility predicate, for
+ * `ListQuery.split`: visible by level, else by id. Undefined for admins and anonymous callers (one predicate).
+ */
+async function splitVisibility(ctx: RequestCtx, alias: string, idsOf: (ctx: RequestCtx) => Promise<number[]>): Promise<string[] | undefined> {
+  if (!ctx.user || policy.isAdmin(ctx.user)) return undefined;
+  const level = levelPredicate(alias, ctx.user);
+  return [level, `not (${level}) and ${alias}.id = any(${intArray(await idsOf(ctx))})`];
+}
+
+export const projectVisibilitySplit = (ctx: RequestCtx, alias: string) => splitVisibility(ctx, alias, authorizedProjectIds);
+export const groupVisibilitySplit = (ctx: RequestCtx, alias: string) => splitVisibility(ctx, alias, authorizedGroupIds);
+
+/**
  * Predicate on a namespaces alias for the namespaces API: admins all; others their own namespace and
  * the groups they are an active member of, with those groups' descendants (inherited membership).
  */

@@ -3,7 +3,9 @@ import { GroupCustomAttribute } from './group-custom-attribute.entity';
 import { groupLoaders } from './group.loaders';
 import { GroupResolver } from './group.resolver';
 import { groupRoutes } from './group.rest';
+import { Migration20261203140100GroupsGrowthIndexes } from './migrations/Migration20261203140100_groups_growth_indexes';
 
 export const groupsModule = defineModule({
   name: 'groups', entities: [GroupCustomAttribute], resolvers: [GroupResolver], routes: groupRoutes, loaders: groupLoaders,
+  migrations: [{ name: 'Migration20261203140100_groups_growth_indexes', class: Migration20261203140100GroupsGrowthIndexes }],
 });

@@ -5,9 +5,11 @@ import { Project } from './project.entity';
 import { projectLoaders } from './project.loaders';
 import { ProjectResolver } from './project.resolver';
 import { projectRoutes } from './project.rest';
+import { Migration20261203140000ProjectsGrowthIndexes } from './migrations/Migration20261203140000_projects_growth_indexes';
 
 export const projectsModule = defineModule({
   name: 'projects', entities: [Project, ProjectGroupLink, ProjectStar], resolvers: [ProjectResolver], routes: projectRoutes, loaders: projectLoaders,
+  migrations: [{ name: 'Migration20261203140000_projects_growth_indexes', class: Migration20261203140000ProjectsGrowthIndexes }],
   // Added by the runners module's migration; sealed and read here (project-runners-token.ts).
   sealed: [{ table: 'projects', column: 'runners_token', rowKey: 'id', digestColumn: 'runners_token_digest' }],
 });

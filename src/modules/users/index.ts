@@ -6,6 +6,7 @@ import { Identity } from './identity.entity';
 import { identityLoaders } from './identity.service';
 import { UserProjectsResolver } from './user-projects.resolver';
 import { Migration20261203100100Identities } from './migrations/Migration20261203100100_identities';
+import { Migration20261203140200UsersEmailTrgm } from './migrations/Migration20261203140200_users_email_trgm';
 
 declare module '../../core/context/request-ctx' {
   /** ctx.user is a full User record on both surfaces. */
@@ -14,5 +15,8 @@ declare module '../../core/context/request-ctx' {
 
 export const usersModule = defineModule({
   name: 'users', entities: [User, Identity], resolvers: [UserResolver, UserProjectsResolver], routes: userRoutes, loaders: identityLoaders,
-  migrations: [{ name: 'Migration20261203100100_identities', class: Migration20261203100100Identities }],
+  migrations: [
+    { name: 'Migration20261203100100_identities', class: Migration20261203100100Identities },
+    { name: 'Migration20261203140200_users_email_trgm', class: Migration20261203140200UsersEmailTrgm },
+  ],
 });
