@@ -12,6 +12,9 @@ const THROTTLE_KEYS = [
   'throttle_authenticated_web_enabled', 'throttle_authenticated_web_requests_per_period', 'throttle_authenticated_web_period_in_seconds',
 ];
 
+/** GitLab 10.3 settings the spec's table does not list (docs/gitlab-10.3-routes.md, "Application settings"). */
+const KEYS_10_3 = ['auto_devops_enabled', 'gitaly_timeout_default', 'gitaly_timeout_medium', 'gitaly_timeout_fast', 'hashed_storage_enabled', 'help_page_text'];
+
 /** spec 2.5 / 4.18: id, timestamps, every attribute of the 4.18 table, GitLab's legacy aliases, the runner token (and the throttles above). */
 const SETTINGS_KEYS = [
   'admin_notification_email', 'after_sign_out_path', 'after_sign_up_text', 'allow_local_requests_from_system_hooks', 'spamfilter_api_key', 'spamfilter_enabled',
@@ -30,7 +33,7 @@ const SETTINGS_KEYS = [
   'restricted_visibility_levels', 'rsa_key_restriction', 'send_user_confirmation_email', 'errortracker_dsn', 'errortracker_enabled',
   'session_expire_delay', 'shared_runners_enabled', 'shared_runners_text', 'jobqueue_throttling_enabled', 'jobqueue_throttling_factor',
   'jobqueue_throttling_queues', 'sign_in_text', 'signup_enabled', 'terminal_max_session_time', 'two_factor_grace_period',
-  'unique_ips_limit_enabled', 'unique_ips_limit_per_user', 'unique_ips_limit_time_window', ...THROTTLE_KEYS, 'usage_ping_enabled', 'user_default_external',
+  'unique_ips_limit_enabled', 'unique_ips_limit_per_user', 'unique_ips_limit_time_window', ...THROTTLE_KEYS, ...KEYS_10_3, 'usage_ping_enabled', 'user_default_external',
   'user_oauth_applications', 'version_check_enabled',
 ];
 const RESPONSE_KEYS = [...SETTINGS_KEYS, 'id', 'created_at', 'updated_at', 'password_authentication_enabled', 'signin_enabled', 'runners_registration_token'].sort();
@@ -60,6 +63,7 @@ const DEFAULTS = {
   throttle_unauthenticated_enabled: false, throttle_unauthenticated_requests_per_period: 3600, throttle_unauthenticated_period_in_seconds: 3600,
   throttle_authenticated_api_enabled: false, throttle_authenticated_api_requests_per_period: 3600, throttle_authenticated_api_period_in_seconds: 3600,
   throttle_authenticated_web_enabled: false, throttle_authenticated_web_requests_per_period: 3600, throttle_authenticated_web_period_in_seconds: 3600,
+  auto_devops_enabled: false, gitaly_timeout_default: 55, gitaly_timeout_medium: 30, gitaly_timeout_fast: 10, hashed_storage_enabled: false, help_page_text: null,
   user_default_external: false, user_oauth_applications: true, version_check_enabled: true, password_authentication_enabled: true, signin_enabled: true,
 };
 
@@ -176,6 +180,11 @@ describe('PUT /application/settings', () => {
       [{ domain_blacklist_enabled: true, domain_blacklist: '' }, { domain_blacklist: ['Domain blacklist cannot be empty if Blacklist is enabled.'] }],
       [{ jobqueue_throttling_enabled: true, jobqueue_throttling_queus: ['mailers'], jobqueue_throttling_factor: 1 }, { jobqueue_throttling_factor: ['must be less than 1'] }],
       [{ captcha_enabled: true, captcha_site_key: '', captcha_private_key: 'k' }, { captcha_site_key: ["can't be blank"] }],
+      // GitLab 10.3's Gitaly timeouts: fast ≤ medium ≤ default, none negative.
+      [{ gitaly_timeout_medium: 60 }, { gitaly_timeout_medium: ['must be less than or equal to 55'] }],
+      [{ gitaly_timeout_fast: 40 }, { gitaly_timeout_medium: ['must be greater than or equal to 40'] }],
+      [{ gitaly_timeout_default: 5 }, { gitaly_timeout_medium: ['must be less than or equal to 5'], gitaly_timeout_fast: ['must be less than or equal to 5'] }],
+      [{ gitaly_timeout_fast: -1 }, { gitaly_timeout_fast: ['must be greater than or equal to 0'] }],
     ];
     for (const [body, message] of cases) {
       const res = await put(body);

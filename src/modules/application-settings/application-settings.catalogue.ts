@@ -1,5 +1,5 @@
 import {
-  BLANK, atLeast, atLeastField, duration, eachIn, email, greaterThan, lessThan, present, presentIf, someKeyTypeAllowed, storagesConfigured, url, when,
+  BLANK, atLeast, atLeastField, atMostField, duration, eachIn, email, greaterThan, lessThan, present, presentIf, someKeyTypeAllowed, storagesConfigured, url, when,
   type Rule, type SettingValue,
 } from './application-settings.rules';
 
@@ -185,6 +185,16 @@ export const SETTINGS: readonly SettingDef[] = [
   ...throttle('unauthenticated', 'Requests without a valid token, per client IP address'),
   ...throttle('authenticated_api', 'API requests (REST and GraphQL) with a token, per user'),
   ...throttle('authenticated_web', 'Web requests of signed-in users, per user (this service has no web sessions: stored only)'),
+  // GitLab 10.3 settings the spec's table does not list (docs/gitlab-10.3-routes.md): stored and served;
+  // what they switch (Auto DevOps, Gitaly, hashed storage) needs CI or repositories this service has not.
+  bool('auto_devops_enabled', false, 'Default Auto DevOps pipeline for projects without a CI configuration (stored only).'),
+  int('gitaly_timeout_default', 55, 'Seconds; default timeout of Gitaly calls (stored only).', { rules: [present(), atLeast(0)] }),
+  int('gitaly_timeout_medium', 30, 'Seconds; between gitaly_timeout_fast and gitaly_timeout_default (stored only).', {
+    rules: [present(), atLeast(0), atMostField('gitaly_timeout_default'), atLeastField('gitaly_timeout_fast')],
+  }),
+  int('gitaly_timeout_fast', 10, 'Seconds; at most gitaly_timeout_default (stored only).', { rules: [present(), atLeast(0), atMostField('gitaly_timeout_default')] }),
+  bool('hashed_storage_enabled', false, 'New projects use hashed storage paths (stored only).'),
+  str('help_page_text', null, 'Custom text on the help page.'),
   bool('usage_ping_enabled', true, 'Weekly usage report.'),
   bool('user_default_external', false, 'New users are external (no group creation, no personal projects).'),
   bool('user_oauth_applications', true, 'Users may register OAuth applications.'),

@@ -37,6 +37,12 @@ export const atLeastField = (other: string): Rule => (v, all) => {
   return v !== null && !Number.isNaN(min) && num(v) < min ? hit(`must be greater than or equal to ${min}`) : [];
 };
 
+/** Rails' `numericality: { less_than_or_equal_to: :other }` reports the other value. */
+export const atMostField = (other: string): Rule => (v, all) => {
+  const max = num(all[other]);
+  return v !== null && !Number.isNaN(max) && num(v) > max ? hit(`must be less than or equal to ${max}`) : [];
+};
+
 /** GitLab's UrlValidator: blank, or an absolute http(s) URL. */
 export const url = (): Rule => (v) => {
   if (isBlank(v)) return [];

@@ -6,6 +6,7 @@ import { Migration20261122100000ApplicationSettings } from './migrations/Migrati
 import { SECRET_SETTINGS, sealedColumn } from './application-settings.secrets';
 import { Migration20261202110000ApplicationSettingsThrottles } from './migrations/Migration20261202110000_application_settings_throttles';
 import { Migration20261203090000AllowLocalRequests } from './migrations/Migration20261203090000_allow_local_requests';
+import { Migration20261203150000ApplicationSettings103 } from './migrations/Migration20261203150000_application_settings_10_3';
 import { Migration20261123100000ApplicationSettingsSecrets } from './migrations/Migration20261123100000_application_settings_secrets';
 
 export { matchesRunnersRegistrationToken } from './runners-registration-token';
@@ -22,6 +23,7 @@ export const applicationSettingsModule = defineModule({
     { name: 'Migration20261123100000_application_settings_secrets', class: Migration20261123100000ApplicationSettingsSecrets },
     { name: 'Migration20261202110000_application_settings_throttles', class: Migration20261202110000ApplicationSettingsThrottles },
     { name: 'Migration20261203090000_allow_local_requests', class: Migration20261203090000AllowLocalRequests },
+    { name: 'Migration20261203150000_application_settings_10_3', class: Migration20261203150000ApplicationSettings103 },
   ],
   resolvers: [ApplicationSettingsResolver],
   routes: applicationSettingsRoutes,
