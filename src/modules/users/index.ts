@@ -7,6 +7,8 @@ import { identityLoaders } from './identity.service';
 import { UserProjectsResolver } from './user-projects.resolver';
 import { Migration20261203100100Identities } from './migrations/Migration20261203100100_identities';
 import { Migration20261203140200UsersEmailTrgm } from './migrations/Migration20261203140200_users_email_trgm';
+import { Migration20261203160000UsersCreatedAt } from './migrations/Migration20261203160000_users_created_at';
+import { Migration20261204090100UsersLastActivityOn } from './migrations/Migration20261204090100_users_last_activity_on';
 
 declare module '../../core/context/request-ctx' {
   /** ctx.user is a full User record on both surfaces. */
@@ -18,5 +20,7 @@ export const usersModule = defineModule({
   migrations: [
     { name: 'Migration20261203100100_identities', class: Migration20261203100100Identities },
     { name: 'Migration20261203140200_users_email_trgm', class: Migration20261203140200UsersEmailTrgm },
+    { name: 'Migration20261203160000_users_created_at', class: Migration20261203160000UsersCreatedAt },
+    { name: 'Migration20261204090100_users_last_activity_on', class: Migration20261204090100UsersLastActivityOn },
   ],
 });

@@ -26,6 +26,15 @@ export class UsersArgs extends PageArgs {
 
   @Field(() => [CustomAttributeFilter], { nullable: true, description: 'Administrators only; ignored for others.' })
   customAttributes?: CustomAttributeFilter[];
+
+  @Field(() => Boolean, { nullable: true, description: 'Only external users (administrators only).' })
+  external?: boolean;
+
+  @Field(() => String, { nullable: true, description: 'ISO 8601 time: users created at or after it.' })
+  createdAfter?: string;
+
+  @Field(() => String, { nullable: true, description: 'ISO 8601 time: users created at or before it.' })
+  createdBefore?: string;
 }
 
 @InputType('UserAttributesInput')

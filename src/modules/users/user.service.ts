@@ -2,6 +2,7 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
 import { changes, recordAudit, type AuditEntry } from '../../core/events/audit';
 import { emitSystemEvents } from '../../core/events/system-events';
+import { parseTimestamp } from '../broadcast-messages/timestamp-param';
 import { personalProjectIds, projectEvents, userEvent } from '../access/system-event-payloads';
 import { lightEntity, likeEscape, sqlEntities, sqlRows } from '../../core/db/sql';
 import { onUniqueViolation } from '../../core/db/unique-violation';
@@ -60,6 +61,14 @@ async function list(ctx: RequestCtx, args: UsersArgs): Promise<Page<User>> {
     where.push('u.id in (select i.user_id from identities i where i.provider = ? and lower(i.extern_uid) = lower(?))');
     params.push(args.provider, args.externUid);
   }
+  if (args.external) {
+    // GitLab 10.3: `authenticated_as_admin! if params[:external].present?`.
+    if (!ctx.user) throw new UnauthenticatedError();
+    if (!policy.isAdmin(ctx.user)) throw new ForbiddenError();
+    where.push('u.external');
+  }
+  if (args.createdAfter) (where.push('u.created_at >= ?'), params.push(parseTimestamp('created_after', args.createdAfter)));
+  if (args.createdBefore) (where.push('u.created_at <= ?'), params.push(parseTimestamp('created_before', args.createdBefore)));
   customAttributeFilter(ctx, 'User', 'u.id', args.customAttributes, where, params);
   return offsetPage(ctx.em, { select: 'u.*', from: 'users u', where, params, orderBy: 'u.id', dir: 'asc', id: 'u.id', map: (r) => lightEntity(ctx.em, User, r) }, args);
 }
