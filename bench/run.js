@@ -7,6 +7,10 @@
 //   --only A,B        only scenarios whose key contains one of these texts
 //   --soak S          afterwards, S seconds of mixed load sampling the service's RSS (growth check)
 //   --keyset [N]      afterwards, bulk-add groups up to N (default 1,000,000) and compare keyset page 5,000 with page 1
+//   --large [N]       instead of the floor comparison, the growth bench (issue 19, README "Growth"): every list
+//                     on the scale seed and on the same plus N top-level groups (default 1,000,000; two projects
+//                     each), --large-users (100,000) and --large-jobs (10,000,000) bulk rows, p50/p99 of
+//                     --requests (15) sequential requests per list and side, and the growth ratio
 //   --profile DIR     run the service under node --cpu-prof, profiles written to DIR when it stops
 //   --workers N       the service's WORKERS (default: its own, one per core; 0 = one process without
 //                     supervisor); the floor runs as many processes (at least one), so both use the same cores
@@ -21,6 +25,7 @@ const { median, spread, hammer, hammerCpu, compareBodies } = require('./lib/load
 const { treeMemory, sampleRss } = require('./lib/rss');
 const { scenarios } = require('./lib/scenarios');
 const { addGroups, cursorOfPage } = require('./lib/keyset');
+const { largeRun } = require('./lib/growth-run');
 
 const argv = process.argv.slice(2);
 const has = (name) => argv.includes(`--${name}`);
@@ -143,6 +148,15 @@ async function scaleRunnerId(dbUrl) {
 }
 
 async function main() {
+  if (has('large')) {
+    const large = { groups: Number(arg('large', 1000000)), users: Number(arg('large-users', 100000)), jobs: Number(arg('large-jobs', 10000000)) };
+    try {
+      await largeRun({ dataDir, scale, token, port: servicePort, workers: workers ?? 0, requests: Number(arg('requests', 15)), large, log });
+    } finally {
+      if (!keepDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+    return;
+  }
   const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
   const service = startService({ port: servicePort, dataDir, token, nodeArgs, workers });
   let floor;

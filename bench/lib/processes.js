@@ -29,8 +29,8 @@ function startFlags() {
  * The service as `npm start` runs it: the supervisor's primary with WORKERS workers (README
  * "Operations"); `workers` undefined keeps the service's default (one per core), 0 is one process.
  */
-function startService({ port, dataDir, token, nodeArgs = [], workers }) {
-  const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, INITIAL_ROOT_TOKEN: token, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
+function startService({ port, dataDir, token, nodeArgs = [], workers, env: extraEnv = {} }) {
+  const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, INITIAL_ROOT_TOKEN: token, LOG_LEVEL: 'warn', NODE_ENV: 'production', ...extraEnv };
   if (workers !== undefined) env.WORKERS = String(workers);
   else delete env.WORKERS;
   // The service runs with the node flags of `npm start` (heap sizing, README "Operations");

@@ -1,0 +1,130 @@
+// `npm run bench -- --large`: the growth bench of issue 19 (README "Growth"). Two services on one
+// embedded PostgreSQL: the small data set (scale seed, database gitlab_admin) and the large one (the
+// same seed plus bulk rows, database gitlab_large), both up at once, each list measured on both in turn
+// (one client, sequential requests, p50/p99), then the growth ratio large / small per list.
+const fs = require('node:fs');
+const path = require('node:path');
+const { Client } = require('pg');
+const { waitReady, startService, seed, databaseUrl, stop } = require('./processes');
+const { treeMemory } = require('./rss');
+const { addLarge } = require('./large');
+const { growthContext, growthScenarios, timeRoute } = require('./growth');
+
+const LARGE_DB = 'gitlab_large';
+
+/** The superuser's URL of the embedded PostgreSQL under dataDir (set-up only: creates the large database). */
+function superUrl(dataDir, db) {
+  const creds = JSON.parse(fs.readFileSync(path.join(dataDir, 'credentials.json'), 'utf8'));
+  const inst = JSON.parse(fs.readFileSync(path.join(dataDir, 'instance.json'), 'utf8'));
+  return { url: `postgres://${encodeURIComponent(creds.user)}:${encodeURIComponent(creds.password)}@127.0.0.1:${inst.port}/${db}`, app: creds.app.user };
+}
+
+async function ensureLargeDatabase(dataDir) {
+  const { url, app } = superUrl(dataDir, 'postgres');
+  const db = new Client({ connectionString: url });
+  await db.connect();
+  try {
+    const { rowCount } = await db.query('select 1 from pg_database where datname = $1', [LARGE_DB]);
+    if (rowCount === 0) await db.query(`create database ${LARGE_DB} owner ${db.escapeIdentifier(app)}`);
+  } finally {
+    await db.end();
+  }
+  // the service's own role (not the superuser), as on the small side
+  const creds = JSON.parse(fs.readFileSync(path.join(dataDir, 'credentials.json'), 'utf8')).app;
+  const u = new URL(url);
+  return `postgres://${encodeURIComponent(creds.user)}:${encodeURIComponent(creds.password)}@${u.host}/${LARGE_DB}`;
+}
+
+/** Writes measured like the lists: each request creates or changes something new (i = request number). */
+function writeScenarios(ctx, stamp) {
+  const json = (method, p, body) => ({ method, path: `/api/v4${p}`, body });
+  return [
+    { key: 'POST /groups', who: 'admin', req: (i) => json('POST', '/groups', { name: `Growth ${stamp}-${i}`, path: `growth-${stamp}-${i}` }) },
+    { key: 'POST /projects', who: 'admin', req: (i) => json('POST', '/projects', { name: `growth-${stamp}-${i}` }) },
+    { key: 'PUT /application/settings', who: 'admin', req: (i) => json('PUT', '/application/settings', { default_projects_limit: 100000 + (i % 2) }) },
+    { key: 'POST /groups/:id/members', who: 'admin', req: (i) => json('POST', `/groups/${ctx.groupId}/members`, { user_id: ctx.userIds[i % ctx.userIds.length], access_level: 30 }) },
+  ];
+}
+
+/** Scale users not yet members of the group (each run takes the next ones, newest first). */
+async function newMemberIds(dbUrl, groupId) {
+  const db = new Client({ connectionString: dbUrl });
+  await db.connect();
+  try {
+    const { rows } = await db.query(
+      `select u.id from users u where u.username like 'scale-user-%'
+          and not exists (select 1 from group_members gm where gm.user_id = u.id and gm.group_id = $1)
+        order by u.id desc limit 40`, [groupId]);
+    return rows.map((r) => r.id);
+  } finally {
+    await db.end();
+  }
+}
+
+const ms = (x) => (x < 10 ? x.toFixed(1) : Math.round(x).toLocaleString('en-US'));
+
+/** Target of issue 19: large ≤ 2 × small (or at most 3 ms more); non-admin member lists ≤ 3 ×. */
+function verdict(key, small, large) {
+  const limit = key.includes('member') && !key.startsWith('POST') ? 3 : 2;
+  return large <= small * limit || large - small <= 3 ? 'ok' : `**over ${limit}×**`;
+}
+
+async function largeRun(opts) {
+  const { dataDir, scale, token, port, workers, requests, large, log } = opts;
+  const small = startService({ port, dataDir, token, workers });
+  let big;
+  try {
+    await waitReady(`${small.base}/-/readiness`);
+    log(`seeding ${scale} scale unit(s) into the small data set (idempotent)…`);
+    seed(small.env, scale);
+    const smallUrl = databaseUrl(dataDir);
+    const largeUrl = await ensureLargeDatabase(dataDir);
+    const largeDir = path.join(dataDir, 'large');
+    fs.mkdirSync(largeDir, { recursive: true });
+    big = startService({ port: port + 2, dataDir: largeDir, token, workers, env: { DATABASE_URL: largeUrl } });
+    await waitReady(`${big.base}/-/readiness`);
+    log(`seeding ${scale} scale unit(s) into the large data set, then the bulk rows…`);
+    seed(big.env, scale);
+    const started = Date.now();
+    const counts = await addLarge(largeUrl, large, log);
+    const loadSeconds = Math.round((Date.now() - started) / 1000);
+    const sides = [
+      { name: 'small', svc: small, url: smallUrl },
+      { name: 'large', svc: big, url: largeUrl },
+    ];
+    for (const s of sides) s.ctx = await growthContext(s.svc.base, token, s.url);
+    const stamp = Date.now().toString(36);
+    for (const s of sides) s.ctx.userIds = await newMemberIds(s.url, s.ctx.groupId);
+    const rows = [];
+    const tokenOf = (s, who) => (who === 'admin' ? token : who === 'member' ? s.ctx.memberToken : null);
+    const lists = growthScenarios(sides[1].ctx).map((sc, i) => ({ sc, per: sides.map((s) => growthScenarios(s.ctx)[i]) }));
+    for (const { sc, per } of lists) {
+      const r = { key: sc.key, path: sc.path.replace('/api/v4', '') };
+      for (let k = 0; k < sides.length; k += 1) r[sides[k].name] = await timeRoute(sides[k].svc.base, per[k].path, tokenOf(sides[k], sc.who), requests);
+      log(`  ${sc.key}: small p50 ${ms(r.small.p50)} ms, large p50 ${ms(r.large.p50)} ms`);
+      rows.push(r);
+    }
+    for (const w of writeScenarios(sides[0].ctx, stamp)) {
+      const r = { key: w.key, path: '' };
+      for (const s of sides) {
+        const sw = writeScenarios(s.ctx, `${stamp}${s.name[0]}`).find((x) => x.key === w.key);
+        r[s.name] = await timeRoute(s.svc.base, sw.req, tokenOf(s, w.who), Math.min(requests, s.ctx.userIds.length - 3));
+      }
+      log(`  ${w.key}: small p50 ${ms(r.small.p50)} ms, large p50 ${ms(r.large.p50)} ms`);
+      rows.push(r);
+    }
+    const mem = sides.map((s) => treeMemory(s.svc.child.pid));
+    console.log(`\ngrowth: small = scale ${scale}; large = the same plus ${counts.groups.toLocaleString('en-US')} groups, ${counts.projects.toLocaleString('en-US')} projects, ${counts.users.toLocaleString('en-US')} users, ${counts.jobs.toLocaleString('en-US')} jobs in all (bulk load this run: ${loadSeconds} s); one client, ${requests} sequential requests per list and side after 3 warm-ups; ${new Date().toISOString().slice(0, 16)}Z`);
+    console.log('\n| request | small p50 / p99 ms | large p50 / p99 ms | growth (large / small p50) | target |');
+    console.log('|---|---|---|---|---|');
+    for (const r of rows) {
+      console.log(`| ${r.key}${r.path ? ` \`${r.path}\`` : ''} | ${ms(r.small.p50)} / ${ms(r.small.p99)} | ${ms(r.large.p50)} / ${ms(r.large.p99)} | ${(r.large.p50 / r.small.p50).toFixed(2)}× | ${verdict(r.key, r.small.p50, r.large.p50)} |`);
+    }
+    console.log(`\nservice memory (MB): small ${mem[0].rssSum} RSS, large ${mem[1].rssSum} RSS (target < 250 per service)`);
+  } finally {
+    await stop(big && big.child);
+    await stop(small.child);
+  }
+}
+
+module.exports = { largeRun };

@@ -1,0 +1,92 @@
+// The growth scenarios of issue 19: every list route's first page (and the deep and keyset variants)
+// as anonymous, as a non-admin member of 50 groups and as an admin, measured with one client sending
+// sequential requests (p50 and p99 of N), on the small and the large data set in the same run.
+const { ensureMember } = require('./large');
+
+/** A token of bulk-member (an impersonation token made by the admin), and the ids the routes need. */
+async function growthContext(base, adminToken, dbUrl) {
+  const memberId = await ensureMember(dbUrl);
+  const admin = { 'PRIVATE-TOKEN': adminToken };
+  const res = await fetch(`${base}/api/v4/users/${memberId}/impersonation_tokens`, {
+    method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'growth-bench', scopes: ['api'] }),
+  });
+  if (!res.ok) throw new Error(`impersonation token for bulk-member: ${res.status} ${await res.text()}`);
+  const memberToken = (await res.json()).token;
+  const get = async (p) => (await fetch(`${base}/api/v4${p}`, { headers: admin })).json();
+  const group = await get('/groups/scale-1');
+  const project = await get(`/projects/${encodeURIComponent('acme/web/website')}`);
+  const runners = await get('/runners/all?per_page=100');
+  const runner = runners.find((r) => r.description === 'scale-runner-1-2') ?? runners[0];
+  return { memberToken, groupId: group.id, projectId: project.id, runnerId: runner ? runner.id : 0 };
+}
+
+/** `who`: 'anon', 'member' or 'admin'. Search terms match a few rows at both sizes (scale-5…, project-5…). */
+function growthScenarios({ groupId, projectId, runnerId }) {
+  const s = (key, who, path) => ({ key, who, path: `/api/v4${path}` });
+  return [
+    s('groups anonymous', 'anon', '/groups'),
+    s('groups all_available admin', 'admin', '/groups?all_available=true'),
+    s('groups page=5000 admin', 'admin', '/groups?page=5000'),
+    s('groups order_by=path desc admin', 'admin', '/groups?order_by=path&sort=desc'),
+    s('groups order_by=id admin', 'admin', '/groups?order_by=id'),
+    s('groups search admin', 'admin', '/groups?search=scale-5'),
+    s('groups search anonymous', 'anon', '/groups?search=scale-5'),
+    s('groups keyset name admin', 'admin', '/groups?pagination=keyset&order_by=name'),
+    s('groups member', 'member', '/groups'),
+    s('groups all_available member', 'member', '/groups?all_available=true'),
+    s('groups owned member', 'member', '/groups?owned=true'),
+    s('subgroups admin', 'admin', `/groups/${groupId}/subgroups`),
+    s('group projects admin', 'admin', `/groups/${groupId}/projects`),
+    s('group members admin', 'admin', `/groups/${groupId}/members`),
+    s('namespaces admin', 'admin', '/namespaces'),
+    s('namespaces search admin', 'admin', '/namespaces?search=scale-5'),
+    s('namespaces member', 'member', '/namespaces'),
+    s('projects admin', 'admin', '/projects'),
+    s('projects anonymous', 'anon', '/projects'),
+    s('projects member', 'member', '/projects'),
+    s('projects membership member', 'member', '/projects?membership=true'),
+    s('projects visibility=public admin', 'admin', '/projects?visibility=public'),
+    s('projects order_by=name admin', 'admin', '/projects?order_by=name&sort=asc'),
+    s('projects order_by=last_activity_at admin', 'admin', '/projects?order_by=last_activity_at'),
+    s('projects search admin', 'admin', '/projects?search=project-5'),
+    s('projects search anonymous', 'anon', '/projects?search=project-5'),
+    s('projects search member', 'member', '/projects?search=project-5'),
+    s('projects keyset id admin', 'admin', '/projects?pagination=keyset&order_by=id'),
+    s('projects keyset id anonymous', 'anon', '/projects?pagination=keyset&order_by=id'),
+    s('project members admin', 'admin', `/projects/${projectId}/members`),
+    s('environments admin', 'admin', `/projects/${projectId}/environments`),
+    s('users admin', 'admin', '/users'),
+    s('users search admin', 'admin', '/users?search=scale-user-5'),
+    s('runners all admin', 'admin', '/runners/all'),
+    s('runner jobs admin', 'admin', `/runners/${runnerId}/jobs`),
+    s('broadcast messages admin', 'admin', '/broadcast_messages'),
+    s('pages domains admin', 'admin', '/pages/domains'),
+  ];
+}
+
+const quantile = (xs, q) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
+};
+
+/**
+ * p50 and p99 (ms) of `n` sequential requests after 3 warm-ups; throws on a non-2xx answer. `route` is
+ * a GET path, or `(i) => ({ method, path, body })` for writes (i = request number, for unique names).
+ */
+async function timeRoute(base, route, token, n) {
+  const headers = token ? { 'PRIVATE-TOKEN': token } : {};
+  const ms = [];
+  for (let i = 0; i < n + 3; i += 1) {
+    const req = typeof route === 'function' ? route(i) : { method: 'GET', path: route };
+    const init = req.body ? { method: req.method, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(req.body) } : { method: req.method, headers };
+    const t0 = process.hrtime.bigint();
+    const res = await fetch(`${base}${req.path}`, init);
+    await res.arrayBuffer();
+    const t = Number(process.hrtime.bigint() - t0) / 1e6;
+    if (!res.ok) throw new Error(`${req.method} ${req.path}: ${res.status}`);
+    if (i >= 3) ms.push(t);
+  }
+  return { p50: quantile(ms, 0.5), p99: quantile(ms, 0.99) };
+}
+
+module.exports = { growthContext, growthScenarios, timeRoute };
