@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'LIMIT_REACHED'
   | 'CONFLICT'
   | 'NOT_ALLOWED'
+  | 'BAD_REQUEST'
   | 'UNAVAILABLE';
 
 export abstract class DomainError extends Error {
@@ -101,6 +102,10 @@ export class LimitReachedError extends DomainError {
 
 export class ConflictError extends DomainError {
   readonly code = 'CONFLICT' as const;
+  /** `fields`: GitLab's `conflict!(model.errors.messages)`, 409 {"message": {"field": ["msg"]}} (a fork that cannot be saved). */
+  constructor(message: string, readonly fields?: FieldErrors) {
+    super(message);
+  }
 }
 
 /**
@@ -109,6 +114,11 @@ export class ConflictError extends DomainError {
  */
 export class NotAllowedError extends DomainError {
   readonly code = 'NOT_ALLOWED' as const;
+}
+
+/** GitLab's `render_api_error!(message, 400)`: 400 {"message": "<message>"} (e.g. sharing a project of a share-locked group). */
+export class BadRequestError extends DomainError {
+  readonly code = 'BAD_REQUEST' as const;
 }
 
 /** The database cannot be reached in time (down, restarting, stopped, pool exhausted): 503, retry later. */

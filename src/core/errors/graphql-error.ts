@@ -16,6 +16,7 @@ function graphqlCode(code: ErrorCode): string {
     case 'NOT_ALLOWED':
     case 'VALIDATION':
     case 'SAVE_FAILED':
+    case 'BAD_REQUEST':
       return 'BAD_USER_INPUT';
     case 'CONFLICT':
       return 'CONFLICT';

@@ -1,4 +1,4 @@
-import { DomainError, InsufficientScopeError, LimitReachedError, assertUnreachable } from './domain-errors';
+import { ConflictError, DomainError, InsufficientScopeError, LimitReachedError, assertUnreachable } from './domain-errors';
 
 export interface RestError {
   status: number;
@@ -13,6 +13,7 @@ export function toRestError(err: DomainError): RestError {
     case 'FORBIDDEN':
     case 'NOT_FOUND':
     case 'SAVE_FAILED':
+    case 'BAD_REQUEST':
       return { status: statusOf(code), body: { message: err.message } };
     case 'INSUFFICIENT_SCOPE':
       return { status: 403, body: { error: 'insufficient_scope', error_description: err.message, scope: (err as InsufficientScopeError).scope } };
@@ -25,7 +26,7 @@ export function toRestError(err: DomainError): RestError {
     case 'LIMIT_REACHED':
       return { status: 403, body: { message: (err as LimitReachedError).messages } };
     case 'CONFLICT':
-      return { status: 409, body: { message: err.message } };
+      return { status: 409, body: { message: (err as ConflictError).fields ?? err.message } };
     case 'UNAVAILABLE':
       return { status: 503, body: { message: '503 Service Unavailable' } };
     default:
@@ -33,8 +34,8 @@ export function toRestError(err: DomainError): RestError {
   }
 }
 
-function statusOf(code: 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'SAVE_FAILED'): number {
-  return { UNAUTHENTICATED: 401, FORBIDDEN: 403, NOT_FOUND: 404, SAVE_FAILED: 400 }[code];
+function statusOf(code: 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'SAVE_FAILED' | 'BAD_REQUEST'): number {
+  return { UNAUTHENTICATED: 401, FORBIDDEN: 403, NOT_FOUND: 404, SAVE_FAILED: 400, BAD_REQUEST: 400 }[code];
 }
 
 export const INTERNAL_ERROR: RestError = { status: 500, body: { message: '500 Internal Server Error' } };

@@ -53,6 +53,7 @@ export class GroupAttributesInput {
   @Field(() => Visibility, { nullable: true, description: 'Default on create: private.' }) visibility?: Visibility;
   @Field(() => Boolean, { nullable: true }) lfsEnabled?: boolean;
   @Field(() => Boolean, { nullable: true }) requestAccessEnabled?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'Projects in this group (and its subgroups) may not be shared with other groups.' }) shareWithGroupLock?: boolean;
 }
 
 @InputType('UpdateGroupInput')

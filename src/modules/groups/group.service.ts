@@ -80,6 +80,8 @@ async function create(ctx: RequestCtx, input: CreateGroupInput): Promise<Namespa
   const group = Object.assign(new Namespace(), { kind: 'group', parentId: parent?.id ?? null, createdAt: now, updatedAt: now });
   patchEntity(group, input, CreateGroupInput, { ...STORED, parentId: 'skip' });
   if (input.visibility == null) group.visibilityLevel = await defaultVisibilityLevel(ctx, 'group');
+  // A subgroup of a share-locked group is locked too (GitLab's lock holds for the subtree).
+  if (parent?.shareWithGroupLock) group.shareWithGroupLock = true;
   const restricted = await visibilityRestriction(ctx, group.visibilityLevel);
   if (restricted) throw new SaveFailedError('Failed to save group', { visibility_level: [restricted] });
   group.fullPath = parent ? `${parent.fullPath}/${group.path}` : group.path;
@@ -149,6 +151,10 @@ async function update(ctx: RequestCtx, idOrPath: string, input: UpdateGroupInput
     group.fullPath = above ? `${above.full_path}/${group.path}` : group.path;
     group.fullName = above ? `${above.full_name} / ${group.name}` : group.name;
     await em.flush();
+    // Locking a group locks its whole subtree (GitLab's force_share_with_group_lock_on_descendants).
+    if (group.shareWithGroupLock && !before.share_with_group_lock) {
+      await sqlRows(em, 'update namespaces set share_with_group_lock = true where traversal_ids @> array[?]::int[] and id <> ?', [group.id, group.id]);
+    }
     if (group.fullPath !== old.fullPath || group.fullName !== old.fullName) {
       // Descendants keep their suffix under the new prefix: one statement for the whole subtree.
       await sqlRows(
@@ -170,7 +176,7 @@ async function update(ctx: RequestCtx, idOrPath: string, input: UpdateGroupInput
 const groupAudit = (g: Namespace) => ({ entityType: 'Group', entityId: g.id, entityPath: g.fullPath, targetType: 'Group', targetId: g.id, targetDetails: g.fullPath });
 const auditedGroupFields = (g: Namespace): Record<string, unknown> => ({
   name: g.name, path: g.path, description: g.description, visibility_level: levelName(g.visibilityLevel),
-  lfs_enabled: g.lfsEnabled, request_access_enabled: g.requestAccessEnabled,
+  lfs_enabled: g.lfsEnabled, request_access_enabled: g.requestAccessEnabled, share_with_group_lock: g.shareWithGroupLock,
 });
 
 /** Deletes the group, its subgroups and all their projects in one statement (FK cascades). */

@@ -49,6 +49,10 @@ export class Namespace {
   @Property({ type: 'boolean' })
   requestAccessEnabled = false;
 
+  /** Groups: projects inside may not be shared with other groups (GitLab 10.3); a lock holds for the whole subtree. */
+  @Property({ type: 'boolean' })
+  shareWithGroupLock = false;
+
   @Property({ type: 'datetime' })
   createdAt: Date = new Date();
 

@@ -4,7 +4,7 @@ import { emitSystemEvents } from '../../core/events/system-events';
 import { memberEvent, projectEvents } from '../access/system-event-payloads';
 import type { CurrentUser, RequestCtx } from '../../core/context/request-ctx';
 import { lightEntity, likeEscape, sqlEntities, sqlRows, takenField } from '../../core/db/sql';
-import { ConflictError, ForbiddenError, LimitReachedError, NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
+import { BadRequestError, ConflictError, ForbiddenError, LimitReachedError, NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
 import { assertKeysetOrder, keysetPage, offsetPage, type ListQuery } from '../../core/pagination/list-query';
 import { PaginationMode, type Page } from '../../core/pagination/page';
 import { parseIdOrPath } from '../../core/params/parse-id-or-path';
@@ -359,6 +359,8 @@ async function share(ctx: RequestCtx, idOrPath: string, input: ShareProjectInput
   if (!(SHARE_ACCESS_LEVELS as readonly number[]).includes(input.groupAccess)) throw ParamError.notInSet('group_access');
   assertOptionalDate('expires_at', input.expiresAt);
   const project = await findAdministrable(ctx, idOrPath);
+  // GitLab 10.3: a project of a group with share_with_group_lock (set on it or inherited) is not shared.
+  if ((await ctx.loaders.namespace.load(project.namespaceId))?.shareWithGroupLock) throw new BadRequestError('The project sharing with group is disabled');
   const groups = await sqlEntities(ctx.em, Namespace, `select n.* from namespaces n where n.id = ? and n.kind = 'group'`, [input.groupId]);
   const group = groups[0];
   if (!group) throw new NotFoundError('Group');
