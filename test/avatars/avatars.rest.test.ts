@@ -1,4 +1,5 @@
 import zlib from 'node:zlib';
+import request from 'supertest';
 import { addProjectMember, createProject, createUser, queryOne } from '../support/factories';
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
@@ -136,6 +137,18 @@ describe('GET /uploads/-/system/…/avatar/:id/:filename', () => {
     for (const path of [`/uploads/-/system/user/avatar/${u.id}/b.png`, `/uploads/-/system/user/avatar/99999999999/a.png`, '/uploads/-/system/user/avatar/x/a.png', `/uploads/-/system/group/avatar/${u.id}/a.png`]) {
       const res = await api(t).get(path);
       expect([path, res.status, res.body]).toEqual([path, 404, { error: '404 Not Found' }]);
+    }
+  });
+
+  it('is served by every instance on the database', async () => {
+    const u = await createUser(t);
+    const { body } = await api(t, ROOT_TOKEN).put(`/api/v4/users/${u.id}`).attach('avatar', GIF, 'g.gif');
+    const other = await t.secondInstance();
+    try {
+      const res = await request(other.app).get(pathOf(body.avatar_url));
+      expect([res.status, res.headers['content-type'], Buffer.compare(res.body as Buffer, GIF)]).toEqual([200, 'image/gif', 0]);
+    } finally {
+      await other.close();
     }
   });
 
