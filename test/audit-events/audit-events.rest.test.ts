@@ -148,6 +148,26 @@ describe('project audit events', () => {
   });
 });
 
+describe('one audit event of a group or project', () => {
+  it('GET /groups/:id/audit_events/:audit_event_id and /projects/:id/audit_events/:audit_event_id: its own events only, for Owners / Masters', async () => {
+    const owner = await createUser(t, { username: 'oneowner' });
+    const g = (await api(t, owner.token).post('/api/v4/groups').send({ name: 'One', path: 'one-g' }).expect(201)).body;
+    const p = (await api(t, owner.token).post('/api/v4/projects').send({ name: 'One', path: 'one-p' }).expect(201)).body;
+    const [ge] = (await api(t, owner.token).get(`/api/v4/groups/${g.id}/audit_events`).expect(200)).body;
+    const [pe] = (await api(t, owner.token).get(`/api/v4/projects/${p.id}/audit_events`).expect(200)).body;
+    expect((await api(t, owner.token).get(`/api/v4/groups/${g.id}/audit_events/${ge.id}`).expect(200)).body).toEqual(ge);
+    expect((await api(t, owner.token).get(`/api/v4/projects/${p.id}/audit_events/${pe.id}`).expect(200)).body).toEqual(pe);
+    // Another entity's event through this group or project: 404, as a missing one.
+    expect((await api(t, owner.token).get(`/api/v4/groups/${g.id}/audit_events/${pe.id}`).expect(404)).body).toEqual({ message: '404 Not found' });
+    expect((await api(t, owner.token).get(`/api/v4/projects/${p.id}/audit_events/${ge.id}`).expect(404)).body).toEqual({ message: '404 Not found' });
+    expect((await api(t, owner.token).get(`/api/v4/groups/${g.id}/audit_events/abc`).expect(400)).body).toEqual({ error: 'audit_event_id is invalid' });
+    const stranger = await createUser(t, { username: 'onestranger' });
+    expect((await api(t, stranger.token).get(`/api/v4/projects/${p.id}/audit_events/${pe.id}`).expect(404)).body).toEqual({ message: '404 Project Not Found' });
+    const gql = await api(t, owner.token).graphql(`{ groupAuditEvent(groupId: "one-g", id: ${ge.id}) { id entityType } }`);
+    expect(gql.body.data.groupAuditEvent).toEqual({ id: String(ge.id), entityType: 'Group' });
+  });
+});
+
 describe('membership audit events', () => {
   it('records access given, changed and removed on the group or project, with GitLab\'s role names', async () => {
     const owner = await createUser(t, { username: 'mowner' });

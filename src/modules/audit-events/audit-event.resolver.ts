@@ -1,4 +1,4 @@
-import { Arg, Args, Ctx, Int, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Args, Ctx, ID, Int, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
@@ -36,6 +36,18 @@ export class AuditEventResolver {
   @Allow('user')
   auditEventAdded(@Root() event: AuditEventType, @Args() _args: AuditEventStreamArgs): AuditEventType {
     return event;
+  }
+
+  @Query(() => AuditEventType, { description: 'One event of a group, for its Owners.' })
+  @Allow('user')
+  groupAuditEvent(@Arg('groupId', () => ID) groupId: string, @Arg('id', () => Int) id: number, @Ctx() ctx: RequestCtx): Promise<AuditEventType> {
+    return service.oneOfGroup(ctx, groupId, id);
+  }
+
+  @Query(() => AuditEventType, { description: 'One event of a project, for its Masters.' })
+  @Allow('user')
+  projectAuditEvent(@Arg('projectId', () => ID) projectId: string, @Arg('id', () => Int) id: number, @Ctx() ctx: RequestCtx): Promise<AuditEventType> {
+    return service.oneOfProject(ctx, projectId, id);
   }
 
   @Query(() => AuditEventType, { description: 'Administrators only.' })

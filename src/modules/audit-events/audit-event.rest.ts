@@ -15,5 +15,13 @@ export const auditEventRoutes = defineRoutes([
     method: 'GET', path: '/projects/:id/audit_events', field: 'Query.projectAuditEvents', params: { id: { arg: 'projectId' } }, paginated: true,
     shape: AuditEventWire, summary: "List a project's audit events (project Masters)", tag,
   },
+  {
+    method: 'GET', path: '/groups/:id/audit_events/:audit_event_id', field: 'Query.groupAuditEvent', params: { id: { arg: 'groupId' }, audit_event_id: { arg: 'id', notFound: '' } },
+    shape: AuditEventWire, summary: "Get one of a group's audit events (group Owners)", tag,
+  },
+  {
+    method: 'GET', path: '/projects/:id/audit_events/:audit_event_id', field: 'Query.projectAuditEvent', params: { id: { arg: 'projectId' }, audit_event_id: { arg: 'id', notFound: '' } },
+    shape: AuditEventWire, summary: "Get one of a project's audit events (project Masters)", tag,
+  },
   { method: 'GET', path: '/audit_events/:id', field: 'Query.auditEvent', params: ID, shape: AuditEventWire, summary: 'Get an audit event (admin)', tag },
 ]);

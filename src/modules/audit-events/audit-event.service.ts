@@ -48,6 +48,21 @@ async function ofProject(ctx: RequestCtx, idOrPath: string, args: AuditEventsArg
   return list(ctx, { ...args, entityType: 'Project', entityId: project.id });
 }
 
+/** One event of the entity (GitLab EE's group/project audit event routes): another entity's event is 404 too. */
+async function oneOf(ctx: RequestCtx, entityType: string, entityId: number, id: number): Promise<AuditEventType> {
+  const [row] = await sqlRows<Row>(ctx.em, 'select * from audit_events where id = ? and entity_type = ? and entity_id = ?', [id, entityType, entityId]);
+  if (!row) throw new NotFoundError();
+  return view(row);
+}
+
+async function oneOfGroup(ctx: RequestCtx, idOrPath: string, id: number): Promise<AuditEventType> {
+  return oneOf(ctx, 'Group', (await groupService.findOwned(ctx, idOrPath)).id, id);
+}
+
+async function oneOfProject(ctx: RequestCtx, idOrPath: string, id: number): Promise<AuditEventType> {
+  return oneOf(ctx, 'Project', (await projectService.findAdministrable(ctx, idOrPath)).id, id);
+}
+
 /** Lookup by primary key: GitLab's generic 404 "404 Not found". */
 async function get(ctx: RequestCtx, id: number): Promise<AuditEventType> {
   const [row] = await sqlRows<Row>(ctx.em, 'select * from audit_events where id = ?', [id]);
@@ -83,4 +98,4 @@ function live(ctx: RequestCtx, args: AuditEventStreamArgs): Promise<AsyncIterabl
   });
 }
 
-export const auditEventService = { list, ofGroup, ofProject, get, live };
+export const auditEventService = { list, ofGroup, ofProject, oneOfGroup, oneOfProject, get, live };
