@@ -71,6 +71,11 @@ describe.each([
     expect((await admin().graphql(`mutation { set${owner}CustomAttribute(${idArg}, key: "env", value: "prod") { key value } }`)).body.data).toEqual({ [`set${owner}CustomAttribute`]: { key: 'env', value: 'prod' } });
     expect((await admin().graphql(`{ ${lower}CustomAttributes(${idArg}) { key value } }`)).body.data).toEqual({ [`${lower}CustomAttributes`]: [{ key: 'env', value: 'prod' }] });
     expect((await admin().get(`/api/v4/${resource}/${id}/custom_attributes/env`)).body).toEqual({ key: 'env', value: 'prod' });
+    // The owner's own field, as Group.customAttributes: administrators only, null for others.
+    const field = `{ ${lower}(id: ${resource === 'users' ? id : `"${id}"`}) { customAttributes { key value } } }`;
+    expect((await admin().graphql(field)).body.data[lower].customAttributes).toEqual([{ key: 'env', value: 'prod' }]);
+    const other = await createUser(t);
+    expect((await api(t, other.token).graphql(field)).body.data[lower].customAttributes).toBeNull();
     expect((await admin().graphql(`mutation { delete${owner}CustomAttribute(${idArg}, key: "env") }`)).body.data).toEqual({ [`delete${owner}CustomAttribute`]: true });
     expect((await admin().graphql(`{ ${lower}CustomAttribute(${idArg}, key: "env") { key } }`)).body.errors[0].extensions.code).toBe('NOT_FOUND');
   });

@@ -3,6 +3,7 @@ import { sqlRows } from '../../core/db/sql';
 import { recordAudit, type AuditEntry } from '../../core/events/audit';
 import { NotFoundError, ValidationError } from '../../core/errors/domain-errors';
 import { policy } from '../access/policy';
+import { intArray } from '../access/visibility-sql';
 import type { CustomAttributeFilter, KeyValue } from './custom-attribute.type';
 
 /**
@@ -30,6 +31,19 @@ export const CUSTOM_ATTRIBUTES_MAX = 100;
 async function list(ctx: RequestCtx, owner: CustomAttributeOwner, id: number): Promise<KeyValue[]> {
   const { table, column } = TABLES[owner];
   return sqlRows<KeyValue>(ctx.em, `select key, value from ${table} where ${column} = ? order by key limit ${CUSTOM_ATTRIBUTES_MAX}`, [id]);
+}
+
+/** The attributes of many owners (dataloaders of the `customAttributes` fields): one query per batch. */
+export async function customAttributesOf(ctx: RequestCtx, owner: CustomAttributeOwner, ids: readonly number[]): Promise<KeyValue[][]> {
+  const { table, column } = TABLES[owner];
+  const rows = await sqlRows<{ owner_id: number; key: string; value: string }>(
+    ctx.em,
+    `select k.id as owner_id, a.key, a.value from unnest(${intArray(ids)}) k(id) cross join lateral (
+       select key, value from ${table} where ${column} = k.id order by key limit ${CUSTOM_ATTRIBUTES_MAX}) a`,
+  );
+  const by = new Map<number, KeyValue[]>(ids.map((id) => [id, []]));
+  for (const r of rows) by.get(Number(r.owner_id))?.push({ key: r.key, value: r.value });
+  return ids.map((id) => by.get(id) ?? []);
 }
 
 async function get(ctx: RequestCtx, owner: CustomAttributeOwner, id: number, key: string): Promise<KeyValue> {

@@ -1,5 +1,6 @@
 import { defineModule } from '../../core/module/app-module';
 import { customAttributeResolvers } from './custom-attribute.resolver';
+import { ProjectCustomAttributesField, UserCustomAttributesField, customAttributeLoaders } from './custom-attribute.fields';
 import { customAttributeRoutes } from './custom-attribute.rest';
 import { Migration20261203100000CustomAttributes } from './migrations/Migration20261203100000_custom_attributes';
 
@@ -12,6 +13,7 @@ import { Migration20261203100000CustomAttributes } from './migrations/Migration2
 export const customAttributesModule = defineModule({
   name: 'custom-attributes',
   migrations: [{ name: 'Migration20261203100000_custom_attributes', class: Migration20261203100000CustomAttributes }],
-  resolvers: customAttributeResolvers,
+  resolvers: [...customAttributeResolvers, UserCustomAttributesField, ProjectCustomAttributesField],
+  loaders: customAttributeLoaders,
   routes: customAttributeRoutes,
 });

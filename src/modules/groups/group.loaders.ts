@@ -8,6 +8,8 @@ import type { Namespace } from '../namespaces/namespace.entity';
 import { Project } from '../projects/project.entity';
 import { listGroups, listSubgroupsBatched } from './group-list.query';
 import type { GroupsArgs } from './group.inputs';
+import { CUSTOM_ATTRIBUTES_MAX, customAttributesOf } from '../custom-attributes/custom-attribute.store';
+import type { KeyValue } from '../custom-attributes/custom-attribute.type';
 
 export interface GroupStatistics {
   storageSize: number;
@@ -16,20 +18,7 @@ export interface GroupStatistics {
   jobArtifactsSize: number;
 }
 
-export interface KeyValue {
-  key: string;
-  value: string;
-}
-
-function groupBy<T>(ids: readonly number[], rows: { key: number; item: T }[]): T[][] {
-  const map = new Map<number, T[]>();
-  for (const r of rows) {
-    const l = map.get(r.key) ?? [];
-    l.push(r.item);
-    map.set(r.key, l);
-  }
-  return ids.map((id) => map.get(id) ?? []);
-}
+export type { KeyValue };
 
 /** Storage statistics summed over each group's projects, in SQL (spec 2.3). */
 export async function loadGroupStatistics(ctx: RequestCtx, ids: readonly number[]): Promise<GroupStatistics[]> {
@@ -109,16 +98,7 @@ export function loadGroupSharedProjects(ctx: RequestCtx, keys: readonly GroupPro
 }
 
 /** Custom attributes per group: administrators set them; reads stop at this many (by key). */
-export const GROUP_CUSTOM_ATTRIBUTES_MAX = 100;
-
-export async function loadGroupCustomAttributes(ctx: RequestCtx, ids: readonly number[]): Promise<KeyValue[][]> {
-  const rows = await sqlRows<{ group_id: number; key: string; value: string }>(
-    ctx.em,
-    `select k.id as group_id, a.key, a.value from unnest(${intArray(ids)}) k(id) cross join lateral (
-       select key, value from group_custom_attributes where group_id = k.id order by key limit ${GROUP_CUSTOM_ATTRIBUTES_MAX}) a`,
-  );
-  return groupBy(ids, rows.map((r) => ({ key: r.group_id, item: { key: r.key, value: r.value } })));
-}
+export const GROUP_CUSTOM_ATTRIBUTES_MAX = CUSTOM_ATTRIBUTES_MAX;
 
 export interface SubgroupsKey {
   parentId: number;
@@ -153,7 +133,7 @@ export function groupLoaders(ctx: RequestCtx) {
     groupStatistics: new DataLoader<number, GroupStatistics>((ids) => loadGroupStatistics(ctx, ids)),
     groupProjects: new DataLoader<GroupProjectsKey, Project[], string>((keys) => loadGroupProjects(ctx, keys), { cacheKeyFn: projectsKey }),
     groupSharedProjects: new DataLoader<GroupProjectsKey, Project[], string>((keys) => loadGroupSharedProjects(ctx, keys), { cacheKeyFn: projectsKey }),
-    groupCustomAttributes: new DataLoader<number, KeyValue[]>((ids) => loadGroupCustomAttributes(ctx, ids)),
+    groupCustomAttributes: new DataLoader<number, KeyValue[]>((ids) => customAttributesOf(ctx, 'Group', ids)),
     subgroups: new DataLoader<SubgroupsKey, Page<Namespace>, string>((keys) => loadSubgroups(ctx, keys), {
       cacheKeyFn: (k) => `${k.parentId}:${JSON.stringify(k.args)}`,
     }),
