@@ -9,6 +9,7 @@ import { broadcastMessagesModule } from './broadcast-messages';
 import { demoModule } from './demo';
 import { featuresModule } from './features';
 import { environmentsModule } from './environments';
+import { gpgKeysModule } from './gpg-keys';
 import { groupsModule } from './groups';
 import { membersModule } from './members';
 import { namespacesModule } from './namespaces';
@@ -42,5 +43,6 @@ export const MODULES: readonly AppModule[] = [
   auditEventsModule,
   avatarsModule,
   customAttributesModule,
+  gpgKeysModule,
   systemHooksModule,
 ];

@@ -71,8 +71,12 @@ export interface RouteDef {
    * request's parameters. Default `cursor=<cursor>`; GitLab's projects API uses `id_after` / `id_before`.
    */
   keysetNext?: (cursor: Cursor, params: Record<string, unknown>) => Record<string, string>;
-  /** The result is a JSON scalar sent as it is (GitLab's bare `true` / `false` bodies: POST /users/:id/block). */
-  scalar?: 'boolean';
+  /**
+   * The result is a JSON scalar sent as it is (GitLab's bare `true` / `false` bodies: POST /users/:id/block),
+   * or, with 'status', the status code itself: Grape's body when `status :accepted` ends an endpoint
+   * (POST /user/gpg_keys/:key_id/revoke answers 202 with `202`).
+   */
+  scalar?: 'boolean' | 'status';
   /** Path inside the result to present (e.g. 'project' of a payload). */
   unwrap?: string;
   /** Response presenter; absent for 204 routes. May depend on the parameters and the caller. */

@@ -1,0 +1,69 @@
+import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Allow } from '../../core/auth/allow';
+import type { RequestCtx } from '../../core/context/request-ctx';
+import { PageArgs, type Page } from '../../core/pagination/page';
+import type { GpgKey } from './gpg-key.entity';
+import { CreateGpgKeyInput, UserGpgKeysArgs } from './gpg-key.inputs';
+import { gpgKeyService as service } from './gpg-key.service';
+import { GpgKeyPage, GpgKeyType } from './gpg-key.type';
+
+/**
+ * GitLab 10.3's GPG keys (lib/api/users.rb): a user's, for administrators, and the caller's own.
+ * Reads also accept read_user tokens (the users API's `allow_access_with_scope :read_user` on GET).
+ */
+@Resolver(() => GpgKeyType)
+export class GpgKeyResolver {
+  @Query(() => GpgKeyPage, { description: "Administrators only. A user's GPG keys, oldest first." })
+  @Allow('admin', { scopes: ['read_user'] })
+  userGpgKeys(@Args() args: UserGpgKeysArgs, @Ctx() ctx: RequestCtx): Promise<Page<GpgKey>> {
+    return service.list(ctx, args);
+  }
+
+  @Mutation(() => GpgKeyType, { description: 'Administrators only. Adds a GPG public key to a user.' })
+  @Allow('admin')
+  createUserGpgKey(@Arg('userId', () => Int) userId: number, @Arg('input', () => CreateGpgKeyInput) input: CreateGpgKeyInput, @Ctx() ctx: RequestCtx): Promise<GpgKey> {
+    return service.create(ctx, input, userId);
+  }
+
+  @Mutation(() => Boolean, { description: "Administrators only. Deletes a user's GPG key." })
+  @Allow('admin')
+  deleteUserGpgKey(@Arg('userId', () => Int) userId: number, @Arg('keyId', () => Int) keyId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+    return service.remove(ctx, keyId, userId);
+  }
+
+  @Mutation(() => Boolean, { description: "Administrators only. Revokes a user's GPG key (the key is removed)." })
+  @Allow('admin')
+  revokeUserGpgKey(@Arg('userId', () => Int) userId: number, @Arg('keyId', () => Int) keyId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+    return service.revoke(ctx, keyId, userId);
+  }
+
+  @Query(() => GpgKeyPage, { description: "The caller's GPG keys, oldest first." })
+  @Allow('user', { scopes: ['read_user'] })
+  currentUserGpgKeys(@Args() args: PageArgs, @Ctx() ctx: RequestCtx): Promise<Page<GpgKey>> {
+    return service.list(ctx, args);
+  }
+
+  @Query(() => GpgKeyType, { description: "One of the caller's GPG keys." })
+  @Allow('user', { scopes: ['read_user'] })
+  currentUserGpgKey(@Arg('keyId', () => Int) keyId: number, @Ctx() ctx: RequestCtx): Promise<GpgKey> {
+    return service.get(ctx, keyId);
+  }
+
+  @Mutation(() => GpgKeyType, { description: 'Adds a GPG public key to the caller.' })
+  @Allow('user')
+  createCurrentUserGpgKey(@Arg('input', () => CreateGpgKeyInput) input: CreateGpgKeyInput, @Ctx() ctx: RequestCtx): Promise<GpgKey> {
+    return service.create(ctx, input);
+  }
+
+  @Mutation(() => Boolean, { description: "Deletes one of the caller's GPG keys." })
+  @Allow('user')
+  deleteCurrentUserGpgKey(@Arg('keyId', () => Int) keyId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+    return service.remove(ctx, keyId);
+  }
+
+  @Mutation(() => Boolean, { description: "Revokes one of the caller's GPG keys (the key is removed)." })
+  @Allow('user')
+  revokeCurrentUserGpgKey(@Arg('keyId', () => Int) keyId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+    return service.revoke(ctx, keyId);
+  }
+}

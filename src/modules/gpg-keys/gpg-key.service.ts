@@ -1,0 +1,113 @@
+import type { RequestCtx } from '../../core/context/request-ctx';
+import { requireUser } from '../../core/auth/guards';
+import { isUniqueViolation, lightEntity, sqlRows } from '../../core/db/sql';
+import { recordAudit, type AuditEntry } from '../../core/events/audit';
+import { NotFoundError, ValidationError } from '../../core/errors/domain-errors';
+import { FieldErrorBag } from '../../core/errors/field-error-bag';
+import { MSG } from '../../core/errors/messages';
+import { offsetPage } from '../../core/pagination/list-query';
+import type { Page, PageArgs } from '../../core/pagination/page';
+import { userService } from '../users/user.service';
+import type { User } from '../users/user.entity';
+import { GpgKey } from './gpg-key.entity';
+import type { CreateGpgKeyInput } from './gpg-key.inputs';
+import { ARMOR_BEGIN, ARMOR_END, hasArmorFormat } from './openpgp-armor';
+import { readPublicKey, type PublicKeyInfo } from './openpgp-key';
+
+/** GitLab 10.3's GpgKey format message (app/models/gpg_key.rb). */
+export const KEY_FORMAT_MSG = `is invalid. A valid public GPG key begins with '${ARMOR_BEGIN}' and ends with '${ARMOR_END}'`;
+/**
+ * Longest key accepted (GitLab has no limit; its column is text). A key with thousands of
+ * certifications is a few hundred KB; longer is refused before anything reads it.
+ */
+export const KEY_MAX_LENGTH = 1_048_576;
+
+/** Ruby's String#strip (GitLab's `key=`): ASCII blanks at both ends, NULs at the end. */
+const rubyStrip = (s: string) => s.replace(/^[\t\n\v\f\r ]+/, '').replace(/[\t\n\v\f\r \0]+$/, '');
+
+/** Whose keys: a user by id (administrators: 404 `User Not Found`), or the caller. */
+async function ownerOf(ctx: RequestCtx, userId?: number): Promise<User> {
+  return userId === undefined ? requireUser(ctx) : userService.get(ctx, userId);
+}
+
+/** GitLab `paginate(user.gpg_keys)`: no order given, here the id (the user_id index, then the page). */
+async function list(ctx: RequestCtx, args: PageArgs & { userId?: number }): Promise<Page<GpgKey>> {
+  const user = await ownerOf(ctx, args.userId);
+  const map = (r: Record<string, unknown>) => lightEntity(ctx.em, GpgKey, r);
+  return offsetPage(ctx.em, { select: 'k.*', from: 'gpg_keys k', where: ['k.user_id = ?'], params: [user.id], orderBy: 'k.id', dir: 'asc', id: 'k.id', map }, args);
+}
+
+async function find(ctx: RequestCtx, user: User, keyId: number): Promise<GpgKey> {
+  const key = await ctx.em.findOne(GpgKey, { id: keyId, userId: user.id });
+  if (!key) throw new NotFoundError('GPG Key');
+  return key;
+}
+
+async function get(ctx: RequestCtx, keyId: number, userId?: number): Promise<GpgKey> {
+  return find(ctx, await ownerOf(ctx, userId), keyId);
+}
+
+/**
+ * GitLab's validations in their order: key present, unique (the text), of the armor format; only when
+ * the key passes, fingerprint and primary key id present (gpg read a key from it) and unique.
+ * Two texts with one fingerprint are the same key: an equal stored text is found by fingerprint.
+ */
+async function validate(ctx: RequestCtx, key: string): Promise<PublicKeyInfo> {
+  if (key.length > KEY_MAX_LENGTH) throw new ValidationError({ key: [`is too long (maximum is ${KEY_MAX_LENGTH} characters)`] });
+  const bag = new FieldErrorBag();
+  if (key === '') bag.add('key', MSG.blank);
+  if (!hasArmorFormat(key)) bag.add('key', KEY_FORMAT_MSG);
+  if (!bag.empty) throw new ValidationError(bag.errors);
+  const info = readPublicKey(key);
+  if (!info) throw new ValidationError({ fingerprint: [MSG.blank], primary_keyid: [MSG.blank] });
+  const taken = await sqlRows<{ key: string; fingerprint: string; primary_keyid: string }>(
+    ctx.em, 'select key, fingerprint, primary_keyid from gpg_keys where fingerprint = ? or primary_keyid = ?', [info.fingerprint, info.keyId],
+  );
+  if (taken.some((r) => r.key === key)) throw new ValidationError({ key: [MSG.taken] });
+  if (taken.some((r) => r.fingerprint === info.fingerprint)) bag.add('fingerprint', MSG.taken);
+  if (taken.some((r) => r.primary_keyid === info.keyId)) bag.add('primary_keyid', MSG.taken);
+  if (!bag.empty) throw new ValidationError(bag.errors);
+  return info;
+}
+
+async function create(ctx: RequestCtx, input: CreateGpgKeyInput, userId?: number): Promise<GpgKey> {
+  const user = await ownerOf(ctx, userId);
+  const text = rubyStrip(input.key);
+  const info = await validate(ctx, text);
+  const now = ctx.clock.now();
+  const key = Object.assign(new GpgKey(), { userId: user.id, key: text, fingerprint: info.fingerprint, primaryKeyid: info.keyId, createdAt: now, updatedAt: now });
+  try {
+    await ctx.em.transactional(async (tx) => {
+      tx.persist(key);
+      await tx.flush();
+      await recordAudit(ctx, tx, [{ ...audited(user, key), action: { add: 'gpg_key' } }]);
+    });
+  } catch (e) {
+    // A concurrent add of the same key won the unique index: the answer a later request would get.
+    if (isUniqueViolation(e)) throw new ValidationError({ fingerprint: [MSG.taken], primary_keyid: [MSG.taken] });
+    throw e;
+  }
+  return key;
+}
+
+/**
+ * DELETE and revoke: GitLab 10.3's revoke also marks the key's commit signatures unverified, then
+ * destroys the key; there are no signatures here, so both remove it (revoke answers 202).
+ */
+async function remove(ctx: RequestCtx, keyId: number, userId?: number): Promise<boolean> {
+  const user = await ownerOf(ctx, userId);
+  const key = await find(ctx, user, keyId);
+  await ctx.em.transactional(async (tx) => {
+    const rows = await sqlRows(tx, 'delete from gpg_keys where id = ? returning id', [key.id]);
+    if (rows.length === 0) throw new NotFoundError('GPG Key'); // removed meanwhile
+    await recordAudit(ctx, tx, [{ ...audited(user, key), action: { remove: 'gpg_key' } }]);
+  });
+  return true;
+}
+
+/** A key's audit events are its user's (entity User), the key named by its fingerprint. */
+const audited = (user: User, key: GpgKey): Omit<AuditEntry, 'action'> => ({
+  entityType: 'User', entityId: user.id, entityPath: user.username, targetType: 'GpgKey', targetId: key.id, targetDetails: key.fingerprint,
+});
+
+export const gpgKeyService = { list, get, create, remove, revoke: remove };

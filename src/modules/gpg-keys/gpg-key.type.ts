@@ -1,0 +1,13 @@
+import { Field, Int, ObjectType } from 'type-graphql';
+import { PageType } from '../../core/pagination/page';
+
+@ObjectType('GpgKey', { description: "A user's GPG public key (ASCII-armored OpenPGP public key block)." })
+export class GpgKeyType {
+  @Field(() => Int) id!: number;
+  @Field(() => String, { description: 'The armored key as it was added, without surrounding blanks.' }) key!: string;
+  @Field(() => String, { description: "The primary key's v4 fingerprint, 40 upper-case hex digits." }) fingerprint!: string;
+  @Field(() => String, { description: "The primary key's id (the fingerprint's last 16 hex digits)." }) primaryKeyid!: string;
+  @Field(() => Date) createdAt!: Date;
+}
+
+export const GpgKeyPage = PageType(GpgKeyType, 'GpgKeyPage');

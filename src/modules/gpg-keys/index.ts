@@ -1,0 +1,14 @@
+import { defineModule } from '../../core/module/app-module';
+import { GpgKey } from './gpg-key.entity';
+import { GpgKeyResolver } from './gpg-key.resolver';
+import { gpgKeyRoutes } from './gpg-key.rest';
+import { Migration20261204110000GpgKeys } from './migrations/Migration20261204110000_gpg_keys';
+
+/** GPG keys of users (GitLab 10.3's users API): administrators for any user, everyone for their own. */
+export const gpgKeysModule = defineModule({
+  name: 'gpg-keys',
+  entities: [GpgKey],
+  migrations: [{ name: 'Migration20261204110000_gpg_keys', class: Migration20261204110000GpgKeys }],
+  resolvers: [GpgKeyResolver],
+  routes: gpgKeyRoutes,
+});

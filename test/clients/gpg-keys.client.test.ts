@@ -1,0 +1,92 @@
+import { execFile, execFileSync } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ALICE, BOB, CAROL } from '../support/gpg-keys';
+import { ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
+
+/** Issue 21: python-gitlab 3.12's own GPG key managers (user.gpgkeys, gl.user.gpgkeys) against GitLab 10.3's routes. */
+const t = {} as TestApp;
+let server: http.Server;
+let host: string;
+
+function findPython(): string | undefined {
+  for (const bin of ['python3', '/usr/bin/python3']) {
+    try {
+      execFileSync(bin, ['-c', 'import gitlab'], { stdio: 'ignore', timeout: 20000 });
+      return bin;
+    } catch {
+      // try the next one
+    }
+  }
+  return undefined;
+}
+const python = findPython();
+if (!python && process.env.REQUIRE_PYTHON_GITLAB === '1') throw new Error('REQUIRE_PYTHON_GITLAB=1 but no python3 can import gitlab (apt-get install python3-gitlab)');
+if (!python) process.stderr.write('\nSKIPPED: python-gitlab GPG keys (no python3 with the gitlab module; apt-get install python3-gitlab)\n');
+const describePython = python ? describe : describe.skip;
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => t.app(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  host = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  Object.assign(t, await setupTestApp({ externalUrl: host }));
+  await t.reset();
+}, 60000);
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  await t.close();
+});
+
+const SCRIPT = `
+import json, sys
+import gitlab
+url, root, alice, bob, carol = sys.argv[1:6]
+gl = gitlab.Gitlab(url, private_token=root)
+u = gl.users.create({"email": "gpg@example.com", "username": "gpg", "name": "Gpg", "password": "secret123"})
+k = u.gpgkeys.create({"key": bob})
+out = {"created": [sorted(k.attributes), k.key == bob]}
+c = u.gpgkeys.create({"key": carol})
+out["listed"] = [x.id for x in u.gpgkeys.list()] == [k.id, c.id]
+out["revoke"] = gl.http_post("/users/%d/gpg_keys/%d/revoke" % (u.id, c.id))
+k.delete()
+out["after_delete"] = u.gpgkeys.list()
+token = u.impersonationtokens.create({"name": "gpg", "scopes": ["api"]}).token
+me = gitlab.Gitlab(url, private_token=token)
+me.auth()
+mine = me.user.gpgkeys.create({"key": alice})
+out["mine"] = [[x.id, x.key == alice] for x in me.user.gpgkeys.list()] == [[mine.id, True]]
+out["got"] = me.user.gpgkeys.get(mine.id).key == alice
+try:
+    u.gpgkeys.create({"key": alice})
+except gitlab.GitlabCreateError as e:
+    out["duplicate"] = [e.response_code, e.error_message]
+try:
+    me.user.gpgkeys.create({"key": "ssh-rsa AAAA"})
+except gitlab.GitlabCreateError as e:
+    out["invalid"] = [e.response_code, e.error_message]
+me.user.gpgkeys.delete(mine.id)
+try:
+    me.user.gpgkeys.get(mine.id)
+except gitlab.GitlabGetError as e:
+    out["gone"] = [e.response_code, e.error_message]
+print(json.dumps(out))
+`;
+
+describePython('python-gitlab GPG keys', () => {
+  it('adds, lists, gets, revokes and deletes GPG keys with user.gpgkeys and gl.user.gpgkeys', async () => {
+    const stdout = await new Promise<string>((resolve, reject) => {
+      execFile(python!, ['-c', SCRIPT, host, ROOT_TOKEN, ALICE.key, BOB.key, CAROL.key], { timeout: 60000 }, (err, out, errOut) => (err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out)));
+    });
+    expect(JSON.parse(stdout)).toEqual({
+      created: [['created_at', 'id', 'key', 'user_id'], true],
+      listed: true,
+      revoke: 202,
+      after_delete: [],
+      mine: true,
+      got: true,
+      duplicate: [400, { key: ['has already been taken'] }],
+      invalid: [400, { key: ["is invalid. A valid public GPG key begins with '-----BEGIN PGP PUBLIC KEY BLOCK-----' and ends with '-----END PGP PUBLIC KEY BLOCK-----'"] }],
+      gone: [404, '404 GPG Key Not Found'],
+    });
+  });
+});
