@@ -30,6 +30,10 @@ interface Source {
   table: 'group_members' | 'project_members';
   fk: 'group_id' | 'project_id';
   canAdmin: boolean;
+  /** The caller's access level to the source (0 without any). */
+  level: number;
+  /** The source lets users request access (request_access_enabled). */
+  requestAccessEnabled: boolean;
 }
 
 /** Resolves the group/project (404 when invisible) and whether the caller may manage its members. */
@@ -37,11 +41,11 @@ async function source(ctx: RequestCtx, kind: SourceKind, idOrPath: string): Prom
   if (kind === 'group') {
     const group = await groupService.findVisible(ctx, idOrPath);
     const level = ctx.user ? await ctx.loaders.groupLevel.load(group.id) : 0;
-    return { kind, id: group.id, table: 'group_members', fk: 'group_id', canAdmin: policy.canAdminGroup(ctx.user, level) };
+    return { kind, id: group.id, table: 'group_members', fk: 'group_id', canAdmin: policy.canAdminGroup(ctx.user, level), level, requestAccessEnabled: group.requestAccessEnabled };
   }
   const project = await projectService.findVisible(ctx, idOrPath);
   const level = await projectService.accessLevel(ctx, project);
-  return { kind, id: project.id, table: 'project_members', fk: 'project_id', canAdmin: policy.canAdminProject(ctx.user, level) };
+  return { kind, id: project.id, table: 'project_members', fk: 'project_id', canAdmin: policy.canAdminProject(ctx.user, level), level, requestAccessEnabled: project.requestAccessEnabled };
 }
 
 type Row = Record<string, unknown> & { id: number; username: string; name: string; state: string; avatar: string | null; access_level: number; expires_at: string | null };
@@ -172,3 +176,6 @@ async function auditEntity(ctx: RequestCtx, src: Source): Promise<{ entityType: 
 }
 
 export const memberService = { list, get, add, update, remove };
+
+/** For the access requests of the same sources (access-request.service.ts). */
+export const memberInternals = { source, auditEntity, roleName, findRow };

@@ -1,0 +1,111 @@
+import { requireUser } from '../../core/auth/guards';
+import type { RequestCtx } from '../../core/context/request-ctx';
+import { pgTime } from '../../core/db/pg-time';
+import { sqlRows } from '../../core/db/sql';
+import { onUniqueViolation } from '../../core/db/unique-violation';
+import { ConflictError, ForbiddenError, NotFoundError, ParamError } from '../../core/errors/domain-errors';
+import { recordAudit } from '../../core/events/audit';
+import { emitSystemEvents } from '../../core/events/system-events';
+import { offsetPage } from '../../core/pagination/list-query';
+import type { Page, PageArgs } from '../../core/pagination/page';
+import { AccessLevel, GROUP_MEMBER_ACCESS_LEVELS, PROJECT_MEMBER_ACCESS_LEVELS } from '../access/access-level';
+import { forgetAccess } from '../access/visibility';
+import { memberEvent } from '../access/system-event-payloads';
+import { avatarUrl } from '../avatars';
+import { userWebUrl } from '../users/user-web-url';
+import type { AccessRequesterType } from './access-request.type';
+import { memberInternals, type SourceKind } from './member.service';
+import type { MemberType } from './member.type';
+
+/**
+ * Access requests of groups and projects (GitLab 10.3's lib/api/access_requests.rb): a signed-in user
+ * without access asks to join a source that has request_access_enabled; its Owners (Masters of a
+ * project) list, approve (the request becomes a membership, Developer unless another level is given)
+ * or deny them; the requester may withdraw. Stored in `access_requests`, apart from memberships.
+ */
+const { source, auditEntity, roleName, findRow } = memberInternals;
+
+type Row = { id: number; username: string; name: string; state: string; avatar: string | null; requested_at: Date | string };
+
+function view(ctx: RequestCtx, r: Row): AccessRequesterType {
+  return {
+    id: r.id, username: r.username, name: r.name, state: r.state, avatarUrl: avatarUrl(ctx.externalUrl, 'user', r.id, r.avatar),
+    webUrl: userWebUrl(ctx.externalUrl, r.username), requestedAt: pgTime(r.requested_at),
+  };
+}
+
+const COLUMNS = 'u.id, u.username, u.name, u.state, u.avatar, r.requested_at';
+
+/** GET /:sources/:id/access_requests: for those who manage the members (403 otherwise), in request order. */
+async function list(ctx: RequestCtx, kind: SourceKind, idOrPath: string, args: PageArgs): Promise<Page<AccessRequesterType>> {
+  requireUser(ctx);
+  const src = await source(ctx, kind, idOrPath);
+  if (!src.canAdmin) throw new ForbiddenError();
+  return offsetPage(ctx.em, {
+    select: COLUMNS, from: 'access_requests r join users u on u.id = r.user_id', where: ['r.source_type = ?', 'r.source_id = ?'], params: [kind, src.id],
+    orderBy: 'r.id', dir: 'asc', id: 'r.id', map: (r) => view(ctx, r as Row),
+  }, args);
+}
+
+async function requestRow(ctx: RequestCtx, kind: SourceKind, sourceId: number, userId: number): Promise<Row | undefined> {
+  const [row] = await sqlRows<Row>(ctx.em, `select ${COLUMNS} from access_requests r join users u on u.id = r.user_id where r.source_type = ? and r.source_id = ? and r.user_id = ?`, [kind, sourceId, userId]);
+  return row;
+}
+
+/**
+ * POST /:sources/:id/access_requests: the caller asks to join. GitLab's policy: only without any access
+ * to the source (direct or inherited), only where request_access_enabled, once (403 otherwise).
+ */
+async function request(ctx: RequestCtx, kind: SourceKind, idOrPath: string): Promise<AccessRequesterType> {
+  const user = requireUser(ctx);
+  const src = await source(ctx, kind, idOrPath);
+  if (!src.requestAccessEnabled || src.level > 0) throw new ForbiddenError();
+  const entity = await auditEntity(ctx, src);
+  await onUniqueViolation(() => ctx.em.transactional(async (em) => {
+    await sqlRows(em, 'insert into access_requests (source_type, source_id, user_id, requested_at) values (?, ?, ?, ?)', [kind, src.id, user.id, ctx.clock.now()]);
+    await recordAudit(ctx, em, [{ ...entity, targetType: 'User', targetId: user.id, targetDetails: user.username, action: { customMessage: 'Requested access' } }]);
+  }), () => new ForbiddenError());
+  const row = await requestRow(ctx, kind, src.id, user.id);
+  if (!row) throw new NotFoundError();
+  return view(ctx, row);
+}
+
+/** PUT /:sources/:id/access_requests/:user_id/approve: the request becomes a membership (201, the Member). */
+async function approve(ctx: RequestCtx, kind: SourceKind, idOrPath: string, userId: number, accessLevel?: number | null): Promise<MemberType> {
+  requireUser(ctx);
+  const level = accessLevel ?? AccessLevel.DEVELOPER;
+  const allowed: readonly number[] = kind === 'group' ? GROUP_MEMBER_ACCESS_LEVELS : PROJECT_MEMBER_ACCESS_LEVELS;
+  if (!allowed.includes(level)) throw ParamError.notInSet('access_level');
+  const src = await source(ctx, kind, idOrPath);
+  if (!(await requestRow(ctx, kind, src.id, userId))) throw new NotFoundError();
+  if (!src.canAdmin) throw new ForbiddenError();
+  const entity = await auditEntity(ctx, src);
+  const now = ctx.clock.now();
+  await onUniqueViolation(() => ctx.em.transactional(async (em) => {
+    const gone = await sqlRows(em, 'delete from access_requests where source_type = ? and source_id = ? and user_id = ? returning id', [kind, src.id, userId]);
+    if (gone.length === 0) throw new NotFoundError(); // approved or denied meanwhile
+    await sqlRows(em, `insert into ${src.table} (${src.fk}, user_id, access_level, expires_at, created_at, updated_at) values (?, ?, ?, null, ?, ?)`, [src.id, userId, level, now, now]);
+    const [u] = await sqlRows<{ username: string }>(em, 'select username from users where id = ?', [userId]);
+    await recordAudit(ctx, em, [{ ...entity, targetType: 'User', targetId: userId, targetDetails: u?.username ?? String(userId), action: { add: 'user_access', as: roleName(level) } }]);
+    await emitSystemEvents(ctx, em, () => memberEvent(em, kind, src.id, userId, 'create'));
+  }), () => new ConflictError('Member already exists'));
+  forgetAccess(ctx);
+  return findRow(ctx, src, userId);
+}
+
+/** DELETE /:sources/:id/access_requests/:user_id: denied by those who manage members, or withdrawn by the requester. */
+async function deny(ctx: RequestCtx, kind: SourceKind, idOrPath: string, userId: number): Promise<boolean> {
+  const user = requireUser(ctx);
+  const src = await source(ctx, kind, idOrPath);
+  const row = await requestRow(ctx, kind, src.id, userId);
+  if (!row) throw new NotFoundError();
+  if (!src.canAdmin && user.id !== userId) throw new ForbiddenError();
+  const entity = await auditEntity(ctx, src);
+  await ctx.em.transactional(async (em) => {
+    await sqlRows(em, 'delete from access_requests where source_type = ? and source_id = ? and user_id = ?', [kind, src.id, userId]);
+    await recordAudit(ctx, em, [{ ...entity, targetType: 'User', targetId: userId, targetDetails: row.username, action: { customMessage: user.id === userId ? 'Withdrew access request' : 'Denied access request' } }]);
+  });
+  return true;
+}
+
+export const accessRequestService = { list, request, approve, deny };
