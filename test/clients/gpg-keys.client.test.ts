@@ -1,10 +1,11 @@
 import { execFile, execFileSync } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Gitlab } from '@gitbeaker/rest';
 import { ALICE, BOB, CAROL } from '../support/gpg-keys';
 import { ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
 
-/** Issue 21: python-gitlab 3.12's own GPG key managers (user.gpgkeys, gl.user.gpgkeys) against GitLab 10.3's routes. */
+/** Issue 21: python-gitlab 3.12's own GPG key managers (user.gpgkeys, gl.user.gpgkeys) and gitbeaker's UserGPGKeys against GitLab 10.3's routes. */
 const t = {} as TestApp;
 let server: http.Server;
 let host: string;
@@ -88,5 +89,25 @@ describePython('python-gitlab GPG keys', () => {
       invalid: [400, { key: ["is invalid. A valid public GPG key begins with '-----BEGIN PGP PUBLIC KEY BLOCK-----' and ends with '-----END PGP PUBLIC KEY BLOCK-----'"] }],
       gone: [404, '404 GPG Key Not Found'],
     });
+  });
+});
+
+describe('gitbeaker GPG keys', () => {
+  it('adds, lists, shows and removes keys of a user (admin) and of the caller', async () => {
+    await t.reset();
+    const admin = new Gitlab({ host, token: ROOT_TOKEN });
+    const user = await admin.Users.create({ email: 'gbg@example.com', username: 'gbg', name: 'Gbg', password: 'secret123' });
+    const added = await admin.UserGPGKeys.create(BOB.key, { userId: user.id });
+    expect(Object.keys(added).sort()).toEqual(['created_at', 'id', 'key']);
+    expect((await admin.UserGPGKeys.all({ userId: user.id })).map((k) => k.id)).toEqual([added.id]);
+    const token = await admin.UserImpersonationTokens.create(user.id, 'gpg', ['api']);
+    const me = new Gitlab({ host, token: token.token as string });
+    const mine = await me.UserGPGKeys.create(ALICE.key);
+    expect((await me.UserGPGKeys.show(mine.id)).key).toBe(ALICE.key);
+    expect((await me.UserGPGKeys.all()).map((k) => k.id)).toEqual([added.id, mine.id]);
+    await me.UserGPGKeys.remove(mine.id);
+    await admin.UserGPGKeys.remove(added.id, { userId: user.id });
+    expect(await me.UserGPGKeys.all()).toEqual([]);
+    await expect(me.UserGPGKeys.show(mine.id)).rejects.toMatchObject({ cause: { response: { status: 404 } } });
   });
 });
