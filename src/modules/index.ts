@@ -7,10 +7,12 @@ import { ciModule } from './ci';
 import { customAttributesModule } from './custom-attributes';
 import { broadcastMessagesModule } from './broadcast-messages';
 import { demoModule } from './demo';
+import { emailsModule } from './emails';
 import { featuresModule } from './features';
 import { environmentsModule } from './environments';
 import { gpgKeysModule } from './gpg-keys';
 import { groupsModule } from './groups';
+import { keysModule } from './keys';
 import { membersModule } from './members';
 import { namespacesModule } from './namespaces';
 import { pagesDomainsModule } from './pages-domains';
@@ -45,4 +47,6 @@ export const MODULES: readonly AppModule[] = [
   customAttributesModule,
   gpgKeysModule,
   systemHooksModule,
+  keysModule,
+  emailsModule,
 ];

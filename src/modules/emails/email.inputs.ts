@@ -1,0 +1,12 @@
+import { ArgsType, Field, InputType, Int } from 'type-graphql';
+import { PageArgs } from '../../core/pagination/page';
+
+@InputType('AddEmailInput')
+export class AddEmailInput {
+  @Field(() => String, { description: 'The address; stored lower-cased.' }) email!: string;
+}
+
+@ArgsType()
+export class UserEmailsArgs extends PageArgs {
+  @Field(() => Int) userId!: number;
+}

@@ -1,0 +1,54 @@
+import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Allow } from '../../core/auth/allow';
+import type { RequestCtx } from '../../core/context/request-ctx';
+import { PageArgs, type Page } from '../../core/pagination/page';
+import type { Email } from './email.entity';
+import { AddEmailInput, UserEmailsArgs } from './email.inputs';
+import { emailService as service } from './email.service';
+import { EmailPage, EmailType } from './email.type';
+
+/** GitLab 10.3's secondary e-mail routes (users.rb): a user's own addresses, and any user's for administrators. */
+@Resolver(() => EmailType)
+export class EmailResolver {
+  @Query(() => EmailPage, { description: "Administrators only: a user's secondary e-mail addresses by id." })
+  @Allow('admin', { scopes: ['read_user'] })
+  userEmails(@Args() args: UserEmailsArgs, @Ctx() ctx: RequestCtx): Promise<Page<Email>> {
+    return service.listForUser(ctx, args.userId, args);
+  }
+
+  @Query(() => EmailPage, { description: "The authenticated user's secondary e-mail addresses by id." })
+  @Allow('user', { scopes: ['read_user'] })
+  currentUserEmails(@Args() args: PageArgs, @Ctx() ctx: RequestCtx): Promise<Page<Email>> {
+    return service.listOwn(ctx, args);
+  }
+
+  @Query(() => EmailType, { description: 'One secondary e-mail address of the authenticated user.' })
+  @Allow('user', { scopes: ['read_user'] })
+  currentUserEmail(@Arg('emailId', () => Int) emailId: number, @Ctx() ctx: RequestCtx): Promise<Email> {
+    return service.getOwn(ctx, emailId);
+  }
+
+  @Mutation(() => EmailType, { description: 'Administrators only: adds a secondary e-mail address to a user (unconfirmed; no mail is sent).' })
+  @Allow('admin')
+  addUserEmail(@Arg('userId', () => Int) userId: number, @Arg('input', () => AddEmailInput) input: AddEmailInput, @Ctx() ctx: RequestCtx): Promise<Email> {
+    return service.addForUser(ctx, userId, input);
+  }
+
+  @Mutation(() => Boolean, { description: "Administrators only: deletes one of a user's secondary e-mail addresses." })
+  @Allow('admin')
+  deleteUserEmail(@Arg('userId', () => Int) userId: number, @Arg('emailId', () => Int) emailId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+    return service.removeForUser(ctx, userId, emailId);
+  }
+
+  @Mutation(() => EmailType, { description: 'Adds a secondary e-mail address to the authenticated user (unconfirmed; no mail is sent).' })
+  @Allow('user')
+  addCurrentUserEmail(@Arg('input', () => AddEmailInput) input: AddEmailInput, @Ctx() ctx: RequestCtx): Promise<Email> {
+    return service.addOwn(ctx, input);
+  }
+
+  @Mutation(() => Boolean, { description: "Deletes one of the authenticated user's secondary e-mail addresses." })
+  @Allow('user')
+  deleteCurrentUserEmail(@Arg('emailId', () => Int) emailId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+    return service.removeOwn(ctx, emailId);
+  }
+}

@@ -1,0 +1,107 @@
+import type { RequestCtx } from '../../core/context/request-ctx';
+import { requireUser } from '../../core/auth/guards';
+import { lightEntity, sqlRows } from '../../core/db/sql';
+import { onUniqueViolation } from '../../core/db/unique-violation';
+import { NotFoundError, ValidationError } from '../../core/errors/domain-errors';
+import { FieldErrorBag } from '../../core/errors/field-error-bag';
+import { MSG } from '../../core/errors/messages';
+import { recordAudit, type AuditEntry } from '../../core/events/audit';
+import { offsetPage, type PageInput } from '../../core/pagination/list-query';
+import type { Page } from '../../core/pagination/page';
+import type { User } from '../users/user.entity';
+import { userService } from '../users/user.service';
+import { Email } from './email.entity';
+import type { AddEmailInput } from './email.inputs';
+
+/** GitLab 10.3's Email model (app/models/email.rb), Emails::CreateService / DestroyService, and the routes of lib/api/users.rb. */
+
+/** Devise 4.2's default email_regexp (GitLab 10.3 keeps it), Ruby's \s spelt out. */
+const EMAIL_FORMAT = /^[^@ \t\r\n\f\v]+@[^@ \t\r\n\f\v]+$/;
+
+/** `Email#email=`: `value.downcase.strip`. */
+export const normalizeEmail = (value: string): string => value.toLowerCase().replace(/^[\t\n\v\f\r ]+/, '').replace(/[\t\n\v\f\r \0]+$/, '');
+
+/**
+ * The model's validations in its order: presence, uniqueness among secondary addresses, format, then
+ * `unique_email` (no user has it as primary address); both "taken" messages are GitLab's. Beyond
+ * GitLab: more than 255 characters is `is too long` (GitLab's varchar column failed with a 500).
+ */
+async function validate(ctx: RequestCtx, email: string): Promise<void> {
+  const bag = new FieldErrorBag();
+  if (/^\s*$/u.test(email)) bag.add('email', MSG.blank);
+  const [row] = await sqlRows<{ secondary: boolean; primary: boolean }>(
+    ctx.em,
+    `select exists(select 1 from emails where lower(email) = lower(?)) as secondary,
+            exists(select 1 from users where lower(email) = lower(?)) as primary`,
+    [email, email],
+  );
+  if (row.secondary) bag.add('email', MSG.taken);
+  if (!EMAIL_FORMAT.test(email)) bag.add('email', 'is invalid');
+  if ([...email].length > 255) bag.add('email', MSG.tooLong);
+  if (row.primary) bag.add('email', MSG.taken);
+  if (!bag.empty) throw new ValidationError(bag.errors);
+}
+
+/** One user's addresses by id (GitLab: `paginate(user.emails)`), on the (user_id, id) index. */
+function listOf(ctx: RequestCtx, userId: number, args: PageInput): Promise<Page<Email>> {
+  const map = (r: Record<string, unknown>) => lightEntity(ctx.em, Email, r);
+  return offsetPage(ctx.em, { select: 'e.*', from: 'emails e', where: ['e.user_id = ?'], params: [userId], orderBy: 'e.id', dir: 'asc', id: 'e.id', map }, args);
+}
+
+async function findOwned(ctx: RequestCtx, user: User, emailId: number): Promise<Email> {
+  const email = await ctx.em.findOne(Email, { id: emailId, userId: user.id });
+  if (!email) throw new NotFoundError('Email');
+  return email;
+}
+
+/** An address's audit events: on its user (entity User), the address as target. */
+const emailAudit = (user: User, e: Email): Omit<AuditEntry, 'action'> => ({
+  entityType: 'User', entityId: user.id, entityPath: user.username, targetType: 'Email', targetId: e.id, targetDetails: e.email,
+});
+
+/** Stored unconfirmed: GitLab 10.3 mails a confirmation link (devise confirmable); this service sends no mail. */
+async function add(ctx: RequestCtx, user: User, input: AddEmailInput): Promise<Email> {
+  const address = normalizeEmail(input.email);
+  await validate(ctx, address);
+  const now = ctx.clock.now();
+  const email = Object.assign(new Email(), { userId: user.id, email: address, createdAt: now, updatedAt: now });
+  // A concurrent add of the same address loses on the unique lower(email) index with the model's message.
+  await onUniqueViolation(
+    () => ctx.em.transactional(async (tx) => {
+      tx.persist(email);
+      await tx.flush();
+      await recordAudit(ctx, tx, [{ ...emailAudit(user, email), action: { add: 'email' } }]);
+    }),
+    () => new ValidationError({ email: [MSG.taken] }),
+  );
+  return email;
+}
+
+async function remove(ctx: RequestCtx, user: User, emailId: number): Promise<boolean> {
+  const email = await findOwned(ctx, user, emailId);
+  await ctx.em.transactional(async (tx) => {
+    tx.remove(email);
+    await tx.flush();
+    await recordAudit(ctx, tx, [{ ...emailAudit(user, email), action: { remove: 'email' } }]);
+  });
+  return true;
+}
+
+export const emailService = {
+  /** GET /users/:id/emails (admin). */
+  async listForUser(ctx: RequestCtx, userId: number, args: PageInput): Promise<Page<Email>> {
+    return listOf(ctx, (await userService.get(ctx, userId)).id, args);
+  },
+  /** GET /user/emails. */
+  listOwn: (ctx: RequestCtx, args: PageInput) => listOf(ctx, requireUser(ctx).id, args),
+  /** GET /user/emails/:email_id: another user's address is `404 Email Not Found` as a missing one. */
+  getOwn: (ctx: RequestCtx, emailId: number) => findOwned(ctx, requireUser(ctx), emailId),
+  async addForUser(ctx: RequestCtx, userId: number, input: AddEmailInput): Promise<Email> {
+    return add(ctx, await userService.get(ctx, userId), input);
+  },
+  addOwn: (ctx: RequestCtx, input: AddEmailInput) => add(ctx, requireUser(ctx), input),
+  async removeForUser(ctx: RequestCtx, userId: number, emailId: number): Promise<boolean> {
+    return remove(ctx, await userService.get(ctx, userId), emailId);
+  },
+  removeOwn: (ctx: RequestCtx, emailId: number) => remove(ctx, requireUser(ctx), emailId),
+};

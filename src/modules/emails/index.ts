@@ -1,0 +1,14 @@
+import { defineModule } from '../../core/module/app-module';
+import { Email } from './email.entity';
+import { EmailResolver } from './email.resolver';
+import { emailRoutes } from './email.rest';
+import { Migration20261204120100Emails } from './migrations/Migration20261204120100_emails';
+
+/** Secondary e-mail addresses of users (GitLab 10.3's /users/:id/emails, /user/emails; issue 21). */
+export const emailsModule = defineModule({
+  name: 'emails',
+  entities: [Email],
+  migrations: [{ name: 'Migration20261204120100_emails', class: Migration20261204120100Emails }],
+  resolvers: [EmailResolver],
+  routes: emailRoutes,
+});

@@ -1,0 +1,14 @@
+import { defineModule } from '../../core/module/app-module';
+import { SshKey } from './key.entity';
+import { SshKeyResolver, SshKeyWithUserResolver } from './key.resolver';
+import { sshKeyRoutes } from './key.rest';
+import { Migration20261204120000Keys } from './migrations/Migration20261204120000_keys';
+
+/** SSH keys of users (GitLab 10.3's /users/:id/keys, /user/keys, /keys/:id; issue 21). */
+export const keysModule = defineModule({
+  name: 'keys',
+  entities: [SshKey],
+  migrations: [{ name: 'Migration20261204120000_keys', class: Migration20261204120000Keys }],
+  resolvers: [SshKeyResolver, SshKeyWithUserResolver],
+  routes: sshKeyRoutes,
+});

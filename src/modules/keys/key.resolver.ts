@@ -1,0 +1,75 @@
+import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Allow } from '../../core/auth/allow';
+import type { RequestCtx } from '../../core/context/request-ctx';
+import { PageArgs, type Page } from '../../core/pagination/page';
+import { User } from '../users/user.entity';
+import { UserType } from '../users/user.type';
+import type { SshKey } from './key.entity';
+import { AddSshKeyInput, UserSshKeysArgs } from './key.inputs';
+import { sshKeyService as service } from './key.service';
+import { SshKeyPage, SshKeyType, SshKeyWithUserType } from './key.type';
+
+/** GitLab 10.3's SSH key routes (users.rb, keys.rb): a user's own keys, and any user's for administrators. */
+@Resolver(() => SshKeyType)
+export class SshKeyResolver {
+  @Query(() => SshKeyPage, { description: "Administrators only: a user's SSH keys by id." })
+  @Allow('admin', { scopes: ['read_user'] })
+  userSshKeys(@Args() args: UserSshKeysArgs, @Ctx() ctx: RequestCtx): Promise<Page<SshKey>> {
+    return service.listForUser(ctx, args.userId, args);
+  }
+
+  @Query(() => SshKeyPage, { description: "The authenticated user's SSH keys by id." })
+  @Allow('user', { scopes: ['read_user'] })
+  currentUserSshKeys(@Args() args: PageArgs, @Ctx() ctx: RequestCtx): Promise<Page<SshKey>> {
+    return service.listOwn(ctx, args);
+  }
+
+  @Query(() => SshKeyType, { description: 'One SSH key of the authenticated user.' })
+  @Allow('user', { scopes: ['read_user'] })
+  currentUserSshKey(@Arg('keyId', () => Int) keyId: number, @Ctx() ctx: RequestCtx): Promise<SshKey> {
+    return service.getOwn(ctx, keyId);
+  }
+
+  @Mutation(() => SshKeyType, { description: 'Administrators only: adds an SSH key to a user.' })
+  @Allow('admin')
+  addUserSshKey(
+    @Arg('userId', () => Int) userId: number,
+    @Arg('input', () => AddSshKeyInput) input: AddSshKeyInput,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<SshKey> {
+    return service.addForUser(ctx, userId, input);
+  }
+
+  @Mutation(() => Boolean, { description: "Administrators only: deletes one of a user's SSH keys." })
+  @Allow('admin')
+  deleteUserSshKey(@Arg('userId', () => Int) userId: number, @Arg('keyId', () => Int) keyId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+    return service.removeForUser(ctx, userId, keyId);
+  }
+
+  @Mutation(() => SshKeyType, { description: 'Adds an SSH key to the authenticated user.' })
+  @Allow('user')
+  addCurrentUserSshKey(@Arg('input', () => AddSshKeyInput) input: AddSshKeyInput, @Ctx() ctx: RequestCtx): Promise<SshKey> {
+    return service.addOwn(ctx, input);
+  }
+
+  @Mutation(() => Boolean, { description: "Deletes one of the authenticated user's SSH keys." })
+  @Allow('user')
+  deleteCurrentUserSshKey(@Arg('keyId', () => Int) keyId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+    return service.removeOwn(ctx, keyId);
+  }
+}
+
+/** The single-key read of administrators, with the key's owner. */
+@Resolver(() => SshKeyWithUserType)
+export class SshKeyWithUserResolver {
+  @Query(() => SshKeyWithUserType, { description: 'Administrators only: any SSH key by id, with its user.' })
+  @Allow('admin')
+  sshKey(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestCtx): Promise<SshKey> {
+    return service.get(ctx, id);
+  }
+
+  @FieldResolver(() => UserType)
+  async user(@Root() key: SshKey, @Ctx() ctx: RequestCtx): Promise<User> {
+    return ctx.em.findOneOrFail(User, { id: key.userId });
+  }
+}

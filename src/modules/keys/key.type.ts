@@ -1,0 +1,17 @@
+import { Field, Int, ObjectType } from 'type-graphql';
+import { PageType } from '../../core/pagination/page';
+
+@ObjectType('SshKey', { description: "A user's SSH public key." })
+export class SshKeyType {
+  @Field(() => Int) id!: number;
+  @Field(() => String) title!: string;
+  @Field(() => String, { description: 'The key as stored: type, base64 blob and comment, on one line.' }) key!: string;
+  @Field(() => String, { description: 'MD5 fingerprint of the key, colon-separated hex.' }) fingerprint!: string;
+  @Field(() => Date) createdAt!: Date;
+}
+
+/** A key with its owner (the administrators' single-key read). */
+@ObjectType('SshKeyWithUser', { description: 'An SSH key with the user it belongs to.' })
+export class SshKeyWithUserType extends SshKeyType {}
+
+export const SshKeyPage = PageType(SshKeyType, 'SshKeyPage');

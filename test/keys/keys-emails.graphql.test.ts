@@ -1,0 +1,62 @@
+import { createUser } from '../support/factories';
+import { SSH_KEYS } from '../support/ssh-keys';
+import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
+
+const t = useTestApp();
+const admin = () => api(t, ROOT_TOKEN);
+
+describe('GraphQL SSH keys and e-mails', () => {
+  it('shows the same keys and addresses as REST', async () => {
+    const u = await createUser(t);
+    const key = (await admin().post(`/api/v4/users/${u.id}/keys`).send({ key: SSH_KEYS.ed25519.key, title: 'laptop' }).expect(201)).body;
+    const email = (await admin().post(`/api/v4/users/${u.id}/emails`).send({ email: 'Alt@Example.com' }).expect(201)).body;
+    const byAdmin = await admin().graphql(
+      `query($id: Int!, $keyId: Int!) {
+        userSshKeys(userId: $id) { total nodes { id title key fingerprint createdAt } }
+        sshKey(id: $keyId) { id title user { id username email } }
+        userEmails(userId: $id) { total nodes { id email confirmedAt } }
+      }`,
+      { id: u.id, keyId: key.id },
+    ).expect(200);
+    expect(byAdmin.body.errors).toBeUndefined();
+    expect(byAdmin.body.data).toEqual({
+      userSshKeys: { total: 1, nodes: [{ id: key.id, title: 'laptop', key: key.key, fingerprint: SSH_KEYS.ed25519.fingerprint, createdAt: key.created_at }] },
+      sshKey: { id: key.id, title: 'laptop', user: { id: u.id, username: u.username, email: `${u.username}@example.com` } },
+      userEmails: { total: 1, nodes: [{ id: email.id, email: 'alt@example.com', confirmedAt: null }] },
+    });
+    const own = await api(t, u.token).graphql(
+      `query($keyId: Int!, $emailId: Int!) {
+        currentUserSshKeys { nodes { id } } currentUserSshKey(keyId: $keyId) { title }
+        currentUserEmails { nodes { email } } currentUserEmail(emailId: $emailId) { id }
+      }`,
+      { keyId: key.id, emailId: email.id },
+    );
+    expect(own.body.data).toEqual({
+      currentUserSshKeys: { nodes: [{ id: key.id }] }, currentUserSshKey: { title: 'laptop' },
+      currentUserEmails: { nodes: [{ email: 'alt@example.com' }] }, currentUserEmail: { id: email.id },
+    });
+  });
+
+  it('writes through the same service, with the same errors and codes', async () => {
+    const u = await createUser(t);
+    const add = await api(t, u.token).graphql(
+      'mutation($k: String!) { addCurrentUserSshKey(input: { key: $k, title: "gql" }) { id title } addCurrentUserEmail(input: { email: "g@example.com" }) { id email } }',
+      { k: SSH_KEYS.ec256.key },
+    );
+    expect(add.body.errors).toBeUndefined();
+    const rest = await api(t, u.token).get('/api/v4/user/keys').expect(200);
+    expect(rest.body).toEqual([expect.objectContaining({ id: add.body.data.addCurrentUserSshKey.id, title: 'gql', key: SSH_KEYS.ec256.key })]);
+    expect((await api(t, u.token).get('/api/v4/user/emails')).body).toEqual([add.body.data.addCurrentUserEmail]);
+
+    const again = await admin().graphql('mutation($id: Int!, $k: String!) { addUserSshKey(userId: $id, input: { key: $k, title: "x" }) { id } }', { id: u.id, k: SSH_KEYS.ec256.key });
+    expect(again.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', fields: { fingerprint: ['has already been taken'] } });
+    expect((await api(t).graphql('{ currentUserSshKeys { total } }')).body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    expect((await api(t, u.token).graphql(`{ userEmails(userId: ${u.id}) { total } }`)).body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect((await admin().graphql('{ sshKey(id: 4242) { id } }')).body.errors[0].extensions.code).toBe('NOT_FOUND');
+    const del = await api(t, u.token).graphql('mutation($k: Int!, $e: Int!) { deleteCurrentUserSshKey(keyId: $k) deleteCurrentUserEmail(emailId: $e) }', {
+      k: add.body.data.addCurrentUserSshKey.id, e: add.body.data.addCurrentUserEmail.id,
+    });
+    expect(del.body.data).toEqual({ deleteCurrentUserSshKey: true, deleteCurrentUserEmail: true });
+    expect((await admin().graphql(`mutation { deleteUserEmail(userId: ${u.id}, emailId: 1) }`)).body.errors[0].extensions.code).toBe('NOT_FOUND');
+  });
+});
