@@ -94,6 +94,16 @@ describe('/users/:id/gpg_keys (administrators)', () => {
     }
   });
 
+  it('POST: of concurrent adds of one key exactly one succeeds, the others get GitLab\'s 400', async () => {
+    const users = await Promise.all([1, 2, 3, 4, 5].map(() => createUser(t)));
+    const results = await Promise.all(users.map((u) => admin().post(`/api/v4/users/${u.id}/gpg_keys`).send({ key: CAROL.key })));
+    expect(results.map((r) => r.status).sort()).toEqual([201, 400, 400, 400, 400]);
+    for (const r of results.filter((x) => x.status === 400)) {
+      expect([{ message: { key: ['has already been taken'] } }, { message: { fingerprint: ['has already been taken'], primary_keyid: ['has already been taken'] } }]).toContainEqual(r.body);
+    }
+    expect(await queryOne<{ n: string }>(t, 'select count(*) as n from gpg_keys')).toEqual({ n: '1' });
+  });
+
   it('POST and GET: 404 User Not Found for an unknown user, also beyond int4; 400 for a non-integer key id', async () => {
     for (const id of ['424242', '99999999999']) {
       expect((await admin().post(`/api/v4/users/${id}/gpg_keys`).send({ key: BOB.key }).expect(404)).body).toEqual({ message: '404 User Not Found' });
