@@ -37,6 +37,19 @@ describe('/users/:id/gpg_keys (administrators)', () => {
     expect((await stored(id))?.fingerprint).toBe(BOB.fingerprint);
   });
 
+  it('checks parameters before the administrator role, as GitLab 10.3 (writes authenticate first)', async () => {
+    const u = await createUser(t);
+    const base = `/api/v4/users/${u.id}/gpg_keys`;
+    expect((await api(t, u.token).post(base).expect(400)).body).toEqual({ error: 'key is missing' });
+    expect((await api(t, u.token).delete(`${base}/abc`).expect(400)).body).toEqual({ error: 'key_id is invalid' });
+    expect((await api(t, u.token).post(`${base}/abc/revoke`).expect(400)).body).toEqual({ error: 'key_id is invalid' });
+    expect((await api(t).get(`${base}?per_page=abc`).expect(400)).body).toEqual({ error: 'per_page is invalid' });
+    expect((await api(t).post(base).expect(401)).body).toEqual({ message: '401 Unauthorized' });
+    // The role comes before the user lookup: no way to probe user ids.
+    expect((await api(t, u.token).get('/api/v4/users/424242/gpg_keys').expect(403)).body).toEqual({ message: '403 Forbidden' });
+    expect((await api(t).get('/api/v4/users/424242/gpg_keys').expect(401)).body).toEqual({ message: '401 Unauthorized' });
+  });
+
   it('POST adds a key: 201 with GitLab\'s GPGKey keys, fingerprint and primary key id stored upper-case', async () => {
     const u = await createUser(t);
     const res = await admin().post(`/api/v4/users/${u.id}/gpg_keys`).send({ key: `\n  ${ALICE.key}\n\n` }).expect(201);

@@ -10,29 +10,31 @@ import { GpgKeyPage, GpgKeyType } from './gpg-key.type';
 /**
  * GitLab 10.3's GPG keys (lib/api/users.rb): a user's, for administrators, and the caller's own.
  * Reads also accept read_user tokens (the users API's `allow_access_with_scope :read_user` on GET).
+ * The administrators' routes check the role in the service, after the parameters, as GitLab does:
+ * its users resource authenticates writes first (`authenticate_non_get!`), reads only in the endpoint.
  */
 @Resolver(() => GpgKeyType)
 export class GpgKeyResolver {
   @Query(() => GpgKeyPage, { description: "Administrators only. A user's GPG keys, oldest first." })
-  @Allow('admin', { scopes: ['read_user'] })
+  @Allow('anonymous', { scopes: ['read_user'] })
   userGpgKeys(@Args() args: UserGpgKeysArgs, @Ctx() ctx: RequestCtx): Promise<Page<GpgKey>> {
     return service.list(ctx, args);
   }
 
   @Mutation(() => GpgKeyType, { description: 'Administrators only. Adds a GPG public key to a user.' })
-  @Allow('admin')
+  @Allow('user')
   createUserGpgKey(@Arg('userId', () => Int) userId: number, @Arg('input', () => CreateGpgKeyInput) input: CreateGpgKeyInput, @Ctx() ctx: RequestCtx): Promise<GpgKey> {
     return service.create(ctx, input, userId);
   }
 
   @Mutation(() => Boolean, { description: "Administrators only. Deletes a user's GPG key." })
-  @Allow('admin')
+  @Allow('user')
   deleteUserGpgKey(@Arg('userId', () => Int) userId: number, @Arg('keyId', () => Int) keyId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return service.remove(ctx, keyId, userId);
   }
 
   @Mutation(() => Boolean, { description: "Administrators only. Revokes a user's GPG key (the key is removed)." })
-  @Allow('admin')
+  @Allow('user')
   revokeUserGpgKey(@Arg('userId', () => Int) userId: number, @Arg('keyId', () => Int) keyId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return service.revoke(ctx, keyId, userId);
   }

@@ -2,11 +2,12 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
 import { isUniqueViolation, lightEntity, sqlRows } from '../../core/db/sql';
 import { recordAudit, type AuditEntry } from '../../core/events/audit';
-import { NotFoundError, ValidationError } from '../../core/errors/domain-errors';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../core/errors/domain-errors';
 import { FieldErrorBag } from '../../core/errors/field-error-bag';
 import { MSG } from '../../core/errors/messages';
 import { offsetPage } from '../../core/pagination/list-query';
 import type { Page, PageArgs } from '../../core/pagination/page';
+import { policy } from '../access/policy';
 import { userService } from '../users/user.service';
 import type { User } from '../users/user.entity';
 import { GpgKey } from './gpg-key.entity';
@@ -25,9 +26,15 @@ export const KEY_MAX_LENGTH = 1_048_576;
 /** Ruby's String#strip (GitLab's `key=`): ASCII blanks at both ends, NULs at the end. */
 const rubyStrip = (s: string) => s.replace(/^[\t\n\v\f\r ]+/, '').replace(/[\t\n\v\f\r \0]+$/, '');
 
-/** Whose keys: a user by id (administrators: 404 `User Not Found`), or the caller. */
+/**
+ * Whose keys: the caller, or a user by id (404 `User Not Found`) for administrators. GitLab 10.3 checks
+ * `authenticated_as_admin!` inside those endpoints, after their parameters: 401, then 403, here.
+ */
 async function ownerOf(ctx: RequestCtx, userId?: number): Promise<User> {
-  return userId === undefined ? requireUser(ctx) : userService.get(ctx, userId);
+  const caller = requireUser(ctx);
+  if (userId === undefined) return caller;
+  if (!policy.isAdmin(caller)) throw new ForbiddenError();
+  return userService.get(ctx, userId);
 }
 
 /** GitLab `paginate(user.gpg_keys)`: no order given, here the id (the user_id index, then the page). */
