@@ -40,9 +40,11 @@ export function payloadOf(e: SystemEvent): Record<string, unknown> {
 /** Whether any system hook exists, cached per instance; `invalidate`d by every hook create and delete. */
 export const HOOKS_EXIST_KEY = 'system_hooks:exist';
 
-async function hooksExist(ctx: RequestCtx): Promise<boolean> {
+async function hooksExist(ctx: RequestCtx, em: EntityManager): Promise<boolean> {
   return ctx.cache.get(HOOKS_EXIST_KEY, async () => {
-    const [row] = (await ctx.em.getConnection().execute('select exists (select 1 from system_hooks) as any')) as { any: boolean }[];
+    // On the write's own transaction: a pooled connection here could wait for ever on a pool whose
+    // connections all wait for this transaction's row locks (ten parallel creates, pool of five).
+    const [row] = (await em.getConnection().execute('select exists (select 1 from system_hooks) as any', [], 'all', em.getTransactionContext())) as { any: boolean }[];
     return row.any;
   });
 }
@@ -53,7 +55,7 @@ async function hooksExist(ctx: RequestCtx): Promise<boolean> {
  * not called and nothing is written: the cost is one cached lookup.
  */
 export async function emitSystemEvents(ctx: RequestCtx, em: EntityManager, build: () => SystemEvent[] | Promise<SystemEvent[]>): Promise<void> {
-  if (!(await hooksExist(ctx))) return;
+  if (!(await hooksExist(ctx, em))) return;
   const events = await build();
   if (events.length === 0) return;
   const conn = em.getConnection();
