@@ -93,6 +93,11 @@ describe('/users/:id/gpg_keys (administrators)', () => {
     // Just below the limit: read in full, nothing found.
     const big = `-----BEGIN PGP PUBLIC KEY BLOCK-----\n\n${`${'A'.repeat(64)}\n`.repeat(16_000)}-----END PGP PUBLIC KEY BLOCK-----`;
     expect((await admin().post(`/api/v4/users/${u.id}/gpg_keys`).send({ key: big }).expect(400)).body).toEqual(NO_KEY_READ);
+    // Long runs of blanks before other text (quadratic for a /\s+$/ regular expression) are read in one pass.
+    const blanks = ' '.repeat(900_000);
+    expect((await admin().post(`/api/v4/users/${u.id}/gpg_keys`).send({ key: `x${blanks}y` }).expect(400)).body).toEqual({ message: { key: [FORMAT] } });
+    const blankLine = `-----BEGIN PGP PUBLIC KEY BLOCK-----\n\n${blanks}x\n-----END PGP PUBLIC KEY BLOCK-----`;
+    expect((await admin().post(`/api/v4/users/${u.id}/gpg_keys`).send({ key: blankLine }).expect(400)).body).toEqual(NO_KEY_READ);
   });
 
   it('POST: a key is unique across users, by its text ("key") or by its fingerprint', async () => {

@@ -40,6 +40,13 @@ export function hasArmorFormat(key: string): boolean {
   return key.indexOf(ARMOR_END, ARMOR_BEGIN.length) === end && !key.includes(ARMOR_BEGIN, ARMOR_BEGIN.length);
 }
 
+/** Trailing spaces and tabs off (a loop: `/[ \t]+$/` is quadratic on a long run of blanks before other text). */
+function trimBlanksEnd(line: string): string {
+  let end = line.length;
+  while (end > 0 && (line[end - 1] === ' ' || line[end - 1] === '\t')) end--;
+  return end === line.length ? line : line.slice(0, end);
+}
+
 const BASE64_LINE = /^[A-Za-z0-9+/]*={0,2}$/;
 const CHECKSUM_LINE = /^=([A-Za-z0-9+/]{4})$/;
 // An armor header ("Version: GnuPG v2", "Comment: …"): a key without blanks or colons, ": ", a value.
@@ -51,7 +58,7 @@ const HEADER_LINE = /^[!-9;-~]+: /;
  * (gpg: "CRC error"), nothing else. Trailing blanks of a line are ignored (RFC 4880 §6.2).
  */
 export function dearmor(text: string): Buffer | null {
-  const lines = text.split(/\r\n|\n|\r/).map((l) => l.replace(/[ \t]+$/, ''));
+  const lines = text.split(/\r\n|\n|\r/).map(trimBlanksEnd);
   const last = lines.length - 1;
   if (last < 2 || lines[0] !== ARMOR_BEGIN || lines[last] !== ARMOR_END) return null;
   let i = 1;
@@ -75,7 +82,8 @@ export function dearmor(text: string): Buffer | null {
   }
   for (; i < last; i++) if (lines[i] !== '') return null;
   const body = data.join('');
-  if (body.length === 0 || body.replace(/=+$/, '').length % 4 === 1) return null;
+  const unpadded = body.endsWith('==') ? body.length - 2 : body.endsWith('=') ? body.length - 1 : body.length;
+  if (unpadded === 0 || unpadded % 4 === 1) return null;
   const bytes = Buffer.from(body, 'base64');
   if (bytes.length === 0) return null;
   if (checksum && checksum.readUIntBE(0, 3) !== crc24(bytes)) return null;
