@@ -128,3 +128,26 @@ describe('/user/emails', () => {
     expect((await admin().get(`/api/v4/users/${other.id}/emails`)).body).toEqual([theirs]);
   });
 });
+
+describe("users' primary e-mails and secondary addresses (GitLab 10.3's User#unique_email, update_emails_with_primary_email)", () => {
+  it("refuses another user's secondary address as a primary e-mail (400, the model's message)", async () => {
+    const [a, b] = [await createUser(t), await createUser(t)];
+    await admin().post(`/api/v4/users/${a.id}/emails`).send({ email: 'taken@example.com' }).expect(201);
+    const created = await admin().post('/api/v4/users').send({ email: 'Taken@example.com', password: 'secret123', name: 'N', username: 'newbie' });
+    expect(created.status).toBe(400);
+    expect(created.body).toEqual({ message: { email: ['has already been taken'] } });
+    expect((await admin().put(`/api/v4/users/${b.id}`).send({ email: 'taken@example.com' })).body).toEqual({ message: { email: ['has already been taken'] } });
+  });
+
+  it('keeps the previous primary e-mail as a secondary address, and drops the new primary from them', async () => {
+    const u = await createUser(t);
+    await admin().post(`/api/v4/users/${u.id}/emails`).send({ email: 'next@example.com' }).expect(201);
+    await admin().put(`/api/v4/users/${u.id}`).send({ email: 'next@example.com' }).expect(200);
+    const list = (await admin().get(`/api/v4/users/${u.id}/emails`).expect(200)).body as { email: string }[];
+    expect(list.map((e) => e.email)).toEqual([`${u.username}@example.com`]);
+    await admin().put(`/api/v4/users/${u.id}`).send({ email: 'Third@Example.com' }).expect(200);
+    expect(((await admin().get(`/api/v4/users/${u.id}/emails`)).body as { email: string }[]).map((e) => e.email)).toEqual([`${u.username}@example.com`, 'next@example.com']);
+    await admin().put(`/api/v4/users/${u.id}`).send({ name: 'Renamed' }).expect(200);
+    expect((await admin().get(`/api/v4/users/${u.id}/emails`)).body).toHaveLength(2);
+  });
+});

@@ -30,6 +30,11 @@ it('sends key_create and key_destroy to system hooks', async () => {
     const at = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     const payload = { created_at: at, updated_at: at, key: SSH_KEYS.ed25519.key, id: k.id, username: u.username };
     expect(got).toEqual([{ event_name: 'key_create', ...payload }, { event_name: 'key_destroy', ...payload }]);
+    // Deleting a user destroys its keys first (key_destroy each), then user_destroy, as 10.3's dependent: :destroy.
+    const k2 = (await api(t, u.token).post('/api/v4/user/keys').send({ key: SSH_KEYS.ed25519b.key, title: 'second' }).expect(201)).body;
+    await admin().delete(`/api/v4/users/${u.id}`).expect(204);
+    await waitFor('user deletion events', () => got.length >= 5, 10000);
+    expect(got.slice(2).map((e) => [e.event_name, e.id ?? e.user_id])).toEqual([['key_create', k2.id], ['key_destroy', k2.id], ['user_destroy', u.id]]);
   } finally {
     await new Promise<void>((r) => server.close(() => r()));
   }

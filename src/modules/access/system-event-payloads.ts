@@ -123,3 +123,11 @@ export async function userEvent(em: EntityManager, userId: number, event: 'creat
     data: { name: u.name, email: u.email, user_id: u.id, username: u.username, ...(oldUsername !== undefined ? { old_username: oldUsername } : {}) },
   }];
 }
+
+type KeyRow = { id: number; key: string; username: string; created_at: Date | string; updated_at: Date | string };
+
+/** key_destroy for each of a user's SSH keys (GitLab 10.3 destroys them with the user, before user_destroy). */
+export async function userKeyDestroyEvents(em: EntityManager, userId: number): Promise<SystemEvent[]> {
+  const keys = await sqlRows<KeyRow>(em, 'select k.id, k.key, u.username, k.created_at, k.updated_at from keys k join users u on u.id = k.user_id where k.user_id = ? order by k.id', [userId]);
+  return keys.map((k) => ({ name: 'key_destroy', createdAt: pgTime(k.created_at), updatedAt: pgTime(k.updated_at), data: { key: k.key, id: k.id, username: k.username } }));
+}

@@ -3,7 +3,8 @@ import { requireUser } from '../../core/auth/guards';
 import { changes, recordAudit, type AuditEntry } from '../../core/events/audit';
 import { emitSystemEvents } from '../../core/events/system-events';
 import { parseTimestamp } from '../broadcast-messages/timestamp-param';
-import { personalProjectIds, projectEvents, userEvent } from '../access/system-event-payloads';
+import { personalProjectIds, projectEvents, userEvent, userKeyDestroyEvents } from '../access/system-event-payloads';
+import { primaryEmailChanged } from '../emails/primary-email';
 import { lightEntity, likeEscape, sqlEntities, sqlRows } from '../../core/db/sql';
 import { onUniqueViolation } from '../../core/db/unique-violation';
 import { ConflictError, ForbiddenError, NotFoundError, ParamError, UnauthenticatedError, ValidationError, type DomainError } from '../../core/errors/domain-errors';
@@ -86,16 +87,21 @@ function validate(ctx: RequestCtx, user: User, input: UserAttributesInput): void
   if (!bag.empty) throw new ValidationError(bag.errors);
 }
 
-/** GitLab answers duplicate email/username on the users API with 409 (not 400). */
+/**
+ * GitLab answers duplicate email/username on the users API with 409 (not 400); another user's
+ * secondary address is the model's 400 (10.3's User#unique_email).
+ */
 async function checkConflicts(ctx: RequestCtx, user: User): Promise<void> {
-  const [row] = await sqlRows<{ email: boolean; username: boolean }>(
+  const [row] = await sqlRows<{ email: boolean; username: boolean; secondary: boolean }>(
     ctx.em,
     `select exists(select 1 from users where lower(email) = lower(?) and id <> ?) as email,
-            exists(select 1 from namespaces where lower(full_path) = lower(?) and (owner_id is null or owner_id <> ?)) as username`,
-    [user.email, user.id ?? 0, user.username, user.id ?? 0],
+            exists(select 1 from namespaces where lower(full_path) = lower(?) and (owner_id is null or owner_id <> ?)) as username,
+            exists(select 1 from emails where lower(email) = lower(?) and user_id <> ?) as secondary`,
+    [user.email, user.id ?? 0, user.username, user.id ?? 0, user.email, user.id ?? 0],
   );
   if (row.email) throw new ConflictError('Email has already been taken');
   if (row.username) throw new ConflictError('Username has already been taken');
+  if (row.secondary) throw new ValidationError({ email: [MSG.taken] });
 }
 
 /** A lost race on the unique indexes ends as the same 409 (400 for an identity) as a detected duplicate. */
@@ -182,6 +188,8 @@ async function update(ctx: RequestCtx, id: number, input: UpdateUserInput): Prom
     }
     if (input.avatar) await storeAvatar(em, user, input.avatar);
     await em.flush();
+    const oldEmail = String(before.email);
+    if (oldEmail.toLowerCase() !== user.email.toLowerCase()) await primaryEmailChanged(em, user.id, oldEmail, user.email, user.createdAt, ctx.clock.now());
     const identity = await saveIdentity(em, user.id, input, userEntity(user));
     await recordAudit(ctx, em, [...changes(userAudit(user), diff), ...identity]);
     if (user.username !== oldUsername) await emitSystemEvents(ctx, em, () => userEvent(em, user.id, 'rename', oldUsername));
@@ -216,8 +224,10 @@ async function remove(ctx: RequestCtx, id: number, hardDelete = false): Promise<
       [`{${owned.map((r) => Number(r.id)).join(',')}}`, user.id],
     );
     if (solo.length > 0 && !hardDelete) throw new ConflictError(SOLE_OWNER);
-    // GitLab removes the personal projects (project_destroy each), then the user (user_destroy).
-    await emitSystemEvents(ctx, em, async () => [...(await projectEvents(em, await personalProjectIds(em, user.id), 'destroy')), ...(await userEvent(em, user.id, 'destroy'))]);
+    // GitLab removes the personal projects (project_destroy each), then the user: its SSH keys first (key_destroy each), then user_destroy.
+    await emitSystemEvents(ctx, em, async () => [
+      ...(await projectEvents(em, await personalProjectIds(em, user.id), 'destroy')), ...(await userKeyDestroyEvents(em, user.id)), ...(await userEvent(em, user.id, 'destroy')),
+    ]);
     for (const g of solo) await em.nativeDelete(Namespace, { id: g.id });
     // The personal namespace (and with it the user's projects) goes with the user (FK cascade).
     await em.nativeDelete(Namespace, { ownerId: user.id });
