@@ -33,13 +33,18 @@ export const MAX_QUEUED = 100;
  * `load` turns a payload into items (once per notification per subscriber), `visible` decides per item
  * with a renewed context. Ends with the subscriber (`return`), with an error when the connection to the
  * database is lost, the token no longer authenticates, or the subscriber falls MAX_QUEUED items behind.
+ * `local` adds payloads raised in this process (e.g. a per-instance timer), handled in the same order.
+ * Each item is resolved with the context that loaded it: `ctx` (the subscription's context, which
+ * field resolvers receive) takes the renewed context's user, entity manager, loaders and memo before
+ * the item is handed out, so nested fields never read a stale dataloader or memo.
  */
 export async function liveIterator<T>(ctx: RequestCtx, channel: string, opts: {
   load: (ctx: RequestCtx, payload: string) => Promise<T[]>;
   visible: (ctx: RequestCtx, item: T) => Promise<boolean>;
+  local?: (onPayload: (payload: string) => void) => () => void;
 }): Promise<AsyncIterableIterator<T>> {
   const live = liveOf(ctx);
-  const queue: T[] = [];
+  const queue: { item: T; fresh: RequestCtx }[] = [];
   let failure: Error | undefined;
   let done = false;
   let wake: (() => void) | undefined;
@@ -61,21 +66,27 @@ export async function liveIterator<T>(ctx: RequestCtx, channel: string, opts: {
       for (const item of await opts.load(fresh, payload)) {
         if (!(await opts.visible(fresh, item))) continue;
         if (queue.length >= MAX_QUEUED) throw new Error(`subscriber more than ${MAX_QUEUED} events behind; subscribe again`);
-        queue.push(item);
+        queue.push({ item, fresh });
       }
       signal();
     }).catch((e: unknown) => fail(e instanceof Error ? e : new Error(String(e))));
   };
   const unlisten = await live.hub.listen(channel, onPayload, fail);
+  const unlistenLocal = opts.local?.(onPayload);
   const finish = () => {
     done = true;
     unlisten();
+    unlistenLocal?.();
     signal();
   };
   const iterator: AsyncIterableIterator<T> = {
     async next(): Promise<IteratorResult<T>> {
       for (;;) {
-        if (queue.length > 0) return { value: queue.shift() as T, done: false };
+        const next = queue.shift();
+        if (next) {
+          Object.assign(ctx, { user: next.fresh.user, credential: next.fresh.credential, em: next.fresh.em, loaders: next.fresh.loaders, memo: next.fresh.memo });
+          return { value: next.item, done: false };
+        }
         if (failure) {
           finish();
           throw failure;

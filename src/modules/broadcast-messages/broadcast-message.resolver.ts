@@ -1,11 +1,12 @@
-import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { PageArgs, type Page } from '../../core/pagination/page';
 import type { BroadcastMessage } from './broadcast-message.entity';
 import { CreateBroadcastMessageInput, UpdateBroadcastMessageInput } from './broadcast-message.inputs';
 import { broadcastMessageService as service, isActive } from './broadcast-message.service';
-import { BroadcastMessagePage, BroadcastMessageType } from './broadcast-message.type';
+import { BroadcastMessageChangeType, BroadcastMessagePage, BroadcastMessageType } from './broadcast-message.type';
+import { broadcastMessageChanges, type BroadcastMessageChange } from './broadcast-message-changes';
 
 /** Spec 4.19–4.23. Every operation, reads included, is for administrators (spec 5.3, 5.6). */
 @Resolver(() => BroadcastMessageType)
@@ -42,6 +43,16 @@ export class BroadcastMessageResolver {
   @Allow('admin')
   deleteBroadcastMessage(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return service.remove(ctx, id);
+  }
+
+  @Subscription(() => BroadcastMessageChangeType, {
+    description: 'Live: each message created, updated or deleted (on any instance), and each message becoming active or inactive '
+      + 'as time enters or leaves its window (WebSocket, graphql-transport-ws). Administrators only.',
+    subscribe: ({ context }) => broadcastMessageChanges(context as RequestCtx),
+  })
+  @Allow('admin')
+  broadcastMessagesChanged(@Root() change: BroadcastMessageChange): BroadcastMessageChange {
+    return change;
   }
 
   @FieldResolver(() => Boolean, { description: 'startsAt ≤ now ≤ endsAt, evaluated when the response is built.' })

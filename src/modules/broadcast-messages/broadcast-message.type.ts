@@ -1,4 +1,4 @@
-import { Field, Int, ObjectType } from 'type-graphql';
+import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageType } from '../../core/pagination/page';
 
 @ObjectType('BroadcastMessage', { description: 'A banner shown to every user between startsAt and endsAt (spec 2.6).' })
@@ -12,3 +12,23 @@ export class BroadcastMessageType {
 }
 
 export const BroadcastMessagePage = PageType(BroadcastMessageType, 'BroadcastMessagePage');
+
+export enum BroadcastMessageAction {
+  CREATED = 'CREATED',
+  UPDATED = 'UPDATED',
+  DELETED = 'DELETED',
+  ACTIVATED = 'ACTIVATED',
+  DEACTIVATED = 'DEACTIVATED',
+}
+registerEnumType(BroadcastMessageAction, {
+  name: 'BroadcastMessageAction',
+  description: 'CREATED, UPDATED, DELETED by an administrator; ACTIVATED, DEACTIVATED when time enters or leaves the window.',
+});
+
+@ObjectType('BroadcastMessageChange', { description: 'A broadcast message that changed, as it is when the change is delivered.' })
+export class BroadcastMessageChangeType {
+  @Field(() => BroadcastMessageAction) action!: BroadcastMessageAction;
+  @Field(() => Int, { description: 'The message id (also when it was deleted).' }) id!: number;
+  @Field(() => BroadcastMessageType, { nullable: true, description: 'null when the message no longer exists.' })
+  broadcastMessage!: BroadcastMessageType | null;
+}

@@ -1,4 +1,4 @@
-import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { GATE_KINDS, gatesOf, stateOf, type Gate } from './feature-gates';
@@ -7,7 +7,8 @@ import type { Feature } from './feature.entity';
 import { SetFeatureGateInput } from './feature.inputs';
 import { FEATURES_MAX, featureService as service } from './feature.service';
 import { MaxItems } from '../../core/graphql/list-bound';
-import { FeatureGateType, FeatureState, FeatureType } from './feature.type';
+import { FeatureFlagChangeType, FeatureGateType, FeatureState, FeatureType } from './feature.type';
+import { featureChanges, type FeatureFlagChange } from './feature-changes';
 
 /** Spec 4.35–4.36 plus later GitLab's DELETE; administrators only, except featureEnabled. */
 @Resolver(() => FeatureType)
@@ -36,6 +37,15 @@ export class FeatureResolver {
   @Allow('admin')
   deleteFeature(@Arg('name', () => String) name: string, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return service.remove(ctx, name);
+  }
+
+  @Subscription(() => FeatureFlagChangeType, {
+    description: 'Live: each flag set or deleted, on any instance, as it is once the change committed (WebSocket, graphql-transport-ws). Administrators only.',
+    subscribe: ({ context }) => featureChanges(context as RequestCtx),
+  })
+  @Allow('admin')
+  featureFlagChanged(@Root() change: FeatureFlagChange): FeatureFlagChange {
+    return change;
   }
 
   @FieldResolver(() => ID, { description: 'The feature name: unique, so that normalized client caches (Apollo, Relay) update a flag after setFeatureGate.' })

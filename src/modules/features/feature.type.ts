@@ -23,3 +23,12 @@ export class FeatureGateType {
 export class FeatureType {
   @Field(() => String) name!: string;
 }
+
+@ObjectType('FeatureFlagChange', { description: 'A feature flag that was set or deleted, as it is once the change committed.' })
+export class FeatureFlagChangeType {
+  @Field(() => String, { description: 'The flag name.' }) name!: string;
+  @Field(() => FeatureType, { nullable: true, description: 'The flag as `features` lists it; null when it was deleted (it answers its default again).' })
+  feature!: FeatureType | null;
+
+  @Field(() => Boolean, { description: 'The flag no longer exists.' }) deleted!: boolean;
+}

@@ -1,4 +1,4 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
@@ -14,7 +14,8 @@ import { runnerTokenSlot } from './runner-token';
 import type { Runner } from './runner.entity';
 import { AllRunnersArgs, EnableProjectRunnerArgs, ProjectRunnersArgs, RegisterRunnerInput, RunnersArgs, UpdateRunnerInput } from './runner.inputs';
 import { runnerService } from './runner.service';
-import { RunnerAccessLevel, RunnerPage, RunnerRegistrationType, RunnerType, accessLevelOf } from './runner.type';
+import { RunnerAccessLevel, RunnerChangeType, RunnerPage, RunnerRegistrationType, RunnerType, accessLevelOf } from './runner.type';
+import { runnerChanges, type RunnerChange } from './runner-changes';
 import { MaxItems, limitDescription, servedLimit } from '../../core/graphql/list-bound';
 import { RUNNER_PROJECTS_MAX } from './runner.loaders';
 
@@ -90,6 +91,16 @@ export class RunnerResolver {
   @Allow('anonymous')
   verifyRunner(@Arg('token', () => String) token: string, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return runnerRegistrationService.verify(ctx, token);
+  }
+
+  @Subscription(() => RunnerChangeType, {
+    description: 'Live: each runner changed (paused or resumed, description, tags, …) or removed, on any instance (WebSocket, graphql-transport-ws). '
+      + 'Administrators receive every runner; other users the runners `runner(id)` shows them. `online` changes with time and is not an event: derive it from contactedAt.',
+    subscribe: ({ args, context }) => runnerChanges(context as RequestCtx, (args as { id?: number | null }).id),
+  })
+  @Allow('user')
+  runnerChanged(@Root() change: RunnerChange, @Arg('id', () => Int, { nullable: true, description: 'Only this runner.' }) _id?: number): RunnerChange {
+    return change;
   }
 
   @FieldResolver(() => RunnerAccessLevel)

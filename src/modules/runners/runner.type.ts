@@ -53,3 +53,10 @@ export class RunnerRegistrationType {
   @Field(() => Int) id!: number;
   @Field(() => String) token!: string;
 }
+
+@ObjectType('RunnerChange', { description: 'A runner that was changed or removed, as it is when the change is delivered.' })
+export class RunnerChangeType {
+  @Field(() => Int, { description: 'The runner id (also when it was removed).' }) id!: number;
+  @Field(() => RunnerType, { nullable: true, description: 'null when the runner no longer exists.' }) runner!: RunnerType | null;
+  @Field(() => Boolean, { description: 'The runner was removed.' }) deleted!: boolean;
+}

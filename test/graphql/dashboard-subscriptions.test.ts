@@ -1,0 +1,195 @@
+import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
+import { addProjectMember, createGroup, createProject, createUser } from '../support/factories';
+import { liveHarness, type LiveStream } from '../support/live';
+import { createRunner } from '../runners/runner-factories';
+import { waitFor } from '../reliability/fault-support';
+
+/**
+ * The dashboards issue, item 6: featureFlagChanged, broadcastMessagesChanged and runnerChanged, fed by
+ * the audit events' commit NOTIFY, each subscriber receiving what the module's queries would show it;
+ * a change through one instance reaches a subscriber of another within 500 ms.
+ */
+const t = useTestApp();
+const live = liveHarness();
+afterEach(() => live.disposeClients());
+afterAll(() => live.closeServers());
+
+const FLAGS = 'subscription { featureFlagChanged { name deleted feature { id name state gates { key value } } } }';
+const MESSAGES = 'subscription { broadcastMessagesChanged { action id broadcastMessage { id message active } } }';
+const RUNNERS = 'subscription { runnerChanged { id deleted runner { id description active tagList } } }';
+
+const settle = () => new Promise((r) => setTimeout(r, 300));
+const errorCodes = (s: LiveStream) => JSON.stringify(s.errors);
+
+describe('Subscription.featureFlagChanged', () => {
+  it('streams each flag set or deleted to administrators, the flag as `features` shows it', async () => {
+    const url = await live.serve(t.attach, t.app);
+    const s = await live.subscribe(live.connect(url, ROOT_TOKEN), FLAGS);
+    await api(t, ROOT_TOKEN).post('/api/v4/features/beta_ui').send({ value: 'true' }).expect(201);
+    await api(t, ROOT_TOKEN).post('/api/v4/features/beta_ui').send({ value: '25', key: 'percentage_of_actors' }).expect(201);
+    await api(t, ROOT_TOKEN).delete('/api/v4/features/beta_ui').expect(204);
+    await waitFor('three changes', () => s.events.length >= 3, 10000);
+    await settle();
+    expect(s.errors).toEqual([]);
+    // Each change is delivered as the flag is once it committed; the deletion carries the name only.
+    expect(s.events.at(-1)).toEqual({ featureFlagChanged: { name: 'beta_ui', deleted: true, feature: null } });
+    expect(s.events).toHaveLength(3);
+    const features = await api(t, ROOT_TOKEN).post('/api/v4/features/fast_diffs').send({ value: 'true' }).expect(201);
+    await waitFor('the fourth change', () => s.events.length >= 4, 10000);
+    expect(s.events[3]).toEqual({
+      featureFlagChanged: { name: 'fast_diffs', deleted: false, feature: { id: 'fast_diffs', name: 'fast_diffs', state: 'ON', gates: [{ key: 'boolean', value: true }] } },
+    });
+    expect(features.body.state).toBe('on');
+  });
+
+  it('refuses other users (FORBIDDEN) and anonymous callers (UNAUTHENTICATED)', async () => {
+    const url = await live.serve(t.attach, t.app);
+    const alice = await createUser(t, { username: 'alice' });
+    const hers = await live.subscribe(live.connect(url, alice.token), FLAGS);
+    const anonymous = await live.subscribe(live.connect(url), FLAGS);
+    await api(t, ROOT_TOKEN).post('/api/v4/features/beta_ui').send({ value: 'true' }).expect(201);
+    await waitFor('refused', () => hers.errors.length > 0 && anonymous.errors.length > 0, 5000);
+    expect(errorCodes(hers)).toContain('FORBIDDEN');
+    expect(errorCodes(anonymous)).toContain('UNAUTHENTICATED');
+    expect([...hers.events, ...anonymous.events]).toEqual([]);
+  });
+});
+
+describe('Subscription.broadcastMessagesChanged', () => {
+  it('streams messages created, updated and deleted to administrators; other users are refused', async () => {
+    const url = await live.serve(t.attach, t.app);
+    const s = await live.subscribe(live.connect(url, ROOT_TOKEN), MESSAGES);
+    const alice = await createUser(t, { username: 'alice' });
+    const hers = await live.subscribe(live.connect(url, alice.token), MESSAGES);
+    const created = await api(t, ROOT_TOKEN).post('/api/v4/broadcast_messages').send({ message: 'Maintenance' }).expect(201);
+    const id = created.body.id as number;
+    await api(t, ROOT_TOKEN).put(`/api/v4/broadcast_messages/${id}`).send({ message: 'Maintenance tonight' }).expect(200);
+    await api(t, ROOT_TOKEN).delete(`/api/v4/broadcast_messages/${id}`).expect(204);
+    await waitFor('three changes', () => s.events.length >= 3, 10000);
+    await settle();
+    expect(s.errors).toEqual([]);
+    expect(s.events.map((e) => (e.broadcastMessagesChanged as { action: string }).action)).toEqual(['CREATED', 'UPDATED', 'DELETED']);
+    expect(s.events[2]).toEqual({ broadcastMessagesChanged: { action: 'DELETED', id, broadcastMessage: null } });
+    expect(errorCodes(hers)).toContain('FORBIDDEN');
+    expect(hers.events).toEqual([]);
+  });
+
+  it('tells when a message becomes active and inactive as time passes (this instance\'s boundary timer)', async () => {
+    const url = await live.serve(t.attach, t.app);
+    const s = await live.subscribe(live.connect(url, ROOT_TOKEN), MESSAGES);
+    const startsAt = new Date(Date.now() + 1500);
+    const endsAt = new Date(startsAt.getTime() + 1000);
+    const created = await api(t, ROOT_TOKEN).post('/api/v4/broadcast_messages')
+      .send({ message: 'Soon', starts_at: startsAt.toISOString(), ends_at: endsAt.toISOString() }).expect(201);
+    const id = created.body.id as number;
+    await waitFor('activated and deactivated', () => s.events.length >= 3, 10000);
+    await settle();
+    expect(s.errors).toEqual([]);
+    expect(s.events).toEqual([
+      { broadcastMessagesChanged: { action: 'CREATED', id, broadcastMessage: { id, message: 'Soon', active: false } } },
+      { broadcastMessagesChanged: { action: 'ACTIVATED', id, broadcastMessage: { id, message: 'Soon', active: true } } },
+      { broadcastMessagesChanged: { action: 'DEACTIVATED', id, broadcastMessage: { id, message: 'Soon', active: false } } },
+    ]);
+    // Delivered at the boundary, not before it (the window includes both ends: inactive after ends_at).
+    expect(s.at[1]).toBeGreaterThanOrEqual(startsAt.getTime());
+    expect(s.at[1] - startsAt.getTime()).toBeLessThan(500);
+    expect(s.at[2]).toBeGreaterThan(endsAt.getTime());
+    expect(s.at[2] - endsAt.getTime()).toBeLessThan(500);
+  });
+
+  it('plans again when a message is moved, and says nothing for an inverted window', async () => {
+    const url = await live.serve(t.attach, t.app);
+    const later = new Date(Date.now() + 60 * 60 * 1000);
+    const m = await api(t, ROOT_TOKEN).post('/api/v4/broadcast_messages')
+      .send({ message: 'Later', starts_at: later.toISOString(), ends_at: new Date(later.getTime() + 1000).toISOString() }).expect(201);
+    const s = await live.subscribe(live.connect(url, ROOT_TOKEN), MESSAGES);
+    const soon = new Date(Date.now() + 800);
+    await api(t, ROOT_TOKEN).put(`/api/v4/broadcast_messages/${m.body.id}`).send({ starts_at: soon.toISOString() }).expect(200);
+    const inverted = new Date(Date.now() + 600);
+    await api(t, ROOT_TOKEN).post('/api/v4/broadcast_messages')
+      .send({ message: 'Never', starts_at: inverted.toISOString(), ends_at: new Date(inverted.getTime() - 60_000).toISOString() }).expect(201);
+    await waitFor('activated', () => s.events.length >= 3, 10000);
+    await new Promise((r) => setTimeout(r, 800));
+    expect(s.events.map((e) => (e.broadcastMessagesChanged as { action: string; broadcastMessage: { message: string } }))
+      .map((c) => `${c.action} ${c.broadcastMessage.message}`)).toEqual(['UPDATED Later', 'CREATED Never', 'ACTIVATED Later']);
+  });
+});
+
+describe('Subscription.runnerChanged', () => {
+  async function fleet() {
+    const alice = await createUser(t, { username: 'alice' });
+    const g = await createGroup(t, { path: 'ci' });
+    const project = await createProject(t, { namespace: g });
+    await addProjectMember(t, project, alice, 40);
+    const hers = await createRunner(t, { description: 'hers', projects: [project] });
+    const other = await createRunner(t, { description: 'other', projects: [await createProject(t, { namespace: g })] });
+    const shared = await createRunner(t, { description: 'shared', shared: true });
+    return { alice, hers, other, shared };
+  }
+
+  it('streams runner changes and removals to administrators, optionally for one runner', async () => {
+    const url = await live.serve(t.attach, t.app);
+    const { hers, other } = await fleet();
+    const all = await live.subscribe(live.connect(url, ROOT_TOKEN), RUNNERS);
+    const one = await live.subscribe(live.connect(url, ROOT_TOKEN), `subscription { runnerChanged(id: ${other.id}) { id runner { active } } }`);
+    await api(t, ROOT_TOKEN).put(`/api/v4/runners/${hers.id}`).send({ active: false, tag_list: 'docker,linux' }).expect(200);
+    await api(t, ROOT_TOKEN).put(`/api/v4/runners/${other.id}`).send({ active: false }).expect(200);
+    await api(t, ROOT_TOKEN).delete(`/api/v4/runners/${hers.id}`).expect(204);
+    await waitFor('three changes', () => all.events.length >= 3, 10000);
+    await settle();
+    expect(all.errors).toEqual([]);
+    expect(all.events).toEqual([
+      { runnerChanged: { id: hers.id, deleted: false, runner: { id: hers.id, description: 'hers', active: false, tagList: ['docker', 'linux'] } } },
+      { runnerChanged: { id: other.id, deleted: false, runner: { id: other.id, description: 'other', active: false, tagList: [] } } },
+      { runnerChanged: { id: hers.id, deleted: true, runner: null } },
+    ]);
+    expect(one.events).toEqual([{ runnerChanged: { id: other.id, runner: { active: false } } }]);
+  });
+
+  it('gives other users only the runners they may read (owned specific runners, shared runners), removals included', async () => {
+    const url = await live.serve(t.attach, t.app);
+    const { alice, hers, other, shared } = await fleet();
+    const s = await live.subscribe(live.connect(url, alice.token), RUNNERS);
+    const anonymous = await live.subscribe(live.connect(url), RUNNERS);
+    await api(t, ROOT_TOKEN).put(`/api/v4/runners/${other.id}`).send({ description: 'not hers' }).expect(200);
+    await api(t, ROOT_TOKEN).put(`/api/v4/runners/${hers.id}`).send({ description: 'still hers' }).expect(200);
+    await api(t, ROOT_TOKEN).put(`/api/v4/runners/${shared.id}`).send({ active: false }).expect(200);
+    await api(t, ROOT_TOKEN).delete(`/api/v4/runners/${other.id}`).expect(204);
+    await api(t, ROOT_TOKEN).delete(`/api/v4/runners/${shared.id}`).expect(204);
+    await api(t, ROOT_TOKEN).delete(`/api/v4/runners/${hers.id}`).expect(204);
+    await waitFor('her changes', () => s.events.length >= 4, 10000);
+    await settle();
+    expect(s.errors).toEqual([]);
+    expect(s.events.map((e) => e.runnerChanged as { id: number; deleted: boolean })
+      .map((c) => `${c.id} ${c.deleted ? 'removed' : 'changed'}`)).toEqual([`${hers.id} changed`, `${shared.id} changed`, `${shared.id} removed`, `${hers.id} removed`]);
+    expect(errorCodes(anonymous)).toContain('UNAUTHENTICATED');
+  });
+});
+
+describe('across instances', () => {
+  it('a change through one instance reaches a subscriber on the other within 500 ms', async () => {
+    const second = await t.secondInstance();
+    const url = await live.serve(second.attach, second.app);
+    const client = live.connect(url, ROOT_TOKEN);
+    const runner = await createRunner(t, { description: 'fleet-1' });
+    const flags = await live.subscribe(client, FLAGS);
+    const messages = await live.subscribe(client, MESSAGES);
+    const runners = await live.subscribe(client, RUNNERS);
+    const latencies: Record<string, number> = {};
+    const measure = async (name: string, s: LiveStream, change: () => Promise<unknown>) => {
+      const sent = Date.now();
+      await change();
+      await waitFor(`${name} on the second instance`, () => s.events.length >= 1, 5000);
+      latencies[name] = s.at[0] - sent;
+    };
+    await measure('featureFlagChanged', flags, () => api(t, ROOT_TOKEN).post('/api/v4/features/beta_ui').send({ value: 'true' }).expect(201));
+    await measure('broadcastMessagesChanged', messages, () => api(t, ROOT_TOKEN).post('/api/v4/broadcast_messages').send({ message: 'From the first' }).expect(201));
+    await measure('runnerChanged', runners, () => api(t, ROOT_TOKEN).put(`/api/v4/runners/${runner.id}`).send({ active: false }).expect(200));
+    // From sending the REST request to the first instance until the second instance's subscriber has the event.
+    console.log(`cross-instance latency (ms): ${JSON.stringify(latencies)}`);
+    for (const ms of Object.values(latencies)) expect(ms).toBeLessThan(500);
+    expect((messages.events[0].broadcastMessagesChanged as { action: string }).action).toBe('CREATED');
+    expect((runners.events[0].runnerChanged as { runner: { active: boolean } }).runner.active).toBe(false);
+    await second.close();
+  });
+});
