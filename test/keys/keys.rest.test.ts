@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { createUser, queryOne } from '../support/factories';
 import { keys, USER_PUBLIC_KEYS } from '../support/keys';
 import { SSH_KEYS } from '../support/ssh-keys';
@@ -191,6 +192,23 @@ describe('/user/keys', () => {
     const u = await createUser(t);
     const res = await admin().post('/api/v4/user/keys').set('Sudo', u.username).send({ key: SSH_KEYS.ed25519.key, title: 'sudo' }).expect(201);
     expect((await api(t, u.token).get(`/api/v4/user/keys/${res.body.id}`)).body.title).toBe('sudo');
+  });
+});
+
+describe('token scopes', () => {
+  it('read_user reads keys and e-mails of users.rb (GET only); GET /keys/:id (keys.rb) needs api', async () => {
+    const u = await createUser(t);
+    const token = `scoped-${crypto.randomBytes(10).toString('hex')}`;
+    await queryOne(t, `insert into personal_access_tokens (user_id, name, token_digest, scopes) values (?, 'scoped', ?, '{read_user}')`, [u.id, crypto.createHash('sha256').update(token).digest('hex')]);
+    const k = (await api(t, u.token).post('/api/v4/user/keys').send({ key: SSH_KEYS.ed25519.key, title: 't' }).expect(201)).body;
+    expect((await api(t, token).get('/api/v4/user/keys')).status).toBe(200);
+    expect((await api(t, token).get(`/api/v4/user/keys/${k.id}`)).status).toBe(200);
+    expect((await api(t, token).get('/api/v4/user/emails')).status).toBe(200);
+    expect((await api(t, token).post('/api/v4/user/keys').send({ key: SSH_KEYS.ed25519b.key, title: 't' })).body).toMatchObject({ error: 'insufficient_scope' });
+    expect((await api(t, token).delete(`/api/v4/user/keys/${k.id}`)).status).toBe(403);
+    await queryOne(t, 'update users set admin = true where id = ?', [u.id]);
+    expect((await api(t, token).get(`/api/v4/users/${u.id}/keys`)).status).toBe(200);
+    expect((await api(t, token).get(`/api/v4/keys/${k.id}`)).body).toMatchObject({ error: 'insufficient_scope' });
   });
 });
 
