@@ -146,6 +146,23 @@ describe('Subscription.runnerChanged', () => {
     expect(one.events).toEqual([{ runnerChanged: { id: other.id, runner: { active: false } } }]);
   });
 
+  it('resolves nested fields afresh for each event (no dataloader result kept from an earlier event)', async () => {
+    const url = await live.serve(t.attach, t.app);
+    const g = await createGroup(t, { path: 'ci' });
+    const [p1, p2] = [await createProject(t, { namespace: g }), await createProject(t, { namespace: g })];
+    const r = await createRunner(t, { description: 'r', projects: [p1] });
+    const s = await live.subscribe(live.connect(url, ROOT_TOKEN), 'subscription { runnerChanged { runner { description projects { id } } } }');
+    await api(t, ROOT_TOKEN).put(`/api/v4/runners/${r.id}`).send({ description: 'one' }).expect(200);
+    await waitFor('the first change', () => s.events.length >= 1, 10000);
+    await api(t, ROOT_TOKEN).post(`/api/v4/projects/${p2.id}/runners`).send({ runner_id: r.id }).expect(201);
+    await api(t, ROOT_TOKEN).put(`/api/v4/runners/${r.id}`).send({ description: 'two' }).expect(200);
+    await waitFor('the second change', () => s.events.length >= 2, 10000);
+    expect(s.events).toEqual([
+      { runnerChanged: { runner: { description: 'one', projects: [{ id: p1.id }] } } },
+      { runnerChanged: { runner: { description: 'two', projects: [{ id: p1.id }, { id: p2.id }] } } },
+    ]);
+  });
+
   it('gives other users only the runners they may read (owned specific runners, shared runners), removals included', async () => {
     const url = await live.serve(t.attach, t.app);
     const { alice, hers, other, shared } = await fleet();
