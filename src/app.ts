@@ -198,6 +198,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   // caller may not see the same 404 as a missing file.
   for (const d of downloadsOf(deps.modules)) {
     app.get(d.path, (req, res, next) => {
+      res.locals.route = `GET ${d.path}`; // the metrics label
       createCtx(req)
         .then(async (ctx) => {
           if (ctx.tokenInvalid) return sendJson(res, 401, { message: '401 Unauthorized' });
