@@ -20,7 +20,10 @@ async function growthContext(base, adminToken, dbUrl) {
   return { memberToken, groupId: group.id, projectId: project.id, runnerId: runner ? runner.id : 0 };
 }
 
-/** `who`: 'anon', 'member' or 'admin'. Search terms match a few rows at both sizes (scale-5…, project-5…). */
+/**
+ * `who`: 'anon', 'member' or 'admin'. `scale-5`, `scale-user-5` and `website` match the same rows at both
+ * sizes; `project-5` (the issue's term) matches 1,000 projects of the small set and 112,000 of the large one.
+ */
 function growthScenarios({ groupId, projectId, runnerId }) {
   const s = (key, who, path) => ({ key, who, path: `/api/v4${path}` });
   return [
@@ -48,6 +51,7 @@ function growthScenarios({ groupId, projectId, runnerId }) {
     s('projects visibility=public admin', 'admin', '/projects?visibility=public'),
     s('projects order_by=name admin', 'admin', '/projects?order_by=name&sort=asc'),
     s('projects order_by=last_activity_at admin', 'admin', '/projects?order_by=last_activity_at'),
+    s('projects search selective admin', 'admin', '/projects?search=website'),
     s('projects search admin', 'admin', '/projects?search=project-5'),
     s('projects search anonymous', 'anon', '/projects?search=project-5'),
     s('projects search member', 'member', '/projects?search=project-5'),
