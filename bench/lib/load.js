@@ -72,4 +72,4 @@ async function compareBodies(service, floor, req, token, mask) {
   return { ok: false, note: `MISMATCH at byte ${i}: service …${a.text.slice(i, i + 60)}… floor …${b.text.slice(i, i + 60)}…` };
 }
 
-module.exports = { median, spread, hammer, hammerCpu, fetchBody, compareBodies };
+module.exports = { median, spread, hammer, hammerCpu, fetchBody, compareBodies, treeCpu };

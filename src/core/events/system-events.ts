@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestCtx } from '../context/request-ctx';
+import { CACHE_CHANNEL } from '../db/shared-cache';
 
 /**
  * System events (issue 22; GitLab 10.3's system hooks, "System hooks" in GitLab's docs): what a
@@ -60,13 +61,16 @@ export async function emitSystemEvents(ctx: RequestCtx, em: EntityManager, build
   if (events.length === 0) return;
   const conn = em.getConnection();
   const tx = em.getTransactionContext();
-  const rows = (await conn.execute(
-    `with hooked as (select pg_advisory_xact_lock(?) from (select 1 where exists (select 1 from system_hooks)) h)
-     insert into system_hook_events (event_name, payload, created_at)
-     select e->>'event_name', e, ? from hooked, jsonb_array_elements(?::jsonb) with ordinality as t(e, n) order by n
-     returning id`,
-    [OUTBOX_LOCK_KEY, ctx.clock.now(), JSON.stringify(events.map(payloadOf))], 'all', tx,
-  )) as unknown[];
-  // At commit every instance's deliverer wakes (never for a rolled-back write).
-  if (rows.length > 0) await ctx.cache.invalidate(em, OUTBOX_WAKE_KEY);
+  // At commit every instance's deliverer wakes (never for a rolled-back write): the shared cache's NOTIFY
+  // of OUTBOX_WAKE_KEY (ctx.cache.invalidate, nothing is cached under it), sent by the insert's own
+  // statement to save a round trip per write.
+  await conn.execute(
+    `with hooked as (select pg_advisory_xact_lock(?) from (select 1 where exists (select 1 from system_hooks)) h),
+     added as (
+       insert into system_hook_events (event_name, payload, created_at)
+       select e->>'event_name', e, ? from hooked, jsonb_array_elements(?::jsonb) with ordinality as t(e, n) order by n
+       returning id)
+     select pg_notify(?, ?) from (select count(*) as n from added) c where c.n > 0`,
+    [OUTBOX_LOCK_KEY, ctx.clock.now(), JSON.stringify(events.map(payloadOf)), CACHE_CHANNEL, OUTBOX_WAKE_KEY], 'all', tx,
+  );
 }

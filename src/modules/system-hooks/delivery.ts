@@ -33,6 +33,8 @@ export interface DeliveryConfig {
 }
 
 const POLL_MS = 30_000;
+/** A commit's wake-up waits this long, so that a burst of commits costs one round of claims. */
+const WAKE_DELAY_MS = 20;
 /** Hooks served at once per instance. */
 const PARALLEL = 4;
 /** Events sent per claim before the hook is released (fairness between hooks and instances). */
@@ -72,6 +74,8 @@ export async function localRequestsAllowed(em: EntityManager): Promise<boolean> 
 export async function sendToHook(
   em: EntityManager, secrets: SecretBox, hook: HookTarget, payload: Record<string, unknown>,
   opts: { timeoutMs: number; eventId: number | null; uuid: string; trigger: string; allowLocal: boolean },
+  /** A statement on the hook's row run with the log's, as one (the delivery's cursor move or back-off). */
+  then?: (result: OutboundResult) => { sql: string; params: unknown[] },
 ): Promise<OutboundResult> {
   const body = JSON.stringify(payload);
   let result: OutboundResult;
@@ -88,13 +92,14 @@ export async function sendToHook(
   } catch (e) {
     result = { status: null, body: '', durationMs: 0, error: (e as Error).message };
   }
+  const next = then?.(result);
   await sqlRows(
     em,
     `with added as (
        insert into system_hook_logs (hook_id, event_id, trigger, url, request_data, response_status, response_body, execution_duration, internal_error_message)
-       select id, ?, ?, url, ?::jsonb, ?, ?, ?, ? from system_hooks where id = ? returning hook_id)
+       select id, ?, ?, url, ?::jsonb, ?, ?, ?, ? from system_hooks where id = ? returning hook_id)${next ? `, hook as (${next.sql})` : ''}
      delete from system_hook_logs where hook_id = ? and id <= (select id from system_hook_logs where hook_id = ? order by id desc offset ${LOGS_KEPT - 1} limit 1)`,
-    [opts.eventId, opts.trigger, body, result.status, result.body.replace(/\u0000/g, ''), result.durationMs, result.error ?? null, hook.id, hook.id, hook.id],
+    [opts.eventId, opts.trigger, body, result.status, result.body.replace(/\u0000/g, ''), result.durationMs, result.error ?? null, hook.id, ...(next ? next.params : []), hook.id, hook.id],
   );
   return result;
 }
@@ -148,15 +153,16 @@ export function startDelivery(env: BackgroundEnv, config: DeliveryConfig = deliv
     for (const ev of events) {
       if (stopped) break;
       const payload = typeof ev.payload === 'string' ? (JSON.parse(ev.payload) as Record<string, unknown>) : ev.payload;
-      const result = await sendToHook(em, env.secrets, hook, payload, { timeoutMs: config.timeoutMs, eventId: Number(ev.id), uuid: ev.uuid, trigger: ev.event_name, allowLocal });
+      const delay = Math.min(config.retryBaseMs * 2 ** Math.min(failures, 30), config.retryMaxMs);
+      // The cursor moves (or the hook backs off) in the statement that logs the attempt: one round trip and commit per event.
+      const result = await sendToHook(em, env.secrets, hook, payload, { timeoutMs: config.timeoutMs, eventId: Number(ev.id), uuid: ev.uuid, trigger: ev.event_name, allowLocal }, (r) => (succeeded(r)
+        ? { sql: `update system_hooks set last_event_id = ?, failures = 0, next_attempt_at = '-infinity', lease_until = now() + make_interval(secs => ?) where id = ? and lease_owner = ? returning id`, params: [ev.id, leaseMs / 1000, hook.id, owner] }
+        : { sql: `update system_hooks set failures = ?, next_attempt_at = now() + make_interval(secs => ?), lease_owner = null, lease_until = null where id = ? and lease_owner = ? returning id`, params: [failures + 1, delay / 1000, hook.id, owner] }));
       if (succeeded(result)) {
         failures = 0;
-        await sqlRows(em, `update system_hooks set last_event_id = ?, failures = 0, next_attempt_at = '-infinity', lease_until = now() + make_interval(secs => ?) where id = ? and lease_owner = ?`, [ev.id, leaseMs / 1000, hook.id, owner]);
         continue;
       }
       failures += 1;
-      const delay = Math.min(config.retryBaseMs * 2 ** Math.min(failures - 1, 30), config.retryMaxMs);
-      await sqlRows(em, `update system_hooks set failures = ?, next_attempt_at = now() + make_interval(secs => ?), lease_owner = null, lease_until = null where id = ? and lease_owner = ?`, [failures, delay / 1000, hook.id, owner]);
       const report = failures === 1 || failures === DISABLE_AFTER || failures % 10 === 0 ? 'warn' : 'debug';
       logger[report]({ hookId: hook.id, eventId: Number(ev.id), failures, status: result.status, error: result.error, retryInMs: delay }, 'system hook delivery failed; backing off');
       return;
@@ -180,12 +186,25 @@ export function startDelivery(env: BackgroundEnv, config: DeliveryConfig = deliv
     }
   };
 
-  const lane = async (): Promise<void> => {
-    while (!stopped) {
-      const hook = await claim();
-      if (!hook) return;
-      await serve(hook);
-    }
+  /**
+   * Up to PARALLEL lanes, each claiming and serving hooks until none is due. They start one at a time (a
+   * lane that claims a hook starts the next), so a round with nothing due costs one claim, not PARALLEL.
+   */
+  const lanes = async (): Promise<void> => {
+    const started: Promise<void>[] = [];
+    let failed: unknown;
+    const lane = async (): Promise<void> => {
+      while (!stopped) {
+        const hook = await claim();
+        if (!hook) return;
+        if (started.length < PARALLEL) start();
+        await serve(hook);
+      }
+    };
+    const start = () => started.push(lane().catch((e: unknown) => void (failed ??= e)));
+    start();
+    for (let i = 0; i < started.length; i += 1) await started[i];
+    if (failed !== undefined) throw failed;
   };
 
   /** When something next becomes claimable: a retry coming due or a lapsing lease. */
@@ -209,7 +228,7 @@ export function startDelivery(env: BackgroundEnv, config: DeliveryConfig = deliv
     do {
       again = false;
       try {
-        await Promise.all(Array.from({ length: PARALLEL }, lane));
+        await lanes();
         await prune();
         schedule(await nextDueMs());
       } catch (e) {
@@ -229,7 +248,14 @@ export function startDelivery(env: BackgroundEnv, config: DeliveryConfig = deliv
     running = run().finally(() => (running = undefined));
   }
 
-  const onInvalidated = (key: string) => key === OUTBOX_WAKE_KEY && wake();
+  let wakeTimer: NodeJS.Timeout | undefined;
+  const onInvalidated = (key: string) => {
+    if (key !== OUTBOX_WAKE_KEY || wakeTimer) return;
+    wakeTimer = setTimeout(() => {
+      wakeTimer = undefined;
+      wake();
+    }, WAKE_DELAY_MS);
+  };
   env.cache.events.on('invalidated', onInvalidated);
   schedule(0);
 
@@ -237,6 +263,7 @@ export function startDelivery(env: BackgroundEnv, config: DeliveryConfig = deliv
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
+      if (wakeTimer) clearTimeout(wakeTimer);
       env.cache.events.off('invalidated', onInvalidated);
       // In-flight deliveries get a moment; one still running keeps its lease, which lapses for another instance.
       if (running) await Promise.race([running, new Promise((r) => setTimeout(r, 2000).unref())]);
