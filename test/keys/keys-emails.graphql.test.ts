@@ -40,21 +40,21 @@ describe('GraphQL SSH keys and e-mails', () => {
   it('writes through the same service, with the same errors and codes', async () => {
     const u = await createUser(t);
     const add = await api(t, u.token).graphql(
-      'mutation($k: String!) { addCurrentUserSshKey(input: { key: $k, title: "gql" }) { id title } addCurrentUserEmail(input: { email: "g@example.com" }) { id email } }',
+      'mutation($k: String!) { createCurrentUserSshKey(input: { key: $k, title: "gql" }) { id title } createCurrentUserEmail(input: { email: "g@example.com" }) { id email } }',
       { k: SSH_KEYS.ec256.key },
     );
     expect(add.body.errors).toBeUndefined();
     const rest = await api(t, u.token).get('/api/v4/user/keys').expect(200);
-    expect(rest.body).toEqual([expect.objectContaining({ id: add.body.data.addCurrentUserSshKey.id, title: 'gql', key: SSH_KEYS.ec256.key })]);
-    expect((await api(t, u.token).get('/api/v4/user/emails')).body).toEqual([add.body.data.addCurrentUserEmail]);
+    expect(rest.body).toEqual([expect.objectContaining({ id: add.body.data.createCurrentUserSshKey.id, title: 'gql', key: SSH_KEYS.ec256.key })]);
+    expect((await api(t, u.token).get('/api/v4/user/emails')).body).toEqual([add.body.data.createCurrentUserEmail]);
 
-    const again = await admin().graphql('mutation($id: Int!, $k: String!) { addUserSshKey(userId: $id, input: { key: $k, title: "x" }) { id } }', { id: u.id, k: SSH_KEYS.ec256.key });
+    const again = await admin().graphql('mutation($id: Int!, $k: String!) { createUserSshKey(userId: $id, input: { key: $k, title: "x" }) { id } }', { id: u.id, k: SSH_KEYS.ec256.key });
     expect(again.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', fields: { fingerprint: ['has already been taken'] } });
     expect((await api(t).graphql('{ currentUserSshKeys { total } }')).body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
     expect((await api(t, u.token).graphql(`{ userEmails(userId: ${u.id}) { total } }`)).body.errors[0].extensions.code).toBe('FORBIDDEN');
     expect((await admin().graphql('{ sshKey(id: 4242) { id } }')).body.errors[0].extensions.code).toBe('NOT_FOUND');
     const del = await api(t, u.token).graphql('mutation($k: Int!, $e: Int!) { deleteCurrentUserSshKey(keyId: $k) deleteCurrentUserEmail(emailId: $e) }', {
-      k: add.body.data.addCurrentUserSshKey.id, e: add.body.data.addCurrentUserEmail.id,
+      k: add.body.data.createCurrentUserSshKey.id, e: add.body.data.createCurrentUserEmail.id,
     });
     expect(del.body.data).toEqual({ deleteCurrentUserSshKey: true, deleteCurrentUserEmail: true });
     expect((await admin().graphql(`mutation { deleteUserEmail(userId: ${u.id}, emailId: 1) }`)).body.errors[0].extensions.code).toBe('NOT_FOUND');

@@ -1,8 +1,8 @@
 import { ArgsType, Field, InputType, Int } from 'type-graphql';
 import { PageArgs } from '../../core/pagination/page';
 
-@InputType('AddEmailInput')
-export class AddEmailInput {
+@InputType('CreateEmailInput')
+export class CreateEmailInput {
   @Field(() => String, { description: 'The address; stored lower-cased.' }) email!: string;
 }
 

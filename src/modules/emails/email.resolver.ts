@@ -3,7 +3,7 @@ import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { PageArgs, type Page } from '../../core/pagination/page';
 import type { Email } from './email.entity';
-import { AddEmailInput, UserEmailsArgs } from './email.inputs';
+import { CreateEmailInput, UserEmailsArgs } from './email.inputs';
 import { emailService as service } from './email.service';
 import { EmailPage, EmailType } from './email.type';
 
@@ -30,7 +30,7 @@ export class EmailResolver {
 
   @Mutation(() => EmailType, { description: 'Administrators only: adds a secondary e-mail address to a user (unconfirmed; no mail is sent).' })
   @Allow('admin')
-  addUserEmail(@Arg('userId', () => Int) userId: number, @Arg('input', () => AddEmailInput) input: AddEmailInput, @Ctx() ctx: RequestCtx): Promise<Email> {
+  createUserEmail(@Arg('userId', () => Int) userId: number, @Arg('input', () => CreateEmailInput) input: CreateEmailInput, @Ctx() ctx: RequestCtx): Promise<Email> {
     return service.addForUser(ctx, userId, input);
   }
 
@@ -42,7 +42,7 @@ export class EmailResolver {
 
   @Mutation(() => EmailType, { description: 'Adds a secondary e-mail address to the authenticated user (unconfirmed; no mail is sent).' })
   @Allow('user')
-  addCurrentUserEmail(@Arg('input', () => AddEmailInput) input: AddEmailInput, @Ctx() ctx: RequestCtx): Promise<Email> {
+  createCurrentUserEmail(@Arg('input', () => CreateEmailInput) input: CreateEmailInput, @Ctx() ctx: RequestCtx): Promise<Email> {
     return service.addOwn(ctx, input);
   }
 

@@ -11,7 +11,7 @@ import type { Page } from '../../core/pagination/page';
 import type { User } from '../users/user.entity';
 import { userService } from '../users/user.service';
 import { Email } from './email.entity';
-import type { AddEmailInput } from './email.inputs';
+import type { CreateEmailInput } from './email.inputs';
 
 /** GitLab 10.3's Email model (app/models/email.rb), Emails::CreateService / DestroyService, and the routes of lib/api/users.rb. */
 
@@ -60,7 +60,7 @@ const emailAudit = (user: User, e: Email): Omit<AuditEntry, 'action'> => ({
 });
 
 /** Stored unconfirmed: GitLab 10.3 mails a confirmation link (devise confirmable); this service sends no mail. */
-async function add(ctx: RequestCtx, user: User, input: AddEmailInput): Promise<Email> {
+async function add(ctx: RequestCtx, user: User, input: CreateEmailInput): Promise<Email> {
   const address = normalizeEmail(input.email);
   await validate(ctx, address);
   const now = ctx.clock.now();
@@ -96,10 +96,10 @@ export const emailService = {
   listOwn: (ctx: RequestCtx, args: PageInput) => listOf(ctx, requireUser(ctx).id, args),
   /** GET /user/emails/:email_id: another user's address is `404 Email Not Found` as a missing one. */
   getOwn: (ctx: RequestCtx, emailId: number) => findOwned(ctx, requireUser(ctx), emailId),
-  async addForUser(ctx: RequestCtx, userId: number, input: AddEmailInput): Promise<Email> {
+  async addForUser(ctx: RequestCtx, userId: number, input: CreateEmailInput): Promise<Email> {
     return add(ctx, await userService.get(ctx, userId), input);
   },
-  addOwn: (ctx: RequestCtx, input: AddEmailInput) => add(ctx, requireUser(ctx), input),
+  addOwn: (ctx: RequestCtx, input: CreateEmailInput) => add(ctx, requireUser(ctx), input),
   async removeForUser(ctx: RequestCtx, userId: number, emailId: number): Promise<boolean> {
     return remove(ctx, await userService.get(ctx, userId), emailId);
   },

@@ -2,8 +2,8 @@ import { ArgsType, Field, InputType, Int } from 'type-graphql';
 import { PageArgs } from '../../core/pagination/page';
 
 /** The writable fields of a key, in GitLab's parameter order (key, then title). */
-@InputType('AddSshKeyInput')
-export class AddSshKeyInput {
+@InputType('CreateSshKeyInput')
+export class CreateSshKeyInput {
   @Field(() => String, { description: 'The public key in OpenSSH format: type, base64 blob, optional comment.' }) key!: string;
   @Field(() => String, { description: 'A name for the key (at most 255 characters).' }) title!: string;
 }

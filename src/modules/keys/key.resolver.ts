@@ -5,7 +5,7 @@ import { PageArgs, type Page } from '../../core/pagination/page';
 import { User } from '../users/user.entity';
 import { UserType } from '../users/user.type';
 import type { SshKey } from './key.entity';
-import { AddSshKeyInput, UserSshKeysArgs } from './key.inputs';
+import { CreateSshKeyInput, UserSshKeysArgs } from './key.inputs';
 import { sshKeyService as service } from './key.service';
 import { SshKeyPage, SshKeyType, SshKeyWithUserType } from './key.type';
 
@@ -32,9 +32,9 @@ export class SshKeyResolver {
 
   @Mutation(() => SshKeyType, { description: 'Administrators only: adds an SSH key to a user.' })
   @Allow('admin')
-  addUserSshKey(
+  createUserSshKey(
     @Arg('userId', () => Int) userId: number,
-    @Arg('input', () => AddSshKeyInput) input: AddSshKeyInput,
+    @Arg('input', () => CreateSshKeyInput) input: CreateSshKeyInput,
     @Ctx() ctx: RequestCtx,
   ): Promise<SshKey> {
     return service.addForUser(ctx, userId, input);
@@ -48,7 +48,7 @@ export class SshKeyResolver {
 
   @Mutation(() => SshKeyType, { description: 'Adds an SSH key to the authenticated user.' })
   @Allow('user')
-  addCurrentUserSshKey(@Arg('input', () => AddSshKeyInput) input: AddSshKeyInput, @Ctx() ctx: RequestCtx): Promise<SshKey> {
+  createCurrentUserSshKey(@Arg('input', () => CreateSshKeyInput) input: CreateSshKeyInput, @Ctx() ctx: RequestCtx): Promise<SshKey> {
     return service.addOwn(ctx, input);
   }
 

@@ -9,11 +9,11 @@ const tag = 'ssh keys';
 /** GitLab 10.3's SSH key routes (lib/api/users.rb, lib/api/keys.rb); who may call each is its field's @Allow. */
 export const sshKeyRoutes = defineRoutes([
   { method: 'GET', path: '/users/:id/keys', field: 'Query.userSshKeys', params: USER, paginated: true, shape: SshKeyWire, summary: "List a user's SSH keys (admin)", tag },
-  { method: 'POST', path: '/users/:id/keys', field: 'Mutation.addUserSshKey', params: USER, shape: SshKeyWire, summary: 'Add an SSH key to a user (admin)', tag },
+  { method: 'POST', path: '/users/:id/keys', field: 'Mutation.createUserSshKey', params: USER, shape: SshKeyWire, summary: 'Add an SSH key to a user (admin)', tag },
   { method: 'DELETE', path: '/users/:id/keys/:key_id', field: 'Mutation.deleteUserSshKey', params: { ...USER, ...KEY }, summary: "Delete a user's SSH key (admin)", tag },
   { method: 'GET', path: '/user/keys', field: 'Query.currentUserSshKeys', paginated: true, shape: SshKeyWire, summary: "List the authenticated user's SSH keys", tag },
   { method: 'GET', path: '/user/keys/:key_id', field: 'Query.currentUserSshKey', params: KEY, shape: SshKeyWire, summary: 'Get one SSH key of the authenticated user', tag },
-  { method: 'POST', path: '/user/keys', field: 'Mutation.addCurrentUserSshKey', shape: SshKeyWire, summary: 'Add an SSH key to the authenticated user', tag },
+  { method: 'POST', path: '/user/keys', field: 'Mutation.createCurrentUserSshKey', shape: SshKeyWire, summary: 'Add an SSH key to the authenticated user', tag },
   { method: 'DELETE', path: '/user/keys/:key_id', field: 'Mutation.deleteCurrentUserSshKey', params: KEY, summary: 'Delete an SSH key of the authenticated user', tag },
   { method: 'GET', path: '/keys/:id', field: 'Query.sshKey', params: { id: { notFound: '' } }, shape: SshKeyWithUserWire, summary: 'Get an SSH key with its user (admin)', tag },
 ]);

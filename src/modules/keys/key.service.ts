@@ -13,7 +13,7 @@ import { currentSettings } from '../application-settings/application-settings.se
 import type { User } from '../users/user.entity';
 import { userService } from '../users/user.service';
 import { SshKey } from './key.entity';
-import type { AddSshKeyInput } from './key.inputs';
+import type { CreateSshKeyInput } from './key.inputs';
 import { parseSshPublicKey, type SshKeyType, type SshPublicKey } from './ssh-public-key';
 
 /** GitLab 10.3's Key model (app/models/key.rb) and the key routes of lib/api/users.rb and keys.rb. */
@@ -88,7 +88,7 @@ const keyEvent = (user: User, k: SshKey, event: 'create' | 'destroy'): SystemEve
   { name: `key_${event}`, createdAt: k.createdAt, updatedAt: k.updatedAt, data: { key: k.key, id: k.id, username: user.username } },
 ];
 
-async function add(ctx: RequestCtx, user: User, input: AddSshKeyInput): Promise<SshKey> {
+async function add(ctx: RequestCtx, user: User, input: CreateSshKeyInput): Promise<SshKey> {
   const keyText = normalizeKey(input.key);
   const parsed = await validate(ctx, input.title, keyText);
   const now = ctx.clock.now();
@@ -132,10 +132,10 @@ export const sshKeyService = {
     if (!key) throw new NotFoundError();
     return key;
   },
-  async addForUser(ctx: RequestCtx, userId: number, input: AddSshKeyInput): Promise<SshKey> {
+  async addForUser(ctx: RequestCtx, userId: number, input: CreateSshKeyInput): Promise<SshKey> {
     return add(ctx, await userService.get(ctx, userId), input);
   },
-  addOwn: (ctx: RequestCtx, input: AddSshKeyInput) => add(ctx, requireUser(ctx), input),
+  addOwn: (ctx: RequestCtx, input: CreateSshKeyInput) => add(ctx, requireUser(ctx), input),
   async removeForUser(ctx: RequestCtx, userId: number, keyId: number): Promise<boolean> {
     return remove(ctx, await userService.get(ctx, userId), keyId);
   },
