@@ -112,6 +112,21 @@ export async function memberEvent(em: EntityManager, kind: 'group' | 'project', 
   return [{ name, createdAt: pgTime(m.created_at), updatedAt: pgTime(m.updated_at), data }];
 }
 
+/** user_add_to_group from rows the write already holds (no read back): the group's creator as its Owner. */
+export function groupMemberAdded(
+  group: { id: number; name: string; path: string },
+  user: { id: number; name: string; username: string; email: string },
+  accessLevel: number, at: Date,
+): SystemEvent {
+  return {
+    name: 'user_add_to_group', createdAt: at, updatedAt: at,
+    data: {
+      group_name: group.name, group_path: group.path, group_id: group.id, user_username: user.username, user_name: user.name, user_email: user.email,
+      user_id: user.id, group_access: HUMAN_ACCESS[accessLevel] ?? String(accessLevel),
+    },
+  };
+}
+
 type UserRow = { id: number; name: string; username: string; email: string; created_at: Date | string; updated_at: Date | string };
 
 /** user_create, user_destroy, user_rename (with old_username). */

@@ -1,7 +1,7 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { changes, recordAudit } from '../../core/events/audit';
 import { emitSystemEvents } from '../../core/events/system-events';
-import { groupEvent, memberEvent, projectEvents, subtreeGroupEvents, subtreeProjectIds } from '../access/system-event-payloads';
+import { groupEvent, groupMemberAdded, projectEvents, subtreeGroupEvents, subtreeProjectIds } from '../access/system-event-payloads';
 import { requireUser } from '../../core/auth/guards';
 import { sqlEntities, sqlRows, takenField } from '../../core/db/sql';
 import { ForbiddenError, NotFoundError, SaveFailedError, ValidationError } from '../../core/errors/domain-errors';
@@ -104,7 +104,7 @@ async function create(ctx: RequestCtx, input: CreateGroupInput): Promise<Namespa
     em.persist(em.create(GroupMember, { groupId: group.id, userId: user.id, accessLevel: AccessLevel.OWNER, expiresAt: null, createdAt: now, updatedAt: now }));
     await em.flush();
     await recordAudit(ctx, em, [{ ...groupAudit(group), action: { add: 'group' } }]);
-    await emitSystemEvents(ctx, em, async () => [groupEvent(group, 'create'), ...(await memberEvent(em, 'group', group.id, user.id, 'create'))]);
+    await emitSystemEvents(ctx, em, () => [groupEvent(group, 'create'), groupMemberAdded(group, user, AccessLevel.OWNER, now)]);
   });
   await onUniqueViolation(write, (e) => new SaveFailedError('Failed to save group', { [takenField(e)!]: [MSG.taken] }));
   forgetAccess(ctx);
