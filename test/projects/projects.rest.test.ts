@@ -1,5 +1,5 @@
 import { addGroupMember, addProjectMember, createGroup, createProject, createUser, queryOne } from '../support/factories';
-import { PROJECT_KEYS, PROJECT_KEYS_WITH_TOKEN, keys } from '../support/keys';
+import { PERSONAL_PROJECT_KEYS, PROJECT_KEYS, PROJECT_WITH_ACCESS_KEYS, keys } from '../support/keys';
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
 const t = useTestApp();
@@ -9,7 +9,8 @@ describe('POST /projects', () => {
     const u = await createUser(t, { username: 'dev' });
     const res = await api(t, u.token).post('/api/v4/projects').type('form').send('name=My App&description=d&visibility=internal&tag_list=a,b&issues_enabled=false');
     expect(res.status).toBe(201);
-    expect(keys(res.body)).toEqual(PROJECT_KEYS_WITH_TOKEN);
+    // GitLab 10.3: a personal project shows its `owner`.
+    expect(keys(res.body)).toEqual([...PERSONAL_PROJECT_KEYS, 'runners_token'].sort());
     expect(res.body).toMatchObject({
       name: 'My App', path: 'my-app', path_with_namespace: 'dev/my-app', name_with_namespace: 'dev / My App', visibility: 'internal',
       tag_list: ['a', 'b'], issues_enabled: false, creator_id: u.id,
@@ -70,8 +71,9 @@ describe('GET /projects and GET /projects/:id', () => {
     const master = await createUser(t);
     await addProjectMember(t, p, dev, 30);
     await addGroupMember(t, g, master, 40);
-    expect(keys((await api(t, dev.token).get(`/api/v4/projects/${p.id}`)).body)).toEqual(PROJECT_KEYS);
-    expect(keys((await api(t, master.token).get(`/api/v4/projects/${p.id}`)).body)).toEqual(PROJECT_KEYS_WITH_TOKEN);
+    // GitLab 10.3: signed-in callers get ProjectWithAccess (`permissions`).
+    expect(keys((await api(t, dev.token).get(`/api/v4/projects/${p.id}`)).body)).toEqual(PROJECT_WITH_ACCESS_KEYS);
+    expect(keys((await api(t, master.token).get(`/api/v4/projects/${p.id}`)).body)).toEqual([...PROJECT_WITH_ACCESS_KEYS, 'runners_token'].sort());
     expect(keys((await api(t).get(`/api/v4/projects/${p.id}`)).body)).toEqual(PROJECT_KEYS);
   });
 

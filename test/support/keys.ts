@@ -8,12 +8,18 @@ export const PROJECT_SIMPLE_KEYS = [
   'avatar_url', 'created_at', 'default_branch', 'description', 'forks_count', 'http_url_to_repo', 'id', 'last_activity_at', 'name',
   'name_with_namespace', 'path', 'path_with_namespace', 'ssh_url_to_repo', 'star_count', 'tag_list', 'web_url',
 ].sort();
+/** GitLab 10.3's Entities::Project of a group project (`owner` only for personal projects, `forked_from_project` only for forks). */
 export const PROJECT_KEYS = [
-  ...PROJECT_SIMPLE_KEYS, 'archived', 'container_registry_enabled', 'creator_id', 'issues_enabled', 'jobs_enabled', 'merge_requests_enabled',
-  'namespace', 'open_issues_count', 'public_jobs', 'request_access_enabled', 'shared_runners_enabled', 'shared_with_groups',
-  'snippets_enabled', 'visibility', 'wiki_enabled',
+  ...PROJECT_SIMPLE_KEYS, '_links', 'archived', 'ci_config_path', 'container_registry_enabled', 'creator_id', 'import_error', 'import_status',
+  'issues_enabled', 'jobs_enabled', 'lfs_enabled', 'merge_requests_enabled', 'namespace', 'only_allow_merge_if_all_discussions_are_resolved',
+  'only_allow_merge_if_pipeline_succeeds', 'open_issues_count', 'printing_merge_request_link_enabled', 'public_jobs', 'request_access_enabled',
+  'resolve_outdated_diff_discussions', 'shared_runners_enabled', 'shared_with_groups', 'snippets_enabled', 'visibility', 'wiki_enabled',
 ].sort();
 export const PROJECT_KEYS_WITH_TOKEN = [...PROJECT_KEYS, 'runners_token'].sort();
+/** A personal project: Entities::Project with `owner`. */
+export const PERSONAL_PROJECT_KEYS = [...PROJECT_KEYS, 'owner'].sort();
+/** ProjectWithAccess (GET /projects, /projects/:id and the project lists, signed in): `permissions`. */
+export const PROJECT_WITH_ACCESS_KEYS = [...PROJECT_KEYS, 'permissions'].sort();
 export const USER_BASIC_KEYS = ['avatar_url', 'id', 'name', 'state', 'username', 'web_url'];
 export const USER_KEYS = [...USER_BASIC_KEYS, 'bio', 'created_at', 'linkedin', 'location', 'organization', 'skype', 'twitter', 'website_url'].sort();
 export const USER_PUBLIC_KEYS = [

@@ -30,7 +30,9 @@ export const policy = {
   /** Environments: reporter reads, developer creates and stops, master updates and deletes; jobs disabled forbids all, admins included. */
   canEnvironment: (user: User | null, level: number, jobsEnabled: boolean, action: EnvironmentAction) =>
     !!user && jobsEnabled && (user.admin || level >= ENVIRONMENT_ROLE[action]),
-  /** Delete a project: Owner (personal namespace owner or group owner) or admin. */
+  /** Fork a project (GitLab 10.3's :fork_project): Reporter or above, a project open to the caller (public; internal for non-external users), or admin. */
+  canForkProject: (user: User | null, level: number, openToCaller: boolean) => !!user && (user.admin || openToCaller || level >= AccessLevel.REPORTER),
+  /** Delete a project, or remove its fork relation: Owner (personal namespace owner or group owner) or admin. */
   canDeleteProject: (user: User | null, level: number) => !!user && (user.admin || level >= AccessLevel.OWNER),
   /** Group statistics and custom attributes: administrators only (spec 5.3). */
   canSeeStatistics: (user: User | null) => !!user && user.admin,

@@ -4,12 +4,17 @@ import { ProjectStar } from './project-star.entity';
 import { Project } from './project.entity';
 import { projectLoaders } from './project.loaders';
 import { ProjectResolver } from './project.resolver';
+import { ProjectForkResolver } from './project-fork.resolver';
 import { projectRoutes } from './project.rest';
 import { Migration20261203140000ProjectsGrowthIndexes } from './migrations/Migration20261203140000_projects_growth_indexes';
+import { Migration20261204090000ProjectForksAndSettings } from './migrations/Migration20261204090000_project_forks_and_settings';
 
 export const projectsModule = defineModule({
-  name: 'projects', entities: [Project, ProjectGroupLink, ProjectStar], resolvers: [ProjectResolver], routes: projectRoutes, loaders: projectLoaders,
-  migrations: [{ name: 'Migration20261203140000_projects_growth_indexes', class: Migration20261203140000ProjectsGrowthIndexes }],
+  name: 'projects', entities: [Project, ProjectGroupLink, ProjectStar], resolvers: [ProjectResolver, ProjectForkResolver], routes: projectRoutes, loaders: projectLoaders,
+  migrations: [
+    { name: 'Migration20261203140000_projects_growth_indexes', class: Migration20261203140000ProjectsGrowthIndexes },
+    { name: 'Migration20261204090000_project_forks_and_settings', class: Migration20261204090000ProjectForksAndSettings },
+  ],
   // Added by the runners module's migration; sealed and read here (project-runners-token.ts).
   sealed: [{ table: 'projects', column: 'runners_token', rowKey: 'id', digestColumn: 'runners_token_digest' }],
 });

@@ -4,7 +4,21 @@ import { selectedFields } from '../../core/graphql/selection';
 import type { Project } from './project.entity';
 
 /** Project fields computed from the project's namespace (project.resolver.ts). */
-const NAMESPACE_FIELDS = ['namespace', 'nameWithNamespace', 'pathWithNamespace', 'webUrl', 'httpUrlToRepo', 'sshUrlToRepo'];
+const NAMESPACE_FIELDS = ['namespace', 'nameWithNamespace', 'pathWithNamespace', 'webUrl', 'httpUrlToRepo', 'sshUrlToRepo', 'lfsEnabled'];
+
+/** Fork sources (visible ones) and then their namespaces, which their BasicProjectDetails name. */
+async function preloadForkSources(ctx: RequestCtx, projects: readonly Project[]): Promise<void> {
+  const ids: number[] = [];
+  for (const p of projects) if (p.forkedFromProjectId !== null && p.forkedFromProjectId !== undefined) ids.push(p.forkedFromProjectId);
+  if (ids.length === 0) return;
+  await ctx.loaders.forkSource.preload(ids);
+  const namespaceIds: number[] = [];
+  for (const id of ids) {
+    const source = ctx.loaders.forkSource.peek(id);
+    if (source) namespaceIds.push(source.namespaceId);
+  }
+  if (namespaceIds.length) await ctx.loaders.namespace.preload(namespaceIds);
+}
 
 function wantedOf(info: GraphQLResolveInfo, path: readonly string[], into = new Set<string>()): Set<string> {
   for (const f of selectedFields(info, path)) into.add(f);
@@ -24,6 +38,17 @@ async function preload(ctx: RequestCtx, projects: readonly Project[], wanted: Se
     for (const p of projects) ids.push(p.id);
     loads.push(ctx.loaders.projectShares.preload(ids));
   }
+  if (wanted.has('owner')) {
+    const ids: number[] = [];
+    for (const p of projects) ids.push(p.namespaceId);
+    loads.push(ctx.loaders.namespaceOwner.preload(ids));
+  }
+  if (wanted.has('permissions') && ctx.user) {
+    const ids: number[] = [];
+    for (const p of projects) ids.push(p.id);
+    loads.push(ctx.loaders.projectPermissions.preload(ids));
+  }
+  if (wanted.has('forkedFromProject')) loads.push(preloadForkSources(ctx, projects));
   await Promise.all(loads);
 }
 

@@ -100,4 +100,27 @@ export class Project {
   /** The avatar's file name (GitLab's column); its bytes are in `avatars` (modules/avatars). */
   @Property({ type: 'string', length: 255, nullable: true })
   avatar: string | null = null;
+
+  /** The project this one is a fork of (GitLab 10.3's forked_project_links); null when the source is deleted. */
+  @Property({ type: 'integer', nullable: true })
+  forkedFromProjectId: number | null = null;
+
+  /** null: the namespace's setting (GitLab's Project#lfs_enabled?). */
+  @Property({ type: 'boolean', nullable: true })
+  lfsEnabled: boolean | null = null;
+
+  @Property({ type: 'boolean' })
+  resolveOutdatedDiffDiscussions = false;
+
+  @Property({ type: 'boolean' })
+  onlyAllowMergeIfPipelineSucceeds = false;
+
+  @Property({ type: 'boolean' })
+  onlyAllowMergeIfAllDiscussionsAreResolved = false;
+
+  @Property({ type: 'boolean' })
+  printingMergeRequestLinkEnabled = true;
+
+  @Property({ type: 'string', length: 255, nullable: true })
+  ciConfigPath: string | null = null;
 }

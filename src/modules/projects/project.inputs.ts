@@ -80,6 +80,12 @@ export class ProjectAttributesInput {
   @Field(() => Boolean, { nullable: true }) publicJobs?: boolean;
   @Field(() => Boolean, { nullable: true }) requestAccessEnabled?: boolean;
   @Field(() => [String], { nullable: true }) tagList?: string[];
+  @Field(() => String, { nullable: true, description: 'Path of the CI configuration file (stored; no CI runs here).' }) ciConfigPath?: string;
+  @Field(() => Boolean, { nullable: true }) resolveOutdatedDiffDiscussions?: boolean;
+  @Field(() => Boolean, { nullable: true }) lfsEnabled?: boolean;
+  @Field(() => Boolean, { nullable: true }) onlyAllowMergeIfPipelineSucceeds?: boolean;
+  @Field(() => Boolean, { nullable: true }) onlyAllowMergeIfAllDiscussionsAreResolved?: boolean;
+  @Field(() => Boolean, { nullable: true }) printingMergeRequestLinkEnabled?: boolean;
   @Field(() => UploadScalar, { nullable: true, description: 'Avatar image: png, jpg, jpeg, gif, bmp, tiff or ico, at most 200 KB.' }) avatar?: UploadedFile;
 }
 

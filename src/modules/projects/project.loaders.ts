@@ -1,8 +1,10 @@
 import { PeekLoader } from '../../core/context/peek-loader';
 import type { RequestCtx } from '../../core/context/request-ctx';
-import { sqlRows } from '../../core/db/sql';
-import { intArray } from '../access/visibility-sql';
-import { groupVisibility } from '../access/visibility';
+import { lightEntity, sqlRows } from '../../core/db/sql';
+import { activeMembership, intArray } from '../access/visibility-sql';
+import { groupVisibility, projectVisibility } from '../access/visibility';
+import { User } from '../users/user.entity';
+import { Project } from './project.entity';
 
 export interface ProjectShareView {
   groupId: number;
@@ -36,8 +38,61 @@ export async function loadProjectShares(ctx: RequestCtx, ids: readonly number[])
   return ids.map((id) => byProject.get(id) ?? []);
 }
 
+/** The owner of each personal namespace (a project's `owner`), by namespace id; null for groups. One query per batch. */
+async function loadNamespaceOwners(ctx: RequestCtx, namespaceIds: readonly number[]): Promise<(User | null)[]> {
+  const rows = await sqlRows<Record<string, unknown>>(
+    ctx.em,
+    `select n.id as owned_namespace_id, u.* from namespaces n join users u on u.id = n.owner_id where n.id = any(${intArray(namespaceIds)}) and n.kind = 'user'`,
+  );
+  const byNamespace = new Map<number, User>();
+  for (const { owned_namespace_id: ns, ...user } of rows) byNamespace.set(Number(ns), lightEntity(ctx.em, User, user));
+  return namespaceIds.map((id) => byNamespace.get(id) ?? null);
+}
+
+/** Fork sources by id, only those the caller may see (else null). One query per batch. */
+async function loadVisibleProjects(ctx: RequestCtx, ids: readonly number[]): Promise<(Project | null)[]> {
+  const rows = await sqlRows<Record<string, unknown>>(ctx.em, `select p.* from projects p where p.id = any(${intArray(ids)}) and ${await projectVisibility(ctx, 'p')}`);
+  const byId = new Map(rows.map((r) => [Number(r.id), lightEntity(ctx.em, Project, r)]));
+  return ids.map((id) => byId.get(id) ?? null);
+}
+
+export interface MemberAccessView {
+  accessLevel: number;
+  notificationLevel: number | null;
+}
+export interface ProjectPermissionsView {
+  projectAccess: MemberAccessView | null;
+  groupAccess: MemberAccessView | null;
+}
+
+/** GitLab's NotificationSetting level `global` (3): what a membership shows while no setting is stored (none is, here). */
+const NOTIFICATION_GLOBAL = 3;
+const access = (level: number | null): MemberAccessView | null => (level == null ? null : { accessLevel: Number(level), notificationLevel: NOTIFICATION_GLOBAL });
+
+/**
+ * GitLab 10.3's ProjectWithAccess `permissions` of many projects in one query: the caller's own
+ * membership of each project and of the project's namespace group (not inherited, not shared: 10.3
+ * matches `member.source_id` against the project and its `namespace_id`).
+ */
+async function loadPermissions(ctx: RequestCtx, ids: readonly number[]): Promise<ProjectPermissionsView[]> {
+  const uid = ctx.user ? Number(ctx.user.id) : 0;
+  const rows = await sqlRows<{ id: number; pa: number | null; ga: number | null }>(
+    ctx.em,
+    `select pr.id, pm.access_level as pa, gm.access_level as ga from unnest(${intArray(ids)}) k(id) join projects pr on pr.id = k.id
+       left join project_members pm on pm.project_id = pr.id and pm.user_id = ${uid} and ${activeMembership('pm')}
+       left join group_members gm on gm.group_id = pr.namespace_id and gm.user_id = ${uid} and ${activeMembership('gm')}`,
+  );
+  const byId = new Map(rows.map((r) => [Number(r.id), { projectAccess: access(r.pa), groupAccess: access(r.ga) }]));
+  return ids.map((id) => byId.get(id) ?? { projectAccess: null, groupAccess: null });
+}
+
 export function projectLoaders(ctx: RequestCtx) {
-  return { projectShares: new PeekLoader<number, ProjectShareView[]>((ids) => loadProjectShares(ctx, ids)) };
+  return {
+    projectShares: new PeekLoader<number, ProjectShareView[]>((ids) => loadProjectShares(ctx, ids)),
+    namespaceOwner: new PeekLoader<number, User | null>((ids) => loadNamespaceOwners(ctx, ids)),
+    forkSource: new PeekLoader<number, Project | null>((ids) => loadVisibleProjects(ctx, ids)),
+    projectPermissions: new PeekLoader<number, ProjectPermissionsView>((ids) => loadPermissions(ctx, ids)),
+  };
 }
 
 type ProjectLoaders = ReturnType<typeof projectLoaders>;

@@ -11,10 +11,12 @@ import type { Namespace } from '../namespaces/namespace.entity';
 import { NamespaceType } from '../namespaces/namespace.type';
 import { Project } from './project.entity';
 import { CreateProjectInput, ProjectsArgs, ShareProjectInput, UpdateProjectInput } from './project.inputs';
-import { PROJECT_SHARES_MAX, type ProjectShareView } from './project.loaders';
+import { PROJECT_SHARES_MAX, type ProjectPermissionsView, type ProjectShareView } from './project.loaders';
 import { projectService } from './project.service';
 import { projectRunnersToken } from './project-runners-token';
-import { ProjectGroupLinkType, ProjectPage, ProjectType, SharedWithGroupType, StarProjectPayload } from './project.type';
+import { ProjectGroupLinkType, ProjectLinksType, ProjectPage, ProjectPermissionsType, ProjectType, SharedWithGroupType, StarProjectPayload } from './project.type';
+import { UserType } from '../users/user.type';
+import type { User } from '../users/user.entity';
 import type { Page } from '../../core/pagination/page';
 import type { ProjectGroupLink } from './project-group-link.entity';
 import { avatarUrl } from '../avatars';
@@ -184,6 +186,60 @@ export class ProjectResolver {
     if (!ctx.user) return null;
     const level = policy.isAdmin(ctx.user) ? 0 : await ctx.loaders.projectLevel.load(p.id);
     return policy.canAdminProject(ctx.user, level) ? projectRunnersToken(ctx, p) : null;
+  }
+
+  @FieldResolver(() => ProjectLinksType, { description: 'API URLs of the project and its sub-resources.' })
+  @Reads('id', 'issuesEnabled', 'mergeRequestsEnabled')
+  links(@Root() p: Project, @Ctx() ctx: RequestCtx): ProjectLinksType {
+    // GitLab 10.3 (Entities::Project `_links`): plain URLs by id, issues and merge requests only when enabled.
+    const base = `${ctx.externalUrl}/api/v4/projects/${p.id}`;
+    return {
+      self: base, issues: p.issuesEnabled ? `${base}/issues` : null, mergeRequests: p.mergeRequestsEnabled ? `${base}/merge_requests` : null,
+      repoBranches: `${base}/repository/branches`, labels: `${base}/labels`, events: `${base}/events`, members: `${base}/members`,
+    };
+  }
+
+  @FieldResolver(() => UserType, { nullable: true, description: 'The owner of a personal project; null in a group.' })
+  @Reads('namespaceId')
+  owner(@Root() p: Project, @Ctx() ctx: RequestCtx): User | null | Promise<User | null> {
+    const hit = ctx.loaders.namespaceOwner.peek(p.namespaceId);
+    return hit !== undefined ? hit : ctx.loaders.namespaceOwner.load(p.namespaceId);
+  }
+
+  @FieldResolver(() => Boolean, { description: 'Git LFS: the project\'s setting, else its group\'s, else on.' })
+  @Reads('lfsEnabled', 'namespaceId')
+  lfsEnabled(@Root() p: Project, @Ctx() ctx: RequestCtx): boolean | Promise<boolean> {
+    // GitLab 10.3's Project#lfs_enabled? (LFS is on for the instance): a personal namespace's is on.
+    if (p.lfsEnabled !== null && p.lfsEnabled !== undefined) return p.lfsEnabled;
+    return withNamespace(ctx, p, (ns) => (ns.kind === 'group' ? ns.lfsEnabled ?? true : true));
+  }
+
+  @FieldResolver(() => String, { description: 'Always "none": nothing is imported here.' })
+  @Reads('id')
+  importStatus(@Root() _p: Project): string {
+    return 'none';
+  }
+
+  @FieldResolver(() => String, { nullable: true, description: 'Always null: nothing is imported here.' })
+  @Reads('id')
+  importError(@Root() _p: Project): string | null {
+    return null;
+  }
+
+  @FieldResolver(() => ProjectType, { nullable: true, description: 'The project this one is a fork of, when the caller may see it.' })
+  @Reads('forkedFromProjectId')
+  forkedFromProject(@Root() p: Project, @Ctx() ctx: RequestCtx): Project | null | Promise<Project | null> {
+    const id = p.forkedFromProjectId;
+    if (id === null || id === undefined) return null;
+    const hit = ctx.loaders.forkSource.peek(id);
+    return hit !== undefined ? hit : ctx.loaders.forkSource.load(id);
+  }
+
+  @FieldResolver(() => ProjectPermissionsType, { nullable: true, description: 'The caller\'s own membership of the project and of its group; null for anonymous callers.' })
+  @Reads('id')
+  permissions(@Root() p: Project, @Ctx() ctx: RequestCtx): ProjectPermissionsView | null | Promise<ProjectPermissionsView> {
+    if (!ctx.user) return null;
+    return ctx.loaders.projectPermissions.peek(p.id) ?? ctx.loaders.projectPermissions.load(p.id);
   }
 
   @FieldResolver(() => Boolean, { description: 'true for public projects.' })

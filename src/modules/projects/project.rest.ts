@@ -1,8 +1,10 @@
 import { defineRoutes, type ParamException } from '../../rest/route';
+import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Cursor } from '../../core/pagination/cursor';
 import { SortDirection } from '../access/visibility.type';
 import { PROJECT_DEFAULT_SORT } from './project.inputs';
-import { ProjectGroupLinkWire, ProjectSimpleWire, ProjectWire } from './project.presenter';
+import { ProjectGroupLinkWire, ProjectSimpleWire, ProjectWire, ProjectWithAccessWire } from './project.presenter';
+import { UserBasicWire } from '../users/user.presenter';
 
 /** REST-only parameter of the project lists (spec 4.12): the reduced record. */
 export const PROJECT_FILTER_PARAMS: Record<string, ParamException> = {
@@ -10,6 +12,13 @@ export const PROJECT_FILTER_PARAMS: Record<string, ParamException> = {
 };
 
 export const projectShapeFor = (vars: Record<string, unknown>) => (vars.simple === true ? ProjectSimpleWire : ProjectWire);
+/** GitLab 10.3's present_projects: `simple` → BasicProjectDetails, a signed-in caller → ProjectWithAccess (with `permissions`). */
+export const projectListShapeFor = (vars: Record<string, unknown>, ctx: RequestCtx) => (vars.simple === true ? ProjectSimpleWire : ctx.user ? ProjectWithAccessWire : ProjectWire);
+export const PROJECT_LIST_SHAPES = [ProjectWire, ProjectWithAccessWire, ProjectSimpleWire];
+const projectWithAccessFor = (_vars: Record<string, unknown>, ctx: RequestCtx) => (ctx.user ? ProjectWithAccessWire : ProjectWire);
+
+/** 10.3's name of public_jobs on POST/PUT /projects (`expose :public_builds, as: :public_jobs`). */
+const WRITE_PARAMS: Record<string, ParamException> = { public_builds: { aliasOf: 'public_jobs' } };
 
 /** GitLab's keyset rel="next" for projects: `id_after` (sort asc) or `id_before` (desc) the page's last id. */
 const idAfterOrBefore = (next: Cursor, p: Record<string, unknown>): Record<string, string> =>
@@ -22,14 +31,40 @@ const tag = 'projects';
 export const projectRoutes = defineRoutes([
   {
     method: 'GET', path: '/projects', field: 'Query.projects', params: PROJECT_FILTER_PARAMS, paginated: true, keysetNext: idAfterOrBefore,
-    shape: projectShapeFor, shapes: [ProjectWire, ProjectSimpleWire], summary: 'List projects visible to the caller', tag,
+    shape: projectListShapeFor, shapes: PROJECT_LIST_SHAPES, summary: 'List projects visible to the caller', tag,
   },
-  { method: 'GET', path: '/projects/:id', field: 'Query.project', shape: ProjectWire, summary: 'Get a project', tag },
   {
-    method: 'POST', path: '/projects', field: 'Mutation.createProject',
+    method: 'GET', path: '/projects/:id', field: 'Query.project', shape: projectWithAccessFor, shapes: [ProjectWire, ProjectWithAccessWire],
+    summary: 'Get a project', tag,
+  },
+  {
+    method: 'POST', path: '/projects', field: 'Mutation.createProject', params: WRITE_PARAMS,
     rules: [{ atLeastOneOf: ['name', 'path'] }], files: ['avatar'], shape: ProjectWire, summary: 'Create a project', tag,
   },
-  { method: 'PUT', path: '/projects/:id', field: 'Mutation.updateProject', files: ['avatar'], shape: ProjectWire, summary: 'Update a project', tag },
+  {
+    // GitLab 10.3: admin only (checked after the parameters), `name` required, the project created as that user.
+    method: 'POST', path: '/projects/user/:user_id', field: 'Mutation.createProjectForUser',
+    params: { name: { required: true }, user_id: { notFound: 'User' }, ...WRITE_PARAMS }, files: ['avatar'], shape: ProjectWire,
+    summary: 'Create a project for a user (admin)', tag,
+  },
+  {
+    method: 'PUT', path: '/projects/:id', field: 'Mutation.updateProject', params: WRITE_PARAMS, files: ['avatar'], shape: ProjectWire,
+    summary: 'Update a project', tag,
+  },
+  { method: 'POST', path: '/projects/:id/fork', field: 'Mutation.forkProject', shape: ProjectWire, summary: 'Fork a project (no repository is copied)', tag },
+  {
+    method: 'GET', path: '/projects/:id/forks', field: 'Query.projectForks', params: PROJECT_FILTER_PARAMS, paginated: true,
+    shape: projectListShapeFor, shapes: PROJECT_LIST_SHAPES, summary: 'List the forks of a project', tag,
+  },
+  {
+    method: 'POST', path: '/projects/:id/fork/:forked_from_id', field: 'Mutation.linkProjectFork', shape: ProjectWire,
+    summary: 'Mark a project as a fork of another (admin; 409 when already a fork)', tag,
+  },
+  {
+    method: 'DELETE', path: '/projects/:id/fork', field: 'Mutation.unlinkProjectFork', status: (data) => ((data as unknown) === true ? 204 : 304),
+    summary: 'Remove the fork relation (304 when the project is no fork)', tag,
+  },
+  { method: 'GET', path: '/projects/:id/users', field: 'Query.projectUsers', paginated: true, shape: UserBasicWire, summary: 'List the users of a project', tag },
   { method: 'DELETE', path: '/projects/:id', field: 'Mutation.deleteProject', summary: 'Delete a project', tag },
   { method: 'POST', path: '/projects/:id/archive', field: 'Mutation.archiveProject', shape: ProjectWire, summary: 'Archive a project', tag },
   { method: 'POST', path: '/projects/:id/unarchive', field: 'Mutation.unarchiveProject', shape: ProjectWire, summary: 'Unarchive a project', tag },

@@ -12,7 +12,9 @@ import { requireUser } from '../../core/auth/guards';
 import { AccessLevel, SHARE_ACCESS_LEVELS } from '../access/access-level';
 import { policy } from '../access/policy';
 import { forgetAccess, groupVisibility, memberProjects, projectVisibility, projectVisibilitySplit } from '../access/visibility';
+import { groupLevelOf, refreshForksCount, type CreateOptions } from './project-creator';
 import { SortDirection, VISIBILITY_LEVEL, toVisibility } from '../access/visibility.type';
+import { PROJECT_TAGS_MAX } from './project.type';
 import { Namespace } from '../namespaces/namespace.entity';
 import { FieldErrorBag } from '../../core/errors/field-error-bag';
 import { MSG } from '../../core/errors/messages';
@@ -48,6 +50,8 @@ export interface ProjectScope {
   groupId?: number;
   /** GET /users/:user_id/projects: the projects in the user's personal namespace. */
   namespaceId?: number;
+  /** GET /projects/:id/forks: the forks of that project (partial index projects_forked_from_idx). */
+  forkedFrom?: number;
 }
 
 async function findVisible(ctx: RequestCtx, idOrPath: string | number): Promise<Project> {
@@ -96,6 +100,10 @@ async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {
     where.push('p.namespace_id = ?');
     params.push(scope.namespaceId);
   }
+  if (scope.forkedFrom !== undefined) {
+    where.push('p.forked_from_project_id = ?');
+    params.push(scope.forkedFrom);
+  }
   customAttributeFilter(ctx, 'Project', 'p.id', args.customAttributes, where, params);
   if (args.archived !== undefined && args.archived !== null) {
     where.push('p.archived = ?');
@@ -139,7 +147,7 @@ async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {
 }
 
 /** Tags: at most MAX_TAGS, each at most 255 characters (GitLab's tag name column). */
-const MAX_TAGS = 100;
+const MAX_TAGS = PROJECT_TAGS_MAX;
 
 function validateAttributes(ctx: RequestCtx, project: Project, bag: FieldErrorBag): void {
   checkNameOrPath(bag, 'name', project.name, [isValidProjectName, MSG.projectName]);
@@ -147,6 +155,10 @@ function validateAttributes(ctx: RequestCtx, project: Project, bag: FieldErrorBa
   checkColumnLengths(bag, ctx.em.getMetadata().get(Project.name), project, ['name', 'path']);
   if (project.tagList.length > MAX_TAGS) bag.add('tag_list', `is too long (maximum is ${MAX_TAGS} tags)`);
   if (project.tagList.some((t) => t.length > 255)) bag.add('tag_list', 'is too long (maximum is 255 characters per tag)');
+  // GitLab 10.3's Project validation of ci_config_path (its setter drops NUL characters first).
+  if (project.ciConfigPath) project.ciConfigPath = project.ciConfigPath.replace(/\0/g, '');
+  if (project.ciConfigPath && /(\.{2}|^\/)/.test(project.ciConfigPath)) bag.add('ci_config_path', 'cannot include leading slash or directory traversal.');
+  else if (project.ciConfigPath && project.ciConfigPath.length > 255) bag.add('ci_config_path', MSG.tooLong);
 }
 
 async function checkVisibilityAgainstNamespace(ctx: RequestCtx, project: Project, bag: FieldErrorBag): Promise<void> {
@@ -207,20 +219,21 @@ async function save(ctx: RequestCtx, project: Project, before: WriteStep = noSte
   await onUniqueViolation(write, (e) => new ValidationError({ [takenField(e)!]: [MSG.taken] }));
 }
 
-async function create(ctx: RequestCtx, input: CreateProjectInput): Promise<Project> {
-  const user = requireUser(ctx);
+async function create(ctx: RequestCtx, input: CreateProjectInput, opts: CreateOptions = {}): Promise<Project> {
+  const user = opts.creator ?? requireUser(ctx);
   const bag = new FieldErrorBag();
   const namespaceId = input.namespaceId ?? user.namespaceId;
   const ns = namespaceId ? await ctx.em.findOne(Namespace, { id: namespaceId }) : null;
   let allowed = false;
   if (ns?.kind === 'user') allowed = policy.canCreateProjectInUserNamespace(user, ns.ownerId);
-  else if (ns) allowed = policy.canCreateProjectInGroup(user, await ctx.loaders.groupLevel.load(ns.id));
+  else if (ns) allowed = policy.canCreateProjectInGroup(user, await groupLevelOf(ctx, user, ns.id));
   if (!ns || !allowed) throw new ValidationError({ namespace: ['is not valid'] });
   const limited = ns.kind === 'user' && policy.hasProjectLimit(user);
   if (limited) await checkProjectLimit(ctx.em, user, ns.id);
   const project = new Project();
   project.namespaceId = ns.id;
   project.creatorId = user.id;
+  project.forkedFromProjectId = opts.forkOf?.id ?? null;
   // The token is sealed for its row (secret-box slots): the id is taken before the insert.
   project.id = await reserveRowId(ctx.em, 'projects');
   const token = newRunnersToken(ctx.secrets, project.id);
@@ -243,6 +256,7 @@ async function create(ctx: RequestCtx, input: CreateProjectInput): Promise<Proje
     if (limited) await checkProjectLimit(em, user, ns.id, true);
   }, async (em) => {
     if (input.avatar) await storeAvatar(em, project, input.avatar);
+    if (opts.forkOf) await refreshForksCount(em, opts.forkOf.id);
     // GitLab 10.x adds the owner of a personal namespace as Master of the new project.
     if (ns.kind === 'user' && ns.ownerId !== null) {
       const m = em.create(ProjectMember, { projectId: project.id, userId: ns.ownerId, accessLevel: AccessLevel.MASTER, expiresAt: null, createdAt: ctx.clock.now(), updatedAt: ctx.clock.now() });
@@ -308,6 +322,7 @@ async function remove(ctx: RequestCtx, idOrPath: string): Promise<boolean> {
   await ctx.em.transactional(async (em) => {
     await emitSystemEvents(ctx, em, () => projectEvents(em, [project.id], 'destroy'));
     await em.nativeDelete(Project, { id: project.id });
+    if (project.forkedFromProjectId) await refreshForksCount(em, project.forkedFromProjectId);
     await recordAudit(ctx, em, [{ ...projectAudit(project, nsPath), action: { remove: 'project' } }]);
   });
   return true;

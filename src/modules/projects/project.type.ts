@@ -1,5 +1,6 @@
 import { Field, Int, ObjectType } from 'type-graphql';
 import { PageType } from '../../core/pagination/page';
+import { MaxItems } from '../../core/graphql/list-bound';
 import { Visibility } from '../access/visibility.type';
 
 @ObjectType('SharedWithGroup')
@@ -12,6 +13,9 @@ export class SharedWithGroupType {
 }
 
 /** A view over the Project entity; computed fields are resolved in project.resolver.ts. */
+/** Tags a project may have (checked on every write), so `tagList` is costed at this many values. */
+export const PROJECT_TAGS_MAX = 100;
+
 @ObjectType('Project')
 export class ProjectType {
   @Field(() => Int) id!: number;
@@ -19,7 +23,7 @@ export class ProjectType {
   @Field(() => String) path!: string;
   @Field(() => String) description!: string;
   @Field(() => String, { nullable: true }) defaultBranch!: string | null;
-  @Field(() => [String]) tagList!: string[];
+  @Field(() => [String]) @MaxItems(PROJECT_TAGS_MAX) tagList!: string[];
   @Field(() => Boolean) archived!: boolean;
   @Field(() => Visibility) visibility!: Visibility;
   @Field(() => Boolean) issuesEnabled!: boolean;
@@ -39,6 +43,34 @@ export class ProjectType {
   @Field(() => Date) updatedAt!: Date;
   @Field(() => Date) lastActivityAt!: Date;
   @Field(() => String, { nullable: true }) avatarUrl!: string | null;
+  @Field(() => Boolean) resolveOutdatedDiffDiscussions!: boolean;
+  @Field(() => Boolean) onlyAllowMergeIfPipelineSucceeds!: boolean;
+  @Field(() => Boolean) onlyAllowMergeIfAllDiscussionsAreResolved!: boolean;
+  @Field(() => Boolean) printingMergeRequestLinkEnabled!: boolean;
+  @Field(() => String, { nullable: true }) ciConfigPath!: string | null;
+}
+
+@ObjectType('ProjectLinks', { description: 'API URLs of the project and its sub-resources (GitLab\'s `_links`).' })
+export class ProjectLinksType {
+  @Field(() => String) self!: string;
+  @Field(() => String, { nullable: true, description: 'null when issues are disabled.' }) issues!: string | null;
+  @Field(() => String, { nullable: true, description: 'null when merge requests are disabled.' }) mergeRequests!: string | null;
+  @Field(() => String) repoBranches!: string;
+  @Field(() => String) labels!: string;
+  @Field(() => String) events!: string;
+  @Field(() => String) members!: string;
+}
+
+@ObjectType('MemberAccess', { description: 'The caller\'s own membership: its access level and notification level (3, global: none is stored).' })
+export class MemberAccessType {
+  @Field(() => Int) accessLevel!: number;
+  @Field(() => Int, { nullable: true }) notificationLevel!: number | null;
+}
+
+@ObjectType('ProjectPermissions', { description: 'The caller\'s direct membership of the project and of its group.' })
+export class ProjectPermissionsType {
+  @Field(() => MemberAccessType, { nullable: true }) projectAccess!: MemberAccessType | null;
+  @Field(() => MemberAccessType, { nullable: true }) groupAccess!: MemberAccessType | null;
 }
 
 export const ProjectPage = PageType(ProjectType, 'ProjectPage');

@@ -5,6 +5,7 @@ import { UNIQUE_IPS_COLUMNS, UNIQUE_IPS_JOIN, uniqueIpsRefusal, type UniqueIpsLi
 import { lightEntity, sqlRows } from '../../core/db/sql';
 import { digestToken } from '../../core/auth/token';
 import { User } from '../users/user.entity';
+import { noteActivity } from '../users/user-activity';
 import { activeTokenSql } from './token-active';
 
 export interface AuthResult {
@@ -33,5 +34,7 @@ export async function authenticateToken(em: EntityManager, token: string | undef
   // A read-only record of the caller (not in the identity map): services that change a user load it
   // through the EntityManager (issue 8: mapping a managed entity was most of MikroORM's per-request cost).
   // The row mapper reads the users columns only, so the token columns need no copy of the row without them.
-  return { user: lightEntity(em, User, row), credential: { scopes, impersonation }, tokenInvalid: false, refusal };
+  const user = lightEntity(em, User, row);
+  if (!refusal) noteActivity(em, user, now);
+  return { user, credential: { scopes, impersonation }, tokenInvalid: false, refusal };
 }

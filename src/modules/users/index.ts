@@ -5,6 +5,7 @@ import { userRoutes } from './user.rest';
 import { Identity } from './identity.entity';
 import { identityLoaders } from './identity.service';
 import { UserProjectsResolver } from './user-projects.resolver';
+import { UserActivityResolver } from './user-activity.resolver';
 import { Migration20261203100100Identities } from './migrations/Migration20261203100100_identities';
 import { Migration20261203140200UsersEmailTrgm } from './migrations/Migration20261203140200_users_email_trgm';
 import { Migration20261203160000UsersCreatedAt } from './migrations/Migration20261203160000_users_created_at';
@@ -16,7 +17,7 @@ declare module '../../core/context/request-ctx' {
 }
 
 export const usersModule = defineModule({
-  name: 'users', entities: [User, Identity], resolvers: [UserResolver, UserProjectsResolver], routes: userRoutes, loaders: identityLoaders,
+  name: 'users', entities: [User, Identity], resolvers: [UserResolver, UserProjectsResolver, UserActivityResolver], routes: userRoutes, loaders: identityLoaders,
   migrations: [
     { name: 'Migration20261203100100_identities', class: Migration20261203100100Identities },
     { name: 'Migration20261203140200_users_email_trgm', class: Migration20261203140200UsersEmailTrgm },

@@ -67,4 +67,8 @@ export class User {
 
   @Property({ type: 'datetime' })
   updatedAt: Date = new Date();
+
+  /** The last day the user made an authenticated request (user-activity.ts), YYYY-MM-DD. */
+  @Property({ type: 'date', nullable: true })
+  lastActivityOn: string | null = null;
 }

@@ -1,4 +1,4 @@
-import { bool, computed, int, list, shape, str, time } from '../../core/wire/wire';
+import { bool, computed, date, int, list, shape, str, time } from '../../core/wire/wire';
 
 /** GitLab 10.x user entities: UserBasic < User < UserPublic < UserWithAdmin. */
 /** UserBasic's keys, also the start of a member record. */
@@ -34,7 +34,7 @@ const PUBLIC = {
   ...USER,
   last_sign_in_at: nothing('timestamp'),
   confirmed_at: computed('createdAt', 'timestamp', (v) => v),
-  last_activity_on: nothing('date'),
+  last_activity_on: date({ nullable: true }),
   email: str({ nullable: true }),
   theme_id: computed('id', 'integer', () => 1),
   color_scheme_id: computed('id', 'integer', () => 1),
@@ -48,3 +48,10 @@ const PUBLIC = {
 };
 export const UserPublicWire = shape('UserPublic', PUBLIC);
 export const UserWithAdminWire = shape('UserWithAdmin', { ...PUBLIC, is_admin: bool({ nullable: true }) });
+
+/** GitLab 10.3's Entities::UserActivity (`last_activity_at`: the same day, kept for old clients). */
+export const UserActivityWire = shape('UserActivity', {
+  username: str(),
+  last_activity_on: date(),
+  last_activity_at: date('lastActivityOn'),
+});

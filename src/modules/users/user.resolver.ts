@@ -77,6 +77,11 @@ export class UserResolver {
     return avatarUrl(ctx.externalUrl, 'user', u.id, u.avatar);
   }
 
+  @FieldResolver(() => String, { nullable: true, description: 'The last day of an authenticated request (YYYY-MM-DD). Only for the user themself and administrators.' })
+  lastActivityOn(@Root() u: User, @Ctx() ctx: RequestCtx): string | null {
+    return policy.canSeePrivateUserFields(ctx.user, u.id) ? u.lastActivityOn : null;
+  }
+
   @FieldResolver(() => String, { nullable: true, description: 'Only for the user themself and administrators.' })
   email(@Root() u: User, @Ctx() ctx: RequestCtx): string | null {
     return policy.canSeePrivateUserFields(ctx.user, u.id) ? u.email : null;

@@ -1,9 +1,8 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { defineRoutes, type ParamException } from '../../rest/route';
-import { UserBasicWire, UserPublicWire, UserWire, UserWithAdminWire } from './user.presenter';
+import { UserActivityWire, UserBasicWire, UserPublicWire, UserWire, UserWithAdminWire } from './user.presenter';
 import { policy } from '../access/policy';
-import { PROJECT_FILTER_PARAMS, projectShapeFor } from '../projects/project.rest';
-import { ProjectSimpleWire, ProjectWire } from '../projects/project.presenter';
+import { PROJECT_FILTER_PARAMS, PROJECT_LIST_SHAPES, projectListShapeFor } from '../projects/project.rest';
 
 const forAdmin = (ctx: RequestCtx) => policy.isAdmin(ctx.user);
 
@@ -40,6 +39,10 @@ export const userRoutes = defineRoutes([
   { method: 'POST', path: '/users/:id/unblock', field: 'Mutation.unblockUser', params: USER_ID, scalar: 'boolean', summary: 'Unblock a user (admin)', tag },
   {
     method: 'GET', path: '/users/:user_id/projects', field: 'Query.userProjects', params: PROJECT_FILTER_PARAMS, paginated: true,
-    shape: projectShapeFor, shapes: [ProjectWire, ProjectSimpleWire], summary: "List a user's personal projects visible to the caller", tag,
+    shape: projectListShapeFor, shapes: PROJECT_LIST_SHAPES, summary: "List a user's personal projects visible to the caller", tag,
+  },
+  {
+    method: 'GET', path: '/user/activities', field: 'Query.userActivities', paginated: true, shape: UserActivityWire,
+    summary: 'Users active since a date (admin)', tag,
   },
 ]);
