@@ -40,6 +40,13 @@ describe('POST /users/:id/emails', () => {
     expect((await queryOne<{ n: string }>(t, 'select count(*)::text as n from emails'))?.n).toBe('1');
   });
 
+  it('lets one of concurrent adds of the same address win; the others get the model\'s 400', async () => {
+    const users = [await createUser(t), await createUser(t), await createUser(t)];
+    const results = await Promise.all(users.map((u) => api(t, u.token).post('/api/v4/user/emails').send({ email: 'race@example.com' })));
+    expect(results.map((r) => r.status).sort()).toEqual([201, 400, 400]);
+    for (const r of results.filter((x) => x.status === 400)) expect(r.body).toEqual({ message: { email: ['has already been taken'] } });
+  });
+
   it('is for admins (403; 401 anonymous); unknown users are 404 User Not Found', async () => {
     const u = await createUser(t);
     expect((await api(t).post(`/api/v4/users/${u.id}/emails`).send({ email: 'x@example.com' })).status).toBe(401);

@@ -77,6 +77,14 @@ describe('POST /users/:id/keys', () => {
     expect((await api(t, a.token).post('/api/v4/user/keys').send({ key: bare, title: 'again' })).body).toEqual({ message: { fingerprint: ['has already been taken'] } });
   });
 
+  it('lets one of concurrent adds of the same key win; the others get the model\'s 400', async () => {
+    const [a, b, c] = [await createUser(t), await createUser(t), await createUser(t)];
+    const results = await Promise.all([a, b, c].map((u) => api(t, u.token).post('/api/v4/user/keys').send({ key: SSH_KEYS.ec384.key, title: 'race' })));
+    expect(results.map((r) => r.status).sort()).toEqual([201, 400, 400]);
+    for (const r of results.filter((x) => x.status === 400)) expect(r.body).toEqual({ message: { fingerprint: ['has already been taken'] } });
+    expect((await queryOne<{ n: string }>(t, 'select count(*)::text as n from keys'))?.n).toBe('1');
+  });
+
   it('enforces the *_key_restriction settings with GitLab messages (0 any size, -1 forbidden, N minimum bits)', async () => {
     const u = await createUser(t);
     const post = (k: { key: string }) => admin().post(`/api/v4/users/${u.id}/keys`).send({ key: k.key, title: 't' });
