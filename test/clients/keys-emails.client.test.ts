@@ -48,6 +48,7 @@ e = u.emails.create({"email": "Alt@Example.com"})
 out = {"user_keys": [(x.title, x.key) for x in u.keys.list()], "user_emails": [x.email for x in u.emails.list()]}
 got = gl.keys.get(k.id)
 out["key_with_user"] = [got.title, got.user["username"]]
+out["by_fingerprint"] = [gl.keys.get(fingerprint=fp).id == k.id for fp in sys.argv[5:7]]
 try:
     u.keys.create({"title": "bad", "key": "ssh-rsa nope"})
 except gitlab.exceptions.GitlabCreateError as err:
@@ -72,12 +73,13 @@ print(json.dumps(out))
 describePython('python-gitlab keys and emails', () => {
   it('adds, lists, reads and deletes SSH keys and e-mails of a user and of the current user', async () => {
     const stdout = await new Promise<string>((resolve, reject) => {
-      execFile(python!, ['-c', SCRIPT, host, ROOT_TOKEN, SSH_KEYS.rsa2048.key, SSH_KEYS.ed25519.key], { timeout: 60000 }, (err, out, errOut) => (err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out)));
+      execFile(python!, ['-c', SCRIPT, host, ROOT_TOKEN, SSH_KEYS.rsa2048.key, SSH_KEYS.ed25519.key, SSH_KEYS.rsa2048.fingerprint, SSH_KEYS.rsa2048.sha256], { timeout: 60000 }, (err, out, errOut) => (err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out)));
     });
     expect(JSON.parse(stdout)).toEqual({
       user_keys: [['laptop', SSH_KEYS.rsa2048.key]],
       user_emails: ['alt@example.com'],
       key_with_user: ['laptop', 'py'],
+      by_fingerprint: [true, true],
       error: [400, { fingerprint: ['cannot be generated'], key: ['type is forbidden. Must be RSA, DSA, ECDSA, or ED25519'] }],
       own_keys: ['laptop', 'mine'],
       own_key: 'mine',

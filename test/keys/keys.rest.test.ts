@@ -220,6 +220,25 @@ describe('token scopes', () => {
   });
 });
 
+describe('GET /keys?fingerprint= (later GitLab)', () => {
+  it('finds a key by MD5 or SHA256 fingerprint with its user (admin); 400 for a malformed one, 404 Key Not Found', async () => {
+    const u = await createUser(t);
+    const k = (await admin().post(`/api/v4/users/${u.id}/keys`).send({ key: SSH_KEYS.rsa2048.key, title: 'fp' }).expect(201)).body;
+    const byMd5 = await admin().get(`/api/v4/keys?fingerprint=${SSH_KEYS.rsa2048.fingerprint}`).expect(200);
+    expect(keys(byMd5.body)).toEqual([...SSH_KEY_KEYS, 'user'].sort());
+    expect(byMd5.body).toMatchObject({ id: k.id, user: { id: u.id } });
+    const sha = encodeURIComponent(SSH_KEYS.rsa2048.sha256);
+    expect((await admin().get(`/api/v4/keys?fingerprint=${sha}`).expect(200)).body.id).toBe(k.id);
+    expect((await admin().get(`/api/v4/keys?fingerprint=${sha.replace('SHA256', 'sha256')}`).expect(200)).body.id).toBe(k.id);
+    expect((await admin().get(`/api/v4/keys?fingerprint=${SSH_KEYS.ec256.fingerprint}`)).body).toEqual({ message: '404 Key Not Found' });
+    expect((await admin().get('/api/v4/keys?fingerprint=nope')).body).toEqual({ message: 'Failed to return the key' });
+    expect((await admin().get('/api/v4/keys?fingerprint=SHA256:abc')).status).toBe(400);
+    expect((await admin().get('/api/v4/keys')).body).toEqual({ error: 'fingerprint is missing' });
+    expect((await api(t, u.token).get(`/api/v4/keys?fingerprint=${SSH_KEYS.rsa2048.fingerprint}`)).status).toBe(403);
+    expect((await api(t).get(`/api/v4/keys?fingerprint=${SSH_KEYS.rsa2048.fingerprint}`)).status).toBe(401);
+  });
+});
+
 describe('GET /keys/:id', () => {
   it('shows any key with its user as UserPublic (admin); 404 Not found for unknown ids', async () => {
     const u = await createUser(t);

@@ -12,9 +12,9 @@ const str = (b: Buffer | string) => {
 const text = (type: string, ...parts: Buffer[]) => `${type} ${Buffer.concat(parts).toString('base64')}`;
 
 describe('parseSshPublicKey (Gitlab::SSHPublicKey over net-ssh 4.1)', () => {
-  it.each(Object.entries(SSH_KEYS))('reads %s: type, bits and the MD5 fingerprint ssh-keygen prints', (name, k) => {
+  it.each(Object.entries(SSH_KEYS))('reads %s: type, bits and the MD5 and SHA256 fingerprints ssh-keygen prints', (name, k) => {
     const type = name.startsWith('rsa') ? 'rsa' : name === 'dsa' ? 'dsa' : name.startsWith('ec') && !name.startsWith('ed') ? 'ecdsa' : 'ed25519';
-    expect(parseSshPublicKey(k.key)).toEqual({ type, bits: k.bits, fingerprint: k.fingerprint });
+    expect(parseSshPublicKey(k.key)).toEqual({ type, bits: k.bits, fingerprint: k.fingerprint, fingerprintSha256: k.sha256.replace(/^SHA256:/, '') });
   });
 
   it('skips fields before the type (options) and ignores the comment; the blob decides the type', () => {
@@ -46,7 +46,7 @@ describe('parseSshPublicKey (Gitlab::SSHPublicKey over net-ssh 4.1)', () => {
     const n = Buffer.concat([Buffer.from([0]), Buffer.alloc(128, 0xab)]);
     const canonical = parseSshPublicKey(text('ssh-rsa', str('ssh-rsa'), str(e), str(n)));
     const padded = parseSshPublicKey(text('ssh-rsa', str('ssh-rsa'), str(Buffer.concat([Buffer.alloc(2), e])), str(Buffer.concat([Buffer.alloc(3), n]))));
-    expect(canonical).toEqual({ type: 'rsa', bits: 1024, fingerprint: expect.stringMatching(/^([0-9a-f]{2}:){15}[0-9a-f]{2}$/) });
+    expect(canonical).toEqual({ type: 'rsa', bits: 1024, fingerprint: expect.stringMatching(/^([0-9a-f]{2}:){15}[0-9a-f]{2}$/), fingerprintSha256: expect.stringMatching(/^[A-Za-z0-9+/]{43}$/) });
     expect(padded).toEqual(canonical);
   });
 });

@@ -3,12 +3,16 @@ import { SshKey } from './key.entity';
 import { SshKeyResolver, SshKeyWithUserResolver } from './key.resolver';
 import { sshKeyRoutes } from './key.rest';
 import { Migration20261204120000Keys } from './migrations/Migration20261204120000_keys';
+import { Migration20261204120200KeysFingerprintSha256 } from './migrations/Migration20261204120200_keys_fingerprint_sha256';
 
 /** SSH keys of users (GitLab 10.3's /users/:id/keys, /user/keys, /keys/:id; issue 21). */
 export const keysModule = defineModule({
   name: 'keys',
   entities: [SshKey],
-  migrations: [{ name: 'Migration20261204120000_keys', class: Migration20261204120000Keys }],
+  migrations: [
+    { name: 'Migration20261204120000_keys', class: Migration20261204120000Keys },
+    { name: 'Migration20261204120200_keys_fingerprint_sha256', class: Migration20261204120200KeysFingerprintSha256 },
+  ],
   resolvers: [SshKeyResolver, SshKeyWithUserResolver],
   routes: sshKeyRoutes,
 });

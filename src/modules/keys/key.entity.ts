@@ -20,6 +20,10 @@ export class SshKey {
   @Property({ type: 'string', length: 128 })
   fingerprint!: string;
 
+  /** SHA-256 of the blob, base64 without padding (later GitLab's column, for `GET /keys?fingerprint=SHA256:…`). */
+  @Property({ type: 'string', length: 64, nullable: true })
+  fingerprintSha256: string | null = null;
+
   @Property({ type: 'datetime' })
   createdAt: Date = new Date();
 

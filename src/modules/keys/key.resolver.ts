@@ -68,6 +68,12 @@ export class SshKeyWithUserResolver {
     return service.get(ctx, id);
   }
 
+  @Query(() => SshKeyWithUserType, { description: 'Administrators only: the SSH key with this fingerprint (MD5 colon hex, or SHA256:base64), with its user.' })
+  @Allow('admin')
+  sshKeyByFingerprint(@Arg('fingerprint', () => String) fingerprint: string, @Ctx() ctx: RequestCtx): Promise<SshKey> {
+    return service.findByFingerprint(ctx, fingerprint);
+  }
+
   @FieldResolver(() => UserType)
   async user(@Root() key: SshKey, @Ctx() ctx: RequestCtx): Promise<User> {
     return ctx.em.findOneOrFail(User, { id: key.userId });

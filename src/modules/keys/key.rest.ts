@@ -15,5 +15,7 @@ export const sshKeyRoutes = defineRoutes([
   { method: 'GET', path: '/user/keys/:key_id', field: 'Query.currentUserSshKey', params: KEY, shape: SshKeyWire, summary: 'Get one SSH key of the authenticated user', tag },
   { method: 'POST', path: '/user/keys', field: 'Mutation.createCurrentUserSshKey', shape: SshKeyWire, summary: 'Add an SSH key to the authenticated user', tag },
   { method: 'DELETE', path: '/user/keys/:key_id', field: 'Mutation.deleteCurrentUserSshKey', params: KEY, summary: 'Delete an SSH key of the authenticated user', tag },
+  // Later GitLab (python-gitlab's gl.keys.get(fingerprint=...)); 10.3 has only GET /keys/:id.
+  { method: 'GET', path: '/keys', field: 'Query.sshKeyByFingerprint', shape: SshKeyWithUserWire, summary: 'Find an SSH key by fingerprint, with its user (admin; later GitLab)', tag },
   { method: 'GET', path: '/keys/:id', field: 'Query.sshKey', params: { id: { notFound: '' } }, shape: SshKeyWithUserWire, summary: 'Get an SSH key with its user (admin)', tag },
 ]);

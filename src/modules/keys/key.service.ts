@@ -2,7 +2,7 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
 import { sqlRows, lightEntity } from '../../core/db/sql';
 import { onUniqueViolation } from '../../core/db/unique-violation';
-import { NotFoundError, ValidationError } from '../../core/errors/domain-errors';
+import { BadRequestError, NotFoundError, ValidationError } from '../../core/errors/domain-errors';
 import { FieldErrorBag } from '../../core/errors/field-error-bag';
 import { MSG } from '../../core/errors/messages';
 import { recordAudit, type AuditEntry } from '../../core/events/audit';
@@ -92,7 +92,9 @@ async function add(ctx: RequestCtx, user: User, input: CreateSshKeyInput): Promi
   const keyText = normalizeKey(input.key);
   const parsed = await validate(ctx, input.title, keyText);
   const now = ctx.clock.now();
-  const key = Object.assign(new SshKey(), { userId: user.id, title: input.title, key: keyText, fingerprint: parsed.fingerprint, createdAt: now, updatedAt: now });
+  const key = Object.assign(new SshKey(), {
+    userId: user.id, title: input.title, key: keyText, fingerprint: parsed.fingerprint, fingerprintSha256: parsed.fingerprintSha256, createdAt: now, updatedAt: now,
+  });
   // A concurrent add of the same key loses on the unique fingerprint index with the model's message.
   await onUniqueViolation(
     () => ctx.em.transactional(async (tx) => {
@@ -130,6 +132,18 @@ export const sshKeyService = {
   async get(ctx: RequestCtx, id: number): Promise<SshKey> {
     const key = await ctx.em.findOne(SshKey, { id });
     if (!key) throw new NotFoundError();
+    return key;
+  },
+  /**
+   * GET /keys?fingerprint= (later GitLab's KeysFinder): `SHA256:<base64>` (or `sha256:`) or MD5 colon hex;
+   * anything else is 400 `Failed to return the key`, no match `404 Key Not Found`.
+   */
+  async findByFingerprint(ctx: RequestCtx, fingerprint: string): Promise<SshKey> {
+    const sha = /^sha256:/i.test(fingerprint) ? fingerprint.replace(/^sha256:/i, '') : null;
+    const valid = sha !== null ? Buffer.from(sha, 'base64').length === 32 : /^([0-9a-f]{2}:){15}[0-9a-f]{2}/i.test(fingerprint);
+    if (!valid) throw new BadRequestError('Failed to return the key');
+    const key = await ctx.em.findOne(SshKey, sha !== null ? { fingerprintSha256: sha } : { fingerprint }, { orderBy: { id: 'asc' } });
+    if (!key) throw new NotFoundError('Key');
     return key;
   },
   async addForUser(ctx: RequestCtx, userId: number, input: CreateSshKeyInput): Promise<SshKey> {

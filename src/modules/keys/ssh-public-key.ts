@@ -14,6 +14,8 @@ export interface SshPublicKey {
   bits: number;
   /** net-ssh's `fingerprint`: MD5 of the re-encoded blob, colon-separated hex (GitLab 10.3's `keys.fingerprint`). */
   fingerprint: string;
+  /** Later GitLab's `fingerprint_sha256`: SHA-256 of the same blob, base64 without padding (OpenSSH's `SHA256:` form). */
+  fingerprintSha256: string;
 }
 
 const TYPE_FIELD = /^(ssh-(rsa|dss|ed25519)|ecdsa-sha2-nistp\d+)(-cert-v01@openssh\.com)?$/;
@@ -68,6 +70,7 @@ const mpint = (b: Buffer): Buffer => {
 };
 
 const md5Colons = (blob: Buffer): string => createHash('md5').update(blob).digest('hex').replace(/(..)(?=.)/g, '$1:');
+const fingerprints = (blob: Buffer) => ({ fingerprint: md5Colons(blob), fingerprintSha256: createHash('sha256').update(blob).digest('base64').replace(/=+$/, '') });
 
 function readKey(blob: Buffer): SshPublicKey | null {
   const r = new Reader(blob);
@@ -75,16 +78,16 @@ function readKey(blob: Buffer): SshPublicKey | null {
   const str = (s: string) => sshString(Buffer.from(s, 'latin1'));
   if (type === 'ssh-rsa') {
     const [e, n] = [r.bytes(), r.bytes()];
-    return { type: 'rsa', bits: numBits(n), fingerprint: md5Colons(Buffer.concat([str(type), mpint(e), mpint(n)])) };
+    return { type: 'rsa', bits: numBits(n), ...fingerprints(Buffer.concat([str(type), mpint(e), mpint(n)])) };
   }
   if (type === 'ssh-dss') {
     const [p, q, g, y] = [r.bytes(), r.bytes(), r.bytes(), r.bytes()];
-    return { type: 'dsa', bits: numBits(p), fingerprint: md5Colons(Buffer.concat([str(type), mpint(p), mpint(q), mpint(g), mpint(y)])) };
+    return { type: 'dsa', bits: numBits(p), ...fingerprints(Buffer.concat([str(type), mpint(p), mpint(q), mpint(g), mpint(y)])) };
   }
   if (type === 'ssh-ed25519') {
     const pub = r.bytes();
     if (pub.length !== 32) return null; // RbNaCl::VerifyKey refuses any other length
-    return { type: 'ed25519', bits: 256, fingerprint: md5Colons(Buffer.concat([str(type), sshString(pub)])) };
+    return { type: 'ed25519', bits: 256, ...fingerprints(Buffer.concat([str(type), sshString(pub)])) };
   }
   const ec = /^ecdsa-sha2-(\w*)$/.exec(type);
   if (ec) {
@@ -98,7 +101,7 @@ function readKey(blob: Buffer): SshPublicKey | null {
       if (e instanceof Truncated) throw e;
       return null;
     }
-    return { type: 'ecdsa', bits: curve.bits, fingerprint: md5Colons(Buffer.concat([str(type), str(ec[1]), sshString(point)])) };
+    return { type: 'ecdsa', bits: curve.bits, ...fingerprints(Buffer.concat([str(type), str(ec[1]), sshString(point)])) };
   }
   // Certificates (GitLab 10.3 fails on them with a 500) and unknown types are no key.
   return null;
