@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { Client } from 'pg';
 import type { AddressInfo } from 'node:net';
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 import { createProject, createUser } from '../support/factories';
@@ -258,6 +259,41 @@ describe('delivery of events', () => {
       }, 15000);
       expect(r.attempts()).toBe(before);
       expect(r.got).toEqual([]);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('concurrent writes: every event once, each group\'s in order; an older transaction still running holds later events back until it ends', async () => {
+    const r = await receiver();
+    try {
+      await allowLocal(true);
+      await admin().post('/api/v4/hooks').send({ url: r.url }).expect(201);
+      await Promise.all(Array.from({ length: 12 }, (_, i) => admin().post('/api/v4/groups').send({ name: `C${i}`, path: `c-${i}` }).expect(201)));
+      await waitFor('24 events', () => r.got.length >= 24, 15000);
+      await new Promise((res) => setTimeout(res, 300));
+      expect(r.got).toHaveLength(24);
+      for (let i = 0; i < 12; i += 1) {
+        const mine = r.got.filter((g) => (g.body.path ?? g.body.group_path) === `c-${i}`).map((g) => g.body.event_name);
+        expect(mine).toEqual(['group_create', 'user_add_to_group']);
+      }
+
+      // A transaction that took its id before the next write and is still open: the write commits, but
+      // its events wait (they could otherwise overtake an event that transaction may still write).
+      const older = new Client({ connectionString: (t.orm.config.getClientUrl()) });
+      await older.connect();
+      try {
+        await older.query('begin');
+        await older.query('select pg_current_xact_id()');
+        await admin().post('/api/v4/groups').send({ name: 'Held', path: 'held' }).expect(201);
+        await new Promise((res) => setTimeout(res, 600));
+        expect(r.got.filter((g) => g.body.path === 'held')).toEqual([]);
+        await older.query('rollback');
+      } finally {
+        await older.end();
+      }
+      await waitFor('the held events', () => r.got.length >= 26, 5000);
+      expect(r.got.slice(24).map((g) => g.body.event_name)).toEqual(['group_create', 'user_add_to_group']);
     } finally {
       await r.close();
     }

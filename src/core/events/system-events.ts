@@ -11,9 +11,10 @@ import { CACHE_CHANNEL } from '../db/shared-cache';
  * per hook, from any instance (modules/system-hooks/delivery.ts).
  *
  * Cost when no hook is configured: one cached lookup (a hook created on another instance is known here
- * once its NOTIFY arrives, milliseconds after its commit). With hooks, a transaction-level
- * advisory lock orders the outbox: ids are taken in commit order, so a deliverer that has seen id N
- * never later meets a smaller id committing (README "System hooks").
+ * once its NOTIFY arrives, milliseconds after its commit). With hooks, one INSERT, no lock: each row
+ * carries its transaction's id (`txid`), and deliverers read the outbox in (txid, id) order, only below
+ * the oldest transaction still running (`pg_snapshot_xmin`), so a row that commits later can never sort
+ * before one already delivered (README "System hooks"). `OUTBOX_READY` is that condition.
  */
 export interface SystemEvent {
   /** GitLab's event_name: project_create, user_add_to_group, … */
@@ -27,8 +28,8 @@ export interface SystemEvent {
 
 /** The key of the shared cache whose invalidation wakes every instance's deliverer (core/db/shared-cache.ts). */
 export const OUTBOX_WAKE_KEY = 'system_hooks:outbox';
-/** pg_advisory_xact_lock key that orders outbox appends (an arbitrary constant: "sysh"). */
-export const OUTBOX_LOCK_KEY = 0x73797368;
+/** SQL: outbox row `e` belongs to a finished transaction older than every running one (safe to deliver in order). */
+export const OUTBOX_READY = 'e.txid < pg_snapshot_xmin(pg_current_snapshot())';
 
 /** Ruby's Time#xmlschema of a UTC time: seconds, `Z`. */
 export const xmlschema = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -65,12 +66,12 @@ export async function emitSystemEvents(ctx: RequestCtx, em: EntityManager, build
   // of OUTBOX_WAKE_KEY (ctx.cache.invalidate, nothing is cached under it), sent by the insert's own
   // statement to save a round trip per write.
   await conn.execute(
-    `with hooked as (select pg_advisory_xact_lock(?) from (select 1 where exists (select 1 from system_hooks)) h),
+    `with hooked as (select 1 where exists (select 1 from system_hooks)),
      added as (
        insert into system_hook_events (event_name, payload, created_at)
        select e->>'event_name', e, ? from hooked, jsonb_array_elements(?::jsonb) with ordinality as t(e, n) order by n
        returning id)
      select pg_notify(?, ?) from (select count(*) as n from added) c where c.n > 0`,
-    [OUTBOX_LOCK_KEY, ctx.clock.now(), JSON.stringify(events.map(payloadOf)), CACHE_CHANNEL, OUTBOX_WAKE_KEY], 'all', tx,
+    [ctx.clock.now(), JSON.stringify(events.map(payloadOf)), CACHE_CHANNEL, OUTBOX_WAKE_KEY], 'all', tx,
   );
 }

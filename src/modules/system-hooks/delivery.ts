@@ -4,7 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppEnv } from '../../core/context/request-ctx';
 import type { SecretBox, SecretSlot } from '../../core/crypto/secret-box';
 import { sqlRows } from '../../core/db/sql';
-import { OUTBOX_WAKE_KEY } from '../../core/events/system-events';
+import { OUTBOX_READY, OUTBOX_WAKE_KEY } from '../../core/events/system-events';
 import { checkOutboundUrl, postJson, type OutboundResult } from '../../core/http/outbound';
 import type { BackgroundEnv, BackgroundTask } from '../../core/module/app-module';
 
@@ -12,7 +12,7 @@ import type { BackgroundEnv, BackgroundTask } from '../../core/module/app-module
  * Delivery of system hook events (README "System hooks"): at least once, in order per hook, from any
  * instance, surviving restarts.
  *
- * Each hook row carries its own cursor (`last_event_id`) into the outbox (`system_hook_events`, ids in
+ * Each hook row carries its own cursor (`last_txid`, `last_event_id`) into the outbox (`system_hook_events`, read in
  * commit order: core/events/system-events.ts). An instance claims a hook with a lease (`lease_until`,
  * three delivery timeouts long, renewed after each delivery) through `FOR UPDATE SKIP LOCKED`, so two
  * instances never deliver to one hook at once; it then sends the hook's next events one by one and
@@ -33,6 +33,10 @@ export interface DeliveryConfig {
 }
 
 const POLL_MS = 30_000;
+/** Re-check of committed events waiting for an older running transaction to end. */
+const READY_RECHECK_MS = 100;
+/** SQL: outbox row `e` comes after hook `<alias>`'s cursor. */
+const AFTER_CURSOR = (alias: string) => `(e.txid, e.id) > (${alias}.last_txid, ${alias}.last_event_id)`;
 /** A commit's wake-up waits this long, so that a burst of commits costs one round of claims. */
 const WAKE_DELAY_MS = 20;
 /** Hooks served at once per instance. */
@@ -107,12 +111,14 @@ export async function sendToHook(
 export const succeeded = (r: OutboundResult) => r.status !== null && r.status >= 200 && r.status < 300;
 
 interface Claimed extends HookTarget {
+  last_txid: string;
   last_event_id: string;
   failures: number;
 }
 
 interface EventRow {
   id: string;
+  txid: string;
   uuid: string;
   event_name: string;
   payload: Record<string, unknown> | string;
@@ -135,11 +141,11 @@ export function startDelivery(env: BackgroundEnv, config: DeliveryConfig = deliv
         where h.id = (
           select s.id from system_hooks s
            where s.next_attempt_at <= now() and (s.lease_until is null or s.lease_until < now())
-             and exists (select 1 from system_hook_events e where e.id > s.last_event_id)
+             and exists (select 1 from system_hook_events e where ${AFTER_CURSOR('s')} and ${OUTBOX_READY})
            order by s.next_attempt_at, s.id limit 1
            for update skip locked)
           and (h.lease_until is null or h.lease_until < now())
-        returning h.id, h.url, h.token_sealed, h.enable_ssl_verification, h.last_event_id, h.failures`,
+        returning h.id, h.url, h.token_sealed, h.enable_ssl_verification, h.last_txid::text as last_txid, h.last_event_id, h.failures`,
       [owner, leaseMs / 1000],
     );
     return row;
@@ -147,7 +153,12 @@ export function startDelivery(env: BackgroundEnv, config: DeliveryConfig = deliv
 
   /** Sends the claimed hook's next events in order until one fails or the batch is done; then releases it. */
   const serve = async (hook: Claimed): Promise<void> => {
-    const events = await sqlRows<EventRow>(em, `select id, uuid, event_name, payload from system_hook_events where id > ? order by id limit ${BATCH}`, [hook.last_event_id]);
+    const events = await sqlRows<EventRow>(
+      em,
+      `select e.id, e.txid::text as txid, e.uuid, e.event_name, e.payload from system_hook_events e
+        where (e.txid, e.id) > (?::xid8, ?) and ${OUTBOX_READY} order by e.txid, e.id limit ${BATCH}`,
+      [hook.last_txid, hook.last_event_id],
+    );
     const allowLocal = await localRequestsAllowed(em);
     let failures = hook.failures;
     for (const ev of events) {
@@ -156,7 +167,7 @@ export function startDelivery(env: BackgroundEnv, config: DeliveryConfig = deliv
       const delay = Math.min(config.retryBaseMs * 2 ** Math.min(failures, 30), config.retryMaxMs);
       // The cursor moves (or the hook backs off) in the statement that logs the attempt: one round trip and commit per event.
       const result = await sendToHook(em, env.secrets, hook, payload, { timeoutMs: config.timeoutMs, eventId: Number(ev.id), uuid: ev.uuid, trigger: ev.event_name, allowLocal }, (r) => (succeeded(r)
-        ? { sql: `update system_hooks set last_event_id = ?, failures = 0, next_attempt_at = '-infinity', lease_until = now() + make_interval(secs => ?) where id = ? and lease_owner = ? returning id`, params: [ev.id, leaseMs / 1000, hook.id, owner] }
+        ? { sql: `update system_hooks set last_txid = ?::xid8, last_event_id = ?, failures = 0, next_attempt_at = '-infinity', lease_until = now() + make_interval(secs => ?) where id = ? and lease_owner = ? returning id`, params: [ev.txid, ev.id, leaseMs / 1000, hook.id, owner] }
         : { sql: `update system_hooks set failures = ?, next_attempt_at = now() + make_interval(secs => ?), lease_owner = null, lease_until = null where id = ? and lease_owner = ? returning id`, params: [failures + 1, delay / 1000, hook.id, owner] }));
       if (succeeded(result)) {
         failures = 0;
@@ -178,9 +189,11 @@ export function startDelivery(env: BackgroundEnv, config: DeliveryConfig = deliv
       const rows = await sqlRows(
         em,
         `delete from system_hook_events where id in (
-           select id from system_hook_events
-            where id <= coalesce((select min(last_event_id) from system_hooks), (select max(id) from system_hook_events))
-            order by id limit 1000) returning id`,
+           select e.id from system_hook_events e
+            where case when exists (select 1 from system_hooks)
+                       then (e.txid, e.id) <= (select (h.last_txid, h.last_event_id) from system_hooks h order by h.last_txid, h.last_event_id limit 1)
+                       else ${OUTBOX_READY} end
+            order by e.txid, e.id limit 1000) returning id`,
       );
       if (rows.length < 1000) return;
     }
@@ -207,14 +220,21 @@ export function startDelivery(env: BackgroundEnv, config: DeliveryConfig = deliv
     if (failed !== undefined) throw failed;
   };
 
-  /** When something next becomes claimable: a retry coming due or a lapsing lease. */
+  /**
+   * When something next becomes claimable: a retry coming due, a lapsing lease, or (soon) committed
+   * events held back only by an older transaction still running (READY_RECHECK_MS: that transaction may
+   * write no event, so no NOTIFY would come).
+   */
   const nextDueMs = async (): Promise<number> => {
-    const [row] = await sqlRows<{ ms: number | null }>(
+    const [row] = await sqlRows<{ ms: number | null; held: boolean }>(
       em,
-      `select extract(epoch from (min(greatest(s.next_attempt_at, coalesce(s.lease_until, '-infinity'))) - now())) * 1000 as ms
-         from system_hooks s where exists (select 1 from system_hook_events e where e.id > s.last_event_id)`,
+      `select extract(epoch from (min(greatest(s.next_attempt_at, coalesce(s.lease_until, '-infinity'))) - now())) * 1000 as ms,
+              bool_or(not exists (select 1 from system_hook_events e where ${AFTER_CURSOR('s')} and ${OUTBOX_READY})) as held
+         from system_hooks s where exists (select 1 from system_hook_events e where ${AFTER_CURSOR('s')})`,
     );
-    return row?.ms === null || row?.ms === undefined ? POLL_MS : Math.min(Math.max(Number(row.ms) + 5, 0), POLL_MS);
+    if (row?.ms === null || row?.ms === undefined) return POLL_MS;
+    const due = Math.min(Math.max(Number(row.ms) + 5, 0), POLL_MS);
+    return row.held ? Math.min(due, READY_RECHECK_MS) : due;
   };
 
   const schedule = (ms: number) => {

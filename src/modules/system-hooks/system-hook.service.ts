@@ -18,7 +18,7 @@ type HookRow = {
 };
 
 const SELECT = `h.*, case when h.next_attempt_at = '-infinity' then null else h.next_attempt_at end as next_attempt_at,
-  (select count(*) from (select 1 from system_hook_events e where e.id > h.last_event_id limit 10001) p) as pending`;
+  (select count(*) from (select 1 from system_hook_events e where (e.txid, e.id) > (h.last_txid, h.last_event_id) limit 10001) p) as pending`;
 
 function view(r: HookRow): SystemHookType {
   const next = r.next_attempt_at ? pgTime(r.next_attempt_at) : null;
@@ -69,8 +69,10 @@ async function create(ctx: RequestCtx, input: CreateSystemHookInput): Promise<Sy
     const sealed = input.token ? ctx.secrets.seal(input.token, hookTokenSlot(hookId)) : null;
     await sqlRows(
       em,
-      `insert into system_hooks (id, url, token_sealed, push_events, tag_push_events, repository_update_events, enable_ssl_verification, created_at, updated_at, last_event_id)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, coalesce((select max(id) from system_hook_events), 0))`,
+      // The cursor starts below every transaction still running: the hook gets what commits from now on
+      // (and possibly a few events committed just before: at least once).
+      `insert into system_hooks (id, url, token_sealed, push_events, tag_push_events, repository_update_events, enable_ssl_verification, created_at, updated_at, last_txid, last_event_id)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, pg_snapshot_xmin(pg_current_snapshot()), 0)`,
       [hookId, input.url, sealed, input.pushEvents ?? true, input.tagPushEvents ?? false, input.repositoryUpdateEvents ?? false, input.enableSslVerification ?? true, now, now],
     );
     await recordAudit(ctx, em, [{ ...INSTANCE_SCOPE, targetType: 'SystemHook', targetId: hookId, targetDetails: redactedUrl(input.url), action: { add: 'system_hook' } }]);

@@ -2,8 +2,8 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * System hooks (GitLab 10.3 `/hooks`; README "System hooks"):
- * - `system_hooks`: one row per hook, with its delivery state: `last_event_id` (delivered up to, in
- *   outbox order), consecutive `failures`, `next_attempt_at` (backoff) and a lease (`lease_owner`,
+ * - `system_hooks`: one row per hook, with its delivery state: `(last_txid, last_event_id)` (delivered
+ *   up to, in outbox order: core/events/system-events.ts), consecutive `failures`, `next_attempt_at` (backoff) and a lease (`lease_owner`,
  *   `lease_until`) so that one instance at a time delivers to a hook and a dead instance's claim lapses.
  * - `system_hook_events`: the outbox, appended on the changing write's transaction
  *   (core/events/system-events.ts); pruned once every hook has passed an event.
@@ -22,6 +22,7 @@ export class Migration20261203100000SystemHooks extends Migration {
         enable_ssl_verification boolean not null default true,
         created_at timestamptz(3) not null default now(),
         updated_at timestamptz(3) not null default now(),
+        last_txid xid8 not null default '0',
         last_event_id bigint not null default 0,
         failures integer not null default 0,
         next_attempt_at timestamptz(3) not null default '-infinity',
@@ -30,6 +31,7 @@ export class Migration20261203100000SystemHooks extends Migration {
       );
       create table system_hook_events (
         id bigserial primary key,
+        txid xid8 not null default pg_current_xact_id(),
         uuid uuid not null default gen_random_uuid(),
         event_name text not null,
         payload jsonb not null,
@@ -49,6 +51,7 @@ export class Migration20261203100000SystemHooks extends Migration {
         created_at timestamptz(3) not null default now()
       );
       create index system_hook_logs_hook_id_id on system_hook_logs (hook_id, id desc);
+      create index system_hook_events_txid_id on system_hook_events (txid, id);
     `);
   }
 }
