@@ -32,7 +32,11 @@ function graphqlHandler(ctx, visibility) {
       const rows = await q(`select p.* from projects p where ${vis} order by p.created_at desc, p.id desc limit 20`);
       const nodes = await projectRows(ctx, rows, Boolean(req.caller?.admin));
       // GraphQL keeps runnersToken (null when hidden) at its place in the selection: last.
-      return { projects: { total: Number(n), nodes: nodes.map((p) => toGraphql({ ...p, runners_token: p.runners_token ?? null })) } };
+      // The document selects the fields the REST answer had before GitLab 10.3's additions (graphql-docs.js).
+      const selected = nodes.map(({ _links, owner, resolve_outdated_diff_discussions, import_status, import_error, lfs_enabled, ci_config_path,
+        only_allow_merge_if_pipeline_succeeds, only_allow_merge_if_all_discussions_are_resolved, printing_merge_request_link_enabled, ...p }) =>
+        ({ ...p, namespace: { id: p.namespace.id, name: p.namespace.name, path: p.namespace.path, kind: p.namespace.kind } }));
+      return { projects: { total: Number(n), nodes: selected.map((p) => toGraphql({ ...p, runners_token: p.runners_token ?? null })) } };
     },
     async dashboard(req) {
       const { total, rows } = await groupPage(req);

@@ -38,14 +38,36 @@ function groupJson(g, base) {
   };
 }
 
-/** The two nested collections of a project page, one query each: namespaces and shares. */
-async function nested(q, rows) {
+/**
+ * The nested collections of a project page, one query each: namespaces, shares, the owners of personal
+ * namespaces and, for ProjectWithAccess (`callerId`), the caller's own memberships. (The bench's data
+ * has no forks, so `forked_from_project` is not written here.)
+ */
+async function nested(q, rows, callerId) {
   const nsIds = [...new Set(rows.map((p) => p.namespace_id))];
   const ids = rows.map((p) => p.id);
   const namespaces = new Map();
   const shares = new Map();
-  if (rows.length === 0) return { namespaces, shares };
-  for (const n of await q('select id, name, path, kind, full_name, full_path from namespaces where id = any($1)', [nsIds])) namespaces.set(n.id, n);
+  const owners = new Map();
+  const access = new Map();
+  if (rows.length === 0) return { namespaces, shares, owners, access };
+  for (const n of await q('select id, name, path, kind, full_name, full_path, parent_id, lfs_enabled from namespaces where id = any($1)', [nsIds])) namespaces.set(n.id, n);
+  const ownerRows = await q(
+    `select n.id as ns_id, u.id, u.name, u.username, u.state, u.avatar from namespaces n join users u on u.id = n.owner_id where n.id = any($1) and n.kind = 'user'`,
+    [nsIds],
+  );
+  for (const o of ownerRows) owners.set(o.ns_id, o);
+  if (callerId != null) {
+    const active = (a) => `(${a}.expires_at is null or ${a}.expires_at > current_date)`;
+    const perms = await q(
+      `select p.id, pm.access_level as pa, gm.access_level as ga from projects p
+         left join project_members pm on pm.project_id = p.id and pm.user_id = $2 and ${active('pm')}
+         left join group_members gm on gm.group_id = p.namespace_id and gm.user_id = $2 and ${active('gm')}
+        where p.id = any($1)`,
+      [ids, callerId],
+    );
+    for (const r of perms) access.set(r.id, r);
+  }
   const links = await q(
     `select l.project_id, l.group_id, g.name, g.full_path, l.group_access, to_char(l.expires_at, 'YYYY-MM-DD') as expires_at
        from project_group_links l join namespaces g on g.id = l.group_id where l.project_id = any($1) order by l.id`,
@@ -55,10 +77,12 @@ async function nested(q, rows) {
     if (!shares.has(l.project_id)) shares.set(l.project_id, []);
     shares.get(l.project_id).push(l);
   }
-  return { namespaces, shares };
+  return { namespaces, shares, owners, access };
 }
 
-function projectJson(p, ns, links, ctx, admin) {
+const memberAccess = (level) => (level == null ? null : { access_level: level, notification_level: 3 });
+
+function projectJson(p, ns, links, ctx, admin, owner, perms) {
   const full = `${ns.full_path}/${p.path}`;
   const out = {
     id: p.id,
@@ -77,9 +101,22 @@ function projectJson(p, ns, links, ctx, admin) {
     star_count: p.star_count,
     forks_count: p.forks_count,
     last_activity_at: p.last_activity_at.toISOString(),
+    _links: linksOf(p, ctx.base),
     archived: p.archived,
     visibility: VIS[p.visibility_level],
-    namespace: { id: ns.id, name: ns.name, path: ns.path, kind: ns.kind },
+  };
+  if (owner) {
+    out.owner = {
+      id: owner.id, name: owner.name, username: owner.username, state: owner.state,
+      avatar_url: owner.avatar ? `${ctx.base}/uploads/-/system/user/avatar/${owner.id}/${encodeURIComponent(owner.avatar)}` : null,
+      web_url: `${ctx.base}/${owner.username}`,
+    };
+  }
+  Object.assign(out, {
+    resolve_outdated_diff_discussions: p.resolve_outdated_diff_discussions,
+    namespace: { id: ns.id, name: ns.name, path: ns.path, kind: ns.kind, full_path: ns.full_path, parent_id: ns.parent_id },
+    import_status: 'none',
+    import_error: null,
     issues_enabled: p.issues_enabled,
     merge_requests_enabled: p.merge_requests_enabled,
     wiki_enabled: p.wiki_enabled,
@@ -87,9 +124,11 @@ function projectJson(p, ns, links, ctx, admin) {
     snippets_enabled: p.snippets_enabled,
     container_registry_enabled: p.container_registry_enabled,
     shared_runners_enabled: p.shared_runners_enabled,
+    lfs_enabled: p.lfs_enabled ?? (ns.kind === 'group' ? ns.lfs_enabled ?? true : true),
     creator_id: p.creator_id,
     open_issues_count: p.open_issues_count,
     public_jobs: p.public_jobs,
+    ci_config_path: p.ci_config_path,
     shared_with_groups: links.map((l) => ({
       group_id: l.group_id,
       group_name: l.name,
@@ -97,15 +136,28 @@ function projectJson(p, ns, links, ctx, admin) {
       group_access_level: l.group_access,
       expires_at: l.expires_at,
     })),
+    only_allow_merge_if_pipeline_succeeds: p.only_allow_merge_if_pipeline_succeeds,
     request_access_enabled: p.request_access_enabled,
-  };
+    only_allow_merge_if_all_discussions_are_resolved: p.only_allow_merge_if_all_discussions_are_resolved,
+    printing_merge_request_link_enabled: p.printing_merge_request_link_enabled,
+  });
   if (admin) out.runners_token = unseal(p.runners_token, ['projects', 'runners_token', String(p.id)]);
+  if (perms) out.permissions = { project_access: memberAccess(perms.pa), group_access: memberAccess(perms.ga) };
   return out;
 }
 
-async function projectRows(ctx, rows, admin) {
-  const { namespaces, shares } = await nested(ctx.q, rows);
-  return rows.map((p) => projectJson(p, namespaces.get(p.namespace_id), shares.get(p.id) || [], ctx, admin));
+function linksOf(p, base) {
+  const self = `${base}/api/v4/projects/${p.id}`;
+  const links = { self };
+  if (p.issues_enabled) links.issues = `${self}/issues`;
+  if (p.merge_requests_enabled) links.merge_requests = `${self}/merge_requests`;
+  return Object.assign(links, { repo_branches: `${self}/repository/branches`, labels: `${self}/labels`, events: `${self}/events`, members: `${self}/members` });
+}
+
+/** `withAccessFor`: the signed-in caller's id for ProjectWithAccess (`permissions`), else null (Entities::Project). */
+async function projectRows(ctx, rows, admin, withAccessFor = null) {
+  const { namespaces, shares, owners, access } = await nested(ctx.q, rows, withAccessFor);
+  return rows.map((p) => projectJson(p, namespaces.get(p.namespace_id), shares.get(p.id) || [], ctx, admin, owners.get(p.namespace_id), withAccessFor == null ? null : access.get(p.id) || {}));
 }
 
 module.exports = { groupJson, projectRows, nested, VIS };

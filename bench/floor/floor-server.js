@@ -76,7 +76,7 @@ app.get('/api/v4/projects', async (req, res) => {
   const [{ n }] = await q(`select count(*) as n from projects p where ${vis}`);
   const rows = await q(`select p.* from projects p where ${vis} order by p.created_at desc, p.id desc limit ${p.perPage} offset ${p.offset}`);
   pageHeaders(res, Number(n), p);
-  res.json(await projectRows(ctx, rows, Boolean(req.caller?.admin)));
+  res.json(await projectRows(ctx, rows, Boolean(req.caller?.admin), req.caller ? req.caller.id : null));
 });
 
 app.get('/api/v4/groups/:id', async (req, res) => {
