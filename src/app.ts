@@ -226,9 +226,11 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   };
   app.get('/-/graphiql', graphiql);
   app.get('/graphql', (req, res, next) => (req.accepts(['application/json', 'text/html']) === 'text/html' ? graphiql(req, res, next) : next()));
-  app.use('/graphql', express.json({ limit: BODY_LIMIT_BYTES }), graphqlDocumentGuard, apolloHandler(apollo, graphqlCtx));
+  // A POST of a JSON array is a batch of operations (core/graphql/batch.ts).
+  const graphqlHandler = apolloHandler(apollo, graphqlCtx, { schema });
+  app.use('/graphql', express.json({ limit: BODY_LIMIT_BYTES }), graphqlDocumentGuard, graphqlHandler);
   // GitLab serves its GraphQL API at /api/graphql: the same endpoint under that path too.
-  app.use('/api/graphql', express.json({ limit: BODY_LIMIT_BYTES }), graphqlDocumentGuard, apolloHandler(apollo, graphqlCtx));
+  app.use('/api/graphql', express.json({ limit: BODY_LIMIT_BYTES }), graphqlDocumentGuard, graphqlHandler);
 
   app.use((_req, res) => sendJson(res, 404, { error: '404 Not Found' }));
   // One handler for failures outside a route (body parsers, multipart); unexpected ones are reported once.

@@ -6,7 +6,9 @@ import { DomainError } from '../errors/domain-errors';
 import { formatGraphQLError } from '../errors/graphql-error';
 import { DOCUMENT_LIMITS } from './document-guard';
 import { jitGateway } from './jit-executor';
-import { knownOperationTypeRule, queryLimitCheck } from './operation-rules';
+import { checkedCost, knownOperationTypeRule } from './operation-rules';
+import { recordOperationCost } from './query-complexity';
+import { queryLimitError } from './query-limits';
 
 /** Per-request facts the HTTP layer knows (request id) and wants back (the metrics route label). */
 export interface GraphQLRequestInfo {
@@ -63,8 +65,10 @@ function servicePlugin(hooks?: ApolloHooks): ApolloServerPlugin<RequestCtx> {
           if (operation.operation === 'subscription') {
             throw new GraphQLError('Subscriptions are served over WebSocket (graphql-transport-ws) at this path', { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } });
           }
-          const error = queryLimitCheck(schema, document, operation, request.variables);
+          const cost = checkedCost(schema, document, operation, request.variables);
+          const error = queryLimitError(cost);
           if (error) throw error;
+          recordOperationCost(contextValue, cost); // what Query.queryComplexity answers
         },
         async didEncounterErrors({ errors, contextValue }) {
           if (!hooks) return;

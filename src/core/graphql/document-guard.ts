@@ -1,4 +1,5 @@
-import { GraphQLError, Kind, parse, type DocumentNode, type SelectionSetNode } from 'graphql';
+import { GraphQLError, Kind, type DocumentNode, type SelectionSetNode } from 'graphql';
+import { Parser } from 'graphql/language/parser';
 import type { NextFunction, Request, Response } from 'express';
 import { searchOf } from './http-adapter';
 
@@ -14,7 +15,16 @@ export const DOCUMENT_LIMITS = {
    * field took about a second to validate.
    */
   maxSameNameFields: 10,
+  /** Operations in one batched POST (a JSON array); tokens, aliases and spreads are also capped over the whole batch. */
+  maxBatchOperations: 10,
 };
+
+/** What the caps count in one document; a batch's documents are counted together too. */
+export interface DocumentSize {
+  tokens: number;
+  aliases: number;
+  spreads: number;
+}
 
 function tooLarge(message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code: 'QUERY_TOO_LARGE' } });
@@ -45,13 +55,26 @@ function measure(set: SelectionSetNode, shape: Shape, counts = new Map<string, n
   }
 }
 
-/** Linear checks of one parsed document: aliases, fragment spreads, repeated response names. */
-export function documentShapeError(doc: DocumentNode, limits = DOCUMENT_LIMITS): GraphQLError | undefined {
+function shapeOf(doc: DocumentNode): Shape {
   const shape: Shape = { aliases: 0, spreads: 0, repeats: 0 };
   for (const def of doc.definitions) if ('selectionSet' in def && def.selectionSet) measure(def.selectionSet, shape);
-  const { aliases, spreads, repeats } = shape;
-  if (aliases > limits.maxAliases) return tooLarge(`Query has ${aliases} aliases; the maximum is ${limits.maxAliases}`);
-  if (spreads > limits.maxFragmentSpreads) return tooLarge(`Query has ${spreads} fragment spreads; the maximum is ${limits.maxFragmentSpreads}`);
+  return shape;
+}
+
+/** The caps on counts that add up (one document, or a whole batch: `what` and `scope` say which). */
+function sizeError(size: Omit<DocumentSize, 'tokens'>, limits: typeof DOCUMENT_LIMITS, what = 'Query has', scope = ''): GraphQLError | undefined {
+  const { aliases, spreads } = size;
+  if (aliases > limits.maxAliases) return tooLarge(`${what} ${aliases} aliases${scope}; the maximum is ${limits.maxAliases}`);
+  if (spreads > limits.maxFragmentSpreads) return tooLarge(`${what} ${spreads} fragment spreads${scope}; the maximum is ${limits.maxFragmentSpreads}`);
+  return undefined;
+}
+
+/** Linear checks of one parsed document: aliases, fragment spreads, repeated response names. */
+export function documentShapeError(doc: DocumentNode, limits = DOCUMENT_LIMITS): GraphQLError | undefined {
+  const shape = shapeOf(doc);
+  const { repeats } = shape;
+  const error = sizeError(shape, limits);
+  if (error) return error;
   if (repeats > limits.maxSameNameFields) return tooLarge(`Query selects one field ${repeats} times in a selection; the maximum is ${limits.maxSameNameFields}`);
   return undefined;
 }
@@ -61,15 +84,24 @@ export function documentShapeError(doc: DocumentNode, limits = DOCUMENT_LIMITS):
  * left to Apollo, which reports them as GRAPHQL_PARSE_FAILED.
  */
 export function documentLimitError(source: string, limits = DOCUMENT_LIMITS): GraphQLError | undefined {
+  return measureDocument(source, limits).error;
+}
+
+/** The caps' verdict on one document and, within them, its size (unparsable documents count as empty). */
+function measureDocument(source: string, limits = DOCUMENT_LIMITS): { error?: GraphQLError; size: DocumentSize } {
+  const parser = new Parser(source, { maxTokens: limits.maxTokens, noLocation: true });
   let doc: DocumentNode;
   try {
-    doc = parse(source, { maxTokens: limits.maxTokens, noLocation: true });
+    doc = parser.parseDocument();
   } catch (e) {
-    if (e instanceof GraphQLError && /contains more th\w+ \d+ tokens/.test(e.message)) return tooLarge(`Query has more than ${limits.maxTokens} tokens`);
-    return undefined;
+    if (e instanceof GraphQLError && /contains more th\w+ \d+ tokens/.test(e.message)) return { error: tooLarge(`Query has more than ${limits.maxTokens} tokens`), size: EMPTY };
+    return { size: EMPTY };
   }
-  return documentShapeError(doc, limits);
+  const shape = shapeOf(doc);
+  return { error: documentShapeError(doc, limits), size: { tokens: parser.tokenCount, aliases: shape.aliases, spreads: shape.spreads } };
 }
+
+const EMPTY: DocumentSize = { tokens: 0, aliases: 0, spreads: 0 };
 
 /**
  * Documents already found within the caps, by text (bounded LRU, issue 8): a client repeating its
@@ -78,19 +110,50 @@ export function documentLimitError(source: string, limits = DOCUMENT_LIMITS): Gr
  */
 const ACCEPTED_MAX = 500;
 const ACCEPTED_TEXT_MAX = 20_000;
-const accepted = new Map<string, true>();
+const accepted = new Map<string, DocumentSize>();
 
-function cachedLimitError(source: string): GraphQLError | undefined {
-  if (accepted.delete(source)) {
-    accepted.set(source, true);
-    return undefined;
+function cachedMeasure(source: string): { error?: GraphQLError; size: DocumentSize } {
+  const known = accepted.get(source);
+  if (known) {
+    accepted.delete(source);
+    accepted.set(source, known);
+    return { size: known };
   }
-  const error = documentLimitError(source);
-  if (!error && source.length <= ACCEPTED_TEXT_MAX) {
-    accepted.set(source, true);
+  const measured = measureDocument(source);
+  if (!measured.error && source.length <= ACCEPTED_TEXT_MAX) {
+    accepted.set(source, measured.size);
     if (accepted.size > ACCEPTED_MAX) accepted.delete(accepted.keys().next().value as string);
   }
-  return error;
+  return measured;
+}
+
+const cachedLimitError = (source: string): GraphQLError | undefined => cachedMeasure(source).error;
+
+/**
+ * A batch (POST of a JSON array, README "Security"): at most maxBatchOperations operations, each
+ * within the caps, and all of them together within the same token, alias and spread caps (a batch
+ * carries no more validation work than one request). Checked operation by operation, stopping at
+ * the first one that takes a total over. A piece without a `query` string is left to Apollo.
+ */
+export function batchLimitError(body: readonly unknown[], limits = DOCUMENT_LIMITS): GraphQLError | undefined {
+  if (body.length === 0) return new GraphQLError('No operations found in request.', { extensions: { code: 'BAD_REQUEST' } });
+  if (body.length > limits.maxBatchOperations) {
+    return new GraphQLError(`A batch may hold at most ${limits.maxBatchOperations} operations; this one has ${body.length}`, { extensions: { code: 'BATCH_TOO_LARGE' } });
+  }
+  const total: DocumentSize = { tokens: 0, aliases: 0, spreads: 0 };
+  for (const [i, piece] of body.entries()) {
+    const source = (piece as { query?: unknown } | null)?.query;
+    if (typeof source !== 'string') continue;
+    const { error, size } = cachedMeasure(source);
+    if (error) return tooLarge(`Operation ${i + 1} of the batch: ${error.message}`);
+    total.tokens += size.tokens;
+    total.aliases += size.aliases;
+    total.spreads += size.spreads;
+    if (total.tokens > limits.maxTokens) return tooLarge(`The batch has more than ${limits.maxTokens} tokens in all`);
+    const over = sizeError(total, limits, 'The batch has', ' in all');
+    if (over) return over;
+  }
+  return undefined;
 }
 
 /** The request keys Apollo reads (Apollo Server's runHttpQuery), plain or in any bracketed form. */
@@ -124,6 +187,13 @@ export function documentOf(req: Request): { source?: string; refused?: string } 
  * walk (graphql-js's own rules are quadratic in repeated fields).
  */
 export function graphqlDocumentGuard(req: Request, res: Response, next: NextFunction): void {
+  // GET never batches (Apollo reads a GET's search parameters only).
+  if (req.method === 'POST' && Array.isArray(req.body)) {
+    const error = batchLimitError(req.body);
+    if (!error) return next();
+    res.status(400).json({ errors: [{ message: error.message, extensions: error.extensions }] });
+    return;
+  }
   const { source, refused } = documentOf(req);
   if (refused) {
     res.status(400).json({ errors: [{ message: refused, extensions: { code: 'BAD_REQUEST' } }] });

@@ -1,5 +1,7 @@
 import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
 import type { Request, Response } from 'express';
+import type { GraphQLSchema } from 'graphql';
+import { runBatch } from './batch';
 
 /**
  * POST/GET /graphql handed to Apollo Server (Apollo's "Building integrations" contract: an
@@ -16,7 +18,8 @@ export function searchOf(url: string): string {
   return q < 0 ? '' : path.slice(q);
 }
 
-export function apolloHandler<T extends BaseContext>(server: ApolloServer<T>, context: (req: Request, res: Response) => Promise<T>) {
+/** With `batch`, a POST of a JSON array runs as a batch of operations (batch.ts); GET never batches. */
+export function apolloHandler<T extends BaseContext>(server: ApolloServer<T>, context: (req: Request, res: Response) => Promise<T>, batch?: { schema: GraphQLSchema }) {
   server.assertStarted('apolloHandler()');
   return async (req: Request, res: Response): Promise<void> => {
     if (!('body' in req)) {
@@ -28,10 +31,11 @@ export function apolloHandler<T extends BaseContext>(server: ApolloServer<T>, co
       const value = req.headers[key];
       if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
     }
-    const response = await server.executeHTTPGraphQLRequest({
-      httpGraphQLRequest: { method: req.method.toUpperCase(), headers, search: searchOf(req.url), body: req.body },
+    const run = (body: unknown) => server.executeHTTPGraphQLRequest({
+      httpGraphQLRequest: { method: req.method.toUpperCase(), headers, search: searchOf(req.url), body },
       context: () => context(req, res),
     });
+    const response = batch && req.method === 'POST' && Array.isArray(req.body) ? await runBatch(batch.schema, req.body, run) : await run(req.body);
     for (const [key, value] of response.headers) res.setHeader(key, value);
     res.statusCode = response.status || 200;
     if (response.body.kind === 'complete') {

@@ -1,8 +1,11 @@
-import { getNamedType, getNullableType, isCompositeType, isListType, isObjectType, type GraphQLField, type GraphQLSchema } from 'graphql';
+import { getNamedType, getNullableType, isCompositeType, isLeafType, isListType, isObjectType, type GraphQLField, type GraphQLSchema } from 'graphql';
 import { Extensions } from 'type-graphql';
 import { ParamError } from '../errors/domain-errors';
 
 const EXTENSION = 'maxItems';
+const COST_EXTENSION = 'costItems';
+/** What `@CostItems()` counts a list of values the data does not bound (README "Security", cost model). */
+export const UNBOUNDED_VALUES_COST = 100;
 
 /**
  * The most items an unpaged list field ever serves (`@MaxItems(100)` on the field or field
@@ -22,6 +25,21 @@ export function maxItemsOf(field: GraphQLField<unknown, unknown>): number | unde
   return typeof n === 'number' ? n : undefined;
 }
 
+/**
+ * A list of leaf values (strings, enums) whose length nothing bounds (GitLab 10.3 sets no maximum on a
+ * runner's tags; admins write the settings' lists): the cost walk counts it as `n` values, a high
+ * estimate, since serving it whole is part of the REST answer. Lists with a real bound use @MaxItems.
+ */
+export function CostItems(n = UNBOUNDED_VALUES_COST): MethodDecorator & PropertyDecorator {
+  return Extensions({ [COST_EXTENSION]: n });
+}
+
+/** How many values a list of leaf values counts for: its @MaxItems bound, else its @CostItems estimate. */
+export function valueCountOf(field: GraphQLField<unknown, unknown>): number | undefined {
+  const n = field.extensions?.[COST_EXTENSION];
+  return maxItemsOf(field) ?? (typeof n === 'number' ? n : undefined);
+}
+
 /** Paged fields (their `perPage` is the bound) return page types; a page's `nodes` is bounded by it. */
 function pageTypeNames(schema: GraphQLSchema): Set<string> {
   const names = new Set<string>();
@@ -32,14 +50,22 @@ function pageTypeNames(schema: GraphQLSchema): Set<string> {
   return names;
 }
 
-/** `Type.field` of every list of objects without perPage and without @MaxItems (must be empty). */
+/**
+ * `Type.field` of every list of objects without perPage and without @MaxItems, and of every list of
+ * leaf values without @MaxItems or @CostItems (must be empty).
+ */
 export function unboundedLists(schema: GraphQLSchema): string[] {
   const pages = pageTypeNames(schema);
   const out: string[] = [];
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
     for (const f of Object.values(type.getFields())) {
-      if (!isListType(getNullableType(f.type)) || !isCompositeType(getNamedType(f.type))) continue;
+      if (!isListType(getNullableType(f.type))) continue;
+      if (isLeafType(getNamedType(f.type))) {
+        if (valueCountOf(f) === undefined) out.push(`${type.name}.${f.name}`);
+        continue;
+      }
+      if (!isCompositeType(getNamedType(f.type))) continue;
       if (f.args.some((a) => a.name === 'perPage') || (f.name === 'nodes' && pages.has(type.name)) || maxItemsOf(f) !== undefined) continue;
       out.push(`${type.name}.${f.name}`);
     }

@@ -24,11 +24,16 @@ const fixedCosts = new WeakMap<OperationDefinitionNode, OperationCost>();
  * QUERY_TOO_COMPLEX. An operation without variables costs the same every time: computed once.
  */
 export function queryLimitCheck(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown> | undefined): GraphQLError | undefined {
-  if (operation.variableDefinitions?.length) return queryLimitError(operationCost(schema, document, operation, variables ?? {}));
+  return queryLimitError(checkedCost(schema, document, operation, variables));
+}
+
+/** The depth and complexity queryLimitCheck compares with the limits (also what `queryComplexity` answers). */
+export function checkedCost(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown> | undefined): OperationCost {
+  if (operation.variableDefinitions?.length) return operationCost(schema, document, operation, variables ?? {});
   let cost = fixedCosts.get(operation);
   if (!cost) {
     cost = operationCost(schema, document, operation, {});
     fixedCosts.set(operation, cost);
   }
-  return queryLimitError(cost);
+  return cost;
 }

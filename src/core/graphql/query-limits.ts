@@ -16,7 +16,7 @@ import {
   isCompositeType,
 } from 'graphql';
 import { normalizePage } from '../pagination/page';
-import { maxItemsOf, pageTypeNames } from './list-bound';
+import { maxItemsOf, pageTypeNames, valueCountOf } from './list-bound';
 
 export const MAX_DEPTH = 10;
 /** About ten full pages of 30 fields; a cost is the number of field values resolved (see operationCost). */
@@ -56,7 +56,8 @@ function pageSize(field: FieldNode, variables: Record<string, unknown>, defaults
  * Depth and complexity of one operation. Cost counts every selected field (including `__typename`)
  * times the number of times it is resolved: a paged field multiplies its subtree by the page size the
  * resolver will serve (perPage from a literal or a variable, 0 or negative → 20, above 100 → 100); any
- * other list of objects by its `limit` argument or else its declared @MaxItems bound (list-bound.ts).
+ * other list of objects by its `limit` argument or else its declared @MaxItems bound (list-bound.ts);
+ * a list of leaf values counts as the values it may hold (@MaxItems, or @CostItems where unbounded).
  * Cost is linear in the multiplier, so each fragment is walked once (memoized at multiplier 1) however many times it is spread (spec 4.9 query limits).
  */
 export function operationCost(
@@ -102,6 +103,8 @@ export function operationCost(
         cost += 1;
         depth = Math.max(depth, 1);
         const def = 'getFields' in parent ? parent.getFields()[name] : undefined;
+        // A list of leaf values counts each value it may serve (list-bound.ts: @MaxItems or @CostItems).
+        if (def && !sel.selectionSet && isListType(getNullableType(def.type))) cost += Math.max(1, valueCountOf(def) ?? 1) - 1;
         if (!sel.selectionSet || !def) continue;
         const type = getNamedType(def.type);
         if (!isCompositeType(type)) continue;

@@ -1,11 +1,12 @@
 import 'reflect-metadata';
 import { isNonNullType, lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
-import { buildSchema, type PubSub } from 'type-graphql';
+import { buildSchema, type NonEmptyArray, type PubSub } from 'type-graphql';
 import { resolversOf, type AppModule } from '../module/app-module';
 import { guardFields } from './field-guards';
 import { markSimpleFields } from './simple-fields';
 import { leanFieldResolvers } from './lean-resolvers';
 import { unboundedLists } from './list-bound';
+import { QueryComplexityResolver } from './query-complexity';
 
 const cache = new WeakMap<readonly AppModule[], Promise<GraphQLSchema>>();
 
@@ -30,7 +31,8 @@ export function buildAppSchema(modules: readonly AppModule[]): Promise<GraphQLSc
   let schema = cache.get(modules);
   if (!schema) {
     markSimpleFields();
-    const resolvers = resolversOf(modules);
+    // Core's own root field (queryComplexity) next to the modules' resolvers.
+    const resolvers: NonEmptyArray<Function> = [...resolversOf(modules), QueryComplexityResolver];
     schema = buildSchema({ resolvers, validate: false, pubSub: NO_PUBSUB }).then((built) => {
       const unbounded = unboundedLists(built);
       if (unbounded.length) throw new Error(`list fields without perPage or @MaxItems (core/graphql/list-bound.ts): ${unbounded.join(', ')}`);

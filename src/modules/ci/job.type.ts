@@ -1,5 +1,6 @@
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageType } from '../../core/pagination/page';
+import { CostItems } from '../../core/graphql/list-bound';
 
 /** Every GitLab job status (Ci::Build::AVAILABLE_STATUSES); the REST filter accepts them all (spec 4.6). */
 export enum JobStatus {
@@ -29,7 +30,8 @@ export class CommitType {
   @Field(() => String) committerEmail!: string;
   @Field(() => Date) committedDate!: Date;
   @Field(() => Date, { description: 'GitLab reports the committed date here.' }) createdAt!: Date;
-  @Field(() => [String]) parentIds!: string[];
+  // A merge may have any number of parents (git sets no maximum): costed high (list-bound.ts).
+  @Field(() => [String]) @CostItems() parentIds!: string[];
 }
 
 @ObjectType('Pipeline')

@@ -1,5 +1,6 @@
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageType } from '../../core/pagination/page';
+import { CostItems } from '../../core/graphql/list-bound';
 
 export enum RunnerAccessLevel {
   NOT_PROTECTED = 'NOT_PROTECTED',
@@ -36,7 +37,8 @@ export class RunnerType {
   @Field(() => Boolean) active!: boolean;
   @Field(() => Boolean) isShared!: boolean;
   @Field(() => String, { nullable: true }) name!: string | null;
-  @Field(() => [String]) tagList!: string[];
+  // GitLab 10.3 sets no maximum on a runner's tags and REST serves them all: costed high (list-bound.ts).
+  @Field(() => [String]) @CostItems() tagList!: string[];
   @Field(() => Boolean) runUntagged!: boolean;
   @Field(() => Boolean) locked!: boolean;
   @Field(() => String, { nullable: true }) version!: string | null;

@@ -1,5 +1,7 @@
 import { Field, Int, ObjectType } from 'type-graphql';
 import { PageType } from '../../core/pagination/page';
+import { TOKEN_SCOPES } from '../../core/auth/allow';
+import { MaxItems } from '../../core/graphql/list-bound';
 
 @ObjectType('ImpersonationToken')
 export class ImpersonationTokenType {
@@ -7,7 +9,7 @@ export class ImpersonationTokenType {
   @Field(() => String) name!: string;
   @Field(() => Boolean) revoked!: boolean;
   @Field(() => Date) createdAt!: Date;
-  @Field(() => [String]) scopes!: string[];
+  @Field(() => [String]) @MaxItems(TOKEN_SCOPES.length) scopes!: string[]; // validated, without duplicates
   @Field(() => Int) userId!: number;
   @Field(() => Boolean) impersonation!: boolean;
   @Field(() => String, { nullable: true, description: 'YYYY-MM-DD' }) expiresAt!: string | null;
