@@ -7,16 +7,18 @@ import { Runner } from './runner.entity';
 /**
  * Tags as GitLab's taggable model stores them: every item split on commas, trimmed, blanks and
  * duplicates dropped (`tag_list=ruby,mysql`, `tag_list[]=ruby`, a JSON array: all the same).
+ * Linear: a Set keeps the first occurrence's order (an `includes` per tag took 14 s for 80,000 tags,
+ * which a 2 MB body can hold three times over).
  */
 export function normalizeTags(items: readonly string[]): string[] {
-  const out: string[] = [];
+  const out = new Set<string>();
   for (const item of items) {
     for (const raw of item.split(',')) {
       const tag = raw.trim();
-      if (tag && !out.includes(tag)) out.push(tag);
+      if (tag) out.add(tag);
     }
   }
-  return out;
+  return [...out];
 }
 
 /**
