@@ -1,4 +1,5 @@
 import { GraphQLList, GraphQLObjectType, GraphQLSchema, GraphQLString, getOperationAST, parse } from 'graphql';
+import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { MAX_COMPLEXITY, operationCost } from '../../src/core/graphql/query-limits';
 import { UNBOUNDED_VALUES_COST, unboundedLists } from '../../src/core/graphql/list-bound';
@@ -126,6 +127,16 @@ describe('POST /graphql with a JSON array (batch)', () => {
     expect(Date.now() - started).toBeLessThan(1000);
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ errors: [{ message: 'The batch has 198 aliases in all; the maximum is 100', extensions: { code: 'QUERY_TOO_LARGE' } }] });
+  });
+
+  it('refuses a piece without its query text (a persisted query hash would escape the batch total)', async () => {
+    const query = '{ groups(perPage: 2) { nodes { projects { id tagList } } } }';
+    const sha256Hash = createHash('sha256').update(query).digest('hex');
+    const registered = await api(t).post('/graphql').send({ query, extensions: { persistedQuery: { version: 1, sha256Hash } } });
+    expect(registered.status).toBe(200);
+    const res = await batch(Array.from({ length: 3 }, () => ({ extensions: { persistedQuery: { version: 1, sha256Hash } } })));
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ errors: [{ message: 'Operation 1 of the batch has no query text (a batch takes no persisted query hashes)', extensions: { code: 'BAD_REQUEST' } }] });
   });
 
   it('never batches a GET', async () => {

@@ -133,7 +133,8 @@ const cachedLimitError = (source: string): GraphQLError | undefined => cachedMea
  * A batch (POST of a JSON array, README "Security"): at most maxBatchOperations operations, each
  * within the caps, and all of them together within the same token, alias and spread caps (a batch
  * carries no more validation work than one request). Checked operation by operation, stopping at
- * the first one that takes a total over. A piece without a `query` string is left to Apollo.
+ * the first one that takes a total over. Every piece must carry its query text: a persisted query's
+ * hash alone would reach Apollo unmeasured and uncounted in the batch's complexity (batch.ts).
  */
 export function batchLimitError(body: readonly unknown[], limits = DOCUMENT_LIMITS): GraphQLError | undefined {
   if (body.length === 0) return new GraphQLError('No operations found in request.', { extensions: { code: 'BAD_REQUEST' } });
@@ -143,7 +144,7 @@ export function batchLimitError(body: readonly unknown[], limits = DOCUMENT_LIMI
   const total: DocumentSize = { tokens: 0, aliases: 0, spreads: 0 };
   for (const [i, piece] of body.entries()) {
     const source = (piece as { query?: unknown } | null)?.query;
-    if (typeof source !== 'string') continue;
+    if (typeof source !== 'string') return new GraphQLError(`Operation ${i + 1} of the batch has no query text (a batch takes no persisted query hashes)`, { extensions: { code: 'BAD_REQUEST' } });
     const { error, size } = cachedMeasure(source);
     if (error) return tooLarge(`Operation ${i + 1} of the batch: ${error.message}`);
     total.tokens += size.tokens;
