@@ -1,4 +1,4 @@
-import { GraphQLList, GraphQLObjectType, GraphQLSchema, GraphQLString, getOperationAST, parse } from 'graphql';
+import { GraphQLList, GraphQLObjectType, GraphQLSchema, GraphQLString, getOperationAST, graphql, parse } from 'graphql';
 import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { MAX_COMPLEXITY, operationCost } from '../../src/core/graphql/query-limits';
@@ -61,6 +61,13 @@ describe('Query.queryComplexity', () => {
     expect(res.body.errors[0]).toMatchObject({ message: `Query complexity ${2 + 1 + 100 * (2 + 100 * 101)} exceeds the maximum of 30000`, extensions: { code: 'QUERY_TOO_COMPLEX' } });
     expect(res.body.data).toBeUndefined();
     expect(count).toBe(0);
+  });
+
+  it('answers the same score for an operation run in process, outside Apollo (computed from the resolve info)', async () => {
+    const source = '{ queryComplexity { score depth } groups(perPage: 4) { nodes { id } } }';
+    const contextValue = t.seedEnv(() => undefined).as({ id: 1, admin: true });
+    const res = await graphql({ schema: await buildAppSchema(MODULES), source, contextValue });
+    expect(res.data?.queryComplexity).toEqual({ score: await cost(source), depth: 3 });
   });
 
   it('every list field declares its bound, lists of values included (the schema build refuses otherwise)', async () => {
