@@ -133,7 +133,7 @@ function api(base) {
 
 /** Events in the outbox that some hook has not yet received. */
 async function pendingEvents(db) {
-  const { rows } = await db.query('select coalesce(sum((select count(*) from system_hook_events e where e.id > h.last_event_id)), 0)::int as n from system_hooks h');
+  const { rows } = await db.query('select coalesce(sum((select count(*) from system_hook_events e where (e.txid, e.id) > (h.last_txid, h.last_event_id))), 0)::int as n from system_hooks h');
   return rows[0].n;
 }
 
