@@ -1,12 +1,15 @@
 import { GraphQLList, GraphQLObjectType, GraphQLSchema, GraphQLString, getOperationAST, graphql, parse } from 'graphql';
 import { createHash } from 'node:crypto';
 import request from 'supertest';
+import { ctxFactory } from '../../src/core/context/request-ctx';
+import { uncachedSharedCache } from '../../src/core/db/shared-cache';
+import { loaderFactory } from '../../src/core/module/app-module';
 import { MAX_COMPLEXITY, operationCost } from '../../src/core/graphql/query-limits';
 import { UNBOUNDED_VALUES_COST, unboundedLists } from '../../src/core/graphql/list-bound';
 import { buildAppSchema } from '../../src/core/graphql/schema';
 import { MODULES } from '../../src/modules';
 import { createGroup, createProject } from '../support/factories';
-import { ROOT_TOKEN, api, useTestApp } from '../support/test-app';
+import { EXTERNAL_URL, ROOT_TOKEN, TEST_SECRETS, api, useTestApp } from '../support/test-app';
 
 /** Issue 23 item 7: queryComplexity, batched requests with caps, lists costed at their real bound. */
 const t = useTestApp({ reset: 'once' });
@@ -65,7 +68,7 @@ describe('Query.queryComplexity', () => {
 
   it('answers the same score for an operation run in process, outside Apollo (computed from the resolve info)', async () => {
     const source = '{ queryComplexity { score depth } groups(perPage: 4) { nodes { id } } }';
-    const contextValue = t.seedEnv(() => undefined).as({ id: 1, admin: true });
+    const contextValue = ctxFactory(loaderFactory(MODULES))({ em: t.orm.em.fork(), user: null, externalUrl: EXTERNAL_URL, secrets: TEST_SECRETS, cache: uncachedSharedCache() });
     const res = await graphql({ schema: await buildAppSchema(MODULES), source, contextValue });
     expect(res.data?.queryComplexity).toEqual({ score: await cost(source), depth: 3 });
   });
