@@ -47,7 +47,12 @@ describeBrowser('CSP browser test')('GraphiQL and Swagger UI under their CSP in 
     const { page, violations } = await watchedPage();
     const nav = await page.goto(`${env.base}/api/v4/docs/`, { waitUntil: 'load' });
     expect(nav?.headers()['content-security-policy']).toContain("script-src 'self'");
-    const op = page.locator('#operations-Groups-get_groups, .opblock-get:has-text("/groups")').first();
+    // Tags start collapsed (docExpansion 'none'): every tag renders; open the groups tag.
+    const tag = page.locator('.opblock-tag', { hasText: /^groups/ }).first();
+    await tag.waitFor({ timeout: 30000 });
+    expect(await page.locator('.opblock-tag').count()).toBeGreaterThanOrEqual(18);
+    await tag.click();
+    const op = page.locator('#operations-groups-get_groups, .opblock-get:has-text("/groups")').first();
     await op.waitFor({ timeout: 30000 });
     await op.locator('.opblock-summary').first().click();
     await page.locator('button.try-out__btn').first().click();

@@ -1,3 +1,4 @@
+import { HOOKS_EXIST_KEY } from '../../src/core/events/system-events';
 import { addGroupMember, addProjectMember, createGroup, createProject, createUser, queryOne, shareProject } from '../support/factories';
 import { PERSONAL_PROJECT_KEYS, PROJECT_SIMPLE_KEYS, USER_BASIC_KEYS, keys } from '../support/keys';
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
@@ -22,7 +23,11 @@ describe('POST /projects/user/:user_id', () => {
 
   it('creates the project as that user: their namespace, creator, Master membership, owner; audit and system events', async () => {
     const u = await createUser(t, { username: 'alice', name: 'Alice' });
+    // The outbox is not reset between test files: start from an empty one.
+    await sql('delete from system_hook_events');
     await sql(`insert into system_hooks (url) values ('http://127.0.0.1:9/hook')`);
+    // Written behind the service's back: tell it a hook exists now (the API does this on create).
+    await t.cache.invalidate(t.orm.em.fork(), HOOKS_EXIST_KEY);
     await sql('delete from audit_events');
     const res = await admin().post(`/api/v4/projects/user/${u.id}`).type('form').send('name=Tool&public_builds=false&lfs_enabled=false&ci_config_path=ci/.gitlab-ci.yml');
     expect(res.status).toBe(201);
