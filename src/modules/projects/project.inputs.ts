@@ -42,6 +42,12 @@ export class ProjectFilterArgs extends PageArgs {
 
   @Field(() => Boolean, { nullable: true, description: 'Only projects the caller is a member of.' })
   membership?: boolean;
+
+  @Field(() => Boolean, { nullable: true, description: 'Only projects with issues enabled (GitLab 10.3).' })
+  withIssuesEnabled?: boolean;
+
+  @Field(() => Boolean, { nullable: true, description: 'Only projects with merge requests enabled (GitLab 10.3).' })
+  withMergeRequestsEnabled?: boolean;
 }
 
 /** The project lists' default direction (GitLab's projects API: `sort` default desc). */

@@ -1,4 +1,4 @@
-import { bool, int, list, lowerEnum, obj, shape, str, strList, time } from '../../core/wire/wire';
+import { bool, int, list, lowerEnum, num, obj, shape, str, strList, time } from '../../core/wire/wire';
 import { VISIBILITY_REST_VALUES } from '../access/visibility.type';
 import { UserBasicWire } from '../users/user.presenter';
 
@@ -64,6 +64,14 @@ export const ProjectPermissionsWire = shape('ProjectPermissions', {
   group_access: obj(MemberAccessWire, { nullable: true }),
 });
 
+export const ProjectStatisticsWire = shape('ProjectStatistics', {
+  commit_count: num(),
+  storage_size: num(),
+  repository_size: num(),
+  lfs_objects_size: num(),
+  job_artifacts_size: num(),
+});
+
 // Keys in GitLab 10.3's Entities::Project order where this service already had them nearby.
 const FULL_FIELDS = {
   ...SIMPLE_FIELDS,
@@ -96,6 +104,8 @@ const FULL_FIELDS = {
   only_allow_merge_if_all_discussions_are_resolved: bool(),
   printing_merge_request_link_enabled: bool(),
   runners_token: str({ omitIfNull: true }),
+  // `statistics=true` only (absent otherwise, not null), GitLab 10.3's Entities::ProjectStatistics.
+  statistics: obj(ProjectStatisticsWire, { includeIf: 'statistics', omitIfNull: true }),
 };
 
 export const ProjectWire = shape('Project', FULL_FIELDS);

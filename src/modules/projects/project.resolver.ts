@@ -14,7 +14,7 @@ import { CreateProjectInput, ProjectsArgs, ShareProjectInput, UpdateProjectInput
 import { PROJECT_SHARES_MAX, type ProjectPermissionsView, type ProjectShareView } from './project.loaders';
 import { projectService } from './project.service';
 import { projectRunnersToken } from './project-runners-token';
-import { ProjectGroupLinkType, ProjectLinksType, ProjectPage, ProjectPermissionsType, ProjectType, SharedWithGroupType, StarProjectPayload } from './project.type';
+import { ProjectGroupLinkType, ProjectLinksType, ProjectPage, ProjectPermissionsType, ProjectStatisticsType, ProjectType, SharedWithGroupType, StarProjectPayload } from './project.type';
 import { UserType } from '../users/user.type';
 import type { User } from '../users/user.entity';
 import type { Page } from '../../core/pagination/page';
@@ -119,6 +119,12 @@ export class ProjectResolver {
   @Allow('user')
   unshareProject(@Arg('id', () => ID) id: string, @Arg('groupId', () => Int) groupId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return projectService.unshare(ctx, id, groupId);
+  }
+
+  @FieldResolver(() => ProjectStatisticsType, { description: 'Storage statistics (REST: `statistics=true`, as GitLab 10.3: for whoever may see the project).' })
+  @Reads('storageSize', 'repositorySize', 'lfsObjectsSize', 'jobArtifactsSize')
+  statistics(@Root() p: Project): ProjectStatisticsType {
+    return { commitCount: 0, storageSize: Number(p.storageSize), repositorySize: Number(p.repositorySize), lfsObjectsSize: Number(p.lfsObjectsSize), jobArtifactsSize: Number(p.jobArtifactsSize) };
   }
 
   @FieldResolver(() => Visibility)

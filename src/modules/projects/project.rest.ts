@@ -9,7 +9,9 @@ import { UserBasicWire } from '../users/user.presenter';
 /** REST-only parameter of the project lists (spec 4.12): the reduced record. */
 export const PROJECT_FILTER_PARAMS: Record<string, ParamException> = {
   simple: { type: 'bool', arg: '-', description: 'Return the reduced record (no visibility, namespace, …).' },
+  statistics: { type: 'bool', arg: '-', description: 'Include the storage statistics (GitLab 10.3).' },
 };
+const STATISTICS_PARAM: Record<string, ParamException> = { statistics: PROJECT_FILTER_PARAMS.statistics };
 
 export const projectShapeFor = (vars: Record<string, unknown>) => (vars.simple === true ? ProjectSimpleWire : ProjectWire);
 /** GitLab 10.3's present_projects: `simple` → BasicProjectDetails, a signed-in caller → ProjectWithAccess (with `permissions`). */
@@ -34,7 +36,7 @@ export const projectRoutes = defineRoutes([
     shape: projectListShapeFor, shapes: PROJECT_LIST_SHAPES, summary: 'List projects visible to the caller', tag,
   },
   {
-    method: 'GET', path: '/projects/:id', field: 'Query.project', shape: projectWithAccessFor, shapes: [ProjectWire, ProjectWithAccessWire],
+    method: 'GET', path: '/projects/:id', field: 'Query.project', params: STATISTICS_PARAM, shape: projectWithAccessFor, shapes: [ProjectWire, ProjectWithAccessWire],
     summary: 'Get a project', tag,
   },
   {

@@ -113,6 +113,10 @@ async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {
     where.push('p.visibility_level = ?');
     params.push(VISIBILITY_LEVEL[args.visibility]);
   }
+  // GitLab 10.3's with_issues_enabled / with_merge_requests_enabled (true filters; false is no filter).
+  // No index of their own: nearly every project has both on, so the list's order index serves them.
+  if (args.withIssuesEnabled) where.push('p.issues_enabled');
+  if (args.withMergeRequestsEnabled) where.push('p.merge_requests_enabled');
   if (args.search) {
     where.push(`(p.name ilike ? or p.path ilike ? or p.description ilike ?)`);
     const term = `%${likeEscape(args.search)}%`;

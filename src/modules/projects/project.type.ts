@@ -16,6 +16,16 @@ export class SharedWithGroupType {
 /** Tags a project may have (checked on every write), so `tagList` is costed at this many values. */
 export const PROJECT_TAGS_MAX = 100;
 
+/** GitLab 10.3's ProjectStatistics: the repository numbers are 0 here (no repositories). */
+@ObjectType('ProjectStatistics')
+export class ProjectStatisticsType {
+  @Field(() => Number, { description: 'Always 0: this service keeps no repositories.' }) commitCount!: number;
+  @Field(() => Number) storageSize!: number;
+  @Field(() => Number) repositorySize!: number;
+  @Field(() => Number) lfsObjectsSize!: number;
+  @Field(() => Number) jobArtifactsSize!: number;
+}
+
 @ObjectType('Project')
 export class ProjectType {
   @Field(() => Int) id!: number;
