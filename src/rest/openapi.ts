@@ -111,7 +111,10 @@ export function buildOpenApi(schema: GraphQLSchema, routes: CompiledRoute[]): Re
       };
       if (typeof route.status === 'function') responses['304'] = { description: 'Not modified' };
     } else if (route.scalar) {
-      responses[String(status)] = { description: route.summary, content: { 'application/json': { schema: { type: route.scalar === 'status' ? 'integer' : route.scalar } } } };
+      const schema = route.scalar === 'accepted'
+        ? { type: 'object', properties: { message: { type: 'string', example: '202 Accepted' } } }
+        : { type: route.scalar === 'status' ? 'integer' : route.scalar };
+      responses[String(status)] = { description: route.summary, content: { 'application/json': { schema } } };
     } else {
       responses[String(status)] = { description: `${route.summary}: empty body` };
     }

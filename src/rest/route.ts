@@ -74,9 +74,10 @@ export interface RouteDef {
   /**
    * The result is a JSON scalar sent as it is (GitLab's bare `true` / `false` bodies: POST /users/:id/block),
    * or, with 'status', the status code itself: Grape's body when `status :accepted` ends an endpoint
-   * (POST /user/gpg_keys/:key_id/revoke answers 202 with `202`).
+   * (POST /user/gpg_keys/:key_id/revoke answers 202 with `202`), or with 'accepted' Grape's `accepted!`
+   * body `{"message":"202 Accepted"}` (DELETE /projects/:id in GitLab 10.3).
    */
-  scalar?: 'boolean' | 'status';
+  scalar?: 'boolean' | 'status' | 'accepted';
   /** Path inside the result to present (e.g. 'project' of a payload). */
   unwrap?: string;
   /** Response presenter; absent for 204 routes. May depend on the parameters and the caller. */

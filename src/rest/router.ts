@@ -113,7 +113,7 @@ async function handle(c: CompiledRoute, deps: RestDeps, req: Request, res: Respo
   }
   const status = typeof route.status === 'function' ? route.status(data as Record<string, unknown>) : c.status;
   if (route.scalar) {
-    sendJson(res, status, route.scalar === 'status' ? status : value);
+    sendJson(res, status, route.scalar === 'status' ? status : route.scalar === 'accepted' ? { message: '202 Accepted' } : value);
     return;
   }
   if (status === 204 || status === 304 || !shape) {

@@ -143,7 +143,7 @@ describe('project audit events', () => {
     expect((await api(t, other.token).get(`/api/v4/projects/${p.id}/audit_events`).expect(404)).body).toEqual({ message: '404 Project Not Found' });
     const gql = await api(t, owner.token).graphql(`{ projectAuditEvents(projectId: "${p.id}") { total nodes { details { change } } } }`);
     expect(gql.body.data.projectAuditEvents.total).toBe(3);
-    await api(t, owner.token).delete(`/api/v4/projects/${p.id}`).expect(204);
+    await api(t, owner.token).delete(`/api/v4/projects/${p.id}`).expect(202);
     expect((await events('?entity_type=Project'))[0].details).toMatchObject({ remove: 'project', target_details: 'powner/audited-p' });
   });
 });

@@ -114,7 +114,7 @@ describe('POST /projects/:id/fork', () => {
     const u = await createUser(t);
     expect(keys((await api(t, u.token).get(`/api/v4/projects/${fork.id}`)).body)).not.toContain('forked_from_project');
     expect((await admin().get(`/api/v4/projects/${fork.id}`)).body.forked_from_project.id).toBe(src.id);
-    await admin().delete(`/api/v4/projects/${src.id}`).expect(204);
+    await admin().delete(`/api/v4/projects/${src.id}`).expect(202);
     expect((await queryOne<{ f: number | null }>(t, 'select forked_from_project_id as f from projects where id = ?', [fork.id]))?.f).toBeNull();
   });
 });

@@ -37,3 +37,21 @@ describe('project statistics and feature filters', () => {
     expect(gql.body.data.projects.total).toBe(2);
   });
 });
+
+describe('GitLab 10.3 write rules of projects', () => {
+  it('PUT /projects/:id needs at least one known attribute (public_builds counts, as its 10.3 name); DELETE answers 202 Accepted', async () => {
+    const u = await createUser(t, { username: 'rules' });
+    const p = (await api(t, u.token).post('/api/v4/projects').send({ name: 'ruled' }).expect(201)).body;
+    const none = await api(t, u.token).put(`/api/v4/projects/${p.id}`).send({ unknown: 1 }).expect(400);
+    expect(none.body.error).toBe('jobs_enabled, resolve_outdated_diff_discussions, ci_config_path, container_registry_enabled, default_branch, description, '
+      + 'issues_enabled, lfs_enabled, merge_requests_enabled, name, only_allow_merge_if_all_discussions_are_resolved, only_allow_merge_if_pipeline_succeeds, '
+      + 'path, printing_merge_request_link_enabled, public_builds, request_access_enabled, shared_runners_enabled, snippets_enabled, tag_list, visibility, '
+      + 'wiki_enabled, public_jobs, avatar are missing, at least one parameter must be provided');
+    await api(t, u.token).put(`/api/v4/projects/${p.id}`).send({ public_builds: false }).expect(200);
+    await api(t, u.token).put(`/api/v4/projects/${p.id}`).send({ public_jobs: true }).expect(200);
+    await api(t, u.token).put(`/api/v4/projects/${p.id}`).send({ description: 'ok' }).expect(200);
+    const del = await api(t, u.token).delete(`/api/v4/projects/${p.id}`);
+    expect([del.status, del.body]).toEqual([202, { message: '202 Accepted' }]);
+    expect((await api(t, u.token).get(`/api/v4/projects/${p.id}`).expect(404)).body).toEqual({ message: '404 Project Not Found' });
+  });
+});

@@ -26,6 +26,14 @@ const WRITE_PARAMS: Record<string, ParamException> = { public_builds: { aliasOf:
 const idAfterOrBefore = (next: Cursor, p: Record<string, unknown>): Record<string, string> =>
   ({ [(p.sort ?? PROJECT_DEFAULT_SORT) === SortDirection.ASC ? 'id_after' : 'id_before']: String(next.id) });
 
+/** GitLab 10.3's `update_params_at_least_one_of`, then this service's names (public_jobs, avatar): a PUT must send one. */
+const UPDATE_AT_LEAST_ONE_OF = [
+  'jobs_enabled', 'resolve_outdated_diff_discussions', 'ci_config_path', 'container_registry_enabled', 'default_branch', 'description', 'issues_enabled',
+  'lfs_enabled', 'merge_requests_enabled', 'name', 'only_allow_merge_if_all_discussions_are_resolved', 'only_allow_merge_if_pipeline_succeeds', 'path',
+  'printing_merge_request_link_enabled', 'public_builds', 'request_access_enabled', 'shared_runners_enabled', 'snippets_enabled', 'tag_list',
+  'visibility', 'wiki_enabled', 'public_jobs', 'avatar',
+];
+
 // spec 4.12: a share's expiry is a calendar date (400 "expires_at is invalid" before any lookup).
 const EXPIRES: Record<string, ParamException> = { expires_at: { type: 'date' } };
 const tag = 'projects';
@@ -51,6 +59,7 @@ export const projectRoutes = defineRoutes([
   },
   {
     method: 'PUT', path: '/projects/:id', field: 'Mutation.updateProject', params: WRITE_PARAMS, files: ['avatar'], shape: ProjectWire,
+    rules: [{ atLeastOneOf: UPDATE_AT_LEAST_ONE_OF }],
     summary: 'Update a project', tag,
   },
   { method: 'POST', path: '/projects/:id/fork', field: 'Mutation.forkProject', shape: ProjectWire, summary: 'Fork a project (no repository is copied)', tag },
@@ -67,7 +76,8 @@ export const projectRoutes = defineRoutes([
     summary: 'Remove the fork relation (304 when the project is no fork)', tag,
   },
   { method: 'GET', path: '/projects/:id/users', field: 'Query.projectUsers', paginated: true, shape: UserBasicWire, summary: 'List the users of a project', tag },
-  { method: 'DELETE', path: '/projects/:id', field: 'Mutation.deleteProject', summary: 'Delete a project', tag },
+  // GitLab 10.3 destroys projects asynchronously and answers `accepted!`: 202 {"message":"202 Accepted"} (the row is gone here already).
+  { method: 'DELETE', path: '/projects/:id', field: 'Mutation.deleteProject', status: 202, scalar: 'accepted', summary: 'Delete a project', tag },
   { method: 'POST', path: '/projects/:id/archive', field: 'Mutation.archiveProject', shape: ProjectWire, summary: 'Archive a project', tag },
   { method: 'POST', path: '/projects/:id/unarchive', field: 'Mutation.unarchiveProject', shape: ProjectWire, summary: 'Unarchive a project', tag },
   {
