@@ -6,13 +6,13 @@ import { ApplicationSettingsType, UpdateApplicationSettingsInput } from './appli
 
 @Resolver(() => ApplicationSettingsType)
 export class ApplicationSettingsResolver {
-  @Query(() => ApplicationSettingsType, { description: 'Instance settings (GET /application/settings), administrators only.' })
+  @Query(() => ApplicationSettingsType, { description: 'Instance settings, administrators only.' })
   @Allow('admin')
   applicationSettings(@Ctx() ctx: RequestCtx): Promise<Record<string, unknown>> {
     return applicationSettingsService.get(ctx);
   }
 
-  @Mutation(() => ApplicationSettingsType, { description: 'PUT /application/settings: at least one setting; administrators only.' })
+  @Mutation(() => ApplicationSettingsType, { description: 'Changes the given settings (at least one); administrators only.' })
   @Allow('admin')
   updateApplicationSettings(
     @Arg('input', () => UpdateApplicationSettingsInput) input: UpdateApplicationSettingsInput,

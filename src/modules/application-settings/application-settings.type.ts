@@ -57,11 +57,11 @@ for (const alias of WEB_PASSWORD_ALIASES) {
 }
 field(ApplicationSettingsType.prototype, 'runnersRegistrationToken', () => String, {
   nullable: true,
-  description: 'Instance token runners register with (POST /runners); rotate with resetRunnersRegistrationToken. Null only when the stored value does not open with the configured secrets keys (logged, counted in secrets_unreadable_total).',
+  description: 'Instance token runners register with (registerRunner); rotate with resetRunnersRegistrationToken. Null only when the stored value does not open with the configured secrets keys (logged, counted in secrets_unreadable_total).',
 });
 field(ApplicationSettingsType.prototype, 'createdAt', () => Date, {});
 field(ApplicationSettingsType.prototype, 'updatedAt', () => Date, {});
-ObjectType('ApplicationSettings', { description: 'Instance-wide settings (spec 4.18), administrators only.' })(ApplicationSettingsType);
+ObjectType('ApplicationSettings', { description: 'Instance-wide settings, administrators only.' })(ApplicationSettingsType);
 
 /** PUT /application/settings: every setting optional; at least one must be given. */
 export class UpdateApplicationSettingsInput {

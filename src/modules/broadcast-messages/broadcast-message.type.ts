@@ -1,7 +1,7 @@
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageType } from '../../core/pagination/page';
 
-@ObjectType('BroadcastMessage', { description: 'A banner shown to every user between startsAt and endsAt (spec 2.6).' })
+@ObjectType('BroadcastMessage', { description: 'A banner shown to every user between startsAt and endsAt.' })
 export class BroadcastMessageType {
   @Field(() => Int) id!: number;
   @Field(() => String) message!: string;

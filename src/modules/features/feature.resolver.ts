@@ -27,7 +27,7 @@ export class FeatureResolver {
     return service.isEnabled(ctx, name, { user: ctx.tokenInvalid ? null : ctx.user });
   }
 
-  @Mutation(() => FeatureType, { description: 'Administrators only: POST /features/:name (creates the feature when new).' })
+  @Mutation(() => FeatureType, { description: 'Administrators only: sets a gate, creating the feature when new.' })
   @Allow('admin')
   setFeatureGate(@Arg('name', () => String) name: string, @Arg('input', () => SetFeatureGateInput) input: SetFeatureGateInput, @Ctx() ctx: RequestCtx): Promise<Feature> {
     return service.set(ctx, name, input);

@@ -10,7 +10,7 @@ export enum FeatureState {
 registerEnumType(FeatureState, { name: 'FeatureState', description: 'ON when fully enabled, CONDITIONAL when some gate is set, else OFF.' });
 export const FEATURE_STATE_REST_VALUES = ['on', 'off', 'conditional'] as const;
 
-@ObjectType('FeatureGate', { description: 'One gate of a feature (spec 2.9).' })
+@ObjectType('FeatureGate', { description: 'One gate of a feature.' })
 export class FeatureGateType {
   @Field(() => String, { description: 'boolean, actors, percentage_of_actors, percentage_of_time or groups' })
   key!: string;
@@ -19,7 +19,7 @@ export class FeatureGateType {
   value!: GateValue;
 }
 
-@ObjectType('Feature', { description: 'A persisted feature flag (spec 2.9); state and gates are computed from its gate values.' })
+@ObjectType('Feature', { description: 'A persisted feature flag; state and gates are computed from its gate values.' })
 export class FeatureType {
   @Field(() => String) name!: string;
 }

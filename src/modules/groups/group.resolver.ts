@@ -20,7 +20,7 @@ import { GroupProjectsArgs } from './group-projects.args';
 
 @Resolver(() => GroupType)
 export class GroupResolver {
-  @Query(() => GroupPage, { description: 'Groups visible to the caller (GET /groups).' })
+  @Query(() => GroupPage, { description: 'Groups visible to the caller.' })
   @Allow('anonymous')
   groups(@Args() args: GroupsArgs, @Ctx() ctx: RequestCtx): Promise<Page<Namespace>> {
     return groupService.list(ctx, args);
@@ -32,13 +32,13 @@ export class GroupResolver {
     return groupService.findVisible(ctx, id);
   }
 
-  @Query(() => GroupPage, { description: 'Visible direct subgroups (GET /groups/:id/subgroups).' })
+  @Query(() => GroupPage, { description: 'Visible direct subgroups.' })
   @Allow('anonymous')
   groupSubgroups(@Args() args: SubgroupsArgs, @Ctx() ctx: RequestCtx): Promise<Page<Namespace>> {
     return groupService.subgroups(ctx, args.id, args);
   }
 
-  @Query(() => ProjectPage, { description: 'Projects of a group and projects shared with it (GET /groups/:id/projects).' })
+  @Query(() => ProjectPage, { description: 'Projects of a group and projects shared with it.' })
   @Allow('anonymous')
   async groupProjects(@Args() args: GroupProjectsArgs, @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo): Promise<Page<Project>> {
     const group = await groupService.findVisible(ctx, args.id);

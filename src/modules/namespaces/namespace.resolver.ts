@@ -10,7 +10,7 @@ import { NamespacePage, NamespaceType } from './namespace.type';
 
 @Resolver(() => NamespaceType)
 export class NamespaceResolver {
-  @Query(() => NamespacePage, { description: "The caller's namespaces (GET /namespaces)." })
+  @Query(() => NamespacePage, { description: "The caller's namespaces." })
   @Allow('user')
   namespaces(@Args() args: NamespacesArgs, @Ctx() ctx: RequestCtx): Promise<Page<Namespace>> {
     return namespaceService.list(ctx, args);

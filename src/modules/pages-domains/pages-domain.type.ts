@@ -26,7 +26,7 @@ export class ProjectPagesDomainsArgs extends PageArgs {
   @Field(() => ID, { description: 'Project id or full path.' }) projectId!: string;
 }
 
-@InputType('UpdatePagesDomainInput', { description: 'Neither given: both are cleared; certificate alone keeps the stored key (spec 4.28).' })
+@InputType('UpdatePagesDomainInput', { description: 'Neither given: both are cleared; certificate alone keeps the stored key.' })
 export class UpdatePagesDomainInput {
   @Field(() => String, { nullable: true, description: 'PEM certificate, intermediates following' }) certificate?: string;
   @Field(() => String, { nullable: true, description: 'PEM private key (RSA or EC)' }) key?: string;

@@ -69,7 +69,7 @@ export class ProjectsArgs extends KeysetArgs(ProjectFilterArgs, 'ID') {
   customAttributes?: CustomAttributeFilter[];
 }
 
-@InputType('ProjectAttributesInput', { description: 'Writable project attributes (POST/PUT /projects).' })
+@InputType('ProjectAttributesInput', { description: 'Writable project attributes (createProject, updateProject).' })
 export class ProjectAttributesInput {
   @Field(() => String, { nullable: true }) name?: string;
   @Field(() => String, { nullable: true }) path?: string;

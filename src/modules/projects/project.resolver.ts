@@ -53,7 +53,7 @@ const fullPathOf = (ns: Namespace, p: Project) => `${ns.fullPath}/${p.path}`;
 
 @Resolver(() => ProjectType)
 export class ProjectResolver {
-  @Query(() => ProjectPage, { description: 'Projects visible to the caller (GET /projects).' })
+  @Query(() => ProjectPage, { description: 'Projects visible to the caller.' })
   @Allow('anonymous')
   async projects(@Args() args: ProjectsArgs, @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo): Promise<Page<Project>> {
     const page = await projectService.list(ctx, args);

@@ -21,73 +21,73 @@ import { RUNNER_PROJECTS_MAX } from './runner.loaders';
 
 @Resolver(() => RunnerType)
 export class RunnerResolver {
-  @Query(() => RunnerPage, { description: 'Specific runners the caller owns (GET /runners).' })
+  @Query(() => RunnerPage, { description: 'Specific runners the caller owns.' })
   @Allow('user')
   runners(@Args() args: RunnersArgs, @Ctx() ctx: RequestCtx): Promise<Page<Runner>> {
     return runnerService.list(ctx, args);
   }
 
-  @Query(() => RunnerPage, { description: 'All runners, shared and specific (GET /runners/all); administrators only.' })
+  @Query(() => RunnerPage, { description: 'All runners, shared and specific; administrators only.' })
   @Allow('user')
   allRunners(@Args() args: AllRunnersArgs, @Ctx() ctx: RequestCtx): Promise<Page<Runner>> {
     return runnerService.listAll(ctx, args);
   }
 
-  @Query(() => RunnerType, { description: 'A runner (GET /runners/:id).' })
+  @Query(() => RunnerType, { description: 'A runner.' })
   @Allow('user')
   runner(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestCtx): Promise<Runner> {
     return runnerService.get(ctx, id);
   }
 
-  @Query(() => JobPage, { description: "A runner's jobs, ordered by id (GET /runners/:id/jobs)." })
+  @Query(() => JobPage, { description: "A runner's jobs, ordered by id." })
   @Allow('user')
   runnerJobs(@Arg('id', () => Int) id: number, @Args() args: JobListArgs, @Ctx() ctx: RequestCtx): Promise<Page<JobRow>> {
     return runnerService.jobs(ctx, id, args);
   }
 
-  @Query(() => RunnerPage, { description: "Runners enabled in a project, plus shared ones when the project uses them (GET /projects/:id/runners)." })
+  @Query(() => RunnerPage, { description: "Runners enabled in a project, plus shared ones when the project uses them." })
   @Allow('user')
   projectRunners(@Args() args: ProjectRunnersArgs, @Ctx() ctx: RequestCtx): Promise<Page<Runner>> {
     return projectRunnerService.list(ctx, args);
   }
 
-  @Mutation(() => RunnerType, { description: 'PUT /runners/:id' })
+  @Mutation(() => RunnerType, { description: 'Changes the given attributes of a runner.' })
   @Allow('user')
   updateRunner(@Arg('id', () => Int) id: number, @Arg('input', () => UpdateRunnerInput) input: UpdateRunnerInput, @Ctx() ctx: RequestCtx): Promise<Runner> {
     return runnerService.update(ctx, id, input);
   }
 
-  @Mutation(() => Boolean, { description: 'DELETE /runners/:id' })
+  @Mutation(() => Boolean, { description: 'Removes a runner.' })
   @Allow('user')
   deleteRunner(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return runnerService.remove(ctx, id);
   }
 
-  @Mutation(() => RunnerType, { description: 'POST /projects/:id/runners' })
+  @Mutation(() => RunnerType, { description: 'Enables a specific runner in a project.' })
   @Allow('user')
   enableProjectRunner(@Args() args: EnableProjectRunnerArgs, @Ctx() ctx: RequestCtx): Promise<Runner> {
     return projectRunnerService.enable(ctx, args.projectId, args.runnerId);
   }
 
-  @Mutation(() => Boolean, { description: 'DELETE /projects/:id/runners/:runner_id' })
+  @Mutation(() => Boolean, { description: 'Disables a specific runner in a project.' })
   @Allow('user')
   disableProjectRunner(@Arg('projectId', () => ID) projectId: string, @Arg('runnerId', () => Int) runnerId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return projectRunnerService.disable(ctx, projectId, runnerId);
   }
 
-  @Mutation(() => RunnerRegistrationType, { description: 'Runner-facing: POST /runners (no user token; the registration token decides).' })
+  @Mutation(() => RunnerRegistrationType, { description: 'Runner-facing: registers a runner (no user token; the registration token decides).' })
   @Allow('anonymous')
   registerRunner(@Arg('input', () => RegisterRunnerInput) input: RegisterRunnerInput, @Ctx() ctx: RequestCtx): Promise<RunnerRegistrationType> {
     return runnerRegistrationService.register(ctx, input);
   }
 
-  @Mutation(() => Boolean, { description: "Runner-facing: DELETE /runners with the runner's token." })
+  @Mutation(() => Boolean, { description: "Runner-facing: a runner removes itself with its own token." })
   @Allow('anonymous')
   unregisterRunner(@Arg('token', () => String) token: string, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return runnerRegistrationService.unregister(ctx, token);
   }
 
-  @Mutation(() => Boolean, { description: "Runner-facing: POST /runners/verify with the runner's token." })
+  @Mutation(() => Boolean, { description: "Runner-facing: checks a runner's token." })
   @Allow('anonymous')
   verifyRunner(@Arg('token', () => String) token: string, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return runnerRegistrationService.verify(ctx, token);

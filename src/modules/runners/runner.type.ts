@@ -50,7 +50,7 @@ export class RunnerType {
 
 export const RunnerPage = PageType(RunnerType, 'RunnerPage');
 
-@ObjectType('RunnerRegistration', { description: 'What POST /runners answers: the new runner id and its token (shown once).' })
+@ObjectType('RunnerRegistration', { description: 'What registerRunner answers: the new runner id and its token (shown once).' })
 export class RunnerRegistrationType {
   @Field(() => Int) id!: number;
   @Field(() => String) token!: string;

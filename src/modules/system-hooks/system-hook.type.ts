@@ -33,7 +33,7 @@ export class SystemHookLogType {
 
 export const SystemHookLogPage = PageType(SystemHookLogType, 'SystemHookLogPage');
 
-@ObjectType('SystemHookTestData', { description: 'What GET /hooks/:id sends to the hook as a test (GitLab 10.3) and answers.' })
+@ObjectType('SystemHookTestData', { description: 'What testSystemHook sends to the hook as a test (GitLab 10.3\'s fixed project_create payload) and answers.' })
 export class SystemHookTestDataType {
   @Field(() => String) eventName!: string;
   @Field(() => String) name!: string;

@@ -28,7 +28,7 @@ export class UserProjectsResolver {
    * As there, `owned` and `membership` are accepted and have no effect on this list: the finder of a
    * user's projects starts from that user's namespace, not from the caller's projects.
    */
-  @Query(() => ProjectPage, { description: "A user's personal projects visible to the caller (GET /users/:user_id/projects)." })
+  @Query(() => ProjectPage, { description: "A user's personal projects visible to the caller." })
   @Allow('anonymous')
   async userProjects(@Args() args: UserProjectsArgs, @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo): Promise<Page<Project>> {
     const user = await userService.findByIdOrUsername(ctx, args.userId);

@@ -15,7 +15,7 @@ import { MaxItems } from '../../core/graphql/list-bound';
 
 @Resolver(() => UserType)
 export class UserResolver {
-  @Query(() => UserType, { description: 'The authenticated user (GET /user).' })
+  @Query(() => UserType, { description: 'The authenticated user.' })
   @Allow('user', { scopes: ['read_user'] })
   currentUser(@Ctx() ctx: RequestCtx): User {
     return requireUser(ctx);
