@@ -8,4 +8,13 @@ describe('schema.graphql', () => {
     const committed = fs.readFileSync(path.join(__dirname, '../../schema.graphql'), 'utf8');
     expect(printAppSchema(await buildAppSchema(MODULES))).toBe(committed);
   });
+
+  it('describes fields in GraphQL terms: no spec section numbers, no REST routes (issue 23 item 9)', async () => {
+    const text = printAppSchema(await buildAppSchema(MODULES));
+    const blocks = [...text.matchAll(/"""([\s\S]*?)"""/g)].map((m) => m[1]);
+    const inline = [...text.matchAll(/^\s*"([^"\n]+)"\s*$/gm)].map((m) => m[1]);
+    const descriptions = [...blocks, ...inline];
+    expect(descriptions.length).toBeGreaterThan(100);
+    expect(descriptions.filter((d) => /\bspec \d|\b(GET|POST|PUT|DELETE) \/[a-z]/.test(d))).toEqual([]);
+  });
 });
