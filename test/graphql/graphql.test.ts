@@ -196,3 +196,14 @@ describe('GraphQL errors', () => {
     expect(complex.body.errors[0].message).toMatch(/complexity/);
   });
 });
+
+describe('currentUser (issue 23 item 1)', () => {
+  it('is null for an anonymous caller on GraphQL, with no error; REST GET /user stays 401', async () => {
+    const res = await api(t).graphql('{ currentUser { username } }');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ data: { currentUser: null } });
+    expect((await api(t).get('/api/v4/user').expect(401)).body).toEqual({ message: '401 Unauthorized' });
+    expect((await api(t, 'not-a-valid-token-0123456').graphql('{ currentUser { username } }')).body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    expect((await api(t, ROOT_TOKEN).graphql('{ currentUser { username } }')).body).toEqual({ data: { currentUser: { username: 'root' } } });
+  });
+});

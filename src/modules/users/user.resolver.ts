@@ -1,7 +1,6 @@
 import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
-import { requireUser } from '../../core/auth/guards';
 import type { Page } from '../../core/pagination/page';
 import { policy } from '../access/policy';
 import { User } from './user.entity';
@@ -15,10 +14,10 @@ import { MaxItems } from '../../core/graphql/list-bound';
 
 @Resolver(() => UserType)
 export class UserResolver {
-  @Query(() => UserType, { description: 'The authenticated user.' })
-  @Allow('user', { scopes: ['read_user'] })
-  currentUser(@Ctx() ctx: RequestCtx): User {
-    return requireUser(ctx);
+  @Query(() => UserType, { nullable: true, description: 'The authenticated user; null for an anonymous caller (as GitLab\'s GraphQL API).' })
+  @Allow('anonymous', { scopes: ['read_user'] })
+  currentUser(@Ctx() ctx: RequestCtx): User | null {
+    return ctx.user ?? null;
   }
 
   @Query(() => UserPage)

@@ -1,4 +1,5 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
+import { UnauthenticatedError } from '../../core/errors/domain-errors';
 import { defineRoutes, type ParamException } from '../../rest/route';
 import { UserActivityWire, UserBasicWire, UserPublicWire, UserWire, UserWithAdminWire } from './user.presenter';
 import { policy } from '../access/policy';
@@ -8,12 +9,16 @@ const forAdmin = (ctx: RequestCtx) => policy.isAdmin(ctx.user);
 
 const USER_ID: Record<string, ParamException> = { id: { notFound: 'User' } };
 const tag = 'users';
+const requireCaller = async (ctx: RequestCtx): Promise<void> => {
+  if (!ctx.user) throw new UnauthenticatedError();
+};
 /** provider + extern_uid name one identity: both or neither (Grape's all_or_none_of). */
 const IDENTITY = { allOrNoneOf: ['extern_uid', 'provider'] };
 
 export const userRoutes = defineRoutes([
   {
-    method: 'GET', path: '/user', field: 'Query.currentUser',
+    // REST keeps GitLab's 401 for an anonymous GET /user (GraphQL answers null).
+    method: 'GET', path: '/user', field: 'Query.currentUser', filter: requireCaller, gate: requireCaller,
     shape: (_p, ctx) => (forAdmin(ctx) ? UserWithAdminWire : UserPublicWire), shapes: [UserPublicWire, UserWithAdminWire],
     summary: 'The authenticated user', tag,
   },
