@@ -3,7 +3,8 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import { PaginationMode, type Page } from '../../core/pagination/page';
 import { lightEntity, sqlRows } from '../../core/db/sql';
 import { intArray } from '../access/visibility-sql';
-import { projectVisibility } from '../access/visibility';
+import { groupVisibility, projectVisibility } from '../access/visibility';
+import { COUNT_LIMIT } from '../../core/pagination/page';
 import type { Namespace } from '../namespaces/namespace.entity';
 import { Project } from '../projects/project.entity';
 import { listGroups, listSubgroupsBatched } from './group-list.query';
@@ -127,10 +128,37 @@ async function loadSubgroups(ctx: RequestCtx, keys: readonly SubgroupsKey[]): Pr
 
 const projectsKey = (k: GroupProjectsKey) => `${k.groupId}:${k.limit}:${k.columns}`;
 
+export type GroupCount = 'projects' | 'descendantGroups' | 'members';
+
+/**
+ * Per-group counts for dashboards (issue 23 item 3), one statement per page and kind, each counted up
+ * to COUNT_LIMIT + 1 rows like the lists (null above COUNT_LIMIT): the projects of the group the caller
+ * may see, its visible descendant groups (traversal_ids GIN), its direct members.
+ */
+async function loadGroupCounts(ctx: RequestCtx, kind: GroupCount, ids: readonly number[]): Promise<(number | null)[]> {
+  const inner = kind === 'projects'
+    ? `select 1 from projects p where p.namespace_id = g.id and ${await projectVisibility(ctx, 'p')}`
+    : kind === 'descendantGroups'
+      ? `select 1 from namespaces d where d.traversal_ids @> array[g.id] and d.id <> g.id and d.kind = 'group' and ${await groupVisibility(ctx, 'd')}`
+      : 'select 1 from group_members m where m.group_id = g.id';
+  const rows = await sqlRows<{ id: number; n: string }>(
+    ctx.em,
+    `select g.id, (select count(*) from (${inner} limit ${COUNT_LIMIT + 1}) x) as n from unnest(${intArray(ids)}) as g(id)`,
+  );
+  const byId = new Map(rows.map((r) => [Number(r.id), Number(r.n)]));
+  return ids.map((id) => {
+    const n = byId.get(id) ?? 0;
+    return n > COUNT_LIMIT ? null : n;
+  });
+}
+
 /** Per-request batching: every nested field of a group list costs one query per page, not per row. */
 export function groupLoaders(ctx: RequestCtx) {
   return {
     groupStatistics: new DataLoader<number, GroupStatistics>((ids) => loadGroupStatistics(ctx, ids)),
+    groupProjectsCount: new DataLoader<number, number | null>((ids) => loadGroupCounts(ctx, 'projects', ids)),
+    groupDescendantGroupsCount: new DataLoader<number, number | null>((ids) => loadGroupCounts(ctx, 'descendantGroups', ids)),
+    groupMembersCount: new DataLoader<number, number | null>((ids) => loadGroupCounts(ctx, 'members', ids)),
     groupProjects: new DataLoader<GroupProjectsKey, Project[], string>((keys) => loadGroupProjects(ctx, keys), { cacheKeyFn: projectsKey }),
     groupSharedProjects: new DataLoader<GroupProjectsKey, Project[], string>((keys) => loadGroupSharedProjects(ctx, keys), { cacheKeyFn: projectsKey }),
     groupCustomAttributes: new DataLoader<number, KeyValue[]>((ids) => customAttributesOf(ctx, 'Group', ids)),

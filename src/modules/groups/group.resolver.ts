@@ -92,6 +92,21 @@ export class GroupResolver {
     return g.parentId ? ctx.loaders.namespace.load(g.parentId) : null;
   }
 
+  @FieldResolver(() => Int, { nullable: true, description: 'Projects of this group (not of subgroups) the caller may see, counted up to 10,000 (null above).' })
+  projectsCount(@Root() g: Namespace, @Ctx() ctx: RequestCtx): Promise<number | null> {
+    return ctx.loaders.groupProjectsCount.load(g.id);
+  }
+
+  @FieldResolver(() => Int, { nullable: true, description: 'Subgroups at any depth the caller may see, counted up to 10,000 (null above).' })
+  descendantGroupsCount(@Root() g: Namespace, @Ctx() ctx: RequestCtx): Promise<number | null> {
+    return ctx.loaders.groupDescendantGroupsCount.load(g.id);
+  }
+
+  @FieldResolver(() => Int, { nullable: true, description: 'Direct members of this group, counted up to 10,000 (null above).' })
+  groupMembersCount(@Root() g: Namespace, @Ctx() ctx: RequestCtx): Promise<number | null> {
+    return ctx.loaders.groupMembersCount.load(g.id);
+  }
+
   @FieldResolver(() => GroupStatisticsType, { nullable: true, description: 'Administrators only; null for others.' })
   statistics(@Root() g: Namespace, @Ctx() ctx: RequestCtx): Promise<GroupStatistics> | null {
     return policy.canSeeStatistics(ctx.user) ? ctx.loaders.groupStatistics.load(g.id) : null;
