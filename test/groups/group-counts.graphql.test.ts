@@ -34,3 +34,16 @@ describe('Group counts', () => {
     expect(await count()).toBe(small);
   });
 });
+
+describe('top-level groups', () => {
+  it('topLevelOnly (REST top_level_only, as later GitLab) leaves out subgroups', async () => {
+    const top = await createGroup(t, { path: 'alpha', visibility: 'public' });
+    await createGroup(t, { path: 'beta', parent: top, visibility: 'public' });
+    await createGroup(t, { path: 'gamma', visibility: 'public' });
+    const gql = (await api(t, ROOT_TOKEN).graphql('{ groups(allAvailable: true, topLevelOnly: true) { nodes { fullPath } } }').expect(200)).body.data.groups.nodes;
+    expect(gql.map((g: { fullPath: string }) => g.fullPath).sort()).toEqual(['alpha', 'gamma']);
+    const rest = (await api(t).get('/api/v4/groups?top_level_only=true').expect(200)).body as { full_path: string }[];
+    expect(rest.map((g) => g.full_path).sort()).toEqual(['alpha', 'gamma']);
+    expect((await api(t).get('/api/v4/groups').expect(200)).body).toHaveLength(3);
+  });
+});

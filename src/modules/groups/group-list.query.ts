@@ -6,7 +6,7 @@ import { AccessLevel } from '../access/access-level';
 import { activeMembership, intArray } from '../access/visibility-sql';
 import { groupVisibility, groupVisibilitySplit, ownGroups } from '../access/visibility';
 import { SortDirection, VISIBILITY_LEVEL } from '../access/visibility.type';
-import { GroupOrderBy, type GroupsArgs } from './group.inputs';
+import { GroupOrderBy, type GroupListArgs, type GroupsArgs } from './group.inputs';
 import { Namespace } from '../namespaces/namespace.entity';
 import { policy } from '../access/policy';
 
@@ -61,6 +61,7 @@ async function groupFilter(ctx: RequestCtx, args: GroupsArgs, scope: GroupListSc
     params.push(scope.parentId);
   }
   if (args.skipGroups?.length) where.push(`not (n.id = any(${intArray(args.skipGroups)}))`);
+  if ((args as GroupListArgs).topLevelOnly) where.push('n.parent_id is null');
   if (args.search) where.push(searchFilter(args.search, params));
   if (args.owned) {
     where.push(ctx.user ? `n.id in (select gm.group_id from group_members gm where gm.user_id = ${Number(ctx.user.id)} and gm.access_level = ${AccessLevel.OWNER} and ${activeMembership('gm')})` : 'false');

@@ -38,6 +38,13 @@ export class GroupsArgs extends KeysetArgs(PageArgs, 'NAME or ID') {
   customAttributes?: CustomAttributeFilter[];
 }
 
+/** The instance-wide group list: also top-level groups only (later GitLab's `top_level_only`). */
+@ArgsType()
+export class GroupListArgs extends GroupsArgs {
+  @Field(() => Boolean, { nullable: true, description: 'Only groups without a parent.' })
+  topLevelOnly?: boolean;
+}
+
 @ArgsType()
 export class SubgroupsArgs extends GroupsArgs {
   @Field(() => ID, { description: 'Parent group id or full path.' })

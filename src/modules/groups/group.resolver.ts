@@ -11,7 +11,7 @@ import { selectedColumns } from '../../core/graphql/reads';
 import { MaxItems, limitDescription, servedLimit } from '../../core/graphql/list-bound';
 import { projectService } from '../projects/project.service';
 import { ProjectPage, ProjectType } from '../projects/project.type';
-import { CreateGroupInput, GroupsArgs, SubgroupsArgs, UpdateGroupInput } from './group.inputs';
+import { CreateGroupInput, GroupListArgs, GroupsArgs, SubgroupsArgs, UpdateGroupInput } from './group.inputs';
 import { GROUP_CUSTOM_ATTRIBUTES_MAX, GROUP_DETAIL_PROJECTS, type GroupStatistics, type KeyValue } from './group.loaders';
 import { groupService } from './group.service';
 import { CustomAttributeType, GroupPage, GroupStatisticsType, GroupType } from './group.type';
@@ -22,7 +22,7 @@ import { GroupProjectsArgs } from './group-projects.args';
 export class GroupResolver {
   @Query(() => GroupPage, { description: 'Groups visible to the caller.' })
   @Allow('anonymous')
-  groups(@Args() args: GroupsArgs, @Ctx() ctx: RequestCtx): Promise<Page<Namespace>> {
+  groups(@Args() args: GroupListArgs, @Ctx() ctx: RequestCtx): Promise<Page<Namespace>> {
     return groupService.list(ctx, args);
   }
 
