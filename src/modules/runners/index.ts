@@ -1,5 +1,6 @@
 import { defineModule } from '../../core/module/app-module';
 import { Migration20261122130000Runners } from './migrations/Migration20261122130000_runners';
+import { Migration20261203180000RunnerTagsGin } from './migrations/Migration20261203180000_runner_tags_gin';
 import { Runner, RunnerProject } from './runner.entity';
 import { runnerLoaders } from './runner.loaders';
 import { RunnerResolver } from './runner.resolver';
@@ -11,7 +12,10 @@ import { seedRunnersScale } from './runner-scale.seed';
 export const runnersModule = defineModule({
   name: 'runners',
   entities: [Runner, RunnerProject],
-  migrations: [{ name: 'Migration20261122130000_runners', class: Migration20261122130000Runners }],
+  migrations: [
+    { name: 'Migration20261122130000_runners', class: Migration20261122130000Runners },
+    { name: 'Migration20261203180000_runner_tags_gin', class: Migration20261203180000RunnerTagsGin },
+  ],
   resolvers: [RunnerResolver],
   routes: runnerRoutes,
   loaders: runnerLoaders,

@@ -6,6 +6,43 @@ import { Runner } from './runner.entity';
 
 /** A runner is online when it contacted the server within the last hour (spec 3, "Runner"). */
 export const ONLINE_WINDOW_MS = 60 * 60 * 1000;
+/** Later GitLab's stale runner: no contact (or, never contacted, no creation) for 3 months. */
+export const STALE_WINDOW_MS = 90 * 24 * 60 * 60 * 1000;
+
+export type RunnerStatusName = 'ONLINE' | 'OFFLINE' | 'STALE' | 'NEVER_CONTACTED';
+
+/** The status of one runner, by the same rules as `statusFilter`. */
+export function runnerStatus(r: { contactedAt: Date | null; createdAt: Date }, now: Date): RunnerStatusName {
+  const t = now.getTime();
+  if (!r.contactedAt) return r.createdAt.getTime() < t - STALE_WINDOW_MS ? 'STALE' : 'NEVER_CONTACTED';
+  if (r.contactedAt.getTime() > t - ONLINE_WINDOW_MS) return 'ONLINE';
+  return r.contactedAt.getTime() < t - STALE_WINDOW_MS ? 'STALE' : 'OFFLINE';
+}
+
+function statusFilter(status: RunnerStatusName, now: Date, params: unknown[]): string {
+  const online = new Date(now.getTime() - ONLINE_WINDOW_MS);
+  const stale = new Date(now.getTime() - STALE_WINDOW_MS);
+  switch (status) {
+    case 'ONLINE':
+      params.push(online);
+      return 'r.contacted_at > ?';
+    case 'OFFLINE':
+      params.push(online, stale);
+      return '(r.contacted_at <= ? and r.contacted_at >= ?)';
+    case 'STALE':
+      params.push(stale, stale);
+      return '(r.contacted_at < ? or (r.contacted_at is null and r.created_at < ?))';
+    case 'NEVER_CONTACTED':
+      params.push(stale);
+      return '(r.contacted_at is null and r.created_at >= ?)';
+  }
+}
+
+export interface RunnerFilters {
+  status?: RunnerStatusName | null;
+  tagList?: string[] | null;
+  search?: string | null;
+}
 
 export type ScopeName = 'active' | 'paused' | 'online' | 'specific' | 'shared';
 
@@ -37,9 +74,19 @@ function scopeFilter(scope: ScopeName, now: Date, params: unknown[]): string {
  * One runner list: a base filter (which runners the route covers) and an optional scope, ordered by
  * id, through the shared list builder (a count and a page query). Indexes: ci_runners_{shared,active,contacted}_idx.
  */
-export function listRunners(ctx: RequestCtx, base: string, baseParams: unknown[], scope: ScopeName | undefined, args: PageInput): Promise<Page<Runner>> {
+export function listRunners(ctx: RequestCtx, base: string, baseParams: unknown[], scope: ScopeName | undefined, args: PageInput & RunnerFilters): Promise<Page<Runner>> {
   const params = [...baseParams];
   const where = [base];
   if (scope) where.push(scopeFilter(scope, ctx.clock.now(), params));
+  if (args.status) where.push(statusFilter(args.status, ctx.clock.now(), params));
+  if (args.tagList?.length) {
+    // The GIN index on tag_list serves the containment.
+    where.push('r.tag_list @> ?::text[]');
+    params.push(`{${args.tagList.map((t) => `"${t.replace(/["\\]/g, '\\$&')}"`).join(',')}}`);
+  }
+  if (args.search) {
+    where.push("r.description ilike ? escape '\\'");
+    params.push(`%${args.search.replace(/[\\%_]/g, '\\$&')}%`);
+  }
   return offsetPage(ctx.em, { select: 'r.*', from: 'ci_runners r', where, params, orderBy: 'r.id', dir: 'asc', id: 'r.id', map: (row) => ctx.em.map(Runner, row as never) }, args);
 }

@@ -1,17 +1,30 @@
 import { ArgsType, Field, ID, InputType, Int } from 'type-graphql';
 import { PageArgs } from '../../core/pagination/page';
-import { OwnRunnerScope, RunnerAccessLevel, RunnerScope } from './runner.type';
+import { OwnRunnerScope, RunnerAccessLevel, RunnerScope, RunnerStatus } from './runner.type';
+
+/** What a runner fleet dashboard filters by (later GitLab's `status`, `tag_list`; `search` on the description). */
+@ArgsType()
+export class RunnerFilterArgs extends PageArgs {
+  @Field(() => RunnerStatus, { nullable: true })
+  status?: RunnerStatus;
+
+  @Field(() => [String], { nullable: true, description: 'Runners carrying all these tags.' })
+  tagList?: string[];
+
+  @Field(() => String, { nullable: true, description: 'Substring of the description (case-insensitive).' })
+  search?: string;
+}
 
 /** GET /runners (spec 4.1): the enum admits exactly the scopes the field accepts (issue 23 item 5). */
 @ArgsType()
-export class RunnersArgs extends PageArgs {
+export class RunnersArgs extends RunnerFilterArgs {
   @Field(() => OwnRunnerScope, { nullable: true })
   scope?: OwnRunnerScope;
 }
 
 /** GET /runners/all (spec 4.2). */
 @ArgsType()
-export class AllRunnersArgs extends PageArgs {
+export class AllRunnersArgs extends RunnerFilterArgs {
   @Field(() => RunnerScope, { nullable: true })
   scope?: RunnerScope;
 }

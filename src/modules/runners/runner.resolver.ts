@@ -7,14 +7,14 @@ import { JobPage, type JobRow } from '../ci/job.type';
 import type { Project } from '../projects/project.entity';
 import { ProjectType } from '../projects/project.type';
 import { projectRunnerService } from './project-runner.service';
-import { ONLINE_WINDOW_MS } from './runner-list.query';
+import { ONLINE_WINDOW_MS, runnerStatus } from './runner-list.query';
 import { runnerRegistrationService } from './runner-registration.service';
 import { mayReadRunnerToken } from './runner-access';
 import { runnerTokenSlot } from './runner-token';
 import type { Runner } from './runner.entity';
 import { AllRunnersArgs, EnableProjectRunnerArgs, ProjectRunnersArgs, RegisterRunnerInput, RunnersArgs, UpdateRunnerInput } from './runner.inputs';
 import { runnerService } from './runner.service';
-import { RunnerAccessLevel, RunnerChangeType, RunnerPage, RunnerRegistrationType, RunnerType, accessLevelOf } from './runner.type';
+import { RunnerAccessLevel, RunnerChangeType, RunnerStatus, RunnerPage, RunnerRegistrationType, RunnerType, accessLevelOf } from './runner.type';
 import { runnerChanges, type RunnerChange } from './runner-changes';
 import { MaxItems, limitDescription, servedLimit } from '../../core/graphql/list-bound';
 import { RUNNER_PROJECTS_MAX } from './runner.loaders';
@@ -106,6 +106,16 @@ export class RunnerResolver {
   @FieldResolver(() => RunnerAccessLevel)
   accessLevel(@Root() r: Runner): RunnerAccessLevel {
     return accessLevelOf(r.accessLevel);
+  }
+
+  @FieldResolver(() => RunnerStatus, { description: 'From the last contact (later GitLab\'s runner status).' })
+  status(@Root() r: Runner, @Ctx() ctx: RequestCtx): RunnerStatus {
+    return RunnerStatus[runnerStatus(r, ctx.clock.now())];
+  }
+
+  @FieldResolver(() => Boolean, { description: 'Not active: takes no jobs (later GitLab\'s paused).' })
+  paused(@Root() r: Runner): boolean {
+    return !r.active;
   }
 
   @FieldResolver(() => Boolean, { description: 'Contacted within the last hour.' })

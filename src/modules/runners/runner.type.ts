@@ -19,6 +19,19 @@ export enum RunnerScope {
   SPECIFIC = 'SPECIFIC',
   SHARED = 'SHARED',
 }
+/** Later GitLab's runner status (its GraphQL CiRunnerStatus); computed from the last contact. */
+export enum RunnerStatus {
+  ONLINE = 'ONLINE',
+  OFFLINE = 'OFFLINE',
+  STALE = 'STALE',
+  NEVER_CONTACTED = 'NEVER_CONTACTED',
+}
+registerEnumType(RunnerStatus, {
+  name: 'RunnerStatus',
+  description: 'ONLINE: contacted within the last hour; STALE: last contact (or creation, never contacted) over 3 months ago; NEVER_CONTACTED: not yet, created within 3 months; OFFLINE: the rest.',
+});
+export const RUNNER_STATUS_REST_VALUES = ['online', 'offline', 'stale', 'never_contacted'] as const;
+
 registerEnumType(RunnerScope, { name: 'RunnerScope', description: 'online: contacted within the last hour; paused: not active.' });
 
 /** What `runners` (the caller's own specific runners) accepts: no specific/shared split there. */
