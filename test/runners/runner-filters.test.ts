@@ -39,3 +39,22 @@ describe('runner status, tags and search', () => {
     expect((await api(t, ROOT_TOKEN).get('/api/v4/runners/all?status=sleepy').expect(400)).body).toEqual({ error: 'status does not have a valid value' });
   });
 });
+
+describe('runner jobs newest first', () => {
+  it('sort: DESC on runnerJobs, Runner.jobs and GET /runners/:id/jobs?sort=desc; ASC stays the default', async () => {
+    const { createJob } = await import('./runner-factories');
+    const [owner] = (await t.orm.em.getConnection().execute('select id from namespaces where owner_id = 1')) as { id: number }[];
+    const { createProject } = await import('../support/factories');
+    const p = await createProject(t, { namespace: { id: owner.id }, path: 'jobs-home' });
+    const runner = await createRunner(t, { shared: true, contactedAt: new Date() });
+    const jobs = [];
+    for (let i = 0; i < 3; i += 1) jobs.push(await createJob(t, { runner, project: p, status: i === 1 ? 'failed' : 'success' }));
+    const ids = jobs.map((j) => j.id);
+    const rest = async (q: string) => ((await api(t, ROOT_TOKEN).get(`/api/v4/runners/${runner.id}/jobs${q}`).expect(200)).body as { id: number }[]).map((j) => j.id);
+    expect(await rest('')).toEqual(ids);
+    expect(await rest('?sort=desc')).toEqual([...ids].reverse());
+    expect(await rest('?sort=desc&status=success')).toEqual([ids[2], ids[0]]);
+    const gql = (await api(t, ROOT_TOKEN).graphql(`{ allRunners { nodes { id jobs(sort: DESC, perPage: 2) { nodes { id } } } } }`).expect(200)).body.data.allRunners.nodes;
+    expect(gql.find((r: { id: number }) => r.id === runner.id).jobs.nodes.map((j: { id: number }) => j.id)).toEqual([ids[2], ids[1]]);
+  });
+});

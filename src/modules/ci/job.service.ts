@@ -2,6 +2,7 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import { offsetPage, offsetPagesByKey, type ListQuery } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
 import type { JobListArgs } from './job.inputs';
+import { SortDirection } from '../access/visibility.type';
 import { pgTime } from '../../core/db/pg-time';
 import { preloadJobRelations } from './ci.loaders';
 import type { JobRow, JobStatus } from './job.type';
@@ -58,7 +59,8 @@ function jobQuery(args: JobListArgs, now: Date): ListQuery<JobRow> {
     where.push('b.status = ?');
     params.push(args.status.toLowerCase());
   }
-  return { select: JOB_COLUMNS, from: 'ci_builds b', where, params, orderBy: 'b.id', dir: 'asc', id: 'b.id', map: (r) => toJobRow(r as unknown as JobSqlRow, now) };
+  const dir = args.sort === SortDirection.DESC ? 'desc' : 'asc';
+  return { select: JOB_COLUMNS, from: 'ci_builds b', where, params, orderBy: 'b.id', dir, id: 'b.id', map: (r) => toJobRow(r as unknown as JobSqlRow, now) };
 }
 
 /** One runner's jobs (GET /runners/:id/jobs) through the shared list builder: plain rows, ordered by id. */

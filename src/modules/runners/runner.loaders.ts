@@ -44,7 +44,7 @@ export interface RunnerJobsKey {
   args: JobListArgs;
 }
 
-const argsKey = (a: JobListArgs) => `${a.status ?? ''}:${a.page ?? ''}:${a.perPage ?? ''}`;
+const argsKey = (a: JobListArgs) => `${a.status ?? ''}:${a.sort ?? ''}:${a.page ?? ''}:${a.perPage ?? ''}`;
 
 /** Runner.jobs across the runners of a list: one count and one page query per argument set. */
 async function loadRunnerJobs(ctx: RequestCtx, keys: readonly RunnerJobsKey[]): Promise<Page<JobRow>[]> {
