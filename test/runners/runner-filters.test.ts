@@ -1,5 +1,6 @@
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
-import { createRunner } from './runner-factories';
+import { createProject } from '../support/factories';
+import { createJob, createRunner } from './runner-factories';
 
 /** Issue 23 item 3: what a runner fleet dashboard filters and shows: status, paused, tags, search (REST: later GitLab's status, tag_list). */
 const t = useTestApp();
@@ -42,9 +43,7 @@ describe('runner status, tags and search', () => {
 
 describe('runner jobs newest first', () => {
   it('sort: DESC on runnerJobs, Runner.jobs and GET /runners/:id/jobs?sort=desc; ASC stays the default', async () => {
-    const { createJob } = await import('./runner-factories');
     const [owner] = (await t.orm.em.getConnection().execute('select id from namespaces where owner_id = 1')) as { id: number }[];
-    const { createProject } = await import('../support/factories');
     const p = await createProject(t, { namespace: { id: owner.id }, path: 'jobs-home' });
     const runner = await createRunner(t, { shared: true, contactedAt: new Date() });
     const jobs = [];

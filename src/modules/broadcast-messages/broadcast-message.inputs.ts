@@ -1,4 +1,12 @@
-import { Field, InputType } from 'type-graphql';
+import { ArgsType, Field, InputType } from 'type-graphql';
+import { PageArgs } from '../../core/pagination/page';
+
+/** The list's arguments: pages, and (for dashboards) only the messages shown now or only the others. */
+@ArgsType()
+export class BroadcastMessagesArgs extends PageArgs {
+  @Field(() => Boolean, { nullable: true, description: 'true: only messages whose window contains now; false: only the others.' })
+  active?: boolean;
+}
 
 const WHEN = 'ISO 8601 date-time, any offset (e.g. 2026-11-22T10:00:00+01:00).';
 

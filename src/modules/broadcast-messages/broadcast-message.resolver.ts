@@ -1,9 +1,9 @@
 import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
-import { PageArgs, type Page } from '../../core/pagination/page';
+import type { Page } from '../../core/pagination/page';
 import type { BroadcastMessage } from './broadcast-message.entity';
-import { CreateBroadcastMessageInput, UpdateBroadcastMessageInput } from './broadcast-message.inputs';
+import { BroadcastMessagesArgs, CreateBroadcastMessageInput, UpdateBroadcastMessageInput } from './broadcast-message.inputs';
 import { broadcastMessageService as service, isActive } from './broadcast-message.service';
 import { BroadcastMessageChangeType, BroadcastMessagePage, BroadcastMessageType } from './broadcast-message.type';
 import { broadcastMessageChanges, type BroadcastMessageChange } from './broadcast-message-changes';
@@ -13,7 +13,7 @@ import { broadcastMessageChanges, type BroadcastMessageChange } from './broadcas
 export class BroadcastMessageResolver {
   @Query(() => BroadcastMessagePage, { description: 'Administrators only; newest first.' })
   @Allow('admin')
-  broadcastMessages(@Args() args: PageArgs, @Ctx() ctx: RequestCtx): Promise<Page<BroadcastMessage>> {
+  broadcastMessages(@Args() args: BroadcastMessagesArgs, @Ctx() ctx: RequestCtx): Promise<Page<BroadcastMessage>> {
     return service.list(ctx, args);
   }
 

@@ -24,9 +24,16 @@ export function isActive(m: Pick<BroadcastMessage, 'startsAt' | 'endsAt'>, now: 
 }
 
 /** spec 4.19: newest first (id descending, as GitLab's order_id_desc); the primary key is the index. */
-function list(ctx: RequestCtx, args: PageArgs): Promise<Page<BroadcastMessage>> {
+function list(ctx: RequestCtx, args: PageArgs & { active?: boolean | null }): Promise<Page<BroadcastMessage>> {
   const map = (r: Record<string, unknown>) => ctx.em.map(BroadcastMessage, r as never);
-  return offsetPage(ctx.em, { select: 'b.*', from: 'broadcast_messages b', where: [], params: [], orderBy: 'b.id', dir: 'desc', id: 'b.id', map }, args);
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (args.active !== undefined && args.active !== null) {
+    const now = ctx.clock.now();
+    where.push(args.active ? '(b.starts_at <= ? and b.ends_at >= ?)' : 'not (b.starts_at <= ? and b.ends_at >= ?)');
+    params.push(now, now);
+  }
+  return offsetPage(ctx.em, { select: 'b.*', from: 'broadcast_messages b', where, params, orderBy: 'b.id', dir: 'desc', id: 'b.id', map }, args);
 }
 
 /** Lookup by primary key: GitLab's generic `404 Not found` (lower-case f). */
