@@ -37,14 +37,15 @@ export function authorizedProjectIdsSql(user: User): string {
 
 /**
  * Groups "of" the user (GitLab's default GET /groups set): groups they are a member of with their
- * ancestors and descendants, plus the groups (and ancestors) holding projects they can access.
+ * ancestors and descendants, plus the groups (and ancestors) holding projects they can access
+ * (`projectIds`: the ids, or their `'{…}'::int[]` literal as visibility.ts builds it).
  */
-export function authorizedGroupIdsSql(user: User, projectIds: readonly number[]): string {
+export function authorizedGroupIdsSql(user: User, projectIds: readonly number[] | string): string {
   return `${memberTreeCte(user)}
     select unnest(n.traversal_ids) as id from namespaces n, mg where n.id = any(mg.ids)
     union select id from tree
     union select unnest(pn.traversal_ids) from namespaces pn
-      where pn.kind = 'group' and pn.id = any(array(select p.namespace_id from projects p where p.id = any(${intArray(projectIds)})))`;
+      where pn.kind = 'group' and pn.id = any(array(select p.namespace_id from projects p where p.id = any(${typeof projectIds === 'string' ? projectIds : intArray(projectIds)})))`;
 }
 
 /** Public for everyone; internal too for signed-in, non-external users (docs/permissions.md, "Visibility"). */

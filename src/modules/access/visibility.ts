@@ -18,48 +18,71 @@ function memo<T>(ctx: RequestCtx, key: string, load: () => Promise<T>): Promise<
   return hit;
 }
 
-async function ids(ctx: RequestCtx, sql: string): Promise<number[]> {
-  return (await sqlRows<{ id: number }>(ctx.em, sql)).map((r) => Number(r.id));
+/** An authorized id set and its SQL literal, built once per request. */
+interface IdSet {
+  ids: number[];
+  literal: string;
 }
 
-export function authorizedProjectIds(ctx: RequestCtx): Promise<number[]> {
-  const user = ctx.user;
-  if (!user) return Promise.resolve([]);
-  return memo(ctx, 'authorizedProjectIds', () => ids(ctx, authorizedProjectIdsSql(user)));
+const EMPTY: IdSet = { ids: [], literal: intArray([]) };
+
+/**
+ * The ids as one aggregated `{1,2,…}` text (one row, not thousands: a member of 50 groups reaches about
+ * 5,000 projects), which is also the SQL literal the lists inline, built once per request (issue 19).
+ */
+async function idSet(ctx: RequestCtx, sql: string): Promise<IdSet> {
+  const [row] = await sqlRows<{ ids: string }>(ctx.em, `select coalesce(array_agg(id), '{}')::text as ids from (${sql}) authorized`);
+  const text = String(row?.ids ?? '{}');
+  if (!/^\{[0-9,]*\}$/.test(text)) throw new Error('authorized ids: unexpected array text');
+  return { ids: text.length > 2 ? text.slice(1, -1).split(',').map(Number) : [], literal: `'${text}'::int[]` };
 }
 
-export function authorizedGroupIds(ctx: RequestCtx): Promise<number[]> {
+function projectIdSet(ctx: RequestCtx): Promise<IdSet> {
   const user = ctx.user;
-  if (!user) return Promise.resolve([]);
-  return memo(ctx, 'authorizedGroupIds', async () => ids(ctx, authorizedGroupIdsSql(user, await authorizedProjectIds(ctx))));
+  if (!user) return Promise.resolve(EMPTY);
+  return memo(ctx, 'authorizedProjectIds', () => idSet(ctx, authorizedProjectIdsSql(user)));
+}
+
+function groupIdSet(ctx: RequestCtx): Promise<IdSet> {
+  const user = ctx.user;
+  if (!user) return Promise.resolve(EMPTY);
+  return memo(ctx, 'authorizedGroupIds', async () => idSet(ctx, authorizedGroupIdsSql(user, (await projectIdSet(ctx)).literal)));
+}
+
+export async function authorizedProjectIds(ctx: RequestCtx): Promise<number[]> {
+  return (await projectIdSet(ctx)).ids;
+}
+
+export async function authorizedGroupIds(ctx: RequestCtx): Promise<number[]> {
+  return (await groupIdSet(ctx)).ids;
 }
 
 /** Predicate on a projects alias: may the caller read this project? */
 export async function projectVisibility(ctx: RequestCtx, alias: string): Promise<string> {
   if (policy.isAdmin(ctx.user)) return 'true';
   if (!ctx.user) return levelPredicate(alias, null);
-  return `(${levelPredicate(alias, ctx.user)} or ${alias}.id = any(${intArray(await authorizedProjectIds(ctx))}))`;
+  return `(${levelPredicate(alias, ctx.user)} or ${alias}.id = any(${(await projectIdSet(ctx)).literal}))`;
 }
 
 /** Predicate on a namespaces alias: may the caller read this group? */
 export async function groupVisibility(ctx: RequestCtx, alias: string): Promise<string> {
   if (policy.isAdmin(ctx.user)) return 'true';
   if (!ctx.user) return levelPredicate(alias, null);
-  return `(${levelPredicate(alias, ctx.user)} or ${alias}.id = any(${intArray(await authorizedGroupIds(ctx))}))`;
+  return `(${levelPredicate(alias, ctx.user)} or ${alias}.id = any(${(await groupIdSet(ctx)).literal}))`;
 }
 
 /**
  * The disjoint halves of a signed-in non-admin caller's project (or group) visibility predicate, for
  * `ListQuery.split`: visible by level, else by id. Undefined for admins and anonymous callers (one predicate).
  */
-async function splitVisibility(ctx: RequestCtx, alias: string, idsOf: (ctx: RequestCtx) => Promise<number[]>): Promise<string[] | undefined> {
+async function splitVisibility(ctx: RequestCtx, alias: string, idsOf: (ctx: RequestCtx) => Promise<IdSet>): Promise<string[] | undefined> {
   if (!ctx.user || policy.isAdmin(ctx.user)) return undefined;
   const level = levelPredicate(alias, ctx.user);
-  return [level, `not (${level}) and ${alias}.id = any(${intArray(await idsOf(ctx))})`];
+  return [level, `not (${level}) and ${alias}.id = any(${(await idsOf(ctx)).literal})`];
 }
 
-export const projectVisibilitySplit = (ctx: RequestCtx, alias: string) => splitVisibility(ctx, alias, authorizedProjectIds);
-export const groupVisibilitySplit = (ctx: RequestCtx, alias: string) => splitVisibility(ctx, alias, authorizedGroupIds);
+export const projectVisibilitySplit = (ctx: RequestCtx, alias: string) => splitVisibility(ctx, alias, projectIdSet);
+export const groupVisibilitySplit = (ctx: RequestCtx, alias: string) => splitVisibility(ctx, alias, groupIdSet);
 
 /**
  * Predicate on a namespaces alias for the namespaces API: admins all; others their own namespace and
@@ -75,12 +98,12 @@ export async function namespaceVisibility(ctx: RequestCtx, alias: string): Promi
 
 /** Predicate: the group is one "of" the caller (their default GET /groups set). */
 export async function ownGroups(ctx: RequestCtx, alias: string): Promise<string> {
-  return ctx.user ? `${alias}.id = any(${intArray(await authorizedGroupIds(ctx))})` : 'false';
+  return ctx.user ? `${alias}.id = any(${(await groupIdSet(ctx)).literal})` : 'false';
 }
 
 /** Predicate: the caller is a member of the project (directly or through groups and shares). */
 export async function memberProjects(ctx: RequestCtx, alias: string): Promise<string> {
-  return ctx.user ? `${alias}.id = any(${intArray(await authorizedProjectIds(ctx))})` : 'false';
+  return ctx.user ? `${alias}.id = any(${(await projectIdSet(ctx)).literal})` : 'false';
 }
 
 /** Call after a write that changes who can see what (memberships, shares, new groups or projects). */
