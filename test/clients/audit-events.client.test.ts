@@ -1,7 +1,7 @@
-import { execFile, execFileSync } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createUser } from '../support/factories';
+import { pythonGitlab } from '../support/python-gitlab';
 import { ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
 
 /** Issue 22: python-gitlab 3.12 reads audit events with its own managers (gl.audit_events, group.audit_events, project.audit_events). */
@@ -9,21 +9,8 @@ const t = {} as TestApp;
 let server: http.Server;
 let host: string;
 
-function findPython(): string | undefined {
-  for (const bin of ['python3', '/usr/bin/python3']) {
-    try {
-      execFileSync(bin, ['-c', 'import gitlab'], { stdio: 'ignore', timeout: 20000 });
-      return bin;
-    } catch {
-      // try the next one
-    }
-  }
-  return undefined;
-}
-const python = findPython();
-if (!python && process.env.REQUIRE_PYTHON_GITLAB === '1') throw new Error('REQUIRE_PYTHON_GITLAB=1 but no python3 can import gitlab (apt-get install python3-gitlab)');
-if (!python) process.stderr.write('\nSKIPPED: python-gitlab audit events (no python3 with the gitlab module; apt-get install python3-gitlab)\n');
-const describePython = python ? describe : describe.skip;
+const python = pythonGitlab('audit events');
+const describePython = python.describe;
 
 beforeAll(async () => {
   server = http.createServer((req, res) => t.app(req, res));
@@ -61,9 +48,7 @@ print(json.dumps(out))
 describePython('python-gitlab reads audit events', () => {
   it('lists instance, group and project events and gets one', async () => {
     await createUser(t, { username: 'someone' });
-    const stdout = await new Promise<string>((resolve, reject) => {
-      execFile(python!, ['-c', SCRIPT, host, ROOT_TOKEN], { timeout: 60000 }, (err, out, errOut) => (err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out)));
-    });
+    const stdout = await python.run(SCRIPT, [host, ROOT_TOKEN]);
     expect(JSON.parse(stdout)).toEqual({
       instance: [['Project', 'project'], ['Group', 'group'], ['Gitlab::Audit::InstanceScope', 'default_projects_limit']],
       group: ['group'],

@@ -1,7 +1,7 @@
-import { execFile, execFileSync } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Gitlab } from '@gitbeaker/rest';
+import { pythonGitlab } from '../support/python-gitlab';
 import { ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
 
 /** Issue 21: gitbeaker and python-gitlab 3.12 send avatars as multipart files (always named avatar.png) and reads them back at avatar_url. */
@@ -9,21 +9,8 @@ const t = {} as TestApp;
 let server: http.Server;
 let host: string;
 
-function findPython(): string | undefined {
-  for (const bin of ['python3', '/usr/bin/python3']) {
-    try {
-      execFileSync(bin, ['-c', 'import gitlab'], { stdio: 'ignore', timeout: 20000 });
-      return bin;
-    } catch {
-      // try the next one
-    }
-  }
-  return undefined;
-}
-const python = findPython();
-if (!python && process.env.REQUIRE_PYTHON_GITLAB === '1') throw new Error('REQUIRE_PYTHON_GITLAB=1 but no python3 can import gitlab (apt-get install python3-gitlab)');
-if (!python) process.stderr.write('\nSKIPPED: python-gitlab avatars (no python3 with the gitlab module; apt-get install python3-gitlab)\n');
-const describePython = python ? describe : describe.skip;
+const python = pythonGitlab('avatars');
+const describePython = python.describe;
 
 beforeAll(async () => {
   server = http.createServer((req, res) => t.app(req, res));
@@ -63,9 +50,7 @@ print(json.dumps({
 
 describePython('python-gitlab uploads avatars', () => {
   it('creates and updates a user and creates a project with an avatar, and reads the bytes back', async () => {
-    const stdout = await new Promise<string>((resolve, reject) => {
-      execFile(python!, ['-c', SCRIPT, host, ROOT_TOKEN], { timeout: 60000 }, (err, out, errOut) => (err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out)));
-    });
+    const stdout = await python.run(SCRIPT, [host, ROOT_TOKEN]);
     expect(JSON.parse(stdout)).toEqual({
       created: 'avatar.png',
       url: ['-', 'system', 'user'],

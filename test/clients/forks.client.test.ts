@@ -1,6 +1,6 @@
-import { execFile, execFileSync } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { pythonGitlab } from '../support/python-gitlab';
 import { ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
 
 /** Issue 21 item 2: python-gitlab 3.12 forks, lists forks and a project's users, links and unlinks forks, creates for a user, reads user activities. */
@@ -8,21 +8,8 @@ const t = {} as TestApp;
 let server: http.Server;
 let host: string;
 
-function findPython(): string | undefined {
-  for (const bin of ['python3', '/usr/bin/python3']) {
-    try {
-      execFileSync(bin, ['-c', 'import gitlab'], { stdio: 'ignore', timeout: 20000 });
-      return bin;
-    } catch {
-      // try the next one
-    }
-  }
-  return undefined;
-}
-const python = findPython();
-if (!python && process.env.REQUIRE_PYTHON_GITLAB === '1') throw new Error('REQUIRE_PYTHON_GITLAB=1 but no python3 can import gitlab (apt-get install python3-gitlab)');
-if (!python) process.stderr.write('\nSKIPPED: python-gitlab forks (no python3 with the gitlab module; apt-get install python3-gitlab)\n');
-const describePython = python ? describe : describe.skip;
+const python = pythonGitlab('forks');
+const describePython = python.describe;
 
 beforeAll(async () => {
   server = http.createServer((req, res) => t.app(req, res));
@@ -61,9 +48,7 @@ print(json.dumps(out))
 
 describePython('python-gitlab forks', () => {
   it('forks, lists forks and users, links and unlinks, creates for a user, reads activities', async () => {
-    const stdout = await new Promise<string>((resolve, reject) => {
-      execFile(python!, ['-c', SCRIPT, host, ROOT_TOKEN], { timeout: 60000 }, (err, out, errOut) => (err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out)));
-    });
+    const stdout = await python.run(SCRIPT, [host, ROOT_TOKEN]);
     expect(JSON.parse(stdout)).toEqual({
       created: ['fk/upstream', 'fk', true, true],
       fork: ['forkers/upstream', true],

@@ -1,8 +1,8 @@
-import { execFile, execFileSync } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Gitlab } from '@gitbeaker/rest';
 import { ALICE, BOB, CAROL } from '../support/gpg-keys';
+import { pythonGitlab } from '../support/python-gitlab';
 import { ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
 
 /** Issue 21: python-gitlab 3.12's own GPG key managers (user.gpgkeys, gl.user.gpgkeys) and gitbeaker's UserGPGKeys against GitLab 10.3's routes. */
@@ -10,21 +10,8 @@ const t = {} as TestApp;
 let server: http.Server;
 let host: string;
 
-function findPython(): string | undefined {
-  for (const bin of ['python3', '/usr/bin/python3']) {
-    try {
-      execFileSync(bin, ['-c', 'import gitlab'], { stdio: 'ignore', timeout: 20000 });
-      return bin;
-    } catch {
-      // try the next one
-    }
-  }
-  return undefined;
-}
-const python = findPython();
-if (!python && process.env.REQUIRE_PYTHON_GITLAB === '1') throw new Error('REQUIRE_PYTHON_GITLAB=1 but no python3 can import gitlab (apt-get install python3-gitlab)');
-if (!python) process.stderr.write('\nSKIPPED: python-gitlab GPG keys (no python3 with the gitlab module; apt-get install python3-gitlab)\n');
-const describePython = python ? describe : describe.skip;
+const python = pythonGitlab('GPG keys');
+const describePython = python.describe;
 
 beforeAll(async () => {
   server = http.createServer((req, res) => t.app(req, res));
@@ -75,9 +62,7 @@ print(json.dumps(out))
 
 describePython('python-gitlab GPG keys', () => {
   it('adds, lists, gets, revokes and deletes GPG keys with user.gpgkeys and gl.user.gpgkeys', async () => {
-    const stdout = await new Promise<string>((resolve, reject) => {
-      execFile(python!, ['-c', SCRIPT, host, ROOT_TOKEN, ALICE.key, BOB.key, CAROL.key], { timeout: 60000 }, (err, out, errOut) => (err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out)));
-    });
+    const stdout = await python.run(SCRIPT, [host, ROOT_TOKEN, ALICE.key, BOB.key, CAROL.key]);
     expect(JSON.parse(stdout)).toEqual({
       created: [['created_at', 'id', 'key', 'user_id'], true],
       listed: true,

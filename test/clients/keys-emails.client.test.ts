@@ -1,7 +1,7 @@
-import { execFile, execFileSync } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SSH_KEYS } from '../support/ssh-keys';
+import { pythonGitlab } from '../support/python-gitlab';
 import { ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
 
 /** Issue 21: python-gitlab 3.12's user.keys, user.emails, gl.user.keys, gl.user.emails and gl.keys against GitLab 10.3's routes. */
@@ -9,21 +9,8 @@ const t = {} as TestApp;
 let server: http.Server;
 let host: string;
 
-function findPython(): string | undefined {
-  for (const bin of ['python3', '/usr/bin/python3']) {
-    try {
-      execFileSync(bin, ['-c', 'import gitlab'], { stdio: 'ignore', timeout: 20000 });
-      return bin;
-    } catch {
-      // try the next one
-    }
-  }
-  return undefined;
-}
-const python = findPython();
-if (!python && process.env.REQUIRE_PYTHON_GITLAB === '1') throw new Error('REQUIRE_PYTHON_GITLAB=1 but no python3 can import gitlab (apt-get install python3-gitlab)');
-if (!python) process.stderr.write('\nSKIPPED: python-gitlab keys and emails (no python3 with the gitlab module; apt-get install python3-gitlab)\n');
-const describePython = python ? describe : describe.skip;
+const python = pythonGitlab('keys and emails');
+const describePython = python.describe;
 
 beforeAll(async () => {
   server = http.createServer((req, res) => t.app(req, res));
@@ -72,9 +59,7 @@ print(json.dumps(out))
 
 describePython('python-gitlab keys and emails', () => {
   it('adds, lists, reads and deletes SSH keys and e-mails of a user and of the current user', async () => {
-    const stdout = await new Promise<string>((resolve, reject) => {
-      execFile(python!, ['-c', SCRIPT, host, ROOT_TOKEN, SSH_KEYS.rsa2048.key, SSH_KEYS.ed25519.key, SSH_KEYS.rsa2048.fingerprint, SSH_KEYS.rsa2048.sha256], { timeout: 60000 }, (err, out, errOut) => (err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out)));
-    });
+    const stdout = await python.run(SCRIPT, [host, ROOT_TOKEN, SSH_KEYS.rsa2048.key, SSH_KEYS.ed25519.key, SSH_KEYS.rsa2048.fingerprint, SSH_KEYS.rsa2048.sha256]);
     expect(JSON.parse(stdout)).toEqual({
       user_keys: [['laptop', SSH_KEYS.rsa2048.key]],
       user_emails: ['alt@example.com'],

@@ -1,9 +1,9 @@
-import { execFile, execFileSync } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Gitlab } from '@gitbeaker/rest';
 import { addBulkProjects } from '../support/bulk';
 import { createGroup } from '../support/factories';
+import { pythonGitlab } from '../support/python-gitlab';
 import { ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
 
 /**
@@ -53,22 +53,8 @@ describe('gitbeaker on a list above 10,000 rows', () => {
 });
 
 /** Debian's python3-gitlab (3.12); the interpreter on PATH may be another Python without it. */
-function findPython(): string | undefined {
-  for (const bin of ['python3', '/usr/bin/python3']) {
-    try {
-      execFileSync(bin, ['-c', 'import gitlab'], { stdio: 'ignore', timeout: 20000 });
-      return bin;
-    } catch {
-      // try the next one
-    }
-  }
-  return undefined;
-}
-
-const python = findPython();
-if (!python && process.env.REQUIRE_PYTHON_GITLAB === '1') throw new Error('REQUIRE_PYTHON_GITLAB=1 but no python3 can import gitlab (apt-get install python3-gitlab)');
-if (!python) process.stderr.write('\nSKIPPED: python-gitlab on a list above 10,000 rows (no python3 with the gitlab module; apt-get install python3-gitlab)\n');
-const describePython = python ? describe : describe.skip;
+const python = pythonGitlab('on a list above 10,000 rows');
+const describePython = python.describe;
 
 const SCRIPT = `
 import json, sys, warnings
@@ -93,9 +79,7 @@ print(json.dumps(out))
 
 describePython('python-gitlab on a list above 10,000 rows', () => {
   it('walks the first pages with total None, offset and keyset', async () => {
-    const stdout = await new Promise<string>((resolve, reject) => {
-      execFile(python!, ['-c', SCRIPT, host, ROOT_TOKEN], { timeout: 60000 }, (err, out, errOut) => (err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out)));
-    });
+    const stdout = await python.run(SCRIPT, [host, ROOT_TOKEN]);
     const out = JSON.parse(stdout) as Record<string, unknown> & { ids: number[]; keyset_ids: number[] };
     expect(out).toMatchObject({ total: null, total_pages: null, current_page: 1, next_page: 2, prev_page: null, per_page: 100, page_after: 3, keyset_total: null });
     expect(out.ids).toHaveLength(250);

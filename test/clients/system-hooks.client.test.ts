@@ -1,7 +1,7 @@
-import { execFile, execFileSync } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { waitFor } from '../reliability/fault-support';
+import { pythonGitlab } from '../support/python-gitlab';
 import { ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
 
 /** Issue 22: python-gitlab 3.12 manages system hooks with its own manager (gl.hooks) and the hook receives events. */
@@ -12,21 +12,8 @@ let host: string;
 let hookUrl: string;
 const received: Record<string, unknown>[] = [];
 
-function findPython(): string | undefined {
-  for (const bin of ['python3', '/usr/bin/python3']) {
-    try {
-      execFileSync(bin, ['-c', 'import gitlab'], { stdio: 'ignore', timeout: 20000 });
-      return bin;
-    } catch {
-      // try the next one
-    }
-  }
-  return undefined;
-}
-const python = findPython();
-if (!python && process.env.REQUIRE_PYTHON_GITLAB === '1') throw new Error('REQUIRE_PYTHON_GITLAB=1 but no python3 can import gitlab (apt-get install python3-gitlab)');
-if (!python) process.stderr.write('\nSKIPPED: python-gitlab system hooks (no python3 with the gitlab module; apt-get install python3-gitlab)\n');
-const describePython = python ? describe : describe.skip;
+const python = pythonGitlab('system hooks');
+const describePython = python.describe;
 
 beforeAll(async () => {
   server = http.createServer((req, res) => t.app(req, res));
@@ -74,9 +61,7 @@ gl.hooks.delete(int(sys.argv[3]))
 print(json.dumps([h.id for h in gl.hooks.list()]))
 `;
 
-const run = (script: string, ...args: string[]) => new Promise<string>((resolve, reject) => {
-  execFile(python!, ['-c', script, host, ROOT_TOKEN, ...args], { timeout: 60000 }, (err, out, errOut) => (err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out)));
-});
+const run = (script: string, ...args: string[]) => python.run(script, [host, ROOT_TOKEN, ...args]);
 
 describePython('python-gitlab manages system hooks', () => {
   it('creates, lists, tests (GET, GitLab 10.3) and deletes a hook; the hook receives the group events', async () => {

@@ -14,20 +14,19 @@ import { randomUUID } from 'node:crypto';
 
 type HookRow = {
   id: number; url: string; token_sealed: string | null; push_events: boolean; tag_push_events: boolean; repository_update_events: boolean;
-  enable_ssl_verification: boolean; created_at: Date | string; failures: number; next_attempt_at: Date | string | null; pending: string | number;
+  enable_ssl_verification: boolean; created_at: Date | string; failures: number; disabled_until: Date | string | null; pending: string | number;
 };
 
-const SELECT = `h.*, case when h.next_attempt_at = '-infinity' then null else h.next_attempt_at end as next_attempt_at,
+// disabled_until on the database's clock, the one that set next_attempt_at: a failing hook's next attempt still ahead.
+const SELECT = `h.*, case when h.failures > 0 and h.next_attempt_at > now() then h.next_attempt_at end as disabled_until,
   (select count(*) from (select 1 from system_hook_events e where (e.txid, e.id) > (h.last_txid, h.last_event_id) limit 10001) p) as pending`;
 
 function view(r: HookRow): SystemHookType {
-  const next = r.next_attempt_at ? pgTime(r.next_attempt_at) : null;
-  const failing = r.failures > 0 && next !== null && next.getTime() > Date.now();
   return {
     id: r.id, url: r.url, createdAt: pgTime(r.created_at), pushEvents: r.push_events, tagPushEvents: r.tag_push_events,
     repositoryUpdateEvents: r.repository_update_events, enableSslVerification: r.enable_ssl_verification,
     alertStatus: r.failures >= DISABLE_AFTER ? 'temporarily_disabled' : 'executable',
-    disabledUntil: failing ? next : null, failures: r.failures, pending: Number(r.pending),
+    disabledUntil: r.disabled_until ? pgTime(r.disabled_until) : null, failures: r.failures, pending: Number(r.pending),
   };
 }
 
