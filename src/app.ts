@@ -23,7 +23,8 @@ import { createSharedCache, type SharedCache } from './core/db/shared-cache';
 import { buildAppSchema } from './core/graphql/schema';
 import { bodyErrorHandler } from './core/http/body-error-handler';
 import { requestIdFrom, withRequestContext } from './core/http/request-id';
-import { SWAGGER_CSP, securityHeaders, withCsp } from './core/http/security-headers';
+import { DASHBOARD_CSP, SWAGGER_CSP, securityHeaders, withCsp } from './core/http/security-headers';
+import { dashboardRouter } from './dashboard/dashboard-page';
 import { sendStoredFile } from './core/http/stored-file';
 import { downloadsOf } from './core/module/app-module';
 import { backgroundOf, loaderFactory, routesOf, switchesOf, type AppModule } from './core/module/app-module';
@@ -225,6 +226,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
       );
   };
   app.get('/-/graphiql', graphiql);
+  // The reference dashboard (docs/dashboard.md): static files; its data comes from POST /graphql and the WebSocket.
+  app.use('/-/dashboard', withCsp(DASHBOARD_CSP), dashboardRouter());
   app.get('/graphql', (req, res, next) => (req.accepts(['application/json', 'text/html']) === 'text/html' ? graphiql(req, res, next) : next()));
   // A POST of a JSON array is a batch of operations (core/graphql/batch.ts).
   const graphqlHandler = apolloHandler(apollo, graphqlCtx, { schema });

@@ -10,6 +10,13 @@ export const API_CSP = `default-src 'none'; ${LOCKDOWN}`;
 export const SWAGGER_CSP = `default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; ${LOCKDOWN}`;
 
 /**
+ * The dashboard page (/-/dashboard, docs/dashboard.md): its one script and one stylesheet from this
+ * origin, no inline code, requests (POST /graphql and the WebSocket) only to this origin, and Trusted
+ * Types with no policy, so that no HTML string can ever reach innerHTML or another DOM sink.
+ */
+export const DASHBOARD_CSP = `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; require-trusted-types-for 'script'; trusted-types 'none'; ${LOCKDOWN}`;
+
+/**
  * Headers on every response: no MIME sniffing, no framing (X-Frame-Options for old browsers,
  * CSP frame-ancestors for current ones), no Referer to other sites, and a CSP that HTML pages override.
  */

@@ -1,0 +1,641 @@
+// The reference dashboard (docs/dashboard.md): three screens on the public GraphQL API, one request
+// each, kept live by GraphQL subscriptions over WebSocket. Vanilla JavaScript, no dependencies; data
+// only ever reaches the DOM as text (textContent / text nodes; the CSP enforces Trusted Types).
+'use strict';
+
+// <documents> Every GraphQL document the page sends, and the only code that knows how lists page.
+// docs/dashboard.md shows them verbatim (test/platform/dashboard-page.test.ts keeps the two equal).
+const JOBS_PER_PAGE = 20;
+
+const RUNNER_ROW = `fragment DashboardRunnerRow on Runner {
+  id description status paused isShared
+  jobs(perPage: 1, sort: DESC) { nodes { status name createdAt project { pathWithNamespace } } }
+}`;
+
+const GROUP_ROW = `fragment DashboardGroupRow on Group {
+  fullPath name projectsCount descendantGroupsCount groupMembersCount
+}`;
+
+const JOBS_PAGE = `fragment DashboardJobsPage on JobPage {
+  page hasNextPage total
+  nodes { id status name stage ref createdAt duration project { pathWithNamespace } }
+}`;
+
+const DOCUMENTS = {
+  overview: `query DashboardOverview {
+  currentUser { username isAdmin }
+  groups(topLevelOnly: true, allAvailable: true, orderBy: NAME, perPage: 50) {
+    total hasNextPage
+    nodes { ...DashboardGroupRow subgroups(perPage: 20) { total nodes { ...DashboardGroupRow } } }
+  }
+  allRunners(perPage: 50) { total hasNextPage nodes { ...DashboardRunnerRow } }
+  runners(perPage: 50) { total hasNextPage nodes { ...DashboardRunnerRow } }
+  broadcastMessages(active: true, perPage: 20) { nodes { id message color font endsAt } }
+  features { name state gates { key value } }
+}
+${GROUP_ROW}
+${RUNNER_ROW}`,
+
+  group: `query DashboardGroup($fullPath: ID!) {
+  currentUser { username isAdmin }
+  group(id: $fullPath) {
+    ...DashboardGroupRow fullName description visibility createdAt
+    parent { fullPath name }
+    subgroups(perPage: 100) { total hasNextPage nodes { ...DashboardGroupRow } }
+    projects(limit: 100) { name pathWithNamespace description visibility archived lastActivityAt }
+  }
+}
+${GROUP_ROW}`,
+
+  runner: `query DashboardRunner($id: Int!, $perPage: Int!) {
+  currentUser { username isAdmin }
+  runner(id: $id) {
+    id description status paused isShared locked runUntagged accessLevel tagList
+    contactedAt version platform architecture
+    projects(limit: 20) { pathWithNamespace }
+    jobs(perPage: $perPage, sort: DESC) { ...DashboardJobsPage }
+  }
+}
+${JOBS_PAGE}`,
+
+  runnerJobs: `query DashboardRunnerJobs($id: Int!, $perPage: Int!, $page: Int!) {
+  runner(id: $id) { jobs(perPage: $perPage, page: $page, sort: DESC) { ...DashboardJobsPage } }
+}
+${JOBS_PAGE}`,
+
+  runnerChanged: `subscription DashboardRunnerChanged($id: Int) {
+  runnerChanged(id: $id) { id deleted runner { ...DashboardRunnerRow locked runUntagged tagList } }
+}
+${RUNNER_ROW}`,
+
+  broadcastMessagesChanged: `subscription DashboardBroadcastMessagesChanged {
+  broadcastMessagesChanged { action id broadcastMessage { id message color font endsAt active } }
+}`,
+
+  featureFlagChanged: `subscription DashboardFeatureFlagChanged {
+  featureFlagChanged { name deleted feature { name state gates { key value } } }
+}`,
+};
+
+/** Variables of each document: ids are opaque strings in the page; runner(id:) takes an Int today. */
+const VARIABLES = {
+  group: (fullPath) => ({ fullPath }),
+  runner: (id) => ({ id: Number(id), perPage: JOBS_PER_PAGE }),
+  runnerChanged: (id) => ({ id: id === undefined ? undefined : Number(id) }),
+  /** The next jobs page after `jobs` (a JobPage), or null at the end: page numbers today. */
+  runnerJobsAfter: (id, jobs) => (jobs.hasNextPage ? { id: Number(id), perPage: JOBS_PER_PAGE, page: jobs.page + 1 } : null),
+};
+// </documents>
+
+const TOKEN_KEY = 'gitlab-admin-dashboard.token';
+const main = document.getElementById('main');
+
+// ---------------------------------------------------------------------------------------------
+// DOM: elements built from text only.
+
+/** h('td', { class: 'num' }, 'text', childNode): strings become text nodes, never markup. */
+function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === 'class') el.className = v;
+    else if (k === 'dataset') Object.assign(el.dataset, v);
+    else if (k === 'href' || k === 'id' || k === 'title' || k === 'role') el.setAttribute(k, v);
+    else if (k === 'hidden') el.hidden = true;
+    else throw new Error(`h(): unsupported attribute ${k}`);
+  }
+  for (const c of children.flat()) {
+    if (c === undefined || c === null || c === false) continue;
+    el.append(typeof c === 'string' || typeof c === 'number' ? document.createTextNode(String(c)) : c);
+  }
+  return el;
+}
+
+const badge = (text, cls) => h('span', { class: `badge ${cls || ''}` }, text);
+/** A count the API bounds at 10,000 (null above). */
+const count = (n) => (n === null || n === undefined ? '> 10,000' : n.toLocaleString('en'));
+const when = (iso) => (iso ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : '—');
+const groupHref = (fullPath) => `#/groups/${fullPath.split('/').map(encodeURIComponent).join('/')}`;
+const runnerHref = (id) => `#/runners/${encodeURIComponent(id)}`;
+
+function table(id, headers, rows) {
+  return h('table', { id }, h('thead', {}, h('tr', {}, headers.map((x) => h('th', { class: x.startsWith('#') ? 'num' : '' }, x.replace(/^#/, ''))))), h('tbody', {}, rows));
+}
+
+function section(id, title, ...content) {
+  return h('section', { id }, h('h2', {}, title), ...content);
+}
+
+function showError(text) {
+  const box = document.getElementById('error');
+  box.textContent = text || '';
+  box.hidden = !text;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Token: typed by the user, kept in sessionStorage (this tab only; gone when it closes), sent as a
+// header. No cookie is ever involved, so other sites cannot make the browser send it (docs/dashboard.md).
+
+const token = {
+  get: () => sessionStorage.getItem(TOKEN_KEY) || '',
+  set: (value) => sessionStorage.setItem(TOKEN_KEY, value),
+  forget: () => sessionStorage.removeItem(TOKEN_KEY),
+};
+
+function authHeaders() {
+  const t = token.get();
+  return t ? { Authorization: `Bearer ${t}` } : {};
+}
+
+/** One POST /graphql: { data, errors } (errors [] when none). */
+async function graphql(query, variables) {
+  const res = await fetch('/graphql', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...authHeaders() },
+    body: JSON.stringify({ query, variables: variables || {} }),
+    credentials: 'omit',
+    cache: 'no-store',
+  });
+  let body;
+  try {
+    body = await res.json();
+  } catch {
+    throw new Error(`POST /graphql answered ${res.status} without JSON`);
+  }
+  return { data: body.data || null, errors: body.errors || [], status: res.status };
+}
+
+const codeOf = (e) => (e.extensions && e.extensions.code) || '';
+/** The error of one root field (by response name), if it failed. */
+const fieldError = (errors, name) => errors.find((e) => Array.isArray(e.path) && e.path[0] === name);
+const ACCESS = ['FORBIDDEN', 'UNAUTHENTICATED'];
+
+/** Errors other than "this field is not for you" go to the banner. */
+function reportErrors(result) {
+  const other = result.errors.filter((e) => !ACCESS.includes(codeOf(e)) || !e.path);
+  showError(other.map((e) => `${codeOf(e) || 'ERROR'}: ${e.message}`).join('\n'));
+}
+
+function showWho(user) {
+  document.getElementById('who').textContent = user ? `@${user.username}${user.isAdmin ? ' (admin)' : ''}` : token.get() ? 'token not accepted' : 'anonymous';
+  document.getElementById('forget-token').hidden = !token.get();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Live: a minimal graphql-transport-ws client (the protocol of the graphql-ws library:
+// https://github.com/enisdenjo/graphql-ws/blob/master/PROTOCOL.md). connection_init carries the token;
+// subscribe / next / error / complete per subscription; ping answered with pong; a dropped socket
+// reconnects with exponential backoff and the screen reloads its one query (events may have been missed).
+
+function createLive(onStatus, onResync) {
+  const subs = new Map(); // id -> { payload, sink }
+  let ws = null;
+  let acked = false;
+  let attempts = 0;
+  let timer = null;
+  let watchdog = null;
+  let seq = 0;
+  let everConnected = false;
+
+  const send = (msg) => ws && ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify(msg));
+  const status = (s) => onStatus(s);
+
+  function alive() {
+    // The server pings every 12 s; silence for 30 s means a dead connection.
+    clearTimeout(watchdog);
+    watchdog = setTimeout(() => ws && ws.close(4000, 'no ping'), 30000);
+  }
+
+  function connect() {
+    clearTimeout(timer);
+    timer = null;
+    const url = `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/graphql`;
+    const socket = new WebSocket(url, 'graphql-transport-ws');
+    ws = socket;
+    acked = false;
+    status(everConnected ? 'reconnecting' : 'connecting');
+    socket.onopen = () => {
+      const t = token.get();
+      socket.send(JSON.stringify({ type: 'connection_init', payload: t ? { Authorization: `Bearer ${t}` } : {} }));
+      alive();
+    };
+    socket.onmessage = (ev) => {
+      if (socket !== ws) return;
+      alive();
+      let msg;
+      try {
+        msg = JSON.parse(ev.data);
+      } catch {
+        return socket.close(4400, 'bad message');
+      }
+      const sub = msg.id !== undefined ? subs.get(msg.id) : undefined;
+      switch (msg.type) {
+        case 'connection_ack': {
+          acked = true;
+          attempts = 0;
+          status('connected');
+          if (everConnected) {
+            // A reconnection: the screen reloads (one query) and subscribes afresh.
+            subs.clear();
+            onResync();
+          } else for (const [id, s] of subs) send({ id, type: 'subscribe', payload: s.payload });
+          everConnected = true;
+          break;
+        }
+        case 'ping':
+          send({ type: 'pong' });
+          break;
+        case 'next':
+          if (sub) sub.sink(msg.payload);
+          break;
+        case 'error':
+          if (sub) {
+            subs.delete(msg.id);
+            sub.sink({ errors: msg.payload });
+          }
+          break;
+        case 'complete':
+          subs.delete(msg.id);
+          break;
+        default:
+          break;
+      }
+    };
+    socket.onclose = (ev) => {
+      if (socket !== ws) return;
+      ws = null;
+      acked = false;
+      clearTimeout(watchdog);
+      // 4401/4403: the token was refused; 4400: a protocol error. Retrying would not help.
+      if ([4400, 4401, 4403].includes(ev.code)) return status('refused');
+      if (subs.size === 0) return status('off');
+      const delay = Math.min(30000, 1000 * 2 ** attempts) + Math.floor(Math.random() * 500);
+      attempts += 1;
+      status('reconnecting');
+      timer = setTimeout(connect, delay);
+    };
+  }
+
+  return {
+    /** Starts a subscription; `sink` gets each { data, errors }. Returns the function that ends it. */
+    subscribe(query, variables, sink) {
+      seq += 1;
+      const id = String(seq);
+      const payload = { query, variables: variables || {} };
+      subs.set(id, { payload, sink });
+      if (!ws && !timer) connect();
+      else if (acked) send({ id, type: 'subscribe', payload });
+      return () => {
+        if (subs.delete(id) && acked) send({ id, type: 'complete' });
+      };
+    },
+    /** Ends every subscription and the socket (token changed or forgotten). */
+    stop() {
+      subs.clear();
+      clearTimeout(timer);
+      clearTimeout(watchdog);
+      timer = null;
+      const socket = ws;
+      ws = null;
+      everConnected = false;
+      attempts = 0;
+      if (socket) socket.close(1000, 'bye');
+      status('off');
+    },
+  };
+}
+
+const live = createLive(
+  (s) => {
+    document.body.dataset.live = s;
+    document.getElementById('live').textContent = `live: ${s}`;
+  },
+  () => render({ resync: true }),
+);
+
+/** The subscriptions of the screen on show, ended when another screen renders. */
+let screenSubs = [];
+function watch(query, variables, onData) {
+  document.body.dataset.subscriptions = String(screenSubs.length + 1);
+  screenSubs.push(live.subscribe(query, variables, (result) => {
+    if (result.errors && result.errors.length) showError(result.errors.map((e) => `live: ${codeOf(e) || 'ERROR'}: ${e.message}`).join('\n'));
+    if (result.data) onData(result.data);
+  }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Screen 1: instance overview.
+
+function groupRow(g, child) {
+  return h('tr', { class: child ? 'child' : '', dataset: { group: g.fullPath } },
+    h('td', {}, h('a', { href: groupHref(g.fullPath) }, g.name), ' ', h('span', { class: 'muted' }, g.fullPath)),
+    h('td', { class: 'num' }, count(g.projectsCount)),
+    h('td', { class: 'num' }, count(g.descendantGroupsCount)),
+    h('td', { class: 'num' }, count(g.groupMembersCount)));
+}
+
+function latestJobCell(r) {
+  if (!r.jobs) return h('td', { class: 'hint' }, 'not visible');
+  const job = r.jobs.nodes[0];
+  if (!job) return h('td', { class: 'muted' }, 'no jobs');
+  return h('td', {}, badge(job.status, `status-${job.status}`), ' ', job.name, ' ', h('span', { class: 'muted' }, `${job.project.pathWithNamespace} · ${when(job.createdAt)}`));
+}
+
+function runnerRow(r) {
+  return h('tr', { dataset: { runner: String(r.id) } },
+    h('td', {}, h('a', { href: runnerHref(r.id) }, `#${r.id}`), ' ', r.description),
+    h('td', { class: 'status' }, badge(r.status, `status-${r.status}`), r.paused ? [' ', badge('paused', 'paused')] : null),
+    h('td', {}, r.isShared ? 'shared' : 'specific'),
+    latestJobCell(r));
+}
+
+function broadcastItem(m) {
+  const el = h('div', { class: 'broadcast', dataset: { message: String(m.id) } }, m.message, ' ', h('span', { class: 'muted' }, `until ${when(m.endsAt)}`));
+  // CSSOM (not a style attribute): allowed by the CSP; invalid colours are ignored by the browser.
+  el.style.backgroundColor = m.color || '';
+  el.style.color = m.font || '';
+  return el;
+}
+
+const gatesText = (gates) => gates.map((g) => `${g.key}=${Array.isArray(g.value) ? g.value.join(',') : g.value}`).join('; ');
+const flagRow = (f) => h('tr', { dataset: { flag: f.name } }, h('td', {}, f.name), h('td', {}, badge(f.state, `state-${f.state}`)), h('td', { class: 'muted' }, gatesText(f.gates)));
+
+function accessHint(errors, field, what) {
+  const e = fieldError(errors, field);
+  const code = e ? codeOf(e) : '';
+  return h('p', { class: 'hint' }, code === 'UNAUTHENTICATED' ? `${what}: sign in with a token.` : `${what}: administrators only.`);
+}
+
+function renderOverview(data, errors) {
+  const messages = section('broadcasts', 'Active broadcast messages');
+  if (data.broadcastMessages) {
+    const list = h('div', { id: 'broadcast-list' }, data.broadcastMessages.nodes.map(broadcastItem));
+    messages.append(list, h('p', { class: 'muted empty-note' }, data.broadcastMessages.nodes.length ? '' : 'None active.'));
+  } else messages.append(accessHint(errors, 'broadcastMessages', 'Broadcast messages'));
+
+  const groups = section('groups', 'Groups');
+  if (data.groups) {
+    const rows = data.groups.nodes.flatMap((g) => [groupRow(g, false), ...g.subgroups.nodes.map((s) => groupRow(s, true))]);
+    groups.append(table('groups-table', ['Group', '#Projects', '#Subgroups', '#Members'], rows));
+    if (data.groups.hasNextPage) groups.append(h('p', { class: 'muted' }, `First ${data.groups.nodes.length} of ${count(data.groups.total)} top-level groups.`));
+    if (!data.groups.nodes.length) groups.append(h('p', { class: 'muted' }, 'No group visible.'));
+  }
+
+  const fleet = data.allRunners || data.runners;
+  const runners = section('runners', data.allRunners ? 'Runner fleet' : 'Your runners');
+  if (fleet) {
+    runners.append(table('runners-table', ['Runner', 'Status', 'Type', 'Latest job'], fleet.nodes.map(runnerRow)));
+    if (fleet.hasNextPage) runners.append(h('p', { class: 'muted' }, `First ${fleet.nodes.length} of ${count(fleet.total)} runners.`));
+  } else runners.append(accessHint(errors, 'runners', 'Runners'));
+
+  const flags = section('flags', 'Feature flags');
+  if (data.features) flags.append(table('flags-table', ['Flag', 'State', 'Gates'], data.features.map(flagRow)));
+  else flags.append(accessHint(errors, 'features', 'Feature flags'));
+
+  main.replaceChildren(messages, groups, runners, flags);
+
+  if (!data.currentUser) return;
+  // Runners: a changed runner replaces its row (a new one is added), a removed one disappears.
+  watch(DOCUMENTS.runnerChanged, VARIABLES.runnerChanged(undefined), ({ runnerChanged: c }) => {
+    const body = document.querySelector('#runners-table tbody');
+    if (!body) return;
+    const old = body.querySelector(`tr[data-runner="${CSS.escape(String(c.id))}"]`);
+    if (c.deleted || !c.runner) return old && old.remove();
+    if (old) old.replaceWith(runnerRow(c.runner));
+    else if (data.allRunners) body.append(runnerRow(c.runner)); // "Your runners" lists owned ones only
+  });
+  if (data.broadcastMessages) {
+    watch(DOCUMENTS.broadcastMessagesChanged, {}, ({ broadcastMessagesChanged: c }) => {
+      const list = document.getElementById('broadcast-list');
+      if (!list) return;
+      const old = list.querySelector(`[data-message="${CSS.escape(String(c.id))}"]`);
+      const m = c.broadcastMessage;
+      if (!m || !m.active) old && old.remove();
+      else if (old) old.replaceWith(broadcastItem(m));
+      else list.append(broadcastItem(m));
+      document.querySelector('#broadcasts .empty-note').textContent = list.children.length ? '' : 'None active.';
+    });
+  }
+  if (data.features) {
+    watch(DOCUMENTS.featureFlagChanged, {}, ({ featureFlagChanged: c }) => {
+      const body = document.querySelector('#flags-table tbody');
+      if (!body) return;
+      const old = body.querySelector(`tr[data-flag="${CSS.escape(c.name)}"]`);
+      if (c.deleted || !c.feature) return old && old.remove();
+      if (old) old.replaceWith(flagRow(c.feature));
+      else body.append(flagRow(c.feature));
+    });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Screen 2: a group.
+
+function renderGroup(data, errors, fullPath) {
+  const g = data.group;
+  const crumbs = h('p', { class: 'muted' }, h('a', { href: '#/' }, 'Overview'));
+  if (!g) {
+    const e = fieldError(errors, 'group');
+    main.replaceChildren(crumbs, section('group', fullPath, h('p', { class: 'hint' }, e && codeOf(e) === 'NOT_FOUND' ? 'No such group, or not visible with this token.' : 'This group could not be loaded.')));
+    return;
+  }
+  if (g.parent) crumbs.append(' / ', h('a', { href: groupHref(g.parent.fullPath) }, g.parent.name));
+  crumbs.append(' / ', g.name);
+  const details = h('section', { id: 'group' },
+    h('h1', {}, g.fullName),
+    g.description ? h('p', { id: 'group-description' }, g.description) : null,
+    h('dl', { class: 'details' },
+      h('dt', {}, 'Path'), h('dd', {}, g.fullPath),
+      h('dt', {}, 'Visibility'), h('dd', {}, g.visibility.toLowerCase()),
+      h('dt', {}, 'Created'), h('dd', {}, when(g.createdAt)),
+      h('dt', {}, 'Projects'), h('dd', { id: 'group-projects-count' }, count(g.projectsCount)),
+      h('dt', {}, 'Subgroups (all depths)'), h('dd', {}, count(g.descendantGroupsCount)),
+      h('dt', {}, 'Members'), h('dd', {}, count(g.groupMembersCount))));
+  const subgroups = section('subgroups', 'Subgroups');
+  if (g.subgroups.nodes.length) subgroups.append(table('subgroups-table', ['Group', '#Projects', '#Subgroups', '#Members'], g.subgroups.nodes.map((s) => groupRow(s, false))));
+  else subgroups.append(h('p', { class: 'muted' }, 'No subgroups.'));
+  if (g.subgroups.hasNextPage) subgroups.append(h('p', { class: 'muted' }, `First ${g.subgroups.nodes.length} of ${count(g.subgroups.total)}.`));
+  const projects = section('projects', 'Projects');
+  if (g.projects.length) {
+    projects.append(table('projects-table', ['Project', 'Visibility', 'Last activity'], g.projects.map((p) => h('tr', { dataset: { project: p.pathWithNamespace } },
+      h('td', {}, p.name, ' ', h('span', { class: 'muted' }, p.pathWithNamespace), p.archived ? [' ', badge('archived')] : null, p.description ? h('div', { class: 'muted' }, p.description) : null),
+      h('td', {}, p.visibility.toLowerCase()),
+      h('td', {}, when(p.lastActivityAt))))));
+  } else projects.append(h('p', { class: 'muted' }, 'No projects.'));
+  if (g.projectsCount !== null && g.projectsCount > g.projects.length) projects.append(h('p', { class: 'muted' }, `First ${g.projects.length} of ${count(g.projectsCount)}.`));
+  main.replaceChildren(crumbs, details, subgroups, projects);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Screen 3: a runner, its jobs newest first with infinite scroll.
+
+function runnerDetails(r) {
+  return h('section', { id: 'runner' },
+    h('h1', {}, `Runner #${r.id}`, ' ', h('span', { id: 'runner-description' }, r.description)),
+    h('dl', { class: 'details' },
+      h('dt', {}, 'Status'), h('dd', { id: 'runner-status', class: 'status' }, badge(r.status, `status-${r.status}`), r.paused ? [' ', badge('paused', 'paused')] : null),
+      h('dt', {}, 'Type'), h('dd', {}, r.isShared ? 'shared' : 'specific'),
+      h('dt', {}, 'Tags'), h('dd', {}, r.tagList.length ? r.tagList.join(', ') : '—', r.runUntagged ? ' (also untagged jobs)' : ''),
+      h('dt', {}, 'Locked'), h('dd', {}, r.locked ? 'yes' : 'no'),
+      r.contactedAt !== undefined ? [h('dt', {}, 'Last contact'), h('dd', {}, when(r.contactedAt))] : null,
+      r.version ? [h('dt', {}, 'Version'), h('dd', {}, [r.version, r.platform, r.architecture].filter(Boolean).join(' · '))] : null,
+      r.projects ? [h('dt', {}, 'Projects'), h('dd', {}, r.projects.map((p) => p.pathWithNamespace).join(', ') || '—')] : null));
+}
+
+const jobRow = (j) => h('tr', { dataset: { job: String(j.id) } },
+  h('td', { class: 'num' }, `#${j.id}`),
+  h('td', {}, badge(j.status, `status-${j.status}`)),
+  h('td', {}, j.name, ' ', h('span', { class: 'muted' }, j.stage)),
+  h('td', {}, j.ref),
+  h('td', {}, j.project.pathWithNamespace),
+  h('td', {}, when(j.createdAt)),
+  h('td', { class: 'num' }, j.duration === null ? '—' : `${Math.round(j.duration)} s`));
+
+function renderRunner(data, errors, id, isCurrent) {
+  const r = data.runner;
+  const crumbs = h('p', { class: 'muted' }, h('a', { href: '#/' }, 'Overview'), ' / ', `Runner #${id}`);
+  if (!r) {
+    const e = fieldError(errors, 'runner');
+    main.replaceChildren(crumbs, section('runner', `Runner #${id}`, h('p', { class: 'hint' }, e && codeOf(e) === 'NOT_FOUND' ? 'No such runner, or not visible with this token.' : 'This runner could not be loaded.')));
+    return;
+  }
+  const jobs = section('jobs-section', 'Jobs (newest first)');
+  main.replaceChildren(crumbs, runnerDetails(r), jobs);
+  if (!r.jobs) jobs.append(h('p', { class: 'hint' }, 'Jobs are listed for administrators and the runner\u2019s owners.'));
+  else {
+    const note = h('p', { id: 'jobs-note', class: 'muted' });
+    const sentinel = h('div', { class: 'sentinel', id: 'jobs-sentinel' });
+    jobs.append(table('jobs', ['#Job', 'Status', 'Name', 'Ref', 'Project', 'Created', '#Duration'], r.jobs.nodes.map(jobRow)), note, sentinel);
+    scrollJobs(id, r.jobs, note, sentinel, isCurrent);
+  }
+  if (!data.currentUser) return;
+  watch(DOCUMENTS.runnerChanged, VARIABLES.runnerChanged(id), ({ runnerChanged: c }) => {
+    const old = document.getElementById('runner');
+    if (!old) return;
+    if (c.deleted || !c.runner) {
+      old.append(h('p', { class: 'error', id: 'runner-removed' }, 'This runner was removed.'));
+      return;
+    }
+    // The subscription's runner lacks the details it does not select; keep those shown.
+    const next = runnerDetails({ ...r, ...c.runner });
+    old.replaceWith(next);
+  });
+}
+
+/** Loads the next jobs page whenever the sentinel below the table scrolls into view. */
+function scrollJobs(id, first, note, sentinel, isCurrent) {
+  const body = document.querySelector('#jobs tbody');
+  let last = first;
+  let busy = false;
+  const describe = () => {
+    document.body.dataset.jobs = String(body.children.length);
+    note.textContent = last.hasNextPage ? `${body.children.length} of ${count(last.total)} jobs — scroll for more` : `All ${body.children.length} jobs.`;
+  };
+  describe();
+  if (!VARIABLES.runnerJobsAfter(id, last)) return;
+  const observer = new IntersectionObserver(async (entries) => {
+    if (busy || !entries.some((e) => e.isIntersecting)) return;
+    const variables = VARIABLES.runnerJobsAfter(id, last);
+    if (!variables) return observer.disconnect();
+    busy = true;
+    try {
+      const result = await graphql(DOCUMENTS.runnerJobs, variables);
+      if (!isCurrent()) return observer.disconnect();
+      reportErrors(result);
+      const page = result.data && result.data.runner && result.data.runner.jobs;
+      if (!page) return observer.disconnect();
+      // An offset page may repeat a row when jobs were added meanwhile: skip ids already shown.
+      const shown = new Set([...body.children].map((tr) => tr.dataset.job));
+      body.append(...page.nodes.filter((j) => !shown.has(String(j.id))).map(jobRow));
+      last = page;
+      describe();
+      if (!VARIABLES.runnerJobsAfter(id, last)) return observer.disconnect();
+      // Observe again: if the sentinel is still in view (a tall window), the callback fires at once.
+      observer.unobserve(sentinel);
+      observer.observe(sentinel);
+    } catch (e) {
+      showError(String(e.message || e));
+    } finally {
+      busy = false;
+    }
+  });
+  observer.observe(sentinel);
+  screenCleanup.push(() => observer.disconnect());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Routing: #/, #/groups/<full path>, #/runners/<id>. Each screen is one POST /graphql.
+
+let screenCleanup = [];
+let generation = 0;
+
+function route() {
+  const hash = location.hash.replace(/^#/, '') || '/';
+  let m;
+  try {
+    if (hash === '/') return { screen: 'overview' };
+    if ((m = /^\/groups\/(.+)$/.exec(hash))) return { screen: 'group', fullPath: m[1].split('/').map(decodeURIComponent).join('/') };
+    if ((m = /^\/runners\/([^/]+)$/.exec(hash))) return { screen: 'runner', id: decodeURIComponent(m[1]) };
+  } catch {
+    // A malformed %-sequence: an unknown page.
+  }
+  return { screen: 'unknown' };
+}
+
+async function render(opts) {
+  generation += 1;
+  const mine = generation;
+  const isCurrent = () => mine === generation;
+  for (const stop of screenSubs.splice(0)) stop();
+  document.body.dataset.subscriptions = '0';
+  for (const stop of screenCleanup.splice(0)) stop();
+  const r = route();
+  document.body.dataset.screen = r.screen;
+  document.body.dataset.state = 'loading';
+  if (!(opts && opts.resync)) showError('');
+  try {
+    let result;
+    if (r.screen === 'overview') result = await graphql(DOCUMENTS.overview);
+    else if (r.screen === 'group') result = await graphql(DOCUMENTS.group, VARIABLES.group(r.fullPath));
+    else if (r.screen === 'runner') result = await graphql(DOCUMENTS.runner, VARIABLES.runner(r.id));
+    else {
+      main.replaceChildren(h('p', {}, 'Unknown page. ', h('a', { href: '#/' }, 'Overview')));
+      document.body.dataset.state = 'ready';
+      return;
+    }
+    if (!isCurrent()) return;
+    reportErrors(result);
+    const data = result.data || {};
+    showWho(data.currentUser);
+    if (!result.data) {
+      main.replaceChildren(h('p', { class: 'hint' }, token.get() && result.status === 401 ? 'The token was not accepted: forget it or enter another one.' : 'Nothing to show.'));
+    } else if (r.screen === 'overview') renderOverview(data, result.errors);
+    else if (r.screen === 'group') renderGroup(data, result.errors, r.fullPath);
+    else renderRunner(data, result.errors, r.id, isCurrent);
+    document.body.dataset.state = 'ready';
+  } catch (e) {
+    if (!isCurrent()) return;
+    showError(`The request failed: ${e.message || e}`);
+    document.body.dataset.state = 'failed';
+  }
+}
+
+document.getElementById('token-form').addEventListener('submit', (ev) => {
+  ev.preventDefault();
+  const input = document.getElementById('token-input');
+  const value = input.value.trim();
+  input.value = '';
+  if (!value) return;
+  token.set(value);
+  live.stop();
+  render();
+});
+
+document.getElementById('forget-token').addEventListener('click', () => {
+  token.forget();
+  live.stop();
+  render();
+});
+
+window.addEventListener('hashchange', () => render());
+render();

@@ -1,0 +1,152 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import vm from 'node:vm';
+import { buildSchema, parse, validate } from 'graphql';
+import request from 'supertest';
+import { addGroupMember, createGroup, createProject, createUser } from '../support/factories';
+import { createJob, createRunner } from '../runners/runner-factories';
+import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
+
+/**
+ * Issue 23 item 8, without a browser: /-/dashboard serves its page, script and stylesheet under their
+ * CSP with no external URL; the GraphQL documents the script sends are valid against schema.graphql,
+ * each screen's is one request that answers without error for an administrator, and docs/dashboard.md
+ * shows each of them verbatim. (test/browser/dashboard.browser.test.ts drives the page in Chromium.)
+ */
+const t = useTestApp({ reset: 'once' });
+const ROOT = path.join(__dirname, '../..');
+const SCRIPT = fs.readFileSync(path.join(ROOT, 'src/dashboard/assets/dashboard.js'), 'utf8');
+
+/** The script's `<documents>` block evaluated alone: its DOCUMENTS and VARIABLES. */
+function documentsBlock(): { DOCUMENTS: Record<string, string>; VARIABLES: Record<string, (...a: unknown[]) => Record<string, unknown> | null> } {
+  const m = /\/\/ <documents>[^\n]*\n([\s\S]*?)\/\/ <\/documents>/.exec(SCRIPT);
+  if (!m) throw new Error('dashboard.js has no <documents> block');
+  return vm.runInNewContext(`${m[1]}\n({ DOCUMENTS, VARIABLES })`) as ReturnType<typeof documentsBlock>;
+}
+
+describe('GET /-/dashboard', () => {
+  it('serves the page with its CSP (no inline script, Trusted Types), nosniff and revalidation', async () => {
+    for (const url of ['/-/dashboard', '/-/dashboard/']) {
+      const res = await request(t.app).get(url);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.headers['content-security-policy']).toBe(
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; require-trusted-types-for 'script'; trusted-types 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      );
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.text).toContain('<form id="token-form"');
+      const again = await request(t.app).get(url).set('If-None-Match', res.headers.etag);
+      expect(again.status).toBe(304);
+    }
+  });
+
+  it('names no external URL: every src/href is this origin, and the page has no inline script or style', async () => {
+    const html = (await request(t.app).get('/-/dashboard')).text;
+    const refs = [...html.matchAll(/\s(?:src|href|action)="([^"]*)"/g)].map((m) => m[1]);
+    expect(refs.length).toBeGreaterThanOrEqual(4);
+    for (const ref of refs) expect(ref).toMatch(/^(\/(?!\/)|#)/);
+    expect(html).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
+    expect(html).not.toMatch(/<style|\sstyle=|\son[a-z]+=/i);
+    const css = (await request(t.app).get('/-/dashboard/dashboard.css')).text;
+    expect(css).not.toMatch(/url\(|@import/);
+    // The script's code (comments aside) reaches only POST /graphql and this host's WebSocket.
+    const code = SCRIPT.split('\n').filter((l) => !l.trim().startsWith('//')).join('\n');
+    expect(code).not.toMatch(/https?:\/\/|wss?:\/\/[^$]/);
+    expect([...code.matchAll(/fetch\(([^,]*),/g)].map((m) => m[1])).toEqual(["'/graphql'"]);
+    expect(code).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function/);
+  });
+
+  it('serves the script and stylesheet at versioned URLs, immutable; other versions revalidate', async () => {
+    const html = (await request(t.app).get('/-/dashboard')).text;
+    const js = /src="(\/-\/dashboard\/dashboard\.js\?v=([0-9a-f]{12}))"/.exec(html);
+    const css = /href="(\/-\/dashboard\/dashboard\.css\?v=([0-9a-f]{12}))"/.exec(html);
+    expect(js && css).toBeTruthy();
+    const script = await request(t.app).get(js![1]);
+    expect(script.status).toBe(200);
+    expect(script.headers['content-type']).toBe('application/javascript; charset=utf-8');
+    expect(script.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(script.headers['x-content-type-options']).toBe('nosniff');
+    expect(script.text).toBe(SCRIPT);
+    const style = await request(t.app).get(css![1]);
+    expect(style.headers['content-type']).toBe('text/css; charset=utf-8');
+    expect(style.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect((await request(t.app).get('/-/dashboard/dashboard.js?v=000000000000')).headers['cache-control']).toBe('no-cache');
+    expect((await request(t.app).get('/-/dashboard/other.js')).status).toBe(404);
+  });
+});
+
+describe('the dashboard\'s GraphQL documents', () => {
+  const { DOCUMENTS, VARIABLES } = documentsBlock();
+  let runnerId = 0;
+  let alice = { id: 0, token: '' };
+
+  beforeAll(async () => {
+    const acme = await createGroup(t, { path: 'acme', name: 'Acme', visibility: 'public' });
+    const platform = await createGroup(t, { path: 'platform', name: 'Platform', visibility: 'public', parent: acme });
+    const project = await createProject(t, { namespace: platform, path: 'api', visibility: 'public' });
+    alice = await createUser(t, { username: 'alice' });
+    await addGroupMember(t, acme, alice, 30);
+    const runner = await createRunner(t, { shared: true, description: 'docker-1', contactedAt: new Date() });
+    runnerId = runner.id;
+    for (let i = 0; i < 3; i += 1) await createJob(t, { runner, project, name: `job-${i}` });
+    await api(t, ROOT_TOKEN).post('/api/v4/broadcast_messages').send({ message: 'Maintenance' }).expect(201);
+    await api(t, ROOT_TOKEN).post('/api/v4/features/beta_ui').send({ value: 'true' }).expect(201);
+  });
+
+  it('are valid against schema.graphql (the screens, the next jobs page and the three subscriptions)', () => {
+    const schema = buildSchema(fs.readFileSync(path.join(ROOT, 'schema.graphql'), 'utf8'));
+    expect(Object.keys(DOCUMENTS).sort()).toEqual(['broadcastMessagesChanged', 'featureFlagChanged', 'group', 'overview', 'runner', 'runnerChanged', 'runnerJobs']);
+    for (const [name, doc] of Object.entries(DOCUMENTS)) expect([name, validate(schema, parse(doc)).map((e) => e.message)]).toEqual([name, []]);
+  });
+
+  it('each screen is one request that answers without error for an administrator', async () => {
+    const overview = await api(t, ROOT_TOKEN).graphql(DOCUMENTS.overview);
+    expect(overview.status).toBe(200);
+    expect(overview.body.errors).toBeUndefined();
+    const d = overview.body.data;
+    expect(d.currentUser).toEqual({ username: 'root', isAdmin: true });
+    expect(d.groups.nodes).toEqual([{ fullPath: 'acme', name: 'Acme', projectsCount: 0, descendantGroupsCount: 1, groupMembersCount: 1, subgroups: { total: 1, nodes: [{ fullPath: 'acme/platform', name: 'Platform', projectsCount: 1, descendantGroupsCount: 0, groupMembersCount: 0 }] } }]);
+    expect(d.allRunners.nodes).toEqual([expect.objectContaining({ description: 'docker-1', status: 'ONLINE', paused: false, jobs: { nodes: [expect.objectContaining({ name: 'job-2' })] } })]);
+    expect(d.broadcastMessages.nodes.map((m: { message: string }) => m.message)).toEqual(['Maintenance']);
+    expect(d.features).toEqual([{ name: 'beta_ui', state: 'ON', gates: [{ key: 'boolean', value: true }] }]);
+
+    const group = await api(t, ROOT_TOKEN).graphql(DOCUMENTS.group, VARIABLES.group('acme/platform')!);
+    expect(group.body.errors).toBeUndefined();
+    expect(group.body.data.group).toEqual(expect.objectContaining({ fullPath: 'acme/platform', parent: { fullPath: 'acme', name: 'Acme' }, projectsCount: 1 }));
+    expect(group.body.data.group.projects.map((p: { pathWithNamespace: string }) => p.pathWithNamespace)).toEqual(['acme/platform/api']);
+
+    const runner = await api(t, ROOT_TOKEN).graphql(DOCUMENTS.runner, VARIABLES.runner(String(runnerId))!);
+    expect(runner.body.errors).toBeUndefined();
+    const jobs = runner.body.data.runner.jobs;
+    expect(jobs.nodes.map((j: { name: string }) => j.name)).toEqual(['job-2', 'job-1', 'job-0']);
+    expect(jobs).toEqual(expect.objectContaining({ page: 1, hasNextPage: false, total: 3 }));
+    // The next page's variables come from the page just read; none after the last.
+    expect(VARIABLES.runnerJobsAfter(String(runnerId), jobs)).toBeNull();
+    const next = VARIABLES.runnerJobsAfter(String(runnerId), { ...jobs, hasNextPage: true })!;
+    const more = await api(t, ROOT_TOKEN).graphql(DOCUMENTS.runnerJobs, next);
+    expect(more.body.errors).toBeUndefined();
+    expect(more.body.data.runner.jobs).toEqual(expect.objectContaining({ page: 2, nodes: [] }));
+  });
+
+  it('the overview answers a non-admin and an anonymous caller what they may see, the rest null with an access error', async () => {
+    const codes = (body: { errors?: { path: string[]; extensions: { code: string } }[] }) => Object.fromEntries((body.errors ?? []).map((e) => [e.path[0], e.extensions.code]));
+    const hers = await api(t, alice.token).graphql(DOCUMENTS.overview);
+    expect(hers.status).toBe(200);
+    expect(codes(hers.body)).toEqual({ allRunners: 'FORBIDDEN', broadcastMessages: 'FORBIDDEN', features: 'FORBIDDEN' });
+    expect(hers.body.data.groups.nodes.map((g: { fullPath: string }) => g.fullPath)).toEqual(['acme']);
+    expect(hers.body.data.runners).toEqual(expect.objectContaining({ nodes: [] }));
+    const anonymous = await api(t).graphql(DOCUMENTS.overview);
+    expect(anonymous.status).toBe(200);
+    expect(codes(anonymous.body)).toEqual({ allRunners: 'UNAUTHENTICATED', runners: 'UNAUTHENTICATED', broadcastMessages: 'UNAUTHENTICATED', features: 'UNAUTHENTICATED' });
+    expect(anonymous.body.data.currentUser).toBeNull();
+    expect(anonymous.body.data.groups.nodes.map((g: { fullPath: string }) => g.fullPath)).toEqual(['acme']);
+  });
+
+  it('docs/dashboard.md shows each document exactly as the page sends it', () => {
+    const docs = fs.readFileSync(path.join(ROOT, 'docs/dashboard.md'), 'utf8');
+    const blocks = [...docs.matchAll(/```graphql\n([\s\S]*?)```/g)].map((m) => m[1].trim());
+    for (const [name, doc] of Object.entries(DOCUMENTS)) expect([name, blocks.includes(doc.trim())]).toEqual([name, true]);
+  });
+});
