@@ -24,8 +24,11 @@ export interface BrowserEnv {
   base: string;
 }
 
-/** beforeAll/afterAll: the app on a real port with one public group named `groupPath`, and a headless Chromium. */
-export function useBrowser(groupPath: string): BrowserEnv {
+/**
+ * beforeAll/afterAll: the app on a real port with one public group named `groupPath`, and a headless
+ * Chromium. `subscriptions`: the server also answers GraphQL subscriptions (WebSocket upgrades on /graphql).
+ */
+export function useBrowser(groupPath: string, opts: { subscriptions?: boolean } = {}): BrowserEnv {
   const env = {} as BrowserEnv;
   let server: http.Server | undefined;
   beforeAll(async () => {
@@ -33,6 +36,7 @@ export function useBrowser(groupPath: string): BrowserEnv {
     await env.t.reset();
     await createGroup(env.t, { path: groupPath, name: groupPath, visibility: 'public' });
     server = http.createServer(env.t.app);
+    if (opts.subscriptions) env.t.attach(server);
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     env.base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     env.browser = await chromium.launch({
@@ -42,6 +46,7 @@ export function useBrowser(groupPath: string): BrowserEnv {
   }, 60000);
   afterAll(async () => {
     await env.browser?.close();
+    server?.closeAllConnections();
     await new Promise((resolve) => server?.close(resolve));
     await env.t?.close();
   });

@@ -1,0 +1,232 @@
+import type { Page } from 'playwright-core';
+import { describeBrowser, useBrowser } from '../support/browser';
+import { addGroupMember, createGroup, createProject, createUser } from '../support/factories';
+import { api, ROOT_TOKEN } from '../support/test-app';
+import { createJob, createRunner } from '../runners/runner-factories';
+
+/**
+ * Issue 23 item 8: the reference dashboard (/-/dashboard, docs/dashboard.md) in a real headless
+ * Chromium, offline (any request to another host is aborted and recorded), under its CSP (every
+ * violation recorded): each screen is one POST /graphql, the runner's jobs load on scroll, changes
+ * made through REST appear on the open page without a reload, hostile names stay text.
+ */
+
+const HOSTILE_NAME = '<img src=x onerror="window.__pwned=1">';
+const HOSTILE_DESCRIPTION = '<script>window.__pwned=2</script><b>bold</b>';
+const JOBS = 65; // four pages of 20
+
+describeBrowser('Dashboard browser test')('the dashboard in headless Chromium', () => {
+  const env = useBrowser('zeta', { subscriptions: true });
+  let busy = { id: 0 };
+  let paused = { id: 0 };
+  let alice = { id: 0, token: '' };
+  let newestJob = 0;
+
+  beforeAll(async () => {
+    const t = env.t;
+    const acme = await createGroup(t, { path: 'acme', name: 'Acme Corp', visibility: 'public' });
+    const platform = await createGroup(t, { path: 'platform', name: 'Platform', visibility: 'public', parent: acme });
+    const web = await createGroup(t, { path: 'web', name: 'Web', visibility: 'public', parent: acme });
+    await createProject(t, { namespace: acme, path: 'handbook', name: 'Handbook', visibility: 'public' });
+    const api1 = await createProject(t, { namespace: platform, path: 'api', name: 'API', visibility: 'public' });
+    await createProject(t, { namespace: platform, path: 'worker', name: 'Worker', visibility: 'private' });
+    await createProject(t, { namespace: web, path: 'site', name: 'Site', visibility: 'public' });
+    await createGroup(t, { path: 'hostile', name: HOSTILE_NAME, description: HOSTILE_DESCRIPTION, visibility: 'public' });
+    alice = await createUser(t, { username: 'alice' });
+    await addGroupMember(t, acme, alice, 30);
+    busy = await createRunner(t, { shared: true, description: 'docker-busy', contactedAt: new Date() });
+    paused = await createRunner(t, { shared: true, description: 'shell-paused', active: false, contactedAt: new Date(Date.now() - 2 * 3600 * 1000) });
+    await createRunner(t, { shared: true, description: 'never-seen' });
+    const base = Date.parse('2026-11-01T00:00:00Z');
+    for (let i = 0; i < JOBS; i += 1) newestJob = (await createJob(t, { runner: busy, project: api1, name: `job-${i}`, at: new Date(base + i * 60000) })).id;
+    await api(t, ROOT_TOKEN).post('/api/v4/broadcast_messages').send({ message: 'Planned maintenance tonight' }).expect(201);
+    await api(t, ROOT_TOKEN).post('/api/v4/features/beta_ui').send({ value: 'true' }).expect(201);
+  }, 60000);
+
+  interface Watched {
+    page: Page;
+    /** Operation names of the POST /graphql requests, in order. */
+    queries: string[];
+    /** Requests to any other host (aborted), CSP violations and page errors. */
+    problems: string[];
+  }
+
+  async function open(): Promise<Watched> {
+    const page = await env.browser.newPage({ viewport: { width: 1280, height: 720 } });
+    const w: Watched = { page, queries: [], problems: [] };
+    await page.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith(env.base)) return route.continue();
+      w.problems.push(`external request ${url}`);
+      return route.abort();
+    });
+    page.on('request', (r) => {
+      if (r.url() === `${env.base}/graphql` && r.method() === 'POST') w.queries.push(/^\s*(?:query|mutation)\s+(\w+)/.exec(JSON.parse(r.postData() ?? '{}').query ?? '')?.[1] ?? '?');
+    });
+    await page.exposeFunction('__cspViolation', (v: string) => w.problems.push(`CSP ${v}`));
+    await page.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) => (window as unknown as { __cspViolation: (v: string) => void }).__cspViolation(`${e.violatedDirective} ${e.blockedURI}`));
+    });
+    page.on('pageerror', (e) => w.problems.push(`page error ${e.message}`));
+    page.on('console', (m) => m.type() === 'error' && w.problems.push(`console ${m.text()}`));
+    return w;
+  }
+
+  const ready = (page: Page, screen: string) =>
+    page.waitForFunction((s) => document.body.dataset.screen === s && document.body.dataset.state === 'ready', screen, { timeout: 15000 });
+
+  /** Opens the overview anonymously, then enters the token in the form as a user would. */
+  async function signIn(w: Watched, token: string, who: string): Promise<void> {
+    await w.page.goto(`${env.base}/-/dashboard`, { waitUntil: 'load' });
+    await ready(w.page, 'overview');
+    await w.page.fill('#token-input', token);
+    await w.page.click('#token-form button[type="submit"]');
+    await w.page.waitForFunction((text) => document.getElementById('who')?.textContent === text, who, { timeout: 15000 });
+    await ready(w.page, 'overview');
+  }
+
+  const text = (page: Page, selector: string) => page.locator(selector).first().innerText();
+  const settle = (page: Page) => page.waitForTimeout(300);
+
+  it('the overview, with an admin token, shows groups with counts, runner statuses and latest jobs, the active message and the flags — one request', async () => {
+    const w = await open();
+    await signIn(w, ROOT_TOKEN, '@root (admin)');
+    await settle(w.page);
+    // The anonymous load, then the load with the token: one query each.
+    expect(w.queries).toEqual(['DashboardOverview', 'DashboardOverview']);
+    const acme = await w.page.locator('tr[data-group="acme"] td').allInnerTexts();
+    expect(acme).toEqual(['Acme Corp acme', '1', '2', '1']);
+    expect(await w.page.locator('tr[data-group="acme/platform"] td').allInnerTexts()).toEqual(['Platform acme/platform', '2', '0', '0']);
+    expect(await w.page.locator('tr[data-group="acme/web"].child').count()).toBe(1);
+    expect(await text(w.page, `tr[data-runner="${busy.id}"] td.status`)).toBe('ONLINE');
+    expect(await text(w.page, `tr[data-runner="${busy.id}"] td:nth-child(4)`)).toMatch(new RegExp(`^SUCCESS job-${JOBS - 1} acme/platform/api`));
+    expect(await text(w.page, `tr[data-runner="${paused.id}"] td.status`)).toMatch(/^(OFFLINE|STALE) paused$/);
+    expect(await w.page.locator('#runners h2').innerText()).toBe('Runner fleet');
+    expect(await w.page.locator('#runners-table tbody tr').count()).toBe(3);
+    expect(await text(w.page, '#broadcast-list')).toContain('Planned maintenance tonight');
+    expect(await w.page.locator('#flags-table tbody tr').allInnerTexts()).toEqual(['beta_ui\tON\tboolean=true']);
+    expect(w.problems).toEqual([]);
+    await w.page.screenshot({ path: '/tmp/dashboard-overview.png', fullPage: true }).catch(() => undefined);
+    await w.page.close();
+  }, 60000);
+
+  it('a group page shows its projects and subgroups in one request; hostile names and descriptions stay text', async () => {
+    const w = await open();
+    await signIn(w, ROOT_TOKEN, '@root (admin)');
+    w.queries.length = 0;
+    await w.page.click('tr[data-group="acme/platform"] a');
+    await ready(w.page, 'group');
+    await settle(w.page);
+    expect(w.queries).toEqual(['DashboardGroup']);
+    expect(await w.page.locator('#group h1').innerText()).toBe('Acme Corp / Platform');
+    expect(await w.page.locator('#projects-table tbody tr').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.project))).toEqual(['acme/platform/api', 'acme/platform/worker']);
+    expect(await text(w.page, '#group-projects-count')).toBe('2');
+
+    // The hostile group, on the overview and on its own page: the literal text, nothing run or loaded.
+    await w.page.goto(`${env.base}/-/dashboard#/`);
+    await ready(w.page, 'overview');
+    expect(await text(w.page, 'tr[data-group="hostile"] a')).toBe(HOSTILE_NAME);
+    await w.page.click('tr[data-group="hostile"] a');
+    await ready(w.page, 'group');
+    expect(await w.page.locator('#group h1').innerText()).toBe(HOSTILE_NAME);
+    expect(await text(w.page, '#group-description')).toBe(HOSTILE_DESCRIPTION);
+    expect(await w.page.evaluate(() => ({ pwned: (window as unknown as { __pwned?: number }).__pwned, img: document.querySelectorAll('main img, main script, main b').length }))).toEqual({ pwned: undefined, img: 0 });
+    expect(w.problems).toEqual([]);
+    await w.page.close();
+  }, 60000);
+
+  it('the runner page loads in one request and more jobs as the list scrolls, newest first, until the last', async () => {
+    const w = await open();
+    await signIn(w, ROOT_TOKEN, '@root (admin)');
+    w.queries.length = 0;
+    await w.page.click(`tr[data-runner="${busy.id}"] a`);
+    await ready(w.page, 'runner');
+    await settle(w.page);
+    expect(w.queries).toEqual(['DashboardRunner']);
+    const rows = () => w.page.locator('#jobs tbody tr').count();
+    expect(await rows()).toBe(20);
+    expect(await w.page.locator('#jobs tbody tr').first().getAttribute('data-job')).toBe(String(newestJob));
+    for (const expected of [40, 60, 65]) {
+      await w.page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+      await w.page.waitForFunction((n) => document.body.dataset.jobs === String(n), expected, { timeout: 15000 });
+    }
+    await w.page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await settle(w.page);
+    expect(await rows()).toBe(JOBS);
+    expect(await text(w.page, '#jobs-note')).toBe(`All ${JOBS} jobs.`);
+    await w.page.screenshot({ path: '/tmp/dashboard-runner.png' }).catch(() => undefined);
+    expect(w.queries).toEqual(['DashboardRunner', 'DashboardRunnerJobs', 'DashboardRunnerJobs', 'DashboardRunnerJobs']);
+    const ids = await w.page.locator('#jobs tbody tr').evaluateAll((trs) => trs.map((tr) => Number((tr as HTMLElement).dataset.job)));
+    expect(new Set(ids).size).toBe(JOBS);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    expect(w.problems).toEqual([]);
+    await w.page.close();
+  }, 60000);
+
+  it('changes made through REST appear on the open overview and runner page without a reload', async () => {
+    const w = await open();
+    const sockets: string[] = [];
+    w.page.on('websocket', (ws) => sockets.push(ws.url()));
+    const target = await createRunner(env.t, { shared: true, description: 'to-pause', contactedAt: new Date() });
+    await signIn(w, ROOT_TOKEN, '@root (admin)');
+    await w.page.waitForFunction(() => document.body.dataset.live === 'connected' && document.body.dataset.subscriptions === '3', undefined, { timeout: 15000 });
+    await w.page.waitForTimeout(700); // the server's LISTEN is up once it handled the subscribe messages
+    await w.page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+    w.queries.length = 0;
+    const root = api(env.t, ROOT_TOKEN);
+    await root.put(`/api/v4/runners/${target.id}`).send({ active: false }).expect(200);
+    await root.post('/api/v4/broadcast_messages').send({ message: 'Deploy freeze starts now' }).expect(201);
+    await root.post('/api/v4/features/live_flag').send({ value: 'true' }).expect(201);
+    await w.page.waitForSelector(`tr[data-runner="${target.id}"] .paused`, { timeout: 5000 });
+    await w.page.waitForFunction(() => document.getElementById('broadcast-list')?.textContent?.includes('Deploy freeze starts now'), undefined, { timeout: 5000 });
+    await w.page.waitForSelector('tr[data-flag="live_flag"]', { timeout: 5000 });
+    expect(await text(w.page, 'tr[data-flag="live_flag"]')).toBe('live_flag\tON\tboolean=true');
+    expect(await w.page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+    expect(w.queries).toEqual([]);
+
+    // The runner page follows its runner.
+    await w.page.click(`tr[data-runner="${target.id}"] a`);
+    await ready(w.page, 'runner');
+    await w.page.waitForFunction(() => document.body.dataset.subscriptions === '1');
+    await w.page.waitForTimeout(700);
+    await root.put(`/api/v4/runners/${target.id}`).send({ description: 'renamed live', active: true }).expect(200);
+    await w.page.waitForFunction(() => document.getElementById('runner-description')?.textContent === 'renamed live', undefined, { timeout: 5000 });
+    expect(await text(w.page, '#runner-status')).toBe('ONLINE');
+    expect(w.queries).toEqual(['DashboardRunner']);
+    // One WebSocket for the whole visit, to this server's /graphql.
+    expect(sockets).toEqual([`${env.base.replace('http:', 'ws:')}/graphql`]);
+    expect(w.problems).toEqual([]);
+    await w.page.close();
+  }, 60000);
+
+  it('without a token shows what anonymous may see and opens no socket; a non-admin sees hints; the token lives in sessionStorage until forgotten', async () => {
+    const w = await open();
+    const sockets: string[] = [];
+    w.page.on('websocket', (ws) => sockets.push(ws.url()));
+    await w.page.goto(`${env.base}/-/dashboard`, { waitUntil: 'load' });
+    await ready(w.page, 'overview');
+    await settle(w.page);
+    expect(await text(w.page, '#who')).toBe('anonymous');
+    expect(await w.page.locator('#groups-table tbody tr').evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.group))).toEqual(['hostile', 'acme', 'acme/platform', 'acme/web', 'zeta']); // by name: '<img…' sorts first
+    expect(await text(w.page, '#runners .hint')).toBe('Runners: sign in with a token.');
+    expect(await text(w.page, '#flags .hint')).toBe('Feature flags: sign in with a token.');
+    expect(await text(w.page, '#error')).toBe('');
+    expect(sockets).toEqual([]);
+
+    await signIn(w, alice.token, '@alice');
+    expect(await text(w.page, '#flags .hint')).toBe('Feature flags: administrators only.');
+    expect(await text(w.page, '#broadcasts .hint')).toBe('Broadcast messages: administrators only.');
+    expect(await w.page.locator('#runners h2').innerText()).toBe('Your runners');
+    const stored = await w.page.evaluate(() => ({ session: sessionStorage.getItem('gitlab-admin-dashboard.token'), local: localStorage.length, cookie: document.cookie }));
+    expect(stored).toEqual({ session: alice.token, local: 0, cookie: '' });
+    // A reload in the same tab keeps the token (sessionStorage); "Forget token" drops it.
+    await w.page.reload({ waitUntil: 'load' });
+    await w.page.waitForFunction(() => document.getElementById('who')?.textContent === '@alice', undefined, { timeout: 15000 });
+    await w.page.click('#forget-token');
+    await w.page.waitForFunction(() => document.getElementById('who')?.textContent === 'anonymous', undefined, { timeout: 15000 });
+    expect(await w.page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(await w.page.locator('#forget-token').isHidden()).toBe(true);
+    expect(w.problems).toEqual([]);
+    await w.page.close();
+  }, 60000);
+});
