@@ -199,6 +199,34 @@ describeBrowser('Dashboard browser test')('the dashboard in headless Chromium', 
     await w.page.close();
   }, 60000);
 
+  it('a dropped socket reconnects with backoff, reloads the screen once and stays live', async () => {
+    const w = await open();
+    // Every WebSocket of the page goes through this route, which can cut the connection.
+    const routes: { close(): Promise<void> }[] = [];
+    await w.page.routeWebSocket(/\/graphql$/, (ws) => {
+      const server = ws.connectToServer();
+      routes.push({ close: async () => { await ws.close({ code: 1011, reason: 'cut by the test' }); await server.close(); } });
+    });
+    await signIn(w, ROOT_TOKEN, '@root (admin)');
+    await w.page.waitForFunction(() => document.body.dataset.live === 'connected' && document.body.dataset.subscriptions === '3', undefined, { timeout: 15000 });
+    const states: string[] = [];
+    await w.page.exposeFunction('__liveState', (s: string) => states.push(s));
+    await w.page.evaluate(() => new MutationObserver(() => (window as unknown as { __liveState: (s: string) => void }).__liveState(document.body.dataset.live ?? '')).observe(document.body, { attributes: true, attributeFilter: ['data-live'] }));
+    w.queries.length = 0;
+    await routes[0].close();
+    await w.page.waitForFunction(() => document.body.dataset.live === 'connected' && document.body.dataset.state === 'ready' && document.body.dataset.subscriptions === '3', undefined, { timeout: 15000 });
+    await w.page.waitForFunction(() => document.body.dataset.live === 'connected');
+    expect(routes).toHaveLength(2);
+    expect(states.slice(0, 2)).toEqual(['reconnecting', 'connected']);
+    // Events may have been missed while cut off: the screen's one query ran again.
+    expect(w.queries).toEqual(['DashboardOverview']);
+    await w.page.waitForTimeout(700);
+    await api(env.t, ROOT_TOKEN).post('/api/v4/features/after_reconnect').send({ value: 'true' }).expect(201);
+    await w.page.waitForSelector('tr[data-flag="after_reconnect"]', { timeout: 5000 });
+    expect(w.problems).toEqual([]);
+    await w.page.close();
+  }, 60000);
+
   it('without a token shows what anonymous may see and opens no socket; a non-admin sees hints; the token lives in sessionStorage until forgotten', async () => {
     const w = await open();
     const sockets: string[] = [];
@@ -211,6 +239,15 @@ describeBrowser('Dashboard browser test')('the dashboard in headless Chromium', 
     expect(await text(w.page, '#runners .hint')).toBe('Runners: sign in with a token.');
     expect(await text(w.page, '#flags .hint')).toBe('Feature flags: sign in with a token.');
     expect(await text(w.page, '#error')).toBe('');
+    expect(sockets).toEqual([]);
+
+    // A token the service refuses (every field then answers UNAUTHENTICATED): said so, no data, no socket.
+    await w.page.fill('#token-input', 'not-a-token');
+    await w.page.click('#token-form button[type="submit"]');
+    await w.page.waitForFunction(() => document.getElementById('who')?.textContent === 'token not accepted', undefined, { timeout: 15000 });
+    expect(await text(w.page, '#error')).toMatch(/^The token was not accepted/);
+    expect(await w.page.locator('#groups-table').count()).toBe(0);
+    expect(await text(w.page, '#groups .hint')).toBe('Groups: sign in with a token.');
     expect(sockets).toEqual([]);
 
     await signIn(w, alice.token, '@alice');

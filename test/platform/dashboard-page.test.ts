@@ -130,6 +130,21 @@ describe('the dashboard\'s GraphQL documents', () => {
     expect(more.body.data.runner.jobs).toEqual(expect.objectContaining({ page: 2, nodes: [] }));
   });
 
+  it('each screen\'s document stays well within the depth and complexity limits', async () => {
+    const costs: Record<string, unknown> = {};
+    for (const [name, variables] of [['overview', {}], ['group', VARIABLES.group('acme')], ['runner', VARIABLES.runner(String(runnerId))], ['runnerJobs', { id: runnerId, perPage: 20, page: 2 }]] as const) {
+      const doc = DOCUMENTS[name].replace('{', '{ queryComplexity { score limit depth depthLimit }');
+      const res = await api(t, ROOT_TOKEN).graphql(doc, variables as Record<string, unknown>);
+      expect(res.body.errors).toBeUndefined();
+      costs[name] = res.body.data.queryComplexity;
+    }
+    // docs/dashboard.md quotes them (overview 15,613: 13,002 of it the flags list at its bound of 1,000).
+    const scores = Object.fromEntries(Object.entries(costs).map(([k, v]) => [k, (v as { score: number }).score]));
+    expect(scores.overview).toBeLessThan(20000);
+    for (const name of ['group', 'runner', 'runnerJobs']) expect([name, scores[name] < 2000]).toEqual([name, true]);
+    for (const v of Object.values(costs)) expect((v as { depth: number }).depth).toBeLessThanOrEqual(6);
+  });
+
   it('the overview answers a non-admin and an anonymous caller what they may see, the rest null with an access error', async () => {
     const codes = (body: { errors?: { path: string[]; extensions: { code: string } }[] }) => Object.fromEntries((body.errors ?? []).map((e) => [e.path[0], e.extensions.code]));
     const hers = await api(t, alice.token).graphql(DOCUMENTS.overview);

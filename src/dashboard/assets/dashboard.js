@@ -24,12 +24,12 @@ const JOBS_PAGE = `fragment DashboardJobsPage on JobPage {
 const DOCUMENTS = {
   overview: `query DashboardOverview {
   currentUser { username isAdmin }
-  groups(topLevelOnly: true, allAvailable: true, orderBy: NAME, perPage: 50) {
+  groups(topLevelOnly: true, allAvailable: true, orderBy: NAME, perPage: 20) {
     total hasNextPage
-    nodes { ...DashboardGroupRow subgroups(perPage: 20) { total nodes { ...DashboardGroupRow } } }
+    nodes { ...DashboardGroupRow subgroups(perPage: 10) { total nodes { ...DashboardGroupRow } } }
   }
-  allRunners(perPage: 50) { total hasNextPage nodes { ...DashboardRunnerRow } }
-  runners(perPage: 50) { total hasNextPage nodes { ...DashboardRunnerRow } }
+  allRunners(perPage: 30) { total hasNextPage nodes { ...DashboardRunnerRow } }
+  runners(perPage: 30) { total hasNextPage nodes { ...DashboardRunnerRow } }
   broadcastMessages(active: true, perPage: 20) { nodes { id message color font endsAt } }
   features { name state gates { key value } }
 }
@@ -50,7 +50,7 @@ ${GROUP_ROW}`,
   runner: `query DashboardRunner($id: Int!, $perPage: Int!) {
   currentUser { username isAdmin }
   runner(id: $id) {
-    id description status paused isShared locked runUntagged accessLevel tagList
+    description status paused isShared locked runUntagged tagList
     contactedAt version platform architecture
     projects(limit: 20) { pathWithNamespace }
     jobs(perPage: $perPage, sort: DESC) { ...DashboardJobsPage }
@@ -197,8 +197,9 @@ function createLive(onStatus, onResync) {
   let seq = 0;
   let everConnected = false;
 
+  let shown = '';
   const send = (msg) => ws && ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify(msg));
-  const status = (s) => onStatus(s);
+  const status = (s) => s !== shown && onStatus((shown = s));
 
   function alive() {
     // The server pings every 12 s; silence for 30 s means a dead connection.
@@ -379,7 +380,7 @@ function renderOverview(data, errors) {
     groups.append(table('groups-table', ['Group', '#Projects', '#Subgroups', '#Members'], rows));
     if (data.groups.hasNextPage) groups.append(h('p', { class: 'muted' }, `First ${data.groups.nodes.length} of ${count(data.groups.total)} top-level groups.`));
     if (!data.groups.nodes.length) groups.append(h('p', { class: 'muted' }, 'No group visible.'));
-  }
+  } else groups.append(accessHint(errors, 'groups', 'Groups'));
 
   const fleet = data.allRunners || data.runners;
   const runners = section('runners', data.allRunners ? 'Runner fleet' : 'Your runners');
@@ -469,9 +470,9 @@ function renderGroup(data, errors, fullPath) {
 // ---------------------------------------------------------------------------------------------
 // Screen 3: a runner, its jobs newest first with infinite scroll.
 
-function runnerDetails(r) {
+function runnerDetails(id, r) {
   return h('section', { id: 'runner' },
-    h('h1', {}, `Runner #${r.id}`, ' ', h('span', { id: 'runner-description' }, r.description)),
+    h('h1', {}, `Runner #${id}`, ' ', h('span', { id: 'runner-description' }, r.description)),
     h('dl', { class: 'details' },
       h('dt', {}, 'Status'), h('dd', { id: 'runner-status', class: 'status' }, badge(r.status, `status-${r.status}`), r.paused ? [' ', badge('paused', 'paused')] : null),
       h('dt', {}, 'Type'), h('dd', {}, r.isShared ? 'shared' : 'specific'),
@@ -500,7 +501,7 @@ function renderRunner(data, errors, id, isCurrent) {
     return;
   }
   const jobs = section('jobs-section', 'Jobs (newest first)');
-  main.replaceChildren(crumbs, runnerDetails(r), jobs);
+  main.replaceChildren(crumbs, runnerDetails(id, r), jobs);
   if (!r.jobs) jobs.append(h('p', { class: 'hint' }, 'Jobs are listed for administrators and the runner\u2019s owners.'));
   else {
     const note = h('p', { id: 'jobs-note', class: 'muted' });
@@ -517,7 +518,7 @@ function renderRunner(data, errors, id, isCurrent) {
       return;
     }
     // The subscription's runner lacks the details it does not select; keep those shown.
-    const next = runnerDetails({ ...r, ...c.runner });
+    const next = runnerDetails(id, { ...r, ...c.runner });
     old.replaceWith(next);
   });
 }
@@ -607,6 +608,9 @@ async function render(opts) {
     reportErrors(result);
     const data = result.data || {};
     showWho(data.currentUser);
+    if (token.get() && !data.currentUser && result.errors.some((e) => codeOf(e) === 'UNAUTHENTICATED')) {
+      showError('The token was not accepted (revoked, expired or mistyped): forget it, or enter another one.');
+    }
     if (!result.data) {
       main.replaceChildren(h('p', { class: 'hint' }, token.get() && result.status === 401 ? 'The token was not accepted: forget it or enter another one.' : 'Nothing to show.'));
     } else if (r.screen === 'overview') renderOverview(data, result.errors);
