@@ -43,6 +43,7 @@ function loaded(): Record<'html' | 'js' | 'css', Asset> {
 
 /** The page is revalidated on every load (ETag, 304); the versioned script and stylesheet are immutable. */
 function send(req: Request, res: Response, asset: Asset, cache: string): void {
+  res.locals.route = `GET ${req.baseUrl}${req.path === '/' ? '' : req.path}`; // the metrics label (ops/metrics.ts)
   res.setHeader('Content-Type', asset.type);
   res.setHeader('Cache-Control', cache);
   res.setHeader('ETag', asset.etag);

@@ -74,6 +74,9 @@ describe('GET /-/dashboard', () => {
     expect(style.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect((await request(t.app).get('/-/dashboard/dashboard.js?v=000000000000')).headers['cache-control']).toBe('no-cache');
     expect((await request(t.app).get('/-/dashboard/other.js')).status).toBe(404);
+    // Each file has its own bounded metrics label (the version query string is not part of it).
+    const metrics = (await request(t.app).get('/-/metrics')).text;
+    for (const route of ['GET /-/dashboard', 'GET /-/dashboard/dashboard.js', 'GET /-/dashboard/dashboard.css']) expect(metrics).toContain(`route="${route}"`);
   });
 });
 

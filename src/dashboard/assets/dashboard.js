@@ -269,7 +269,10 @@ function createLive(onStatus, onResync) {
       clearTimeout(watchdog);
       // 4401/4403: the token was refused; 4400: a protocol error. Retrying would not help.
       if ([4400, 4401, 4403].includes(ev.code)) return status('refused');
-      if (subs.size === 0) return status('off');
+      if (subs.size === 0) {
+        everConnected = false; // nothing to resume: the next subscription starts a fresh connection
+        return status('off');
+      }
       const delay = Math.min(30000, 1000 * 2 ** attempts) + Math.floor(Math.random() * 500);
       attempts += 1;
       status('reconnecting');
