@@ -227,6 +227,41 @@ describeBrowser('Dashboard browser test')('the dashboard in headless Chromium', 
     await w.page.close();
   }, 60000);
 
+  it('a subscription the server ends with an error is started again: the screen reloads once and stays live', async () => {
+    const w = await open();
+    // Messages pass through this route; the test can speak as the server to the page.
+    const subscribed: { id: string; query: string }[] = [];
+    let toPage: ((m: string) => void) | undefined;
+    await w.page.routeWebSocket(/\/graphql$/, (ws) => {
+      const server = ws.connectToServer();
+      ws.onMessage((m) => {
+        const msg = JSON.parse(String(m)) as { id?: string; type: string; payload?: { query: string } };
+        if (msg.type === 'subscribe') subscribed.push({ id: msg.id!, query: msg.payload!.query });
+        server.send(m);
+      });
+      server.onMessage((m) => ws.send(m));
+      toPage = (m) => ws.send(m);
+    });
+    await signIn(w, ROOT_TOKEN, '@root (admin)');
+    await w.page.waitForFunction(() => document.body.dataset.live === 'connected' && document.body.dataset.subscriptions === '3', undefined, { timeout: 15000 });
+    await w.page.waitForTimeout(300);
+    const flags = subscribed.find((s) => s.query.startsWith('subscription DashboardFeatureFlagChanged'))!;
+    w.queries.length = 0;
+    toPage!(JSON.stringify({ id: flags.id, type: 'error', payload: [{ message: 'subscriber more than 100 events behind; subscribe again', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] }));
+    await w.page.waitForFunction(() => document.getElementById('error')?.textContent?.includes('subscribe again'), undefined, { timeout: 5000 });
+    // After the backoff (1 s and jitter): the overview's one query again, then its three subscriptions.
+    for (const t0 = Date.now(); subscribed.length < 6 && Date.now() - t0 < 15000;) await w.page.waitForTimeout(100);
+    await w.page.waitForTimeout(300);
+    expect(w.queries).toEqual(['DashboardOverview']);
+    expect(subscribed).toHaveLength(6);
+    expect(subscribed.filter((s) => s.query.startsWith('subscription DashboardFeatureFlagChanged'))).toHaveLength(2);
+    await w.page.waitForTimeout(500);
+    await api(env.t, ROOT_TOKEN).post('/api/v4/features/after_error').send({ value: 'true' }).expect(201);
+    await w.page.waitForSelector('tr[data-flag="after_error"]', { timeout: 5000 });
+    expect(w.problems).toEqual([]);
+    await w.page.close();
+  }, 60000);
+
   it('without a token shows what anonymous may see and opens no socket; a non-admin sees hints; the token lives in sessionStorage until forgotten', async () => {
     const w = await open();
     const sockets: string[] = [];

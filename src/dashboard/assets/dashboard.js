@@ -201,6 +201,18 @@ function createLive(onStatus, onResync) {
   const send = (msg) => ws && ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify(msg));
   const status = (s) => s !== shown && onStatus((shown = s));
 
+  let ended = 0;
+  let resyncTimer = null;
+  function resyncLater() {
+    if (resyncTimer) return;
+    const delay = Math.min(30000, 1000 * 2 ** ended) + Math.floor(Math.random() * 500);
+    ended += 1;
+    resyncTimer = setTimeout(() => {
+      resyncTimer = null;
+      onResync();
+    }, delay);
+  }
+
   function alive() {
     // The server pings every 12 s; silence for 30 s means a dead connection.
     clearTimeout(watchdog);
@@ -247,16 +259,18 @@ function createLive(onStatus, onResync) {
           send({ type: 'pong' });
           break;
         case 'next':
+          ended = 0;
           if (sub) sub.sink(msg.payload);
           break;
         case 'error':
-          if (sub) {
-            subs.delete(msg.id);
-            sub.sink({ errors: msg.payload });
-          }
-          break;
         case 'complete':
+          // The server ended a subscription we did not end (README "Live updates": a dropped LISTEN or
+          // a subscriber too far behind ends with an error): unless access was refused, the screen
+          // reloads and subscribes again after a backoff.
+          if (!sub) break;
           subs.delete(msg.id);
+          if (msg.type === 'error') sub.sink({ errors: msg.payload });
+          if (!(msg.type === 'error' && msg.payload.some((e) => ACCESS.includes(codeOf(e))))) resyncLater();
           break;
         default:
           break;
@@ -297,6 +311,8 @@ function createLive(onStatus, onResync) {
     stop() {
       subs.clear();
       clearTimeout(timer);
+      clearTimeout(resyncTimer);
+      resyncTimer = null;
       clearTimeout(watchdog);
       timer = null;
       const socket = ws;
