@@ -77,7 +77,10 @@ ${RUNNER_ROW}`,
 }`,
 };
 
-/** Variables of each document: ids are opaque strings in the page; runner(id:) takes an Int today. */
+/**
+ * Variables of each document. Ids are opaque strings in the page (routes, keys); only these functions
+ * know that runner(id:) and runnerChanged(id:) take an Int today.
+ */
 const VARIABLES = {
   group: (fullPath) => ({ fullPath }),
   runner: (id) => ({ id: Number(id), perPage: JOBS_PER_PAGE }),
@@ -85,6 +88,9 @@ const VARIABLES = {
   /** The next jobs page after `jobs` (a JobPage), or null at the end: page numbers today. */
   runnerJobsAfter: (id, jobs) => (jobs.hasNextPage ? { id: Number(id), perPage: JOBS_PER_PAGE, page: jobs.page + 1 } : null),
 };
+
+/** What the page reads of any list it asked for: more rows exist, and how many in all (null: > 10,000). */
+const listInfo = (list) => ({ more: list.hasNextPage, total: list.total });
 // </documents>
 
 const TOKEN_KEY = 'gitlab-admin-dashboard.token';
@@ -397,7 +403,7 @@ function renderOverview(data, errors) {
   if (data.groups) {
     const rows = data.groups.nodes.flatMap((g) => [groupRow(g, false), ...g.subgroups.nodes.map((s) => groupRow(s, true))]);
     groups.append(table('groups-table', ['Group', '#Projects', '#Subgroups', '#Members'], rows));
-    if (data.groups.hasNextPage) groups.append(h('p', { class: 'muted' }, `First ${data.groups.nodes.length} of ${count(data.groups.total)} top-level groups.`));
+    if (listInfo(data.groups).more) groups.append(h('p', { class: 'muted' }, `First ${data.groups.nodes.length} of ${count(listInfo(data.groups).total)} top-level groups.`));
     if (!data.groups.nodes.length) groups.append(h('p', { class: 'muted' }, 'No group visible.'));
   } else groups.append(accessHint(errors, 'groups', 'Groups'));
 
@@ -405,7 +411,7 @@ function renderOverview(data, errors) {
   const runners = section('runners', data.allRunners ? 'Runner fleet' : 'Your runners');
   if (fleet) {
     runners.append(table('runners-table', ['Runner', 'Status', 'Type', 'Latest job'], fleet.nodes.map(runnerRow)));
-    if (fleet.hasNextPage) runners.append(h('p', { class: 'muted' }, `First ${fleet.nodes.length} of ${count(fleet.total)} runners.`));
+    if (listInfo(fleet).more) runners.append(h('p', { class: 'muted' }, `First ${fleet.nodes.length} of ${count(listInfo(fleet).total)} runners.`));
   } else runners.append(accessHint(errors, 'runners', 'Runners'));
 
   const flags = section('flags', 'Feature flags');
@@ -474,7 +480,7 @@ function renderGroup(data, errors, fullPath) {
   const subgroups = section('subgroups', 'Subgroups');
   if (g.subgroups.nodes.length) subgroups.append(table('subgroups-table', ['Group', '#Projects', '#Subgroups', '#Members'], g.subgroups.nodes.map((s) => groupRow(s, false))));
   else subgroups.append(h('p', { class: 'muted' }, 'No subgroups.'));
-  if (g.subgroups.hasNextPage) subgroups.append(h('p', { class: 'muted' }, `First ${g.subgroups.nodes.length} of ${count(g.subgroups.total)}.`));
+  if (listInfo(g.subgroups).more) subgroups.append(h('p', { class: 'muted' }, `First ${g.subgroups.nodes.length} of ${count(listInfo(g.subgroups).total)}.`));
   const projects = section('projects', 'Projects');
   if (g.projects.length) {
     projects.append(table('projects-table', ['Project', 'Visibility', 'Last activity'], g.projects.map((p) => h('tr', { dataset: { project: p.pathWithNamespace } },
@@ -549,7 +555,7 @@ function scrollJobs(id, first, note, sentinel, isCurrent) {
   let busy = false;
   const describe = () => {
     document.body.dataset.jobs = String(body.children.length);
-    note.textContent = last.hasNextPage ? `${body.children.length} of ${count(last.total)} jobs — scroll for more` : `All ${body.children.length} jobs.`;
+    note.textContent = listInfo(last).more ? `${body.children.length} of ${count(listInfo(last).total)} jobs — scroll for more` : `All ${body.children.length} jobs.`;
   };
   describe();
   if (!VARIABLES.runnerJobsAfter(id, last)) return;
