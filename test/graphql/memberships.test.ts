@@ -1,0 +1,131 @@
+import { addGroupMember, addProjectMember, createGroup, createProject, createUser } from '../support/factories';
+import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
+
+const t = useTestApp();
+
+/** Issue 23 item 1: memberships with their own id, user, accessLevel object, DIRECT/INHERITED relations. */
+describe('GraphQL memberships', () => {
+  async function acme() {
+    const top = await createGroup(t, { path: 'acme', visibility: 'private' });
+    const sub = await createGroup(t, { path: 'platform', parent: top, visibility: 'private' });
+    const project = await createProject(t, { namespace: sub, path: 'api', visibility: 'private' });
+    const alice = await createUser(t, { username: 'alice' });
+    const bob = await createUser(t, { username: 'bob' });
+    const carol = await createUser(t, { username: 'carol' });
+    await addGroupMember(t, top, alice, 50);
+    await addGroupMember(t, top, bob, 20);
+    await addGroupMember(t, sub, bob, 30);
+    await addProjectMember(t, project, carol, 10);
+    await addGroupMember(t, top, carol, 30);
+    return { top, sub, project, alice, bob, carol };
+  }
+
+  const MEMBER = 'id databaseId userId relation accessLevel { integerValue stringValue humanAccess } user { id username } group { fullPath } project { id }';
+
+  it('bob as Reporter of acme and Developer of acme/platform: two memberships with their own ids and levels in one query', async () => {
+    const { alice, bob } = await acme();
+    const res = await api(t, alice.token).graphql(`{
+      a: groupMembers(sourceId: "acme", query: "bob") { nodes { ${MEMBER} } }
+      b: groupMembers(sourceId: "acme/platform", query: "bob") { nodes { ${MEMBER} } }
+    }`);
+    expect(res.body.errors).toBeUndefined();
+    const [a] = res.body.data.a.nodes;
+    const [b] = res.body.data.b.nodes;
+    expect(a).toMatchObject({ userId: bob.id, relation: 'DIRECT', accessLevel: { integerValue: 20, stringValue: 'REPORTER', humanAccess: 'Reporter' }, user: { id: bob.id, username: 'bob' }, group: { fullPath: 'acme' }, project: null });
+    expect(b).toMatchObject({ userId: bob.id, relation: 'DIRECT', accessLevel: { integerValue: 30, stringValue: 'DEVELOPER' }, user: { id: bob.id }, group: { fullPath: 'acme/platform' } });
+    expect(a.id).toMatch(/^gid:\/\/gitlab\/GroupMember\/\d+$/);
+    // What Apollo Client's normalized cache keys them by (`${__typename}:${id}`): two entries, not one.
+    const cacheKey = (m: { id: string }) => `Member:${m.id}`;
+    expect(cacheKey(a)).not.toEqual(cacheKey(b));
+    expect(a.id).not.toEqual(String(bob.id));
+  });
+
+  it('REST keeps id = user id and access_level as an integer', async () => {
+    const { alice, bob } = await acme();
+    const res = await api(t, alice.token).get('/api/v4/groups/acme%2Fplatform/members');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual([expect.objectContaining({ id: bob.id, username: 'bob', access_level: 30 })]);
+    expect(Object.keys(res.body[0])).toEqual(['id', 'name', 'username', 'state', 'avatar_url', 'web_url', 'access_level', 'expires_at']);
+  });
+
+  it('group members: DIRECT by default; INHERITED adds the ancestors\' members, once per user with the highest level', async () => {
+    const { alice, bob } = await acme();
+    const q = (rel: string) => api(t, alice.token).graphql(`{ group(id: "acme/platform") { groupMembers${rel} { total nodes { username relation accessLevel { integerValue } group { fullPath } } } } }`);
+    const direct = (await q('')).body.data.group.groupMembers;
+    expect(direct.nodes).toEqual([{ username: 'bob', relation: 'DIRECT', accessLevel: { integerValue: 30 }, group: { fullPath: 'acme/platform' } }]);
+    const inherited = (await q('(relations: [INHERITED])')).body.data.group.groupMembers;
+    expect(inherited.total).toBe(3);
+    const byName = Object.fromEntries(inherited.nodes.map((n: { username: string }) => [n.username, n]));
+    expect(byName.alice).toEqual({ username: 'alice', relation: 'INHERITED', accessLevel: { integerValue: 50 }, group: { fullPath: 'acme' } });
+    // bob has Reporter in acme: only inherited rows are asked for
+    expect(byName.bob).toMatchObject({ relation: 'INHERITED', accessLevel: { integerValue: 20 } });
+    const both = (await q('(relations: [DIRECT, INHERITED])')).body.data.group.groupMembers;
+    expect(both.total).toBe(3);
+    const bobBoth = both.nodes.find((n: { username: string }) => n.username === 'bob');
+    expect(bobBoth).toEqual({ username: 'bob', relation: 'DIRECT', accessLevel: { integerValue: 30 }, group: { fullPath: 'acme/platform' } });
+    expect(bob.id).toBeGreaterThan(0);
+  });
+
+  it('project members: INHERITED are the memberships of its group and that group\'s ancestors', async () => {
+    const { alice, project } = await acme();
+    const res = await api(t, alice.token).graphql(`{ project(id: "${project.id}") {
+      d: projectMembers { nodes { username relation accessLevel { stringValue } project { id } group { id } } }
+      all: projectMembers(relations: [DIRECT, INHERITED], perPage: 2) { total totalPages nodes { username } }
+      all2: projectMembers(relations: [DIRECT, INHERITED], perPage: 2, page: 2) { nodes { username } }
+      i: projectMembers(relations: [INHERITED]) { nodes { id username relation accessLevel { stringValue } group { fullPath } project { id } } }
+    } }`);
+    expect(res.body.errors).toBeUndefined();
+    const p = res.body.data.project;
+    expect(p.d.nodes).toEqual([{ username: 'carol', relation: 'DIRECT', accessLevel: { stringValue: 'GUEST' }, project: { id: project.id }, group: null }]);
+    expect(p.all.total).toBe(3);
+    expect(p.all.totalPages).toBe(2);
+    const all = [...p.all.nodes, ...p.all2.nodes].map((n: { username: string }) => n.username).sort();
+    expect(all).toEqual(['alice', 'bob', 'carol']);
+    const inh = Object.fromEntries(p.i.nodes.map((n: { username: string }) => [n.username, n]));
+    expect(inh.bob).toMatchObject({ relation: 'INHERITED', accessLevel: { stringValue: 'DEVELOPER' }, group: { fullPath: 'acme/platform' }, project: null });
+    expect(inh.carol).toMatchObject({ relation: 'INHERITED', accessLevel: { stringValue: 'DEVELOPER' }, group: { fullPath: 'acme' } });
+    expect(inh.alice.accessLevel.stringValue).toBe('OWNER');
+    expect(inh.alice.id).toMatch(/^gid:\/\/gitlab\/GroupMember\//);
+  });
+
+  it('the same visibility as the member lists: a stranger cannot reach them; the user link and a hidden source', async () => {
+    const { project } = await acme();
+    const stranger = await createUser(t);
+    const res = await api(t, stranger.token).graphql(`{ project(id: "${project.id}") { id } }`);
+    expect(res.body.data?.project ?? null).toBeNull();
+    const hidden = await api(t, stranger.token).graphql('{ group(id: "acme") { groupMembers { total } } }');
+    expect(hidden.body.data?.group ?? null).toBeNull();
+    // A public group under a private one: its inherited membership shows, the private group is null.
+    const secret = await createGroup(t, { path: 'secret', visibility: 'private' });
+    const open = await createGroup(t, { path: 'open', parent: secret, visibility: 'public' });
+    const erin = await createUser(t, { username: 'erin' });
+    await addGroupMember(t, secret, erin, 40);
+    const seen = await api(t, stranger.token).graphql('{ group(id: "secret/open") { groupMembers(relations: [INHERITED]) { nodes { username relation group { id } user { username } } } } }');
+    expect(seen.body.errors).toBeUndefined();
+    expect(seen.body.data.group.groupMembers.nodes).toEqual([{ username: 'erin', relation: 'INHERITED', group: null, user: { username: 'erin' } }]);
+    const admin = await api(t, ROOT_TOKEN).graphql('{ group(id: "secret/open") { groupMembers(relations: [INHERITED]) { nodes { group { id } } } } }');
+    expect(admin.body.data.group.groupMembers.nodes).toEqual([{ group: { id: secret.id } }]);
+    expect(open.id).toBeGreaterThan(0);
+  });
+
+  it('member lists of many groups and their users are batched (no query per group or member)', async () => {
+    const { alice } = await acme();
+    for (let i = 0; i < 6; i += 1) {
+      const g = await createGroup(t, { path: `extra-${i}`, visibility: 'public' });
+      for (let j = 0; j < 3; j += 1) await addGroupMember(t, g, await createUser(t), 30);
+    }
+    const query = `{ groups(allAvailable: true, perPage: 50) { nodes { groupMembers(relations: [DIRECT, INHERITED]) { total nodes { id user { username } group { id } } } } } }`;
+    const { result, count } = await t.countQueries(() => api(t, alice.token).graphql(query));
+    expect(result.body.errors).toBeUndefined();
+    expect(result.body.data.groups.nodes.length).toBe(8);
+    const small = await t.countQueries(() => api(t, alice.token).graphql(query.replace('perPage: 50', 'perPage: 2')));
+    expect(count).toBe(small.count);
+  });
+
+  it('bad relations are a 400 validation error', async () => {
+    const { alice } = await acme();
+    const res = await api(t, alice.token).graphql('{ group(id: "acme") { groupMembers(relations: [SIDEWAYS]) { total } } }');
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+  });
+});
