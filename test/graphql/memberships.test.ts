@@ -129,3 +129,77 @@ describe('GraphQL memberships', () => {
     expect(res.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
   });
 });
+
+/** Issue 23 item 1: object links a dashboard follows, batched, each checked like its own lookup. */
+describe('GraphQL object links', () => {
+  const sql = (q: string, p: unknown[] = []) => t.orm.em.getConnection().execute(q, p);
+
+  it('project → group, creator, environments; hidden ones are null', async () => {
+    const top = await createGroup(t, { path: 'top', visibility: 'private' });
+    const pub = await createGroup(t, { path: 'pub', parent: top, visibility: 'public' });
+    const owner = await createUser(t, { username: 'owner' });
+    const reporter = await createUser(t, { username: 'rep' });
+    const stranger = await createUser(t, { username: 'stranger' });
+    await addGroupMember(t, pub, owner, 50);
+    await addGroupMember(t, pub, reporter, 20);
+    const p = await createProject(t, { namespace: pub, path: 'app', visibility: 'public' });
+    const personal = await createProject(t, { namespace: { id: owner.namespaceId }, path: 'mine', visibility: 'public' });
+    await sql('update projects set creator_id = ? where id in (?, ?)', [owner.id, p.id, personal.id]);
+    for (const name of ['production', 'staging', 'review']) await sql(`insert into environments (project_id, name, slug) values (?, ?, ?)`, [p.id, name, `${name}-x`]);
+    const q = `{ project(id: "${p.id}") { group { fullPath parent { id } } creator { username } environments(perPage: 2) { total nodes { name } } }
+                 personal: project(id: "${personal.id}") { group { id } namespace { kind } creator { id } } }`;
+    const asReporter = await api(t, reporter.token).graphql(q);
+    expect(asReporter.body.errors).toBeUndefined();
+    // a member of a subgroup sees its ancestors (modules/access/visibility.ts)
+    expect(asReporter.body.data.project).toEqual({
+      group: { fullPath: 'top/pub', parent: { id: top.id } }, creator: { username: 'owner' }, environments: { total: 3, nodes: [{ name: 'production' }, { name: 'staging' }] },
+    });
+    expect(asReporter.body.data.personal).toEqual({ group: null, namespace: { kind: 'user' }, creator: { id: owner.id } });
+    // environments need Reporter, and the private parent group is hidden: null for a stranger, who still sees the public project and group
+    const asStranger = await api(t, stranger.token).graphql(q);
+    expect(asStranger.body.data.project).toEqual({ group: { fullPath: 'top/pub', parent: null }, creator: { username: 'owner' }, environments: null });
+  });
+
+  it('job → runner (null when the caller may not read the runner), runner → jobs', async () => {
+    const { createJob, createRunner } = await import('../runners/runner-factories');
+    const g = await createGroup(t, { path: 'ci' });
+    const p = await createProject(t, { namespace: g, path: 'svc' });
+    const master = await createUser(t);
+    await addGroupMember(t, g, master, 40);
+    const specific = await createRunner(t, { projects: [p], description: 'mine' });
+    const shared = await createRunner(t, { shared: true, description: 'shared' });
+    const other = await createRunner(t, { description: 'other' });
+    await createJob(t, { runner: specific, project: p });
+    await createJob(t, { runner: shared, project: p });
+    await createJob(t, { runner: other, project: p });
+    const q = (id: number) => `{ runner(id: ${id}) { jobs { nodes { runner { description jobs { total } } } } } }`;
+    const mine = await api(t, master.token).graphql(q(specific.id));
+    expect(mine.body.errors).toBeUndefined();
+    expect(mine.body.data.runner.jobs.nodes).toEqual([{ runner: { description: 'mine', jobs: { total: 1 } } }]);
+    // An administrator reads every runner, so each job links to its own (jobs are only reachable through a runner the caller may read).
+    const all = await api(t, ROOT_TOKEN).graphql(`{ a: runner(id: ${other.id}) { jobs { nodes { runner { description } } } } b: runner(id: ${shared.id}) { jobs { nodes { runner { description } } } } }`);
+    expect(all.body.data).toEqual({ a: { jobs: { nodes: [{ runner: { description: 'other' } }] } }, b: { jobs: { nodes: [{ runner: { description: 'shared' } }] } } });
+  });
+
+  it('pages domain → project, impersonation token → user, namespace → parent; hidden ones are null', async () => {
+    const top = await createGroup(t, { path: 'web', visibility: 'private' });
+    const sub = await createGroup(t, { path: 'sites', parent: top, visibility: 'private' });
+    const p = await createProject(t, { namespace: sub, path: 'home' });
+    await sql('insert into pages_domains (project_id, domain) values (?, ?)', [p.id, 'home.test']);
+    const dev = await createUser(t, { username: 'dev' });
+    await addGroupMember(t, sub, dev, 30);
+    const domains = await api(t, ROOT_TOKEN).graphql('{ pagesDomains { nodes { domain project { id pathWithNamespace } } } }');
+    expect(domains.body.errors).toBeUndefined();
+    expect(domains.body.data.pagesDomains.nodes).toEqual([{ domain: 'home.test', project: { id: p.id, pathWithNamespace: 'web/sites/home' } }]);
+    const token = await api(t, ROOT_TOKEN).graphql(`mutation { createImpersonationToken(userId: ${dev.id}, input: { name: "t", scopes: ["api"] }) { user { username } } }`);
+    expect(token.body.data.createImpersonationToken.user).toEqual({ username: 'dev' });
+    const list = await api(t, ROOT_TOKEN).graphql(`{ impersonationTokens(userId: ${dev.id}) { nodes { name user { id } } } }`);
+    expect(list.body.data.impersonationTokens.nodes).toEqual([{ name: 't', user: { id: dev.id } }]);
+    const ns = (token: string) => api(t, token).graphql('{ namespace(fullPath: "web/sites") { fullPath parent { fullPath parent { id } } } }');
+    expect((await ns(ROOT_TOKEN)).body.data.namespace).toEqual({ fullPath: 'web/sites', parent: { fullPath: 'web', parent: null } });
+    // dev is a member of web/sites only: the namespaces API does not show them web
+    const asDev = await ns(dev.token);
+    expect(asDev.body.errors).toBeUndefined();
+    expect(asDev.body.data.namespace).toEqual({ fullPath: 'web/sites', parent: null });
+  });
+});
