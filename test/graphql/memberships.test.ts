@@ -1,4 +1,5 @@
 import { addGroupMember, addProjectMember, createGroup, createProject, createUser } from '../support/factories';
+import { createJob, createRunner } from '../runners/runner-factories';
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
 const t = useTestApp();
@@ -20,7 +21,8 @@ describe('GraphQL memberships', () => {
     return { top, sub, project, alice, bob, carol };
   }
 
-  const MEMBER = 'id databaseId userId relation accessLevel { integerValue stringValue humanAccess } user { id username } group { fullPath } project { id }';
+  // Links compared by path or name: other object types' ids become global ids (issue 23's gid work).
+  const MEMBER = 'id databaseId userId relation accessLevel { integerValue stringValue humanAccess } user { username } group { fullPath } project { path }';
 
   it('bob as Reporter of acme and Developer of acme/platform: two memberships with their own ids and levels in one query', async () => {
     const { alice, bob } = await acme();
@@ -31,8 +33,8 @@ describe('GraphQL memberships', () => {
     expect(res.body.errors).toBeUndefined();
     const [a] = res.body.data.a.nodes;
     const [b] = res.body.data.b.nodes;
-    expect(a).toMatchObject({ userId: bob.id, relation: 'DIRECT', accessLevel: { integerValue: 20, stringValue: 'REPORTER', humanAccess: 'Reporter' }, user: { id: bob.id, username: 'bob' }, group: { fullPath: 'acme' }, project: null });
-    expect(b).toMatchObject({ userId: bob.id, relation: 'DIRECT', accessLevel: { integerValue: 30, stringValue: 'DEVELOPER' }, user: { id: bob.id }, group: { fullPath: 'acme/platform' } });
+    expect(a).toMatchObject({ userId: bob.id, relation: 'DIRECT', accessLevel: { integerValue: 20, stringValue: 'REPORTER', humanAccess: 'Reporter' }, user: { username: 'bob' }, group: { fullPath: 'acme' }, project: null });
+    expect(b).toMatchObject({ userId: bob.id, relation: 'DIRECT', accessLevel: { integerValue: 30, stringValue: 'DEVELOPER' }, user: { username: 'bob' }, group: { fullPath: 'acme/platform' } });
     expect(a.id).toMatch(/^gid:\/\/gitlab\/GroupMember\/\d+$/);
     // What Apollo Client's normalized cache keys them by (`${__typename}:${id}`): two entries, not one.
     const cacheKey = (m: { id: string }) => `Member:${m.id}`;
@@ -69,14 +71,14 @@ describe('GraphQL memberships', () => {
   it('project members: INHERITED are the memberships of its group and that group\'s ancestors', async () => {
     const { alice, project } = await acme();
     const res = await api(t, alice.token).graphql(`{ project(id: "${project.id}") {
-      d: projectMembers { nodes { username relation accessLevel { stringValue } project { id } group { id } } }
+      d: projectMembers { nodes { username relation accessLevel { stringValue } project { path } group { fullPath } } }
       all: projectMembers(relations: [DIRECT, INHERITED], perPage: 2) { total totalPages nodes { username } }
       all2: projectMembers(relations: [DIRECT, INHERITED], perPage: 2, page: 2) { nodes { username } }
-      i: projectMembers(relations: [INHERITED]) { nodes { id username relation accessLevel { stringValue } group { fullPath } project { id } } }
+      i: projectMembers(relations: [INHERITED]) { nodes { id username relation accessLevel { stringValue } group { fullPath } project { path } } }
     } }`);
     expect(res.body.errors).toBeUndefined();
     const p = res.body.data.project;
-    expect(p.d.nodes).toEqual([{ username: 'carol', relation: 'DIRECT', accessLevel: { stringValue: 'GUEST' }, project: { id: project.id }, group: null }]);
+    expect(p.d.nodes).toEqual([{ username: 'carol', relation: 'DIRECT', accessLevel: { stringValue: 'GUEST' }, project: { path: 'api' }, group: null }]);
     expect(p.all.total).toBe(3);
     expect(p.all.totalPages).toBe(2);
     const all = [...p.all.nodes, ...p.all2.nodes].map((n: { username: string }) => n.username).sort();
@@ -100,11 +102,11 @@ describe('GraphQL memberships', () => {
     const open = await createGroup(t, { path: 'open', parent: secret, visibility: 'public' });
     const erin = await createUser(t, { username: 'erin' });
     await addGroupMember(t, secret, erin, 40);
-    const seen = await api(t, stranger.token).graphql('{ group(id: "secret/open") { groupMembers(relations: [INHERITED]) { nodes { username relation group { id } user { username } } } } }');
+    const seen = await api(t, stranger.token).graphql('{ group(id: "secret/open") { groupMembers(relations: [INHERITED]) { nodes { username relation group { fullPath } user { username } } } } }');
     expect(seen.body.errors).toBeUndefined();
     expect(seen.body.data.group.groupMembers.nodes).toEqual([{ username: 'erin', relation: 'INHERITED', group: null, user: { username: 'erin' } }]);
-    const admin = await api(t, ROOT_TOKEN).graphql('{ group(id: "secret/open") { groupMembers(relations: [INHERITED]) { nodes { group { id } } } } }');
-    expect(admin.body.data.group.groupMembers.nodes).toEqual([{ group: { id: secret.id } }]);
+    const admin = await api(t, ROOT_TOKEN).graphql('{ group(id: "secret/open") { groupMembers(relations: [INHERITED]) { nodes { group { fullPath } } } } }');
+    expect(admin.body.data.group.groupMembers.nodes).toEqual([{ group: { fullPath: 'secret' } }]);
     expect(open.id).toBeGreaterThan(0);
   });
 
@@ -146,22 +148,21 @@ describe('GraphQL object links', () => {
     const personal = await createProject(t, { namespace: { id: owner.namespaceId }, path: 'mine', visibility: 'public' });
     await sql('update projects set creator_id = ? where id in (?, ?)', [owner.id, p.id, personal.id]);
     for (const name of ['production', 'staging', 'review']) await sql(`insert into environments (project_id, name, slug) values (?, ?, ?)`, [p.id, name, `${name}-x`]);
-    const q = `{ project(id: "${p.id}") { group { fullPath parent { id } } creator { username } environments(perPage: 2) { total nodes { name } } }
-                 personal: project(id: "${personal.id}") { group { id } namespace { kind } creator { id } } }`;
+    const q = `{ project(id: "${p.id}") { group { fullPath parent { fullPath } } creator { username } environments(perPage: 2) { total nodes { name } } }
+                 personal: project(id: "${personal.id}") { group { fullPath } namespace { kind } creator { username } } }`;
     const asReporter = await api(t, reporter.token).graphql(q);
     expect(asReporter.body.errors).toBeUndefined();
     // a member of a subgroup sees its ancestors (modules/access/visibility.ts)
     expect(asReporter.body.data.project).toEqual({
-      group: { fullPath: 'top/pub', parent: { id: top.id } }, creator: { username: 'owner' }, environments: { total: 3, nodes: [{ name: 'production' }, { name: 'staging' }] },
+      group: { fullPath: 'top/pub', parent: { fullPath: 'top' } }, creator: { username: 'owner' }, environments: { total: 3, nodes: [{ name: 'production' }, { name: 'staging' }] },
     });
-    expect(asReporter.body.data.personal).toEqual({ group: null, namespace: { kind: 'user' }, creator: { id: owner.id } });
+    expect(asReporter.body.data.personal).toEqual({ group: null, namespace: { kind: 'user' }, creator: { username: 'owner' } });
     // environments need Reporter, and the private parent group is hidden: null for a stranger, who still sees the public project and group
     const asStranger = await api(t, stranger.token).graphql(q);
     expect(asStranger.body.data.project).toEqual({ group: { fullPath: 'top/pub', parent: null }, creator: { username: 'owner' }, environments: null });
   });
 
   it('job → runner (null when the caller may not read the runner), runner → jobs', async () => {
-    const { createJob, createRunner } = await import('../runners/runner-factories');
     const g = await createGroup(t, { path: 'ci' });
     const p = await createProject(t, { namespace: g, path: 'svc' });
     const master = await createUser(t);
@@ -188,14 +189,14 @@ describe('GraphQL object links', () => {
     await sql('insert into pages_domains (project_id, domain) values (?, ?)', [p.id, 'home.test']);
     const dev = await createUser(t, { username: 'dev' });
     await addGroupMember(t, sub, dev, 30);
-    const domains = await api(t, ROOT_TOKEN).graphql('{ pagesDomains { nodes { domain project { id pathWithNamespace } } } }');
+    const domains = await api(t, ROOT_TOKEN).graphql('{ pagesDomains { nodes { domain project { pathWithNamespace } } } }');
     expect(domains.body.errors).toBeUndefined();
-    expect(domains.body.data.pagesDomains.nodes).toEqual([{ domain: 'home.test', project: { id: p.id, pathWithNamespace: 'web/sites/home' } }]);
+    expect(domains.body.data.pagesDomains.nodes).toEqual([{ domain: 'home.test', project: { pathWithNamespace: 'web/sites/home' } }]);
     const token = await api(t, ROOT_TOKEN).graphql(`mutation { createImpersonationToken(userId: ${dev.id}, input: { name: "t", scopes: ["api"] }) { user { username } } }`);
     expect(token.body.data.createImpersonationToken.user).toEqual({ username: 'dev' });
-    const list = await api(t, ROOT_TOKEN).graphql(`{ impersonationTokens(userId: ${dev.id}) { nodes { name user { id } } } }`);
-    expect(list.body.data.impersonationTokens.nodes).toEqual([{ name: 't', user: { id: dev.id } }]);
-    const ns = (token: string) => api(t, token).graphql('{ namespace(fullPath: "web/sites") { fullPath parent { fullPath parent { id } } } }');
+    const list = await api(t, ROOT_TOKEN).graphql(`{ impersonationTokens(userId: ${dev.id}) { nodes { name user { username } } } }`);
+    expect(list.body.data.impersonationTokens.nodes).toEqual([{ name: 't', user: { username: 'dev' } }]);
+    const ns = (token: string) => api(t, token).graphql('{ namespace(fullPath: "web/sites") { fullPath parent { fullPath parent { fullPath } } } }');
     expect((await ns(ROOT_TOKEN)).body.data.namespace).toEqual({ fullPath: 'web/sites', parent: { fullPath: 'web', parent: null } });
     // dev is a member of web/sites only: the namespaces API does not show them web
     const asDev = await ns(dev.token);
