@@ -162,6 +162,29 @@ describe('GraphQL object links', () => {
     expect(asStranger.body.data.project).toEqual({ group: { fullPath: 'top/pub', parent: null }, creator: { username: 'owner' }, environments: null });
   });
 
+  it('project links are batched: a page of 12 projects costs what a page of 2 does', async () => {
+    const g = await createGroup(t, { path: 'many', visibility: 'public' });
+    const owner = await createUser(t, { username: 'maker' });
+    await addGroupMember(t, g, owner, 50);
+    for (let i = 0; i < 12; i += 1) {
+      const p = await createProject(t, { namespace: g, path: `p${i}`, visibility: 'public' });
+      await sql('update projects set creator_id = ? where id = ?', [owner.id, p.id]);
+      await sql('insert into environments (project_id, name, slug) values (?, ?, ?)', [p.id, 'production', 'production-x']);
+      await addProjectMember(t, p, await createUser(t), 30);
+    }
+    const query = (n: number) => `{ groupProjects(id: "many", perPage: ${n}) { nodes { group { fullPath parent { id } } creator { username } environments { total nodes { name } }
+      projectMembers(relations: [DIRECT, INHERITED]) { total nodes { user { username } project { path } group { fullPath } } } } } }`;
+    // The first request also warms per-process state; both counted requests run after it.
+    const first = await api(t, owner.token).graphql(query(20));
+    expect(first.body.errors).toBeUndefined();
+    const nodes = first.body.data.groupProjects.nodes;
+    expect(nodes.length).toBe(12);
+    expect(nodes[0]).toMatchObject({ group: { fullPath: 'many', parent: null }, creator: { username: 'maker' }, environments: { total: 1 }, projectMembers: { total: 2 } });
+    const small = await t.countQueries(() => api(t, owner.token).graphql(query(2)));
+    const big = await t.countQueries(() => api(t, owner.token).graphql(query(20)));
+    expect(big.count).toBe(small.count);
+  });
+
   it('job → runner (null when the caller may not read the runner), runner → jobs', async () => {
     const g = await createGroup(t, { path: 'ci' });
     const p = await createProject(t, { namespace: g, path: 'svc' });
