@@ -59,8 +59,8 @@ describe('GraphQL parity with REST', () => {
     expect((await api(t, plain).graphql('{ currentUser { username } }')).body.data.currentUser.username).toBe('gql');
     const project = await api(t, plain).graphql('mutation { createProject(input: { name: "From GQL" }) { id pathWithNamespace namespace { kind } } }');
     expect(project.body.data.createProject).toMatchObject({ pathWithNamespace: 'gql/from-gql', namespace: { kind: 'user' } });
-    const members = await api(t, plain).graphql(`{ projectMembers(sourceId: "${project.body.data.createProject.id}") { nodes { username accessLevel } } }`);
-    expect(members.body.data.projectMembers.nodes).toEqual([{ username: 'gql', accessLevel: 40 }]);
+    const members = await api(t, plain).graphql(`{ projectMembers(sourceId: "${project.body.data.createProject.id}") { nodes { username accessLevel { integerValue } } } }`);
+    expect(members.body.data.projectMembers.nodes).toEqual([{ username: 'gql', accessLevel: { integerValue: 40 } }]);
   });
 });
 

@@ -66,8 +66,8 @@ describe('project access requests', () => {
     expect((await api(t, owner.token).delete(`/api/v4/projects/${p.id}/access_requests/${c.id}`).expect(404)).body).toEqual({ message: '404 Not found' });
     const gqlList = await api(t, owner.token).graphql(`{ projectAccessRequests(projectId: "${p.id}") { total nodes { username requestedAt } } }`);
     expect(gqlList.body.data.projectAccessRequests).toMatchObject({ total: 1, nodes: [{ username: 'pask1' }] });
-    const approved = await api(t, owner.token).graphql(`mutation { approveProjectAccessRequest(projectId: "${p.id}", userId: ${a.id}, accessLevel: 20) { id accessLevel } }`);
-    expect(approved.body.data.approveProjectAccessRequest).toEqual({ id: a.id, accessLevel: 20 });
+    const approved = await api(t, owner.token).graphql(`mutation { approveProjectAccessRequest(projectId: "${p.id}", userId: ${a.id}, accessLevel: 20) { userId accessLevel { integerValue } } }`);
+    expect(approved.body.data.approveProjectAccessRequest).toEqual({ userId: a.id, accessLevel: { integerValue: 20 } });
     const audit = (await api(t, owner.token).get(`/api/v4/projects/${p.id}/audit_events`).expect(200)).body as { details: Record<string, string> }[];
     expect(audit.slice(0, 3).map((e) => e.details.add ?? e.details.custom_message)).toEqual(['user_access', 'Denied access request', 'Withdrew access request']);
   });

@@ -21,6 +21,7 @@ interface JobSqlRow {
   project_id: number;
   pipeline_id: number;
   user_id: number | null;
+  runner_id: number | null;
 }
 
 /** GitLab's CommitStatus#duration: finished (or now, while running) minus started, in seconds. */
@@ -35,7 +36,7 @@ function toJobRow(r: JobSqlRow, now: Date): JobRow {
   return {
     id: r.id, status: r.status.toUpperCase() as JobStatus, stage: r.stage, name: r.name, ref: r.ref, tag: r.tag,
     coverage: r.coverage === null ? null : Number(r.coverage), createdAt: pgTime(r.created_at), startedAt, finishedAt,
-    duration: durationOf(startedAt, finishedAt, now), projectId: r.project_id, pipelineId: r.pipeline_id, userId: r.user_id,
+    duration: durationOf(startedAt, finishedAt, now), projectId: r.project_id, pipelineId: r.pipeline_id, userId: r.user_id, runnerId: r.runner_id,
   };
 }
 
@@ -49,7 +50,7 @@ async function listForRunners(ctx: RequestCtx, runnerIds: readonly number[], arg
   return offsetPagesByKey(ctx.em, jobQuery(args, now), 'b.runner_id', runnerIds, args);
 }
 
-const JOB_COLUMNS = 'b.id, b.status, b.stage, b.name, b.ref, b.tag, b.coverage, b.created_at, b.started_at, b.finished_at, b.project_id, b.pipeline_id, b.user_id';
+const JOB_COLUMNS = 'b.id, b.status, b.stage, b.name, b.ref, b.tag, b.coverage, b.created_at, b.started_at, b.finished_at, b.project_id, b.pipeline_id, b.user_id, b.runner_id';
 
 /** Jobs ordered by id, filtered by status; the caller adds which runner(s). */
 function jobQuery(args: JobListArgs, now: Date): ListQuery<JobRow> {

@@ -77,4 +77,6 @@ export interface JobRow {
   projectId: number;
   pipelineId: number;
   userId: number | null;
+  /** The runner that took the job (null before one did). */
+  runnerId: number | null;
 }

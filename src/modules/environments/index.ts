@@ -1,6 +1,7 @@
 import { defineModule } from '../../core/module/app-module';
 import { Environment } from './environment.entity';
 import { environmentLoaders } from './environment.loaders';
+import { environmentListLoaders, ProjectEnvironmentsResolver } from './environment-links.resolver';
 import { EnvironmentResolver } from './environment.resolver';
 import { environmentRoutes } from './environment.rest';
 import { seedEnvironments } from './environment.seed';
@@ -11,8 +12,8 @@ export const environmentsModule = defineModule({
   name: 'environments',
   entities: [Environment],
   migrations: [{ name: 'Migration20261122120100_environments', class: Migration20261122120100Environments }],
-  resolvers: [EnvironmentResolver],
+  resolvers: [EnvironmentResolver, ProjectEnvironmentsResolver],
   routes: environmentRoutes,
-  loaders: environmentLoaders,
+  loaders: (ctx) => ({ ...environmentLoaders(ctx), ...environmentListLoaders(ctx) }),
   seed: [seedEnvironments],
 });

@@ -5,7 +5,8 @@ import { lightEntity, sqlRows } from '../../core/db/sql';
 import { intArray } from '../access/visibility-sql';
 import { groupVisibility, projectVisibility } from '../access/visibility';
 import { COUNT_LIMIT } from '../../core/pagination/page';
-import type { Namespace } from '../namespaces/namespace.entity';
+import { Namespace } from '../namespaces/namespace.entity';
+import { PeekLoader } from '../../core/context/peek-loader';
 import { Project } from '../projects/project.entity';
 import { listGroups, listSubgroupsBatched } from './group-list.query';
 import type { GroupsArgs } from './group.inputs';
@@ -152,9 +153,18 @@ async function loadGroupCounts(ctx: RequestCtx, kind: GroupCount, ids: readonly 
   });
 }
 
+/** Groups among `ids` the caller may see (GET /groups/:id would not be 404): one query per batch. */
+async function loadVisibleGroups(ctx: RequestCtx, ids: readonly number[]): Promise<(Namespace | null)[]> {
+  const rows = await sqlRows<Record<string, unknown>>(ctx.em, `select g.* from namespaces g where g.id = any(${intArray(ids)}) and g.kind = 'group' and ${await groupVisibility(ctx, 'g')}`);
+  const byId = new Map(rows.map((r) => [Number(r.id), lightEntity(ctx.em, Namespace, r)]));
+  return ids.map((id) => byId.get(id) ?? null);
+}
+
 /** Per-request batching: every nested field of a group list costs one query per page, not per row. */
 export function groupLoaders(ctx: RequestCtx) {
   return {
+    /** Groups by id that the caller may see (else null), as `group(id)` would answer: links to a group. */
+    visibleGroup: new PeekLoader<number, Namespace | null>((ids) => loadVisibleGroups(ctx, ids)),
     groupStatistics: new DataLoader<number, GroupStatistics>((ids) => loadGroupStatistics(ctx, ids)),
     groupProjectsCount: new DataLoader<number, number | null>((ids) => loadGroupCounts(ctx, 'projects', ids)),
     groupDescendantGroupsCount: new DataLoader<number, number | null>((ids) => loadGroupCounts(ctx, 'descendantGroups', ids)),

@@ -87,9 +87,10 @@ export class GroupResolver {
     return `${ctx.externalUrl}/groups/${g.fullPath}`;
   }
 
-  @FieldResolver(() => GroupType, { nullable: true })
-  parent(@Root() g: Namespace, @Ctx() ctx: RequestCtx): Promise<Namespace | null> | null {
-    return g.parentId ? ctx.loaders.namespace.load(g.parentId) : null;
+  @FieldResolver(() => GroupType, { nullable: true, description: 'The parent group, when the caller may see it (as group(id) would); null for a top-level group.' })
+  parent(@Root() g: Namespace, @Ctx() ctx: RequestCtx): Namespace | null | Promise<Namespace | null> {
+    if (!g.parentId) return null;
+    return ctx.loaders.visibleGroup.peek(g.parentId) ?? ctx.loaders.visibleGroup.load(g.parentId);
   }
 
   @FieldResolver(() => Int, { nullable: true, description: 'Projects of this group (not of subgroups) the caller may see, counted up to 10,000 (null above).' })

@@ -1,12 +1,34 @@
-import { Arg, Args, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
+import { Reads } from '../../core/graphql/reads';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
+import { GroupType } from '../groups/group.type';
+import type { Namespace } from '../namespaces/namespace.entity';
+import type { Project } from '../projects/project.entity';
+import { ProjectType } from '../projects/project.type';
+import type { User } from '../users/user.entity';
+import { UserType } from '../users/user.type';
 import { memberService } from './member.service';
-import { MemberInput, MemberPage, MembersArgs, MemberType, UpdateMemberInput } from './member.type';
+import { MemberInput, MemberListArgs, MemberPage, MembersArgs, MemberType, UpdateMemberInput } from './member.type';
 
 @Resolver(() => MemberType)
 export class MemberResolver {
+  @FieldResolver(() => UserType, { nullable: true, description: 'The member (null only if the user was deleted meanwhile).' })
+  user(@Root() m: MemberType, @Ctx() ctx: RequestCtx): User | null | Promise<User | null> {
+    return ctx.loaders.user.peek(m.userId) ?? ctx.loaders.user.load(m.userId);
+  }
+
+  @FieldResolver(() => GroupType, { nullable: true, description: 'The group of a group membership, when the caller may see it; null for a project membership.' })
+  group(@Root() m: MemberType, @Ctx() ctx: RequestCtx): Namespace | null | Promise<Namespace | null> {
+    return m.sourceType === 'group' ? ctx.loaders.visibleGroup.load(m.sourceId) : null;
+  }
+
+  @FieldResolver(() => ProjectType, { nullable: true, description: 'The project of a project membership, when the caller may see it; null for a group membership.' })
+  project(@Root() m: MemberType, @Ctx() ctx: RequestCtx): Project | null | Promise<Project | null> {
+    return m.sourceType === 'project' ? ctx.loaders.visibleProject.load(m.sourceId) : null;
+  }
+
   @Query(() => MemberPage, { description: 'Direct members of a group.' })
   @Allow('anonymous')
   groupMembers(@Args() args: MembersArgs, @Ctx() ctx: RequestCtx): Promise<Page<MemberType>> {
@@ -77,3 +99,27 @@ export class MemberResolver {
     return memberService.remove(ctx, 'project', projectId, userId);
   }
 }
+
+/**
+ * A group's and a project's member lists as their fields (GitLab's `Group.groupMembers(relations)`,
+ * `Project.projectMembers(relations)`): the parent is already visible to the caller, who may read its
+ * members as the root member lists allow; batched across the parents of a list.
+ */
+@Resolver(() => GroupType)
+class GroupMembersResolver {
+  @FieldResolver(() => MemberPage, { description: 'Members of the group: direct by default; with INHERITED also those of its ancestor groups, one entry per user (the highest access level).' })
+  groupMembers(@Root() g: Namespace, @Args() args: MemberListArgs, @Ctx() ctx: RequestCtx): Promise<Page<MemberType>> {
+    return ctx.loaders.memberLists.load({ kind: 'group', sourceId: g.id, args: { ...args } });
+  }
+}
+
+@Resolver(() => ProjectType)
+class ProjectMembersResolver {
+  @FieldResolver(() => MemberPage, { description: 'Members of the project: direct by default; with INHERITED also those of its group and that group\'s ancestors, one entry per user (the highest access level).' })
+  @Reads('id')
+  projectMembers(@Root() p: Project, @Args() args: MemberListArgs, @Ctx() ctx: RequestCtx): Promise<Page<MemberType>> {
+    return ctx.loaders.memberLists.load({ kind: 'project', sourceId: p.id, args: { ...args } });
+  }
+}
+
+export const MemberLinksResolver = { Group: GroupMembersResolver, Project: ProjectMembersResolver };

@@ -7,7 +7,8 @@ import { requireUser } from '../../core/auth/guards';
 import { likeEscape, sqlRows } from '../../core/db/sql';
 import { onUniqueViolation } from '../../core/db/unique-violation';
 import { ConflictError, ForbiddenError, NotFoundError, ParamError } from '../../core/errors/domain-errors';
-import { offsetPage } from '../../core/pagination/list-query';
+import { offsetPage, offsetPagesByKey, type ListQuery } from '../../core/pagination/list-query';
+import { pgTime } from '../../core/db/pg-time';
 import type { Page } from '../../core/pagination/page';
 import { AccessLevel, GROUP_MEMBER_ACCESS_LEVELS, PROJECT_MEMBER_ACCESS_LEVELS } from '../access/access-level';
 import { policy } from '../access/policy';
@@ -19,7 +20,7 @@ import { User } from '../users/user.entity';
 import { userWebUrl } from '../users/user-web-url';
 import { GroupMember, ProjectMember } from '../access/member.entity';
 import { patchEntity } from '../../core/patch/patch-entity';
-import { MemberInput, UpdateMemberInput, type MembersArgs, type MemberType } from './member.type';
+import { accessLevelOf, MemberInput, MemberRelation, UpdateMemberInput, type MemberListArgs, type MembersArgs, type MemberSourceType, type MemberType } from './member.type';
 import { avatarUrl } from '../avatars';
 
 export type SourceKind = 'group' | 'project';
@@ -48,35 +49,133 @@ async function source(ctx: RequestCtx, kind: SourceKind, idOrPath: string): Prom
   return { kind, id: project.id, table: 'project_members', fk: 'project_id', canAdmin: policy.canAdminProject(ctx.user, level), level, requestAccessEnabled: project.requestAccessEnabled };
 }
 
-type Row = Record<string, unknown> & { id: number; username: string; name: string; state: string; avatar: string | null; access_level: number; expires_at: string | null };
+type Row = Record<string, unknown> & {
+  member_id: number; user_id: number; username: string; name: string; state: string; avatar: string | null;
+  access_level: number; expires_at: string | null; created_at: string | Date; source_type: MemberSourceType; source_id: number;
+};
 
-function view(ctx: RequestCtx, r: Row): MemberType {
+/** GitLab's global id class of a membership row: the two tables have their own id sequences. */
+const GID_CLASS: Record<MemberSourceType, string> = { group: 'GroupMember', project: 'ProjectMember' };
+
+/** A membership row as the list of `kind` `listId` shows it (DIRECT when the row is of that source). */
+function view(ctx: RequestCtx, r: Row, kind: SourceKind, listId: number): MemberType {
+  const sourceId = Number(r.source_id);
+  const memberId = Number(r.member_id);
+  const level = Number(r.access_level);
   return {
-    id: r.id, username: r.username, name: r.name, state: r.state, avatarUrl: avatarUrl(ctx.externalUrl, 'user', r.id, r.avatar), webUrl: userWebUrl(ctx.externalUrl, r.username),
-    accessLevel: r.access_level, expiresAt: r.expires_at,
+    id: `gid://gitlab/${GID_CLASS[r.source_type]}/${memberId}`, databaseId: memberId, userId: Number(r.user_id),
+    username: r.username, name: r.name, state: r.state, avatarUrl: avatarUrl(ctx.externalUrl, 'user', Number(r.user_id), r.avatar), webUrl: userWebUrl(ctx.externalUrl, r.username),
+    accessLevel: accessLevelOf(level), accessLevelValue: level, expiresAt: r.expires_at, createdAt: pgTime(r.created_at),
+    relation: r.source_type === kind && sourceId === listId ? MemberRelation.DIRECT : MemberRelation.INHERITED,
+    sourceType: r.source_type, sourceId,
   };
 }
 
-const COLUMNS = `u.id, u.username, u.name, u.state, u.avatar, m.access_level, to_char(m.expires_at, 'YYYY-MM-DD') as expires_at`;
-const SELECT = `select ${COLUMNS}`;
+/** Over `m` (a membership row with source_type and source_id) joined to `u` (users). */
+const COLUMNS = `m.id as member_id, m.user_id, u.username, u.name, u.state, u.avatar, m.access_level,
+  to_char(m.expires_at, 'YYYY-MM-DD') as expires_at, m.created_at, m.source_type, m.source_id`;
+
+/** A direct membership table as rows with their source (`m.source_type`, `m.source_id`). */
+const directRows = (src: Pick<Source, 'kind' | 'table' | 'fk'>) =>
+  `(select x.*, '${src.kind}'::text as source_type, x.${src.fk} as source_id from ${src.table} x)`;
+
+/** Membership columns of a union branch. */
+const MEMBER_COLS = (a: string) => `${a}.id, ${a}.user_id, ${a}.access_level, ${a}.expires_at, ${a}.created_at`;
+
+/**
+ * FROM of a member list per list key (`m.list_key`: the group or project id) with relations: the
+ * direct memberships and/or those of the groups above (a group's ancestors; a project's group and its
+ * ancestors), active ones only for inherited rows (an expired one grants nothing), one row per user:
+ * the highest access level, then the later expiry (none first), then the older membership, as GitLab's
+ * MembersFinder (`DISTINCT ON (user_id) … ORDER BY access_level DESC, expires_at DESC, created_at`).
+ * Filtering on `m.list_key` is pushed into the DISTINCT ON subquery (a DISTINCT ON column), so one
+ * list reads only its own ancestors' rows.
+ */
+function relationsFrom(kind: SourceKind, relations: ReadonlySet<MemberRelation>): string {
+  const direct = relations.has(MemberRelation.DIRECT);
+  const inherited = relations.has(MemberRelation.INHERITED);
+  const branches: string[] = [];
+  if (kind === 'group') {
+    const which = direct && inherited ? '' : direct ? ' and gm.group_id = s.id' : ' and gm.group_id <> s.id';
+    branches.push(`select ${MEMBER_COLS('gm')}, 'group'::text as source_type, gm.group_id as source_id from group_members gm
+      where gm.group_id = any(s.traversal_ids)${which} and (gm.group_id = s.id or ${activeMembership('gm')})`);
+  } else {
+    if (direct) branches.push(`select ${MEMBER_COLS('pm')}, 'project'::text as source_type, pm.project_id as source_id from project_members pm where pm.project_id = s.id`);
+    if (inherited) branches.push(`select ${MEMBER_COLS('gm')}, 'group'::text as source_type, gm.group_id as source_id from group_members gm
+      where sn.kind = 'group' and gm.group_id = any(sn.traversal_ids) and ${activeMembership('gm')}`);
+  }
+  const sources = kind === 'group' ? `namespaces s` : `projects s join namespaces sn on sn.id = s.namespace_id`;
+  return `(select distinct on (s.id, x.user_id) s.id as list_key, x.* from ${sources} cross join lateral (${branches.join(' union all ')}) x
+     order by s.id, x.user_id, x.access_level desc, x.expires_at desc, x.created_at, x.id) m join users u on u.id = m.user_id`;
+}
+
+/** The relations asked for (default and empty list: DIRECT). */
+function relationSet(relations: readonly MemberRelation[] | null | undefined): Set<MemberRelation> {
+  return new Set(relations?.length ? relations : [MemberRelation.DIRECT]);
+}
+
+/**
+ * A member list: DIRECT alone reads the membership table as before (the REST lists); other relations
+ * the per-user union above, ordered by membership id then user id (ids of two tables may meet).
+ */
+function memberListQuery(ctx: RequestCtx, kind: SourceKind, relations: ReadonlySet<MemberRelation>, search: string | null | undefined, listId: (r: Row) => number): ListQuery<MemberType> & { key: string } {
+  const table = kind === 'group' ? { kind, table: 'group_members' as const, fk: 'group_id' as const } : { kind, table: 'project_members' as const, fk: 'project_id' as const };
+  const directOnly = relations.size === 1 && relations.has(MemberRelation.DIRECT);
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (search) {
+    where.push('(u.username ilike ? or u.name ilike ?)');
+    const term = `%${likeEscape(search)}%`;
+    params.push(term, term);
+  }
+  const map = (r: Record<string, unknown>) => view(ctx, r as Row, kind, listId(r as Row));
+  if (directOnly) {
+    return { select: COLUMNS, from: `${directRows(table)} m join users u on u.id = m.user_id`, where, params, orderBy: 'm.id', dir: 'asc', id: 'm.id', map, key: `m.${table.fk}` };
+  }
+  return { select: COLUMNS, from: relationsFrom(kind, relations), where, params, orderBy: 'm.id', dir: 'asc', id: 'm.user_id', map, key: 'm.list_key' };
+}
 
 async function list(ctx: RequestCtx, kind: SourceKind, args: MembersArgs): Promise<Page<MemberType>> {
   const src = await source(ctx, kind, args.sourceId);
-  const params: unknown[] = [src.id];
-  const where = [`m.${src.fk} = ?`];
-  if (args.query) {
-    where.push('(u.username ilike ? or u.name ilike ?)');
-    const term = `%${likeEscape(args.query)}%`;
-    params.push(term, term);
-  }
-  const from = `${src.table} m join users u on u.id = m.user_id`;
-  return offsetPage(ctx.em, { select: COLUMNS, from, where, params, orderBy: 'm.id', dir: 'asc', id: 'm.id', map: (r) => view(ctx, r as Row) }, args);
+  const q = memberListQuery(ctx, kind, relationSet(null), args.query, () => src.id);
+  return offsetPage(ctx.em, { ...q, where: [`${q.key} = ?`, ...q.where], params: [src.id, ...q.params] }, args);
 }
 
+export interface MemberListKey {
+  kind: SourceKind;
+  /** A group or project the caller may see (the field's parent). */
+  sourceId: number;
+  args: MemberListArgs;
+}
+
+/**
+ * `Group.groupMembers(…)` / `Project.projectMembers(…)` of many groups or projects: one bounded count
+ * and one page query per kind and argument set (offsetPagesByKey), whatever the number of parents.
+ */
+export async function loadMemberLists(ctx: RequestCtx, keys: readonly MemberListKey[]): Promise<Page<MemberType>[]> {
+  const batches = new Map<string, MemberListKey[]>();
+  for (const k of keys) {
+    const a = `${k.kind}|${memberListArgsKey(k.args)}`;
+    batches.set(a, [...(batches.get(a) ?? []), k]);
+  }
+  const out = new Map<MemberListKey, Page<MemberType>>();
+  for (const batch of batches.values()) {
+    const { kind, args } = batch[0];
+    // list_key (inherited lists) or the membership's source column (direct lists) tells whose row it is.
+    const q = memberListQuery(ctx, kind, relationSet(args.relations), args.search, (r) => Number(r.list_key ?? r.source_id));
+    const select = q.key === 'm.list_key' ? `${q.select}, m.list_key` : q.select;
+    const pages = await offsetPagesByKey(ctx.em, { ...q, select }, q.key, [...new Set(batch.map((k) => k.sourceId))], args);
+    for (const k of batch) out.set(k, pages.get(k.sourceId)!);
+  }
+  return keys.map((k) => out.get(k)!);
+}
+
+export const memberListArgsKey = (a: MemberListArgs) => `${[...relationSet(a.relations)].sort().join(',')}:${a.search ?? ''}:${a.page ?? ''}:${a.perPage ?? ''}`;
+
 async function findRow(ctx: RequestCtx, src: Source, userId: number): Promise<MemberType> {
-  const rows = await sqlRows<Row>(ctx.em, `${SELECT} from ${src.table} m join users u on u.id = m.user_id where m.${src.fk} = ? and m.user_id = ?`, [src.id, userId]);
+  const rows = await sqlRows<Row>(ctx.em, `select ${COLUMNS} from ${directRows(src)} m join users u on u.id = m.user_id where m.${src.fk} = ? and m.user_id = ?`, [src.id, userId]);
   if (!rows[0]) throw new NotFoundError('Member');
-  return view(ctx, rows[0]);
+  return view(ctx, rows[0], src.kind, src.id);
 }
 
 async function get(ctx: RequestCtx, kind: SourceKind, idOrPath: string, userId: number): Promise<MemberType> {

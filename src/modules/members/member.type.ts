@@ -1,17 +1,88 @@
-import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { ArgsType, Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageArgs, PageType } from '../../core/pagination/page';
 
-/** A user's direct membership of a group or project (the member's `id` is the user id, as in GitLab). */
-@ObjectType('Member')
+/**
+ * Where a membership in a member list comes from (GitLab's GraphQL `MemberRelation`, subset): the
+ * list's own group or project, or a group above it (a group's ancestors; a project's group and its
+ * ancestors).
+ */
+export enum MemberRelation {
+  DIRECT = 'DIRECT',
+  INHERITED = 'INHERITED',
+}
+registerEnumType(MemberRelation, {
+  name: 'MemberRelation',
+  description: 'DIRECT: memberships of the group or project itself; INHERITED: memberships of the groups above it.',
+  valuesConfig: {
+    DIRECT: { description: 'Members of the group or project itself.' },
+    INHERITED: { description: 'Members of the ancestor groups (for a project: its group and that group\'s ancestors).' },
+  },
+});
+
+/**
+ * GitLab's GraphQL `AccessLevelEnum` (without NO_ACCESS and MINIMAL_ACCESS, which no membership here
+ * has). 40 is MAINTAINER: GitLab renamed Master in 11.0, before it had a GraphQL API, so no GitLab
+ * GraphQL answer ever said MASTER (REST and audit texts keep 10.3's "Master").
+ */
+export enum AccessLevelEnum {
+  GUEST = 'GUEST',
+  REPORTER = 'REPORTER',
+  DEVELOPER = 'DEVELOPER',
+  MAINTAINER = 'MAINTAINER',
+  OWNER = 'OWNER',
+}
+registerEnumType(AccessLevelEnum, { name: 'AccessLevelEnum', description: 'A membership\'s role: 10 GUEST, 20 REPORTER, 30 DEVELOPER, 40 MAINTAINER (Master in GitLab 10.3), 50 OWNER.' });
+
+const LEVELS: Record<number, [AccessLevelEnum, string]> = {
+  10: [AccessLevelEnum.GUEST, 'Guest'],
+  20: [AccessLevelEnum.REPORTER, 'Reporter'],
+  30: [AccessLevelEnum.DEVELOPER, 'Developer'],
+  40: [AccessLevelEnum.MAINTAINER, 'Maintainer'],
+  50: [AccessLevelEnum.OWNER, 'Owner'],
+};
+
+/** GitLab's GraphQL `AccessLevel`: the integer and its name. */
+@ObjectType('AccessLevel', { description: 'A membership\'s access level as an integer and as its name.' })
+export class AccessLevelType {
+  @Field(() => Int, { description: '10, 20, 30, 40 or 50.' }) integerValue!: number;
+  @Field(() => AccessLevelEnum) stringValue!: AccessLevelEnum;
+  @Field(() => String, { description: 'Human-readable name: Guest, Reporter, Developer, Maintainer, Owner.' }) humanAccess!: string;
+}
+
+export function accessLevelOf(level: number): AccessLevelType {
+  const [stringValue, humanAccess] = LEVELS[level] ?? [AccessLevelEnum.GUEST, 'Guest'];
+  return { integerValue: level, stringValue, humanAccess };
+}
+
+export type MemberSourceType = 'group' | 'project';
+
+/**
+ * One membership of a group or project (GitLab's GraphQL GroupMember / ProjectMember in one type).
+ * `id` is the membership's own global id, so the same user in two lists is two cache entries;
+ * `userId` is the user's (REST's member `id`).
+ */
+@ObjectType('Member', { description: 'A user\'s membership of a group or project: its own id, the user, the role and where it comes from.' })
 export class MemberType {
-  @Field(() => Int) id!: number;
+  @Field(() => ID, {
+    description: 'The membership\'s global id, gid://gitlab/GroupMember/<n> or gid://gitlab/ProjectMember/<n> (the user\'s id is userId, or user { id }).',
+  })
+  id!: string;
+
+  @Field(() => Int, { description: 'The membership row\'s id (unique per GroupMember / ProjectMember).' }) databaseId!: number;
+  @Field(() => Int, { description: 'The member\'s user id.' }) userId!: number;
   @Field(() => String) username!: string;
   @Field(() => String) name!: string;
   @Field(() => String) state!: string;
   @Field(() => String, { nullable: true }) avatarUrl!: string | null;
   @Field(() => String) webUrl!: string;
-  @Field(() => Int) accessLevel!: number;
+  @Field(() => AccessLevelType, { description: 'The role, as integer and name.' }) accessLevel!: AccessLevelType;
+  @Field(() => Int, { description: 'The role as a plain integer (accessLevel.integerValue).' }) accessLevelValue!: number;
   @Field(() => String, { nullable: true, description: 'YYYY-MM-DD' }) expiresAt!: string | null;
+  @Field(() => Date) createdAt!: Date;
+  @Field(() => MemberRelation, { description: 'DIRECT when the membership is of the listed group or project itself, else INHERITED.' }) relation!: MemberRelation;
+  /** Where the membership row lives: the group or project of `group` / `project`. */
+  sourceType!: MemberSourceType;
+  sourceId!: number;
 }
 
 export const MemberPage = PageType(MemberType, 'MemberPage');
@@ -20,6 +91,15 @@ export const MemberPage = PageType(MemberType, 'MemberPage');
 export class MembersArgs extends PageArgs {
   @Field(() => ID, { description: 'Group or project id or full path.' }) sourceId!: string;
   @Field(() => String, { nullable: true, description: 'Substring of the username or name.' }) query?: string;
+}
+
+/** The member list of a group or project as a field of it. */
+@ArgsType()
+export class MemberListArgs extends PageArgs {
+  @Field(() => [MemberRelation], { nullable: true, description: 'Which memberships to list (default [DIRECT]). A user present at several levels appears once, with the highest access level.' })
+  relations?: MemberRelation[];
+
+  @Field(() => String, { nullable: true, description: 'Substring of the username or name.' }) search?: string;
 }
 
 @InputType('UpdateMemberInput')

@@ -1,7 +1,8 @@
 import DataLoader from 'dataloader';
 import { PeekLoader } from '../../core/context/peek-loader';
 import type { RequestCtx } from '../../core/context/request-ctx';
-import { lightEntitiesById, sqlRows } from '../../core/db/sql';
+import { lightEntitiesById, lightEntity, sqlRows } from '../../core/db/sql';
+import { namespaceVisibility } from '../access/visibility';
 import { activeMembership, intArray } from '../access/visibility-sql';
 import { Namespace } from './namespace.entity';
 
@@ -30,6 +31,11 @@ async function membersCountWithDescendants(ctx: RequestCtx, ids: readonly number
 export function namespaceLoaders(ctx: RequestCtx) {
   return {
     namespace: new PeekLoader<number, Namespace | null>(async (ids) => byId(ids, await lightEntitiesById(ctx.em, Namespace, ids))),
+    /** Namespaces by id that `namespace(fullPath)` would show the caller (else null): a namespace's parent. */
+    visibleNamespace: new PeekLoader<number, Namespace | null>(async (ids) => {
+      const rows = await sqlRows<Record<string, unknown>>(ctx.em, `select n.* from namespaces n where n.id = any(${intArray(ids)}) and ${await namespaceVisibility(ctx, 'n')}`);
+      return byId(ids, rows.map((r) => lightEntity(ctx.em, Namespace, r)));
+    }),
     membersCountWithDescendants: new DataLoader<number, number>((ids) => membersCountWithDescendants(ctx, ids)),
   };
 }

@@ -22,6 +22,12 @@ export class NamespaceResolver {
     return namespaceService.get(ctx, fullPath);
   }
 
+  @FieldResolver(() => NamespaceType, { nullable: true, description: 'The parent group, when the caller may see it as namespace(fullPath) would; null for a top-level namespace.' })
+  parent(@Root() ns: Namespace, @Ctx() ctx: RequestCtx): Namespace | null | Promise<Namespace | null> {
+    if (ns.parentId === null || ns.parentId === undefined) return null;
+    return ctx.loaders.visibleNamespace.peek(ns.parentId) ?? ctx.loaders.visibleNamespace.load(ns.parentId);
+  }
+
   /** Later GitLab: distinct members of the group and its subgroups, for callers who administer it. */
   @FieldResolver(() => Int, { nullable: true, description: 'Groups the caller administers only; null otherwise.' })
   async membersCountWithDescendants(@Root() ns: Namespace, @Ctx() ctx: RequestCtx): Promise<number | null> {

@@ -3,6 +3,7 @@ import { Migration20261122120000PagesDomains } from './migrations/Migration20261
 import { Migration20261201120000PagesCertificateDetails } from './migrations/Migration20261201120000_pages_certificate_details';
 import { PagesDomain } from './pages-domain.entity';
 import { PagesDomainResolver } from './pages-domain.resolver';
+import { PagesDomainLinksResolver } from './pages-domain-links.resolver';
 import { pagesDomainRoutes } from './pages-domain.rest';
 import { seedPagesDomains } from './pages-domain.seed';
 
@@ -14,7 +15,7 @@ export const pagesDomainsModule = defineModule({
     { name: 'Migration20261122120000_pages_domains', class: Migration20261122120000PagesDomains },
     { name: 'Migration20261201120000_pages_certificate_details', class: Migration20261201120000PagesCertificateDetails },
   ],
-  resolvers: [PagesDomainResolver],
+  resolvers: [PagesDomainResolver, PagesDomainLinksResolver],
   routes: pagesDomainRoutes,
   seed: [seedPagesDomains],
   // The slot's row is `<project id>:<domain>` (pages-domain.service.ts), fixed before the row exists.

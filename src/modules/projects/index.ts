@@ -3,6 +3,7 @@ import { ProjectGroupLink } from './project-group-link.entity';
 import { ProjectStar } from './project-star.entity';
 import { Project } from './project.entity';
 import { projectLoaders } from './project.loaders';
+import { ProjectLinksResolver } from './project-links.resolver';
 import { ProjectResolver } from './project.resolver';
 import { ProjectForkResolver } from './project-fork.resolver';
 import { projectRoutes } from './project.rest';
@@ -10,7 +11,7 @@ import { Migration20261203140000ProjectsGrowthIndexes } from './migrations/Migra
 import { Migration20261204090000ProjectForksAndSettings } from './migrations/Migration20261204090000_project_forks_and_settings';
 
 export const projectsModule = defineModule({
-  name: 'projects', entities: [Project, ProjectGroupLink, ProjectStar], resolvers: [ProjectResolver, ProjectForkResolver], routes: projectRoutes, loaders: projectLoaders,
+  name: 'projects', entities: [Project, ProjectGroupLink, ProjectStar], resolvers: [ProjectResolver, ProjectForkResolver, ProjectLinksResolver], routes: projectRoutes, loaders: projectLoaders,
   migrations: [
     { name: 'Migration20261203140000_projects_growth_indexes', class: Migration20261203140000ProjectsGrowthIndexes },
     { name: 'Migration20261204090000_project_forks_and_settings', class: Migration20261204090000ProjectForksAndSettings },

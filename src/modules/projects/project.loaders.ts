@@ -49,7 +49,7 @@ async function loadNamespaceOwners(ctx: RequestCtx, namespaceIds: readonly numbe
   return namespaceIds.map((id) => byNamespace.get(id) ?? null);
 }
 
-/** Fork sources by id, only those the caller may see (else null). One query per batch. */
+/** Fork sources and linked projects by id, only those the caller may see (else null). One query per batch. */
 async function loadVisibleProjects(ctx: RequestCtx, ids: readonly number[]): Promise<(Project | null)[]> {
   const rows = await sqlRows<Record<string, unknown>>(ctx.em, `select p.* from projects p where p.id = any(${intArray(ids)}) and ${await projectVisibility(ctx, 'p')}`);
   const byId = new Map(rows.map((r) => [Number(r.id), lightEntity(ctx.em, Project, r)]));
@@ -91,6 +91,8 @@ export function projectLoaders(ctx: RequestCtx) {
     projectShares: new PeekLoader<number, ProjectShareView[]>((ids) => loadProjectShares(ctx, ids)),
     namespaceOwner: new PeekLoader<number, User | null>((ids) => loadNamespaceOwners(ctx, ids)),
     forkSource: new PeekLoader<number, Project | null>((ids) => loadVisibleProjects(ctx, ids)),
+    /** Projects by id that the caller may see (else null), as `project(id)` would answer: links to a project. */
+    visibleProject: new PeekLoader<number, Project | null>((ids) => loadVisibleProjects(ctx, ids)),
     projectPermissions: new PeekLoader<number, ProjectPermissionsView>((ids) => loadPermissions(ctx, ids)),
   };
 }

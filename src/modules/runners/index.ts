@@ -4,6 +4,7 @@ import { Migration20261203180000RunnerTagsGin } from './migrations/Migration2026
 import { Runner, RunnerProject } from './runner.entity';
 import { runnerLoaders } from './runner.loaders';
 import { RunnerResolver } from './runner.resolver';
+import { JobRunnerResolver } from './job-runner.resolver';
 import { runnerRoutes } from './runner.rest';
 import { seedRunnersDemo } from './runner-demo.seed';
 import { seedRunnersScale } from './runner-scale.seed';
@@ -16,7 +17,7 @@ export const runnersModule = defineModule({
     { name: 'Migration20261122130000_runners', class: Migration20261122130000Runners },
     { name: 'Migration20261203180000_runner_tags_gin', class: Migration20261203180000RunnerTagsGin },
   ],
-  resolvers: [RunnerResolver],
+  resolvers: [RunnerResolver, JobRunnerResolver],
   routes: runnerRoutes,
   loaders: runnerLoaders,
   seed: [seedRunnersDemo, seedRunnersScale],

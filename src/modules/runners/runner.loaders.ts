@@ -1,6 +1,9 @@
 import DataLoader from 'dataloader';
 import type { RequestCtx } from '../../core/context/request-ctx';
-import { lightEntity, sqlRows } from '../../core/db/sql';
+import { lightEntitiesById, lightEntity, sqlRows } from '../../core/db/sql';
+import { PeekLoader } from '../../core/context/peek-loader';
+import { Runner } from './runner.entity';
+import { mayReadRunner } from './runner-access';
 import type { Page } from '../../core/pagination/page';
 import { policy } from '../access/policy';
 import { authorizedProjectIds } from '../access/visibility';
@@ -58,8 +61,21 @@ async function loadRunnerJobs(ctx: RequestCtx, keys: readonly RunnerJobsKey[]): 
   return keys.map((k) => results.get(`${k.runnerId}|${argsKey(k.args)}`)!);
 }
 
+/**
+ * Runners by id as `runner(id)` lets the caller read them (runner-access.ts `mayReadRunner`): admins
+ * any, signed-in users shared ones and the ones they own; else null. One query per batch.
+ */
+async function loadVisibleRunners(ctx: RequestCtx, ids: readonly number[]): Promise<(Runner | null)[]> {
+  if (!ctx.user) return ids.map(() => null);
+  const runners = await lightEntitiesById(ctx.em, Runner, ids);
+  const readable = await Promise.all(runners.map((r) => mayReadRunner(ctx, r)));
+  const byId = new Map(runners.filter((_, i) => readable[i]).map((r) => [r.id, r]));
+  return ids.map((id) => byId.get(id) ?? null);
+}
+
 export function runnerLoaders(ctx: RequestCtx) {
   return {
+    visibleRunner: new PeekLoader<number, Runner | null>((ids) => loadVisibleRunners(ctx, ids)),
     runnerProjects: new DataLoader<number, Project[]>((ids) => loadRunnerProjects(ctx, ids)),
     runnerJobs: new DataLoader<RunnerJobsKey, Page<JobRow>, string>((keys) => loadRunnerJobs(ctx, keys), {
       cacheKeyFn: (k) => `${k.runnerId}|${argsKey(k.args)}`,

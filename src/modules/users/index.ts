@@ -4,6 +4,7 @@ import { UserResolver } from './user.resolver';
 import { userRoutes } from './user.rest';
 import { Identity } from './identity.entity';
 import { identityLoaders } from './identity.service';
+import { userLoaders } from './user.loaders';
 import { UserProjectsResolver } from './user-projects.resolver';
 import { UserActivityResolver } from './user-activity.resolver';
 import { Migration20261203100100Identities } from './migrations/Migration20261203100100_identities';
@@ -17,7 +18,7 @@ declare module '../../core/context/request-ctx' {
 }
 
 export const usersModule = defineModule({
-  name: 'users', entities: [User, Identity], resolvers: [UserResolver, UserProjectsResolver, UserActivityResolver], routes: userRoutes, loaders: identityLoaders,
+  name: 'users', entities: [User, Identity], resolvers: [UserResolver, UserProjectsResolver, UserActivityResolver], routes: userRoutes, loaders: (ctx) => ({ ...identityLoaders(ctx), ...userLoaders(ctx) }),
   migrations: [
     { name: 'Migration20261203100100_identities', class: Migration20261203100100Identities },
     { name: 'Migration20261203140200_users_email_trgm', class: Migration20261203140200UsersEmailTrgm },

@@ -1,0 +1,15 @@
+import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import type { RequestCtx } from '../../core/context/request-ctx';
+import type { Project } from '../projects/project.entity';
+import { ProjectType } from '../projects/project.type';
+import type { PagesDomain } from './pages-domain.entity';
+import { PagesDomainType } from './pages-domain.type';
+
+/** A pages domain's project (issue 23: object links), batched, null when the caller may not see the project. */
+@Resolver(() => PagesDomainType)
+export class PagesDomainLinksResolver {
+  @FieldResolver(() => ProjectType, { nullable: true, description: 'The project serving the domain, when the caller may see it.' })
+  project(@Root() d: PagesDomain, @Ctx() ctx: RequestCtx): Project | null | Promise<Project | null> {
+    return ctx.loaders.visibleProject.peek(d.projectId) ?? ctx.loaders.visibleProject.load(d.projectId);
+  }
+}

@@ -1,0 +1,15 @@
+import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import type { RequestCtx } from '../../core/context/request-ctx';
+import { JobType, type JobRow } from '../ci/job.type';
+import type { Runner } from './runner.entity';
+import { RunnerType } from './runner.type';
+
+/** A job's runner (issue 23: object links a dashboard follows), here because the runners module depends on ci, not the reverse. */
+@Resolver(() => JobType)
+export class JobRunnerResolver {
+  @FieldResolver(() => RunnerType, { nullable: true, description: 'The runner that took the job, when the caller may read it (as runner(id)); null otherwise or before a runner took it.' })
+  runner(@Root() job: JobRow, @Ctx() ctx: RequestCtx): Runner | null | Promise<Runner | null> {
+    if (job.runnerId === null) return null;
+    return ctx.loaders.visibleRunner.peek(job.runnerId) ?? ctx.loaders.visibleRunner.load(job.runnerId);
+  }
+}

@@ -1,0 +1,15 @@
+import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import type { RequestCtx } from '../../core/context/request-ctx';
+import type { User } from '../users/user.entity';
+import { UserType } from '../users/user.type';
+import type { PersonalAccessToken } from './personal-access-token.entity';
+import { ImpersonationTokenType } from './token.type';
+
+/** An impersonation token's user (issue 23: object links), batched (tokens are listed for administrators only). */
+@Resolver(() => ImpersonationTokenType)
+export class TokenLinksResolver {
+  @FieldResolver(() => UserType, { nullable: true, description: 'The user the token acts as.' })
+  user(@Root() t: PersonalAccessToken, @Ctx() ctx: RequestCtx): User | null | Promise<User | null> {
+    return ctx.loaders.user.peek(t.userId) ?? ctx.loaders.user.load(t.userId);
+  }
+}

@@ -1,0 +1,229 @@
+import { addGroupMember, addProjectMember, createGroup, createProject, createUser } from '../support/factories';
+import { createJob, createRunner } from '../runners/runner-factories';
+import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
+
+const t = useTestApp();
+
+/** Issue 23 item 1: memberships with their own id, user, accessLevel object, DIRECT/INHERITED relations. */
+describe('GraphQL memberships', () => {
+  async function acme() {
+    const top = await createGroup(t, { path: 'acme', visibility: 'private' });
+    const sub = await createGroup(t, { path: 'platform', parent: top, visibility: 'private' });
+    const project = await createProject(t, { namespace: sub, path: 'api', visibility: 'private' });
+    const alice = await createUser(t, { username: 'alice' });
+    const bob = await createUser(t, { username: 'bob' });
+    const carol = await createUser(t, { username: 'carol' });
+    await addGroupMember(t, top, alice, 50);
+    await addGroupMember(t, top, bob, 20);
+    await addGroupMember(t, sub, bob, 30);
+    await addProjectMember(t, project, carol, 10);
+    await addGroupMember(t, top, carol, 30);
+    return { top, sub, project, alice, bob, carol };
+  }
+
+  // Links compared by path or name: other object types' ids become global ids (issue 23's gid work).
+  const MEMBER = 'id databaseId userId relation accessLevel { integerValue stringValue humanAccess } user { username } group { fullPath } project { path }';
+
+  it('bob as Reporter of acme and Developer of acme/platform: two memberships with their own ids and levels in one query', async () => {
+    const { alice, bob } = await acme();
+    const res = await api(t, alice.token).graphql(`{
+      a: groupMembers(sourceId: "acme", query: "bob") { nodes { ${MEMBER} } }
+      b: groupMembers(sourceId: "acme/platform", query: "bob") { nodes { ${MEMBER} } }
+    }`);
+    expect(res.body.errors).toBeUndefined();
+    const [a] = res.body.data.a.nodes;
+    const [b] = res.body.data.b.nodes;
+    expect(a).toMatchObject({ userId: bob.id, relation: 'DIRECT', accessLevel: { integerValue: 20, stringValue: 'REPORTER', humanAccess: 'Reporter' }, user: { username: 'bob' }, group: { fullPath: 'acme' }, project: null });
+    expect(b).toMatchObject({ userId: bob.id, relation: 'DIRECT', accessLevel: { integerValue: 30, stringValue: 'DEVELOPER' }, user: { username: 'bob' }, group: { fullPath: 'acme/platform' } });
+    expect(a.id).toMatch(/^gid:\/\/gitlab\/GroupMember\/\d+$/);
+    // What Apollo Client's normalized cache keys them by (`${__typename}:${id}`): two entries, not one.
+    const cacheKey = (m: { id: string }) => `Member:${m.id}`;
+    expect(cacheKey(a)).not.toEqual(cacheKey(b));
+    expect(a.id).not.toEqual(String(bob.id));
+  });
+
+  it('REST keeps id = user id and access_level as an integer', async () => {
+    const { alice, bob } = await acme();
+    const res = await api(t, alice.token).get('/api/v4/groups/acme%2Fplatform/members');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual([expect.objectContaining({ id: bob.id, username: 'bob', access_level: 30 })]);
+    expect(Object.keys(res.body[0])).toEqual(['id', 'name', 'username', 'state', 'avatar_url', 'web_url', 'access_level', 'expires_at']);
+  });
+
+  it('group members: DIRECT by default; INHERITED adds the ancestors\' members, once per user with the highest level', async () => {
+    const { alice, bob } = await acme();
+    const q = (rel: string) => api(t, alice.token).graphql(`{ group(id: "acme/platform") { groupMembers${rel} { total nodes { username relation accessLevel { integerValue } group { fullPath } } } } }`);
+    const direct = (await q('')).body.data.group.groupMembers;
+    expect(direct.nodes).toEqual([{ username: 'bob', relation: 'DIRECT', accessLevel: { integerValue: 30 }, group: { fullPath: 'acme/platform' } }]);
+    const inherited = (await q('(relations: [INHERITED])')).body.data.group.groupMembers;
+    expect(inherited.total).toBe(3);
+    const byName = Object.fromEntries(inherited.nodes.map((n: { username: string }) => [n.username, n]));
+    expect(byName.alice).toEqual({ username: 'alice', relation: 'INHERITED', accessLevel: { integerValue: 50 }, group: { fullPath: 'acme' } });
+    // bob has Reporter in acme: only inherited rows are asked for
+    expect(byName.bob).toMatchObject({ relation: 'INHERITED', accessLevel: { integerValue: 20 } });
+    const both = (await q('(relations: [DIRECT, INHERITED])')).body.data.group.groupMembers;
+    expect(both.total).toBe(3);
+    const bobBoth = both.nodes.find((n: { username: string }) => n.username === 'bob');
+    expect(bobBoth).toEqual({ username: 'bob', relation: 'DIRECT', accessLevel: { integerValue: 30 }, group: { fullPath: 'acme/platform' } });
+    expect(bob.id).toBeGreaterThan(0);
+  });
+
+  it('project members: INHERITED are the memberships of its group and that group\'s ancestors', async () => {
+    const { alice, project } = await acme();
+    const res = await api(t, alice.token).graphql(`{ project(id: "${project.id}") {
+      d: projectMembers { nodes { username relation accessLevel { stringValue } project { path } group { fullPath } } }
+      all: projectMembers(relations: [DIRECT, INHERITED], perPage: 2) { total totalPages nodes { username } }
+      all2: projectMembers(relations: [DIRECT, INHERITED], perPage: 2, page: 2) { nodes { username } }
+      i: projectMembers(relations: [INHERITED]) { nodes { id username relation accessLevel { stringValue } group { fullPath } project { path } } }
+    } }`);
+    expect(res.body.errors).toBeUndefined();
+    const p = res.body.data.project;
+    expect(p.d.nodes).toEqual([{ username: 'carol', relation: 'DIRECT', accessLevel: { stringValue: 'GUEST' }, project: { path: 'api' }, group: null }]);
+    expect(p.all.total).toBe(3);
+    expect(p.all.totalPages).toBe(2);
+    const all = [...p.all.nodes, ...p.all2.nodes].map((n: { username: string }) => n.username).sort();
+    expect(all).toEqual(['alice', 'bob', 'carol']);
+    const inh = Object.fromEntries(p.i.nodes.map((n: { username: string }) => [n.username, n]));
+    expect(inh.bob).toMatchObject({ relation: 'INHERITED', accessLevel: { stringValue: 'DEVELOPER' }, group: { fullPath: 'acme/platform' }, project: null });
+    expect(inh.carol).toMatchObject({ relation: 'INHERITED', accessLevel: { stringValue: 'DEVELOPER' }, group: { fullPath: 'acme' } });
+    expect(inh.alice.accessLevel.stringValue).toBe('OWNER');
+    expect(inh.alice.id).toMatch(/^gid:\/\/gitlab\/GroupMember\//);
+  });
+
+  it('the same visibility as the member lists: a stranger cannot reach them; the user link and a hidden source', async () => {
+    const { project } = await acme();
+    const stranger = await createUser(t);
+    const res = await api(t, stranger.token).graphql(`{ project(id: "${project.id}") { id } }`);
+    expect(res.body.data?.project ?? null).toBeNull();
+    const hidden = await api(t, stranger.token).graphql('{ group(id: "acme") { groupMembers { total } } }');
+    expect(hidden.body.data?.group ?? null).toBeNull();
+    // A public group under a private one: its inherited membership shows, the private group is null.
+    const secret = await createGroup(t, { path: 'secret', visibility: 'private' });
+    const open = await createGroup(t, { path: 'open', parent: secret, visibility: 'public' });
+    const erin = await createUser(t, { username: 'erin' });
+    await addGroupMember(t, secret, erin, 40);
+    const seen = await api(t, stranger.token).graphql('{ group(id: "secret/open") { groupMembers(relations: [INHERITED]) { nodes { username relation group { fullPath } user { username } } } } }');
+    expect(seen.body.errors).toBeUndefined();
+    expect(seen.body.data.group.groupMembers.nodes).toEqual([{ username: 'erin', relation: 'INHERITED', group: null, user: { username: 'erin' } }]);
+    const admin = await api(t, ROOT_TOKEN).graphql('{ group(id: "secret/open") { groupMembers(relations: [INHERITED]) { nodes { group { fullPath } } } } }');
+    expect(admin.body.data.group.groupMembers.nodes).toEqual([{ group: { fullPath: 'secret' } }]);
+    expect(open.id).toBeGreaterThan(0);
+  });
+
+  it('member lists of many groups and their users are batched (no query per group or member)', async () => {
+    const { alice } = await acme();
+    for (let i = 0; i < 6; i += 1) {
+      const g = await createGroup(t, { path: `extra-${i}`, visibility: 'public' });
+      for (let j = 0; j < 3; j += 1) await addGroupMember(t, g, await createUser(t), 30);
+    }
+    const query = `{ groups(allAvailable: true, perPage: 50) { nodes { groupMembers(relations: [DIRECT, INHERITED]) { total nodes { id user { username } group { id } } } } } }`;
+    const { result, count } = await t.countQueries(() => api(t, alice.token).graphql(query));
+    expect(result.body.errors).toBeUndefined();
+    expect(result.body.data.groups.nodes.length).toBe(8);
+    const small = await t.countQueries(() => api(t, alice.token).graphql(query.replace('perPage: 50', 'perPage: 2')));
+    expect(count).toBe(small.count);
+  });
+
+  it('bad relations are a 400 validation error', async () => {
+    const { alice } = await acme();
+    const res = await api(t, alice.token).graphql('{ group(id: "acme") { groupMembers(relations: [SIDEWAYS]) { total } } }');
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+  });
+});
+
+/** Issue 23 item 1: object links a dashboard follows, batched, each checked like its own lookup. */
+describe('GraphQL object links', () => {
+  const sql = (q: string, p: unknown[] = []) => t.orm.em.getConnection().execute(q, p);
+
+  it('project → group, creator, environments; hidden ones are null', async () => {
+    const top = await createGroup(t, { path: 'top', visibility: 'private' });
+    const pub = await createGroup(t, { path: 'pub', parent: top, visibility: 'public' });
+    const owner = await createUser(t, { username: 'owner' });
+    const reporter = await createUser(t, { username: 'rep' });
+    const stranger = await createUser(t, { username: 'stranger' });
+    await addGroupMember(t, pub, owner, 50);
+    await addGroupMember(t, pub, reporter, 20);
+    const p = await createProject(t, { namespace: pub, path: 'app', visibility: 'public' });
+    const personal = await createProject(t, { namespace: { id: owner.namespaceId }, path: 'mine', visibility: 'public' });
+    await sql('update projects set creator_id = ? where id in (?, ?)', [owner.id, p.id, personal.id]);
+    for (const name of ['production', 'staging', 'review']) await sql(`insert into environments (project_id, name, slug) values (?, ?, ?)`, [p.id, name, `${name}-x`]);
+    const q = `{ project(id: "${p.id}") { group { fullPath parent { fullPath } } creator { username } environments(perPage: 2) { total nodes { name } } }
+                 personal: project(id: "${personal.id}") { group { fullPath } namespace { kind } creator { username } } }`;
+    const asReporter = await api(t, reporter.token).graphql(q);
+    expect(asReporter.body.errors).toBeUndefined();
+    // a member of a subgroup sees its ancestors (modules/access/visibility.ts)
+    expect(asReporter.body.data.project).toEqual({
+      group: { fullPath: 'top/pub', parent: { fullPath: 'top' } }, creator: { username: 'owner' }, environments: { total: 3, nodes: [{ name: 'production' }, { name: 'staging' }] },
+    });
+    expect(asReporter.body.data.personal).toEqual({ group: null, namespace: { kind: 'user' }, creator: { username: 'owner' } });
+    // environments need Reporter, and the private parent group is hidden: null for a stranger, who still sees the public project and group
+    const asStranger = await api(t, stranger.token).graphql(q);
+    expect(asStranger.body.data.project).toEqual({ group: { fullPath: 'top/pub', parent: null }, creator: { username: 'owner' }, environments: null });
+  });
+
+  it('project links are batched: a page of 12 projects costs what a page of 2 does', async () => {
+    const g = await createGroup(t, { path: 'many', visibility: 'public' });
+    const owner = await createUser(t, { username: 'maker' });
+    await addGroupMember(t, g, owner, 50);
+    for (let i = 0; i < 12; i += 1) {
+      const p = await createProject(t, { namespace: g, path: `p${i}`, visibility: 'public' });
+      await sql('update projects set creator_id = ? where id = ?', [owner.id, p.id]);
+      await sql('insert into environments (project_id, name, slug) values (?, ?, ?)', [p.id, 'production', 'production-x']);
+      await addProjectMember(t, p, await createUser(t), 30);
+    }
+    const query = (n: number) => `{ groupProjects(id: "many", perPage: ${n}) { nodes { group { fullPath parent { id } } creator { username } environments { total nodes { name } }
+      projectMembers(relations: [DIRECT, INHERITED]) { total nodes { user { username } project { path } group { fullPath } } } } } }`;
+    // The first request also warms per-process state; both counted requests run after it.
+    const first = await api(t, owner.token).graphql(query(20));
+    expect(first.body.errors).toBeUndefined();
+    const nodes = first.body.data.groupProjects.nodes;
+    expect(nodes.length).toBe(12);
+    expect(nodes[0]).toMatchObject({ group: { fullPath: 'many', parent: null }, creator: { username: 'maker' }, environments: { total: 1 }, projectMembers: { total: 2 } });
+    const small = await t.countQueries(() => api(t, owner.token).graphql(query(2)));
+    const big = await t.countQueries(() => api(t, owner.token).graphql(query(20)));
+    expect(big.count).toBe(small.count);
+  });
+
+  it('job → runner (null when the caller may not read the runner), runner → jobs', async () => {
+    const g = await createGroup(t, { path: 'ci' });
+    const p = await createProject(t, { namespace: g, path: 'svc' });
+    const master = await createUser(t);
+    await addGroupMember(t, g, master, 40);
+    const specific = await createRunner(t, { projects: [p], description: 'mine' });
+    const shared = await createRunner(t, { shared: true, description: 'shared' });
+    const other = await createRunner(t, { description: 'other' });
+    await createJob(t, { runner: specific, project: p });
+    await createJob(t, { runner: shared, project: p });
+    await createJob(t, { runner: other, project: p });
+    const q = (id: number) => `{ runner(id: ${id}) { jobs { nodes { runner { description jobs { total } } } } } }`;
+    const mine = await api(t, master.token).graphql(q(specific.id));
+    expect(mine.body.errors).toBeUndefined();
+    expect(mine.body.data.runner.jobs.nodes).toEqual([{ runner: { description: 'mine', jobs: { total: 1 } } }]);
+    // An administrator reads every runner, so each job links to its own (jobs are only reachable through a runner the caller may read).
+    const all = await api(t, ROOT_TOKEN).graphql(`{ a: runner(id: ${other.id}) { jobs { nodes { runner { description } } } } b: runner(id: ${shared.id}) { jobs { nodes { runner { description } } } } }`);
+    expect(all.body.data).toEqual({ a: { jobs: { nodes: [{ runner: { description: 'other' } }] } }, b: { jobs: { nodes: [{ runner: { description: 'shared' } }] } } });
+  });
+
+  it('pages domain → project, impersonation token → user, namespace → parent; hidden ones are null', async () => {
+    const top = await createGroup(t, { path: 'web', visibility: 'private' });
+    const sub = await createGroup(t, { path: 'sites', parent: top, visibility: 'private' });
+    const p = await createProject(t, { namespace: sub, path: 'home' });
+    await sql('insert into pages_domains (project_id, domain) values (?, ?)', [p.id, 'home.test']);
+    const dev = await createUser(t, { username: 'dev' });
+    await addGroupMember(t, sub, dev, 30);
+    const domains = await api(t, ROOT_TOKEN).graphql('{ pagesDomains { nodes { domain project { pathWithNamespace } } } }');
+    expect(domains.body.errors).toBeUndefined();
+    expect(domains.body.data.pagesDomains.nodes).toEqual([{ domain: 'home.test', project: { pathWithNamespace: 'web/sites/home' } }]);
+    const token = await api(t, ROOT_TOKEN).graphql(`mutation { createImpersonationToken(userId: ${dev.id}, input: { name: "t", scopes: ["api"] }) { user { username } } }`);
+    expect(token.body.data.createImpersonationToken.user).toEqual({ username: 'dev' });
+    const list = await api(t, ROOT_TOKEN).graphql(`{ impersonationTokens(userId: ${dev.id}) { nodes { name user { username } } } }`);
+    expect(list.body.data.impersonationTokens.nodes).toEqual([{ name: 't', user: { username: 'dev' } }]);
+    const ns = (token: string) => api(t, token).graphql('{ namespace(fullPath: "web/sites") { fullPath parent { fullPath parent { fullPath } } } }');
+    expect((await ns(ROOT_TOKEN)).body.data.namespace).toEqual({ fullPath: 'web/sites', parent: { fullPath: 'web', parent: null } });
+    // dev is a member of web/sites only: the namespaces API does not show them web
+    const asDev = await ns(dev.token);
+    expect(asDev.body.errors).toBeUndefined();
+    expect(asDev.body.data.namespace).toEqual({ fullPath: 'web/sites', parent: null });
+  });
+});
