@@ -31,7 +31,12 @@ export function maxItemsOf(field: GraphQLField<unknown, unknown>): number | unde
  * estimate, since serving it whole is part of the REST answer. Lists with a real bound use @MaxItems.
  */
 export function CostItems(n = UNBOUNDED_VALUES_COST): MethodDecorator & PropertyDecorator {
-  return Extensions({ [COST_EXTENSION]: n });
+  return Extensions(costItemsExtension(n));
+}
+
+/** The field extensions of `@CostItems(n)`, for fields built outside type-graphql (mutation payloads' `errors`). */
+export function costItemsExtension(n: number): Record<string, number> {
+  return { [COST_EXTENSION]: n };
 }
 
 /** How many values a list of leaf values counts for: its @MaxItems bound, else its @CostItems estimate. */

@@ -7,6 +7,7 @@ import { markSimpleFields } from './simple-fields';
 import { leanFieldResolvers } from './lean-resolvers';
 import { unboundedLists } from './list-bound';
 import { QueryComplexityResolver } from './query-complexity';
+import { withMutationPayloads } from './mutation-payloads';
 
 const cache = new WeakMap<readonly AppModule[], Promise<GraphQLSchema>>();
 
@@ -36,7 +37,8 @@ export function buildAppSchema(modules: readonly AppModule[]): Promise<GraphQLSc
     schema = buildSchema({ resolvers, validate: false, pubSub: NO_PUBSUB }).then((built) => {
       const unbounded = unboundedLists(built);
       if (unbounded.length) throw new Error(`list fields without perPage or @MaxItems (core/graphql/list-bound.ts): ${unbounded.join(', ')}`);
-      return guardFields(leanFieldResolvers(nullableRootFields(built), resolvers));
+      // Payload twins last: each calls its old mutation's resolver as guardFields left it (mutation-payloads.ts).
+      return withMutationPayloads(guardFields(leanFieldResolvers(nullableRootFields(built), resolvers)));
     });
     cache.set(modules, schema);
   }

@@ -2,6 +2,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { preloadProjectRelations, withPreloadedRelations } from '../projects/project-preload';
 import { Allow } from '../../core/auth/allow';
+import { PayloadMutation } from '../../core/graphql/mutation-payloads';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
 import { policy } from '../access/policy';
@@ -67,6 +68,7 @@ export class GroupResolver {
 
   @Mutation(() => GroupType, { description: 'Administrators only; returns the target group.' })
   @Allow('admin')
+  @PayloadMutation({ name: 'projectTransferToGroup' })
   transferProjectToGroup(@Arg('id', () => ID) id: string, @Arg('projectId', () => ID) projectId: string, @Ctx() ctx: RequestCtx): Promise<Namespace> {
     return groupService.transferProject(ctx, id, projectId);
   }

@@ -1,5 +1,6 @@
 import { Arg, Args, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
+import { PayloadMutation } from '../../core/graphql/mutation-payloads';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { PageArgs, type Page } from '../../core/pagination/page';
 import { accessRequestService as service } from './access-request.service';
@@ -23,12 +24,14 @@ export class AccessRequestResolver {
 
   @Mutation(() => AccessRequesterType, { description: 'Ask to join the group (it must have requestAccessEnabled; not for those who already have access).' })
   @Allow('user')
+  @PayloadMutation({ name: 'groupAccessRequestCreate' })
   requestGroupAccess(@Arg('groupId', () => ID) groupId: string, @Ctx() ctx: RequestCtx): Promise<AccessRequesterType> {
     return service.request(ctx, 'group', groupId);
   }
 
   @Mutation(() => AccessRequesterType, { description: 'Ask to join the project (it must have requestAccessEnabled; not for those who already have access).' })
   @Allow('user')
+  @PayloadMutation({ name: 'projectAccessRequestCreate' })
   requestProjectAccess(@Arg('projectId', () => ID) projectId: string, @Ctx() ctx: RequestCtx): Promise<AccessRequesterType> {
     return service.request(ctx, 'project', projectId);
   }

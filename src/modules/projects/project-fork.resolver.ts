@@ -1,6 +1,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, ArgsType, Ctx, Field, ID, Info, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
+import { PayloadMutation } from '../../core/graphql/mutation-payloads';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { PageArgs, type Page } from '../../core/pagination/page';
 import type { User } from '../users/user.entity';
@@ -64,6 +65,7 @@ export class ProjectForkResolver {
 
   @Mutation(() => Boolean, { description: 'Removes the fork relation (Owner or administrator); false when the project is no fork.' })
   @Allow('user')
+  @PayloadMutation({ field: 'changed' })
   unlinkProjectFork(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return projectForkService.unlink(ctx, id);
   }

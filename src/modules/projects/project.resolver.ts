@@ -2,6 +2,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { preloadProjectRelations } from './project-preload';
 import { Allow } from '../../core/auth/allow';
+import { PayloadMutation } from '../../core/graphql/mutation-payloads';
 import { Reads } from '../../core/graphql/reads';
 import { MaxItems, limitDescription, servedLimit } from '../../core/graphql/list-bound';
 import type { RequestCtx } from '../../core/context/request-ctx';
@@ -99,12 +100,14 @@ export class ProjectResolver {
 
   @Mutation(() => StarProjectPayload)
   @Allow('user')
+  @PayloadMutation({ field: 'star' })
   starProject(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestCtx): Promise<{ project: Project; changed: boolean }> {
     return projectService.star(ctx, id);
   }
 
   @Mutation(() => StarProjectPayload, { description: 'Removes the caller\'s star (changed false when it was not starred).' })
   @Allow('user')
+  @PayloadMutation({ field: 'star' })
   unstarProject(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestCtx): Promise<{ project: Project; changed: boolean }> {
     return projectService.unstar(ctx, id);
   }

@@ -1,5 +1,6 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
+import { PayloadMutation } from '../../core/graphql/mutation-payloads';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
 import { JobListArgs } from '../ci/job.inputs';
@@ -65,12 +66,14 @@ export class RunnerResolver {
 
   @Mutation(() => RunnerType, { description: 'Enables a specific runner in a project.' })
   @Allow('user')
+  @PayloadMutation({ name: 'runnerAssignToProject' })
   enableProjectRunner(@Args() args: EnableProjectRunnerArgs, @Ctx() ctx: RequestCtx): Promise<Runner> {
     return projectRunnerService.enable(ctx, args.projectId, args.runnerId);
   }
 
   @Mutation(() => Boolean, { description: 'Disables a specific runner in a project.' })
   @Allow('user')
+  @PayloadMutation({ name: 'runnerUnassignFromProject' })
   disableProjectRunner(@Arg('projectId', () => ID) projectId: string, @Arg('runnerId', () => Int) runnerId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return projectRunnerService.disable(ctx, projectId, runnerId);
   }

@@ -1,5 +1,6 @@
 import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
+import { PayloadMutation } from '../../core/graphql/mutation-payloads';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
 import { policy } from '../access/policy';
@@ -56,12 +57,14 @@ export class UserResolver {
 
   @Mutation(() => Boolean, { description: 'Administrators only. True when the user is blocked now; false when the user already was.' })
   @Allow('admin')
+  @PayloadMutation({ field: 'changed' })
   blockUser(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return userService.block(ctx, id);
   }
 
   @Mutation(() => Boolean, { description: 'Administrators only. True when the user is active now; false when the user already was.' })
   @Allow('admin')
+  @PayloadMutation({ field: 'changed' })
   unblockUser(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return userService.unblock(ctx, id);
   }
