@@ -317,6 +317,7 @@ describe('Apollo Client 3: relayStylePagination with fetchMore', () => {
       subscriptions.forEach((s) => s.unsubscribe());
       client.stop();
     } finally {
+      server.closeAllConnections();
       await new Promise((r) => server.close(r));
     }
   });
