@@ -331,4 +331,16 @@ describe('count is bounded like the REST totals', () => {
     // bulk-1000, bulk-10000, bulk-10001.
     expect(body.data).toMatchObject({ a: { count: null }, b: { count: null, total: null }, c: { count: 3 } });
   });
+
+  it('a deep cursor page reads the (sort column, id) index from the cursor on: no sort, no scan of the rows before', async () => {
+    await t.orm.em.getConnection().execute('analyze projects');
+    const deep = await gqlAs('{ projects(orderBy: CREATED_AT, last: 1) { pageInfo { startCursor } } }');
+    const after = (deep.data!.projects as { pageInfo: PageInfo }).pageInfo.startCursor;
+    const { sql } = await t.captureQueries(() => gqlAs('query($a: String) { projects(orderBy: CREATED_AT, first: 20, after: $a) { nodes { id } } }', { a: after }));
+    const page = sql.find((s) => s.includes('page_cursor_v'))!;
+    expect(page).toBeDefined();
+    const plan = JSON.stringify(await t.orm.em.getConnection().execute(`explain (format json) ${page}`));
+    expect(plan).toContain('projects_created_idx');
+    expect(plan).not.toContain('"Node Type":"Sort"');
+  });
 });

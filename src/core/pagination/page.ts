@@ -219,7 +219,7 @@ export function PageType<T extends object>(item: ClassType<T>, name: string) {
 
     @Field(() => Int, {
       nullable: true,
-      description: `Number of matching rows, counted up to ${LIMIT_TEXT} as GitLab's REST API does: null when more match (REST then omits X-Total) and in keyset mode.`,
+      description: `Number of matching rows, counted up to ${LIMIT_TEXT} as GitLab's REST API does: null when more match (REST then omits X-Total), in keyset mode and with first/last (see count).`,
     })
     total!: number | null;
 
