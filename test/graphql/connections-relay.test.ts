@@ -72,6 +72,17 @@ afterAll(async () => {
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
+// React 19 announces react-test-renderer's deprecation on every render; every other console.error still shows.
+const consoleError = console.error;
+beforeAll(() => {
+  console.error = (...args: unknown[]) => {
+    if (!String(args[0]).includes('react-test-renderer is deprecated')) consoleError(...args);
+  };
+});
+afterAll(() => {
+  console.error = consoleError;
+});
+
 interface ListState {
   paths: string[];
   count: number | null;
