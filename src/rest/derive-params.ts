@@ -4,6 +4,7 @@ import {
 } from 'graphql';
 import { snakeCase, type ParamSpec, type ParamType } from '../core/params/coerce';
 import type { ParamException, RouteDef } from './route';
+import { CONNECTION_ARGS } from '../core/pagination/page';
 
 /**
  * REST parameters derived from the root field's GraphQL arguments when a route is compiled
@@ -40,9 +41,13 @@ function specOf(src: Source, arg: string, where: string): ParamSpec {
   return { ...typeOf(src.type, where), required: isNonNullType(src.type), arg, description: src.description ?? undefined };
 }
 
+/** GraphQL-only arguments: the connection arguments of every list (REST pages by page/per_page and its own keyset). */
+const GRAPHQL_ONLY: ReadonlySet<string> = new Set(CONNECTION_ARGS);
+
 function derive(args: readonly GraphQLArgument[], where: string): Map<string, ParamSpec> {
   const out = new Map<string, ParamSpec>();
   for (const a of args) {
+    if (GRAPHQL_ONLY.has(a.name)) continue;
     const named = getNamedType(a.type);
     if (isInputObjectType(named) && !isListType(isNonNullType(a.type) ? a.type.ofType : a.type)) {
       for (const f of Object.values(named.getFields())) out.set(snakeCase(f.name), specOf(f, `${a.name}.${f.name}`, where));

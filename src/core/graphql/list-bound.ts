@@ -45,7 +45,7 @@ export function valueCountOf(field: GraphQLField<unknown, unknown>): number | un
   return maxItemsOf(field) ?? (typeof n === 'number' ? n : undefined);
 }
 
-/** Paged fields (their `perPage` is the bound) return page types; a page's `nodes` is bounded by it. */
+/** Paged fields (their `perPage`, `first` or `last` is the bound) return page types; a page's `nodes` and `edges` are bounded by it. */
 function pageTypeNames(schema: GraphQLSchema): Set<string> {
   const names = new Set<string>();
   for (const type of Object.values(schema.getTypeMap())) {
@@ -71,7 +71,7 @@ export function unboundedLists(schema: GraphQLSchema): string[] {
         continue;
       }
       if (!isCompositeType(getNamedType(f.type))) continue;
-      if (f.args.some((a) => a.name === 'perPage') || (f.name === 'nodes' && pages.has(type.name)) || maxItemsOf(f) !== undefined) continue;
+      if (f.args.some((a) => a.name === 'perPage') || ((f.name === 'nodes' || f.name === 'edges') && pages.has(type.name)) || maxItemsOf(f) !== undefined) continue;
       out.push(`${type.name}.${f.name}`);
     }
   }

@@ -15,7 +15,7 @@ import {
   type ValueNode,
   isCompositeType,
 } from 'graphql';
-import { normalizePage } from '../pagination/page';
+import { servedPageSize } from '../pagination/page';
 import { maxItemsOf, pageTypeNames, valueCountOf } from './list-bound';
 
 export const MAX_DEPTH = 10;
@@ -47,15 +47,17 @@ function intArg(field: FieldNode, name: string, variables: Record<string, unknow
   return typeof raw === 'number' && Number.isSafeInteger(raw) ? raw : undefined;
 }
 
-/** Served page size for a field's `perPage` argument, through the same rules as the resolvers. */
+/** Served page size for a field's `first`/`last` or else `perPage` argument, through the same rules as the resolvers. */
 function pageSize(field: FieldNode, variables: Record<string, unknown>, defaults: Map<string, ValueNode>): number {
-  return normalizePage({ perPage: intArg(field, 'perPage', variables, defaults) }).perPage;
+  const [perPage, first, last] = ['perPage', 'first', 'last'].map((n) => intArg(field, n, variables, defaults));
+  return servedPageSize({ perPage, first, last });
 }
 
 /**
  * Depth and complexity of one operation. Cost counts every selected field (including `__typename`)
  * times the number of times it is resolved: a paged field multiplies its subtree by the page size the
- * resolver will serve (perPage from a literal or a variable, 0 or negative → 20, above 100 → 100); any
+ * resolver will serve (`first` or `last`, else perPage, from a literal or a variable; perPage 0 or
+ * negative → 20, above 100 → 100), which bounds both `nodes` and `edges`; any
  * other list of objects by its `limit` argument or else its declared @MaxItems bound (list-bound.ts);
  * a list of leaf values counts as the values it may hold (@MaxItems, or @CostItems where unbounded).
  * Cost is linear in the multiplier, so each fragment is walked once (memoized at multiplier 1) however many times it is spread (spec 4.9 query limits).
@@ -127,8 +129,8 @@ export function operationCost(
   const fieldMultiplier = (field: FieldNode, def: GraphQLField<unknown, unknown>, parentName: string): number => {
     if (def.args.some((a) => a.name === 'perPage')) return pageSize(field, variables, defaults);
     if (!isListType(getNullableType(def.type))) return 1;
-    // A page's `nodes` is already counted by its paged field's multiplier.
-    if (field.name.value === 'nodes' && pageTypes(schema).has(parentName)) return 1;
+    // A page's `nodes` and `edges` are already counted by its paged field's multiplier.
+    if ((field.name.value === 'nodes' || field.name.value === 'edges') && pageTypes(schema).has(parentName)) return 1;
     // Every other list of objects declares its bound (list-bound.ts; the schema build checks it).
     const max = maxItemsOf(def);
     if (max === undefined) return MAX_COMPLEXITY + 1;

@@ -8,6 +8,7 @@ import { leanFieldResolvers } from './lean-resolvers';
 import { unboundedLists } from './list-bound';
 import { QueryComplexityResolver } from './query-complexity';
 import { withMutationPayloads } from './mutation-payloads';
+import { pageConnectionResolvers } from '../pagination/page';
 
 const cache = new WeakMap<readonly AppModule[], Promise<GraphQLSchema>>();
 
@@ -32,8 +33,9 @@ export function buildAppSchema(modules: readonly AppModule[]): Promise<GraphQLSc
   let schema = cache.get(modules);
   if (!schema) {
     markSimpleFields();
-    // Core's own root field (queryComplexity) next to the modules' resolvers.
-    const resolvers: NonEmptyArray<Function> = [...resolversOf(modules), QueryComplexityResolver];
+    // Core's own root field (queryComplexity) and the page types' connection fields (edges, pageInfo,
+    // count: core/pagination/page.ts) next to the modules' resolvers.
+    const resolvers: NonEmptyArray<Function> = [...resolversOf(modules), QueryComplexityResolver, ...pageConnectionResolvers()];
     schema = buildSchema({ resolvers, validate: false, pubSub: NO_PUBSUB }).then((built) => {
       const unbounded = unboundedLists(built);
       if (unbounded.length) throw new Error(`list fields without perPage or @MaxItems (core/graphql/list-bound.ts): ${unbounded.join(', ')}`);

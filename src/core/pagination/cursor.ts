@@ -33,3 +33,33 @@ export function decodeCursor(raw: string): Cursor {
     throw ParamError.invalid('cursor');
   }
 }
+
+/** The furthest position an offset cursor may name (page 1,000,000,000 of 100 rows). */
+const MAX_POSITION = 100_000_000_000;
+
+/**
+ * A connection cursor (README "Connections (Relay)"): a row's keyset (sort value, id), or its
+ * position in the list (`o`, 0-based) where the list is cut by offset (page mode, or a list without
+ * one sort column). Both are opaque to clients; a forged one is 400 "cursor is invalid".
+ */
+export type ConnectionCursor = { kind: 'keyset'; key: Cursor } | { kind: 'offset'; position: number };
+
+export function encodeOffsetCursor(position: number): string {
+  return Buffer.from(JSON.stringify({ o: position }), 'utf8').toString('base64url');
+}
+
+export function decodeConnectionCursor(raw: string): ConnectionCursor {
+  let parsed: unknown;
+  try {
+    if (raw.length > 2 * MAX_STRING) throw new Error('size');
+    parsed = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+  } catch {
+    throw ParamError.invalid('cursor');
+  }
+  if (parsed && typeof parsed === 'object' && 'o' in parsed) {
+    const o = (parsed as { o: unknown }).o;
+    if (!Number.isSafeInteger(o) || (o as number) < 0 || (o as number) > MAX_POSITION || Object.keys(parsed).length !== 1) throw ParamError.invalid('cursor');
+    return { kind: 'offset', position: o as number };
+  }
+  return { kind: 'keyset', key: decodeCursor(raw) };
+}

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { NotAllowedError } from '../errors/domain-errors';
+import { NotAllowedError, ParamError } from '../errors/domain-errors';
 import { sqlRows, sqlRowsBatch } from '../db/sql';
-import { decodeCursor, encodeCursor } from './cursor';
-import { COUNT_LIMIT, makePage, normalizePage, PaginationMode, type Page } from './page';
+import { decodeCursor, encodeCursor, encodeOffsetCursor, type Cursor } from './cursor';
+import { COUNT_LIMIT, connectionRequest, makePage, normalizePage, PaginationMode, type ConnectionInfo, type ConnectionInput, type ConnectionRequest, type Page } from './page';
 
 /**
  * One list query (docs/gitlab-compatibility.md, "Pagination"): a FROM, filters, a sort column and the row mapper. The
@@ -18,7 +18,11 @@ export interface ListQuery<T> {
   /** ANDed predicates with `?` placeholders, and their values in order. */
   where: string[];
   params: unknown[];
-  /** Sort column, e.g. `p.created_at`. */
+  /**
+   * Sort column, e.g. `p.created_at` (NOT NULL, or filtered so). Connection arguments cut the list by
+   * keyset on (orderBy, id) when it is one column; an order of several columns (`a asc, b`) is cut by
+   * position instead (README "Connections (Relay)").
+   */
   orderBy: string;
   dir: 'asc' | 'desc';
   /** The unique id column ending every ORDER BY, e.g. `p.id`. */
@@ -32,10 +36,8 @@ export interface ListQuery<T> {
   map: (row: Record<string, unknown>) => T;
 }
 
-export interface PageInput {
-  page?: number | null;
-  perPage?: number | null;
-}
+/** page/perPage, or the connection arguments first/after/last/before (core/pagination/page.ts). */
+export type PageInput = ConnectionInput;
 
 const filterOf = (q: ListQuery<unknown>) => (q.where.length ? q.where.join(' and ') : 'true');
 const orderOf = (q: ListQuery<unknown>) => (q.orderBy === q.id ? `${q.id} ${q.dir}` : `${q.orderBy} ${q.dir}, ${q.id} ${q.dir}`);
@@ -71,6 +73,8 @@ function pageSql(q: ListQuery<unknown>, filter: string, limit: number, offset: n
  * a next page exists.
  */
 export async function offsetPage<T>(em: EntityManager, q: ListQuery<T>, args: PageInput): Promise<Page<T>> {
+  const conn = connectionRequest(args);
+  if (conn) return connectionPage(em, q, conn);
   const req = normalizePage(args);
   const filter = filterOf(q);
   const [counted, rows] = await sqlRowsBatch(em, [
@@ -90,6 +94,8 @@ const intArrayLiteral = (ids: readonly number[]) => `'{${ids.map((id) => Math.tr
  * the page size. Every key gets a page (empty when nothing matches).
  */
 export async function offsetPagesByKey<T>(em: EntityManager, q: ListQuery<T>, key: string, keys: readonly number[], args: PageInput): Promise<Map<number, Page<T>>> {
+  const conn = connectionRequest(args);
+  if (conn) return connectionPagesByKey(em, q, key, keys, conn);
   const req = normalizePage(args);
   const filter = `${filterOf(q)} and ${key} = page_keys.k`;
   const ks = `unnest(${intArrayLiteral(keys)}) as page_keys(k)`;
@@ -131,6 +137,7 @@ export async function keysetPage<T extends { id: number }>(
   args: PageInput & { cursor?: string | null },
   valueOf: (row: T) => string | number,
 ): Promise<Page<T>> {
+  connectionRequest(args); // refuses first/after/last/before next to pagination: KEYSET
   const req = normalizePage(args);
   const where = [...q.where];
   const params = [...q.params];
@@ -149,5 +156,198 @@ export async function keysetPage<T extends { id: number }>(
   const last = nodes[nodes.length - 1];
   const hasNextPage = rows.length > req.perPage && !!last;
   const nextCursor = hasNextPage ? encodeCursor({ v: valueOf(last), id: last.id }) : null;
-  return { nodes, total: null, page: 1, perPage: req.perPage, totalPages: null, hasNextPage, pagination: PaginationMode.KEYSET, nextCursor };
+  const connection: ConnectionInfo = {
+    cursorAt: (i) => encodeCursor({ v: valueOf(nodes[i]), id: nodes[i].id }),
+    hasPreviousPage: !!args.cursor,
+    hasNextPage,
+    count: lazyCount(em, q),
+  };
+  return { nodes, total: null, page: 1, perPage: req.perPage, totalPages: null, hasNextPage, pagination: PaginationMode.KEYSET, nextCursor, connection };
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Connections (first/after/last/before; https://relay.dev/graphql/connections.htm, README
+ * "Connections (Relay)"). A list with one sort column is cut by keyset on (orderBy, id): the same
+ * (sort column, id) indexes as the keyset pages, whatever the depth. `last` reads the reversed order
+ * from `before` (or the end) and flips the rows back. A list ordered by several columns, or a call
+ * whose cursor is a position (from a page read with page/perPage), is cut by position (offset).
+ * ------------------------------------------------------------------------------------------- */
+
+/** Columns a connection query adds to the list's select, removed before the row mapper. */
+const CURSOR_V = 'page_cursor_v';
+const CURSOR_ID = 'page_cursor_id';
+
+const isKeysetOrder = (q: ListQuery<unknown>) => !q.orderBy.includes(',');
+const flip = (dir: 'asc' | 'desc'): 'asc' | 'desc' => (dir === 'asc' ? 'desc' : 'asc');
+
+/** The bounded count of the whole filtered list, run on first use only (the `count` field), then kept. */
+function lazyCount(em: EntityManager, q: ListQuery<unknown>): () => Promise<number | null> {
+  let counted: Promise<number | null> | undefined;
+  return () => {
+    const c = listCount(q, filterOf(q));
+    return (counted ??= sqlRows<{ n: string | number }>(em, c.sql, c.params).then((rows) => bounded(Number(rows[0].n))));
+  };
+}
+
+const bounded = (n: number) => (n > COUNT_LIMIT ? null : n);
+
+/** A sort value as a cursor holds it: integers as numbers, everything else as PostgreSQL's text (timestamps keep their precision). */
+function cursorValue(v: unknown): string | number {
+  if (typeof v === 'number' && Number.isInteger(v)) return v;
+  if (v instanceof Date) return v.toISOString();
+  return String(v);
+}
+
+/** `(orderBy, id) > (v, id)` (or `<`) for a keyset cursor; the value is bound as text, which PostgreSQL reads as the column's type. */
+function keysetPredicate(q: ListQuery<unknown>, c: Cursor, op: '>' | '<'): { sql: string; params: unknown[] } {
+  if (q.orderBy === q.id) return { sql: `${q.id} ${op} ?`, params: [c.id] };
+  return { sql: `(${q.orderBy}, ${q.id}) ${op} (?, ?)`, params: [String(c.v), c.id] };
+}
+
+function keysetCursor(c: ConnectionRequest['after']): Cursor | undefined {
+  return c?.kind === 'keyset' ? c.key : undefined;
+}
+
+/** The keyset part of a connection query: filter with the cursors, order, limit (one row beyond the page). */
+function keysetSql(q: ListQuery<unknown>, conn: ConnectionRequest, extraWhere: string[] = []): { select: string; where: string[]; params: unknown[]; order: string; limit: number } {
+  const where = [...q.where, ...extraWhere];
+  const params = [...q.params];
+  const forward = q.dir === 'asc' ? '>' : '<';
+  const backward = q.dir === 'asc' ? '<' : '>';
+  const after = keysetCursor(conn.after);
+  const before = keysetCursor(conn.before);
+  if (after) {
+    const p = keysetPredicate(q, after, forward);
+    where.push(p.sql);
+    params.push(...p.params);
+  }
+  if (before) {
+    const p = keysetPredicate(q, before, backward);
+    where.push(p.sql);
+    params.push(...p.params);
+  }
+  const order = orderOf({ ...q, dir: conn.backward ? flip(q.dir) : q.dir });
+  return { select: `${q.select}, ${q.orderBy} as ${CURSOR_V}, ${q.id} as ${CURSOR_ID}`, where, params, order, limit: conn.size + 1 };
+}
+
+/** Rows of a keyset connection query (one beyond the page at most, in read order) as a page. */
+function keysetConnection<T>(q: ListQuery<T>, conn: ConnectionRequest, rows: Record<string, unknown>[], count: () => Promise<number | null>): Page<T> {
+  const beyond = rows.length > conn.size;
+  const kept = rows.slice(0, conn.size);
+  if (conn.backward) kept.reverse();
+  const cursors = kept.map((r) => encodeCursor({ v: cursorValue(r[CURSOR_V]), id: Number(r[CURSOR_ID]) }));
+  const nodes = kept.map((r) => {
+    const { [CURSOR_V]: _v, [CURSOR_ID]: _id, ...row } = r;
+    return q.map(row);
+  });
+  // Relay spec: the flag of the reading direction from the row beyond; the other one true when a
+  // cursor bounds that side (GitLab's keyset connection does the same), else false.
+  const hasNextPage = conn.backward ? !!conn.before : beyond || !!conn.before;
+  const hasPreviousPage = conn.backward ? beyond || !!conn.after : !!conn.after;
+  return connectionPageOf(nodes, conn, PaginationMode.KEYSET, { cursorAt: (i) => cursors[i], hasNextPage, hasPreviousPage, count });
+}
+
+function connectionPageOf<T>(nodes: T[], conn: ConnectionRequest, pagination: PaginationMode, connection: ConnectionInfo): Page<T> {
+  return { nodes, total: null, page: 1, perPage: conn.size, totalPages: null, hasNextPage: connection.hasNextPage, pagination, nextCursor: null, connection };
+}
+
+/** A call with first/after/last/before on one list. */
+async function connectionPage<T>(em: EntityManager, q: ListQuery<T>, conn: ConnectionRequest): Promise<Page<T>> {
+  const count = lazyCount(em, q);
+  if (conn.after?.kind === 'offset' || conn.before?.kind === 'offset' || !isKeysetOrder(q)) return positionPage(em, q, conn, count);
+  const k = keysetSql(q, conn);
+  const rows = await cursorRows(em, `select ${k.select} from ${q.from} where ${filterOf({ ...q, where: k.where })} order by ${k.order} limit ${k.limit}`, k.params);
+  return keysetConnection(q, conn, rows, count);
+}
+
+/**
+ * A cursor that decodes but does not fit the list's sort column (a forged value: text where a
+ * timestamp is sorted) fails in PostgreSQL's input conversion: that is the client's 400, not a 500.
+ */
+async function cursorRows(em: EntityManager, sql: string, params: unknown[]): Promise<Record<string, unknown>[]> {
+  try {
+    return await sqlRows<Record<string, unknown>>(em, sql, params);
+  } catch (e) {
+    throw forgedCursor(e);
+  }
+}
+
+function forgedCursor(e: unknown): unknown {
+  const code = (e as { code?: string }).code;
+  // 22xxx data exceptions (invalid text representation, datetime format, out of range), 42883 no such operator.
+  return typeof code === 'string' && (code.startsWith('22') || code === '42883') ? ParamError.invalid('cursor') : e;
+}
+
+/**
+ * A connection cut by position: after/before are position cursors (or none). `last` without `before`
+ * needs the list's length: its bounded count (above COUNT_LIMIT rows that is a 400; page by keyset then).
+ */
+async function positionPage<T>(em: EntityManager, q: ListQuery<T>, conn: ConnectionRequest, count: () => Promise<number | null>): Promise<Page<T>> {
+  if (conn.after?.kind === 'keyset' || conn.before?.kind === 'keyset') throw ParamError.invalid('cursor');
+  const start = conn.after?.kind === 'offset' ? conn.after.position + 1 : 0;
+  let end = conn.before?.kind === 'offset' ? conn.before.position : undefined;
+  if (conn.backward && end === undefined) {
+    const n = await count();
+    if (n === null) throw new ParamError(`last without before is available on lists of at most ${COUNT_LIMIT} items here`);
+    end = n;
+  }
+  const from = conn.backward ? Math.max(start, end! - conn.size) : start;
+  const size = end === undefined ? conn.size : Math.max(0, Math.min(conn.size, end - from));
+  const filter = filterOf(q);
+  const rows = await sqlRows<Record<string, unknown>>(em, pageSql(q, filter, size + 1, from), q.params);
+  const nodes = rows.slice(0, size).map(q.map);
+  const beyond = rows.length > size;
+  // Backward, the page ends at `before` (then items follow) or at the list's end.
+  const hasNextPage = conn.backward ? !!conn.before : beyond;
+  const hasPreviousPage = conn.backward ? from > 0 : start > 0;
+  return connectionPageOf(nodes, conn, PaginationMode.OFFSET, { cursorAt: (i) => encodeOffsetCursor(from + i), hasNextPage, hasPreviousPage, count });
+}
+
+/**
+ * first/after/last/before on the same list of many keys (Group.subgroups, Runner.jobs): one lateral
+ * keyset query per call for all keys (each key's page from the same cursors). `count` runs the
+ * bounded counts of all keys in one statement, on the first page that asks. Position cursors are
+ * served forward (first/after) only here.
+ */
+async function connectionPagesByKey<T>(em: EntityManager, q: ListQuery<T>, key: string, keys: readonly number[], conn: ConnectionRequest): Promise<Map<number, Page<T>>> {
+  const ks = `unnest(${intArrayLiteral(keys)}) as page_keys(k)`;
+  let counts: Promise<Map<number, number>> | undefined;
+  const countOf = (k: number) => async () => {
+    counts ??= sqlRows<{ page_key: number; page_total: string | number }>(
+      em, `select page_keys.k as page_key, (${boundedCount(q.from, `${filterOf(q)} and ${key} = page_keys.k`)}) as page_total from ${ks}`, q.params,
+    ).then((rows) => new Map(rows.map((r) => [Number(r.page_key), Number(r.page_total)])));
+    return bounded((await counts).get(k) ?? 0);
+  };
+  const positional = conn.after?.kind === 'offset' || conn.before?.kind === 'offset' || !isKeysetOrder(q);
+  if (positional && (conn.backward || conn.before || conn.after?.kind === 'keyset')) {
+    throw new ParamError('this nested list takes first and after only with a cursor from a page read with page/perPage');
+  }
+  const byKey = new Map<number, Record<string, unknown>[]>(keys.map((k) => [Number(k), []]));
+  if (positional) {
+    const start = conn.after?.kind === 'offset' ? conn.after.position + 1 : 0;
+    const filter = `${filterOf(q)} and ${key} = page_keys.k`;
+    const rows = await sqlRows<Record<string, unknown>>(em, `select page_keys.k as page_key, x.* from ${ks} cross join lateral (
+        select ${q.select}, row_number() over (order by ${orderOf(q)}) as page_rn from ${q.from} where ${filter}
+         order by ${orderOf(q)} limit ${conn.size + 1} offset ${start}) x
+        order by page_keys.k, x.page_rn`, q.params);
+    for (const r of rows) {
+      const { page_key: pageKey, page_rn: _rn, ...rest } = r;
+      byKey.get(Number(pageKey))?.push(rest);
+    }
+    return new Map([...byKey].map(([k, list]) => {
+      const nodes = list.slice(0, conn.size).map(q.map);
+      const info: ConnectionInfo = { cursorAt: (i) => encodeOffsetCursor(start + i), hasNextPage: list.length > conn.size, hasPreviousPage: start > 0, count: countOf(k) };
+      return [k, connectionPageOf(nodes, conn, PaginationMode.OFFSET, info)];
+    }));
+  }
+  const k = keysetSql(q, conn, [`${key} = page_keys.k`]);
+  const rows = await cursorRows(em, `select page_keys.k as page_key, x.* from ${ks} cross join lateral (
+      select ${k.select}, row_number() over (order by ${k.order}) as page_rn from ${q.from} where ${filterOf({ ...q, where: k.where })}
+       order by ${k.order} limit ${k.limit}) x
+      order by page_keys.k, x.page_rn`, k.params);
+  for (const r of rows) {
+    const { page_key: pageKey, page_rn: _rn, ...rest } = r;
+    byKey.get(Number(pageKey))?.push(rest);
+  }
+  return new Map([...byKey].map(([key2, list]) => [key2, keysetConnection(q, conn, list, countOf(key2))]));
 }

@@ -1,4 +1,6 @@
-import { ArgsType, Field, Int, ObjectType, registerEnumType, type ClassType } from 'type-graphql';
+import { ArgsType, Field, FieldResolver, Int, ObjectType, registerEnumType, Resolver, Root, type ClassType } from 'type-graphql';
+import { ParamError } from '../errors/domain-errors';
+import { decodeConnectionCursor, encodeOffsetCursor, type ConnectionCursor } from './cursor';
 
 export const DEFAULT_PER_PAGE = 20;
 export const MAX_PER_PAGE = 100;
@@ -16,6 +18,12 @@ export enum PaginationMode {
 }
 registerEnumType(PaginationMode, { name: 'PaginationMode' });
 
+/**
+ * The Relay connection arguments (https://relay.dev/graphql/connections.htm, README "Connections
+ * (Relay)"). GraphQL only: REST routes do not derive parameters from them (rest/derive-params.ts).
+ */
+export const CONNECTION_ARGS = ['first', 'after', 'last', 'before'] as const;
+
 @ArgsType()
 export class PageArgs {
   @Field(() => Int, { nullable: true, description: 'Page number (default 1; values below 1 mean 1).' })
@@ -23,6 +31,74 @@ export class PageArgs {
 
   @Field(() => Int, { nullable: true, description: 'Items per page (default 20, at most 100).' })
   perPage?: number;
+
+  @Field(() => Int, { nullable: true, description: 'Connection: the first n items after `after` (0 to 100, default 20; more is served as 100). Not with page, perPage or last.' })
+  first?: number | null;
+
+  @Field(() => String, { nullable: true, description: 'Connection: items after this cursor (an edge `cursor` or `pageInfo.endCursor`).' })
+  after?: string | null;
+
+  @Field(() => Int, { nullable: true, description: 'Connection: the last n items before `before` (0 to 100; more is served as 100), in list order. Not with page, perPage or first.' })
+  last?: number | null;
+
+  @Field(() => String, { nullable: true, description: 'Connection: items before this cursor (an edge `cursor` or `pageInfo.startCursor`).' })
+  before?: string | null;
+}
+
+export interface ConnectionInput {
+  page?: number | null;
+  perPage?: number | null;
+  first?: number | null;
+  after?: string | null;
+  last?: number | null;
+  before?: string | null;
+  /** The keyset arguments of lists that have them (KeysetArgs); they do not mix with the connection's. */
+  pagination?: PaginationMode | null;
+  cursor?: string | null;
+}
+
+/** Checked connection arguments: how many items, in which direction, between which cursors. */
+export interface ConnectionRequest {
+  /** Items to serve, 0 to MAX_PER_PAGE. */
+  size: number;
+  /** `last`: the list is read in reverse order from `before` (or its end), and the rows flipped back. */
+  backward: boolean;
+  after?: ConnectionCursor;
+  before?: ConnectionCursor;
+}
+
+const given = (v: unknown) => v !== undefined && v !== null;
+
+/** first/last: negative is an error (Relay spec), above MAX_PER_PAGE is served as MAX_PER_PAGE, like perPage. */
+function connectionSize(name: string, n: number | null | undefined): number {
+  if (!given(n)) return DEFAULT_PER_PAGE;
+  if ((n as number) < 0) throw new ParamError(`${name} must not be negative`);
+  return Math.min(n as number, MAX_PER_PAGE);
+}
+
+/**
+ * The connection arguments of a list call, or null when none is given (the list is then paged by
+ * page/perPage, or keyset, as before). Mixing them with page/perPage or the keyset arguments, or
+ * first with last, is a 400 (BAD_USER_INPUT); cursors are checked here.
+ */
+export function connectionRequest(args: ConnectionInput): ConnectionRequest | null {
+  if (!given(args.first) && !given(args.after) && !given(args.last) && !given(args.before)) return null;
+  if (given(args.page) || given(args.perPage)) throw new ParamError('page and perPage cannot be combined with first, after, last or before');
+  if (args.pagination === PaginationMode.KEYSET || given(args.cursor)) throw new ParamError('pagination and cursor cannot be combined with first, after, last or before');
+  if (given(args.first) && given(args.last)) throw new ParamError('Can only provide either `first` or `last`, not both');
+  const backward = given(args.last);
+  const size = backward ? connectionSize('last', args.last) : connectionSize('first', args.first);
+  const after = given(args.after) ? decodeConnectionCursor(args.after as string) : undefined;
+  const before = given(args.before) ? decodeConnectionCursor(args.before as string) : undefined;
+  if (after && before && after.kind !== before.kind) throw ParamError.invalid('cursor');
+  return { size, backward, after, before };
+}
+
+/** The page size a list call serves (first/last, else perPage): what the cost model multiplies its selection by. */
+export function servedPageSize(args: { perPage?: number | null; first?: number | null; last?: number | null }): number {
+  const n = given(args.first) ? args.first : args.last;
+  if (given(n)) return Math.max(0, Math.min(n as number, MAX_PER_PAGE));
+  return normalizePage({ perPage: args.perPage }).perPage;
 }
 
 /**
@@ -71,6 +147,28 @@ export interface Page<T> {
   pagination: PaginationMode;
   /** Keyset mode: cursor of the next page, null on the last one. */
   nextCursor?: string | null;
+  /**
+   * The connection view of a page cut by cursor (first/after/last/before) or by keyset; absent on
+   * offset pages, whose cursors are positions (`connectionOf`). Read only by the page type's field
+   * resolvers, so REST and GraphQL queries that do not select edges/pageInfo/count never build it out.
+   */
+  connection?: ConnectionInfo;
+}
+
+export interface ConnectionInfo {
+  /** The cursor of `nodes[i]`. */
+  cursorAt(i: number): string;
+  hasPreviousPage: boolean;
+  hasNextPage: boolean;
+  /** The bounded count of the whole filtered list (null above COUNT_LIMIT); queried on first use. */
+  count(): Promise<number | null> | number | null;
+}
+
+/** An offset page's connection view: cursors are positions, the count is its bounded total. */
+function connectionOf(page: Page<unknown>): ConnectionInfo {
+  if (page.connection) return page.connection;
+  const first = (page.page - 1) * page.perPage;
+  return { cursorAt: (i) => encodeOffsetCursor(first + i), hasPreviousPage: page.page > 1, hasNextPage: page.hasNextPage, count: () => page.total };
 }
 
 /**
@@ -87,6 +185,31 @@ export function makePage<T>(rows: T[], counted: number, req: PageRequest): Page<
 
 const LIMIT_TEXT = COUNT_LIMIT.toLocaleString('en-US');
 
+/** Relay's PageInfo (https://relay.dev/graphql/connections.htm#sec-undefined.PageInfo), shared by every list. */
+@ObjectType('PageInfo', { description: 'Where a page of a list stands (Relay cursor connections).' })
+export class PageInfoType {
+  @Field(() => Boolean, { description: 'Whether items follow this page: from one row read beyond it; with `before`, true.' })
+  hasNextPage!: boolean;
+
+  @Field(() => Boolean, { description: 'Whether items precede this page: from one row read beyond it with `last`; with `after`, true (as GitLab); page > 1 in page mode.' })
+  hasPreviousPage!: boolean;
+
+  @Field(() => String, { nullable: true, description: 'Cursor of the first item; null on an empty page.' })
+  startCursor!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Cursor of the last item; null on an empty page.' })
+  endCursor!: string | null;
+}
+
+export interface Edge<T> {
+  cursor: string;
+  node: T;
+}
+
+/** The page types' connection field resolvers, registered with the schema (core/graphql/schema.ts). */
+const connectionResolvers: Function[] = [];
+export const pageConnectionResolvers = (): readonly Function[] => connectionResolvers;
+
 /** Generic GraphQL page type: `XPage { nodes, total, page, perPage, totalPages, hasNextPage, pagination, nextCursor }`. */
 export function PageType<T extends object>(item: ClassType<T>, name: string) {
   @ObjectType(name)
@@ -96,7 +219,7 @@ export function PageType<T extends object>(item: ClassType<T>, name: string) {
 
     @Field(() => Int, {
       nullable: true,
-      description: `Number of matching rows, counted up to ${LIMIT_TEXT} as GitLab's REST API does: null when more match (REST then omits X-Total) and in keyset mode.`,
+      description: `Number of matching rows, counted up to ${LIMIT_TEXT} as GitLab's REST API does: null when more match (REST then omits X-Total), in keyset mode and with first/last (see count).`,
     })
     total!: number | null;
 
@@ -118,5 +241,40 @@ export function PageType<T extends object>(item: ClassType<T>, name: string) {
     @Field(() => String, { nullable: true, description: 'Keyset mode: pass as `cursor` for the next page.' })
     nextCursor?: string | null;
   }
+
+  @ObjectType(`${name.replace(/Page$/, '')}Edge`, { description: 'An item of a list with its cursor (Relay cursor connections).' })
+  class EdgeClass implements Edge<T> {
+    @Field(() => String, { description: 'Pass as `after` (or `before`) to continue from this item; opaque.' })
+    cursor!: string;
+
+    @Field(() => item)
+    node!: T;
+  }
+
+  // Built only when selected: REST documents select nodes and the page fields, never these.
+  @Resolver(() => PageClass)
+  class PageConnectionResolver {
+    @FieldResolver(() => [EdgeClass], { description: 'The items with their cursors (Relay); as many as nodes.' })
+    edges(@Root() page: Page<T>): Edge<T>[] {
+      const c = connectionOf(page);
+      return page.nodes.map((node, i) => ({ cursor: c.cursorAt(i), node }));
+    }
+
+    @FieldResolver(() => PageInfoType, { description: 'Cursors and neighbours of this page (Relay).' })
+    pageInfo(@Root() page: Page<T>): PageInfoType {
+      const c = connectionOf(page);
+      const n = page.nodes.length;
+      return { hasNextPage: c.hasNextPage, hasPreviousPage: c.hasPreviousPage, startCursor: n ? c.cursorAt(0) : null, endCursor: n ? c.cursorAt(n - 1) : null };
+    }
+
+    @FieldResolver(() => Int, {
+      nullable: true,
+      description: `Number of items in the whole list with its filters (not only this page), counted up to ${LIMIT_TEXT}: null when more match, as the totals of GitLab's REST API.`,
+    })
+    count(@Root() page: Page<T>): Promise<number | null> | number | null {
+      return connectionOf(page).count();
+    }
+  }
+  connectionResolvers.push(PageConnectionResolver);
   return PageClass;
 }

@@ -47,7 +47,7 @@ export interface RunnerJobsKey {
   args: JobListArgs;
 }
 
-const argsKey = (a: JobListArgs) => `${a.status ?? ''}:${a.sort ?? ''}:${a.page ?? ''}:${a.perPage ?? ''}`;
+const argsKey = (a: JobListArgs) => JSON.stringify([a.status, a.sort, a.page, a.perPage, a.first, a.after, a.last, a.before]);
 
 /** Runner.jobs across the runners of a list: one count and one page query per argument set. */
 async function loadRunnerJobs(ctx: RequestCtx, keys: readonly RunnerJobsKey[]): Promise<Page<JobRow>[]> {
