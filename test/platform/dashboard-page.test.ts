@@ -110,7 +110,7 @@ describe('the dashboard\'s GraphQL documents', () => {
     expect(overview.body.errors).toBeUndefined();
     const d = overview.body.data;
     expect(d.currentUser).toEqual({ username: 'root', isAdmin: true });
-    expect(d.groups.nodes).toEqual([{ fullPath: 'acme', name: 'Acme', projectsCount: 0, descendantGroupsCount: 1, groupMembersCount: 1, subgroups: { total: 1, nodes: [{ fullPath: 'acme/platform', name: 'Platform', projectsCount: 1, descendantGroupsCount: 0, groupMembersCount: 0 }] } }]);
+    expect(d.groups.nodes).toEqual([{ fullPath: 'acme', name: 'Acme', projectsCount: 0, descendantGroupsCount: 1, groupMembersCount: 1, subgroups: { nodes: [{ fullPath: 'acme/platform', name: 'Platform', projectsCount: 1, descendantGroupsCount: 0, groupMembersCount: 0 }] } }]);
     expect(d.allRunners.nodes).toEqual([expect.objectContaining({ description: 'docker-1', status: 'ONLINE', paused: false, jobs: { nodes: [expect.objectContaining({ name: 'job-2' })] } })]);
     expect(d.broadcastMessages.nodes.map((m: { message: string }) => m.message)).toEqual(['Maintenance']);
     expect(d.features).toEqual([{ name: 'beta_ui', state: 'ON', gates: [{ key: 'boolean', value: true }] }]);
@@ -124,18 +124,23 @@ describe('the dashboard\'s GraphQL documents', () => {
     expect(runner.body.errors).toBeUndefined();
     const jobs = runner.body.data.runner.jobs;
     expect(jobs.nodes.map((j: { name: string }) => j.name)).toEqual(['job-2', 'job-1', 'job-0']);
-    expect(jobs).toEqual(expect.objectContaining({ page: 1, hasNextPage: false, total: 3 }));
-    // The next page's variables come from the page just read; none after the last.
+    expect(jobs).toEqual(expect.objectContaining({ count: 3, pageInfo: expect.objectContaining({ hasNextPage: false }) }));
+    // The next page's variables come from the page just read (its endCursor); none after the last.
     expect(VARIABLES.runnerJobsAfter(String(runnerId), jobs)).toBeNull();
-    const next = VARIABLES.runnerJobsAfter(String(runnerId), { ...jobs, hasNextPage: true })!;
+    const short = await api(t, ROOT_TOKEN).graphql(DOCUMENTS.runner, { ...VARIABLES.runner(String(runnerId))!, perPage: 2 });
+    expect(short.body.data.runner.jobs.nodes.map((j: { name: string }) => j.name)).toEqual(['job-2', 'job-1']);
+    const next = VARIABLES.runnerJobsAfter(String(runnerId), { ...short.body.data.runner.jobs })!;
     const more = await api(t, ROOT_TOKEN).graphql(DOCUMENTS.runnerJobs, next);
     expect(more.body.errors).toBeUndefined();
-    expect(more.body.data.runner.jobs).toEqual(expect.objectContaining({ page: 2, nodes: [] }));
+    expect(more.body.data.runner.jobs.nodes.map((j: { name: string }) => j.name)).toEqual(['job-0']);
+    expect(more.body.data.runner.jobs.pageInfo.hasNextPage).toBe(false);
   });
 
   it('each screen\'s document stays well within the depth and complexity limits', async () => {
     const costs: Record<string, unknown> = {};
-    for (const [name, variables] of [['overview', {}], ['group', VARIABLES.group('acme')], ['runner', VARIABLES.runner(String(runnerId))], ['runnerJobs', { id: runnerId, perPage: 20, page: 2 }]] as const) {
+    const first = await api(t, ROOT_TOKEN).graphql(DOCUMENTS.runner, { ...VARIABLES.runner(String(runnerId))!, perPage: 1 });
+    const short2 = first.body.data.runner.jobs.pageInfo.endCursor as string;
+    for (const [name, variables] of [['overview', {}], ['group', VARIABLES.group('acme')], ['runner', VARIABLES.runner(String(runnerId))], ['runnerJobs', { id: runnerId, perPage: 20, after: short2 }]] as const) {
       const doc = DOCUMENTS[name].replace('{', '{ queryComplexity { score limit depth depthLimit }');
       const res = await api(t, ROOT_TOKEN).graphql(doc, variables as Record<string, unknown>);
       expect(res.body.errors).toBeUndefined();

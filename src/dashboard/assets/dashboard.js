@@ -17,19 +17,19 @@ const GROUP_ROW = `fragment DashboardGroupRow on Group {
 }`;
 
 const JOBS_PAGE = `fragment DashboardJobsPage on JobPage {
-  page hasNextPage total
+  count pageInfo { hasNextPage endCursor }
   nodes { id status name stage ref createdAt duration project { pathWithNamespace } }
 }`;
 
 const DOCUMENTS = {
   overview: `query DashboardOverview {
   currentUser { username isAdmin }
-  groups(topLevelOnly: true, allAvailable: true, orderBy: NAME, perPage: 20) {
-    total hasNextPage
-    nodes { ...DashboardGroupRow subgroups(perPage: 10) { total nodes { ...DashboardGroupRow } } }
+  groups(topLevelOnly: true, allAvailable: true, orderBy: NAME, first: 20) {
+    count pageInfo { hasNextPage }
+    nodes { ...DashboardGroupRow subgroups(first: 10) { nodes { ...DashboardGroupRow } } }
   }
-  allRunners(perPage: 30) { total hasNextPage nodes { ...DashboardRunnerRow } }
-  runners(perPage: 30) { total hasNextPage nodes { ...DashboardRunnerRow } }
+  allRunners(first: 30) { count pageInfo { hasNextPage } nodes { ...DashboardRunnerRow } }
+  runners(first: 30) { count pageInfo { hasNextPage } nodes { ...DashboardRunnerRow } }
   broadcastMessages(active: true, perPage: 20) { nodes { id message color font endsAt } }
   features { name state gates { key value } }
 }
@@ -41,7 +41,7 @@ ${RUNNER_ROW}`,
   group(id: $fullPath) {
     ...DashboardGroupRow fullName description visibility createdAt
     parent { fullPath name }
-    subgroups(perPage: 100) { total hasNextPage nodes { ...DashboardGroupRow } }
+    subgroups(first: 100) { count pageInfo { hasNextPage } nodes { ...DashboardGroupRow } }
     projects(limit: 100) { name pathWithNamespace description visibility archived lastActivityAt }
   }
 }
@@ -53,13 +53,13 @@ ${GROUP_ROW}`,
     description status paused isShared locked runUntagged tagList
     contactedAt version platform architecture
     projects(limit: 20) { pathWithNamespace }
-    jobs(perPage: $perPage, sort: DESC) { ...DashboardJobsPage }
+    jobs(first: $perPage, sort: DESC) { ...DashboardJobsPage }
   }
 }
 ${JOBS_PAGE}`,
 
-  runnerJobs: `query DashboardRunnerJobs($id: Int!, $perPage: Int!, $page: Int!) {
-  runner(id: $id) { jobs(perPage: $perPage, page: $page, sort: DESC) { ...DashboardJobsPage } }
+  runnerJobs: `query DashboardRunnerJobs($id: Int!, $perPage: Int!, $after: String!) {
+  runner(id: $id) { jobs(first: $perPage, after: $after, sort: DESC) { ...DashboardJobsPage } }
 }
 ${JOBS_PAGE}`,
 
@@ -85,12 +85,12 @@ const VARIABLES = {
   group: (fullPath) => ({ fullPath }),
   runner: (id) => ({ id: Number(id), perPage: JOBS_PER_PAGE }),
   runnerChanged: (id) => ({ id: id === undefined ? undefined : Number(id) }),
-  /** The next jobs page after `jobs` (a JobPage), or null at the end: page numbers today. */
-  runnerJobsAfter: (id, jobs) => (jobs.hasNextPage ? { id: Number(id), perPage: JOBS_PER_PAGE, page: jobs.page + 1 } : null),
+  /** The next jobs page after `jobs` (a JobPage connection), or null at the end: Relay cursors. */
+  runnerJobsAfter: (id, jobs) => (jobs.pageInfo.hasNextPage ? { id: Number(id), perPage: JOBS_PER_PAGE, after: jobs.pageInfo.endCursor } : null),
 };
 
 /** What the page reads of any list it asked for: more rows exist, and how many in all (null: > 10,000). */
-const listInfo = (list) => ({ more: list.hasNextPage, total: list.total });
+const listInfo = (list) => ({ more: list.pageInfo.hasNextPage, total: list.count });
 // </documents>
 
 const TOKEN_KEY = 'gitlab-admin-dashboard.token';
