@@ -25,7 +25,7 @@ export interface ListQuery<T> {
   id: string;
   /**
    * Disjoint predicates (without `?`) whose union is one of `where`'s ORs, e.g. a user's visibility:
-   * `level >= 10` and `level < 10 and id = any(…)`. The bounded count then adds up one branch per
+   * `level >= 10` and `not (level >= 10) and <membership>`. The bounded count then adds up one branch per
    * predicate, each planned on its own index: an OR is one filter over a whole index (issue 19).
    */
   split?: string[];
@@ -33,7 +33,7 @@ export interface ListQuery<T> {
   splitOf?: string;
   /**
    * Read the page's ids first, then its rows, at every offset (not only deep ones): for filters that
-   * enumerate a set to sort (a member's 5,000 projects), sorting ids is 3× cheaper than sorting whole rows.
+   * enumerate a set to sort (a member's 5,000 projects), the sort then carries ids, not whole rows.
    */
   deferRows?: boolean;
   map: (row: Record<string, unknown>) => T;
