@@ -35,6 +35,17 @@ async function ensureLargeDatabase(dataDir) {
   return `postgres://${encodeURIComponent(creds.user)}:${encodeURIComponent(creds.password)}@${u.host}/${LARGE_DB}`;
 }
 
+/** After seeding, as a deployment's autovacuum would have: visibility map (index-only scans) and statistics. */
+async function vacuumAnalyze(dbUrl) {
+  const db = new Client({ connectionString: dbUrl });
+  await db.connect();
+  try {
+    await db.query('vacuum analyze');
+  } finally {
+    await db.end();
+  }
+}
+
 /** Writes measured like the lists: each request creates or changes something new (i = request number). */
 function writeScenarios(ctx, stamp) {
   const json = (method, p, body) => ({ method, path: `/api/v4${p}`, body });
@@ -79,6 +90,7 @@ async function largeRun(opts) {
     log(`seeding ${scale} scale unit(s) into the small data set (idempotent)…`);
     seed(small.env, scale);
     const smallUrl = databaseUrl(dataDir);
+    await vacuumAnalyze(smallUrl);
     const largeUrl = await ensureLargeDatabase(dataDir);
     const largeDir = path.join(dataDir, 'large');
     fs.mkdirSync(largeDir, { recursive: true });
@@ -87,7 +99,7 @@ async function largeRun(opts) {
     log(`seeding ${scale} scale unit(s) into the large data set, then the bulk rows…`);
     seed(big.env, scale);
     const started = Date.now();
-    const counts = await addLarge(largeUrl, large, log);
+    const counts = await addLarge(superUrl(dataDir, LARGE_DB).url, large, log);
     const loadSeconds = Math.round((Date.now() - started) / 1000);
     const sides = [
       { name: 'small', svc: small, url: smallUrl },

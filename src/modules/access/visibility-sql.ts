@@ -16,6 +16,49 @@ export function intArray(ids: readonly number[]): string {
   return `'{${ids.map((id) => Math.trunc(Number(id))).join(',')}}'::int[]`;
 }
 
+/**
+ * The user's active direct group memberships as an array subquery: PostgreSQL runs it once per
+ * statement (an InitPlan), so predicates built on it cost one index lookup of group_members.
+ */
+const memberGroups = (user: User) => `array(select gm.group_id from group_members gm where gm.user_id = ${uid(user)} and ${activeMembership('gm')})`;
+
+/** Predicate on a namespaces alias: at or below one of the user's groups (GIN index namespaces_traversal_ids_gin). */
+const inMemberTree = (user: User, alias: string) => `${alias}.traversal_ids && ${memberGroups(user)}`;
+
+/**
+ * Ids of the groups at or below one of the user's groups, as an array subquery: a bitmap scan of the
+ * traversal_ids GIN index. Spelled out as ids (not a join to namespaces), or the planner may walk the
+ * primary key of every namespace to filter them.
+ */
+const memberTree = (user: User) => `array(select d.id from namespaces d where ${inMemberTree(user, 'd')})`;
+
+/** Projects reached other than through a namespace: direct project membership, shares with a group of the member tree. */
+const directProjects = (user: User) => `array(select pm.project_id from project_members pm where pm.user_id = ${uid(user)} and ${activeMembership('pm')}
+    union all select pl.project_id from project_group_links pl where pl.group_id = any(${memberTree(user)}) and ${activeMembership('pl')})`;
+
+/**
+ * Predicate on a projects alias: the user has access to the project, by the same rules as
+ * `authorizedProjectIdsSql`, written from the membership tables (issue 19, docs/growth.md "Member
+ * lists"): a namespace in their member tree or their own, a direct membership, a share. Each arm is an
+ * array subquery, so on a page it is a cheap filter per row and in a count a BitmapOr of index scans
+ * (`projects_namespace_created_idx`, `projects_pkey`); no id list leaves the database.
+ */
+export function authorizedProject(user: User, alias: string): string {
+  return `(${alias}.namespace_id = any(${memberTree(user)})
+    or ${alias}.namespace_id = any(array(select o.id from namespaces o where o.owner_id = ${uid(user)}))
+    or ${alias}.id = any(${directProjects(user)}))`;
+}
+
+/**
+ * Predicate on a namespaces alias: a group "of" the user, by the same rules as `authorizedGroupIdsSql`:
+ * in their member tree, or an ancestor of one of their groups, or a group (with its ancestors) holding
+ * a project they reach directly or by share (projects of the member tree sit in it already).
+ */
+export function authorizedGroup(user: User, alias: string): string {
+  return `(${inMemberTree(user, alias)} or ${alias}.id = any(array(select unnest(x.traversal_ids) from namespaces x where x.kind = 'group'
+      and (x.id = any(${memberGroups(user)}) or x.id = any(array(select dp.namespace_id from projects dp where dp.id = any(${directProjects(user)})))))))`;
+}
+
 /** Direct group memberships and everything below them (descendants-or-self), as one CTE. */
 function memberTreeCte(user: User): string {
   return `with mg as (select coalesce(array_agg(group_id), '{}') as ids from group_members gm0 where gm0.user_id = ${uid(user)} and ${activeMembership('gm0')}),

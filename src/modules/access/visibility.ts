@@ -1,12 +1,14 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { sqlRows } from '../../core/db/sql';
-import { activeMembership, authorizedGroupIdsSql, authorizedProjectIdsSql, intArray, levelPredicate } from './visibility-sql';
+import { activeMembership, authorizedGroup, authorizedGroupIdsSql, authorizedProject, authorizedProjectIdsSql, intArray, levelPredicate } from './visibility-sql';
 import { policy } from './policy';
 
 /**
- * Who may see which groups and projects, as SQL predicates for the caller of this request.
- * The caller's authorized id sets are computed once per request (two small queries) and inlined as
- * int arrays, so list queries stay simple to plan and the count and page queries share the work.
+ * Who may see which groups and projects, as SQL predicates for the caller of this request. The
+ * predicates read the membership tables inside the statement (`authorizedProject`, `authorizedGroup`:
+ * array subqueries over group_members, namespaces.traversal_ids, project_members and shares), so a list
+ * costs no extra round trip and no id list to plan (docs/growth.md, "Member lists"). The id sets
+ * themselves (`authorizedProjectIds`) are still computed once per request for the callers that need ids.
  * Writes that change access (memberships, shares, new groups/projects) call `forgetAccess`.
  */
 function memo<T>(ctx: RequestCtx, key: string, load: () => Promise<T>): Promise<T> {
@@ -61,28 +63,28 @@ export async function authorizedGroupIds(ctx: RequestCtx): Promise<number[]> {
 export async function projectVisibility(ctx: RequestCtx, alias: string): Promise<string> {
   if (policy.isAdmin(ctx.user)) return 'true';
   if (!ctx.user) return levelPredicate(alias, null);
-  return `(${levelPredicate(alias, ctx.user)} or ${alias}.id = any(${(await projectIdSet(ctx)).literal}))`;
+  return `(${levelPredicate(alias, ctx.user)} or ${authorizedProject(ctx.user, alias)})`;
 }
 
 /** Predicate on a namespaces alias: may the caller read this group? */
 export async function groupVisibility(ctx: RequestCtx, alias: string): Promise<string> {
   if (policy.isAdmin(ctx.user)) return 'true';
   if (!ctx.user) return levelPredicate(alias, null);
-  return `(${levelPredicate(alias, ctx.user)} or ${alias}.id = any(${(await groupIdSet(ctx)).literal}))`;
+  return `(${levelPredicate(alias, ctx.user)} or ${authorizedGroup(ctx.user, alias)})`;
 }
 
 /**
  * The disjoint halves of a signed-in non-admin caller's project (or group) visibility predicate, for
- * `ListQuery.split`: visible by level, else by id. Undefined for admins and anonymous callers (one predicate).
+ * `ListQuery.split`: visible by level, else by membership. Undefined for admins and anonymous callers (one predicate).
  */
-async function splitVisibility(ctx: RequestCtx, alias: string, idsOf: (ctx: RequestCtx) => Promise<IdSet>): Promise<string[] | undefined> {
+function splitVisibility(ctx: RequestCtx, alias: string, authorized: (user: NonNullable<RequestCtx['user']>, alias: string) => string): string[] | undefined {
   if (!ctx.user || policy.isAdmin(ctx.user)) return undefined;
   const level = levelPredicate(alias, ctx.user);
-  return [level, `not (${level}) and ${alias}.id = any(${(await idsOf(ctx)).literal})`];
+  return [level, `not (${level}) and ${authorized(ctx.user, alias)}`];
 }
 
-export const projectVisibilitySplit = (ctx: RequestCtx, alias: string) => splitVisibility(ctx, alias, projectIdSet);
-export const groupVisibilitySplit = (ctx: RequestCtx, alias: string) => splitVisibility(ctx, alias, groupIdSet);
+export const projectVisibilitySplit = async (ctx: RequestCtx, alias: string) => splitVisibility(ctx, alias, authorizedProject);
+export const groupVisibilitySplit = async (ctx: RequestCtx, alias: string) => splitVisibility(ctx, alias, authorizedGroup);
 
 /**
  * Predicate on a namespaces alias for the namespaces API: admins all; others their own namespace and
@@ -98,12 +100,12 @@ export async function namespaceVisibility(ctx: RequestCtx, alias: string): Promi
 
 /** Predicate: the group is one "of" the caller (their default GET /groups set). */
 export async function ownGroups(ctx: RequestCtx, alias: string): Promise<string> {
-  return ctx.user ? `${alias}.id = any(${(await groupIdSet(ctx)).literal})` : 'false';
+  return ctx.user ? authorizedGroup(ctx.user, alias) : 'false';
 }
 
 /** Predicate: the caller is a member of the project (directly or through groups and shares). */
 export async function memberProjects(ctx: RequestCtx, alias: string): Promise<string> {
-  return ctx.user ? `${alias}.id = any(${(await projectIdSet(ctx)).literal})` : 'false';
+  return ctx.user ? authorizedProject(ctx.user, alias) : 'false';
 }
 
 /** Call after a write that changes who can see what (memberships, shares, new groups or projects). */

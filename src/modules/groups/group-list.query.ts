@@ -41,6 +41,7 @@ interface GroupFilter {
   from: string;
   where: string[];
   split?: string[];
+  splitOf?: string;
   params: unknown[];
   column: string;
   dir: 'asc' | 'desc';
@@ -76,7 +77,7 @@ async function groupFilter(ctx: RequestCtx, args: GroupsArgs, scope: GroupListSc
   const column = ORDER[args.orderBy ?? GroupOrderBy.NAME];
   const dir = (args.sort ?? SortDirection.ASC) === SortDirection.ASC ? 'asc' : 'desc';
   const split = ctx.user && args.allAvailable ? await groupVisibilitySplit(ctx, 'n') : undefined;
-  return { from, where, split, params, column, dir };
+  return { from, where, split, splitOf: visible, params, column, dir };
 }
 
 /**
@@ -90,8 +91,8 @@ function groupRow(ctx: RequestCtx, row: Record<string, unknown>): Namespace {
 }
 
 async function groupQuery(ctx: RequestCtx, args: GroupsArgs, scope: GroupListScope): Promise<ListQuery<Namespace>> {
-  const { from, where, split, params, column, dir } = await groupFilter(ctx, args, scope);
-  return { select: 'n.*', from, where, split, params, orderBy: `n.${column}`, dir, id: 'n.id', map: (r) => groupRow(ctx, r) };
+  const { from, where, split, splitOf, params, column, dir } = await groupFilter(ctx, args, scope);
+  return { select: 'n.*', from, where, split, splitOf, params, orderBy: `n.${column}`, dir, id: 'n.id', map: (r) => groupRow(ctx, r) };
 }
 
 /** Keyset pagination orders (GitLab: name; `id` is ours, README "Where we chose"). */

@@ -90,10 +90,10 @@ async function findAdministrable(ctx: RequestCtx, idOrPath: string | number): Pr
 /** GET /projects and GET /groups/:id/projects (whose arguments have no id_after, id_before nor keyset). */
 async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {}): Promise<Page<Project>> {
   // membership=true for a signed-in non-admin: their member projects are visible by definition (visibility
-  // is `level or member`), so the member predicate alone, unsplit: the ~5,000-id literal of a member of 50
-  // groups is then planned twice per request instead of five times (issue 19).
+  // is `level or member`), so the member predicate alone, unsplit (issue 19).
   const memberOnly = !!args.membership && !!ctx.user && !policy.isAdmin(ctx.user);
-  const where: string[] = [memberOnly ? await memberProjects(ctx, 'p') : await projectVisibility(ctx, 'p')];
+  const visible = memberOnly ? await memberProjects(ctx, 'p') : await projectVisibility(ctx, 'p');
+  const where: string[] = [visible];
   const params: unknown[] = [];
   if (scope.groupId !== undefined) {
     // `= any(array(…))`, not `in (subquery)`: both sides are index scans ORed in one bitmap (issue 19).
@@ -147,7 +147,7 @@ async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {
   const column = ORDER_COLUMNS[args.orderBy ?? ProjectOrderBy.CREATED_AT];
   const dir = (args.sort ?? PROJECT_DEFAULT_SORT) === SortDirection.ASC ? 'asc' : 'desc';
   const split = memberOnly ? undefined : await projectVisibilitySplit(ctx, 'p');
-  const query: ListQuery<Project> = { select: 'p.*', from: 'projects p', where, params, orderBy: `p.${column}`, dir, id: 'p.id', split, map: (r) => lightEntity(ctx.em, Project, r) };
+  const query: ListQuery<Project> = { select: 'p.*', from: 'projects p', where, params, orderBy: `p.${column}`, dir, id: 'p.id', split, splitOf: visible, deferRows: memberOnly, map: (r) => lightEntity(ctx.em, Project, r) };
   if (args.pagination !== PaginationMode.KEYSET) return offsetPage(ctx.em, query, args);
   // GitLab's Gitlab::Pagination::Keyset: projects by id only (order_by=id, either direction).
   assertKeysetOrder(query.orderBy, ['p.id']);
