@@ -27,11 +27,12 @@ function typeOf(type: GraphQLInputType, where: string): Pick<ParamSpec, 'type' |
   const values = isEnumType(named) ? named.getValues().map((v) => v.name.toLowerCase()) : undefined;
   if (isListType(inner)) {
     if (isInputObjectType(named) && isKeyValue(named)) return { type: 'hash' };
-    if (isScalarType(named) && named.name === 'Int') return { type: 'intArray' };
+    if (isScalarType(named) && (named.name === 'Int' || named.extensions?.restParam === 'int')) return { type: 'intArray' };
     return { type: 'stringArray', values };
   }
   if (values) return { type: 'enum', values };
-  const scalar = isScalarType(named) ? SCALARS[named.name] : undefined;
+  // A scalar may name its REST type (core/graphql/global-id.ts: `CiRunnerID` arguments stay integers on REST).
+  const scalar = isScalarType(named) ? SCALARS[named.name] ?? (named.extensions?.restParam as ParamType | undefined) : undefined;
   if (!scalar) throw new Error(`${where}: no REST parameter type for GraphQL type ${String(type)}`);
   return { type: scalar };
 }

@@ -7,6 +7,7 @@ import { markSimpleFields } from './simple-fields';
 import { leanFieldResolvers } from './lean-resolvers';
 import { unboundedLists } from './list-bound';
 import { QueryComplexityResolver } from './query-complexity';
+import { NodeResolver, globalIds } from './node';
 
 const cache = new WeakMap<readonly AppModule[], Promise<GraphQLSchema>>();
 
@@ -31,12 +32,12 @@ export function buildAppSchema(modules: readonly AppModule[]): Promise<GraphQLSc
   let schema = cache.get(modules);
   if (!schema) {
     markSimpleFields();
-    // Core's own root field (queryComplexity) next to the modules' resolvers.
-    const resolvers: NonEmptyArray<Function> = [...resolversOf(modules), QueryComplexityResolver];
+    // Core's own root fields (queryComplexity, node, nodes) next to the modules' resolvers.
+    const resolvers: NonEmptyArray<Function> = [...resolversOf(modules), QueryComplexityResolver, NodeResolver];
     schema = buildSchema({ resolvers, validate: false, pubSub: NO_PUBSUB }).then((built) => {
       const unbounded = unboundedLists(built);
       if (unbounded.length) throw new Error(`list fields without perPage or @MaxItems (core/graphql/list-bound.ts): ${unbounded.join(', ')}`);
-      return guardFields(leanFieldResolvers(nullableRootFields(built), resolvers));
+      return guardFields(leanFieldResolvers(globalIds(nullableRootFields(built), modules), resolvers));
     });
     cache.set(modules, schema);
   }
