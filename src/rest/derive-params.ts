@@ -77,7 +77,13 @@ export function deriveParams(route: RouteDef, args: readonly GraphQLArgument[]):
   const where = `REST route ${route.method} ${route.path}`;
   const derived = derive(args, where);
   const params: Record<string, ParamSpec> = {};
-  for (const [name, ex] of Object.entries(route.params ?? {})) params[name] = applyException(name, ex, derived, params, where);
+  for (const [name, ex] of Object.entries(route.params ?? {})) {
+    if (ex.omit) {
+      if (!derived.delete(name)) throw new Error(`${where}: omits unknown parameter ${name}`);
+      continue;
+    }
+    params[name] = applyException(name, ex, derived, params, where);
+  }
   for (const [name, spec] of derived) params[name] ??= spec;
   for (const m of route.path.matchAll(/:(\w+)/g)) if (!params[m[1]]) throw new Error(`${where}: path parameter ${m[1]} has no GraphQL argument`);
   for (const rule of route.rules ?? []) {

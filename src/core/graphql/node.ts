@@ -1,4 +1,6 @@
 import DataLoader from 'dataloader';
+import type { EntityClass } from '@mikro-orm/core';
+import { lightEntitiesById } from '../db/sql';
 import { isInterfaceType, isObjectType, type GraphQLField, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
 import { Arg, Ctx, Field, ID, Info, Int, InterfaceType, ObjectType, Query, Resolver } from 'type-graphql';
 import { Allow } from '../auth/allow';
@@ -33,8 +35,9 @@ export abstract class DatabaseNode {
   @Field(() => ID, { description: 'Global id: `gid://gitlab/<Class>/<id>`, unique across types and stable.' })
   id!: number;
 
+  /** Resolved from the row's `id` (rows do not carry it). */
   @Field(() => Int, { description: 'The numeric database id (the id REST shows).' })
-  databaseId!: number;
+  databaseId?: number;
 }
 
 /** Loads the rows with these keys that the caller may see (one statement; missing and invisible ones left out). */
@@ -56,6 +59,23 @@ export interface NodeDef<Row extends object = object> {
 /** One def of a module's type (keeps the row type of `of` and `load` checked at the declaration). */
 export function nodeDef<Row extends object>(def: NodeDef<Row>): NodeDef {
   return def as unknown as NodeDef;
+}
+
+/**
+ * The usual loader: rows by primary key (one statement, core/db/sql.ts `lightEntitiesById`) that the
+ * caller may read, asked only when `asked(ctx)` (admin-only types skip the statement for others).
+ */
+export function loadByIds<Row extends object>(
+  entity: EntityClass<Row>,
+  may: (ctx: RequestCtx, row: Row) => boolean | Promise<boolean>,
+  asked: (ctx: RequestCtx) => boolean = () => true,
+): NodeLoad<Row> {
+  return async (ctx, keys) => {
+    if (!asked(ctx)) return [];
+    const rows = await lightEntitiesById(ctx.em, entity, keys.map(Number));
+    const allowed = await Promise.all(rows.map((r) => may(ctx, r)));
+    return rows.filter((_, i) => allowed[i]);
+  };
 }
 
 export const MAX_NODES = 100;

@@ -10,7 +10,8 @@ import { ParamError } from '../errors/domain-errors';
  */
 export type IdOrPath = { id: number } | { path: string } | { none: true };
 
-export function parseIdOrPath(raw: string | number, gidClasses: readonly string[] = []): IdOrPath {
+export function parseIdOrPath(raw: string | number | IdOrPath, gidClasses: readonly string[] = []): IdOrPath {
+  if (typeof raw === 'object') return raw;
   const s = String(raw);
   if (/^\d+$/.test(s)) {
     const n = Number(s);
@@ -23,5 +24,16 @@ export function parseIdOrPath(raw: string | number, gidClasses: readonly string[
     return id === undefined ? { none: true } : { id };
   }
   const path = s.replace(/^\/+|\/+$/g, '');
+  return path === '' || path.length > 2000 ? { none: true } : { path };
+}
+
+/**
+ * GraphQL's `group(id, fullPath)` / `project(id, fullPath)`: exactly one of them. `fullPath` is always
+ * a full path (GitLab's lookup, even when it is all digits); `id` is read as above.
+ */
+export function idOrFullPath(id: string | null | undefined, fullPath: string | null | undefined, gidClasses: readonly string[]): IdOrPath {
+  if ((id == null) === (fullPath == null)) throw new ParamError('Give exactly one of id and fullPath');
+  if (id != null) return parseIdOrPath(id, gidClasses);
+  const path = fullPath!.replace(/^\/+|\/+$/g, '');
   return path === '' || path.length > 2000 ? { none: true } : { path };
 }

@@ -1,9 +1,9 @@
+import { DatabaseNode, Node } from '../../core/graphql/node';
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageType } from '../../core/pagination/page';
 
-@ObjectType('BroadcastMessage', { description: 'A banner shown to every user between startsAt and endsAt.' })
-export class BroadcastMessageType {
-  @Field(() => Int) id!: number;
+@ObjectType('BroadcastMessage', { description: 'A banner shown to every user between startsAt and endsAt.', implements: Node })
+export class BroadcastMessageType extends DatabaseNode {
   @Field(() => String) message!: string;
   @Field(() => Date) startsAt!: Date;
   @Field(() => Date) endsAt!: Date;

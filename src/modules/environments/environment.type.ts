@@ -1,11 +1,11 @@
-import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { DatabaseNode, Node } from '../../core/graphql/node';
+import { ArgsType, Field, ID, InputType, ObjectType } from 'type-graphql';
 import { PageArgs, PageType } from '../../core/pagination/page';
 import { ProjectType } from '../projects/project.type';
 
 /** An environment of a project (spec 2.8); `state` as later GitLab (available / stopped). */
-@ObjectType('Environment')
-export class EnvironmentType {
-  @Field(() => Int) id!: number;
+@ObjectType('Environment', { implements: Node })
+export class EnvironmentType extends DatabaseNode {
   @Field(() => String) name!: string;
   @Field(() => String, { description: 'Generated from the name at creation; never changes.' }) slug!: string;
   @Field(() => String, { nullable: true }) externalUrl!: string | null;

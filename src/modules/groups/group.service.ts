@@ -6,7 +6,7 @@ import { requireUser } from '../../core/auth/guards';
 import { pgArray, sqlEntities, sqlRows, takenField } from '../../core/db/sql';
 import { ForbiddenError, NotFoundError, SaveFailedError, ValidationError } from '../../core/errors/domain-errors';
 import type { Page } from '../../core/pagination/page';
-import { parseIdOrPath } from '../../core/params/parse-id-or-path';
+import { parseIdOrPath, type IdOrPath } from '../../core/params/parse-id-or-path';
 import { AccessLevel } from '../access/access-level';
 import { policy } from '../access/policy';
 import { forgetAccess, groupVisibility } from '../access/visibility';
@@ -26,7 +26,7 @@ import { SUBGROUP_RESERVED, TOP_LEVEL_RESERVED, checkNameOrPath, isValidGroupNam
 import { onUniqueViolation } from '../../core/db/unique-violation';
 
 /** A group by id or full path that the caller may read; otherwise 404 "Group Not Found" (docs/gitlab-compatibility.md, "Groups"). */
-async function findVisible(ctx: RequestCtx, idOrPath: string | number): Promise<Namespace> {
+async function findVisible(ctx: RequestCtx, idOrPath: string | number | IdOrPath): Promise<Namespace> {
   const ref = parseIdOrPath(idOrPath, ['Group']);
   if ('none' in ref) throw new NotFoundError('Group');
   const [cond, value] = 'id' in ref ? ['n.id = ?', ref.id] : ['lower(n.full_path) = lower(?)', ref.path];

@@ -2,6 +2,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { preloadProjectRelations } from './project-preload';
 import { Allow } from '../../core/auth/allow';
+import { idOrFullPath } from '../../core/params/parse-id-or-path';
 import { Reads } from '../../core/graphql/reads';
 import { MaxItems, limitDescription, servedLimit } from '../../core/graphql/list-bound';
 import type { RequestCtx } from '../../core/context/request-ctx';
@@ -61,10 +62,14 @@ export class ProjectResolver {
     return page;
   }
 
-  @Query(() => ProjectType, { description: 'A project by id or full path (404 when not visible).' })
+  @Query(() => ProjectType, { description: 'A project by `fullPath` or by `id` (global id, database id or full path); null with NOT_FOUND when not visible.' })
   @Allow('anonymous')
-  project(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestCtx): Promise<Project> {
-    return projectService.findVisible(ctx, id);
+  project(
+    @Arg('id', () => ID, { nullable: true }) id: string | null,
+    @Arg('fullPath', () => ID, { nullable: true, description: 'The full path (`acme/platform/api`), as GitLab\'s `project(fullPath)`.' }) fullPath: string | null,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<Project> {
+    return projectService.findVisible(ctx, idOrFullPath(id, fullPath, ['Project']));
   }
 
   @Mutation(() => ProjectType)

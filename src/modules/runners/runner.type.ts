@@ -1,3 +1,4 @@
+import { DatabaseNode, Node } from '../../core/graphql/node';
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageType } from '../../core/pagination/page';
 import { CostItems } from '../../core/graphql/list-bound';
@@ -43,9 +44,8 @@ export enum OwnRunnerScope {
 registerEnumType(OwnRunnerScope, { name: 'OwnRunnerScope', description: 'online: contacted within the last hour; paused: not active.' });
 
 /** A view over the Runner entity; computed and conditional fields resolve in runner.resolver.ts. */
-@ObjectType('Runner')
-export class RunnerType {
-  @Field(() => Int) id!: number;
+@ObjectType('Runner', { implements: Node })
+export class RunnerType extends DatabaseNode {
   @Field(() => String) description!: string;
   @Field(() => Boolean) active!: boolean;
   @Field(() => Boolean) isShared!: boolean;
@@ -63,9 +63,8 @@ export class RunnerType {
 
 export const RunnerPage = PageType(RunnerType, 'RunnerPage');
 
-@ObjectType('RunnerRegistration', { description: 'What registerRunner answers: the new runner id and its token (shown once).' })
-export class RunnerRegistrationType {
-  @Field(() => Int) id!: number;
+@ObjectType('RunnerRegistration', { description: 'What registerRunner answers: the new runner id and its token (shown once).', implements: Node })
+export class RunnerRegistrationType extends DatabaseNode {
   @Field(() => String) token!: string;
 }
 

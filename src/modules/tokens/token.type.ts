@@ -1,11 +1,11 @@
+import { DatabaseNode, Node } from '../../core/graphql/node';
 import { Field, Int, ObjectType } from 'type-graphql';
 import { PageType } from '../../core/pagination/page';
 import { TOKEN_SCOPES } from '../../core/auth/allow';
 import { MaxItems } from '../../core/graphql/list-bound';
 
-@ObjectType('ImpersonationToken')
-export class ImpersonationTokenType {
-  @Field(() => Int) id!: number;
+@ObjectType('ImpersonationToken', { implements: Node })
+export class ImpersonationTokenType extends DatabaseNode {
   @Field(() => String) name!: string;
   @Field(() => Boolean) revoked!: boolean;
   @Field(() => Date) createdAt!: Date;
