@@ -1,3 +1,4 @@
+import { idArgOf } from '../../core/graphql/global-id';
 import { Node } from '../../core/graphql/node';
 import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
 import { PageArgs, PageType } from '../../core/pagination/page';
@@ -61,3 +62,6 @@ export class AuditEventsArgs extends PageArgs {
   @Field(() => String, { nullable: true, description: 'User, Group, Project or Gitlab::Audit::InstanceScope.' }) entityType?: string;
   @Field(() => Int, { nullable: true }) entityId?: number;
 }
+
+/** Argument type of a AuditEvent id: its global id or database id (core/graphql/global-id.ts; REST keeps the integer). */
+export const AuditEventIdArg = idArgOf('AuditEvent');

@@ -1,3 +1,4 @@
+import { idArgOf } from '../../core/graphql/global-id';
 import { DatabaseNode, Node } from '../../core/graphql/node';
 import { Field, ObjectType } from 'type-graphql';
 import { PageType } from '../../core/pagination/page';
@@ -10,3 +11,6 @@ export class EmailType extends DatabaseNode {
 }
 
 export const EmailPage = PageType(EmailType, 'EmailPage');
+
+/** Argument type of a Email id: its global id or database id (core/graphql/global-id.ts; REST keeps the integer). */
+export const EmailIdArg = idArgOf('Email');

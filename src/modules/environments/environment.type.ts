@@ -1,3 +1,4 @@
+import { idArgOf } from '../../core/graphql/global-id';
 import { DatabaseNode, Node } from '../../core/graphql/node';
 import { ArgsType, Field, ID, InputType, ObjectType } from 'type-graphql';
 import { PageArgs, PageType } from '../../core/pagination/page';
@@ -30,3 +31,6 @@ export class UpdateEnvironmentInput {
 export class CreateEnvironmentInput extends UpdateEnvironmentInput {
   @Field(() => String) declare name: string;
 }
+
+/** Argument type of a Environment id: its global id or database id (core/graphql/global-id.ts; REST keeps the integer). */
+export const EnvironmentIdArg = idArgOf('Environment');

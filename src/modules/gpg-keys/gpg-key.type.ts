@@ -1,3 +1,4 @@
+import { idArgOf } from '../../core/graphql/global-id';
 import { DatabaseNode, Node } from '../../core/graphql/node';
 import { Field, ObjectType } from 'type-graphql';
 import { PageType } from '../../core/pagination/page';
@@ -11,3 +12,6 @@ export class GpgKeyType extends DatabaseNode {
 }
 
 export const GpgKeyPage = PageType(GpgKeyType, 'GpgKeyPage');
+
+/** Argument type of a GpgKey id: its global id or database id (core/graphql/global-id.ts; REST keeps the integer). */
+export const GpgKeyIdArg = idArgOf('GpgKey');

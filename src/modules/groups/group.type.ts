@@ -1,3 +1,4 @@
+import { idArgOf } from '../../core/graphql/global-id';
 import { Field, Int, ObjectType } from 'type-graphql';
 import { PageType } from '../../core/pagination/page';
 import { DatabaseNode, Node } from '../../core/graphql/node';
@@ -32,3 +33,6 @@ export class GroupType extends DatabaseNode {
 }
 
 export const GroupPage = PageType(GroupType, 'GroupPage');
+
+/** Argument type of a Group id: its global id or database id (core/graphql/global-id.ts; REST keeps the integer). */
+export const GroupIdArg = idArgOf('Group');

@@ -1,3 +1,4 @@
+import { idArgOf } from '../../core/graphql/global-id';
 import { DatabaseNode, Node } from '../../core/graphql/node';
 import { Field, ObjectType } from 'type-graphql';
 import { PageType } from '../../core/pagination/page';
@@ -15,3 +16,6 @@ export class SshKeyType extends DatabaseNode {
 export class SshKeyWithUserType extends SshKeyType {}
 
 export const SshKeyPage = PageType(SshKeyType, 'SshKeyPage');
+
+/** Argument type of a Key id: its global id or database id (core/graphql/global-id.ts; REST keeps the integer). */
+export const KeyIdArg = idArgOf('Key');

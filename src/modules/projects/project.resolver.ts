@@ -1,3 +1,4 @@
+import { GroupIdArg } from '../groups/group.type';
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { preloadProjectRelations } from './project-preload';
@@ -122,7 +123,7 @@ export class ProjectResolver {
 
   @Mutation(() => Boolean)
   @Allow('user')
-  unshareProject(@Arg('id', () => ID) id: string, @Arg('groupId', () => Int) groupId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+  unshareProject(@Arg('id', () => ID) id: string, @Arg('groupId', () => GroupIdArg) groupId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return projectService.unshare(ctx, id, groupId);
   }
 

@@ -1,3 +1,4 @@
+import { idArgOf } from '../../core/graphql/global-id';
 import { DatabaseNode, Node } from '../../core/graphql/node';
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageType } from '../../core/pagination/page';
@@ -74,3 +75,6 @@ export class RunnerChangeType {
   @Field(() => RunnerType, { nullable: true, description: 'null when the runner no longer exists.' }) runner!: RunnerType | null;
   @Field(() => Boolean, { description: 'The runner was removed.' }) deleted!: boolean;
 }
+
+/** Argument type of a Ci::Runner id: its global id or database id (core/graphql/global-id.ts; REST keeps the integer). */
+export const RunnerIdArg = idArgOf('Ci::Runner');

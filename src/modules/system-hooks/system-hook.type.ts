@@ -1,3 +1,4 @@
+import { idArgOf } from '../../core/graphql/global-id';
 import { DatabaseNode, Node } from '../../core/graphql/node';
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { PageArgs, PageType } from '../../core/pagination/page';
@@ -55,5 +56,8 @@ export class CreateSystemHookInput {
 
 @ArgsType()
 export class SystemHookLogsArgs extends PageArgs {
-  @Field(() => Int) id!: number;
+  @Field(() => SystemHookIdArg) id!: number;
 }
+
+/** Argument type of a SystemHook id: its global id or database id (core/graphql/global-id.ts; REST keeps the integer). */
+export const SystemHookIdArg = idArgOf('SystemHook');

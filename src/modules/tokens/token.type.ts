@@ -1,3 +1,4 @@
+import { idArgOf } from '../../core/graphql/global-id';
 import { DatabaseNode, Node } from '../../core/graphql/node';
 import { Field, Int, ObjectType } from 'type-graphql';
 import { PageType } from '../../core/pagination/page';
@@ -17,3 +18,6 @@ export class ImpersonationTokenType extends DatabaseNode {
 }
 
 export const ImpersonationTokenPage = PageType(ImpersonationTokenType, 'ImpersonationTokenPage');
+
+/** Argument type of a PersonalAccessToken id: its global id or database id (core/graphql/global-id.ts; REST keeps the integer). */
+export const ImpersonationTokenIdArg = idArgOf('PersonalAccessToken');

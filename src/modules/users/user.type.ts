@@ -1,3 +1,4 @@
+import { idArgOf } from '../../core/graphql/global-id';
 import { DatabaseNode, Node } from '../../core/graphql/node';
 import { Field, ObjectType } from 'type-graphql';
 import { PageType } from '../../core/pagination/page';
@@ -27,3 +28,6 @@ export class IdentityType {
   @Field(() => String) provider!: string;
   @Field(() => String) externUid!: string;
 }
+
+/** Argument type of a User id: its global id or database id (core/graphql/global-id.ts; REST keeps the integer). */
+export const UserIdArg = idArgOf('User');
