@@ -160,7 +160,9 @@ function loaderOf(ctx: RequestCtx, def: NodeDef): DataLoader<number | string, ob
 function checkedGlobalId(registry: Registry, id: string): GlobalId {
   const gid = parseGlobalId(id);
   if (!gid) throw new ParamError(`${shown(id)} is not a global id (gid://gitlab/<Class>/<id>)`);
-  if (!registry.byClass.has(gid.gidClass)) throw new ParamError(`${shown(id)}: no type has global ids of class ${gid.gidClass}`);
+  const def = registry.byClass.get(gid.gidClass);
+  if (!def) throw new ParamError(`${shown(id)}: no type has global ids of class ${gid.gidClass}`);
+  if ((def.key ?? 'id') === 'id' && !/^\d+$/.test(gid.key)) throw new ParamError(`${shown(id)} is not a global id: ${gid.gidClass} ids are numbers`);
   return gid;
 }
 
@@ -169,7 +171,7 @@ async function resolveNode(ctx: RequestCtx, registry: Registry, id: string): Pro
   const gid = checkedGlobalId(registry, id);
   const def = registry.byClass.get(gid.gidClass)!;
   const key = (def.key ?? 'id') === 'id' ? databaseIdOf(gid.key) : gid.key;
-  if (key === undefined) return null; // beyond int4: no such row
+  if (key === undefined) return null; // beyond int4: no such row (checkedGlobalId refused non-digits)
   const row = await loaderOf(ctx, def).load(key);
   if (row) nodeTypes.set(row, def.type);
   return row;
@@ -185,7 +187,7 @@ export class NodeResolver {
 
   @Query(() => [Node], { nullable: 'items', description: `The objects with these global ids, in their order (null for each one missing or not visible); at most ${MAX_NODES} ids.` })
   @Allow('anonymous')
-  @MaxItems(MAX_NODES)
+  @MaxItems(MAX_NODES, { countOf: 'ids' })
   nodes(@Arg('ids', () => [ID]) ids: string[], @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo): Promise<(object | null)[]> {
     if (ids.length > MAX_NODES) throw new ParamError(`ids: at most ${MAX_NODES} ids per request (${ids.length} given)`);
     const registry = registries.get(info.schema)!;
