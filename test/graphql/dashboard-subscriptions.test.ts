@@ -37,7 +37,7 @@ describe('Subscription.featureFlagChanged', () => {
     const features = await api(t, ROOT_TOKEN).post('/api/v4/features/fast_diffs').send({ value: 'true' }).expect(201);
     await waitFor('the fourth change', () => s.events.length >= 4, 10000);
     expect(s.events[3]).toEqual({
-      featureFlagChanged: { name: 'fast_diffs', deleted: false, feature: { id: 'fast_diffs', name: 'fast_diffs', state: 'ON', gates: [{ key: 'boolean', value: true }] } },
+      featureFlagChanged: { name: 'fast_diffs', deleted: false, feature: { id: 'gid://gitlab/Feature/fast_diffs', name: 'fast_diffs', state: 'ON', gates: [{ key: 'boolean', value: true }] } },
     });
     expect(features.body.state).toBe('on');
   });

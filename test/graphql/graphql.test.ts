@@ -114,10 +114,10 @@ describe('GraphQL nested fields', () => {
     expect(sql.filter((s) => /from "?namespaces"? where "?id"? = any/.test(s))).toEqual([]);
     // Every field of Project (schema.graphql), each alone (so each field's own @Reads columns are what is
     // fetched), through the nested list and through project(id).
-    const every = ['id', 'name', 'path', 'description', 'defaultBranch', 'tagList', 'archived', 'visibility', 'issuesEnabled',
+    const every = ['id', 'databaseId', 'name', 'path', 'description', 'defaultBranch', 'tagList', 'archived', 'visibility', 'issuesEnabled',
       'mergeRequestsEnabled', 'wikiEnabled', 'jobsEnabled', 'snippetsEnabled', 'containerRegistryEnabled', 'sharedRunnersEnabled',
       'publicJobs', 'requestAccessEnabled', 'creatorId', 'starCount', 'forksCount', 'openIssuesCount', 'createdAt', 'updatedAt',
-      'lastActivityAt', 'avatarUrl', 'namespace { id: databaseId fullPath }', 'nameWithNamespace', 'pathWithNamespace', 'webUrl', 'httpUrlToRepo',
+      'lastActivityAt', 'avatarUrl', 'namespace { id fullPath }', 'nameWithNamespace', 'pathWithNamespace', 'webUrl', 'httpUrlToRepo',
       'sshUrlToRepo', 'sharedWithGroups { groupId groupName groupFullPath groupAccessLevel expiresAt }', 'runnersToken', 'public'];
     const byId = new Map<number, Record<string, unknown>>();
     const ids = (await api(t, ROOT_TOKEN).graphql('{ groups(search: "top-") { nodes { projects { id: databaseId } } } }')).body.data.groups.nodes
@@ -126,13 +126,13 @@ describe('GraphQL nested fields', () => {
     for (const id of ids) byId.set(id, (await api(t, ROOT_TOKEN).graphql(`{ project(id: "${id}") { ${every.join(' ')} } }`)).body.data.project);
     for (const field of every) {
       const name = field.split(' ')[0];
-      const res = await api(t, ROOT_TOKEN).graphql(`{ groups(search: "top-", perPage: 5) { nodes { projects(limit: 10) { id ${field} } } } }`);
+      const res = await api(t, ROOT_TOKEN).graphql(`{ groups(search: "top-", perPage: 5) { nodes { projects(limit: 10) { databaseId ${field} } } } }`);
       expect(res.body.errors).toBeUndefined();
       const projects = res.body.data.groups.nodes.flatMap((g: { projects: Record<string, unknown>[] }) => g.projects);
-      expect(projects.map((p: Record<string, unknown>) => [p.id, p[name]])).toEqual(ids.map((id: number) => [id, byId.get(id)![name]]));
+      expect(projects.map((p: Record<string, unknown>) => [p.databaseId, p[name]])).toEqual(ids.map((id: number) => [id, byId.get(id)![name]]));
     }
     const projects = [...byId.values()];
-    expect(projects.find((p) => p.id === shared.id)?.sharedWithGroups).toEqual([{ groupId: other.id, groupName: 'Other', groupFullPath: 'other', groupAccessLevel: 30, expiresAt: null }]);
+    expect(projects.find((p) => p.databaseId === shared.id)?.sharedWithGroups).toEqual([{ groupId: other.id, groupName: 'Other', groupFullPath: 'other', groupAccessLevel: 30, expiresAt: null }]);
   });
 
   it('subgroups match GET /groups/:id/subgroups, through groupSubgroups and the nested field', async () => {
