@@ -28,11 +28,12 @@ function typeOf(type: GraphQLInputType, where: string): Pick<ParamSpec, 'type' |
   const values = isEnumType(named) ? named.getValues().map((v) => v.name.toLowerCase()) : undefined;
   if (isListType(inner)) {
     if (isInputObjectType(named) && isKeyValue(named)) return { type: 'hash' };
-    if (isScalarType(named) && named.name === 'Int') return { type: 'intArray' };
+    if (isScalarType(named) && (named.name === 'Int' || named.extensions?.restParam === 'int')) return { type: 'intArray' };
     return { type: 'stringArray', values };
   }
   if (values) return { type: 'enum', values };
-  const scalar = isScalarType(named) ? SCALARS[named.name] : undefined;
+  // A scalar may name its REST type (core/graphql/global-id.ts: `CiRunnerID` arguments stay integers on REST).
+  const scalar = isScalarType(named) ? SCALARS[named.name] ?? (named.extensions?.restParam as ParamType | undefined) : undefined;
   if (!scalar) throw new Error(`${where}: no REST parameter type for GraphQL type ${String(type)}`);
   return { type: scalar };
 }
@@ -81,7 +82,13 @@ export function deriveParams(route: RouteDef, args: readonly GraphQLArgument[]):
   const where = `REST route ${route.method} ${route.path}`;
   const derived = derive(args, where);
   const params: Record<string, ParamSpec> = {};
-  for (const [name, ex] of Object.entries(route.params ?? {})) params[name] = applyException(name, ex, derived, params, where);
+  for (const [name, ex] of Object.entries(route.params ?? {})) {
+    if (ex.omit) {
+      if (!derived.delete(name)) throw new Error(`${where}: omits unknown parameter ${name}`);
+      continue;
+    }
+    params[name] = applyException(name, ex, derived, params, where);
+  }
   for (const [name, spec] of derived) params[name] ??= spec;
   for (const m of route.path.matchAll(/:(\w+)/g)) if (!params[m[1]]) throw new Error(`${where}: path parameter ${m[1]} has no GraphQL argument`);
   for (const rule of route.rules ?? []) {

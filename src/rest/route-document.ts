@@ -1,4 +1,7 @@
-import { execute, getNamedType, isLeafType, isNonNullType, isObjectType, parse, validate, type DocumentNode, type ExecutionResult, type GraphQLField, type GraphQLSchema } from 'graphql';
+import {
+  Kind, TypeInfo, execute, getNamedType, isLeafType, isNonNullType, isObjectType, parse, validate, visit, visitWithTypeInfo,
+  type DocumentNode, type ExecutionResult, type FieldNode, type GraphQLField, type GraphQLSchema,
+} from 'graphql';
 import { compileQuery, isCompiledQuery } from '../core/graphql/jit';
 import type { RequestCtx } from '../core/context/request-ctx';
 import { includeVariables, includeVariable, selectionOf, type WireShape } from '../core/wire/wire';
@@ -69,13 +72,30 @@ function selectionFor(field: GraphQLField<unknown, unknown>, route: RouteDef, sh
   return `{ ${inner} }`;
 }
 
+/**
+ * REST keeps GitLab's numeric ids: wherever a wire shape selects `id` on a type implementing Node
+ * (whose `id` is the GraphQL global id, core/graphql/node.ts), the document selects `id: databaseId`.
+ * One rule for every shape and nesting level (a project's `namespace.id`, a job's `runner.id`).
+ */
+function numericIds(schema: GraphQLSchema, doc: DocumentNode): DocumentNode {
+  const typeInfo = new TypeInfo(schema);
+  return visit(doc, visitWithTypeInfo(typeInfo, {
+    Field(node: FieldNode): FieldNode | undefined {
+      const parent = typeInfo.getParentType();
+      if (node.name.value !== 'id' || node.alias || !isObjectType(parent) || !parent.getInterfaces().some((i) => i.name === 'Node')) return undefined;
+      if (!parent.getFields().databaseId) throw new Error(`${parent.name} implements Node without databaseId: a REST shape cannot select its id`);
+      return { ...node, alias: { kind: Kind.NAME, value: 'id' }, name: { kind: Kind.NAME, value: 'databaseId' } };
+    },
+  }));
+}
+
 function buildDocument(schema: GraphQLSchema, route: RouteDef, fieldName: string, field: GraphQLField<unknown, unknown>, shape?: WireShape): DocumentNode {
   const op = route.field.startsWith('Mutation.') ? 'mutation' : 'query';
   const defs = field.args.map((a) => `$${a.name}: ${a.type.toString()}`);
   for (const param of shape ? includeVariables(shape) : []) defs.push(`$${includeVariable(param)}: Boolean! = false`);
   const args = field.args.map((a) => `${a.name}: $${a.name}`);
   const text = `${op} ${fieldName}_rest${defs.length ? `(${defs.join(', ')})` : ''} { ${fieldName}${args.length ? `(${args.join(', ')})` : ''} ${selectionFor(field, route, shape)} }`;
-  const doc = parse(text);
+  const doc = numericIds(schema, parse(text));
   const errors = validate(schema, doc);
   if (errors.length) throw new Error(`REST route ${route.method} ${route.path} does not match the schema: ${errors.map((e) => e.message).join('; ')}`);
   return doc;

@@ -13,6 +13,8 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
  */
 export interface ParamException extends Partial<ParamSpec> {
   aliasOf?: string;
+  /** A GraphQL argument that is no REST parameter (`fullPath` next to GitLab's `:id`). */
+  omit?: true;
 }
 
 /**

@@ -45,7 +45,7 @@ describe('GET /audit_events', () => {
     expect(row[0].request_id).toBe('req-audit-1');
     // GET /audit_events/:id and the GraphQL twin agree.
     expect((await admin().get(`/api/v4/audit_events/${limit.id}`).expect(200)).body).toEqual(limit);
-    const gql = await admin().graphql(`{ auditEvent(id: ${limit.id}) { id entityType details { change from to authorName targetType } } }`);
+    const gql = await admin().graphql(`{ auditEvent(id: ${limit.id}) { id: databaseId entityType details { change from to authorName targetType } } }`);
     expect(gql.body.data.auditEvent).toEqual({ id: String(limit.id), entityType: 'Gitlab::Audit::InstanceScope', details: { change: 'default_projects_limit', from: '100000', to: '7', authorName: 'Administrator', targetType: 'ApplicationSetting' } });
   });
 
@@ -163,7 +163,7 @@ describe('one audit event of a group or project', () => {
     expect((await api(t, owner.token).get(`/api/v4/groups/${g.id}/audit_events/abc`).expect(400)).body).toEqual({ error: 'audit_event_id is invalid' });
     const stranger = await createUser(t, { username: 'onestranger' });
     expect((await api(t, stranger.token).get(`/api/v4/projects/${p.id}/audit_events/${pe.id}`).expect(404)).body).toEqual({ message: '404 Project Not Found' });
-    const gql = await api(t, owner.token).graphql(`{ groupAuditEvent(groupId: "one-g", id: ${ge.id}) { id entityType } }`);
+    const gql = await api(t, owner.token).graphql(`{ groupAuditEvent(groupId: "one-g", id: ${ge.id}) { id: databaseId entityType } }`);
     expect(gql.body.data.groupAuditEvent).toEqual({ id: String(ge.id), entityType: 'Group' });
   });
 });

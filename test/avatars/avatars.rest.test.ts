@@ -207,12 +207,12 @@ describe('GraphQL avatarUrl and avatar input', () => {
   it('takes a base64 data URL and answers the same avatarUrl as REST', async () => {
     const u = await createUser(t);
     const data = `data:image/png;base64,${png().toString('base64')}`;
-    const res = await api(t, ROOT_TOKEN).graphql('mutation($id: Int!, $a: Upload) { updateUser(id: $id, input: { avatar: $a }) { avatarUrl } }', { id: u.id, a: data });
+    const res = await api(t, ROOT_TOKEN).graphql('mutation($id: UserID!, $a: Upload) { updateUser(id: $id, input: { avatar: $a }) { avatarUrl } }', { id: u.id, a: data });
     expect(res.body.data.updateUser.avatarUrl).toBe(`http://gitlab.test/uploads/-/system/user/avatar/${u.id}/upload.png`);
     expect((await api(t).get(`/api/v4/users/${u.id}`)).body.avatar_url).toBe(res.body.data.updateUser.avatarUrl);
-    const svg = await api(t, ROOT_TOKEN).graphql('mutation($id: Int!, $a: Upload) { updateUser(id: $id, input: { avatar: $a }) { id } }', { id: u.id, a: `data:image/svg+xml;base64,${SVG.toString('base64')}` });
+    const svg = await api(t, ROOT_TOKEN).graphql('mutation($id: UserID!, $a: Upload) { updateUser(id: $id, input: { avatar: $a }) { id } }', { id: u.id, a: `data:image/svg+xml;base64,${SVG.toString('base64')}` });
     expect(svg.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
-    const bad = await api(t, ROOT_TOKEN).graphql('mutation($id: Int!, $a: Upload) { updateUser(id: $id, input: { avatar: $a }) { id } }', { id: u.id, a: 'not a data url' });
+    const bad = await api(t, ROOT_TOKEN).graphql('mutation($id: UserID!, $a: Upload) { updateUser(id: $id, input: { avatar: $a }) { id } }', { id: u.id, a: 'not a data url' });
     expect(bad.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
   });
 });

@@ -4,7 +4,7 @@ import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 const NOW = new Date('2026-11-22T10:00:00.000Z');
 const t = useTestApp({ clock: { now: () => NOW } });
 
-const FIELDS = 'id message startsAt endsAt color font active';
+const FIELDS = 'id: databaseId message startsAt endsAt color font active';
 type Gql = { id: number; message: string; startsAt: string; endsAt: string; color: string; font: string; active: boolean };
 const asRest = (m: Gql) => ({ id: m.id, message: m.message, starts_at: m.startsAt, ends_at: m.endsAt, color: m.color, font: m.font, active: m.active });
 

@@ -2,7 +2,7 @@ import { addProjectMember, createGroup, createProject, createUser } from '../sup
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
 const t = useTestApp({ random: () => 35 });
-const FIELDS = 'id name slug externalUrl state project { id pathWithNamespace }';
+const FIELDS = 'id: databaseId name slug externalUrl state project { id: databaseId pathWithNamespace }';
 
 describe('GraphQL environments', () => {
   it('projectEnvironments and environment show what REST shows (parity)', async () => {
@@ -23,12 +23,12 @@ describe('GraphQL environments', () => {
     const created = await api(t, ROOT_TOKEN).graphql(`mutation { createEnvironment(projectId: "${p.id}", input: { name: "review/x", externalUrl: "http://r.test" }) { id slug state } }`);
     const { id, slug } = created.body.data.createEnvironment;
     expect(created.body.data.createEnvironment).toEqual({ id, slug: 'review-x-999999', state: 'available' });
-    const updated = await api(t, ROOT_TOKEN).graphql(`mutation { updateEnvironment(projectId: "${p.id}", environmentId: ${id}, input: { name: "renamed", externalUrl: "" }) { name slug externalUrl } }`);
+    const updated = await api(t, ROOT_TOKEN).graphql(`mutation { updateEnvironment(projectId: "${p.id}", environmentId: "${id}", input: { name: "renamed", externalUrl: "" }) { name slug externalUrl } }`);
     expect(updated.body.data.updateEnvironment).toEqual({ name: 'renamed', slug, externalUrl: null });
-    const stopped = await api(t, ROOT_TOKEN).graphql(`mutation { stopEnvironment(projectId: "${p.id}", environmentId: ${id}) { state } }`);
+    const stopped = await api(t, ROOT_TOKEN).graphql(`mutation { stopEnvironment(projectId: "${p.id}", environmentId: "${id}") { state } }`);
     expect(stopped.body.data.stopEnvironment.state).toBe('stopped');
     expect((await api(t, ROOT_TOKEN).get(`/api/v4/projects/${p.id}/environments`)).body[0]).toMatchObject({ name: 'renamed', state: 'stopped' });
-    expect((await api(t, ROOT_TOKEN).graphql(`mutation { deleteEnvironment(projectId: "${p.id}", environmentId: ${id}) }`)).body.data.deleteEnvironment).toBe(true);
+    expect((await api(t, ROOT_TOKEN).graphql(`mutation { deleteEnvironment(projectId: "${p.id}", environmentId: "${id}") }`)).body.data.deleteEnvironment).toBe(true);
     expect((await api(t, ROOT_TOKEN).get(`/api/v4/projects/${p.id}/environments`)).body).toEqual([]);
   });
 

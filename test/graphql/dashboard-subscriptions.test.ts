@@ -15,8 +15,8 @@ afterEach(() => live.disposeClients());
 afterAll(() => live.closeServers());
 
 const FLAGS = 'subscription { featureFlagChanged { name deleted feature { id name state gates { key value } } } }';
-const MESSAGES = 'subscription { broadcastMessagesChanged { action id broadcastMessage { id message active } } }';
-const RUNNERS = 'subscription { runnerChanged { id deleted runner { id description active tagList } } }';
+const MESSAGES = 'subscription { broadcastMessagesChanged { action id broadcastMessage { id: databaseId message active } } }';
+const RUNNERS = 'subscription { runnerChanged { id deleted runner { id: databaseId description active tagList } } }';
 
 const settle = () => new Promise((r) => setTimeout(r, 300));
 const errorCodes = (s: LiveStream) => JSON.stringify(s.errors);
@@ -37,7 +37,7 @@ describe('Subscription.featureFlagChanged', () => {
     const features = await api(t, ROOT_TOKEN).post('/api/v4/features/fast_diffs').send({ value: 'true' }).expect(201);
     await waitFor('the fourth change', () => s.events.length >= 4, 10000);
     expect(s.events[3]).toEqual({
-      featureFlagChanged: { name: 'fast_diffs', deleted: false, feature: { id: 'fast_diffs', name: 'fast_diffs', state: 'ON', gates: [{ key: 'boolean', value: true }] } },
+      featureFlagChanged: { name: 'fast_diffs', deleted: false, feature: { id: 'gid://gitlab/Feature/fast_diffs', name: 'fast_diffs', state: 'ON', gates: [{ key: 'boolean', value: true }] } },
     });
     expect(features.body.state).toBe('on');
   });
@@ -151,7 +151,7 @@ describe('Subscription.runnerChanged', () => {
     const g = await createGroup(t, { path: 'ci' });
     const [p1, p2] = [await createProject(t, { namespace: g }), await createProject(t, { namespace: g })];
     const r = await createRunner(t, { description: 'r', projects: [p1] });
-    const s = await live.subscribe(live.connect(url, ROOT_TOKEN), 'subscription { runnerChanged { runner { description projects { id } } } }');
+    const s = await live.subscribe(live.connect(url, ROOT_TOKEN), 'subscription { runnerChanged { runner { description projects { id: databaseId } } } }');
     await api(t, ROOT_TOKEN).put(`/api/v4/runners/${r.id}`).send({ description: 'one' }).expect(200);
     await waitFor('the first change', () => s.events.length >= 1, 10000);
     await api(t, ROOT_TOKEN).post(`/api/v4/projects/${p2.id}/runners`).send({ runner_id: r.id }).expect(201);

@@ -93,7 +93,7 @@ describe('POST /graphql through graphql-jit', () => {
     // Other variables, same compiled query: @skip / @include follow them.
     const other = await overHttp(TREE, { withProjects: false, skipPath: true });
     expect(cache.size).toBe(1);
-    expect(other.data.first.nodes[0]).toEqual({ id: expect.any(Number), name: 'Jit a', subgroups: { total: 1, nodes: [{ fullPath: 'jit-a/sub-a' }] } });
+    expect(other.data.first.nodes[0]).toEqual({ id: expect.stringMatching(/^gid:\/\/gitlab\/Group\/\d+$/), name: 'Jit a', subgroups: { total: 1, nodes: [{ fullPath: 'jit-a/sub-a' }] } });
     expect(other).toEqual(await graphqlJs(TREE, { withProjects: false, skipPath: true }));
   });
 

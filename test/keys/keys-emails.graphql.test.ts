@@ -11,10 +11,10 @@ describe('GraphQL SSH keys and e-mails', () => {
     const key = (await admin().post(`/api/v4/users/${u.id}/keys`).send({ key: SSH_KEYS.ed25519.key, title: 'laptop' }).expect(201)).body;
     const email = (await admin().post(`/api/v4/users/${u.id}/emails`).send({ email: 'Alt@Example.com' }).expect(201)).body;
     const byAdmin = await admin().graphql(
-      `query($id: Int!, $keyId: Int!) {
-        userSshKeys(userId: $id) { total nodes { id title key fingerprint createdAt } }
-        sshKey(id: $keyId) { id title user { id username email } }
-        userEmails(userId: $id) { total nodes { id email confirmedAt } }
+      `query($id: UserID!, $keyId: KeyID!) {
+        userSshKeys(userId: $id) { total nodes { id: databaseId title key fingerprint createdAt } }
+        sshKey(id: $keyId) { id: databaseId title user { id: databaseId username email } }
+        userEmails(userId: $id) { total nodes { id: databaseId email confirmedAt } }
       }`,
       { id: u.id, keyId: key.id },
     ).expect(200);
@@ -25,9 +25,9 @@ describe('GraphQL SSH keys and e-mails', () => {
       userEmails: { total: 1, nodes: [{ id: email.id, email: 'alt@example.com', confirmedAt: null }] },
     });
     const own = await api(t, u.token).graphql(
-      `query($keyId: Int!, $emailId: Int!) {
-        currentUserSshKeys { nodes { id } } currentUserSshKey(keyId: $keyId) { title }
-        currentUserEmails { nodes { email } } currentUserEmail(emailId: $emailId) { id }
+      `query($keyId: KeyID!, $emailId: EmailID!) {
+        currentUserSshKeys { nodes { id: databaseId } } currentUserSshKey(keyId: $keyId) { title }
+        currentUserEmails { nodes { email } } currentUserEmail(emailId: $emailId) { id: databaseId }
       }`,
       { keyId: key.id, emailId: email.id },
     );
@@ -40,7 +40,7 @@ describe('GraphQL SSH keys and e-mails', () => {
   it('writes through the same service, with the same errors and codes', async () => {
     const u = await createUser(t);
     const add = await api(t, u.token).graphql(
-      'mutation($k: String!) { createCurrentUserSshKey(input: { key: $k, title: "gql" }) { id title } createCurrentUserEmail(input: { email: "g@example.com" }) { id email } }',
+      'mutation($k: String!) { createCurrentUserSshKey(input: { key: $k, title: "gql" }) { id: databaseId title } createCurrentUserEmail(input: { email: "g@example.com" }) { id: databaseId email } }',
       { k: SSH_KEYS.ec256.key },
     );
     expect(add.body.errors).toBeUndefined();
@@ -48,12 +48,12 @@ describe('GraphQL SSH keys and e-mails', () => {
     expect(rest.body).toEqual([expect.objectContaining({ id: add.body.data.createCurrentUserSshKey.id, title: 'gql', key: SSH_KEYS.ec256.key })]);
     expect((await api(t, u.token).get('/api/v4/user/emails')).body).toEqual([add.body.data.createCurrentUserEmail]);
 
-    const again = await admin().graphql('mutation($id: Int!, $k: String!) { createUserSshKey(userId: $id, input: { key: $k, title: "x" }) { id } }', { id: u.id, k: SSH_KEYS.ec256.key });
+    const again = await admin().graphql('mutation($id: UserID!, $k: String!) { createUserSshKey(userId: $id, input: { key: $k, title: "x" }) { id } }', { id: u.id, k: SSH_KEYS.ec256.key });
     expect(again.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', fields: { fingerprint: ['has already been taken'] } });
     expect((await api(t).graphql('{ currentUserSshKeys { total } }')).body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
     expect((await api(t, u.token).graphql(`{ userEmails(userId: ${u.id}) { total } }`)).body.errors[0].extensions.code).toBe('FORBIDDEN');
     expect((await admin().graphql('{ sshKey(id: 4242) { id } }')).body.errors[0].extensions.code).toBe('NOT_FOUND');
-    const del = await api(t, u.token).graphql('mutation($k: Int!, $e: Int!) { deleteCurrentUserSshKey(keyId: $k) deleteCurrentUserEmail(emailId: $e) }', {
+    const del = await api(t, u.token).graphql('mutation($k: KeyID!, $e: EmailID!) { deleteCurrentUserSshKey(keyId: $k) deleteCurrentUserEmail(emailId: $e) }', {
       k: add.body.data.createCurrentUserSshKey.id, e: add.body.data.createCurrentUserEmail.id,
     });
     expect(del.body.data).toEqual({ deleteCurrentUserSshKey: true, deleteCurrentUserEmail: true });

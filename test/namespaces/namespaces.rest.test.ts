@@ -133,7 +133,7 @@ describe('GraphQL namespace(fullPath) and namespaces', () => {
   it('shows the same values as REST and the same errors', async () => {
     const w = await world();
     const rest = (await api(t, w.alice.token).get('/api/v4/namespaces/team')).body;
-    const gql = await api(t, w.alice.token).graphql('{ namespace(fullPath: "team") { id name path kind fullPath parentId membersCountWithDescendants } }');
+    const gql = await api(t, w.alice.token).graphql('{ namespace(fullPath: "team") { id: databaseId name path kind fullPath parentId membersCountWithDescendants } }');
     expect(gql.body.data.namespace).toEqual({
       id: rest.id, name: rest.name, path: rest.path, kind: rest.kind, fullPath: rest.full_path, parentId: rest.parent_id,
       membersCountWithDescendants: rest.members_count_with_descendants,

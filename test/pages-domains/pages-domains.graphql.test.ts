@@ -24,7 +24,7 @@ describe('GraphQL pages domains', () => {
     const list = await api(t, ROOT_TOKEN).graphql(`{ projectPagesDomains(projectId: "${p.id}") { total nodes { domain } } pagesDomains { total nodes { domain projectId } } }`);
     expect(list.body.data).toEqual({ projectPagesDomains: { total: 1, nodes: [{ domain: 'ssl.domain.test' }] }, pagesDomains: { total: 1, nodes: [{ domain: 'ssl.domain.test', projectId: p.id }] } });
     const schema = await api(t, ROOT_TOKEN).graphql('{ __type(name: "PagesDomain") { fields { name } } }');
-    expect(schema.body.data.__type.fields.map((f: { name: string }) => f.name).sort()).toEqual(['certificate', 'domain', 'project', 'projectId', 'url']);
+    expect(schema.body.data.__type.fields.map((f: { name: string }) => f.name).sort()).toEqual(['certificate', 'databaseId', 'domain', 'id', 'project', 'projectId', 'url']);
   });
 
   it('create, update (same semantics as REST) and delete mutations', async () => {

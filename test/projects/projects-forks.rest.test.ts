@@ -213,13 +213,13 @@ describe('GraphQL twins', () => {
   it('forkProject, projectForks, projectUsers and the new Project fields answer as REST', async () => {
     const u = await createUser(t, { username: 'gq' });
     const src = await createProject(t, { namespace: await createGroup(t, { visibility: 'public' }), path: 'gsrc', visibility: 'public' });
-    const forked = await api(t, u.token).graphql(`mutation($id: ID!) { forkProject(id: $id) { id forkedFromProject { id } owner { username } links { self issues } lfsEnabled importStatus } }`, { id: String(src.id) }).expect(200);
+    const forked = await api(t, u.token).graphql(`mutation($id: ID!) { forkProject(id: $id) { id: databaseId forkedFromProject { id: databaseId } owner { username } links { self issues } lfsEnabled importStatus } }`, { id: String(src.id) }).expect(200);
     const f = forked.body.data.forkProject;
     expect(f).toEqual({ id: f.id, forkedFromProject: { id: src.id }, owner: { username: 'gq' }, links: { self: `http://gitlab.test/api/v4/projects/${f.id}`, issues: `http://gitlab.test/api/v4/projects/${f.id}/issues` }, lfsEnabled: true, importStatus: 'none' });
     const rest = (await api(t, u.token).get(`/api/v4/projects/${f.id}`)).body;
     expect(rest._links.self).toBe(f.links.self);
     expect(rest.permissions).toEqual({ project_access: { access_level: 40, notification_level: 3 }, group_access: null });
-    const q = await api(t, u.token).graphql(`{ projectForks(id: "${src.id}") { total nodes { id permissions { projectAccess { accessLevel } groupAccess { accessLevel } } } } projectUsers(id: "${f.id}") { nodes { username } } }`).expect(200);
+    const q = await api(t, u.token).graphql(`{ projectForks(id: "${src.id}") { total nodes { id: databaseId permissions { projectAccess { accessLevel } groupAccess { accessLevel } } } } projectUsers(id: "${f.id}") { nodes { username } } }`).expect(200);
     expect(q.body.data.projectForks).toEqual({ total: 1, nodes: [{ id: f.id, permissions: { projectAccess: { accessLevel: 40 }, groupAccess: null } }] });
     expect(q.body.data.projectUsers.nodes).toEqual([{ username: 'gq' }]);
     const denied = await api(t, u.token).graphql(`mutation { linkProjectFork(id: "${f.id}", forkedFromId: "${src.id}") { id } }`).expect(200);

@@ -83,7 +83,7 @@ describe('GET /projects?pagination=keyset', () => {
 
 describe('GraphQL projects(pagination: KEYSET)', () => {
   it('pages by nextCursor, and refuses other orders with BAD_USER_INPUT', async () => {
-    const q = 'query($c: String) { projects(pagination: KEYSET, orderBy: ID, sort: ASC, perPage: 3, cursor: $c) { nodes { id } total totalPages page hasNextPage pagination nextCursor } }';
+    const q = 'query($c: String) { projects(pagination: KEYSET, orderBy: ID, sort: ASC, perPage: 3, cursor: $c) { nodes { id: databaseId } total totalPages page hasNextPage pagination nextCursor } }';
     const first = (await api(t).graphql(q).expect(200)).body.data.projects;
     expect(first).toMatchObject({ total: null, totalPages: null, page: 1, hasNextPage: true, pagination: 'KEYSET' });
     const second = (await api(t).graphql(q, { c: first.nextCursor }).expect(200)).body.data.projects;

@@ -16,8 +16,8 @@ describe('runner status, tags and search', () => {
     const fresh = await createRunner(t, { shared: true, description: 'new one', contactedAt: null });
     await t.orm.em.getConnection().execute('update ci_runners set created_at = ? where id = ?', [new Date(now - 200 * DAY), stale.id]);
 
-    const gql = async (args: string) => ((await api(t, ROOT_TOKEN).graphql(`{ allRunners(${args}) { nodes { id status paused } } }`).expect(200)).body.data.allRunners.nodes as { id: number }[]).map((r) => r.id);
-    const all = (await api(t, ROOT_TOKEN).graphql('{ allRunners { nodes { id status paused } } }').expect(200)).body.data.allRunners.nodes;
+    const gql = async (args: string) => ((await api(t, ROOT_TOKEN).graphql(`{ allRunners(${args}) { nodes { id: databaseId status paused } } }`).expect(200)).body.data.allRunners.nodes as { id: number }[]).map((r) => r.id);
+    const all = (await api(t, ROOT_TOKEN).graphql('{ allRunners { nodes { id: databaseId status paused } } }').expect(200)).body.data.allRunners.nodes;
     expect(all).toEqual([
       { id: online.id, status: 'ONLINE', paused: false },
       { id: offline.id, status: 'OFFLINE', paused: true },
@@ -53,7 +53,7 @@ describe('runner jobs newest first', () => {
     expect(await rest('')).toEqual(ids);
     expect(await rest('?sort=desc')).toEqual([...ids].reverse());
     expect(await rest('?sort=desc&status=success')).toEqual([ids[2], ids[0]]);
-    const gql = (await api(t, ROOT_TOKEN).graphql(`{ allRunners { nodes { id jobs(sort: DESC, perPage: 2) { nodes { id } } } } }`).expect(200)).body.data.allRunners.nodes;
+    const gql = (await api(t, ROOT_TOKEN).graphql(`{ allRunners { nodes { id: databaseId jobs(sort: DESC, perPage: 2) { nodes { id: databaseId } } } } }`).expect(200)).body.data.allRunners.nodes;
     expect(gql.find((r: { id: number }) => r.id === runner.id).jobs.nodes.map((j: { id: number }) => j.id)).toEqual([ids[2], ids[1]]);
   });
 });

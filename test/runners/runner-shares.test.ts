@@ -95,7 +95,7 @@ describe('the other runner routes with the same check', () => {
 });
 
 describe('GraphQL and REST agree (one permission function)', () => {
-  const PROJECT_RUNNERS = (projectId: number) => `{ projectRunners(projectId: "${projectId}") { nodes { id isShared token } } }`;
+  const PROJECT_RUNNERS = (projectId: number) => `{ projectRunners(projectId: "${projectId}") { nodes { id: databaseId isShared token } } }`;
 
   it('projectRunners shows a Master through a share the tokens GET /runners/:id shows them; shared runners without token', async () => {
     const w = await shareWorld();

@@ -4,14 +4,14 @@ import { runnerWorld } from './runner-fixture';
 
 const t = useTestApp();
 
-const DETAIL = 'id description active isShared name tagList runUntagged locked accessLevel version revision platform architecture contactedAt token projects { id pathWithNamespace }';
+const DETAIL = 'id: databaseId description active isShared name tagList runUntagged locked accessLevel version revision platform architecture contactedAt token projects { id: databaseId pathWithNamespace }';
 
 describe('GraphQL runners', () => {
   it('runner(id) shows the same values as GET /runners/:id', async () => {
     const w = await runnerWorld(t);
     await api(t, ROOT_TOKEN).put(`/api/v4/runners/${w.multi.id}`).send({ tag_list: 'a,b', access_level: 'ref_protected' });
     const rest = (await api(t, w.master.token).get(`/api/v4/runners/${w.multi.id}`)).body;
-    const gql = await api(t, w.master.token).graphql(`query($id: Int!) { runner(id: $id) { ${DETAIL} } }`, { id: w.multi.id });
+    const gql = await api(t, w.master.token).graphql(`query($id: CiRunnerID!) { runner(id: $id) { ${DETAIL} } }`, { id: w.multi.id });
     expect(gql.status).toBe(200);
     const d = gql.body.data.runner;
     expect({
@@ -24,11 +24,11 @@ describe('GraphQL runners', () => {
   it('runners, allRunners and projectRunners list what the REST routes list', async () => {
     const w = await runnerWorld(t);
     const ids = (page: { nodes: { id: number }[] }) => page.nodes.map((n) => n.id);
-    const mine = await api(t, w.master.token).graphql('{ runners(scope: ACTIVE) { nodes { id } total } }');
+    const mine = await api(t, w.master.token).graphql('{ runners(scope: ACTIVE) { nodes { id: databaseId } total } }');
     expect(ids(mine.body.data.runners)).toEqual((await api(t, w.master.token).get('/api/v4/runners?scope=active')).body.map((r: { id: number }) => r.id));
-    const all = await api(t, ROOT_TOKEN).graphql('{ allRunners(scope: SHARED, perPage: 5) { nodes { id } total perPage } }');
+    const all = await api(t, ROOT_TOKEN).graphql('{ allRunners(scope: SHARED, perPage: 5) { nodes { id: databaseId } total perPage } }');
     expect(all.body.data.allRunners).toEqual({ nodes: [{ id: w.shared.id }], total: 1, perPage: 5 });
-    const project = await api(t, w.master.token).graphql(`{ projectRunners(projectId: "${w.project.id}") { nodes { id isShared } } }`);
+    const project = await api(t, w.master.token).graphql(`{ projectRunners(projectId: "${w.project.id}") { nodes { id: databaseId isShared } } }`);
     expect(ids(project.body.data.projectRunners)).toEqual([w.specific.id, w.shared.id, w.multi.id]);
   });
 
@@ -55,7 +55,7 @@ describe('GraphQL runners', () => {
     const upd = await api(t, w.master.token).graphql(`mutation { updateRunner(id: ${w.specific.id}, input: { description: "g", tagList: ["x, y"], active: false }) { description tagList active } }`);
     expect(upd.body.data.updateRunner).toEqual({ description: 'g', tagList: ['x', 'y'], active: false });
     const en = await api(t, w.master.token).graphql(`mutation { enableProjectRunner(projectId: "${w.other.id}", runnerId: ${w.specific.id}) { id } }`);
-    expect(en.body.data.enableProjectRunner).toEqual({ id: w.specific.id });
+    expect(en.body.data.enableProjectRunner).toEqual({ id: `gid://gitlab/Ci::Runner/${w.specific.id}` });
     const dis = await api(t, w.master.token).graphql(`mutation { disableProjectRunner(projectId: "${w.other.id}", runnerId: ${w.specific.id}) }`);
     expect(dis.body.data.disableProjectRunner).toBe(true);
     expect((await api(t, ROOT_TOKEN).graphql(`mutation { deleteRunner(id: ${w.shared.id}) }`)).body.data.deleteRunner).toBe(true);
@@ -67,7 +67,7 @@ describe('GraphQL runners', () => {
     await createJob(t, { runner: w.specific, project: w.project, user: w.master, coverage: 12.5 });
     await createJob(t, { runner: w.specific, project: w.other, status: 'failed' });
     const rest = (await api(t, ROOT_TOKEN).get(`/api/v4/runners/${w.specific.id}/jobs`)).body;
-    const gql = await api(t, ROOT_TOKEN).graphql(`{ runnerJobs(id: ${w.specific.id}) { total nodes { id status coverage duration createdAt user { username } commit { id shortId title } pipeline { id sha } project { id pathWithNamespace } } } }`);
+    const gql = await api(t, ROOT_TOKEN).graphql(`{ runnerJobs(id: ${w.specific.id}) { total nodes { id: databaseId status coverage duration createdAt user { username } commit { id shortId title } pipeline { id: databaseId sha } project { id: databaseId pathWithNamespace } } } }`);
     const nodes = gql.body.data.runnerJobs.nodes;
     expect(gql.body.data.runnerJobs.total).toBe(2);
     expect(nodes.map((n: { id: number; status: string; coverage: number | null; duration: number; createdAt: string }) => [n.id, n.status.toLowerCase(), n.coverage, n.duration, n.createdAt]))

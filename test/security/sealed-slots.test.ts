@@ -52,7 +52,7 @@ describe('runner tokens', () => {
     const a = await createRunner(t, { description: 'a' });
     const b = await createRunner(t, { description: 'b' });
     await exec('update ci_runners set token = (select token from ci_runners where id = ?) where id = ?', [a.id, b.id]);
-    const res = await graphql('{ allRunners { nodes { id token } } }');
+    const res = await graphql('{ allRunners { nodes { id: databaseId token } } }');
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.allRunners.nodes).toEqual([{ id: a.id, token: a.token }, { id: b.id, token: null }]);
   });
@@ -92,7 +92,7 @@ describe('project runners_token', () => {
     const res = await admin('/api/v4/projects?order_by=id&sort=asc');
     expect(res.status).toBe(200);
     expect(res.body.map((p: { id: number; runners_token?: string }) => [p.id, p.runners_token ?? null])).toEqual([[p1.id, tokens.get(p1.id)], [p2.id, null]]);
-    const gql = await graphql('{ projects(orderBy: ID, sort: ASC) { nodes { id runnersToken } } }');
+    const gql = await graphql('{ projects(orderBy: ID, sort: ASC) { nodes { id: databaseId runnersToken } } }');
     expect(gql.body.errors).toBeUndefined();
     expect(gql.body.data.projects.nodes).toEqual([{ id: p1.id, runnersToken: tokens.get(p1.id) }, { id: p2.id, runnersToken: null }]);
   });

@@ -117,12 +117,12 @@ describe('/hooks: create, list, test, delete', () => {
     const r = await receiver();
     try {
       await allowLocal(true);
-      const made = await admin().post('/graphql').send({ query: `mutation { createSystemHook(input: { url: "${r.url}", enableSslVerification: false }) { id url enableSslVerification alertStatus failures pending } }` }).expect(200);
+      const made = await admin().post('/graphql').send({ query: `mutation { createSystemHook(input: { url: "${r.url}", enableSslVerification: false }) { id: databaseId url enableSslVerification alertStatus failures pending } }` }).expect(200);
       expect(made.body.data.createSystemHook).toMatchObject({ url: r.url, enableSslVerification: false, alertStatus: 'executable', failures: 0, pending: 0 });
       const id = made.body.data.createSystemHook.id as number;
       const tested = await admin().post('/graphql').send({ query: `mutation { testSystemHook(id: ${id}) { eventName name ownerEmail } }` }).expect(200);
       expect(tested.body.data.testSystemHook).toEqual({ eventName: 'project_create', name: 'Ruby', ownerEmail: 'example@gitlabhq.com' });
-      const read = await admin().post('/graphql').send({ query: `{ systemHooks { total nodes { id url } } systemHookLogs(id: ${id}) { nodes { trigger responseStatus } } }` }).expect(200);
+      const read = await admin().post('/graphql').send({ query: `{ systemHooks { total nodes { id: databaseId url } } systemHookLogs(id: ${id}) { nodes { trigger responseStatus } } }` }).expect(200);
       expect(read.body.data.systemHooks).toEqual({ total: 1, nodes: [{ id, url: r.url }] });
       expect(read.body.data.systemHookLogs.nodes).toEqual([{ trigger: 'system_hooks', responseStatus: 200 }]);
       const bad = await admin().post('/graphql').send({ query: 'mutation { createSystemHook(input: { url: "gopher://example.com/" }) { id } }' });

@@ -16,8 +16,19 @@ export const UNBOUNDED_VALUES_COST = 100;
  * argument (1 to the bound, `servedLimit`): the cost walk then counts that many, so a dashboard
  * asking for a few items of each nested list stays within the complexity cap.
  */
-export function MaxItems(n: number): MethodDecorator & PropertyDecorator {
-  return Extensions({ [EXTENSION]: n });
+export function MaxItems(n: number, opts: { countOf?: string } = {}): MethodDecorator & PropertyDecorator {
+  return Extensions(opts.countOf ? { [EXTENSION]: n, [COUNT_OF_EXTENSION]: opts.countOf } : { [EXTENSION]: n });
+}
+
+const COUNT_OF_EXTENSION = 'countOf';
+
+/**
+ * The list argument whose length is how many items the field serves (`nodes(ids)`: one per id; set
+ * with `@MaxItems(100, { countOf: 'ids' })`): the cost walk counts that many instead of the bound.
+ */
+export function countOfArgument(field: GraphQLField<unknown, unknown>): string | undefined {
+  const a = field.extensions?.[COUNT_OF_EXTENSION];
+  return typeof a === 'string' ? a : undefined;
 }
 
 export function maxItemsOf(field: GraphQLField<unknown, unknown>): number | undefined {

@@ -16,7 +16,7 @@ import {
   isCompositeType,
 } from 'graphql';
 import { servedPageSize } from '../pagination/page';
-import { maxItemsOf, pageTypeNames, valueCountOf } from './list-bound';
+import { countOfArgument, maxItemsOf, pageTypeNames, valueCountOf } from './list-bound';
 
 export const MAX_DEPTH = 10;
 /** About ten full pages of 30 fields; a cost is the number of field values resolved (see operationCost). */
@@ -45,6 +45,17 @@ function intArg(field: FieldNode, name: string, variables: Record<string, unknow
     raw = variable in variables ? variables[variable] : def?.kind === Kind.INT ? Number(def.value) : undefined;
   }
   return typeof raw === 'number' && Number.isSafeInteger(raw) ? raw : undefined;
+}
+
+/** A list argument's length: a literal list, or a variable's array (a single value counts 1, as graphql coerces it). */
+function listArgLength(field: FieldNode, name: string, variables: Record<string, unknown>): number | undefined {
+  const arg = field.arguments?.find((a) => a.name.value === name);
+  if (arg?.value.kind === Kind.LIST) return arg.value.values.length;
+  if (arg?.value.kind === Kind.VARIABLE) {
+    const v = variables[arg.value.name.value];
+    return Array.isArray(v) ? v.length : v === undefined || v === null ? undefined : 1;
+  }
+  return arg ? 1 : undefined;
 }
 
 /** Served page size for a field's `first`/`last` or else `perPage` argument, through the same rules as the resolvers. */
@@ -134,6 +145,10 @@ export function operationCost(
     // Every other list of objects declares its bound (list-bound.ts; the schema build checks it).
     const max = maxItemsOf(def);
     if (max === undefined) return MAX_COMPLEXITY + 1;
+    // As many items as its list argument has (node ids), up to the bound (beyond it the field answers 400).
+    const countOf = countOfArgument(def);
+    const count = countOf === undefined ? undefined : listArgLength(field, countOf, variables);
+    if (count !== undefined) return Math.min(count, max);
     // A `limit` in range is what the resolver serves; out of range the field answers 400 (servedLimit).
     const limit = intArg(field, 'limit', variables, defaults);
     return limit !== undefined && limit >= 1 && limit < max ? limit : max;

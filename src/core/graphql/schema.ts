@@ -9,6 +9,7 @@ import { unboundedLists } from './list-bound';
 import { QueryComplexityResolver } from './query-complexity';
 import { withMutationPayloads } from './mutation-payloads';
 import { pageConnectionResolvers } from '../pagination/page';
+import { NodeResolver, globalIds } from './node';
 
 const cache = new WeakMap<readonly AppModule[], Promise<GraphQLSchema>>();
 
@@ -33,14 +34,14 @@ export function buildAppSchema(modules: readonly AppModule[]): Promise<GraphQLSc
   let schema = cache.get(modules);
   if (!schema) {
     markSimpleFields();
-    // Core's own root field (queryComplexity) and the page types' connection fields (edges, pageInfo,
-    // count: core/pagination/page.ts) next to the modules' resolvers.
-    const resolvers: NonEmptyArray<Function> = [...resolversOf(modules), QueryComplexityResolver, ...pageConnectionResolvers()];
+    // Core's own root fields (queryComplexity, node, nodes) and the page types' connection fields (edges,
+    // pageInfo, count: core/pagination/page.ts) next to the modules' resolvers.
+    const resolvers: NonEmptyArray<Function> = [...resolversOf(modules), QueryComplexityResolver, NodeResolver, ...pageConnectionResolvers()];
     schema = buildSchema({ resolvers, validate: false, pubSub: NO_PUBSUB }).then((built) => {
       const unbounded = unboundedLists(built);
       if (unbounded.length) throw new Error(`list fields without perPage or @MaxItems (core/graphql/list-bound.ts): ${unbounded.join(', ')}`);
       // Payload twins last: each calls its old mutation's resolver as guardFields left it (mutation-payloads.ts).
-      return withMutationPayloads(guardFields(leanFieldResolvers(nullableRootFields(built), resolvers)));
+      return withMutationPayloads(guardFields(leanFieldResolvers(globalIds(nullableRootFields(built), modules), resolvers)));
     });
     cache.set(modules, schema);
   }

@@ -8,6 +8,7 @@ import type { SecretBox } from '../crypto/secret-box';
 import type { SharedCache } from '../db/shared-cache';
 import type { RouteDef } from '../../rest/route';
 import type { StoredFile } from '../http/stored-file';
+import type { NodeDef } from '../graphql/node';
 
 /**
  * A file the module serves outside /api/v4 (GitLab's `/uploads/…` of avatars): `find` answers the
@@ -45,6 +46,11 @@ export interface AppModule {
   resolvers?: Function[];
   /** REST routes (the module's *.rest.ts), in GitLab's mount order. */
   routes?: RouteDef[];
+  /**
+   * Global ids (README "Global ids and lookups"): per object type implementing Node, GitLab's class in
+   * its gids and the visible rows by key for `node(id)` / `nodes(ids)` (core/graphql/node.ts).
+   */
+  nodes?: NodeDef[];
   /** Per-request dataloaders, merged into ctx.loaders (declare their types with `declare module`). */
   loaders?: (ctx: RequestCtx) => object;
   /** Steps of `npm run seed`, run in registry order. */

@@ -1,5 +1,6 @@
 import { NotFoundError, ParamError } from '../errors/domain-errors';
 import { UploadedFile } from '../http/uploaded-file';
+import { GID_PREFIX } from '../graphql/global-id';
 
 /**
  * GitLab (Grape) parameter coercion, shared by every REST route (docs/gitlab-compatibility.md, "Parameters").
@@ -81,6 +82,9 @@ export function coerceParam(name: string, spec: ParamSpec, raw: unknown): unknow
       if (raw instanceof UploadedFile) raw = raw.text();
       if (typeof raw === 'string') {
         if (hasNulByte(raw)) throw ParamError.invalid(name);
+        // REST ids are GitLab's REST ids: a `gid://…` value is looked up as the path it spells (404, as
+        // GitLab), never read as a GraphQL global id (core/params/parse-id-or-path.ts strips the slash).
+        if (spec.type === 'id' && raw.startsWith(GID_PREFIX)) return `/${raw}`;
         return raw;
       }
       if (typeof raw === 'number' || typeof raw === 'boolean') return String(raw);

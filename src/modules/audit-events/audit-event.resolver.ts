@@ -1,4 +1,5 @@
-import { Arg, Args, Ctx, ID, Int, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { AuditEventIdArg } from './audit-event.type';
+import { Arg, Args, Ctx, ID, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
@@ -40,19 +41,19 @@ export class AuditEventResolver {
 
   @Query(() => AuditEventType, { description: 'One event of a group, for its Owners.' })
   @Allow('user')
-  groupAuditEvent(@Arg('groupId', () => ID) groupId: string, @Arg('id', () => Int) id: number, @Ctx() ctx: RequestCtx): Promise<AuditEventType> {
+  groupAuditEvent(@Arg('groupId', () => ID) groupId: string, @Arg('id', () => AuditEventIdArg) id: number, @Ctx() ctx: RequestCtx): Promise<AuditEventType> {
     return service.oneOfGroup(ctx, groupId, id);
   }
 
   @Query(() => AuditEventType, { description: 'One event of a project, for its Masters.' })
   @Allow('user')
-  projectAuditEvent(@Arg('projectId', () => ID) projectId: string, @Arg('id', () => Int) id: number, @Ctx() ctx: RequestCtx): Promise<AuditEventType> {
+  projectAuditEvent(@Arg('projectId', () => ID) projectId: string, @Arg('id', () => AuditEventIdArg) id: number, @Ctx() ctx: RequestCtx): Promise<AuditEventType> {
     return service.oneOfProject(ctx, projectId, id);
   }
 
   @Query(() => AuditEventType, { description: 'Administrators only.' })
   @Allow('admin')
-  auditEvent(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestCtx): Promise<AuditEventType> {
+  auditEvent(@Arg('id', () => AuditEventIdArg) id: number, @Ctx() ctx: RequestCtx): Promise<AuditEventType> {
     return service.get(ctx, id);
   }
 }

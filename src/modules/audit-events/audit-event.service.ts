@@ -2,7 +2,7 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import { NotFoundError } from '../../core/errors/domain-errors';
 import { offsetPage } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
-import { sqlRows } from '../../core/db/sql';
+import { pgArray, sqlRows } from '../../core/db/sql';
 import { pgTime } from '../../core/db/pg-time';
 import { parseTimestamp } from '../broadcast-messages/timestamp-param';
 import { groupService } from '../groups/group.service';
@@ -98,4 +98,10 @@ function live(ctx: RequestCtx, args: AuditEventStreamArgs): Promise<AsyncIterabl
   });
 }
 
-export const auditEventService = { list, ofGroup, ofProject, oneOfGroup, oneOfProject, get, live };
+/** node(id)/nodes(ids): administrators only, as `auditEvent(id)` (one statement). */
+async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]): Promise<AuditEventType[]> {
+  if (!ctx.user?.admin) return [];
+  return (await sqlRows<Row>(ctx.em, 'select * from audit_events where id = any(?::bigint[])', [pgArray(ids.map(Number))])).map(view);
+}
+
+export const auditEventService = { list, ofGroup, ofProject, oneOfGroup, oneOfProject, get, live, visibleByIds };

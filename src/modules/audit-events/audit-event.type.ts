@@ -1,3 +1,5 @@
+import { idArgOf } from '../../core/graphql/global-id';
+import { Node } from '../../core/graphql/node';
 import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
 import { PageArgs, PageType } from '../../core/pagination/page';
 
@@ -20,9 +22,10 @@ export class AuditEventDetailsType {
   @Field(() => String, { nullable: true, description: 'Under Sudo: the administrator who acted as the author.' }) impersonatedBy?: string | null;
 }
 
-@ObjectType('AuditEvent', { description: 'Who changed what, when and from where; administrators only.' })
+@ObjectType('AuditEvent', { description: 'Who changed what, when and from where; administrators only.', implements: Node })
 export class AuditEventType {
-  @Field(() => ID) id!: string;
+  @Field(() => ID, { description: 'Global id: `gid://gitlab/AuditEvent/<id>`.' }) id!: string;
+  @Field(() => ID, { description: 'The database id (a 64-bit integer, as a string; the id REST shows).' }) databaseId?: string;
   @Field(() => Int, { nullable: true, description: 'The user who made the change (null once deleted or for anonymous runner-facing calls).' }) authorId!: number | null;
   @Field(() => Int) entityId!: number;
   @Field(() => String, { description: 'User, Group, Project, or Gitlab::Audit::InstanceScope for instance-wide changes.' }) entityType!: string;
@@ -59,3 +62,6 @@ export class AuditEventsArgs extends PageArgs {
   @Field(() => String, { nullable: true, description: 'User, Group, Project or Gitlab::Audit::InstanceScope.' }) entityType?: string;
   @Field(() => Int, { nullable: true }) entityId?: number;
 }
+
+/** Argument type of a AuditEvent id: its global id or database id (core/graphql/global-id.ts; REST keeps the integer). */
+export const AuditEventIdArg = idArgOf('AuditEvent');

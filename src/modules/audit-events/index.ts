@@ -1,11 +1,14 @@
 import { defineModule } from '../../core/module/app-module';
 import { AuditEventResolver } from './audit-event.resolver';
+import { auditEventService } from './audit-event.service';
+import { nodeDef } from '../../core/graphql/node';
 import { auditEventRoutes } from './audit-event.rest';
 import { Migration20261202130000AuditEvents } from './migrations/Migration20261202130000_audit_events';
 
 /** Audit events (issue 22): written by other modules' services through core/events/audit.ts, read here. */
 export const auditEventsModule = defineModule({
   name: 'audit-events',
+  nodes: [nodeDef({ type: 'AuditEvent', gidClass: 'AuditEvent', load: auditEventService.visibleByIds })],
   migrations: [{ name: 'Migration20261202130000_audit_events', class: Migration20261202130000AuditEvents }],
   resolvers: [AuditEventResolver],
   routes: auditEventRoutes,

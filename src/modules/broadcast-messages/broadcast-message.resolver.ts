@@ -1,4 +1,5 @@
-import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { BroadcastMessageIdArg } from './broadcast-message.type';
+import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
@@ -19,7 +20,7 @@ export class BroadcastMessageResolver {
 
   @Query(() => BroadcastMessageType, { description: 'Administrators only.' })
   @Allow('admin')
-  broadcastMessage(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestCtx): Promise<BroadcastMessage> {
+  broadcastMessage(@Arg('id', () => BroadcastMessageIdArg) id: number, @Ctx() ctx: RequestCtx): Promise<BroadcastMessage> {
     return service.get(ctx, id);
   }
 
@@ -32,7 +33,7 @@ export class BroadcastMessageResolver {
   @Mutation(() => BroadcastMessageType, { description: 'Administrators only; fields not given stay unchanged.' })
   @Allow('admin')
   updateBroadcastMessage(
-    @Arg('id', () => Int) id: number,
+    @Arg('id', () => BroadcastMessageIdArg) id: number,
     @Arg('input', () => UpdateBroadcastMessageInput) input: UpdateBroadcastMessageInput,
     @Ctx() ctx: RequestCtx,
   ): Promise<BroadcastMessage> {
@@ -41,7 +42,7 @@ export class BroadcastMessageResolver {
 
   @Mutation(() => Boolean, { description: 'Administrators only.' })
   @Allow('admin')
-  deleteBroadcastMessage(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+  deleteBroadcastMessage(@Arg('id', () => BroadcastMessageIdArg) id: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return service.remove(ctx, id);
   }
 

@@ -1,9 +1,10 @@
+import { idArgOf } from '../../core/graphql/global-id';
+import { DatabaseNode, Node } from '../../core/graphql/node';
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageType } from '../../core/pagination/page';
 
-@ObjectType('BroadcastMessage', { description: 'A banner shown to every user between startsAt and endsAt.' })
-export class BroadcastMessageType {
-  @Field(() => Int) id!: number;
+@ObjectType('BroadcastMessage', { description: 'A banner shown to every user between startsAt and endsAt.', implements: Node })
+export class BroadcastMessageType extends DatabaseNode {
   @Field(() => String) message!: string;
   @Field(() => Date) startsAt!: Date;
   @Field(() => Date) endsAt!: Date;
@@ -32,3 +33,6 @@ export class BroadcastMessageChangeType {
   @Field(() => BroadcastMessageType, { nullable: true, description: 'null when the message no longer exists.' })
   broadcastMessage!: BroadcastMessageType | null;
 }
+
+/** Argument type of a BroadcastMessage id: its global id or database id (core/graphql/global-id.ts; REST keeps the integer). */
+export const BroadcastMessageIdArg = idArgOf('BroadcastMessage');

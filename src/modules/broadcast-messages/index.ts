@@ -1,3 +1,5 @@
+import { loadByIds, nodeDef } from '../../core/graphql/node';
+import { policy } from '../access/policy';
 import { defineModule } from '../../core/module/app-module';
 import { BroadcastMessage } from './broadcast-message.entity';
 import { BroadcastMessageResolver } from './broadcast-message.resolver';
@@ -8,6 +10,7 @@ import { Migration20261122110000BroadcastMessages } from './migrations/Migration
 /** Broadcast messages (spec 4.19–4.23): administrators only on both surfaces. */
 export const broadcastMessagesModule = defineModule({
   name: 'broadcast-messages',
+  nodes: [nodeDef({ type: 'BroadcastMessage', gidClass: 'BroadcastMessage', load: loadByIds(BroadcastMessage, () => true, (ctx) => policy.isAdmin(ctx.user)) })],
   entities: [BroadcastMessage],
   migrations: [{ name: 'Migration20261122110000_broadcast_messages', class: Migration20261122110000BroadcastMessages }],
   resolvers: [BroadcastMessageResolver],

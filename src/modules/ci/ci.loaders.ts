@@ -2,6 +2,7 @@ import { PeekLoader } from '../../core/context/peek-loader';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { lightEntitiesById, lightEntity, sqlRows } from '../../core/db/sql';
 import { intArray } from '../access/visibility-sql';
+import { projectVisibility } from '../access/visibility';
 import { Project } from '../projects/project.entity';
 import { Namespace } from '../namespaces/namespace.entity';
 import { User } from '../users/user.entity';
@@ -70,6 +71,12 @@ async function preloadPipelinesWithCommits(ctx: RequestCtx, pipelineIds: readonl
 async function loadPipelines(ctx: RequestCtx, ids: readonly number[]): Promise<(PipelineType | null)[]> {
   const rows = await sqlRows<PipelineType>(ctx.em, `select id, sha, ref, status from ci_pipelines where id = any(${intArray(ids)})`);
   return byId(ids, rows, (p) => p.id);
+}
+
+/** node(id)/nodes(ids) of pipelines: the ones among these ids in projects the caller may see (one statement). */
+export async function visiblePipelines(ctx: RequestCtx, ids: readonly (number | string)[]): Promise<PipelineType[]> {
+  return sqlRows<PipelineType>(ctx.em, `select c.id, c.sha, c.ref, c.status from ci_pipelines c join projects p on p.id = c.project_id
+    where c.id = any(${intArray(ids.map(Number))}) and ${await projectVisibility(ctx, 'p')}`);
 }
 
 /** Batched lookups behind a job's user, commit, pipeline and project (no query per job). */

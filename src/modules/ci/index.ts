@@ -1,5 +1,7 @@
 import { defineModule } from '../../core/module/app-module';
-import { ciLoaders } from './ci.loaders';
+import { ciLoaders, visiblePipelines } from './ci.loaders';
+import { nodeDef } from '../../core/graphql/node';
+import { jobService } from './job.service';
 import { CiCommit, CiJob, CiPipeline } from './ci.entity';
 import { JobResolver } from './job.resolver';
 import { seedCiDemo } from './ci-demo.seed';
@@ -8,6 +10,11 @@ import { Migration20261122130100CiJobs } from './migrations/Migration20261122130
 /** Pipelines, commits and jobs: what runners run (spec 2.2). Nothing in the API creates them; the seed does. */
 export const ciModule = defineModule({
   name: 'ci',
+  // A job or pipeline is visible with its project (GitLab's read_build without the builds-access level).
+  nodes: [
+    nodeDef({ type: 'Job', gidClass: 'Ci::Build', load: jobService.visibleByIds }),
+    nodeDef({ type: 'Pipeline', gidClass: 'Ci::Pipeline', load: visiblePipelines }),
+  ],
   entities: [CiCommit, CiPipeline, CiJob],
   migrations: [{ name: 'Migration20261122130100_ci_jobs', class: Migration20261122130100CiJobs }],
   resolvers: [JobResolver],

@@ -4,6 +4,8 @@ import type { Page } from '../../core/pagination/page';
 import type { JobListArgs } from './job.inputs';
 import { SortDirection } from '../access/visibility.type';
 import { pgTime } from '../../core/db/pg-time';
+import { pgArray, sqlRows } from '../../core/db/sql';
+import { projectVisibility } from '../access/visibility';
 import { preloadJobRelations } from './ci.loaders';
 import type { JobRow, JobStatus } from './job.type';
 
@@ -74,4 +76,12 @@ async function listForRunner(ctx: RequestCtx, runnerId: number, args: JobListArg
   return page;
 }
 
-export const jobService = { listForRunner, listForRunners };
+/** node(id)/nodes(ids) of jobs: the ones among these ids in projects the caller may see (one statement). */
+async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]): Promise<JobRow[]> {
+  const now = ctx.clock.now();
+  const rows = await sqlRows<JobSqlRow>(ctx.em, `select ${JOB_COLUMNS} from ci_builds b join projects p on p.id = b.project_id
+    where b.id = any(?::int[]) and ${await projectVisibility(ctx, 'p')}`, [pgArray(ids.map(Number))]);
+  return rows.map((r) => toJobRow(r, now));
+}
+
+export const jobService = { listForRunner, listForRunners, visibleByIds };

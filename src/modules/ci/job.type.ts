@@ -1,4 +1,5 @@
-import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { DatabaseNode, Node } from '../../core/graphql/node';
+import { Field, Float, ObjectType, registerEnumType } from 'type-graphql';
 import { PageType } from '../../core/pagination/page';
 import { CostItems } from '../../core/graphql/list-bound';
 
@@ -34,18 +35,16 @@ export class CommitType {
   @Field(() => [String]) @CostItems() parentIds!: string[];
 }
 
-@ObjectType('Pipeline')
-export class PipelineType {
-  @Field(() => Int) id!: number;
+@ObjectType('Pipeline', { implements: Node })
+export class PipelineType extends DatabaseNode {
   @Field(() => String) sha!: string;
   @Field(() => String) ref!: string;
   @Field(() => String, { description: 'GitLab pipeline status (running, success, ...).' }) status!: string;
 }
 
 /** A job as the runner job list shows it; user, commit, pipeline and project resolve through batched loaders. */
-@ObjectType('Job')
-export class JobType {
-  @Field(() => Int) id!: number;
+@ObjectType('Job', { implements: Node })
+export class JobType extends DatabaseNode {
   @Field(() => JobStatus) status!: JobStatus;
   @Field(() => String) stage!: string;
   @Field(() => String) name!: string;

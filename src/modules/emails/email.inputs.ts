@@ -1,4 +1,5 @@
-import { ArgsType, Field, InputType, Int } from 'type-graphql';
+import { UserIdArg } from '../users/user.type';
+import { ArgsType, Field, InputType } from 'type-graphql';
 import { PageArgs } from '../../core/pagination/page';
 
 @InputType('CreateEmailInput')
@@ -8,5 +9,5 @@ export class CreateEmailInput {
 
 @ArgsType()
 export class UserEmailsArgs extends PageArgs {
-  @Field(() => Int) userId!: number;
+  @Field(() => UserIdArg) userId!: number;
 }

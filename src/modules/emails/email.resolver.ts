@@ -1,4 +1,6 @@
-import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { UserIdArg } from '../users/user.type';
+import { EmailIdArg } from './email.type';
+import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { PageArgs, type Page } from '../../core/pagination/page';
@@ -24,19 +26,19 @@ export class EmailResolver {
 
   @Query(() => EmailType, { description: 'One secondary e-mail address of the authenticated user.' })
   @Allow('user', { scopes: ['read_user'] })
-  currentUserEmail(@Arg('emailId', () => Int) emailId: number, @Ctx() ctx: RequestCtx): Promise<Email> {
+  currentUserEmail(@Arg('emailId', () => EmailIdArg) emailId: number, @Ctx() ctx: RequestCtx): Promise<Email> {
     return service.getOwn(ctx, emailId);
   }
 
   @Mutation(() => EmailType, { description: 'Administrators only: adds a secondary e-mail address to a user (unconfirmed; no mail is sent).' })
   @Allow('admin')
-  createUserEmail(@Arg('userId', () => Int) userId: number, @Arg('input', () => CreateEmailInput) input: CreateEmailInput, @Ctx() ctx: RequestCtx): Promise<Email> {
+  createUserEmail(@Arg('userId', () => UserIdArg) userId: number, @Arg('input', () => CreateEmailInput) input: CreateEmailInput, @Ctx() ctx: RequestCtx): Promise<Email> {
     return service.addForUser(ctx, userId, input);
   }
 
   @Mutation(() => Boolean, { description: "Administrators only: deletes one of a user's secondary e-mail addresses." })
   @Allow('admin')
-  deleteUserEmail(@Arg('userId', () => Int) userId: number, @Arg('emailId', () => Int) emailId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+  deleteUserEmail(@Arg('userId', () => UserIdArg) userId: number, @Arg('emailId', () => EmailIdArg) emailId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return service.removeForUser(ctx, userId, emailId);
   }
 
@@ -48,7 +50,7 @@ export class EmailResolver {
 
   @Mutation(() => Boolean, { description: "Deletes one of the authenticated user's secondary e-mail addresses." })
   @Allow('user')
-  deleteCurrentUserEmail(@Arg('emailId', () => Int) emailId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+  deleteCurrentUserEmail(@Arg('emailId', () => EmailIdArg) emailId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return service.removeOwn(ctx, emailId);
   }
 }

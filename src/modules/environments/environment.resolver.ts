@@ -1,4 +1,5 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { EnvironmentIdArg } from './environment.type';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
@@ -19,7 +20,7 @@ export class EnvironmentResolver {
 
   @Query(() => EnvironmentType)
   @Allow('user')
-  environment(@Arg('projectId', () => ID) projectId: string, @Arg('environmentId', () => Int) environmentId: number, @Ctx() ctx: RequestCtx): Promise<Environment> {
+  environment(@Arg('projectId', () => ID) projectId: string, @Arg('environmentId', () => EnvironmentIdArg) environmentId: number, @Ctx() ctx: RequestCtx): Promise<Environment> {
     return environmentService.get(ctx, projectId, environmentId);
   }
 
@@ -33,7 +34,7 @@ export class EnvironmentResolver {
   @Allow('user')
   updateEnvironment(
     @Arg('projectId', () => ID) projectId: string,
-    @Arg('environmentId', () => Int) environmentId: number,
+    @Arg('environmentId', () => EnvironmentIdArg) environmentId: number,
     @Arg('input', () => UpdateEnvironmentInput) input: UpdateEnvironmentInput,
     @Ctx() ctx: RequestCtx,
   ): Promise<Environment> {
@@ -42,13 +43,13 @@ export class EnvironmentResolver {
 
   @Mutation(() => Boolean)
   @Allow('user')
-  deleteEnvironment(@Arg('projectId', () => ID) projectId: string, @Arg('environmentId', () => Int) environmentId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+  deleteEnvironment(@Arg('projectId', () => ID) projectId: string, @Arg('environmentId', () => EnvironmentIdArg) environmentId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return environmentService.remove(ctx, projectId, environmentId);
   }
 
   @Mutation(() => EnvironmentType)
   @Allow('user')
-  stopEnvironment(@Arg('projectId', () => ID) projectId: string, @Arg('environmentId', () => Int) environmentId: number, @Ctx() ctx: RequestCtx): Promise<Environment> {
+  stopEnvironment(@Arg('projectId', () => ID) projectId: string, @Arg('environmentId', () => EnvironmentIdArg) environmentId: number, @Ctx() ctx: RequestCtx): Promise<Environment> {
     return environmentService.stop(ctx, projectId, environmentId);
   }
 

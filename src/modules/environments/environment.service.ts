@@ -3,6 +3,8 @@ import { changedActions, recordAudit, type AuditAction } from '../../core/events
 import { projectAuditEntity } from '../projects/project.service';
 import { requireUser } from '../../core/auth/guards';
 import { onUniqueViolation } from '../../core/db/unique-violation';
+import { lightEntity, pgArray, sqlRows } from '../../core/db/sql';
+import { projectVisibility } from '../access/visibility';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../core/errors/domain-errors';
 import { MSG } from '../../core/errors/messages';
 import { offsetPage } from '../../core/pagination/list-query';
@@ -113,4 +115,18 @@ async function stop(ctx: RequestCtx, projectId: string, environmentId: number): 
   return env;
 }
 
-export const environmentService = { list, get, create, update, remove, stop };
+/**
+ * node(id)/nodes(ids): the environments among these ids the caller may read, as `environment(...)`
+ * checks them (visible project, then the environment policy at the caller's level): one statement,
+ * the levels batched by the projectLevel loader.
+ */
+async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]): Promise<Environment[]> {
+  const user = ctx.user;
+  if (!user) return [];
+  const rows = await sqlRows<Record<string, unknown> & { jobs_enabled: boolean }>(ctx.em, `select e.*, p.jobs_enabled from environments e
+    join projects p on p.id = e.project_id where e.id = any(?::int[]) and ${await projectVisibility(ctx, 'p')}`, [pgArray(ids.map(Number))]);
+  const levels = await Promise.all(rows.map((r) => ctx.loaders.projectLevel.load(Number(r.project_id))));
+  return rows.filter((r, i) => policy.canEnvironment(user, levels[i], r.jobs_enabled, 'read')).map((r) => lightEntity(ctx.em, Environment, r));
+}
+
+export const environmentService = { list, get, create, update, remove, stop, visibleByIds };

@@ -1,11 +1,12 @@
-import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { idArgOf } from '../../core/graphql/global-id';
+import { DatabaseNode, Node } from '../../core/graphql/node';
+import { ArgsType, Field, ID, InputType, ObjectType } from 'type-graphql';
 import { PageArgs, PageType } from '../../core/pagination/page';
 import { ProjectType } from '../projects/project.type';
 
 /** An environment of a project (spec 2.8); `state` as later GitLab (available / stopped). */
-@ObjectType('Environment')
-export class EnvironmentType {
-  @Field(() => Int) id!: number;
+@ObjectType('Environment', { implements: Node })
+export class EnvironmentType extends DatabaseNode {
   @Field(() => String) name!: string;
   @Field(() => String, { description: 'Generated from the name at creation; never changes.' }) slug!: string;
   @Field(() => String, { nullable: true }) externalUrl!: string | null;
@@ -30,3 +31,6 @@ export class UpdateEnvironmentInput {
 export class CreateEnvironmentInput extends UpdateEnvironmentInput {
   @Field(() => String) declare name: string;
 }
+
+/** Argument type of a Environment id: its global id or database id (core/graphql/global-id.ts; REST keeps the integer). */
+export const EnvironmentIdArg = idArgOf('Environment');

@@ -1,4 +1,6 @@
 import { defineModule } from '../../core/module/app-module';
+import { nodeDef } from '../../core/graphql/node';
+import { environmentService } from './environment.service';
 import { Environment } from './environment.entity';
 import { environmentLoaders } from './environment.loaders';
 import { environmentListLoaders, ProjectEnvironmentsResolver } from './environment-links.resolver';
@@ -10,6 +12,7 @@ import { Migration20261122120100Environments } from './migrations/Migration20261
 /** Environments of projects (spec 4.30-4.34). */
 export const environmentsModule = defineModule({
   name: 'environments',
+  nodes: [nodeDef({ type: 'Environment', gidClass: 'Environment', load: environmentService.visibleByIds })],
   entities: [Environment],
   migrations: [{ name: 'Migration20261122120100_environments', class: Migration20261122120100Environments }],
   resolvers: [EnvironmentResolver, ProjectEnvironmentsResolver],

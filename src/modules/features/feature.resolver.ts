@@ -1,4 +1,4 @@
-import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { GATE_KINDS, gatesOf, stateOf, type Gate } from './feature-gates';
@@ -46,11 +46,6 @@ export class FeatureResolver {
   @Allow('admin')
   featureFlagChanged(@Root() change: FeatureFlagChange): FeatureFlagChange {
     return change;
-  }
-
-  @FieldResolver(() => ID, { description: 'The feature name: unique, so that normalized client caches (Apollo, Relay) update a flag after setFeatureGate.' })
-  id(@Root() f: Feature): string {
-    return f.name;
   }
 
   @FieldResolver(() => FeatureState)

@@ -1,4 +1,5 @@
-import { Field, ObjectType, registerEnumType } from 'type-graphql';
+import { Node } from '../../core/graphql/node';
+import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
 import { GraphQLJSON } from 'graphql-scalars';
 import type { GateValue } from './feature-gates';
 
@@ -19,8 +20,10 @@ export class FeatureGateType {
   value!: GateValue;
 }
 
-@ObjectType('Feature', { description: 'A persisted feature flag; state and gates are computed from its gate values.' })
+@ObjectType('Feature', { description: 'A persisted feature flag; state and gates are computed from its gate values.', implements: Node })
 export class FeatureType {
+  @Field(() => ID, { description: 'Global id by name (`gid://gitlab/Feature/<name>`): unique, so that normalized client caches (Apollo, Relay) update a flag after setFeatureGate.' })
+  id!: string;
   @Field(() => String) name!: string;
 }
 

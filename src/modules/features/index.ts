@@ -1,4 +1,6 @@
 import { defineModule } from '../../core/module/app-module';
+import { nodeDef } from '../../core/graphql/node';
+import { policy } from '../access/policy';
 import { FEATURE_DEFINITIONS } from './feature-definitions';
 import { parseFeatureGroups } from './feature-groups';
 import { Feature } from './feature.entity';
@@ -14,6 +16,11 @@ parseFeatureGroups(process.env.FEATURE_GROUPS);
 /** Feature flags (spec 4.35–4.36): the admin API on both surfaces, and the switches core consults. */
 export const featuresModule = defineModule({
   name: 'features',
+  // By name, as `features` (administrators only).
+  nodes: [nodeDef<Feature>({
+    type: 'Feature', gidClass: 'Feature', key: 'name',
+    load: async (ctx, names) => (policy.isAdmin(ctx.user) ? ctx.em.find(Feature, { name: { $in: names.map(String) } }) : []),
+  })],
   entities: [Feature],
   migrations: [{ name: 'Migration20261122110100_features', class: Migration20261122110100Features }],
   resolvers: [FeatureResolver],

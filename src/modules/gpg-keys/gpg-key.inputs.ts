@@ -1,9 +1,10 @@
-import { ArgsType, Field, InputType, Int } from 'type-graphql';
+import { UserIdArg } from '../users/user.type';
+import { ArgsType, Field, InputType } from 'type-graphql';
 import { PageArgs } from '../../core/pagination/page';
 
 @ArgsType()
 export class UserGpgKeysArgs extends PageArgs {
-  @Field(() => Int) userId!: number;
+  @Field(() => UserIdArg) userId!: number;
 }
 
 /** The one writable field: the key (GitLab 10.3 `requires :key, type: String`). */

@@ -1,4 +1,6 @@
-import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { UserIdArg } from '../users/user.type';
+import { GpgKeyIdArg } from './gpg-key.type';
+import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { PageArgs, type Page } from '../../core/pagination/page';
@@ -23,19 +25,19 @@ export class GpgKeyResolver {
 
   @Mutation(() => GpgKeyType, { description: 'Administrators only. Adds a GPG public key to a user.' })
   @Allow('user')
-  createUserGpgKey(@Arg('userId', () => Int) userId: number, @Arg('input', () => CreateGpgKeyInput) input: CreateGpgKeyInput, @Ctx() ctx: RequestCtx): Promise<GpgKey> {
+  createUserGpgKey(@Arg('userId', () => UserIdArg) userId: number, @Arg('input', () => CreateGpgKeyInput) input: CreateGpgKeyInput, @Ctx() ctx: RequestCtx): Promise<GpgKey> {
     return service.create(ctx, input, userId);
   }
 
   @Mutation(() => Boolean, { description: "Administrators only. Deletes a user's GPG key." })
   @Allow('user')
-  deleteUserGpgKey(@Arg('userId', () => Int) userId: number, @Arg('keyId', () => Int) keyId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+  deleteUserGpgKey(@Arg('userId', () => UserIdArg) userId: number, @Arg('keyId', () => GpgKeyIdArg) keyId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return service.remove(ctx, keyId, userId);
   }
 
   @Mutation(() => Boolean, { description: "Administrators only. Revokes a user's GPG key (the key is removed)." })
   @Allow('user')
-  revokeUserGpgKey(@Arg('userId', () => Int) userId: number, @Arg('keyId', () => Int) keyId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+  revokeUserGpgKey(@Arg('userId', () => UserIdArg) userId: number, @Arg('keyId', () => GpgKeyIdArg) keyId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return service.revoke(ctx, keyId, userId);
   }
 
@@ -47,7 +49,7 @@ export class GpgKeyResolver {
 
   @Query(() => GpgKeyType, { description: "One of the caller's GPG keys." })
   @Allow('user', { scopes: ['read_user'] })
-  currentUserGpgKey(@Arg('keyId', () => Int) keyId: number, @Ctx() ctx: RequestCtx): Promise<GpgKey> {
+  currentUserGpgKey(@Arg('keyId', () => GpgKeyIdArg) keyId: number, @Ctx() ctx: RequestCtx): Promise<GpgKey> {
     return service.get(ctx, keyId);
   }
 
@@ -59,13 +61,13 @@ export class GpgKeyResolver {
 
   @Mutation(() => Boolean, { description: "Deletes one of the caller's GPG keys." })
   @Allow('user')
-  deleteCurrentUserGpgKey(@Arg('keyId', () => Int) keyId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+  deleteCurrentUserGpgKey(@Arg('keyId', () => GpgKeyIdArg) keyId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return service.remove(ctx, keyId);
   }
 
   @Mutation(() => Boolean, { description: "Revokes one of the caller's GPG keys (the key is removed)." })
   @Allow('user')
-  revokeCurrentUserGpgKey(@Arg('keyId', () => Int) keyId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+  revokeCurrentUserGpgKey(@Arg('keyId', () => GpgKeyIdArg) keyId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return service.revoke(ctx, keyId);
   }
 }

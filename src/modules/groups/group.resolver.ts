@@ -3,6 +3,7 @@ import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver
 import { preloadProjectRelations, withPreloadedRelations } from '../projects/project-preload';
 import { Allow } from '../../core/auth/allow';
 import { PayloadMutation } from '../../core/graphql/mutation-payloads';
+import { idOrFullPath } from '../../core/params/parse-id-or-path';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
 import { policy } from '../access/policy';
@@ -27,10 +28,14 @@ export class GroupResolver {
     return groupService.list(ctx, args);
   }
 
-  @Query(() => GroupType, { description: 'A group by id or full path (404 when not visible).' })
+  @Query(() => GroupType, { description: 'A group by `fullPath` or by `id` (global id, database id or full path); null with NOT_FOUND when not visible.' })
   @Allow('anonymous')
-  group(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestCtx): Promise<Namespace> {
-    return groupService.findVisible(ctx, id);
+  group(
+    @Arg('id', () => ID, { nullable: true }) id: string | null,
+    @Arg('fullPath', () => ID, { nullable: true, description: 'The full path (`acme/platform`), as GitLab\'s `group(fullPath)`.' }) fullPath: string | null,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<Namespace> {
+    return groupService.findVisible(ctx, idOrFullPath(id, fullPath, ['Group']));
   }
 
   @Query(() => GroupPage, { description: 'Visible direct subgroups.' })

@@ -21,7 +21,8 @@ export const groupRoutes = defineRoutes([
     method: 'GET', path: '/groups/:id/projects', field: 'Query.groupProjects', params: PROJECT_FILTER_PARAMS, paginated: true,
     shape: projectShapeFor, shapes: [ProjectWire, ProjectSimpleWire], summary: "List a group's projects (and projects shared with it)", tag,
   },
-  { method: 'GET', path: '/groups/:id', field: 'Query.group', shape: GroupDetailWire, summary: 'Get a group with its projects', tag },
+  // `group(id, fullPath)`: REST's `:id` is the id or path; GraphQL's `fullPath` is no REST parameter.
+  { method: 'GET', path: '/groups/:id', field: 'Query.group', params: { id: { required: true }, full_path: { omit: true } }, shape: GroupDetailWire, summary: 'Get a group with its projects', tag },
   {
     method: 'POST', path: '/groups', field: 'Mutation.createGroup',
     params: { parent_id: { notFound: 'Group' } },

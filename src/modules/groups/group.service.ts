@@ -3,10 +3,10 @@ import { changes, recordAudit } from '../../core/events/audit';
 import { emitSystemEvents } from '../../core/events/system-events';
 import { groupEvent, groupMemberAdded, projectEvents, subtreeGroupEvents, subtreeProjectIds } from '../access/system-event-payloads';
 import { requireUser } from '../../core/auth/guards';
-import { sqlEntities, sqlRows, takenField } from '../../core/db/sql';
+import { pgArray, sqlEntities, sqlRows, takenField } from '../../core/db/sql';
 import { ForbiddenError, NotFoundError, SaveFailedError, ValidationError } from '../../core/errors/domain-errors';
 import type { Page } from '../../core/pagination/page';
-import { parseIdOrPath } from '../../core/params/parse-id-or-path';
+import { parseIdOrPath, type IdOrPath } from '../../core/params/parse-id-or-path';
 import { AccessLevel } from '../access/access-level';
 import { policy } from '../access/policy';
 import { forgetAccess, groupVisibility } from '../access/visibility';
@@ -26,13 +26,18 @@ import { SUBGROUP_RESERVED, TOP_LEVEL_RESERVED, checkNameOrPath, isValidGroupNam
 import { onUniqueViolation } from '../../core/db/unique-violation';
 
 /** A group by id or full path that the caller may read; otherwise 404 "Group Not Found" (docs/gitlab-compatibility.md, "Groups"). */
-async function findVisible(ctx: RequestCtx, idOrPath: string | number): Promise<Namespace> {
-  const ref = parseIdOrPath(idOrPath);
+async function findVisible(ctx: RequestCtx, idOrPath: string | number | IdOrPath): Promise<Namespace> {
+  const ref = parseIdOrPath(idOrPath, ['Group']);
   if ('none' in ref) throw new NotFoundError('Group');
   const [cond, value] = 'id' in ref ? ['n.id = ?', ref.id] : ['lower(n.full_path) = lower(?)', ref.path];
   const rows = await sqlEntities(ctx.em, Namespace, `select n.* from namespaces n where ${cond} and n.kind = 'group' and ${await groupVisibility(ctx, 'n')}`, [value]);
   if (!rows[0]) throw new NotFoundError('Group');
   return rows[0];
+}
+
+/** node(id)/nodes(ids): the groups among these ids the caller may read (one statement). */
+async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]): Promise<Namespace[]> {
+  return sqlEntities(ctx.em, Namespace, `select n.* from namespaces n where n.id = any(?::int[]) and n.kind = 'group' and ${await groupVisibility(ctx, 'n')}`, [pgArray(ids.map(Number))]);
 }
 
 async function findOwned(ctx: RequestCtx, idOrPath: string | number): Promise<Namespace> {
@@ -221,4 +226,4 @@ async function transferProject(ctx: RequestCtx, idOrPath: string, projectIdOrPat
   return group;
 }
 
-export const groupService = { findVisible, findOwned, list, subgroups, create, update, remove, transferProject };
+export const groupService = { findVisible, visibleByIds, findOwned, list, subgroups, create, update, remove, transferProject };

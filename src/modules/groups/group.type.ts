@@ -1,5 +1,7 @@
+import { idArgOf } from '../../core/graphql/global-id';
 import { Field, Int, ObjectType } from 'type-graphql';
 import { PageType } from '../../core/pagination/page';
+import { DatabaseNode, Node } from '../../core/graphql/node';
 import { Visibility } from '../access/visibility.type';
 
 @ObjectType('GroupStatistics', { description: 'Storage sizes summed over the group’s projects (administrators only).' })
@@ -13,9 +15,8 @@ export class GroupStatisticsType {
 export { CustomAttributeType } from '../custom-attributes/custom-attribute.type';
 
 /** A view over the Namespace entity (kind = group); relations resolve through dataloaders. */
-@ObjectType('Group')
-export class GroupType {
-  @Field(() => Int) id!: number;
+@ObjectType('Group', { implements: Node })
+export class GroupType extends DatabaseNode {
   @Field(() => String) name!: string;
   @Field(() => String) path!: string;
   @Field(() => String) description!: string;
@@ -32,3 +33,6 @@ export class GroupType {
 }
 
 export const GroupPage = PageType(GroupType, 'GroupPage');
+
+/** Argument type of a Group id: its global id or database id (core/graphql/global-id.ts; REST keeps the integer). */
+export const GroupIdArg = idArgOf('Group');

@@ -1,3 +1,5 @@
+import { loadByIds, nodeDef } from '../../core/graphql/node';
+import { policy } from '../access/policy';
 import { defineModule } from '../../core/module/app-module';
 import { SshKey } from './key.entity';
 import { SshKeyResolver, SshKeyWithUserResolver } from './key.resolver';
@@ -8,6 +10,10 @@ import { Migration20261204120200KeysFingerprintSha256 } from './migrations/Migra
 /** SSH keys of users (GitLab 10.3's /users/:id/keys, /user/keys, /keys/:id; issue 21). */
 export const keysModule = defineModule({
   name: 'keys',
+  nodes: [
+    nodeDef({ type: 'SshKey', gidClass: 'Key', load: loadByIds(SshKey, (ctx, k) => policy.isAdmin(ctx.user) || k.userId === ctx.user?.id, (ctx) => !!ctx.user) }),
+    nodeDef({ type: 'SshKeyWithUser', gidClass: 'Key' }),
+  ],
   entities: [SshKey],
   migrations: [
     { name: 'Migration20261204120000_keys', class: Migration20261204120000Keys },

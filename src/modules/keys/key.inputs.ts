@@ -1,4 +1,5 @@
-import { ArgsType, Field, InputType, Int } from 'type-graphql';
+import { UserIdArg } from '../users/user.type';
+import { ArgsType, Field, InputType } from 'type-graphql';
 import { PageArgs } from '../../core/pagination/page';
 
 /** The writable fields of a key, in GitLab's parameter order (key, then title). */
@@ -10,5 +11,5 @@ export class CreateSshKeyInput {
 
 @ArgsType()
 export class UserSshKeysArgs extends PageArgs {
-  @Field(() => Int) userId!: number;
+  @Field(() => UserIdArg) userId!: number;
 }

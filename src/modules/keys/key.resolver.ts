@@ -1,4 +1,6 @@
-import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { UserIdArg } from '../users/user.type';
+import { KeyIdArg } from './key.type';
+import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { PageArgs, type Page } from '../../core/pagination/page';
@@ -26,14 +28,14 @@ export class SshKeyResolver {
 
   @Query(() => SshKeyType, { description: 'One SSH key of the authenticated user.' })
   @Allow('user', { scopes: ['read_user'] })
-  currentUserSshKey(@Arg('keyId', () => Int) keyId: number, @Ctx() ctx: RequestCtx): Promise<SshKey> {
+  currentUserSshKey(@Arg('keyId', () => KeyIdArg) keyId: number, @Ctx() ctx: RequestCtx): Promise<SshKey> {
     return service.getOwn(ctx, keyId);
   }
 
   @Mutation(() => SshKeyType, { description: 'Administrators only: adds an SSH key to a user.' })
   @Allow('admin')
   createUserSshKey(
-    @Arg('userId', () => Int) userId: number,
+    @Arg('userId', () => UserIdArg) userId: number,
     @Arg('input', () => CreateSshKeyInput) input: CreateSshKeyInput,
     @Ctx() ctx: RequestCtx,
   ): Promise<SshKey> {
@@ -42,7 +44,7 @@ export class SshKeyResolver {
 
   @Mutation(() => Boolean, { description: "Administrators only: deletes one of a user's SSH keys." })
   @Allow('admin')
-  deleteUserSshKey(@Arg('userId', () => Int) userId: number, @Arg('keyId', () => Int) keyId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+  deleteUserSshKey(@Arg('userId', () => UserIdArg) userId: number, @Arg('keyId', () => KeyIdArg) keyId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return service.removeForUser(ctx, userId, keyId);
   }
 
@@ -54,7 +56,7 @@ export class SshKeyResolver {
 
   @Mutation(() => Boolean, { description: "Deletes one of the authenticated user's SSH keys." })
   @Allow('user')
-  deleteCurrentUserSshKey(@Arg('keyId', () => Int) keyId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+  deleteCurrentUserSshKey(@Arg('keyId', () => KeyIdArg) keyId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return service.removeOwn(ctx, keyId);
   }
 }
@@ -64,7 +66,7 @@ export class SshKeyResolver {
 export class SshKeyWithUserResolver {
   @Query(() => SshKeyWithUserType, { description: 'Administrators only: any SSH key by id, with its user.' })
   @Allow('admin')
-  sshKey(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestCtx): Promise<SshKey> {
+  sshKey(@Arg('id', () => KeyIdArg) id: number, @Ctx() ctx: RequestCtx): Promise<SshKey> {
     return service.get(ctx, id);
   }
 

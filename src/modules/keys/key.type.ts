@@ -1,9 +1,10 @@
-import { Field, Int, ObjectType } from 'type-graphql';
+import { idArgOf } from '../../core/graphql/global-id';
+import { DatabaseNode, Node } from '../../core/graphql/node';
+import { Field, ObjectType } from 'type-graphql';
 import { PageType } from '../../core/pagination/page';
 
-@ObjectType('SshKey', { description: "A user's SSH public key." })
-export class SshKeyType {
-  @Field(() => Int) id!: number;
+@ObjectType('SshKey', { description: "A user's SSH public key.", implements: Node })
+export class SshKeyType extends DatabaseNode {
   @Field(() => String) title!: string;
   @Field(() => String, { description: 'The key as stored: type, base64 blob and comment, on one line.' }) key!: string;
   @Field(() => String, { description: 'MD5 fingerprint of the key, colon-separated hex.' }) fingerprint!: string;
@@ -11,7 +12,10 @@ export class SshKeyType {
 }
 
 /** A key with its owner (the administrators' single-key read). */
-@ObjectType('SshKeyWithUser', { description: 'An SSH key with the user it belongs to.' })
+@ObjectType('SshKeyWithUser', { description: 'An SSH key with the user it belongs to.', implements: Node })
 export class SshKeyWithUserType extends SshKeyType {}
 
 export const SshKeyPage = PageType(SshKeyType, 'SshKeyPage');
+
+/** Argument type of a Key id: its global id or database id (core/graphql/global-id.ts; REST keeps the integer). */
+export const KeyIdArg = idArgOf('Key');

@@ -1,4 +1,6 @@
 import { defineModule } from '../../core/module/app-module';
+import { nodeDef } from '../../core/graphql/node';
+import { namespaceService } from './namespace.service';
 import { Namespace } from './namespace.entity';
 import { namespaceLoaders } from './namespace.loaders';
 import { NamespaceResolver } from './namespace.resolver';
@@ -7,4 +9,8 @@ import { namespaceRoutes } from './namespace.rest';
 /** Namespaces: groups and personal (user) namespaces share one table (docs/gitlab-compatibility.md, "Namespaces"). */
 export const namespacesModule = defineModule({
   name: 'namespaces', entities: [Namespace], resolvers: [NamespaceResolver], routes: namespaceRoutes, loaders: namespaceLoaders,
+  nodes: [
+    nodeDef<Namespace>({ type: 'Namespace', gidClass: 'Group', of: (n) => n.kind === 'group' }),
+    nodeDef<Namespace>({ type: 'Namespace', gidClass: 'Namespaces::UserNamespace', of: (n) => n.kind === 'user', load: namespaceService.visibleUserNamespaces }),
+  ],
 });

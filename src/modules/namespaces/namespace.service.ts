@@ -1,5 +1,5 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
-import { lightEntity, likeEscape, sqlEntities } from '../../core/db/sql';
+import { lightEntity, likeEscape, pgArray, sqlEntities } from '../../core/db/sql';
 import { NotFoundError } from '../../core/errors/domain-errors';
 import { offsetPage } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
@@ -23,7 +23,7 @@ async function list(ctx: RequestCtx, args: NamespacesArgs): Promise<Page<Namespa
 
 /** By id or URL-decoded full path; anything the caller may not see is 404 Namespace Not Found. */
 async function get(ctx: RequestCtx, idOrPath: string): Promise<Namespace> {
-  const ref = parseIdOrPath(idOrPath);
+  const ref = parseIdOrPath(idOrPath, NAMESPACE_GID_CLASSES);
   if ('none' in ref) throw new NotFoundError('Namespace');
   const [cond, value] = 'id' in ref ? ['n.id = ?', ref.id] : ['lower(n.full_path) = lower(?)', ref.path];
   const [ns] = await sqlEntities(ctx.em, Namespace, `select n.* from namespaces n where ${cond} and ${await namespaceVisibility(ctx, 'n')}`, [value]);
@@ -31,4 +31,15 @@ async function get(ctx: RequestCtx, idOrPath: string): Promise<Namespace> {
   return ns;
 }
 
-export const namespaceService = { list, get };
+/** node(id)/nodes(ids) of user namespaces (groups load as Group): the ones among these ids the caller may see. */
+async function visibleUserNamespaces(ctx: RequestCtx, ids: readonly (number | string)[]): Promise<Namespace[]> {
+  return sqlEntities(ctx.em, Namespace, `select n.* from namespaces n where n.id = any(?::int[]) and n.kind = 'user' and ${await namespaceVisibility(ctx, 'n')}`, [pgArray(ids.map(Number))]);
+}
+
+/**
+ * A group's namespace shares the group's global id (one object in a Relay store or an Apollo cache);
+ * a personal namespace is GitLab's `Namespaces::UserNamespace`.
+ */
+export const NAMESPACE_GID_CLASSES = ['Group', 'Namespaces::UserNamespace'] as const;
+
+export const namespaceService = { list, get, visibleUserNamespaces };

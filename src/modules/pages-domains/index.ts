@@ -1,4 +1,6 @@
 import { defineModule } from '../../core/module/app-module';
+import { nodeDef } from '../../core/graphql/node';
+import { pagesDomainService } from './pages-domain.service';
 import { Migration20261122120000PagesDomains } from './migrations/Migration20261122120000_pages_domains';
 import { Migration20261201120000PagesCertificateDetails } from './migrations/Migration20261201120000_pages_certificate_details';
 import { PagesDomain } from './pages-domain.entity';
@@ -10,6 +12,7 @@ import { seedPagesDomains } from './pages-domain.seed';
 /** Custom domains and certificates of projects' pages sites (spec 4.24-4.29). */
 export const pagesDomainsModule = defineModule({
   name: 'pages-domains',
+  nodes: [nodeDef({ type: 'PagesDomain', gidClass: 'PagesDomain', load: pagesDomainService.visibleByIds })],
   entities: [PagesDomain],
   migrations: [
     { name: 'Migration20261122120000_pages_domains', class: Migration20261122120000PagesDomains },

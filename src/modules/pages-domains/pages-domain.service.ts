@@ -3,6 +3,8 @@ import { changedActions, recordAudit, type AuditAction } from '../../core/events
 import { projectAuditEntity } from '../projects/project.service';
 import { requireUser } from '../../core/auth/guards';
 import { onUniqueViolation } from '../../core/db/unique-violation';
+import { lightEntity, pgArray, sqlRows } from '../../core/db/sql';
+import { projectVisibility } from '../access/visibility';
 import { ForbiddenError, NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
 import { MSG } from '../../core/errors/messages';
 import { offsetPage } from '../../core/pagination/list-query';
@@ -163,4 +165,16 @@ async function remove(ctx: RequestCtx, projectId: string, domain: string): Promi
   return true;
 }
 
-export const pagesDomainService = { listAll, listProject, get, create, update, remove };
+/**
+ * node(id)/nodes(ids): the domains among these ids the caller may read, as `pagesDomain(...)` checks
+ * them (pages enabled, visible project, Master or above): one statement, levels batched.
+ */
+async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]): Promise<PagesDomain[]> {
+  if (!ctx.user || !pagesConfig(ctx.env).enabled) return [];
+  const rows = await sqlRows(ctx.em, `select d.* from pages_domains d join projects p on p.id = d.project_id
+    where d.id = any(?::int[]) and ${await projectVisibility(ctx, 'p')}`, [pgArray(ids.map(Number))]);
+  const levels = await Promise.all(rows.map((r) => ctx.loaders.projectLevel.load(Number(r.project_id))));
+  return rows.filter((_, i) => policy.canAdminProject(ctx.user, levels[i])).map((r) => lightEntity(ctx.em, PagesDomain, r));
+}
+
+export const pagesDomainService = { listAll, listProject, get, create, update, remove, visibleByIds };

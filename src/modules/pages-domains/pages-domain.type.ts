@@ -1,3 +1,4 @@
+import { DatabaseNode, Node } from '../../core/graphql/node';
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { PageArgs, PageType } from '../../core/pagination/page';
 
@@ -11,8 +12,8 @@ export class PagesDomainCertificateType {
   @Field(() => String, { description: 'openssl x509 -text style dump' }) certificateText!: string;
 }
 
-@ObjectType('PagesDomain')
-export class PagesDomainType {
+@ObjectType('PagesDomain', { implements: Node })
+export class PagesDomainType extends DatabaseNode {
   @Field(() => String) domain!: string;
   @Field(() => String, { description: 'https://<domain> with a certificate, else http://<domain>' }) url!: string;
   @Field(() => Int) projectId!: number;

@@ -1,4 +1,6 @@
 import { defineModule } from '../../core/module/app-module';
+import { nodeDef } from '../../core/graphql/node';
+import { projectService } from './project.service';
 import { ProjectGroupLink } from './project-group-link.entity';
 import { ProjectStar } from './project-star.entity';
 import { Project } from './project.entity';
@@ -12,6 +14,10 @@ import { Migration20261204090000ProjectForksAndSettings } from './migrations/Mig
 
 export const projectsModule = defineModule({
   name: 'projects', entities: [Project, ProjectGroupLink, ProjectStar], resolvers: [ProjectResolver, ProjectForkResolver, ProjectLinksResolver], routes: projectRoutes, loaders: projectLoaders,
+  nodes: [
+    nodeDef({ type: 'Project', gidClass: 'Project', load: projectService.visibleByIds }),
+    nodeDef({ type: 'ProjectGroupLink', gidClass: 'ProjectGroupLink', load: projectService.visibleGroupLinks }),
+  ],
   migrations: [
     { name: 'Migration20261203140000_projects_growth_indexes', class: Migration20261203140000ProjectsGrowthIndexes },
     { name: 'Migration20261204090000_project_forks_and_settings', class: Migration20261204090000ProjectForksAndSettings },

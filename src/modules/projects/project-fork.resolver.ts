@@ -1,5 +1,6 @@
+import { UserIdArg } from '../users/user.type';
 import type { GraphQLResolveInfo } from 'graphql';
-import { Arg, Args, ArgsType, Ctx, Field, ID, Info, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, ArgsType, Ctx, Field, ID, Info, Mutation, Query, Resolver } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
 import { PayloadMutation } from '../../core/graphql/mutation-payloads';
 import type { RequestCtx } from '../../core/context/request-ctx';
@@ -72,7 +73,7 @@ export class ProjectForkResolver {
 
   @Mutation(() => ProjectType, { description: 'Administrators only: creates a project as another user (in their namespace by default, within their projects_limit).' })
   @Allow('user')
-  createProjectForUser(@Arg('userId', () => Int) userId: number, @Arg('input', () => CreateProjectInput) input: CreateProjectInput, @Ctx() ctx: RequestCtx): Promise<Project> {
+  createProjectForUser(@Arg('userId', () => UserIdArg) userId: number, @Arg('input', () => CreateProjectInput) input: CreateProjectInput, @Ctx() ctx: RequestCtx): Promise<Project> {
     return projectForkService.createForUser(ctx, userId, input);
   }
 }

@@ -1,3 +1,4 @@
+import { GroupIdArg } from '../groups/group.type';
 import { ArgsType, Field, InputType, Int, registerEnumType } from 'type-graphql';
 import { KeysetArgs, PageArgs } from '../../core/pagination/page';
 import { UploadScalar } from '../../core/graphql/upload-scalar';
@@ -106,7 +107,7 @@ export class UpdateProjectInput extends ProjectAttributesInput {}
 
 @InputType('ShareProjectInput')
 export class ShareProjectInput {
-  @Field(() => Int) groupId!: number;
+  @Field(() => GroupIdArg) groupId!: number;
   @Field(() => Int, { description: '10, 20, 30 or 40.' }) groupAccess!: number;
   @Field(() => String, { nullable: true, description: 'YYYY-MM-DD' }) expiresAt?: string;
 }

@@ -1,8 +1,10 @@
+import { GroupIdArg } from '../groups/group.type';
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { preloadProjectRelations } from './project-preload';
 import { Allow } from '../../core/auth/allow';
 import { PayloadMutation } from '../../core/graphql/mutation-payloads';
+import { idOrFullPath } from '../../core/params/parse-id-or-path';
 import { Reads } from '../../core/graphql/reads';
 import { MaxItems, limitDescription, servedLimit } from '../../core/graphql/list-bound';
 import type { RequestCtx } from '../../core/context/request-ctx';
@@ -62,10 +64,14 @@ export class ProjectResolver {
     return page;
   }
 
-  @Query(() => ProjectType, { description: 'A project by id or full path (404 when not visible).' })
+  @Query(() => ProjectType, { description: 'A project by `fullPath` or by `id` (global id, database id or full path); null with NOT_FOUND when not visible.' })
   @Allow('anonymous')
-  project(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestCtx): Promise<Project> {
-    return projectService.findVisible(ctx, id);
+  project(
+    @Arg('id', () => ID, { nullable: true }) id: string | null,
+    @Arg('fullPath', () => ID, { nullable: true, description: 'The full path (`acme/platform/api`), as GitLab\'s `project(fullPath)`.' }) fullPath: string | null,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<Project> {
+    return projectService.findVisible(ctx, idOrFullPath(id, fullPath, ['Project']));
   }
 
   @Mutation(() => ProjectType)
@@ -120,7 +126,7 @@ export class ProjectResolver {
 
   @Mutation(() => Boolean)
   @Allow('user')
-  unshareProject(@Arg('id', () => ID) id: string, @Arg('groupId', () => Int) groupId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+  unshareProject(@Arg('id', () => ID) id: string, @Arg('groupId', () => GroupIdArg) groupId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return projectService.unshare(ctx, id, groupId);
   }
 

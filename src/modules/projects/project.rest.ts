@@ -12,6 +12,8 @@ export const PROJECT_FILTER_PARAMS: Record<string, ParamException> = {
   statistics: { type: 'bool', arg: '-', description: 'Include the storage statistics (GitLab 10.3).' },
 };
 const STATISTICS_PARAM: Record<string, ParamException> = { statistics: PROJECT_FILTER_PARAMS.statistics };
+/** `project(id, fullPath)`: REST's `:id` is the id or path; GraphQL's `fullPath` is no REST parameter. */
+const BY_ID: Record<string, ParamException> = { id: { required: true }, full_path: { omit: true } };
 
 export const projectShapeFor = (vars: Record<string, unknown>) => (vars.simple === true ? ProjectSimpleWire : ProjectWire);
 /** GitLab 10.3's present_projects: `simple` → BasicProjectDetails, a signed-in caller → ProjectWithAccess (with `permissions`). */
@@ -44,7 +46,7 @@ export const projectRoutes = defineRoutes([
     shape: projectListShapeFor, shapes: PROJECT_LIST_SHAPES, summary: 'List projects visible to the caller', tag,
   },
   {
-    method: 'GET', path: '/projects/:id', field: 'Query.project', params: STATISTICS_PARAM, shape: projectWithAccessFor, shapes: [ProjectWire, ProjectWithAccessWire],
+    method: 'GET', path: '/projects/:id', field: 'Query.project', params: { ...STATISTICS_PARAM, ...BY_ID }, shape: projectWithAccessFor, shapes: [ProjectWire, ProjectWithAccessWire],
     summary: 'Get a project', tag,
   },
   {

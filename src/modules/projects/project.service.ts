@@ -3,11 +3,11 @@ import { changes, recordAudit } from '../../core/events/audit';
 import { emitSystemEvents } from '../../core/events/system-events';
 import { memberEvent, projectEvents } from '../access/system-event-payloads';
 import type { CurrentUser, RequestCtx } from '../../core/context/request-ctx';
-import { lightEntity, likeEscape, sqlEntities, sqlRows, takenField } from '../../core/db/sql';
+import { lightEntity, likeEscape, pgArray, sqlEntities, sqlRows, takenField } from '../../core/db/sql';
 import { BadRequestError, ConflictError, ForbiddenError, LimitReachedError, NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
 import { assertKeysetOrder, keysetPage, offsetPage, type ListQuery } from '../../core/pagination/list-query';
 import { PaginationMode, type Page } from '../../core/pagination/page';
-import { parseIdOrPath } from '../../core/params/parse-id-or-path';
+import { parseIdOrPath, type IdOrPath } from '../../core/params/parse-id-or-path';
 import { requireUser } from '../../core/auth/guards';
 import { AccessLevel, SHARE_ACCESS_LEVELS } from '../access/access-level';
 import { policy } from '../access/policy';
@@ -54,8 +54,8 @@ export interface ProjectScope {
   forkedFrom?: number;
 }
 
-async function findVisible(ctx: RequestCtx, idOrPath: string | number): Promise<Project> {
-  const ref = parseIdOrPath(idOrPath);
+async function findVisible(ctx: RequestCtx, idOrPath: string | number | IdOrPath): Promise<Project> {
+  const ref = parseIdOrPath(idOrPath, ['Project']);
   if ('none' in ref) throw new NotFoundError('Project');
   const visible = await projectVisibility(ctx, 'p');
   let rows: Project[];
@@ -407,4 +407,15 @@ async function unshare(ctx: RequestCtx, idOrPath: string, groupId: number): Prom
   return true;
 }
 
-export const projectService = { findVisible, findAdministrable, accessLevel, list, create, update, remove, setArchived, star, unstar, share, unshare };
+/** node(id)/nodes(ids): the projects among these ids the caller may read (one statement). */
+async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]): Promise<Project[]> {
+  return sqlEntities(ctx.em, Project, `select p.* from projects p where p.id = any(?::int[]) and ${await projectVisibility(ctx, 'p')}`, [pgArray(ids.map(Number))]);
+}
+
+/** node(id)/nodes(ids) of project shares: the ones of projects the caller may see (one statement). */
+async function visibleGroupLinks(ctx: RequestCtx, ids: readonly (number | string)[]): Promise<ProjectGroupLink[]> {
+  return sqlEntities(ctx.em, ProjectGroupLink, `select l.* from project_group_links l join projects p on p.id = l.project_id
+    where l.id = any(?::int[]) and ${await projectVisibility(ctx, 'p')}`, [pgArray(ids.map(Number))]);
+}
+
+export const projectService = { findVisible, visibleByIds, visibleGroupLinks, findAdministrable, accessLevel, list, create, update, remove, setArchived, star, unstar, share, unshare };

@@ -1,3 +1,4 @@
+import { DatabaseNode, Node } from '../../core/graphql/node';
 import { Field, Int, ObjectType } from 'type-graphql';
 import { PageType } from '../../core/pagination/page';
 import { MaxItems } from '../../core/graphql/list-bound';
@@ -26,9 +27,8 @@ export class ProjectStatisticsType {
   @Field(() => Number) jobArtifactsSize!: number;
 }
 
-@ObjectType('Project')
-export class ProjectType {
-  @Field(() => Int) id!: number;
+@ObjectType('Project', { implements: Node })
+export class ProjectType extends DatabaseNode {
   @Field(() => String) name!: string;
   @Field(() => String) path!: string;
   @Field(() => String) description!: string;
@@ -85,9 +85,8 @@ export class ProjectPermissionsType {
 
 export const ProjectPage = PageType(ProjectType, 'ProjectPage');
 
-@ObjectType('ProjectGroupLink', { description: 'A project shared with a group.' })
-export class ProjectGroupLinkType {
-  @Field(() => Int) id!: number;
+@ObjectType('ProjectGroupLink', { description: 'A project shared with a group.', implements: Node })
+export class ProjectGroupLinkType extends DatabaseNode {
   @Field(() => Int) projectId!: number;
   @Field(() => Int) groupId!: number;
   @Field(() => Int) groupAccess!: number;

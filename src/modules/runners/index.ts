@@ -1,3 +1,5 @@
+import { loadByIds, nodeDef } from '../../core/graphql/node';
+import { mayReadRunner } from './runner-access';
 import { defineModule } from '../../core/module/app-module';
 import { Migration20261122130000Runners } from './migrations/Migration20261122130000_runners';
 import { Migration20261203180000RunnerTagsGin } from './migrations/Migration20261203180000_runner_tags_gin';
@@ -12,6 +14,11 @@ import { seedRunnersScale } from './runner-scale.seed';
 /** CI runners (spec 4.1-4.9) and runner registration. */
 export const runnersModule = defineModule({
   name: 'runners',
+  // As runner(id): signed-in callers, shared runners or the ones they own; admins all.
+  nodes: [
+    nodeDef({ type: 'Runner', gidClass: 'Ci::Runner', load: loadByIds(Runner, mayReadRunner, (ctx) => !!ctx.user) }),
+    nodeDef({ type: 'RunnerRegistration', gidClass: 'Ci::Runner' }),
+  ],
   entities: [Runner, RunnerProject],
   migrations: [
     { name: 'Migration20261122130000_runners', class: Migration20261122130000Runners },

@@ -1,4 +1,5 @@
-import { ArgsType, Field, ID, InputType, Int } from 'type-graphql';
+import { RunnerIdArg } from './runner.type';
+import { ArgsType, Field, ID, InputType } from 'type-graphql';
 import { PageArgs } from '../../core/pagination/page';
 import { OwnRunnerScope, RunnerAccessLevel, RunnerScope, RunnerStatus } from './runner.type';
 
@@ -68,5 +69,5 @@ export class RegisterRunnerInput extends UpdateRunnerInput {
 @ArgsType()
 export class EnableProjectRunnerArgs {
   @Field(() => ID) projectId!: string;
-  @Field(() => Int, { nullable: true, description: 'Required; checked after the project filter (GitLab order).' }) runnerId?: number;
+  @Field(() => RunnerIdArg, { nullable: true, description: 'Required; checked after the project filter (GitLab order).' }) runnerId?: number;
 }

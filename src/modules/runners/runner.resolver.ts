@@ -1,3 +1,4 @@
+import { RunnerIdArg } from './runner.type';
 import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
 import { PayloadMutation } from '../../core/graphql/mutation-payloads';
@@ -36,13 +37,13 @@ export class RunnerResolver {
 
   @Query(() => RunnerType, { description: 'A runner.' })
   @Allow('user')
-  runner(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestCtx): Promise<Runner> {
+  runner(@Arg('id', () => RunnerIdArg) id: number, @Ctx() ctx: RequestCtx): Promise<Runner> {
     return runnerService.get(ctx, id);
   }
 
   @Query(() => JobPage, { description: "A runner's jobs, ordered by id." })
   @Allow('user')
-  runnerJobs(@Arg('id', () => Int) id: number, @Args() args: JobListArgs, @Ctx() ctx: RequestCtx): Promise<Page<JobRow>> {
+  runnerJobs(@Arg('id', () => RunnerIdArg) id: number, @Args() args: JobListArgs, @Ctx() ctx: RequestCtx): Promise<Page<JobRow>> {
     return runnerService.jobs(ctx, id, args);
   }
 
@@ -54,13 +55,13 @@ export class RunnerResolver {
 
   @Mutation(() => RunnerType, { description: 'Changes the given attributes of a runner.' })
   @Allow('user')
-  updateRunner(@Arg('id', () => Int) id: number, @Arg('input', () => UpdateRunnerInput) input: UpdateRunnerInput, @Ctx() ctx: RequestCtx): Promise<Runner> {
+  updateRunner(@Arg('id', () => RunnerIdArg) id: number, @Arg('input', () => UpdateRunnerInput) input: UpdateRunnerInput, @Ctx() ctx: RequestCtx): Promise<Runner> {
     return runnerService.update(ctx, id, input);
   }
 
   @Mutation(() => Boolean, { description: 'Removes a runner.' })
   @Allow('user')
-  deleteRunner(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+  deleteRunner(@Arg('id', () => RunnerIdArg) id: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return runnerService.remove(ctx, id);
   }
 
@@ -74,7 +75,7 @@ export class RunnerResolver {
   @Mutation(() => Boolean, { description: 'Disables a specific runner in a project.' })
   @Allow('user')
   @PayloadMutation({ name: 'runnerUnassignFromProject' })
-  disableProjectRunner(@Arg('projectId', () => ID) projectId: string, @Arg('runnerId', () => Int) runnerId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+  disableProjectRunner(@Arg('projectId', () => ID) projectId: string, @Arg('runnerId', () => RunnerIdArg) runnerId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return projectRunnerService.disable(ctx, projectId, runnerId);
   }
 
@@ -102,7 +103,7 @@ export class RunnerResolver {
     subscribe: ({ args, context }) => runnerChanges(context as RequestCtx, (args as { id?: number | null }).id),
   })
   @Allow('user')
-  runnerChanged(@Root() change: RunnerChange, @Arg('id', () => Int, { nullable: true, description: 'Only this runner.' }) _id?: number): RunnerChange {
+  runnerChanged(@Root() change: RunnerChange, @Arg('id', () => RunnerIdArg, { nullable: true, description: 'Only this runner.' }) _id?: number): RunnerChange {
     return change;
   }
 

@@ -1,3 +1,5 @@
+import { idArgOf } from '../../core/graphql/global-id';
+import { DatabaseNode, Node } from '../../core/graphql/node';
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageType } from '../../core/pagination/page';
 import { CostItems } from '../../core/graphql/list-bound';
@@ -43,9 +45,8 @@ export enum OwnRunnerScope {
 registerEnumType(OwnRunnerScope, { name: 'OwnRunnerScope', description: 'online: contacted within the last hour; paused: not active.' });
 
 /** A view over the Runner entity; computed and conditional fields resolve in runner.resolver.ts. */
-@ObjectType('Runner')
-export class RunnerType {
-  @Field(() => Int) id!: number;
+@ObjectType('Runner', { implements: Node })
+export class RunnerType extends DatabaseNode {
   @Field(() => String) description!: string;
   @Field(() => Boolean) active!: boolean;
   @Field(() => Boolean) isShared!: boolean;
@@ -63,9 +64,8 @@ export class RunnerType {
 
 export const RunnerPage = PageType(RunnerType, 'RunnerPage');
 
-@ObjectType('RunnerRegistration', { description: 'What registerRunner answers: the new runner id and its token (shown once).' })
-export class RunnerRegistrationType {
-  @Field(() => Int) id!: number;
+@ObjectType('RunnerRegistration', { description: 'What registerRunner answers: the new runner id and its token (shown once).', implements: Node })
+export class RunnerRegistrationType extends DatabaseNode {
   @Field(() => String) token!: string;
 }
 
@@ -75,3 +75,6 @@ export class RunnerChangeType {
   @Field(() => RunnerType, { nullable: true, description: 'null when the runner no longer exists.' }) runner!: RunnerType | null;
   @Field(() => Boolean, { description: 'The runner was removed.' }) deleted!: boolean;
 }
+
+/** Argument type of a Ci::Runner id: its global id or database id (core/graphql/global-id.ts; REST keeps the integer). */
+export const RunnerIdArg = idArgOf('Ci::Runner');

@@ -1,3 +1,5 @@
+import { loadByIds, nodeDef } from '../../core/graphql/node';
+import { policy } from '../access/policy';
 import { defineModule } from '../../core/module/app-module';
 import { startDelivery } from './delivery';
 import { SystemHook } from './system-hook.entity';
@@ -12,6 +14,7 @@ import { systemHookRoutes } from './system-hook.rest';
  */
 export const systemHooksModule = defineModule({
   name: 'system-hooks',
+  nodes: [nodeDef({ type: 'SystemHook', gidClass: 'SystemHook', load: loadByIds(SystemHook, () => true, (ctx) => policy.isAdmin(ctx.user)) })],
   entities: [SystemHook],
   migrations: [{ name: 'Migration20261203100000_system_hooks', class: Migration20261203100000SystemHooks }],
   resolvers: [SystemHookResolver],

@@ -1,4 +1,5 @@
-import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { SystemHookIdArg } from './system-hook.type';
+import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { PageArgs, type Page } from '../../core/pagination/page';
@@ -19,7 +20,7 @@ export class SystemHookResolver {
 
   @Query(() => SystemHookType, { nullable: true, description: 'Administrators only.' })
   @Allow('admin')
-  systemHook(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestCtx): Promise<SystemHookType> {
+  systemHook(@Arg('id', () => SystemHookIdArg) id: number, @Ctx() ctx: RequestCtx): Promise<SystemHookType> {
     return service.get(ctx, id);
   }
 
@@ -37,13 +38,13 @@ export class SystemHookResolver {
 
   @Mutation(() => Boolean, { description: 'Administrators only; events still queued for it are dropped.' })
   @Allow('admin')
-  deleteSystemHook(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+  deleteSystemHook(@Arg('id', () => SystemHookIdArg) id: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return service.remove(ctx, id);
   }
 
   @Mutation(() => SystemHookTestDataType, { description: 'Administrators only: sends GitLab\'s test event (project_create "Ruby") to the hook now.' })
   @Allow('admin')
-  testSystemHook(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestCtx): Promise<SystemHookTestDataType> {
+  testSystemHook(@Arg('id', () => SystemHookIdArg) id: number, @Ctx() ctx: RequestCtx): Promise<SystemHookTestDataType> {
     return service.test(ctx, id);
   }
 }

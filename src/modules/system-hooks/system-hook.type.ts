@@ -1,9 +1,10 @@
+import { idArgOf } from '../../core/graphql/global-id';
+import { DatabaseNode, Node } from '../../core/graphql/node';
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { PageArgs, PageType } from '../../core/pagination/page';
 
-@ObjectType('SystemHook', { description: 'An address that receives instance events (GitLab 10.3 system hooks); administrators only. The token is never shown.' })
-export class SystemHookType {
-  @Field(() => Int) id!: number;
+@ObjectType('SystemHook', { description: 'An address that receives instance events (GitLab 10.3 system hooks); administrators only. The token is never shown.', implements: Node })
+export class SystemHookType extends DatabaseNode {
   @Field(() => String) url!: string;
   @Field(() => Date) createdAt!: Date;
   @Field(() => Boolean, { description: 'Stored for compatibility: this service has no repositories, so no push events.' }) pushEvents!: boolean;
@@ -55,5 +56,8 @@ export class CreateSystemHookInput {
 
 @ArgsType()
 export class SystemHookLogsArgs extends PageArgs {
-  @Field(() => Int) id!: number;
+  @Field(() => SystemHookIdArg) id!: number;
 }
+
+/** Argument type of a SystemHook id: its global id or database id (core/graphql/global-id.ts; REST keeps the integer). */
+export const SystemHookIdArg = idArgOf('SystemHook');

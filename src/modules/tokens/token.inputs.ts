@@ -1,4 +1,5 @@
-import { ArgsType, Field, InputType, Int, registerEnumType } from 'type-graphql';
+import { UserIdArg } from '../users/user.type';
+import { ArgsType, Field, InputType, registerEnumType } from 'type-graphql';
 import { PageArgs } from '../../core/pagination/page';
 
 export enum TokenState {
@@ -11,7 +12,7 @@ export const TOKEN_STATE_REST_VALUES = ['all', 'active', 'inactive'] as const;
 
 @ArgsType()
 export class ImpersonationTokensArgs extends PageArgs {
-  @Field(() => Int) userId!: number;
+  @Field(() => UserIdArg) userId!: number;
   @Field(() => TokenState, { nullable: true, description: 'Default ALL.' }) state?: TokenState;
 }
 

@@ -1,4 +1,6 @@
-import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { UserIdArg } from '../users/user.type';
+import { ImpersonationTokenIdArg } from './token.type';
+import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
@@ -17,14 +19,14 @@ export class TokenResolver {
 
   @Query(() => ImpersonationTokenType, { description: 'Administrators only.' })
   @Allow('admin', { scopes: ['read_user'] })
-  impersonationToken(@Arg('userId', () => Int) userId: number, @Arg('id', () => Int) id: number, @Ctx() ctx: RequestCtx): Promise<PersonalAccessToken> {
+  impersonationToken(@Arg('userId', () => UserIdArg) userId: number, @Arg('id', () => ImpersonationTokenIdArg) id: number, @Ctx() ctx: RequestCtx): Promise<PersonalAccessToken> {
     return tokenService.get(ctx, userId, id);
   }
 
   @Mutation(() => ImpersonationTokenType, { description: 'Administrators only; the response carries the plain token once.' })
   @Allow('admin')
   createImpersonationToken(
-    @Arg('userId', () => Int) userId: number,
+    @Arg('userId', () => UserIdArg) userId: number,
     @Arg('input', () => CreateImpersonationTokenInput) input: CreateImpersonationTokenInput,
     @Ctx() ctx: RequestCtx,
   ): Promise<TokenView> {
@@ -33,7 +35,7 @@ export class TokenResolver {
 
   @Mutation(() => Boolean, { description: 'Administrators only; the token stops working at once.' })
   @Allow('admin')
-  revokeImpersonationToken(@Arg('userId', () => Int) userId: number, @Arg('id', () => Int) id: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+  revokeImpersonationToken(@Arg('userId', () => UserIdArg) userId: number, @Arg('id', () => ImpersonationTokenIdArg) id: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return tokenService.revoke(ctx, userId, id);
   }
 

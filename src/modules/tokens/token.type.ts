@@ -1,11 +1,12 @@
+import { idArgOf } from '../../core/graphql/global-id';
+import { DatabaseNode, Node } from '../../core/graphql/node';
 import { Field, Int, ObjectType } from 'type-graphql';
 import { PageType } from '../../core/pagination/page';
 import { TOKEN_SCOPES } from '../../core/auth/allow';
 import { MaxItems } from '../../core/graphql/list-bound';
 
-@ObjectType('ImpersonationToken')
-export class ImpersonationTokenType {
-  @Field(() => Int) id!: number;
+@ObjectType('ImpersonationToken', { implements: Node })
+export class ImpersonationTokenType extends DatabaseNode {
   @Field(() => String) name!: string;
   @Field(() => Boolean) revoked!: boolean;
   @Field(() => Date) createdAt!: Date;
@@ -17,3 +18,6 @@ export class ImpersonationTokenType {
 }
 
 export const ImpersonationTokenPage = PageType(ImpersonationTokenType, 'ImpersonationTokenPage');
+
+/** Argument type of a PersonalAccessToken id: its global id or database id (core/graphql/global-id.ts; REST keeps the integer). */
+export const ImpersonationTokenIdArg = idArgOf('PersonalAccessToken');

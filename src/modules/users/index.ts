@@ -1,3 +1,4 @@
+import { loadByIds, nodeDef } from '../../core/graphql/node';
 import { defineModule } from '../../core/module/app-module';
 import { User } from './user.entity';
 import { UserResolver } from './user.resolver';
@@ -18,7 +19,8 @@ declare module '../../core/context/request-ctx' {
 }
 
 export const usersModule = defineModule({
-  name: 'users', entities: [User, Identity], resolvers: [UserResolver, UserProjectsResolver, UserActivityResolver], routes: userRoutes, loaders: (ctx) => ({ ...identityLoaders(ctx), ...userLoaders(ctx) }),
+  name: 'users',
+  nodes: [nodeDef({ type: 'User', gidClass: 'User', load: loadByIds(User, () => true) })], entities: [User, Identity], resolvers: [UserResolver, UserProjectsResolver, UserActivityResolver], routes: userRoutes, loaders: (ctx) => ({ ...identityLoaders(ctx), ...userLoaders(ctx) }),
   migrations: [
     { name: 'Migration20261203100100_identities', class: Migration20261203100100Identities },
     { name: 'Migration20261203140200_users_email_trgm', class: Migration20261203140200UsersEmailTrgm },

@@ -1,3 +1,4 @@
+import { UserIdArg } from './user.type';
 import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
 import { PayloadMutation } from '../../core/graphql/mutation-payloads';
@@ -29,7 +30,7 @@ export class UserResolver {
 
   @Query(() => UserType)
   @Allow('anonymous', { scopes: ['read_user'] })
-  user(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestCtx): Promise<User> {
+  user(@Arg('id', () => UserIdArg) id: number, @Ctx() ctx: RequestCtx): Promise<User> {
     return userService.get(ctx, id);
   }
 
@@ -41,14 +42,14 @@ export class UserResolver {
 
   @Mutation(() => UserType, { description: 'Administrators only.' })
   @Allow('admin')
-  updateUser(@Arg('id', () => Int) id: number, @Arg('input', () => UpdateUserInput) input: UpdateUserInput, @Ctx() ctx: RequestCtx): Promise<User> {
+  updateUser(@Arg('id', () => UserIdArg) id: number, @Arg('input', () => UpdateUserInput) input: UpdateUserInput, @Ctx() ctx: RequestCtx): Promise<User> {
     return userService.update(ctx, id, input);
   }
 
   @Mutation(() => Boolean, { description: 'Administrators only.' })
   @Allow('admin')
   deleteUser(
-    @Arg('id', () => Int) id: number,
+    @Arg('id', () => UserIdArg) id: number,
     @Arg('hardDelete', () => Boolean, { nullable: true, description: 'Also delete the groups the user solely owns.' }) hardDelete: boolean | null,
     @Ctx() ctx: RequestCtx,
   ): Promise<boolean> {
@@ -58,14 +59,14 @@ export class UserResolver {
   @Mutation(() => Boolean, { description: 'Administrators only. True when the user is blocked now; false when the user already was.' })
   @Allow('admin')
   @PayloadMutation({ field: 'changed' })
-  blockUser(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+  blockUser(@Arg('id', () => UserIdArg) id: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return userService.block(ctx, id);
   }
 
   @Mutation(() => Boolean, { description: 'Administrators only. True when the user is active now; false when the user already was.' })
   @Allow('admin')
   @PayloadMutation({ field: 'changed' })
-  unblockUser(@Arg('id', () => Int) id: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+  unblockUser(@Arg('id', () => UserIdArg) id: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return userService.unblock(ctx, id);
   }
 

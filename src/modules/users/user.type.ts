@@ -1,10 +1,11 @@
-import { Field, Int, ObjectType } from 'type-graphql';
+import { idArgOf } from '../../core/graphql/global-id';
+import { DatabaseNode, Node } from '../../core/graphql/node';
+import { Field, ObjectType } from 'type-graphql';
 import { PageType } from '../../core/pagination/page';
 
 /** A view over the User entity; private fields (email, isAdmin, …) resolve to null for other callers. */
-@ObjectType('User')
-export class UserType {
-  @Field(() => Int) id!: number;
+@ObjectType('User', { implements: Node })
+export class UserType extends DatabaseNode {
   @Field(() => String) username!: string;
   @Field(() => String) name!: string;
   @Field(() => String, { description: 'active or blocked' }) state!: string;
@@ -27,3 +28,6 @@ export class IdentityType {
   @Field(() => String) provider!: string;
   @Field(() => String) externUid!: string;
 }
+
+/** Argument type of a User id: its global id or database id (core/graphql/global-id.ts; REST keeps the integer). */
+export const UserIdArg = idArgOf('User');
