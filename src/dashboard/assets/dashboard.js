@@ -8,7 +8,7 @@
 const JOBS_PER_PAGE = 20;
 
 const RUNNER_ROW = `fragment DashboardRunnerRow on Runner {
-  id description status paused isShared
+  id: databaseId description status paused isShared
   jobs(perPage: 1, sort: DESC) { nodes { status name createdAt project { pathWithNamespace } } }
 }`;
 
@@ -18,7 +18,7 @@ const GROUP_ROW = `fragment DashboardGroupRow on Group {
 
 const JOBS_PAGE = `fragment DashboardJobsPage on JobPage {
   count pageInfo { hasNextPage endCursor }
-  nodes { id status name stage ref createdAt duration project { pathWithNamespace } }
+  nodes { id: databaseId status name stage ref createdAt duration project { pathWithNamespace } }
 }`;
 
 const DOCUMENTS = {
@@ -30,7 +30,7 @@ const DOCUMENTS = {
   }
   allRunners(first: 30) { count pageInfo { hasNextPage } nodes { ...DashboardRunnerRow } }
   runners(first: 30) { count pageInfo { hasNextPage } nodes { ...DashboardRunnerRow } }
-  broadcastMessages(active: true, perPage: 20) { nodes { id message color font endsAt } }
+  broadcastMessages(active: true, perPage: 20) { nodes { id: databaseId message color font endsAt } }
   features { name state gates { key value } }
 }
 ${GROUP_ROW}
@@ -47,7 +47,7 @@ ${RUNNER_ROW}`,
 }
 ${GROUP_ROW}`,
 
-  runner: `query DashboardRunner($id: Int!, $perPage: Int!) {
+  runner: `query DashboardRunner($id: CiRunnerID!, $perPage: Int!) {
   currentUser { username isAdmin }
   runner(id: $id) {
     description status paused isShared locked runUntagged tagList
@@ -58,18 +58,18 @@ ${GROUP_ROW}`,
 }
 ${JOBS_PAGE}`,
 
-  runnerJobs: `query DashboardRunnerJobs($id: Int!, $perPage: Int!, $after: String!) {
+  runnerJobs: `query DashboardRunnerJobs($id: CiRunnerID!, $perPage: Int!, $after: String!) {
   runner(id: $id) { jobs(first: $perPage, after: $after, sort: DESC) { ...DashboardJobsPage } }
 }
 ${JOBS_PAGE}`,
 
-  runnerChanged: `subscription DashboardRunnerChanged($id: Int) {
+  runnerChanged: `subscription DashboardRunnerChanged($id: CiRunnerID) {
   runnerChanged(id: $id) { id deleted runner { ...DashboardRunnerRow locked runUntagged tagList } }
 }
 ${RUNNER_ROW}`,
 
   broadcastMessagesChanged: `subscription DashboardBroadcastMessagesChanged {
-  broadcastMessagesChanged { action id broadcastMessage { id message color font endsAt active } }
+  broadcastMessagesChanged { action id broadcastMessage { id: databaseId message color font endsAt active } }
 }`,
 
   featureFlagChanged: `subscription DashboardFeatureFlagChanged {
@@ -78,8 +78,8 @@ ${RUNNER_ROW}`,
 };
 
 /**
- * Variables of each document. Ids are opaque strings in the page (routes, keys); only these functions
- * know that runner(id:) and runnerChanged(id:) take an Int today.
+ * Variables of each document. The page keys rows and routes by database ids (`id: databaseId` aliases
+ * above; runner(id:) takes a global or a database id).
  */
 const VARIABLES = {
   group: (fullPath) => ({ fullPath }),
