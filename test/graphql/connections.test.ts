@@ -226,10 +226,10 @@ describe('every top-level list takes the connection arguments', () => {
 
 describe('nested lists', () => {
   it('Runner.jobs takes first/after and last/before in one statement for every runner of the page', async () => {
-    const all = await gqlAs('query($id: Int!) { runnerJobs(id: $id, perPage: 100) { nodes { id } } }', { id: jobRunner });
+    const all = await gqlAs('query($id: CiRunnerID!) { runnerJobs(id: $id, perPage: 100) { nodes { id } } }', { id: jobRunner });
     const expected = (all.data!.runnerJobs as { nodes: { id: number }[] }).nodes.map((n) => n.id);
     expect(expected).toHaveLength(11);
-    const q = 'query($after: String) { allRunners(perPage: 100) { nodes { id jobs(first: 4, after: $after) { count edges { cursor node { id } } pageInfo { hasNextPage hasPreviousPage endCursor } } } } }';
+    const q = 'query($after: String) { allRunners(perPage: 100) { nodes { id: databaseId jobs(first: 4, after: $after) { count edges { cursor node { id } } pageInfo { hasNextPage hasPreviousPage endCursor } } } } }';
     const seen: number[] = [];
     let after: string | null = null;
     for (;;) {
@@ -244,7 +244,7 @@ describe('nested lists', () => {
       after = mine.pageInfo.endCursor;
     }
     expect(seen).toEqual(expected);
-    const last = await gqlAs('query($id: Int!) { runner(id: $id) { jobs(last: 3, status: SUCCESS) { nodes { id } pageInfo { hasPreviousPage hasNextPage } } } }', { id: jobRunner });
+    const last = await gqlAs('query($id: CiRunnerID!) { runner(id: $id) { jobs(last: 3, status: SUCCESS) { nodes { id } pageInfo { hasPreviousPage hasNextPage } } } }', { id: jobRunner });
     const jobs = (last.data!.runner as { jobs: { nodes: { id: number }[]; pageInfo: PageInfo } }).jobs;
     expect(jobs.nodes.map((n) => n.id)).toEqual(expected.filter((_, i) => i % 2 === 1).slice(-3));
     expect(jobs.pageInfo).toEqual({ hasPreviousPage: true, hasNextPage: false });

@@ -87,7 +87,12 @@ interface Registry {
   byClass: Map<string, NodeDef>;
   byType: Map<string, NodeDef[]>;
 }
-const registries = new WeakMap<GraphQLSchema, Registry>();
+/**
+ * By the schema's Node interface type: later schema transforms (the mutation payload twins) build a new
+ * GraphQLSchema around the same type objects, so the registry follows the types, not one schema object.
+ */
+const registries = new WeakMap<object, Registry>();
+const registryOfSchema = (schema: GraphQLSchema): Registry => registries.get(schema.getType('Node')!)!;
 
 const keyOf = (def: NodeDef, row: object): unknown => (row as Record<string, unknown>)[def.key ?? 'id'];
 
@@ -112,8 +117,8 @@ type Row = Record<string, unknown>;
  */
 export function globalIds(schema: GraphQLSchema, modules: readonly AppModule[]): GraphQLSchema {
   const registry = registryOf(modules);
-  registries.set(schema, registry);
   const node = schema.getType('Node');
+  if (node) registries.set(node, registry);
   // Synchronous (type-graphql wraps its `resolveType` option in an async function graphql-jit does not await).
   if (isInterfaceType(node)) node.resolveType = (value) => nodeTypes.get(value as object);
   for (const type of Object.values(schema.getTypeMap())) {
@@ -182,7 +187,7 @@ export class NodeResolver {
   @Query(() => Node, { nullable: true, description: 'The object with this global id, or null when it does not exist or the caller may not see it.' })
   @Allow('anonymous')
   node(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo): Promise<object | null> {
-    return resolveNode(ctx, registries.get(info.schema)!, id);
+    return resolveNode(ctx, registryOfSchema(info.schema), id);
   }
 
   @Query(() => [Node], { nullable: 'items', description: `The objects with these global ids, in their order (null for each one missing or not visible); at most ${MAX_NODES} ids.` })
@@ -190,7 +195,7 @@ export class NodeResolver {
   @MaxItems(MAX_NODES, { countOf: 'ids' })
   nodes(@Arg('ids', () => [ID]) ids: string[], @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo): Promise<(object | null)[]> {
     if (ids.length > MAX_NODES) throw new ParamError(`ids: at most ${MAX_NODES} ids per request (${ids.length} given)`);
-    const registry = registries.get(info.schema)!;
+    const registry = registryOfSchema(info.schema);
     // Every id is checked before anything loads: one malformed id fails the field.
     for (const id of ids) checkedGlobalId(registry, id);
     return Promise.all(ids.map((id) => resolveNode(ctx, registry, id)));
