@@ -124,6 +124,66 @@ describe('GraphQL memberships', () => {
     expect(count).toBe(small.count);
   });
 
+  it('node(id) / nodes(ids) answer memberships by their GroupMember / ProjectMember gid, as visible as the member lists', async () => {
+    const { alice, project } = await acme();
+    const lists = await api(t, alice.token).graphql(`{
+      g: groupMembers(sourceId: "acme/platform") { nodes { id databaseId } }
+      p: projectMembers(sourceId: "${project.id}") { nodes { id databaseId } }
+    }`);
+    expect(lists.body.errors).toBeUndefined();
+    const [bobSub] = lists.body.data.g.nodes;
+    const [carolP] = lists.body.data.p.nodes;
+    expect(bobSub.id).toBe(`gid://gitlab/GroupMember/${bobSub.databaseId}`);
+    expect(carolP.id).toBe(`gid://gitlab/ProjectMember/${carolP.databaseId}`);
+    const FIELDS = '__typename id ... on Member { databaseId relation accessLevel { integerValue } user { username } group { fullPath } project { path } }';
+    const one = await api(t, alice.token).graphql(`query($id: ID!) { node(id: $id) { ${FIELDS} } }`, { id: bobSub.id });
+    expect(one.body.errors).toBeUndefined();
+    expect(one.body.data.node).toEqual({
+      __typename: 'Member', id: bobSub.id, databaseId: bobSub.databaseId, relation: 'DIRECT', accessLevel: { integerValue: 30 }, user: { username: 'bob' }, group: { fullPath: 'acme/platform' }, project: null,
+    });
+    // Both classes in one call, in the order asked; a row id of the other table under the wrong class is another (missing) membership.
+    const ids = [carolP.id, bobSub.id, `gid://gitlab/ProjectMember/${2 ** 31 - 1}`];
+    const many = await api(t, alice.token).graphql(`query($ids: [ID!]!) { nodes(ids: $ids) { ${FIELDS} } }`, { ids });
+    expect(many.body.errors).toBeUndefined();
+    expect(many.body.data.nodes).toEqual([
+      { __typename: 'Member', id: carolP.id, databaseId: carolP.databaseId, relation: 'DIRECT', accessLevel: { integerValue: 10 }, user: { username: 'carol' }, group: null, project: { path: 'api' } },
+      expect.objectContaining({ id: bobSub.id, accessLevel: { integerValue: 30 } }),
+      null,
+    ]);
+    // An outsider may not list the private groups' or project's members: null, no error.
+    const stranger = await createUser(t);
+    const hidden = await api(t, stranger.token).graphql(`query($id: ID!, $ids: [ID!]!) { node(id: $id) { id } nodes(ids: $ids) { id } }`, { id: bobSub.id, ids: ids.slice(0, 2) });
+    expect(hidden.body.errors).toBeUndefined();
+    expect(hidden.body.data).toEqual({ node: null, nodes: [null, null] });
+    const anonymous = await api(t).graphql(`query($id: ID!) { node(id: $id) { id } }`, { id: carolP.id });
+    expect(anonymous.body.data).toEqual({ node: null });
+    // A public group's members are anyone's to list, and to look up.
+    const open = await createGroup(t, { path: 'open', visibility: 'public' });
+    await addGroupMember(t, open, alice, 50);
+    const openIds = (await api(t).graphql('{ groupMembers(sourceId: "open") { nodes { id } } }')).body.data.groupMembers.nodes;
+    const seen = await api(t, stranger.token).graphql(`query($id: ID!) { node(id: $id) { ... on Member { user { username } group { fullPath } } } }`, { id: openIds[0].id });
+    expect(seen.body.data.node).toEqual({ user: { username: 'alice' }, group: { fullPath: 'open' } });
+    // A malformed membership id is BAD_USER_INPUT.
+    for (const id of ['gid://gitlab/GroupMember/bob', 'gid://gitlab/Member/1']) {
+      const bad = await api(t, alice.token).graphql(`query($id: ID!) { node(id: $id) { id } }`, { id });
+      expect(bad.body.errors?.map((e: { extensions: { code: string } }) => e.extensions.code)).toEqual(['BAD_USER_INPUT']);
+    }
+  });
+
+  it('node lookups of memberships: one statement per class whatever the number of ids', async () => {
+    const { alice, top } = await acme();
+    const { body } = await api(t, alice.token).graphql('{ groupMembers(sourceId: "acme") { nodes { id } } }');
+    const gids: string[] = body.data.groupMembers.nodes.map((n: { id: string }) => n.id);
+    expect(gids.length).toBe(3);
+    const q = (ids: string[]) => api(t, alice.token).graphql('query($ids: [ID!]!) { nodes(ids: $ids) { ... on Member { accessLevel { integerValue } group { fullPath } } } }', { ids });
+    const warm = await q(gids);
+    expect(warm.body.data.nodes).toEqual(gids.map(() => expect.objectContaining({ group: { fullPath: 'acme' } })));
+    const small = await t.countQueries(() => q(gids.slice(0, 1)));
+    const big = await t.countQueries(() => q(gids));
+    expect(big.count).toBe(small.count);
+    expect(top.id).toBeGreaterThan(0);
+  });
+
   it('bad relations are a 400 validation error', async () => {
     const { alice } = await acme();
     const res = await api(t, alice.token).graphql('{ group(id: "acme") { groupMembers(relations: [SIDEWAYS]) { total } } }');

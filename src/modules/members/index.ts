@@ -1,14 +1,22 @@
+import { nodeDef } from '../../core/graphql/node';
 import { defineModule } from '../../core/module/app-module';
 import { AccessRequestResolver } from './access-request.resolver';
 import { accessRequestRoutes } from './access-request.rest';
 import { memberLoaders } from './member.loaders';
 import { MemberLinksResolver, MemberResolver } from './member.resolver';
 import { memberRestRoutes } from './member.rest';
+import { memberService } from './member.service';
+import type { MemberType } from './member.type';
 import { Migration20261203170000AccessRequests } from './migrations/Migration20261203170000_access_requests';
 
 /** The members API of groups and projects (the membership rows belong to the access module), and their access requests. */
 export const membersModule = defineModule({
   name: 'members',
+  // GitLab's two membership classes share the Member type (their tables have their own id sequences).
+  nodes: [
+    nodeDef<MemberType>({ type: 'Member', gidClass: 'GroupMember', of: (m) => m.sourceType === 'group', load: (ctx, ids) => memberService.visibleByIds(ctx, 'group', ids) }),
+    nodeDef<MemberType>({ type: 'Member', gidClass: 'ProjectMember', of: (m) => m.sourceType === 'project', load: (ctx, ids) => memberService.visibleByIds(ctx, 'project', ids) }),
+  ],
   resolvers: [MemberResolver, MemberLinksResolver.Group, MemberLinksResolver.Project, AccessRequestResolver],
   loaders: memberLoaders,
   routes: [...memberRestRoutes, ...accessRequestRoutes],

@@ -4,7 +4,7 @@ import { emitSystemEvents } from '../../core/events/system-events';
 import { memberEvent } from '../access/system-event-payloads';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
-import { likeEscape, sqlRows } from '../../core/db/sql';
+import { likeEscape, pgArray, sqlRows } from '../../core/db/sql';
 import { onUniqueViolation } from '../../core/db/unique-violation';
 import { ConflictError, ForbiddenError, NotFoundError, ParamError } from '../../core/errors/domain-errors';
 import { offsetPage, offsetPagesByKey, type ListQuery } from '../../core/pagination/list-query';
@@ -12,7 +12,7 @@ import { pgTime } from '../../core/db/pg-time';
 import type { Page } from '../../core/pagination/page';
 import { AccessLevel, GROUP_MEMBER_ACCESS_LEVELS, PROJECT_MEMBER_ACCESS_LEVELS } from '../access/access-level';
 import { policy } from '../access/policy';
-import { forgetAccess } from '../access/visibility';
+import { forgetAccess, groupVisibility, projectVisibility } from '../access/visibility';
 import { activeMembership } from '../access/visibility-sql';
 import { groupService } from '../groups/group.service';
 import { projectService } from '../projects/project.service';
@@ -54,16 +54,16 @@ type Row = Record<string, unknown> & {
   access_level: number; expires_at: string | null; created_at: string | Date; source_type: MemberSourceType; source_id: number;
 };
 
-/** GitLab's global id class of a membership row: the two tables have their own id sequences. */
-const GID_CLASS: Record<MemberSourceType, string> = { group: 'GroupMember', project: 'ProjectMember' };
-
-/** A membership row as the list of `kind` `listId` shows it (DIRECT when the row is of that source). */
+/**
+ * A membership row as the list of `kind` `listId` shows it (DIRECT when the row is of that source).
+ * `id` is the membership row's id: core makes it the global id (GroupMember or ProjectMember by
+ * `sourceType`, the members module's `nodes`) and `databaseId`.
+ */
 function view(ctx: RequestCtx, r: Row, kind: SourceKind, listId: number): MemberType {
   const sourceId = Number(r.source_id);
-  const memberId = Number(r.member_id);
   const level = Number(r.access_level);
   return {
-    id: `gid://gitlab/${GID_CLASS[r.source_type]}/${memberId}`, databaseId: memberId, userId: Number(r.user_id),
+    id: Number(r.member_id), userId: Number(r.user_id),
     username: r.username, name: r.name, state: r.state, avatarUrl: avatarUrl(ctx.externalUrl, 'user', Number(r.user_id), r.avatar), webUrl: userWebUrl(ctx.externalUrl, r.username),
     accessLevel: accessLevelOf(level), accessLevelValue: level, expiresAt: r.expires_at, createdAt: pgTime(r.created_at),
     relation: r.source_type === kind && sourceId === listId ? MemberRelation.DIRECT : MemberRelation.INHERITED,
@@ -78,6 +78,10 @@ const COLUMNS = `m.id as member_id, m.user_id, u.username, u.name, u.state, u.av
 /** A direct membership table as rows with their source (`m.source_type`, `m.source_id`). */
 const directRows = (src: Pick<Source, 'kind' | 'table' | 'fk'>) =>
   `(select x.*, '${src.kind}'::text as source_type, x.${src.fk} as source_id from ${src.table} x)`;
+
+/** The membership table of `kind`. */
+const membershipTable = (kind: SourceKind): Pick<Source, 'kind' | 'table' | 'fk'> =>
+  kind === 'group' ? { kind, table: 'group_members', fk: 'group_id' } : { kind, table: 'project_members', fk: 'project_id' };
 
 /** Membership columns of a union branch. */
 const MEMBER_COLS = (a: string) => `${a}.id, ${a}.user_id, ${a}.access_level, ${a}.expires_at, ${a}.created_at`;
@@ -119,7 +123,7 @@ function relationSet(relations: readonly MemberRelation[] | null | undefined): S
  * the per-user union above, ordered by membership id then user id (ids of two tables may meet).
  */
 function memberListQuery(ctx: RequestCtx, kind: SourceKind, relations: ReadonlySet<MemberRelation>, search: string | null | undefined, listId: (r: Row) => number): ListQuery<MemberType> & { key: string } {
-  const table = kind === 'group' ? { kind, table: 'group_members' as const, fk: 'group_id' as const } : { kind, table: 'project_members' as const, fk: 'project_id' as const };
+  const table = membershipTable(kind);
   const directOnly = relations.size === 1 && relations.has(MemberRelation.DIRECT);
   const where: string[] = [];
   const params: unknown[] = [];
@@ -133,6 +137,21 @@ function memberListQuery(ctx: RequestCtx, kind: SourceKind, relations: ReadonlyS
     return { select: COLUMNS, from: `${directRows(table)} m join users u on u.id = m.user_id`, where, params, orderBy: 'm.id', dir: 'asc', id: 'm.id', map, key: `m.${table.fk}` };
   }
   return { select: COLUMNS, from: relationsFrom(kind, relations), where, params, orderBy: 'm.id', dir: 'asc', id: 'm.user_id', map, key: 'm.list_key' };
+}
+
+/**
+ * node(id)/nodes(ids) of memberships: the `kind` memberships among these row ids whose group or project
+ * the caller may see, the visibility of that source's member list (`source` above: a visible source
+ * lists its members to anyone). One statement; each shown as of its own source (relation DIRECT).
+ */
+async function visibleByIds(ctx: RequestCtx, kind: SourceKind, ids: readonly (number | string)[]): Promise<MemberType[]> {
+  const src = membershipTable(kind);
+  const visible = kind === 'group'
+    ? `exists (select 1 from namespaces s where s.id = m.source_id and s.kind = 'group' and ${await groupVisibility(ctx, 's')})`
+    : `exists (select 1 from projects s where s.id = m.source_id and ${await projectVisibility(ctx, 's')})`;
+  const rows = await sqlRows<Row>(ctx.em, `select ${COLUMNS} from ${directRows(src)} m join users u on u.id = m.user_id
+    where m.id = any(?::int[]) and ${visible}`, [pgArray(ids.map(Number))]);
+  return rows.map((r) => view(ctx, r, kind, Number(r.source_id)));
 }
 
 async function list(ctx: RequestCtx, kind: SourceKind, args: MembersArgs): Promise<Page<MemberType>> {
@@ -274,7 +293,7 @@ async function auditEntity(ctx: RequestCtx, src: Source): Promise<{ entityType: 
   return { entityType: src.kind === 'group' ? 'Group' : 'Project', entityId: src.id, entityPath: row?.path ?? '' };
 }
 
-export const memberService = { list, get, add, update, remove };
+export const memberService = { list, get, add, update, remove, visibleByIds };
 
 /** For the access requests of the same sources (access-request.service.ts). */
 export const memberInternals = { source, auditEntity, roleName, findRow };

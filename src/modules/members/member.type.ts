@@ -1,4 +1,5 @@
 import { ArgsType, Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { DatabaseNode, Node } from '../../core/graphql/node';
 import { PageArgs, PageType } from '../../core/pagination/page';
 
 /**
@@ -58,17 +59,18 @@ export type MemberSourceType = 'group' | 'project';
 
 /**
  * One membership of a group or project (GitLab's GraphQL GroupMember / ProjectMember in one type).
- * `id` is the membership's own global id, so the same user in two lists is two cache entries;
- * `userId` is the user's (REST's member `id`).
+ * A Node: `id` is the membership's own global id (core/graphql/node.ts, the members module's `nodes`:
+ * `GroupMember` or `ProjectMember` by `sourceType`), so the same user in two lists is two cache
+ * entries; rows carry the membership row's id as `id`. `userId` is the user's (REST's member `id`).
  */
-@ObjectType('Member', { description: 'A user\'s membership of a group or project: its own id, the user, the role and where it comes from.' })
-export class MemberType {
+@ObjectType('Member', { implements: Node, description: 'A user\'s membership of a group or project: its own id, the user, the role and where it comes from.' })
+export class MemberType extends DatabaseNode {
   @Field(() => ID, {
     description: 'The membership\'s global id, gid://gitlab/GroupMember/<n> or gid://gitlab/ProjectMember/<n> (the user\'s id is userId, or user { id }).',
   })
-  id!: string;
+  override id!: number;
 
-  @Field(() => Int, { description: 'The membership row\'s id (unique per GroupMember / ProjectMember).' }) databaseId!: number;
+  @Field(() => Int, { description: 'The membership row\'s id (unique per GroupMember / ProjectMember; REST\'s member id is userId).' }) override databaseId?: number;
   @Field(() => Int, { description: 'The member\'s user id.' }) userId!: number;
   @Field(() => String) username!: string;
   @Field(() => String) name!: string;
