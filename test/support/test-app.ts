@@ -164,7 +164,7 @@ export function useTestApp(opts: { reset?: 'each' | 'once' } & TestAppOptions = 
     Object.assign(holder, await setupTestApp(opts));
     if (opts.reset === 'once') await holder.reset();
   });
-  afterAll(() => holder.close());
+  afterAll(() => holder.close?.()); // absent when beforeAll timed out: report that, not a second error
   if (opts.reset !== 'once') beforeEach(() => holder.reset());
   return holder;
 }
