@@ -20,7 +20,7 @@ export interface ListQuery<T> {
   params: unknown[];
   /**
    * Sort column, e.g. `p.created_at` (NOT NULL, or filtered so). Connection arguments cut the list by
-   * keyset on (orderBy, id) when it is one column; an order of several columns (`a asc, b`) is cut by
+   * keyset on (orderBy, id) when it is one column or expression; an order of several columns (`a asc, b`) is cut by
    * position instead (README "Connections (Relay)").
    */
   orderBy: string;
@@ -192,7 +192,16 @@ export async function keysetPage<T extends { id: number }>(
 const CURSOR_V = 'page_cursor_v';
 const CURSOR_ID = 'page_cursor_id';
 
-const isKeysetOrder = (q: ListQuery<unknown>) => !q.orderBy.includes(',');
+/** One sort expression (`coalesce(r.contacted_at, …)` is one): no comma outside parentheses. */
+function isKeysetOrder(q: ListQuery<unknown>): boolean {
+  let depth = 0;
+  for (const ch of q.orderBy) {
+    if (ch === '(') depth += 1;
+    else if (ch === ')') depth -= 1;
+    else if (ch === ',' && depth === 0) return false;
+  }
+  return true;
+}
 const flip = (dir: 'asc' | 'desc'): 'asc' | 'desc' => (dir === 'asc' ? 'desc' : 'asc');
 
 /** The bounded count of the whole filtered list, run on first use only (the `count` field), then kept. */

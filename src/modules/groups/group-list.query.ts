@@ -122,7 +122,11 @@ export async function listSubgroupsBatched(ctx: RequestCtx, args: GroupsArgs, pa
  */
 export async function listDescendantGroupsBatched(ctx: RequestCtx, args: DescendantGroupsArgs, parentIds: readonly number[]): Promise<Page<Namespace>[]> {
   const query = await groupQuery(ctx, { allAvailable: true, search: args.search, owned: args.owned }, {});
-  const key = args.includeParentDescendants === false ? 'n.parent_id' : { match: 'n.traversal_ids @> array[page_keys.k] and n.id <> page_keys.k' };
+  // The descendants' ids first (GIN), then their rows by id: left to a plain predicate under `order by
+  // name limit n`, the planner walks the name index of every group (60 ms at 30,000 groups, 0.2 ms so).
+  const key = args.includeParentDescendants === false
+    ? 'n.parent_id'
+    : { match: 'n.id = any(array(select d.id from namespaces d where d.traversal_ids @> array[page_keys.k] and d.id <> page_keys.k))' };
   const pages = await offsetPagesByKey(ctx.em, query, key, parentIds, args);
   return parentIds.map((id) => pages.get(id)!);
 }
