@@ -5,6 +5,7 @@ import {
 import { snakeCase, type ParamSpec, type ParamType } from '../core/params/coerce';
 import type { ParamException, RouteDef } from './route';
 import { CONNECTION_ARGS } from '../core/pagination/page';
+import { GRAPHQL_ONLY_EXTENSION } from '../core/graphql/graphql-only';
 
 /**
  * REST parameters derived from the root field's GraphQL arguments when a route is compiled
@@ -42,13 +43,18 @@ function specOf(src: Source, arg: string, where: string): ParamSpec {
   return { ...typeOf(src.type, where), required: isNonNullType(src.type), arg, description: src.description ?? undefined };
 }
 
-/** GraphQL-only arguments: the connection arguments of every list (REST pages by page/per_page and its own keyset). */
+/**
+ * GraphQL-only arguments: the connection arguments of every list (REST pages by page/per_page and its
+ * own keyset), and every argument marked `@GraphQLOnly()` (core/graphql/graphql-only.ts: dashboard
+ * filters such as `runners(type, sort)` or `groups(parentPath)` on root fields REST routes use).
+ */
 const GRAPHQL_ONLY: ReadonlySet<string> = new Set(CONNECTION_ARGS);
+const graphqlOnly = (a: GraphQLArgument) => GRAPHQL_ONLY.has(a.name) || a.extensions?.[GRAPHQL_ONLY_EXTENSION] === true;
 
 function derive(args: readonly GraphQLArgument[], where: string): Map<string, ParamSpec> {
   const out = new Map<string, ParamSpec>();
   for (const a of args) {
-    if (GRAPHQL_ONLY.has(a.name)) continue;
+    if (graphqlOnly(a)) continue;
     const named = getNamedType(a.type);
     if (isInputObjectType(named) && !isListType(isNonNullType(a.type) ? a.type.ofType : a.type)) {
       for (const f of Object.values(named.getFields())) out.set(snakeCase(f.name), specOf(f, `${a.name}.${f.name}`, where));

@@ -20,7 +20,7 @@ export interface ListQuery<T> {
   params: unknown[];
   /**
    * Sort column, e.g. `p.created_at` (NOT NULL, or filtered so). Connection arguments cut the list by
-   * keyset on (orderBy, id) when it is one column; an order of several columns (`a asc, b`) is cut by
+   * keyset on (orderBy, id) when it is one column or expression; an order of several columns (`a asc, b`) is cut by
    * position instead (README "Connections (Relay)").
    */
   orderBy: string;
@@ -96,16 +96,23 @@ export async function offsetPage<T>(em: EntityManager, q: ListQuery<T>, args: Pa
 const intArrayLiteral = (ids: readonly number[]) => `'{${ids.map((id) => Math.trunc(Number(id))).join(',')}}'::int[]`;
 
 /**
+ * What splits a batched list by key: an integer column equal to the key (`n.parent_id`), or a predicate
+ * over the key `page_keys.k` (`{ match: 'n.traversal_ids @> array[page_keys.k]' }`: all descendants).
+ */
+export type PageKey = string | { match: string };
+const keyFilter = (key: PageKey) => (typeof key === 'string' ? `${key} = page_keys.k` : `(${key.match})`);
+
+/**
  * The same page of one list for many keys at once (e.g. the subgroups of every group of a list, the
  * jobs of every runner): `key` is the integer column the lists are split by (`n.parent_id`). One
  * round trip: a bounded count per key and a lateral page per key, whatever the number of keys and
  * the page size. Every key gets a page (empty when nothing matches).
  */
-export async function offsetPagesByKey<T>(em: EntityManager, q: ListQuery<T>, key: string, keys: readonly number[], args: PageInput): Promise<Map<number, Page<T>>> {
+export async function offsetPagesByKey<T>(em: EntityManager, q: ListQuery<T>, key: PageKey, keys: readonly number[], args: PageInput): Promise<Map<number, Page<T>>> {
   const conn = connectionRequest(args);
   if (conn) return connectionPagesByKey(em, q, key, keys, conn);
   const req = normalizePage(args);
-  const filter = `${filterOf(q)} and ${key} = page_keys.k`;
+  const filter = `${filterOf(q)} and ${keyFilter(key)}`;
   const ks = `unnest(${intArrayLiteral(keys)}) as page_keys(k)`;
   const [counted, rows] = await sqlRowsBatch(em, [
     { sql: `select page_keys.k as page_key, (${boundedCount(q.from, filter)}) as page_total from ${ks}`, params: q.params },
@@ -185,7 +192,16 @@ export async function keysetPage<T extends { id: number }>(
 const CURSOR_V = 'page_cursor_v';
 const CURSOR_ID = 'page_cursor_id';
 
-const isKeysetOrder = (q: ListQuery<unknown>) => !q.orderBy.includes(',');
+/** One sort expression (`coalesce(r.contacted_at, …)` is one): no comma outside parentheses. */
+function isKeysetOrder(q: ListQuery<unknown>): boolean {
+  let depth = 0;
+  for (const ch of q.orderBy) {
+    if (ch === '(') depth += 1;
+    else if (ch === ')') depth -= 1;
+    else if (ch === ',' && depth === 0) return false;
+  }
+  return true;
+}
 const flip = (dir: 'asc' | 'desc'): 'asc' | 'desc' => (dir === 'asc' ? 'desc' : 'asc');
 
 /** The bounded count of the whole filtered list, run on first use only (the `count` field), then kept. */
@@ -317,12 +333,12 @@ async function positionPage<T>(em: EntityManager, q: ListQuery<T>, conn: Connect
  * bounded counts of all keys in one statement, on the first page that asks. Position cursors are
  * served forward (first/after) only here.
  */
-async function connectionPagesByKey<T>(em: EntityManager, q: ListQuery<T>, key: string, keys: readonly number[], conn: ConnectionRequest): Promise<Map<number, Page<T>>> {
+async function connectionPagesByKey<T>(em: EntityManager, q: ListQuery<T>, key: PageKey, keys: readonly number[], conn: ConnectionRequest): Promise<Map<number, Page<T>>> {
   const ks = `unnest(${intArrayLiteral(keys)}) as page_keys(k)`;
   let counts: Promise<Map<number, number>> | undefined;
   const countOf = (k: number) => async () => {
     counts ??= sqlRows<{ page_key: number; page_total: string | number }>(
-      em, `select page_keys.k as page_key, (${boundedCount(q.from, `${filterOf(q)} and ${key} = page_keys.k`)}) as page_total from ${ks}`, q.params,
+      em, `select page_keys.k as page_key, (${boundedCount(q.from, `${filterOf(q)} and ${keyFilter(key)}`)}) as page_total from ${ks}`, q.params,
     ).then((rows) => new Map(rows.map((r) => [Number(r.page_key), Number(r.page_total)])));
     return bounded((await counts).get(k) ?? 0);
   };
@@ -333,7 +349,7 @@ async function connectionPagesByKey<T>(em: EntityManager, q: ListQuery<T>, key: 
   const byKey = new Map<number, Record<string, unknown>[]>(keys.map((k) => [Number(k), []]));
   if (positional) {
     const start = conn.after?.kind === 'offset' ? conn.after.position + 1 : 0;
-    const filter = `${filterOf(q)} and ${key} = page_keys.k`;
+    const filter = `${filterOf(q)} and ${keyFilter(key)}`;
     const rows = await sqlRows<Record<string, unknown>>(em, `select page_keys.k as page_key, x.* from ${ks} cross join lateral (
         select ${q.select}, row_number() over (order by ${orderOf(q)}) as page_rn from ${q.from} where ${filter}
          order by ${orderOf(q)} limit ${conn.size + 1} offset ${start}) x
@@ -348,7 +364,7 @@ async function connectionPagesByKey<T>(em: EntityManager, q: ListQuery<T>, key: 
       return [k, connectionPageOf(nodes, conn, PaginationMode.OFFSET, info)];
     }));
   }
-  const k = keysetSql(q, conn, [`${key} = page_keys.k`]);
+  const k = keysetSql(q, conn, [keyFilter(key)]);
   const rows = await cursorRows(em, `select page_keys.k as page_key, x.* from ${ks} cross join lateral (
       select ${k.select}, row_number() over (order by ${k.order}) as page_rn from ${q.from} where ${filterOf({ ...q, where: k.where })}
        order by ${k.order} limit ${k.limit}) x

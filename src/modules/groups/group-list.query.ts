@@ -6,7 +6,7 @@ import { AccessLevel } from '../access/access-level';
 import { activeMembership, intArray } from '../access/visibility-sql';
 import { groupVisibility, groupVisibilitySplit, ownGroups } from '../access/visibility';
 import { SortDirection, VISIBILITY_LEVEL } from '../access/visibility.type';
-import { GroupOrderBy, type GroupListArgs, type GroupsArgs } from './group.inputs';
+import { GroupOrderBy, type DescendantGroupsArgs, type GroupListArgs, type GroupsArgs } from './group.inputs';
 import { Namespace } from '../namespaces/namespace.entity';
 import { policy } from '../access/policy';
 
@@ -111,5 +111,22 @@ export async function listGroups(ctx: RequestCtx, args: GroupsArgs, scope: Group
  */
 export async function listSubgroupsBatched(ctx: RequestCtx, args: GroupsArgs, parentIds: readonly number[]): Promise<Page<Namespace>[]> {
   const pages = await offsetPagesByKey(ctx.em, await groupQuery(ctx, args, {}), 'n.parent_id', parentIds, args);
+  return parentIds.map((id) => pages.get(id)!);
+}
+
+/**
+ * `Group.descendantGroups` of many groups with the same arguments in one round trip: each group's
+ * visible subgroups at any depth (the traversal_ids GIN index: `traversal_ids @> array[group]`, the
+ * group itself left out), or its direct subgroups with includeParentDescendants: false. Every group
+ * the caller may see, as `groups(allAvailable: true)`; ordered by name.
+ */
+export async function listDescendantGroupsBatched(ctx: RequestCtx, args: DescendantGroupsArgs, parentIds: readonly number[]): Promise<Page<Namespace>[]> {
+  const query = await groupQuery(ctx, { allAvailable: true, search: args.search, owned: args.owned }, {});
+  // The descendants' ids first (GIN), then their rows by id: left to a plain predicate under `order by
+  // name limit n`, the planner walks the name index of every group (60 ms at 30,000 groups, 0.2 ms so).
+  const key = args.includeParentDescendants === false
+    ? 'n.parent_id'
+    : { match: 'n.id = any(array(select d.id from namespaces d where d.traversal_ids @> array[page_keys.k] and d.id <> page_keys.k))' };
+  const pages = await offsetPagesByKey(ctx.em, query, key, parentIds, args);
   return parentIds.map((id) => pages.get(id)!);
 }

@@ -1,5 +1,6 @@
 import { ArgsType, Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
 import { KeysetArgs, PageArgs } from '../../core/pagination/page';
+import { GraphQLOnly } from '../../core/graphql/graphql-only';
 import { SortDirection, Visibility } from '../access/visibility.type';
 import { CustomAttributeFilter } from '../custom-attributes/custom-attribute.type';
 
@@ -43,6 +44,50 @@ export class GroupsArgs extends KeysetArgs(PageArgs, 'NAME or ID') {
 export class GroupListArgs extends GroupsArgs {
   @Field(() => Boolean, { nullable: true, description: 'Only groups without a parent.' })
   topLevelOnly?: boolean;
+
+  // GraphQL only (GitLab's GraphQL `groups(parentPath)`): GET /groups keeps its parameters.
+  @Field(() => ID, { nullable: true, description: 'Only the direct subgroups of the group with this full path (none when the caller may not see it).' })
+  @GraphQLOnly()
+  parentPath?: string;
+}
+
+/** `Group.descendantGroups` (GitLab's arguments): subgroups at any depth the caller may see, by name. */
+@ArgsType()
+export class DescendantGroupsArgs extends PageArgs {
+  @Field(() => Boolean, { nullable: true, defaultValue: true, description: 'All descendants (default); false: direct subgroups only.' })
+  includeParentDescendants?: boolean;
+
+  @Field(() => String, { nullable: true, description: 'Name or path; substring for 3+ characters, exact otherwise (case-insensitive).' })
+  search?: string;
+
+  @Field(() => Boolean, { nullable: true, description: 'Only groups the caller owns.' })
+  owned?: boolean;
+}
+
+/** GitLab's NamespaceProjectSort, the values served here (single columns, so connections cut by keyset). */
+export enum NamespaceProjectSort {
+  ACTIVITY_DESC = 'ACTIVITY_DESC',
+  STORAGE_SIZE_ASC = 'STORAGE_SIZE_ASC',
+  STORAGE_SIZE_DESC = 'STORAGE_SIZE_DESC',
+  REPOSITORY_SIZE_ASC = 'REPOSITORY_SIZE_ASC',
+  REPOSITORY_SIZE_DESC = 'REPOSITORY_SIZE_DESC',
+}
+registerEnumType(NamespaceProjectSort, { name: 'NamespaceProjectSort', description: 'Order of a group\'s projects (ties by id in the same direction); by id ascending when omitted.' });
+
+/** `Group.projectsPage`: GitLab's `Group.projects` arguments on a paged list (README "Groups, REST and GraphQL"). */
+@ArgsType()
+export class GroupProjectsPageArgs extends PageArgs {
+  @Field(() => Boolean, { nullable: true, defaultValue: false, description: 'Also the projects of every descendant group.' })
+  includeSubgroups?: boolean;
+
+  @Field(() => Boolean, { nullable: true, defaultValue: true, description: 'Archived projects too (default, as GitLab); false leaves them out.' })
+  includeArchived?: boolean;
+
+  @Field(() => String, { nullable: true, description: 'Substring of the name or path (case-insensitive).' })
+  search?: string;
+
+  @Field(() => NamespaceProjectSort, { nullable: true })
+  sort?: NamespaceProjectSort;
 }
 
 @ArgsType()

@@ -8,8 +8,10 @@ import { COUNT_LIMIT } from '../../core/pagination/page';
 import { Namespace } from '../namespaces/namespace.entity';
 import { PeekLoader } from '../../core/context/peek-loader';
 import { Project } from '../projects/project.entity';
-import { listGroups, listSubgroupsBatched } from './group-list.query';
-import type { GroupsArgs } from './group.inputs';
+import { listDescendantGroupsBatched, listGroups, listSubgroupsBatched } from './group-list.query';
+import { NamespaceProjectSort, type DescendantGroupsArgs, type GroupProjectsPageArgs, type GroupsArgs } from './group.inputs';
+import { offsetPagesByKey, type ListQuery } from '../../core/pagination/list-query';
+import { likeEscape } from '../../core/db/sql';
 import { CUSTOM_ATTRIBUTES_MAX, customAttributesOf } from '../custom-attributes/custom-attribute.store';
 import type { KeyValue } from '../custom-attributes/custom-attribute.type';
 
@@ -127,6 +129,61 @@ async function loadSubgroups(ctx: RequestCtx, keys: readonly SubgroupsKey[]): Pr
   return keys.map((k) => result.get(k)!);
 }
 
+/** A batched per-group list: the group and the arguments (one query per distinct argument set). */
+export interface PerGroupKey<A> {
+  groupId: number;
+  args: A;
+}
+const perGroupKey = (k: PerGroupKey<unknown>) => `${k.groupId}:${JSON.stringify(k.args)}`;
+
+/** Runs `pages(args, groupIds)` once per distinct argument set of the keys. */
+async function byArgs<A, T>(keys: readonly PerGroupKey<A>[], pages: (args: A, ids: number[]) => Promise<Page<T>[]>): Promise<Page<T>[]> {
+  const sets = new Map<string, PerGroupKey<A>[]>();
+  for (const k of keys) {
+    const a = JSON.stringify(k.args);
+    sets.set(a, [...(sets.get(a) ?? []), k]);
+  }
+  const result = new Map<PerGroupKey<A>, Page<T>>();
+  for (const set of sets.values()) {
+    const ids = [...new Set(set.map((k) => k.groupId))];
+    const got = await pages(set[0].args, ids);
+    const byId = new Map(ids.map((id, i) => [id, got[i]]));
+    for (const k of set) result.set(k, byId.get(k.groupId)!);
+  }
+  return keys.map((k) => result.get(k)!);
+}
+
+const PROJECT_SORT: Record<NamespaceProjectSort, { orderBy: string; dir: 'asc' | 'desc' }> = {
+  ACTIVITY_DESC: { orderBy: 'p.last_activity_at', dir: 'desc' },
+  STORAGE_SIZE_ASC: { orderBy: 'p.storage_size', dir: 'asc' },
+  STORAGE_SIZE_DESC: { orderBy: 'p.storage_size', dir: 'desc' },
+  REPOSITORY_SIZE_ASC: { orderBy: 'p.repository_size', dir: 'asc' },
+  REPOSITORY_SIZE_DESC: { orderBy: 'p.repository_size', dir: 'desc' },
+};
+
+/**
+ * `Group.projectsPage` of many groups with the same arguments in one round trip (a bounded count and
+ * a lateral page per group): the projects the caller may see in the group, or with includeSubgroups
+ * in the group and its descendants (traversal_ids GIN), archived ones unless includeArchived: false.
+ */
+async function groupProjectPages(ctx: RequestCtx, args: GroupProjectsPageArgs, groupIds: number[]): Promise<Page<Project>[]> {
+  const where = [await projectVisibility(ctx, 'p')];
+  const params: unknown[] = [];
+  if (args.includeArchived === false) where.push('not p.archived');
+  if (args.search) {
+    where.push('(p.name ilike ? or p.path ilike ?)');
+    const term = `%${likeEscape(args.search)}%`;
+    params.push(term, term);
+  }
+  const { orderBy, dir } = args.sort ? PROJECT_SORT[args.sort] : { orderBy: 'p.id', dir: 'asc' as const };
+  const query: ListQuery<Project> = { select: 'p.*', from: 'projects p', where, params, orderBy, dir, id: 'p.id', map: (r) => lightEntity(ctx.em, Project, r) };
+  const key = args.includeSubgroups
+    ? { match: 'p.namespace_id = any(array(select d.id from namespaces d where d.traversal_ids @> array[page_keys.k]))' }
+    : 'p.namespace_id';
+  const pages = await offsetPagesByKey(ctx.em, query, key, groupIds, args);
+  return groupIds.map((id) => pages.get(id)!);
+}
+
 const projectsKey = (k: GroupProjectsKey) => `${k.groupId}:${k.limit}:${k.columns}`;
 
 export type GroupCount = 'projects' | 'descendantGroups' | 'members';
@@ -172,6 +229,12 @@ export function groupLoaders(ctx: RequestCtx) {
     groupProjects: new DataLoader<GroupProjectsKey, Project[], string>((keys) => loadGroupProjects(ctx, keys), { cacheKeyFn: projectsKey }),
     groupSharedProjects: new DataLoader<GroupProjectsKey, Project[], string>((keys) => loadGroupSharedProjects(ctx, keys), { cacheKeyFn: projectsKey }),
     groupCustomAttributes: new DataLoader<number, KeyValue[]>((ids) => customAttributesOf(ctx, 'Group', ids)),
+    descendantGroups: new DataLoader<PerGroupKey<DescendantGroupsArgs>, Page<Namespace>, string>(
+      (keys) => byArgs(keys, (args, ids) => listDescendantGroupsBatched(ctx, args, ids)), { cacheKeyFn: perGroupKey },
+    ),
+    groupProjectPages: new DataLoader<PerGroupKey<GroupProjectsPageArgs>, Page<Project>, string>(
+      (keys) => byArgs(keys, (args, ids) => groupProjectPages(ctx, args, ids)), { cacheKeyFn: perGroupKey },
+    ),
     subgroups: new DataLoader<SubgroupsKey, Page<Namespace>, string>((keys) => loadSubgroups(ctx, keys), {
       cacheKeyFn: (k) => `${k.parentId}:${JSON.stringify(k.args)}`,
     }),

@@ -13,7 +13,7 @@ import { selectedColumns } from '../../core/graphql/reads';
 import { MaxItems, limitDescription, servedLimit } from '../../core/graphql/list-bound';
 import { projectService } from '../projects/project.service';
 import { ProjectPage, ProjectType } from '../projects/project.type';
-import { CreateGroupInput, GroupListArgs, GroupsArgs, SubgroupsArgs, UpdateGroupInput } from './group.inputs';
+import { CreateGroupInput, DescendantGroupsArgs, GroupListArgs, GroupProjectsPageArgs, GroupsArgs, SubgroupsArgs, UpdateGroupInput } from './group.inputs';
 import { GROUP_CUSTOM_ATTRIBUTES_MAX, GROUP_DETAIL_PROJECTS, type GroupStatistics, type KeyValue } from './group.loaders';
 import { groupService } from './group.service';
 import { CustomAttributeType, GroupPage, GroupStatisticsType, GroupType } from './group.type';
@@ -48,7 +48,7 @@ export class GroupResolver {
   @Allow('anonymous')
   async groupProjects(@Args() args: GroupProjectsArgs, @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo): Promise<Page<Project>> {
     const group = await groupService.findVisible(ctx, args.id);
-    const page = await projectService.list(ctx, { ...args, archived: args.archived ?? false }, { groupId: group.id });
+    const page = await projectService.list(ctx, { ...args, archived: args.archived ?? false }, { groupId: group.id, includeSubgroups: !!args.includeSubgroups });
     await preloadProjectRelations(ctx, page.nodes, info, ['nodes']);
     return page;
   }
@@ -138,6 +138,23 @@ export class GroupResolver {
   @FieldResolver(() => GroupPage, { description: 'Visible direct subgroups.' })
   subgroups(@Root() g: Namespace, @Args() args: GroupsArgs, @Ctx() ctx: RequestCtx): Promise<Page<Namespace>> {
     return ctx.loaders.subgroups.load({ parentId: g.id, args: { ...args } });
+  }
+
+  /** GitLab's `Group.descendantGroups`; batched across the groups of a list (one count and one page statement per argument set). */
+  @FieldResolver(() => GroupPage, { description: 'Subgroups at any depth the caller may see (as `groups(allAvailable: true)`), by name; includeParentDescendants: false for the direct ones.' })
+  descendantGroups(@Root() g: Namespace, @Args() args: DescendantGroupsArgs, @Ctx() ctx: RequestCtx): Promise<Page<Namespace>> {
+    return ctx.loaders.descendantGroups.load({ groupId: g.id, args: { ...args } });
+  }
+
+  /**
+   * GitLab's `Group.projects(includeSubgroups, includeArchived, search, sort)` as a paged list: here
+   * `projects` is the detail form's bounded list (GET /groups/:id reads it), so the connection has its own name.
+   */
+  @FieldResolver(() => ProjectPage, {
+    description: 'The projects the caller may see in this group (with includeSubgroups: and in its descendants), as GitLab\'s Group.projects connection; by id when sort is omitted. Batched across the groups of a list.',
+  })
+  projectsPage(@Root() g: Namespace, @Args() args: GroupProjectsPageArgs, @Ctx() ctx: RequestCtx): Promise<Page<Project>> {
+    return ctx.loaders.groupProjectPages.load({ groupId: g.id, args: { ...args } });
   }
 
   @FieldResolver(() => [CustomAttributeType], { nullable: true, description: `Administrators only; null for others. The first ${GROUP_CUSTOM_ATTRIBUTES_MAX} by key.` })

@@ -18,7 +18,7 @@ import { defaultVisibilityLevel, visibilityRestriction } from '../application-se
 import { listGroups } from './group-list.query';
 import { lockAncestry } from './group-lock';
 import { patchEntity, type PatchMapping } from '../../core/patch/patch-entity';
-import { CreateGroupInput, UpdateGroupInput, type GroupAttributesInput, type GroupsArgs } from './group.inputs';
+import { CreateGroupInput, UpdateGroupInput, type GroupAttributesInput, type GroupListArgs, type GroupsArgs } from './group.inputs';
 import { Namespace } from '../namespaces/namespace.entity';
 import { FieldErrorBag } from '../../core/errors/field-error-bag';
 import { MSG } from '../../core/errors/messages';
@@ -47,8 +47,14 @@ async function findOwned(ctx: RequestCtx, idOrPath: string | number): Promise<Na
   return group;
 }
 
-function list(ctx: RequestCtx, args: GroupsArgs): Promise<Page<Namespace>> {
-  return listGroups(ctx, args);
+/** `groups(…, parentPath)`: the direct subgroups of a visible group; a parent the caller may not see lists none. */
+async function list(ctx: RequestCtx, args: GroupListArgs): Promise<Page<Namespace>> {
+  if (args.parentPath === undefined || args.parentPath === null) return listGroups(ctx, args);
+  const parent = await findVisible(ctx, { path: args.parentPath }).catch((e: unknown) => {
+    if (e instanceof NotFoundError) return null;
+    throw e;
+  });
+  return listGroups(ctx, args, { parentId: parent ? parent.id : 0 });
 }
 
 async function subgroups(ctx: RequestCtx, idOrPath: string, args: GroupsArgs): Promise<Page<Namespace>> {

@@ -48,6 +48,8 @@ const STORED: PatchMapping<CreateProjectInput> = { visibility: (v) => ({ visibil
 export interface ProjectScope {
   /** GET /groups/:id/projects: projects in the group's namespace plus projects shared with it (docs/gitlab-compatibility.md, "Projects and members"). */
   groupId?: number;
+  /** With groupId: the projects of the group's descendants too (GraphQL `groupProjects(includeSubgroups)`; traversal_ids GIN). */
+  includeSubgroups?: boolean;
   /** GET /users/:user_id/projects: the projects in the user's personal namespace. */
   namespaceId?: number;
   /** GET /projects/:id/forks: the forks of that project (partial index projects_forked_from_idx). */
@@ -97,7 +99,9 @@ async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {
   const params: unknown[] = [];
   if (scope.groupId !== undefined) {
     // `= any(array(…))`, not `in (subquery)`: both sides are index scans ORed in one bitmap (issue 19).
-    where.push(`(p.namespace_id = ? or p.id = any(array(select project_id from project_group_links where group_id = ?)))`);
+    where.push(scope.includeSubgroups
+      ? `(p.namespace_id = any(array(select d.id from namespaces d where d.traversal_ids @> array[?::int])) or p.id = any(array(select project_id from project_group_links where group_id = ?)))`
+      : `(p.namespace_id = ? or p.id = any(array(select project_id from project_group_links where group_id = ?)))`);
     params.push(scope.groupId, scope.groupId);
   }
   if (scope.namespaceId !== undefined) {

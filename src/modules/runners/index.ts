@@ -3,6 +3,7 @@ import { mayReadRunner } from './runner-access';
 import { defineModule } from '../../core/module/app-module';
 import { Migration20261122130000Runners } from './migrations/Migration20261122130000_runners';
 import { Migration20261203180000RunnerTagsGin } from './migrations/Migration20261203180000_runner_tags_gin';
+import { Migration20261205120000RunnerSortIndexes } from './migrations/Migration20261205120000_runner_sort_indexes';
 import { Runner, RunnerProject } from './runner.entity';
 import { runnerLoaders } from './runner.loaders';
 import { RunnerResolver } from './runner.resolver';
@@ -23,6 +24,7 @@ export const runnersModule = defineModule({
   migrations: [
     { name: 'Migration20261122130000_runners', class: Migration20261122130000Runners },
     { name: 'Migration20261203180000_runner_tags_gin', class: Migration20261203180000RunnerTagsGin },
+    { name: 'Migration20261205120000_runner_sort_indexes', class: Migration20261205120000RunnerSortIndexes },
   ],
   resolvers: [RunnerResolver, JobRunnerResolver],
   routes: runnerRoutes,

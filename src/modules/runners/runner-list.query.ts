@@ -42,7 +42,24 @@ export interface RunnerFilters {
   status?: RunnerStatusName | null;
   tagList?: string[] | null;
   search?: string | null;
+  type?: 'INSTANCE_TYPE' | 'GROUP_TYPE' | 'PROJECT_TYPE' | null;
+  sort?: 'CONTACTED_ASC' | 'CONTACTED_DESC' | 'CREATED_ASC' | 'CREATED_DESC' | null;
 }
+
+/** GitLab's runner types on this service's runners: shared = instance, specific = project; no group runners. */
+const TYPE_FILTER: Record<NonNullable<RunnerFilters['type']>, string> = { INSTANCE_TYPE: 'r.is_shared', PROJECT_TYPE: 'not r.is_shared', GROUP_TYPE: 'false' };
+
+/**
+ * Sort columns (CiRunnerSort), each with its (expression, id) index (migration runner_sort_indexes):
+ * never contacted sorts as -infinity, so the column has no NULL and a keyset cursor stays one value.
+ */
+export const CONTACTED_SORT = "coalesce(r.contacted_at, '-infinity'::timestamptz)";
+const SORT: Record<NonNullable<RunnerFilters['sort']>, { orderBy: string; dir: 'asc' | 'desc' }> = {
+  CONTACTED_ASC: { orderBy: CONTACTED_SORT, dir: 'asc' },
+  CONTACTED_DESC: { orderBy: CONTACTED_SORT, dir: 'desc' },
+  CREATED_ASC: { orderBy: 'r.created_at', dir: 'asc' },
+  CREATED_DESC: { orderBy: 'r.created_at', dir: 'desc' },
+};
 
 export type ScopeName = 'active' | 'paused' | 'online' | 'specific' | 'shared';
 
@@ -88,5 +105,8 @@ export function listRunners(ctx: RequestCtx, base: string, baseParams: unknown[]
     where.push("r.description ilike ? escape '\\'");
     params.push(`%${args.search.replace(/[\\%_]/g, '\\$&')}%`);
   }
-  return offsetPage(ctx.em, { select: 'r.*', from: 'ci_runners r', where, params, orderBy: 'r.id', dir: 'asc', id: 'r.id', map: (row) => ctx.em.map(Runner, row as never) }, args);
+  if (args.type) where.push(TYPE_FILTER[args.type]);
+  // Without sort: by id, as before (REST's order).
+  const { orderBy, dir } = args.sort ? SORT[args.sort] : { orderBy: 'r.id', dir: 'asc' as const };
+  return offsetPage(ctx.em, { select: 'r.*', from: 'ci_runners r', where, params, orderBy, dir, id: 'r.id', map: (row) => ctx.em.map(Runner, row as never) }, args);
 }

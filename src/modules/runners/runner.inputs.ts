@@ -1,7 +1,8 @@
 import { RunnerIdArg } from './runner.type';
 import { ArgsType, Field, ID, InputType } from 'type-graphql';
 import { PageArgs } from '../../core/pagination/page';
-import { OwnRunnerScope, RunnerAccessLevel, RunnerScope, RunnerStatus } from './runner.type';
+import { GraphQLOnly } from '../../core/graphql/graphql-only';
+import { CiRunnerSort, CiRunnerType, OwnRunnerScope, RunnerAccessLevel, RunnerScope, RunnerStatus } from './runner.type';
 
 /** What a runner fleet dashboard filters by (later GitLab's `status`, `tag_list`; `search` on the description). */
 @ArgsType()
@@ -14,6 +15,15 @@ export class RunnerFilterArgs extends PageArgs {
 
   @Field(() => String, { nullable: true, description: 'Substring of the description (case-insensitive).' })
   search?: string;
+
+  // GraphQL only (GitLab's GraphQL names): GET /runners and GET /runners/all keep their parameters.
+  @Field(() => CiRunnerType, { nullable: true, description: 'Only runners of this type (GitLab\'s `type`).' })
+  @GraphQLOnly()
+  type?: CiRunnerType;
+
+  @Field(() => CiRunnerSort, { nullable: true, description: 'Order of the list; by id (ascending) when omitted.' })
+  @GraphQLOnly()
+  sort?: CiRunnerSort;
 }
 
 /** GET /runners (spec 4.1): the enum admits exactly the scopes the field accepts (issue 23 item 5). */

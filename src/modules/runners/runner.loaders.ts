@@ -4,7 +4,7 @@ import { lightEntitiesById, lightEntity, sqlRows } from '../../core/db/sql';
 import { PeekLoader } from '../../core/context/peek-loader';
 import { Runner } from './runner.entity';
 import { mayReadRunner } from './runner-access';
-import type { Page } from '../../core/pagination/page';
+import { COUNT_LIMIT, type Page } from '../../core/pagination/page';
 import { policy } from '../access/policy';
 import { authorizedProjectIds } from '../access/visibility';
 import { intArray } from '../access/visibility-sql';
@@ -62,6 +62,22 @@ async function loadRunnerJobs(ctx: RequestCtx, keys: readonly RunnerJobsKey[]): 
 }
 
 /**
+ * Runner.jobCount across the runners of a list in one statement: each runner's jobs counted up to
+ * COUNT_LIMIT + 1 (ci_builds_runner_idx), null above COUNT_LIMIT, as the list totals.
+ */
+async function loadRunnerJobCounts(ctx: RequestCtx, ids: readonly number[]): Promise<(number | null)[]> {
+  const rows = await sqlRows<{ id: number; n: string }>(
+    ctx.em,
+    `select k.id, (select count(*) from (select 1 from ci_builds b where b.runner_id = k.id limit ${COUNT_LIMIT + 1}) x) as n from unnest(${intArray(ids)}) k(id)`,
+  );
+  const byId = new Map(rows.map((r) => [Number(r.id), Number(r.n)]));
+  return ids.map((id) => {
+    const n = byId.get(id) ?? 0;
+    return n > COUNT_LIMIT ? null : n;
+  });
+}
+
+/**
  * Runners by id as `runner(id)` lets the caller read them (runner-access.ts `mayReadRunner`): admins
  * any, signed-in users shared ones and the ones they own; else null. One query per batch.
  */
@@ -77,6 +93,7 @@ export function runnerLoaders(ctx: RequestCtx) {
   return {
     visibleRunner: new PeekLoader<number, Runner | null>((ids) => loadVisibleRunners(ctx, ids)),
     runnerProjects: new DataLoader<number, Project[]>((ids) => loadRunnerProjects(ctx, ids)),
+    runnerJobCount: new DataLoader<number, number | null>((ids) => loadRunnerJobCounts(ctx, ids)),
     runnerJobs: new DataLoader<RunnerJobsKey, Page<JobRow>, string>((keys) => loadRunnerJobs(ctx, keys), {
       cacheKeyFn: (k) => `${k.runnerId}|${argsKey(k.args)}`,
     }),

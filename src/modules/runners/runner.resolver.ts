@@ -16,7 +16,7 @@ import { runnerTokenSlot } from './runner-token';
 import type { Runner } from './runner.entity';
 import { AllRunnersArgs, EnableProjectRunnerArgs, ProjectRunnersArgs, RegisterRunnerInput, RunnersArgs, UpdateRunnerInput } from './runner.inputs';
 import { runnerService } from './runner.service';
-import { RunnerAccessLevel, RunnerChangeType, RunnerStatus, RunnerPage, RunnerRegistrationType, RunnerType, accessLevelOf } from './runner.type';
+import { CiRunnerType, RunnerAccessLevel, RunnerChangeType, RunnerStatus, RunnerPage, RunnerRegistrationType, RunnerType, accessLevelOf } from './runner.type';
 import { runnerChanges, type RunnerChange } from './runner-changes';
 import { MaxItems, limitDescription, servedLimit } from '../../core/graphql/list-bound';
 import { RUNNER_PROJECTS_MAX } from './runner.loaders';
@@ -115,6 +115,20 @@ export class RunnerResolver {
   @FieldResolver(() => RunnerStatus, { description: 'From the last contact (later GitLab\'s runner status).' })
   status(@Root() r: Runner, @Ctx() ctx: RequestCtx): RunnerStatus {
     return RunnerStatus[runnerStatus(r, ctx.clock.now())];
+  }
+
+  @FieldResolver(() => CiRunnerType, { description: 'INSTANCE_TYPE for a shared runner, PROJECT_TYPE for a specific one (GitLab\'s runnerType).' })
+  runnerType(@Root() r: Runner): CiRunnerType {
+    return r.isShared ? CiRunnerType.INSTANCE_TYPE : CiRunnerType.PROJECT_TYPE;
+  }
+
+  @FieldResolver(() => Int, {
+    nullable: true,
+    description: 'Jobs this runner ran, counted up to 10,000 (null above); null too where `jobs` is (the caller may not list them). Batched across the runners of a list.',
+  })
+  async jobCount(@Root() r: Runner, @Ctx() ctx: RequestCtx): Promise<number | null> {
+    if (!ctx.user || !(await runnerService.canListJobs(ctx, r))) return null;
+    return ctx.loaders.runnerJobCount.load(r.id);
   }
 
   @FieldResolver(() => Boolean, { description: 'Not active: takes no jobs (later GitLab\'s paused).' })

@@ -34,6 +34,29 @@ registerEnumType(RunnerStatus, {
 });
 export const RUNNER_STATUS_REST_VALUES = ['online', 'offline', 'stale', 'never_contacted'] as const;
 
+/**
+ * GitLab's CiRunnerType. Runners here are instance-wide (shared) or enabled in projects (specific);
+ * there are no group runners, so GROUP_TYPE is accepted and matches none.
+ */
+export enum CiRunnerType {
+  INSTANCE_TYPE = 'INSTANCE_TYPE',
+  GROUP_TYPE = 'GROUP_TYPE',
+  PROJECT_TYPE = 'PROJECT_TYPE',
+}
+registerEnumType(CiRunnerType, { name: 'CiRunnerType', description: 'INSTANCE_TYPE: shared runners; PROJECT_TYPE: specific runners (enabled in projects); GROUP_TYPE: none exist here.' });
+
+/** GitLab's CiRunnerSort. A runner that never made contact sorts as the oldest contact. */
+export enum CiRunnerSort {
+  CONTACTED_ASC = 'CONTACTED_ASC',
+  CONTACTED_DESC = 'CONTACTED_DESC',
+  CREATED_ASC = 'CREATED_ASC',
+  CREATED_DESC = 'CREATED_DESC',
+}
+registerEnumType(CiRunnerSort, {
+  name: 'CiRunnerSort',
+  description: 'Order of a runner list (ties by id in the same direction); never-contacted runners come first with CONTACTED_ASC, last with CONTACTED_DESC. Without sort: by id, ascending.',
+});
+
 registerEnumType(RunnerScope, { name: 'RunnerScope', description: 'online: contacted within the last hour; paused: not active.' });
 
 /** What `runners` (the caller's own specific runners) accepts: no specific/shared split there. */
