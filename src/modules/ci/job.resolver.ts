@@ -12,7 +12,10 @@ function missing(job: JobRow, what: string): never {
   throw new Error(`job ${job.id} has no ${what}`);
 }
 
-/** A job's relations, each through a per-request loader (one query per relation and page; at once when the list preloaded them). */
+/**
+ * A job's relations, each through a per-request loader (one query per relation and page; at once when the list preloaded them),
+ * and Subscription.ciJobStatusUpdated (job-status-changes.ts).
+ */
 @Resolver(() => JobType)
 export class JobResolver {
   // GitLab's Subscription.ciJobStatusUpdated(jobId: CiBuildID!): CiJob (nullable, as GitLab's subscription fields).
