@@ -16,6 +16,7 @@ import { corsMiddleware } from './core/http/cors';
 import { pruneAuditEvents } from './core/events/audit';
 import { createNotificationHub } from './core/events/notification-hub';
 import { attachSubscriptions } from './core/graphql/subscriptions';
+import { subscriptionSettings } from './core/graphql/subscription-settings';
 import { apolloHandler } from './core/graphql/http-adapter';
 import { graphiqlCsp, graphiqlPage } from './core/graphql/graphiql';
 import type { SecretBox } from './core/crypto/secret-box';
@@ -270,7 +271,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   };
   const attach = (server: http.Server) => {
     sockets.push(attachSubscriptions(server, {
-      schema, paths: ['/graphql', '/api/graphql'], authenticate: wsCtx, hub, logger,
+      schema, paths: ['/graphql', '/api/graphql'], authenticate: wsCtx, hub, logger, ...subscriptionSettings(deps.env ?? {}),
       allowedOrigin: (origin) => origins === '*' || origin === undefined || origins.includes(origin),
     }));
   };

@@ -32,9 +32,9 @@ export function liveHarness() {
       return client;
     },
     /** Subscribes and resolves once the server has the subscription running (a first commit is then seen). */
-    async subscribe(client: Client, query: string): Promise<LiveStream> {
+    async subscribe(client: Client, query: string, variables?: Record<string, unknown>): Promise<LiveStream> {
       const s: LiveStream = { events: [], at: [], errors: [], done: false, stop: () => undefined };
-      s.stop = client.subscribe({ query }, {
+      s.stop = client.subscribe({ query, variables }, {
         next: (r) => (r.errors ? s.errors.push(...r.errors) : (s.events.push(r.data as Record<string, unknown>), s.at.push(Date.now()))),
         error: (e) => s.errors.push(e),
         complete: () => (s.done = true),

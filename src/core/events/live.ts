@@ -34,6 +34,8 @@ export const MAX_QUEUED = 100;
  * with a renewed context. Ends with the subscriber (`return`), with an error when the connection to the
  * database is lost, the token no longer authenticates, or the subscriber falls MAX_QUEUED items behind.
  * `local` adds payloads raised in this process (e.g. a per-instance timer), handled in the same order.
+ * `accept` drops, before any database work (no re-authentication), payloads that cannot concern this
+ * subscriber (ciJobStatusUpdated: another job's change), so a busy channel costs idle subscribers nothing.
  * Each item is resolved with the context that loaded it: `ctx` (the subscription's context, which
  * field resolvers receive) takes the renewed context's user, entity manager, loaders and memo before
  * the item is handed out, so nested fields never read a stale dataloader or memo.
@@ -42,6 +44,7 @@ export async function liveIterator<T>(ctx: RequestCtx, channel: string, opts: {
   load: (ctx: RequestCtx, payload: string) => Promise<T[]>;
   visible: (ctx: RequestCtx, item: T) => Promise<boolean>;
   local?: (onPayload: (payload: string) => void) => () => void;
+  accept?: (payload: string) => boolean;
 }): Promise<AsyncIterableIterator<T>> {
   const live = liveOf(ctx);
   const queue: { item: T; fresh: RequestCtx }[] = [];
@@ -58,6 +61,7 @@ export async function liveIterator<T>(ctx: RequestCtx, channel: string, opts: {
     signal();
   };
   const onPayload = (payload: string) => {
+    if (opts.accept && !opts.accept(payload)) return;
     // In order: each notification is handled after the previous one.
     chain = chain.then(async () => {
       if (done || failure) return;

@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import { GraphQLError, getOperationAST, parse, specifiedRules, validate, type ExecutionArgs, type GraphQLSchema } from 'graphql';
 import { handleProtocols } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 import type { Logger } from 'pino';
 import type { RequestCtx } from '../context/request-ctx';
 import { formatGraphQLError } from '../errors/graphql-error';
@@ -11,6 +11,8 @@ import { attachLive } from '../events/live';
 import type { NotificationHub } from '../events/notification-hub';
 import { DOCUMENT_LIMITS, documentLimitError } from './document-guard';
 import { knownOperationTypeRule, queryLimitCheck } from './operation-rules';
+import type { SubscriptionSettings } from './subscription-settings';
+import { startHeartbeat } from './ws-heartbeat';
 
 /**
  * GraphQL subscriptions over WebSocket (the graphql-transport-ws protocol of the `graphql-ws` client, as
@@ -24,12 +26,16 @@ import { knownOperationTypeRule, queryLimitCheck } from './operation-rules';
  * - The same document limits as POST /graphql (size, aliases, depth, complexity), at most
  *   MAX_SUBSCRIPTIONS per connection, MAX_CONNECTIONS per instance, 64 KiB per message, the `Origin`
  *   checked against CORS_ORIGINS when it is a list.
+ * - At most `connectionsPerUser` acknowledged connections per user on this instance (anonymous ones per
+ *   client address): the next `connection_init` is closed with 4429 and a reason saying so (graphql-ws
+ *   clients do not retry 4429). A heartbeat (ws-heartbeat.ts, every `pingIntervalMs`) drops sockets
+ *   that stopped answering, which also frees their share of that limit.
  */
 export const MAX_SUBSCRIPTIONS = 10;
 export const MAX_CONNECTIONS = 1000;
 const MAX_PAYLOAD = 64 * 1024;
 
-export interface SubscriptionServerOptions {
+export interface SubscriptionServerOptions extends SubscriptionSettings {
   schema: GraphQLSchema;
   paths: string[];
   /** A RequestCtx for these headers (lower-case names) and client address; never throws for a bad token (ctx.tokenInvalid). */
@@ -42,7 +48,12 @@ export interface SubscriptionServerOptions {
 type Extra = Record<PropertyKey, unknown> & {
   headers?: Record<string, string>;
   ip?: string;
+  /** The key this connection counts under in the per-user limit, once acknowledged. */
+  holder?: string;
 };
+
+/** graphql-ws's "too many" close code (fatal for its client: no reconnection storm). */
+export const TOO_MANY_CONNECTIONS = 4429;
 
 const AUTH_HEADERS = ['private-token', 'authorization'];
 
@@ -65,12 +76,18 @@ function refuse(socket: Duplex, status: number, text: string): void {
 
 export function attachSubscriptions(server: http.Server, opts: SubscriptionServerOptions): { close(): Promise<void> } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD, handleProtocols: (protocols) => handleProtocols(protocols) });
+  const heartbeat = startHeartbeat(wss.clients, opts.pingIntervalMs);
+  /** Acknowledged connections per holder: `user:<id>`, or `ip:<address>` for anonymous ones. */
+  const held = new Map<string, number>();
   const onUpgrade = (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = (req.url ?? '').split('?')[0];
     if (!opts.paths.includes(path)) return refuse(socket, 404, 'Not Found');
     if (!opts.allowedOrigin(req.headers.origin)) return refuse(socket, 403, 'Forbidden');
     if (wss.clients.size >= MAX_CONNECTIONS) return refuse(socket, 503, 'Service Unavailable');
-    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      heartbeat.track(ws);
+      wss.emit('connection', ws, req);
+    });
   };
   server.on('upgrade', onUpgrade);
 
@@ -82,9 +99,28 @@ export function attachSubscriptions(server: http.Server, opts: SubscriptionServe
       const ip = ctx.extra.request.socket.remoteAddress;
       const rc = await opts.authenticate(headers, ip);
       if (rc.tokenInvalid) return false;
+      // Closed while authenticating: not counted (its onClose has run or runs without a holder).
+      if (ctx.extra.socket.readyState !== WebSocket.OPEN) return false;
+      const holder = rc.user ? `user:${rc.user.id}` : `ip:${ip ?? 'unknown'}`;
+      const open = held.get(holder) ?? 0;
+      if (open >= opts.connectionsPerUser) {
+        // graphql-ws then closes with 4403 too, which the socket, already closing, ignores.
+        ctx.extra.socket.close(TOO_MANY_CONNECTIONS, rc.user ? 'Too many connections for this user' : 'Too many connections from this address');
+        return false;
+      }
+      held.set(holder, open + 1);
+      ctx.extra.holder = holder;
       ctx.extra.headers = headers;
       ctx.extra.ip = ip;
       return true;
+    },
+    onClose(ctx) {
+      const holder = ctx.extra.holder;
+      if (!holder) return;
+      ctx.extra.holder = undefined;
+      const open = (held.get(holder) ?? 1) - 1;
+      if (open > 0) held.set(holder, open);
+      else held.delete(holder);
     },
     async onSubscribe(ctx, _id, payload): Promise<ExecutionArgs | readonly GraphQLError[]> {
       // This subscription is already registered in ctx.subscriptions when onSubscribe runs.
@@ -118,11 +154,12 @@ export function attachSubscriptions(server: http.Server, opts: SubscriptionServe
     onError(_ctx, _id, _payload, errors) {
       return errors.map((e) => formatGraphQLError(e.toJSON(), e)) as unknown as readonly GraphQLError[];
     },
-  }, wss, 12_000);
+  }, wss, 0); // no graphql-ws keep-alive: the heartbeat above pings (one timer for all sockets)
 
   return {
     async close() {
       server.off('upgrade', onUpgrade);
+      heartbeat.stop();
       for (const c of wss.clients) c.close(1001, 'Going away');
       await disposable.dispose();
       await new Promise<void>((r) => wss.close(() => r()));

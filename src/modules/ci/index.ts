@@ -6,6 +6,7 @@ import { CiCommit, CiJob, CiPipeline } from './ci.entity';
 import { JobResolver } from './job.resolver';
 import { seedCiDemo } from './ci-demo.seed';
 import { Migration20261122130100CiJobs } from './migrations/Migration20261122130100_ci_jobs';
+import { Migration20261205100000CiJobStatusNotify } from './migrations/Migration20261205100000_ci_job_status_notify';
 
 /** Pipelines, commits and jobs: what runners run (spec 2.2). Nothing in the API creates them; the seed does. */
 export const ciModule = defineModule({
@@ -16,7 +17,10 @@ export const ciModule = defineModule({
     nodeDef({ type: 'Pipeline', gidClass: 'Ci::Pipeline', load: visiblePipelines }),
   ],
   entities: [CiCommit, CiPipeline, CiJob],
-  migrations: [{ name: 'Migration20261122130100_ci_jobs', class: Migration20261122130100CiJobs }],
+  migrations: [
+    { name: 'Migration20261122130100_ci_jobs', class: Migration20261122130100CiJobs },
+    { name: 'Migration20261205100000_ci_job_status_notify', class: Migration20261205100000CiJobStatusNotify },
+  ],
   resolvers: [JobResolver],
   loaders: ciLoaders,
   seed: [seedCiDemo],

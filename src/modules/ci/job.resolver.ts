@@ -1,18 +1,35 @@
-import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Resolver, Root, Subscription } from 'type-graphql';
+import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Project } from '../projects/project.entity';
 import { ProjectType } from '../projects/project.type';
 import type { User } from '../users/user.entity';
 import { UserType } from '../users/user.type';
-import { CommitType, JobType, PipelineType, type JobRow } from './job.type';
+import { CommitType, JobIdArg, JobType, PipelineType, type JobRow } from './job.type';
+import { jobStatusChanges } from './job-status-changes';
 
 function missing(job: JobRow, what: string): never {
   throw new Error(`job ${job.id} has no ${what}`);
 }
 
-/** A job's relations, each through a per-request loader (one query per relation and page; at once when the list preloaded them). */
+/**
+ * A job's relations, each through a per-request loader (one query per relation and page; at once when the list preloaded them),
+ * and Subscription.ciJobStatusUpdated (job-status-changes.ts).
+ */
 @Resolver(() => JobType)
 export class JobResolver {
+  // GitLab's Subscription.ciJobStatusUpdated(jobId: CiBuildID!): CiJob (nullable, as GitLab's subscription fields).
+  @Subscription(() => JobType, {
+    nullable: true,
+    description: 'Live: the job after each change of its status, on any instance (WebSocket, graphql-transport-ws). '
+      + 'Only a job the caller may read (with its project); for another job nothing is sent.',
+    subscribe: ({ args, context }) => jobStatusChanges(context as RequestCtx, (args as { jobId: number }).jobId),
+  })
+  @Allow('user')
+  ciJobStatusUpdated(@Root() job: JobRow, @Arg('jobId', () => JobIdArg, { description: 'Global ID of the job.' }) _jobId: number): JobRow {
+    return job;
+  }
+
   @FieldResolver(() => UserType, { nullable: true })
   user(@Root() job: JobRow, @Ctx() ctx: RequestCtx): User | Promise<User | null> | null {
     return job.userId === null ? null : ctx.loaders.ciUser.peek(job.userId) ?? ctx.loaders.ciUser.load(job.userId);

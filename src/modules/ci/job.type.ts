@@ -1,4 +1,5 @@
 import { DatabaseNode, Node } from '../../core/graphql/node';
+import { idArgOf } from '../../core/graphql/global-id';
 import { Field, Float, ObjectType, registerEnumType } from 'type-graphql';
 import { PageType } from '../../core/pagination/page';
 import { CostItems } from '../../core/graphql/list-bound';
@@ -59,6 +60,9 @@ export class JobType extends DatabaseNode {
 }
 
 export const JobPage = PageType(JobType, 'JobPage');
+
+/** A job id argument: `gid://gitlab/Ci::Build/<n>` or the database id (GitLab's CiBuildID). */
+export const JobIdArg = idArgOf('Ci::Build');
 
 /** A job row as read for lists: plain values, foreign keys resolved by loaders. */
 export interface JobRow {
