@@ -13,13 +13,16 @@ function toGraphql(v) {
   return out;
 }
 
+/** GitLab's rule, as the service: counted up to 10,000, null above (README "Growth"). */
+const bounded = (n) => (Number(n) > 10000 ? null : Number(n));
+
 function graphqlHandler(ctx, visibility) {
   const { q, base } = ctx;
   async function groupPage(req) {
     const where = `n.kind = 'group' and ${visibility(req, 'n')}`;
-    const [{ n }] = await q(`select count(*) as n from namespaces n where ${where}`);
+    const [{ n }] = await q(`select count(*) as n from (select 1 from namespaces n where ${where} limit 10001) c`);
     const rows = await q(`select n.* from namespaces n where ${where} order by n.name asc, n.id asc limit 20`);
-    return { total: Number(n), rows };
+    return { total: bounded(n), rows };
   }
   const answers = {
     async groups(req) {
@@ -28,7 +31,7 @@ function graphqlHandler(ctx, visibility) {
     },
     async projects(req) {
       const vis = visibility(req, 'p');
-      const [{ n }] = await q(`select count(*) as n from projects p where ${vis}`);
+      const [{ n }] = await q(`select count(*) as n from (select 1 from projects p where ${vis} limit 10001) c`);
       const rows = await q(`select p.* from projects p where ${vis} order by p.created_at desc, p.id desc limit 20`);
       const nodes = await projectRows(ctx, rows, Boolean(req.caller?.admin));
       // GraphQL keeps runnersToken (null when hidden) at its place in the selection: last.
@@ -36,7 +39,7 @@ function graphqlHandler(ctx, visibility) {
       const selected = nodes.map(({ _links, owner, resolve_outdated_diff_discussions, import_status, import_error, lfs_enabled, ci_config_path,
         only_allow_merge_if_pipeline_succeeds, only_allow_merge_if_all_discussions_are_resolved, printing_merge_request_link_enabled, ...p }) =>
         ({ ...p, namespace: { id: p.namespace.id, name: p.namespace.name, path: p.namespace.path, kind: p.namespace.kind } }));
-      return { projects: { total: Number(n), nodes: selected.map((p) => toGraphql({ ...p, runners_token: p.runners_token ?? null })) } };
+      return { projects: { total: bounded(n), nodes: selected.map((p) => toGraphql({ ...p, runners_token: p.runners_token ?? null })) } };
     },
     async dashboard(req) {
       const { total, rows } = await groupPage(req);
