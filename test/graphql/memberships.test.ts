@@ -222,6 +222,33 @@ describe('GraphQL object links', () => {
     expect(asStranger.body.data.project).toEqual({ group: { fullPath: 'top/pub', parent: null }, creator: { username: 'owner' }, environments: null });
   });
 
+  it('nested environments and members take the connection arguments; two pages of one list in one query stay apart', async () => {
+    const top = await createGroup(t, { path: 'acme', visibility: 'private' });
+    const sub = await createGroup(t, { path: 'platform', parent: top, visibility: 'private' });
+    const alice = await createUser(t, { username: 'alice' });
+    await addGroupMember(t, top, alice, 50);
+    await addGroupMember(t, sub, await createUser(t, { username: 'bob' }), 30);
+    const p = await createProject(t, { namespace: (await createGroup(t, { path: 'envs', visibility: 'public' })), path: 'app', visibility: 'public' });
+    for (const name of ['production', 'staging', 'review']) await sql(`insert into environments (project_id, name, slug) values (?, ?, ?)`, [p.id, name, `${name}-x`]);
+    const envs = async (args: string) => (await api(t, ROOT_TOKEN).graphql(`{ project(id: "${p.id}") { environments(${args}) { nodes { name } pageInfo { hasNextPage endCursor } } } }`)).body;
+    const first = await envs('first: 1');
+    expect(first.errors).toBeUndefined();
+    expect(first.data.project.environments.nodes).toEqual([{ name: 'production' }]);
+    expect(first.data.project.environments.pageInfo.hasNextPage).toBe(true);
+    const next = await envs(`first: 2, after: "${first.data.project.environments.pageInfo.endCursor}"`);
+    expect(next.data.project.environments.nodes).toEqual([{ name: 'staging' }, { name: 'review' }]);
+    // Two aliases of the same member list with different cursors: each answers its own page (the batch key holds every argument).
+    const q = (after?: string) => `groupMembers(relations: [DIRECT, INHERITED], first: 1${after ? `, after: "${after}"` : ''}) { nodes { username } pageInfo { endCursor } }`;
+    const one = await api(t, alice.token).graphql(`{ group(fullPath: "acme/platform") { ${q()} } }`);
+    expect(one.body.errors).toBeUndefined();
+    const cursor = one.body.data.group.groupMembers.pageInfo.endCursor as string;
+    const both = await api(t, alice.token).graphql(`{ group(fullPath: "acme/platform") { a: ${q()} b: ${q(cursor)} } }`);
+    expect(both.body.errors).toBeUndefined();
+    expect(both.body.data.group.a.nodes).toHaveLength(1);
+    expect(both.body.data.group.b.nodes).toHaveLength(1);
+    expect(both.body.data.group.b.nodes[0].username).not.toBe(both.body.data.group.a.nodes[0].username);
+  });
+
   it('project links are batched: a page of 12 projects costs what a page of 2 does', async () => {
     const g = await createGroup(t, { path: 'many', visibility: 'public' });
     const owner = await createUser(t, { username: 'maker' });

@@ -14,7 +14,8 @@ interface EnvironmentsKey {
   projectId: number;
   args: PageArgs;
 }
-const argsKey = (a: PageArgs) => `${a.page ?? ''}:${a.perPage ?? ''}`;
+/** Every page argument, connection ones included (first/after/last/before), keys the batch. */
+const argsKey = (a: PageArgs) => JSON.stringify([a.page, a.perPage, a.first, a.after, a.last, a.before]);
 
 /** `Project.environments` across the projects of a list: one bounded count and one page query per argument set. */
 async function loadEnvironments(ctx: RequestCtx, keys: readonly EnvironmentsKey[]): Promise<Page<Environment>[]> {
@@ -53,6 +54,6 @@ export class ProjectEnvironmentsResolver {
   async environments(@Root() p: Project, @Args() args: PageArgs, @Ctx() ctx: RequestCtx): Promise<Page<Environment> | null> {
     const level = ctx.user ? await ctx.loaders.projectLevel.load(p.id) : 0;
     if (!policy.canEnvironment(ctx.user, level, p.jobsEnabled, 'read')) return null;
-    return ctx.loaders.projectEnvironmentLists.load({ projectId: p.id, args: { page: args.page, perPage: args.perPage } });
+    return ctx.loaders.projectEnvironmentLists.load({ projectId: p.id, args: { page: args.page, perPage: args.perPage, first: args.first, after: args.after, last: args.last, before: args.before } });
   }
 }

@@ -189,7 +189,7 @@ export async function loadMemberLists(ctx: RequestCtx, keys: readonly MemberList
   return keys.map((k) => out.get(k)!);
 }
 
-export const memberListArgsKey = (a: MemberListArgs) => `${[...relationSet(a.relations)].sort().join(',')}:${a.search ?? ''}:${a.page ?? ''}:${a.perPage ?? ''}`;
+export const memberListArgsKey = (a: MemberListArgs) => JSON.stringify([[...relationSet(a.relations)].sort(), a.search, a.page, a.perPage, a.first, a.after, a.last, a.before]);
 
 async function findRow(ctx: RequestCtx, src: Source, userId: number): Promise<MemberType> {
   const rows = await sqlRows<Row>(ctx.em, `select ${COLUMNS} from ${directRows(src)} m join users u on u.id = m.user_id where m.${src.fk} = ? and m.user_id = ?`, [src.id, userId]);
