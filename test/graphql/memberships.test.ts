@@ -292,6 +292,35 @@ describe('GraphQL object links', () => {
     expect(all.body.data).toEqual({ a: { jobs: { nodes: [{ runner: { description: 'other' } }] } }, b: { jobs: { nodes: [{ runner: { description: 'shared' } }] } } });
   });
 
+  it('project → jobs: newest first, status filter, cursor pages, batched across a project list, hidden with the project', async () => {
+    const g = await createGroup(t, { path: 'ci', visibility: 'private' });
+    const member = await createUser(t);
+    const stranger = await createUser(t);
+    await addGroupMember(t, g, member, 10);
+    const projects = [];
+    for (let i = 0; i < 6; i += 1) projects.push(await createProject(t, { namespace: g, path: `svc${i}`, visibility: 'private' }));
+    const runner = await createRunner(t, { shared: true });
+    for (const [i, status] of ['success', 'failed', 'success'].entries()) await createJob(t, { runner, project: projects[0], status, name: `job-${i}` });
+    await createJob(t, { runner, project: projects[5], name: 'other' });
+    const q = (path: string, args: string) => `{ project(fullPath: "${path}") { jobs(${args}) { count nodes { name status } pageInfo { hasNextPage endCursor } } } }`;
+    const page = await api(t, member.token).graphql(q('ci/svc0', 'sort: DESC, first: 2'));
+    expect(page.body.errors).toBeUndefined();
+    expect(page.body.data.project.jobs).toMatchObject({ count: 3, nodes: [{ name: 'job-2', status: 'SUCCESS' }, { name: 'job-1', status: 'FAILED' }], pageInfo: { hasNextPage: true } });
+    const next = await api(t, member.token).graphql(q('ci/svc0', `sort: DESC, first: 2, after: "${page.body.data.project.jobs.pageInfo.endCursor}"`));
+    expect(next.body.data.project.jobs.nodes).toEqual([{ name: 'job-0', status: 'SUCCESS' }]);
+    const failed = await api(t, member.token).graphql(q('ci/svc0', 'status: FAILED'));
+    expect(failed.body.data.project.jobs.nodes.map((j: { name: string }) => j.name)).toEqual(['job-1']);
+    // A stranger does not see the private project, so neither its jobs.
+    expect((await api(t, stranger.token).graphql(q('ci/svc0', 'first: 1'))).body.data.project).toBeNull();
+    // One statement pair for the jobs of every project of a list, whatever their number.
+    const list = (n: number) => `{ groupProjects(id: "ci", perPage: ${n}, orderBy: ID, sort: ASC) { nodes { path jobs(first: 1) { count nodes { name } } } } }`;
+    const two = await t.countQueries(() => api(t, member.token).graphql(list(2)));
+    const six = await t.countQueries(() => api(t, member.token).graphql(list(6)));
+    expect(six.result.body.errors).toBeUndefined();
+    expect(six.result.body.data.groupProjects.nodes.map((n: { jobs: { count: number } }) => n.jobs.count)).toEqual([3, 0, 0, 0, 0, 1]);
+    expect(six.count).toBe(two.count);
+  });
+
   it('pages domain → project, impersonation token → user, namespace → parent; hidden ones are null', async () => {
     const top = await createGroup(t, { path: 'web', visibility: 'private' });
     const sub = await createGroup(t, { path: 'sites', parent: top, visibility: 'private' });

@@ -4,9 +4,11 @@ import { nodeDef } from '../../core/graphql/node';
 import { jobService } from './job.service';
 import { CiCommit, CiJob, CiPipeline } from './ci.entity';
 import { JobResolver } from './job.resolver';
+import { ProjectJobsResolver, projectJobLoaders } from './project-jobs.resolver';
 import { seedCiDemo } from './ci-demo.seed';
 import { Migration20261122130100CiJobs } from './migrations/Migration20261122130100_ci_jobs';
 import { Migration20261205100000CiJobStatusNotify } from './migrations/Migration20261205100000_ci_job_status_notify';
+import { Migration20261206090000CiBuildsProjectOrder } from './migrations/Migration20261206090000_ci_builds_project_order';
 
 /** Pipelines, commits and jobs: what runners run (spec 2.2). Nothing in the API creates them; the seed does. */
 export const ciModule = defineModule({
@@ -20,8 +22,9 @@ export const ciModule = defineModule({
   migrations: [
     { name: 'Migration20261122130100_ci_jobs', class: Migration20261122130100CiJobs },
     { name: 'Migration20261205100000_ci_job_status_notify', class: Migration20261205100000CiJobStatusNotify },
+    { name: 'Migration20261206090000_ci_builds_project_order', class: Migration20261206090000CiBuildsProjectOrder },
   ],
-  resolvers: [JobResolver],
-  loaders: ciLoaders,
+  resolvers: [JobResolver, ProjectJobsResolver],
+  loaders: (ctx) => ({ ...ciLoaders(ctx), ...projectJobLoaders(ctx) }),
   seed: [seedCiDemo],
 });

@@ -52,6 +52,11 @@ async function listForRunners(ctx: RequestCtx, runnerIds: readonly number[], arg
   return offsetPagesByKey(ctx.em, jobQuery(args, now), 'b.runner_id', runnerIds, args);
 }
 
+/** Jobs of several projects at once (Project.jobs of a project list), as listForRunners: one round trip (ci_builds_project_id_idx). */
+async function listForProjects(ctx: RequestCtx, projectIds: readonly number[], args: JobListArgs): Promise<Map<number, Page<JobRow>>> {
+  return offsetPagesByKey(ctx.em, jobQuery(args, ctx.clock.now()), 'b.project_id', projectIds, args);
+}
+
 const JOB_COLUMNS = 'b.id, b.status, b.stage, b.name, b.ref, b.tag, b.coverage, b.created_at, b.started_at, b.finished_at, b.project_id, b.pipeline_id, b.user_id, b.runner_id';
 
 /** Jobs ordered by id, filtered by status; the caller adds which runner(s). */
@@ -84,4 +89,4 @@ async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]):
   return rows.map((r) => toJobRow(r, now));
 }
 
-export const jobService = { listForRunner, listForRunners, visibleByIds };
+export const jobService = { listForRunner, listForRunners, listForProjects, visibleByIds };
