@@ -5,7 +5,6 @@ import { intArray } from '../access/visibility-sql';
 import { projectVisibility } from '../access/visibility';
 import { Project } from '../projects/project.entity';
 import { Namespace } from '../namespaces/namespace.entity';
-import { User } from '../users/user.entity';
 import { pgTime } from '../../core/db/pg-time';
 import type { CommitType, PipelineType } from './job.type';
 
@@ -82,7 +81,6 @@ export async function visiblePipelines(ctx: RequestCtx, ids: readonly (number | 
 /** Batched lookups behind a job's user, commit, pipeline and project (no query per job). */
 export function ciLoaders(ctx: RequestCtx) {
   return {
-    ciUser: new PeekLoader<number, User | null>(async (ids) => byId(ids, await lightEntitiesById(ctx.em, User, ids), (u) => u.id)),
     ciProject: new PeekLoader<number, Project | null>(async (ids) => byId(ids, await lightEntitiesById(ctx.em, Project, ids), (p) => p.id)),
     ciPipeline: new PeekLoader<number, PipelineType | null>((ids) => loadPipelines(ctx, ids)),
     ciPipelineCommit: new PeekLoader<number, CommitType | null>((ids) => loadPipelineCommits(ctx, ids)),
@@ -99,7 +97,7 @@ export async function preloadJobRelations(ctx: RequestCtx, jobs: readonly { user
   const l = ctx.loaders;
   const users = jobs.flatMap((j) => (j.userId === null ? [] : [j.userId]));
   const pipelines = jobs.map((j) => j.pipelineId);
-  await Promise.all([l.ciUser.preload(users), preloadPipelinesWithCommits(ctx, pipelines), preloadProjectsWithNamespaces(ctx, jobs.map((j) => j.projectId))]);
+  await Promise.all([l.user.preload(users), preloadPipelinesWithCommits(ctx, pipelines), preloadProjectsWithNamespaces(ctx, jobs.map((j) => j.projectId))]);
 }
 
 /** Projects and their namespaces in one query (a job shows name_with_namespace): fills both loaders. */

@@ -32,7 +32,7 @@ export class JobResolver {
 
   @FieldResolver(() => UserType, { nullable: true })
   user(@Root() job: JobRow, @Ctx() ctx: RequestCtx): User | Promise<User | null> | null {
-    return job.userId === null ? null : ctx.loaders.ciUser.peek(job.userId) ?? ctx.loaders.ciUser.load(job.userId);
+    return job.userId === null ? null : ctx.loaders.user.peek(job.userId) ?? ctx.loaders.user.load(job.userId);
   }
 
   @FieldResolver(() => CommitType, { nullable: true, description: 'null when the commit is unknown.' })

@@ -4,7 +4,8 @@ import { lightEntitiesById, lightEntity, sqlRows } from '../../core/db/sql';
 import { PeekLoader } from '../../core/context/peek-loader';
 import { Runner } from './runner.entity';
 import { mayReadRunner } from './runner-access';
-import { COUNT_LIMIT, type Page } from '../../core/pagination/page';
+import { COUNT_LIMIT } from '../../core/pagination/page';
+import { perParentPages } from '../../core/pagination/per-parent-pages';
 import { policy } from '../access/policy';
 import { authorizedProjectIds } from '../access/visibility';
 import { intArray } from '../access/visibility-sql';
@@ -42,25 +43,6 @@ async function loadRunnerProjects(ctx: RequestCtx, runnerIds: readonly number[])
   return runnerIds.map((id) => byRunner.get(id) ?? []);
 }
 
-export interface RunnerJobsKey {
-  runnerId: number;
-  args: JobListArgs;
-}
-
-const argsKey = (a: JobListArgs) => JSON.stringify([a.status, a.sort, a.page, a.perPage, a.first, a.after, a.last, a.before]);
-
-/** Runner.jobs across the runners of a list: one count and one page query per argument set. */
-async function loadRunnerJobs(ctx: RequestCtx, keys: readonly RunnerJobsKey[]): Promise<Page<JobRow>[]> {
-  const groups = new Map<string, RunnerJobsKey[]>();
-  for (const k of keys) groups.set(argsKey(k.args), [...(groups.get(argsKey(k.args)) ?? []), k]);
-  const results = new Map<string, Page<JobRow>>();
-  for (const [ak, group] of groups) {
-    const pages = await jobService.listForRunners(ctx, [...new Set(group.map((k) => k.runnerId))], group[0].args);
-    for (const [runnerId, page] of pages) results.set(`${runnerId}|${ak}`, page);
-  }
-  return keys.map((k) => results.get(`${k.runnerId}|${argsKey(k.args)}`)!);
-}
-
 /**
  * Runner.jobCount across the runners of a list in one statement: each runner's jobs counted up to
  * COUNT_LIMIT + 1 (ci_builds_runner_idx), null above COUNT_LIMIT, as the list totals.
@@ -94,9 +76,8 @@ export function runnerLoaders(ctx: RequestCtx) {
     visibleRunner: new PeekLoader<number, Runner | null>((ids) => loadVisibleRunners(ctx, ids)),
     runnerProjects: new DataLoader<number, Project[]>((ids) => loadRunnerProjects(ctx, ids)),
     runnerJobCount: new DataLoader<number, number | null>((ids) => loadRunnerJobCounts(ctx, ids)),
-    runnerJobs: new DataLoader<RunnerJobsKey, Page<JobRow>, string>((keys) => loadRunnerJobs(ctx, keys), {
-      cacheKeyFn: (k) => `${k.runnerId}|${argsKey(k.args)}`,
-    }),
+    /** Runner.jobs across the runners of a list: one count and one page query per argument set. */
+    runnerJobs: perParentPages<JobListArgs, JobRow>((args, ids) => jobService.listForRunners(ctx, ids, args)),
   };
 }
 

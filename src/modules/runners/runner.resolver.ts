@@ -160,6 +160,6 @@ export class RunnerResolver {
   @FieldResolver(() => JobPage, { nullable: true, description: 'null when the caller may not list the jobs (admins: any runner; others: owned runners).' })
   async jobs(@Root() r: Runner, @Args() args: JobListArgs, @Ctx() ctx: RequestCtx): Promise<Page<JobRow> | null> {
     if (!ctx.user || !(await runnerService.canListJobs(ctx, r))) return null;
-    return ctx.loaders.runnerJobs.load({ runnerId: r.id, args: { ...args } });
+    return ctx.loaders.runnerJobs.load({ parentId: r.id, args: { ...args } });
   }
 }
