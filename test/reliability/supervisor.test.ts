@@ -188,14 +188,25 @@ describe('npm start: start-up failures stop the primary without forking again', 
 
 describe('npm start without DATABASE_URL', () => {
   /** Postmasters of this data directory (backends show as `postgres: …`, the postmaster with `-D <dir>`). */
-  const postmasters = (pgDir: string) =>
-    fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
+  // A backend forked at the moment of the scan still shows the postmaster's command line until it
+  // sets its own title, so a process counts as a postmaster only when its parent is not one.
+  const postmasters = (pgDir: string) => {
+    const withDir = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
       try {
         return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').join(' ').includes(`-D ${pgDir} `);
       } catch {
         return false;
       }
     });
+    const parentOf = (p: string) => {
+      try {
+        return fs.readFileSync(`/proc/${p}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1];
+      } catch {
+        return undefined;
+      }
+    };
+    return withDir.filter((p) => !withDir.includes(parentOf(p) ?? ''));
+  };
 
   it('starts one embedded PostgreSQL in the primary, shared by the workers, and stops it after them', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gl-supervisor-'));
