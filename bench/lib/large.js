@@ -96,16 +96,21 @@ async function load(pool, log, table, step, from, to, size, sql) {
   await restoreIndexes(pool, log, table);
 }
 
+// Users and their namespaces take their ids from the sequences first, so every row is written once: an
+// insert followed by `update users set namespace_id` left two versions of each row in the users' GIN
+// indexes, which stayed three to four times their size after VACUUM (a user search then read 100
+// index pages where a deployment's index needs 35; docs/growth.md, "Search").
 const addUsers = (pool, log, target) => load(pool, log, 'users', 'users', 1, target, 10000, `
-    with u as (
-      insert into users (username, email, name, created_at, updated_at)
-      select 'bulk-user-' || i, 'bulk-user-' || i || '@example.com', 'Bulk User ' || i, ts, ts
+    with s as (
+      select nextval('users_id_seq')::int as uid, nextval('namespaces_id_seq')::int as nid, 'bulk-user-' || i as username, i, ts
         from generate_series($1::int, $2::int) i, lateral (select timestamptz '2020-01-01' - i * interval '1 second' as ts) x
-      on conflict do nothing returning id, username),
-    n as (
-      insert into namespaces (name, path, full_path, full_name, kind, owner_id)
-      select username, username, username, username, 'user', id from u returning id, owner_id)
-    update users set namespace_id = n.id from n where users.id = n.owner_id`);
+       where not exists (select 1 from users where username = 'bulk-user-' || i)),
+    u as (
+      insert into users (id, username, email, name, namespace_id, created_at, updated_at)
+      select uid, username, username || '@example.com', 'Bulk User ' || i, nid, ts, ts from s
+      on conflict do nothing returning id)
+    insert into namespaces (id, name, path, full_path, full_name, kind, owner_id)
+    select s.nid, s.username, s.username, s.username, s.username, 'user', s.uid from s join u on u.id = s.uid`);
 
 const addGroups = (pool, log, target) => load(pool, log, 'namespaces', 'groups', 1, target, 50000, `
     insert into namespaces (id, name, path, full_path, full_name, kind, visibility_level, description, traversal_ids, created_at, updated_at)

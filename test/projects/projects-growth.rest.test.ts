@@ -1,6 +1,7 @@
 import { addBulkProjects } from '../support/bulk';
 import { addProjectMember, createGroup, createProject, createUser, queryOne, type TestUser } from '../support/factories';
 import { api, ROOT_TOKEN, useTestApp, type TestApp } from '../support/test-app';
+import { projectSearch } from '../../src/modules/projects/project-search';
 
 /**
  * Issue 19 item 3: the plans that keep project lists flat at two million rows return what they did.
@@ -70,6 +71,32 @@ describe('GET /projects?search=', () => {
     const anonymous = await api(t).get('/api/v4/projects?search=needle-q7&order_by=id&sort=asc').expect(200);
     expect(anonymous.body.map((p: { id: number }) => p.id)).toEqual([byDescription.id, byName.id, byPath.id]);
   });
+
+  it('does not match across two columns (the index holds them joined by spaces; each column is rechecked)', async () => {
+    const owner = await createUser(t);
+    const ns = { id: owner.namespaceId, fullPath: owner.username };
+    const p = await createProject(t, { namespace: ns, path: 'zq9-tail', name: 'Head wq8', visibility: 'public', description: 'end' });
+    // "wq8 zq9" and "tail end" exist only in the joined text "Head wq8 zq9-tail end"
+    for (const term of ['wq8 zq9', 'tail end', 'wq8 zq9-tail']) {
+      const res = await api(t, ROOT_TOKEN).get(`/api/v4/projects?search=${encodeURIComponent(term)}`).expect(200);
+      expect([res.body.length, res.headers['x-total']]).toEqual([0, '0']);
+    }
+    const hit = await api(t, ROOT_TOKEN).get('/api/v4/projects?search=q8').expect(200);
+    expect(hit.body.map((x: { id: number }) => x.id)).toEqual([p.id]);
+    // a LIKE metacharacter in the term is literal text
+    expect((await api(t, ROOT_TOKEN).get('/api/v4/projects?search=wq_').expect(200)).body).toEqual([]);
+  });
+
+  it("is one bitmap scan of projects_search_trgm (the query writes the index's expression)", async () => {
+    const search = projectSearch('p', 'needle-q7');
+    const plan = await t.orm.em.fork().transactional(async (em) => {
+      await em.execute('set local enable_seqscan = off');
+      return em.execute(`explain (format json) select p.id from projects p where ${search.sql}`, search.params);
+    });
+    const text = JSON.stringify(plan);
+    expect(text).toContain('"Index Name":"projects_search_trgm"');
+    expect(text).not.toMatch(/projects_(name|path|description)_trgm/);
+  });
 });
 
 describe('GET /groups/:id/projects', () => {
@@ -84,9 +111,10 @@ describe('GET /groups/:id/projects', () => {
 });
 
 describe('growth indexes (issue 19)', () => {
-  it('exist: trigram on project descriptions and user e-mails, partial indexes for public projects and groups', async () => {
+  it('exist: one trigram index for project search, trigram on user e-mails, partial indexes for public projects and groups', async () => {
     const row = await queryOne<{ names: string[] }>(t, `select array_agg(indexname::text order by indexname) as names from pg_indexes
-      where indexname in ('namespaces_public_group_name_idx', 'projects_description_trgm', 'projects_public_created_idx', 'users_email_trgm')`);
-    expect(row!.names).toEqual(['namespaces_public_group_name_idx', 'projects_description_trgm', 'projects_public_created_idx', 'users_email_trgm']);
+      where indexname in ('namespaces_public_group_name_idx', 'projects_search_trgm', 'projects_public_created_idx', 'users_email_trgm',
+                          'projects_name_trgm', 'projects_path_trgm', 'projects_description_trgm')`);
+    expect(row!.names).toEqual(['namespaces_public_group_name_idx', 'projects_public_created_idx', 'projects_search_trgm', 'users_email_trgm']);
   });
 });

@@ -133,6 +133,22 @@ export function likeEscape(term: string): string {
   return term.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+/**
+ * `term` as a substring (ILIKE, GitLab's `fuzzy_search`) of any of `columns`, served by ONE trigram GIN
+ * index on `combined` (the columns joined with spaces, exactly as the index expression is written).
+ * The combined condition is implied by the OR (a column that holds the term makes the joined text hold
+ * it) and is what the index answers; the OR is rechecked on the rows it returns, so a match across two
+ * columns' boundary never counts. One GIN scan instead of one per column: a term whose trigrams are in
+ * most rows (issue 19, docs/growth.md "Search") pays the posting-list intersections once.
+ */
+export function anyColumnContains(combined: string, columns: readonly string[], term: string): { sql: string; params: string[] } {
+  const like = `%${likeEscape(term)}%`;
+  return {
+    sql: `(${combined} ilike ? and (${columns.map((c) => `${c} ilike ?`).join(' or ')}))`,
+    params: [like, ...columns.map(() => like)],
+  };
+}
+
 export function isUniqueViolation(err: unknown): boolean {
   return !!err && typeof err === 'object' && (err as { code?: string }).code === '23505';
 }

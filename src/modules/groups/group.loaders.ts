@@ -11,7 +11,7 @@ import { Project } from '../projects/project.entity';
 import { listDescendantGroupsBatched, listGroups, listSubgroupsBatched } from './group-list.query';
 import { NamespaceProjectSort, type DescendantGroupsArgs, type GroupProjectsPageArgs, type GroupsArgs } from './group.inputs';
 import { offsetPagesByKey, type ListQuery } from '../../core/pagination/list-query';
-import { likeEscape } from '../../core/db/sql';
+import { projectSearch } from '../projects/project-search';
 import { CUSTOM_ATTRIBUTES_MAX, customAttributesOf } from '../custom-attributes/custom-attribute.store';
 import type { KeyValue } from '../custom-attributes/custom-attribute.type';
 
@@ -171,9 +171,9 @@ async function groupProjectPages(ctx: RequestCtx, args: GroupProjectsPageArgs, g
   const params: unknown[] = [];
   if (args.includeArchived === false) where.push('not p.archived');
   if (args.search) {
-    where.push('(p.name ilike ? or p.path ilike ?)');
-    const term = `%${likeEscape(args.search)}%`;
-    params.push(term, term);
+    const search = projectSearch('p', args.search);
+    where.push(search.sql);
+    params.push(...search.params);
   }
   const { orderBy, dir } = args.sort ? PROJECT_SORT[args.sort] : { orderBy: 'p.id', dir: 'asc' as const };
   const query: ListQuery<Project> = { select: 'p.*', from: 'projects p', where, params, orderBy, dir, id: 'p.id', map: (r) => lightEntity(ctx.em, Project, r) };

@@ -11,6 +11,7 @@ import { ProjectForkResolver } from './project-fork.resolver';
 import { projectRoutes } from './project.rest';
 import { Migration20261203140000ProjectsGrowthIndexes } from './migrations/Migration20261203140000_projects_growth_indexes';
 import { Migration20261204090000ProjectForksAndSettings } from './migrations/Migration20261204090000_project_forks_and_settings';
+import { Migration20261207090000ProjectsSearchTrgm } from './migrations/Migration20261207090000_projects_search_trgm';
 
 export const projectsModule = defineModule({
   name: 'projects', entities: [Project, ProjectGroupLink, ProjectStar], resolvers: [ProjectResolver, ProjectForkResolver, ProjectLinksResolver], routes: projectRoutes, loaders: projectLoaders,
@@ -21,6 +22,7 @@ export const projectsModule = defineModule({
   migrations: [
     { name: 'Migration20261203140000_projects_growth_indexes', class: Migration20261203140000ProjectsGrowthIndexes },
     { name: 'Migration20261204090000_project_forks_and_settings', class: Migration20261204090000ProjectForksAndSettings },
+    { name: 'Migration20261207090000_projects_search_trgm', class: Migration20261207090000ProjectsSearchTrgm },
   ],
   // Added by the runners module's migration; sealed and read here (project-runners-token.ts).
   sealed: [{ table: 'projects', column: 'runners_token', rowKey: 'id', digestColumn: 'runners_token_digest' }],

@@ -3,7 +3,8 @@ import { changes, recordAudit } from '../../core/events/audit';
 import { emitSystemEvents } from '../../core/events/system-events';
 import { memberEvent, projectEvents } from '../access/system-event-payloads';
 import type { CurrentUser, RequestCtx } from '../../core/context/request-ctx';
-import { lightEntity, likeEscape, pgArray, sqlEntities, sqlRows, takenField } from '../../core/db/sql';
+import { lightEntity, pgArray, sqlEntities, sqlRows, takenField } from '../../core/db/sql';
+import { projectSearch } from './project-search';
 import { BadRequestError, ConflictError, ForbiddenError, LimitReachedError, NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
 import { assertKeysetOrder, keysetPage, offsetPage, type ListQuery } from '../../core/pagination/list-query';
 import { PaginationMode, type Page } from '../../core/pagination/page';
@@ -126,9 +127,9 @@ async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {
   if (args.withIssuesEnabled) where.push('p.issues_enabled');
   if (args.withMergeRequestsEnabled) where.push('p.merge_requests_enabled');
   if (args.search) {
-    where.push(`(p.name ilike ? or p.path ilike ? or p.description ilike ?)`);
-    const term = `%${likeEscape(args.search)}%`;
-    params.push(term, term, term);
+    const search = projectSearch('p', args.search);
+    where.push(search.sql);
+    params.push(...search.params);
   }
   const user = ctx.user;
   if (args.owned) {
