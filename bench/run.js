@@ -4,7 +4,7 @@
 //   --duration S      seconds per measurement (default 5)     --connections C (default 16)
 //   --rounds R        service/floor alternations per scenario, medians taken (default 3)
 //   --data-dir DIR    reuse (and keep) this data directory instead of a throwaway one
-//   --only A,B        only scenarios whose key contains one of these texts
+//   --only A,B        only scenarios whose key contains one of these texts (with --large too)
 //   --soak S          afterwards, S seconds of mixed load sampling the service's RSS (growth check)
 //   --keyset [N]      afterwards, bulk-add groups up to N (default 1,000,000) and compare keyset page 5,000 with page 1
 //   --large [N]       instead of the floor comparison, the growth bench (issue 19, README "Growth"): every list
@@ -151,7 +151,7 @@ async function main() {
   if (has('large')) {
     const large = { groups: Number(arg('large', 1000000)), users: Number(arg('large-users', 100000)), jobs: Number(arg('large-jobs', 10000000)) };
     try {
-      await largeRun({ dataDir, scale, token, port: servicePort, workers: workers ?? 0, requests: Number(arg('requests', 15)), large, log });
+      await largeRun({ dataDir, scale, token, port: servicePort, workers: workers ?? 0, requests: Number(arg('requests', 15)), large, log, only });
     } finally {
       if (!keepDir) fs.rmSync(dataDir, { recursive: true, force: true });
     }

@@ -83,6 +83,8 @@ function verdict(key, small, large) {
 
 async function largeRun(opts) {
   const { dataDir, scale, token, port, workers, requests, large, log } = opts;
+  const only = opts.only ?? [''];
+  const wanted = (key) => only.some((o) => key.includes(o));
   const small = startService({ port, dataDir, token, workers });
   let big;
   try {
@@ -110,14 +112,14 @@ async function largeRun(opts) {
     for (const s of sides) s.ctx.userIds = await newMemberIds(s.url, s.ctx.groupId);
     const rows = [];
     const tokenOf = (s, who) => (who === 'admin' ? token : who === 'member' ? s.ctx.memberToken : null);
-    const lists = growthScenarios(sides[1].ctx).map((sc, i) => ({ sc, per: sides.map((s) => growthScenarios(s.ctx)[i]) }));
+    const lists = growthScenarios(sides[1].ctx).map((sc, i) => ({ sc, per: sides.map((s) => growthScenarios(s.ctx)[i]) })).filter(({ sc }) => wanted(sc.key));
     for (const { sc, per } of lists) {
       const r = { key: sc.key, path: sc.path.replace('/api/v4', '') };
       for (let k = 0; k < sides.length; k += 1) r[sides[k].name] = await timeRoute(sides[k].svc.base, per[k].path, tokenOf(sides[k], sc.who), requests);
       log(`  ${sc.key}: small p50 ${ms(r.small.p50)} ms, large p50 ${ms(r.large.p50)} ms`);
       rows.push(r);
     }
-    for (const w of writeScenarios(sides[0].ctx, stamp)) {
+    for (const w of writeScenarios(sides[0].ctx, stamp).filter((x) => wanted(x.key))) {
       const r = { key: w.key, path: '' };
       for (const s of sides) {
         const sw = writeScenarios(s.ctx, `${stamp}${s.name[0]}`).find((x) => x.key === w.key);
