@@ -120,6 +120,18 @@ describe('node and nodes', () => {
     expect(await count(20)).toBe(await count(1));
   });
 
+  it('a node and an object link to the same group or project in one request read it once', async () => {
+    const group = await createGroup(t, { path: 'shared-read', visibility: 'public' });
+    const project = await createProject(t, { namespace: group, path: 'app', visibility: 'public' });
+    const linkOnly = `{ project(fullPath: "shared-read/app") { group { fullPath } } }`;
+    const both = `{ project(fullPath: "shared-read/app") { group { fullPath } } node(id: "gid://gitlab/Group/${group.id}") { id } }`;
+    const count = async (q: string) => (await t.countQueries(() => api(t, ROOT_TOKEN).graphql(q).expect(200))).count;
+    await count(linkOnly);
+    expect(await count(both)).toBe(await count(linkOnly));
+    const nodeAndLink = `{ node(id: "gid://gitlab/Project/${project.id}") { id } projectNode: node(id: "gid://gitlab/Project/${project.id}") { ... on Project { path } } }`;
+    expect((await ok(ROOT_TOKEN, nodeAndLink)).projectNode).toEqual({ path: 'app' });
+  });
+
   it('refuses malformed ids, unknown classes and more than 100 ids (BAD_USER_INPUT), keeping the other root fields', async () => {
     for (const id of ['7', 'gid://gitlab/Group', 'gid://gitlab/Group/abc', 'gid://gitlab/nope/1', 'gid://gitlab/Nope/1']) {
       const body = await gql(ROOT_TOKEN, `query($id: ID!) { node(id: $id) { id } currentUser { username } }`, { id });

@@ -42,6 +42,16 @@ export class PeekLoader<K, V> extends DataLoader<K, V> {
     return super.load(key);
   }
 
+  /**
+   * The values of these keys that are not null, in key order (a batch error is thrown): what
+   * `node(id)`/`nodes(ids)` answer from the same loader the object links use, so a node and a link to
+   * the same row in one request are one statement.
+   */
+  async loadPresent(keys: readonly K[]): Promise<NonNullable<V>[]> {
+    const values = await Promise.all(keys.map((k) => this.load(k)));
+    return values.filter((v): v is NonNullable<V> => v !== null && v !== undefined);
+  }
+
   /** Stores a value loaded elsewhere (e.g. by a joined query that fills two loaders at once). */
   fill(key: K, value: V): void {
     this.loaded.set(key, value);

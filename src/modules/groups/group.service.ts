@@ -3,7 +3,7 @@ import { changes, recordAudit } from '../../core/events/audit';
 import { emitSystemEvents } from '../../core/events/system-events';
 import { groupEvent, groupMemberAdded, projectEvents, subtreeGroupEvents, subtreeProjectIds } from '../access/system-event-payloads';
 import { requireUser } from '../../core/auth/guards';
-import { pgArray, sqlEntities, sqlRows, takenField } from '../../core/db/sql';
+import { sqlEntities, sqlRows, takenField } from '../../core/db/sql';
 import { ForbiddenError, NotFoundError, SaveFailedError, ValidationError } from '../../core/errors/domain-errors';
 import type { Page } from '../../core/pagination/page';
 import { parseIdOrPath, type IdOrPath } from '../../core/params/parse-id-or-path';
@@ -35,9 +35,9 @@ async function findVisible(ctx: RequestCtx, idOrPath: string | number | IdOrPath
   return rows[0];
 }
 
-/** node(id)/nodes(ids): the groups among these ids the caller may read (one statement). */
+/** node(id)/nodes(ids): the groups among these ids the caller may read, through the links' `visibleGroup` loader. */
 async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]): Promise<Namespace[]> {
-  return sqlEntities(ctx.em, Namespace, `select n.* from namespaces n where n.id = any(?::int[]) and n.kind = 'group' and ${await groupVisibility(ctx, 'n')}`, [pgArray(ids.map(Number))]);
+  return ctx.loaders.visibleGroup.loadPresent(ids.map(Number));
 }
 
 async function findOwned(ctx: RequestCtx, idOrPath: string | number): Promise<Namespace> {

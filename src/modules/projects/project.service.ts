@@ -412,9 +412,9 @@ async function unshare(ctx: RequestCtx, idOrPath: string, groupId: number): Prom
   return true;
 }
 
-/** node(id)/nodes(ids): the projects among these ids the caller may read (one statement). */
+/** node(id)/nodes(ids): the projects among these ids the caller may read, through the links' `visibleProject` loader. */
 async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]): Promise<Project[]> {
-  return sqlEntities(ctx.em, Project, `select p.* from projects p where p.id = any(?::int[]) and ${await projectVisibility(ctx, 'p')}`, [pgArray(ids.map(Number))]);
+  return ctx.loaders.visibleProject.loadPresent(ids.map(Number));
 }
 
 /** node(id)/nodes(ids) of project shares: the ones of projects the caller may see (one statement). */
