@@ -48,8 +48,10 @@ export class PeekLoader<K, V> extends DataLoader<K, V> {
    * the same row in one request are one statement.
    */
   async loadPresent(keys: readonly K[]): Promise<NonNullable<V>[]> {
-    const values = await Promise.all(keys.map((k) => this.load(k)));
-    return values.filter((v): v is NonNullable<V> => v !== null && v !== undefined);
+    const values = (await Promise.all(keys.map((k) => this.load(k)))) as V[];
+    const out: NonNullable<V>[] = [];
+    for (const v of values) if (v !== null && v !== undefined) out.push(v as NonNullable<V>);
+    return out;
   }
 
   /** Stores a value loaded elsewhere (e.g. by a joined query that fills two loaders at once). */
