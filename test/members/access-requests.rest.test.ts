@@ -72,3 +72,30 @@ describe('project access requests', () => {
     expect(audit.slice(0, 3).map((e) => e.details.add ?? e.details.custom_message)).toEqual(['user_access', 'Denied access request', 'Withdrew access request']);
   });
 });
+
+describe('access requesters in GraphQL (own global ids)', () => {
+  it('one user asking two groups is two objects with their own ids; node(id) for the requester and the managers only', async () => {
+    const owner = await createUser(t, { username: 'owner-gid' });
+    const asker = await createUser(t, { username: 'asker-gid' });
+    const stranger = await createUser(t, { username: 'stranger-gid' });
+    const ids: string[] = [];
+    for (const path of ['doors-a', 'doors-b']) {
+      const g = await createGroup(t, { path, visibility: 'public' });
+      await addGroupMember(t, g, owner, 50);
+      await admin().put(`/api/v4/groups/${g.id}`).send({ request_access_enabled: true }).expect(200);
+      // REST keeps the user's id
+      expect((await api(t, asker.token).post(`/api/v4/groups/${g.id}/access_requests`).expect(201)).body.id).toBe(asker.id);
+      const res = await api(t, owner.token).graphql(`{ groupAccessRequests(groupId: "${path}") { nodes { id databaseId userId username } } }`).expect(200);
+      const [node] = res.body.data.groupAccessRequests.nodes;
+      expect(node).toMatchObject({ userId: asker.id, username: 'asker-gid' });
+      expect(node.id).toBe(`gid://gitlab/AccessRequest/${node.databaseId}`);
+      ids.push(node.id);
+    }
+    expect(new Set(ids).size).toBe(2);
+    const q = `query($ids: [ID!]!) { nodes(ids: $ids) { ... on AccessRequester { id userId } } }`;
+    const seen = async (token: string) => (await api(t, token).graphql(q, { ids }).expect(200)).body.data.nodes;
+    expect(await seen(owner.token)).toEqual(ids.map((id) => ({ id, userId: asker.id })));
+    expect(await seen(asker.token)).toEqual(ids.map((id) => ({ id, userId: asker.id })));
+    expect(await seen(stranger.token)).toEqual([null, null]);
+  });
+});

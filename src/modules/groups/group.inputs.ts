@@ -83,7 +83,7 @@ export class GroupProjectsPageArgs extends PageArgs {
   @Field(() => Boolean, { nullable: true, defaultValue: true, description: 'Archived projects too (default, as GitLab); false leaves them out.' })
   includeArchived?: boolean;
 
-  @Field(() => String, { nullable: true, description: 'Substring of the name, path or description (case-insensitive), as GET /projects?search.' })
+  @Field(() => String, { nullable: true, description: 'Substring of the name, path or description (case-insensitive), like the projects list\'s search.' })
   search?: string;
 
   @Field(() => NamespaceProjectSort, { nullable: true })

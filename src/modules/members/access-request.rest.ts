@@ -1,10 +1,10 @@
 import { defineRoutes, type RouteDef } from '../../rest/route';
-import { shape, time } from '../../core/wire/wire';
+import { int, shape, time } from '../../core/wire/wire';
 import { USER_BASIC_FIELDS } from '../users/user.presenter';
 import { MemberWire } from './member.presenter';
 
 /** GitLab's Entities::AccessRequester: UserBasic plus requested_at. */
-export const AccessRequesterWire = shape('AccessRequester', { ...USER_BASIC_FIELDS, requested_at: time() });
+export const AccessRequesterWire = shape('AccessRequester', { ...USER_BASIC_FIELDS, id: int('userId'), requested_at: time() });
 
 /** GitLab 10.3's lib/api/access_requests.rb, mounted for groups and projects. */
 function routes(kind: 'group' | 'project'): RouteDef[] {

@@ -1,7 +1,7 @@
 import { requireUser } from '../../core/auth/guards';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { pgTime } from '../../core/db/pg-time';
-import { sqlRows } from '../../core/db/sql';
+import { pgArray, sqlRows } from '../../core/db/sql';
 import { onUniqueViolation } from '../../core/db/unique-violation';
 import { ConflictError, ForbiddenError, NotFoundError, ParamError } from '../../core/errors/domain-errors';
 import { recordAudit } from '../../core/events/audit';
@@ -25,16 +25,16 @@ import type { MemberType } from './member.type';
  */
 const { source, auditEntity, roleName, findRow } = memberInternals;
 
-type Row = { id: number; username: string; name: string; state: string; avatar: string | null; requested_at: Date | string };
+type Row = { id: number; user_id: number; username: string; name: string; state: string; avatar: string | null; requested_at: Date | string };
 
 function view(ctx: RequestCtx, r: Row): AccessRequesterType {
   return {
-    id: r.id, username: r.username, name: r.name, state: r.state, avatarUrl: avatarUrl(ctx.externalUrl, 'user', r.id, r.avatar),
+    id: Number(r.id), userId: Number(r.user_id), username: r.username, name: r.name, state: r.state, avatarUrl: avatarUrl(ctx.externalUrl, 'user', Number(r.user_id), r.avatar),
     webUrl: userWebUrl(ctx.externalUrl, r.username), requestedAt: pgTime(r.requested_at),
   };
 }
 
-const COLUMNS = 'u.id, u.username, u.name, u.state, u.avatar, r.requested_at';
+const COLUMNS = 'r.id, r.user_id, u.username, u.name, u.state, u.avatar, r.requested_at';
 
 /** GET /:sources/:id/access_requests: for those who manage the members (403 otherwise), in request order. */
 async function list(ctx: RequestCtx, kind: SourceKind, idOrPath: string, args: PageArgs): Promise<Page<AccessRequesterType>> {
@@ -108,4 +108,24 @@ async function deny(ctx: RequestCtx, kind: SourceKind, idOrPath: string, userId:
   return true;
 }
 
-export const accessRequestService = { list, request, approve, deny };
+/**
+ * node(id)/nodes(ids): the access requests among these ids the caller may see: their own, and those of
+ * the groups and projects whose members the caller manages (one statement, then one permission check
+ * per distinct group or project).
+ */
+async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]): Promise<AccessRequesterType[]> {
+  const user = ctx.user;
+  if (!user) return [];
+  const rows = await sqlRows<Row & { source_type: SourceKind; source_id: number }>(
+    ctx.em, `select r.source_type, r.source_id, ${COLUMNS} from access_requests r join users u on u.id = r.user_id where r.id = any(?::int[]) order by r.id`, [pgArray(ids.map(Number))],
+  );
+  const manages = new Map<string, boolean>();
+  for (const r of rows) {
+    const key = `${r.source_type}:${r.source_id}`;
+    if (Number(r.user_id) === user.id || manages.has(key)) continue;
+    manages.set(key, await source(ctx, r.source_type, String(r.source_id)).then((s) => s.canAdmin, () => false));
+  }
+  return rows.filter((r) => Number(r.user_id) === user.id || manages.get(`${r.source_type}:${r.source_id}`)).map((r) => view(ctx, r));
+}
+
+export const accessRequestService = { list, request, approve, deny, visibleByIds };

@@ -2,6 +2,7 @@ import { nodeDef } from '../../core/graphql/node';
 import { defineModule } from '../../core/module/app-module';
 import { AccessRequestResolver } from './access-request.resolver';
 import { accessRequestRoutes } from './access-request.rest';
+import { accessRequestService } from './access-request.service';
 import { memberLoaders } from './member.loaders';
 import { MemberLinksResolver, MemberResolver } from './member.resolver';
 import { memberRestRoutes } from './member.rest';
@@ -16,6 +17,8 @@ export const membersModule = defineModule({
   nodes: [
     nodeDef<MemberType>({ type: 'Member', gidClass: 'GroupMember', of: (m) => m.sourceType === 'group', load: (ctx, ids) => memberService.visibleByIds(ctx, 'group', ids) }),
     nodeDef<MemberType>({ type: 'Member', gidClass: 'ProjectMember', of: (m) => m.sourceType === 'project', load: (ctx, ids) => memberService.visibleByIds(ctx, 'project', ids) }),
+    // GitLab keeps an access request in the membership row (requested_at set); here it is its own row, so its own class.
+    nodeDef({ type: 'AccessRequester', gidClass: 'AccessRequest', load: accessRequestService.visibleByIds }),
   ],
   resolvers: [MemberResolver, MemberLinksResolver.Group, MemberLinksResolver.Project, AccessRequestResolver],
   loaders: memberLoaders,
