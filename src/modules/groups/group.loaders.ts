@@ -11,6 +11,7 @@ import { Project } from '../projects/project.entity';
 import { listDescendantGroupsBatched, listGroups, listSubgroupsBatched } from './group-list.query';
 import { NamespaceProjectSort, type DescendantGroupsArgs, type GroupProjectsPageArgs, type GroupsArgs } from './group.inputs';
 import { offsetPagesByKey, type ListQuery } from '../../core/pagination/list-query';
+import { perParentPages } from '../../core/pagination/per-parent-pages';
 import { projectSearch } from '../projects/project-search';
 import { CUSTOM_ATTRIBUTES_MAX, customAttributesOf } from '../custom-attributes/custom-attribute.store';
 import type { KeyValue } from '../custom-attributes/custom-attribute.type';
@@ -104,53 +105,18 @@ export function loadGroupSharedProjects(ctx: RequestCtx, keys: readonly GroupPro
 /** Custom attributes per group: administrators set them; reads stop at this many (by key). */
 export const GROUP_CUSTOM_ATTRIBUTES_MAX = CUSTOM_ATTRIBUTES_MAX;
 
-export interface SubgroupsKey {
-  parentId: number;
-  args: GroupsArgs;
-}
+/** Per parent id, the page answered for it (the batched list builders answer in the order of `ids`). */
+const byParent = <T>(ids: readonly number[], pages: Page<T>[]) => new Map(ids.map((id, i) => [id, pages[i]]));
 
-/** `Group.subgroups(args)` for many parents: one query per distinct argument set. */
-async function loadSubgroups(ctx: RequestCtx, keys: readonly SubgroupsKey[]): Promise<Page<Namespace>[]> {
-  const byArgs = new Map<string, SubgroupsKey[]>();
-  for (const k of keys) {
-    const a = JSON.stringify(k.args);
-    byArgs.set(a, [...(byArgs.get(a) ?? []), k]);
-  }
-  const result = new Map<SubgroupsKey, Page<Namespace>>();
-  for (const group of byArgs.values()) {
-    const args = group[0].args;
-    if (args.pagination === PaginationMode.KEYSET) {
-      for (const k of group) result.set(k, await listGroups(ctx, args, { parentId: k.parentId }));
-      continue;
-    }
-    const pages = await listSubgroupsBatched(ctx, args, group.map((k) => k.parentId));
-    group.forEach((k, i) => result.set(k, pages[i]));
-  }
-  return keys.map((k) => result.get(k)!);
-}
-
-/** A batched per-group list: the group and the arguments (one query per distinct argument set). */
-export interface PerGroupKey<A> {
-  groupId: number;
-  args: A;
-}
-const perGroupKey = (k: PerGroupKey<unknown>) => `${k.groupId}:${JSON.stringify(k.args)}`;
-
-/** Runs `pages(args, groupIds)` once per distinct argument set of the keys. */
-async function byArgs<A, T>(keys: readonly PerGroupKey<A>[], pages: (args: A, ids: number[]) => Promise<Page<T>[]>): Promise<Page<T>[]> {
-  const sets = new Map<string, PerGroupKey<A>[]>();
-  for (const k of keys) {
-    const a = JSON.stringify(k.args);
-    sets.set(a, [...(sets.get(a) ?? []), k]);
-  }
-  const result = new Map<PerGroupKey<A>, Page<T>>();
-  for (const set of sets.values()) {
-    const ids = [...new Set(set.map((k) => k.groupId))];
-    const got = await pages(set[0].args, ids);
-    const byId = new Map(ids.map((id, i) => [id, got[i]]));
-    for (const k of set) result.set(k, byId.get(k.groupId)!);
-  }
-  return keys.map((k) => result.get(k)!);
+/**
+ * `Group.subgroups(args)` for many parents: one query per distinct argument set (keyset pages, which
+ * cut by cursor per parent, one per parent).
+ */
+async function subgroupPages(ctx: RequestCtx, args: GroupsArgs, ids: number[]): Promise<Map<number, Page<Namespace>>> {
+  if (args.pagination !== PaginationMode.KEYSET) return byParent(ids, await listSubgroupsBatched(ctx, args, ids));
+  const out = new Map<number, Page<Namespace>>();
+  for (const id of ids) out.set(id, await listGroups(ctx, args, { parentId: id }));
+  return out;
 }
 
 const PROJECT_SORT: Record<NamespaceProjectSort, { orderBy: string; dir: 'asc' | 'desc' }> = {
@@ -229,15 +195,10 @@ export function groupLoaders(ctx: RequestCtx) {
     groupProjects: new DataLoader<GroupProjectsKey, Project[], string>((keys) => loadGroupProjects(ctx, keys), { cacheKeyFn: projectsKey }),
     groupSharedProjects: new DataLoader<GroupProjectsKey, Project[], string>((keys) => loadGroupSharedProjects(ctx, keys), { cacheKeyFn: projectsKey }),
     groupCustomAttributes: new DataLoader<number, KeyValue[]>((ids) => customAttributesOf(ctx, 'Group', ids)),
-    descendantGroups: new DataLoader<PerGroupKey<DescendantGroupsArgs>, Page<Namespace>, string>(
-      (keys) => byArgs(keys, (args, ids) => listDescendantGroupsBatched(ctx, args, ids)), { cacheKeyFn: perGroupKey },
-    ),
-    groupProjectPages: new DataLoader<PerGroupKey<GroupProjectsPageArgs>, Page<Project>, string>(
-      (keys) => byArgs(keys, (args, ids) => groupProjectPages(ctx, args, ids)), { cacheKeyFn: perGroupKey },
-    ),
-    subgroups: new DataLoader<SubgroupsKey, Page<Namespace>, string>((keys) => loadSubgroups(ctx, keys), {
-      cacheKeyFn: (k) => `${k.parentId}:${JSON.stringify(k.args)}`,
-    }),
+    // Nested per-group lists: core's perParentPages batches the keys per distinct argument set.
+    descendantGroups: perParentPages<DescendantGroupsArgs, Namespace>(async (args, ids) => byParent(ids, await listDescendantGroupsBatched(ctx, args, ids))),
+    groupProjectPages: perParentPages<GroupProjectsPageArgs, Project>(async (args, ids) => byParent(ids, await groupProjectPages(ctx, args, ids))),
+    subgroups: perParentPages<GroupsArgs, Namespace>((args, ids) => subgroupPages(ctx, args, ids)),
   };
 }
 

@@ -143,7 +143,7 @@ export class GroupResolver {
   /** GitLab's `Group.descendantGroups`; batched across the groups of a list (one count and one page statement per argument set). */
   @FieldResolver(() => GroupPage, { description: 'Subgroups at any depth the caller may see (as `groups(allAvailable: true)`), by name; includeParentDescendants: false for the direct ones.' })
   descendantGroups(@Root() g: Namespace, @Args() args: DescendantGroupsArgs, @Ctx() ctx: RequestCtx): Promise<Page<Namespace>> {
-    return ctx.loaders.descendantGroups.load({ groupId: g.id, args: { ...args } });
+    return ctx.loaders.descendantGroups.load({ parentId: g.id, args: { ...args } });
   }
 
   /**
@@ -154,7 +154,7 @@ export class GroupResolver {
     description: 'The projects the caller may see in this group (with includeSubgroups: and in its descendants), as GitLab\'s Group.projects connection; by id when sort is omitted. Batched across the groups of a list.',
   })
   projectsPage(@Root() g: Namespace, @Args() args: GroupProjectsPageArgs, @Ctx() ctx: RequestCtx): Promise<Page<Project>> {
-    return ctx.loaders.groupProjectPages.load({ groupId: g.id, args: { ...args } });
+    return ctx.loaders.groupProjectPages.load({ parentId: g.id, args: { ...args } });
   }
 
   @FieldResolver(() => [CustomAttributeType], { nullable: true, description: `Administrators only; null for others. The first ${GROUP_CUSTOM_ATTRIBUTES_MAX} by key.` })
