@@ -322,6 +322,32 @@ describe('GraphQL object links', () => {
     expect(six.count).toBe(two.count);
   });
 
+  it("project → jobs and node(job) follow GitLab's read_build: disabled jobs are null for everyone, non-public jobs for those below Reporter", async () => {
+    const g = await createGroup(t, { path: 'ci-rules', visibility: 'public' });
+    const p = await createProject(t, { namespace: g, path: 'app', visibility: 'public' });
+    const guest = await createUser(t);
+    const reporter = await createUser(t);
+    await addProjectMember(t, p, guest, 10);
+    await addProjectMember(t, p, reporter, 20);
+    const runner = await createRunner(t, { shared: true });
+    const job = await createJob(t, { runner, project: p, name: 'build' });
+    const q = `{ project(fullPath: "ci-rules/app") { path jobs { nodes { name } } } node(id: "gid://gitlab/Ci::Build/${job.id}") { id } }`;
+    const seen = async (token?: string) => {
+      const body = (await api(t, token).graphql(q).expect(200)).body;
+      expect(body.errors).toBeUndefined();
+      return [body.data.project.jobs?.nodes.map((n: { name: string }) => n.name) ?? null, body.data.node ? 'node' : null];
+    };
+    expect(await seen()).toEqual([['build'], 'node']); // public project, public jobs
+    await api(t, ROOT_TOKEN).put(`/api/v4/projects/${p.id}`).send({ public_jobs: false }).expect(200);
+    expect(await seen()).toEqual([null, null]);
+    expect(await seen(guest.token)).toEqual([null, null]);
+    expect(await seen(reporter.token)).toEqual([['build'], 'node']);
+    expect(await seen(ROOT_TOKEN)).toEqual([['build'], 'node']);
+    await api(t, ROOT_TOKEN).put(`/api/v4/projects/${p.id}`).send({ jobs_enabled: false }).expect(200);
+    expect(await seen(reporter.token)).toEqual([null, null]);
+    expect(await seen(ROOT_TOKEN)).toEqual([null, null]);
+  });
+
   it('pages domain → project, impersonation token → user, namespace → parent; hidden ones are null', async () => {
     const top = await createGroup(t, { path: 'web', visibility: 'private' });
     const sub = await createGroup(t, { path: 'sites', parent: top, visibility: 'private' });

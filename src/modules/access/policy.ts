@@ -27,6 +27,12 @@ export const policy = {
   canCreateTopLevelGroup: (user: User | null) => !!user && (user.admin || (user.canCreateGroup && !user.external)),
   /** Update, archive, share, manage members, see runners_token: Master or above. */
   canAdminProject: (user: User | null, level: number) => !!user && (user.admin || level >= AccessLevel.MASTER),
+  /**
+   * GitLab's read_build on a project the caller can see: jobs enabled, and public jobs or Reporter and
+   * above (admins always). `level` is only read when the jobs are not public.
+   */
+  canReadJobs: (user: User | null, project: { jobsEnabled: boolean; publicJobs: boolean }, level: () => number) =>
+    project.jobsEnabled && (project.publicJobs || (!!user && (user.admin || level() >= AccessLevel.REPORTER))),
   /** Environments: reporter reads, developer creates and stops, master updates and deletes; jobs disabled forbids all, admins included. */
   canEnvironment: (user: User | null, level: number, jobsEnabled: boolean, action: EnvironmentAction) =>
     !!user && jobsEnabled && (user.admin || level >= ENVIRONMENT_ROLE[action]),

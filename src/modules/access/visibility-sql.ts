@@ -37,8 +37,7 @@ const directProjects = (user: User) => `array(select pm.project_id from project_
     union all select pl.project_id from project_group_links pl where pl.group_id = any(${memberTree(user)}) and ${activeMembership('pl')})`;
 
 /**
- * Predicate on a projects alias: the user has access to the project, by the same rules as
- * `authorizedProjectIdsSql`, written from the membership tables (issue 19, docs/growth.md "Member
+ * Predicate on a projects alias: the user has access to the project, written from the membership tables (issue 19, docs/growth.md "Member
  * lists"): a namespace in their member tree or their own, a direct membership, a share. Each arm is an
  * array subquery, so on a page it is a cheap filter per row and in a count a BitmapOr of index scans
  * (`projects_namespace_created_idx`, `projects_pkey`); no id list leaves the database.
@@ -50,45 +49,13 @@ export function authorizedProject(user: User, alias: string): string {
 }
 
 /**
- * Predicate on a namespaces alias: a group "of" the user, by the same rules as `authorizedGroupIdsSql`:
+ * Predicate on a namespaces alias: a group "of" the user (GitLab's default GET /groups set):
  * in their member tree, or an ancestor of one of their groups, or a group (with its ancestors) holding
  * a project they reach directly or by share (projects of the member tree sit in it already).
  */
 export function authorizedGroup(user: User, alias: string): string {
   return `(${inMemberTree(user, alias)} or ${alias}.id = any(array(select unnest(x.traversal_ids) from namespaces x where x.kind = 'group'
       and (x.id = any(${memberGroups(user)}) or x.id = any(array(select dp.namespace_id from projects dp where dp.id = any(${directProjects(user)})))))))`;
-}
-
-/** Direct group memberships and everything below them (descendants-or-self), as one CTE. */
-function memberTreeCte(user: User): string {
-  return `with mg as (select coalesce(array_agg(group_id), '{}') as ids from group_members gm0 where gm0.user_id = ${uid(user)} and ${activeMembership('gm0')}),
-    tree as (select n.id from namespaces n, mg where n.traversal_ids && mg.ids)`;
-}
-
-/**
- * Projects the user has any access to: membership, inherited group membership (incl. ancestors),
- * shares with such groups, and their own namespace. Written with `= any(array(...))` so each branch
- * is an index lookup; run once per request (visibility.ts memoizes it).
- */
-export function authorizedProjectIdsSql(user: User): string {
-  return `${memberTreeCte(user)}
-    select pm.project_id as id from project_members pm where pm.user_id = ${uid(user)} and ${activeMembership('pm')}
-    union select ap.id from projects ap where ap.namespace_id = any(array(select id from tree))
-    union select pl.project_id from project_group_links pl where pl.group_id = any(array(select id from tree)) and ${activeMembership('pl')}
-    union select op.id from projects op where op.namespace_id = any(array(select id from namespaces where owner_id = ${uid(user)}))`;
-}
-
-/**
- * Groups "of" the user (GitLab's default GET /groups set): groups they are a member of with their
- * ancestors and descendants, plus the groups (and ancestors) holding projects they can access
- * (`projectIds`: the ids, or their `'{…}'::int[]` literal as visibility.ts builds it).
- */
-export function authorizedGroupIdsSql(user: User, projectIds: readonly number[] | string): string {
-  return `${memberTreeCte(user)}
-    select unnest(n.traversal_ids) as id from namespaces n, mg where n.id = any(mg.ids)
-    union select id from tree
-    union select unnest(pn.traversal_ids) from namespaces pn
-      where pn.kind = 'group' and pn.id = any(array(select p.namespace_id from projects p where p.id = any(${typeof projectIds === 'string' ? projectIds : intArray(projectIds)})))`;
 }
 
 /** Public for everyone; internal too for signed-in, non-external users (docs/permissions.md, "Visibility"). */

@@ -1,63 +1,12 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
-import { sqlRows } from '../../core/db/sql';
-import { activeMembership, authorizedGroup, authorizedGroupIdsSql, authorizedProject, authorizedProjectIdsSql, intArray, levelPredicate } from './visibility-sql';
+import { activeMembership, authorizedGroup, authorizedProject, levelPredicate } from './visibility-sql';
 import { policy } from './policy';
 
-/**
- * Who may see which groups and projects, as SQL predicates for the caller of this request. The
- * predicates read the membership tables inside the statement (`authorizedProject`, `authorizedGroup`:
- * array subqueries over group_members, namespaces.traversal_ids, project_members and shares), so a list
- * costs no extra round trip and no id list to plan (docs/growth.md, "Member lists"). The id sets
- * themselves (`authorizedProjectIds`) are still computed once per request for the callers that need ids.
- * Writes that change access (memberships, shares, new groups/projects) call `forgetAccess`.
- */
-function memo<T>(ctx: RequestCtx, key: string, load: () => Promise<T>): Promise<T> {
-  let hit = ctx.memo.get(key) as Promise<T> | undefined;
-  if (!hit) {
-    hit = load();
-    ctx.memo.set(key, hit);
-  }
-  return hit;
-}
-
-/** An authorized id set and its SQL literal, built once per request. */
-interface IdSet {
-  ids: number[];
-  literal: string;
-}
-
-const EMPTY: IdSet = { ids: [], literal: intArray([]) };
-
-/**
- * The ids as one aggregated `{1,2,…}` text (one row, not thousands: a member of 50 groups reaches about
- * 5,000 projects), which is also the SQL literal the lists inline, built once per request (issue 19).
- */
-async function idSet(ctx: RequestCtx, sql: string): Promise<IdSet> {
-  const [row] = await sqlRows<{ ids: string }>(ctx.em, `select coalesce(array_agg(id), '{}')::text as ids from (${sql}) authorized`);
-  const text = String(row?.ids ?? '{}');
-  if (!/^\{[0-9,]*\}$/.test(text)) throw new Error('authorized ids: unexpected array text');
-  return { ids: text.length > 2 ? text.slice(1, -1).split(',').map(Number) : [], literal: `'${text}'::int[]` };
-}
-
-function projectIdSet(ctx: RequestCtx): Promise<IdSet> {
-  const user = ctx.user;
-  if (!user) return Promise.resolve(EMPTY);
-  return memo(ctx, 'authorizedProjectIds', () => idSet(ctx, authorizedProjectIdsSql(user)));
-}
-
-function groupIdSet(ctx: RequestCtx): Promise<IdSet> {
-  const user = ctx.user;
-  if (!user) return Promise.resolve(EMPTY);
-  return memo(ctx, 'authorizedGroupIds', async () => idSet(ctx, authorizedGroupIdsSql(user, (await projectIdSet(ctx)).literal)));
-}
-
-export async function authorizedProjectIds(ctx: RequestCtx): Promise<number[]> {
-  return (await projectIdSet(ctx)).ids;
-}
-
-export async function authorizedGroupIds(ctx: RequestCtx): Promise<number[]> {
-  return (await groupIdSet(ctx)).ids;
-}
+// Who may see which groups and projects, as SQL predicates for the caller of this request. The
+// predicates read the membership tables inside the statement (`authorizedProject`, `authorizedGroup`:
+// array subqueries over group_members, namespaces.traversal_ids, project_members and shares), so a list
+// costs no extra round trip and no id list to plan (docs/growth.md, "Member lists"). Writes that change
+// access (memberships, shares, new groups/projects) call `forgetAccess` (it clears the level loaders).
 
 /** Predicate on a projects alias: may the caller read this project? */
 export async function projectVisibility(ctx: RequestCtx, alias: string): Promise<string> {
@@ -110,8 +59,6 @@ export async function memberProjects(ctx: RequestCtx, alias: string): Promise<st
 
 /** Call after a write that changes who can see what (memberships, shares, new groups or projects). */
 export function forgetAccess(ctx: RequestCtx): void {
-  ctx.memo.delete('authorizedProjectIds');
-  ctx.memo.delete('authorizedGroupIds');
   ctx.loaders.groupLevel.clearAll();
   ctx.loaders.projectLevel.clearAll();
 }

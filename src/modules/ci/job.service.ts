@@ -5,6 +5,7 @@ import type { JobListArgs } from './job.inputs';
 import { SortDirection } from '../access/visibility.type';
 import { pgTime } from '../../core/db/pg-time';
 import { pgArray, sqlRows } from '../../core/db/sql';
+import { policy } from '../access/policy';
 import { projectVisibility } from '../access/visibility';
 import { preloadJobRelations } from './ci.loaders';
 import type { JobRow, JobStatus } from './job.type';
@@ -81,12 +82,19 @@ async function listForRunner(ctx: RequestCtx, runnerId: number, args: JobListArg
   return page;
 }
 
-/** node(id)/nodes(ids) of jobs: the ones among these ids in projects the caller may see (one statement). */
+/**
+ * node(id)/nodes(ids) of jobs: the ones among these ids whose project the caller may see and whose jobs
+ * they may read (`policy.canReadJobs`, as `Project.jobs`); one statement, levels batched.
+ */
 async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]): Promise<JobRow[]> {
   const now = ctx.clock.now();
-  const rows = await sqlRows<JobSqlRow>(ctx.em, `select ${JOB_COLUMNS} from ci_builds b join projects p on p.id = b.project_id
+  const rows = await sqlRows<JobSqlRow & { jobs_enabled: boolean; public_jobs: boolean }>(ctx.em, `select ${JOB_COLUMNS}, p.jobs_enabled, p.public_jobs
+    from ci_builds b join projects p on p.id = b.project_id
     where b.id = any(?::int[]) and ${await projectVisibility(ctx, 'p')}`, [pgArray(ids.map(Number))]);
-  return rows.map((r) => toJobRow(r, now));
+  const levels = await Promise.all(rows.map((r) => (r.public_jobs || !ctx.user ? 0 : ctx.loaders.projectLevel.load(Number(r.project_id)))));
+  return rows
+    .filter((r, i) => policy.canReadJobs(ctx.user, { jobsEnabled: r.jobs_enabled, publicJobs: r.public_jobs }, () => levels[i]))
+    .map((r) => toJobRow(r, now));
 }
 
 export const jobService = { listForRunner, listForRunners, listForProjects, visibleByIds };

@@ -1,6 +1,7 @@
 import { Args, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { Reads } from '../../core/graphql/reads';
+import { policy } from '../access/policy';
 import type { Page } from '../../core/pagination/page';
 import { perParentPages } from '../../core/pagination/per-parent-pages';
 import type { Project } from '../projects/project.entity';
@@ -23,13 +24,20 @@ declare module '../../core/context/loaders' {
 
 /**
  * A project's jobs as its field (GitLab's `Project.jobs`), where a dashboard goes from a project to its
- * CI. Visible with the project, the same rule as `node(id)` of a job and `ciJobStatusUpdated` here.
+ * CI. GitLab's read_build (`policy.canReadJobs`), the same rule as `node(id)` of a job and
+ * `ciJobStatusUpdated` here: null when the project's jobs are disabled, or not public and the caller
+ * is below Reporter.
  */
 @Resolver(() => ProjectType)
 export class ProjectJobsResolver {
-  @FieldResolver(() => JobPage, { description: "The project's jobs by id (sort DESC: newest first), optionally in one status." })
-  @Reads('id')
-  jobs(@Root() p: Project, @Args() args: JobListArgs, @Ctx() ctx: RequestCtx): Promise<Page<JobRow>> {
+  @FieldResolver(() => JobPage, {
+    nullable: true,
+    description: "The project's jobs by id (sort DESC: newest first), optionally in one status; null when jobs are disabled, or not public and the caller is below Reporter.",
+  })
+  @Reads('id', 'jobsEnabled', 'publicJobs')
+  async jobs(@Root() p: Project, @Args() args: JobListArgs, @Ctx() ctx: RequestCtx): Promise<Page<JobRow> | null> {
+    const level = p.publicJobs || !ctx.user ? 0 : await ctx.loaders.projectLevel.load(p.id);
+    if (!policy.canReadJobs(ctx.user, p, () => level)) return null;
     return ctx.loaders.projectJobs.load({ parentId: p.id, args });
   }
 }

@@ -109,9 +109,8 @@ export async function listGroups(ctx: RequestCtx, args: GroupsArgs, scope: Group
  * Subgroup pages of many parents with the same arguments in one round trip (the GraphQL `Group.subgroups`
  * field inside a list): each parent gets its own page and bounded total. Offset pagination only.
  */
-export async function listSubgroupsBatched(ctx: RequestCtx, args: GroupsArgs, parentIds: readonly number[]): Promise<Page<Namespace>[]> {
-  const pages = await offsetPagesByKey(ctx.em, await groupQuery(ctx, args, {}), 'n.parent_id', parentIds, args);
-  return parentIds.map((id) => pages.get(id)!);
+export async function listSubgroupsBatched(ctx: RequestCtx, args: GroupsArgs, parentIds: readonly number[]): Promise<Map<number, Page<Namespace>>> {
+  return offsetPagesByKey(ctx.em, await groupQuery(ctx, args, {}), 'n.parent_id', parentIds, args);
 }
 
 /**
@@ -120,13 +119,12 @@ export async function listSubgroupsBatched(ctx: RequestCtx, args: GroupsArgs, pa
  * group itself left out), or its direct subgroups with includeParentDescendants: false. Every group
  * the caller may see, as `groups(allAvailable: true)`; ordered by name.
  */
-export async function listDescendantGroupsBatched(ctx: RequestCtx, args: DescendantGroupsArgs, parentIds: readonly number[]): Promise<Page<Namespace>[]> {
+export async function listDescendantGroupsBatched(ctx: RequestCtx, args: DescendantGroupsArgs, parentIds: readonly number[]): Promise<Map<number, Page<Namespace>>> {
   const query = await groupQuery(ctx, { allAvailable: true, search: args.search, owned: args.owned }, {});
   // The descendants' ids first (GIN), then their rows by id: left to a plain predicate under `order by
   // name limit n`, the planner walks the name index of every group (60 ms at 30,000 groups, 0.2 ms so).
   const key = args.includeParentDescendants === false
     ? 'n.parent_id'
     : { match: 'n.id = any(array(select d.id from namespaces d where d.traversal_ids @> array[page_keys.k] and d.id <> page_keys.k))' };
-  const pages = await offsetPagesByKey(ctx.em, query, key, parentIds, args);
-  return parentIds.map((id) => pages.get(id)!);
+  return offsetPagesByKey(ctx.em, query, key, parentIds, args);
 }

@@ -105,15 +105,12 @@ export function loadGroupSharedProjects(ctx: RequestCtx, keys: readonly GroupPro
 /** Custom attributes per group: administrators set them; reads stop at this many (by key). */
 export const GROUP_CUSTOM_ATTRIBUTES_MAX = CUSTOM_ATTRIBUTES_MAX;
 
-/** Per parent id, the page answered for it (the batched list builders answer in the order of `ids`). */
-const byParent = <T>(ids: readonly number[], pages: Page<T>[]) => new Map(ids.map((id, i) => [id, pages[i]]));
-
 /**
  * `Group.subgroups(args)` for many parents: one query per distinct argument set (keyset pages, which
  * cut by cursor per parent, one per parent).
  */
 async function subgroupPages(ctx: RequestCtx, args: GroupsArgs, ids: number[]): Promise<Map<number, Page<Namespace>>> {
-  if (args.pagination !== PaginationMode.KEYSET) return byParent(ids, await listSubgroupsBatched(ctx, args, ids));
+  if (args.pagination !== PaginationMode.KEYSET) return listSubgroupsBatched(ctx, args, ids);
   const out = new Map<number, Page<Namespace>>();
   for (const id of ids) out.set(id, await listGroups(ctx, args, { parentId: id }));
   return out;
@@ -132,7 +129,7 @@ const PROJECT_SORT: Record<NamespaceProjectSort, { orderBy: string; dir: 'asc' |
  * a lateral page per group): the projects the caller may see in the group, or with includeSubgroups
  * in the group and its descendants (traversal_ids GIN), archived ones unless includeArchived: false.
  */
-async function groupProjectPages(ctx: RequestCtx, args: GroupProjectsPageArgs, groupIds: number[]): Promise<Page<Project>[]> {
+async function groupProjectPages(ctx: RequestCtx, args: GroupProjectsPageArgs, groupIds: number[]): Promise<Map<number, Page<Project>>> {
   const where = [await projectVisibility(ctx, 'p')];
   const params: unknown[] = [];
   if (args.includeArchived === false) where.push('not p.archived');
@@ -146,8 +143,7 @@ async function groupProjectPages(ctx: RequestCtx, args: GroupProjectsPageArgs, g
   const key = args.includeSubgroups
     ? { match: 'p.namespace_id = any(array(select d.id from namespaces d where d.traversal_ids @> array[page_keys.k]))' }
     : 'p.namespace_id';
-  const pages = await offsetPagesByKey(ctx.em, query, key, groupIds, args);
-  return groupIds.map((id) => pages.get(id)!);
+  return offsetPagesByKey(ctx.em, query, key, groupIds, args);
 }
 
 const projectsKey = (k: GroupProjectsKey) => `${k.groupId}:${k.limit}:${k.columns}`;
@@ -196,8 +192,8 @@ export function groupLoaders(ctx: RequestCtx) {
     groupSharedProjects: new DataLoader<GroupProjectsKey, Project[], string>((keys) => loadGroupSharedProjects(ctx, keys), { cacheKeyFn: projectsKey }),
     groupCustomAttributes: new DataLoader<number, KeyValue[]>((ids) => customAttributesOf(ctx, 'Group', ids)),
     // Nested per-group lists: core's perParentPages batches the keys per distinct argument set.
-    descendantGroups: perParentPages<DescendantGroupsArgs, Namespace>(async (args, ids) => byParent(ids, await listDescendantGroupsBatched(ctx, args, ids))),
-    groupProjectPages: perParentPages<GroupProjectsPageArgs, Project>(async (args, ids) => byParent(ids, await groupProjectPages(ctx, args, ids))),
+    descendantGroups: perParentPages<DescendantGroupsArgs, Namespace>((args, ids) => listDescendantGroupsBatched(ctx, args, ids)),
+    groupProjectPages: perParentPages<GroupProjectsPageArgs, Project>((args, ids) => groupProjectPages(ctx, args, ids)),
     subgroups: perParentPages<GroupsArgs, Namespace>((args, ids) => subgroupPages(ctx, args, ids)),
   };
 }

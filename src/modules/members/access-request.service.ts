@@ -9,6 +9,7 @@ import { emitSystemEvents } from '../../core/events/system-events';
 import { offsetPage } from '../../core/pagination/list-query';
 import type { Page, PageArgs } from '../../core/pagination/page';
 import { AccessLevel, GROUP_MEMBER_ACCESS_LEVELS, PROJECT_MEMBER_ACCESS_LEVELS } from '../access/access-level';
+import { policy } from '../access/policy';
 import { forgetAccess } from '../access/visibility';
 import { memberEvent } from '../access/system-event-payloads';
 import { avatarUrl } from '../avatars';
@@ -110,8 +111,8 @@ async function deny(ctx: RequestCtx, kind: SourceKind, idOrPath: string, userId:
 
 /**
  * node(id)/nodes(ids): the access requests among these ids the caller may see: their own, and those of
- * the groups and projects whose members the caller manages (one statement, then one permission check
- * per distinct group or project).
+ * the groups and projects whose members the caller manages (one statement; the caller's levels batched
+ * by the access loaders, as the member routes' `canAdmin`).
  */
 async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]): Promise<AccessRequesterType[]> {
   const user = ctx.user;
@@ -119,13 +120,9 @@ async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]):
   const rows = await sqlRows<Row & { source_type: SourceKind; source_id: number }>(
     ctx.em, `select r.source_type, r.source_id, ${COLUMNS} from access_requests r join users u on u.id = r.user_id where r.id = any(?::int[]) order by r.id`, [pgArray(ids.map(Number))],
   );
-  const manages = new Map<string, boolean>();
-  for (const r of rows) {
-    const key = `${r.source_type}:${r.source_id}`;
-    if (Number(r.user_id) === user.id || manages.has(key)) continue;
-    manages.set(key, await source(ctx, r.source_type, String(r.source_id)).then((s) => s.canAdmin, () => false));
-  }
-  return rows.filter((r) => Number(r.user_id) === user.id || manages.get(`${r.source_type}:${r.source_id}`)).map((r) => view(ctx, r));
+  const levels = await Promise.all(rows.map((r) => (r.source_type === 'group' ? ctx.loaders.groupLevel : ctx.loaders.projectLevel).load(Number(r.source_id))));
+  const manages = (r: (typeof rows)[number], i: number) => (r.source_type === 'group' ? policy.canAdminGroup : policy.canAdminProject)(user, levels[i]);
+  return rows.filter((r, i) => Number(r.user_id) === user.id || manages(r, i)).map((r) => view(ctx, r));
 }
 
 export const accessRequestService = { list, request, approve, deny, visibleByIds };

@@ -11,10 +11,10 @@ async function preloadForkSources(ctx: RequestCtx, projects: readonly Project[])
   const ids: number[] = [];
   for (const p of projects) if (p.forkedFromProjectId !== null && p.forkedFromProjectId !== undefined) ids.push(p.forkedFromProjectId);
   if (ids.length === 0) return;
-  await ctx.loaders.forkSource.preload(ids);
+  await ctx.loaders.visibleProject.preload(ids);
   const namespaceIds: number[] = [];
   for (const id of ids) {
-    const source = ctx.loaders.forkSource.peek(id);
+    const source = ctx.loaders.visibleProject.peek(id);
     if (source) namespaceIds.push(source.namespaceId);
   }
   if (namespaceIds.length) await ctx.loaders.namespace.preload(namespaceIds);

@@ -90,8 +90,7 @@ export function projectLoaders(ctx: RequestCtx) {
   return {
     projectShares: new PeekLoader<number, ProjectShareView[]>((ids) => loadProjectShares(ctx, ids)),
     namespaceOwner: new PeekLoader<number, User | null>((ids) => loadNamespaceOwners(ctx, ids)),
-    forkSource: new PeekLoader<number, Project | null>((ids) => loadVisibleProjects(ctx, ids)),
-    /** Projects by id that the caller may see (else null), as `project(id)` would answer: links to a project. */
+    /** Projects by id that the caller may see (else null), as `project(id)` would answer: links to a project (fork sources too). */
     visibleProject: new PeekLoader<number, Project | null>((ids) => loadVisibleProjects(ctx, ids)),
     projectPermissions: new PeekLoader<number, ProjectPermissionsView>((ids) => loadPermissions(ctx, ids)),
   };

@@ -246,8 +246,8 @@ export class ProjectResolver {
   forkedFromProject(@Root() p: Project, @Ctx() ctx: RequestCtx): Project | null | Promise<Project | null> {
     const id = p.forkedFromProjectId;
     if (id === null || id === undefined) return null;
-    const hit = ctx.loaders.forkSource.peek(id);
-    return hit !== undefined ? hit : ctx.loaders.forkSource.load(id);
+    const hit = ctx.loaders.visibleProject.peek(id);
+    return hit !== undefined ? hit : ctx.loaders.visibleProject.load(id);
   }
 
   @FieldResolver(() => ProjectPermissionsType, { nullable: true, description: 'The caller\'s own membership of the project and of its group; null for anonymous callers.' })

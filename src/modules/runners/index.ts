@@ -1,5 +1,4 @@
-import { loadByIds, nodeDef } from '../../core/graphql/node';
-import { mayReadRunner } from './runner-access';
+import { nodeDef } from '../../core/graphql/node';
 import { defineModule } from '../../core/module/app-module';
 import { Migration20261122130000Runners } from './migrations/Migration20261122130000_runners';
 import { Migration20261203180000RunnerTagsGin } from './migrations/Migration20261203180000_runner_tags_gin';
@@ -17,7 +16,7 @@ export const runnersModule = defineModule({
   name: 'runners',
   // As runner(id): signed-in callers, shared runners or the ones they own; admins all.
   nodes: [
-    nodeDef({ type: 'Runner', gidClass: 'Ci::Runner', load: loadByIds(Runner, mayReadRunner, (ctx) => !!ctx.user) }),
+    nodeDef({ type: 'Runner', gidClass: 'Ci::Runner', load: (ctx, ids) => ctx.loaders.visibleRunner.loadPresent(ids.map(Number)) }),
     nodeDef({ type: 'RunnerRegistration', gidClass: 'Ci::Runner' }),
   ],
   entities: [Runner, RunnerProject],

@@ -7,7 +7,7 @@ import { mayReadRunner } from './runner-access';
 import { COUNT_LIMIT } from '../../core/pagination/page';
 import { perParentPages } from '../../core/pagination/per-parent-pages';
 import { policy } from '../access/policy';
-import { authorizedProjectIds } from '../access/visibility';
+import { memberProjects } from '../access/visibility';
 import { intArray } from '../access/visibility-sql';
 import type { JobListArgs } from '../ci/job.inputs';
 import { jobService } from '../ci/job.service';
@@ -26,7 +26,7 @@ export const RUNNER_PROJECTS_MAX = 100;
  * projects the caller is a member of (GitLab: `authorized_projects.where(id: runner.projects)`).
  */
 async function loadRunnerProjects(ctx: RequestCtx, runnerIds: readonly number[]): Promise<Project[][]> {
-  const filter = policy.isAdmin(ctx.user) ? '' : ` and rp.project_id = any(${intArray(await authorizedProjectIds(ctx))})`;
+  const filter = policy.isAdmin(ctx.user) ? '' : ` and exists (select 1 from projects ap where ap.id = rp.project_id and ${await memberProjects(ctx, 'ap')})`;
   const rows = await sqlRows<Record<string, unknown>>(
     ctx.em,
     `select k.id as runner_key, p.* from unnest(${intArray(runnerIds)}) k(id) cross join lateral (

@@ -1,4 +1,4 @@
-import { loadByIds, nodeDef } from '../../core/graphql/node';
+import { nodeDef } from '../../core/graphql/node';
 import { defineModule } from '../../core/module/app-module';
 import { User } from './user.entity';
 import { UserResolver } from './user.resolver';
@@ -20,7 +20,7 @@ declare module '../../core/context/request-ctx' {
 
 export const usersModule = defineModule({
   name: 'users',
-  nodes: [nodeDef({ type: 'User', gidClass: 'User', load: loadByIds(User, () => true) })], entities: [User, Identity], resolvers: [UserResolver, UserProjectsResolver, UserActivityResolver], routes: userRoutes, loaders: (ctx) => ({ ...identityLoaders(ctx), ...userLoaders(ctx) }),
+  nodes: [nodeDef({ type: 'User', gidClass: 'User', load: (ctx, ids) => ctx.loaders.user.loadPresent(ids.map(Number)) })], entities: [User, Identity], resolvers: [UserResolver, UserProjectsResolver, UserActivityResolver], routes: userRoutes, loaders: (ctx) => ({ ...identityLoaders(ctx), ...userLoaders(ctx) }),
   migrations: [
     { name: 'Migration20261203100100_identities', class: Migration20261203100100Identities },
     { name: 'Migration20261203140200_users_email_trgm', class: Migration20261203140200UsersEmailTrgm },
