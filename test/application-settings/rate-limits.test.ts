@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import request from 'supertest';
 import type { Express } from 'express';
 import pino from 'pino';
@@ -148,7 +149,11 @@ describe('rate limits in effect', () => {
     // limit in total, at most (instances × 9) refused early.
     // (The counters are not reset below: a reset under live leases would hand out their rest twice.)
     await t.orm.em.getConnection().execute('delete from rate_limit_counters');
+    // Wait for both instances to hear of the change before sending anything: a request an instance still
+    // counts under the old limit would take a slot of the new count (a slow machine missed 72 so).
+    const heard = [a, b].map((i) => once(i.cache.events, 'invalidated'));
     await settings({ throttle_unauthenticated_requests_per_period: 640 }).expect(200);
+    await Promise.all(heard);
     let admitted = 0;
     await waitFor('the new limit reaches both instances', async () => {
       const [x, y] = await Promise.all([send(a.app), send(b.app)]);
