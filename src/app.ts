@@ -154,7 +154,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     const token = extractToken({ header: (n) => req.get(n), param: (n) => (req.query as Record<string, unknown>)[n] });
     let auth: AuthResult | undefined;
     if (token !== undefined) {
-      auth = await authenticateToken(orm.em.fork(), token, new Date(), req.ip);
+      auth = await authenticateToken(orm.em.fork(), cache, token, new Date(), req.ip);
       req.preAuth = { token, auth };
     }
     const user = auth?.user;
@@ -177,7 +177,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     const query = (req.query ?? {}) as Record<string, unknown>;
     const token = extractToken({ header: (n) => req.get(n), param: (n) => query[n] ?? body[n] });
     // Reuses the throttle's lookup when it authenticated this very token (same request, same instant).
-    let auth = req.preAuth && req.preAuth.token === token ? req.preAuth.auth : await authenticateToken(em, token, now, req.ip);
+    let auth = req.preAuth && req.preAuth.token === token ? req.preAuth.auth : await authenticateToken(em, cache, token, now, req.ip);
     const sudoAs = sudo ? (req.get('sudo') ?? query.sudo ?? body.sudo) : undefined;
     const admin = auth.user;
     if (sudoAs !== undefined && sudoAs !== '') auth = await applySudo(em, auth, String(sudoAs));

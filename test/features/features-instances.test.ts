@@ -1,31 +1,10 @@
 import request from 'supertest';
-import type { SharedCache } from '../../src/core/db/shared-cache';
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 import { FEATURES_CACHE_KEY } from '../../src/modules/features/feature.service';
 
 /** Two app instances on one database: flags are cached per process and invalidated by NOTIFY at commit. */
 const t = useTestApp();
 beforeEach(() => t.cache.invalidate(t.orm.em.fork(), FEATURES_CACHE_KEY));
-
-let seq = 0;
-/**
- * Resolves once `cache` has applied every invalidation committed so far: PostgreSQL delivers
- * notifications in commit order, so seeing a fresh marker sent now means the earlier ones arrived.
- * No timers, no polling.
- */
-async function settled(cache: SharedCache): Promise<void> {
-  const marker = `test-marker-${(seq += 1)}`;
-  const seen = new Promise<void>((resolve) => {
-    const on = (key: string) => {
-      if (key !== marker) return;
-      cache.events.off('invalidated', on);
-      resolve();
-    };
-    cache.events.on('invalidated', on);
-  });
-  await t.cache.invalidate(t.orm.em.fork(), marker);
-  await seen;
-}
 
 const enabledVia = async (app: Parameters<typeof request>[0], name: string) =>
   (await request(app).post('/graphql').send({ query: `{ featureEnabled(name: "${name}") }` })).body.data.featureEnabled as boolean;
@@ -34,7 +13,7 @@ describe('feature flags across instances', () => {
   it('a flag flipped through one instance is seen through the other, in both directions', async () => {
     const b = await t.secondInstance();
     await api(t, ROOT_TOKEN).post('/api/v4/features/shared_flag').send({ value: 'true' }).expect(201);
-    await settled(b.cache);
+    await t.settled();
     expect(await enabledVia(b.app, 'shared_flag')).toBe(true); // now cached in B
 
     // Proof that B serves from its cache: a change behind the service's back (no NOTIFY) is not seen.
@@ -44,7 +23,7 @@ describe('feature flags across instances', () => {
 
     // A write through A notifies at commit; B forgets its entry and reloads.
     await api(t, ROOT_TOKEN).post('/api/v4/features/shared_flag').send({ value: 'false' }).expect(201);
-    await settled(b.cache);
+    await t.settled();
     expect(await enabledVia(b.app, 'shared_flag')).toBe(false);
     expect((await request(b.app).get('/api/v4/features').set('PRIVATE-TOKEN', ROOT_TOKEN)).body).toEqual([
       { name: 'shared_flag', state: 'off', gates: [{ key: 'boolean', value: false }] },
@@ -53,10 +32,10 @@ describe('feature flags across instances', () => {
     // The other direction, with the real switch: B turns the GraphiQL page off, A stops serving it.
     expect((await request(t.app).get('/-/graphiql')).status).toBe(200);
     await request(b.app).post('/api/v4/features/graphiql').set('PRIVATE-TOKEN', ROOT_TOKEN).send({ value: 'false' }).expect(201);
-    await settled(t.cache);
+    await t.settled();
     expect((await request(t.app).get('/-/graphiql')).status).toBe(404);
     await request(b.app).delete('/api/v4/features/graphiql').set('PRIVATE-TOKEN', ROOT_TOKEN).expect(204);
-    await settled(t.cache);
+    await t.settled();
     expect((await request(t.app).get('/-/graphiql')).status).toBe(200);
   });
 });

@@ -52,7 +52,7 @@ async function fileRouteApp(): Promise<express.Express> {
     const em = t.orm.em.fork();
     const body = (req.body ?? {}) as Record<string, unknown>;
     const query = req.query as Record<string, unknown>;
-    const auth = await authenticateToken(em, extractToken({ header: (n) => req.get(n), param: (n) => query[n] ?? body[n] }), new Date());
+    const auth = await authenticateToken(em, null, extractToken({ header: (n) => req.get(n), param: (n) => query[n] ?? body[n] }), new Date());
     return newCtx({ em, user: auth.user, credential: auth.credential, tokenInvalid: auth.tokenInvalid, externalUrl: EXTERNAL_URL, secrets: TEST_SECRETS, cache: uncachedSharedCache() });
   };
   const app = express();

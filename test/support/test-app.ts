@@ -50,8 +50,13 @@ export interface TestApp {
   attach(server: import('node:http').Server): void;
   /** A second service instance on the same database (own pool, own cache), for multi-instance tests. */
   secondInstance(): Promise<{ app: Express; cache: SharedCache; attach(server: import('node:http').Server): void; close(): Promise<void> }>;
-  /** Empties every table and re-creates root with ROOT_TOKEN. */
+  /** Empties every table and re-creates root with ROOT_TOKEN (and waits for every instance to forget its cached credentials). */
   reset(): Promise<void>;
+  /**
+   * Resolves once every instance of this app has applied every cache invalidation committed so far:
+   * after a write straight into the tables (as another program would) that the caches must see.
+   */
+  settled(): Promise<void>;
   close(): Promise<void>;
   /** Counts SQL statements sent while `fn` runs. */
   countQueries<T>(fn: () => Promise<T>): Promise<{ result: T; count: number }>;
@@ -62,6 +67,7 @@ export interface TestApp {
 }
 
 let queryCount = 0;
+const TOKEN_LOOKUP = /from personal_access_tokens t join users u on u\.id = t\.user_id/;
 /** The statements sent while a `captureQueries` runs. */
 let captured: string[] | undefined;
 
@@ -87,14 +93,36 @@ export async function setupTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   const newCtx = ctxFactory(loaderFactory(MODULES));
   await migrate(orm);
   orm.em.getConnection().getKnex().on('query', (q: { sql: string }) => {
-    // A user's daily last_activity_on write runs beside the request, not as one of its statements (modules/users/user-activity.ts).
-    if (!q.sql.startsWith('update users set last_activity_on')) queryCount += 1;
+    // Not counted as a request's statements: a user's daily last_activity_on write, which runs beside the
+    // request (modules/users/user-activity.ts), and the token lookup, which the credential cache makes
+    // once per token and instance (README "Security"; counted in test/tokens/credential-cache.test.ts).
+    if (!q.sql.startsWith('update users set last_activity_on') && !TOKEN_LOOKUP.test(q.sql)) queryCount += 1;
     captured?.push(q.sql);
   });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const { app, stop, cache, attach } = await buildApp({ orm, logger, externalUrl: opts.externalUrl ?? EXTERNAL_URL, trustProxy: opts.trustProxy, secrets: TEST_SECRETS, modules: MODULES, clock: opts.clock, env: opts.env, random: opts.random });
   await cache.ready();
   const others: (() => Promise<void>)[] = [];
+  const caches: SharedCache[] = [cache];
+  let marker = 0;
+  // PostgreSQL delivers notifications in commit order: an instance that saw a marker sent now has
+  // applied every invalidation committed before it (trigger notices included). An instance whose
+  // LISTEN connection is down caches nothing, hence the time limit.
+  const settled = async () => {
+    const key = `test-settled-${process.pid}-${(marker += 1)}`;
+    const seen = caches.map((c) => new Promise<void>((resolve) => {
+      const on = (k: string) => {
+        if (k !== key) return;
+        c.events.off('invalidated', on);
+        resolve();
+      };
+      c.events.on('invalidated', on);
+    }));
+    await uncachedSharedCache().invalidate(orm.em.fork(), key);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(seen), new Promise<void>((resolve) => (timer = setTimeout(resolve, 2000)))]);
+    clearTimeout(timer);
+  };
   return {
     app,
     orm,
@@ -104,7 +132,9 @@ export async function setupTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
       const orm2 = await initOrm({ clientUrl: url, poolMax: 3, model });
       const built = await buildApp({ orm: orm2, logger, externalUrl: EXTERNAL_URL, secrets: TEST_SECRETS, modules: MODULES });
       await built.cache.ready();
+      caches.push(built.cache);
       const close = async () => {
+        caches.splice(caches.indexOf(built.cache), 1);
         await built.stop();
         await orm2.close(true);
       };
@@ -114,7 +144,9 @@ export async function setupTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     async reset() {
       await orm.em.getConnection().execute(`truncate ${tables.join(', ')} restart identity cascade`);
       await ensureRootUser(orm.em.fork(), ROOT_TOKEN, logger);
+      await settled();
     },
+    settled,
     async close() {
       for (const c of others.splice(0)) await c();
       await stop();

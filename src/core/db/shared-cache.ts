@@ -12,7 +12,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
  * entries are dropped on reconnect, because notifications may have been missed meanwhile.
  */
 export interface SharedCache {
-  get<T>(key: string, load: () => Promise<T>): Promise<T>;
+  get<T>(key: string, load: () => Promise<T>, opts?: GetOptions<T>): Promise<T>;
+  /** Forget `key` (and the entries tagged with it) in this instance only: after a commit whose triggers notify the others. */
+  forgetHere(key: string): void;
   /** Forget `key` in this instance now and in every other instance when the write commits. */
   invalidate(em: EntityManager, key: string): Promise<void>;
   /** Fires with the key after an invalidation from any instance has been applied here. */
@@ -22,18 +24,34 @@ export interface SharedCache {
   close(): Promise<void>;
 }
 
+/**
+ * For entries whose invalidation keys are known only once loaded (a token's user): `tags(value)`
+ * names further keys whose invalidation also forgets the entry; `ttlMs` bounds its life. A load that
+ * overlaps any invalidation is returned but not kept (its tags were unknown while it ran).
+ */
+export interface GetOptions<T> {
+  tags?: (value: T) => string[];
+  ttlMs?: number;
+}
+
 export const CACHE_CHANNEL = 'app_cache_invalidate';
+/** Entries kept at most (the oldest is dropped first): tagged entries are one per caller. */
+export const SHARED_CACHE_MAX_ENTRIES = 10_000;
 const MAX_BACKOFF_MS = 5000;
 
+/** A load that raced an invalidation is not kept: the invalidation removed its entry, so it is no longer the key's. */
 interface Entry {
   value: Promise<unknown>;
-  /** Bumped by every invalidation of this key, so a load that raced an invalidation is not kept. */
-  generation: number;
+  tags?: string[];
+  expiresAt?: number;
 }
 
 export function createSharedCache(opts: { connectionString: string; log?: (msg: string) => void }): SharedCache {
   const entries = new Map<string, Entry>();
-  const generations = new Map<string, number>();
+  /** tag → keys of the entries carrying it. */
+  const tagged = new Map<string, Set<string>>();
+  /** Bumped by every invalidation: a tagged load that saw it change is not kept. */
+  let epoch = 0;
   const events = new EventEmitter();
   let client: Client | undefined;
   let listening = false;
@@ -41,11 +59,23 @@ export function createSharedCache(opts: { connectionString: string; log?: (msg: 
   let backoff = 100;
   let readyWaiters: (() => void)[] = [];
 
-  const forget = (key: string) => {
+  const drop = (key: string) => {
+    const entry = entries.get(key);
+    if (!entry) return;
     entries.delete(key);
-    generations.set(key, (generations.get(key) ?? 0) + 1);
+    for (const tag of entry.tags ?? []) {
+      const keys = tagged.get(tag);
+      keys?.delete(key);
+      if (keys?.size === 0) tagged.delete(tag);
+    }
+  };
+  const forget = (key: string) => {
+    epoch += 1;
+    drop(key);
+    for (const k of [...(tagged.get(key) ?? [])]) forget(k);
   };
   const forgetAll = () => {
+    epoch += 1;
     for (const key of [...entries.keys()]) forget(key);
   };
 
@@ -90,18 +120,35 @@ export function createSharedCache(opts: { connectionString: string; log?: (msg: 
 
   return {
     events,
-    async get<T>(key: string, load: () => Promise<T>): Promise<T> {
+    async get<T>(key: string, load: () => Promise<T>, opts?: GetOptions<T>): Promise<T> {
       if (!listening) return load();
       const hit = entries.get(key);
-      if (hit) return hit.value as Promise<T>;
-      const generation = generations.get(key) ?? 0;
+      if (hit && (hit.expiresAt === undefined || hit.expiresAt > Date.now())) return hit.value as Promise<T>;
+      if (hit) drop(key);
+      const startEpoch = epoch;
       const value = load();
-      entries.set(key, { value, generation });
-      value.catch(() => entries.get(key)?.value === value && entries.delete(key));
+      const entry: Entry = { value };
+      if (opts?.ttlMs !== undefined) entry.expiresAt = Date.now() + opts.ttlMs;
+      entries.set(key, entry);
+      if (entries.size > SHARED_CACHE_MAX_ENTRIES) drop(entries.keys().next().value as string);
+      value.catch(() => entries.get(key) === entry && drop(key));
       const result = await value;
-      if ((generations.get(key) ?? 0) !== generation && entries.get(key)?.value === value) entries.delete(key);
+      if (entries.get(key) !== entry) return result;
+      if (opts?.tags && epoch !== startEpoch) {
+        drop(key);
+        return result;
+      }
+      if (opts?.tags) {
+        entry.tags = opts.tags(result);
+        for (const tag of entry.tags) {
+          let keys = tagged.get(tag);
+          if (!keys) tagged.set(tag, (keys = new Set()));
+          keys.add(key);
+        }
+      }
       return result;
     },
+    forgetHere: (key) => forget(key),
     async invalidate(em, key) {
       forget(key);
       // On the write's transaction when there is one, so the notification goes out at its commit.
@@ -125,6 +172,7 @@ export function uncachedSharedCache(): SharedCache {
   return {
     events: new EventEmitter(),
     get: (_key, load) => load(),
+    forgetHere: () => undefined,
     async invalidate(em, key) {
       await em.getConnection().execute('select pg_notify(?, ?)', [CACHE_CHANNEL, key], 'all', em.getTransactionContext());
     },

@@ -1,4 +1,5 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
+import { forgetCredentials } from '../../core/auth/credential-cache';
 import { changes as auditChanges, INSTANCE_SCOPE, recordAudit } from '../../core/events/audit';
 import { THROTTLES_CACHE_KEY } from './throttles';
 import { sqlRows } from '../../core/db/sql';
@@ -107,6 +108,8 @@ async function update(ctx: RequestCtx, input: Record<string, unknown>): Promise<
     }
     return (await readRow(em, ctx.secrets))!;
   });
+  // The unique-IPs limit is read with each credential (tokens/authenticate.ts).
+  if (changes.size > 0) forgetCredentials(ctx.cache);
   ctx.memo.set(MEMO, Promise.resolve(row));
   return view(ctx, row);
 }

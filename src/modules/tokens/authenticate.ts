@@ -3,6 +3,8 @@ import type { Credential } from '../../core/context/request-ctx';
 import type { DomainError } from '../../core/errors/domain-errors';
 import { UNIQUE_IPS_COLUMNS, UNIQUE_IPS_JOIN, uniqueIpsRefusal, type UniqueIpsLimit } from '../application-settings';
 import { lightEntity, sqlRows } from '../../core/db/sql';
+import type { SharedCache } from '../../core/db/shared-cache';
+import { AUTH_CACHE_TAG, authCacheUserTag } from '../../core/auth/credential-cache';
 import { digestToken } from '../../core/auth/token';
 import { User } from '../users/user.entity';
 import { noteActivity } from '../users/user-activity';
@@ -16,24 +18,60 @@ export interface AuthResult {
   refusal?: DomainError | null;
 }
 
-/** Resolves a supplied token to its active user and scopes; unknown, revoked, expired or blocked → tokenInvalid. */
-export async function authenticateToken(em: EntityManager, token: string | undefined, now: Date, ip?: string): Promise<AuthResult> {
+type AuthRow = Record<string, unknown> & UniqueIpsLimit & { token_scopes: string[]; token_impersonation: boolean };
+
+/** A backstop only: every write that matters invalidates at once (README "Security", "Credential cache"). */
+export const AUTH_CACHE_TTL_MS = 60_000;
+
+/**
+ * The token's row and its active user, from the shared cache: a request with a token the instance saw
+ * before costs no statement. Keyed by the digest and today's date (a token's expiry is a day, so the
+ * answer holds for the day); only found credentials are kept, so an unknown token always asks the
+ * database. Kept entries are forgotten when their user's row or tokens change: triggers on users,
+ * personal_access_tokens and application_settings notify every instance at commit (migration
+ * Migration20261208090000_auth_cache_notify), whoever wrote; the service's own writes also forget them
+ * in their instance right after commit (`forgetCredentials`).
+ */
+async function credentialRow(em: EntityManager, cache: SharedCache | null, digest: string, today: string): Promise<AuthRow | undefined> {
+  const load = async () => {
+    const [row] = await sqlRows<AuthRow>(
+      em,
+      `select u.*, t.scopes as token_scopes, t.impersonation as token_impersonation, ${UNIQUE_IPS_COLUMNS}
+         from personal_access_tokens t join users u on u.id = t.user_id ${UNIQUE_IPS_JOIN}
+        where t.token_digest = ? and ${activeTokenSql('t')} and u.state = 'active'`,
+      [digest, today],
+    );
+    if (!row) throw new NoCredential();
+    return row;
+  };
+  if (!cache) return load().catch(noCredential);
+  return cache
+    .get(`auth:token:${digest}:${today}`, load, { tags: (row) => [AUTH_CACHE_TAG, authCacheUserTag(Number(row.id))], ttlMs: AUTH_CACHE_TTL_MS })
+    .catch(noCredential);
+}
+
+/** A miss is thrown, not returned, so the cache keeps only found credentials. */
+class NoCredential extends Error {}
+function noCredential(e: unknown): undefined {
+  if (e instanceof NoCredential) return undefined;
+  throw e;
+}
+
+/**
+ * Resolves a supplied token to its active user and scopes; unknown, revoked, expired or blocked →
+ * tokenInvalid. `cache`: the app's shared cache (null: always read the database).
+ */
+export async function authenticateToken(em: EntityManager, cache: SharedCache | null, token: string | undefined, now: Date, ip?: string): Promise<AuthResult> {
   if (token === undefined) return { user: null, credential: null, tokenInvalid: false };
   if (token === '' || token.length > 255) return { user: null, credential: null, tokenInvalid: true };
-  // One indexed lookup per request: the token's digest joined to its active user.
-  const [row] = await sqlRows<Record<string, unknown> & UniqueIpsLimit & { token_scopes: string[]; token_impersonation: boolean }>(
-    em,
-    `select u.*, t.scopes as token_scopes, t.impersonation as token_impersonation, ${UNIQUE_IPS_COLUMNS}
-       from personal_access_tokens t join users u on u.id = t.user_id ${UNIQUE_IPS_JOIN}
-      where t.token_digest = ? and ${activeTokenSql('t')} and u.state = 'active'`,
-    [digestToken(token), now.toISOString().slice(0, 10)],
-  );
+  const row = await credentialRow(em, cache, digestToken(token), now.toISOString().slice(0, 10));
   if (!row) return { user: null, credential: null, tokenInvalid: true };
   const { token_scopes: scopes, token_impersonation: impersonation, ips_limit, ips_window } = row;
   const refusal = await uniqueIpsRefusal(em, { ips_limit, ips_window }, Number(row.id), ip, now);
-  // A read-only record of the caller (not in the identity map): services that change a user load it
-  // through the EntityManager (issue 8: mapping a managed entity was most of MikroORM's per-request cost).
-  // The row mapper reads the users columns only, so the token columns need no copy of the row without them.
+  // A read-only record of the caller (not in the identity map), mapped per request from the (shared,
+  // never mutated) row: services that change a user load it through the EntityManager (issue 8:
+  // mapping a managed entity was most of MikroORM's per-request cost). The row mapper reads the users
+  // columns only, so the token columns need no copy of the row without them.
   const user = lightEntity(em, User, row);
   if (!refusal) noteActivity(em, user, now);
   return { user, credential: { scopes, impersonation }, tokenInvalid: false, refusal };

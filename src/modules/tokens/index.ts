@@ -5,6 +5,8 @@ import { PersonalAccessToken } from './personal-access-token.entity';
 import { TokenResolver } from './token.resolver';
 import { TokenLinksResolver } from './token-links.resolver';
 import { tokenRoutes } from './token.rest';
+import { Migration20261208090000AuthCacheNotify } from './migrations/Migration20261208090000_auth_cache_notify';
 
 export const tokensModule = defineModule({ name: 'tokens',
-  nodes: [nodeDef({ type: 'ImpersonationToken', gidClass: 'PersonalAccessToken', load: loadByIds(PersonalAccessToken, (_ctx, t) => t.impersonation, (ctx) => policy.isAdmin(ctx.user)) })], entities: [PersonalAccessToken], resolvers: [TokenResolver, TokenLinksResolver], routes: tokenRoutes });
+  nodes: [nodeDef({ type: 'ImpersonationToken', gidClass: 'PersonalAccessToken', load: loadByIds(PersonalAccessToken, (_ctx, t) => t.impersonation, (ctx) => policy.isAdmin(ctx.user)) })], entities: [PersonalAccessToken], resolvers: [TokenResolver, TokenLinksResolver], routes: tokenRoutes,
+  migrations: [{ name: 'Migration20261208090000_auth_cache_notify', class: Migration20261208090000AuthCacheNotify }] });

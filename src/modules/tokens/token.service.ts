@@ -1,4 +1,5 @@
 import { assertNotPast } from '../../core/validation/future-date';
+import { forgetCredentials } from '../../core/auth/credential-cache';
 import { assertOptionalDate } from '../../core/params/coerce';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { digestToken, generateToken } from '../../core/auth/token';
@@ -75,6 +76,7 @@ async function revoke(ctx: RequestCtx, userId: number, id: number): Promise<bool
     await em.flush();
     if (!was) await recordAudit(ctx, em, [{ ...tokenAudit(user, token), action: { remove: 'impersonation_token' } }]);
   });
+  forgetCredentials(ctx.cache, user.id);
   return true;
 }
 

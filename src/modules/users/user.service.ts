@@ -6,6 +6,7 @@ import { parseTimestamp } from '../broadcast-messages/timestamp-param';
 import { personalProjectIds, projectEvents, userEvent, userKeyDestroyEvents } from '../access/system-event-payloads';
 import { primaryEmailChanged } from '../emails/primary-email';
 import { lightEntity, likeEscape, sqlEntities, sqlRows } from '../../core/db/sql';
+import { forgetCredentials } from '../../core/auth/credential-cache';
 import { onUniqueViolation } from '../../core/db/unique-violation';
 import { ConflictError, ForbiddenError, NotFoundError, ParamError, UnauthenticatedError, ValidationError, type DomainError } from '../../core/errors/domain-errors';
 import { offsetPage } from '../../core/pagination/list-query';
@@ -195,6 +196,7 @@ async function update(ctx: RequestCtx, id: number, input: UpdateUserInput): Prom
     if (user.username !== oldUsername) await emitSystemEvents(ctx, em, () => userEvent(em, user.id, 'rename', oldUsername));
   });
   await onUniqueViolation(write, conflictFromIndex);
+  forgetCredentials(ctx.cache, user.id);
   return user;
 }
 
@@ -234,6 +236,7 @@ async function remove(ctx: RequestCtx, id: number, hardDelete = false): Promise<
     await em.nativeDelete(User, { id: user.id });
     await recordAudit(ctx, em, [{ ...userAudit(user), action: { remove: 'user' } }]);
   });
+  forgetCredentials(ctx.cache, user.id);
   return true;
 }
 
@@ -245,12 +248,14 @@ async function remove(ctx: RequestCtx, id: number, hardDelete = false): Promise<
 async function setBlocked(ctx: RequestCtx, id: number, blocked: boolean): Promise<boolean> {
   const user = await get(ctx, id);
   const [from, to] = blocked ? ['active', 'blocked'] : ['blocked', 'active'];
-  return ctx.em.transactional(async (em) => {
+  const changed = await ctx.em.transactional(async (em) => {
     const rows = await sqlRows(em, 'update users set state = ?, updated_at = ? where id = ? and state = ? returning id', [to, ctx.clock.now(), user.id, from]);
     if (rows.length === 0) return false;
     await recordAudit(ctx, em, [{ ...userAudit(user), action: { customMessage: blocked ? 'Blocked user' : 'Unblocked user' } }]);
     return true;
   });
+  forgetCredentials(ctx.cache, user.id);
+  return changed;
 }
 
 /** GitLab's `find_user`: all digits is an id, anything else a username (404 User Not Found). */

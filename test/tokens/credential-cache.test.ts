@@ -1,0 +1,134 @@
+import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
+import { createUser, queryOne } from '../support/factories';
+import request from 'supertest';
+import { activityWritesSettled } from '../../src/modules/users/user-activity';
+
+/**
+ * The credential cache (README "Security", "Credential cache"): a token an instance has seen costs no
+ * statement; every change to its user, its tokens or the settings read with it is seen at once by the
+ * instance that wrote it and, at commit, by every other instance — also when the write comes from
+ * outside the service (triggers).
+ */
+let now = new Date('2026-11-25T12:00:00Z');
+const t = useTestApp({ clock: { now: () => now } });
+beforeEach(() => {
+  now = new Date('2026-11-25T12:00:00Z');
+});
+
+const TOKEN_LOOKUP = /from personal_access_tokens t join users u/;
+const lookups = async (fn: () => Promise<unknown>) => (await t.captureQueries(fn)).sql.filter((s) => TOKEN_LOOKUP.test(s)).length;
+/** One second instance for the file (its start-up is most of a test's time); reset() waits for it too. */
+let other: Awaited<ReturnType<typeof t.secondInstance>> | undefined;
+const second = async () => (other ??= await t.secondInstance());
+const me = (app: Parameters<typeof request>[0], token: string) => request(app).get('/api/v4/user').set('PRIVATE-TOKEN', token);
+
+describe('credential cache', () => {
+  it('reads a token once: later requests with it send no token lookup; an unknown token is looked up every time', async () => {
+    const u = await createUser(t);
+    expect(await lookups(() => me(t.app, u.token).expect(200))).toBe(1);
+    // The day's first request records last_activity_on, a change of the user's row: read once more.
+    await activityWritesSettled();
+    await t.settled();
+    expect(await lookups(() => me(t.app, u.token).expect(200))).toBe(1);
+    expect(await lookups(() => me(t.app, u.token).expect(200))).toBe(0);
+    expect(await lookups(() => me(t.app, u.token).expect(200))).toBe(0);
+    expect(await lookups(() => me(t.app, 'tok-unknown').expect(401))).toBe(1);
+    expect(await lookups(() => me(t.app, 'tok-unknown').expect(401))).toBe(1);
+  });
+
+  it('revoking a token through one instance: refused there at once, and by the other instance after the commit', async () => {
+    const u = await createUser(t);
+    const created = await api(t, ROOT_TOKEN).post(`/api/v4/users/${u.id}/impersonation_tokens`).send({ name: 'ci', scopes: ['api'] }).expect(201);
+    const token = created.body.token as string;
+    const b = await second();
+    await me(t.app, token).expect(200);
+    await me(b.app, token).expect(200);
+    expect(await lookups(() => me(t.app, token).expect(200))).toBe(0); // cached in A
+    await api(t, ROOT_TOKEN).delete(`/api/v4/users/${u.id}/impersonation_tokens/${created.body.id}`).expect(204);
+    await me(t.app, token).expect(401);
+    await t.settled();
+    await me(b.app, token).expect(401);
+    await me(b.app, u.token).expect(200); // the user's other token still works
+  });
+
+  it('blocking and unblocking a user: its cached tokens follow on both instances', async () => {
+    const u = await createUser(t);
+    const b = await second();
+    await me(t.app, u.token).expect(200);
+    await me(b.app, u.token).expect(200);
+    await api(t, ROOT_TOKEN).post(`/api/v4/users/${u.id}/block`).expect(201);
+    await me(t.app, u.token).expect(401);
+    await t.settled();
+    await me(b.app, u.token).expect(401);
+    await api(t, ROOT_TOKEN).post(`/api/v4/users/${u.id}/unblock`).expect(201);
+    await me(t.app, u.token).expect(200);
+    await t.settled();
+    await me(b.app, u.token).expect(200);
+  });
+
+  it('a change written straight into the tables (another program) reaches every instance through the triggers', async () => {
+    const [u, v] = [await createUser(t), await createUser(t)];
+    const b = await second();
+    for (const app of [t.app, b.app]) for (const x of [u, v]) await me(app, x.token).expect(200);
+    await activityWritesSettled(); // the day's first requests recorded last_activity_on
+    await t.settled();
+    for (const app of [t.app, b.app]) for (const x of [u, v]) await me(app, x.token).expect(200); // cached now
+    const conn = t.orm.em.getConnection();
+    // With the users trigger off, a block is not heard: both instances answer from their caches.
+    await conn.execute('alter table users disable trigger users_auth_cache_update');
+    try {
+      await conn.execute(`update users set state = 'blocked' where id = ?`, [u.id]);
+      await t.settled();
+      await me(t.app, u.token).expect(200);
+      await me(b.app, u.token).expect(200);
+    } finally {
+      await conn.execute('alter table users enable trigger users_auth_cache_update');
+    }
+    // With it on, any update of the row is heard by both.
+    await conn.execute('update users set bio = bio where id = ?', [u.id]);
+    await t.settled();
+    await me(t.app, u.token).expect(401);
+    await me(b.app, u.token).expect(401);
+    // A token's row: expired behind the service's back.
+    await conn.execute(`update personal_access_tokens set expires_at = '2020-01-01' where user_id = ?`, [v.id]);
+    await t.settled();
+    await me(t.app, v.token).expect(401);
+    await me(b.app, v.token).expect(401);
+  });
+
+  it('a statement touching more than 100 users forgets every cached credential with one notice', async () => {
+    const u = await createUser(t);
+    await t.orm.em.getConnection().execute(
+      `insert into users (username, email, name) select 'bulk' || i, 'bulk' || i || '@example.com', 'Bulk ' || i from generate_series(1, 101) i`,
+    );
+    await me(t.app, u.token).expect(200);
+    await me(t.app, ROOT_TOKEN).expect(200);
+    const notices: string[] = [];
+    const on = (k: string) => notices.push(k);
+    t.cache.events.on('invalidated', on);
+    await t.orm.em.getConnection().execute(`update users set bio = 'bulk' where username like 'bulk%'`);
+    await t.settled();
+    t.cache.events.off('invalidated', on);
+    expect(notices.filter((k) => k.startsWith('auth'))).toEqual(['auth']);
+    expect(await lookups(() => me(t.app, u.token).expect(200))).toBe(1);
+    expect(await lookups(() => me(t.app, ROOT_TOKEN).expect(200))).toBe(1);
+  });
+
+  it('a settings change forgets every credential (the unique-IPs limit is read with it)', async () => {
+    const u = await createUser(t);
+    await me(t.app, u.token).expect(200);
+    await api(t, ROOT_TOKEN).put('/api/v4/application/settings').send({ unique_ips_limit_enabled: true, unique_ips_limit_per_user: 1 }).expect(200);
+    expect(await lookups(() => me(t.app, u.token).expect(200))).toBe(1);
+  });
+
+  it('an entry holds for its day only: a token whose expiry day comes is refused from that day on', async () => {
+    const u = await createUser(t);
+    await t.orm.em.getConnection().execute(`update personal_access_tokens set expires_at = '2026-11-26' where user_id = ?`, [u.id]);
+    await t.settled();
+    await me(t.app, u.token).expect(200);
+    expect(await lookups(() => me(t.app, u.token).expect(200))).toBe(0);
+    now = new Date('2026-11-26T00:00:01Z');
+    await me(t.app, u.token).expect(401);
+    expect((await queryOne<{ n: string }>(t, 'select count(*) as n from personal_access_tokens where user_id = ?', [u.id]))!.n).toBe('1');
+  });
+});
