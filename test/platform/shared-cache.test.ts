@@ -53,6 +53,36 @@ describe('shared cache (LISTEN/NOTIFY invalidation)', () => {
     expect(await t.cache.get('k4', async () => 'fresh')).toBe('fresh'); // but it was not kept
   });
 
+  it('tagged entries: forgotten with any of their tags, here or from another instance; a load racing any invalidation is not kept', async () => {
+    const tags = (v: string) => ['tag-a', `tag-${v}`];
+    expect(await t.cache.get('k6', async () => 'x', { tags })).toBe('x');
+    expect(await t.cache.get('k6', async () => 'y', { tags })).toBe('x'); // cached
+    t.cache.forgetHere('tag-x');
+    expect(await t.cache.get('k6', async () => 'y', { tags })).toBe('y');
+    expect(await t.cache.get('k7', async () => 'z', { tags })).toBe('z');
+    const b = await t.secondInstance();
+    const applied = once(t.cache.events, 'invalidated');
+    await b.cache.invalidate(t.orm.em.fork(), 'tag-a'); // from the other instance: both k6 and k7 go
+    await applied;
+    expect(await t.cache.get('k6', async () => 'y2', { tags })).toBe('y2');
+    expect(await t.cache.get('k7', async () => 'z2', { tags })).toBe('z2');
+
+    // The tags of a loading entry are unknown until it loads: any invalidation meanwhile drops it.
+    let release!: () => void;
+    const slow = t.cache.get('k8', () => new Promise<string>((r) => (release = () => r('stale'))), { tags });
+    t.cache.forgetHere('tag-stale');
+    release();
+    expect(await slow).toBe('stale');
+    expect(await t.cache.get('k8', async () => 'fresh', { tags })).toBe('fresh');
+  });
+
+  it('an entry with a time to live is loaded again once it has passed', async () => {
+    expect(await t.cache.get('k9', async () => 1, { ttlMs: 30 })).toBe(1);
+    expect(await t.cache.get('k9', async () => 2, { ttlMs: 30 })).toBe(1);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(await t.cache.get('k9', async () => 3, { ttlMs: 30 })).toBe(3);
+  });
+
   it('caches nothing once closed (no LISTEN connection, no stale reads)', async () => {
     const b = await t.secondInstance();
     await b.close();

@@ -48,7 +48,7 @@ export interface TestApp {
   cache: SharedCache;
   /** Serves GraphQL subscriptions on `server`'s WebSocket upgrades (BuiltApp.attach). */
   attach(server: import('node:http').Server): void;
-  /** A second service instance on the same database (own pool, own cache), for multi-instance tests. */
+  /** A second service instance on the same database (own pool, own cache, the same options), for multi-instance tests. */
   secondInstance(): Promise<{ app: Express; cache: SharedCache; attach(server: import('node:http').Server): void; close(): Promise<void> }>;
   /** Empties every table and re-creates root with ROOT_TOKEN (and waits for every instance to forget its cached credentials). */
   reset(): Promise<void>;
@@ -130,7 +130,7 @@ export async function setupTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     attach,
     async secondInstance() {
       const orm2 = await initOrm({ clientUrl: url, poolMax: 3, model });
-      const built = await buildApp({ orm: orm2, logger, externalUrl: EXTERNAL_URL, secrets: TEST_SECRETS, modules: MODULES });
+      const built = await buildApp({ orm: orm2, logger, externalUrl: opts.externalUrl ?? EXTERNAL_URL, trustProxy: opts.trustProxy, secrets: TEST_SECRETS, modules: MODULES, clock: opts.clock, env: opts.env, random: opts.random });
       await built.cache.ready();
       caches.push(built.cache);
       const close = async () => {

@@ -20,6 +20,17 @@ const lookups = async (fn: () => Promise<unknown>) => (await t.captureQueries(fn
 /** One second instance for the file (its start-up is most of a test's time); reset() waits for it too. */
 let other: Awaited<ReturnType<typeof t.secondInstance>> | undefined;
 const second = async () => (other ??= await t.secondInstance());
+/**
+ * First requests with these tokens on these instances, then the day's last_activity_on writes they
+ * started and the notices of those writes (a change of the user's row forgets its credentials): after
+ * this, each token is cached in each instance.
+ */
+async function touch(apps: Parameters<typeof request>[0][], tokens: string[]) {
+  for (const app of apps) for (const token of tokens) await me(app, token).expect(200);
+  await activityWritesSettled();
+  await t.settled();
+  for (const app of apps) for (const token of tokens) await me(app, token).expect(200);
+}
 const me = (app: Parameters<typeof request>[0], token: string) => request(app).get('/api/v4/user').set('PRIVATE-TOKEN', token);
 
 describe('credential cache', () => {
@@ -41,8 +52,7 @@ describe('credential cache', () => {
     const created = await api(t, ROOT_TOKEN).post(`/api/v4/users/${u.id}/impersonation_tokens`).send({ name: 'ci', scopes: ['api'] }).expect(201);
     const token = created.body.token as string;
     const b = await second();
-    await me(t.app, token).expect(200);
-    await me(b.app, token).expect(200);
+    await touch([t.app, b.app], [token]);
     expect(await lookups(() => me(t.app, token).expect(200))).toBe(0); // cached in A
     await api(t, ROOT_TOKEN).delete(`/api/v4/users/${u.id}/impersonation_tokens/${created.body.id}`).expect(204);
     await me(t.app, token).expect(401);
@@ -69,10 +79,7 @@ describe('credential cache', () => {
   it('a change written straight into the tables (another program) reaches every instance through the triggers', async () => {
     const [u, v] = [await createUser(t), await createUser(t)];
     const b = await second();
-    for (const app of [t.app, b.app]) for (const x of [u, v]) await me(app, x.token).expect(200);
-    await activityWritesSettled(); // the day's first requests recorded last_activity_on
-    await t.settled();
-    for (const app of [t.app, b.app]) for (const x of [u, v]) await me(app, x.token).expect(200); // cached now
+    await touch([t.app, b.app], [u.token, v.token]);
     const conn = t.orm.em.getConnection();
     // With the users trigger off, a block is not heard: both instances answer from their caches.
     await conn.execute('alter table users disable trigger users_auth_cache_update');
