@@ -43,19 +43,18 @@ function toJobRow(r: JobSqlRow, now: Date): JobRow {
   };
 }
 
-/**
- * Jobs of several runners at once (Runner.jobs of a runner list; spec 4.6), each list ordered by id and paginated in SQL: a bounded
- * count and a lateral page per runner in one round trip, for any number of runners and any page size
- * (ci_builds_runner_idx and ci_builds_runner_status_idx give index range scans). Callers check that the runners may be read.
- */
-async function listForRunners(ctx: RequestCtx, runnerIds: readonly number[], args: JobListArgs): Promise<Map<number, Page<JobRow>>> {
-  const now = ctx.clock.now();
-  return offsetPagesByKey(ctx.em, jobQuery(args, now), 'b.runner_id', runnerIds, args);
-}
+/** The column a job list is batched by: Runner.jobs (spec 4.6) or Project.jobs. */
+const PARENT_COLUMN = { runner: 'b.runner_id', project: 'b.project_id' } as const;
 
-/** Jobs of several projects at once (Project.jobs of a project list), as listForRunners: one round trip (ci_builds_project_id_idx). */
-async function listForProjects(ctx: RequestCtx, projectIds: readonly number[], args: JobListArgs): Promise<Map<number, Page<JobRow>>> {
-  return offsetPagesByKey(ctx.em, jobQuery(args, ctx.clock.now()), 'b.project_id', projectIds, args);
+/**
+ * Jobs of several runners or projects at once (Runner.jobs of a runner list, spec 4.6; Project.jobs of
+ * a project list), each list ordered by id and paginated in SQL: a bounded count and a lateral page per
+ * parent in one round trip, for any number of parents and any page size (ci_builds_runner_idx,
+ * ci_builds_runner_status_idx, and the (project_id, id) / (project_id, status, id) indexes give index
+ * range scans). Callers check that the parents' jobs may be read.
+ */
+async function listForParents(ctx: RequestCtx, parent: keyof typeof PARENT_COLUMN, ids: readonly number[], args: JobListArgs): Promise<Map<number, Page<JobRow>>> {
+  return offsetPagesByKey(ctx.em, jobQuery(args, ctx.clock.now()), PARENT_COLUMN[parent], ids, args);
 }
 
 const JOB_COLUMNS = 'b.id, b.status, b.stage, b.name, b.ref, b.tag, b.coverage, b.created_at, b.started_at, b.finished_at, b.project_id, b.pipeline_id, b.user_id, b.runner_id';
@@ -97,4 +96,4 @@ async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]):
     .map((r) => toJobRow(r, now));
 }
 
-export const jobService = { listForRunner, listForRunners, listForProjects, visibleByIds };
+export const jobService = { listForRunner, listForParents, visibleByIds };

@@ -13,7 +13,7 @@ import { JobPage, type JobRow } from './job.type';
 export function projectJobLoaders(ctx: RequestCtx) {
   return {
     /** `Project.jobs` across the projects of a list: one bounded count and one page query per argument set. */
-    projectJobs: perParentPages<JobListArgs, JobRow>((args, ids) => jobService.listForProjects(ctx, ids, args)),
+    projectJobs: perParentPages<JobListArgs, JobRow>((args, ids) => jobService.listForParents(ctx, 'project', ids, args)),
   };
 }
 

@@ -1,22 +1,19 @@
 import { Args, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { Reads } from '../../core/graphql/reads';
-import { offsetPagesByKey } from '../../core/pagination/list-query';
 import { PageArgs, type Page } from '../../core/pagination/page';
 import { perParentPages } from '../../core/pagination/per-parent-pages';
 import { policy } from '../access/policy';
 import type { Project } from '../projects/project.entity';
 import { ProjectType } from '../projects/project.type';
-import { Environment } from './environment.entity';
+import type { Environment } from './environment.entity';
+import { environmentService } from './environment.service';
 import { EnvironmentPage } from './environment.type';
 
 export function environmentListLoaders(ctx: RequestCtx) {
   return {
-    /** `Project.environments` across the projects of a list; the same list as projectEnvironments (by id, on the (project_id, id) index). */
-    projectEnvironmentLists: perParentPages<PageArgs, Environment>((args, ids) => offsetPagesByKey(ctx.em, {
-      select: 'e.*', from: 'environments e', where: [], params: [], orderBy: 'e.id', dir: 'asc', id: 'e.id',
-      map: (row) => ctx.em.map(Environment, row as never),
-    }, 'e.project_id', ids, args)),
+    /** `Project.environments` across the projects of a list: the same list as projectEnvironments, one round trip. */
+    projectEnvironmentLists: perParentPages<PageArgs, Environment>((args, ids) => environmentService.listForProjects(ctx, ids, args)),
   };
 }
 

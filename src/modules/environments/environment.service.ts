@@ -7,7 +7,7 @@ import { lightEntity, pgArray, sqlRows } from '../../core/db/sql';
 import { projectVisibility } from '../access/visibility';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../core/errors/domain-errors';
 import { MSG } from '../../core/errors/messages';
-import { offsetPage } from '../../core/pagination/list-query';
+import { offsetPage, offsetPagesByKey, type ListQuery, type PageInput } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
 import { patchEntity } from '../../core/patch/patch-entity';
 import { policy, type EnvironmentAction } from '../access/policy';
@@ -34,13 +34,25 @@ async function find(ctx: RequestCtx, project: Project, environmentId: number): P
   return env;
 }
 
+/** Environments by id; the caller adds which project(s). Index environments (project_id, id) serves the filter and the order. */
+function environmentQuery(ctx: RequestCtx): ListQuery<Environment> {
+  return { select: 'e.*', from: 'environments e', where: [], params: [], orderBy: 'e.id', dir: 'asc', id: 'e.id', map: (row) => ctx.em.map(Environment, row as never) };
+}
+
 async function list(ctx: RequestCtx, args: EnvironmentsArgs): Promise<Page<Environment>> {
   const project = await projectFor(ctx, args.projectId, 'read');
-  // Index environments (project_id, id) serves the filter and the order.
-  return offsetPage(ctx.em, {
-    select: 'e.*', from: 'environments e', where: ['e.project_id = ?'], params: [project.id], orderBy: 'e.id', dir: 'asc', id: 'e.id',
-    map: (row) => ctx.em.map(Environment, row as never),
-  }, args);
+  const query = environmentQuery(ctx);
+  query.where.push('e.project_id = ?');
+  query.params.push(project.id);
+  return offsetPage(ctx.em, query, args);
+}
+
+/**
+ * The same list for several projects at once (`Project.environments` across a project list; the caller
+ * checked who may read each): one round trip.
+ */
+async function listForProjects(ctx: RequestCtx, projectIds: readonly number[], args: PageInput): Promise<Map<number, Page<Environment>>> {
+  return offsetPagesByKey(ctx.em, environmentQuery(ctx), 'e.project_id', projectIds, args);
 }
 
 async function get(ctx: RequestCtx, projectId: string, environmentId: number): Promise<Environment> {
@@ -129,4 +141,4 @@ async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]):
   return rows.filter((r, i) => policy.canEnvironment(user, levels[i], r.jobs_enabled, 'read')).map((r) => lightEntity(ctx.em, Environment, r));
 }
 
-export const environmentService = { list, get, create, update, remove, stop, visibleByIds };
+export const environmentService = { list, listForProjects, get, create, update, remove, stop, visibleByIds };

@@ -77,7 +77,7 @@ export function runnerLoaders(ctx: RequestCtx) {
     runnerProjects: new DataLoader<number, Project[]>((ids) => loadRunnerProjects(ctx, ids)),
     runnerJobCount: new DataLoader<number, number | null>((ids) => loadRunnerJobCounts(ctx, ids)),
     /** Runner.jobs across the runners of a list: one count and one page query per argument set. */
-    runnerJobs: perParentPages<JobListArgs, JobRow>((args, ids) => jobService.listForRunners(ctx, ids, args)),
+    runnerJobs: perParentPages<JobListArgs, JobRow>((args, ids) => jobService.listForParents(ctx, 'runner', ids, args)),
   };
 }
 
