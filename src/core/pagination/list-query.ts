@@ -102,6 +102,25 @@ const intArrayLiteral = (ids: readonly number[]) => `'{${ids.map((id) => Math.tr
 export type PageKey = string | { match: string };
 const keyFilter = (key: PageKey) => (typeof key === 'string' ? `${key} = page_keys.k` : `(${key.match})`);
 
+/** The bounded count (GitLab's 10,000 rule) of one list per key, as one statement: rows `page_key`, `page_total`. */
+function countsByKeyStatement(q: ListQuery<unknown>, key: PageKey, keys: readonly number[]): { sql: string; params: unknown[] } {
+  return {
+    sql: `select page_keys.k as page_key, (${boundedCount(q.from, `${filterOf(q)} and ${keyFilter(key)}`)}) as page_total from unnest(${intArrayLiteral(keys)}) as page_keys(k)`,
+    params: q.params,
+  };
+}
+const totalsOf = (rows: Record<string, unknown>[]) => new Map(rows.map((r) => [Number(r.page_key), Number(r.page_total)]));
+
+/**
+ * How many rows of one list each key has, at most COUNT_LIMIT (null above: as the list totals), in one
+ * statement: e.g. `Runner.jobCount` across a runner list.
+ */
+export async function boundedCountsByKey(em: EntityManager, q: ListQuery<unknown>, key: PageKey, keys: readonly number[]): Promise<Map<number, number | null>> {
+  const { sql, params } = countsByKeyStatement(q, key, keys);
+  const totals = totalsOf(await sqlRows(em, sql, params));
+  return new Map(keys.map((k) => [Number(k), bounded(totals.get(Number(k)) ?? 0)]));
+}
+
 /**
  * The same page of one list for many keys at once (e.g. the subgroups of every group of a list, the
  * jobs of every runner): `key` is the integer column the lists are split by (`n.parent_id`). One
@@ -115,7 +134,7 @@ export async function offsetPagesByKey<T>(em: EntityManager, q: ListQuery<T>, ke
   const filter = `${filterOf(q)} and ${keyFilter(key)}`;
   const ks = `unnest(${intArrayLiteral(keys)}) as page_keys(k)`;
   const [counted, rows] = await sqlRowsBatch(em, [
-    { sql: `select page_keys.k as page_key, (${boundedCount(q.from, filter)}) as page_total from ${ks}`, params: q.params },
+    countsByKeyStatement(q, key, keys),
     {
       sql: `select page_keys.k as page_key, x.* from ${ks} cross join lateral (
         select ${q.select}, row_number() over (order by ${orderOf(q)}) as page_rn from ${q.from} where ${filter}
@@ -129,7 +148,7 @@ export async function offsetPagesByKey<T>(em: EntityManager, q: ListQuery<T>, ke
     const { page_key: pageKey, page_rn: _rn, ...rest } = row;
     byKey.get(Number(pageKey))?.push(q.map(rest));
   }
-  const totals = new Map(counted.map((c) => [Number(c.page_key), Number(c.page_total)]));
+  const totals = totalsOf(counted);
   return new Map([...byKey].map(([k, nodes]) => [k, makePage(nodes, totals.get(k) ?? 0, req)]));
 }
 
@@ -335,12 +354,11 @@ async function positionPage<T>(em: EntityManager, q: ListQuery<T>, conn: Connect
  */
 async function connectionPagesByKey<T>(em: EntityManager, q: ListQuery<T>, key: PageKey, keys: readonly number[], conn: ConnectionRequest): Promise<Map<number, Page<T>>> {
   const ks = `unnest(${intArrayLiteral(keys)}) as page_keys(k)`;
-  let counts: Promise<Map<number, number>> | undefined;
+  // Counted only when a page's `count` is read, then for every key at once.
+  let counts: Promise<Map<number, number | null>> | undefined;
   const countOf = (k: number) => async () => {
-    counts ??= sqlRows<{ page_key: number; page_total: string | number }>(
-      em, `select page_keys.k as page_key, (${boundedCount(q.from, `${filterOf(q)} and ${keyFilter(key)}`)}) as page_total from ${ks}`, q.params,
-    ).then((rows) => new Map(rows.map((r) => [Number(r.page_key), Number(r.page_total)])));
-    return bounded((await counts).get(k) ?? 0);
+    counts ??= boundedCountsByKey(em, q, key, keys);
+    return (await counts).get(k) ?? 0;
   };
   const positional = conn.after?.kind === 'offset' || conn.before?.kind === 'offset' || !isKeysetOrder(q);
   if (positional && (conn.backward || conn.before || conn.after?.kind === 'keyset')) {

@@ -1,5 +1,5 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
-import { offsetPage, offsetPagesByKey, type ListQuery } from '../../core/pagination/list-query';
+import { offsetPage, boundedCountsByKey, offsetPagesByKey, type ListQuery } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
 import type { JobListArgs } from './job.inputs';
 import { SortDirection } from '../access/visibility.type';
@@ -57,10 +57,15 @@ async function listForParents(ctx: RequestCtx, parent: keyof typeof PARENT_COLUM
   return offsetPagesByKey(ctx.em, jobQuery(args, ctx.clock.now()), PARENT_COLUMN[parent], ids, args);
 }
 
+/** How many jobs each runner or project has (Runner.jobCount), at most COUNT_LIMIT (null above), in one statement. */
+async function countForParents(ctx: RequestCtx, parent: keyof typeof PARENT_COLUMN, ids: readonly number[]): Promise<Map<number, number | null>> {
+  return boundedCountsByKey(ctx.em, jobQuery({}, ctx.clock.now()), PARENT_COLUMN[parent], ids);
+}
+
 const JOB_COLUMNS = 'b.id, b.status, b.stage, b.name, b.ref, b.tag, b.coverage, b.created_at, b.started_at, b.finished_at, b.project_id, b.pipeline_id, b.user_id, b.runner_id';
 
 /** Jobs ordered by id, filtered by status; the caller adds which runner(s). */
-function jobQuery(args: JobListArgs, now: Date): ListQuery<JobRow> {
+function jobQuery(args: Pick<JobListArgs, 'status' | 'sort'>, now: Date): ListQuery<JobRow> {
   const where: string[] = [];
   const params: unknown[] = [];
   if (args.status) {
@@ -96,4 +101,4 @@ async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]):
     .map((r) => toJobRow(r, now));
 }
 
-export const jobService = { listForRunner, listForParents, visibleByIds };
+export const jobService = { listForRunner, listForParents, countForParents, visibleByIds };

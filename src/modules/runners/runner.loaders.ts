@@ -4,7 +4,6 @@ import { lightEntitiesById, lightEntity, sqlRows } from '../../core/db/sql';
 import { PeekLoader } from '../../core/context/peek-loader';
 import { Runner } from './runner.entity';
 import { mayReadRunner } from './runner-access';
-import { COUNT_LIMIT } from '../../core/pagination/page';
 import { perParentPages } from '../../core/pagination/per-parent-pages';
 import { policy } from '../access/policy';
 import { memberProjects } from '../access/visibility';
@@ -44,22 +43,6 @@ async function loadRunnerProjects(ctx: RequestCtx, runnerIds: readonly number[])
 }
 
 /**
- * Runner.jobCount across the runners of a list in one statement: each runner's jobs counted up to
- * COUNT_LIMIT + 1 (ci_builds_runner_idx), null above COUNT_LIMIT, as the list totals.
- */
-async function loadRunnerJobCounts(ctx: RequestCtx, ids: readonly number[]): Promise<(number | null)[]> {
-  const rows = await sqlRows<{ id: number; n: string }>(
-    ctx.em,
-    `select k.id, (select count(*) from (select 1 from ci_builds b where b.runner_id = k.id limit ${COUNT_LIMIT + 1}) x) as n from unnest(${intArray(ids)}) k(id)`,
-  );
-  const byId = new Map(rows.map((r) => [Number(r.id), Number(r.n)]));
-  return ids.map((id) => {
-    const n = byId.get(id) ?? 0;
-    return n > COUNT_LIMIT ? null : n;
-  });
-}
-
-/**
  * Runners by id as `runner(id)` lets the caller read them (runner-access.ts `mayReadRunner`): admins
  * any, signed-in users shared ones and the ones they own; else null. One query per batch.
  */
@@ -75,7 +58,11 @@ export function runnerLoaders(ctx: RequestCtx) {
   return {
     visibleRunner: new PeekLoader<number, Runner | null>((ids) => loadVisibleRunners(ctx, ids)),
     runnerProjects: new DataLoader<number, Project[]>((ids) => loadRunnerProjects(ctx, ids)),
-    runnerJobCount: new DataLoader<number, number | null>((ids) => loadRunnerJobCounts(ctx, ids)),
+    /** Runner.jobCount across the runners of a list: one statement, bounded as the list totals (ci_builds_runner_idx). */
+    runnerJobCount: new DataLoader<number, number | null>(async (ids) => {
+      const counts = await jobService.countForParents(ctx, 'runner', ids);
+      return ids.map((id) => counts.get(id) ?? 0);
+    }),
     /** Runner.jobs across the runners of a list: one count and one page query per argument set. */
     runnerJobs: perParentPages<JobListArgs, JobRow>((args, ids) => jobService.listForParents(ctx, 'runner', ids, args)),
   };
