@@ -4,7 +4,6 @@ import {
 } from 'graphql';
 import { snakeCase, type ParamSpec, type ParamType } from '../core/params/coerce';
 import type { ParamException, RouteDef } from './route';
-import { CONNECTION_ARGS } from '../core/pagination/page';
 import { GRAPHQL_ONLY_EXTENSION } from '../core/graphql/graphql-only';
 
 /**
@@ -44,12 +43,11 @@ function specOf(src: Source, arg: string, where: string): ParamSpec {
 }
 
 /**
- * GraphQL-only arguments: the connection arguments of every list (REST pages by page/per_page and its
- * own keyset), and every argument marked `@GraphQLOnly()` (core/graphql/graphql-only.ts: dashboard
- * filters such as `runners(type, sort)` or `groups(parentPath)` on root fields REST routes use).
+ * GraphQL-only arguments, marked `@GraphQLOnly()` (core/graphql/graphql-only.ts): the connection
+ * arguments of every list (PageArgs; REST pages by page/per_page and its own keyset) and dashboard
+ * filters such as `runners(type, sort)` or `groups(parentPath)` on root fields REST routes use.
  */
-const GRAPHQL_ONLY: ReadonlySet<string> = new Set(CONNECTION_ARGS);
-const graphqlOnly = (a: GraphQLArgument) => GRAPHQL_ONLY.has(a.name) || a.extensions?.[GRAPHQL_ONLY_EXTENSION] === true;
+const graphqlOnly = (a: GraphQLArgument) => a.extensions?.[GRAPHQL_ONLY_EXTENSION] === true;
 
 function derive(args: readonly GraphQLArgument[], where: string): Map<string, ParamSpec> {
   const out = new Map<string, ParamSpec>();

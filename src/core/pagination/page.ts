@@ -1,5 +1,6 @@
 import { ArgsType, Field, FieldResolver, Int, ObjectType, registerEnumType, Resolver, Root, type ClassType } from 'type-graphql';
 import { ParamError } from '../errors/domain-errors';
+import { GraphQLOnly } from '../graphql/graphql-only';
 import { decodeConnectionCursor, encodeOffsetCursor, type ConnectionCursor } from './cursor';
 
 export const DEFAULT_PER_PAGE = 20;
@@ -19,11 +20,10 @@ export enum PaginationMode {
 registerEnumType(PaginationMode, { name: 'PaginationMode' });
 
 /**
- * The Relay connection arguments (https://relay.dev/graphql/connections.htm, README "Connections
- * (Relay)"). GraphQL only: REST routes do not derive parameters from them (rest/derive-params.ts).
+ * A list's arguments: REST's page/per_page, and the Relay connection arguments
+ * (https://relay.dev/graphql/connections.htm, README "Connections (Relay)"), which are GraphQL only:
+ * REST routes derive no parameter from them (rest/derive-params.ts).
  */
-export const CONNECTION_ARGS = ['first', 'after', 'last', 'before'] as const;
-
 @ArgsType()
 export class PageArgs {
   @Field(() => Int, { nullable: true, description: 'Page number (default 1; values below 1 mean 1).' })
@@ -32,15 +32,19 @@ export class PageArgs {
   @Field(() => Int, { nullable: true, description: 'Items per page (default 20, at most 100).' })
   perPage?: number;
 
+  @GraphQLOnly()
   @Field(() => Int, { nullable: true, description: 'Connection: the first n items after `after` (0 to 100, default 20; more is served as 100). Not with page, perPage or last.' })
   first?: number | null;
 
+  @GraphQLOnly()
   @Field(() => String, { nullable: true, description: 'Connection: items after this cursor (an edge `cursor` or `pageInfo.endCursor`).' })
   after?: string | null;
 
+  @GraphQLOnly()
   @Field(() => Int, { nullable: true, description: 'Connection: the last n items before `before` (0 to 100; more is served as 100), in list order. Not with page, perPage or first.' })
   last?: number | null;
 
+  @GraphQLOnly()
   @Field(() => String, { nullable: true, description: 'Connection: items before this cursor (an edge `cursor` or `pageInfo.startCursor`).' })
   before?: string | null;
 }
