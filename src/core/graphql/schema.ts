@@ -10,6 +10,7 @@ import { QueryComplexityResolver } from './query-complexity';
 import { withMutationPayloads } from './mutation-payloads';
 import { pageConnectionResolvers } from '../pagination/page';
 import { NodeResolver, globalIds } from './node';
+import { DateTimeISO } from './date-time';
 
 const cache = new WeakMap<readonly AppModule[], Promise<GraphQLSchema>>();
 
@@ -37,7 +38,7 @@ export function buildAppSchema(modules: readonly AppModule[]): Promise<GraphQLSc
     // Core's own root fields (queryComplexity, node, nodes) and the page types' connection fields (edges,
     // pageInfo, count: core/pagination/page.ts) next to the modules' resolvers.
     const resolvers: NonEmptyArray<Function> = [...resolversOf(modules), QueryComplexityResolver, NodeResolver, ...pageConnectionResolvers()];
-    schema = buildSchema({ resolvers, validate: false, pubSub: NO_PUBSUB }).then((built) => {
+    schema = buildSchema({ resolvers, validate: false, pubSub: NO_PUBSUB, scalarsMap: [{ type: Date, scalar: DateTimeISO }] }).then((built) => {
       const unbounded = unboundedLists(built);
       if (unbounded.length) throw new Error(`list fields without perPage or @MaxItems (core/graphql/list-bound.ts): ${unbounded.join(', ')}`);
       // Payload twins last: each calls its old mutation's resolver as guardFields left it (mutation-payloads.ts).
