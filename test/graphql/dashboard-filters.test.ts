@@ -260,5 +260,19 @@ describe('runners(type, sort), Runner.runnerType and Runner.jobCount', () => {
     expect(ten.count).toBe(two.count);
     expect(ten2.count).toBe(two.count);
   });
+
+  it('jobCount(statuses): only jobs in those statuses (GitLab\'s argument), an empty list counts none; one statement per set of statuses', async () => {
+    const { project, a, b } = await fleet();
+    for (const status of ['running', 'running', 'failed', 'success']) await createJob(t, { runner: b, project, status });
+    await createJob(t, { runner: a, project, status: 'failed' });
+    const Q = `{ allRunners { nodes { id: databaseId all: jobCount running: jobCount(statuses: [RUNNING]) broken: jobCount(statuses: [FAILED, RUNNING, FAILED]) none: jobCount(statuses: []) } } }`;
+    const { result, count } = await t.countQueries(() => api(t, ROOT_TOKEN).graphql(Q).expect(200));
+    const byId = Object.fromEntries(result.body.data.allRunners.nodes.map((r: { id: number }) => [r.id, r]));
+    expect(byId[b.id]).toEqual({ id: b.id, all: 4, running: 2, broken: 3, none: 0 });
+    expect(byId[a.id]).toEqual({ id: a.id, all: 1, running: 0, broken: 1, none: 0 });
+    const plain = await t.countQueries(() => api(t, ROOT_TOKEN).graphql('{ allRunners { nodes { id: databaseId } } }').expect(200));
+    expect(count).toBe(plain.count + 4); // four sets of statuses, one count statement each, for all the runners
+    expect((await api(t, ROOT_TOKEN).graphql('{ allRunners { nodes { jobCount(statuses: [NOPE]) } } }')).body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+  });
 });
 

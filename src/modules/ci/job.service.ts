@@ -57,9 +57,17 @@ async function listForParents(ctx: RequestCtx, parent: keyof typeof PARENT_COLUM
   return offsetPagesByKey(ctx.em, jobQuery(args, ctx.clock.now()), PARENT_COLUMN[parent], ids, args);
 }
 
-/** How many jobs each runner or project has (Runner.jobCount), at most COUNT_LIMIT (null above), in one statement. */
-async function countForParents(ctx: RequestCtx, parent: keyof typeof PARENT_COLUMN, ids: readonly number[]): Promise<Map<number, number | null>> {
-  return boundedCountsByKey(ctx.em, jobQuery({}, ctx.clock.now()), PARENT_COLUMN[parent], ids);
+/**
+ * How many jobs each runner or project has (Runner.jobCount), at most COUNT_LIMIT (null above), in one
+ * statement; `statuses`: only jobs in one of these (GitLab's `jobCount(statuses:)`; an empty list matches none).
+ */
+async function countForParents(ctx: RequestCtx, parent: keyof typeof PARENT_COLUMN, ids: readonly number[], statuses?: readonly JobStatus[] | null): Promise<Map<number, number | null>> {
+  const query = jobQuery({}, ctx.clock.now());
+  if (statuses) {
+    query.where.push('b.status = any(?::text[])');
+    query.params.push(pgArray([...new Set(statuses)].map((s) => s.toLowerCase())));
+  }
+  return boundedCountsByKey(ctx.em, query, PARENT_COLUMN[parent], ids);
 }
 
 const JOB_COLUMNS = 'b.id, b.status, b.stage, b.name, b.ref, b.tag, b.coverage, b.created_at, b.started_at, b.finished_at, b.project_id, b.pipeline_id, b.user_id, b.runner_id';

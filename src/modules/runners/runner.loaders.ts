@@ -10,7 +10,7 @@ import { memberProjects } from '../access/visibility';
 import { intArray } from '../access/visibility-sql';
 import type { JobListArgs } from '../ci/job.inputs';
 import { jobService } from '../ci/job.service';
-import type { JobRow } from '../ci/job.type';
+import type { JobRow, JobStatus } from '../ci/job.type';
 import { Project } from '../projects/project.entity';
 
 /**
@@ -55,14 +55,26 @@ async function loadVisibleRunners(ctx: RequestCtx, ids: readonly number[]): Prom
 }
 
 export function runnerLoaders(ctx: RequestCtx) {
+  const jobCountLoaders = new Map<string, DataLoader<number, number | null>>();
   return {
     visibleRunner: new PeekLoader<number, Runner | null>((ids) => loadVisibleRunners(ctx, ids)),
     runnerProjects: new DataLoader<number, Project[]>((ids) => loadRunnerProjects(ctx, ids)),
-    /** Runner.jobCount across the runners of a list: one statement, bounded as the list totals (ci_builds_runner_idx). */
-    runnerJobCount: new DataLoader<number, number | null>(async (ids) => {
-      const counts = await jobService.countForParents(ctx, 'runner', ids);
-      return ids.map((id) => counts.get(id) ?? 0);
-    }),
+    /**
+     * Runner.jobCount(statuses) across the runners of a list: one loader per set of statuses, one
+     * statement each, bounded as the list totals (ci_builds_runner_idx, ci_builds_runner_status_idx).
+     */
+    runnerJobCount: (statuses?: readonly JobStatus[] | null) => {
+      const key = statuses ? JSON.stringify([...new Set(statuses)].sort()) : '';
+      let loader = jobCountLoaders.get(key);
+      if (!loader) {
+        loader = new DataLoader<number, number | null>(async (ids) => {
+          const counts = await jobService.countForParents(ctx, 'runner', ids, statuses);
+          return ids.map((id) => counts.get(id) ?? 0);
+        });
+        jobCountLoaders.set(key, loader);
+      }
+      return loader;
+    },
     /** Runner.jobs across the runners of a list: one count and one page query per argument set. */
     runnerJobs: perParentPages<JobListArgs, JobRow>((args, ids) => jobService.listForParents(ctx, 'runner', ids, args)),
   };

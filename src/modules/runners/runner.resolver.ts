@@ -5,7 +5,7 @@ import { PayloadMutation } from '../../core/graphql/mutation-payloads';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
 import { JobListArgs } from '../ci/job.inputs';
-import { JobPage, type JobRow } from '../ci/job.type';
+import { JobPage, JobStatus, type JobRow } from '../ci/job.type';
 import type { Project } from '../projects/project.entity';
 import { ProjectType } from '../projects/project.type';
 import { projectRunnerService } from './project-runner.service';
@@ -126,9 +126,13 @@ export class RunnerResolver {
     nullable: true,
     description: 'Jobs this runner ran, counted up to 10,000 (null above); null too where `jobs` is (the caller may not list them). Batched across the runners of a list.',
   })
-  async jobCount(@Root() r: Runner, @Ctx() ctx: RequestCtx): Promise<number | null> {
+  async jobCount(
+    @Root() r: Runner,
+    @Ctx() ctx: RequestCtx,
+    @Arg('statuses', () => [JobStatus], { nullable: true, description: 'Only jobs in one of these statuses (all when omitted; an empty list counts none).' }) statuses?: JobStatus[] | null,
+  ): Promise<number | null> {
     if (!ctx.user || !(await runnerService.canListJobs(ctx, r))) return null;
-    return ctx.loaders.runnerJobCount.load(r.id);
+    return ctx.loaders.runnerJobCount(statuses).load(r.id);
   }
 
   @FieldResolver(() => Boolean, { description: 'Not active: takes no jobs (later GitLab\'s paused).' })
