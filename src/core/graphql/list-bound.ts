@@ -66,6 +66,9 @@ function pageTypeNames(schema: GraphQLSchema): Set<string> {
   return names;
 }
 
+/** A page's item lists (`nodes`, `edges`): bounded, and counted, by the paged field that returned the page. */
+export const isPageItems = (pages: ReadonlySet<string>, typeName: string, fieldName: string) => (fieldName === 'nodes' || fieldName === 'edges') && pages.has(typeName);
+
 /**
  * `Type.field` of every list of objects without perPage and without @MaxItems, and of every list of
  * leaf values without @MaxItems or @CostItems (must be empty).
@@ -82,7 +85,7 @@ export function unboundedLists(schema: GraphQLSchema): string[] {
         continue;
       }
       if (!isCompositeType(getNamedType(f.type))) continue;
-      if (f.args.some((a) => a.name === 'perPage') || ((f.name === 'nodes' || f.name === 'edges') && pages.has(type.name)) || maxItemsOf(f) !== undefined) continue;
+      if (f.args.some((a) => a.name === 'perPage') || isPageItems(pages, type.name, f.name) || maxItemsOf(f) !== undefined) continue;
       out.push(`${type.name}.${f.name}`);
     }
   }

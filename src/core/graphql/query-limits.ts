@@ -16,7 +16,7 @@ import {
   isCompositeType,
 } from 'graphql';
 import { servedPageSize } from '../pagination/page';
-import { countOfArgument, maxItemsOf, pageTypeNames, valueCountOf } from './list-bound';
+import { countOfArgument, isPageItems, maxItemsOf, pageTypeNames, valueCountOf } from './list-bound';
 
 export const MAX_DEPTH = 10;
 /** About ten full pages of 30 fields; a cost is the number of field values resolved (see operationCost). */
@@ -141,7 +141,7 @@ export function operationCost(
     if (def.args.some((a) => a.name === 'perPage')) return pageSize(field, variables, defaults);
     if (!isListType(getNullableType(def.type))) return 1;
     // A page's `nodes` and `edges` are already counted by its paged field's multiplier.
-    if ((field.name.value === 'nodes' || field.name.value === 'edges') && pageTypes(schema).has(parentName)) return 1;
+    if (isPageItems(pageTypes(schema), parentName, field.name.value)) return 1;
     // Every other list of objects declares its bound (list-bound.ts; the schema build checks it).
     const max = maxItemsOf(def);
     if (max === undefined) return MAX_COMPLEXITY + 1;
