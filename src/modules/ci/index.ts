@@ -9,6 +9,7 @@ import { seedCiDemo } from './ci-demo.seed';
 import { Migration20261122130100CiJobs } from './migrations/Migration20261122130100_ci_jobs';
 import { Migration20261205100000CiJobStatusNotify } from './migrations/Migration20261205100000_ci_job_status_notify';
 import { Migration20261206090000CiBuildsProjectOrder } from './migrations/Migration20261206090000_ci_builds_project_order';
+import { Migration20261208100000CiJobStatusNotifyId } from './migrations/Migration20261208100000_ci_job_status_notify_id';
 
 /** Pipelines, commits and jobs: what runners run (spec 2.2). Nothing in the API creates them; the seed does. */
 export const ciModule = defineModule({
@@ -23,6 +24,7 @@ export const ciModule = defineModule({
     { name: 'Migration20261122130100_ci_jobs', class: Migration20261122130100CiJobs },
     { name: 'Migration20261205100000_ci_job_status_notify', class: Migration20261205100000CiJobStatusNotify },
     { name: 'Migration20261206090000_ci_builds_project_order', class: Migration20261206090000CiBuildsProjectOrder },
+    { name: 'Migration20261208100000_ci_job_status_notify_id', class: Migration20261208100000CiJobStatusNotifyId },
   ],
   resolvers: [JobResolver, ProjectJobsResolver],
   loaders: (ctx) => ({ ...ciLoaders(ctx), ...projectJobLoaders(ctx) }),

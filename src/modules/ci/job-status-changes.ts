@@ -9,22 +9,11 @@ import type { JobRow } from './job.type';
  */
 export const JOB_STATUS_CHANNEL = 'ci_job_status';
 
-/** What the trigger sends; only `id` is relied on (the job is read again as it is at delivery). */
-export interface JobStatusNotice {
-  id: number;
-  runner_id: number | null;
-  project_id: number;
-  status: string;
-}
-
-export function parseJobStatusNotice(payload: string): JobStatusNotice | null {
-  try {
-    const n = JSON.parse(payload) as Partial<JobStatusNotice>;
-    return typeof n.id === 'number' && Number.isSafeInteger(n.id) ? (n as JobStatusNotice) : null;
-  } catch {
-    return null;
-  }
-}
+/**
+ * The text the trigger sends for a job, `{"id":<n>}` (Migration20261208100000_ci_job_status_notify_id):
+ * a subscriber compares it, without parsing every notice of every job.
+ */
+export const jobStatusNotice = (jobId: number) => `{"id":${jobId}}`;
 
 /**
  * Subscription.ciJobStatusUpdated(jobId): the job, read again, after each committed change of its
@@ -34,8 +23,9 @@ export function parseJobStatusNotice(payload: string): JobStatusNotice | null {
  * Other jobs' notifications are dropped before any query (`accept`).
  */
 export function jobStatusChanges(ctx: RequestCtx, jobId: number): Promise<AsyncIterableIterator<JobRow>> {
+  const notice = jobStatusNotice(jobId);
   return liveIterator(ctx, JOB_STATUS_CHANNEL, {
-    accept: (payload) => parseJobStatusNotice(payload)?.id === jobId,
+    accept: (payload) => payload === notice,
     // The read applies the visibility (one statement), so every row loaded may be delivered.
     load: (fresh) => jobService.visibleByIds(fresh, [jobId]),
     visible: async () => true,
