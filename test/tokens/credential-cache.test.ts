@@ -31,6 +31,16 @@ async function touch(apps: Parameters<typeof request>[0][], tokens: string[]) {
   await t.settled();
   for (const app of apps) for (const token of tokens) await me(app, token).expect(200);
 }
+/** Runs `fn` with the table's UPDATE credential trigger off (no notice from its writes), then turns it on again. */
+async function withoutTrigger(table: 'users' | 'personal_access_tokens', fn: () => Promise<void>) {
+  const conn = t.orm.em.getConnection();
+  await conn.execute(`alter table ${table} disable trigger ${table}_auth_cache_update`);
+  try {
+    await fn();
+  } finally {
+    await conn.execute(`alter table ${table} enable trigger ${table}_auth_cache_update`);
+  }
+}
 const me = (app: Parameters<typeof request>[0], token: string) => request(app).get('/api/v4/user').set('PRIVATE-TOKEN', token);
 
 describe('credential cache', () => {
@@ -47,27 +57,39 @@ describe('credential cache', () => {
     expect(await lookups(() => me(t.app, 'tok-unknown').expect(401))).toBe(1);
   });
 
-  it('revoking a token through one instance: refused there at once, and by the other instance after the commit', async () => {
+  it('revoking a token through one instance: refused there at once (without waiting for any notice), and by the other instance after the commit', async () => {
     const u = await createUser(t);
     const created = await api(t, ROOT_TOKEN).post(`/api/v4/users/${u.id}/impersonation_tokens`).send({ name: 'ci', scopes: ['api'] }).expect(201);
     const token = created.body.token as string;
     const b = await second();
     await touch([t.app, b.app], [token]);
     expect(await lookups(() => me(t.app, token).expect(200))).toBe(0); // cached in A
-    await api(t, ROOT_TOKEN).delete(`/api/v4/users/${u.id}/impersonation_tokens/${created.body.id}`).expect(204);
-    await me(t.app, token).expect(401);
+    // With the tokens' trigger off no notice is sent: A refuses at once by its own forgetting; B, which
+    // hears nothing, still answers from its cache (the proof that it had the token cached).
+    await withoutTrigger('personal_access_tokens', async () => {
+      await api(t, ROOT_TOKEN).delete(`/api/v4/users/${u.id}/impersonation_tokens/${created.body.id}`).expect(204);
+      await me(t.app, token).expect(401);
+      await t.settled();
+      await me(b.app, token).expect(200);
+    });
+    // The same write with the trigger on (any update of the row) reaches B at commit.
+    await t.orm.em.getConnection().execute('update personal_access_tokens set updated_at = updated_at where id = ?', [created.body.id]);
     await t.settled();
     await me(b.app, token).expect(401);
     await me(b.app, u.token).expect(200); // the user's other token still works
   });
 
-  it('blocking and unblocking a user: its cached tokens follow on both instances', async () => {
+  it('blocking and unblocking a user through one instance: its cached tokens follow there at once, and on the other instance after the commit', async () => {
     const u = await createUser(t);
     const b = await second();
-    await me(t.app, u.token).expect(200);
-    await me(b.app, u.token).expect(200);
-    await api(t, ROOT_TOKEN).post(`/api/v4/users/${u.id}/block`).expect(201);
-    await me(t.app, u.token).expect(401);
+    await touch([t.app, b.app], [u.token]);
+    await withoutTrigger('users', async () => {
+      await api(t, ROOT_TOKEN).post(`/api/v4/users/${u.id}/block`).expect(201);
+      await me(t.app, u.token).expect(401);
+      await t.settled();
+      await me(b.app, u.token).expect(200); // no notice: B answers from its cache
+    });
+    await t.orm.em.getConnection().execute('update users set bio = bio where id = ?', [u.id]);
     await t.settled();
     await me(b.app, u.token).expect(401);
     await api(t, ROOT_TOKEN).post(`/api/v4/users/${u.id}/unblock`).expect(201);
@@ -76,21 +98,32 @@ describe('credential cache', () => {
     await me(b.app, u.token).expect(200);
   });
 
+  it('one statement revoking tokens of few users but more than 100 rows tells each of those users', async () => {
+    const many = await createUser(t);
+    await t.orm.em.getConnection().execute(
+      `insert into personal_access_tokens (user_id, name, token_digest, scopes) select ?, 'bulk', md5(random()::text || i), '{api}' from generate_series(1, 120) i`,
+      [many.id],
+    );
+    const last = await createUser(t); // its token row comes after the 120
+    await touch([t.app], [last.token, many.token]);
+    await t.orm.em.getConnection().execute('update personal_access_tokens set revoked = true where user_id in (?, ?)', [many.id, last.id]);
+    await t.settled();
+    await me(t.app, last.token).expect(401);
+    await me(t.app, many.token).expect(401);
+  });
+
   it('a change written straight into the tables (another program) reaches every instance through the triggers', async () => {
     const [u, v] = [await createUser(t), await createUser(t)];
     const b = await second();
     await touch([t.app, b.app], [u.token, v.token]);
     const conn = t.orm.em.getConnection();
     // With the users trigger off, a block is not heard: both instances answer from their caches.
-    await conn.execute('alter table users disable trigger users_auth_cache_update');
-    try {
+    await withoutTrigger('users', async () => {
       await conn.execute(`update users set state = 'blocked' where id = ?`, [u.id]);
       await t.settled();
       await me(t.app, u.token).expect(200);
       await me(b.app, u.token).expect(200);
-    } finally {
-      await conn.execute('alter table users enable trigger users_auth_cache_update');
-    }
+    });
     // With it on, any update of the row is heard by both.
     await conn.execute('update users set bio = bio where id = ?', [u.id]);
     await t.settled();

@@ -38,8 +38,10 @@ export const CACHE_CHANNEL = 'app_cache_invalidate';
 /** Entries kept at most (the oldest is dropped first): tagged entries are one per caller. */
 export const SHARED_CACHE_MAX_ENTRIES = 10_000;
 const MAX_BACKOFF_MS = 5000;
+const HEARTBEAT_MS = 10_000;
+const HEARTBEAT_TIMEOUT_MS = 5_000;
 
-/** A load that raced an invalidation is not kept: the invalidation removed its entry, so it is no longer the key's. */
+/** An untagged load takes its place at once (shared by concurrent gets); an invalidation removes it, so a load that raced one is not kept. */
 interface Entry {
   value: Promise<unknown>;
   tags?: string[];
@@ -79,6 +81,64 @@ export function createSharedCache(opts: { connectionString: string; log?: (msg: 
     for (const key of [...entries.keys()]) forget(key);
   };
 
+  /** The LISTEN connection is gone (or silent): cache nothing, drop everything, reconnect. */
+  const lose = (c: Client) => {
+    if (client !== c) return;
+    listening = false;
+    client = undefined;
+    forgetAll();
+    if (!closed) setTimeout(() => void connect(), backoff).unref();
+  };
+
+  /**
+   * A connection that died without a FIN (a restarted host, a dropped NAT entry) emits no 'end' and
+   * delivers nothing: every HEARTBEAT_MS a `select 1` must answer within HEARTBEAT_TIMEOUT_MS, or the
+   * connection counts as lost (its socket destroyed, since `end()` would wait on it).
+   */
+  const heartbeat = (c: Client) => {
+    const beat = setInterval(() => {
+      if (client !== c) return clearInterval(beat);
+      const silent = () => {
+        clearInterval(beat);
+        lose(c);
+        (c as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+      };
+      const timer = setTimeout(silent, HEARTBEAT_TIMEOUT_MS);
+      timer.unref();
+      c.query('select 1').then(() => clearTimeout(timer), () => {
+        clearTimeout(timer);
+        silent();
+      });
+    }, HEARTBEAT_MS);
+    beat.unref();
+  };
+
+  const bound = () => {
+    while (entries.size > SHARED_CACHE_MAX_ENTRIES) drop(entries.keys().next().value as string);
+  };
+
+  /**
+   * A tagged load is not shared while it runs and takes a place only once loaded: its tags are unknown
+   * until then, so an invalidation meanwhile could not reach it (a request arriving after that
+   * invalidation must not get this load's answer), and a load that fails (an unknown token) never
+   * takes a place. Any invalidation during the load (epoch) and it is not kept.
+   */
+  const loadTagged = async <T>(key: string, load: () => Promise<T>, opts: GetOptions<T>): Promise<T> => {
+    const startEpoch = epoch;
+    const result = await load();
+    if (epoch !== startEpoch || !listening || entries.has(key)) return result;
+    const entry: Entry = { value: Promise.resolve(result), tags: opts.tags!(result) };
+    if (opts.ttlMs !== undefined) entry.expiresAt = Date.now() + opts.ttlMs;
+    entries.set(key, entry);
+    for (const tag of entry.tags!) {
+      let keys = tagged.get(tag);
+      if (!keys) tagged.set(tag, (keys = new Set()));
+      keys.add(key);
+    }
+    bound();
+    return result;
+  };
+
   const connect = async (): Promise<void> => {
     if (closed) return;
     const c = new Client({ connectionString: opts.connectionString, connectionTimeoutMillis: 5000 });
@@ -88,13 +148,7 @@ export function createSharedCache(opts: { connectionString: string; log?: (msg: 
       events.emit('invalidated', n.payload);
     });
     c.on('error', () => undefined); // 'end' below handles the loss
-    c.on('end', () => {
-      if (client !== c) return;
-      listening = false;
-      client = undefined;
-      forgetAll();
-      if (!closed) setTimeout(() => void connect(), backoff).unref();
-    });
+    c.on('end', () => lose(c));
     try {
       await c.connect();
       await c.query(`LISTEN ${CACHE_CHANNEL}`);
@@ -113,6 +167,7 @@ export function createSharedCache(opts: { connectionString: string; log?: (msg: 
     backoff = 100;
     forgetAll(); // anything cached before this connection may have missed a notification
     listening = true;
+    heartbeat(c);
     for (const w of readyWaiters) w();
     readyWaiters = [];
   };
@@ -123,30 +178,22 @@ export function createSharedCache(opts: { connectionString: string; log?: (msg: 
     async get<T>(key: string, load: () => Promise<T>, opts?: GetOptions<T>): Promise<T> {
       if (!listening) return load();
       const hit = entries.get(key);
-      if (hit && (hit.expiresAt === undefined || hit.expiresAt > Date.now())) return hit.value as Promise<T>;
-      if (hit) drop(key);
-      const startEpoch = epoch;
+      if (hit) {
+        if (hit.expiresAt === undefined || hit.expiresAt > Date.now()) {
+          entries.delete(key); // the most recently used goes last: the bound drops the least recently used
+          entries.set(key, hit);
+          return hit.value as Promise<T>;
+        }
+        drop(key);
+      }
+      if (opts?.tags) return loadTagged(key, load, opts);
       const value = load();
       const entry: Entry = { value };
       if (opts?.ttlMs !== undefined) entry.expiresAt = Date.now() + opts.ttlMs;
       entries.set(key, entry);
-      if (entries.size > SHARED_CACHE_MAX_ENTRIES) drop(entries.keys().next().value as string);
+      bound();
       value.catch(() => entries.get(key) === entry && drop(key));
-      const result = await value;
-      if (entries.get(key) !== entry) return result;
-      if (opts?.tags && epoch !== startEpoch) {
-        drop(key);
-        return result;
-      }
-      if (opts?.tags) {
-        entry.tags = opts.tags(result);
-        for (const tag of entry.tags) {
-          let keys = tagged.get(tag);
-          if (!keys) tagged.set(tag, (keys = new Set()));
-          keys.add(key);
-        }
-      }
-      return result;
+      return value;
     },
     forgetHere: (key) => forget(key),
     async invalidate(em, key) {

@@ -42,7 +42,9 @@ async function credentialRow(em: EntityManager, cache: SharedCache | null, diges
       [digest, today],
     );
     if (!row) throw new NoCredential();
-    return row;
+    // Shared by every request that presents the token: read-only.
+    Object.freeze(row.token_scopes);
+    return Object.freeze(row);
   };
   if (!cache) return load().catch(noCredential);
   return cache

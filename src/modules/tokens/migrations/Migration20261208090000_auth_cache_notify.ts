@@ -21,9 +21,9 @@ export class Migration20261208090000AuthCacheNotify extends Migration {
       declare ids bigint[];
       begin
         if tg_table_name = 'users' then
-          select array_agg(distinct id) into ids from (select id from old_rows limit 101) o;
+          select array_agg(id) into ids from (select id from old_rows limit 101) o;
         else
-          select array_agg(distinct user_id) into ids from (select user_id from old_rows limit 101) o;
+          select array_agg(u) into ids from (select distinct user_id as u from old_rows limit 101) o;
         end if;
         if coalesce(cardinality(ids), 0) > 100 then
           perform pg_notify('app_cache_invalidate', 'auth');
