@@ -3,12 +3,14 @@ import { Client } from 'pg';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 /**
- * An app-scoped cache for small, rarely written, often read records (application settings, feature
- * flags) that stays correct with several service instances on one PostgreSQL: a write calls
+ * An app-scoped cache for rarely written, often read records (application settings, feature flags,
+ * credentials: README "Security") that stays correct with several service instances on one
+ * PostgreSQL: a write calls
  * `invalidate(em, key)`, which forgets the key here and sends `NOTIFY` on the write's own connection
  * (PostgreSQL delivers it at commit, and never for a rolled-back transaction); every instance LISTENs
  * on one dedicated connection and forgets the key when the notification arrives.
- * While that connection is down (database restart) nothing is cached: every `get` loads, and all
+ * Database triggers may NOTIFY the same channel (the credentials' tables do). While that connection is
+ * down (database restart, or silent: the heartbeat below) nothing is cached: every `get` loads, and all
  * entries are dropped on reconnect, because notifications may have been missed meanwhile.
  */
 export interface SharedCache {
@@ -35,7 +37,7 @@ export interface GetOptions<T> {
 }
 
 export const CACHE_CHANNEL = 'app_cache_invalidate';
-/** Entries kept at most (the oldest is dropped first): tagged entries are one per caller. */
+/** Entries kept at most (the least recently used is dropped first): tagged entries are one per caller. */
 export const SHARED_CACHE_MAX_ENTRIES = 10_000;
 const MAX_BACKOFF_MS = 5000;
 const HEARTBEAT_MS = 10_000;
