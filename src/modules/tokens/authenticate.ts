@@ -42,9 +42,11 @@ async function credentialRow(em: EntityManager, cache: SharedCache | null, diges
       [digest, today],
     );
     if (!row) throw new NoCredential();
-    // Shared by every request that presents the token: read-only.
-    Object.freeze(row.token_scopes);
-    return Object.freeze(row);
+    // Shared by every request that presents the token: read-only, and without the password digest
+    // (nothing reads it from the caller; it need not sit in the cache).
+    const { password_digest: _digest, ...kept } = row;
+    Object.freeze(kept.token_scopes);
+    return Object.freeze(kept) as AuthRow;
   };
   if (!cache) return load().catch(noCredential);
   return cache
