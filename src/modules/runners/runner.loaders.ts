@@ -4,7 +4,7 @@ import { lightEntitiesById, lightEntity, sqlRows } from '../../core/db/sql';
 import { PeekLoader } from '../../core/context/peek-loader';
 import { Runner } from './runner.entity';
 import { mayReadRunner } from './runner-access';
-import { perParentPages } from '../../core/pagination/per-parent-pages';
+import { perParent, perParentPages } from '../../core/pagination/per-parent-pages';
 import { policy } from '../access/policy';
 import { memberProjects } from '../access/visibility';
 import { intArray } from '../access/visibility-sql';
@@ -55,26 +55,14 @@ async function loadVisibleRunners(ctx: RequestCtx, ids: readonly number[]): Prom
 }
 
 export function runnerLoaders(ctx: RequestCtx) {
-  const jobCountLoaders = new Map<string, DataLoader<number, number | null>>();
   return {
     visibleRunner: new PeekLoader<number, Runner | null>((ids) => loadVisibleRunners(ctx, ids)),
     runnerProjects: new DataLoader<number, Project[]>((ids) => loadRunnerProjects(ctx, ids)),
     /**
-     * Runner.jobCount(statuses) across the runners of a list: one loader per set of statuses, one
-     * statement each, bounded as the list totals (ci_builds_runner_idx, ci_builds_runner_status_idx).
+     * Runner.jobCount(statuses) across the runners of a list: one statement per distinct set of
+     * statuses, bounded as the list totals (ci_builds_runner_idx, ci_builds_runner_status_idx).
      */
-    runnerJobCount: (statuses?: readonly JobStatus[] | null) => {
-      const key = statuses ? JSON.stringify([...new Set(statuses)].sort()) : '';
-      let loader = jobCountLoaders.get(key);
-      if (!loader) {
-        loader = new DataLoader<number, number | null>(async (ids) => {
-          const counts = await jobService.countForParents(ctx, 'runner', ids, statuses);
-          return ids.map((id) => counts.get(id) ?? 0);
-        });
-        jobCountLoaders.set(key, loader);
-      }
-      return loader;
-    },
+    runnerJobCount: perParent<{ statuses: JobStatus[] | null }, number | null>((args, ids) => jobService.countForParents(ctx, 'runner', ids, args.statuses)),
     /** Runner.jobs across the runners of a list: one count and one page query per argument set. */
     runnerJobs: perParentPages<JobListArgs, JobRow>((args, ids) => jobService.listForParents(ctx, 'runner', ids, args)),
   };

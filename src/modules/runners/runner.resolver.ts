@@ -132,7 +132,8 @@ export class RunnerResolver {
     @Arg('statuses', () => [JobStatus], { nullable: true, description: 'Only jobs in one of these statuses (all when omitted; an empty list counts none).' }) statuses?: JobStatus[] | null,
   ): Promise<number | null> {
     if (!ctx.user || !(await runnerService.canListJobs(ctx, r))) return null;
-    return ctx.loaders.runnerJobCount(statuses).load(r.id);
+    // One argument set per distinct set of statuses, whatever their order or repetitions.
+    return ctx.loaders.runnerJobCount.load({ parentId: r.id, args: { statuses: statuses ? [...new Set(statuses)].sort() : null } });
   }
 
   @FieldResolver(() => Boolean, { description: 'Not active: takes no jobs (later GitLab\'s paused).' })
