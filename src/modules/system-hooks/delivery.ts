@@ -30,6 +30,8 @@ export interface DeliveryConfig {
   retryBaseMs: number;
   /** Longest retry delay (SYSTEM_HOOK_RETRY_MAX_MS, default 1 h). */
   retryMaxMs: number;
+  /** How often delivered outbox rows are deleted (SYSTEM_HOOK_PRUNE_MS, default 1 min). */
+  pruneMs: number;
 }
 
 const POLL_MS = 30_000;
@@ -53,7 +55,7 @@ export function deliveryConfig(env: AppEnv): DeliveryConfig {
     const v = Number(env[name]);
     return Number.isFinite(v) && v > 0 ? v : dflt;
   };
-  return { timeoutMs: n('SYSTEM_HOOK_TIMEOUT_MS', 10_000), retryBaseMs: n('SYSTEM_HOOK_RETRY_BASE_MS', 10_000), retryMaxMs: n('SYSTEM_HOOK_RETRY_MAX_MS', 3_600_000) };
+  return { timeoutMs: n('SYSTEM_HOOK_TIMEOUT_MS', 10_000), retryBaseMs: n('SYSTEM_HOOK_RETRY_BASE_MS', 10_000), retryMaxMs: n('SYSTEM_HOOK_RETRY_MAX_MS', 3_600_000), pruneMs: n('SYSTEM_HOOK_PRUNE_MS', 60_000) };
 }
 
 export const hookTokenSlot = (id: number): SecretSlot => ({ table: 'system_hooks', column: 'token_sealed', row: id });
@@ -181,9 +183,13 @@ export function startDelivery(env: BackgroundEnv, config: DeliveryConfig = deliv
     await sqlRows(em, 'update system_hooks set lease_owner = null, lease_until = null where id = ? and lease_owner = ?', [hook.id, owner]);
   };
 
-  /** Deletes outbox rows every hook has passed (all of them when there is no hook), in batches. */
+  /**
+   * Deletes outbox rows every hook has passed (all ready ones when there is no hook), in batches. The
+   * row comparison takes the slowest hook's cursor as two columns (a subquery returning one composite
+   * column does not compare with a row constructor: PostgreSQL refuses it).
+   */
   const prune = async (): Promise<void> => {
-    if (Date.now() - lastPrune < 60_000) return;
+    if (Date.now() - lastPrune < config.pruneMs) return;
     lastPrune = Date.now();
     for (;;) {
       const rows = await sqlRows(
@@ -191,7 +197,7 @@ export function startDelivery(env: BackgroundEnv, config: DeliveryConfig = deliv
         `delete from system_hook_events where id in (
            select e.id from system_hook_events e
             where case when exists (select 1 from system_hooks)
-                       then (e.txid, e.id) <= (select (h.last_txid, h.last_event_id) from system_hooks h order by h.last_txid, h.last_event_id limit 1)
+                       then (e.txid, e.id) <= (select h.last_txid, h.last_event_id from system_hooks h order by h.last_txid, h.last_event_id limit 1)
                        else ${OUTBOX_READY} end
             order by e.txid, e.id limit 1000) returning id`,
       );
@@ -250,7 +256,8 @@ export function startDelivery(env: BackgroundEnv, config: DeliveryConfig = deliv
       try {
         await lanes();
         await prune();
-        schedule(await nextDueMs());
+        // The next prune is due too: a quiet instance still deletes what its last round delivered.
+        schedule(Math.min(await nextDueMs(), Math.max(lastPrune + config.pruneMs - Date.now(), 0) + 5));
       } catch (e) {
         if (stopped) return;
         logger.warn({ err: e }, 'system hook delivery loop failed; retrying in 5 s');

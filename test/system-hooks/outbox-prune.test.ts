@@ -1,0 +1,72 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
+import { waitFor } from '../reliability/fault-support';
+
+/**
+ * The system hooks outbox (README "System hooks") keeps an event only until every hook has passed it:
+ * the deliverer deletes what the slowest hook's cursor is past (SYSTEM_HOOK_PRUNE_MS, here 100 ms).
+ * A hook that keeps failing holds its events; deleting it lets them go.
+ */
+const t = useTestApp({ env: { SYSTEM_HOOK_PRUNE_MS: '100', SYSTEM_HOOK_RETRY_BASE_MS: '100', SYSTEM_HOOK_RETRY_MAX_MS: '200', SYSTEM_HOOK_TIMEOUT_MS: '2000' } });
+const admin = () => api(t, ROOT_TOKEN);
+
+async function receiver(status: () => number) {
+  let delivered = 0;
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const s = status();
+      if (s === 200) delivered += 1;
+      res.writeHead(s).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, delivered: () => delivered, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+let n = 0;
+/** POST /users: one user_create event. */
+const createUser = async () => {
+  n += 1;
+  await admin().post('/api/v4/users').send({ email: `prune${n}@example.com`, username: `prune${n}`, name: `Prune ${n}`, password: 'secret-password-1' }).expect(201);
+};
+const outbox = async () => Number(((await t.orm.em.getConnection().execute('select count(*) as n from system_hook_events')) as { n: string }[])[0].n);
+
+describe('system hooks outbox', () => {
+  it('deletes the events every hook has received, keeps those a failing hook has not, and lets them go with the hook', async () => {
+    await admin().put('/api/v4/application/settings').send({ allow_local_requests_from_system_hooks: true }).expect(200);
+    const ok = await receiver(() => 200);
+    let failing = true;
+    const bad = await receiver(() => (failing ? 500 : 200));
+    try {
+      await admin().post('/api/v4/hooks').send({ url: ok.url }).expect(201);
+      for (let i = 0; i < 3; i += 1) await createUser();
+      await waitFor('three user_create events delivered', () => ok.delivered() >= 3);
+      await waitFor('the delivered events deleted', async () => (await outbox()) === 0, 10000);
+
+      const slow = (await admin().post('/api/v4/hooks').send({ url: bad.url }).expect(201)).body as { id: number };
+      for (let i = 0; i < 2; i += 1) await createUser();
+      await waitFor('the healthy hook got both', () => ok.delivered() >= 5);
+      // Several prune rounds pass (100 ms apart) while the failing hook holds both events.
+      await new Promise((r) => setTimeout(r, 600));
+      expect(await outbox()).toBe(2);
+
+      failing = false;
+      await waitFor('the failing hook recovered', () => bad.delivered() >= 2, 10000);
+      await waitFor('its events deleted', async () => (await outbox()) === 0, 10000);
+
+      failing = true;
+      await createUser();
+      await waitFor('the healthy hook got it', () => ok.delivered() >= 6);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await outbox()).toBe(1);
+      await admin().delete(`/api/v4/hooks/${slow.id}`).expect(204);
+      await createUser(); // wakes the deliverer; the remaining hook takes this one and the slow hook's is no longer held
+      await waitFor('everything deleted once the failing hook is gone', async () => (await outbox()) === 0, 10000);
+    } finally {
+      await ok.close();
+      await bad.close();
+    }
+  });
+});
