@@ -140,9 +140,13 @@ export function likeEscape(term: string): string {
  * it) and is what the index answers; the OR is rechecked on the rows it returns, so a match across two
  * columns' boundary never counts. One GIN scan instead of one per column: a term whose trigrams are in
  * most rows (issue 19, docs/growth.md "Search") pays the posting-list intersections once.
+ * A term without a space cannot span a boundary (each is a space), so for it the combined condition
+ * alone is exact and the per-column recheck is left out (4 ms of a 10,001-row count at 2M projects).
+ * The columns must be NOT NULL (a null would make the joined text null).
  */
 export function anyColumnContains(combined: string, columns: readonly string[], term: string): { sql: string; params: string[] } {
   const like = `%${likeEscape(term)}%`;
+  if (!term.includes(' ')) return { sql: `${combined} ilike ?`, params: [like] };
   return {
     sql: `(${combined} ilike ? and (${columns.map((c) => `${c} ilike ?`).join(' or ')}))`,
     params: [like, ...columns.map(() => like)],
