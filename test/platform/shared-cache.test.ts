@@ -1,5 +1,7 @@
 import { once } from 'node:events';
+import { createSharedCache } from '../../src/core/db/shared-cache';
 import { useTestApp } from '../support/test-app';
+import { waitFor } from '../reliability/fault-support';
 
 /** core/db/shared-cache: app-scoped caching that stays correct across instances on one database. */
 describe('shared cache (LISTEN/NOTIFY invalidation)', () => {
@@ -93,6 +95,41 @@ describe('shared cache (LISTEN/NOTIFY invalidation)', () => {
     expect(await t.cache.get('k9', async () => 2, { ttlMs: 500 })).toBe(1);
     await new Promise((r) => setTimeout(r, 600));
     expect(await t.cache.get('k9', async () => 3, { ttlMs: 500 })).toBe(3);
+  });
+
+  it('a LISTEN connection that stops answering (no FIN: a frozen server process) is replaced; meanwhile nothing stale is served', async () => {
+    const name = `heartbeat-${process.pid}`;
+    const url = new URL(t.orm.config.getClientUrl());
+    url.searchParams.set('application_name', name);
+    const cache = createSharedCache({ connectionString: url.toString(), heartbeatMs: 200, heartbeatTimeoutMs: 400 });
+    const backends = async () => ((await t.orm.em.getConnection().execute('select pid from pg_stat_activity where application_name = ? order by backend_start', [name])) as { pid: number }[]).map((r) => r.pid);
+    let frozen: number | undefined;
+    try {
+      await cache.ready();
+      expect(await cache.get('hb', async () => 'before')).toBe('before');
+      expect(await cache.get('hb', async () => 'after')).toBe('before'); // cached: the connection listens
+      [frozen] = await backends();
+      // The server process of the LISTEN connection stops: the socket stays open, nothing is delivered.
+      process.kill(frozen, 'SIGSTOP');
+      await t.cache.invalidate(t.orm.em.fork(), 'hb'); // committed, but never reaches the frozen connection
+      // Within a heartbeat and its timeout the connection counts as lost: the entry goes, loads are not kept.
+      await waitFor('the stale entry dropped', async () => (await cache.get('hb', async () => 'after')) === 'after', 5000);
+      // A new connection listens again, and its entries are invalidated as before.
+      await cache.ready();
+      await waitFor('a second LISTEN connection', async () => (await backends()).some((pid) => pid !== frozen), 5000);
+      expect(await cache.get('hb2', async () => 1)).toBe(1);
+      expect(await cache.get('hb2', async () => 2)).toBe(1);
+      const applied = once(cache.events, 'invalidated');
+      await t.cache.invalidate(t.orm.em.fork(), 'hb2');
+      expect(await applied).toEqual(['hb2']);
+      expect(await cache.get('hb2', async () => 3)).toBe(3);
+    } finally {
+      if (frozen !== undefined) {
+        process.kill(frozen, 'SIGCONT');
+        await t.orm.em.getConnection().execute('select pg_terminate_backend(?)', [frozen]);
+      }
+      await cache.close();
+    }
   });
 
   it('caches nothing once closed (no LISTEN connection, no stale reads)', async () => {

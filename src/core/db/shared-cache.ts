@@ -50,7 +50,17 @@ interface Entry {
   expiresAt?: number;
 }
 
-export function createSharedCache(opts: { connectionString: string; log?: (msg: string) => void }): SharedCache {
+export interface SharedCacheOptions {
+  connectionString: string;
+  log?: (msg: string) => void;
+  /** How often the LISTEN connection is asked `select 1` (default 10 s), and how long it may take to answer (5 s). */
+  heartbeatMs?: number;
+  heartbeatTimeoutMs?: number;
+}
+
+export function createSharedCache(opts: SharedCacheOptions): SharedCache {
+  const heartbeatMs = opts.heartbeatMs ?? HEARTBEAT_MS;
+  const heartbeatTimeoutMs = opts.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS;
   const entries = new Map<string, Entry>();
   /** tag → keys of the entries carrying it. */
   const tagged = new Map<string, Set<string>>();
@@ -105,13 +115,13 @@ export function createSharedCache(opts: { connectionString: string; log?: (msg: 
         lose(c);
         (c as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
       };
-      const timer = setTimeout(silent, HEARTBEAT_TIMEOUT_MS);
+      const timer = setTimeout(silent, heartbeatTimeoutMs);
       timer.unref();
       c.query('select 1').then(() => clearTimeout(timer), () => {
         clearTimeout(timer);
         silent();
       });
-    }, HEARTBEAT_MS);
+    }, heartbeatMs);
     beat.unref();
   };
 
