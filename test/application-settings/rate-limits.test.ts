@@ -127,6 +127,23 @@ describe('rate limits in effect', () => {
     await settings({ throttle_unauthenticated_enabled: false }).expect(200);
   });
 
+  it('takes effect on every instance when the settings row is written by something else (an SQL console): a trigger notifies', async () => {
+    const a = await instance();
+    await request(t.app).get('/api/v4/application/settings').set('PRIVATE-TOKEN', ROOT_TOKEN).expect(200); // the row exists
+    expect((await request(a.app).get('/api/v4/groups')).status).toBe(200); // a has read (and cached) the throttles: off
+    await awayFromWindowEnd(3600, 30);
+    await t.orm.em.getConnection().execute('delete from rate_limit_counters');
+    await t.orm.em.getConnection().execute(
+      `update application_settings set throttle_unauthenticated_enabled = true, throttle_unauthenticated_requests_per_period = 2,
+              throttle_unauthenticated_period_in_seconds = 3600`,
+    );
+    await t.settled();
+    await waitFor('the direct write reaches the instance', async () => (await request(a.app).get('/api/v4/groups')).status === 429, 5000);
+    await t.orm.em.getConnection().execute('update application_settings set throttle_unauthenticated_enabled = false');
+    await t.settled();
+    await waitFor('switched off by SQL too', async () => (await request(a.app).get('/api/v4/groups')).status === 200, 5000);
+  });
+
   it('holds across two instances: the total admitted is the limit', async () => {
     const [a, b] = [await instance(), await instance()];
     const limit = 30;

@@ -16,10 +16,24 @@ describe('feature flags across instances', () => {
     await t.settled();
     expect(await enabledVia(b.app, 'shared_flag')).toBe(true); // now cached in B
 
-    // Proof that B serves from its cache: a change behind the service's back (no NOTIFY) is not seen.
-    await t.orm.em.getConnection().execute(`update features set boolean_value = false where name = 'shared_flag'`);
-    expect(await enabledVia(b.app, 'shared_flag')).toBe(true);
-    await t.orm.em.getConnection().execute(`update features set boolean_value = true where name = 'shared_flag'`);
+    // Proof that B serves from its cache: a change behind the service's back with the table's trigger
+    // off (no NOTIFY) is not seen.
+    const conn = t.orm.em.getConnection();
+    await conn.execute('alter table features disable trigger features_cache_notify');
+    try {
+      await conn.execute(`update features set boolean_value = false where name = 'shared_flag'`);
+      expect(await enabledVia(b.app, 'shared_flag')).toBe(true);
+      await conn.execute(`update features set boolean_value = true where name = 'shared_flag'`);
+    } finally {
+      await conn.execute('alter table features enable trigger features_cache_notify');
+    }
+    // With it on (as deployed), a write from anywhere (an SQL console, another program) reaches B at commit.
+    await conn.execute(`insert into features (name, boolean_value) values ('sql_flag', true)`);
+    await t.settled();
+    expect(await enabledVia(b.app, 'sql_flag')).toBe(true);
+    await conn.execute(`delete from features where name = 'sql_flag'`);
+    await t.settled();
+    expect(await enabledVia(b.app, 'sql_flag')).toBe(false);
 
     // A write through A notifies at commit; B forgets its entry and reloads.
     await api(t, ROOT_TOKEN).post('/api/v4/features/shared_flag').send({ value: 'false' }).expect(201);

@@ -171,4 +171,24 @@ describe('credential cache', () => {
     await me(t.app, u.token).expect(401);
     expect((await queryOne<{ n: string }>(t, 'select count(*) as n from personal_access_tokens where user_id = ?', [u.id]))!.n).toBe('1');
   });
+
+  it('forgets every credential on every instance for any write of application_settings: insert, delete and truncate as update', async () => {
+    const b = await t.secondInstance();
+    const conn = t.orm.em.getConnection();
+    await api(t, ROOT_TOKEN).get('/api/v4/application/settings').expect(200); // the row exists
+    const [{ row }] = (await conn.execute('select row_to_json(s) as row from application_settings s')) as { row: unknown }[];
+    const restore = `insert into application_settings select * from json_populate_record(null::application_settings, '${JSON.stringify(row).replace(/'/g, "''")}'::json)`;
+    for (const sql of ['delete from application_settings', restore, 'truncate application_settings', restore]) {
+      const heard = new Promise<void>((resolve) => {
+        const on = (key: string) => {
+          if (key !== 'auth') return;
+          b.cache.events.off('invalidated', on);
+          resolve();
+        };
+        b.cache.events.on('invalidated', on);
+      });
+      await conn.execute(sql);
+      await heard;
+    }
+  });
 });

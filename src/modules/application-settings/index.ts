@@ -8,6 +8,7 @@ import { Migration20261202110000ApplicationSettingsThrottles } from './migration
 import { Migration20261203090000AllowLocalRequests } from './migrations/Migration20261203090000_allow_local_requests';
 import { Migration20261203150000ApplicationSettings103 } from './migrations/Migration20261203150000_application_settings_10_3';
 import { Migration20261123100000ApplicationSettingsSecrets } from './migrations/Migration20261123100000_application_settings_secrets';
+import { Migration20261209090100ThrottlesCacheNotify } from './migrations/Migration20261209090100_throttles_cache_notify';
 
 export { matchesRunnersRegistrationToken } from './runners-registration-token';
 export { throttleConfig } from './throttles';
@@ -24,6 +25,7 @@ export const applicationSettingsModule = defineModule({
     { name: 'Migration20261202110000_application_settings_throttles', class: Migration20261202110000ApplicationSettingsThrottles },
     { name: 'Migration20261203090000_allow_local_requests', class: Migration20261203090000AllowLocalRequests },
     { name: 'Migration20261203150000_application_settings_10_3', class: Migration20261203150000ApplicationSettings103 },
+    { name: 'Migration20261209090100_throttles_cache_notify', class: Migration20261209090100ThrottlesCacheNotify },
   ],
   resolvers: [ApplicationSettingsResolver],
   routes: applicationSettingsRoutes,

@@ -9,6 +9,7 @@ import { featureRoutes } from './feature.rest';
 import { seedFeatures } from './feature.seed';
 import { isFeatureEnabled } from './feature.service';
 import { Migration20261122110100Features } from './migrations/Migration20261122110100_features';
+import { Migration20261209090100FeaturesCacheNotify } from './migrations/Migration20261209090100_features_cache_notify';
 
 // A malformed FEATURE_GROUPS fails the start, not the first request that needs it.
 parseFeatureGroups(process.env.FEATURE_GROUPS);
@@ -22,7 +23,10 @@ export const featuresModule = defineModule({
     load: async (ctx, names) => (policy.isAdmin(ctx.user) ? ctx.em.find(Feature, { name: { $in: names.map(String) } }) : []),
   })],
   entities: [Feature],
-  migrations: [{ name: 'Migration20261122110100_features', class: Migration20261122110100Features }],
+  migrations: [
+    { name: 'Migration20261122110100_features', class: Migration20261122110100Features },
+    { name: 'Migration20261209090100_features_cache_notify', class: Migration20261209090100FeaturesCacheNotify },
+  ],
   resolvers: [FeatureResolver],
   routes: featureRoutes,
   seed: [seedFeatures],

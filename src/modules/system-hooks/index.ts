@@ -4,6 +4,7 @@ import { defineModule } from '../../core/module/app-module';
 import { startDelivery } from './delivery';
 import { SystemHook } from './system-hook.entity';
 import { Migration20261203100000SystemHooks } from './migrations/Migration20261203100000_system_hooks';
+import { Migration20261209090100SystemHooksCacheNotify } from './migrations/Migration20261209090100_system_hooks_cache_notify';
 import { SystemHookResolver } from './system-hook.resolver';
 import { systemHookRoutes } from './system-hook.rest';
 
@@ -16,7 +17,10 @@ export const systemHooksModule = defineModule({
   name: 'system-hooks',
   nodes: [nodeDef({ type: 'SystemHook', gidClass: 'SystemHook', load: loadByIds(SystemHook, () => true, (ctx) => policy.isAdmin(ctx.user)) })],
   entities: [SystemHook],
-  migrations: [{ name: 'Migration20261203100000_system_hooks', class: Migration20261203100000SystemHooks }],
+  migrations: [
+    { name: 'Migration20261203100000_system_hooks', class: Migration20261203100000SystemHooks },
+    { name: 'Migration20261209090100_system_hooks_cache_notify', class: Migration20261209090100SystemHooksCacheNotify },
+  ],
   resolvers: [SystemHookResolver],
   routes: systemHookRoutes,
   sealed: [{ table: 'system_hooks', column: 'token_sealed', rowKey: 'id' }],
