@@ -11,6 +11,8 @@ import { initOrm, migrate, type Orm } from '../../src/core/db/orm';
 import { loaderFactory, ormModelOf, type SeedEnv } from '../../src/core/module/app-module';
 import { MODULES } from '../../src/modules';
 import { ensureRootUser } from '../../src/modules/tokens/root-user';
+import { throttleConfig } from '../../src/modules/application-settings/throttles';
+import { featureFlags } from '../../src/modules/features/feature.service';
 
 export const ROOT_TOKEN = 'root-test-token-0123456789';
 export const EXTERNAL_URL = 'http://gitlab.test';
@@ -145,6 +147,11 @@ export async function setupTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
       await orm.em.getConnection().execute(`truncate ${tables.join(', ')} restart identity cascade`);
       await ensureRootUser(orm.em.fork(), ROOT_TOKEN, logger);
       await settled();
+      // The TRUNCATE made every instance forget the throttle settings and feature flags it caches (their
+      // tables' triggers): read them again here, as a running instance has them, so that a test's first
+      // request does not count those reads.
+      await throttleConfig(orm.em.fork(), cache);
+      await featureFlags(orm.em.fork(), cache);
     },
     settled,
     async close() {

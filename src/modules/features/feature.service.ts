@@ -3,6 +3,7 @@ import { changes, INSTANCE_SCOPE, recordAudit } from '../../core/events/audit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { sqlRows } from '../../core/db/sql';
+import type { SharedCache } from '../../core/db/shared-cache';
 import { ParamError } from '../../core/errors/domain-errors';
 import { User } from '../users/user.entity';
 import { defaultEnabled } from './feature-definitions';
@@ -113,13 +114,18 @@ async function remove(ctx: RequestCtx, name: string): Promise<boolean> {
   return true;
 }
 
+/** Every stored flag, from the shared cache (one query per process until a write anywhere forgets it). */
+export function featureFlags(em: EntityManager, cache: SharedCache): Promise<ReadonlyMap<string, GateValues>> {
+  return cache.get(FEATURES_CACHE_KEY, () => loadAll(em));
+}
+
 /**
  * The one evaluation function: is `name` on for this caller? Boolean, actors, groups, percentage of
  * actors (stable per user) and percentage of time (per call); an unset flag answers its default.
  * Reads the shared cache, so a hot path costs no query.
  */
 export async function isFeatureEnabled(ctx: RequestCtx, name: string, opts: { user: Pick<User, 'id' | 'username'> | null }): Promise<boolean> {
-  const all = await ctx.cache.get(FEATURES_CACHE_KEY, () => loadAll(ctx.em));
+  const all = await featureFlags(ctx.em, ctx.cache);
   const groups = featureGroups();
   return evaluateFeature(all.get(name), defaultEnabled(name), {
     user: opts.user ? { id: opts.user.id, username: opts.user.username } : null,
