@@ -1,15 +1,16 @@
-import DataLoader from 'dataloader';
 import type { RequestCtx } from '../../core/context/request-ctx';
-import type { Page } from '../../core/pagination/page';
-import { loadMemberLists, memberListArgsKey, type MemberListKey } from './member.service';
-import type { MemberType } from './member.type';
+import { perParentPages } from '../../core/pagination/per-parent-pages';
+import { memberPagesFor } from './member.service';
+import type { MemberListArgs, MemberType } from './member.type';
 
-/** `Group.groupMembers` / `Project.projectMembers` across the groups or projects of a list (no query per parent). */
+/**
+ * `Group.groupMembers` / `Project.projectMembers` across the groups or projects of a list: one round
+ * trip per distinct argument set, no query per parent (the resolver normalizes the arguments).
+ */
 export function memberLoaders(ctx: RequestCtx) {
   return {
-    memberLists: new DataLoader<MemberListKey, Page<MemberType>, string>((keys) => loadMemberLists(ctx, keys), {
-      cacheKeyFn: (k) => `${k.kind}:${k.sourceId}:${memberListArgsKey(k.args)}`,
-    }),
+    groupMemberLists: perParentPages<MemberListArgs, MemberType>((args, ids) => memberPagesFor(ctx, 'group', args, ids)),
+    projectMemberLists: perParentPages<MemberListArgs, MemberType>((args, ids) => memberPagesFor(ctx, 'project', args, ids)),
   };
 }
 

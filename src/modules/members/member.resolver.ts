@@ -9,7 +9,7 @@ import type { Project } from '../projects/project.entity';
 import { ProjectType } from '../projects/project.type';
 import type { User } from '../users/user.entity';
 import { UserType } from '../users/user.type';
-import { memberService } from './member.service';
+import { memberService, normalizedMemberListArgs } from './member.service';
 import { MemberInput, MemberListArgs, MemberPage, MembersArgs, MemberType, UpdateMemberInput } from './member.type';
 
 @Resolver(() => MemberType)
@@ -109,7 +109,7 @@ export class MemberResolver {
 class GroupMembersResolver {
   @FieldResolver(() => MemberPage, { description: 'Members of the group: direct by default; with INHERITED also those of its ancestor groups, one entry per user (the highest access level).' })
   groupMembers(@Root() g: Namespace, @Args() args: MemberListArgs, @Ctx() ctx: RequestCtx): Promise<Page<MemberType>> {
-    return ctx.loaders.memberLists.load({ kind: 'group', sourceId: g.id, args: { ...args } });
+    return ctx.loaders.groupMemberLists.load({ parentId: g.id, args: normalizedMemberListArgs(args) });
   }
 }
 
@@ -118,7 +118,7 @@ class ProjectMembersResolver {
   @FieldResolver(() => MemberPage, { description: 'Members of the project: direct by default; with INHERITED also those of its group and that group\'s ancestors, one entry per user (the highest access level).' })
   @Reads('id')
   projectMembers(@Root() p: Project, @Args() args: MemberListArgs, @Ctx() ctx: RequestCtx): Promise<Page<MemberType>> {
-    return ctx.loaders.memberLists.load({ kind: 'project', sourceId: p.id, args: { ...args } });
+    return ctx.loaders.projectMemberLists.load({ parentId: p.id, args: normalizedMemberListArgs(args) });
   }
 }
 

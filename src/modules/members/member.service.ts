@@ -160,36 +160,20 @@ async function list(ctx: RequestCtx, kind: SourceKind, args: MembersArgs): Promi
   return offsetPage(ctx.em, { ...q, where: [`${q.key} = ?`, ...q.where], params: [src.id, ...q.params] }, args);
 }
 
-export interface MemberListKey {
-  kind: SourceKind;
-  /** A group or project the caller may see (the field's parent). */
-  sourceId: number;
-  args: MemberListArgs;
-}
-
 /**
- * `Group.groupMembers(…)` / `Project.projectMembers(…)` of many groups or projects: one bounded count
- * and one page query per kind and argument set (offsetPagesByKey), whatever the number of parents.
+ * `Group.groupMembers(…)` / `Project.projectMembers(…)` of many groups or projects with one argument set:
+ * one bounded count and one page query (offsetPagesByKey), whatever the number of parents. The member
+ * loaders (member.loaders.ts) call it once per kind and distinct argument set.
  */
-export async function loadMemberLists(ctx: RequestCtx, keys: readonly MemberListKey[]): Promise<Page<MemberType>[]> {
-  const batches = new Map<string, MemberListKey[]>();
-  for (const k of keys) {
-    const a = `${k.kind}|${memberListArgsKey(k.args)}`;
-    batches.set(a, [...(batches.get(a) ?? []), k]);
-  }
-  const out = new Map<MemberListKey, Page<MemberType>>();
-  for (const batch of batches.values()) {
-    const { kind, args } = batch[0];
-    // list_key (inherited lists) or the membership's source column (direct lists) tells whose row it is.
-    const q = memberListQuery(ctx, kind, relationSet(args.relations), args.search, (r) => Number(r.list_key ?? r.source_id));
-    const select = q.key === 'm.list_key' ? `${q.select}, m.list_key` : q.select;
-    const pages = await offsetPagesByKey(ctx.em, { ...q, select }, q.key, [...new Set(batch.map((k) => k.sourceId))], args);
-    for (const k of batch) out.set(k, pages.get(k.sourceId)!);
-  }
-  return keys.map((k) => out.get(k)!);
+export async function memberPagesFor(ctx: RequestCtx, kind: SourceKind, args: MemberListArgs, sourceIds: readonly number[]): Promise<Map<number, Page<MemberType>>> {
+  // list_key (inherited lists) or the membership's source column (direct lists) tells whose row it is.
+  const q = memberListQuery(ctx, kind, relationSet(args.relations), args.search, (r) => Number(r.list_key ?? r.source_id));
+  const select = q.key === 'm.list_key' ? `${q.select}, m.list_key` : q.select;
+  return offsetPagesByKey(ctx.em, { ...q, select }, q.key, sourceIds, args);
 }
 
-export const memberListArgsKey = (a: MemberListArgs) => JSON.stringify([[...relationSet(a.relations)].sort(), a.search, a.page, a.perPage, a.first, a.after, a.last, a.before]);
+/** The field's arguments in one form (relations deduplicated and sorted, DIRECT by default), so that equal lists share a batch. */
+export const normalizedMemberListArgs = (a: MemberListArgs): MemberListArgs => ({ ...a, relations: [...relationSet(a.relations)].sort() });
 
 async function findRow(ctx: RequestCtx, src: Source, userId: number): Promise<MemberType> {
   const rows = await sqlRows<Row>(ctx.em, `select ${COLUMNS} from ${directRows(src)} m join users u on u.id = m.user_id where m.${src.fk} = ? and m.user_id = ?`, [src.id, userId]);
