@@ -247,7 +247,7 @@ describeBrowser('Dashboard browser test')('the dashboard in headless Chromium', 
     await w.page.waitForTimeout(300);
     const flags = subscribed.find((s) => s.query.startsWith('subscription DashboardFeatureFlagChanged'))!;
     w.queries.length = 0;
-    toPage!(JSON.stringify({ id: flags.id, type: 'error', payload: [{ message: 'subscriber more than 100 events behind; subscribe again', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] }));
+    toPage!(JSON.stringify({ id: flags.id, type: 'error', payload: [{ message: 'subscriber more than 100 events behind; subscribe again', extensions: { code: 'SERVICE_UNAVAILABLE' } }] }));
     await w.page.waitForFunction(() => document.getElementById('error')?.textContent?.includes('subscribe again'), undefined, { timeout: 5000 });
     // After the backoff (1 s and jitter): the overview's one query again, then its three subscriptions.
     for (const t0 = Date.now(); subscribed.length < 6 && Date.now() - t0 < 15000;) await w.page.waitForTimeout(100);

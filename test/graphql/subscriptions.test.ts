@@ -96,6 +96,22 @@ describe('Subscription.auditEventAdded', () => {
     expect(filtered.events).toEqual([{ auditEventAdded: { entityId: other.id, details: { change: 'description', to: 'not hers' } } }]);
   });
 
+  it('ends with SERVICE_UNAVAILABLE and the reason when the notification connection is lost; a new subscription works', async () => {
+    const url = await serve(t.attach, t.app);
+    const s = await subscribe(connect(url, ROOT_TOKEN), EVENTS);
+    const conn = t.orm.em.getConnection();
+    const [listener] = (await conn.execute("select pid from pg_stat_activity where query = 'LISTEN audit_events'")) as { pid: number }[];
+    await conn.execute('select pg_terminate_backend(?)', [listener.pid]);
+    await waitFor('the error', () => s.errors.length >= 1, 10000);
+    // graphql-ws hands the error message's errors to `error` as one array
+    expect(s.errors).toEqual([[{ message: 'the live updates connection to the database was lost; subscribe again', extensions: { code: 'SERVICE_UNAVAILABLE' } }]]);
+    const again = await subscribe(connect(url, ROOT_TOKEN), EVENTS);
+    await api(t, ROOT_TOKEN).post('/api/v4/broadcast_messages').send({ message: 'After the loss' }).expect(201);
+    await waitFor('the event', () => again.events.length >= 1, 10000);
+    expect(again.events).toHaveLength(1);
+    expect(again.errors).toEqual([]);
+  });
+
   it('reaches subscribers of another instance on the same database', async () => {
     const second = await t.secondInstance();
     const url = await serve(second.attach, second.app);

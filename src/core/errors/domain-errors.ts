@@ -129,6 +129,14 @@ export class DatabaseUnavailableError extends DomainError {
   }
 }
 
+/**
+ * A live subscription cannot go on without missing events (its notification connection was lost, or it
+ * fell too far behind): GraphQL code SERVICE_UNAVAILABLE with the reason, so the client subscribes again.
+ */
+export class ResubscribeError extends DomainError {
+  readonly code = 'UNAVAILABLE' as const;
+}
+
 function rubyHash(fields: FieldErrors): string {
   const parts = Object.entries(fields).map(([k, msgs]) => `:${k}=>[${msgs.map((m) => JSON.stringify(m)).join(', ')}]`);
   return `{${parts.join(', ')}}`;

@@ -1,5 +1,5 @@
 import type { RequestCtx } from '../context/request-ctx';
-import { UnauthenticatedError } from '../errors/domain-errors';
+import { ResubscribeError, UnauthenticatedError } from '../errors/domain-errors';
 import type { NotificationHub } from './notification-hub';
 
 /**
@@ -69,13 +69,13 @@ export async function liveIterator<T>(ctx: RequestCtx, channel: string, opts: {
       if (!fresh.user) throw new UnauthenticatedError();
       for (const item of await opts.load(fresh, payload)) {
         if (!(await opts.visible(fresh, item))) continue;
-        if (queue.length >= MAX_QUEUED) throw new Error(`subscriber more than ${MAX_QUEUED} events behind; subscribe again`);
+        if (queue.length >= MAX_QUEUED) throw new ResubscribeError(`subscriber more than ${MAX_QUEUED} events behind; subscribe again`);
         queue.push({ item, fresh });
       }
       signal();
     }).catch((e: unknown) => fail(e instanceof Error ? e : new Error(String(e))));
   };
-  const unlisten = await live.hub.listen(channel, onPayload, fail);
+  const unlisten = await live.hub.listen(channel, onPayload, (why) => fail(new ResubscribeError(why.message)));
   const unlistenLocal = opts.local?.(onPayload);
   const finish = () => {
     done = true;

@@ -6,11 +6,24 @@ import { Client } from 'pg';
  * by every channel. Writers NOTIFY on their own transaction, so a handler hears of a change only once it
  * committed, on every instance. When the connection is lost every handler is told (`onLost`) and
  * dropped: notifications in between may be missed, so subscribers end with an error and resubscribe.
+ *
+ * Each connection is tracked by identity: an old connection that ends (the last handler left and a new
+ * one arrived before it closed) or fails never touches the handlers of the current one, and a
+ * connection the hub abandons is closed, so connections cannot pile up and no notification is handed
+ * over twice. A connection that died without a FIN (a restarted host, a dropped NAT entry) delivers
+ * nothing and never ends: every `heartbeatMs` a `select 1` must answer within `heartbeatTimeoutMs`, or
+ * it counts as lost, as in the shared cache (core/db/shared-cache.ts).
  */
 export interface NotificationHub {
   /** Calls `onPayload` for each notification on `channel`; resolves once listening. Returns the unsubscribe. */
   listen(channel: string, onPayload: (payload: string) => void, onLost: (why: Error) => void): Promise<() => void>;
   close(): Promise<void>;
+}
+
+export interface NotificationHubOptions {
+  /** How often the connection is asked `select 1` (default 10 s), and how long it may take (5 s). */
+  heartbeatMs?: number;
+  heartbeatTimeoutMs?: number;
 }
 
 interface Handler {
@@ -19,40 +32,76 @@ interface Handler {
   onLost: (why: Error) => void;
 }
 
-const CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
+/** One LISTEN connection: the client once connected, and the LISTEN statement sent per channel. */
+interface Connection {
+  client: Promise<Client>;
+  listens: Map<string, Promise<unknown>>;
+}
 
-export function createNotificationHub(connectionString: string): NotificationHub {
+const CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
+const lostError = () => new Error('the live updates connection to the database was lost; subscribe again');
+
+/** Ends a client without waiting on a socket that may never answer. */
+function destroy(c: Client): void {
+  (c as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+  void c.end().catch(() => undefined);
+}
+
+export function createNotificationHub(connectionString: string, opts: NotificationHubOptions = {}): NotificationHub {
+  const heartbeatMs = opts.heartbeatMs ?? 10_000;
+  const heartbeatTimeoutMs = opts.heartbeatTimeoutMs ?? 5_000;
   const handlers = new Set<Handler>();
-  const listening = new Set<string>();
-  let client: Promise<Client> | undefined;
+  /** Handlers whose `listen` has resolved: the ones a lost connection must tell (the others get the rejection). */
+  const ready = new WeakSet<Handler>();
+  let current: Connection | undefined;
   let closed = false;
 
-  const lose = (why: Error) => {
+  /** `conn` is gone: if it is still the current one, its handlers are told and dropped; it is closed either way. */
+  const lose = (conn: Connection, why: Error) => {
+    void conn.client.then(destroy, () => undefined);
+    if (current !== conn) return;
+    current = undefined;
     const all = [...handlers];
     handlers.clear();
-    listening.clear();
-    client = undefined;
-    for (const h of all) h.onLost(why);
+    for (const h of all) if (ready.has(h)) h.onLost(why);
   };
 
-  const connect = (): Promise<Client> => {
+  const heartbeat = (conn: Connection, c: Client) => {
+    const beat = setInterval(() => {
+      if (current !== conn) return clearInterval(beat);
+      const silent = () => {
+        clearInterval(beat);
+        lose(conn, lostError());
+      };
+      const timer = setTimeout(silent, heartbeatTimeoutMs);
+      timer.unref();
+      c.query('select 1').then(() => clearTimeout(timer), () => {
+        clearTimeout(timer);
+        silent();
+      });
+    }, heartbeatMs);
+    beat.unref();
+  };
+
+  const open = (): Connection => {
     const c = new Client({ connectionString, connectionTimeoutMillis: 5000 });
+    const conn: Connection = { client: c.connect().then(() => c), listens: new Map() };
     c.on('notification', (n) => {
+      if (current !== conn) return;
       for (const h of handlers) if (h.channel === n.channel) h.onPayload(n.payload ?? '');
     });
     c.on('error', () => undefined); // 'end' follows
-    c.on('end', () => {
-      if (client && !closed) lose(new Error('the live updates connection to the database was lost; subscribe again'));
-    });
-    return c.connect().then(() => c);
+    c.on('end', () => lose(conn, lostError()));
+    conn.client.then((x) => heartbeat(conn, x), () => undefined);
+    return conn;
   };
 
-  const release = async () => {
-    if (handlers.size > 0 || !client) return;
-    const c = client;
-    client = undefined;
-    listening.clear();
-    await c.then((x) => x.end()).catch(() => undefined);
+  /** The last handler left: the connection closes (a later `listen` opens a new one). */
+  const release = () => {
+    const conn = current;
+    if (handlers.size > 0 || !conn) return;
+    current = undefined;
+    void conn.client.then((x) => x.end(), () => undefined).catch(() => undefined);
   };
 
   return {
@@ -61,30 +110,34 @@ export function createNotificationHub(connectionString: string): NotificationHub
       if (!CHANNEL.test(channel)) throw new Error(`bad channel name ${channel}`);
       const handler: Handler = { channel, onPayload, onLost };
       handlers.add(handler);
+      const conn = (current ??= open());
       try {
-        client ??= connect();
-        const c = await client;
-        if (!listening.has(channel)) {
-          listening.add(channel);
-          await c.query(`LISTEN ${channel}`);
+        const c = await conn.client;
+        let listened = conn.listens.get(channel);
+        if (!listened) {
+          listened = c.query(`LISTEN ${channel}`);
+          conn.listens.set(channel, listened);
         }
+        await listened;
+        // Lost (or released and replaced) while this handler waited: it never listened.
+        if (!handlers.has(handler) || current !== conn) throw lostError();
       } catch (e) {
         handlers.delete(handler);
-        client = undefined;
-        listening.clear();
+        lose(conn, e instanceof Error ? e : new Error(String(e)));
         throw e;
       }
+      ready.add(handler);
       return () => {
         handlers.delete(handler);
-        void release();
+        release();
       };
     },
     async close() {
       closed = true;
       handlers.clear();
-      const c = client;
-      client = undefined;
-      if (c) await c.then((x) => x.end()).catch(() => undefined);
+      const conn = current;
+      current = undefined;
+      if (conn) await conn.client.then((x) => x.end(), () => undefined).catch(() => undefined);
     },
   };
 }
