@@ -69,4 +69,19 @@ describe('system hooks outbox', () => {
       await bad.close();
     }
   });
+
+  it('keeps the last 50 delivery logs of a hook', async () => {
+    await admin().put('/api/v4/application/settings').send({ allow_local_requests_from_system_hooks: true }).expect(200);
+    const ok = await receiver(() => 200);
+    try {
+      const hook = (await admin().post('/api/v4/hooks').send({ url: ok.url }).expect(201)).body as { id: number };
+      for (let i = 0; i < 55; i += 1) await createUser();
+      await waitFor('55 deliveries', () => ok.delivered() >= 55, 20000);
+      const logs = await admin().get(`/api/v4/hooks/${hook.id}/events?per_page=100`).expect(200);
+      expect(logs.headers['x-total']).toBe('50');
+      expect(logs.body).toHaveLength(50);
+    } finally {
+      await ok.close();
+    }
+  });
 });
