@@ -124,6 +124,22 @@ describe('GraphQL memberships', () => {
     expect(count).toBe(small.count);
   });
 
+  it('equal member-list arguments written differently share one statement (order, null or omitted, default relations)', async () => {
+    await acme();
+    const sel = '{ total nodes { username } }';
+    const count = async (fields: string) => {
+      const { result, count: n } = await t.countQueries(() => api(t, ROOT_TOKEN).graphql(`{ groups(allAvailable: true) { nodes { ${fields} } } }`));
+      expect(result.body.errors).toBeUndefined();
+      return n;
+    };
+    const one = await count(`a: groupMembers(first: 2, search: "o") ${sel}`);
+    expect(await count(`a: groupMembers(first: 2, search: "o") ${sel} b: groupMembers(search: "o", first: 2, relations: [DIRECT]) ${sel}`)).toBe(one);
+    const plain = await count(`a: groupMembers(first: 2) ${sel}`);
+    expect(await count(`a: groupMembers(first: 2) ${sel} b: groupMembers(first: 2, search: null) ${sel} c: groupMembers(first: 2, relations: [DIRECT, DIRECT]) ${sel} d: groupMembers(first: 2, relations: []) ${sel}`)).toBe(plain);
+    // a different list is a round trip of its own (its count and page go together)
+    expect(await count(`a: groupMembers(first: 2) ${sel} b: groupMembers(first: 3) ${sel}`)).toBe(plain + 1);
+  });
+
   it('node(id) / nodes(ids) answer memberships by their GroupMember / ProjectMember gid, as visible as the member lists', async () => {
     const { alice, project } = await acme();
     const lists = await api(t, alice.token).graphql(`{

@@ -7,8 +7,22 @@ export interface PerParentKey<A> {
   args: A;
 }
 
-/** Every argument keys the batch, connection ones included: two aliases with different cursors never share a page. */
-const argsKey = (args: unknown) => JSON.stringify(args);
+/**
+ * Every argument keys the batch, connection ones included: two aliases with different cursors never share
+ * a page. The key is canonical: object keys sorted, null and omitted arguments alike (a field's resolver
+ * reads both as "not given"), so equal argument sets written differently share one statement.
+ */
+const canonical = (v: unknown): unknown => {
+  if (Array.isArray(v)) return v.map(canonical);
+  if (v === null || typeof v !== 'object' || v instanceof Date) return v;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v).sort()) {
+    const x = (v as Record<string, unknown>)[k];
+    if (x !== null && x !== undefined) out[k] = canonical(x);
+  }
+  return out;
+};
+export const argsKey = (args: unknown): string => JSON.stringify(canonical(args));
 
 /**
  * The DataLoader of a per-parent value with arguments for many parents: the keys are grouped per
