@@ -83,4 +83,23 @@ describe('notification hub', () => {
       await hub.close();
     }
   });
+
+  it('closes within a second or so even when its connection stopped answering, and tells its subscribers why', async () => {
+    const name = `hub-close-${process.pid}`;
+    const hub = hubWith(name);
+    const lost: Error[] = [];
+    await hub.listen('hub_close', () => undefined, (e) => lost.push(e));
+    const [frozen] = await backends(name);
+    process.kill(frozen, 'SIGSTOP');
+    try {
+      const started = Date.now();
+      await hub.close();
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(lost.map((e) => e.message)).toEqual(['the live updates stopped (the service is shutting down); subscribe again']);
+      await expect(hub.listen('hub_close', () => undefined, () => undefined)).rejects.toThrow('notification hub closed');
+    } finally {
+      process.kill(frozen, 'SIGCONT');
+      await t.orm.em.getConnection().execute('select pg_terminate_backend(?)', [frozen]);
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import type { RequestCtx } from '../context/request-ctx';
-import { ResubscribeError, UnauthenticatedError } from '../errors/domain-errors';
+import { DomainError, ResubscribeError, UnauthenticatedError } from '../errors/domain-errors';
 import type { NotificationHub } from './notification-hub';
 
 /**
@@ -75,7 +75,11 @@ export async function liveIterator<T>(ctx: RequestCtx, channel: string, opts: {
       signal();
     }).catch((e: unknown) => fail(e instanceof Error ? e : new Error(String(e))));
   };
-  const unlisten = await live.hub.listen(channel, onPayload, (why) => fail(new ResubscribeError(why.message)));
+  // A connection lost while subscribing, or a closing hub, is a reason to subscribe again, as a loss later is.
+  const unlisten = await live.hub.listen(channel, onPayload, (why) => fail(new ResubscribeError(why.message)))
+    .catch((e: unknown) => {
+      throw e instanceof DomainError ? e : new ResubscribeError(e instanceof Error ? e.message : String(e));
+    });
   const unlistenLocal = opts.local?.(onPayload);
   const finish = () => {
     done = true;

@@ -47,6 +47,30 @@ function destroy(c: Client): void {
   void c.end().catch(() => undefined);
 }
 
+/** A graceful end, or `destroy` when the server does not answer within a second (a frozen or unreachable one). */
+function endSoon(c: Client): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => {
+      destroy(c);
+      resolve();
+    }, 1000);
+    timer.unref();
+    c.end().catch(() => undefined).finally(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+/** A handler's failure never keeps the others from being called, nor escapes into the driver's socket events. */
+function safely(f: () => void): void {
+  try {
+    f();
+  } catch {
+    // the handler's own problem (a subscriber's iterator): the others go on
+  }
+}
+
 export function createNotificationHub(connectionString: string, opts: NotificationHubOptions = {}): NotificationHub {
   const heartbeatMs = opts.heartbeatMs ?? 10_000;
   const heartbeatTimeoutMs = opts.heartbeatTimeoutMs ?? 5_000;
@@ -56,14 +80,19 @@ export function createNotificationHub(connectionString: string, opts: Notificati
   let current: Connection | undefined;
   let closed = false;
 
+  /** Every handler is dropped; those already listening are told why (the others get their `listen` rejected). */
+  const dropHandlers = (why: Error) => {
+    const all = [...handlers];
+    handlers.clear();
+    for (const h of all) if (ready.has(h)) safely(() => h.onLost(why));
+  };
+
   /** `conn` is gone: if it is still the current one, its handlers are told and dropped; it is closed either way. */
   const lose = (conn: Connection, why: Error) => {
     void conn.client.then(destroy, () => undefined);
     if (current !== conn) return;
     current = undefined;
-    const all = [...handlers];
-    handlers.clear();
-    for (const h of all) if (ready.has(h)) h.onLost(why);
+    dropHandlers(why);
   };
 
   const heartbeat = (conn: Connection, c: Client) => {
@@ -88,7 +117,7 @@ export function createNotificationHub(connectionString: string, opts: Notificati
     const conn: Connection = { client: c.connect().then(() => c), listens: new Map() };
     c.on('notification', (n) => {
       if (current !== conn) return;
-      for (const h of handlers) if (h.channel === n.channel) h.onPayload(n.payload ?? '');
+      for (const h of handlers) if (h.channel === n.channel) safely(() => h.onPayload(n.payload ?? ''));
     });
     c.on('error', () => undefined); // 'end' follows
     c.on('end', () => lose(conn, lostError()));
@@ -101,7 +130,7 @@ export function createNotificationHub(connectionString: string, opts: Notificati
     const conn = current;
     if (handlers.size > 0 || !conn) return;
     current = undefined;
-    void conn.client.then((x) => x.end(), () => undefined).catch(() => undefined);
+    void conn.client.then(endSoon, () => undefined);
   };
 
   return {
@@ -134,10 +163,10 @@ export function createNotificationHub(connectionString: string, opts: Notificati
     },
     async close() {
       closed = true;
-      handlers.clear();
       const conn = current;
       current = undefined;
-      if (conn) await conn.client.then((x) => x.end(), () => undefined).catch(() => undefined);
+      dropHandlers(new Error('the live updates stopped (the service is shutting down); subscribe again'));
+      if (conn) await conn.client.then(endSoon, () => undefined);
     },
   };
 }
