@@ -84,4 +84,24 @@ describe('system hooks outbox', () => {
       await ok.close();
     }
   });
+
+  it('takes a large backlog a slice per round, between deliveries', async () => {
+    await admin().put('/api/v4/application/settings').send({ allow_local_requests_from_system_hooks: true }).expect(200);
+    const conn = t.orm.em.getConnection();
+    // 100,000 rows of finished transactions, as an outbox that was never pruned would hold.
+    await conn.execute(`insert into system_hook_events (txid, event_name, payload)
+      select (pg_snapshot_xmin(pg_current_snapshot())::text::bigint - 1)::text::xid8, 'user_create', '{}'::jsonb from generate_series(1, 100000)`);
+    const ok = await receiver(() => 200);
+    try {
+      await admin().post('/api/v4/hooks').send({ url: ok.url }).expect(201); // its cursor is past the backlog
+      const started = Date.now();
+      await createUser();
+      await waitFor('a new event delivered while the backlog goes', () => ok.delivered() >= 1, 5000);
+      const deliveredAfter = Date.now() - started;
+      await waitFor('the backlog gone', async () => (await outbox()) === 0, 60000);
+      expect(deliveredAfter).toBeLessThan(3000);
+    } finally {
+      await ok.close();
+    }
+  });
 });

@@ -41,6 +41,9 @@ const READY_RECHECK_MS = 100;
 const AFTER_CURSOR = (alias: string) => `(e.txid, e.id) > (${alias}.last_txid, ${alias}.last_event_id)`;
 /** A commit's wake-up waits this long, so that a burst of commits costs one round of claims. */
 const WAKE_DELAY_MS = 20;
+/** Time one prune round may take, and the pause before the next when it did not finish. */
+const PRUNE_BUDGET_MS = 200;
+const PRUNE_AGAIN_MS = 1000;
 /** Hooks served at once per instance. */
 const PARALLEL = 4;
 /** Events sent per claim before the hook is released (fairness between hooks and instances). */
@@ -184,24 +187,40 @@ export function startDelivery(env: BackgroundEnv, config: DeliveryConfig = deliv
   };
 
   /**
-   * Deletes outbox rows every hook has passed (all ready ones when there is no hook), in batches. The
-   * row comparison takes the slowest hook's cursor as two columns (a subquery returning one composite
-   * column does not compare with a row constructor: PostgreSQL refuses it).
+   * Deletes outbox rows every hook has passed (all ready ones when there is no hook), in batches of
+   * 1,000, for at most PRUNE_BUDGET_MS a round (a large backlog is taken a slice per round, a second
+   * apart, between deliveries). The slowest hook's cursor is read once: cursors only move forward, and
+   * a hook created meanwhile starts below every running transaction, after everything below that
+   * cursor. Each batch starts after the last one deleted, so it never walks the dead index entries of
+   * the batches before it.
    */
   const prune = async (): Promise<void> => {
     if (Date.now() - lastPrune < config.pruneMs) return;
     lastPrune = Date.now();
+    const until = Date.now() + PRUNE_BUDGET_MS;
+    const [slowest] = await sqlRows<{ txid: string; id: string }>(
+      em, 'select h.last_txid::text as txid, h.last_event_id as id from system_hooks h order by h.last_txid, h.last_event_id limit 1');
+    // Without a hook: what is ready, unless one appears (checked in the statement's own snapshot).
+    const upTo = slowest ? { sql: '(e.txid, e.id) <= (?::xid8, ?)', params: [slowest.txid, slowest.id] } : { sql: `not exists (select 1 from system_hooks) and ${OUTBOX_READY}`, params: [] };
+    let after: { txid: bigint; id: bigint } | undefined;
     for (;;) {
-      const rows = await sqlRows(
+      const from = after ? { sql: ' and (e.txid, e.id) > (?::xid8, ?)', params: [String(after.txid), String(after.id)] } : { sql: '', params: [] };
+      const rows = await sqlRows<{ txid: string; id: string }>(
         em,
         `delete from system_hook_events where id in (
-           select e.id from system_hook_events e
-            where case when exists (select 1 from system_hooks)
-                       then (e.txid, e.id) <= (select h.last_txid, h.last_event_id from system_hooks h order by h.last_txid, h.last_event_id limit 1)
-                       else ${OUTBOX_READY} end
-            order by e.txid, e.id limit 1000) returning id`,
+           select e.id from system_hook_events e where ${upTo.sql}${from.sql} order by e.txid, e.id limit 1000)
+         returning txid::text as txid, id`,
+        [...upTo.params, ...from.params],
       );
+      for (const r of rows) {
+        const k = { txid: BigInt(r.txid), id: BigInt(r.id) };
+        if (!after || k.txid > after.txid || (k.txid === after.txid && k.id > after.id)) after = k;
+      }
       if (rows.length < 1000) return;
+      if (Date.now() > until) {
+        lastPrune = Date.now() - config.pruneMs + PRUNE_AGAIN_MS; // the rest in a second
+        return;
+      }
     }
   };
 
