@@ -1,6 +1,7 @@
 import { createNotificationHub } from '../../src/core/events/notification-hub';
 import { useTestApp } from '../support/test-app';
 import { waitFor } from '../reliability/fault-support';
+import { backendsNamed, freezeBackend, namedConnection } from '../support/pg-backends';
 
 /**
  * core/events/notification-hub: the one LISTEN connection behind GraphQL subscriptions. Subscribers come
@@ -9,13 +10,8 @@ import { waitFor } from '../reliability/fault-support';
  */
 const t = useTestApp({ reset: 'once' });
 
-const hubWith = (name: string, opts = {}) => {
-  const url = new URL(t.orm.config.getClientUrl());
-  url.searchParams.set('application_name', name);
-  return createNotificationHub(url.toString(), opts);
-};
-const backends = async (name: string) =>
-  ((await t.orm.em.getConnection().execute('select pid from pg_stat_activity where application_name = ? order by backend_start', [name])) as { pid: number }[]).map((r) => r.pid);
+const hubWith = (name: string, opts = {}) => createNotificationHub(namedConnection(t, name), opts);
+const backends = (name: string) => backendsNamed(t, name);
 const notify = (channel: string, payload: string) => t.orm.em.getConnection().execute(`select pg_notify('${channel}', ?)`, [payload]);
 
 describe('notification hub', () => {
@@ -62,12 +58,11 @@ describe('notification hub', () => {
   it('a connection that stops answering (its server process frozen, the socket open) is declared lost; a new subscriber gets a new one', async () => {
     const name = `hub-silent-${process.pid}`;
     const hub = hubWith(name, { heartbeatMs: 200, heartbeatTimeoutMs: 400 });
-    let frozen: number | undefined;
+    let thaw: (() => Promise<void>) | undefined;
     try {
       const lost: Error[] = [];
       await hub.listen('hub_silent', () => undefined, (e) => lost.push(e));
-      [frozen] = await backends(name);
-      process.kill(frozen, 'SIGSTOP');
+      thaw = freezeBackend(t, (await backends(name))[0]);
       await waitFor('the subscriber told', () => lost.length === 1, 5000);
       expect(lost[0].message).toBe('the live updates connection to the database was lost; subscribe again');
       const got: string[] = [];
@@ -76,10 +71,7 @@ describe('notification hub', () => {
       await waitFor('heard on the new connection', () => got.length === 1, 5000);
       unlisten();
     } finally {
-      if (frozen !== undefined) {
-        process.kill(frozen, 'SIGCONT');
-        await t.orm.em.getConnection().execute('select pg_terminate_backend(?)', [frozen]);
-      }
+      await thaw?.();
       await hub.close();
     }
   });
@@ -89,8 +81,7 @@ describe('notification hub', () => {
     const hub = hubWith(name);
     const lost: Error[] = [];
     await hub.listen('hub_close', () => undefined, (e) => lost.push(e));
-    const [frozen] = await backends(name);
-    process.kill(frozen, 'SIGSTOP');
+    const thaw = freezeBackend(t, (await backends(name))[0]);
     try {
       const started = Date.now();
       await hub.close();
@@ -98,8 +89,7 @@ describe('notification hub', () => {
       expect(lost.map((e) => e.message)).toEqual(['the live updates stopped (the service is shutting down); subscribe again']);
       await expect(hub.listen('hub_close', () => undefined, () => undefined)).rejects.toThrow('notification hub closed');
     } finally {
-      process.kill(frozen, 'SIGCONT');
-      await t.orm.em.getConnection().execute('select pg_terminate_backend(?)', [frozen]);
+      await thaw();
     }
   });
 });

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createSharedCache } from '../../src/core/db/shared-cache';
 import { useTestApp } from '../support/test-app';
 import { waitFor } from '../reliability/fault-support';
+import { backendsNamed, freezeBackend, namedConnection } from '../support/pg-backends';
 
 /** core/db/shared-cache: app-scoped caching that stays correct across instances on one database. */
 describe('shared cache (LISTEN/NOTIFY invalidation)', () => {
@@ -99,24 +100,21 @@ describe('shared cache (LISTEN/NOTIFY invalidation)', () => {
 
   it('a LISTEN connection that stops answering (no FIN: a frozen server process) is replaced; meanwhile nothing stale is served', async () => {
     const name = `heartbeat-${process.pid}`;
-    const url = new URL(t.orm.config.getClientUrl());
-    url.searchParams.set('application_name', name);
-    const cache = createSharedCache({ connectionString: url.toString(), heartbeatMs: 200, heartbeatTimeoutMs: 400 });
-    const backends = async () => ((await t.orm.em.getConnection().execute('select pid from pg_stat_activity where application_name = ? order by backend_start', [name])) as { pid: number }[]).map((r) => r.pid);
-    let frozen: number | undefined;
+    const cache = createSharedCache({ connectionString: namedConnection(t, name), heartbeatMs: 200, heartbeatTimeoutMs: 400 });
+    let thaw: (() => Promise<void>) | undefined;
     try {
       await cache.ready();
       expect(await cache.get('hb', async () => 'before')).toBe('before');
       expect(await cache.get('hb', async () => 'after')).toBe('before'); // cached: the connection listens
-      [frozen] = await backends();
+      const [frozen] = await backendsNamed(t, name);
       // The server process of the LISTEN connection stops: the socket stays open, nothing is delivered.
-      process.kill(frozen, 'SIGSTOP');
+      thaw = freezeBackend(t, frozen);
       await t.cache.invalidate(t.orm.em.fork(), 'hb'); // committed, but never reaches the frozen connection
       // Within a heartbeat and its timeout the connection counts as lost: the entry goes, loads are not kept.
       await waitFor('the stale entry dropped', async () => (await cache.get('hb', async () => 'after')) === 'after', 5000);
       // A new connection listens again, and its entries are invalidated as before.
       await cache.ready();
-      await waitFor('a second LISTEN connection', async () => (await backends()).some((pid) => pid !== frozen), 5000);
+      await waitFor('a second LISTEN connection', async () => (await backendsNamed(t, name)).some((pid) => pid !== frozen), 5000);
       expect(await cache.get('hb2', async () => 1)).toBe(1);
       expect(await cache.get('hb2', async () => 2)).toBe(1);
       const applied = once(cache.events, 'invalidated');
@@ -124,10 +122,7 @@ describe('shared cache (LISTEN/NOTIFY invalidation)', () => {
       expect(await applied).toEqual(['hb2']);
       expect(await cache.get('hb2', async () => 3)).toBe(3);
     } finally {
-      if (frozen !== undefined) {
-        process.kill(frozen, 'SIGCONT');
-        await t.orm.em.getConnection().execute('select pg_terminate_backend(?)', [frozen]);
-      }
+      await thaw?.();
       await cache.close();
     }
   });

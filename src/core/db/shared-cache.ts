@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { Client } from 'pg';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { destroyClient, heartbeat, HEARTBEAT_MS, HEARTBEAT_TIMEOUT_MS } from './connection-watch';
 
 /**
  * An app-scoped cache for rarely written, often read records (application settings, feature flags,
@@ -40,8 +41,6 @@ export const CACHE_CHANNEL = 'app_cache_invalidate';
 /** Entries kept at most (the least recently used is dropped first): tagged entries are one per caller. */
 export const SHARED_CACHE_MAX_ENTRIES = 10_000;
 const MAX_BACKOFF_MS = 5000;
-const HEARTBEAT_MS = 10_000;
-const HEARTBEAT_TIMEOUT_MS = 5_000;
 
 /** An untagged load takes its place at once (shared by concurrent gets); an invalidation removes it, so a load that raced one is not kept. */
 interface Entry {
@@ -102,29 +101,6 @@ export function createSharedCache(opts: SharedCacheOptions): SharedCache {
     if (!closed) setTimeout(() => void connect(), backoff).unref();
   };
 
-  /**
-   * A connection that died without a FIN (a restarted host, a dropped NAT entry) emits no 'end' and
-   * delivers nothing: every HEARTBEAT_MS a `select 1` must answer within HEARTBEAT_TIMEOUT_MS, or the
-   * connection counts as lost (its socket destroyed, since `end()` would wait on it).
-   */
-  const heartbeat = (c: Client) => {
-    const beat = setInterval(() => {
-      if (client !== c) return clearInterval(beat);
-      const silent = () => {
-        clearInterval(beat);
-        lose(c);
-        (c as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
-      };
-      const timer = setTimeout(silent, heartbeatTimeoutMs);
-      timer.unref();
-      c.query('select 1').then(() => clearTimeout(timer), () => {
-        clearTimeout(timer);
-        silent();
-      });
-    }, heartbeatMs);
-    beat.unref();
-  };
-
   const bound = () => {
     while (entries.size > SHARED_CACHE_MAX_ENTRIES) drop(entries.keys().next().value as string);
   };
@@ -179,7 +155,11 @@ export function createSharedCache(opts: SharedCacheOptions): SharedCache {
     backoff = 100;
     forgetAll(); // anything cached before this connection may have missed a notification
     listening = true;
-    heartbeat(c);
+    // A connection that stops answering counts as lost, as one that ended (connection-watch.ts).
+    heartbeat(c, { everyMs: heartbeatMs, timeoutMs: heartbeatTimeoutMs, watching: () => client === c, onSilent: () => {
+      lose(c);
+      destroyClient(c);
+    } });
     for (const w of readyWaiters) w();
     readyWaiters = [];
   };

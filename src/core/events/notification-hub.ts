@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { destroyClient, heartbeat, HEARTBEAT_MS, HEARTBEAT_TIMEOUT_MS } from '../db/connection-watch';
 
 /**
  * PostgreSQL notifications for live subscribers (GraphQL subscriptions, README "Live updates"): one
@@ -12,7 +13,7 @@ import { Client } from 'pg';
  * connection the hub abandons is closed, so connections cannot pile up and no notification is handed
  * over twice. A connection that died without a FIN (a restarted host, a dropped NAT entry) delivers
  * nothing and never ends: every `heartbeatMs` a `select 1` must answer within `heartbeatTimeoutMs`, or
- * it counts as lost, as in the shared cache (core/db/shared-cache.ts).
+ * it counts as lost (core/db/connection-watch.ts, as for the shared cache).
  */
 export interface NotificationHub {
   /** Calls `onPayload` for each notification on `channel`; resolves once listening. Returns the unsubscribe. */
@@ -41,17 +42,11 @@ interface Connection {
 const CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
 const lostError = () => new Error('the live updates connection to the database was lost; subscribe again');
 
-/** Ends a client without waiting on a socket that may never answer. */
-function destroy(c: Client): void {
-  (c as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
-  void c.end().catch(() => undefined);
-}
-
-/** A graceful end, or `destroy` when the server does not answer within a second (a frozen or unreachable one). */
+/** A graceful end, or `destroyClient` when the server does not answer within a second (a frozen or unreachable one). */
 function endSoon(c: Client): Promise<void> {
   return new Promise<void>((resolve) => {
     const timer = setTimeout(() => {
-      destroy(c);
+      destroyClient(c);
       resolve();
     }, 1000);
     timer.unref();
@@ -72,8 +67,8 @@ function safely(f: () => void): void {
 }
 
 export function createNotificationHub(connectionString: string, opts: NotificationHubOptions = {}): NotificationHub {
-  const heartbeatMs = opts.heartbeatMs ?? 10_000;
-  const heartbeatTimeoutMs = opts.heartbeatTimeoutMs ?? 5_000;
+  const heartbeatMs = opts.heartbeatMs ?? HEARTBEAT_MS;
+  const heartbeatTimeoutMs = opts.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS;
   const handlers = new Set<Handler>();
   /** Handlers whose `listen` has resolved: the ones a lost connection must tell (the others get the rejection). */
   const ready = new WeakSet<Handler>();
@@ -89,27 +84,10 @@ export function createNotificationHub(connectionString: string, opts: Notificati
 
   /** `conn` is gone: if it is still the current one, its handlers are told and dropped; it is closed either way. */
   const lose = (conn: Connection, why: Error) => {
-    void conn.client.then(destroy, () => undefined);
+    void conn.client.then(destroyClient, () => undefined);
     if (current !== conn) return;
     current = undefined;
     dropHandlers(why);
-  };
-
-  const heartbeat = (conn: Connection, c: Client) => {
-    const beat = setInterval(() => {
-      if (current !== conn) return clearInterval(beat);
-      const silent = () => {
-        clearInterval(beat);
-        lose(conn, lostError());
-      };
-      const timer = setTimeout(silent, heartbeatTimeoutMs);
-      timer.unref();
-      c.query('select 1').then(() => clearTimeout(timer), () => {
-        clearTimeout(timer);
-        silent();
-      });
-    }, heartbeatMs);
-    beat.unref();
   };
 
   const open = (): Connection => {
@@ -121,7 +99,7 @@ export function createNotificationHub(connectionString: string, opts: Notificati
     });
     c.on('error', () => undefined); // 'end' follows
     c.on('end', () => lose(conn, lostError()));
-    conn.client.then((x) => heartbeat(conn, x), () => undefined);
+    conn.client.then((x) => heartbeat(x, { everyMs: heartbeatMs, timeoutMs: heartbeatTimeoutMs, watching: () => current === conn, onSilent: () => lose(conn, lostError()) }), () => undefined);
     return conn;
   };
 

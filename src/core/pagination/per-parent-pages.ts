@@ -22,7 +22,7 @@ const canonical = (v: unknown): unknown => {
   }
   return out;
 };
-export const argsKey = (args: unknown): string => JSON.stringify(canonical(args));
+const argsKey = (args: unknown): string => JSON.stringify(canonical(args));
 
 /**
  * The DataLoader of a per-parent value with arguments for many parents: the keys are grouped per
