@@ -145,5 +145,30 @@ export function routeBodyPipeline(route: RouteDef, createCtx: (req: Request) => 
     fileFilter: keepDeclaredFiles(files),
   });
   const multipart = upload.any();
-  return [authenticateFirst(createCtx), routeGate(route, opts.allow), multipartGate(route), jsonBody, formBody, multipartOf(multipart, route, opts.logger), filesToFields];
+  const readBody = inSequence([multipartGate(route), jsonBody, formBody, multipartOf(multipart, route, opts.logger), filesToFields]);
+  // Without a body (no Content-Length, no Transfer-Encoding: most GETs) every reader would pass it on.
+  return [authenticateFirst(createCtx), routeGate(route, opts.allow), (req, res, next) => (hasBody(req) ? readBody(req, res, next) : next())];
+}
+
+/** Whether a request carries a body: the rule body-parser and multer apply (type-is `hasBody`); a `Content-Length: 0` counts. */
+function hasBody(req: Request): boolean {
+  return req.headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(req.headers['content-length']));
+}
+
+/** Middleware run one after another as one: the first error goes to `next` (readers only call `next()` or `next(err)`). */
+function inSequence(handlers: readonly RequestHandler[]): RequestHandler {
+  return (req, res, next) => {
+    let i = 0;
+    const step = (err?: unknown): void => {
+      if (err) return next(err);
+      const handler = handlers[i++];
+      if (!handler) return next();
+      try {
+        void handler(req, res, step);
+      } catch (e) {
+        next(e);
+      }
+    };
+    step();
+  };
 }
