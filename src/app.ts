@@ -108,7 +108,6 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const newCtx = ctxFactory(loaderFactory(deps.modules));
   const metrics = createMetrics(orm);
   const reporter = createErrorReporter(logger, metrics.dbErrors);
-  const cache = createSharedCache({ connectionString: deps.directUrl ?? orm.config.getClientUrl(), log: (m) => logger.warn(m) });
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.trustProxy ?? false);
@@ -140,7 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   // are never throttled, before both surfaces. Off (the default), this costs one cached lookup.
   // One fork for raw statements only (no identity map is used): counters and the throttle settings.
   const rawEm = orm.em.fork();
-  const limiter = createRateLimiter(rawEm);
+  const limiter = createRateLimiter(rawEm, (err, msg) => logger.warn({ err }, msg));
   const whitelist = deps.monitoringWhitelist ?? ['127.0.0.0/8', '::1/128'];
   app.use((req, res, next) => {
     void throttle(req, res).then((passed) => passed && next(), next);
@@ -276,6 +275,10 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     }));
   };
 
+  // The shared cache's LISTEN connection opens last: the start-up work above (schema, routes, OpenAPI,
+  // Apollo) runs without yielding for seconds on a busy machine, which outlasted its 5 s connect timeout
+  // (a warning and a retry at every start). Nothing reads the cache before the app answers requests.
+  const cache = createSharedCache({ connectionString: deps.directUrl ?? orm.config.getClientUrl(), log: (m) => logger.warn(m) });
   // The modules' background work (system hook delivery), unless the caller runs none (one-off tools).
   const tasks = deps.background === false ? [] : backgroundOf(deps.modules).map((start) => start({ em: orm.em.fork(), cache, secrets: deps.secrets, logger, env: deps.env ?? {} }));
   return {

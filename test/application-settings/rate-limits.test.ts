@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { Writable } from 'node:stream';
 import request from 'supertest';
 import type { Express } from 'express';
 import pino from 'pino';
@@ -21,9 +22,9 @@ interface Instance {
   close(): Promise<void>;
 }
 const instances: Instance[] = [];
-async function instance(): Promise<Instance> {
+async function instance(logger = pino({ level: 'silent' })): Promise<Instance> {
   const orm: Orm = await initOrm({ clientUrl: t.orm.config.getClientUrl(), poolMax: 4, model: ormModelOf(MODULES) });
-  const built = await buildApp({ orm, logger: pino({ level: 'silent' }), externalUrl: 'http://gitlab.test', secrets: TEST_SECRETS, modules: MODULES, monitoringWhitelist: ['192.0.2.1/32'] });
+  const built = await buildApp({ orm, logger, externalUrl: 'http://gitlab.test', secrets: TEST_SECRETS, modules: MODULES, monitoringWhitelist: ['192.0.2.1/32'] });
   await built.cache.ready();
   const inst = { app: built.app, cache: built.cache, close: async () => { await built.stop(); await orm.close(true); } };
   instances.push(inst);
@@ -119,6 +120,29 @@ describe('rate limits in effect', () => {
     // Anonymous requests are not throttled by the authenticated limit.
     expect((await request(a.app).get('/api/v4/groups')).status).toBe(200);
     await settings({ throttle_authenticated_api_enabled: false }).expect(200);
+  });
+
+  it('reports a failed clean-up of expired counters as a warning and keeps limiting', async () => {
+    const lines: { level: number; msg: string; err?: { message: string } }[] = [];
+    const a = await instance(pino({ level: 'warn' }, new Writable({ write: (chunk, _enc, cb) => (lines.push(JSON.parse(String(chunk))), cb()) })));
+    const sql = (q: string) => t.orm.em.getConnection().execute(q);
+    await sql(`create function test_refuse_delete() returns trigger language plpgsql as $$ begin raise exception 'deletes refused by the test'; end $$`);
+    await sql('create trigger test_refuse_delete before delete on rate_limit_counters for each statement execute function test_refuse_delete()');
+    try {
+      await settings({ throttle_unauthenticated_enabled: true, throttle_unauthenticated_requests_per_period: 1000, throttle_unauthenticated_period_in_seconds: 60 }).expect(200);
+      // The instance's first counted request also deletes expired windows (then once a minute).
+      await waitFor('the failed clean-up is reported', async () => {
+        expect((await request(a.app).get('/api/v4/groups')).status).toBe(200);
+        return lines.some((l) => l.msg.startsWith('rate limits: deleting expired counters failed'));
+      }, 5000);
+      const warned = lines.find((l) => l.msg.startsWith('rate limits: deleting expired counters failed'))!;
+      expect(warned.level).toBe(40);
+      expect(warned.err?.message).toContain('deletes refused by the test');
+    } finally {
+      await sql('drop trigger test_refuse_delete on rate_limit_counters');
+      await sql('drop function test_refuse_delete()');
+      await settings({ throttle_unauthenticated_enabled: false }).expect(200);
+    }
   });
 
   it('does not throttle monitoring-whitelisted addresses (the default loopback)', async () => {

@@ -59,7 +59,8 @@ interface Lease {
   upTo: number;
 }
 
-export function createRateLimiter(em: EntityManager): RateLimiter {
+/** `warn`: where a failed clean-up of expired windows is reported (it is retried at the next interval). */
+export function createRateLimiter(em: EntityManager, warn: (err: unknown, msg: string) => void = () => undefined): RateLimiter {
   let lastPrune = 0;
   const leases = new Map<string, Lease>();
   return {
@@ -91,7 +92,8 @@ export function createRateLimiter(em: EntityManager): RateLimiter {
       if (nowMs - lastPrune > PRUNE_EVERY_MS) {
         lastPrune = nowMs;
         // Expired windows of every key; several instances doing it at once only repeat the work.
-        void sqlRows(em, 'delete from rate_limit_counters where expires_at < now()').catch(() => undefined);
+        void sqlRows(em, 'delete from rate_limit_counters where expires_at < now()')
+          .catch((err: unknown) => warn(err, 'rate limits: deleting expired counters failed; retrying at the next interval'));
       }
       return { throttle, observed: before + 1, resetAt, nowSeconds: now };
     },
