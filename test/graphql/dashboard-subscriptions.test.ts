@@ -15,8 +15,8 @@ afterEach(() => live.disposeClients());
 afterAll(() => live.closeServers());
 
 const FLAGS = 'subscription { featureFlagChanged { name deleted feature { id name state gates { key value } } } }';
-const MESSAGES = 'subscription { broadcastMessagesChanged { action id broadcastMessage { id: databaseId message active } } }';
-const RUNNERS = 'subscription { runnerChanged { id deleted runner { id: databaseId description active tagList } } }';
+const MESSAGES = 'subscription { broadcastMessagesChanged { action id: databaseId broadcastMessage { id: databaseId message active } } }';
+const RUNNERS = 'subscription { runnerChanged { id: databaseId deleted runner { id: databaseId description active tagList } } }';
 
 const settle = () => new Promise((r) => setTimeout(r, 300));
 const errorCodes = (s: LiveStream) => JSON.stringify(s.errors);
@@ -59,6 +59,8 @@ describe('Subscription.broadcastMessagesChanged', () => {
   it('streams messages created, updated and deleted to administrators; other users are refused', async () => {
     const url = await live.serve(t.attach, t.app);
     const s = await live.subscribe(live.connect(url, ROOT_TOKEN), MESSAGES);
+    // The change's id is the message's global id (as BroadcastMessage.id), also once it is deleted.
+    const gids = await live.subscribe(live.connect(url, ROOT_TOKEN), 'subscription { broadcastMessagesChanged { id databaseId broadcastMessage { id } } }');
     const alice = await createUser(t, { username: 'alice' });
     const hers = await live.subscribe(live.connect(url, alice.token), MESSAGES);
     const created = await api(t, ROOT_TOKEN).post('/api/v4/broadcast_messages').send({ message: 'Maintenance' }).expect(201);
@@ -70,6 +72,13 @@ describe('Subscription.broadcastMessagesChanged', () => {
     expect(s.errors).toEqual([]);
     expect(s.events.map((e) => (e.broadcastMessagesChanged as { action: string }).action)).toEqual(['CREATED', 'UPDATED', 'DELETED']);
     expect(s.events[2]).toEqual({ broadcastMessagesChanged: { action: 'DELETED', id, broadcastMessage: null } });
+    const gid = `gid://gitlab/BroadcastMessage/${id}`;
+    await waitFor('three changes with global ids', () => gids.events.length >= 3, 10000);
+    expect(gids.events).toEqual([
+      { broadcastMessagesChanged: { id: gid, databaseId: id, broadcastMessage: { id: gid } } },
+      { broadcastMessagesChanged: { id: gid, databaseId: id, broadcastMessage: { id: gid } } },
+      { broadcastMessagesChanged: { id: gid, databaseId: id, broadcastMessage: null } },
+    ]);
     expect(errorCodes(hers)).toContain('FORBIDDEN');
     expect(hers.events).toEqual([]);
   });
@@ -131,7 +140,8 @@ describe('Subscription.runnerChanged', () => {
     const url = await live.serve(t.attach, t.app);
     const { hers, other } = await fleet();
     const all = await live.subscribe(live.connect(url, ROOT_TOKEN), RUNNERS);
-    const one = await live.subscribe(live.connect(url, ROOT_TOKEN), `subscription { runnerChanged(id: ${other.id}) { id runner { active } } }`);
+    const one = await live.subscribe(live.connect(url, ROOT_TOKEN), `subscription { runnerChanged(id: "gid://gitlab/Ci::Runner/${other.id}") { id databaseId runner { id active } } }`);
+    const removed = await live.subscribe(live.connect(url, ROOT_TOKEN), `subscription { runnerChanged(id: ${hers.id}) { id databaseId deleted } }`);
     await api(t, ROOT_TOKEN).put(`/api/v4/runners/${hers.id}`).send({ active: false, tag_list: 'docker,linux' }).expect(200);
     await api(t, ROOT_TOKEN).put(`/api/v4/runners/${other.id}`).send({ active: false }).expect(200);
     await api(t, ROOT_TOKEN).delete(`/api/v4/runners/${hers.id}`).expect(204);
@@ -143,7 +153,10 @@ describe('Subscription.runnerChanged', () => {
       { runnerChanged: { id: other.id, deleted: false, runner: { id: other.id, description: 'other', active: false, tagList: [] } } },
       { runnerChanged: { id: hers.id, deleted: true, runner: null } },
     ]);
-    expect(one.events).toEqual([{ runnerChanged: { id: other.id, runner: { active: false } } }]);
+    // The change's id is the runner's global id (as Runner.id), also once it is removed.
+    expect(one.events).toEqual([{ runnerChanged: { id: `gid://gitlab/Ci::Runner/${other.id}`, databaseId: other.id, runner: { id: `gid://gitlab/Ci::Runner/${other.id}`, active: false } } }]);
+    await waitFor('both changes of hers', () => removed.events.length >= 2, 10000);
+    expect(removed.events[1]).toEqual({ runnerChanged: { id: `gid://gitlab/Ci::Runner/${hers.id}`, databaseId: hers.id, deleted: true } });
   });
 
   it('resolves nested fields afresh for each event (no dataloader result kept from an earlier event)', async () => {

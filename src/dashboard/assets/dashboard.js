@@ -64,12 +64,12 @@ ${JOBS_PAGE}`,
 ${JOBS_PAGE}`,
 
   runnerChanged: `subscription DashboardRunnerChanged($id: CiRunnerID) {
-  runnerChanged(id: $id) { id deleted runner { ...DashboardRunnerRow locked runUntagged tagList } }
+  runnerChanged(id: $id) { databaseId deleted runner { ...DashboardRunnerRow locked runUntagged tagList } }
 }
 ${RUNNER_ROW}`,
 
   broadcastMessagesChanged: `subscription DashboardBroadcastMessagesChanged {
-  broadcastMessagesChanged { action id broadcastMessage { id: databaseId message color font endsAt active } }
+  broadcastMessagesChanged { action databaseId broadcastMessage { id: databaseId message color font endsAt active } }
 }`,
 
   featureFlagChanged: `subscription DashboardFeatureFlagChanged {
@@ -425,7 +425,7 @@ function renderOverview(data, errors) {
   watch(DOCUMENTS.runnerChanged, VARIABLES.runnerChanged(undefined), ({ runnerChanged: c }) => {
     const body = document.querySelector('#runners-table tbody');
     if (!body) return;
-    const old = body.querySelector(`tr[data-runner="${CSS.escape(String(c.id))}"]`);
+    const old = body.querySelector(`tr[data-runner="${CSS.escape(String(c.databaseId))}"]`);
     if (c.deleted || !c.runner) return old && old.remove();
     if (old) old.replaceWith(runnerRow(c.runner));
     else if (data.allRunners) body.append(runnerRow(c.runner)); // "Your runners" lists owned ones only
@@ -434,7 +434,7 @@ function renderOverview(data, errors) {
     watch(DOCUMENTS.broadcastMessagesChanged, {}, ({ broadcastMessagesChanged: c }) => {
       const list = document.getElementById('broadcast-list');
       if (!list) return;
-      const old = list.querySelector(`[data-message="${CSS.escape(String(c.id))}"]`);
+      const old = list.querySelector(`[data-message="${CSS.escape(String(c.databaseId))}"]`);
       const m = c.broadcastMessage;
       if (!m || !m.active) old && old.remove();
       else if (old) old.replaceWith(broadcastItem(m));

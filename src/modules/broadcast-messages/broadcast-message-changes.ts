@@ -3,6 +3,7 @@ import { sqlRows } from '../../core/db/sql';
 import { AUDIT_CHANNEL } from '../../core/events/audit';
 import { auditTargets } from '../../core/events/audit-targets';
 import { liveIterator } from '../../core/events/live';
+import { globalIdOf } from '../../core/graphql/global-id';
 import { policy } from '../access/policy';
 import { onBroadcastBoundary, tickWindow } from './broadcast-boundary-clock';
 import { BroadcastMessage } from './broadcast-message.entity';
@@ -12,9 +13,13 @@ import { BroadcastMessageAction } from './broadcast-message.type';
 /** What Subscription.broadcastMessagesChanged delivers. */
 export interface BroadcastMessageChange {
   action: BroadcastMessageAction;
-  id: number;
+  /** The message's global id (`gid://gitlab/BroadcastMessage/<id>`), as `BroadcastMessage.id`. */
+  id: string;
+  databaseId: number;
   broadcastMessage: BroadcastMessage | null;
 }
+
+const ids = (databaseId: number) => ({ id: globalIdOf('BroadcastMessage', databaseId), databaseId });
 
 /** Writes: the messages an audit notification names (target BroadcastMessage), as they are now. */
 async function written(ctx: RequestCtx, payload: string): Promise<BroadcastMessageChange[]> {
@@ -24,7 +29,7 @@ async function written(ctx: RequestCtx, payload: string): Promise<BroadcastMessa
   return targets.map((t) => {
     const m = found.get(Number(t.targetId)) ?? null;
     const action = t.removed || !m ? BroadcastMessageAction.DELETED : t.added ? BroadcastMessageAction.CREATED : BroadcastMessageAction.UPDATED;
-    return { action, id: Number(t.targetId), broadcastMessage: m };
+    return { action, ...ids(Number(t.targetId)), broadcastMessage: m };
   });
 }
 
@@ -47,7 +52,7 @@ async function crossed(ctx: RequestCtx, from: Date, to: Date): Promise<Broadcast
     const since = m.updatedAt.getTime() > from.getTime() ? m.updatedAt : from;
     const now = isActive(m, to);
     if (isActive(m, since) === now) continue;
-    out.push({ action: now ? BroadcastMessageAction.ACTIVATED : BroadcastMessageAction.DEACTIVATED, id: m.id, broadcastMessage: m });
+    out.push({ action: now ? BroadcastMessageAction.ACTIVATED : BroadcastMessageAction.DEACTIVATED, ...ids(m.id), broadcastMessage: m });
   }
   return out;
 }

@@ -1,6 +1,6 @@
 import { idArgOf } from '../../core/graphql/global-id';
 import { DatabaseNode, Node } from '../../core/graphql/node';
-import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageType } from '../../core/pagination/page';
 
 @ObjectType('BroadcastMessage', { description: 'A banner shown to every user between startsAt and endsAt.', implements: Node })
@@ -29,7 +29,8 @@ registerEnumType(BroadcastMessageAction, {
 @ObjectType('BroadcastMessageChange', { description: 'A broadcast message that changed, as it is when the change is delivered.' })
 export class BroadcastMessageChangeType {
   @Field(() => BroadcastMessageAction) action!: BroadcastMessageAction;
-  @Field(() => Int, { description: 'The message id (also when it was deleted).' }) id!: number;
+  @Field(() => ID, { description: 'Global id of the message (also when it was deleted): `BroadcastMessage.id`.' }) id!: string;
+  @Field(() => Int, { description: 'Database id of the message (also when it was deleted): `BroadcastMessage.databaseId`.' }) databaseId!: number;
   @Field(() => BroadcastMessageType, { nullable: true, description: 'null when the message no longer exists.' })
   broadcastMessage!: BroadcastMessageType | null;
 }

@@ -3,13 +3,16 @@ import { sqlRows } from '../../core/db/sql';
 import { AUDIT_CHANNEL } from '../../core/events/audit';
 import { auditTargets } from '../../core/events/audit-targets';
 import { liveIterator } from '../../core/events/live';
+import { globalIdOf } from '../../core/graphql/global-id';
 import { policy } from '../access/policy';
 import { mayReadRunner, ownedRunnerIds } from './runner-access';
 import { Runner } from './runner.entity';
 
 /** What Subscription.runnerChanged delivers. */
 export interface RunnerChange {
-  id: number;
+  /** The runner's global id (`gid://gitlab/Ci::Runner/<id>`), as `Runner.id`. */
+  id: string;
+  databaseId: number;
   runner: Runner | null;
   deleted: boolean;
 }
@@ -42,14 +45,14 @@ export async function runnerChanges(ctx: RequestCtx, id: number | null | undefin
       const ids = (await auditTargets(fresh.em, payload, 'Ci::Runner')).map((t) => Number(t.targetId)).filter((x) => id == null || x === id);
       if (ids.length === 0) return [];
       const found = new Map((await fresh.em.find(Runner, { id: { $in: ids } })).map((r) => [r.id, r]));
-      return ids.map((x) => ({ id: x, runner: found.get(x) ?? null, deleted: !found.has(x) }));
+      return ids.map((x) => ({ id: globalIdOf('Ci::Runner', x), databaseId: x, runner: found.get(x) ?? null, deleted: !found.has(x) }));
     },
     async visible(fresh, change) {
       if (policy.isAdmin(fresh.user)) return true;
-      if (!change.runner) return known.delete(change.id);
+      if (!change.runner) return known.delete(change.databaseId);
       const readable = await mayReadRunner(fresh, change.runner);
-      if (readable) known.add(change.id);
-      else known.delete(change.id);
+      if (readable) known.add(change.databaseId);
+      else known.delete(change.databaseId);
       return readable;
     },
   });

@@ -1,6 +1,6 @@
 import { idArgOf } from '../../core/graphql/global-id';
 import { DatabaseNode, Node } from '../../core/graphql/node';
-import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageType } from '../../core/pagination/page';
 import { CostItems } from '../../core/graphql/list-bound';
 
@@ -94,7 +94,8 @@ export class RunnerRegistrationType extends DatabaseNode {
 
 @ObjectType('RunnerChange', { description: 'A runner that was changed or removed, as it is when the change is delivered.' })
 export class RunnerChangeType {
-  @Field(() => Int, { description: 'The runner id (also when it was removed).' }) id!: number;
+  @Field(() => ID, { description: 'Global id of the runner (also when it was removed): `Runner.id`, e.g. to find the row a client shows.' }) id!: string;
+  @Field(() => Int, { description: 'Database id of the runner (also when it was removed): `Runner.databaseId`.' }) databaseId!: number;
   @Field(() => RunnerType, { nullable: true, description: 'null when the runner no longer exists.' }) runner!: RunnerType | null;
   @Field(() => Boolean, { description: 'The runner was removed.' }) deleted!: boolean;
 }
