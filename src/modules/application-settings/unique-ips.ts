@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sqlRows } from '../../core/db/sql';
 import { ForbiddenError } from '../../core/errors/domain-errors';
+import type { BackgroundEnv, BackgroundTask } from '../../core/module/app-module';
 
 /**
  * unique_ips_limit_enabled / _per_user / _time_window (spec 4.18): a user's API requests from more
@@ -36,4 +37,55 @@ export async function uniqueIpsRefusal(em: EntityManager, limit: UniqueIpsLimit,
     [userId, ip.slice(0, 64), now, userId, since, userId, ip.slice(0, 64), since],
   );
   return row.n > limit.ips_limit ? new ForbiddenError(TOO_MANY_IPS) : null;
+}
+
+/** Rows deleted per statement by the clean-up below (each a short transaction of its own). */
+const PRUNE_BATCH = 5000;
+
+/**
+ * Deletes the addresses last seen before the current window (`unique_ips_limit_time_window`, default
+ * 3600 s, whether the limit is on or off): they never count again, and a request only expires its own
+ * user's, so a user who stops calling would keep theirs for ever. In batches; returns how many went.
+ */
+export async function pruneRequestIps(em: EntityManager, now: Date): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const [row] = await sqlRows<{ n: number }>(
+      em,
+      `with gone as (
+         delete from user_request_ips where ctid = any(array(
+           select u.ctid from user_request_ips u
+            where u.last_seen_at <= ?::timestamptz - make_interval(secs => coalesce((select s.unique_ips_limit_time_window from application_settings s where s.id = 1), 3600))
+            limit ${PRUNE_BATCH}))
+         returning 1)
+       select count(*)::int as n from gone`,
+      [now],
+    );
+    total += row.n;
+    if (row.n < PRUNE_BATCH) return total;
+  }
+}
+
+/**
+ * The clean-up as a background task of every instance (README "Running several instances": several
+ * instances deleting at once only repeat work): every UNIQUE_IPS_PRUNE_MS (default one hour), the first
+ * one interval after start.
+ */
+export function startRequestIpsPrune(env: BackgroundEnv): BackgroundTask {
+  const v = Number(env.env.UNIQUE_IPS_PRUNE_MS);
+  const everyMs = Number.isSafeInteger(v) && v > 0 ? v : 3_600_000;
+  let running: Promise<void> = Promise.resolve();
+  const timer = setInterval(() => {
+    running = pruneRequestIps(env.em, new Date()).then(
+      (n) => void (n > 0 && env.logger.info({ deleted: n }, 'unique IPs: deleted addresses past the window')),
+      (err: unknown) => env.logger.warn({ err }, 'unique IPs: deleting addresses past the window failed; retrying at the next interval'),
+    );
+  }, everyMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
 }
