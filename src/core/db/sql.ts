@@ -62,6 +62,28 @@ export async function sqlRowsBatch(em: EntityManager, statements: { sql: string;
   return out;
 }
 
+/**
+ * Deletes the rows of `table` matching `where` (knex `?` placeholders, `params`), at most `batch` per
+ * statement (each a short transaction of its own, no long lock), until none is left or `stopped()`
+ * says so between two statements; returns how many went. Rows are picked by ctid: a row a concurrent
+ * write changes between the pick and the delete has a new ctid, so it is left for a later round and
+ * never deleted on the strength of its old values. Several instances doing it at once only repeat work.
+ */
+export async function deleteInBatches(em: EntityManager, table: string, where: string, params: unknown[] = [], opts: { batch?: number; stopped?: () => boolean } = {}): Promise<number> {
+  const batch = opts.batch ?? 1000;
+  let total = 0;
+  for (;;) {
+    const [row] = await sqlRows<{ n: number }>(
+      em,
+      `with gone as (delete from ${table} where ctid = any(array(select ctid from ${table} where ${where} limit ${batch})) returning 1)
+       select count(*)::int as n from gone`,
+      params,
+    );
+    total += row.n;
+    if (row.n < batch || opts.stopped?.()) return total;
+  }
+}
+
 /** Raw SQL selecting whole rows of one table (`alias.*`), mapped to managed entities. */
 export async function sqlEntities<T extends object>(em: EntityManager, entity: EntityClass<T>, sql: string, params: unknown[] = []): Promise<T[]> {
   const rows = await sqlRows<Record<string, unknown>>(em, sql, params);

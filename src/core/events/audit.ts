@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestCtx } from '../context/request-ctx';
+import { deleteInBatches } from '../db/sql';
 
 /**
  * Audit events (issue 22; GitLab EE's audit events, "Audit events API"): one row per change, appended
@@ -90,21 +91,10 @@ export function changes(base: Omit<AuditEntry, 'action'>, diff: AttributeDiff[])
   return changedActions(diff).map((action) => ({ ...base, action }));
 }
 
-/** Rows deleted per statement when pruning (short transactions, no long lock on the table). */
-const PRUNE_BATCH = 1000;
-
 /**
- * AUDIT_EVENTS_RETENTION_DAYS: deletes events older than `days` in batches of PRUNE_BATCH by primary
- * key until none is left; returns how many. Several instances pruning at once only repeat work.
+ * AUDIT_EVENTS_RETENTION_DAYS: deletes events older than `days` in batches (core/db/sql.ts
+ * `deleteInBatches`) until none is left; returns how many.
  */
-export async function pruneAuditEvents(em: EntityManager, days: number): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const rows = (await em.getConnection().execute(
-      `delete from audit_events where id in (select id from audit_events where created_at < now() - make_interval(days => ?) order by id limit ${PRUNE_BATCH}) returning id`,
-      [days], 'all',
-    )) as unknown[];
-    total += rows.length;
-    if (rows.length < PRUNE_BATCH) return total;
-  }
+export function pruneAuditEvents(em: EntityManager, days: number): Promise<number> {
+  return deleteInBatches(em, 'audit_events', 'created_at < now() - make_interval(days => ?)', [days]);
 }

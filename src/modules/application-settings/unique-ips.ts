@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sqlRows } from '../../core/db/sql';
+import { deleteInBatches, sqlRows } from '../../core/db/sql';
 import { ForbiddenError } from '../../core/errors/domain-errors';
 import type { BackgroundEnv, BackgroundTask } from '../../core/module/app-module';
 
@@ -39,31 +39,20 @@ export async function uniqueIpsRefusal(em: EntityManager, limit: UniqueIpsLimit,
   return row.n > limit.ips_limit ? new ForbiddenError(TOO_MANY_IPS) : null;
 }
 
-/** Rows deleted per statement by the clean-up below (each a short transaction of its own). */
-const PRUNE_BATCH = 5000;
-
 /**
  * Deletes the addresses last seen before the current window (`unique_ips_limit_time_window`, default
  * 3600 s, whether the limit is on or off): they never count again, and a request only expires its own
- * user's, so a user who stops calling would keep theirs for ever. In batches; returns how many went.
+ * user's, so a user who stops calling would keep theirs for ever. In batches (`deleteInBatches`: an
+ * address a request refreshes meanwhile stays); `stopped` ends it between two batches.
  */
-export async function pruneRequestIps(em: EntityManager, now: Date): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const [row] = await sqlRows<{ n: number }>(
-      em,
-      `with gone as (
-         delete from user_request_ips where ctid = any(array(
-           select u.ctid from user_request_ips u
-            where u.last_seen_at <= ?::timestamptz - make_interval(secs => coalesce((select s.unique_ips_limit_time_window from application_settings s where s.id = 1), 3600))
-            limit ${PRUNE_BATCH}))
-         returning 1)
-       select count(*)::int as n from gone`,
-      [now],
-    );
-    total += row.n;
-    if (row.n < PRUNE_BATCH) return total;
-  }
+export function pruneRequestIps(em: EntityManager, now: Date, stopped?: () => boolean): Promise<number> {
+  return deleteInBatches(
+    em,
+    'user_request_ips',
+    'last_seen_at <= ?::timestamptz - make_interval(secs => coalesce((select s.unique_ips_limit_time_window from application_settings s where s.id = 1), 3600))',
+    [now],
+    { batch: 5000, stopped },
+  );
 }
 
 /**
@@ -75,15 +64,20 @@ export function startRequestIpsPrune(env: BackgroundEnv): BackgroundTask {
   const v = Number(env.env.UNIQUE_IPS_PRUNE_MS);
   const everyMs = Number.isSafeInteger(v) && v > 0 ? v : 3_600_000;
   let running: Promise<void> = Promise.resolve();
+  let stopped = false;
+  let busy = false;
   const timer = setInterval(() => {
-    running = pruneRequestIps(env.em, new Date()).then(
+    if (busy) return; // the previous round is still deleting
+    busy = true;
+    running = pruneRequestIps(env.em, new Date(), () => stopped).then(
       (n) => void (n > 0 && env.logger.info({ deleted: n }, 'unique IPs: deleted addresses past the window')),
       (err: unknown) => env.logger.warn({ err }, 'unique IPs: deleting addresses past the window failed; retrying at the next interval'),
-    );
+    ).finally(() => (busy = false));
   }, everyMs);
   timer.unref();
   return {
     async stop() {
+      stopped = true; // a long clean-up ends after its current batch
       clearInterval(timer);
       await running;
     },
