@@ -36,10 +36,21 @@ afterAll(async () => {
 
 const settings = (body: Record<string, unknown>, app: Express = t.app) => request(app).put('/api/v4/application/settings').set('PRIVATE-TOKEN', ROOT_TOKEN).send(body);
 
-/** Waits until the hour's window has at least `seconds` left, so one test's requests share a window. */
+/** Waits until the window has at least `seconds` left, so one test's requests share a window (short periods only: at most `seconds`). */
 async function awayFromWindowEnd(period: number, seconds = 10): Promise<void> {
   const left = period - (Math.floor(Date.now() / 1000) % period);
   if (left < seconds) await new Promise((r) => setTimeout(r, left * 1000 + 200));
+}
+
+/**
+ * A period (seconds, `base` or a little more) whose current window has at least `room` seconds left, so
+ * one test's requests share a window without waiting: windows start at multiples of the period since the
+ * epoch (src/core/http/rate-limit.ts). Waiting for the next hour's window instead could take a test past
+ * its timeout (it did once, at hh:59:3x).
+ */
+function periodWithRoom(base = 3600, room = 120): number {
+  const now = Math.floor(Date.now() / 1000);
+  for (let p = base; ; p += 1) if (p - (now % p) >= room) return p;
 }
 
 describe('throttle settings', () => {
@@ -107,8 +118,8 @@ describe('rate limits in effect', () => {
     const a = await instance();
     const alice = await createUser(t, { username: 'alice' });
     const bob = await createUser(t, { username: 'bob' });
-    await awayFromWindowEnd(3600);
-    await settings({ throttle_authenticated_api_enabled: true, throttle_authenticated_api_requests_per_period: 4, throttle_authenticated_api_period_in_seconds: 3600 }).expect(200);
+    const period = periodWithRoom();
+    await settings({ throttle_authenticated_api_enabled: true, throttle_authenticated_api_requests_per_period: 4, throttle_authenticated_api_period_in_seconds: period }).expect(200);
     await waitFor('the throttle reaches the instance', async () => (await request(a.app).get('/api/v4/user').set('PRIVATE-TOKEN', bob.token)).status === 429, 5000);
     await t.orm.em.getConnection().execute(`delete from rate_limit_counters where key <> 'throttle_authenticated_api:user:${bob.id}'`);
     const seen: number[] = [];
@@ -155,11 +166,11 @@ describe('rate limits in effect', () => {
     const a = await instance();
     await request(t.app).get('/api/v4/application/settings').set('PRIVATE-TOKEN', ROOT_TOKEN).expect(200); // the row exists
     expect((await request(a.app).get('/api/v4/groups')).status).toBe(200); // a has read (and cached) the throttles: off
-    await awayFromWindowEnd(3600, 30);
+    const period = periodWithRoom();
     await t.orm.em.getConnection().execute('delete from rate_limit_counters');
     await t.orm.em.getConnection().execute(
       `update application_settings set throttle_unauthenticated_enabled = true, throttle_unauthenticated_requests_per_period = 2,
-              throttle_unauthenticated_period_in_seconds = 3600`,
+              throttle_unauthenticated_period_in_seconds = ${period}`,
     );
     await t.settled();
     await waitFor('the direct write reaches the instance', async () => (await request(a.app).get('/api/v4/groups')).status === 429, 5000);
@@ -171,8 +182,8 @@ describe('rate limits in effect', () => {
   it('holds across two instances: the total admitted is the limit', async () => {
     const [a, b] = [await instance(), await instance()];
     const limit = 30;
-    await awayFromWindowEnd(3600, 30);
-    await settings({ throttle_unauthenticated_enabled: true, throttle_unauthenticated_requests_per_period: limit, throttle_unauthenticated_period_in_seconds: 3600 }).expect(200);
+    const period = periodWithRoom();
+    await settings({ throttle_unauthenticated_enabled: true, throttle_unauthenticated_requests_per_period: limit, throttle_unauthenticated_period_in_seconds: period }).expect(200);
     // Both instances learn the change from the notification; until then they count nothing.
     await waitFor('both instances throttle', async () => {
       await Promise.all(Array.from({ length: 8 }, () => request(a.app).get('/api/v4/groups')));
