@@ -27,7 +27,8 @@ import { requestIdFrom, withRequestContext } from './core/http/request-id';
 import { DASHBOARD_CSP, SWAGGER_CSP, securityHeaders, withCsp } from './core/http/security-headers';
 import { dashboardRouter } from './dashboard/dashboard-page';
 import { sendStoredFile } from './core/http/stored-file';
-import { downloadsOf } from './core/module/app-module';
+import { downloadsOf, envSettingsOf } from './core/module/app-module';
+import { checkEnvSettings } from './core/module/env-settings';
 import { backgroundOf, loaderFactory, routesOf, switchesOf, type AppModule } from './core/module/app-module';
 import { authenticateToken, type AuthResult } from './modules/tokens/authenticate';
 import { throttleConfig } from './modules/application-settings';
@@ -102,7 +103,10 @@ function normalizeApiPath(req: Request, _res: Response, next: NextFunction): voi
 }
 
 /** buildApp(deps) -> express app without listen(); used by main.ts and by the tests. */
-export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
+export async function buildApp(given: AppDeps): Promise<BuiltApp> {
+  // One environment object for the app's life: settings are parsed once per object (env-settings.ts).
+  const deps = { ...given, env: given.env ?? {} };
+  checkEnvSettings(envSettingsOf(deps.modules), deps.env);
   const { orm, logger } = deps;
   const schema = await buildAppSchema(deps.modules);
   const newCtx = ctxFactory(loaderFactory(deps.modules));
@@ -270,7 +274,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   };
   const attach = (server: http.Server) => {
     sockets.push(attachSubscriptions(server, {
-      schema, paths: ['/graphql', '/api/graphql'], authenticate: wsCtx, hub, logger, ...subscriptionSettings(deps.env ?? {}),
+      schema, paths: ['/graphql', '/api/graphql'], authenticate: wsCtx, hub, logger, ...subscriptionSettings(deps.env),
       allowedOrigin: (origin) => origins === '*' || origin === undefined || origins.includes(origin),
     }));
   };
@@ -280,7 +284,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   // (a warning and a retry at every start). Nothing reads the cache before the app answers requests.
   const cache = createSharedCache({ connectionString: deps.directUrl ?? orm.config.getClientUrl(), log: (m) => logger.warn(m) });
   // The modules' background work (system hook delivery), unless the caller runs none (one-off tools).
-  const tasks = deps.background === false ? [] : backgroundOf(deps.modules).map((start) => start({ em: orm.em.fork(), cache, secrets: deps.secrets, logger, env: deps.env ?? {} }));
+  const tasks = deps.background === false ? [] : backgroundOf(deps.modules).map((start) => start({ em: orm.em.fork(), cache, secrets: deps.secrets, logger, env: deps.env }));
   return {
     app,
     cache,

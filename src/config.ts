@@ -3,6 +3,7 @@ import path from 'node:path';
 import { isCidr } from './ops/ip-whitelist';
 import { parseSecretsKey } from './core/crypto/secret-box';
 import { parseCorsOrigins } from './core/http/cors';
+import { ConfigError } from './core/module/env-settings';
 
 export interface Config {
   host: string;
@@ -48,7 +49,7 @@ export interface Config {
   workers: number;
 }
 
-export class ConfigError extends Error {}
+export { ConfigError };
 
 function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];

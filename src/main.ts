@@ -7,7 +7,8 @@ import { openDatabase, type Database } from './core/db/database';
 import { redactSql } from './core/errors/redact-sql';
 import { secretsFrom } from './core/crypto/secret-box';
 import { createLogger } from './core/logger';
-import { ormModelOf } from './core/module/app-module';
+import { envSettingsOf, ormModelOf } from './core/module/app-module';
+import { checkEnvSettings } from './core/module/env-settings';
 import { MODULES } from './modules';
 import type { buildApp as BuildApp } from './app';
 import { runPrimary } from './ops/cluster-primary';
@@ -17,7 +18,9 @@ import { announceDraining } from './ops/supervisor';
 
 function configOrExit(): Config {
   try {
-    return loadConfig();
+    const config = loadConfig();
+    checkEnvSettings(envSettingsOf(MODULES), process.env); // the modules' own variables (PAGES_HOST, ...)
+    return config;
   } catch (e) {
     if (e instanceof ConfigError) {
       process.stderr.write(`configuration error: ${e.message}\n`);

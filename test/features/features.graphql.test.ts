@@ -2,15 +2,8 @@ import { createUser } from '../support/factories';
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 import { FEATURES_CACHE_KEY } from '../../src/modules/features/feature.service';
 
-// Read once, on first use (modules/features/feature-groups.ts); restored for the next file in this worker.
-const savedGroups = process.env.FEATURE_GROUPS;
-process.env.FEATURE_GROUPS = 'beta_testers=grouped_user';
-afterAll(() => {
-  if (savedGroups === undefined) delete process.env.FEATURE_GROUPS;
-  else process.env.FEATURE_GROUPS = savedGroups;
-});
-
-const t = useTestApp();
+// The app's environment (main passes process.env): modules/features/feature-groups.ts reads it.
+const t = useTestApp({ env: { FEATURE_GROUPS: 'beta_testers=grouped_user' } });
 beforeEach(() => t.cache.invalidate(t.orm.em.fork(), FEATURES_CACHE_KEY));
 
 const admin = () => api(t, ROOT_TOKEN);

@@ -162,6 +162,13 @@ describe('npm start: start-up failures stop the primary without forking again', 
     expect(svc.lines).toEqual([]);
   });
 
+  it('exits 2 on a wrong module setting, naming each wrong variable (they fell back to their defaults before)', async () => {
+    const svc = spawnNode(MAIN, { WORKERS: '2', PORT: String(await freePort()), PAGES_HOST: 'pages example', SYSTEM_HOOK_TIMEOUT_MS: '10s' });
+    expect(await svc.exited).toEqual({ code: 2, signal: null });
+    expect(svc.stderr()).toBe('configuration error: PAGES_HOST must be a host name such as pages.example.com, got "pages example"; SYSTEM_HOOK_TIMEOUT_MS must be a whole number greater than 0, got "10s"\n');
+    expect(svc.lines).toEqual([]);
+  });
+
   it('exits 1 with one fatal line when the database is unreachable, before forking', async () => {
     const svc = spawnNode(MAIN, { WORKERS: '2', PORT: String(await freePort()), DATABASE_URL: `postgres://nobody:x@127.0.0.1:${await freePort()}/none`, DB_CONNECT_TIMEOUT_MS: '500' });
     expect(await svc.exited).toEqual({ code: 1, signal: null });

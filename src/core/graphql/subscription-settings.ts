@@ -1,4 +1,5 @@
 import type { AppEnv } from '../context/request-ctx';
+import { positiveIntSetting, readSetting } from '../module/env-settings';
 
 /** The per-user and liveness settings of the WebSocket endpoint (README "Live updates"). */
 export interface SubscriptionSettings {
@@ -14,10 +15,12 @@ export interface SubscriptionSettings {
   pingIntervalMs: number;
 }
 
+const CONNECTIONS_PER_USER = positiveIntSetting('SUBSCRIPTION_CONNECTIONS_PER_USER', 20);
+const PING_INTERVAL_MS = positiveIntSetting('SUBSCRIPTION_PING_INTERVAL_MS', 30_000);
+
+/** Core's own module-style settings, checked at start with the modules' (core/module/app-module.ts `envSettingsOf`). */
+export const SUBSCRIPTION_SETTINGS = [CONNECTIONS_PER_USER, PING_INTERVAL_MS];
+
 export function subscriptionSettings(env: AppEnv): SubscriptionSettings {
-  const n = (name: string, dflt: number) => {
-    const v = Number(env[name]);
-    return Number.isSafeInteger(v) && v > 0 ? v : dflt;
-  };
-  return { connectionsPerUser: n('SUBSCRIPTION_CONNECTIONS_PER_USER', 20), pingIntervalMs: n('SUBSCRIPTION_PING_INTERVAL_MS', 30_000) };
+  return { connectionsPerUser: readSetting(env, CONNECTIONS_PER_USER), pingIntervalMs: readSetting(env, PING_INTERVAL_MS) };
 }

@@ -9,6 +9,8 @@ import type { SharedCache } from '../db/shared-cache';
 import type { RouteDef } from '../../rest/route';
 import type { StoredFile } from '../http/stored-file';
 import type { NodeDef } from '../graphql/node';
+import { SUBSCRIPTION_SETTINGS } from '../graphql/subscription-settings';
+import type { EnvSetting } from './env-settings';
 
 /**
  * A file the module serves outside /api/v4 (GitLab's `/uploads/…` of avatars): `find` answers the
@@ -72,6 +74,11 @@ export interface AppModule {
    * app and stopped with it (buildApp's `stop`). It must be safe with several instances running it.
    */
   background?: (env: BackgroundEnv) => BackgroundTask;
+  /**
+   * The environment variables the module reads (core/module/env-settings.ts), each with its parser:
+   * checked at start (a wrong value stops it, exit code 2) and read with `readSetting(ctx.env, …)`.
+   */
+  settings?: EnvSetting<unknown>[];
 }
 
 /** What a background task gets: its own entity manager (raw statements), the shared cache, secrets, a logger. */
@@ -97,6 +104,9 @@ export interface SealedColumn {
   /** The column with the keyed digest of the same plain text (lookups), recomputed on rotation. */
   digestColumn?: string;
 }
+
+/** Every declared environment setting: core's (GraphQL subscriptions) and the modules'. */
+export const envSettingsOf = (modules: readonly AppModule[]): EnvSetting<unknown>[] => [...SUBSCRIPTION_SETTINGS, ...modules.flatMap((m) => m.settings ?? [])];
 
 export const sealedColumnsOf = (modules: readonly AppModule[]): SealedColumn[] => modules.flatMap((m) => m.sealed ?? []);
 

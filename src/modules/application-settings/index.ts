@@ -4,7 +4,7 @@ import { ApplicationSettingsResolver } from './application-settings.resolver';
 import { applicationSettingsRoutes } from './application-settings.rest';
 import { Migration20261122100000ApplicationSettings } from './migrations/Migration20261122100000_application_settings';
 import { SECRET_SETTINGS, sealedColumn } from './application-settings.secrets';
-import { startRequestIpsPrune } from './unique-ips';
+import { UNIQUE_IPS_PRUNE_MS, startRequestIpsPrune } from './unique-ips';
 import { Migration20261202110000ApplicationSettingsThrottles } from './migrations/Migration20261202110000_application_settings_throttles';
 import { Migration20261203090000AllowLocalRequests } from './migrations/Migration20261203090000_allow_local_requests';
 import { Migration20261203150000ApplicationSettings103 } from './migrations/Migration20261203150000_application_settings_10_3';
@@ -32,6 +32,7 @@ export const applicationSettingsModule = defineModule({
   routes: applicationSettingsRoutes,
   // Addresses past the unique-IPs window, of users who stopped calling (unique-ips.ts).
   background: (env) => startRequestIpsPrune(env),
+  settings: [UNIQUE_IPS_PRUNE_MS],
   sealed: [
     { table: 'application_settings', column: 'runners_registration_token_sealed', rowKey: 'id', digestColumn: 'runners_registration_token_digest' },
     ...SECRET_SETTINGS.map((s) => ({ table: 'application_settings', column: sealedColumn(s), rowKey: 'id' })),

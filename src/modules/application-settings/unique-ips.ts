@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { deleteInBatches, sqlRows } from '../../core/db/sql';
 import { ForbiddenError } from '../../core/errors/domain-errors';
 import type { BackgroundEnv, BackgroundTask } from '../../core/module/app-module';
+import { positiveIntSetting, readSetting } from '../../core/module/env-settings';
 
 /**
  * unique_ips_limit_enabled / _per_user / _time_window (spec 4.18): a user's API requests from more
@@ -55,14 +56,16 @@ export function pruneRequestIps(em: EntityManager, now: Date, stopped?: () => bo
   );
 }
 
+/** README "Configuration". */
+export const UNIQUE_IPS_PRUNE_MS = positiveIntSetting('UNIQUE_IPS_PRUNE_MS', 3_600_000);
+
 /**
  * The clean-up as a background task of every instance (README "Running several instances": several
  * instances deleting at once only repeat work): every UNIQUE_IPS_PRUNE_MS (default one hour), the first
  * one interval after start.
  */
 export function startRequestIpsPrune(env: BackgroundEnv): BackgroundTask {
-  const v = Number(env.env.UNIQUE_IPS_PRUNE_MS);
-  const everyMs = Number.isSafeInteger(v) && v > 0 ? v : 3_600_000;
+  const everyMs = readSetting(env.env, UNIQUE_IPS_PRUNE_MS);
   let running: Promise<void> = Promise.resolve();
   let stopped = false;
   let busy = false;

@@ -1,3 +1,6 @@
+import type { AppEnv } from '../../core/context/request-ctx';
+import { ConfigError, readSetting, textSetting } from '../../core/module/env-settings';
+
 /**
  * Feature groups (GitLab's Flipper groups): names an admin can enable a flag for with
  * `feature_group`. `perf_team` is always registered (as in GitLab); FEATURE_GROUPS adds more and
@@ -7,13 +10,11 @@ export type FeatureGroups = ReadonlyMap<string, ReadonlySet<string>>;
 
 const NAME = /^[A-Za-z0-9_]+$/;
 
-export class FeatureGroupsConfigError extends Error {}
-
 export function parseFeatureGroups(raw: string | undefined): FeatureGroups {
   const groups = new Map<string, Set<string>>([['perf_team', new Set()]]);
   for (const entry of (raw ?? '').split(';').map((e) => e.trim()).filter(Boolean)) {
     const [name, members = ''] = entry.split('=', 2).map((s) => s.trim());
-    if (!NAME.test(name)) throw new FeatureGroupsConfigError(`FEATURE_GROUPS: "${name}" is not a valid group name (letters, digits, '_')`);
+    if (!NAME.test(name)) throw new ConfigError(`FEATURE_GROUPS: "${name}" is not a valid group name (letters, digits, '_')`);
     const set = groups.get(name) ?? new Set<string>();
     for (const username of members.split(',').map((u) => u.trim()).filter(Boolean)) set.add(username.toLowerCase());
     groups.set(name, set);
@@ -21,12 +22,12 @@ export function parseFeatureGroups(raw: string | undefined): FeatureGroups {
   return groups;
 }
 
-let registry: FeatureGroups | undefined;
+/** README "Configuration": checked at start like every module setting. */
+export const FEATURE_GROUPS = textSetting('FEATURE_GROUPS', parseFeatureGroups);
 
-/** The registered groups, read from the environment once. */
-export function featureGroups(): FeatureGroups {
-  registry ??= parseFeatureGroups(process.env.FEATURE_GROUPS);
-  return registry;
+/** The registered groups of this app's environment (parsed once). */
+export function featureGroups(env: AppEnv): FeatureGroups {
+  return readSetting(env, FEATURE_GROUPS);
 }
 
 export function inFeatureGroup(groups: FeatureGroups, group: string, user: { username: string }): boolean {

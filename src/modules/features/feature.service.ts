@@ -44,7 +44,7 @@ function list(ctx: RequestCtx): Promise<Feature[]> {
 async function resolveTargets(ctx: RequestCtx, input: SetFeatureGateInput): Promise<Target[]> {
   const targets: Target[] = [];
   if (input.featureGroup != null) {
-    if (!featureGroups().has(input.featureGroup)) throw ParamError.notInSet('feature_group');
+    if (!featureGroups(ctx.env).has(input.featureGroup)) throw ParamError.notInSet('feature_group');
     targets.push({ gate: 'groups', value: input.featureGroup });
   }
   if (input.user != null) {
@@ -126,7 +126,7 @@ export function featureFlags(em: EntityManager, cache: SharedCache): Promise<Rea
  */
 export async function isFeatureEnabled(ctx: RequestCtx, name: string, opts: { user: Pick<User, 'id' | 'username'> | null }): Promise<boolean> {
   const all = await featureFlags(ctx.em, ctx.cache);
-  const groups = featureGroups();
+  const groups = featureGroups(ctx.env);
   return evaluateFeature(all.get(name), defaultEnabled(name), {
     user: opts.user ? { id: opts.user.id, username: opts.user.username } : null,
     inGroup: (group, user) => inFeatureGroup(groups, group, user),

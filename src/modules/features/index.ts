@@ -2,7 +2,7 @@ import { defineModule } from '../../core/module/app-module';
 import { nodeDef } from '../../core/graphql/node';
 import { policy } from '../access/policy';
 import { FEATURE_DEFINITIONS } from './feature-definitions';
-import { parseFeatureGroups } from './feature-groups';
+import { FEATURE_GROUPS } from './feature-groups';
 import { Feature } from './feature.entity';
 import { FeatureResolver } from './feature.resolver';
 import { featureRoutes } from './feature.rest';
@@ -10,9 +10,6 @@ import { seedFeatures } from './feature.seed';
 import { isFeatureEnabled } from './feature.service';
 import { Migration20261122110100Features } from './migrations/Migration20261122110100_features';
 import { Migration20261209090100FeaturesCacheNotify } from './migrations/Migration20261209090100_features_cache_notify';
-
-// A malformed FEATURE_GROUPS fails the start, not the first request that needs it.
-parseFeatureGroups(process.env.FEATURE_GROUPS);
 
 /** Feature flags (spec 4.35–4.36): the admin API on both surfaces, and the switches core consults. */
 export const featuresModule = defineModule({
@@ -30,6 +27,7 @@ export const featuresModule = defineModule({
   resolvers: [FeatureResolver],
   routes: featureRoutes,
   seed: [seedFeatures],
+  settings: [FEATURE_GROUPS],
   // Core asks before serving optional pages (e.g. 'graphiql'); only flags defined here answer.
   switches: async (ctx, name) => (Object.hasOwn(FEATURE_DEFINITIONS, name) ? isFeatureEnabled(ctx, name, { user: ctx.tokenInvalid ? null : ctx.user }) : undefined),
 });

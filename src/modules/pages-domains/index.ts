@@ -7,6 +7,7 @@ import { PagesDomain } from './pages-domain.entity';
 import { PagesDomainResolver } from './pages-domain.resolver';
 import { PagesDomainLinksResolver } from './pages-domain-links.resolver';
 import { pagesDomainRoutes } from './pages-domain.rest';
+import { PAGES_ENABLED, PAGES_HOST } from './pages-config';
 import { seedPagesDomains } from './pages-domain.seed';
 
 /** Custom domains and certificates of projects' pages sites (spec 4.24-4.29). */
@@ -21,6 +22,7 @@ export const pagesDomainsModule = defineModule({
   resolvers: [PagesDomainResolver, PagesDomainLinksResolver],
   routes: pagesDomainRoutes,
   seed: [seedPagesDomains],
+  settings: [PAGES_ENABLED, PAGES_HOST],
   // The slot's row is `<project id>:<domain>` (pages-domain.service.ts), fixed before the row exists.
   sealed: [{ table: 'pages_domains', column: 'sealed_key', rowKey: `project_id || ':' || lower(domain)` }],
 });

@@ -7,6 +7,7 @@ import { sqlRows } from '../../core/db/sql';
 import { OUTBOX_READY, OUTBOX_WAKE_KEY } from '../../core/events/system-events';
 import { checkOutboundUrl, postJson, type OutboundResult } from '../../core/http/outbound';
 import type { BackgroundEnv, BackgroundTask } from '../../core/module/app-module';
+import { positiveIntSetting, readSetting } from '../../core/module/env-settings';
 
 /**
  * Delivery of system hook events (README "System hooks"): at least once, in order per hook, from any
@@ -53,12 +54,15 @@ export const LOGS_KEPT = 50;
 /** Failures in a row after which a hook shows as temporarily_disabled (later GitLab's threshold). */
 export const DISABLE_AFTER = 4;
 
+const TIMEOUT_MS = positiveIntSetting('SYSTEM_HOOK_TIMEOUT_MS', 10_000);
+const RETRY_BASE_MS = positiveIntSetting('SYSTEM_HOOK_RETRY_BASE_MS', 10_000);
+const RETRY_MAX_MS = positiveIntSetting('SYSTEM_HOOK_RETRY_MAX_MS', 3_600_000);
+const PRUNE_MS = positiveIntSetting('SYSTEM_HOOK_PRUNE_MS', 60_000);
+/** The module's environment settings (README "Configuration"). */
+export const DELIVERY_SETTINGS = [TIMEOUT_MS, RETRY_BASE_MS, RETRY_MAX_MS, PRUNE_MS];
+
 export function deliveryConfig(env: AppEnv): DeliveryConfig {
-  const n = (name: string, dflt: number) => {
-    const v = Number(env[name]);
-    return Number.isFinite(v) && v > 0 ? v : dflt;
-  };
-  return { timeoutMs: n('SYSTEM_HOOK_TIMEOUT_MS', 10_000), retryBaseMs: n('SYSTEM_HOOK_RETRY_BASE_MS', 10_000), retryMaxMs: n('SYSTEM_HOOK_RETRY_MAX_MS', 3_600_000), pruneMs: n('SYSTEM_HOOK_PRUNE_MS', 60_000) };
+  return { timeoutMs: readSetting(env, TIMEOUT_MS), retryBaseMs: readSetting(env, RETRY_BASE_MS), retryMaxMs: readSetting(env, RETRY_MAX_MS), pruneMs: readSetting(env, PRUNE_MS) };
 }
 
 export const hookTokenSlot = (id: number): SecretSlot => ({ table: 'system_hooks', column: 'token_sealed', row: id });

@@ -1,7 +1,7 @@
 import { loadByIds, nodeDef } from '../../core/graphql/node';
 import { policy } from '../access/policy';
 import { defineModule } from '../../core/module/app-module';
-import { startDelivery } from './delivery';
+import { DELIVERY_SETTINGS, startDelivery } from './delivery';
 import { SystemHook } from './system-hook.entity';
 import { Migration20261203100000SystemHooks } from './migrations/Migration20261203100000_system_hooks';
 import { Migration20261209090100SystemHooksCacheNotify } from './migrations/Migration20261209090100_system_hooks_cache_notify';
@@ -25,4 +25,5 @@ export const systemHooksModule = defineModule({
   routes: systemHookRoutes,
   sealed: [{ table: 'system_hooks', column: 'token_sealed', rowKey: 'id' }],
   background: (env) => startDelivery(env),
+  settings: DELIVERY_SETTINGS,
 });
