@@ -10,6 +10,7 @@ import { MODULES } from '../../src/modules';
 import { runnersTokenSlot } from '../../src/modules/projects/project-runners-token';
 import { runnerTokenSlot } from '../../src/modules/runners/runner-token';
 import { createProject, createUser, queryOne } from '../support/factories';
+import { issue } from '../support/certificates';
 import { api, ROOT_TOKEN, TEST_SECRETS, useTestApp } from '../support/test-app';
 
 /** Issue 20: one secrets key per database, verified at start; unreadable values never break a read; rotation. */
@@ -160,6 +161,48 @@ describe('key rotation (npm run secrets:rotate)', () => {
     } finally {
       await stopAfter();
     }
+  });
+
+  it('re-seals a value of every column a module declares sealed (runners, projects, settings secrets, pages keys, hook tokens), each opening for its slot under the new key alone', async () => {
+    // One value per declared column, written through the API (so sealed exactly as the service seals).
+    const settings = await api(t, ROOT_TOKEN).get('/api/v4/application/settings').expect(200);
+    await request(t.app).post('/api/v4/runners').send({ token: settings.body.runners_registration_token, description: 'r1' }).expect(201);
+    const owner = await createUser(t, { username: 'every' });
+    const project = await createProject(t, { namespace: { id: owner.namespaceId }, path: 'every' });
+    await api(t, ROOT_TOKEN).put('/api/v4/application/settings').send({
+      spamfilter_enabled: true, spamfilter_api_key: 'spam-key', clientside_errortracker_enabled: true, clientside_errortracker_dsn: 'https://k@errors.test/1',
+      captcha_enabled: true, captcha_site_key: 'site', captcha_private_key: 'captcha-secret', errortracker_enabled: true, errortracker_dsn: 'https://k@errors.test/2',
+      allow_local_requests_from_system_hooks: true,
+    }).expect(200);
+    const cert = await issue({ cn: 'every.domain.test', kind: 'ec' });
+    await api(t, ROOT_TOKEN).post(`/api/v4/projects/${project.id}/pages/domains`).send({ domain: 'Every.Domain.test', certificate: cert.pem, key: cert.keyPem }).expect(201);
+    await api(t, ROOT_TOKEN).post('/api/v4/hooks').send({ url: 'http://127.0.0.1:9/in', token: 'hook-secret' }).expect(201);
+
+    const values = async (c: (typeof columns)[number]) =>
+      (await t.orm.em.getConnection().execute(`select (${c.rowKey})::text as row, "${c.column}" as sealed from "${c.table}" where "${c.column}" is not null`)) as { row: string; sealed: string }[];
+    const plain = new Map<string, string[]>();
+    for (const c of columns) {
+      const rows = await values(c);
+      if (rows.length === 0) throw new Error(`no value in ${c.table}.${c.column}: write one above (this test covers every declared sealed column)`);
+      plain.set(`${c.table}.${c.column}`, rows.map((r) => TEST_SECRETS.open(r.sealed, { table: c.table, column: c.column, row: r.row })));
+    }
+
+    const report = await resealAll(run(), secretBox(OTHER_KEY, { previous: [TEST_KEY] }), columns);
+    expect(report.unreadable).toEqual([]);
+    const newOnly = secretBox(OTHER_KEY);
+    for (const c of columns) {
+      const name = `${c.table}.${c.column}`;
+      const rows = await values(c);
+      expect({ name, resealed: report.resealed[name] }).toEqual({ name, resealed: rows.length });
+      for (const [i, r] of rows.entries()) {
+        const slot = { table: c.table, column: c.column, row: r.row };
+        expect({ name, plain: newOnly.open(r.sealed, slot) }).toEqual({ name, plain: plain.get(name)![i] });
+        expect(() => TEST_SECRETS.open(r.sealed, slot)).toThrow();
+      }
+    }
+    expect(plain.get('system_hooks.token_sealed')).toEqual(['hook-secret']);
+    expect(plain.get('application_settings.captcha_private_key_sealed')).toEqual(['captcha-secret']);
+    expect(plain.get('pages_domains.sealed_key')).toEqual([cert.keyPem]);
   });
 
   it('leaves values no configured key opens, reports them and keeps the key check', async () => {
