@@ -13,16 +13,22 @@ const admin = () => api(t, ROOT_TOKEN);
 
 async function receiver(status: () => number) {
   let delivered = 0;
+  const bodies: Record<string, unknown>[] = [];
   const server = http.createServer((req, res) => {
-    req.resume();
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => (text += c));
     req.on('end', () => {
       const s = status();
-      if (s === 200) delivered += 1;
+      if (s === 200) {
+        delivered += 1;
+        bodies.push(JSON.parse(text) as Record<string, unknown>);
+      }
       res.writeHead(s).end();
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, delivered: () => delivered, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, delivered: () => delivered, bodies, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
 let n = 0;
@@ -100,6 +106,8 @@ describe('system hooks outbox', () => {
       const deliveredAfter = Date.now() - started;
       await waitFor('the backlog gone', async () => (await outbox()) === 0, 60000);
       expect(deliveredAfter).toBeLessThan(3000);
+      // The hook got the new event and none of the backlog (older than its cursor: pruned, never sent).
+      expect(ok.bodies).toEqual([expect.objectContaining({ event_name: 'user_create', username: `prune${n}` })]);
     } finally {
       await ok.close();
     }
