@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Counter } from 'prom-client';
 import { DomainError } from '../core/errors/domain-errors';
-import { isDatabaseUnavailable } from '../core/errors/driver-errors';
+import { asDomainError, isDatabaseUnavailable } from '../core/errors/driver-errors';
 import { serializeError } from '../core/errors/redact-sql';
 
 export interface ErrorWhere {
@@ -33,6 +33,12 @@ export function createErrorReporter(logger: Logger, dbErrors: Counter<'kind'>): 
         // Answered at once because the health probe fails: counted; the probe logs the outage once.
         dbErrors.inc({ kind: 'unavailable' });
         logger.debug(fields, 'database unavailable');
+        return;
+      }
+      const race = asDomainError(err)?.code;
+      if (race === 'NOT_FOUND' || race === 'CONFLICT') {
+        // A write that raced the delete of what it refers to (core/errors/driver-errors.ts): answered 404/409.
+        logger.info(fields, 'write raced a delete');
         return;
       }
       if (isDatabaseUnavailable(err)) {

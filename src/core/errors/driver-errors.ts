@@ -1,4 +1,4 @@
-import { DatabaseUnavailableError, DomainError } from './domain-errors';
+import { ConflictError, DatabaseUnavailableError, DomainError, NotFoundError } from './domain-errors';
 
 // Node socket errors and PostgreSQL SQLSTATEs that mean "the database is not reachable right now":
 // class 08 (connection exception), 57P01-57P03 (shutdown, crash shutdown, cannot connect now),
@@ -38,9 +38,40 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   });
 }
 
-/** DomainErrors as they are; known driver errors translated (database unreachable: 503); else undefined. */
+/** The resource GitLab names in its 404 for a row of a referenced table (`404 Project Not Found`). */
+const RESOURCE_OF_TABLE: Record<string, string> = {
+  projects: 'Project', namespaces: 'Namespace', users: 'User', ci_runners: 'Runner', environments: 'Environment',
+  ci_builds: 'Job', pages_domains: 'PagesDomain', broadcast_messages: 'BroadcastMessage', system_hooks: 'Hook',
+};
+
+/**
+ * A foreign-key violation (SQLSTATE 23503) is a race with a delete: the row a write refers to (the
+ * group a project is created in, the project an environment is added to) was deleted after the
+ * service found it and before the write committed. Answered as the lookup would answer a moment
+ * later: 404 for the referenced resource. The reverse (a delete finding a row still referenced,
+ * which the schema's cascades leave only to a concurrent insert) is a 409.
+ */
+function foreignKeyRace(err: unknown): DomainError | undefined {
+  for (const e of causes(err)) {
+    const { code, detail } = e as { code?: unknown; detail?: unknown };
+    if (code !== '23503') continue;
+    const text = typeof detail === 'string' ? detail : '';
+    const missing = /is not present in table "([^"]+)"/.exec(text);
+    if (missing) {
+      const resource = RESOURCE_OF_TABLE[missing[1]];
+      return resource ? new NotFoundError(resource) : new NotFoundError();
+    }
+    return new ConflictError('409 Conflict: the resource is still referenced by one created at the same time; retry');
+  }
+  return undefined;
+}
+
+/**
+ * DomainErrors as they are; known driver errors translated (database unreachable: 503; a write racing
+ * the delete of what it refers to: 404); else undefined.
+ */
 export function asDomainError(err: unknown): DomainError | undefined {
   if (err instanceof DomainError) return err;
   if (isDatabaseUnavailable(err)) return new DatabaseUnavailableError();
-  return undefined;
+  return foreignKeyRace(err);
 }
