@@ -10,6 +10,7 @@ import { INTERNAL_ERROR, ROUTE_NOT_FOUND, toRestError, type RestError } from '..
 import { keysetHeaders, linkBase, paginationHeaders } from '../core/pagination/headers';
 import { PaginationMode, type Page } from '../core/pagination/page';
 import { decodeCursor } from '../core/pagination/cursor';
+import { parseUnmodifiedSince } from '../core/db/delete-claim';
 import { includeVariables, includeVariable, writeList, writerOf, type WireShape } from '../core/wire/wire';
 import { routeBodyPipeline } from './body-parsers';
 import { readParams } from './params';
@@ -86,6 +87,8 @@ async function handle(c: CompiledRoute, deps: RestDeps, req: Request, res: Respo
   const early = res.locals.ctx as RequestCtx | undefined;
   const ctx = early && body.sudo === undefined ? early : await deps.createCtx(req);
   authorize(ctx, c.allow);
+  // GitLab's conditional DELETE (core/db/delete-claim.ts): read by the services' claimForDelete.
+  if (route.method === 'DELETE' && ctx.request) ctx.request.unmodifiedSince = parseUnmodifiedSince(req.get('if-unmodified-since'));
   if (route.filter) await route.filter(ctx, req.params as Record<string, string>);
   const { params, variables } = readParams(c.params, route.rules ?? [], req.query as Record<string, unknown>, body, req.params as Record<string, string>);
   for (const name of c.requiredInputs) variables[name] ??= {};

@@ -72,6 +72,8 @@ export interface RequestInfo {
   id: string | null;
   /** Under Sudo: the administrator's username acting as `user`. */
   sudoBy?: string;
+  /** A REST DELETE's If-Unmodified-Since, when it parses as a date (core/db/delete-claim.ts). */
+  unmodifiedSince?: Date;
 }
 
 export interface CtxArgs {

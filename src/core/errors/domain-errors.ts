@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'CONFLICT'
   | 'NOT_ALLOWED'
   | 'BAD_REQUEST'
+  | 'PRECONDITION_FAILED'
   | 'UNAVAILABLE';
 
 export abstract class DomainError extends Error {
@@ -119,6 +120,17 @@ export class NotAllowedError extends DomainError {
 /** GitLab's `render_api_error!(message, 400)`: 400 {"message": "<message>"} (e.g. sharing a project of a share-locked group). */
 export class BadRequestError extends DomainError {
   readonly code = 'BAD_REQUEST' as const;
+}
+
+/**
+ * A REST DELETE whose If-Unmodified-Since is older than the row's last change (GitLab's
+ * `destroy_conditionally!`, core/db/delete-claim.ts): 412 {"message": "412 Precondition Failed"}.
+ */
+export class PreconditionFailedError extends DomainError {
+  readonly code = 'PRECONDITION_FAILED' as const;
+  constructor() {
+    super('412 Precondition Failed');
+  }
 }
 
 /** The database cannot be reached in time (down, restarting, stopped, pool exhausted): 503, retry later. */

@@ -20,6 +20,8 @@ function graphqlCode(code: ErrorCode): string {
       return 'BAD_USER_INPUT';
     case 'CONFLICT':
       return 'CONFLICT';
+    case 'PRECONDITION_FAILED':
+      return 'PRECONDITION_FAILED';
     case 'UNAVAILABLE':
       return 'SERVICE_UNAVAILABLE';
     default:

@@ -43,6 +43,7 @@ export function payloadErrors(err: unknown): string[] | undefined {
     case 'PARAM':
     case 'BAD_REQUEST':
     case 'NOT_ALLOWED':
+    case 'PRECONDITION_FAILED':
       return [domain.message];
     case 'UNAUTHENTICATED':
     case 'FORBIDDEN':

@@ -27,6 +27,8 @@ export function toRestError(err: DomainError): RestError {
       return { status: 403, body: { message: (err as LimitReachedError).messages } };
     case 'CONFLICT':
       return { status: 409, body: { message: (err as ConflictError).fields ?? err.message } };
+    case 'PRECONDITION_FAILED':
+      return { status: 412, body: { message: err.message } };
     case 'UNAVAILABLE':
       return { status: 503, body: { message: '503 Service Unavailable' } };
     default:

@@ -1,3 +1,4 @@
+import { byId, claimForDelete } from '../../core/db/delete-claim';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { changes, INSTANCE_SCOPE, recordAudit } from '../../core/events/audit';
 import { NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
@@ -116,8 +117,8 @@ async function update(ctx: RequestCtx, id: number, input: UpdateBroadcastMessage
 async function remove(ctx: RequestCtx, id: number): Promise<boolean> {
   const m = await get(ctx, id);
   await ctx.em.transactional(async (tx) => {
-    tx.remove(m);
-    await tx.flush();
+    await claimForDelete(ctx, tx, byId('broadcast_messages', m.id));
+    await tx.nativeDelete(BroadcastMessage, { id: m.id });
     await recordAudit(ctx, tx, [{ ...audited(m), action: { remove: 'broadcast_message' } }]);
   });
   return true;

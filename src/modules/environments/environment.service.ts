@@ -1,3 +1,4 @@
+import { byId, claimForDelete } from '../../core/db/delete-claim';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { changedActions, recordAudit, type AuditAction } from '../../core/events/audit';
 import { projectAuditEntity } from '../projects/project.service';
@@ -105,24 +106,30 @@ async function remove(ctx: RequestCtx, projectId: string, environmentId: number)
   const env = await find(ctx, await projectFor(ctx, projectId, 'destroy'), environmentId);
   const entity = await projectAuditEntity(ctx, env.projectId);
   await ctx.em.transactional(async (em) => {
-    em.remove(env);
-    await em.flush();
+    await claimForDelete(ctx, em, byId('environments', env.id));
+    await em.nativeDelete(Environment, { id: env.id });
     await recordAudit(ctx, em, [{ ...entity, targetType: 'Environment', targetId: env.id, targetDetails: env.name, action: { remove: 'environment' } }]);
   });
   return true;
 }
 
-/** available → stopped; stopping a stopped environment changes nothing (both 200). */
+/**
+ * available → stopped; stopping a stopped environment changes nothing (both 200). The change is one
+ * conditional UPDATE, so of concurrent stops exactly one records the state change (audit event).
+ */
 async function stop(ctx: RequestCtx, projectId: string, environmentId: number): Promise<Environment> {
   const env = await find(ctx, await projectFor(ctx, projectId, 'stop'), environmentId);
   if (env.state === 'available') {
-    env.state = 'stopped';
-    env.updatedAt = ctx.clock.now();
+    const now = ctx.clock.now();
     const entity = await projectAuditEntity(ctx, env.projectId);
     await ctx.em.transactional(async (em) => {
-      await em.flush();
-      await recordAudit(ctx, em, [{ ...entity, targetType: 'Environment', targetId: env.id, targetDetails: env.name, action: { change: 'state', from: 'available', to: 'stopped' } }]);
+      const changed = await sqlRows(em, "update environments set state = 'stopped', updated_at = ? where id = ? and state = 'available' returning id", [now, env.id]);
+      if (changed.length > 0) {
+        await recordAudit(ctx, em, [{ ...entity, targetType: 'Environment', targetId: env.id, targetDetails: env.name, action: { change: 'state', from: 'available', to: 'stopped' } }]);
+      }
     });
+    // The answer shows the row as it is now (stopped by this request or by a concurrent one).
+    await ctx.em.refresh(env);
   }
   return env;
 }

@@ -1,3 +1,4 @@
+import { byId, claimForDelete } from '../../core/db/delete-claim';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
 import { isUniqueViolation, lightEntity, sqlRows } from '../../core/db/sql';
@@ -115,6 +116,7 @@ async function remove(ctx: RequestCtx, keyId: number, userId?: number): Promise<
   const user = await ownerOf(ctx, userId);
   const key = await find(ctx, user, keyId);
   await ctx.em.transactional(async (tx) => {
+    await claimForDelete(ctx, tx, byId('gpg_keys', key.id, 'GPG Key'));
     const rows = await sqlRows(tx, 'delete from gpg_keys where id = ? returning id', [key.id]);
     if (rows.length === 0) throw new NotFoundError('GPG Key'); // removed meanwhile
     await recordAudit(ctx, tx, [{ ...audited(user, key), action: { remove: 'gpg_key' } }]);

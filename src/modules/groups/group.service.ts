@@ -1,3 +1,4 @@
+import { byId, claimForDelete } from '../../core/db/delete-claim';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { changes, recordAudit } from '../../core/events/audit';
 import { emitSystemEvents } from '../../core/events/system-events';
@@ -194,6 +195,7 @@ const auditedGroupFields = (g: Namespace): Record<string, unknown> => ({
 async function remove(ctx: RequestCtx, idOrPath: string): Promise<boolean> {
   const group = await findOwned(ctx, idOrPath);
   await ctx.em.transactional(async (em) => {
+    await claimForDelete(ctx, em, byId('namespaces', group.id, 'Group'));
     // GitLab destroys the projects one by one, then the subgroups, then the group: one event each.
     await emitSystemEvents(ctx, em, async () => [...(await projectEvents(em, await subtreeProjectIds(em, group.id), 'destroy')), ...(await subtreeGroupEvents(em, group.id))]);
     await em.nativeDelete(Namespace, { id: group.id });

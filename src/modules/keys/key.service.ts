@@ -1,3 +1,4 @@
+import { byId, claimForDelete } from '../../core/db/delete-claim';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
 import { sqlRows, lightEntity } from '../../core/db/sql';
@@ -111,9 +112,9 @@ async function add(ctx: RequestCtx, user: User, input: CreateSshKeyInput): Promi
 async function remove(ctx: RequestCtx, user: User, keyId: number): Promise<boolean> {
   const key = await findOwned(ctx, user, keyId);
   await ctx.em.transactional(async (tx) => {
+    await claimForDelete(ctx, tx, byId('keys', key.id, 'Key'));
     await emitSystemEvents(ctx, tx, () => keyEvent(user, key, 'destroy'));
-    tx.remove(key);
-    await tx.flush();
+    await tx.nativeDelete(SshKey, { id: key.id });
     await recordAudit(ctx, tx, [{ ...keyAudit(user, key), action: { remove: 'ssh_key' } }]);
   });
   return true;

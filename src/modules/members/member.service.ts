@@ -2,6 +2,7 @@ import { assertOptionalDate } from '../../core/params/coerce';
 import { changes, recordAudit } from '../../core/events/audit';
 import { emitSystemEvents } from '../../core/events/system-events';
 import { memberEvent } from '../access/system-event-payloads';
+import { claimForDelete } from '../../core/db/delete-claim';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
 import { likeEscape, pgArray, sqlRows } from '../../core/db/sql';
@@ -256,6 +257,7 @@ async function remove(ctx: RequestCtx, kind: SourceKind, idOrPath: string, userI
   const row = await findRow(ctx, src, userId);
   const entity = await auditEntity(ctx, src);
   await ctx.em.transactional(async (em) => {
+    await claimForDelete(ctx, em, { table: src.table, where: `${src.fk} = ? and user_id = ?`, params: [src.id, userId], missing: () => new NotFoundError('Member') });
     if (kind === 'group') await ensureAnotherOwner(em, src, userId);
     await emitSystemEvents(ctx, em, () => memberEvent(em, kind, src.id, userId, 'destroy'));
     await sqlRows(em, `delete from ${src.table} where ${src.fk} = ? and user_id = ?`, [src.id, userId]);

@@ -1,3 +1,4 @@
+import { byId, claimForDelete } from '../../core/db/delete-claim';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { changedActions, recordAudit, type AuditAction } from '../../core/events/audit';
 import { projectAuditEntity } from '../projects/project.service';
@@ -158,8 +159,8 @@ async function remove(ctx: RequestCtx, projectId: string, domain: string): Promi
   const row = await find(ctx, project, domain);
   const entity = await projectAuditEntity(ctx, row.projectId);
   await ctx.em.transactional(async (em) => {
-    em.remove(row);
-    await em.flush();
+    await claimForDelete(ctx, em, byId('pages_domains', row.id, 'PagesDomain'));
+    await em.nativeDelete(PagesDomain, { id: row.id });
     await recordAudit(ctx, em, [{ ...entity, targetType: 'PagesDomain', targetId: row.id, targetDetails: row.domain, action: { remove: 'pages_domain' } }]);
   });
   return true;

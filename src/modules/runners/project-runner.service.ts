@@ -1,6 +1,7 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
-import { isUniqueViolation } from '../../core/db/sql';
+import { isUniqueViolation, sqlRows } from '../../core/db/sql';
+import { checkUnmodifiedSince, claimForDelete } from '../../core/db/delete-claim';
 import { ConflictError, ForbiddenError, NotFoundError, ParamError } from '../../core/errors/domain-errors';
 import type { Page } from '../../core/pagination/page';
 import { policy } from '../access/policy';
@@ -58,12 +59,18 @@ async function enable(ctx: RequestCtx, projectId: string, runnerId: number | nul
 /** Spec 4.9: only a runner enabled here (404 Runner Not Found), never its last project (403), then 204. */
 async function disable(ctx: RequestCtx, projectId: string, runnerId: number): Promise<boolean> {
   const project = await findAdministrable(ctx, projectId);
-  const link = await ctx.em.findOne(RunnerProject, { runnerId, projectId: project.id });
-  if (!link) throw new NotFoundError('Runner');
-  if ((await runnerService.projectCount(ctx, runnerId)) === 1) {
-    throw new ForbiddenError('Only one project associated with the runner. Please remove the runner instead');
-  }
-  await ctx.em.nativeDelete(RunnerProject, { id: link.id });
+  await ctx.em.transactional(async (em) => {
+    // The runner's row first: two disables of one runner's last two projects cannot both pass the count.
+    await sqlRows(em, 'select 1 from ci_runners where id = ? for update', [runnerId]);
+    const { modified } = await claimForDelete(ctx, em, {
+      table: 'ci_runner_projects', where: 'runner_id = ? and project_id = ?', params: [runnerId, project.id],
+      missing: () => new NotFoundError('Runner'), modifiedColumn: 'created_at', deferPrecondition: true,
+    });
+    const [{ n }] = await sqlRows<{ n: number }>(em, 'select count(*)::int as n from ci_runner_projects where runner_id = ?', [runnerId]);
+    if (n === 1) throw new ForbiddenError('Only one project associated with the runner. Please remove the runner instead');
+    checkUnmodifiedSince(ctx, modified);
+    await em.nativeDelete(RunnerProject, { runnerId, projectId: project.id });
+  });
   forgetOwnedRunners(ctx);
   return true;
 }

@@ -1,3 +1,4 @@
+import { byId, claimForDelete } from '../../core/db/delete-claim';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { changes, INSTANCE_SCOPE, recordAudit } from '../../core/events/audit';
 import { requireUser } from '../../core/auth/guards';
@@ -102,6 +103,7 @@ async function remove(ctx: RequestCtx, id: number): Promise<boolean> {
     if ((await projectCount(ctx, r.id)) > 1) throw new ForbiddenError('Runner associated with more than one project');
   });
   await ctx.em.transactional(async (tx) => {
+    await claimForDelete(ctx, tx, byId('ci_runners', runner.id));
     await tx.nativeDelete(Runner, { id: runner.id });
     await recordAudit(ctx, tx, [{ ...auditTarget(runner), action: { remove: 'runner' } }]);
   });

@@ -1,3 +1,4 @@
+import { byId, claimForDelete } from '../../core/db/delete-claim';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { reserveRowId } from '../../core/crypto/reserve-row-id';
 import { pgTime } from '../../core/db/pg-time';
@@ -84,6 +85,7 @@ async function create(ctx: RequestCtx, input: CreateSystemHookInput): Promise<Sy
 /** DELETE /hooks/:id: 404 "System hook Not Found" (GitLab 10.3); its queue and log go with it. */
 async function remove(ctx: RequestCtx, id: number): Promise<boolean> {
   await ctx.em.transactional(async (em) => {
+    await claimForDelete(ctx, em, byId('system_hooks', id, 'System hook'));
     const [gone] = await sqlRows<{ url: string }>(em, 'delete from system_hooks where id = ? returning url', [id]);
     if (!gone) throw new NotFoundError('System hook');
     await recordAudit(ctx, em, [{ ...INSTANCE_SCOPE, targetType: 'SystemHook', targetId: id, targetDetails: redactedUrl(gone.url), action: { remove: 'system_hook' } }]);

@@ -1,6 +1,7 @@
 import { assertNotPast } from '../../core/validation/future-date';
 import { forgetCredentials } from '../../core/auth/credential-cache';
 import { assertOptionalDate } from '../../core/params/coerce';
+import { byId, claimForDelete } from '../../core/db/delete-claim';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { digestToken, generateToken } from '../../core/auth/token';
 import { recordAudit, type AuditEntry } from '../../core/events/audit';
@@ -13,6 +14,7 @@ import { PersonalAccessToken } from './personal-access-token.entity';
 import { TOKEN_SCOPES } from '../../core/auth/allow';
 import { activeTokenSql, isTokenActive } from './token-active';
 import { patchEntity } from '../../core/patch/patch-entity';
+import { sqlRows } from '../../core/db/sql';
 import { CreateImpersonationTokenInput, TokenState, type ImpersonationTokensArgs } from './token.inputs';
 
 export type TokenView = PersonalAccessToken & { token: string | null };
@@ -69,12 +71,11 @@ const tokenAudit = (user: User, t: PersonalAccessToken): Omit<AuditEntry, 'actio
 async function revoke(ctx: RequestCtx, userId: number, id: number): Promise<boolean> {
   const user = await userService.get(ctx, userId);
   const token = await get(ctx, userId, id);
-  const was = token.revoked;
-  token.revoked = true;
-  token.updatedAt = ctx.clock.now();
   await ctx.em.transactional(async (em) => {
-    await em.flush();
-    if (!was) await recordAudit(ctx, em, [{ ...tokenAudit(user, token), action: { remove: 'impersonation_token' } }]);
+    await claimForDelete(ctx, em, byId('personal_access_tokens', token.id, 'Impersonation Token'));
+    // One conditional UPDATE: of concurrent revokes exactly one records the removal.
+    const revoked = await sqlRows(em, 'update personal_access_tokens set revoked = true, updated_at = ? where id = ? and not revoked returning id', [ctx.clock.now(), token.id]);
+    if (revoked.length > 0) await recordAudit(ctx, em, [{ ...tokenAudit(user, token), action: { remove: 'impersonation_token' } }]);
   });
   forgetCredentials(ctx.cache, user.id);
   return true;
