@@ -4,6 +4,7 @@ import http from 'node:http';
 import type { Logger } from 'pino';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase, type Database } from './core/db/database';
+import { answerClientErrors } from './core/http/client-error-response';
 import { redactSql } from './core/errors/redact-sql';
 import { secretsFrom } from './core/crypto/secret-box';
 import { createLogger } from './core/logger';
@@ -82,6 +83,7 @@ async function serve(config: Config, logger: Logger, worker: boolean): Promise<v
     app(req, res);
   });
   server.keepAliveTimeout = 5000;
+  answerClientErrors(server); // what the HTTP parser refuses still gets a JSON body
   attach(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -225,3 +225,32 @@ describe('retention (AUDIT_EVENTS_RETENTION_DAYS)', () => {
     }
   });
 });
+
+describe('audit event ids', () => {
+  it('are JSON numbers on every audit events route, as GitLab sends them; GraphQL keeps the global id and the database id string', async () => {
+    const owner = await createUser(t, { username: 'idowner' });
+    const g = (await api(t, owner.token).post('/api/v4/groups').send({ name: 'Ids', path: 'ids-g' }).expect(201)).body;
+    const p = (await api(t, owner.token).post('/api/v4/projects').send({ name: 'Ids', path: 'ids-p' }).expect(201)).body;
+    await admin().put('/api/v4/application/settings').send({ default_projects_limit: 9 }).expect(200);
+    const [ge] = (await api(t, owner.token).get(`/api/v4/groups/${g.id}/audit_events`).expect(200)).body;
+    const [pe] = (await api(t, owner.token).get(`/api/v4/projects/${p.id}/audit_events`).expect(200)).body;
+    const all = (await admin().get('/api/v4/audit_events').expect(200)).body as { id: unknown }[];
+    const one = (await admin().get(`/api/v4/audit_events/${ge.id}`).expect(200)).body;
+    const groupOne = (await api(t, owner.token).get(`/api/v4/groups/${g.id}/audit_events/${ge.id}`).expect(200)).body;
+    const projectOne = (await api(t, owner.token).get(`/api/v4/projects/${p.id}/audit_events/${pe.id}`).expect(200)).body;
+    expect(all).toHaveLength(3);
+    const byRoute: Record<string, { id: unknown }[]> = {
+      'GET /audit_events': all, 'GET /audit_events/:id': [one],
+      'GET /groups/:id/audit_events': [ge], 'GET /groups/:id/audit_events/:audit_event_id': [groupOne],
+      'GET /projects/:id/audit_events': [pe], 'GET /projects/:id/audit_events/:audit_event_id': [projectOne],
+    };
+    const idTypes = Object.fromEntries(Object.entries(byRoute).map(([route, list]) => [route, [...new Set(list.map((e) => typeof e.id))]]));
+    expect(idTypes).toEqual(Object.fromEntries(Object.keys(byRoute).map((route) => [route, ['number']])));
+    const [row] = await t.orm.em.getConnection().execute(`select id from audit_events where entity_type = 'Group'`);
+    expect(ge.id).toBe(Number(row.id));
+    expect(all.map((e) => e.id)).toEqual([...all.map((e) => e.id)].sort((a, b) => Number(b) - Number(a)));
+    // GraphQL: `id` is the global id, `databaseId` the same number as an ID (a string: ids are 64-bit).
+    const gql = await admin().graphql(`{ auditEvent(id: ${ge.id}) { id databaseId } }`);
+    expect(gql.body.data.auditEvent).toEqual({ id: `gid://gitlab/AuditEvent/${ge.id}`, databaseId: String(ge.id) });
+  });
+});

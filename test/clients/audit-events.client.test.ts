@@ -42,11 +42,14 @@ out = {
 }
 one = gl.audit_events.get(gl.audit_events.list(get_all=True)[-1].id)
 out["one"] = [one.entity_type, one.details["change"], one.details["to"]]
+events = gl.audit_events.list(get_all=True) + g.audit_events.list(get_all=True) + p.audit_events.list(get_all=True)
+events += [one, g.audit_events.get(events[-2].id), p.audit_events.get(events[-1].id)]
+out["id_types"] = sorted({type(e.id).__name__ for e in events})
 print(json.dumps(out))
 `;
 
 describePython('python-gitlab reads audit events', () => {
-  it('lists instance, group and project events and gets one', async () => {
+  it('lists instance, group and project events and gets one, with integer ids', async () => {
     await createUser(t, { username: 'someone' });
     const stdout = await python.run(SCRIPT, [host, ROOT_TOKEN]);
     expect(JSON.parse(stdout)).toEqual({
@@ -54,6 +57,7 @@ describePython('python-gitlab reads audit events', () => {
       group: ['group'],
       project: ['project'],
       one: ['Gitlab::Audit::InstanceScope', 'default_projects_limit', '12'],
+      id_types: ['int'],
     });
   });
 });
