@@ -76,6 +76,20 @@ const CASES: Case[] = [
     const id = (await admin().post(`/api/v4/users/${u.id}/impersonation_tokens`).send({ name: 'x', scopes: ['api'] }).expect(201)).body.id;
     return { path: `/api/v4/users/${u.id}/impersonation_tokens/${id}`, exists: rowExists('personal_access_tokens', 'id = ? and not revoked', [id]) };
   } },
+  { name: 'DELETE /projects/:id', status: 202, make: async () => {
+    const owner = await createUser(t);
+    const p = await createProject(t, { namespace: { id: owner.namespaceId } });
+    return { path: `/api/v4/projects/${p.id}`, exists: rowExists('projects', 'id = ?', [p.id]) };
+  } },
+  { name: 'DELETE /users/:id', make: async () => {
+    const u = await createUser(t);
+    return { path: `/api/v4/users/${u.id}`, exists: rowExists('users', 'id = ?', [u.id]) };
+  } },
+  { name: 'DELETE /users/:id/emails/:email_id', make: async () => {
+    const u = await createUser(t);
+    const id = (await admin().post(`/api/v4/users/${u.id}/emails`).send({ email: `second${u.id}@conditional.test` }).expect(201)).body.id;
+    return { path: `/api/v4/users/${u.id}/emails/${id}`, exists: rowExists('emails', 'id = ?', [id]) };
+  } },
   { name: 'DELETE /hooks/:id', make: async () => {
     await admin().put('/api/v4/application/settings').send({ allow_local_requests_from_system_hooks: true }).expect(200);
     const id = (await admin().post('/api/v4/hooks').send({ url: 'http://127.0.0.1:9/in' }).expect(201)).body.id;
@@ -91,10 +105,10 @@ describe('DELETE with If-Unmodified-Since', () => {
     expect(refused.body).toEqual({ message: '412 Precondition Failed' });
     expect(await stale.exists()).toBe(true);
     const fresh = await admin().delete(stale.path).set('If-Unmodified-Since', future());
-    expect(fresh.status).toBe(204);
+    expect(fresh.status).toBe(c.status ?? 204);
     expect(await stale.exists()).toBe(false);
     const other = await c.make();
-    await admin().delete(other.path).set('If-Unmodified-Since', 'yesterday-ish').expect(204);
+    await admin().delete(other.path).set('If-Unmodified-Since', 'yesterday-ish').expect(c.status ?? 204);
     expect(await other.exists()).toBe(false);
   });
 });

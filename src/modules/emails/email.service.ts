@@ -1,3 +1,4 @@
+import { byId, claimForDelete } from '../../core/db/delete-claim';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
 import { lightEntity, sqlRows } from '../../core/db/sql';
@@ -10,6 +11,7 @@ import { offsetPage, type PageInput } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
 import type { User } from '../users/user.entity';
 import { userService } from '../users/user.service';
+import { lockEmailAddress } from './email-address-lock';
 import { Email } from './email.entity';
 import type { CreateEmailInput } from './email.inputs';
 
@@ -26,11 +28,11 @@ export const normalizeEmail = (value: string): string => value.toLowerCase().rep
  * `unique_email` (no user has it as primary address); both "taken" messages are GitLab's. Beyond
  * GitLab: more than 255 characters is `is too long` (GitLab's varchar column failed with a 500).
  */
-async function validate(ctx: RequestCtx, email: string): Promise<void> {
+async function validate(em: RequestCtx['em'], email: string): Promise<void> {
   const bag = new FieldErrorBag();
   if (/^\s*$/u.test(email)) bag.add('email', MSG.blank);
   const [row] = await sqlRows<{ secondary: boolean; primary: boolean }>(
-    ctx.em,
+    em,
     `select exists(select 1 from emails where lower(email) = lower(?)) as secondary,
             exists(select 1 from users where lower(email) = lower(?)) as primary`,
     [email, email],
@@ -62,12 +64,15 @@ const emailAudit = (user: User, e: Email): Omit<AuditEntry, 'action'> => ({
 /** Stored unconfirmed: GitLab 10.3 mails a confirmation link (devise confirmable); this service sends no mail. */
 async function add(ctx: RequestCtx, user: User, input: CreateEmailInput): Promise<Email> {
   const address = normalizeEmail(input.email);
-  await validate(ctx, address);
+  await validate(ctx.em, address);
   const now = ctx.clock.now();
   const email = Object.assign(new Email(), { userId: user.id, email: address, createdAt: now, updatedAt: now });
   // A concurrent add of the same address loses on the unique lower(email) index with the model's message.
   await onUniqueViolation(
     () => ctx.em.transactional(async (tx) => {
+      // A parallel write of the address as someone's primary one: the lock orders the two, the check again sees the first.
+      await lockEmailAddress(tx, address);
+      await validate(tx, address);
       tx.persist(email);
       await tx.flush();
       await recordAudit(ctx, tx, [{ ...emailAudit(user, email), action: { add: 'email' } }]);
@@ -80,8 +85,8 @@ async function add(ctx: RequestCtx, user: User, input: CreateEmailInput): Promis
 async function remove(ctx: RequestCtx, user: User, emailId: number): Promise<boolean> {
   const email = await findOwned(ctx, user, emailId);
   await ctx.em.transactional(async (tx) => {
-    tx.remove(email);
-    await tx.flush();
+    await claimForDelete(ctx, tx, byId('emails', email.id, 'Email'));
+    await tx.nativeDelete(Email, { id: email.id });
     await recordAudit(ctx, tx, [{ ...emailAudit(user, email), action: { remove: 'email' } }]);
   });
   return true;

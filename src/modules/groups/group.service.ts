@@ -1,4 +1,5 @@
 import { byId, claimForDelete } from '../../core/db/delete-claim';
+import { uncountForksUnder } from '../projects/forks-count';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { changes, recordAudit } from '../../core/events/audit';
 import { emitSystemEvents } from '../../core/events/system-events';
@@ -198,6 +199,7 @@ async function remove(ctx: RequestCtx, idOrPath: string): Promise<boolean> {
     await claimForDelete(ctx, em, byId('namespaces', group.id, 'Group'));
     // GitLab destroys the projects one by one, then the subgroups, then the group: one event each.
     await emitSystemEvents(ctx, em, async () => [...(await projectEvents(em, await subtreeProjectIds(em, group.id), 'destroy')), ...(await subtreeGroupEvents(em, group.id))]);
+    await uncountForksUnder(em, [group.id]); // forks in the subtree leave their sources' forks_count
     await em.nativeDelete(Namespace, { id: group.id });
     await recordAudit(ctx, em, [{ ...groupAudit(group), action: { remove: 'group' } }]);
   });

@@ -7,7 +7,7 @@ import type { Project } from './project.entity';
 export interface CreateOptions {
   /** The user the project is created as (its creator; permissions and projects_limit are theirs). Default: the caller. */
   creator?: CurrentUser;
-  /** The fork's source: the new project is linked to it and the source's forks_count follows. */
+  /** The fork's source: the new project is linked to it and the source's forks_count follows (forks-count.ts). */
   forkOf?: Project;
 }
 
@@ -16,9 +16,4 @@ export async function groupLevelOf(ctx: RequestCtx, user: CurrentUser, groupId: 
   if (user === ctx.user) return ctx.loaders.groupLevel.load(groupId);
   const [row] = await sqlRows<{ level: number }>(ctx.em, groupLevelsSql(user, [groupId]));
   return Number(row?.level ?? 0);
-}
-
-/** A project's forks_count, recounted in the write's transaction (GitLab's ForksCountService#refresh_cache). */
-export async function refreshForksCount(em: RequestCtx['em'], projectId: number): Promise<void> {
-  await sqlRows(em, 'update projects set forks_count = (select count(*) from projects f where f.forked_from_project_id = ?) where id = ?', [projectId, projectId]);
 }

@@ -9,7 +9,7 @@ import { VISIBILITY_LEVEL, toVisibility } from '../access/visibility.type';
 import { visibilityRestriction } from '../application-settings';
 import { Namespace } from '../namespaces/namespace.entity';
 import { User } from '../users/user.entity';
-import { refreshForksCount } from './project-creator';
+import { countForkChange } from './forks-count';
 import { Project } from './project.entity';
 import type { CreateProjectInput, ProjectFilterArgs } from './project.inputs';
 import { projectService } from './project.service';
@@ -91,7 +91,7 @@ async function link(ctx: RequestCtx, idOrPath: string, forkedFromId: string): Pr
   const project = await projectService.findVisible(ctx, idOrPath);
   const linked = await ctx.em.transactional(async (em) => {
     const rows = await sqlRows(em, 'update projects set forked_from_project_id = ? where id = ? and forked_from_project_id is null returning id', [source.id, project.id]);
-    if (rows.length > 0) await refreshForksCount(em, source.id);
+    if (rows.length > 0) await countForkChange(em, source.id, 1);
     return rows.length > 0;
   });
   if (!linked) throw new ConflictError('Project already forked');
@@ -104,14 +104,12 @@ async function unlink(ctx: RequestCtx, idOrPath: string): Promise<boolean> {
   const project = await projectService.findVisible(ctx, idOrPath);
   if (!policy.canDeleteProject(user, await projectService.accessLevel(ctx, project))) throw new ForbiddenError();
   return ctx.em.transactional(async (em) => {
-    const rows = await sqlRows<{ source: number }>(
-      em,
-      `update projects p set forked_from_project_id = null from projects old
-        where p.id = ? and old.id = p.id and old.forked_from_project_id is not null returning old.forked_from_project_id as source`,
-      [project.id],
-    );
-    if (rows[0]) await refreshForksCount(em, Number(rows[0].source));
-    return rows.length > 0;
+    // The link read under the row's lock: of two parallel unlinks the second waits, then finds none (304).
+    const [row] = await sqlRows<{ source: number }>(em, 'select forked_from_project_id as source from projects where id = ? and forked_from_project_id is not null for update', [project.id]);
+    if (!row) return false;
+    await sqlRows(em, 'update projects set forked_from_project_id = null where id = ?', [project.id]);
+    await countForkChange(em, Number(row.source), -1);
+    return true;
   });
 }
 

@@ -2,6 +2,7 @@ import { assertOptionalDate } from '../../core/params/coerce';
 import { changes, recordAudit } from '../../core/events/audit';
 import { emitSystemEvents } from '../../core/events/system-events';
 import { memberEvent, projectEvents } from '../access/system-event-payloads';
+import { byId, claimForDelete } from '../../core/db/delete-claim';
 import type { CurrentUser, RequestCtx } from '../../core/context/request-ctx';
 import { lightEntity, pgArray, sqlEntities, sqlRows, takenField } from '../../core/db/sql';
 import { projectSearch } from './project-search';
@@ -13,7 +14,8 @@ import { requireUser } from '../../core/auth/guards';
 import { AccessLevel, SHARE_ACCESS_LEVELS } from '../access/access-level';
 import { policy } from '../access/policy';
 import { forgetAccess, groupVisibility, memberProjects, projectVisibility, projectVisibilitySplit } from '../access/visibility';
-import { groupLevelOf, refreshForksCount, type CreateOptions } from './project-creator';
+import { groupLevelOf, type CreateOptions } from './project-creator';
+import { countForkChange } from './forks-count';
 import { SortDirection, VISIBILITY_LEVEL, toVisibility } from '../access/visibility.type';
 import { PROJECT_TAGS_MAX } from './project.type';
 import { Namespace } from '../namespaces/namespace.entity';
@@ -269,7 +271,6 @@ async function create(ctx: RequestCtx, input: CreateProjectInput, opts: CreateOp
     if (limited) await checkProjectLimit(em, user, ns.id, true);
   }, async (em) => {
     if (input.avatar) await storeAvatar(em, project, input.avatar);
-    if (opts.forkOf) await refreshForksCount(em, opts.forkOf.id);
     // GitLab 10.x adds the owner of a personal namespace as Master of the new project.
     if (ns.kind === 'user' && ns.ownerId !== null) {
       const m = em.create(ProjectMember, { projectId: project.id, userId: ns.ownerId, accessLevel: AccessLevel.MASTER, expiresAt: null, createdAt: ctx.clock.now(), updatedAt: ctx.clock.now() });
@@ -282,6 +283,8 @@ async function create(ctx: RequestCtx, input: CreateProjectInput, opts: CreateOp
       ...(await projectEvents(em, [project.id], 'create')),
       ...(ns.kind === 'user' && ns.ownerId !== null ? await memberEvent(em, 'project', project.id, ns.ownerId, 'create') : []),
     ]);
+    // Last: parallel forks of one source queue on its row from here to their commit.
+    if (opts.forkOf) await countForkChange(em, opts.forkOf.id, 1);
   });
   forgetAccess(ctx);
   return project;
@@ -333,9 +336,11 @@ async function remove(ctx: RequestCtx, idOrPath: string): Promise<boolean> {
   if (!policy.canDeleteProject(user, await accessLevel(ctx, project))) throw new ForbiddenError();
   const nsPath = (await ctx.loaders.namespace.load(project.namespaceId))?.fullPath ?? '';
   await ctx.em.transactional(async (em) => {
+    await claimForDelete(ctx, em, byId('projects', project.id, 'Project'));
     await emitSystemEvents(ctx, em, () => projectEvents(em, [project.id], 'destroy'));
-    await em.nativeDelete(Project, { id: project.id });
-    if (project.forkedFromProjectId) await refreshForksCount(em, project.forkedFromProjectId);
+    // The link as the deleted row had it (a concurrent unlink may have removed it since the project was read).
+    const [gone] = await sqlRows<{ source: number | null }>(em, 'delete from projects where id = ? returning forked_from_project_id as source', [project.id]);
+    if (gone?.source) await countForkChange(em, Number(gone.source), -1);
     await recordAudit(ctx, em, [{ ...projectAudit(project, nsPath), action: { remove: 'project' } }]);
   });
   return true;

@@ -1,3 +1,4 @@
+import { byId, claimForDelete } from '../../core/db/delete-claim';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
 import { changes, recordAudit, type AuditEntry } from '../../core/events/audit';
@@ -5,6 +6,7 @@ import { emitSystemEvents } from '../../core/events/system-events';
 import { parseTimestamp } from '../broadcast-messages/timestamp-param';
 import { personalProjectIds, projectEvents, userEvent, userKeyDestroyEvents } from '../access/system-event-payloads';
 import { primaryEmailChanged } from '../emails/primary-email';
+import { lockEmailAddress } from '../emails/email-address-lock';
 import { lightEntity, likeEscape, sqlEntities, sqlRows } from '../../core/db/sql';
 import { forgetCredentials } from '../../core/auth/credential-cache';
 import { onUniqueViolation } from '../../core/db/unique-violation';
@@ -28,8 +30,11 @@ import { patchEntity, type PatchMapping } from '../../core/patch/patch-entity';
 import { UserAttributesInput, type CreateUserInput, type UpdateUserInput, type UsersArgs } from './user.inputs';
 import { customAttributeFilter } from '../custom-attributes/custom-attribute.store';
 import { checkIdentity, saveIdentity } from './identity.service';
+import { uncountForksUnder } from '../projects/forks-count';
 
 const EMAIL = /^[^@\s]+@[^@\s]+$/;
+const PASSWORD_MIN = 8;
+const PASSWORD_MAX = 128;
 /** Input fields stored differently from how they are written (the rest is copied by patchEntity). */
 const STORED: PatchMapping<UserAttributesInput> = { password: (p) => ({ passwordDigest: hashPassword(p) }), provider: 'skip', externUid: 'skip', avatar: 'skip' };
 
@@ -82,7 +87,9 @@ function validate(ctx: RequestCtx, user: User, input: UserAttributesInput): void
   else if (user.email.length > 255) bag.add('email', MSG.tooLong);
   checkColumnLengths(bag, ctx.em.getMetadata().get(User.name), user, ['name', 'email', 'username']);
   checkNameOrPath(bag, 'username', user.username, [isValidNamespacePath, MSG.namespacePath], TOP_LEVEL_RESERVED);
-  if (input.password != null && input.password.length < 8) bag.add('password', 'is too short (minimum is 8 characters)');
+  // Devise's password_length 8..128 (GitLab 10.3): one message, the bound that is crossed.
+  if (input.password != null && input.password.length < PASSWORD_MIN) bag.add('password', `is too short (minimum is ${PASSWORD_MIN} characters)`);
+  else if (input.password != null && input.password.length > PASSWORD_MAX) bag.add('password', `is too long (maximum is ${PASSWORD_MAX} characters)`);
   if (input.projectsLimit != null && input.projectsLimit < 0) bag.add('projects_limit', 'must be greater than or equal to 0');
   for (const problem of input.avatar ? avatarProblems(input.avatar.filename, input.avatar.data) : []) bag.add('avatar', problem);
   if (!bag.empty) throw new ValidationError(bag.errors);
@@ -92,9 +99,9 @@ function validate(ctx: RequestCtx, user: User, input: UserAttributesInput): void
  * GitLab answers duplicate email/username on the users API with 409 (not 400); another user's
  * secondary address is the model's 400 (10.3's User#unique_email).
  */
-async function checkConflicts(ctx: RequestCtx, user: User): Promise<void> {
+async function checkConflicts(em: RequestCtx['em'], user: User): Promise<void> {
   const [row] = await sqlRows<{ email: boolean; username: boolean; secondary: boolean }>(
-    ctx.em,
+    em,
     `select exists(select 1 from users where lower(email) = lower(?) and id <> ?) as email,
             exists(select 1 from namespaces where lower(full_path) = lower(?) and (owner_id is null or owner_id <> ?)) as username,
             exists(select 1 from emails where lower(email) = lower(?) and user_id <> ?) as secondary`,
@@ -103,6 +110,16 @@ async function checkConflicts(ctx: RequestCtx, user: User): Promise<void> {
   if (row.email) throw new ConflictError('Email has already been taken');
   if (row.username) throw new ConflictError('Username has already been taken');
   if (row.secondary) throw new ValidationError({ email: [MSG.taken] });
+}
+
+/**
+ * In the write's transaction, before a user's new primary address is stored: the address's lock, then
+ * checkConflicts again (the same answers). The check before the transaction answers the common case
+ * early; this one decides a race against a parallel write of the address as a primary or secondary one.
+ */
+async function claimEmail(em: RequestCtx['em'], user: User): Promise<void> {
+  await lockEmailAddress(em, user.email);
+  await checkConflicts(em, user);
 }
 
 /** A lost race on the unique indexes ends as the same 409 (400 for an identity) as a detected duplicate. */
@@ -127,14 +144,14 @@ async function create(ctx: RequestCtx, input: CreateUserInput): Promise<User> {
   }
   user.createdAt = user.updatedAt = ctx.clock.now();
   validate(ctx, user, input);
-  await checkConflicts(ctx, user);
+  await checkConflicts(ctx.em, user);
   await checkIdentity(ctx, undefined, input);
   await insertWithNamespace(ctx, user, async (em) => {
     if (input.avatar) await storeAvatar(em, user, input.avatar);
     const identity = await saveIdentity(em, user.id, input, userEntity(user));
     await recordAudit(ctx, em, [{ ...userAudit(user), action: { add: 'user' } }, ...identity]);
     await emitSystemEvents(ctx, em, () => userEvent(em, user.id, 'create'));
-  });
+  }, (em) => claimEmail(em, user));
   return user;
 }
 
@@ -153,9 +170,15 @@ async function storeAvatar(em: RequestCtx['em'], user: User, file: UploadedFile)
   await em.flush();
 }
 
-/** Creates the user and its personal namespace (path = username) in one transaction, with `extra` writes (identity, audit). */
-export async function insertWithNamespace(ctx: Pick<RequestCtx, 'em' | 'clock'>, user: User, extra?: (em: RequestCtx['em']) => Promise<void>): Promise<void> {
+/**
+ * Creates the user and its personal namespace (path = username) in one transaction, with `extra` writes
+ * (identity, audit) after the inserts and `before` steps ahead of them (claimEmail).
+ */
+export async function insertWithNamespace(
+  ctx: Pick<RequestCtx, 'em' | 'clock'>, user: User, extra?: (em: RequestCtx['em']) => Promise<void>, before?: (em: RequestCtx['em']) => Promise<void>,
+): Promise<void> {
   const write = () => ctx.em.transactional(async (em) => {
+    if (before) await before(em);
     em.persist(user);
     await em.flush();
     const ns = Object.assign(new Namespace(), {
@@ -179,18 +202,20 @@ async function update(ctx: RequestCtx, id: number, input: UpdateUserInput): Prom
   patchEntity(user, input, UserAttributesInput, STORED);
   user.updatedAt = ctx.clock.now();
   validate(ctx, user, input);
-  await checkConflicts(ctx, user);
+  await checkConflicts(ctx.em, user);
   await checkIdentity(ctx, user.id, input);
   const after = auditedUserFields(user);
   const diff = Object.keys(after).map((k) => ({ name: k, from: before[k], to: after[k], secret: k === 'password' }));
+  const emailChanged = String(before.email).toLowerCase() !== user.email.toLowerCase();
   const write = () => ctx.em.transactional(async (em) => {
+    if (emailChanged) await claimEmail(em, user);
     if (user.username !== oldUsername && user.namespaceId) {
       await em.nativeUpdate(Namespace, { id: user.namespaceId }, { name: user.username, path: user.username, fullPath: user.username, fullName: user.username });
     }
     if (input.avatar) await storeAvatar(em, user, input.avatar);
     await em.flush();
     const oldEmail = String(before.email);
-    if (oldEmail.toLowerCase() !== user.email.toLowerCase()) await primaryEmailChanged(em, user.id, oldEmail, user.email, user.createdAt, ctx.clock.now());
+    if (emailChanged) await primaryEmailChanged(em, user.id, oldEmail, user.email, user.createdAt, ctx.clock.now());
     const identity = await saveIdentity(em, user.id, input, userEntity(user));
     await recordAudit(ctx, em, [...changes(userAudit(user), diff), ...identity]);
     if (user.username !== oldUsername) await emitSystemEvents(ctx, em, () => userEvent(em, user.id, 'rename', oldUsername));
@@ -213,6 +238,7 @@ async function remove(ctx: RequestCtx, id: number, hardDelete = false): Promise<
   const user = await get(ctx, id);
   if (user.id === admin.id) throw new ForbiddenError('You cannot delete yourself');
   await ctx.em.transactional(async (em) => {
+    await claimForDelete(ctx, em, byId('users', user.id, 'User'));
     const owned = await sqlRows<{ id: number }>(
       em,
       `select n.id from namespaces n join group_members gm on gm.group_id = n.id
@@ -230,6 +256,8 @@ async function remove(ctx: RequestCtx, id: number, hardDelete = false): Promise<
     await emitSystemEvents(ctx, em, async () => [
       ...(await projectEvents(em, await personalProjectIds(em, user.id), 'destroy')), ...(await userKeyDestroyEvents(em, user.id)), ...(await userEvent(em, user.id, 'destroy')),
     ]);
+    // The forks among the projects that go with these namespaces leave their sources' forks_count.
+    await uncountForksUnder(em, [...solo.map((g) => Number(g.id)), ...(user.namespaceId ? [user.namespaceId] : [])]);
     for (const g of solo) await em.nativeDelete(Namespace, { id: g.id });
     // The personal namespace (and with it the user's projects) goes with the user (FK cascade).
     await em.nativeDelete(Namespace, { ownerId: user.id });

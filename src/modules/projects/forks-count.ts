@@ -1,0 +1,35 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { pgArray, sqlRows } from '../../core/db/sql';
+
+/**
+ * `projects.forks_count` (GitLab's ForksCountService cache) follows every write that adds or removes
+ * a fork link, in that write's transaction. It is moved by one, never recounted: `forks_count =
+ * forks_count + 1` waits for a concurrent writer of the source row and then applies to its latest
+ * committed version, so parallel forks, links, unlinks and deletes all count. A recount under READ
+ * COMMITTED cannot see the forks other transactions have not committed yet (15 parallel forks
+ * counted 4). The writers: fork and link (+1), unlink and the delete of a fork (-1, from the link the
+ * locked row had), and a delete of namespaces that takes projects with it (`uncountForksUnder`).
+ */
+export async function countForkChange(em: EntityManager, sourceId: number, delta: 1 | -1): Promise<void> {
+  await sqlRows(em, 'update projects set forks_count = forks_count + ? where id = ?', [delta, sourceId]);
+}
+
+/**
+ * Before deleting namespaces whose projects go with them (FK cascade, which reports nothing back):
+ * locks the namespaces and their descendants, so that no project is created in or moved into them
+ * until the delete commits, then takes the forks among their projects off their sources' counts.
+ * Run it in the delete's transaction.
+ */
+export async function uncountForksUnder(em: EntityManager, namespaceIds: readonly number[]): Promise<void> {
+  if (namespaceIds.length === 0) return;
+  const subtree = 'select n.id from namespaces n where n.traversal_ids && ?::int[]';
+  await sqlRows(em, `${subtree} order by n.id for update`, [pgArray(namespaceIds)]);
+  await sqlRows(
+    em,
+    `update projects s set forks_count = s.forks_count - f.n
+       from (select p.forked_from_project_id as id, count(*)::int as n from projects p
+              where p.forked_from_project_id is not null and p.namespace_id = any(array(${subtree})) group by 1) f
+      where s.id = f.id`,
+    [pgArray(namespaceIds)],
+  );
+}
