@@ -81,6 +81,12 @@ const CASES: Case[] = [
     const p = await createProject(t, { namespace: { id: owner.namespaceId } });
     return { path: `/api/v4/projects/${p.id}`, exists: rowExists('projects', 'id = ?', [p.id]) };
   } },
+  { name: 'DELETE /projects/:id/share/:group_id', make: async () => {
+    const owner = await createUser(t);
+    const [p, g] = [await createProject(t, { namespace: { id: owner.namespaceId } }), await createGroup(t)];
+    await admin().post(`/api/v4/projects/${p.id}/share`).send({ group_id: g.id, group_access: 30 }).expect(201);
+    return { path: `/api/v4/projects/${p.id}/share/${g.id}`, exists: rowExists('project_group_links', 'project_id = ? and group_id = ?', [p.id, g.id]) };
+  } },
   { name: 'DELETE /users/:id', make: async () => {
     const u = await createUser(t);
     return { path: `/api/v4/users/${u.id}`, exists: rowExists('users', 'id = ?', [u.id]) };

@@ -411,8 +411,11 @@ async function share(ctx: RequestCtx, idOrPath: string, input: ShareProjectInput
 
 async function unshare(ctx: RequestCtx, idOrPath: string, groupId: number): Promise<boolean> {
   const project = await findAdministrable(ctx, idOrPath);
-  const deleted = await ctx.em.nativeDelete(ProjectGroupLink, { projectId: project.id, groupId });
-  if (deleted === 0) throw new NotFoundError('Group Link');
+  await ctx.em.transactional(async (em) => {
+    // GitLab's destroy_conditionally!(link): a share is never changed after it is made, so its creation is its last change.
+    await claimForDelete(ctx, em, { table: 'project_group_links', where: 'project_id = ? and group_id = ?', params: [project.id, groupId], missing: () => new NotFoundError('Group Link'), modifiedColumn: 'created_at' });
+    await em.nativeDelete(ProjectGroupLink, { projectId: project.id, groupId });
+  });
   forgetAccess(ctx);
   return true;
 }
