@@ -39,7 +39,12 @@ export function readParams(
   const params: Record<string, unknown> = {};
   const problems: string[] = [];
   const sentInvalid: Record<string, unknown> = {};
+  // Rules declared at a parameter (`at`) report where that parameter's own problems would be.
+  const anchored = new Map<string, ParamRule[]>();
+  for (const rule of rules) if (rule.at) anchored.set(rule.at, [...(anchored.get(rule.at) ?? []), rule]);
+  const slots = new Map<ParamRule, number>();
   for (const [name, spec] of Object.entries(specs)) {
+    for (const rule of anchored.get(name) ?? []) slots.set(rule, problems.length);
     const raw = merged[name];
     if (!present(raw)) {
       if (spec.required) problems.push(`${name} is missing`);
@@ -60,7 +65,12 @@ export function readParams(
     }
   }
   // An invalid value was still sent: Grape's presence rules (at_least_one_of, requires) count it.
-  problems.push(...ruleProblems(rules, { ...sentInvalid, ...params }));
+  const values = { ...sentInvalid, ...params };
+  // Latest slot first, so earlier slots stay valid; rules sharing a slot keep their declaration order.
+  const placed = rules.map((rule, i) => ({ rule, i })).filter(({ rule }) => slots.has(rule))
+    .sort((a, b) => slots.get(b.rule)! - slots.get(a.rule)! || b.i - a.i);
+  for (const { rule } of placed) problems.splice(slots.get(rule)!, 0, ...ruleProblems([rule], values));
+  problems.push(...ruleProblems(rules.filter((r) => !slots.has(r)), values));
   if (problems.length) throw new ParamError(problems.join(', '));
   const variables: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(params)) {

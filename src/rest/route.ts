@@ -22,11 +22,19 @@ export interface ParamException extends Partial<ParamSpec> {
  * (docs/gitlab-compatibility.md, "Parameter errors"). `given` fires when the switch is sent with
  * the value `is` (default true), like Grape's `given x do requires a, b end`.
  */
-export type ParamRule =
+export type ParamRule = (
   | { atLeastOneOf: string[] }
   | { mutuallyExclusive: string[] }
   | { allOrNoneOf: string[] }
-  | { given: string; is?: unknown; requires: string[]; /** Other names that satisfy a required one (legacy spellings). */ aliases?: Record<string, string[]> };
+  | { given: string; is?: unknown; requires: string[]; /** Other names that satisfy a required one (legacy spellings). */ aliases?: Record<string, string[]> }
+) & {
+  /**
+   * Where Grape declares the rule among the parameters: its problem is reported at that parameter's
+   * place in the joined message (`email is missing, password, reset_password are missing, …, username
+   * is missing`); without it, after every parameter's own problems.
+   */
+  at?: string;
+};
 
 /**
  * One REST route, declared as data (the single source of truth for /api/v4):

@@ -1,3 +1,4 @@
+import { scryptSync } from 'node:crypto';
 import { createUser, queryOne } from '../support/factories';
 import { USER_ADMIN_KEYS, USER_BASIC_KEYS, USER_KEYS, USER_PUBLIC_KEYS, keys } from '../support/keys';
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
@@ -74,8 +75,31 @@ describe('POST /users', () => {
     expect(stored?.password_digest).toMatch(/^scrypt\$/);
   });
 
+  it('reset_password=true instead of a password: created with a random password (GitLab mails a reset link; no mail here), on both surfaces', async () => {
+    const res = await api(t, ROOT_TOKEN).post('/api/v4/users').send({ email: 'reset@example.com', name: 'Reset', username: 'reset', reset_password: true }).expect(201);
+    const stored = await queryOne<{ password_digest: string }>(t, 'select password_digest from users where id = ?', [res.body.id]);
+    expect(stored?.password_digest).toMatch(/^scrypt\$/);
+    // With a password too, reset_password wins (GitLab's force_random_password): the given one does not open it.
+    const both = await api(t, ROOT_TOKEN).post('/api/v4/users').send({ email: 'both@example.com', name: 'Both', username: 'both', password: 'secret123', reset_password: 'true' }).expect(201);
+    const a = await api(t, ROOT_TOKEN).post('/api/v4/users').send({ email: 'plain@example.com', name: 'Plain', username: 'plain', password: 'secret123' }).expect(201);
+    const opens = async (id: number, password: string) => {
+      const [, salt, hash] = (await queryOne<{ password_digest: string }>(t, 'select password_digest from users where id = ?', [id]))!.password_digest.split('$');
+      return scryptSync(password, Buffer.from(salt, 'base64url'), 32).toString('base64url') === hash;
+    };
+    expect(await opens(a.body.id, 'secret123')).toBe(true);
+    expect(await opens(both.body.id, 'secret123')).toBe(false);
+    expect((await api(t, ROOT_TOKEN).post('/api/v4/users').send({ email: 'f@example.com', name: 'F', username: 'f', reset_password: false })).body).toEqual({
+      error: 'password, reset_password are missing, at least one parameter must be provided',
+    });
+    const gql = await api(t, ROOT_TOKEN).graphql('mutation { createUser(input: { email: "g@example.com", name: "G", username: "gql", resetPassword: true }) { username } }');
+    expect(gql.body).toEqual({ data: { createUser: { username: 'gql' } } });
+  });
+
   it('validates: missing params, short password, bad username, duplicates as 409', async () => {
-    expect((await api(t, ROOT_TOKEN).post('/api/v4/users').send({ name: 'x' })).body).toEqual({ error: 'email is missing, password is missing, username is missing' });
+    // GitLab 10.3: `optional :password; optional :reset_password; at_least_one_of :password, :reset_password`, in declaration order.
+    expect((await api(t, ROOT_TOKEN).post('/api/v4/users').send({ name: 'x' })).body).toEqual({
+      error: 'email is missing, password, reset_password are missing, at least one parameter must be provided, username is missing',
+    });
     const base = { email: 'a@b.io', name: 'A', username: 'abc', password: 'secret123' };
     expect((await api(t, ROOT_TOKEN).post('/api/v4/users').send({ ...base, password: 'short' })).body).toEqual({ message: { password: ['is too short (minimum is 8 characters)'] } });
     expect((await api(t, ROOT_TOKEN).post('/api/v4/users').send({ ...base, username: '-x' })).status).toBe(400);

@@ -60,7 +60,13 @@ export class UserAttributesInput {
 }
 
 @InputType('CreateUserInput')
-export class CreateUserInput extends UserAttributesInput {}
+export class CreateUserInput extends UserAttributesInput {
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Instead of a password (GitLab 10.3\'s reset_password): a random one is set. GitLab also mails a reset link; this service sends no mail, so an administrator sets the password later (README "REST routes", users).',
+  })
+  resetPassword?: boolean;
+}
 
 @InputType('UpdateUserInput')
 export class UpdateUserInput extends UserAttributesInput {}

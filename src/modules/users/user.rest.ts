@@ -34,8 +34,8 @@ export const userRoutes = defineRoutes([
   {
     method: 'POST', path: '/users', field: 'Mutation.createUser',
     // Grape's declaration order (email, password, name, username) is the order of its error messages.
-    params: { email: { required: true }, password: { required: true }, name: { required: true }, username: { required: true } },
-    rules: [IDENTITY], files: ['avatar'], shape: UserPublicWire, summary: 'Create a user (admin)', tag,
+    params: { email: { required: true }, password: { required: false }, reset_password: { required: false }, name: { required: true }, username: { required: true } },
+    rules: [{ atLeastOneOf: ['password', 'reset_password'], at: 'password' }, IDENTITY], files: ['avatar'], shape: UserPublicWire, summary: 'Create a user (admin)', tag,
   },
   { method: 'PUT', path: '/users/:id', field: 'Mutation.updateUser', params: USER_ID, rules: [IDENTITY], files: ['avatar'], shape: UserPublicWire, summary: 'Update a user (admin)', tag },
   { method: 'DELETE', path: '/users/:id', field: 'Mutation.deleteUser', params: USER_ID, summary: 'Delete a user (admin)', tag },

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { byId, claimForDelete } from '../../core/db/delete-claim';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
@@ -130,10 +131,13 @@ function conflictFromIndex(e: unknown): DomainError {
 }
 
 async function create(ctx: RequestCtx, input: CreateUserInput): Promise<User> {
-  const missing = (['email', 'password', 'name', 'username'] as const).filter((k) => input[k] == null);
+  const missing = (['email', 'name', 'username'] as const).filter((k) => input[k] == null);
   if (missing.length) throw ParamError.missing(...missing);
+  if (input.password == null && input.resetPassword !== true) throw new ParamError('password, reset_password are missing, at least one parameter must be provided');
   const user = new User();
   patchEntity(user, input, UserAttributesInput, STORED);
+  // GitLab's force_random_password: reset_password sets a random password (the given one too is replaced).
+  if (input.resetPassword === true) user.passwordDigest = hashPassword(randomBytes(24).toString('base64url'));
   const defaults = await newUserDefaults(ctx);
   user.projectsLimit = input.projectsLimit ?? defaults.projectsLimit;
   if (input.external == null && defaults.external) {
