@@ -41,7 +41,7 @@ async function main(): Promise<void> {
     const started = Date.now();
     for (const step of MODULES.flatMap((m) => m.seed ?? [])) {
       const em = db.orm.em.fork();
-      await step({ em, externalUrl: config.externalUrl, log, scale, as: (user) => newCtx({ em: em.fork(), user, externalUrl: config.externalUrl, secrets, cache: uncachedSharedCache() }) });
+      await step({ em, externalUrl: config.externalUrl, log, scale, as: (user) => newCtx({ em: em.fork(), user, externalUrl: config.externalUrl, secrets, cache: uncachedSharedCache(), env: process.env }) });
     }
     if (scale > 0) log(`scale data: ${scale} unit(s) in ${((Date.now() - started) / 1000).toFixed(1)}s`);
   } finally {

@@ -38,7 +38,8 @@ export function createErrorReporter(logger: Logger, dbErrors: Counter<'kind'>): 
       const race = asDomainError(err)?.code;
       if (race === 'NOT_FOUND' || race === 'CONFLICT') {
         // A write that raced the delete of what it refers to (core/errors/driver-errors.ts): answered 404/409.
-        logger.info(fields, 'write raced a delete');
+        // A warning with the constraint (in err): a wrong reference written by a bug looks the same.
+        logger.warn(fields, 'foreign key violation answered as a race with a delete');
         return;
       }
       if (isDatabaseUnavailable(err)) {

@@ -67,8 +67,10 @@ export function readParams(
   // An invalid value was still sent: Grape's presence rules (at_least_one_of, requires) count it.
   const values = { ...sentInvalid, ...params };
   // Latest slot first, so earlier slots stay valid; rules sharing a slot keep their declaration order.
-  const placed = rules.map((rule, i) => ({ rule, i })).filter(({ rule }) => slots.has(rule))
-    .sort((a, b) => slots.get(b.rule)! - slots.get(a.rule)! || b.i - a.i);
+  // Ties (anchors whose parameters had no problems): the later anchor first, then the later rule.
+  const position = new Map(Object.keys(specs).map((name, i) => [name, i]));
+  const placed = rules.map((rule, i) => ({ rule, i, at: position.get(rule.at ?? '') ?? -1 })).filter(({ rule }) => slots.has(rule))
+    .sort((a, b) => slots.get(b.rule)! - slots.get(a.rule)! || b.at - a.at || b.i - a.i);
   for (const { rule } of placed) problems.splice(slots.get(rule)!, 0, ...ruleProblems([rule], values));
   problems.push(...ruleProblems(rules.filter((r) => !slots.has(r)), values));
   if (problems.length) throw new ParamError(problems.join(', '));

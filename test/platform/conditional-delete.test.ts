@@ -17,7 +17,7 @@ const sql = (q: string, params: unknown[] = []) => t.orm.em.getConnection().exec
 interface Case {
   name: string;
   /** Creates the resource; returns the DELETE path and a check that it still exists. */
-  make(): Promise<{ path: string; exists: () => Promise<boolean> }>;
+  make(): Promise<{ path: string; exists: () => Promise<boolean>; body?: Record<string, unknown> }>;
   status?: number;
 }
 
@@ -87,6 +87,25 @@ const CASES: Case[] = [
     await admin().post(`/api/v4/projects/${p.id}/share`).send({ group_id: g.id, group_access: 30 }).expect(201);
     return { path: `/api/v4/projects/${p.id}/share/${g.id}`, exists: rowExists('project_group_links', 'project_id = ? and group_id = ?', [p.id, g.id]) };
   } },
+  { name: 'DELETE /projects/:id/fork', make: async () => {
+    const owner = await createUser(t);
+    const src = await createProject(t, { namespace: { id: owner.namespaceId }, visibility: 'public' });
+    const forked = await admin().post(`/api/v4/projects/${src.id}/fork`).send({ namespace: String((await createGroup(t, { visibility: 'public' })).id) });
+    if (forked.status !== 201) throw new Error(JSON.stringify(forked.body));
+    const fork = forked.body.id;
+    return { path: `/api/v4/projects/${fork}/fork`, exists: rowExists('projects', 'id = ? and forked_from_project_id is not null', [fork]) };
+  } },
+  { name: 'DELETE /groups/:id/access_requests/:user_id', make: async () => {
+    const [g, asker] = [await createGroup(t, { visibility: 'public' }), await createUser(t)];
+    await admin().put(`/api/v4/groups/${g.id}`).send({ request_access_enabled: true }).expect(200);
+    await api(t, asker.token).post(`/api/v4/groups/${g.id}/access_requests`).expect(201);
+    return { path: `/api/v4/groups/${g.id}/access_requests/${asker.id}`, exists: rowExists('access_requests', 'source_id = ? and user_id = ?', [g.id, asker.id]) };
+  } },
+  { name: 'DELETE /runners (unregister, by the runner\'s token)', make: async () => {
+    const token = (await admin().get('/api/v4/application/settings').expect(200)).body.runners_registration_token;
+    const runner = (await admin().post('/api/v4/runners').send({ token, description: 'r' }).expect(201)).body;
+    return { path: '/api/v4/runners', body: { token: runner.token }, exists: rowExists('ci_runners', 'id = ?', [runner.id]) };
+  } },
   { name: 'DELETE /users/:id', make: async () => {
     const u = await createUser(t);
     return { path: `/api/v4/users/${u.id}`, exists: rowExists('users', 'id = ?', [u.id]) };
@@ -106,15 +125,15 @@ const CASES: Case[] = [
 describe('DELETE with If-Unmodified-Since', () => {
   it.each(CASES.map((c) => [c.name, c] as const))('%s: 412 for a date before the last change (nothing deleted); a later date or a non-date goes through', async (_name, c) => {
     const stale = await c.make();
-    const refused = await admin().delete(stale.path).set('If-Unmodified-Since', PAST);
+    const refused = await admin().delete(stale.path).set('If-Unmodified-Since', PAST).send(stale.body ?? {});
     expect(refused.status).toBe(412);
     expect(refused.body).toEqual({ message: '412 Precondition Failed' });
     expect(await stale.exists()).toBe(true);
-    const fresh = await admin().delete(stale.path).set('If-Unmodified-Since', future());
+    const fresh = await admin().delete(stale.path).set('If-Unmodified-Since', future()).send(stale.body ?? {});
     expect(fresh.status).toBe(c.status ?? 204);
     expect(await stale.exists()).toBe(false);
     const other = await c.make();
-    await admin().delete(other.path).set('If-Unmodified-Since', 'yesterday-ish').expect(c.status ?? 204);
+    await admin().delete(other.path).set('If-Unmodified-Since', 'yesterday-ish').send(other.body ?? {}).expect(c.status ?? 204);
     expect(await other.exists()).toBe(false);
   });
 });
@@ -144,6 +163,21 @@ describe('concurrent deletes of one resource', () => {
     const statuses = (await Promise.all(Array.from({ length: 6 }, () => admin().delete(`/api/v4/groups/${g.id}`)))).map((r) => r.status).sort();
     expect(statuses).toEqual([204, 404, 404, 404, 404, 404]);
     expect(await auditCount('group', g.id)).toBe(1);
+  });
+
+  it('a member removed while the group is deleted, a user deleted while creating a project: never a 5xx (lock order; ten rounds each)', async () => {
+    for (let round = 0; round < 10; round += 1) {
+      const [g, u] = [await createGroup(t), await createUser(t)];
+      await admin().post(`/api/v4/groups/${g.id}/members`).send({ user_id: u.id, access_level: 30 }).expect(201);
+      const [a, b] = await Promise.all([admin().delete(`/api/v4/groups/${g.id}/members/${u.id}`), admin().delete(`/api/v4/groups/${g.id}`)]);
+      expect([a.status, b.status].filter((x) => x >= 500)).toEqual([]);
+      const leaving = await createUser(t);
+      const [c, d] = await Promise.all([
+        api(t, leaving.token).post('/api/v4/projects').send({ name: `p${round}` }),
+        admin().delete(`/api/v4/users/${leaving.id}`),
+      ]);
+      expect([c.status, d.status].filter((x) => x >= 500)).toEqual([]);
+    }
   });
 
   it('three stops of one environment at once: all 200 stopped, one state-change audit event', async () => {

@@ -116,6 +116,18 @@ describe('DELETE /groups/:id', () => {
     await admin().delete(`/api/v4/groups/${doomed.id}`).expect(204);
     expect(await counts(src.id)).toEqual({ forksCount: 1, forks: 1 });
   });
+
+  it('counts right when a fork in the group is deleted or unlinked while the group is deleted (five rounds each, no 5xx)', async () => {
+    const src = await publicSource();
+    for (let round = 0; round < 10; round += 1) {
+      const g = await createGroup(t, { path: `racing-${round}`, visibility: 'public' });
+      const fork = (await admin().post(`/api/v4/projects/${src.id}/fork`).send({ namespace: String(g.id) }).expect(201)).body.id;
+      const other = round % 2 === 0 ? admin().delete(`/api/v4/projects/${fork}`) : admin().delete(`/api/v4/projects/${fork}/fork`);
+      const [a, b] = await Promise.all([admin().delete(`/api/v4/groups/${g.id}`), other]);
+      expect([a.status, b.status].filter((s) => s >= 500)).toEqual([]);
+      expect(await counts(src.id)).toEqual({ forksCount: 0, forks: 0 });
+    }
+  });
 });
 
 describe('migration 20261210090000 (forks_count recount)', () => {

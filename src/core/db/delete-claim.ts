@@ -31,7 +31,11 @@ export interface DeleteTarget {
  * The first statement of a delete's transaction, GitLab's `destroy_conditionally!`
  * (docs.gitlab.com/ee/api/rest/ "Conditional requests"; gitlab-behaviour.md "Errors"):
  * - locks the row, so of two concurrent deletes of one row the second waits for the first and then
- *   finds nothing: its 404, and no second audit event or system hook for the same removal;
+ *   finds nothing: its 404, and no second audit event or system hook for the same removal. FOR NO KEY
+ *   UPDATE, not FOR UPDATE: the foreign-key checks of concurrent inserts referencing the row (a
+ *   project created by the user being deleted) take KEY SHARE, which this lock lets through, so a
+ *   writer that locked something else first cannot deadlock with the claim; the DELETE itself then
+ *   waits for them;
  * - with a REST If-Unmodified-Since older than the row's last change: 412 `412 Precondition Failed`,
  *   nothing deleted. Compared at the precision of JavaScript dates (milliseconds).
  */
@@ -39,7 +43,7 @@ export async function claimForDelete(ctx: RequestCtx, em: EntityManager, target:
   const column = target.modifiedColumn === undefined ? 'updated_at' : target.modifiedColumn;
   const [row] = await sqlRows<{ modified: Date | string | null }>(
     em,
-    `select ${column === false ? 'null' : column} as modified from ${target.table} where ${target.where} for update`,
+    `select ${column === false ? 'null' : column} as modified from ${target.table} where ${target.where} for no key update`,
     target.params,
   );
   if (!row) throw target.missing();

@@ -37,6 +37,8 @@ function onClientError(err: Error & { code?: string }, socket: ServerSocket): vo
   if (inFlight && inFlight.headersSent && !inFlight.writableEnded) return void socket.destroy();
   const status = (err.code && STATUS_BY_CODE[err.code]) || 400;
   socket.end(clientErrorResponse(status), () => socket.destroy());
+  // A client that reads nothing could keep the answer unsent (and the socket open) for ever.
+  setTimeout(() => socket.destroy(), 5000).unref();
 }
 
 /** Installs the JSON answer on `server` (each worker's server under the supervisor: they parse the requests). */

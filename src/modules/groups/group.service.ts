@@ -197,9 +197,10 @@ async function remove(ctx: RequestCtx, idOrPath: string): Promise<boolean> {
   const group = await findOwned(ctx, idOrPath);
   await ctx.em.transactional(async (em) => {
     await claimForDelete(ctx, em, byId('namespaces', group.id, 'Group'));
+    // The subtree locked first (no project created in it from here), its forks off their sources' forks_count.
+    await uncountForksUnder(em, [group.id]);
     // GitLab destroys the projects one by one, then the subgroups, then the group: one event each.
     await emitSystemEvents(ctx, em, async () => [...(await projectEvents(em, await subtreeProjectIds(em, group.id), 'destroy')), ...(await subtreeGroupEvents(em, group.id))]);
-    await uncountForksUnder(em, [group.id]); // forks in the subtree leave their sources' forks_count
     await em.nativeDelete(Namespace, { id: group.id });
     await recordAudit(ctx, em, [{ ...groupAudit(group), action: { remove: 'group' } }]);
   });

@@ -1,4 +1,5 @@
 import { requireUser } from '../../core/auth/guards';
+import { claimForDelete } from '../../core/db/delete-claim';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { pgTime } from '../../core/db/pg-time';
 import { pgArray, sqlRows } from '../../core/db/sql';
@@ -103,6 +104,8 @@ async function deny(ctx: RequestCtx, kind: SourceKind, idOrPath: string, userId:
   if (!src.canAdmin && user.id !== userId) throw new ForbiddenError();
   const entity = await auditEntity(ctx, src);
   await ctx.em.transactional(async (em) => {
+    // Of concurrent denials one deletes and records it; the request's only time is when it was made.
+    await claimForDelete(ctx, em, { table: 'access_requests', where: 'source_type = ? and source_id = ? and user_id = ?', params: [kind, src.id, userId], missing: () => new NotFoundError(), modifiedColumn: 'requested_at' });
     await sqlRows(em, 'delete from access_requests where source_type = ? and source_id = ? and user_id = ?', [kind, src.id, userId]);
     await recordAudit(ctx, em, [{ ...entity, targetType: 'User', targetId: userId, targetDetails: row.username, action: { customMessage: user.id === userId ? 'Withdrew access request' : 'Denied access request' } }]);
   });

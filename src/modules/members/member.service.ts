@@ -257,6 +257,8 @@ async function remove(ctx: RequestCtx, kind: SourceKind, idOrPath: string, userI
   const row = await findRow(ctx, src, userId);
   const entity = await auditEntity(ctx, src);
   await ctx.em.transactional(async (em) => {
+    // The group's row before the member's, as group delete, user delete and member updates take them.
+    if (kind === 'group') await sqlRows(em, 'select 1 from namespaces where id = ? for update', [src.id]);
     await claimForDelete(ctx, em, { table: src.table, where: `${src.fk} = ? and user_id = ?`, params: [src.id, userId], missing: () => new NotFoundError('Member') });
     if (kind === 'group') await ensureAnotherOwner(em, src, userId);
     await emitSystemEvents(ctx, em, () => memberEvent(em, kind, src.id, userId, 'destroy'));

@@ -17,19 +17,25 @@ export async function countForkChange(em: EntityManager, sourceId: number, delta
 /**
  * Before deleting namespaces whose projects go with them (FK cascade, which reports nothing back):
  * locks the namespaces and their descendants, so that no project is created in or moved into them
- * until the delete commits, then takes the forks among their projects off their sources' counts.
- * Run it in the delete's transaction.
+ * until the delete commits, then the forks among their projects (id order), so that a concurrent
+ * delete or unlink of one of them either finished first (the row is gone or unlinked when read here)
+ * or waits for this transaction, and takes them off their sources' counts, sources in id order.
+ * Run it in the delete's transaction, before anything reads the subtree's projects.
  */
 export async function uncountForksUnder(em: EntityManager, namespaceIds: readonly number[]): Promise<void> {
   if (namespaceIds.length === 0) return;
   const subtree = 'select n.id from namespaces n where n.traversal_ids && ?::int[]';
   await sqlRows(em, `${subtree} order by n.id for update`, [pgArray(namespaceIds)]);
-  await sqlRows(
+  const forks = await sqlRows<{ source: number | null }>(
     em,
-    `update projects s set forks_count = s.forks_count - f.n
-       from (select p.forked_from_project_id as id, count(*)::int as n from projects p
-              where p.forked_from_project_id is not null and p.namespace_id = any(array(${subtree})) group by 1) f
-      where s.id = f.id`,
+    `select p.forked_from_project_id as source from projects p
+      where p.namespace_id = any(array(${subtree})) and p.forked_from_project_id is not null order by p.id for update`,
     [pgArray(namespaceIds)],
   );
+  const bySource = new Map<number, number>();
+  // Re-read under the lock: a fork unlinked meanwhile shows its source as null.
+  for (const f of forks) if (f.source !== null) bySource.set(Number(f.source), (bySource.get(Number(f.source)) ?? 0) + 1);
+  for (const [source, n] of [...bySource].sort((a, b) => a[0] - b[0])) {
+    await sqlRows(em, 'update projects set forks_count = forks_count - ? where id = ?', [n, source]);
+  }
 }

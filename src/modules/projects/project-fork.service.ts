@@ -1,3 +1,4 @@
+import { checkUnmodifiedSince } from '../../core/db/delete-claim';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
 import { sqlEntities, sqlRows } from '../../core/db/sql';
@@ -105,8 +106,11 @@ async function unlink(ctx: RequestCtx, idOrPath: string): Promise<boolean> {
   if (!policy.canDeleteProject(user, await projectService.accessLevel(ctx, project))) throw new ForbiddenError();
   return ctx.em.transactional(async (em) => {
     // The link read under the row's lock: of two parallel unlinks the second waits, then finds none (304).
-    const [row] = await sqlRows<{ source: number }>(em, 'select forked_from_project_id as source from projects where id = ? and forked_from_project_id is not null for update', [project.id]);
-    if (!row) return false;
+    // GitLab's destroy_conditionally!(user_project): If-Unmodified-Since against the project, before the 304.
+    const [row] = await sqlRows<{ source: number | null; updated_at: Date }>(em, 'select forked_from_project_id as source, updated_at from projects where id = ? for update', [project.id]);
+    if (!row) throw new NotFoundError('Project');
+    checkUnmodifiedSince(ctx, new Date(row.updated_at));
+    if (row.source === null) return false;
     await sqlRows(em, 'update projects set forked_from_project_id = null where id = ?', [project.id]);
     await countForkChange(em, Number(row.source), -1);
     return true;

@@ -47,7 +47,12 @@ async function enable(ctx: RequestCtx, projectId: string, runnerId: number | nul
   const conflict = new ConflictError('Runner was already enabled for this project');
   if (await ctx.em.findOne(RunnerProject, { runnerId: runner.id, projectId: project.id })) throw conflict;
   try {
-    await ctx.em.persistAndFlush(ctx.em.create(RunnerProject, { runnerId: runner.id, projectId: project.id, createdAt: ctx.clock.now() }));
+    await ctx.em.transactional(async (em) => {
+      // The runner's row, as its delete and disables take it: a delete's project count sees this link, or the link waits for the delete.
+      const [live] = await sqlRows(em, 'select 1 from ci_runners where id = ? for no key update', [runner.id]);
+      if (!live) throw new NotFoundError();
+      await sqlRows(em, 'insert into ci_runner_projects (runner_id, project_id, created_at) values (?, ?, ?)', [runner.id, project.id, ctx.clock.now()]);
+    });
   } catch (e) {
     if (isUniqueViolation(e)) throw conflict;
     throw e;

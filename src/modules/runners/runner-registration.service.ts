@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { byId, claimForDelete } from '../../core/db/delete-claim';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { reserveRowId } from '../../core/crypto/reserve-row-id';
 import { ForbiddenError } from '../../core/errors/domain-errors';
@@ -58,7 +59,11 @@ async function byToken(ctx: RequestCtx, token: string): Promise<Runner> {
 /** DELETE /runners: the runner removes itself (204). */
 async function unregister(ctx: RequestCtx, token: string): Promise<boolean> {
   const runner = await byToken(ctx, token);
-  await ctx.em.nativeDelete(Runner, { id: runner.id });
+  await ctx.em.transactional(async (em) => {
+    // GitLab's destroy_conditionally!(current_runner); unregistered meanwhile: the token is unknown now (403).
+    await claimForDelete(ctx, em, { ...byId('ci_runners', runner.id), missing: () => new ForbiddenError() });
+    await em.nativeDelete(Runner, { id: runner.id });
+  });
   forgetOwnedRunners(ctx);
   return true;
 }

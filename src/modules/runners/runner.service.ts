@@ -104,6 +104,11 @@ async function remove(ctx: RequestCtx, id: number): Promise<boolean> {
   });
   await ctx.em.transactional(async (tx) => {
     await claimForDelete(ctx, tx, byId('ci_runners', runner.id));
+    // Counted again under the runner's lock: a project enabled meanwhile (project-runner.service.ts takes the same lock).
+    if (!policy.isAdmin(ctx.user)) {
+      const [{ n }] = await sqlRows<{ n: number }>(tx, 'select count(*)::int as n from ci_runner_projects where runner_id = ?', [runner.id]);
+      if (n > 1) throw new ForbiddenError('Runner associated with more than one project');
+    }
     await tx.nativeDelete(Runner, { id: runner.id });
     await recordAudit(ctx, tx, [{ ...auditTarget(runner), action: { remove: 'runner' } }]);
   });

@@ -130,10 +130,14 @@ function conflictFromIndex(e: unknown): DomainError {
   return new ConflictError(detail.includes('email') ? 'Email has already been taken' : 'Username has already been taken');
 }
 
-async function create(ctx: RequestCtx, input: CreateUserInput): Promise<User> {
-  const missing = (['email', 'name', 'username'] as const).filter((k) => input[k] == null);
+async function create(ctx: RequestCtx, given: CreateUserInput): Promise<User> {
+  const missing = (['email', 'name', 'username'] as const).filter((k) => given[k] == null);
   if (missing.length) throw ParamError.missing(...missing);
-  if (input.password == null && input.resetPassword !== true) throw new ParamError('password, reset_password are missing, at least one parameter must be provided');
+  if (given.password == null && given.resetPassword == null) throw new ParamError('password, reset_password are missing, at least one parameter must be provided');
+  // reset_password=false without a password passes Grape's at_least_one_of and fails the model, as in GitLab.
+  if (given.password == null && given.resetPassword === false) throw new ValidationError({ password: ["can't be blank"] });
+  // GitLab validates the random password it sets, not one sent beside reset_password.
+  const input = given.resetPassword === true ? { ...given, password: undefined } : given;
   const user = new User();
   patchEntity(user, input, UserAttributesInput, STORED);
   // GitLab's force_random_password: reset_password sets a random password (the given one too is replaced).
@@ -256,12 +260,12 @@ async function remove(ctx: RequestCtx, id: number, hardDelete = false): Promise<
       [`{${owned.map((r) => Number(r.id)).join(',')}}`, user.id],
     );
     if (solo.length > 0 && !hardDelete) throw new ConflictError(SOLE_OWNER);
+    // The namespaces that go locked first (no project created in them from here); their forks leave their sources' forks_count.
+    await uncountForksUnder(em, [...solo.map((g) => Number(g.id)), ...(user.namespaceId ? [user.namespaceId] : [])]);
     // GitLab removes the personal projects (project_destroy each), then the user: its SSH keys first (key_destroy each), then user_destroy.
     await emitSystemEvents(ctx, em, async () => [
       ...(await projectEvents(em, await personalProjectIds(em, user.id), 'destroy')), ...(await userKeyDestroyEvents(em, user.id)), ...(await userEvent(em, user.id, 'destroy')),
     ]);
-    // The forks among the projects that go with these namespaces leave their sources' forks_count.
-    await uncountForksUnder(em, [...solo.map((g) => Number(g.id)), ...(user.namespaceId ? [user.namespaceId] : [])]);
     for (const g of solo) await em.nativeDelete(Namespace, { id: g.id });
     // The personal namespace (and with it the user's projects) goes with the user (FK cascade).
     await em.nativeDelete(Namespace, { ownerId: user.id });
