@@ -1,5 +1,6 @@
 import { createGroup, createProject, createUser } from '../support/factories';
 import { SSH_KEYS } from '../support/ssh-keys';
+import { ALICE } from '../support/gpg-keys';
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
 /**
@@ -70,6 +71,11 @@ const CASES: Case[] = [
     const u = await createUser(t);
     const id = (await admin().post(`/api/v4/users/${u.id}/keys`).send({ title: 'k', key: SSH_KEYS.ed25519.key }).expect(201)).body.id;
     return { path: `/api/v4/users/${u.id}/keys/${id}`, exists: rowExists('keys', 'id = ?', [id]) };
+  } },
+  { name: 'DELETE /users/:id/gpg_keys/:key_id', make: async () => {
+    const u = await createUser(t);
+    const id = (await admin().post(`/api/v4/users/${u.id}/gpg_keys`).send({ key: ALICE.key }).expect(201)).body.id;
+    return { path: `/api/v4/users/${u.id}/gpg_keys/${id}`, exists: rowExists('gpg_keys', 'id = ?', [id]) };
   } },
   { name: 'DELETE /users/:user_id/impersonation_tokens/:id', make: async () => {
     const u = await createUser(t);
