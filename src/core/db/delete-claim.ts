@@ -21,8 +21,8 @@ export interface DeleteTarget {
   params: unknown[];
   /** The answer when the row is gone by the time the delete runs (the caller's 404). */
   missing: () => DomainError;
-  /** The row's last-modified column (default `updated_at`); false for rows without one (no 412 check). */
-  modifiedColumn?: string | false;
+  /** The row's last-modified column (default `updated_at`; `created_at` for rows never changed after they are made). */
+  modifiedColumn?: string;
   /** Leave the 412 check to the caller (`checkUnmodifiedSince`), when GitLab refuses with 403 first. */
   deferPrecondition?: boolean;
 }
@@ -40,10 +40,9 @@ export interface DeleteTarget {
  *   nothing deleted. Compared at the precision of JavaScript dates (milliseconds).
  */
 export async function claimForDelete(ctx: RequestCtx, em: EntityManager, target: DeleteTarget): Promise<{ modified: Date | null }> {
-  const column = target.modifiedColumn === undefined ? 'updated_at' : target.modifiedColumn;
   const [row] = await sqlRows<{ modified: Date | string | null }>(
     em,
-    `select ${column === false ? 'null' : column} as modified from ${target.table} where ${target.where} for no key update`,
+    `select ${target.modifiedColumn ?? 'updated_at'} as modified from ${target.table} where ${target.where} for no key update`,
     target.params,
   );
   if (!row) throw target.missing();

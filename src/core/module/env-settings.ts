@@ -47,7 +47,7 @@ export function flagSetting(name: string, fallback: boolean): EnvSetting<boolean
   };
 }
 
-/** Free text, trimmed; `check` refuses values the module cannot use (its message is the error). */
+/** Free text, trimmed (undefined when unset or empty); `parse` turns it into the value or throws what it takes. */
 export function textSetting<T = string>(name: string, parse: (value: string | undefined) => T): EnvSetting<T> {
   return {
     name,

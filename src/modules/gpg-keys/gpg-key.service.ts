@@ -117,8 +117,7 @@ async function remove(ctx: RequestCtx, keyId: number, userId?: number): Promise<
   const key = await find(ctx, user, keyId);
   await ctx.em.transactional(async (tx) => {
     await claimForDelete(ctx, tx, byId('gpg_keys', key.id, 'GPG Key'));
-    const rows = await sqlRows(tx, 'delete from gpg_keys where id = ? returning id', [key.id]);
-    if (rows.length === 0) throw new NotFoundError('GPG Key'); // removed meanwhile
+    await sqlRows(tx, 'delete from gpg_keys where id = ?', [key.id]);
     await recordAudit(ctx, tx, [{ ...audited(user, key), action: { remove: 'gpg_key' } }]);
   });
   return true;

@@ -65,14 +65,13 @@ async function enable(ctx: RequestCtx, projectId: string, runnerId: number | nul
 async function disable(ctx: RequestCtx, projectId: string, runnerId: number): Promise<boolean> {
   const project = await findAdministrable(ctx, projectId);
   await ctx.em.transactional(async (em) => {
-    // The runner's row first: two disables of one runner's last two projects cannot both pass the count.
-    await sqlRows(em, 'select 1 from ci_runners where id = ? for update', [runnerId]);
+    // The runner's row first (as enabling and deleting take it): two disables of one runner's last two projects cannot both pass the count.
+    await sqlRows(em, 'select 1 from ci_runners where id = ? for no key update', [runnerId]);
     const { modified } = await claimForDelete(ctx, em, {
       table: 'ci_runner_projects', where: 'runner_id = ? and project_id = ?', params: [runnerId, project.id],
       missing: () => new NotFoundError('Runner'), modifiedColumn: 'created_at', deferPrecondition: true,
     });
-    const [{ n }] = await sqlRows<{ n: number }>(em, 'select count(*)::int as n from ci_runner_projects where runner_id = ?', [runnerId]);
-    if (n === 1) throw new ForbiddenError('Only one project associated with the runner. Please remove the runner instead');
+    if ((await runnerService.projectCount(em, runnerId)) === 1) throw new ForbiddenError('Only one project associated with the runner. Please remove the runner instead');
     checkUnmodifiedSince(ctx, modified);
     await em.nativeDelete(RunnerProject, { runnerId, projectId: project.id });
   });

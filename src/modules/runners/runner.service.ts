@@ -86,9 +86,10 @@ async function update(ctx: RequestCtx, id: number, input: UpdateRunnerInput): Pr
   return runner;
 }
 
-async function projectCount(ctx: RequestCtx, runnerId: number): Promise<number> {
-  const [row] = await sqlRows<{ n: string }>(ctx.em, 'select count(*) as n from ci_runner_projects where runner_id = ?', [runnerId]);
-  return Number(row.n);
+/** Projects the runner is enabled in (`em`: a transaction's, to count under its lock on the runner). */
+async function projectCount(em: RequestCtx['em'], runnerId: number): Promise<number> {
+  const [row] = await sqlRows<{ n: number }>(em, 'select count(*)::int as n from ci_runner_projects where runner_id = ?', [runnerId]);
+  return row.n;
 }
 
 /** Audit events of runners: instance-wide (runners are an administrator's fleet), the runner as the target. */
@@ -100,15 +101,12 @@ const auditedFields = (r: Runner): Record<string, unknown> => ({
 /** Spec 4.5: non-admins: not shared, not enabled in more than one project, owned; then 204. */
 async function remove(ctx: RequestCtx, id: number): Promise<boolean> {
   const runner = await findWritable(ctx, id, async (r) => {
-    if ((await projectCount(ctx, r.id)) > 1) throw new ForbiddenError('Runner associated with more than one project');
+    if ((await projectCount(ctx.em, r.id)) > 1) throw new ForbiddenError('Runner associated with more than one project');
   });
   await ctx.em.transactional(async (tx) => {
     await claimForDelete(ctx, tx, byId('ci_runners', runner.id));
     // Counted again under the runner's lock: a project enabled meanwhile (project-runner.service.ts takes the same lock).
-    if (!policy.isAdmin(ctx.user)) {
-      const [{ n }] = await sqlRows<{ n: number }>(tx, 'select count(*)::int as n from ci_runner_projects where runner_id = ?', [runner.id]);
-      if (n > 1) throw new ForbiddenError('Runner associated with more than one project');
-    }
+    if (!policy.isAdmin(ctx.user) && (await projectCount(tx, runner.id)) > 1) throw new ForbiddenError('Runner associated with more than one project');
     await tx.nativeDelete(Runner, { id: runner.id });
     await recordAudit(ctx, tx, [{ ...auditTarget(runner), action: { remove: 'runner' } }]);
   });

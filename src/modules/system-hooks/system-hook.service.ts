@@ -86,8 +86,8 @@ async function create(ctx: RequestCtx, input: CreateSystemHookInput): Promise<Sy
 async function remove(ctx: RequestCtx, id: number): Promise<boolean> {
   await ctx.em.transactional(async (em) => {
     await claimForDelete(ctx, em, byId('system_hooks', id, 'System hook'));
+    // The claimed row is still there (locked): its URL for the audit event.
     const [gone] = await sqlRows<{ url: string }>(em, 'delete from system_hooks where id = ? returning url', [id]);
-    if (!gone) throw new NotFoundError('System hook');
     await recordAudit(ctx, em, [{ ...INSTANCE_SCOPE, targetType: 'SystemHook', targetId: id, targetDetails: redactedUrl(gone.url), action: { remove: 'system_hook' } }]);
     await ctx.cache.invalidate(em, HOOKS_EXIST_KEY);
   });

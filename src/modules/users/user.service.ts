@@ -36,8 +36,15 @@ import { uncountForksUnder } from '../projects/forks-count';
 const EMAIL = /^[^@\s]+@[^@\s]+$/;
 const PASSWORD_MIN = 8;
 const PASSWORD_MAX = 128;
-/** Input fields stored differently from how they are written (the rest is copied by patchEntity). */
-const STORED: PatchMapping<UserAttributesInput> = { password: (p) => ({ passwordDigest: hashPassword(p) }), provider: 'skip', externUid: 'skip', avatar: 'skip' };
+const passwordAllowed = (p: string) => p.length >= PASSWORD_MIN && p.length <= PASSWORD_MAX;
+/**
+ * Input fields stored differently from how they are written (the rest is copied by patchEntity). A
+ * password outside 8..128 is not hashed (scrypt over a megabyte costs 120 ms): `validate` refuses it
+ * before anything is stored.
+ */
+const STORED: PatchMapping<UserAttributesInput> = {
+  password: (p) => (passwordAllowed(p) ? { passwordDigest: hashPassword(p) } : {}), provider: 'skip', externUid: 'skip', avatar: 'skip',
+};
 
 async function get(ctx: RequestCtx, id: number): Promise<User> {
   const user = await ctx.em.findOne(User, { id });
