@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Counter } from 'prom-client';
 import { DomainError } from '../core/errors/domain-errors';
-import { asDomainError, isDatabaseUnavailable } from '../core/errors/driver-errors';
+import { asDomainError, isConcurrencyFailure, isDatabaseUnavailable } from '../core/errors/driver-errors';
 import { serializeError } from '../core/errors/redact-sql';
 
 export interface ErrorWhere {
@@ -33,6 +33,12 @@ export function createErrorReporter(logger: Logger, dbErrors: Counter<'kind'>): 
         // Answered at once because the health probe fails: counted; the probe logs the outage once.
         dbErrors.inc({ kind: 'unavailable' });
         logger.debug(fields, 'database unavailable');
+        return;
+      }
+      if (isConcurrencyFailure(err)) {
+        // PostgreSQL aborted the transaction for a concurrent one (core/errors/driver-errors.ts): answered 409.
+        dbErrors.inc({ kind: 'conflict' });
+        logger.warn(fields, 'deadlock or serialization failure answered 409');
         return;
       }
       const race = asDomainError(err)?.code;

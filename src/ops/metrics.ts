@@ -43,7 +43,7 @@ export function createMetrics(orm?: Orm): Metrics {
     name: 'http_request_duration_seconds', help: 'HTTP request latency', labelNames, registers: [registry],
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
   });
-  const dbErrors = new Counter({ name: 'db_errors_total', help: 'Database errors seen by requests (unavailable: unreachable or timed out; query: other driver errors)', labelNames: ['kind'] as const, registers: [registry] });
+  const dbErrors = new Counter({ name: 'db_errors_total', help: 'Database errors seen by requests (unavailable: unreachable or timed out; conflict: deadlock or serialization failure, answered 409; query: other driver errors)', labelNames: ['kind'] as const, registers: [registry] });
   // Process-wide (installProcessPolicy counts into it); each registry of this process exports it.
   registry.registerMetric(processErrorsTotal);
   registry.registerMetric(secretsUnreadableTotal);

@@ -60,3 +60,73 @@ describe('writes racing a delete', () => {
     }
   });
 });
+
+/**
+ * A real deadlock between a service write and another session: the broadcast message insert takes
+ * advisory lock A then B (a test trigger), the other session holds B and then asks for A. PostgreSQL
+ * aborts the first waiter whose deadlock_timeout passes, the service's transaction here. Answered 409
+ * with a retry hint, never a 500, and nothing of the write is left (core/errors/driver-errors.ts).
+ */
+async function lockAThenBOnInsert(table: string): Promise<() => Promise<void>> {
+  await sql(`create function test_deadlock() returns trigger language plpgsql as $$
+    begin perform pg_advisory_xact_lock(424201); perform pg_advisory_xact_lock(424202); return new; end $$`);
+  await sql(`create trigger test_deadlock before insert on ${table} for each row execute function test_deadlock()`);
+  return async () => {
+    await sql(`drop trigger test_deadlock on ${table}`);
+    await sql('drop function test_deadlock()');
+  };
+}
+
+async function waitForLockWaiter(objid: number): Promise<void> {
+  for (let i = 0; i < 200; i += 1) {
+    const rows = await sql(`select 1 from pg_locks where locktype = 'advisory' and objid = ${objid} and not granted`);
+    if (rows.length > 0) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error('the service never waited for the lock');
+}
+
+/** Runs `request` into a deadlock with another session; returns its response once the deadlock is broken. */
+async function deadlocked<T>(request: () => PromiseLike<T>): Promise<T> {
+  const other = await t.orm.em.getConnection().getKnex().transaction();
+  try {
+    await other.raw('select pg_advisory_xact_lock(424202)');
+    const pending = Promise.resolve(request());
+    await waitForLockWaiter(424202);
+    await other.raw('select pg_advisory_xact_lock(424201)'); // closes the cycle: the service is aborted, then this is granted
+    await other.rollback();
+    return await pending;
+  } catch (err) {
+    if (!other.isCompleted()) await other.rollback();
+    throw err;
+  }
+}
+
+describe('writes in a deadlock', () => {
+  it('REST: 409 with a retry hint and a JSON body, nothing written', async () => {
+    const undo = await lockAThenBOnInsert('broadcast_messages');
+    try {
+      const res = await deadlocked(() => admin().post('/api/v4/broadcast_messages').send({ message: 'Deadlocked' }));
+      expect(res.status).toBe(409);
+      expect(res.headers['content-type']).toBe('application/json');
+      expect(res.body).toEqual({ message: '409 Conflict: a concurrent request changed the same data; retry' });
+    } finally {
+      await undo();
+    }
+    expect(await sql("select id from broadcast_messages where message = 'Deadlocked'")).toEqual([]);
+    const again = await admin().post('/api/v4/broadcast_messages').send({ message: 'Deadlocked' });
+    expect(again.status).toBe(201);
+  });
+
+  it('GraphQL: a CONFLICT error with the same message', async () => {
+    const undo = await lockAThenBOnInsert('broadcast_messages');
+    try {
+      const res = await deadlocked(() => admin().graphql('mutation { createBroadcastMessage(input: { message: "Deadlocked" }) { id } }'));
+      expect(res.body.data).toEqual({ createBroadcastMessage: null });
+      expect(res.body.errors).toEqual([expect.objectContaining({ message: '409 Conflict: a concurrent request changed the same data; retry', extensions: expect.objectContaining({ code: 'CONFLICT' }) })]);
+    } finally {
+      await undo();
+    }
+    expect(await sql("select id from broadcast_messages where message = 'Deadlocked'")).toEqual([]);
+  });
+});

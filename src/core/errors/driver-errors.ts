@@ -66,12 +66,36 @@ function foreignKeyRace(err: unknown): DomainError | undefined {
   return undefined;
 }
 
+// 40P01 deadlock_detected, 40001 serialization_failure: PostgreSQL aborted this transaction for a
+// concurrent one. https://www.postgresql.org/docs/current/errcodes-appendix.html
+const CONCURRENCY_CODES = new Set(['40P01', '40001']);
+
+/**
+ * True when PostgreSQL aborted the transaction because of a concurrent one (a deadlock or a
+ * serialization failure). Nothing of it was written; the same request sent again can succeed.
+ */
+export function isConcurrencyFailure(err: unknown): boolean {
+  return causes(err).some((e) => {
+    const { code, sqlState } = e as { code?: unknown; sqlState?: unknown };
+    return CONCURRENCY_CODES.has(String(sqlState ?? code));
+  });
+}
+
+/**
+ * Answered 409, as a conflict with a concurrent change: the request was sound and may be sent again,
+ * a 5xx would say the service failed. Not retried inside the service: a transaction's callback may
+ * change entities created outside it, which MikroORM does not roll back with the transaction, so a
+ * second run is not guaranteed to be the same write (README, "Security and operations").
+ */
+export const CONCURRENCY_CONFLICT = '409 Conflict: a concurrent request changed the same data; retry';
+
 /**
  * DomainErrors as they are; known driver errors translated (database unreachable: 503; a write racing
- * the delete of what it refers to: 404); else undefined.
+ * the delete of what it refers to: 404; a deadlock or serialization failure: 409); else undefined.
  */
 export function asDomainError(err: unknown): DomainError | undefined {
   if (err instanceof DomainError) return err;
   if (isDatabaseUnavailable(err)) return new DatabaseUnavailableError();
+  if (isConcurrencyFailure(err)) return new ConflictError(CONCURRENCY_CONFLICT);
   return foreignKeyRace(err);
 }
