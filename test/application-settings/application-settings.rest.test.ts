@@ -206,6 +206,27 @@ describe('PUT /application/settings', () => {
     expect(res.body.restricted_visibility_levels).toEqual([]);
   });
 
+  it('bounds GitLab\'s string settings and list entries at 255 characters; text settings are free', async () => {
+    const long = 'x'.repeat(256);
+    const res = await put({ home_page_url: `http://${long}.example`, captcha_private_key: long, domain_whitelist: ['ok.example', `${long}.example`], jobqueue_throttling_queues: [long] });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      message: {
+        captcha_private_key: ['is too long (maximum is 255 characters)'],
+        domain_whitelist: ['has an entry that is too long (maximum is 255 characters)'],
+        home_page_url: ['is too long (maximum is 255 characters)'],
+        jobqueue_throttling_queues: ['has an entry that is too long (maximum is 255 characters)'],
+      },
+    });
+    expect((await api(t, ROOT_TOKEN).get(URL)).body).toMatchObject({ home_page_url: null, domain_whitelist: null, jobqueue_throttling_queues: [] });
+    const edge = 'y'.repeat(255);
+    const ok = await put({ captcha_private_key: edge, domain_blacklist: [edge], sign_in_text: 'z'.repeat(100_000) }).expect(200);
+    expect(ok.body).toMatchObject({ captcha_private_key: edge, domain_blacklist: [edge] });
+    expect(ok.body.sign_in_text).toHaveLength(100_000);
+    const gql = await api(t, ROOT_TOKEN).graphql('mutation { updateApplicationSettings(input: { homePageUrl: "http://' + long + '.example" }) { homePageUrl } }');
+    expect(gql.body.errors?.[0]).toMatchObject({ extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }) });
+  });
+
   it('maps legacy names and refuses two of the three', async () => {
     expect((await put({ signin_enabled: false }).expect(400)).body.error).toMatch(/are missing, at least one parameter must be provided$/);
     let res = await put({ password_authentication_enabled_for_git: true, signin_enabled: false }).expect(200);

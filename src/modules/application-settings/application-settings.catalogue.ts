@@ -41,6 +41,13 @@ export interface SettingDef {
   /** A string is split into the list on commas, semicolons, whitespace and newlines (GitLab's domain lists). */
   splitText?: boolean;
   /**
+   * Longest value sent (strings) or list entry (lists), in characters: 400 `is too long (maximum is
+   * 255 characters)`. Strings default to 255, GitLab's `string` columns (where GitLab 10.3 itself
+   * answered a database error); lists to 255 per entry (domains and queue names). `null`: no limit,
+   * GitLab's `text` columns.
+   */
+  maxLength?: number | null;
+  /**
    * A credential: stored sealed in `<name>_sealed` (application-settings.store.ts), shown in clear to
    * administrators as GitLab shows it.
    */
@@ -48,9 +55,14 @@ export interface SettingDef {
 }
 
 type Opts = Partial<Omit<SettingDef, 'name' | 'kind' | 'description'>>;
+/** GitLab's `string` columns (varchar 255); list entries get the same bound. */
+export const SETTING_STRING_MAX = 255;
 const def = (kind: SettingKind) => (name: string, dflt: SettingValue, description: string, o: Opts = {}): SettingDef => ({
-  name, kind, default: dflt, description, nullable: kind === 'string' ? true : undefined, ...o,
+  name, kind, default: dflt, description, nullable: kind === 'string' ? true : undefined,
+  maxLength: kind === 'string' || kind === 'strings' ? SETTING_STRING_MAX : undefined, ...o,
 });
+/** GitLab's `text` columns: free text without a length limit. */
+const TEXT: Opts = { maxLength: null };
 const str = def('string');
 const bool = def('boolean');
 const int = def('integer');
@@ -80,7 +92,7 @@ const FACTOR_BLANK = 'Throttling factor cannot be empty if Sidekiq Throttling is
 export const SETTINGS: readonly SettingDef[] = [
   str('admin_notification_email', null, 'Abuse reports are sent to this address when set.', { rules: [email()] }),
   str('after_sign_out_path', null, 'Redirect target after logout.', { rules: [url()] }),
-  str('after_sign_up_text', null, 'Text shown after sign-up.'),
+  str('after_sign_up_text', null, 'Text shown after sign-up.', TEXT),
   // Later GitLab's guard against server-side request forgery through system hooks (README "System hooks").
   bool('allow_local_requests_from_system_hooks', false, 'System hooks may reach loopback, private and link-local addresses.'),
   str('spamfilter_api_key', null, 'Key of the spam protection service.', { rules: [presentIf('spamfilter_enabled')], secret: true }),
@@ -164,7 +176,7 @@ export const SETTINGS: readonly SettingDef[] = [
   bool('errortracker_enabled', false, 'Server-side error reporting.', { requires: ['errortracker_dsn'] }),
   int('session_expire_delay', 10080, 'Session duration in minutes; a restart is required to apply.', { rules: nonNegative }),
   bool('shared_runners_enabled', true, 'Default of shared_runners_enabled for new projects.', { requires: ['shared_runners_text'] }),
-  str('shared_runners_text', null, 'Shared runners text.'),
+  str('shared_runners_text', null, 'Shared runners text.', TEXT),
   // Spec 4.18 requires jobqueue_throttling_queues; GitLab 10.x's misspelt `..._queus` is accepted as an alias (QUEUES_TYPO).
   bool('jobqueue_throttling_enabled', false, 'Job queue throttling.', { requires: ['jobqueue_throttling_queues', 'jobqueue_throttling_factor'] }),
   dec('jobqueue_throttling_factor', null, 'Between 0.0 and 1.0, exclusive.', {
@@ -173,7 +185,7 @@ export const SETTINGS: readonly SettingDef[] = [
   list('jobqueue_throttling_queues', [], 'Queues to throttle.', {
     rules: [presentIf('jobqueue_throttling_enabled', 'Queues to throttle cannot be empty if Sidekiq Throttling is enabled.')],
   }),
-  str('sign_in_text', null, 'Text on the login page.'),
+  str('sign_in_text', null, 'Text on the login page.', TEXT),
   bool('signup_enabled', true, 'Sign-up allowed.'),
   int('terminal_max_session_time', 0, 'Seconds; 0 unlimited.', { rules: nonNegative }),
   int('two_factor_grace_period', 48, 'Hours users may postpone two-factor setup.', { rules: [atLeast(0)] }),
@@ -194,7 +206,7 @@ export const SETTINGS: readonly SettingDef[] = [
   }),
   int('gitaly_timeout_fast', 10, 'Seconds; at most gitaly_timeout_default (stored only).', { rules: [present(), atLeast(0), atMostField('gitaly_timeout_default')] }),
   bool('hashed_storage_enabled', false, 'New projects use hashed storage paths (stored only).'),
-  str('help_page_text', null, 'Custom text on the help page.'),
+  str('help_page_text', null, 'Custom text on the help page.', TEXT),
   bool('usage_ping_enabled', true, 'Weekly usage report.'),
   bool('user_default_external', false, 'New users are external (no group creation, no personal projects).'),
   bool('user_oauth_applications', true, 'Users may register OAuth applications.'),

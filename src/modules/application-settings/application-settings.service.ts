@@ -97,7 +97,7 @@ async function update(ctx: RequestCtx, input: Record<string, unknown>): Promise<
     const locked = (await readRow(em, ctx.secrets, true))!;
     const merged: SettingValues = { ...locked.values };
     for (const [s, v] of changes) merged[s.name] = v;
-    checkModel(merged);
+    checkModel(merged, changes.keys());
     if (changes.size > 0) {
       await updateColumns(em, ctx.secrets, changes, ctx.clock.now());
       // One audit event per changed setting, in this transaction; credentials are recorded as filtered.

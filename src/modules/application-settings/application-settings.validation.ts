@@ -102,9 +102,23 @@ export function changesOf(sent: Sent): Map<SettingDef, unknown> {
   return changes;
 }
 
-/** Model rules (400 {"message": {...}}) over the merged stored + incoming values. */
-export function checkModel(merged: SettingValues): void {
+/** The longest string, or list entry, of a stored-form value. */
+function longest(v: unknown): number {
+  if (typeof v === 'string') return v.length;
+  return Array.isArray(v) ? v.reduce((m: number, x) => Math.max(m, typeof x === 'string' ? x.length : 0), 0) : 0;
+}
+
+/**
+ * Model rules (400 {"message": {...}}) over the merged stored + incoming values; lengths over the
+ * values sent only (a longer value stored before the bound does not block other changes).
+ */
+export function checkModel(merged: SettingValues, changed: Iterable<SettingDef> = []): void {
   const bag = new FieldErrorBag();
+  for (const s of changed) {
+    if (s.maxLength && longest(merged[s.name]) > s.maxLength) {
+      bag.add(s.name, s.kind === 'strings' ? `has an entry that is too long (maximum is ${s.maxLength} characters)` : `is too long (maximum is ${s.maxLength} characters)`);
+    }
+  }
   for (const s of SETTINGS) {
     for (const rule of s.rules ?? []) for (const h of rule(merged[s.name] ?? null, merged)) bag.add(h.field ?? s.name, h.message);
   }
