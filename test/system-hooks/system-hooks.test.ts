@@ -307,7 +307,7 @@ describe('delivery of events', () => {
       await admin().post('/api/v4/hooks').send({ url: r.url }).expect(201);
       for (let i = 0; i < 10; i += 1) {
         const app = i % 2 === 0 ? t.app : second.app;
-        await api({ app } as typeof t, ROOT_TOKEN).post('/api/v4/groups').send({ name: `G${i}`, path: `g-${i}` }).expect(201);
+        await api({ app }, ROOT_TOKEN).post('/api/v4/groups').send({ name: `G${i}`, path: `g-${i}` }).expect(201);
       }
       await waitFor('20 events', () => r.got.length >= 20, 15000);
       await new Promise((res) => setTimeout(res, 500));
