@@ -219,9 +219,14 @@ describe('PUT /application/settings', () => {
       },
     });
     expect((await api(t, ROOT_TOKEN).get(URL)).body).toMatchObject({ home_page_url: null, domain_whitelist: null, jobqueue_throttling_queues: [] });
-    const edge = 'y'.repeat(255);
-    const ok = await put({ captcha_private_key: edge, domain_blacklist: [edge], sign_in_text: 'z'.repeat(100_000) }).expect(200);
+    const many = await put({ domain_whitelist: Array.from({ length: 1001 }, (_x, i) => `d${i}.example`).join(',') });
+    expect(many.status).toBe(400);
+    expect(many.body).toEqual({ message: { domain_whitelist: ['has too many entries (maximum is 1000)'] } });
+    // Characters as GitLab counts them: 255 emoji are 510 UTF-16 units and still fit.
+    const edge = '😀'.repeat(255);
+    const ok = await put({ captcha_private_key: edge, domain_blacklist: [edge], domain_whitelist: Array.from({ length: 1000 }, (_x, i) => `d${i}.example`), sign_in_text: 'z'.repeat(100_000) }).expect(200);
     expect(ok.body).toMatchObject({ captcha_private_key: edge, domain_blacklist: [edge] });
+    expect(ok.body.domain_whitelist).toHaveLength(1000);
     expect(ok.body.sign_in_text).toHaveLength(100_000);
     const gql = await api(t, ROOT_TOKEN).graphql('mutation { updateApplicationSettings(input: { homePageUrl: "http://' + long + '.example" }) { homePageUrl } }');
     expect(gql.body.errors?.[0]).toMatchObject({ extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }) });

@@ -12,8 +12,10 @@ const admin = () => api(t, ROOT_TOKEN);
 const sql = (q: string) => t.orm.em.getConnection().execute(q);
 
 async function deleteBeforeInsert(table: string, referenced: string, column: string): Promise<() => Promise<void>> {
-  await sql(`create function test_race() returns trigger language plpgsql as $$
+  // Replaced, not just created: a run killed before its clean-up leaves them in the worker's database.
+  await sql(`create or replace function test_race() returns trigger language plpgsql as $$
     begin delete from ${referenced} where id = new.${column}; return new; end $$`);
+  await sql(`drop trigger if exists test_race on ${table}`);
   await sql(`create trigger test_race before insert on ${table} for each row execute function test_race()`);
   return async () => {
     await sql(`drop trigger test_race on ${table}`);
@@ -68,8 +70,9 @@ describe('writes racing a delete', () => {
  * with a retry hint, never a 500, and nothing of the write is left (core/errors/driver-errors.ts).
  */
 async function lockAThenBOnInsert(table: string): Promise<() => Promise<void>> {
-  await sql(`create function test_deadlock() returns trigger language plpgsql as $$
+  await sql(`create or replace function test_deadlock() returns trigger language plpgsql as $$
     begin perform pg_advisory_xact_lock(424201); perform pg_advisory_xact_lock(424202); return new; end $$`);
+  await sql(`drop trigger if exists test_deadlock on ${table}`);
   await sql(`create trigger test_deadlock before insert on ${table} for each row execute function test_deadlock()`);
   return async () => {
     await sql(`drop trigger test_deadlock on ${table}`);
@@ -79,34 +82,58 @@ async function lockAThenBOnInsert(table: string): Promise<() => Promise<void>> {
 
 async function waitForLockWaiter(objid: number): Promise<void> {
   for (let i = 0; i < 200; i += 1) {
-    const rows = await sql(`select 1 from pg_locks where locktype = 'advisory' and objid = ${objid} and not granted`);
+    const rows = await sql(`select 1 from pg_locks where locktype = 'advisory' and objid = ${objid} and not granted
+      and database = (select oid from pg_database where datname = current_database())`);
     if (rows.length > 0) return;
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error('the service never waited for the lock');
 }
 
-/** Runs `request` into a deadlock with another session; returns its response once the deadlock is broken. */
-async function deadlocked<T>(request: () => PromiseLike<T>): Promise<T> {
-  const other = await t.orm.em.getConnection().getKnex().transaction();
-  try {
-    await other.raw('select pg_advisory_xact_lock(424202)');
-    const pending = Promise.resolve(request());
-    await waitForLockWaiter(424202);
-    await other.raw('select pg_advisory_xact_lock(424201)'); // closes the cycle: the service is aborted, then this is granted
-    await other.rollback();
-    return await pending;
-  } catch (err) {
-    if (!other.isCompleted()) await other.rollback();
-    throw err;
+const isDeadlock = (err: unknown) => (err as { code?: string }).code === '40P01' || /deadlock detected/.test(String((err as Error).message));
+
+/**
+ * Runs `request` into a deadlock with another session; returns its response once the deadlock is
+ * broken. PostgreSQL checks a wait once, deadlock_timeout (1 s) after it began: the service waits
+ * first, so its check finds the cycle and aborts it. Should this session's wait be checked first (the
+ * test stalled for a second before closing the cycle), this session is the one aborted and the
+ * service's write goes through: `undo` removes it and the scenario runs again.
+ */
+async function deadlocked<T>(request: () => PromiseLike<T>, undo: () => Promise<void>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    const other = await t.orm.em.getConnection().getKnex().transaction();
+    let pending: Promise<T> | undefined;
+    try {
+      await other.raw('select pg_advisory_xact_lock(424202)');
+      pending = Promise.resolve(request());
+      await waitForLockWaiter(424202);
+      try {
+        await other.raw('select pg_advisory_xact_lock(424201)'); // closes the cycle
+      } catch (err) {
+        if (attempt >= 3 || !isDeadlock(err)) throw err;
+        if (!other.isCompleted()) await other.rollback();
+        await pending;
+        await undo();
+        continue;
+      }
+      await other.rollback();
+      return await pending;
+    } finally {
+      if (!other.isCompleted()) await other.rollback().catch(() => undefined);
+      pending?.catch(() => undefined); // awaited above on success; never an unhandled rejection
+    }
   }
 }
+
+const removeDeadlocked = async () => {
+  await sql("delete from broadcast_messages where message = 'Deadlocked'");
+};
 
 describe('writes in a deadlock', () => {
   it('REST: 409 with a retry hint and a JSON body, nothing written', async () => {
     const undo = await lockAThenBOnInsert('broadcast_messages');
     try {
-      const res = await deadlocked(() => admin().post('/api/v4/broadcast_messages').send({ message: 'Deadlocked' }));
+      const res = await deadlocked(() => admin().post('/api/v4/broadcast_messages').send({ message: 'Deadlocked' }), removeDeadlocked);
       expect(res.status).toBe(409);
       expect(res.headers['content-type']).toBe('application/json');
       expect(res.body).toEqual({ message: '409 Conflict: a concurrent request changed the same data; retry' });
@@ -121,7 +148,7 @@ describe('writes in a deadlock', () => {
   it('GraphQL: a CONFLICT error with the same message', async () => {
     const undo = await lockAThenBOnInsert('broadcast_messages');
     try {
-      const res = await deadlocked(() => admin().graphql('mutation { createBroadcastMessage(input: { message: "Deadlocked" }) { id } }'));
+      const res = await deadlocked(() => admin().graphql('mutation { createBroadcastMessage(input: { message: "Deadlocked" }) { id } }'), removeDeadlocked);
       expect(res.body.data).toEqual({ createBroadcastMessage: null });
       expect(res.body.errors).toEqual([expect.objectContaining({ message: '409 Conflict: a concurrent request changed the same data; retry', extensions: expect.objectContaining({ code: 'CONFLICT' }) })]);
     } finally {

@@ -43,8 +43,8 @@ export interface SettingDef {
   /**
    * Longest value sent (strings) or list entry (lists), in characters: 400 `is too long (maximum is
    * 255 characters)`. Strings default to 255, GitLab's `string` columns (where GitLab 10.3 itself
-   * answered a database error); lists to 255 per entry (domains and queue names). `null`: no limit,
-   * GitLab's `text` columns.
+   * answered a database error); lists to 255 per entry (domains and queue names) and SETTING_LIST_MAX
+   * entries. `null`: no limit, GitLab's `text` columns.
    */
   maxLength?: number | null;
   /**
@@ -57,6 +57,11 @@ export interface SettingDef {
 type Opts = Partial<Omit<SettingDef, 'name' | 'kind' | 'description'>>;
 /** GitLab's `string` columns (varchar 255); list entries get the same bound. */
 export const SETTING_STRING_MAX = 255;
+/**
+ * Entries of a list setting (domains, queues): every settings read parses the lists, so a list is
+ * bounded like a runner's or project's tags (ours; GitLab 10.3 has no limit).
+ */
+export const SETTING_LIST_MAX = 1000;
 const def = (kind: SettingKind) => (name: string, dflt: SettingValue, description: string, o: Opts = {}): SettingDef => ({
   name, kind, default: dflt, description, nullable: kind === 'string' ? true : undefined,
   maxLength: kind === 'string' || kind === 'strings' ? SETTING_STRING_MAX : undefined, ...o,
