@@ -37,42 +37,43 @@ export function readParams(
 ): RestInput {
   const merged: Record<string, unknown> = { ...query, ...body, ...path };
   const params: Record<string, unknown> = {};
-  const problems: string[] = [];
+  // Each parameter's own problems (only those with one); the rules are checked once every value is read.
+  const own = new Map<string, string[]>();
+  const report = (name: string, problem: string) => own.set(name, [...(own.get(name) ?? []), problem]);
   const sentInvalid: Record<string, unknown> = {};
-  // Rules declared at a parameter (`at`) report where that parameter's own problems would be.
-  const anchored = new Map<string, ParamRule[]>();
-  for (const rule of rules) if (rule.at) anchored.set(rule.at, [...(anchored.get(rule.at) ?? []), rule]);
-  const slots = new Map<ParamRule, number>();
   for (const [name, spec] of Object.entries(specs)) {
-    for (const rule of anchored.get(name) ?? []) slots.set(rule, problems.length);
     const raw = merged[name];
     if (!present(raw)) {
-      if (spec.required) problems.push(`${name} is missing`);
+      if (spec.required) report(name, `${name} is missing`);
       continue;
     }
     if (spec.absence) {
-      problems.push(`${name} ${spec.absence}`);
+      report(name, `${name} ${spec.absence}`);
       continue;
     }
     try {
       params[name] = coerceParam(name, spec, raw);
-      if (spec.allowBlank === false && typeof params[name] === 'string' && (params[name] as string).trim() === '') problems.push(`${name} is empty`);
+      if (spec.allowBlank === false && typeof params[name] === 'string' && (params[name] as string).trim() === '') report(name, `${name} is empty`);
     } catch (e) {
       if (e instanceof ParamError) {
-        problems.push(e.message);
+        report(name, e.message);
         sentInvalid[name] = INVALID;
       } else throw e;
     }
   }
   // An invalid value was still sent: Grape's presence rules (at_least_one_of, requires) count it.
   const values = { ...sentInvalid, ...params };
-  // Latest slot first, so earlier slots stay valid; rules sharing a slot keep their declaration order.
-  // Ties (anchors whose parameters had no problems): the later anchor first, then the later rule.
-  const position = new Map(Object.keys(specs).map((name, i) => [name, i]));
-  const placed = rules.map((rule, i) => ({ rule, i, at: position.get(rule.at ?? '') ?? -1 })).filter(({ rule }) => slots.has(rule))
-    .sort((a, b) => slots.get(b.rule)! - slots.get(a.rule)! || b.at - a.at || b.i - a.i);
-  for (const { rule } of placed) problems.splice(slots.get(rule)!, 0, ...ruleProblems([rule], values));
-  problems.push(...ruleProblems(rules.filter((r) => !slots.has(r)), values));
+  // In declaration order; a rule declared at a parameter (`at`) reports just before that parameter's
+  // own problems, the others after all of them.
+  const anchored = rules.filter((r) => r.at !== undefined && r.at in specs);
+  const problems: string[] = [];
+  if (own.size > 0 || anchored.length > 0) {
+    for (const name of Object.keys(specs)) {
+      if (anchored.length) problems.push(...ruleProblems(anchored.filter((r) => r.at === name), values));
+      problems.push(...(own.get(name) ?? []));
+    }
+  }
+  problems.push(...ruleProblems(anchored.length ? rules.filter((r) => !anchored.includes(r)) : rules, values));
   if (problems.length) throw new ParamError(problems.join(', '));
   const variables: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(params)) {

@@ -2,7 +2,7 @@ import { ParamError, ValidationError } from '../../core/errors/domain-errors';
 import { FieldErrorBag } from '../../core/errors/field-error-bag';
 import { camelCase } from '../../core/params/coerce';
 import { VISIBILITY_LEVEL, type Visibility } from '../access/visibility.type';
-import { QUEUES_TYPO, SETTINGS, SETTING_BY_NAME, SETTING_LIST_MAX, SETTING_STRING_MAX, WEB_PASSWORD_ALIASES, type SettingDef } from './application-settings.catalogue';
+import { QUEUES_TYPO, SETTINGS, SETTING_BY_NAME, SETTING_LIST_MAX, WEB_PASSWORD_ALIASES, type SettingDef } from './application-settings.catalogue';
 import type { SettingValue, SettingValues } from './application-settings.rules';
 import { ruleProblems } from '../../rest/param-rules';
 import type { ParamRule } from '../../rest/route';
@@ -102,13 +102,11 @@ export function changesOf(sent: Sent): Map<SettingDef, unknown> {
   return changes;
 }
 
-/** Characters as GitLab counts them (code points: an emoji is one, not two UTF-16 units). */
-const characters = (x: string) => (x.length <= SETTING_STRING_MAX ? x.length : [...x].length);
-
-/** The longest string, or list entry, of a stored-form value, in characters. */
-function longest(v: unknown): number {
-  if (typeof v === 'string') return characters(v);
-  return Array.isArray(v) ? v.reduce((m: number, x) => Math.max(m, typeof x === 'string' ? characters(x) : 0), 0) : 0;
+/** True when a string, or an entry of a list, has more than `max` characters as GitLab counts them (code points: an emoji is one). */
+function tooLong(v: unknown, max: number): boolean {
+  // More UTF-16 units than code points: only a string over `max` units can be over `max` characters.
+  const over = (x: unknown) => typeof x === 'string' && x.length > max && [...x].length > max;
+  return Array.isArray(v) ? v.some(over) : over(v);
 }
 
 /**
@@ -120,7 +118,7 @@ export function checkModel(merged: SettingValues, changed: Iterable<SettingDef> 
   for (const s of changed) {
     const v = merged[s.name];
     if (s.kind === 'strings' && Array.isArray(v) && v.length > SETTING_LIST_MAX) bag.add(s.name, `has too many entries (maximum is ${SETTING_LIST_MAX})`);
-    else if (s.maxLength && longest(v) > s.maxLength) {
+    else if (s.maxLength && tooLong(v, s.maxLength)) {
       bag.add(s.name, s.kind === 'strings' ? `has an entry that is too long (maximum is ${s.maxLength} characters)` : `is too long (maximum is ${s.maxLength} characters)`);
     }
   }

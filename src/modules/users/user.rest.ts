@@ -1,6 +1,7 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { UnauthenticatedError } from '../../core/errors/domain-errors';
 import { defineRoutes, type ParamException } from '../../rest/route';
+import { PASSWORD_OR_RESET } from './user.service';
 import { UserActivityWire, UserBasicWire, UserPublicWire, UserWire, UserWithAdminWire } from './user.presenter';
 import { policy } from '../access/policy';
 import { PROJECT_FILTER_PARAMS, PROJECT_LIST_SHAPES, projectListShapeFor } from '../projects/project.rest';
@@ -35,7 +36,7 @@ export const userRoutes = defineRoutes([
     method: 'POST', path: '/users', field: 'Mutation.createUser',
     // Grape's declaration order (email, password, name, username) is the order of its error messages.
     params: { email: { required: true }, password: { required: false }, reset_password: { required: false }, name: { required: true }, username: { required: true } },
-    rules: [{ atLeastOneOf: ['password', 'reset_password'], at: 'password' }, IDENTITY], files: ['avatar'], shape: UserPublicWire, summary: 'Create a user (admin)', tag,
+    rules: [PASSWORD_OR_RESET, IDENTITY], files: ['avatar'], shape: UserPublicWire, summary: 'Create a user (admin)', tag,
   },
   { method: 'PUT', path: '/users/:id', field: 'Mutation.updateUser', params: USER_ID, rules: [IDENTITY], files: ['avatar'], shape: UserPublicWire, summary: 'Update a user (admin)', tag },
   { method: 'DELETE', path: '/users/:id', field: 'Mutation.deleteUser', params: USER_ID, summary: 'Delete a user (admin)', tag },

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { ruleProblems } from '../../rest/param-rules';
+import type { ParamRule } from '../../rest/route';
 import { byId, claimForDelete } from '../../core/db/delete-claim';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
@@ -34,6 +36,8 @@ import { checkIdentity, saveIdentity } from './identity.service';
 import { uncountForksUnder } from '../projects/forks-count';
 
 const EMAIL = /^[^@\s]+@[^@\s]+$/;
+/** POST /users: GitLab 10.3's `at_least_one_of :password, :reset_password`, declared at `password`. */
+export const PASSWORD_OR_RESET: ParamRule = { atLeastOneOf: ['password', 'reset_password'], at: 'password' };
 const PASSWORD_MIN = 8;
 const PASSWORD_MAX = 128;
 const passwordAllowed = (p: string) => p.length >= PASSWORD_MIN && p.length <= PASSWORD_MAX;
@@ -140,7 +144,9 @@ function conflictFromIndex(e: unknown): DomainError {
 async function create(ctx: RequestCtx, given: CreateUserInput): Promise<User> {
   const missing = (['email', 'name', 'username'] as const).filter((k) => given[k] == null);
   if (missing.length) throw ParamError.missing(...missing);
-  if (given.password == null && given.resetPassword == null) throw new ParamError('password, reset_password are missing, at least one parameter must be provided');
+  // The route's rule, for GraphQL's caller too (REST has answered it with the other parameters' problems).
+  const [noPassword] = ruleProblems([PASSWORD_OR_RESET], { password: given.password, reset_password: given.resetPassword });
+  if (noPassword) throw new ParamError(noPassword);
   // reset_password=false without a password passes Grape's at_least_one_of and fails the model, as in GitLab.
   if (given.password == null && given.resetPassword === false) throw new ValidationError({ password: ["can't be blank"] });
   // GitLab validates the random password it sets, not one sent beside reset_password.
