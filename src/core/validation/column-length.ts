@@ -1,6 +1,7 @@
 import type { EntityMetadata } from '@mikro-orm/core';
 import type { FieldErrorBag } from '../errors/field-error-bag';
 import { snakeCase } from '../params/coerce';
+import { longerThan } from './char-length';
 
 /**
  * GitLab's `is too long (maximum is N characters)` for every string column with a declared length,
@@ -12,6 +13,6 @@ export function checkColumnLengths(bag: FieldErrorBag, meta: EntityMetadata, ent
   for (const prop of meta.props) {
     const value = values[prop.name];
     if (!prop.length || typeof value !== 'string' || checked.includes(prop.name)) continue;
-    if (value.length > prop.length) bag.add(snakeCase(prop.name), `is too long (maximum is ${prop.length} characters)`);
+    if (longerThan(value, prop.length)) bag.add(snakeCase(prop.name), `is too long (maximum is ${prop.length} characters)`);
   }
 }

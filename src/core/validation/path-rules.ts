@@ -1,5 +1,6 @@
 import type { FieldErrorBag } from '../errors/field-error-bag';
 import { MSG } from '../errors/messages';
+import { longerThan } from './char-length';
 /**
  * Name and path rules of GitLab 10.x shared by groups, projects and users (docs/gitlab-compatibility.md,
  * "Names and paths"). Their messages are in core/errors/messages.ts.
@@ -53,7 +54,7 @@ export type FormatRule = readonly [test: (value: string) => boolean, message: st
  */
 export function checkNameOrPath(bag: FieldErrorBag, field: string, value: string | null | undefined, format?: FormatRule, reserved?: ReadonlySet<string>): void {
   if (!value) bag.add(field, MSG.blank);
-  else if (value.length > 255) bag.add(field, MSG.tooLong);
+  else if (longerThan(value, 255)) bag.add(field, MSG.tooLong);
   else if (format && !format[0](value)) bag.add(field, format[1]);
   else if (reserved?.has(value.toLowerCase())) bag.add(field, MSG.reserved(value));
 }

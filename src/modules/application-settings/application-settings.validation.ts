@@ -6,6 +6,7 @@ import { QUEUES_TYPO, SETTINGS, SETTING_BY_NAME, SETTING_LIST_MAX, WEB_PASSWORD_
 import type { SettingValue, SettingValues } from './application-settings.rules';
 import { ruleProblems } from '../../rest/param-rules';
 import type { ParamRule } from '../../rest/route';
+import { longerThan } from '../../core/validation/char-length';
 
 /** What a request sent: setting (or legacy) name → value, only the keys that were given. */
 export type Sent = Map<string, unknown>;
@@ -104,8 +105,7 @@ export function changesOf(sent: Sent): Map<SettingDef, unknown> {
 
 /** True when a string, or an entry of a list, has more than `max` characters as GitLab counts them (code points: an emoji is one). */
 function tooLong(v: unknown, max: number): boolean {
-  // More UTF-16 units than code points: only a string over `max` units can be over `max` characters.
-  const over = (x: unknown) => typeof x === 'string' && x.length > max && [...x].length > max;
+  const over = (x: unknown) => typeof x === 'string' && longerThan(x, max);
   return Array.isArray(v) ? v.some(over) : over(v);
 }
 

@@ -5,6 +5,7 @@ import { NotFoundError, ValidationError } from '../../core/errors/domain-errors'
 import { policy } from '../access/policy';
 import { intArray } from '../access/visibility-sql';
 import type { CustomAttributeFilter, KeyValue } from './custom-attribute.type';
+import { longerThan } from '../../core/validation/char-length';
 
 /**
  * GitLab's custom attributes (lib/api/custom_attributes_endpoints.rb, included by users, groups and
@@ -59,7 +60,7 @@ async function get(ctx: RequestCtx, owner: CustomAttributeOwner, id: number, key
  */
 async function set(ctx: RequestCtx, owner: CustomAttributeOwner, id: number, key: string, value: string, audit?: CustomAttributeAudit): Promise<KeyValue> {
   const { table, column } = TABLES[owner];
-  if (key.length > 255 || value.length > 255) throw new ValidationError({ [key.length > 255 ? 'key' : 'value']: ['is too long (maximum is 255 characters)'] });
+  if (longerThan(key, 255) || longerThan(value, 255)) throw new ValidationError({ [longerThan(key, 255) ? 'key' : 'value']: ['is too long (maximum is 255 characters)'] });
   return ctx.em.transactional(async (em) => {
     const [old] = await sqlRows<{ value: string }>(em, `select value from ${table} where ${column} = ? and key = ? for update`, [id, key]);
     const [row] = await sqlRows<KeyValue>(

@@ -14,6 +14,7 @@ import { userService } from '../users/user.service';
 import { lockEmailAddress } from './email-address-lock';
 import { Email } from './email.entity';
 import type { CreateEmailInput } from './email.inputs';
+import { longerThan } from '../../core/validation/char-length';
 
 /** GitLab 10.3's Email model (app/models/email.rb), Emails::CreateService / DestroyService, and the routes of lib/api/users.rb. */
 
@@ -39,7 +40,7 @@ async function validate(em: RequestCtx['em'], email: string): Promise<void> {
   );
   if (row.secondary) bag.add('email', MSG.taken);
   if (!EMAIL_FORMAT.test(email)) bag.add('email', 'is invalid');
-  if ([...email].length > 255) bag.add('email', MSG.tooLong);
+  if (longerThan(email, 255)) bag.add('email', MSG.tooLong);
   if (row.primary) bag.add('email', MSG.taken);
   if (!bag.empty) throw new ValidationError(bag.errors);
 }

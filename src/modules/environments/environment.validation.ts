@@ -3,6 +3,7 @@ import { sqlRows } from '../../core/db/sql';
 import { FieldErrorBag } from '../../core/errors/field-error-bag';
 import { MSG } from '../../core/errors/messages';
 import type { Environment } from './environment.entity';
+import { longerThan } from '../../core/validation/char-length';
 
 /** GitLab 10.x environment name rule and message. */
 const NAME_FORMAT = /^[a-zA-Z0-9_\\/${}. -]+$/;
@@ -38,12 +39,12 @@ export async function validateEnvironment(ctx: RequestCtx, env: Environment): Pr
   );
   if (env.name.trim() === '') bag.add('name', MSG.blank);
   if (taken.name) bag.add('name', MSG.taken);
-  if (env.name.length > 255) bag.add('name', MSG.tooLong);
+  if (longerThan(env.name, 255)) bag.add('name', MSG.tooLong);
   if (!NAME_FORMAT.test(env.name)) bag.add('name', ENVIRONMENT_NAME_MESSAGE);
   if (taken.slug) bag.add('slug', MSG.taken);
   if (env.externalUrl !== null) {
     if (taken.url) bag.add('external_url', MSG.taken);
-    if (env.externalUrl.length > 255) bag.add('external_url', MSG.tooLong);
+    if (longerThan(env.externalUrl, 255)) bag.add('external_url', MSG.tooLong);
     if (!isHttpUrl(env.externalUrl)) bag.add('external_url', URL_MESSAGE);
   }
   return bag;

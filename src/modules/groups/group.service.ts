@@ -26,6 +26,7 @@ import { FieldErrorBag } from '../../core/errors/field-error-bag';
 import { MSG } from '../../core/errors/messages';
 import { SUBGROUP_RESERVED, TOP_LEVEL_RESERVED, checkNameOrPath, isValidGroupName, isValidNamespacePath } from '../../core/validation/path-rules';
 import { onUniqueViolation } from '../../core/db/unique-violation';
+import { longerThan } from '../../core/validation/char-length';
 
 /** A group by id or full path that the caller may read; otherwise 404 "Group Not Found" (docs/gitlab-compatibility.md, "Groups"). */
 async function findVisible(ctx: RequestCtx, idOrPath: string | number | IdOrPath): Promise<Namespace> {
@@ -73,7 +74,7 @@ const STORED: PatchMapping<GroupAttributesInput> = { visibility: (v) => ({ visib
 function validate(group: Namespace, parent: Namespace | null, bag: FieldErrorBag): void {
   checkNameOrPath(bag, 'name', group.name, [isValidGroupName, MSG.groupName]);
   checkNameOrPath(bag, 'path', group.path, [isValidNamespacePath, MSG.namespacePath], parent ? SUBGROUP_RESERVED : TOP_LEVEL_RESERVED);
-  if (group.description.length > 255) bag.add('description', MSG.tooLong);
+  if (longerThan(group.description, 255)) bag.add('description', MSG.tooLong);
   if (parent && group.visibilityLevel > parent.visibilityLevel) {
     bag.add('visibility_level', `${levelName(group.visibilityLevel)} is not allowed since the parent group has a ${levelName(parent.visibilityLevel)} visibility.`);
   }

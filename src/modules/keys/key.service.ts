@@ -16,6 +16,7 @@ import { userService } from '../users/user.service';
 import { SshKey } from './key.entity';
 import type { CreateSshKeyInput } from './key.inputs';
 import { parseSshPublicKey, type SshKeyType, type SshPublicKey } from './ssh-public-key';
+import { longerThan } from '../../core/validation/char-length';
 
 /** GitLab 10.3's Key model (app/models/key.rb) and the key routes of lib/api/users.rb and keys.rb. */
 
@@ -25,7 +26,6 @@ const KEY_MAX = 5000;
 /** Key model: `format: { with: /\A(ssh|ecdsa)-.*\Z/ }`. */
 const KEY_FORMAT = /^(ssh|ecdsa)-/;
 const blank = (s: string) => /^\s*$/u.test(s);
-const chars = (s: string) => [...s].length;
 
 /** `Key#key=`: line breaks removed anywhere, then Ruby's strip (the comment stays). */
 export function normalizeKey(value: string): string {
@@ -50,9 +50,9 @@ async function restrictionProblem(ctx: RequestCtx, parsed: SshPublicKey | null):
 async function validate(ctx: RequestCtx, title: string, key: string): Promise<SshPublicKey> {
   const bag = new FieldErrorBag();
   if (blank(title)) bag.add('title', MSG.blank);
-  if (chars(title) > 255) bag.add('title', MSG.tooLong);
+  if (longerThan(title, 255)) bag.add('title', MSG.tooLong);
   if (blank(key)) bag.add('key', MSG.blank);
-  if (chars(key) > KEY_MAX) bag.add('key', `is too long (maximum is ${KEY_MAX} characters)`);
+  if (longerThan(key, KEY_MAX)) bag.add('key', `is too long (maximum is ${KEY_MAX} characters)`);
   if (!KEY_FORMAT.test(key)) bag.add('key', 'is invalid');
   const parsed = blank(key) ? null : parseSshPublicKey(key);
   if (parsed) {

@@ -35,6 +35,7 @@ import { avatarProblems, saveAvatar } from '../avatars';
 import { customAttributeFilter } from '../custom-attributes/custom-attribute.store';
 import { defaultVisibilityLevel, sharedRunnersDefault, visibilityRestriction } from '../application-settings';
 import { CreateProjectInput, PROJECT_DEFAULT_SORT, ProjectOrderBy, UpdateProjectInput, type ProjectsArgs, type ShareProjectInput } from './project.inputs';
+import { longerThan } from '../../core/validation/char-length';
 
 const ORDER_COLUMNS: Record<ProjectOrderBy, string> = {
   ID: 'id',
@@ -169,11 +170,11 @@ function validateAttributes(ctx: RequestCtx, project: Project, bag: FieldErrorBa
   checkNameOrPath(bag, 'path', project.path, [isValidProjectPath, MSG.projectPath]);
   checkColumnLengths(bag, ctx.em.getMetadata().get(Project.name), project, ['name', 'path']);
   if (project.tagList.length > MAX_TAGS) bag.add('tag_list', `is too long (maximum is ${MAX_TAGS} tags)`);
-  if (project.tagList.some((t) => t.length > 255)) bag.add('tag_list', 'is too long (maximum is 255 characters per tag)');
+  if (project.tagList.some((t) => longerThan(t, 255))) bag.add('tag_list', 'is too long (maximum is 255 characters per tag)');
   // GitLab 10.3's Project validation of ci_config_path (its setter drops NUL characters first).
   if (project.ciConfigPath) project.ciConfigPath = project.ciConfigPath.replace(/\0/g, '');
   if (project.ciConfigPath && /(\.{2}|^\/)/.test(project.ciConfigPath)) bag.add('ci_config_path', 'cannot include leading slash or directory traversal.');
-  else if (project.ciConfigPath && project.ciConfigPath.length > 255) bag.add('ci_config_path', MSG.tooLong);
+  else if (project.ciConfigPath && longerThan(project.ciConfigPath, 255)) bag.add('ci_config_path', MSG.tooLong);
 }
 
 async function checkVisibilityAgainstNamespace(ctx: RequestCtx, project: Project, bag: FieldErrorBag): Promise<void> {

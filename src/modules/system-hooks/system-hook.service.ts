@@ -12,6 +12,7 @@ import type { Page, PageArgs } from '../../core/pagination/page';
 import { deliveryConfig, DISABLE_AFTER, hookTokenSlot, localRequestsAllowed, sendToHook } from './delivery';
 import type { CreateSystemHookInput, SystemHookLogType, SystemHookTestDataType, SystemHookType } from './system-hook.type';
 import { randomUUID } from 'node:crypto';
+import { longerThan } from '../../core/validation/char-length';
 
 type HookRow = {
   id: number; url: string; token_sealed: string | null; push_events: boolean; tag_push_events: boolean; repository_update_events: boolean;
@@ -50,7 +51,7 @@ async function get(ctx: RequestCtx, id: number): Promise<SystemHookType> {
 /** The URL rules (400 {"message":{"url":[…]}}): later GitLab's UrlBlocker texts. */
 async function checkUrl(ctx: RequestCtx, url: string): Promise<void> {
   if (url.trim() === '') throw new ValidationError({ url: ["can't be blank"] });
-  if (url.length > 2048) throw new ValidationError({ url: ['is too long (maximum is 2048 characters)'] });
+  if (longerThan(url, 2048)) throw new ValidationError({ url: ['is too long (maximum is 2048 characters)'] });
   try {
     await checkOutboundUrl(url, await localRequestsAllowed(ctx.em));
   } catch (e) {
@@ -62,7 +63,7 @@ async function checkUrl(ctx: RequestCtx, url: string): Promise<void> {
 /** POST /hooks. The hook receives events committed from now on (its cursor starts at the outbox's end). */
 async function create(ctx: RequestCtx, input: CreateSystemHookInput): Promise<SystemHookType> {
   await checkUrl(ctx, input.url);
-  if (input.token && input.token.length > 255) throw new ValidationError({ token: ['is too long (maximum is 255 characters)'] });
+  if (input.token && longerThan(input.token, 255)) throw new ValidationError({ token: ['is too long (maximum is 255 characters)'] });
   const now = ctx.clock.now();
   const id = await ctx.em.transactional(async (em) => {
     const hookId = await reserveRowId(em, 'system_hooks');

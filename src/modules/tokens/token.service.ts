@@ -16,6 +16,7 @@ import { activeTokenSql, isTokenActive } from './token-active';
 import { patchEntity } from '../../core/patch/patch-entity';
 import { sqlRows } from '../../core/db/sql';
 import { CreateImpersonationTokenInput, TokenState, type ImpersonationTokensArgs } from './token.inputs';
+import { longerThan } from '../../core/validation/char-length';
 
 export type TokenView = PersonalAccessToken & { token: string | null };
 
@@ -49,7 +50,7 @@ async function create(ctx: RequestCtx, userId: number, input: CreateImpersonatio
   const user = await userService.get(ctx, userId);
   if (!input.scopes || input.scopes.length === 0) throw ParamError.missing('scopes');
   if (input.scopes.some((s) => !(TOKEN_SCOPES as readonly string[]).includes(s))) throw ParamError.notInSet('scopes');
-  if (!input.name || input.name.length > 255) throw new ValidationError({ name: [input.name ? 'is too long (maximum is 255 characters)' : "can't be blank"] });
+  if (!input.name || longerThan(input.name, 255)) throw new ValidationError({ name: [input.name ? 'is too long (maximum is 255 characters)' : "can't be blank"] });
   assertOptionalDate('expires_at', input.expiresAt);
   assertNotPast('expires_at', input.expiresAt, ctx.clock.now());
   const plain = generateToken();

@@ -5,6 +5,7 @@ import { sqlRows } from '../../core/db/sql';
 import type { AuditEntry } from '../../core/events/audit';
 import { ParamError, ValidationError } from '../../core/errors/domain-errors';
 import { intArray } from '../access/visibility-sql';
+import { longerThan } from '../../core/validation/char-length';
 
 /** A user's identity as the entities show it (GitLab's Entities::Identity). */
 export interface IdentityView {
@@ -54,7 +55,7 @@ export async function checkIdentity(ctx: RequestCtx, userId: number | undefined,
   // The REST route's all_or_none_of, for GraphQL callers too.
   if ((input.provider == null) !== (input.externUid == null)) throw new ParamError('extern_uid, provider provide all or none of parameters');
   if (input.provider == null || input.externUid == null) return;
-  if (input.provider.trim() === '' || input.provider.length > 255 || input.externUid.length > 255) throw INVALID();
+  if (input.provider.trim() === '' || longerThan(input.provider, 255) || longerThan(input.externUid, 255)) throw INVALID();
   const taken = await sqlRows(
     ctx.em,
     'select 1 from identities where provider = ? and lower(extern_uid) = lower(?) and user_id <> ?',

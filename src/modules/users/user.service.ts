@@ -34,13 +34,14 @@ import { UserAttributesInput, type CreateUserInput, type UpdateUserInput, type U
 import { customAttributeFilter } from '../custom-attributes/custom-attribute.store';
 import { checkIdentity, saveIdentity } from './identity.service';
 import { uncountForksUnder } from '../projects/forks-count';
+import { longerThan, shorterThan } from '../../core/validation/char-length';
 
 const EMAIL = /^[^@\s]+@[^@\s]+$/;
 /** POST /users: GitLab 10.3's `at_least_one_of :password, :reset_password`, declared at `password`. */
 export const PASSWORD_OR_RESET: ParamRule = { atLeastOneOf: ['password', 'reset_password'], at: 'password' };
 const PASSWORD_MIN = 8;
 const PASSWORD_MAX = 128;
-const passwordAllowed = (p: string) => p.length >= PASSWORD_MIN && p.length <= PASSWORD_MAX;
+const passwordAllowed = (p: string) => !shorterThan(p, PASSWORD_MIN) && !longerThan(p, PASSWORD_MAX);
 /**
  * Input fields stored differently from how they are written (the rest is copied by patchEntity). A
  * password outside 8..128 is not hashed (scrypt over a megabyte costs 120 ms): `validate` refuses it
@@ -96,12 +97,12 @@ function validate(ctx: RequestCtx, user: User, input: UserAttributesInput): void
   const bag = new FieldErrorBag();
   checkNameOrPath(bag, 'name', user.name);
   if (!EMAIL.test(user.email)) bag.add('email', 'is invalid');
-  else if (user.email.length > 255) bag.add('email', MSG.tooLong);
+  else if (longerThan(user.email, 255)) bag.add('email', MSG.tooLong);
   checkColumnLengths(bag, ctx.em.getMetadata().get(User.name), user, ['name', 'email', 'username']);
   checkNameOrPath(bag, 'username', user.username, [isValidNamespacePath, MSG.namespacePath], TOP_LEVEL_RESERVED);
   // Devise's password_length 8..128 (GitLab 10.3): one message, the bound that is crossed.
-  if (input.password != null && input.password.length < PASSWORD_MIN) bag.add('password', `is too short (minimum is ${PASSWORD_MIN} characters)`);
-  else if (input.password != null && input.password.length > PASSWORD_MAX) bag.add('password', `is too long (maximum is ${PASSWORD_MAX} characters)`);
+  if (input.password != null && shorterThan(input.password, PASSWORD_MIN)) bag.add('password', `is too short (minimum is ${PASSWORD_MIN} characters)`);
+  else if (input.password != null && longerThan(input.password, PASSWORD_MAX)) bag.add('password', `is too long (maximum is ${PASSWORD_MAX} characters)`);
   if (input.projectsLimit != null && input.projectsLimit < 0) bag.add('projects_limit', 'must be greater than or equal to 0');
   for (const problem of input.avatar ? avatarProblems(input.avatar.filename, input.avatar.data) : []) bag.add('avatar', problem);
   if (!bag.empty) throw new ValidationError(bag.errors);
