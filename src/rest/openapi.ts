@@ -12,6 +12,8 @@ function paramSchema(spec: ParamSpec): JsonSchema {
   switch (spec.type) {
     case 'int':
       return spec.values ? { type: 'integer', enum: spec.values } : { type: 'integer' };
+    case 'bigint':
+      return { type: 'integer', format: 'int64' };
     case 'float':
       return { type: 'number' };
     case 'bool':

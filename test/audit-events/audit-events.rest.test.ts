@@ -253,4 +253,25 @@ describe('audit event ids', () => {
     const gql = await admin().graphql(`{ auditEvent(id: ${ge.id}) { id databaseId } }`);
     expect(gql.body.data.auditEvent).toEqual({ id: `gid://gitlab/AuditEvent/${ge.id}`, databaseId: String(ge.id) });
   });
+
+  it('beyond 32 bits (the column is a bigint): every single-event lookup finds the event; past 2^53 it is a 404 or a GraphQL validation error', async () => {
+    await t.orm.em.getConnection().execute(`select setval('audit_events_id_seq', 3000000000)`);
+    const owner = await createUser(t, { username: 'bigowner' });
+    const g = (await api(t, owner.token).post('/api/v4/groups').send({ name: 'Big', path: 'big-g' }).expect(201)).body;
+    const [ge] = (await api(t, owner.token).get(`/api/v4/groups/${g.id}/audit_events`).expect(200)).body;
+    expect(ge.id).toBe(3000000001);
+    expect((await admin().get('/api/v4/audit_events/3000000001').expect(200)).body).toEqual(ge);
+    expect((await api(t, owner.token).get(`/api/v4/groups/${g.id}/audit_events/3000000001`).expect(200)).body).toEqual(ge);
+    const gql = await admin().graphql(`{ a: auditEvent(id: 3000000001) { databaseId } b: auditEvent(id: "gid://gitlab/AuditEvent/3000000001") { databaseId }
+      c: node(id: "gid://gitlab/AuditEvent/3000000001") { ... on AuditEvent { databaseId } } d: groupAuditEvent(groupId: "big-g", id: "3000000001") { databaseId } }`);
+    expect(gql.body).toEqual({ data: { a: { databaseId: '3000000001' }, b: { databaseId: '3000000001' }, c: { databaseId: '3000000001' }, d: { databaseId: '3000000001' } } });
+    expect((await admin().get('/api/v4/audit_events/9007199254740992').expect(404)).body).toEqual({ message: '404 Not found' });
+    const past = await admin().graphql('{ auditEvent(id: 9007199254740992) { databaseId } }');
+    expect(past.body.errors.map((e: { message: string; extensions: { code: string } }) => [e.extensions.code, e.message])).toEqual([
+      ['GRAPHQL_VALIDATION_FAILED', 'AuditEvent id cannot represent 9007199254740992: not an integer below 2^53'],
+    ]);
+    expect((await admin().graphql('{ node(id: "gid://gitlab/AuditEvent/9007199254740992") { id } }')).body).toEqual({ data: { node: null } });
+    // Other classes keep their 32-bit ids: a group id past int4 is still no group.
+    expect((await admin().get('/api/v4/groups/3000000001').expect(404)).body).toEqual({ message: '404 Group Not Found' });
+  });
 });

@@ -31,11 +31,16 @@ export function parseGlobalId(value: unknown): GlobalId | null {
   return CLASS.test(gidClass) && KEY.test(key) ? { gidClass, key } : null;
 }
 
-/** A gid's key as a database id: digits within int4, else undefined (such an object does not exist). */
-export function databaseIdOf(key: string): number | undefined {
-  if (!/^\d{1,10}$/.test(key)) return undefined;
+/** The largest id of a class: int4 (`integer` keys), or 2^53 − 1 for `bigint` keys (exact in JSON and JavaScript). */
+export type IdWidth = 'int' | 'bigint';
+// A function, not a table: params/coerce imports this module, so INT4_MAX is not set yet at load.
+const idMax = (width: IdWidth): number => (width === 'int' ? INT4_MAX : Number.MAX_SAFE_INTEGER);
+
+/** A gid's key as a database id: digits within the class's id width, else undefined (such an object does not exist). */
+export function databaseIdOf(key: string, width: IdWidth = 'int'): number | undefined {
+  if (!/^\d{1,16}$/.test(key)) return undefined;
   const n = Number(key);
-  return n >= 1 && n <= INT4_MAX ? n : undefined;
+  return n >= 1 && n <= idMax(width) ? n : undefined;
 }
 
 /** The message of a value that is not a gid of `gidClass` (wrong class or malformed). */
@@ -56,16 +61,17 @@ const badInput = (message: string) => new GraphQLError(message, { extensions: { 
  * `restParam` extension and keeps the integer parameter it had (src/rest/derive-params.ts), so REST
  * never takes global ids (GitLab's REST API does not).
  */
-function databaseIdFrom(value: unknown, gidClass: string): number {
+function databaseIdFrom(value: unknown, gidClass: string, width: IdWidth): number {
+  const max = idMax(width);
   if (typeof value === 'number') {
-    if (Number.isInteger(value) && Math.abs(value) <= INT4_MAX) return value;
-    throw badInput(`${gidClass} id cannot represent ${value}: not a 32-bit integer`);
+    if (Number.isInteger(value) && Math.abs(value) <= max) return value;
+    throw badInput(`${gidClass} id cannot represent ${value}: not ${width === 'int' ? 'a 32-bit integer' : 'an integer below 2^53'}`);
   }
   if (typeof value === 'string') {
-    if (/^-?\d{1,10}$/.test(value) && Math.abs(Number(value)) <= INT4_MAX) return Number(value);
+    if (/^-?\d{1,16}$/.test(value) && Math.abs(Number(value)) <= max) return Number(value);
     const gid = parseGlobalId(value);
     if (gid && gid.gidClass === gidClass) {
-      const id = databaseIdOf(gid.key);
+      const id = databaseIdOf(gid.key, width);
       if (id !== undefined) return id;
     }
   }
@@ -77,22 +83,23 @@ const scalars = new Map<string, GraphQLScalarType>();
 /**
  * The argument scalar of `gidClass`'s ids, named as GitLab names its global id types
  * (`Ci::Runner` → `CiRunnerID`); one instance per class (a schema holds one type per name).
- * Resolvers receive the database id as a number.
+ * Resolvers receive the database id as a number. `width` 'bigint' for a class whose ids are a bigint
+ * column (audit events): ids up to 2^53 − 1, on REST too (an int64 parameter).
  */
-export function idArgOf(gidClass: string): GraphQLScalarType {
+export function idArgOf(gidClass: string, width: IdWidth = 'int'): GraphQLScalarType {
   let scalar = scalars.get(gidClass);
   if (!scalar) {
     scalar = new GraphQLScalarType<number, number>({
       name: `${gidClass.replace(/::/g, '')}ID`,
       description: `A ${gidClass} id: its global id (\`${GID_PREFIX}${gidClass}/1\`) or its database id (\`1\`).`,
       serialize: (v) => v as number,
-      parseValue: (v) => databaseIdFrom(v, gidClass),
+      parseValue: (v) => databaseIdFrom(v, gidClass, width),
       parseLiteral: (ast: ValueNode) => {
-        if (ast.kind === Kind.INT) return databaseIdFrom(Number(ast.value), gidClass);
-        if (ast.kind === Kind.STRING) return databaseIdFrom(ast.value, gidClass);
+        if (ast.kind === Kind.INT) return databaseIdFrom(Number(ast.value), gidClass, width);
+        if (ast.kind === Kind.STRING) return databaseIdFrom(ast.value, gidClass, width);
         throw badInput(`${gidClass} id must be a global id string or an integer`);
       },
-      extensions: { restParam: 'int' },
+      extensions: { restParam: width },
     });
     scalars.set(gidClass, scalar);
   }

@@ -7,7 +7,7 @@ import { Allow } from '../auth/allow';
 import type { RequestCtx } from '../context/request-ctx';
 import { ParamError } from '../errors/domain-errors';
 import type { AppModule } from '../module/app-module';
-import { databaseIdOf, globalIdOf, parseGlobalId, shown, type GlobalId } from './global-id';
+import { databaseIdOf, globalIdOf, parseGlobalId, shown, type GlobalId, type IdWidth } from './global-id';
 import { MaxItems } from './list-bound';
 
 /**
@@ -52,6 +52,8 @@ export interface NodeDef<Row extends object = object> {
   of?: (row: Row) => boolean;
   /** What the gid's last segment holds: the row's `id` (default) or its `name` (Feature). */
   key?: 'id' | 'name';
+  /** The width of the `id` key: int4 (default) or a bigint column (audit events), core/graphql/global-id.ts. */
+  ids?: IdWidth;
   /** `node(id)` / `nodes(ids)`: absent when another def of the same class loads (Namespace rows of groups: Group's). */
   load?: NodeLoad<Row>;
 }
@@ -175,8 +177,8 @@ function checkedGlobalId(registry: Registry, id: string): GlobalId {
 async function resolveNode(ctx: RequestCtx, registry: Registry, id: string): Promise<object | null> {
   const gid = checkedGlobalId(registry, id);
   const def = registry.byClass.get(gid.gidClass)!;
-  const key = (def.key ?? 'id') === 'id' ? databaseIdOf(gid.key) : gid.key;
-  if (key === undefined) return null; // beyond int4: no such row (checkedGlobalId refused non-digits)
+  const key = (def.key ?? 'id') === 'id' ? databaseIdOf(gid.key, def.ids) : gid.key;
+  if (key === undefined) return null; // beyond the id width: no such row (checkedGlobalId refused non-digits)
   const row = await loaderOf(ctx, def).load(key);
   if (row) nodeTypes.set(row, def.type);
   return row;

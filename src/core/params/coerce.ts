@@ -8,6 +8,8 @@ import { GID_PREFIX } from '../graphql/global-id';
  */
 export type ParamType =
   | 'int'
+  /** An id of a bigint column (audit events): an integer up to 2^53 − 1, exact in JSON and JavaScript. */
+  | 'bigint'
   | 'float'
   | 'bool'
   | 'string'
@@ -90,10 +92,11 @@ export function coerceParam(name: string, spec: ParamSpec, raw: unknown): unknow
       if (typeof raw === 'number' || typeof raw === 'boolean') return String(raw);
       throw ParamError.invalid(name);
     }
-    case 'int': {
+    case 'int':
+    case 'bigint': {
       const n = toInt(raw);
       if (n === undefined) throw ParamError.invalid(name);
-      if (Math.abs(n) > INT4_MAX) {
+      if (Math.abs(n) > (spec.type === 'int' ? INT4_MAX : Number.MAX_SAFE_INTEGER)) {
         if (spec.notFound !== undefined) throw new NotFoundError(spec.notFound || undefined);
         throw ParamError.invalid(name);
       }

@@ -64,4 +64,4 @@ export class AuditEventsArgs extends PageArgs {
 }
 
 /** Argument type of a AuditEvent id: its global id or database id (core/graphql/global-id.ts; REST keeps the integer). */
-export const AuditEventIdArg = idArgOf('AuditEvent');
+export const AuditEventIdArg = idArgOf('AuditEvent', 'bigint');

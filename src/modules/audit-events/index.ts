@@ -8,7 +8,7 @@ import { Migration20261202130000AuditEvents } from './migrations/Migration202612
 /** Audit events (issue 22): written by other modules' services through core/events/audit.ts, read here. */
 export const auditEventsModule = defineModule({
   name: 'audit-events',
-  nodes: [nodeDef({ type: 'AuditEvent', gidClass: 'AuditEvent', load: auditEventService.visibleByIds })],
+  nodes: [nodeDef({ type: 'AuditEvent', gidClass: 'AuditEvent', ids: 'bigint', load: auditEventService.visibleByIds })],
   migrations: [{ name: 'Migration20261202130000_audit_events', class: Migration20261202130000AuditEvents }],
   resolvers: [AuditEventResolver],
   routes: auditEventRoutes,
