@@ -271,6 +271,14 @@ describe('audit event ids', () => {
       ['GRAPHQL_VALIDATION_FAILED', 'AuditEvent id cannot represent 9007199254740992: not an integer below 2^53'],
     ]);
     expect((await admin().graphql('{ node(id: "gid://gitlab/AuditEvent/9007199254740992") { id } }')).body).toEqual({ data: { node: null } });
+    // Paging through events past int4 with their cursors (keyset on the id), forwards and back.
+    await api(t, owner.token).put(`/api/v4/groups/${g.id}`).send({ description: 'second' }).expect(200);
+    const first = await admin().graphql('{ auditEvents(first: 1) { nodes { databaseId } pageInfo { endCursor hasNextPage } } }');
+    expect(first.body.data.auditEvents.nodes).toEqual([{ databaseId: '3000000002' }]);
+    const next = await admin().graphql(`{ auditEvents(first: 1, after: "${first.body.data.auditEvents.pageInfo.endCursor}") { nodes { databaseId } pageInfo { startCursor } } }`);
+    expect(next.body.data.auditEvents.nodes).toEqual([{ databaseId: '3000000001' }]);
+    const back = await admin().graphql(`{ auditEvents(last: 1, before: "${next.body.data.auditEvents.pageInfo.startCursor}") { nodes { databaseId } } }`);
+    expect(back.body.data.auditEvents.nodes).toEqual([{ databaseId: '3000000002' }]);
     // Other classes keep their 32-bit ids: a group id past int4 is still no group.
     expect((await admin().get('/api/v4/groups/3000000001').expect(404)).body).toEqual({ message: '404 Group Not Found' });
   });

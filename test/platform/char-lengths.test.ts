@@ -1,5 +1,6 @@
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
-import { charLength, longerThan, shorterThan } from '../../src/core/validation/char-length';
+import { charLength, cutToChars, longerThan, shorterThan } from '../../src/core/validation/char-length';
+import { hostnameErrors, PAGES_MSG } from '../../src/modules/pages-domains/pages-domain.validation';
 
 // GitLab's length validations count characters (code points), as PostgreSQL's varchar(n) does; an
 // emoji is one character and two UTF-16 units (docs/gitlab-compatibility.md, "Lengths").
@@ -15,6 +16,16 @@ describe('charLength', () => {
       .toEqual([0, 3, 3, 3, 1, 2, 2]);
     expect([longerThan(EMOJI.repeat(255), 255), longerThan(EMOJI.repeat(256), 255), shorterThan(EMOJI.repeat(8), 8), shorterThan(EMOJI.repeat(7), 8)])
       .toEqual([false, true, false, true]);
+  });
+
+  it('cuts text to N characters without splitting a pair', () => {
+    expect([cutToChars(`ab${EMOJI}c`, 3), cutToChars(`ab${EMOJI}c`, 2), cutToChars('abc', 5), cutToChars(`${EMOJI}\uD83D`, 2)])
+      .toEqual([`ab${EMOJI}`, 'ab', 'abc', `${EMOJI}\uD83D`]);
+  });
+
+  it('a pages domain label of 32 emoji has only the wrong characters, not the wrong length', () => {
+    expect(hostnameErrors(`${EMOJI.repeat(32)}.example.com`)).toEqual([PAGES_MSG.characters]);
+    expect(hostnameErrors(`${'a'.repeat(64)}.example.com`)).toEqual([PAGES_MSG.labelLength]);
   });
 });
 
@@ -35,6 +46,16 @@ describe('lengths over HTTP, counted in characters', () => {
     expect((await user('enough', EMOJI.repeat(8))).status).toBe(201);
     const long = await user('long', EMOJI.repeat(129));
     expect([long.status, long.body]).toEqual([400, { message: { password: ['is too long (maximum is 128 characters)'] } }]);
+  });
+
+  it('a broadcast message whose 255th character is an emoji: created, changed and deleted, its audit event cut after the emoji', async () => {
+    const message = `${'a'.repeat(254)}${EMOJI}${'b'.repeat(10)}`;
+    const created = await root().post('/api/v4/broadcast_messages').send({ message });
+    expect([created.status, created.body.message]).toEqual([201, message]);
+    expect((await root().put(`/api/v4/broadcast_messages/${created.body.id}`).send({ message: `${message}!` })).status).toBe(200);
+    expect((await root().delete(`/api/v4/broadcast_messages/${created.body.id}`)).status).toBe(204);
+    const events = (await root().get('/api/v4/audit_events?entity_type=Gitlab::Audit::InstanceScope')).body as { details: { target_details: string } }[];
+    expect(events.map((e) => e.details.target_details)).toEqual(Array(3).fill(`${'a'.repeat(254)}${EMOJI}`));
   });
 
   it('a project tag and a custom attribute of 255 emoji fit, 256 do not', async () => {

@@ -42,8 +42,35 @@ function knexLog(sink: ((message: string) => void) | undefined): Record<string, 
   return { warn: write, error: write, deprecate: write, debug: () => undefined };
 }
 
+/** What MikroORM's `begin` returns for PostgreSQL: a knex transaction. */
+interface KnexTransaction {
+  isCompleted(): boolean;
+  executionPromise: Promise<unknown>;
+}
+
+/**
+ * knex swallows a failed BEGIN (or SAVEPOINT): it marks the transaction complete, hands the error to the
+ * transaction's `executionPromise` only, and answers the transaction's next statement with "Transaction
+ * query already complete" (knex/lib/execution/transaction.js, `query`). A BEGIN fails when its connection
+ * does; MikroORM's `begin` is wrapped so that the connection's own error is thrown at once instead, which
+ * core/errors/driver-errors.ts answers as 503 (test/reliability/dropped-begin.test.ts). Every transaction
+ * goes through this one connection object (no read replicas).
+ */
+function surfaceFailedBegin(orm: Orm): void {
+  const connection = orm.em.getConnection() as unknown as { begin(options?: unknown): Promise<KnexTransaction> };
+  const begin = connection.begin.bind(connection);
+  connection.begin = async (options) => {
+    const trx = await begin(options);
+    if (trx.isCompleted()) {
+      await trx.executionPromise; // rejects with BEGIN's error
+      throw new Error('the transaction ended before its first statement');
+    }
+    return trx;
+  };
+}
+
 export async function initOrm(opts: OrmOptions): Promise<Orm> {
-  return MikroORM.init({
+  const orm = await MikroORM.init({
     clientUrl: opts.clientUrl,
     entities: opts.model.entities,
     metadataProvider: ReflectMetadataProvider,
@@ -56,6 +83,8 @@ export async function initOrm(opts: OrmOptions): Promise<Orm> {
     driverOptions: { ...driverOptions(opts.timeouts), log: knexLog(opts.driverLog) },
     debug: opts.debug ?? false,
   });
+  surfaceFailedBegin(orm);
+  return orm;
 }
 
 /** Applies the committed migrations (never schema sync); returns how many ran. */

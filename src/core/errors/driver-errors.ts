@@ -14,10 +14,6 @@ const UNAVAILABLE_MESSAGES = [
   /not queryable/,
   /Client was closed/,
   /the database system is (starting up|shutting down|in recovery mode)/,
-  // knex answers the statements of a transaction whose BEGIN failed with this, having dropped BEGIN's
-  // own error (knex/lib/execution/transaction.js: a failed transaction query marks it complete and
-  // resolves); a BEGIN fails only when the connection does, and nothing of the transaction was written.
-  /^Transaction query already complete/,
 ];
 
 function causes(err: unknown): unknown[] {

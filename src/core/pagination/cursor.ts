@@ -7,7 +7,11 @@ export interface Cursor {
   id: number;
 }
 
-/** Ids and numeric sort values are PostgreSQL integers; sort strings are column values (at most 255 characters). */
+/**
+ * Numeric sort values are PostgreSQL integers; ids integers or bigints (audit events: up to 2^53 − 1,
+ * an id past a table's int4 column is PostgreSQL's 22003, a forged cursor's 400); sort strings are
+ * column values (at most 255 characters).
+ */
 const INT4_MAX = 2 ** 31 - 1;
 const MAX_STRING = 1024;
 const isInt4 = (n: unknown): n is number => Number.isInteger(n) && Math.abs(n as number) <= INT4_MAX;
@@ -18,15 +22,15 @@ export function encodeCursor(c: Cursor): string {
 }
 
 /**
- * A cursor the client altered or invented is 400 "cursor is invalid", never a 500: the id and a
- * numeric value must fit an integer column, a string value may not carry NUL or lone surrogates
+ * A cursor the client altered or invented is 400 "cursor is invalid", never a 500: the id must be
+ * a safe integer and a numeric value fit an integer column, a string value may not carry NUL or lone surrogates
  * (PostgreSQL text cannot hold them) and is bounded.
  */
 export function decodeCursor(raw: string): Cursor {
   try {
     if (raw.length > 2 * MAX_STRING) throw new Error('size');
     const c = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Cursor;
-    if (!c || typeof c !== 'object' || !isInt4(c.id) || c.id < 0) throw new Error('id');
+    if (!c || typeof c !== 'object' || !Number.isSafeInteger(c.id) || c.id < 0) throw new Error('id');
     if (!isInt4(c.v) && !isSortString(c.v)) throw new Error('v');
     return c;
   } catch {

@@ -181,11 +181,7 @@ export async function keysetPage<T extends { id: number }>(
     where.push(q.orderBy === q.id ? `${q.id} ${op} ?` : `(${q.orderBy}, ${q.id}) ${op} (?, ?)`);
     params.push(...(q.orderBy === q.id ? [c.id] : [c.v, c.id]));
   }
-  const rows = await sqlRows<Record<string, unknown>>(
-    em,
-    `select ${q.select} from ${q.from} where ${filterOf({ ...q, where })} order by ${orderOf(q)} limit ${req.perPage + 1}`,
-    params,
-  );
+  const rows = await cursorRows(em, `select ${q.select} from ${q.from} where ${filterOf({ ...q, where })} order by ${orderOf(q)} limit ${req.perPage + 1}`, params);
   const nodes = rows.slice(0, req.perPage).map(q.map);
   const last = nodes[nodes.length - 1];
   const hasNextPage = rows.length > req.perPage && !!last;

@@ -28,3 +28,17 @@ export function longerThan(s: string, max: number): boolean {
 export function shorterThan(s: string, min: number): boolean {
   return s.length < min || charLength(s) < min;
 }
+
+/**
+ * The first `max` characters of `s`, never half of a surrogate pair (a lone half is not encodable:
+ * json/jsonb refuse `\ud83d`): for text cut to fit, such as an audit event's target details.
+ */
+export function cutToChars(s: string, max: number): string {
+  if (!longerThan(s, max)) return s;
+  let end = 0;
+  for (let n = 0; n < max; n += 1) {
+    const c = s.charCodeAt(end);
+    end += c >= 0xd800 && c <= 0xdbff && end + 1 < s.length && s.charCodeAt(end + 1) >= 0xdc00 && s.charCodeAt(end + 1) <= 0xdfff ? 2 : 1;
+  }
+  return s.slice(0, end);
+}

@@ -10,6 +10,7 @@ import type { Page, PageArgs } from '../../core/pagination/page';
 import { BroadcastMessage } from './broadcast-message.entity';
 import { UpdateBroadcastMessageInput, type CreateBroadcastMessageInput } from './broadcast-message.inputs';
 import { parseTimestamp } from './timestamp-param';
+import { cutToChars } from '../../core/validation/char-length';
 
 /** GitLab's defaults on create (https://docs.gitlab.com/ee/api/broadcast_messages.html; spec 2.6). */
 export const DEFAULT_COLOR = '#E75E40';
@@ -125,7 +126,7 @@ async function remove(ctx: RequestCtx, id: number): Promise<boolean> {
 }
 
 /** Audit events of a message: instance-wide, the message as the target. */
-const audited = (m: BroadcastMessage) => ({ ...INSTANCE_SCOPE, targetType: 'BroadcastMessage', targetId: m.id, targetDetails: m.message.slice(0, 255) });
+const audited = (m: BroadcastMessage) => ({ ...INSTANCE_SCOPE, targetType: 'BroadcastMessage', targetId: m.id, targetDetails: cutToChars(m.message, 255) });
 const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 export const broadcastMessageService = { list, get, create, update, remove };

@@ -5,6 +5,7 @@ import { FieldErrorBag } from '../../core/errors/field-error-bag';
 import { MSG } from '../../core/errors/messages';
 import { CERTIFICATE_CAPS, chainVerifies, keyMatches, parseBundle, parsePrivateKey, type BundleProblem, type ParsedCertificate } from './pages-certificate';
 import { pagesConfig } from './pages-config';
+import { longerThan, shorterThan } from '../../core/validation/char-length';
 
 /** Messages of GitLab 10.3's hostname validator and PagesDomain model (spec 4.27). */
 export const PAGES_MSG = {
@@ -36,11 +37,11 @@ const BUNDLE_MSG: Record<BundleProblem, string> = {
 /** The hostname rules in the validator's order; one message per failing label, as it reports them. */
 export function hostnameErrors(value: string): string[] {
   const out: string[] = [];
-  if (value.length < 1 || value.length > 255) out.push(PAGES_MSG.hostLength);
+  if (shorterThan(value, 1) || longerThan(value, 255)) out.push(PAGES_MSG.hostLength);
   const labels = value.split('.');
   while (labels.length && labels[labels.length - 1] === '') labels.pop(); // Ruby's split drops trailing empties
   for (const label of labels) {
-    if (label.length < 1 || label.length > 63) out.push(PAGES_MSG.labelLength);
+    if (shorterThan(label, 1) || longerThan(label, 63)) out.push(PAGES_MSG.labelLength);
     if (label.startsWith('-') || label.endsWith('-')) out.push(PAGES_MSG.hyphen);
     if (!/^[a-z0-9-]+$/i.test(label)) out.push(PAGES_MSG.characters);
   }
