@@ -93,8 +93,6 @@ export async function setupTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   const url = await ensureDatabase();
   const model = ormModelOf(MODULES);
   const orm = await initOrm({ clientUrl: url, poolMax: 5, model });
-  // Every registered module's tables (from the registry, so a new module is reset too).
-  const tables = model.entities.map((e) => orm.getMetadata().get(e.name).tableName);
   const newCtx = ctxFactory(loaderFactory(MODULES));
   await migrate(orm);
   orm.em.getConnection().getKnex().on('query', (q: { sql: string }) => {
@@ -106,15 +104,15 @@ export async function setupTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   });
   // Before each test: a DELETE of every table and its sequences back to 1, in one implicit transaction
   // (a multi-statement simple query), about 5-15 ms on test-sized tables where TRUNCATE … RESTART
-  // IDENTITY took 150-220 ms (a new file for every table and index). The tables are the registered
-  // entities' and every table referring to them (what TRUNCATE … CASCADE reached), locked first as
-  // TRUNCATE locks them, so nothing a previous test left running commits into the emptied tables. The
-  // foreign keys cascade or set null, so any order works; should a later one not, TRUNCATE does the job.
+  // IDENTITY took 150-220 ms (a new file for every table and index). Every table of the schema but
+  // the migrations' own: the entities', those referring to them, and the ones only raw SQL writes
+  // (audit_events, the system hooks' outbox, rate-limit counters), so nothing an earlier test file
+  // of this worker wrote is seen. Locked first as TRUNCATE locks them, so nothing a previous test
+  // left running commits into the emptied tables. The foreign keys cascade or set null, so any order
+  // works; should a later one not, TRUNCATE does the job.
   const conn = orm.em.getConnection();
-  const related = await conn.execute(`with recursive reached(t) as (
-      select unnest(array[${tables.map((x) => `'${x}'::regclass`).join(', ')}])
-      union select c.conrelid::regclass from pg_constraint c join reached r on c.confrelid = r.t where c.contype = 'f')
-    select t::text as name from reached`) as { name: string }[];
+  const related = await conn.execute(`select c.oid::regclass::text as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+     where n.nspname = current_schema() and c.relkind in ('r', 'p') and c.relname <> 'mikro_orm_migrations' order by 1`) as { name: string }[];
   const emptied = related.map((r) => r.name);
   const owned = await conn.execute(`select s.oid::regclass::text as seq from pg_class s
       join pg_depend d on d.objid = s.oid and d.classid = 'pg_class'::regclass and d.refclassid = 'pg_class'::regclass
@@ -132,7 +130,7 @@ export async function setupTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
         console.warn(`test reset: DELETE refused (${(err as Error).message}); TRUNCATE from now on (slower)`);
       }
     }
-    await conn.execute(`truncate ${tables.join(', ')} restart identity cascade`);
+    await conn.execute(`truncate ${emptied.join(', ')} restart identity cascade`);
   };
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const { app, stop, cache, attach } = await buildApp({ orm, logger, externalUrl: opts.externalUrl ?? EXTERNAL_URL, trustProxy: opts.trustProxy, secrets: TEST_SECRETS, modules: MODULES, clock: opts.clock, env: opts.env, random: opts.random });
