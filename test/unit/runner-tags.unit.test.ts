@@ -5,20 +5,11 @@ describe('normalizeTags', () => {
     expect(normalizeTags(['ruby, mysql', ' ruby', ',,docker ', 'mysql'])).toEqual(['ruby', 'mysql', 'docker']);
   });
 
-  it('is linear: ten times the tags (up to the 250,000 a 2 MB body holds) cost about ten times as much, not a hundred', () => {
-    // A ratio of two sizes in one run, not a wall-clock limit (a busy machine slows both alike):
-    // linear work grows 10x, a quadratic dedup would grow 100x.
-    const cost = (n: number) => {
-      const items = [Array.from({ length: n }, (_x, i) => `t${i}`).join(',')];
-      let best = Infinity;
-      for (let round = 0; round < 3; round += 1) {
-        const started = process.hrtime.bigint();
-        expect(normalizeTags(items)).toHaveLength(n);
-        best = Math.min(best, Number(process.hrtime.bigint() - started));
-      }
-      return best;
-    };
-    cost(25_000); // warm-up
-    expect(cost(250_000) / cost(25_000)).toBeLessThan(40);
+  it('takes the 250,000 tags a 2 MB body holds, duplicates dropped', () => {
+    // No clock here (a ratio of timings flaked at 43 against 40 on a busy machine): linear work takes
+    // tens of milliseconds, a quadratic dedup 3·10^10 comparisons, far past the test's timeout.
+    const tags = Array.from({ length: 250_000 }, (_x, i) => `t${i}`);
+    const out = normalizeTags([tags.join(','), tags.slice(0, 1000).join(', ')]);
+    expect([out.length, out[0], out[249_999]]).toEqual([250_000, 't0', 't249999']);
   });
 });
