@@ -74,13 +74,23 @@ afterAll(async () => {
 
 // React 19 announces react-test-renderer's deprecation on every render; every other console.error still shows.
 const consoleError = console.error;
+// Relay keeps a query that suspended retained for 5 minutes (react-relay SuspenseResource's temporary
+// retain, a plain setTimeout): it kept the jest worker alive after the suite ("A worker process has
+// failed to exit gracefully"). In this file, timers of a minute or more do not hold the process.
+const realSetTimeout = globalThis.setTimeout;
 beforeAll(() => {
   console.error = (...args: unknown[]) => {
     if (!String(args[0]).includes('react-test-renderer is deprecated')) consoleError(...args);
   };
+  globalThis.setTimeout = ((fn: (...a: unknown[]) => void, ms?: number, ...rest: unknown[]) => {
+    const timer = realSetTimeout(fn, ms, ...rest);
+    if ((ms ?? 0) >= 60_000) timer.unref();
+    return timer;
+  }) as typeof setTimeout;
 });
 afterAll(() => {
   console.error = consoleError;
+  globalThis.setTimeout = realSetTimeout;
 });
 
 interface ListState {
