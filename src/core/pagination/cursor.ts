@@ -8,9 +8,9 @@ export interface Cursor {
 }
 
 /**
- * Numeric sort values are PostgreSQL integers; ids integers or bigints (audit events: up to 2^53 − 1,
- * an id past a table's int4 column is PostgreSQL's 22003, a forged cursor's 400); sort strings are
- * column values (at most 255 characters).
+ * Numeric sort values are PostgreSQL integers; ids integers or bigints (audit events: up to 2^53 − 1;
+ * against an int4 column PostgreSQL compares such an id as a bigint, so a forged one merely bounds the
+ * page); sort strings are column values (at most 255 characters).
  */
 const INT4_MAX = 2 ** 31 - 1;
 const MAX_STRING = 1024;
