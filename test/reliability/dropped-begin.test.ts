@@ -1,13 +1,12 @@
 import 'reflect-metadata';
 import net from 'node:net';
 import pino from 'pino';
-import request from 'supertest';
 import type { Express } from 'express';
 import { buildApp } from '../../src/app';
 import { initOrm, type Orm } from '../../src/core/db/orm';
 import { ormModelOf } from '../../src/core/module/app-module';
 import { MODULES } from '../../src/modules';
-import { EXTERNAL_URL, ROOT_TOKEN, TEST_SECRETS, useTestApp } from '../support/test-app';
+import { api, EXTERNAL_URL, ROOT_TOKEN, TEST_SECRETS, useTestApp } from '../support/test-app';
 
 // A connection lost in the middle of a request (a PostgreSQL killed or a network cut at that moment,
 // as CI once hit in db-faults.test.ts): whichever statement it was, the service answers that the
@@ -85,7 +84,8 @@ function cutStatement(text: string, nth = 1): NonNullable<typeof cutTarget> {
   return cutTarget;
 }
 
-const asRoot = () => ({ get: (p: string) => request(app).get(p).set('PRIVATE-TOKEN', ROOT_TOKEN), post: (p: string) => request(app).post(p).set('PRIVATE-TOKEN', ROOT_TOKEN) });
+/** The proxied app, as root. */
+const asRoot = () => api({ app }, ROOT_TOKEN);
 
 async function groupRows(): Promise<{ path: string; members: number }[]> {
   return t.orm.em.fork().getConnection().execute(
@@ -137,7 +137,7 @@ describe('a connection lost in the middle of a request', () => {
 
   it('GraphQL groupCreate, cut as its transaction begins: a SERVICE_UNAVAILABLE field error, nothing written', async () => {
     const target = cutStatement('BEGIN');
-    const res = await asRoot().post('/graphql').send({ query: 'mutation { groupCreate(input: { name: "gql", path: "gql" }) { group { fullPath } errors } }' });
+    const res = await asRoot().graphql('mutation { groupCreate(input: { name: "gql", path: "gql" }) { group { fullPath } errors } }');
     expect(target.done).toBe(true);
     // Noticed while the operation ran: a field error, as README "Timeouts and outages" says (HTTP 200).
     expect(res.status).toBe(200);

@@ -111,9 +111,9 @@ export async function setupTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   // left running commits into the emptied tables. The foreign keys cascade or set null, so any order
   // works; should a later one not, TRUNCATE does the job.
   const conn = orm.em.getConnection();
-  const related = await conn.execute(`select c.oid::regclass::text as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+  const schemaTables = await conn.execute(`select c.oid::regclass::text as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
      where n.nspname = current_schema() and c.relkind in ('r', 'p') and c.relname <> 'mikro_orm_migrations' order by 1`) as { name: string }[];
-  const emptied = related.map((r) => r.name);
+  const emptied = schemaTables.map((r) => r.name);
   const owned = await conn.execute(`select s.oid::regclass::text as seq from pg_class s
       join pg_depend d on d.objid = s.oid and d.classid = 'pg_class'::regclass and d.refclassid = 'pg_class'::regclass
      where s.relkind = 'S' and d.deptype in ('a', 'i') and d.refobjid = any(array[${emptied.map((x) => `'${x}'::regclass`).join(', ')}])`) as { seq: string }[];

@@ -132,6 +132,10 @@ describe('identities (provider + extern_uid)', () => {
       .toEqual({ error: 'extern_uid, provider provide all or none of parameters' });
     expect((await admin().put(`/api/v4/users/${res.body.id}`).send({ extern_uid: 'x' }).expect(400)).body)
       .toEqual({ error: 'extern_uid, provider provide all or none of parameters' });
+    // GraphQL: the same rule and message, from the service.
+    const gql = await admin().graphql('mutation { createUser(input: { email: "e3@example.com", name: "E3", username: "ext3", password: "12345678", provider: "ldapmain" }) { id } }');
+    expect(gql.body.errors.map((e: { message: string; extensions: { code: string } }) => [e.extensions.code, e.message]))
+      .toEqual([['BAD_USER_INPUT', 'extern_uid, provider provide all or none of parameters']]);
   });
 
   it('PUT /users/:id updates the identity of that provider or adds one; a uid taken at the provider is refused', async () => {

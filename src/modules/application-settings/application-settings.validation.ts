@@ -113,7 +113,7 @@ function tooLong(v: unknown, max: number): boolean {
  * Model rules (400 {"message": {...}}) over the merged stored + incoming values; lengths over the
  * values sent only (a longer value stored before the bound does not block other changes).
  */
-export function checkModel(merged: SettingValues, changed: Iterable<SettingDef> = []): void {
+export function checkModel(merged: SettingValues, changed: Iterable<SettingDef>): void {
   const bag = new FieldErrorBag();
   for (const s of changed) {
     const v = merged[s.name];

@@ -6,6 +6,11 @@ import type { AuditEntry } from '../../core/events/audit';
 import { ParamError, ValidationError } from '../../core/errors/domain-errors';
 import { intArray } from '../access/visibility-sql';
 import { longerThan } from '../../core/validation/char-length';
+import { ruleProblems } from '../../rest/param-rules';
+import type { ParamRule } from '../../rest/route';
+
+/** GitLab 10.3's `all_or_none_of :extern_uid, :provider` (the users routes and their GraphQL twins). */
+export const IDENTITY_PAIR: ParamRule = { allOrNoneOf: ['extern_uid', 'provider'] };
 
 /** A user's identity as the entities show it (GitLab's Entities::Identity). */
 export interface IdentityView {
@@ -52,8 +57,9 @@ const INVALID = () => new ValidationError({ identities: ['is invalid'] });
  * `identities is invalid` (its autosaved association).
  */
 export async function checkIdentity(ctx: RequestCtx, userId: number | undefined, input: IdentityInput): Promise<void> {
-  // The REST route's all_or_none_of, for GraphQL callers too.
-  if ((input.provider == null) !== (input.externUid == null)) throw new ParamError('extern_uid, provider provide all or none of parameters');
+  // The routes' all_or_none_of, for GraphQL callers too (REST has answered it with the other parameters' problems).
+  const [unpaired] = ruleProblems([IDENTITY_PAIR], { extern_uid: input.externUid, provider: input.provider });
+  if (unpaired) throw new ParamError(unpaired);
   if (input.provider == null || input.externUid == null) return;
   if (input.provider.trim() === '' || longerThan(input.provider, 255) || longerThan(input.externUid, 255)) throw INVALID();
   const taken = await sqlRows(

@@ -2,6 +2,7 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import { UnauthenticatedError } from '../../core/errors/domain-errors';
 import { defineRoutes, type ParamException } from '../../rest/route';
 import { PASSWORD_OR_RESET } from './user.service';
+import { IDENTITY_PAIR } from './identity.service';
 import { UserActivityWire, UserBasicWire, UserPublicWire, UserWire, UserWithAdminWire } from './user.presenter';
 import { policy } from '../access/policy';
 import { PROJECT_FILTER_PARAMS, PROJECT_LIST_SHAPES, projectListShapeFor } from '../projects/project.rest';
@@ -14,7 +15,6 @@ const requireCaller = async (ctx: RequestCtx): Promise<void> => {
   if (!ctx.user) throw new UnauthenticatedError();
 };
 /** provider + extern_uid name one identity: both or neither (Grape's all_or_none_of). */
-const IDENTITY = { allOrNoneOf: ['extern_uid', 'provider'] };
 
 export const userRoutes = defineRoutes([
   {
@@ -26,7 +26,7 @@ export const userRoutes = defineRoutes([
   {
     method: 'GET', path: '/users', field: 'Query.users',
     paginated: true, shape: (_p, ctx) => (forAdmin(ctx) ? UserWithAdminWire : UserBasicWire), shapes: [UserBasicWire, UserWithAdminWire],
-    rules: [IDENTITY], summary: 'List users', tag,
+    rules: [IDENTITY_PAIR], summary: 'List users', tag,
   },
   {
     method: 'GET', path: '/users/:id', field: 'Query.user', params: USER_ID,
@@ -36,9 +36,9 @@ export const userRoutes = defineRoutes([
     method: 'POST', path: '/users', field: 'Mutation.createUser',
     // Grape's declaration order (email, password, name, username) is the order of its error messages.
     params: { email: { required: true }, password: { required: false }, reset_password: { required: false }, name: { required: true }, username: { required: true } },
-    rules: [PASSWORD_OR_RESET, IDENTITY], files: ['avatar'], shape: UserPublicWire, summary: 'Create a user (admin)', tag,
+    rules: [PASSWORD_OR_RESET, IDENTITY_PAIR], files: ['avatar'], shape: UserPublicWire, summary: 'Create a user (admin)', tag,
   },
-  { method: 'PUT', path: '/users/:id', field: 'Mutation.updateUser', params: USER_ID, rules: [IDENTITY], files: ['avatar'], shape: UserPublicWire, summary: 'Update a user (admin)', tag },
+  { method: 'PUT', path: '/users/:id', field: 'Mutation.updateUser', params: USER_ID, rules: [IDENTITY_PAIR], files: ['avatar'], shape: UserPublicWire, summary: 'Update a user (admin)', tag },
   { method: 'DELETE', path: '/users/:id', field: 'Mutation.deleteUser', params: USER_ID, summary: 'Delete a user (admin)', tag },
   // GitLab 10.3: 201 with `true`, or `false` when the transition does not apply (already blocked / already active).
   { method: 'POST', path: '/users/:id/block', field: 'Mutation.blockUser', params: USER_ID, scalar: 'boolean', summary: 'Block a user (admin)', tag },
