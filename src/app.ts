@@ -29,8 +29,8 @@ import { dashboardRouter } from './dashboard/dashboard-page';
 import { sendStoredFile } from './core/http/stored-file';
 import { backgroundOf, downloadsOf, envSettingsOf, loaderFactory, routesOf, switchesOf, type AppModule } from './core/module/app-module';
 import { checkEnvSettings } from './core/module/env-settings';
-import { authenticateToken, type AuthResult } from './modules/tokens/authenticate';
-import { throttleConfig } from './modules/application-settings';
+import { ANONYMOUS, authenticateToken, type AuthResult } from './modules/tokens/authenticate';
+import { knownThrottleConfig, throttleConfig } from './modules/application-settings';
 import { createRateLimiter, sendThrottled, throttled } from './core/http/rate-limit';
 import { ipAllowed } from './ops/ip-whitelist';
 import { applySudo } from './modules/tokens/sudo';
@@ -145,6 +145,9 @@ export async function buildApp(given: AppDeps): Promise<BuiltApp> {
   const limiter = createRateLimiter(rawEm, (err, msg) => logger.warn({ err }, msg));
   const whitelist = deps.monitoringWhitelist ?? ['127.0.0.0/8', '::1/128'];
   app.use((req, res, next) => {
+    // Throttling off and known to this instance (the usual case): on at once, without a promise.
+    const known = knownThrottleConfig(cache);
+    if (known && !known.unauthenticated && !known.authenticatedApi) return next();
     void throttle(req, res).then((passed) => passed && next(), next);
   });
   async function throttle(req: Request, res: Response): Promise<boolean> {
@@ -179,7 +182,7 @@ export async function buildApp(given: AppDeps): Promise<BuiltApp> {
     const query = (req.query ?? {}) as Record<string, unknown>;
     const token = extractToken({ header: (n) => req.get(n), param: (n) => query[n] ?? body[n] });
     // Reuses the throttle's lookup when it authenticated this very token (same request, same instant).
-    let auth = req.preAuth && req.preAuth.token === token ? req.preAuth.auth : await authenticateToken(em, cache, token, now, req.ip);
+    let auth = req.preAuth && req.preAuth.token === token ? req.preAuth.auth : token === undefined ? ANONYMOUS : await authenticateToken(em, cache, token, now, req.ip);
     const sudoAs = sudo ? (req.get('sudo') ?? query.sudo ?? body.sudo) : undefined;
     const admin = auth.user;
     if (sudoAs !== undefined && sudoAs !== '') auth = await applySudo(em, auth, String(sudoAs));

@@ -127,6 +127,36 @@ describe('shared cache (LISTEN/NOTIFY invalidation)', () => {
     }
   });
 
+  it('peek answers what get would answer, without waiting: nothing while loading, nothing once invalidated here or elsewhere', async () => {
+    const b = await t.secondInstance();
+    expect(b.cache.peek('p1')).toBeUndefined();
+    let release!: () => void;
+    const loading = b.cache.get('p1', () => new Promise<string>((r) => (release = () => r('v1'))));
+    expect(b.cache.peek('p1')).toBeUndefined(); // not loaded yet: the caller uses get
+    release();
+    expect(await loading).toBe('v1');
+    expect(b.cache.peek('p1')).toBe('v1');
+    const applied = once(b.cache.events, 'invalidated');
+    await t.cache.invalidate(t.orm.em.fork(), 'p1'); // another instance's committed write
+    expect(await applied).toEqual(['p1']);
+    expect(b.cache.peek('p1')).toBeUndefined();
+    // A load that failed is not an answer either.
+    await expect(b.cache.get('p2', async () => Promise.reject(new Error('down')))).rejects.toThrow('down');
+    expect(b.cache.peek('p2')).toBeUndefined();
+    // Tagged entries: known once loaded, gone with their tag.
+    expect(await b.cache.get('p3', async () => 'v3', { tags: () => ['p-tag'] })).toBe('v3');
+    expect(b.cache.peek('p3')).toBe('v3');
+    const tagged = once(b.cache.events, 'invalidated');
+    await t.cache.invalidate(t.orm.em.fork(), 'p-tag');
+    expect(await tagged).toEqual(['p-tag']);
+    expect(b.cache.peek('p3')).toBeUndefined();
+    // Closed (no LISTEN connection): nothing is known.
+    expect(await b.cache.get('p4', async () => 'v4')).toBe('v4');
+    expect(b.cache.peek('p4')).toBe('v4');
+    await b.close();
+    expect(b.cache.peek('p4')).toBeUndefined();
+  });
+
   it('caches nothing once closed (no LISTEN connection, no stale reads)', async () => {
     const b = await t.secondInstance();
     await b.close();

@@ -32,4 +32,20 @@ describe('pagination', () => {
     const past = paginationHeaders({ total: null, totalPages: null, page: 9, perPage: 2, hasNextPage: false, hasRows: false }, 'http://h/x', new URLSearchParams());
     expect([past['X-Next-Page'], past['X-Prev-Page'], past.Link]).toEqual(['', '', '<http://h/x?page=1&per_page=2>; rel="first"']);
   });
+
+  it('link URLs keep the query in place as URLSearchParams#set does: page/per_page where the caller put them, repeats dropped', () => {
+    // What each link was built with before (a URLSearchParams copy per link), for the same queries.
+    const naive = (query: string, page: number, perPage: number) => {
+      const q = new URLSearchParams(query);
+      q.set('page', String(page));
+      q.set('per_page', String(perPage));
+      return `http://h/x?${q.toString()}`;
+    };
+    const queries = ['', 'page=2', 'per_page=5&search=a b', 'page=1&x=%26&page=3&per_page=7&per_page=8', 'a=1&b=&c', 'xpage=0&page_size=2&search=page%3D1', 's=%F0%9F%98%80+%2B'];
+    for (const query of queries) {
+      const h = paginationHeaders({ total: 100, page: 2, perPage: 10, totalPages: 10 }, 'http://h/x', new URLSearchParams(query));
+      const expected = [[1, 'prev'], [3, 'next'], [1, 'first'], [10, 'last']].map(([n, rel]) => `<${naive(query, n as number, 10)}>; rel="${rel}"`).join(', ');
+      expect([query, h.Link]).toEqual([query, expected]);
+    }
+  });
 });

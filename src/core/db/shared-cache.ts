@@ -16,6 +16,12 @@ import { destroyClient, heartbeat, HEARTBEAT_MS, HEARTBEAT_TIMEOUT_MS } from './
  */
 export interface SharedCache {
   get<T>(key: string, load: () => Promise<T>, opts?: GetOptions<T>): Promise<T>;
+  /**
+   * The value `get` would answer for `key` when it is cached and already loaded, without a promise
+   * (per-request checks that must not yield, e.g. the throttle switch); undefined otherwise, and then
+   * the caller uses `get`. The same invalidation rules: nothing while the LISTEN connection is down.
+   */
+  peek<T>(key: string): T | undefined;
   /** Forget `key` (and the entries tagged with it) in this instance only: after a commit whose triggers notify the others. */
   forgetHere(key: string): void;
   /** Forget `key` in this instance now and in every other instance when the write commits. */
@@ -45,6 +51,8 @@ const MAX_BACKOFF_MS = 5000;
 /** An untagged load takes its place at once (shared by concurrent gets); an invalidation removes it, so a load that raced one is not kept. */
 interface Entry {
   value: Promise<unknown>;
+  /** Set once `value` has resolved (what `peek` answers). */
+  loaded?: { value: unknown };
   tags?: string[];
   expiresAt?: number;
 }
@@ -115,7 +123,7 @@ export function createSharedCache(opts: SharedCacheOptions): SharedCache {
     const startEpoch = epoch;
     const result = await load();
     if (epoch !== startEpoch || !listening || entries.has(key)) return result;
-    const entry: Entry = { value: Promise.resolve(result), tags: opts.tags!(result) };
+    const entry: Entry = { value: Promise.resolve(result), loaded: { value: result }, tags: opts.tags!(result) };
     if (opts.ttlMs !== undefined) entry.expiresAt = Date.now() + opts.ttlMs;
     entries.set(key, entry);
     for (const tag of entry.tags!) {
@@ -184,8 +192,14 @@ export function createSharedCache(opts: SharedCacheOptions): SharedCache {
       if (opts?.ttlMs !== undefined) entry.expiresAt = Date.now() + opts.ttlMs;
       entries.set(key, entry);
       bound();
-      value.catch(() => entries.get(key) === entry && drop(key));
+      value.then((v) => (entry.loaded = { value: v }), () => entries.get(key) === entry && drop(key));
       return value;
+    },
+    peek<T>(key: string): T | undefined {
+      if (!listening) return undefined;
+      const hit = entries.get(key);
+      if (!hit?.loaded || (hit.expiresAt !== undefined && hit.expiresAt <= Date.now())) return undefined;
+      return hit.loaded.value as T;
     },
     forgetHere: (key) => forget(key),
     async invalidate(em, key) {
@@ -211,6 +225,7 @@ export function uncachedSharedCache(): SharedCache {
   return {
     events: new EventEmitter(),
     get: (_key, load) => load(),
+    peek: () => undefined,
     forgetHere: () => undefined,
     async invalidate(em, key) {
       await em.getConnection().execute('select pg_notify(?, ?)', [CACHE_CHANNEL, key], 'all', em.getTransactionContext());

@@ -23,12 +23,8 @@ export function paginationHeaders(info: PageInfo, baseUrl: string, query: URLSea
   const hasPrev = info.page > 1 && (counted ? info.page <= info.totalPages! : !!info.hasRows);
   const next = hasNext ? info.page + 1 : null;
   const prev = hasPrev ? info.page - 1 : null;
-  const link = (page: number, rel: string) => {
-    const q = new URLSearchParams(query);
-    q.set('page', String(page));
-    q.set('per_page', String(info.perPage));
-    return `<${baseUrl}?${q.toString()}>; rel="${rel}"`;
-  };
+  const url = pageUrl(baseUrl, query, info.perPage);
+  const link = (page: number, rel: string) => `<${url(page)}>; rel="${rel}"`;
   const links: string[] = [];
   if (prev !== null) links.push(link(prev, 'prev'));
   if (next !== null) links.push(link(next, 'next'));
@@ -43,6 +39,22 @@ export function paginationHeaders(info: PageInfo, baseUrl: string, query: URLSea
     'X-Prev-Page': prev === null ? '' : String(prev),
     ...bounded(links),
   };
+}
+
+/**
+ * The URL of page `n`: the caller's query with `page` and `per_page` set as URLSearchParams#set sets
+ * them (the first occurrence keeps its place, repeats go, a missing one is appended), serialized once
+ * per request rather than once per link: only the page number differs between the links.
+ */
+function pageUrl(baseUrl: string, query: URLSearchParams, perPage: number): (n: number) => string {
+  query.set('page', '0');
+  query.set('per_page', String(perPage));
+  const pairs = query.toString().split('&');
+  // `page` is the one key named so after set(): its pair is the only one starting with "page=".
+  const at = pairs.findIndex((p) => p.startsWith('page='));
+  const before = `${baseUrl}?${pairs.slice(0, at).map((p) => `${p}&`).join('')}page=`;
+  const after = pairs.slice(at + 1).map((p) => `&${p}`).join('');
+  return (n) => `${before}${n}${after}`;
 }
 
 /**

@@ -27,3 +27,8 @@ async function load(em: EntityManager): Promise<ThrottleConfig> {
 export function throttleConfig(em: EntityManager, cache: SharedCache): Promise<ThrottleConfig> {
   return cache.get(THROTTLES_CACHE_KEY, () => load(em));
 }
+
+/** The throttle settings when this instance holds them already (no promise), else undefined: call `throttleConfig`. */
+export function knownThrottleConfig(cache: SharedCache): ThrottleConfig | undefined {
+  return cache.peek<ThrottleConfig>(THROTTLES_CACHE_KEY);
+}

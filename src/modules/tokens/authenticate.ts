@@ -18,6 +18,9 @@ export interface AuthResult {
   refusal?: DomainError | null;
 }
 
+/** No token at all: an anonymous caller (callers without a token may skip the call: nothing to look up). */
+export const ANONYMOUS: AuthResult = Object.freeze({ user: null, credential: null, tokenInvalid: false });
+
 type AuthRow = Record<string, unknown> & UniqueIpsLimit & { token_scopes: string[]; token_impersonation: boolean };
 
 /** A backstop only: every write that matters invalidates at once (README "Security", "Credential cache"). */
@@ -66,7 +69,7 @@ function noCredential(e: unknown): undefined {
  * tokenInvalid. `cache`: the app's shared cache (null: always read the database).
  */
 export async function authenticateToken(em: EntityManager, cache: SharedCache | null, token: string | undefined, now: Date, ip?: string): Promise<AuthResult> {
-  if (token === undefined) return { user: null, credential: null, tokenInvalid: false };
+  if (token === undefined) return ANONYMOUS;
   if (token === '' || token.length > 255) return { user: null, credential: null, tokenInvalid: true };
   const row = await credentialRow(em, cache, digestToken(token), now.toISOString().slice(0, 10));
   if (!row) return { user: null, credential: null, tokenInvalid: true };
