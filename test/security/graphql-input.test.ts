@@ -27,6 +27,17 @@ describe('GraphQL malformed input', () => {
     expect(variable.body.errors[0]).toMatchObject({ message: 'search is invalid', extensions: { code: 'BAD_USER_INPUT' } });
     const cursor = await api(t).graphql(`{ group(id: "${g.id}") { subgroups(pagination: KEYSET, cursor: "\\u0000") { nodes { id } } } }`);
     expect(cursor.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    // The same documents again (clean literal arguments are checked once per document): still refused,
+    // and a variable's clean value in one request lets no NUL through in the next.
+    const again = await api(t, ROOT_TOKEN).graphql(`{ group(id: "${g.id}") { subgroups(search: "a\\u0000b") { nodes { id } } } }`);
+    expect(again.body.errors).toEqual([expect.objectContaining({ message: 'search is invalid', extensions: { code: 'BAD_USER_INPUT' } })]);
+    const doc = 'query($s: String) { groups { nodes { subgroups(search: $s, perPage: 5) { total } } } }';
+    const clean = await api(t).graphql(doc, { s: 'nul' });
+    expect([clean.body.errors, clean.body.data.groups.nodes.length > 0]).toEqual([undefined, true]);
+    const dirty = await api(t).graphql(doc, { s: 'x\u0000' });
+    expect(dirty.body.errors[0]).toMatchObject({ message: 'search is invalid', extensions: { code: 'BAD_USER_INPUT' } });
+    const literalClean = '{ groups { nodes { subgroups(search: "nul", perPage: 5) { total } } } }';
+    for (let i = 0; i < 2; i += 1) expect((await api(t).graphql(literalClean)).body.errors).toBeUndefined();
   });
 
   it('rejects a NUL byte nested inside an input object and a list', async () => {

@@ -11,14 +11,21 @@ export function requireUser(ctx: RequestCtx): CurrentUser {
   return ctx.user;
 }
 
+/** The name of the first argument holding an unstorable string (at any depth), else undefined. */
 function findNul(value: unknown, path: string): string | undefined {
   if (typeof value === 'string') return hasNulByte(value) ? path : undefined;
-  if (Array.isArray(value)) return value.map((v) => findNul(v, path)).find((x) => x !== undefined);
-  if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      const hit = findNul(v, k);
-      if (hit) return hit;
+  if (value === null || typeof value !== 'object') return undefined;
+  if (Array.isArray(value)) {
+    for (const v of value) {
+      const hit = findNul(v, path);
+      if (hit !== undefined) return hit;
     }
+    return undefined;
+  }
+  const object = value as Record<string, unknown>;
+  for (const k of Object.keys(object)) {
+    const hit = findNul(object[k], k);
+    if (hit !== undefined) return hit;
   }
   return undefined;
 }

@@ -1,4 +1,4 @@
-import { defaultFieldResolver, isObjectType, type GraphQLField, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import { Kind, defaultFieldResolver, isObjectType, type FieldNode, type GraphQLField, type GraphQLFieldResolver, type GraphQLSchema, type ValueNode } from 'graphql';
 import { allowRuleOf, authorize } from '../auth/allow';
 import { rejectNulBytes } from '../auth/guards';
 import type { RequestCtx } from '../context/request-ctx';
@@ -29,11 +29,29 @@ function guardSubscription(field: Field): void {
   };
 }
 
+function usesVariables(value: ValueNode): boolean {
+  if (value.kind === Kind.VARIABLE) return true;
+  if (value.kind === Kind.LIST) return value.values.some(usesVariables);
+  if (value.kind === Kind.OBJECT) return value.fields.some((f) => usesVariables(f.value));
+  return false;
+}
+
+/**
+ * Field nodes whose arguments are all literals and were found clean: their arguments are the same on
+ * every row and in every request of the (cached) document, so a dashboard's `projects(limit: 50)` on
+ * 20 groups, or `sharedWithGroups(limit: 5)` on 200 projects, is checked once.
+ */
+const cleanLiterals = new WeakSet<FieldNode>();
+
 /** Nested fields that declare arguments: NUL bytes, only when the query writes arguments on the field. */
 function guardNested(field: Field): void {
   const resolve: Resolver = field.resolve ?? defaultFieldResolver;
   field.resolve = (root, args, ctx, info) => {
-    if (info.fieldNodes[0].arguments?.length) rejectNulBytes(args);
+    const node = info.fieldNodes[0];
+    if (node.arguments?.length && !cleanLiterals.has(node)) {
+      rejectNulBytes(args);
+      if (!node.arguments.some((a) => usesVariables(a.value))) cleanLiterals.add(node);
+    }
     return resolve(root, args, ctx, info);
   };
 }

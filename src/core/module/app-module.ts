@@ -149,32 +149,36 @@ export const backgroundOf = (modules: readonly AppModule[]) => modules.flatMap((
 export const downloadsOf = (modules: readonly AppModule[]) => modules.flatMap((m) => m.downloads ?? []);
 
 const LOADER_CTX = Symbol('loader ctx');
+const MADE = Symbol('made loaders');
 
 /**
  * The registered modules' per-request loaders as one object, each module's made on first use: a
  * request builds the few loaders its fields touch (a REST group list: one module's of twelve), not all
  * 36 (issue 19: building them all was 7 µs and a tenth of what a 20-row list allocates). The first read
- * of any of a module's loaders runs that module's factory once for the request and keeps all it made as
- * the object's own properties. A factory only constructs loaders (nothing is read before a `load`), so
+ * of any of a module's loaders runs that module's factory once for the request and keeps all it made in
+ * the request's slot for that module. A factory only constructs loaders (nothing is read before a `load`), so
  * it is called once at start-up, without a request, to learn its names; two modules declaring the same
  * name fail here.
  */
 export function loaderFactory(modules: readonly AppModule[]): (ctx: RequestCtx) => object {
   const proto: Record<PropertyKey, unknown> = {};
   const owner = new Map<string, string>();
+  let count = 0;
   for (const m of modules) {
     const make = m.loaders;
     if (!make) continue;
+    // The module's slot in the request's list of made loader sets; a getter on the shared prototype
+    // reads it (defining own properties per request cost more than the getter: issue 19, dashboard profile).
+    const slot = count++;
     for (const name of Object.keys(make({} as RequestCtx))) {
       const other = owner.get(name);
       if (other) throw new Error(`modules ${other} and ${m.name} both declare the loader ${name}`);
       owner.set(name, m.name);
       Object.defineProperty(proto, name, {
         enumerable: true,
-        get(this: Record<PropertyKey, unknown>) {
-          const made = make(this[LOADER_CTX] as RequestCtx) as Record<string, unknown>;
-          for (const [key, loader] of Object.entries(made)) Object.defineProperty(this, key, { value: loader, enumerable: true });
-          return made[name];
+        get(this: { [LOADER_CTX]: RequestCtx; [MADE]: (Record<string, unknown> | undefined)[] }) {
+          const made = this[MADE];
+          return (made[slot] ??= make(this[LOADER_CTX]) as Record<string, unknown>)[name];
         },
       });
     }
@@ -182,6 +186,7 @@ export function loaderFactory(modules: readonly AppModule[]): (ctx: RequestCtx) 
   return (ctx) => {
     const loaders = Object.create(proto) as Record<PropertyKey, unknown>;
     loaders[LOADER_CTX] = ctx;
+    loaders[MADE] = new Array(count);
     return loaders;
   };
 }
