@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { createSharedCache } from '../../src/core/db/shared-cache';
+import { SHARED_CACHE_MAX_ENTRIES, createSharedCache } from '../../src/core/db/shared-cache';
 import { useTestApp } from '../support/test-app';
 import { waitFor } from '../reliability/fault-support';
 import { backendsNamed, freezeBackend, namedConnection } from '../support/pg-backends';
@@ -150,6 +150,14 @@ describe('shared cache (LISTEN/NOTIFY invalidation)', () => {
     await t.cache.invalidate(t.orm.em.fork(), 'p-tag');
     expect(await tagged).toEqual(['p-tag']);
     expect(b.cache.peek('p3')).toBeUndefined();
+    // An entry read only through peek counts as used: it outlives the bound's least recently used drops.
+    expect(await b.cache.get('p5', async () => 'v5')).toBe('v5');
+    for (let i = 0; i < SHARED_CACHE_MAX_ENTRIES; i += 1) {
+      await b.cache.get(`filler-${i}`, async () => i);
+      if (i % 1000 === 0) expect(b.cache.peek('p5')).toBe('v5');
+    }
+    expect(b.cache.peek('p5')).toBe('v5');
+    expect(b.cache.peek('filler-0')).toBeUndefined(); // the bound did drop the least recently used
     // Closed (no LISTEN connection): nothing is known.
     expect(await b.cache.get('p4', async () => 'v4')).toBe('v4');
     expect(b.cache.peek('p4')).toBe('v4');

@@ -199,6 +199,9 @@ export function createSharedCache(opts: SharedCacheOptions): SharedCache {
       if (!listening) return undefined;
       const hit = entries.get(key);
       if (!hit?.loaded || (hit.expiresAt !== undefined && hit.expiresAt <= Date.now())) return undefined;
+      // Used, as by get: an entry read only through peek (the throttle switch) must not age out of the bound.
+      entries.delete(key);
+      entries.set(key, hit);
       return hit.loaded.value as T;
     },
     forgetHere: (key) => forget(key),
