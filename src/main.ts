@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import cluster from 'node:cluster';
-import http from 'node:http';
 import type { Logger } from 'pino';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase, type Database } from './core/db/database';
 import { answerClientErrors } from './core/http/client-error-response';
+import { createAppServer } from './core/http/express-server';
 import { redactSql } from './core/errors/redact-sql';
 import { secretsFrom } from './core/crypto/secret-box';
 import { createLogger } from './core/logger';
@@ -78,7 +78,9 @@ async function serve(config: Config, logger: Logger, worker: boolean): Promise<v
   });
   // While draining, every answer closes its connection (set before the app answers): clients and
   // balancers reconnect elsewhere instead of reusing a connection that is about to be closed.
-  const server = http.createServer((req, res) => {
+  // Requests and responses are built with express's prototypes (core/http/express-server.ts: no
+  // per-request prototype change, so request data dies young instead of being promoted).
+  const server = createAppServer(app, (req, res) => {
     if (draining) res.shouldKeepAlive = false;
     app(req, res);
   });

@@ -60,9 +60,15 @@ export interface RunningProcess {
   line(what: string, pred: (l: LogLine) => boolean, limitMs?: number): Promise<LogLine>;
 }
 
-/** node <script> with the `npm start` heap flags and `env` added to this process's environment. */
+/** The node flags of package.json's start script (heap sizing, README "Operations"), as the bench reads them. */
+export function startFlags(): string[] {
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  return pkg.scripts.start.split(/\s+/).filter((w) => w.startsWith('--'));
+}
+
+/** node <script> with the `npm start` node flags and `env` added to this process's environment. */
 export function spawnNode(script: string, env: Record<string, string>, args: string[] = []): RunningProcess {
-  const child = spawn(process.execPath, ['--max-old-space-size=384', '--max-semi-space-size=32', ...args, script], {
+  const child = spawn(process.execPath, [...startFlags(), ...args, script], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
+import { createAppServer } from '../../src/core/http/express-server';
 import { createGroup } from './factories';
 import { setupTestApp, type TestApp } from './test-app';
 
@@ -35,7 +36,7 @@ export function useBrowser(groupPath: string, opts: { subscriptions?: boolean } 
     env.t = await setupTestApp();
     await env.t.reset();
     await createGroup(env.t, { path: groupPath, name: groupPath, visibility: 'public' });
-    server = http.createServer(env.t.app);
+    server = createAppServer(env.t.app);
     if (opts.subscriptions) env.t.attach(server);
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     env.base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

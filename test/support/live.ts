@@ -2,6 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
+import type { Express } from 'express';
+import { createAppServer } from '../../src/core/http/express-server';
 
 /** A GraphQL subscription client over real sockets (graphql-ws, as Apollo Client's GraphQLWsLink). */
 export interface LiveStream {
@@ -19,8 +21,8 @@ export function liveHarness() {
   const clients: Client[] = [];
   return {
     /** Listens on a loopback port with subscriptions attached; the WebSocket URL of /graphql. */
-    async serve(attach: (s: http.Server) => void, app: http.RequestListener): Promise<string> {
-      const server = http.createServer(app);
+    async serve(attach: (s: http.Server) => void, app: Express): Promise<string> {
+      const server = createAppServer(app);
       attach(server);
       await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
       servers.push(server);
