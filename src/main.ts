@@ -95,7 +95,6 @@ async function serve(config: Config, logger: Logger, worker: boolean): Promise<v
     await db.close();
     process.exit(1);
   });
-  logger.info({ host: config.host, port: config.port, ms: Date.now() - started }, `listening on http://${config.host}:${config.port}`);
 
   let stopping = false;
   shutdown = async (signal: string, code = 0, graceMs = config.shutdownTimeoutMs, drainMs = 0) => {
@@ -125,6 +124,10 @@ async function serve(config: Config, logger: Logger, worker: boolean): Promise<v
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM', 0, config.shutdownTimeoutMs, config.shutdownDrainMs));
   process.on('SIGINT', () => void shutdown('SIGINT', 0, config.shutdownTimeoutMs, config.shutdownDrainMs));
+  // Logged once the signal handlers are in place: a supervisor or test that stops the process as soon
+  // as it reads this line gets the drain and the graceful stop, never the default kill of a signal that
+  // arrived between the line and the handlers.
+  logger.info({ host: config.host, port: config.port, ms: Date.now() - started }, `listening on http://${config.host}:${config.port}`);
 }
 
 /**

@@ -90,8 +90,10 @@ export function spawnNode(script: string, env: Record<string, string>, args: str
     exited,
     async line(what, pred, limitMs = 30000) {
       let found: LogLine | undefined;
-      await waitFor(what, () => (found = lines.find(pred)) !== undefined || child.exitCode !== null, limitMs);
-      if (!found) throw new Error(`process exited (${child.exitCode}) before logging: ${what}\n${err}`);
+      // A process ended by a signal has no exit code: its signal ends the wait as well.
+      const ended = () => child.exitCode !== null || child.signalCode !== null;
+      await waitFor(what, () => (found = lines.find(pred)) !== undefined || ended(), limitMs);
+      if (!found) throw new Error(`process exited (${child.exitCode ?? child.signalCode}) before logging: ${what}\n${err}`);
       return found;
     },
   };
