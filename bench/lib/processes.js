@@ -3,6 +3,7 @@
 const { spawn, execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
+const { startFlags } = require('../../scripts/start-flags');
 
 const root = path.resolve(__dirname, '..', '..');
 // BENCH_DIST: another build of the service (e.g. `tsc --outDir /tmp/dist-x`) to compare variants.
@@ -19,11 +20,6 @@ async function waitReady(url) {
   throw new Error(`${url} did not become ready`);
 }
 
-/** The `--flags` of package.json's start script. */
-function startFlags() {
-  const start = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start;
-  return start.split(/\s+/).filter((w) => w.startsWith('--')).join(' ');
-}
 
 /**
  * The service as `npm start` runs it: the supervisor's primary with WORKERS workers (README
@@ -35,7 +31,7 @@ function startService({ port, dataDir, token, nodeArgs = [], workers, env: extra
   else delete env.WORKERS;
   // The service runs with the node flags of `npm start` (heap sizing, README "Operations");
   // BENCH_NODE_ARGS replaces them for experiments (e.g. BENCH_NODE_ARGS=' ' for node's defaults).
-  const extra = (process.env.BENCH_NODE_ARGS ?? startFlags()).split(' ').filter(Boolean);
+  const extra = process.env.BENCH_NODE_ARGS !== undefined ? process.env.BENCH_NODE_ARGS.split(' ').filter(Boolean) : startFlags();
   const child = spawn(process.execPath, [...extra, ...nodeArgs, path.join(dist, 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   return { child, env, base: `http://127.0.0.1:${port}` };
 }

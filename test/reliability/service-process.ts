@@ -4,6 +4,8 @@ import http from 'node:http';
 import path from 'node:path';
 import { Client } from 'pg';
 import { waitFor } from './fault-support';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startFlags } = require('../../scripts/start-flags') as { startFlags: () => string[] };
 
 /** Real service processes for the supervisor tests: built dist/, spawned as `npm start` runs it. */
 export const ROOT = path.resolve(__dirname, '../..');
@@ -58,12 +60,6 @@ export interface RunningProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** The first line matching `pred` (waiting for it up to `limitMs`). */
   line(what: string, pred: (l: LogLine) => boolean, limitMs?: number): Promise<LogLine>;
-}
-
-/** The node flags of package.json's start script (heap sizing, README "Operations"), as the bench reads them. */
-export function startFlags(): string[] {
-  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  return pkg.scripts.start.split(/\s+/).filter((w) => w.startsWith('--'));
 }
 
 /** node <script> with the `npm start` node flags and `env` added to this process's environment. */

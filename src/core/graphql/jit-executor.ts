@@ -178,7 +178,7 @@ class GatewayResponseHttp {
  * its own that holds those closures, so the closures, and through them the whole request (context,
  * loaders, rows, result), stay alive through young-generation collections and are promoted; only a
  * full mark-compact freed them. Measured with `node --trace-gc-nvp`: 3-5 MB surviving every scavenge
- * even for `{ __typename }`, none with this. The replacement builds the same fields, with the accessors
+ * even for `{ __typename }`, 0.2 MB with this. The replacement builds the same fields, with the accessors
  * on a class (one map for all). Installed once, before the first request; the executor below is the
  * only reader of what it builds.
  */

@@ -14,7 +14,7 @@ import type { Express } from 'express';
  * each scavenge survived and was promoted (a plain `http` server: none), a full collection every
  * 5-6 scavenges; with these options nothing survives and CPU per request fell 14 %. On this service
  * (README "Benchmarks") the anonymous group list, the 100-job runner list and the dashboard document
- * spent 2-9× the floor's time in the garbage collector before the change.
+ * spent 4-9× the floor's time in the garbage collector before the change.
  *
  * With the prototypes already set, express's `Object.setPrototypeOf(req, app.request)` changes
  * nothing (the same prototype), and every express API (req.query, req.ip, res.status, ...) reads
