@@ -17,16 +17,25 @@ import {
 } from 'graphql';
 import { servedPageSize } from '../pagination/page';
 import { countOfArgument, isPageItems, maxItemsOf, pageTypeNames, valueCountOf } from './list-bound';
+import { textUnitsOf } from './text-cost';
 
 export const MAX_DEPTH = 10;
 /** About ten full pages of 30 fields; a cost is the number of field values resolved (see operationCost). */
 export const MAX_COMPLEXITY = 30000;
 /** `__schema` / `__type`: static, not walked (GraphiQL's introspection nests ofType deeply), fixed cost. */
 export const INTROSPECTION_COST = 100;
+/**
+ * How many response names one list field may have in one selection set (aliases, inline fragments
+ * flattened into it): `a: projects … b: projects …`. Each alias loads its own rows, so past a few the
+ * aliases only multiply what one request holds.
+ */
+export const MAX_LIST_ALIASES = 10;
 
 export interface OperationCost {
   depth: number;
   cost: number;
+  /** The first list field selected under more than MAX_LIST_ALIASES response names in one selection set. */
+  aliasedList?: { field: string; names: number };
 }
 
 export interface CostOptions {
@@ -102,9 +111,11 @@ export function operationCost(
     return result;
   };
 
+  let aliasedList: OperationCost['aliasedList'];
   const walk = (set: SelectionSetNode, parent: GraphQLCompositeType): OperationCost => {
     let depth = 0;
     let cost = 0;
+    aliasedList ??= overAliasedList(schema, set, parent);
     for (const sel of set.selections) {
       let inner: OperationCost;
       if (sel.kind === Kind.FIELD) {
@@ -113,12 +124,16 @@ export function operationCost(
           cost += INTROSPECTION_COST;
           continue;
         }
-        cost += 1;
         depth = Math.max(depth, 1);
         const def = 'getFields' in parent ? parent.getFields()[name] : undefined;
-        // A list of leaf values counts each value it may serve (list-bound.ts: @MaxItems or @CostItems).
-        if (def && !sel.selectionSet && isListType(getNullableType(def.type))) cost += Math.max(1, valueCountOf(def) ?? 1) - 1;
-        if (!sel.selectionSet || !def) continue;
+        if (!sel.selectionSet || !def) {
+          // A leaf value counts 1, a long text its declared size (text-cost.ts); a list of leaf values
+          // each value it may serve (list-bound.ts: @MaxItems or @CostItems).
+          const values = def && isListType(getNullableType(def.type)) ? Math.max(1, valueCountOf(def) ?? 1) : 1;
+          cost += values * (def ? textUnitsOf(def) : 1);
+          continue;
+        }
+        cost += 1;
         const type = getNamedType(def.type);
         if (!isCompositeType(type)) continue;
         const below = walk(sel.selectionSet, type);
@@ -156,7 +171,32 @@ export function operationCost(
 
   const root = schema.getRootType(operation.operation);
   if (!root) return { depth: 0, cost: 0 };
-  return walk(operation.selectionSet, root);
+  const result = walk(operation.selectionSet, root);
+  return aliasedList ? { ...result, aliasedList } : result;
+}
+
+/** A list field (paged or not) of `parent` that one selection set names more than MAX_LIST_ALIASES times. */
+function overAliasedList(schema: GraphQLSchema, set: SelectionSetNode, parent: GraphQLCompositeType): OperationCost['aliasedList'] {
+  const names = new Map<string, Set<string>>();
+  const collect = (s: SelectionSetNode, type: GraphQLCompositeType): OperationCost['aliasedList'] => {
+    for (const sel of s.selections) {
+      if (sel.kind === Kind.INLINE_FRAGMENT) {
+        const cond = sel.typeCondition && schema.getType(sel.typeCondition.name.value);
+        const found = collect(sel.selectionSet, cond && isCompositeType(cond) ? cond : type);
+        if (found) return found;
+      } else if (sel.kind === Kind.FIELD) {
+        const def = 'getFields' in type ? type.getFields()[sel.name.value] : undefined;
+        if (!def || !(isListType(getNullableType(def.type)) || def.args.some((a) => a.name === 'perPage'))) continue;
+        const key = `${type.name}.${def.name}`;
+        const seen = names.get(key) ?? new Set<string>();
+        seen.add((sel.alias ?? sel.name).value);
+        names.set(key, seen);
+        if (seen.size > MAX_LIST_ALIASES) return { field: def.name, names: seen.size };
+      }
+    }
+    return undefined;
+  };
+  return collect(set, parent);
 }
 
 const pageTypeCache = new WeakMap<GraphQLSchema, Set<string>>();
@@ -175,6 +215,8 @@ function pageTypes(schema: GraphQLSchema): Set<string> {
 export function queryLimitError(cost: OperationCost, maxDepth = MAX_DEPTH, maxCost = MAX_COMPLEXITY): GraphQLError | undefined {
   const http = { status: 400 };
   if (cost.depth > maxDepth) return new GraphQLError(`Query depth ${cost.depth} exceeds the maximum of ${maxDepth}`, { extensions: { code: 'QUERY_TOO_DEEP', http } });
+  const listed = cost.aliasedList;
+  if (listed) return new GraphQLError(`Query selects the list field ${listed.field} under more than ${MAX_LIST_ALIASES} aliases in one selection; the maximum is ${MAX_LIST_ALIASES}`, { extensions: { code: 'QUERY_TOO_COMPLEX', http } });
   if (cost.cost > maxCost) return new GraphQLError(`Query complexity ${cost.cost} exceeds the maximum of ${maxCost}`, { extensions: { code: 'QUERY_TOO_COMPLEX', http } });
   return undefined;
 }

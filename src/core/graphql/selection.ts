@@ -24,3 +24,11 @@ export function selectedFields(info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fr
   for (const node of info.fieldNodes) walk(node.selectionSet, 0, new Set());
   return out;
 }
+
+/**
+ * Whether a page resolver's items (`nodes { … }` or `edges { node { … } }`) select `field`: lets a list
+ * leave a long column out of its SQL when nothing asks for it (docs/security.md, "Response size").
+ */
+export function pageItemsSelect(info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments'>, field: string): boolean {
+  return selectedFields(info, ['nodes']).has(field) || selectedFields(info, ['edges', 'node']).has(field);
+}

@@ -66,8 +66,12 @@ const def = (kind: SettingKind) => (name: string, dflt: SettingValue, descriptio
   name, kind, default: dflt, description, nullable: kind === 'string' ? true : undefined,
   maxLength: kind === 'string' || kind === 'strings' ? SETTING_STRING_MAX : undefined, ...o,
 });
-/** GitLab's `text` columns: free text without a length limit. */
-const TEXT: Opts = { maxLength: null };
+/**
+ * GitLab's `text` columns, free text GitLab does not bound: bounded here so that no read of the
+ * settings can be made to hold more than the GraphQL cost counts (docs/security.md, "Response size").
+ */
+export const SETTING_TEXT_MAX = 65_536;
+const TEXT: Opts = { maxLength: SETTING_TEXT_MAX };
 const str = def('string');
 const bool = def('boolean');
 const int = def('integer');

@@ -2,6 +2,7 @@ import { Field, Float, InputType, Int, ObjectType } from 'type-graphql';
 import { camelCase } from '../../core/params/coerce';
 import { Visibility } from '../access/visibility.type';
 import { CostItems } from '../../core/graphql/list-bound';
+import { TEXT_COST_CHARS, TextCost } from '../../core/graphql/text-cost';
 import { SETTINGS, WEB_PASSWORD_ALIASES, QUEUES_TYPO, type SettingDef } from './application-settings.catalogue';
 
 /**
@@ -51,6 +52,8 @@ for (const s of SETTINGS) {
   field(ApplicationSettingsType.prototype, camelCase(s.name), outputType(s), { nullable: s.nullable === true, description: s.description });
   // Lists admins write, with no maximum: the cost walk counts them high (list-bound.ts).
   if (s.kind === 'strings' || s.kind === 'visibilities') CostItems()(ApplicationSettingsType.prototype, camelCase(s.name));
+  // Free text: counted at its bound (text-cost.ts).
+  if (s.kind === 'string' && s.maxLength && s.maxLength > TEXT_COST_CHARS) TextCost(s.maxLength)(ApplicationSettingsType.prototype, camelCase(s.name));
 }
 for (const alias of WEB_PASSWORD_ALIASES) {
   field(ApplicationSettingsType.prototype, camelCase(alias), () => Boolean, { description: 'Legacy name of passwordAuthenticationEnabledForWeb.' });

@@ -7,7 +7,8 @@ import { MSG } from '../../core/errors/messages';
 import { patchEntity } from '../../core/patch/patch-entity';
 import { offsetPage } from '../../core/pagination/list-query';
 import type { Page, PageArgs } from '../../core/pagination/page';
-import { BroadcastMessage } from './broadcast-message.entity';
+import { BROADCAST_MESSAGE_MAX, BroadcastMessage } from './broadcast-message.entity';
+import { longerThan } from '../../core/validation/char-length';
 import { UpdateBroadcastMessageInput, type CreateBroadcastMessageInput } from './broadcast-message.inputs';
 import { parseTimestamp } from './timestamp-param';
 import { cutToChars } from '../../core/validation/char-length';
@@ -81,6 +82,7 @@ function patched(current: Draft, input: UpdateBroadcastMessageInput, window: { s
 function validate(m: Draft): void {
   const bag = new FieldErrorBag();
   if (m.message.trim() === '') bag.add('message', MSG.blank);
+  if (longerThan(m.message, BROADCAST_MESSAGE_MAX)) bag.add('message', `is too long (maximum is ${BROADCAST_MESSAGE_MAX} characters)`);
   if (m.color.trim() !== '' && !COLOR.test(m.color)) bag.add('color', COLOR_MSG);
   if (m.font.trim() !== '' && !COLOR.test(m.font)) bag.add('font', COLOR_MSG);
   if (!bag.empty) throw new ValidationError(bag.errors);

@@ -2,10 +2,12 @@ import { idArgOf } from '../../core/graphql/global-id';
 import { DatabaseNode, Node } from '../../core/graphql/node';
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageType } from '../../core/pagination/page';
+import { TextCost } from '../../core/graphql/text-cost';
+import { BROADCAST_MESSAGE_MAX } from './broadcast-message.entity';
 
 @ObjectType('BroadcastMessage', { description: 'A banner shown to every user between startsAt and endsAt.', implements: Node })
 export class BroadcastMessageType extends DatabaseNode {
-  @Field(() => String) message!: string;
+  @Field(() => String) @TextCost(BROADCAST_MESSAGE_MAX) message!: string;
   @Field(() => Date) startsAt!: Date;
   @Field(() => Date) endsAt!: Date;
   @Field(() => String, { description: 'Background colour: blank or #RGB / #RRGGBB.' }) color!: string;

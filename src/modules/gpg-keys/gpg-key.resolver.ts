@@ -1,6 +1,8 @@
 import { UserIdArg } from '../users/user.type';
 import { GpgKeyIdArg } from './gpg-key.type';
-import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, Info, Mutation, Query, Resolver } from 'type-graphql';
+import { pageItemsSelect } from '../../core/graphql/selection';
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { PageArgs, type Page } from '../../core/pagination/page';
@@ -19,8 +21,8 @@ import { GpgKeyPage, GpgKeyType } from './gpg-key.type';
 export class GpgKeyResolver {
   @Query(() => GpgKeyPage, { description: "Administrators only. A user's GPG keys, oldest first." })
   @Allow('anonymous', { scopes: ['read_user'] })
-  userGpgKeys(@Args() args: UserGpgKeysArgs, @Ctx() ctx: RequestCtx): Promise<Page<GpgKey>> {
-    return service.list(ctx, args);
+  userGpgKeys(@Args() args: UserGpgKeysArgs, @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo): Promise<Page<GpgKey>> {
+    return service.list(ctx, args, { withKey: pageItemsSelect(info, 'key') });
   }
 
   @Mutation(() => GpgKeyType, { description: 'Administrators only. Adds a GPG public key to a user.' })
@@ -43,8 +45,8 @@ export class GpgKeyResolver {
 
   @Query(() => GpgKeyPage, { description: "The caller's GPG keys, oldest first." })
   @Allow('user', { scopes: ['read_user'] })
-  currentUserGpgKeys(@Args() args: PageArgs, @Ctx() ctx: RequestCtx): Promise<Page<GpgKey>> {
-    return service.list(ctx, args);
+  currentUserGpgKeys(@Args() args: PageArgs, @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo): Promise<Page<GpgKey>> {
+    return service.list(ctx, args, { withKey: pageItemsSelect(info, 'key') });
   }
 
   @Query(() => GpgKeyType, { description: "One of the caller's GPG keys." })

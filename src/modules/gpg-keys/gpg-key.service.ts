@@ -2,6 +2,7 @@ import { byId, claimForDelete } from '../../core/db/delete-claim';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
 import { isUniqueViolation, lightEntity, sqlRows } from '../../core/db/sql';
+import { checkOwnerLimit } from '../../core/db/owner-limit';
 import { recordAudit, type AuditEntry } from '../../core/events/audit';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../core/errors/domain-errors';
 import { FieldErrorBag } from '../../core/errors/field-error-bag';
@@ -15,14 +16,10 @@ import { GpgKey } from './gpg-key.entity';
 import type { CreateGpgKeyInput } from './gpg-key.inputs';
 import { ARMOR_BEGIN, ARMOR_END, hasArmorFormat } from './openpgp-armor';
 import { readPublicKey, type PublicKeyInfo } from './openpgp-key';
+import { KEY_MAX_LENGTH, KEYS_PER_USER_MAX } from './gpg-key.limits';
 
 /** GitLab 10.3's GpgKey format message (app/models/gpg_key.rb). */
 export const KEY_FORMAT_MSG = `is invalid. A valid public GPG key begins with '${ARMOR_BEGIN}' and ends with '${ARMOR_END}'`;
-/**
- * Longest key accepted (GitLab has no limit; its column is text). A key with thousands of
- * certifications is a few hundred KB; longer is refused before anything reads it.
- */
-export const KEY_MAX_LENGTH = 1_048_576;
 
 const BLANKS = new Set(['\t', '\n', '\v', '\f', '\r', ' ']);
 /**
@@ -48,11 +45,15 @@ async function ownerOf(ctx: RequestCtx, userId?: number): Promise<User> {
   return userService.get(ctx, userId);
 }
 
-/** GitLab `paginate(user.gpg_keys)`: no order given, here the id (the user_id index, then the page). */
-async function list(ctx: RequestCtx, args: PageArgs & { userId?: number }): Promise<Page<GpgKey>> {
+/**
+ * GitLab `paginate(user.gpg_keys)`: no order given, here the id (the user_id index, then the page).
+ * The key text (up to 64 KiB a row) is read only when the list shows it (`withKey`).
+ */
+async function list(ctx: RequestCtx, args: PageArgs & { userId?: number }, opts: { withKey: boolean }): Promise<Page<GpgKey>> {
   const user = await ownerOf(ctx, args.userId);
   const map = (r: Record<string, unknown>) => lightEntity(ctx.em, GpgKey, r);
-  return offsetPage(ctx.em, { select: 'k.*', from: 'gpg_keys k', where: ['k.user_id = ?'], params: [user.id], orderBy: 'k.id', dir: 'asc', id: 'k.id', map }, args);
+  const select = opts.withKey ? 'k.*' : 'k.id, k.user_id, k.fingerprint, k.primary_keyid, k.created_at, k.updated_at';
+  return offsetPage(ctx.em, { select, from: 'gpg_keys k', where: ['k.user_id = ?'], params: [user.id], orderBy: 'k.id', dir: 'asc', id: 'k.id', map }, args);
 }
 
 async function find(ctx: RequestCtx, user: User, keyId: number): Promise<GpgKey> {
@@ -96,6 +97,7 @@ async function create(ctx: RequestCtx, input: CreateGpgKeyInput, userId?: number
   const key = Object.assign(new GpgKey(), { userId: user.id, key: text, fingerprint: info.fingerprint, primaryKeyid: info.keyId, createdAt: now, updatedAt: now });
   try {
     await ctx.em.transactional(async (tx) => {
+      await checkOwnerLimit(tx, { table: 'gpg_keys', ownerColumn: 'user_id', ownerId: user.id, max: KEYS_PER_USER_MAX, what: 'GPG keys' });
       tx.persist(key);
       await tx.flush();
       await recordAudit(ctx, tx, [{ ...audited(user, key), action: { add: 'gpg_key' } }]);

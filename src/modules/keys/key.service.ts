@@ -17,12 +17,13 @@ import { SshKey } from './key.entity';
 import type { CreateSshKeyInput } from './key.inputs';
 import { parseSshPublicKey, type SshKeyType, type SshPublicKey } from './ssh-public-key';
 import { longerThan } from '../../core/validation/char-length';
+import { checkOwnerLimit } from '../../core/db/owner-limit';
+import { KEY_MAX, KEYS_PER_USER_MAX } from './key.limits';
 
 /** GitLab 10.3's Key model (app/models/key.rb) and the key routes of lib/api/users.rb and keys.rb. */
 
 const FORBIDDEN = -1;
 const KEY_TYPES: SshKeyType[] = ['rsa', 'dsa', 'ecdsa', 'ed25519'];
-const KEY_MAX = 5000;
 /** Key model: `format: { with: /\A(ssh|ecdsa)-.*\Z/ }`. */
 const KEY_FORMAT = /^(ssh|ecdsa)-/;
 const blank = (s: string) => /^\s*$/u.test(s);
@@ -99,6 +100,7 @@ async function add(ctx: RequestCtx, user: User, input: CreateSshKeyInput): Promi
   // A concurrent add of the same key loses on the unique fingerprint index with the model's message.
   await onUniqueViolation(
     () => ctx.em.transactional(async (tx) => {
+      await checkOwnerLimit(tx, { table: 'keys', ownerColumn: 'user_id', ownerId: user.id, max: KEYS_PER_USER_MAX, what: 'SSH keys' });
       tx.persist(key);
       await tx.flush();
       await recordAudit(ctx, tx, [{ ...keyAudit(user, key), action: { add: 'ssh_key' } }]);

@@ -5,6 +5,7 @@ import { Migration20261122120000PagesDomains } from './migrations/Migration20261
 import { Migration20261201120000PagesCertificateDetails } from './migrations/Migration20261201120000_pages_certificate_details';
 import { PagesDomain } from './pages-domain.entity';
 import { PagesDomainResolver } from './pages-domain.resolver';
+import { pagesDomainLoaders } from './pages-domain.loaders';
 import { PagesDomainLinksResolver } from './pages-domain-links.resolver';
 import { pagesDomainRoutes } from './pages-domain.rest';
 import { PAGES_ENABLED, PAGES_HOST } from './pages-config';
@@ -21,6 +22,7 @@ export const pagesDomainsModule = defineModule({
   ],
   resolvers: [PagesDomainResolver, PagesDomainLinksResolver],
   routes: pagesDomainRoutes,
+  loaders: pagesDomainLoaders,
   seed: [seedPagesDomains],
   settings: [PAGES_ENABLED, PAGES_HOST],
   // The slot's row is `<project id>:<domain>` (pages-domain.service.ts), fixed before the row exists.

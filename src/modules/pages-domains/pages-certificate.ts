@@ -20,6 +20,13 @@ export const CERTIFICATE_CAPS = {
   keyLength: 65_536,
 } as const;
 
+/**
+ * Most characters of a leaf's `openssl x509 -text` dump: a leaf within `pemLength` has at most 49,152
+ * bytes of DER, and the dump spends at most about 4.7 characters per byte (a hex dump of an unknown
+ * extension: 16 bytes per line of about 75 characters). What the GraphQL cost counts for it.
+ */
+export const CERTIFICATE_TEXT_MAX = 262_144;
+
 export interface ParsedCertificate {
   x509: X509Certificate;
   fields: CertFields;

@@ -1,4 +1,6 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { pageItemsSelect } from '../../core/graphql/selection';
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { PageArgs, type Page } from '../../core/pagination/page';
@@ -13,14 +15,14 @@ import {
 export class PagesDomainResolver {
   @Query(() => PagesDomainPage, { description: 'Every pages domain of the instance (administrators).' })
   @Allow('user')
-  pagesDomains(@Args() args: PageArgs, @Ctx() ctx: RequestCtx): Promise<Page<PagesDomain>> {
-    return pagesDomainService.listAll(ctx, args);
+  pagesDomains(@Args() args: PageArgs, @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo): Promise<Page<PagesDomain>> {
+    return pagesDomainService.listAll(ctx, args, { certificates: pageItemsSelect(info, 'certificate') });
   }
 
   @Query(() => PagesDomainPage, { description: 'Pages domains of a project, by domain (Master or above).' })
   @Allow('user')
-  projectPagesDomains(@Args() args: ProjectPagesDomainsArgs, @Ctx() ctx: RequestCtx): Promise<Page<PagesDomain>> {
-    return pagesDomainService.listProject(ctx, args);
+  projectPagesDomains(@Args() args: ProjectPagesDomainsArgs, @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo): Promise<Page<PagesDomain>> {
+    return pagesDomainService.listProject(ctx, args, { certificates: pageItemsSelect(info, 'certificate') });
   }
 
   @Query(() => PagesDomainType)
@@ -54,20 +56,27 @@ export class PagesDomainResolver {
 
   @FieldResolver(() => String)
   url(@Root() d: PagesDomain): string {
-    return `${d.certificate ? 'https' : 'http'}://${d.domain}`;
+    // A list that does not read certificates has '' for one that exists (pages-domain.service.ts, listOf).
+    return `${d.certificate !== null && d.certificate !== undefined ? 'https' : 'http'}://${d.domain}`;
   }
 
   /** Stored values only: the certificate was parsed when the domain was saved (issue 18, F5). */
   @FieldResolver(() => PagesDomainCertificateType, { nullable: true })
-  certificate(@Root() d: PagesDomain, @Ctx() ctx: RequestCtx): PagesDomainCertificateType | null {
-    if (!d.certificate || !d.certificateNotAfter || !d.certificateNotBefore) return null;
-    const now = ctx.clock.now();
-    return {
-      certificate: d.certificate,
-      expiration: d.certificateNotAfter,
-      expired: now < d.certificateNotBefore || now > d.certificateNotAfter,
-      subject: d.certificateSubject ?? '',
-      certificateText: d.certificateText ?? '',
-    };
+  certificate(@Root() d: PagesDomain, @Ctx() ctx: RequestCtx): PagesDomainCertificateType | null | Promise<PagesDomainCertificateType | null> {
+    // A light row (pages-domain.service.ts, LIGHT_COLUMNS) has '' for a certificate it did not read.
+    if (d.certificate === '') return ctx.loaders.pagesCertificate.load(d.id).then((c) => certificateView(ctx, { ...d, ...c }));
+    return certificateView(ctx, d);
   }
+}
+
+function certificateView(ctx: RequestCtx, d: Pick<PagesDomain, 'certificate' | 'certificateNotAfter' | 'certificateNotBefore' | 'certificateSubject' | 'certificateText'>): PagesDomainCertificateType | null {
+  if (!d.certificate || !d.certificateNotAfter || !d.certificateNotBefore) return null;
+  const now = ctx.clock.now();
+  return {
+    certificate: d.certificate,
+    expiration: d.certificateNotAfter,
+    expired: now < d.certificateNotBefore || now > d.certificateNotAfter,
+    subject: d.certificateSubject ?? '',
+    certificateText: d.certificateText ?? '',
+  };
 }

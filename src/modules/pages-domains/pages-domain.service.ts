@@ -75,23 +75,36 @@ async function find(ctx: RequestCtx, project: Project, domain: string): Promise<
   return row;
 }
 
+/** What a list reads; the certificate columns (up to about 400,000 characters a row) only when asked for. */
+export interface PagesDomainListOpts {
+  certificates: boolean;
+}
+
+/**
+ * A list that does not show certificates reads none: `certificate` is then '' for a domain that has one
+ * (enough for `url`), null otherwise, and the rows are detached (lightEntity), never flushed.
+ */
+const LIGHT_COLUMNS = `d.id, d.project_id, d.domain, case when d.certificate is null then null else '' end as certificate,
+  d.certificate_not_before, d.certificate_not_after, d.created_at, d.updated_at`;
+
 /** The pages_domains rows of a list, through the one list builder (count + page + id tie-break). */
-function listOf(ctx: RequestCtx, where: string[], params: unknown[], orderBy: string, args: PageArgs): Promise<Page<PagesDomain>> {
+function listOf(ctx: RequestCtx, where: string[], params: unknown[], orderBy: string, args: PageArgs, opts: PagesDomainListOpts): Promise<Page<PagesDomain>> {
+  const map = opts.certificates ? (row: Record<string, unknown>) => ctx.em.map(PagesDomain, row as never) : (row: Record<string, unknown>) => lightEntity(ctx.em, PagesDomain, row);
   return offsetPage(ctx.em, {
-    select: 'd.*', from: 'pages_domains d', where, params, orderBy, dir: 'asc', id: 'd.id', map: (row) => ctx.em.map(PagesDomain, row as never),
+    select: opts.certificates ? 'd.*' : LIGHT_COLUMNS, from: 'pages_domains d', where, params, orderBy, dir: 'asc', id: 'd.id', map,
   }, args);
 }
 
-async function listAll(ctx: RequestCtx, args: PageArgs): Promise<Page<PagesDomain>> {
+async function listAll(ctx: RequestCtx, args: PageArgs, opts: PagesDomainListOpts): Promise<Page<PagesDomain>> {
   await instanceFilter(ctx);
-  return listOf(ctx, [], [], 'd.id', args);
+  return listOf(ctx, [], [], 'd.id', args, opts);
 }
 
 /** Ordered by domain (index pages_domains (project_id, domain)). */
-async function listProject(ctx: RequestCtx, args: ProjectPagesDomainsArgs): Promise<Page<PagesDomain>> {
+async function listProject(ctx: RequestCtx, args: ProjectPagesDomainsArgs, opts: PagesDomainListOpts): Promise<Page<PagesDomain>> {
   const project = await projectFilter(ctx, args.projectId);
   await authorizePages(ctx, project);
-  return listOf(ctx, ['d.project_id = ?'], [project.id], 'd.domain', args);
+  return listOf(ctx, ['d.project_id = ?'], [project.id], 'd.domain', args, opts);
 }
 
 async function get(ctx: RequestCtx, projectId: string, domain: string): Promise<PagesDomain> {
@@ -172,7 +185,8 @@ async function remove(ctx: RequestCtx, projectId: string, domain: string): Promi
  */
 async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]): Promise<PagesDomain[]> {
   if (!ctx.user || !pagesConfig(ctx.env).enabled) return [];
-  const rows = await sqlRows(ctx.em, `select d.* from pages_domains d join projects p on p.id = d.project_id
+  // Light rows: the certificate resolver reads the long columns of the domains it is asked for (pagesCertificate).
+  const rows = await sqlRows(ctx.em, `select ${LIGHT_COLUMNS} from pages_domains d join projects p on p.id = d.project_id
     where d.id = any(?::int[]) and ${await projectVisibility(ctx, 'p')}`, [pgArray(ids.map(Number))]);
   const levels = await Promise.all(rows.map((r) => ctx.loaders.projectLevel.load(Number(r.project_id))));
   return rows.filter((_, i) => policy.canAdminProject(ctx.user, levels[i])).map((r) => lightEntity(ctx.em, PagesDomain, r));

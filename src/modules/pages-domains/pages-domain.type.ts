@@ -1,15 +1,17 @@
 import { DatabaseNode, Node } from '../../core/graphql/node';
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { PageArgs, PageType } from '../../core/pagination/page';
+import { TextCost } from '../../core/graphql/text-cost';
+import { CERTIFICATE_CAPS, CERTIFICATE_TEXT_MAX } from './pages-certificate';
 
 /** The certificate of a domain (spec 2.7); the private key is never exposed. */
 @ObjectType('PagesDomainCertificate')
 export class PagesDomainCertificateType {
-  @Field(() => String, { description: 'X.509 subject, e.g. /CN=ssl.domain.test' }) subject!: string;
+  @Field(() => String, { description: 'X.509 subject, e.g. /CN=ssl.domain.test' }) @TextCost(CERTIFICATE_CAPS.pemLength) subject!: string;
   @Field(() => Boolean, { description: 'true before not-before or after not-after' }) expired!: boolean;
   @Field(() => Date, { description: 'not-after of the certificate' }) expiration!: Date;
-  @Field(() => String, { description: 'PEM as stored, intermediates included' }) certificate!: string;
-  @Field(() => String, { description: 'openssl x509 -text style dump' }) certificateText!: string;
+  @Field(() => String, { description: 'PEM as stored, intermediates included' }) @TextCost(CERTIFICATE_CAPS.pemLength) certificate!: string;
+  @Field(() => String, { description: 'openssl x509 -text style dump' }) @TextCost(CERTIFICATE_TEXT_MAX) certificateText!: string;
 }
 
 @ObjectType('PagesDomain', { implements: Node })

@@ -1,5 +1,8 @@
 import { ArrayType, BigIntType, Entity, PrimaryKey, Property } from '@mikro-orm/core';
 
+/** GitLab: a project's description is at most 2,000 characters. */
+export const PROJECT_DESCRIPTION_MAX = 2000;
+
 @Entity({ tableName: 'projects' })
 export class Project {
   @PrimaryKey({ type: 'integer' })
@@ -15,7 +18,7 @@ export class Project {
   namespaceId!: number;
 
   /** GitLab: description at most 2,000 characters (checked by checkColumnLengths). */
-  @Property({ type: 'text', length: 2000 })
+  @Property({ type: 'text', length: PROJECT_DESCRIPTION_MAX })
   description = '';
 
   @Property({ type: 'string', length: 255, nullable: true })

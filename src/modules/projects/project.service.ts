@@ -427,9 +427,15 @@ async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]):
 }
 
 /** node(id)/nodes(ids) of project shares: the ones of projects the caller may see (one statement). */
+/**
+ * node(id)/nodes(ids) of shares: a share is shown to who may read both its project and its group, as
+ * the project's own `sharedWithGroups` lists only groups the caller may read (a private group's id and
+ * access level stay hidden).
+ */
 async function visibleGroupLinks(ctx: RequestCtx, ids: readonly (number | string)[]): Promise<ProjectGroupLink[]> {
   return sqlEntities(ctx.em, ProjectGroupLink, `select l.* from project_group_links l join projects p on p.id = l.project_id
-    where l.id = any(?::int[]) and ${await projectVisibility(ctx, 'p')}`, [pgArray(ids.map(Number))]);
+    join namespaces g on g.id = l.group_id
+    where l.id = any(?::int[]) and ${await projectVisibility(ctx, 'p')} and ${await groupVisibility(ctx, 'g')}`, [pgArray(ids.map(Number))]);
 }
 
 export const projectService = { findVisible, visibleByIds, visibleGroupLinks, findAdministrable, accessLevel, list, create, update, remove, setArchived, star, unstar, share, unshare };

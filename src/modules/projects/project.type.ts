@@ -2,6 +2,8 @@ import { DatabaseNode, Node } from '../../core/graphql/node';
 import { Field, Int, ObjectType } from 'type-graphql';
 import { PageType } from '../../core/pagination/page';
 import { MaxItems } from '../../core/graphql/list-bound';
+import { TextCost } from '../../core/graphql/text-cost';
+import { PROJECT_DESCRIPTION_MAX } from './project.entity';
 import { Visibility } from '../access/visibility.type';
 
 @ObjectType('SharedWithGroup')
@@ -31,7 +33,7 @@ export class ProjectStatisticsType {
 export class ProjectType extends DatabaseNode {
   @Field(() => String) name!: string;
   @Field(() => String) path!: string;
-  @Field(() => String) description!: string;
+  @Field(() => String) @TextCost(PROJECT_DESCRIPTION_MAX) description!: string;
   @Field(() => String, { nullable: true }) defaultBranch!: string | null;
   @Field(() => [String]) @MaxItems(PROJECT_TAGS_MAX) tagList!: string[];
   @Field(() => Boolean) archived!: boolean;

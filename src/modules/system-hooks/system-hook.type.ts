@@ -2,10 +2,11 @@ import { idArgOf } from '../../core/graphql/global-id';
 import { DatabaseNode, Node } from '../../core/graphql/node';
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { PageArgs, PageType } from '../../core/pagination/page';
+import { TextCost } from '../../core/graphql/text-cost';
 
 @ObjectType('SystemHook', { description: 'An address that receives instance events (GitLab 10.3 system hooks); administrators only. The token is never shown.', implements: Node })
 export class SystemHookType extends DatabaseNode {
-  @Field(() => String) url!: string;
+  @Field(() => String) @TextCost(2048) url!: string;
   @Field(() => Date) createdAt!: Date;
   @Field(() => Boolean, { description: 'Stored for compatibility: this service has no repositories, so no push events.' }) pushEvents!: boolean;
   @Field(() => Boolean, { description: 'Stored for compatibility (no repositories).' }) tagPushEvents!: boolean;
@@ -24,9 +25,9 @@ export class SystemHookLogType {
   @Field(() => ID) id!: string;
   @Field(() => String, { description: 'system_hooks, or the event name of the delivered event.' }) trigger!: string;
   @Field(() => String, { nullable: true, description: 'The event delivered (null for a test).' }) eventName!: string | null;
-  @Field(() => String) url!: string;
+  @Field(() => String) @TextCost(2048) url!: string;
   @Field(() => Int, { nullable: true, description: 'The receiver\'s HTTP status; null when no response arrived.' }) responseStatus!: number | null;
-  @Field(() => String, { description: 'The start of the response body (at most 2 KB).' }) responseBody!: string;
+  @Field(() => String, { description: 'The start of the response body (at most 2 KB).' }) @TextCost(2048) responseBody!: string;
   @Field(() => Int, { description: 'Milliseconds.' }) executionDuration!: number;
   @Field(() => String, { nullable: true, description: 'Why no response arrived (refused, timed out, blocked address).' }) internalErrorMessage!: string | null;
   @Field(() => Date) createdAt!: Date;
