@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
-import { extractToken } from './core/auth/token';
+import { requestToken } from './core/auth/token';
 import { ctxFactory, type AppEnv, type Clock, type RandomInt, type RequestCtx } from './core/context/request-ctx';
 import type { DbHealth } from './core/db/db-monitor';
 import type { Orm } from './core/db/orm';
@@ -31,8 +31,7 @@ import { backgroundOf, downloadsOf, envSettingsOf, loaderFactory, routesOf, swit
 import { checkEnvSettings } from './core/module/env-settings';
 import { ANONYMOUS, authenticateToken, type AuthResult } from './modules/tokens/authenticate';
 import { knownThrottleConfig, throttleConfig } from './modules/application-settings';
-import { createRateLimiter, sendThrottled, throttled } from './core/http/rate-limit';
-import { ipAllowed } from './ops/ip-whitelist';
+import { createRateLimiter, requestThrottle } from './core/http/rate-limit';
 import { applySudo } from './modules/tokens/sudo';
 import { createErrorReporter } from './ops/error-reporter';
 import { createMetrics } from './ops/metrics';
@@ -142,34 +141,21 @@ export async function buildApp(given: AppDeps): Promise<BuiltApp> {
   // are never throttled, before both surfaces. Off (the default), this costs one cached lookup.
   // One fork for raw statements only (no identity map is used): counters and the throttle settings.
   const rawEm = orm.em.fork();
-  const limiter = createRateLimiter(rawEm, (err, msg) => logger.warn({ err }, msg));
-  const whitelist = deps.monitoringWhitelist ?? ['127.0.0.0/8', '::1/128'];
-  app.use((req, res, next) => {
-    // Throttling off and known to this instance (the usual case): on at once, without a promise.
-    const known = knownThrottleConfig(cache);
-    if (known && !known.unauthenticated && !known.authenticatedApi) return next();
-    void throttle(req, res).then((passed) => passed && next(), next);
-  });
-  async function throttle(req: Request, res: Response): Promise<boolean> {
-    if (deps.health && !deps.health.available()) return true; // the request answers 503 anyway
-    const config = await throttleConfig(rawEm, cache);
-    if (!config.unauthenticated && !config.authenticatedApi) return true;
-    if (ipAllowed(req.ip, whitelist)) return true; // GitLab's safelist: the monitoring whitelist
-    // Identified as GitLab's Rack::Attack does: a token in a header or the query string (not a JSON body).
-    const token = extractToken({ header: (n) => req.get(n), param: (n) => (req.query as Record<string, unknown>)[n] });
-    let auth: AuthResult | undefined;
-    if (token !== undefined) {
-      auth = await authenticateToken(orm.em.fork(), cache, token, new Date(), req.ip);
+  const warn = (err: unknown, msg: string) => logger.warn({ err }, msg);
+  const throttle = requestThrottle({
+    limiter: createRateLimiter(rawEm, warn),
+    known: () => knownThrottleConfig(cache),
+    settings: () => throttleConfig(rawEm, cache),
+    available: () => !deps.health || deps.health.available(),
+    // The request's context reuses this lookup (same token, same request).
+    identify: async (req, token) => {
+      const auth = await authenticateToken(orm.em.fork(), cache, token, new Date(), req.ip);
       req.preAuth = { token, auth };
-    }
-    const user = auth?.user;
-    const rule = user ? config.authenticatedApi : config.unauthenticated;
-    if (!rule) return true;
-    const hit = await limiter.hit(user ? `user:${user.id}` : `ip:${req.ip}`, rule, Date.now());
-    if (!throttled(hit)) return true;
-    sendThrottled(res, hit);
-    return false;
-  }
+      return auth.user?.id ?? null;
+    },
+    warn,
+  });
+  app.use(throttle.beforeBody);
 
   /** Authenticates the request; on /api/v4 an admin's Sudo header or parameter acts as another user. */
   const createCtx = async (req: Request, sudo = false): Promise<RequestCtx> => {
@@ -180,7 +166,7 @@ export async function buildApp(given: AppDeps): Promise<BuiltApp> {
     const now = clock ? clock.now() : new Date();
     const body = (req.body ?? {}) as Record<string, unknown>;
     const query = (req.query ?? {}) as Record<string, unknown>;
-    const token = extractToken({ header: (n) => req.get(n), param: (n) => query[n] ?? body[n] });
+    const token = requestToken(req, { body: true });
     // Reuses the throttle's lookup when it authenticated this very token (same request, same instant).
     let auth = req.preAuth && req.preAuth.token === token ? req.preAuth.auth : token === undefined ? ANONYMOUS : await authenticateToken(em, cache, token, now, req.ip);
     const sudoAs = sudo ? (req.get('sudo') ?? query.sudo ?? body.sudo) : undefined;
@@ -196,7 +182,7 @@ export async function buildApp(given: AppDeps): Promise<BuiltApp> {
   const openapi = buildOpenApi(schema, routes);
   app.get('/api/v4/openapi.json', (_req, res) => sendJson(res, 200, openapi));
   app.use('/api/v4/docs', withCsp(SWAGGER_CSP), swaggerUiRouter());
-  const rest = (list: typeof routes) => buildRestRouter({ schema, routes: list, createCtx: (req) => createCtx(req, true), logger, reporter, externalUrl: deps.externalUrl });
+  const rest = (list: typeof routes) => buildRestRouter({ schema, routes: list, createCtx: (req) => createCtx(req, true), logger, reporter, externalUrl: deps.externalUrl, afterBody: throttle.afterBody });
   app.use('/api/v4', normalizeApiPath, rest(routes));
   // spec 9: the few routes GitLab also answered under the deprecated /api/v3 (RouteDef.v3), same handlers.
   app.use('/api/v3', normalizeApiPath, rest(routes.filter((c) => c.route.v3)));
@@ -237,9 +223,9 @@ export async function buildApp(given: AppDeps): Promise<BuiltApp> {
   app.get('/graphql', (req, res, next) => (req.accepts(['application/json', 'text/html']) === 'text/html' ? graphiql(req, res, next) : next()));
   // A POST of a JSON array is a batch of operations (core/graphql/batch.ts).
   const graphqlHandler = apolloHandler(apollo, graphqlCtx, { schema });
-  app.use('/graphql', express.json({ limit: BODY_LIMIT_BYTES }), graphqlDocumentGuard, graphqlHandler);
+  app.use('/graphql', express.json({ limit: BODY_LIMIT_BYTES }), throttle.afterBody, graphqlDocumentGuard, graphqlHandler);
   // GitLab serves its GraphQL API at /api/graphql: the same endpoint under that path too.
-  app.use('/api/graphql', express.json({ limit: BODY_LIMIT_BYTES }), graphqlDocumentGuard, graphqlHandler);
+  app.use('/api/graphql', express.json({ limit: BODY_LIMIT_BYTES }), throttle.afterBody, graphqlDocumentGuard, graphqlHandler);
 
   app.use((_req, res) => sendJson(res, 404, { error: '404 Not Found' }));
   // One handler for failures outside a route (body parsers, multipart); unexpected ones are reported once.

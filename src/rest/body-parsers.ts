@@ -134,6 +134,8 @@ export interface BodyPipelineOptions {
   logger?: Logger;
   /** The root field's permission metadata, checked before the route's `gate`. */
   allow?: AllowRule;
+  /** Run after the body is read (or found absent), before the route's operation. */
+  afterBody?: RequestHandler;
 }
 
 /** The middleware chain in front of one route: authenticate, the route's gate, then read the body this route accepts. */
@@ -147,7 +149,8 @@ export function routeBodyPipeline(route: RouteDef, createCtx: (req: Request) => 
   const multipart = upload.any();
   const readBody = inSequence([multipartGate(route), jsonBody, formBody, multipartOf(multipart, route, opts.logger), filesToFields]);
   // Without a body (no Content-Length, no Transfer-Encoding: most GETs) every reader would pass it on.
-  return [authenticateFirst(createCtx), routeGate(route, opts.allow), (req, res, next) => (hasBody(req) ? readBody(req, res, next) : next())];
+  const body: RequestHandler = (req, res, next) => (hasBody(req) ? readBody(req, res, next) : next());
+  return [authenticateFirst(createCtx), routeGate(route, opts.allow), body, ...(opts.afterBody ? [opts.afterBody] : [])];
 }
 
 /** Whether a request carries a body: the rule body-parser and multer apply (type-is `hasBody`); a `Content-Length: 0` counts. */

@@ -1,4 +1,4 @@
-import express, { type Request, type Response, type Router } from 'express';
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import type { RequestCtx } from '../core/context/request-ctx';
@@ -28,6 +28,8 @@ export interface RestDeps {
   reporter?: ErrorReporter;
   /** EXTERNAL_URL: the base of Link headers. */
   externalUrl: string;
+  /** Run once the body is read, before the route's operation (the rate limits charge a token found in the body). */
+  afterBody?: RequestHandler;
 }
 
 /** python-gitlab 3.x decodes only responses whose Content-Type is exactly `application/json`. */
@@ -136,7 +138,7 @@ export function buildRestRouter(deps: RestDeps): Router {
   for (const c of deps.routes) {
     const method = c.route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
     // Bodies are read per route, after header/query authentication; errors go to the app's bodyErrorHandler.
-    router[method](c.route.path, ...routeBodyPipeline(c.route, deps.createCtx, { logger: deps.logger, allow: c.allow }), (req: Request, res: Response) => {
+    router[method](c.route.path, ...routeBodyPipeline(c.route, deps.createCtx, { logger: deps.logger, allow: c.allow, afterBody: deps.afterBody }), (req: Request, res: Response) => {
       res.locals.route = `${c.route.method} ${c.route.path}`;
       handle(c, deps, req, res).catch((err: unknown) => sendError(res, restErrorOf(err, deps, req, res)));
     });

@@ -206,7 +206,7 @@ describe('PUT /application/settings', () => {
     expect(res.body.restricted_visibility_levels).toEqual([]);
   });
 
-  it('bounds GitLab\'s string settings and list entries at 255 characters; text settings are free', async () => {
+  it('bounds GitLab\'s string settings and list entries at 255 characters; text settings at most 65,536', async () => {
     const long = 'x'.repeat(256);
     const res = await put({ home_page_url: `http://${long}.example`, captcha_private_key: long, domain_whitelist: ['ok.example', `${long}.example`], jobqueue_throttling_queues: [long] });
     expect(res.status).toBe(400);
@@ -224,10 +224,10 @@ describe('PUT /application/settings', () => {
     expect(many.body).toEqual({ message: { domain_whitelist: ['has too many entries (maximum is 1000)'] } });
     // Characters as GitLab counts them: 255 emoji are 510 UTF-16 units and still fit.
     const edge = '😀'.repeat(255);
-    const ok = await put({ captcha_private_key: edge, domain_blacklist: [edge], domain_whitelist: Array.from({ length: 1000 }, (_x, i) => `d${i}.example`), sign_in_text: 'z'.repeat(100_000) }).expect(200);
+    const ok = await put({ captcha_private_key: edge, domain_blacklist: [edge], domain_whitelist: Array.from({ length: 1000 }, (_x, i) => `d${i}.example`), sign_in_text: 'z'.repeat(65_536) }).expect(200);
     expect(ok.body).toMatchObject({ captcha_private_key: edge, domain_blacklist: [edge] });
     expect(ok.body.domain_whitelist).toHaveLength(1000);
-    expect(ok.body.sign_in_text).toHaveLength(100_000);
+    expect(ok.body.sign_in_text).toHaveLength(65_536);
     const gql = await api(t, ROOT_TOKEN).graphql('mutation { updateApplicationSettings(input: { homePageUrl: "http://' + long + '.example" }) { homePageUrl } }');
     expect(gql.body.errors?.[0]).toMatchObject({ extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }) });
   });

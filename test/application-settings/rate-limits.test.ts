@@ -15,7 +15,7 @@ import { waitFor } from '../reliability/fault-support';
 /** Issue 21: GitLab 10.3's throttle_* settings, accepted, validated and in effect on every instance. */
 const t = useTestApp();
 
-/** An instance whose monitoring whitelist does not contain loopback, so that supertest's requests are throttled. */
+/** A second instance on the file's database (its own caches and limiter leases), with the default monitoring whitelist (loopback). */
 interface Instance {
   app: Express;
   cache: SharedCache;
@@ -24,7 +24,7 @@ interface Instance {
 const instances: Instance[] = [];
 async function instance(logger = pino({ level: 'silent' })): Promise<Instance> {
   const orm: Orm = await initOrm({ clientUrl: t.orm.config.getClientUrl(), poolMax: 4, model: ormModelOf(MODULES) });
-  const built = await buildApp({ orm, logger, externalUrl: 'http://gitlab.test', secrets: TEST_SECRETS, modules: MODULES, monitoringWhitelist: ['192.0.2.1/32'] });
+  const built = await buildApp({ orm, logger, externalUrl: 'http://gitlab.test', secrets: TEST_SECRETS, modules: MODULES });
   await built.cache.ready();
   const inst = { app: built.app, cache: built.cache, close: async () => { await built.stop(); await orm.close(true); } };
   instances.push(inst);
@@ -108,8 +108,8 @@ describe('rate limits in effect', () => {
     // GraphQL counts on the same address; a token holder is not an unauthenticated request.
     expect((await request(a.app).post('/graphql').send({ query: '{ __typename }' })).status).toBe(429);
     expect((await request(a.app).get('/api/v4/groups').set('PRIVATE-TOKEN', ROOT_TOKEN)).status).toBe(200);
-    // The ops endpoints are never throttled (answered before the limiter; whitelisted callers only, so 404 here).
-    expect((await request(a.app).get('/-/liveness')).status).not.toBe(429);
+    // The ops endpoints are never throttled (answered before the limiter).
+    expect((await request(a.app).get('/-/liveness')).status).toBe(200);
     await settings({ throttle_unauthenticated_enabled: false }).expect(200);
     await waitFor('switched off everywhere', async () => (await request(a.app).get('/api/v4/groups')).status === 200, 5000);
   });
@@ -156,10 +156,29 @@ describe('rate limits in effect', () => {
     }
   });
 
-  it('does not throttle monitoring-whitelisted addresses (the default loopback)', async () => {
-    await settings({ throttle_unauthenticated_enabled: true, throttle_unauthenticated_requests_per_period: 1, throttle_unauthenticated_period_in_seconds: 3600 }).expect(200);
-    for (let i = 0; i < 5; i += 1) expect((await request(t.app).get('/api/v4/groups')).status).toBe(200);
-    await settings({ throttle_unauthenticated_enabled: false }).expect(200);
+  it('throttles callers on 127.0.0.1 like any address (no safelist), and never the /-/ endpoints', async () => {
+    // t.server listens on 127.0.0.1, which the default MONITORING_WHITELIST holds: no exemption from the throttles.
+    const local = () => request(t.server);
+    const period = periodWithRoom();
+    await settings({
+      throttle_unauthenticated_enabled: true, throttle_unauthenticated_requests_per_period: 2, throttle_unauthenticated_period_in_seconds: period,
+      throttle_authenticated_api_enabled: true, throttle_authenticated_api_requests_per_period: 2, throttle_authenticated_api_period_in_seconds: period,
+    }).expect(200);
+    const alice = await createUser(t, { username: 'alice' });
+    await t.orm.em.getConnection().execute('delete from rate_limit_counters');
+    const anonymous: number[] = [];
+    const user: number[] = [];
+    for (let i = 0; i < 4; i += 1) anonymous.push((await local().get('/api/v4/groups')).status);
+    for (let i = 0; i < 4; i += 1) user.push((await local().get('/api/v4/user').set('PRIVATE-TOKEN', alice.token)).status);
+    expect({ anonymous, user }).toEqual({ anonymous: [200, 200, 429, 429], user: [200, 200, 429, 429] });
+    expect(await t.orm.em.getConnection().execute('select key from rate_limit_counters order by key')).toEqual([
+      { key: `throttle_authenticated_api:user:${alice.id}` }, { key: 'throttle_unauthenticated:ip:127.0.0.1' },
+    ]);
+    // Health, readiness, liveness and metrics are answered before the limiter, to the monitoring whitelist (loopback here).
+    for (let i = 0; i < 3; i += 1) {
+      for (const path of ['/-/health', '/-/readiness', '/-/liveness', '/-/metrics']) expect([path, (await local().get(path)).status]).toEqual([path, 200]);
+    }
+    await settings({ throttle_unauthenticated_enabled: false, throttle_authenticated_api_enabled: false }).expect(200);
   });
 
   it('takes effect on every instance when the settings row is written by something else (an SQL console): a trigger notifies', async () => {

@@ -146,10 +146,11 @@ describe('the dashboard\'s GraphQL documents', () => {
       expect(res.body.errors).toBeUndefined();
       costs[name] = res.body.data.queryComplexity;
     }
-    // docs/dashboard.md quotes them (overview 15,613: 13,002 of it the flags list at its bound of 1,000).
+    // docs/dashboard.md quotes them (overview 16,273: 13,002 of it the flags list at its bound of 1,000;
+    // group 2,223: the projects' descriptions count 8 each, text-cost.ts).
     const scores = Object.fromEntries(Object.entries(costs).map(([k, v]) => [k, (v as { score: number }).score]));
     expect(scores.overview).toBeLessThan(20000);
-    for (const name of ['group', 'runner', 'runnerJobs']) expect([name, scores[name] < 2000]).toEqual([name, true]);
+    for (const name of ['group', 'runner', 'runnerJobs']) expect([name, scores[name] < 3000]).toEqual([name, true]);
     for (const v of Object.values(costs)) expect((v as { depth: number }).depth).toBeLessThanOrEqual(6);
   });
 

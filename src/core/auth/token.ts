@@ -32,3 +32,22 @@ export function extractToken(src: TokenSource): string | undefined {
   }
   return undefined;
 }
+
+/** What `requestToken` reads of a request (an express Request, or the fields a WebSocket handshake supplies). */
+export interface TokenCarrier {
+  get(name: string): string | undefined;
+  query?: unknown;
+  body?: unknown;
+}
+
+const fieldsOf = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+
+/**
+ * The token a request carries: headers, then the query string and, with `body`, the JSON, form or
+ * multipart body once it has been read (a query parameter wins over a body one).
+ */
+export function requestToken(req: TokenCarrier, opts: { body: boolean }): string | undefined {
+  const query = fieldsOf(req.query);
+  const body = opts.body ? fieldsOf(req.body) : {};
+  return extractToken({ header: (n) => req.get(n), param: (n) => query[n] ?? body[n] });
+}

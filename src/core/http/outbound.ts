@@ -9,15 +9,15 @@ import type { LookupFunction } from 'node:net';
  * the server-side request forgery guard later GitLab applies (its UrlBlocker): only http and https;
  * a host that resolves to a loopback, private, link-local (cloud metadata), shared, multicast or
  * unspecified address is refused unless local requests are allowed (application setting
- * `allow_local_requests_from_system_hooks`). The check runs when the URL is saved and again on every
+ * `allow_local_requests_from_system_hooks`); an IPv6 address that embeds an IPv4 one is judged as that
+ * IPv4 address (`embeddedIpv4`). The check runs when the URL is saved and again on every
  * request, and the connection goes to the very address that was checked (no second DNS answer can
  * slip in: DNS rebinding). Redirects are never followed.
  */
 const LOOPBACK = new BlockList();
 LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
 LOOPBACK.addSubnet('0.0.0.0', 8, 'ipv4');
-LOOPBACK.addAddress('::1', 'ipv6');
-LOOPBACK.addAddress('::', 'ipv6');
+// ::1 and :: are IPv4-compatible addresses (0.0.0.1, 0.0.0.0): judged in 0.0.0.0/8 (`embeddedIpv4`).
 
 const LOCAL_NETWORK = new BlockList();
 for (const [net, bits] of [
@@ -35,17 +35,55 @@ export class BlockedUrlError extends Error {
   }
 }
 
-/** An IPv4-mapped IPv6 address (::ffff:127.0.0.1) is judged by its IPv4 part. */
-function unmapped(address: string): { address: string; family: 'ipv4' | 'ipv6' } {
-  const m = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (m) return { address: m[1], family: 'ipv4' };
-  return { address, family: isIP(address) === 6 ? 'ipv6' : 'ipv4' };
+/** The eight 16-bit groups of an IPv6 address in any spelling (`::`, a trailing dotted IPv4), or undefined. */
+function ipv6Groups(address: string): number[] | undefined {
+  if (isIP(address) !== 6) return undefined;
+  let text = address.toLowerCase();
+  const dotted = /^(.*:)(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(2).map(Number);
+    text = `${dotted[1]}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split('::');
+  const part = (s: string | undefined) => (s ? s.split(':').map((g) => parseInt(g, 16)) : []);
+  const left = part(head);
+  const right = part(tail);
+  const groups = tail === undefined ? left : [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
+  return groups.length === 8 ? groups : undefined;
+}
+
+const ipv4Of = (high: number, low: number) => `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
+
+/**
+ * The IPv4 address an IPv6 address stands for, when it embeds one: IPv4-compatible (::/96, which also
+ * holds :: and ::1), mapped (::ffff:0:0/96), translated (::ffff:0:0:0/96), NAT64 (64:ff9b::/96, and
+ * the local-use 64:ff9b:1::/48, both read with the /96 layout: the IPv4 in the last 32 bits) and 6to4
+ * (2002::/16, the IPv4 in bits 16-47). Such an address reaches that IPv4 host (through the kernel, a
+ * translator or a relay), so it is judged as that host: a public one passes, a local one is refused.
+ */
+function embeddedIpv4(address: string): string | undefined {
+  const g = ipv6Groups(address);
+  if (!g) return undefined;
+  const zero = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  if (zero(0, 6)) return ipv4Of(g[6], g[7]);
+  if (zero(0, 5) && g[5] === 0xffff) return ipv4Of(g[6], g[7]);
+  if (zero(0, 4) && g[4] === 0xffff && g[5] === 0) return ipv4Of(g[6], g[7]);
+  if (g[0] === 0x64 && g[1] === 0xff9b && (zero(2, 6) || g[2] === 1)) return ipv4Of(g[6], g[7]);
+  if (g[0] === 0x2002) return ipv4Of(g[1], g[2]);
+  return undefined;
+}
+
+/** The address as the guard judges it: an IPv6 address that embeds an IPv4 one is judged by that IPv4 address. */
+function judged(address: string): { address: string; family: 'ipv4' | 'ipv6' } {
+  if (isIP(address) === 4) return { address, family: 'ipv4' };
+  const v4 = embeddedIpv4(address);
+  return v4 ? { address: v4, family: 'ipv4' } : { address, family: 'ipv6' };
 }
 
 /** The refusal for one resolved address, or undefined when it may be reached. */
 export function addressRefusal(address: string, allowLocal: boolean): string | undefined {
   if (allowLocal) return undefined;
-  const a = unmapped(address);
+  const a = judged(address);
   if (LOOPBACK.check(a.address, a.family)) return 'Requests to localhost are not allowed';
   if (LOCAL_NETWORK.check(a.address, a.family)) return 'Requests to the local network are not allowed';
   return undefined;

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
+import { requestToken } from '../auth/token';
 import { sqlRows } from '../db/sql';
 
 /**
@@ -125,4 +126,85 @@ export function sendThrottled(res: Response, hit: Hit): void {
     'RateLimit-ResetTime': new Date(hit.resetAt * 1000).toUTCString(),
   });
   res.send('Retry later\n');
+}
+
+/** What the request throttle needs from the app: the settings, and whose token a request carries. */
+export interface RequestThrottleDeps {
+  limiter: RateLimiter;
+  /** The throttle settings when this instance holds them already (no promise), else undefined. */
+  known(): ThrottleConfig | undefined;
+  settings(): Promise<ThrottleConfig>;
+  /** The id of the user `token` authenticates, null for none (the app may keep the answer for the request's context). */
+  identify(req: Request, token: string): Promise<number | null>;
+  /** False while the database is unreachable: such a request answers 503 anyway, uncounted. */
+  available(): boolean;
+  warn(err: unknown, msg: string): void;
+}
+
+export interface RequestThrottle {
+  /** Before any body is read: charges a request whose identity is known (a token in a header or the query, or no body to carry one). */
+  beforeBody: RequestHandler;
+  /** After the body is read (GraphQL after its JSON parser, REST after the route's readers): charges a request `beforeBody` left to its body, or answers 429. */
+  afterBody: RequestHandler;
+}
+
+/** A body that may hold `private_token` (JSON, form or multipart; an empty one holds nothing). */
+const mayCarryToken = (req: Request) => req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length']) > 0;
+
+/**
+ * Each request is charged to the identity it is served as, whatever carries its token (header, query,
+ * JSON, form or multipart body): the authenticated budget of the token's user, or the unauthenticated
+ * budget of the client address, never both. A request without a header or query token but with a body
+ * is charged once the body is read (`afterBody`, before its operation runs); one that is
+ * answered before that (no such route, a body its parser refuses) counts as anonymous when it ends.
+ * No address is exempt (GitLab's throttles have no safelist); the /-/ ops endpoints are answered before.
+ */
+export function requestThrottle(deps: RequestThrottleDeps): RequestThrottle {
+  const deferred = new WeakMap<Request, ThrottleConfig>();
+
+  async function charge(req: Request, res: Response, config: ThrottleConfig, token: string | undefined): Promise<boolean> {
+    const userId = token === undefined ? null : await deps.identify(req, token);
+    const rule = userId === null ? config.unauthenticated : config.authenticatedApi;
+    if (!rule) return true;
+    const hit = await deps.limiter.hit(userId === null ? `ip:${req.ip}` : `user:${userId}`, rule, Date.now());
+    if (!throttled(hit)) return true;
+    sendThrottled(res, hit);
+    return false;
+  }
+
+  async function before(req: Request, res: Response): Promise<boolean> {
+    if (!deps.available()) return true;
+    const config = await deps.settings();
+    if (!config.unauthenticated && !config.authenticatedApi) return true;
+    const token = requestToken(req, { body: false });
+    if (token !== undefined || !mayCarryToken(req)) return charge(req, res, config, token);
+    deferred.set(req, config);
+    res.once('close', () => {
+      const anonymous = config.unauthenticated;
+      if (!deferred.delete(req) || !anonymous) return;
+      deps.limiter.hit(`ip:${req.ip}`, anonymous, Date.now()).catch((err: unknown) => deps.warn(err, 'rate limits: counting a request answered before authentication failed'));
+    });
+    return true;
+  }
+
+  function settle(req: Request, res: Response): Promise<boolean> | undefined {
+    const config = deferred.get(req);
+    if (!config) return undefined;
+    deferred.delete(req);
+    return charge(req, res, config, requestToken(req, { body: true }));
+  }
+
+  return {
+    beforeBody(req, res, next) {
+      // Throttling off and known to this instance (the usual case): on at once, without a promise.
+      const known = deps.known();
+      if (known && !known.unauthenticated && !known.authenticatedApi) return next();
+      void before(req, res).then((passed) => passed && next(), next);
+    },
+    afterBody(req, res, next) {
+      const settled = settle(req, res);
+      if (!settled) return next();
+      void settled.then((passed) => passed && next(), next);
+    },
+  };
 }
