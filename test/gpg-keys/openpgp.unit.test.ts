@@ -1,21 +1,10 @@
 import { hasArmorFormat, dearmor } from '../../src/modules/gpg-keys/openpgp-armor';
 import { readPackets, readPublicKey } from '../../src/modules/gpg-keys/openpgp-key';
-import { ALICE, BOB, CAROL } from '../support/gpg-keys';
+import { ALICE, BOB, CAROL, crc24 } from '../support/gpg-keys';
 
 /** The OpenPGP reader behind GPG keys: what gpg would import from a key, refused in linear time when hostile. */
 
-// The test's own armor writer (bitwise CRC-24, RFC 4880 §6.1), independent of the table-driven one in src/.
-function crc24(data: Uint8Array): number {
-  let crc = 0xb704ce;
-  for (const byte of data) {
-    crc ^= byte << 16;
-    for (let i = 0; i < 8; i++) {
-      crc <<= 1;
-      if (crc & 0x1000000) crc ^= 0x1864cfb;
-    }
-  }
-  return crc & 0xffffff;
-}
+// The test's own armor writer (the bitwise CRC-24 of test/support, independent of the table-driven one in src/).
 function armor(data: Uint8Array, opts: { crc?: boolean; headers?: string[] } = {}): string {
   const b64 = Buffer.from(data).toString('base64');
   const lines = b64.match(/.{1,64}/g) ?? [];

@@ -72,8 +72,8 @@ G/PZHGsBAP6E6xazWjID07GybGKtJFZ9CM5RltsDqC5psXklQ1+yAQCvlR8L5Adl
 -----END PGP PUBLIC KEY BLOCK-----`,
 };
 
-/** RFC 4880 §6.1 CRC-24 of the armor checksum. */
-function crc24(data: Uint8Array): number {
+/** RFC 4880 §6.1 CRC-24 of the armor checksum, bitwise (src/ has a table-driven one: the tests check it against this). */
+export function crc24(data: Uint8Array): number {
   let crc = 0xb704ce;
   for (const byte of data) {
     crc ^= byte << 16;
