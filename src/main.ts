@@ -14,8 +14,10 @@ import { MODULES } from './modules';
 import type { buildApp as BuildApp } from './app';
 import { runPrimary } from './ops/cluster-primary';
 import { CRASH_GRACE_MS, installProcessPolicy } from './ops/process-policy';
+import { watchRequests } from './ops/in-flight-requests';
+import { listenOnSupervisorSocket } from './ops/shared-listener';
 import { reason, startupExitCode, startupMessage, startupSteps } from './ops/startup-failure';
-import { announceDraining } from './ops/supervisor';
+import { announceDraining, announceListening, sendToSupervisor } from './ops/worker-messages';
 
 function configOrExit(): Config {
   try {
@@ -80,17 +82,25 @@ async function serve(config: Config, logger: Logger, worker: boolean): Promise<v
   // balancers reconnect elsewhere instead of reusing a connection that is about to be closed.
   // Requests and responses are built with express's prototypes (core/http/express-server.ts: no
   // per-request prototype change, so request data dies young instead of being promoted).
+  // Under the supervisor each request is watched, so that the supervisor can name the one that
+  // killed this process (ops/in-flight-requests.ts; tracked after the app has set its id).
+  const watch = worker ? watchRequests({ logger, send: sendToSupervisor }) : undefined;
   const server = createAppServer(app, (req, res) => {
     if (draining) res.shouldKeepAlive = false;
     app(req, res);
+    watch?.track(req, res);
   });
   server.keepAliveTimeout = 5000;
   answerClientErrors(server); // what the HTTP parser refuses still gets a JSON body
   attach(server);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, resolve);
-  }).catch(async (e: unknown) => {
+  // A worker listens on the socket the supervisor holds (ops/shared-listener.ts), which stays open between workers.
+  const listening = worker
+    ? listenOnSupervisorSocket(server)
+    : new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(config.port, config.host, resolve);
+      });
+  await listening.catch(async (e: unknown) => {
     logger.fatal(`cannot listen on ${config.host}:${config.port}: ${reason(e)}; set PORT or HOST`);
     await db.close();
     process.exit(1);
@@ -117,6 +127,7 @@ async function serve(config: Config, logger: Logger, worker: boolean): Promise<v
     server.closeIdleConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     logger.info('http server closed');
+    watch?.stop();
     await stop();
     await db.close();
     logger.info({ exitCode: code }, 'stopped');
@@ -128,6 +139,7 @@ async function serve(config: Config, logger: Logger, worker: boolean): Promise<v
   // as it reads this line gets the drain and the graceful stop, never the default kill of a signal that
   // arrived between the line and the handlers.
   logger.info({ host: config.host, port: config.port, ms: Date.now() - started }, `listening on http://${config.host}:${config.port}`);
+  if (worker) announceListening();
 }
 
 /**

@@ -8,6 +8,7 @@ import { ormModelOf } from '../core/module/app-module';
 import { MODULES } from '../modules';
 import { installProcessPolicy } from './process-policy';
 import { reason, startupExitCode, startupMessage, startupSteps } from './startup-failure';
+import { openSharedListener, type SharedListener } from './shared-listener';
 import { startSupervisor, type Supervisor } from './supervisor';
 
 /** PostgreSQL's default superuser_reserved_connections. */
@@ -24,9 +25,9 @@ async function warnConnectionBudget(orm: Orm, config: Config, logger: Logger): P
 }
 
 /**
- * `npm start` with WORKERS ≥ 1: the primary does what must happen once (secrets key, embedded
- * PostgreSQL, migrations, root user), closes its pool, then supervises the workers, which connect to
- * the same database URL. It owns the embedded server: stopped after the last worker has exited.
+ * `npm start` with WORKERS ≥ 1: the primary binds the port, does what must happen once (secrets key,
+ * embedded PostgreSQL, migrations, root user), closes its pool, then supervises the workers, which
+ * listen on its socket and connect to the same database URL. It owns the embedded server: stopped after the last worker has exited.
  * Start-up failures keep the single-process behaviour: one fatal line, exit 1 (2 for configuration).
  */
 export async function runPrimary(config: Config, logger: Logger): Promise<void> {
@@ -46,6 +47,15 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
   installProcessPolicy({ logger, stop: (why) => void shutdown(why, 1) });
   process.on('SIGTERM', () => void shutdown('SIGTERM', 0));
   process.on('SIGINT', () => void shutdown('SIGINT', 0));
+
+  // Bound first (a port in use fails before the database starts); workers listen on this socket.
+  let listener: SharedListener;
+  try {
+    listener = await openSharedListener(config.host, config.port);
+  } catch (e) {
+    logger.fatal(`cannot listen on ${config.host}:${config.port}: ${reason(e)}; set PORT or HOST`);
+    process.exit(1);
+  }
 
   // Created here, before any worker reads it (the file is created race-free anyway, but once is clearer).
   let secrets: SecretBox;
@@ -84,10 +94,11 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
   supervisor = startSupervisor({
     workers: config.workers,
     logger,
+    listener,
     env: config.databaseUrl ? {} : { DATABASE_URL: url },
     stopTimeoutMs: config.shutdownDrainMs + config.shutdownTimeoutMs + 5000,
     onGiveUp: (code) => void shutdown('a worker failed to start', code),
   });
   await supervisor.ready;
-  logger.info({ host: config.host, port: config.port, workers: config.workers, ms: Date.now() - started }, `listening on http://${config.host}:${config.port} with ${config.workers} worker${config.workers === 1 ? '' : 's'}`);
+  logger.info({ host: config.host, port: listener.port, workers: config.workers, ms: Date.now() - started }, `listening on http://${config.host}:${listener.port} with ${config.workers} worker${config.workers === 1 ? '' : 's'}`);
 }

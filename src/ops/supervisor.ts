@@ -1,14 +1,26 @@
 import cluster, { type Worker } from 'node:cluster';
+import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
+import type { SharedListener } from './shared-listener';
+import { describeInFlight, DRAINING, isWorkerMessage, LISTENING, REQUEST_DONE, REQUESTS, SOCKET, type HeapNote, type RequestRecord, type WorkerMessage } from './worker-messages';
 
 /**
- * The node:cluster primary of `npm start` (README "Operations"): forks WORKERS serving processes that
- * share the listening socket, replaces one that dies at once, and stops them all gracefully. The
- * primary itself serves nothing, so a request cannot take it down.
+ * The node:cluster primary of `npm start` (README "Process supervision"): forks WORKERS serving
+ * processes, hands each the listening socket it holds, replaces one that dies, and stops them all
+ * gracefully. The primary itself serves nothing, so a request cannot take it down.
+ *
+ * A worker that dies after it listened (a request killed it, or a signal) is replaced at once,
+ * however often that happens: a back-off there would leave the port without workers exactly when
+ * requests are killing them. Only workers that die before they listen (start-up failures: the
+ * database, the configuration) are replaced with a growing delay, since the next one would most
+ * likely fail the same way. Meanwhile the socket stays open (ops/shared-listener.ts): connections
+ * wait for the next worker instead of being refused.
  */
 export interface SupervisorOptions {
   workers: number;
   logger: Logger;
+  /** Bound by the primary (ops/shared-listener.ts); workers ask for it and listen on it. */
+  listener: SharedListener;
   /** Added to each worker's environment (the database URL the primary opened). */
   env?: Record<string, string>;
   /** After SIGTERM, how long workers may take to finish in-flight requests and exit before SIGKILL. */
@@ -28,36 +40,39 @@ export interface Supervisor {
   stop(): Promise<void>;
 }
 
-/** Deaths counted for the crash-loop back-off. */
+/** Start-up failures counted for the back-off. */
 export const CRASH_WINDOW_MS = 60_000;
 const BACKOFF_FIRST_MS = 500;
 const BACKOFF_MAX_MS = 30_000;
 
 /**
- * Delay before forking the replacement of a dead worker, given the deaths in the last CRASH_WINDOW_MS
- * (this one included): none while there are at most `free` (one per worker), then 0.5 s, 1 s, 2 s, …
- * up to 30 s, so a crash loop forks at most about twice a minute instead of spinning.
+ * Delay before forking the replacement of a worker that died before it listened, given such deaths
+ * in the last CRASH_WINDOW_MS (this one included): none while there are at most `free` (one per
+ * worker), then 0.5 s, 1 s, 2 s, … up to 30 s, so a start-up crash loop forks at most about twice
+ * a minute instead of spinning. Workers that died while serving are replaced at once (no delay).
  */
-export function restartDelay(recentDeaths: number, free: number): number {
-  const over = recentDeaths - Math.max(1, free);
+export function restartDelay(recentStartFailures: number, free: number): number {
+  const over = recentStartFailures - Math.max(1, free);
   return over <= 0 ? 0 : Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** (over - 1));
 }
 
-const DRAINING = 'gitlab-admin:draining';
-
-/** Worker side: this process stops accepting and will exit; the primary forks its replacement now. */
-export function announceDraining(): void {
-  if (cluster.isWorker && process.connected && process.send) process.send({ supervisor: DRAINING });
+interface Slot {
+  worker: Worker;
+  forkedAt: number;
+  /** The worker this one replaces, and when that one died or started draining. */
+  replaces?: { id: number; at: number };
+  listeningAt?: number;
+  /** Announced draining: its replacement is forked, its exit is expected. */
+  draining: boolean;
+  /** Requests the worker reported (ops/in-flight-requests.ts) and has not finished, by ref. */
+  reported: Map<number, RequestRecord>;
+  heap?: HeapNote;
 }
 
 export function startSupervisor(opts: SupervisorOptions): Supervisor {
-  const { logger } = opts;
-  const live = new Map<number, Worker>();
-  const forkedAt = new Map<number, number>();
-  /** Replacement worker id → when the worker it replaces died or started draining. */
-  const diedAt = new Map<number, number>();
-  const replaced = new Set<number>();
-  const deaths: number[] = [];
+  const { logger, listener } = opts;
+  const slots = new Map<number, Slot>();
+  const startFailures: number[] = [];
   const timers = new Set<NodeJS.Timeout>();
   const firstWorkers = new Set<number>();
   let started = false;
@@ -68,31 +83,68 @@ export function startSupervisor(opts: SupervisorOptions): Supervisor {
 
   const fork = (replaces?: { id: number; at: number }): Worker => {
     const worker = cluster.fork(opts.env);
-    live.set(worker.id, worker);
-    forkedAt.set(worker.id, Date.now());
-    if (replaces) diedAt.set(worker.id, replaces.at);
+    const slot: Slot = { worker, forkedAt: Date.now(), replaces, draining: false, reported: new Map() };
+    slots.set(worker.id, slot);
     logger.info({ worker: worker.id, pid: worker.process.pid, replaces: replaces?.id }, 'worker started');
     worker.on('message', (m: unknown) => {
-      if ((m as { supervisor?: unknown } | null)?.supervisor === DRAINING) replace(worker, 'draining');
+      if (isWorkerMessage(m)) received(slot, m);
     });
     return worker;
   };
 
-  const replace = (worker: Worker, why: 'draining' | 'exit'): void => {
-    if (stopping || replaced.has(worker.id)) return;
-    replaced.add(worker.id);
-    const now = Date.now();
-    while (deaths.length > 0 && deaths[0] <= now - CRASH_WINDOW_MS) deaths.shift();
-    deaths.push(now);
-    const delay = restartDelay(deaths.length, opts.workers);
-    if (delay === 0) {
-      fork({ id: worker.id, at: now });
-      return;
+  const received = (slot: Slot, m: WorkerMessage): void => {
+    switch (m.supervisor) {
+      case SOCKET:
+        // A raw TCP handle travels like a server (child_process sends it as 'net.Native'); the typings only name the wrappers.
+        if (!stopping) slot.worker.send({ supervisor: SOCKET }, listener.handle as unknown as Socket);
+        return;
+      case LISTENING:
+        return listening(slot);
+      case DRAINING:
+        // Before it listened this is a start-up failure: its exit goes through the back-off.
+        if (slot.listeningAt !== undefined) replace(slot, Date.now());
+        return;
+      case REQUESTS:
+        for (const r of m.requests) slot.reported.set(r.ref, r);
+        if (m.heap) slot.heap = m.heap;
+        return;
+      case REQUEST_DONE:
+        slot.reported.delete(m.ref);
+        return;
     }
-    logger.warn({ worker: worker.id, why, delayMs: delay, deathsLastMinute: deaths.length }, 'workers keep dying: waiting before forking the replacement');
+  };
+
+  const listening = (slot: Slot): void => {
+    const now = Date.now();
+    slot.listeningAt = now;
+    const { worker } = slot;
+    const since = slot.replaces?.at;
+    logger.info({ worker: worker.id, pid: worker.process.pid, startMs: now - slot.forkedAt, ...(since !== undefined ? { sinceDeathMs: now - since } : {}) }, 'worker listening');
+    if (started || !firstWorkers.delete(worker.id)) return;
+    if (firstWorkers.size === 0) {
+      started = true;
+      markReady();
+    }
+  };
+
+  /** A serving worker died or is draining: its replacement is forked now. */
+  const replace = (slot: Slot, at: number): void => {
+    if (stopping || slot.draining) return;
+    slot.draining = true;
+    fork({ id: slot.worker.id, at });
+  };
+
+  /** A worker died before it listened: forked again after restartDelay. */
+  const retry = (slot: Slot, at: number): void => {
+    while (startFailures.length > 0 && startFailures[0] <= at - CRASH_WINDOW_MS) startFailures.shift();
+    startFailures.push(at);
+    const delay = restartDelay(startFailures.length, opts.workers);
+    const replaces = { id: slot.worker.id, at };
+    if (delay === 0) return void fork(replaces);
+    logger.warn({ worker: slot.worker.id, delayMs: delay, startFailuresLastMinute: startFailures.length }, 'workers keep failing to start: waiting before forking the replacement');
     const timer = setTimeout(() => {
       timers.delete(timer);
-      if (!stopping) fork({ id: worker.id, at: now });
+      if (!stopping) fork(replaces);
     }, delay);
     timers.add(timer);
   };
@@ -101,53 +153,52 @@ export function startSupervisor(opts: SupervisorOptions): Supervisor {
     void stop().then(() => opts.onGiveUp(code));
   };
 
-  cluster.on('listening', (worker) => {
-    const now = Date.now();
-    const since = diedAt.get(worker.id);
-    logger.info({ worker: worker.id, pid: worker.process.pid, startMs: now - (forkedAt.get(worker.id) ?? now), ...(since !== undefined ? { sinceDeathMs: now - since } : {}) }, 'worker listening');
-    if (started || !firstWorkers.has(worker.id)) return;
-    firstWorkers.delete(worker.id);
-    if (firstWorkers.size === 0) {
-      started = true;
-      markReady();
-    }
-  });
-
   cluster.on('exit', (worker, code, signal) => {
-    live.delete(worker.id);
+    const slot = slots.get(worker.id);
+    slots.delete(worker.id);
+    if (!slot) return;
+    const now = Date.now();
     const fields = { worker: worker.id, pid: worker.process.pid, code, signal };
     if (stopping) {
       logger.info(fields, 'worker stopped');
-      if (live.size === 0) stopped?.();
+      if (slots.size === 0) stopped?.();
       return;
     }
-    if (!started || code === 2) {
-      logger.error(fields, started ? 'worker exited with a configuration error; stopping' : 'worker exited during start-up; stopping');
-      giveUp(code === 2 ? 2 : 1);
-      return;
+    if ((!started && slot.listeningAt === undefined) || code === 2) {
+      logger.error(fields, code === 2 ? 'worker exited with a configuration error; stopping' : 'worker exited during start-up; stopping');
+      return giveUp(code === 2 ? 2 : 1);
     }
+    const served = slot.listeningAt === undefined ? {} : { servedMs: now - slot.listeningAt };
+    // The requests it reported: what the operator looks at when a request keeps killing workers.
+    const named = { ...fields, ...served, inFlight: describeInFlight(slot.reported.values(), now), ...(slot.heap ? { heap: slot.heap } : {}) };
     // A worker that announced draining (uncaught exception, already logged at fatal) exits as expected.
-    if (replaced.has(worker.id)) return void logger.warn(fields, 'worker exited (its replacement was already forked)');
-    logger.error(fields, 'worker died; forking its replacement');
-    replace(worker, 'exit');
+    if (slot.draining) return void logger.warn(named, 'worker exited (its replacement was already forked)');
+    if (slot.listeningAt === undefined) {
+      logger.error(fields, 'worker died before it listened; forking its replacement');
+      return retry(slot, now);
+    }
+    logger.error(named, 'worker died; forking its replacement');
+    replace(slot, now);
   });
 
   const stop = (): Promise<void> => {
-    if (stopping) return new Promise((resolve) => (live.size === 0 ? resolve() : waitAll(resolve)));
+    if (stopping) return new Promise((resolve) => (slots.size === 0 ? resolve() : waitAll(resolve)));
     stopping = true;
+    // Workers keep their copies of the socket until they have drained; then the port closes.
+    listener.close();
     for (const t of timers) clearTimeout(t);
     timers.clear();
     return new Promise<void>((resolve) => {
-      if (live.size === 0) return resolve();
+      if (slots.size === 0) return resolve();
       waitAll(resolve);
       const force = setTimeout(() => {
-        for (const w of live.values()) {
+        for (const { worker: w } of slots.values()) {
           logger.warn({ worker: w.id, pid: w.process.pid }, 'worker did not stop in time; killing it');
           w.process.kill('SIGKILL');
         }
       }, opts.stopTimeoutMs);
       force.unref();
-      for (const w of live.values()) w.process.kill('SIGTERM');
+      for (const { worker: w } of slots.values()) w.process.kill('SIGTERM');
     });
   };
 
@@ -159,11 +210,6 @@ export function startSupervisor(opts: SupervisorOptions): Supervisor {
     };
   };
 
-  // Workers accept from the shared listening socket themselves (not round-robin through the primary):
-  // a connection the primary has handed to a worker that is SIGKILLed at that moment is never
-  // answered nor closed (node:cluster keeps it), whereas the kernel queue only ever gives a
-  // connection to a live worker. The primary then does no work per connection either.
-  cluster.schedulingPolicy = cluster.SCHED_NONE;
   for (let i = 0; i < opts.workers; i += 1) firstWorkers.add(fork().id);
   return { ready, stop };
 }

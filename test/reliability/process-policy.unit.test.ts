@@ -72,13 +72,13 @@ describe('process-level error policy', () => {
   });
 });
 
-describe('supervisor restart delay', () => {
-  it('replaces at once while deaths in the last minute do not exceed the worker count', () => {
+describe('supervisor restart delay (workers that died before they listened; serving ones are replaced at once)', () => {
+  it('replaces at once while start-up failures in the last minute do not exceed the worker count', () => {
     expect([1, 2].map((d) => restartDelay(d, 2))).toEqual([0, 0]);
     expect(restartDelay(1, 1)).toBe(0);
   });
 
-  it('backs off from 0.5 s, doubling up to 30 s, for a crash loop', () => {
+  it('backs off from 0.5 s, doubling up to 30 s, for a start-up crash loop', () => {
     expect([3, 4, 5, 6, 8, 9, 20].map((d) => restartDelay(d, 2))).toEqual([500, 1000, 2000, 4000, 16000, 30000, 30000]);
     expect(restartDelay(2, 1)).toBe(500);
   });

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { Client } from 'pg';
+import { freePort } from '../../src/core/db/embedded/embedded-postgres';
 import { waitFor } from './fault-support';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startFlags } = require('../../scripts/start-flags') as { startFlags: () => string[] };
@@ -96,9 +97,9 @@ export function spawnNode(script: string, env: Record<string, string>, args: str
 }
 
 /** One GET on a new connection (no keep-alive: each poll is a new connection the primary hands out). */
-export function getOnce(port: number, urlPath: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+export function getOnce(port: number, urlPath: string, headers: Record<string, string> = {}, timeoutMs = 5000): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port, path: urlPath, agent: false, headers: { connection: 'close', ...headers }, timeout: 5000 }, (res) => {
+    const req = http.get({ host: '127.0.0.1', port, path: urlPath, agent: false, headers: { connection: 'close', ...headers }, timeout: timeoutMs }, (res) => {
       let body = '';
       res.on('data', (c: Buffer) => (body += c.toString('utf8')));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
@@ -107,6 +108,32 @@ export function getOnce(port: number, urlPath: string, headers: Record<string, s
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.on('error', reject);
   });
+}
+
+export const MAIN = path.join(DIST, 'main.js');
+export const ROOT_TOKEN = 'supervisor-test-root-token-0123';
+
+/**
+ * `npm start` (dist/main.js) with WORKERS=2 on a fresh database; resolves when the primary says every
+ * worker listens. `nodeArgs` go before the script (a preload, heap flags: the last heap flag wins).
+ */
+export async function startService(env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<{ svc: RunningProcess; port: number; drop: () => Promise<void> }> {
+  const db = await freshDatabase('supervisor');
+  const port = await freePort();
+  const svc = spawnNode(MAIN, { DATABASE_URL: db.url, PORT: String(port), WORKERS: '2', INITIAL_ROOT_TOKEN: ROOT_TOKEN, ...env }, nodeArgs);
+  await svc.line('all workers listening', (l) => l.msg === `listening on http://127.0.0.1:${port} with 2 workers`, 60_000);
+  return { svc, port, drop: db.drop };
+}
+
+/** Workers that listen and have not died or exited yet (worker id → pid), from the primary's lines. */
+export function servingWorkers(svc: RunningProcess): Map<number, number> {
+  const serving = new Map<number, number>();
+  for (const l of svc.lines) {
+    const msg = String(l.msg);
+    if (msg === 'worker listening') serving.set(l.worker as number, l.pid as number);
+    else if (msg.startsWith('worker died') || msg.startsWith('worker exited') || msg === 'worker stopped') serving.delete(l.worker as number);
+  }
+  return serving;
 }
 
 export function isRunning(pid: number): boolean {

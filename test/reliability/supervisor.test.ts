@@ -4,27 +4,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../src/core/db/embedded/embedded-postgres';
 import { waitFor } from './fault-support';
-import { DIST, buildDist, connectionOwner, freshDatabase, getOnce, isRunning, spawnNode, type LogLine, type RunningProcess } from './service-process';
+import { DIST, MAIN, ROOT_TOKEN as TOKEN, buildDist, connectionOwner, freshDatabase, getOnce, isRunning, spawnNode, startService, type LogLine, type RunningProcess } from './service-process';
 
 // `npm start` as real processes: the supervisor's primary (src/ops/cluster-primary.ts) and its
 // workers (README "Operations"). Each test starts its own service on a free port.
 jest.setTimeout(120_000);
 
-const MAIN = path.join(DIST, 'main.js');
-const TOKEN = 'supervisor-test-root-token-0123';
 const byMsg = (msg: string) => (l: LogLine) => l.msg === msg;
 const ms = (l: LogLine) => Date.parse(l.time);
 
 beforeAll(() => buildDist());
-
-/** The service with WORKERS=2 on a fresh database; resolves when the primary says every worker listens. */
-async function startService(extra: Record<string, string> = {}): Promise<{ svc: RunningProcess; port: number; drop: () => Promise<void> }> {
-  const db = await freshDatabase('supervisor');
-  const port = await freePort();
-  const svc = spawnNode(MAIN, { DATABASE_URL: db.url, PORT: String(port), WORKERS: '2', INITIAL_ROOT_TOKEN: TOKEN, ...extra });
-  await svc.line('all workers listening', byMsg(`listening on http://127.0.0.1:${port} with 2 workers`), 60_000);
-  return { svc, port, drop: db.drop };
-}
 
 /** worker id → pid, from the primary's "worker listening" lines. */
 function listeningWorkers(svc: RunningProcess): Map<number, number> {
@@ -176,7 +165,7 @@ describe('npm start: start-up failures stop the primary without forking again', 
     expect(svc.lines.filter(byMsg('worker started'))).toEqual([]);
   });
 
-  it('exits 1 when the workers cannot listen (port in use), after forking each once', async () => {
+  it('exits 1 with one fatal line when the port is in use, before the database is touched or a worker forked', async () => {
     const db = await freshDatabase('supervisor');
     const blocker = net.createServer();
     const port = await freePort();
@@ -184,8 +173,7 @@ describe('npm start: start-up failures stop the primary without forking again', 
     try {
       const svc = spawnNode(MAIN, { WORKERS: '2', PORT: String(port), DATABASE_URL: db.url });
       expect(await svc.exited).toEqual({ code: 1, signal: null });
-      expect(svc.lines.filter(byMsg('worker started'))).toHaveLength(2);
-      expect(svc.lines.some((l) => l.level === 60 && l.msg.startsWith(`cannot listen on 127.0.0.1:${port}: bind EADDRINUSE`))).toBe(true);
+      expect(svc.lines.map((l) => [l.level, l.msg])).toEqual([[60, `cannot listen on 127.0.0.1:${port}: bind EADDRINUSE: address already in use 127.0.0.1:${port}; set PORT or HOST`]]);
     } finally {
       blocker.close();
       await db.drop();

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { Client } from 'pg';
 import { freePort } from '../../src/core/db/embedded/embedded-postgres';
@@ -38,13 +39,22 @@ function sshKey(comment: string): string {
   return `ssh-ed25519 ${blob} ${comment}`;
 }
 
-async function call(port: number, token: string, method: string, urlPath: string, body?: unknown): Promise<{ status: number; text: string }> {
-  const res = await fetch(`http://127.0.0.1:${port}${urlPath}`, {
-    method,
-    headers: { 'private-token': token, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
+/** One request on its own connection (no keep-alive: an idle pooled socket the server closes is not a failure of the service). */
+function call(port: number, token: string, method: string, urlPath: string, body?: unknown): Promise<{ status: number; text: string }> {
+  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+  return new Promise((resolve, reject) => {
+    const req = http.request({
+      host: '127.0.0.1', port, path: urlPath, method, agent: false,
+      headers: { 'private-token': token, 'content-type': 'application/json', connection: 'close', ...(payload ? { 'content-length': String(payload.length) } : {}) },
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(payload);
   });
-  return { status: res.status, text: await res.text() };
 }
 
 /** Peak resident set (VmHWM) of a process, in MB. */
@@ -89,6 +99,9 @@ describe('npm start under the largest answers an ordinary user can build', () =>
   });
 
   afterAll(async () => {
+    // A worker that died says which requests it had in flight (README "Process supervision").
+    const died = svc?.lines.filter((l) => String(l.msg).startsWith('worker died')) ?? [];
+    if (died.length) process.stdout.write(`worker-heap: ${JSON.stringify(died)}\n`);
     svc?.child.kill('SIGTERM');
     await svc?.exited;
     await drop();
