@@ -101,7 +101,9 @@ describe('Subscription.auditEventAdded', () => {
     const s = await subscribe(connect(url, ROOT_TOKEN), EVENTS);
     const conn = t.orm.em.getConnection();
     // This worker's database only: the run's other test files (other jest workers) listen on the same server.
-    const listeners = (await conn.execute("select pid from pg_stat_activity where datname = current_database() and query = 'LISTEN audit_events'")) as { pid: number }[];
+    // The hub's session: its last statement was the LISTEN, or it holds the subscription's slot (an advisory lock).
+    const listeners = (await conn.execute(`select distinct a.pid from pg_stat_activity a left join pg_locks l on l.pid = a.pid and l.locktype = 'advisory'
+      where a.datname = current_database() and (a.query = 'LISTEN audit_events' or l.pid is not null)`)) as { pid: number }[];
     expect(listeners.length).toBeGreaterThan(0);
     for (const l of listeners) await conn.execute('select pg_terminate_backend(?)', [l.pid]);
     await waitFor('the error', () => s.errors.length >= 1, 10000);

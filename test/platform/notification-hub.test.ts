@@ -1,4 +1,5 @@
 import { createNotificationHub } from '../../src/core/events/notification-hub';
+import { takeSubscriptionSlot } from '../../src/core/graphql/subscription-slots';
 import { useTestApp } from '../support/test-app';
 import { waitFor } from '../reliability/fault-support';
 import { backendsNamed, freezeBackend, namedConnection } from '../support/pg-backends';
@@ -90,6 +91,48 @@ describe('notification hub', () => {
       await expect(hub.listen('hub_close', () => undefined, () => undefined)).rejects.toThrow('notification hub closed');
     } finally {
       await thaw();
+    }
+  });
+
+  it('subscription slots are shared by every hub on the database, and end with the session that holds them', async () => {
+    const [a, b] = [hubWith(`hub-slots-a-${process.pid}`), hubWith(`hub-slots-b-${process.pid}`)];
+    const user = 2_000_000 + (process.pid % 100_000); // no user of the test data
+    try {
+      const mine = [await takeSubscriptionSlot(a, user, 3), await takeSubscriptionSlot(a, user, 3)];
+      const theirs = await takeSubscriptionSlot(b, user, 3);
+      expect([...mine, theirs].every((r) => typeof r === 'function')).toBe(true);
+      // Three held (two here, one there): neither hub gets a fourth; another user is counted apart.
+      expect(await takeSubscriptionSlot(a, user, 3)).toBeNull();
+      expect(await takeSubscriptionSlot(b, user, 3)).toBeNull();
+      const other = await takeSubscriptionSlot(b, user + 1, 3);
+      expect(other).not.toBeNull();
+      other?.();
+      // Given back on one hub: the other may take it.
+      mine[0]?.();
+      await waitFor('the slot given back', async () => {
+        const got = await takeSubscriptionSlot(b, user, 3);
+        got?.(); // not kept: only whether one was free
+        return got !== null;
+      }, 5000);
+      // A hub's connection ends: its slots go with its session.
+      const [pid] = await backends(`hub-slots-a-${process.pid}`);
+      await t.orm.em.getConnection().execute('select pg_terminate_backend(?)', [pid]);
+      const taken = await (async () => {
+        const got: (() => void)[] = [];
+        await waitFor('her slots on hub a freed', async () => {
+          const r = await takeSubscriptionSlot(b, user, 3);
+          if (r) got.push(r);
+          return got.length === 2;
+        }, 5000);
+        return got;
+      })();
+      expect(taken).toHaveLength(2);
+      expect(await takeSubscriptionSlot(b, user, 3)).toBeNull();
+      mine[1]?.(); // a release after the loss: nothing to give back, nothing thrown
+      for (const r of [...taken, theirs]) r?.();
+    } finally {
+      await a.close();
+      await b.close();
     }
   });
 });

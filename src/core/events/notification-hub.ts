@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { destroyClient, heartbeat, HEARTBEAT_MS, HEARTBEAT_TIMEOUT_MS } from '../db/connection-watch';
+import { NotificationMemo } from './notification-memo';
 
 /**
  * PostgreSQL notifications for live subscribers (GraphQL subscriptions, README "Live updates"): one
@@ -16,9 +17,30 @@ import { destroyClient, heartbeat, HEARTBEAT_MS, HEARTBEAT_TIMEOUT_MS } from '..
  * it counts as lost (core/db/connection-watch.ts, as for the shared cache).
  */
 export interface NotificationHub {
-  /** Calls `onPayload` for each notification on `channel`; resolves once listening. Returns the unsubscribe. */
-  listen(channel: string, onPayload: (payload: string) => void, onLost: (why: Error) => void): Promise<() => void>;
+  /**
+   * Calls `onPayload` for each notification on `channel`; resolves once listening. Returns the unsubscribe.
+   * Every handler of one notification gets the same memo (values computed once per notification).
+   */
+  listen(channel: string, onPayload: (payload: string, memo: NotificationMemo) => void, onLost: (why: Error) => void): Promise<() => void>;
+  /** A hold on the LISTEN connection's session (opened if need be, kept open until every hold and handler is gone). */
+  hold(): Promise<HubSession>;
   close(): Promise<void>;
+}
+
+/**
+ * A hold on the hub's database session. State a caller keeps in the session (advisory locks: the
+ * subscription slots, core/graphql/subscription-slots.ts) lasts as long as `connection`: a lost or
+ * closed connection ends it, on the server too.
+ */
+export interface HubSession {
+  /** Identifies the connection (a new one after a loss has no state of the old). */
+  readonly connection: object;
+  /** One statement on the session ($1-style parameters); rejects once the connection is no longer the hub's. */
+  query<R>(sql: string, params: unknown[]): Promise<R[]>;
+  /** Whether `connection` is still the hub's. */
+  alive(): boolean;
+  /** Ends the hold (once); the connection closes when nothing else holds or listens on it. */
+  release(): void;
 }
 
 export interface NotificationHubOptions {
@@ -29,14 +51,15 @@ export interface NotificationHubOptions {
 
 interface Handler {
   channel: string;
-  onPayload: (payload: string) => void;
+  onPayload: (payload: string, memo: NotificationMemo) => void;
   onLost: (why: Error) => void;
 }
 
-/** One LISTEN connection: the client once connected, and the LISTEN statement sent per channel. */
+/** One LISTEN connection: the client once connected, the LISTEN statement sent per channel, the holds on its session. */
 interface Connection {
   client: Promise<Client>;
   listens: Map<string, Promise<unknown>>;
+  holds: number;
 }
 
 const CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -92,10 +115,11 @@ export function createNotificationHub(connectionString: string, opts: Notificati
 
   const open = (): Connection => {
     const c = new Client({ connectionString, connectionTimeoutMillis: 5000 });
-    const conn: Connection = { client: c.connect().then(() => c), listens: new Map() };
+    const conn: Connection = { client: c.connect().then(() => c), listens: new Map(), holds: 0 };
     c.on('notification', (n) => {
       if (current !== conn) return;
-      for (const h of handlers) if (h.channel === n.channel) safely(() => h.onPayload(n.payload ?? ''));
+      const memo = new NotificationMemo(n.payload ?? '');
+      for (const h of handlers) if (h.channel === n.channel) safely(() => h.onPayload(memo.payload, memo));
     });
     c.on('error', () => undefined); // 'end' follows
     c.on('end', () => lose(conn, lostError()));
@@ -103,10 +127,10 @@ export function createNotificationHub(connectionString: string, opts: Notificati
     return conn;
   };
 
-  /** The last handler left: the connection closes (a later `listen` opens a new one). */
-  const release = () => {
+  /** The last handler or hold left: the connection closes (a later `listen` or `hold` opens a new one). */
+  const releaseIfIdle = () => {
     const conn = current;
-    if (handlers.size > 0 || !conn) return;
+    if (handlers.size > 0 || !conn || conn.holds > 0) return;
     current = undefined;
     void conn.client.then(endSoon, () => undefined);
   };
@@ -136,7 +160,37 @@ export function createNotificationHub(connectionString: string, opts: Notificati
       ready.add(handler);
       return () => {
         handlers.delete(handler);
+        releaseIfIdle();
+      };
+    },
+    async hold() {
+      if (closed) throw new Error('notification hub closed');
+      const conn = (current ??= open());
+      conn.holds += 1;
+      let held = true;
+      const release = () => {
+        if (!held) return;
+        held = false;
+        conn.holds -= 1;
+        if (current === conn) releaseIfIdle();
+      };
+      let c: Client;
+      try {
+        c = await conn.client;
+        if (current !== conn) throw lostError();
+      } catch (e) {
         release();
+        lose(conn, e instanceof Error ? e : new Error(String(e)));
+        throw e;
+      }
+      return {
+        connection: conn,
+        alive: () => current === conn,
+        async query<R>(sql: string, params: unknown[]) {
+          if (current !== conn) throw lostError();
+          return (await c.query(sql, params)).rows as R[];
+        },
+        release,
       };
     },
     async close() {

@@ -8,15 +8,16 @@ import { parseTimestamp } from '../broadcast-messages/timestamp-param';
 import { groupService } from '../groups/group.service';
 import { projectService } from '../projects/project.service';
 import { AUDIT_CHANNEL } from '../../core/events/audit';
+import { auditDetails, auditRows, type AuditRow as Row } from '../../core/events/audit-targets';
 import { liveIterator } from '../../core/events/live';
+import type { NotificationMemo } from '../../core/events/notification-memo';
+import type { CurrentUser } from '../../core/context/request-ctx';
 import type { AuditEventDetailsType, AuditEventStreamArgs, AuditEventType, AuditEventsArgs } from './audit-event.type';
-
-type Row = { id: string; author_id: number | null; entity_id: number; entity_type: string; details: Record<string, unknown> | string; created_at: Date | string };
 
 const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
 
 function view(r: Row): AuditEventType {
-  const d = (typeof r.details === 'string' ? JSON.parse(r.details) : r.details) as Record<string, unknown>;
+  const d = auditDetails(r);
   const details: AuditEventDetailsType = {
     change: str(d.change), from: str(d.from), to: str(d.to), add: str(d.add), as: str(d.as), remove: str(d.remove), customMessage: str(d.custom_message),
     authorName: String(d.author_name ?? ''), targetId: String(d.target_id ?? ''), targetType: String(d.target_type ?? ''), targetDetails: String(d.target_details ?? ''),
@@ -82,19 +83,32 @@ async function readable(ctx: RequestCtx, e: AuditEventType): Promise<boolean> {
   return false;
 }
 
-/** Subscription.auditEventAdded: the events each commit's NOTIFY names (ids), filtered, as the caller may read them. */
+/** The entities whose events a user who is not an administrator may read (readable's rule). */
+const MEMBER_SCOPES = new Set(['Group', 'Project']);
+
+/**
+ * What a subscriber could receive of an event, decided without the database: its filter, then the
+ * rule's shape (administrators everything; others only events of a group or project).
+ */
+const candidate = (args: AuditEventStreamArgs, viewer: CurrentUser) => (e: AuditEventType) =>
+  (!args.entityType || e.entityType === args.entityType)
+  && (args.entityId === undefined || args.entityId === null || e.entityId === args.entityId)
+  && (viewer.admin || MEMBER_SCOPES.has(e.entityType));
+
+/**
+ * Subscription.auditEventAdded: the events each commit's NOTIFY names (ids), as the caller may read
+ * them. Per notification the rows are read once per instance (`auditRows`, shared by every subscriber)
+ * and filtered in memory (`candidate`); only an event the subscriber could receive costs it a
+ * re-authentication and the exact check, shared by the subscriptions of one user.
+ */
 function live(ctx: RequestCtx, args: AuditEventStreamArgs): Promise<AsyncIterableIterator<AuditEventType>> {
   return liveIterator(ctx, AUDIT_CHANNEL, {
-    async load(fresh, payload) {
-      const ids = payload.split(',').map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
-      if (ids.length === 0) return [];
-      const where = ['id = any(?::bigint[])'];
-      const params: unknown[] = [`{${ids.join(',')}}`];
-      if (args.entityType) (where.push('entity_type = ?'), params.push(args.entityType));
-      if (args.entityId !== undefined && args.entityId !== null) (where.push('entity_id = ?'), params.push(args.entityId));
-      return (await sqlRows<Row>(fresh.em, `select * from audit_events where ${where.join(' and ')} order by id`, params)).map(view);
+    async select(payload, memo, viewer) {
+      const events = await memo.once('audit-event-views', async () => (await auditRows(ctx.em, payload, memo)).map(view));
+      return events.filter(candidate(args, viewer));
     },
-    visible: readable,
+    visible: (fresh: RequestCtx, e: AuditEventType, memo: NotificationMemo) =>
+      memo.once(`audit-event-readable:${fresh.user?.id}:${fresh.user?.admin}:${e.id}`, () => readable(fresh, e)),
   });
 }
 
