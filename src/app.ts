@@ -179,8 +179,9 @@ export async function buildApp(given: AppDeps): Promise<BuiltApp> {
 
   // Compiled once: a schema change that breaks a route fails here, at start-up.
   const routes = routesOf(deps.modules).map((r) => compileRoute(schema, r));
-  const openapi = buildOpenApi(schema, routes);
-  app.get('/api/v4/openapi.json', (_req, res) => sendJson(res, 200, openapi));
+  // Built on first request, not at start-up: a replacement worker listens sooner (README "Process supervision").
+  let openapi: Record<string, unknown> | undefined;
+  app.get('/api/v4/openapi.json', (_req, res) => sendJson(res, 200, (openapi ??= buildOpenApi(schema, routes))));
   app.use('/api/v4/docs', withCsp(SWAGGER_CSP), swaggerUiRouter());
   const rest = (list: typeof routes) => buildRestRouter({ schema, routes: list, createCtx: (req) => createCtx(req, true), logger, reporter, externalUrl: deps.externalUrl, afterBody: throttle.afterBody });
   app.use('/api/v4', normalizeApiPath, rest(routes));
