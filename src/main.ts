@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase, type Database } from './core/db/database';
 import { answerClientErrors } from './core/http/client-error-response';
-import { createAppServer } from './core/http/express-server';
+import { createAppServer } from './core/runtime';
 import { redactSql } from './core/errors/redact-sql';
 import { secretsFrom } from './core/crypto/secret-box';
 import { createLogger } from './core/logger';
@@ -80,7 +80,7 @@ async function serve(config: Config, logger: Logger, worker: boolean): Promise<v
   });
   // While draining, every answer closes its connection (set before the app answers): clients and
   // balancers reconnect elsewhere instead of reusing a connection that is about to be closed.
-  // Requests and responses are built with express's prototypes (core/http/express-server.ts: no
+  // Requests and responses are built with express's prototypes (core/runtime, express-prototypes: no
   // per-request prototype change, so request data dies young instead of being promoted).
   // Under the supervisor each request is watched, so that the supervisor can name the one that
   // killed this process (ops/in-flight-requests.ts; tracked after the app has set its id).

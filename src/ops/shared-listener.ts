@@ -2,6 +2,7 @@ import dns from 'node:dns/promises';
 import net from 'node:net';
 import util from 'node:util';
 import { SOCKET, sendToSupervisor } from './worker-messages';
+import { createServerHandle, type ServerHandle } from '../core/runtime';
 
 /**
  * The listening socket of `npm start`, bound by the supervisor's primary and handed to every worker
@@ -14,18 +15,9 @@ import { SOCKET, sendToSupervisor } from './worker-messages';
  * replacement once it listens. The primary never accepts from it (it never calls listen on it), so it
  * still does no work per connection; each worker accepts from the same socket as before.
  *
- * This uses node's internal `net._createServerHandle`, the function node:cluster itself uses for the
- * same purpose (lib/internal/cluster/shared_handle.js): it binds without listening. The supervisor
- * tests fail if it moves (test/reliability/shared-listener.unit.test.ts).
+ * The handle is bound without listening through node's internal `net._createServerHandle`, the function
+ * node:cluster itself uses for the same purpose (core/runtime: its contract is tested there).
  */
-export interface ServerHandle {
-  close(callback?: () => void): void;
-  getsockname(out: { address?: string; port?: number }): number;
-}
-
-interface NetInternals {
-  _createServerHandle(address: string, port: number, addressType: number): ServerHandle | number;
-}
 
 export interface SharedListener {
   /** Passed to workers with `worker.send(message, handle)`; a worker listens on it (below). */
@@ -45,7 +37,7 @@ export async function openSharedListener(host: string, port: number): Promise<Sh
   let address = host;
   let family = net.isIP(host);
   if (family === 0) ({ address, family } = await dns.lookup(host));
-  const handle = (net as unknown as NetInternals)._createServerHandle(address, port, family);
+  const handle = createServerHandle(address, port, family);
   if (typeof handle === 'number') throw systemError(handle, 'bind', address, port);
   // libuv reports EADDRINUSE of a bind only at the first listen or getsockname: ask now, before any fork.
   const bound: { port?: number } = {};

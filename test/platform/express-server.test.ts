@@ -1,10 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import http from 'node:http';
 import express from 'express';
-import { createAppServer } from '../../src/core/http/express-server';
+import { createAppServer } from '../../src/core/runtime';
 
 /**
- * core/http/express-server.ts: node builds each request and response with the app's prototypes, so
+ * core/runtime (express-prototypes): node builds each request and response with the app's prototypes, so
  * express's per-request `Object.setPrototypeOf` changes nothing (README "Operations", Memory), and
  * express reads everything it reads as on a plain server.
  */

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
-import { createAppServer } from '../../src/core/http/express-server';
+import { createAppServer } from '../../src/core/runtime';
 import { createGroup } from './factories';
 import { setupTestApp, type TestApp } from './test-app';
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import type { Express } from 'express';
-import { createAppServer } from '../../src/core/http/express-server';
+import { createAppServer } from '../../src/core/runtime';
 
 /** A GraphQL subscription client over real sockets (graphql-ws, as Apollo Client's GraphQLWsLink). */
 export interface LiveStream {

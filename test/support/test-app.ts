@@ -5,7 +5,7 @@ import request from 'supertest';
 import type { Express } from 'express';
 import type { Server } from 'node:http';
 import { buildApp } from '../../src/app';
-import { createAppServer } from '../../src/core/http/express-server';
+import { createAppServer } from '../../src/core/runtime';
 import { ctxFactory, type AppEnv, type Clock, type CurrentUser, type RandomInt } from '../../src/core/context/request-ctx';
 import { secretBox } from '../../src/core/crypto/secret-box';
 import { uncachedSharedCache, type SharedCache } from '../../src/core/db/shared-cache';
@@ -137,7 +137,7 @@ export async function setupTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   const { app, stop, cache, attach } = await buildApp({ orm, logger, externalUrl: opts.externalUrl ?? EXTERNAL_URL, trustProxy: opts.trustProxy, secrets: TEST_SECRETS, modules: MODULES, clock: opts.clock, env: opts.env, random: opts.random });
   await cache.ready();
   // On 127.0.0.1, as supertest listens for a bare app: callers keep the address 127.0.0.1.
-  // Built as main.ts builds it (core/http/express-server.ts): the suite runs on the same request objects.
+  // Built as main.ts builds it (core/runtime): the suite runs on the same request objects.
   const server = createAppServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const others: (() => Promise<void>)[] = [];

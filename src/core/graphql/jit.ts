@@ -1,12 +1,11 @@
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
-import { guardJitRuntime } from './jit-runtime-guard';
+import { installJitContinuations } from '../runtime';
 
 /**
  * graphql-jit as the service uses it (Apollo's executor, the REST routes' compiled documents):
  * imported only through here, so no compiled query runs before its runtime is guarded
- * (jit-runtime-guard.ts: a throw after a resolver returned is that field's error, never an
- * unhandled rejection).
+ * (core/runtime: a throw after a resolver returned is that field's error, never an unhandled rejection).
  */
-guardJitRuntime();
+installJitContinuations();
 
 export { compileQuery, isCompiledQuery };

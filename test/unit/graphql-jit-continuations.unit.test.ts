@@ -43,7 +43,7 @@ async function run(doc: string): Promise<{ data?: unknown; errors?: readonly { m
   return compiled.query(undefined, {}, {});
 }
 
-describe('graphql-jit continuations (core/graphql/jit-runtime-guard.ts)', () => {
+describe('graphql-jit continuations (core/runtime/graphql-jit-continuations.ts)', () => {
   const unhandled: unknown[] = [];
   const record = (e: unknown) => unhandled.push(e);
   beforeAll(() => process.on('unhandledRejection', record));

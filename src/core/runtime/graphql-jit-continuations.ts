@@ -1,11 +1,13 @@
 /**
+ * Runtime patch of graphql-jit (one of core/runtime's; docs/runtime-patches.md).
+ *
  * graphql-jit 0.8 runs a field's sub-selection (plain property reads, getters, nested resolver calls)
  * in the `onSuccess` continuation of its parent resolver. For a resolver that returned a promise that
  * continuation runs inside `promise.then(...)` with nothing catching it: a throw there (a getter on a
  * view object, a value that cannot be rendered) became an unhandled rejection, which stops a Node
  * process, and the operation never finished (its pending-promise counter never reached 0). For a
  * resolver that answered synchronously the throw escaped the whole compiled query instead of
- * becoming that field's error. Issue 18, finding F1.
+ * becoming that field's error.
  *
  * This installs, once, a runtime where a throwing continuation is handled the way graphql-jit already
  * handles a throwing resolver (`callResolver`): the error goes to that field (`onError`, which records
@@ -69,12 +71,25 @@ function resolvePromise(ctx: JitExecutionContext, promise: PromiseLike<unknown>,
   );
 }
 
+/** The contract the patch relies on: graphql-jit's runtime object and the two handlers it replaces. */
+export function jitContinuationsContract(runtime?: JitRuntime): string | undefined {
+  let r = runtime;
+  try {
+    r ??= loadRuntime();
+  } catch (e) {
+    return `graphql-jit/dist/runtime.js cannot be loaded: ${(e as Error).message}`;
+  }
+  if (typeof r.handleResolverResult !== 'function' || typeof r.handleListItemResult !== 'function' || typeof r.isPromise !== 'function') {
+    return 'jitRuntime.handleResolverResult/handleListItemResult/isPromise not found';
+  }
+  return undefined;
+}
+
 /** Installs the guarded continuations on graphql-jit's runtime object (idempotent). */
 export function guardJitRuntime(runtime: JitRuntime = loadRuntime()): JitRuntime {
   if (runtime.__guarded) return runtime;
-  if (typeof runtime.handleResolverResult !== 'function' || typeof runtime.handleListItemResult !== 'function') {
-    throw new Error('graphql-jit runtime changed: handleResolverResult/handleListItemResult not found (see core/graphql/jit-runtime-guard.ts)');
-  }
+  const broken = jitContinuationsContract(runtime);
+  if (broken) throw new Error(`graphql-jit runtime changed: ${broken} (see core/runtime/graphql-jit-continuations.ts)`);
   const isPromise = runtime.isPromise.bind(runtime);
   const handle = (ctx: JitExecutionContext, value: unknown, onSuccess: OnSuccess, onError: OnError): void => {
     if (isPromise(value)) resolvePromise(ctx, value, onSuccess, onError);

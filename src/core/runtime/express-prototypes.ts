@@ -3,6 +3,8 @@ import type { Socket } from 'node:net';
 import type { Express } from 'express';
 
 /**
+ * Runtime patch of node's HTTP server for express (one of core/runtime's; docs/runtime-patches.md).
+ *
  * Options for `http.createServer` that make node build each request and response with express's
  * prototypes already in place (`app.request`, `app.response`).
  *
@@ -10,11 +12,7 @@ import type { Express } from 'express';
  * `Object.setPrototypeOf` (express 5, lib/application.js). V8 then keeps both objects, and everything
  * reachable from them (the request context, its loaders, the rows read), alive through the next
  * young-generation collection, so every request's data is promoted to the old generation and only a
- * full mark-compact frees it. Measured on a bare `express()` app answering `res.end('ok')`: 3-6 MB of
- * each scavenge survived and was promoted (a plain `http` server: none), a full collection every
- * 5-6 scavenges; with these options nothing survives and CPU per request fell 14 %. On this service
- * (README "Benchmarks") the anonymous group list, the 100-job runner list and the dashboard document
- * spent 4-9× the floor's time in the garbage collector before the change.
+ * full mark-compact frees it (what it costs: bench/RESULTS.md).
  *
  * With the prototypes already set, express's `Object.setPrototypeOf(req, app.request)` changes
  * nothing (the same prototype), and every express API (req.query, req.ip, res.status, ...) reads
@@ -23,10 +21,17 @@ import type { Express } from 'express';
  * just the same (V8 derives a fresh map for each). Should a node version make them classes (which
  * cannot be called), the server keeps node's defaults and express sets the prototypes as before.
  */
+const isClass = (f: Function) => /^class\b/.test(Function.prototype.toString.call(f));
+
+/** The contract the patch relies on: node's request and response constructors can be called on a new object. */
+export function expressPrototypesContract(): string | undefined {
+  if (isClass(http.IncomingMessage) || isClass(http.ServerResponse)) return 'http.IncomingMessage or http.ServerResponse became a class';
+  return undefined;
+}
+
 export function expressServerOptions(app: Express): http.ServerOptions {
   const { request, response } = app as unknown as { request: object; response: object };
-  const isClass = (f: Function) => /^class\b/.test(Function.prototype.toString.call(f));
-  if (isClass(http.IncomingMessage) || isClass(http.ServerResponse)) return {};
+  if (expressPrototypesContract()) return {};
   const IncomingMessage = http.IncomingMessage as unknown as (this: object, socket: Socket) => void;
   const ServerResponse = http.ServerResponse as unknown as (this: object, req: http.IncomingMessage, options?: object) => void;
   function ExpressRequest(this: object, socket: Socket): void {
@@ -43,7 +48,7 @@ export function expressServerOptions(app: Express): http.ServerOptions {
   };
 }
 
-/** An HTTP server for an express app with its request and response prototypes in place (above). */
-export function createAppServer(app: Express, listener: http.RequestListener = app): http.Server {
-  return http.createServer(expressServerOptions(app), listener);
+/** An HTTP server for an express app, with its request and response prototypes in place (above) unless `patched` is false. */
+export function createAppServer(app: Express, listener: http.RequestListener = app, patched = true): http.Server {
+  return http.createServer(patched ? expressServerOptions(app) : {}, listener);
 }
