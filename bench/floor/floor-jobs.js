@@ -1,4 +1,4 @@
-// GET /runners/:id/jobs for the floor (issue 11): one count, one page query, then one batched query
+// GET /runners/:id/jobs for the floor: one count, one page query, then one batched query
 // each for the page's users, pipelines with their commits, and projects with their namespaces.
 // Hand-written JSON in GitLab's JobBasicWithProject key order.
 const iso = (d) => (d === null ? null : d.toISOString());

@@ -1,4 +1,4 @@
-// `npm run bench -- --large`: the growth bench of issue 19 (README "Growth"). Two services on one
+// `npm run bench -- --large`: the growth bench (README "Growth"). Two services on one
 // embedded PostgreSQL: the small data set (scale seed, database gitlab_admin) and the large one (the
 // same seed plus bulk rows, database gitlab_large), both up at once, each list measured on both in turn
 // (one client, sequential requests, p50/p99), then the growth ratio large / small per list.
@@ -74,7 +74,7 @@ async function newMemberIds(dbUrl, groupId) {
 
 const ms = (x) => (x < 10 ? x.toFixed(1) : Math.round(x).toLocaleString('en-US'));
 
-/** Target of issue 19: large ≤ 2 × small (or at most 3 ms more); non-admin member lists ≤ 3 ×. */
+/** The growth target: large ≤ 2 × small (or at most 3 ms more); non-admin member lists ≤ 3 ×. */
 function verdict(key, small, large) {
   if (key.includes('page=5000')) return 'deep offset (empty page at small)';
   const limit = key.includes('member') && !key.startsWith('POST') ? 3 : 2;

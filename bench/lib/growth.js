@@ -1,4 +1,4 @@
-// The growth scenarios of issue 19: every list route's first page (and the deep and keyset variants)
+// The growth scenarios (README "Growth"): every list route's first page (and the deep and keyset variants)
 // as anonymous, as a non-admin member of 50 groups and as an admin, measured with one client sending
 // sequential requests (p50 and p99 of N), on the small and the large data set in the same run.
 const { ensureMember } = require('./large');
@@ -22,7 +22,7 @@ async function growthContext(base, adminToken, dbUrl) {
 
 /**
  * `who`: 'anon', 'member' or 'admin'. `scale-5`, `scale-user-5` and `website` match the same rows at both
- * sizes; `project-5` (the issue's term) matches 1,000 projects of the small set and 112,000 of the large one.
+ * sizes; `project-5` (a term whose trigrams are in most rows) matches 1,000 projects of the small set and 112,000 of the large one.
  */
 function growthScenarios({ groupId, projectId, runnerId }) {
   const s = (key, who, path) => ({ key, who, path: `/api/v4${path}` });

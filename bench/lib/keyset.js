@@ -1,4 +1,4 @@
-// The keyset check of issue 8: page 5,000 of GET /groups?pagination=keyset at N groups vs page 1.
+// The keyset check: page 5,000 of GET /groups?pagination=keyset at N groups vs page 1.
 // Groups are bulk-added straight into the service's `namespaces` table with generate_series (top-level
 // public groups `bulk-<i>`, traversal_ids set as the service does), then ANALYZE. Re-runs only add
 // what is missing. The cursor of page 5,000 is found by following the service's own Link headers.

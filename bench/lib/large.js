@@ -1,4 +1,4 @@
-// The large data set of the growth bench (issue 19): bulk rows straight into the tables with
+// The large data set of the growth bench: bulk rows straight into the tables with
 // generate_series, on top of the scale seed (docs/growth.md, "Data set").
 //   users     bulk-user-<i> with personal namespaces
 //   groups    top-level bulk-<i>, odd i public, even i private (half and half), traversal_ids set in the insert

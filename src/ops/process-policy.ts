@@ -9,7 +9,7 @@ import { redactSql, serializeError } from '../core/errors/redact-sql';
  *   process keeps serving. A rejection has already unwound to a promise boundary (no half-run
  *   synchronous code), so the process state is intact; what is lost is that promise's result, i.e. at
  *   worst one request that never gets its answer. Exiting would hand any caller able to trigger one a
- *   way to stop the service (issue 18, F1), and restart a worker per request.
+ *   way to stop the service, and restart a worker per request.
  * - `uncaughtException`: logged once at `fatal` with the request, then the process stops: a throw that
  *   unwound synchronous code may leave any structure (pool, cache, parser) half-updated, and Node
  *   documents that resuming is unsafe. `stop` closes the listener, lets in-flight requests finish

@@ -98,7 +98,7 @@ export function buildOpenApi(schema: GraphQLSchema, routes: CompiledRoute[]): Re
       if (pathParams.has(name)) parameters.push({ name, in: 'path', required: true, description, schema: paramSchema(spec) });
       else if (route.method === 'GET' || route.method === 'DELETE') {
         // A hash in the query string is GitLab's bracket form (`custom_attributes[env]=prod`): deepObject,
-        // so that Swagger UI's "Try it out" sends it that way (issue 23 item 9).
+        // so that Swagger UI's "Try it out" sends it that way.
         const style = spec.type === 'hash' ? { style: 'deepObject', explode: true } : {};
         parameters.push({ name, in: 'query', required: !!spec.required, description, schema: paramSchema(spec), ...style });
       }

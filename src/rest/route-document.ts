@@ -31,7 +31,7 @@ export interface CompiledRoute {
 export type RunDocument = (ctx: RequestCtx, variables: Record<string, unknown>) => Promise<ExecutionResult> | ExecutionResult;
 
 /**
- * A route's fixed document compiled once with graphql-jit (issue 8): the same schema,
+ * A route's fixed document compiled once with graphql-jit: the same schema,
  * resolvers and services as graphql-js `execute`, without re-walking the document per request and
  * per row. What graphql-jit cannot compile runs through `execute`.
  */

@@ -8,7 +8,7 @@ import { REGISTRATION_TOKEN_SLOT } from '../../src/modules/application-settings/
 import { api, ROOT_TOKEN, TEST_SECRETS, useTestApp } from '../support/test-app';
 
 /**
- * Issue 18: the setting credentials are sealed at rest like runner tokens, and administrators still
+ * The setting credentials are sealed at rest like runner tokens, and administrators still
  * read them as GitLab shows them (the REST answers are unchanged).
  */
 const t = useTestApp();

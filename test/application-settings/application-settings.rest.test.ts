@@ -5,7 +5,7 @@ import { keys } from '../support/keys';
 const t = useTestApp();
 const URL = '/api/v4/application/settings';
 
-/** GitLab 10.3's rate-limit settings (issue 21; lib/api/settings.rb of 10.3), after unique_ips_limit_* as in its entity. */
+/** GitLab 10.3's rate-limit settings (lib/api/settings.rb of 10.3), after unique_ips_limit_* as in its entity. */
 const THROTTLE_KEYS = [
   'throttle_unauthenticated_enabled', 'throttle_unauthenticated_requests_per_period', 'throttle_unauthenticated_period_in_seconds',
   'throttle_authenticated_api_enabled', 'throttle_authenticated_api_requests_per_period', 'throttle_authenticated_api_period_in_seconds',

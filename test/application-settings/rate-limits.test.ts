@@ -12,7 +12,7 @@ import { createUser } from '../support/factories';
 import { ROOT_TOKEN, TEST_SECRETS, useTestApp } from '../support/test-app';
 import { waitFor } from '../reliability/fault-support';
 
-/** Issue 21: GitLab 10.3's throttle_* settings, accepted, validated and in effect on every instance. */
+/** GitLab 10.3's throttle_* settings, accepted, validated and in effect on every instance. */
 const t = useTestApp();
 
 /** A second instance on the file's database (its own caches and limiter leases), with the default monitoring whitelist (loopback). */

@@ -7,7 +7,7 @@ import { MODULES } from '../../src/modules';
 import { TEST_SECRETS } from '../support/test-app';
 import { waitFor } from '../reliability/fault-support';
 
-/** Issue 22: audit events in GitLab's EE API shape, written in the same transaction as their change. */
+/** Audit events in GitLab's EE API shape, written in the same transaction as their change. */
 const t = useTestApp();
 const admin = () => api(t, ROOT_TOKEN);
 

@@ -1,7 +1,7 @@
 import { createUser } from '../support/factories';
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
-/** Issue 22: audit events of users (entity User), their identities and impersonation tokens, and Sudo use. */
+/** Audit events of users (entity User), their identities and impersonation tokens, and Sudo use. */
 const t = useTestApp();
 const admin = () => api(t, ROOT_TOKEN);
 

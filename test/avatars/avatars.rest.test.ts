@@ -184,7 +184,7 @@ describe('project avatars (POST/PUT /projects)', () => {
   });
 });
 
-describe('file parts a route does not declare (issue 21)', () => {
+describe('file parts a route does not declare', () => {
   it('are ignored, as GitLab ignores undeclared parameters, on any route', async () => {
     const res = await api(t, ROOT_TOKEN).post('/api/v4/groups').field('name', 'Attached').field('path', 'attached')
       .attach('avatar', png(), 'a.png').attach('logo', Buffer.alloc(300 * 1024, 1), 'big.bin');

@@ -1,6 +1,6 @@
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
-/** Issue 23 item 3: broadcastMessages(active) for a dashboard's banner list. */
+/** broadcastMessages(active) for a dashboard's banner list. */
 const t = useTestApp();
 
 describe('broadcastMessages(active)', () => {

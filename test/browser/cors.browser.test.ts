@@ -4,7 +4,7 @@ import { describeBrowser, useBrowser } from '../support/browser';
 import { ROOT_TOKEN } from '../support/test-app';
 
 /**
- * Issue 23 item 5 in a real browser: a page served from another origin (another port) calls both
+ * Cross-origin calls in a real browser: a page served from another origin (another port) calls both
  * surfaces with a token header; Chromium sends the preflights and enforces the answers.
  */
 describeBrowser('CORS browser test')('a dashboard on another origin', () => {

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describeBrowser, useBrowser } from '../support/browser';
 
 /**
- * Issue 9 item 12: GraphiQL and Swagger UI work under their Content-Security-Policy in a real headless
+ * GraphiQL and Swagger UI work under their Content-Security-Policy in a real headless
  * Chromium. Every violation (page, inline script, worker) is collected and must be none.
  */
 

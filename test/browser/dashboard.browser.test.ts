@@ -5,7 +5,7 @@ import { api, ROOT_TOKEN } from '../support/test-app';
 import { createJob, createRunner } from '../runners/runner-factories';
 
 /**
- * Issue 23 item 8: the reference dashboard (/-/dashboard, docs/dashboard.md) in a real headless
+ * The reference dashboard (/-/dashboard, docs/dashboard.md) in a real headless
  * Chromium, offline (any request to another host is aborted and recorded), under its CSP (every
  * violation recorded): each screen is one POST /graphql, the runner's jobs load on scroll, changes
  * made through REST appear on the open page without a reload, hostile names stay text.

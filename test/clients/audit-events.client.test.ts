@@ -4,7 +4,7 @@ import { createUser } from '../support/factories';
 import { pythonGitlab } from '../support/python-gitlab';
 import { ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
 
-/** Issue 22: python-gitlab 3.12 reads audit events with its own managers (gl.audit_events, group.audit_events, project.audit_events). */
+/** python-gitlab 3.12 reads audit events with its own managers (gl.audit_events, group.audit_events, project.audit_events). */
 const t = {} as TestApp;
 let server: http.Server;
 let host: string;

@@ -4,7 +4,7 @@ import { Gitlab } from '@gitbeaker/rest';
 import { pythonGitlab } from '../support/python-gitlab';
 import { ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
 
-/** Issue 21: gitbeaker and python-gitlab 3.12 send avatars as multipart files (always named avatar.png) and reads them back at avatar_url. */
+/** gitbeaker and python-gitlab 3.12 send avatars as multipart files (always named avatar.png) and reads them back at avatar_url. */
 const t = {} as TestApp;
 let server: http.Server;
 let host: string;

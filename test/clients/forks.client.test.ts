@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { pythonGitlab } from '../support/python-gitlab';
 import { ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
 
-/** Issue 21 item 2: python-gitlab 3.12 forks, lists forks and a project's users, links and unlinks forks, creates for a user, reads user activities. */
+/** python-gitlab 3.12 forks, lists forks and a project's users, links and unlinks forks, creates for a user, reads user activities. */
 const t = {} as TestApp;
 let server: http.Server;
 let host: string;

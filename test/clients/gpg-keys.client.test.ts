@@ -5,7 +5,7 @@ import { ALICE, BOB, CAROL } from '../support/gpg-keys';
 import { pythonGitlab } from '../support/python-gitlab';
 import { ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
 
-/** Issue 21: python-gitlab 3.12's own GPG key managers (user.gpgkeys, gl.user.gpgkeys) and gitbeaker's UserGPGKeys against GitLab 10.3's routes. */
+/** python-gitlab 3.12's own GPG key managers (user.gpgkeys, gl.user.gpgkeys) and gitbeaker's UserGPGKeys against GitLab 10.3's routes. */
 const t = {} as TestApp;
 let server: http.Server;
 let host: string;

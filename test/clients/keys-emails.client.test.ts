@@ -4,7 +4,7 @@ import { SSH_KEYS } from '../support/ssh-keys';
 import { pythonGitlab } from '../support/python-gitlab';
 import { ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
 
-/** Issue 21: python-gitlab 3.12's user.keys, user.emails, gl.user.keys, gl.user.emails and gl.keys against GitLab 10.3's routes. */
+/** python-gitlab 3.12's user.keys, user.emails, gl.user.keys, gl.user.emails and gl.keys against GitLab 10.3's routes. */
 const t = {} as TestApp;
 let server: http.Server;
 let host: string;

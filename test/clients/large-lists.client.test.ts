@@ -7,9 +7,9 @@ import { pythonGitlab } from '../support/python-gitlab';
 import { ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
 
 /**
- * Issue 19 item 1: unmodified clients walk the first pages of a list above GitLab's 10,000-row count
+ * Unmodified clients walk the first pages of a list above GitLab's 10,000-row count
  * limit (no X-Total, X-Total-Pages nor rel="last"): gitbeaker and python-gitlab follow rel="next",
- * python-gitlab's `total` is None. And keyset pages of GET /projects (item 2). 10,050 projects,
+ * python-gitlab's `total` is None. And keyset pages of GET /projects. 10,050 projects,
  * inserted with generate_series, served on a real port (Link URLs come from EXTERNAL_URL).
  */
 const t = {} as TestApp;

@@ -4,7 +4,7 @@ import { waitFor } from '../reliability/fault-support';
 import { pythonGitlab } from '../support/python-gitlab';
 import { ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
 
-/** Issue 22: python-gitlab 3.12 manages system hooks with its own manager (gl.hooks) and the hook receives events. */
+/** python-gitlab 3.12 manages system hooks with its own manager (gl.hooks) and the hook receives events. */
 const t = {} as TestApp;
 let server: http.Server;
 let receiver: http.Server;

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { pythonGitlab } from '../support/python-gitlab';
 import { ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
 
-/** Issue 21: python-gitlab 3.12 drives block/unblock, identities, custom attributes and a user's projects with its own managers. */
+/** python-gitlab 3.12 drives block/unblock, identities, custom attributes and a user's projects with its own managers. */
 const t = {} as TestApp;
 let server: http.Server;
 let host: string;

@@ -1,7 +1,7 @@
 import { createGroup, createProject, createUser, queryOne } from '../support/factories';
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
-/** Issue 21: custom attributes of users and projects, the same API as the groups' (GitLab's CustomAttributesEndpoints). */
+/** Custom attributes of users and projects, the same API as the groups' (GitLab's CustomAttributesEndpoints). */
 const t = useTestApp();
 const admin = () => api(t, ROOT_TOKEN);
 

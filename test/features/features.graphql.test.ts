@@ -24,7 +24,7 @@ describe('GraphQL feature flags', () => {
     const rest = (await admin().get('/api/v4/features')).body;
     const gql = (await admin().graphql('{ features { name state gates { key value } } }')).body.data.features;
     expect(gql.map((f: { state: string }) => ({ ...f, state: f.state.toLowerCase() }))).toEqual(rest);
-    // An id for normalized client caches: the global id by name (issue 23 item 1).
+    // An id for normalized client caches: the global id by name.
     expect((await admin().graphql('{ features { id name } }')).body.data.features).toEqual([{ id: 'gid://gitlab/Feature/gql_flag', name: 'gql_flag' }, { id: 'gid://gitlab/Feature/rest_flag', name: 'rest_flag' }]);
     expect((await admin().graphql('mutation { deleteFeature(name: "gql_flag") }')).body.data.deleteFeature).toBe(true);
     expect((await admin().get('/api/v4/features')).body.map((f: { name: string }) => f.name)).toEqual(['rest_flag']);

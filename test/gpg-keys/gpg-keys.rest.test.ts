@@ -3,7 +3,7 @@ import { createUser, queryOne } from '../support/factories';
 import { ALICE, BOB, CAROL } from '../support/gpg-keys';
 import { api, ROOT_TOKEN, useTestApp, type TestApp } from '../support/test-app';
 
-/** Issue 21: GPG keys as GitLab 10.3's users API (lib/api/users.rb, Entities::GPGKey, app/models/gpg_key.rb). */
+/** GPG keys as GitLab 10.3's users API (lib/api/users.rb, Entities::GPGKey, app/models/gpg_key.rb). */
 const t = useTestApp();
 const admin = () => api(t, ROOT_TOKEN);
 

@@ -7,7 +7,7 @@ import { ROOT_TOKEN, useTestApp } from '../support/test-app';
 const t = useTestApp();
 
 /**
- * Issue 23, broken item 1, with the real library: Apollo Client 3's normalized cache
+ * Object identity with the real library: Apollo Client 3's normalized cache
  * (`InMemoryCache`, keyed `__typename:id` by default) no longer shows one object's data for another.
  */
 describe('Apollo Client cache over the GraphQL API', () => {

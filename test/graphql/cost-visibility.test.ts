@@ -11,7 +11,7 @@ import { MODULES } from '../../src/modules';
 import { createGroup, createProject } from '../support/factories';
 import { EXTERNAL_URL, ROOT_TOKEN, TEST_SECRETS, api, useTestApp } from '../support/test-app';
 
-/** Issue 23 item 7: queryComplexity, batched requests with caps, lists costed at their real bound. */
+/** queryComplexity, batched requests with caps, lists costed at their real bound. */
 const t = useTestApp({ reset: 'once' });
 
 async function cost(query: string, variables: Record<string, unknown> = {}): Promise<number> {

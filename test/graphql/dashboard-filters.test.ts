@@ -3,7 +3,7 @@ import { createJob, createRunner } from '../runners/runner-factories';
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
 /**
- * Issue 23 item 3, the remaining filters: Group.descendantGroups, groups(parentPath), Group.projectsPage
+ * Filters a dashboard needs: Group.descendantGroups, groups(parentPath), Group.projectsPage
  * (GitLab's Group.projects arguments), groupProjects(includeSubgroups), runners(type, sort),
  * Runner.runnerType, Runner.jobCount. The new arguments are GraphQL only: REST answers as before.
  */

@@ -5,7 +5,7 @@ import { createRunner } from '../runners/runner-factories';
 import { waitFor } from '../reliability/fault-support';
 
 /**
- * The dashboards issue, item 6: featureFlagChanged, broadcastMessagesChanged and runnerChanged, fed by
+ * Live updates for dashboards: featureFlagChanged, broadcastMessagesChanged and runnerChanged, fed by
  * the audit events' commit NOTIFY, each subscriber receiving what the module's queries would show it;
  * a change through one instance reaches a subscriber of another within 500 ms.
  */

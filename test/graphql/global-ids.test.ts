@@ -5,7 +5,7 @@ import { SSH_KEYS } from '../support/ssh-keys';
 import { ALICE } from '../support/gpg-keys';
 
 /**
- * Issue 23 item 1: global ids behind a Node interface, node/nodes, gids as arguments, fullPath lookups
+ * Global ids behind a Node interface, node/nodes, gids as arguments, fullPath lookups
  * (README "Global ids and lookups"). REST keeps its numeric ids.
  */
 const t = useTestApp();

@@ -162,7 +162,7 @@ describe('POST /graphql through graphql-jit', () => {
     expect(bad.headers['cache-control']).toBe('no-store');
     expect(bad.body.errors).toEqual([{ message: 'Variable "$per" got invalid value "x"; Int cannot represent non-integer value: "x"', locations: [{ line: 1, column: 7 }], extensions: { code: 'BAD_USER_INPUT' } }]);
     const twice = await api(t, ROOT_TOKEN).graphql('mutation { a: createGroup(input: { name: "S1", path: "serial" }) { fullPath } b: createGroup(input: { name: "S2", path: "serial" }) { fullPath } }');
-    // Root fields are nullable (issue 23 item 3): a ran first, took the path and reports its result; b's error nulls only b.
+    // Root fields are nullable: a ran first, took the path and reports its result; b's error nulls only b.
     expect(twice.body.data).toEqual({ a: { fullPath: 'serial' }, b: null });
     expect(twice.headers['cache-control']).toBe('no-store');
     expect(twice.body.errors).toHaveLength(1);
@@ -170,7 +170,7 @@ describe('POST /graphql through graphql-jit', () => {
     expect((await api(t, ROOT_TOKEN).graphql('{ group(id: "serial") { name } }')).body.data).toEqual({ group: { name: 'S1' } });
   });
 
-  it('keeps the other root fields of a dashboard query when one lookup fails (issue 23 item 2)', async () => {
+  it('keeps the other root fields of a dashboard query when one lookup fails', async () => {
     const res = await api(t, ROOT_TOKEN).graphql('{ currentUser { username } group(id: "does/not/exist") { id } features { name } }');
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ currentUser: { username: 'root' }, group: null, features: [] });

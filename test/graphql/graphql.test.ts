@@ -197,7 +197,7 @@ describe('GraphQL errors', () => {
   });
 });
 
-describe('currentUser (issue 23 item 1)', () => {
+describe('currentUser', () => {
   it('is null for an anonymous caller on GraphQL, with no error; REST GET /user stays 401', async () => {
     const res = await api(t).graphql('{ currentUser { username } }');
     expect(res.status).toBe(200);

@@ -5,7 +5,7 @@ import { createJob, createRunner } from '../runners/runner-factories';
 import { waitFor } from '../reliability/fault-support';
 
 /**
- * The dashboards issue, item 6: Subscription.ciJobStatusUpdated(jobId), as GitLab's. Jobs change status
+ * Live job updates: Subscription.ciJobStatusUpdated(jobId), as GitLab's. Jobs change status
  * outside this service (the CI system shares the database): a trigger on ci_builds NOTIFYs each committed
  * status change, and each subscriber that may read the job receives it as it is then, on any instance.
  */

@@ -4,7 +4,7 @@ import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
 const t = useTestApp();
 
-/** Issue 23 item 1: memberships with their own id, user, accessLevel object, DIRECT/INHERITED relations. */
+/** Memberships with their own id, user, accessLevel object, DIRECT/INHERITED relations. */
 describe('GraphQL memberships', () => {
   async function acme() {
     const top = await createGroup(t, { path: 'acme', visibility: 'private' });
@@ -21,7 +21,7 @@ describe('GraphQL memberships', () => {
     return { top, sub, project, alice, bob, carol };
   }
 
-  // Links compared by path or name: other object types' ids become global ids (issue 23's gid work).
+  // Links compared by path or name: other object types' ids are global ids (test/graphql/global-ids.test.ts).
   const MEMBER = 'id databaseId userId relation accessLevel { integerValue stringValue humanAccess } user { username } group { fullPath } project { path }';
 
   it('bob as Reporter of acme and Developer of acme/platform: two memberships with their own ids and levels in one query', async () => {
@@ -208,7 +208,7 @@ describe('GraphQL memberships', () => {
   });
 });
 
-/** Issue 23 item 1: object links a dashboard follows, batched, each checked like its own lookup. */
+/** Object links a dashboard follows, batched, each checked like its own lookup. */
 describe('GraphQL object links', () => {
   const sql = (q: string, p: unknown[] = []) => t.orm.em.getConnection().execute(q, p);
 

@@ -12,7 +12,7 @@ import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 import { createRunner } from '../runners/runner-factories';
 
 /**
- * Mutations as GitLab's GraphQL API writes them (issue 23 item 4): `<resource><Verb>(input: …Input!)`
+ * Mutations as GitLab's GraphQL API writes them: `<resource><Verb>(input: …Input!)`
  * answering `…Payload { <resource> errors clientMutationId }`, derived from every mutation
  * (core/graphql/mutation-payloads.ts). Assertions select fields other than `id` (its format is another
  * change's business).

@@ -8,7 +8,7 @@ import { liveHarness } from '../support/live';
 import { waitFor } from '../reliability/fault-support';
 
 /**
- * The dashboards issue, item 6: limits per user and heartbeats on the WebSocket endpoint. A user holds at
+ * Subscriptions: limits per user and heartbeats on the WebSocket endpoint. A user holds at
  * most SUBSCRIPTION_CONNECTIONS_PER_USER (default 20) connections per instance, anonymous clients as many
  * per address; the server pings every SUBSCRIPTION_PING_INTERVAL_MS and drops sockets that went silent.
  */

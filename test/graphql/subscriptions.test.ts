@@ -10,7 +10,7 @@ import { addGroupMember, createGroup, createUser } from '../support/factories';
 import { waitFor } from '../reliability/fault-support';
 
 /**
- * Issue 22 item 4 (and the dashboards issue): live updates over GraphQL subscriptions (WebSocket,
+ * Live updates over GraphQL subscriptions (WebSocket,
  * graphql-transport-ws as Apollo Client's GraphQLWsLink speaks it), fed by the audit events' commit
  * notifications, each subscriber seeing only what it may read.
  */

@@ -1,7 +1,7 @@
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 import { addGroupMember, createGroup, createProject, createUser } from '../support/factories';
 
-/** Issue 23 item 3: counts a dashboard overview needs, in one request, batched per page, visibility-aware. */
+/** Counts a dashboard overview needs, in one request, batched per page, visibility-aware. */
 const t = useTestApp();
 const COUNTS = '{ groups(allAvailable: true, orderBy: PATH, sort: ASC) { nodes { fullPath projectsCount descendantGroupsCount groupMembersCount } } }';
 

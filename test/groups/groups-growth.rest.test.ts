@@ -3,7 +3,7 @@ import { addGroupMember, createGroup, createUser, queryOne, type TestGroup, type
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
 /**
- * Issue 19 item 3: the plans that keep group lists flat at a million groups return what they did.
+ * The plans that keep group lists flat at a million groups return what they did.
  * A user's own groups are read first and then ordered; with all_available the count adds up two
  * disjoint branches (visible by level, else by id); deep offset pages skip on ids first.
  * Data: 1,050 public subgroups of one public group, a private and an internal top-level group; the

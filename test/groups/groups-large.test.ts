@@ -3,7 +3,7 @@ import { createGroup, type TestGroup } from '../support/factories';
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
 /**
- * Issue 19 item 1 on the group lists, including the batched nested pages (`Group.subgroups` of every
+ * GitLab's rule for big lists, applied to the group lists, including the batched nested pages (`Group.subgroups` of every
  * group of a list: one bounded count per parent): above 10,000 rows no totals, below them exact ones.
  */
 const t = useTestApp({ reset: 'once' });

@@ -1,7 +1,7 @@
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 import { createGroup } from '../support/factories';
 
-/** GitLab 10.3's share_with_group_lock on POST/PUT /groups, honoured by POST /projects/:id/share (issue 21). */
+/** GitLab 10.3's share_with_group_lock on POST/PUT /groups, honoured by POST /projects/:id/share. */
 const t = useTestApp();
 const admin = () => api(t, ROOT_TOKEN);
 

@@ -2,7 +2,7 @@ import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 import { addGroupMember, createGroup, createUser } from '../support/factories';
 import { keys } from '../support/keys';
 
-/** GitLab 10.3's access requests API for groups and projects (issue 21; lib/api/access_requests.rb). */
+/** GitLab 10.3's access requests API for groups and projects (lib/api/access_requests.rb). */
 const t = useTestApp();
 const admin = () => api(t, ROOT_TOKEN);
 

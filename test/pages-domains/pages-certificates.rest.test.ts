@@ -6,7 +6,7 @@ import { der, ecKey, issue, rawCertificate } from '../support/certificates';
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
 /**
- * Issue 18 (F1, F4, F5, F6 and the certificate items of "also observed"): every certificate is parsed
+ * Pages certificates under hostile input: every certificate is parsed
  * once, when saved, with OpenSSL as the gatekeeper; hostile ones are 400s, reads never parse.
  */
 const t = useTestApp();
@@ -21,7 +21,7 @@ const self = (o: Partial<Parameters<typeof rawCertificate>[0]> = {}) => rawCerti
 const deepSan = (depth: number) => der.extension('2.5.29.17', der.seq(der.tlv(0xa0, der.oid('1.2.3.4'), der.tlv(0xa0, der.nested(depth)))));
 const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
 
-describe('F1: certificates that used to stop the process are refused or rendered, never thrown', () => {
+describe('certificates that used to stop the process are refused or rendered, never thrown', () => {
   it('an empty serial number is not a certificate (OpenSSL refuses it): 400, and the list still answers', async () => {
     const p = await project();
     const res = await create(p, { domain: 'empty-serial.test', certificate: self({ serial: [] }), key });
@@ -50,7 +50,7 @@ describe('F1: certificates that used to stop the process are refused or rendered
   });
 });
 
-describe('F4: PEM scanning is linear and capped', () => {
+describe('PEM scanning is linear and capped', () => {
   const BEGIN = '-----BEGIN CERTIFICATE-----\n';
 
   it('1 MB of BEGIN lines never closed: 400 at once (JSON and multipart); 60 KB of them: not a certificate', async () => {
@@ -60,7 +60,7 @@ describe('F4: PEM scanning is linear and capped', () => {
     const res = await create(p, { domain: 'q.test', certificate: hostile, key });
     const elapsed = ms(started);
     expect([res.status, res.body]).toEqual([400, { message: { certificate: ['is too long (maximum is 65536 characters)'] } }]);
-    expect(elapsed).toBeLessThan(2000); // measured ≈ 30 ms (10.9 s before)
+    expect(elapsed).toBeLessThan(2000); // a linear scan stays far below this; a quadratic one does not
     const file = Buffer.from(hostile.slice(0, 1_000_000)); // multipart files: 1 MB each
     const upload = await api(t, ROOT_TOKEN).post(base(p)).field('domain', 'q.test').attach('certificate', file, 'c.pem').attach('key', Buffer.from(key), 'k.pem');
     expect([upload.status, upload.body]).toEqual([400, { message: { certificate: ['is too long (maximum is 65536 characters)'] } }]);
@@ -79,7 +79,7 @@ describe('F4: PEM scanning is linear and capped', () => {
   });
 });
 
-describe('F5: reads return what was stored when the domain was saved', () => {
+describe('reads return what was stored when the domain was saved', () => {
   it('a corrupted certificate column changes nothing in 20 aliases of subject/certificateText, REST or GraphQL', async () => {
     const p = await project();
     const bundle = self({ subject: der.cn('stored.test') }) + '-----BEGIN CERTIFICATE-----\nnot base64!\n-----END CERTIFICATE-----\n'.repeat(10);
@@ -95,7 +95,7 @@ describe('F5: reads return what was stored when the domain was saved', () => {
     const cert = gql.body.data.projectPagesDomains.nodes[0].certificate;
     expect(Object.keys(cert)).toHaveLength(40);
     for (let i = 0; i < 20; i += 1) expect([cert[`s${i}`], cert[`t${i}`]]).toEqual(['/CN=stored.test', text]);
-    expect(elapsed).toBeLessThan(2000); // measured ≈ 15 ms (8.7 s before)
+    expect(elapsed).toBeLessThan(2000); // reads parse nothing: far below this
     const rest = await api(t, ROOT_TOKEN).get(`${base(p)}/stored.test`);
     expect([rest.status, rest.body.certificate.subject, rest.body.certificate.certificate_text]).toEqual([200, '/CN=stored.test', text]);
   });
@@ -132,7 +132,7 @@ describe('F5: reads return what was stored when the domain was saved', () => {
   });
 });
 
-describe('F6 and the rendering items: 400 where the reference would fail, exact serials and dates', () => {
+describe('rendering: 400 where the reference would fail, exact serials and dates', () => {
   it('a leaf whose issuer nests 5,000 SEQUENCEs in an extension: 400, not 500', async () => {
     const p = await project();
     const ca = ecKey('prime256v1');

@@ -169,7 +169,7 @@ describe('POST /projects/:id/pages/domains', () => {
     expect(JSON.stringify(res.body)).not.toContain('PRIVATE KEY');
     const row = await queryOne<{ sealed_key: string; certificate: string }>(t, "select sealed_key, certificate from pages_domains where domain = 'sealed.test'");
     expect(row!.sealed_key).not.toContain('PRIVATE KEY');
-    expect(row!.sealed_key.startsWith('v2:')).toBe(true); // bound to its row (issue 18)
+    expect(row!.sealed_key.startsWith('v2:')).toBe(true); // bound to its row
     expect(TEST_SECRETS.open(row!.sealed_key, keySlot(p, 'sealed.test'))).toBe(ec.keyPem);
     expect(row!.certificate).toBe(ec.pem);
   });
@@ -233,7 +233,7 @@ describe('POST /projects/:id/pages/domains', () => {
     const query = await api(t).post(`${base(p)}?private_token=${ROOT_TOKEN}`).field('domain', 'q.test')
       .attach('certificate', Buffer.from(ec.pem), 'cert.pem').attach('key', Buffer.from(ec.keyPem), 'key.pem');
     expect(query.status).toBe(201);
-    // Undeclared file parts are ignored, as GitLab ignores undeclared parameters (issue 21).
+    // Undeclared file parts are ignored, as GitLab ignores undeclared parameters.
     const other = await api(t, ROOT_TOKEN).post(base(p)).field('domain', 'o.test').attach('avatar', Buffer.from('x'), 'a.png');
     expect([other.status, other.body.url]).toEqual([201, 'http://o.test']);
     const env = await api(t, ROOT_TOKEN).post(`/api/v4/projects/${p.id}/environments`).field('name', 'e').attach('certificate', Buffer.from(ec.pem), 'cert.pem');

@@ -6,7 +6,7 @@ import { MODULES } from '../../src/modules';
 import { ROOT_TOKEN, TEST_SECRETS, useTestApp } from '../support/test-app';
 import { createGroup } from '../support/factories';
 
-/** Issue 23 item 5: a dashboard on another origin can call both surfaces, as GitLab's API allows. */
+/** A dashboard on another origin can call both surfaces, as GitLab's API allows. */
 const t = useTestApp();
 const ORIGIN = 'https://dashboard.example.com';
 

@@ -8,7 +8,7 @@ import { createJob, createRunner } from '../runners/runner-factories';
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
 /**
- * Issue 23 item 8, without a browser: /-/dashboard serves its page, script and stylesheet under their
+ * The reference dashboard without a browser: /-/dashboard serves its page, script and stylesheet under their
  * CSP with no external URL; the GraphQL documents the script sends are valid against schema.graphql,
  * each screen's is one request that answers without error for an administrator, and docs/dashboard.md
  * shows each of them verbatim. (test/browser/dashboard.browser.test.ts drives the page in Chromium.)

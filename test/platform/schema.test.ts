@@ -9,7 +9,7 @@ describe('schema.graphql', () => {
     expect(printAppSchema(await buildAppSchema(MODULES))).toBe(committed);
   });
 
-  it('describes fields in GraphQL terms: no spec section numbers, no REST routes (issue 23 item 9)', async () => {
+  it('describes fields in GraphQL terms: no spec section numbers, no REST routes', async () => {
     const text = printAppSchema(await buildAppSchema(MODULES));
     const blocks = [...text.matchAll(/"""([\s\S]*?)"""/g)].map((m) => m[1]);
     const inline = [...text.matchAll(/^\s*"([^"\n]+)"\s*$/gm)].map((m) => m[1]);

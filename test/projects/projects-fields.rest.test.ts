@@ -2,7 +2,7 @@ import { addGroupMember, addProjectMember, createGroup, createProject, createUse
 import { PROJECT_KEYS, PROJECT_WITH_ACCESS_KEYS, keys } from '../support/keys';
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
-/** Issue 21 item 2: GitLab 10.3 project fields that need no repository or CI, and the parameters that set them. */
+/** GitLab 10.3 project fields that need no repository or CI, and the parameters that set them. */
 const t = useTestApp();
 const sql = (text: string, params: unknown[] = []) => t.orm.em.getConnection().execute(text, params);
 

@@ -3,7 +3,7 @@ import { addGroupMember, addProjectMember, createGroup, createProject, createUse
 import { PERSONAL_PROJECT_KEYS, PROJECT_SIMPLE_KEYS, USER_BASIC_KEYS, keys } from '../support/keys';
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
-/** Issue 21 item 2: GitLab 10.3's forks (without repositories) and POST /projects/user/:user_id. */
+/** GitLab 10.3's forks (without repositories) and POST /projects/user/:user_id. */
 const t = useTestApp();
 const admin = () => api(t, ROOT_TOKEN);
 const sql = (text: string, params: unknown[] = []) => t.orm.em.getConnection().execute(text, params);

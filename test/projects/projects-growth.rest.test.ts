@@ -4,7 +4,7 @@ import { api, ROOT_TOKEN, useTestApp, type TestApp } from '../support/test-app';
 import { projectSearch } from '../../src/modules/projects/project-search';
 
 /**
- * Issue 19 item 3: the plans that keep project lists flat at two million rows return what they did.
+ * The plans that keep project lists flat at two million rows return what they did.
  * A signed-in user's count adds up two disjoint branches (visible by level, else by id), deep offset
  * pages skip on ids first, `search` matches the description too (trigram index), and the indexes exist.
  * Data: 1,100 public, 5 internal, 30 private projects; the user is a member of 10 private and 3 public ones.
@@ -113,7 +113,7 @@ describe('GET /groups/:id/projects', () => {
   });
 });
 
-describe('growth indexes (issue 19)', () => {
+describe('growth indexes', () => {
   it('exist: one trigram index for project search, trigram on user e-mails, partial indexes for public projects and groups', async () => {
     const row = await queryOne<{ names: string[] }>(t, `select array_agg(indexname::text order by indexname) as names from pg_indexes
       where indexname in ('namespaces_public_group_name_idx', 'projects_search_trgm', 'projects_public_created_idx', 'users_email_trgm',

@@ -3,7 +3,7 @@ import { createGroup, createProject, type TestGroup, type TestProject } from '..
 import { api, EXTERNAL_URL, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
 /**
- * Issue 19 item 2: keyset pagination of GET /projects as GitLab has it (Gitlab::Pagination::Keyset,
+ * Keyset pagination of GET /projects as GitLab has it (Gitlab::Pagination::Keyset,
  * lib/api/helpers/pagination_strategies.rb): order_by=id only, either direction (default desc),
  * rel="next" sets id_after (asc) or id_before (desc) on the caller's query; no totals; another order
  * is 405 "Keyset pagination is not yet available for this type of request".

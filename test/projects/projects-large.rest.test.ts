@@ -3,7 +3,7 @@ import { createGroup, createUser, type TestUser } from '../support/factories';
 import { api, EXTERNAL_URL, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
 /**
- * Issue 19 item 1, GitLab's rule for big lists (REST API docs, "Pagination"; lib/gitlab/pagination/
+ * GitLab's rule for big lists (REST API docs, "Pagination"; lib/gitlab/pagination/
  * offset_pagination.rb): counts stop at 10,001 rows; above 10,000 there is no X-Total, X-Total-Pages
  * nor rel="last", while X-Page, X-Per-Page, X-Next-Page, X-Prev-Page and next/prev/first stay.
  * Data: 10,000 public, 1 internal and 49 private projects, inserted with generate_series. So anonymous

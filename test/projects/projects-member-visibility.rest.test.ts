@@ -2,7 +2,7 @@ import { addGroupMember, addProjectMember, createGroup, createProject, createUse
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
 /**
- * Issue 19: a member's lists read their visibility from the membership tables (docs/growth.md, "Member
+ * A member's lists read their visibility from the membership tables (docs/growth.md, "Member
  * lists"). What a member of one private group sees, every way they can reach a private row:
  *   A (private) → B (private) → C (private): the member is a Developer of A only (B and C inherited);
  *   pA in A, pC in C; pS in X (private), shared with B; pE in X, shared with B until yesterday (expired);

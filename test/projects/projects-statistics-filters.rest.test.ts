@@ -1,7 +1,7 @@
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 import { createProject, createUser } from '../support/factories';
 
-/** GitLab 10.3's GET /projects `statistics`, `with_issues_enabled`, `with_merge_requests_enabled` and GET /projects/:id `statistics` (issue 21). */
+/** GitLab 10.3's GET /projects `statistics`, `with_issues_enabled`, `with_merge_requests_enabled` and GET /projects/:id `statistics`. */
 const t = useTestApp();
 const admin = () => api(t, ROOT_TOKEN);
 

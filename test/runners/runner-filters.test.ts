@@ -2,7 +2,7 @@ import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 import { createProject } from '../support/factories';
 import { createJob, createRunner } from './runner-factories';
 
-/** Issue 23 item 3: what a runner fleet dashboard filters and shows: status, paused, tags, search (REST: later GitLab's status, tag_list). */
+/** What a runner fleet dashboard filters and shows: status, paused, tags, search (REST: later GitLab's status, tag_list). */
 const t = useTestApp();
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;

@@ -4,7 +4,7 @@ import { createRunner } from './runner-factories';
 import { runnerWorld, type RunnerWorld } from './runner-fixture';
 
 /**
- * Issue 18: a Master through a group share. GitLab's `ci_authorized_runners` is the specific runners of
+ * A Master through a group share. GitLab's `ci_authorized_runners` is the specific runners of
  * `authorized_projects(MASTER)`, and project authorizations count shares (at the lower of the share's
  * and the membership's access). So such a Master owns the project's runners on every surface: the
  * runner's details with its token (REST and GraphQL), the project's runner list, the owned list.

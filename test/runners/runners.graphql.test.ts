@@ -40,7 +40,7 @@ describe('GraphQL runners', () => {
     expect(await code(ROOT_TOKEN, '{ runner(id: 999999) { id } }')).toBe('NOT_FOUND');
     expect(await code(w.stranger.token, `{ runner(id: ${w.specific.id}) { id } }`)).toBe('FORBIDDEN');
     // The caller's own runners have no shared/specific scope: the enum refuses it before anything runs
-    // (issue 23 item 5: it used to pass validation and fail at run time); allRunners takes it.
+    // (rather than passing validation and failing at run time); allRunners takes it.
     expect(await code(w.master.token, '{ runners(scope: SHARED) { total } }')).toBe('GRAPHQL_VALIDATION_FAILED');
     expect((await api(t, ROOT_TOKEN).graphql('{ allRunners(scope: SHARED) { total } }')).body.errors).toBeUndefined();
     expect(await code(w.master.token, `mutation { updateRunner(id: ${w.specific.id}, input: {}) { id } }`)).toBe('BAD_USER_INPUT');

@@ -6,7 +6,7 @@ import { waitFor } from '../reliability/fault-support';
 import { buildDist, freshDatabase, getOnce, spawnNode, type LogLine } from '../reliability/service-process';
 import { client, describeWith, MAIN, startHaproxy, startInstance, startPgbouncer, type Instance, type Proxy } from './topology';
 
-// Issue 20: several instances of the service on one PostgreSQL (README "Running several instances").
+// Several instances of the service on one PostgreSQL (README "Running several instances").
 jest.setTimeout(240_000);
 
 beforeAll(() => buildDist());

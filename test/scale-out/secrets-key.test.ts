@@ -13,7 +13,7 @@ import { createProject, createUser, queryOne } from '../support/factories';
 import { issue } from '../support/certificates';
 import { api, ROOT_TOKEN, TEST_SECRETS, useTestApp } from '../support/test-app';
 
-/** Issue 20: one secrets key per database, verified at start; unreadable values never break a read; rotation. */
+/** One secrets key per database, verified at start; unreadable values never break a read; rotation. */
 const t = useTestApp();
 const columns = sealedColumnsOf(MODULES);
 const run = () => runOn(t.orm.em.fork());

@@ -20,7 +20,7 @@ import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
 /**
  * Generated hostile input for EVERY REST route of the registry and EVERY GraphQL root field of the
- * schema (issue "Security", done-when): wrong types, NUL and control characters, overlong strings,
+ * schema: wrong types, NUL and control characters, overlong strings,
  * huge and negative numbers, malformed keyset cursors, odd content types and truncated bodies.
  * Whatever the input, the answer is a 4xx/2xx with a JSON body: never a 5xx, never
  * INTERNAL_SERVER_ERROR, and no error body carries SQL or a stack trace.

@@ -7,7 +7,7 @@ import { der, ecKey, pemOf, rawCertificate } from '../support/certificates';
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
 /**
- * Issue 18, "What to build" 1 and 3: hostile certificates through create, list, single GET and
+ * Hostile certificates through create, list, single GET and
  * GraphQL. Every answer is 400 or 2xx, nothing reaches the process's unhandled-rejection or
  * uncaught-exception handlers, and /-/liveness still answers. Deterministic: a seeded PRNG and a
  * fixed RSA key sign the generated corpus (PKCS#1 v1.5 signatures are deterministic).
@@ -185,7 +185,7 @@ afterAll(() => {
   process.off('uncaughtException', record);
 });
 
-describe('certificate fuzzing (issue 18)', () => {
+describe('certificate fuzzing', () => {
   it('parse, render, verify and match never throw on 3,000 mutated or generated certificates (direct calls)', () => {
     const r = prng(18);
     const bases = [rawCertificate({ key: FIXED_RSA }).der, structured(r), structured(r)];

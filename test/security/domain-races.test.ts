@@ -2,12 +2,12 @@ import { addGroupMember, createGroup, createUser, queryOne } from '../support/fa
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
 /**
- * Issue "Security", items 7, 8 and 9: real concurrent HTTP requests against the real database; the
+ * Domain rules under races: real concurrent HTTP requests against the real database; the
  * invariant is asserted afterwards (no sleeps, no timings).
  */
 const t = useTestApp();
 
-describe('item 9: projects_limit holds under a race', () => {
+describe('projects_limit holds under a race', () => {
   it('limit 1, ten parallel creates: exactly one 201, the others 403 with the limit message', async () => {
     const u = await createUser(t);
     await t.orm.em.getConnection().execute('update users set projects_limit = 1 where id = ?', [u.id]);
@@ -22,7 +22,7 @@ describe('item 9: projects_limit holds under a race', () => {
   });
 });
 
-describe('item 7: two owners demoting or removing each other concurrently', () => {
+describe('two owners demoting or removing each other concurrently', () => {
   const ownersLeft = async (groupId: number) =>
     (await queryOne<{ n: string }>(t, 'select count(*) as n from group_members where group_id = ? and access_level = 50', [groupId]))?.n;
 
@@ -43,7 +43,7 @@ describe('item 7: two owners demoting or removing each other concurrently', () =
   });
 });
 
-describe('item 8: renaming a group while subgroups are created', () => {
+describe('renaming a group while subgroups are created', () => {
   it('every subgroup ends under the new path (none keeps the old prefix)', async () => {
     for (let round = 0; round < 3; round += 1) {
       const parent = await createGroup(t, { path: `ren-${round}`, visibility: 'private' });

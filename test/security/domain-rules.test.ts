@@ -1,11 +1,11 @@
 import { addGroupMember, createGroup, createProject, createUser, queryOne, shareProject } from '../support/factories';
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
-/** Issue "Security", items 4, 5, 6, 7 (expired owners, user deletion), 10 (keyset cursors) and 13 (input sizes). */
+/** Domain rules that guard data: e-mail search, share visibility, external users, group owners (expired owners, user deletion), keyset cursors and input sizes. */
 const t = useTestApp();
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 
-describe('item 4: GET /users?search= is no e-mail oracle', () => {
+describe('GET /users?search= is no e-mail oracle', () => {
   it('matches e-mail substrings for admins only; others name, username and an exact e-mail', async () => {
     const u = await createUser(t, { username: 'plain-user', name: 'Plain User' });
     const target = await createUser(t, { username: 'zed', name: 'Zed' });
@@ -24,7 +24,7 @@ describe('item 4: GET /users?search= is no e-mail oracle', () => {
   });
 });
 
-describe('item 5: shared_with_groups lists only groups the caller may read', () => {
+describe('shared_with_groups lists only groups the caller may read', () => {
   it('hides a private group from anonymous and non-member callers on REST and GraphQL', async () => {
     const home = await createGroup(t, { visibility: 'public' });
     const project = await createProject(t, { namespace: home, visibility: 'public' });
@@ -46,7 +46,7 @@ describe('item 5: shared_with_groups lists only groups the caller may read', () 
   });
 });
 
-describe('item 6: external users create no groups and no projects', () => {
+describe('external users create no groups and no projects', () => {
   it('refuses a top-level group (403) and a personal project (403, projects_limit 0), as GitLab 10.3 does', async () => {
     const ext = await createUser(t, { external: true, canCreateGroup: true });
     const group = await api(t, ext.token).post('/api/v4/groups').send({ name: 'Ext', path: 'ext-group' });
@@ -63,7 +63,7 @@ describe('item 6: external users create no groups and no projects', () => {
   });
 });
 
-describe('item 7: a group keeps an owner', () => {
+describe('a group keeps an owner', () => {
   it('does not count an expired owner: the last active owner cannot leave or be demoted', async () => {
     const g = await createGroup(t);
     const owner = await createUser(t);
@@ -96,7 +96,7 @@ describe('item 7: a group keeps an owner', () => {
   });
 });
 
-describe('item 10: forged keyset cursors are 400 on REST and GraphQL', () => {
+describe('forged keyset cursors are 400 on REST and GraphQL', () => {
   it.each([[{ v: 1e300, id: 1 }], [{ v: '\u0000', id: 1 }], [{ v: 'a', id: 2 ** 62 }], [{ v: '\ud800', id: 1 }]])('cursor %j', async (cursor) => {
     await createGroup(t, { visibility: 'public' });
     const rest = await api(t, ROOT_TOKEN).get('/api/v4/groups').query({ pagination: 'keyset', order_by: 'name', cursor: b64(cursor) });
@@ -107,7 +107,7 @@ describe('item 10: forged keyset cursors are 400 on REST and GraphQL', () => {
   });
 });
 
-describe('item 13: input sizes are bounded as GitLab bounds them', () => {
+describe('input sizes are bounded as GitLab bounds them', () => {
   it('bio (255), project description (2000), tags (100 x 255) and a token expiring in the past are 400 model errors', async () => {
     const u = await createUser(t);
     const bio = await api(t, ROOT_TOKEN).put(`/api/v4/users/${u.id}`).send({ bio: 'b'.repeat(1_000_000) });

@@ -1,7 +1,7 @@
 import { createGroup } from '../support/factories';
 import { ROOT_TOKEN, api, useTestApp } from '../support/test-app';
 
-/** Issue 9 item 10 (GraphQL parts): malformed operations are 400 / BAD_USER_INPUT, never INTERNAL_SERVER_ERROR. */
+/** Malformed operations are 400 / BAD_USER_INPUT, never INTERNAL_SERVER_ERROR. */
 const t = useTestApp({ reset: 'once' });
 
 describe('GraphQL malformed input', () => {

@@ -4,10 +4,10 @@ import { operationCost } from '../../src/core/graphql/query-limits';
 import { MODULES } from '../../src/modules';
 import { ROOT_TOKEN, api, useTestApp } from '../support/test-app';
 
-/** Issue 9 items 1 and 2: GraphQL cost walk, document caps, variables and served page sizes. */
+/** GraphQL cost walk, document caps, variables and served page sizes. */
 const t = useTestApp({ reset: 'once' });
 
-/** The audit's request: fragment i spreads fragment i+1 twice (each extra fragment doubled the old walk). */
+/** A hostile request: fragment i spreads fragment i+1 twice (each extra fragment doubled the old walk). */
 function doublingDocument(n: number): string {
   const frags = Array.from({ length: n }, (_x, i) => `fragment F${i} on Group { id ...F${i + 1} ...F${i + 1} }`);
   return `{ groups { nodes { ...F0 } } } ${frags.join(' ')} fragment F${n} on Group { id }`;
@@ -21,7 +21,7 @@ async function cost(query: string, variables: Record<string, unknown> = {}) {
   return operationCost(await buildAppSchema(MODULES), doc, getOperationAST(doc)!, variables);
 }
 
-describe('GraphQL cost walk (item 1)', () => {
+describe('GraphQL cost walk', () => {
   it('walks each fragment once, however often it is spread', async () => {
     const doc = parse(doublingDocument(22));
     const walked: string[] = [];
@@ -31,7 +31,7 @@ describe('GraphQL cost walk (item 1)', () => {
     expect(result.cost).toBeGreaterThan(2 ** 22);
   });
 
-  it('refuses the audit request (22 doubling fragments, anonymous) with 400 QUERY_TOO_COMPLEX', async () => {
+  it('refuses 22 doubling fragments from an anonymous caller with 400 QUERY_TOO_COMPLEX', async () => {
     const query = doublingDocument(22);
     expect(query.length).toBeLessThan(1400);
     const res = await api(t).graphql(query);
@@ -62,7 +62,7 @@ describe('GraphQL cost walk (item 1)', () => {
   });
 });
 
-describe('GraphQL complexity (item 2)', () => {
+describe('GraphQL complexity', () => {
   it('counts a perPage variable at its value', async () => {
     const query = `query($p: Int) { ${Array.from({ length: 20 }, (_x, i) => `a${i}: projects(perPage: $p) { nodes { ...P } }`).join(' ')} } ${P30}`;
     const res = await api(t).graphql(query, { p: 100 });

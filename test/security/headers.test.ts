@@ -8,14 +8,14 @@ import { MODULES } from '../../src/modules';
 import { createGroup } from '../support/factories';
 import { EXTERNAL_URL, ROOT_TOKEN, TEST_SECRETS, api, useTestApp } from '../support/test-app';
 
-/** Issue 9 items 11 and 12: links, proxy trust, security headers, request ids. */
+/** Links, proxy trust, security headers, request ids. */
 const t = useTestApp({ reset: 'once' });
 
 beforeAll(async () => {
   for (let i = 0; i < 3; i += 1) await createGroup(t, { path: `hdr-${i}`, visibility: 'public' });
 });
 
-describe('Link header (item 11)', () => {
+describe('Link header', () => {
   it('is built from EXTERNAL_URL, whatever Host and X-Forwarded-* say', async () => {
     const res = await api(t).get('/api/v4/groups?per_page=1').set('Host', 'evil.example').set('X-Forwarded-Proto', 'javascript').set('X-Forwarded-Host', 'evil.example');
     expect(res.status).toBe(200);
@@ -43,7 +43,7 @@ describe('Link header (item 11)', () => {
   });
 });
 
-describe('TRUST_PROXY (item 11)', () => {
+describe('TRUST_PROXY', () => {
   async function loggedIp(trustProxy: false | number | string | undefined): Promise<string> {
     const lines: string[] = [];
     const stream = new Writable({ write: (chunk, _enc, cb) => (lines.push(String(chunk)), cb()) });
@@ -69,7 +69,7 @@ describe('TRUST_PROXY (item 11)', () => {
   });
 });
 
-describe('security headers (item 12)', () => {
+describe('security headers', () => {
   const EXPECTED = {
     'x-content-type-options': 'nosniff',
     'x-frame-options': 'DENY',
@@ -101,7 +101,7 @@ describe('security headers (item 12)', () => {
   });
 });
 
-describe('X-Request-Id (item 12)', () => {
+describe('X-Request-Id', () => {
   it('keeps a short safe client id and replaces anything else with a generated one', async () => {
     expect((await api(t).get('/-/health').set('X-Request-Id', 'abc-123')).headers['x-request-id']).toBe('abc-123');
     expect((await api(t).get('/-/health').set('X-Request-Id', 'trace:01.HX_9')).headers['x-request-id']).toBe('trace:01.HX_9');

@@ -7,7 +7,7 @@ import { MODULES } from '../../src/modules';
 import { ROOT_TOKEN, TEST_SECRETS, useTestApp } from '../support/test-app';
 
 /**
- * Issue 18: a client that aborts a multipart upload is not a server error. Anyone can do it, so it
+ * A client that aborts a multipart upload is not a server error. Anyone can do it, so it
  * must not write error lines (with stacks): one warning without a stack.
  */
 const t = useTestApp();

@@ -5,7 +5,7 @@ import { addProjectMember, createGroup, createProject, createUser } from '../sup
 import { useTestApp } from '../support/test-app';
 
 /**
- * Issue 18: with PAGES_ENABLED=off the pages routes answer 404 before reading the body. A 3 MB
+ * With PAGES_ENABLED=off the pages routes answer 404 before reading the body. A 3 MB
  * multipart upload (within the 4 MB a file route allows) gets its answer after the headers and a
  * first chunk, and the server closes the connection instead of reading the rest.
  */

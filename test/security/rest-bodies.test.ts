@@ -16,7 +16,7 @@ import { createUser } from '../support/factories';
 import { EXTERNAL_URL, ROOT_TOKEN, TEST_SECRETS, api, useTestApp } from '../support/test-app';
 import { uncachedSharedCache } from '../../src/core/db/shared-cache';
 
-/** Issue 9 item 3 and item 10 (multipart parts): bodies are read per route, after authentication, within limits. */
+/** Bodies (JSON, form and multipart) are read per route, after authentication, within limits. */
 const t = useTestApp();
 
 /** Sends headers and the first part of a body, never the rest: resolves with the status if the server answers anyway. */
@@ -62,7 +62,7 @@ async function fileRouteApp(): Promise<express.Express> {
 }
 
 describe('multipart on routes without file parameters', () => {
-  it('takes multipart fields and ignores a file part, as GitLab ignores undeclared parameters (issue 21)', async () => {
+  it('takes multipart fields and ignores a file part, as GitLab ignores undeclared parameters', async () => {
     const fields = await api(t, ROOT_TOKEN).post('/api/v4/groups').field('name', 'M').field('path', 'm-fields');
     expect(fields.status).toBe(201);
     const file = await api(t, ROOT_TOKEN).post('/api/v4/groups').field('name', 'F').field('path', 'f-file').attach('description', Buffer.from('text'), 'd.txt');
@@ -127,13 +127,13 @@ describe('a route that declares file parameters', () => {
     expect(large.body).toEqual({ error: 'Multipart body refused: File too large (description)' });
     const twice = await post().attach('description', Buffer.from('a'), 'a.txt').attach('description', Buffer.from('b'), 'b.txt');
     expect(twice.status).toBe(400);
-    // An undeclared file part is ignored (issue 21).
+    // An undeclared file part is ignored.
     const other = await post().attach('avatar', Buffer.from('a'), 'a.png');
     expect([other.status, other.body.path]).toEqual([201, 'l']);
   });
 });
 
-describe('one body error handler for both surfaces (issue 7 item 7)', () => {
+describe('one body error handler for both surfaces', () => {
   it('answers malformed and oversized JSON alike on /api/v4 and /graphql', async () => {
     for (const path of ['/api/v4/groups', '/graphql']) {
       const bad = await api(t, ROOT_TOKEN).post(path).set('Content-Type', 'application/json').send('{"name":');

@@ -12,7 +12,7 @@ import { createGroup, createProject } from '../support/factories';
 import { ROOT_TOKEN, TEST_SECRETS, useTestApp } from '../support/test-app';
 
 /**
- * Issue 18: sealed values are bound to their row (AES-GCM associated data: table, column, row). A
+ * Sealed values are bound to their row (AES-GCM associated data: table, column, row). A
  * value copied to another row does not open there, and an unreadable value costs only its own field
  * (null in GraphQL, key left out in REST, one warning), never the list it is in.
  */

@@ -2,7 +2,7 @@ import { addProjectMember, createGroup, createProject, createUser, shareProject 
 import { api, useTestApp } from '../support/test-app';
 
 /**
- * Found while fixing the runner shares (issue 18), reported, not fixed here: the project access level
+ * Found while fixing the runner shares (test/runners/runner-shares.test.ts), reported, not fixed here: the project access level
  * (modules/access/visibility-sql.ts `projectLevelsSql`) takes `least(share access, caller's level in
  * the shared group)`, and PostgreSQL's LEAST ignores NULL: for a caller who is not in the shared
  * group the share's own access counts. A Guest of a project shared with any group at Master acts as a

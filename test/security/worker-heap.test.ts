@@ -120,7 +120,7 @@ describe('npm start under the largest answers an ordinary user can build', () =>
       (a: string, n: number) => `${a}: nodes(ids: ${JSON.stringify(gpgIds.slice(0, n))}) { ... on GpgKey { key } }`,
       (a: string) => `${a}: currentUser { username }`,
     ];
-    // The original request of the audit: 100 aliases of a page of keys with their text.
+    // The hostile request: 100 aliases of a page of keys with their text.
     const audit = await call(port, token, 'POST', '/graphql', { query: `{ ${Array.from({ length: 100 }, (_, i) => `a${i}: currentUserGpgKeys(perPage: 100) { nodes { key } }`).join(' ')} }` });
     expect(audit.status).toBe(400);
 

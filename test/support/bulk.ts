@@ -1,7 +1,7 @@
 import type { TestApp } from './test-app';
 
 /**
- * Bulk rows straight into the tables with generate_series (issue 19: lists above GitLab's 10,000-row
+ * Bulk rows straight into the tables with generate_series (for lists above GitLab's 10,000-row
  * count limit), as `npm run seed -- --scale` does: projects `bulk-<from>` … `bulk-<to>` in one
  * namespace, ids in that order, each created one second before the previous one.
  */

@@ -104,8 +104,8 @@ export async function setupTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     captured?.push(q.sql);
   });
   // Before each test: a DELETE of every table and its sequences back to 1, in one implicit transaction
-  // (a multi-statement simple query), about 5-15 ms on test-sized tables where TRUNCATE … RESTART
-  // IDENTITY took 150-220 ms (a new file for every table and index). Every table of the schema but
+  // (a multi-statement simple query), cheaper on test-sized tables than TRUNCATE … RESTART IDENTITY,
+  // which makes a new file for every table and index. Every table of the schema but
   // the migrations' own: the entities', those referring to them, and the ones only raw SQL writes
   // (audit_events, the system hooks' outbox, rate-limit counters), so nothing an earlier test file
   // of this worker wrote is seen. Locked first as TRUNCATE locks them, so nothing a previous test

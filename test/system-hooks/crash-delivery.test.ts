@@ -4,7 +4,7 @@ import { waitFor } from '../reliability/fault-support';
 import { buildDist, freshDatabase } from '../reliability/service-process';
 import { startInstance, TOKEN, type Instance } from '../scale-out/topology';
 
-// Issue 22: a delivery in flight when the service is killed (kill -9) is sent again by the next
+// A delivery in flight when the service is killed (kill -9) is sent again by the next
 // instance on the database; nothing committed is lost. Real processes as `npm start` runs them.
 jest.setTimeout(120_000);
 

@@ -7,7 +7,7 @@ import { keys } from '../support/keys';
 import { waitFor } from '../reliability/fault-support';
 
 /**
- * Issue 22: GitLab 10.3's system hooks (/hooks), delivered from the transactional outbox to a real
+ * GitLab 10.3's system hooks (/hooks), delivered from the transactional outbox to a real
  * HTTP receiver on loopback (allowed by allow_local_requests_from_system_hooks, off by default).
  */
 const t = useTestApp({ env: { SYSTEM_HOOK_RETRY_BASE_MS: '100', SYSTEM_HOOK_RETRY_MAX_MS: '400', SYSTEM_HOOK_TIMEOUT_MS: '2000' } });

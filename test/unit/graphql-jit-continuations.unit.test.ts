@@ -2,7 +2,7 @@ import { GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSche
 import { compileQuery, isCompiledQuery } from '../../src/core/graphql/jit';
 
 /**
- * Issue 18 F1: a throw in what graphql-jit runs after a resolver returned (a getter on the returned
+ * A throw in what graphql-jit runs after a resolver returned (a getter on the returned
  * object, read as a plain field) must become that field's error, not an unhandled rejection that
  * stops the process or an operation that never finishes.
  */

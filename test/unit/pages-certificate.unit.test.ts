@@ -111,7 +111,7 @@ describe('pages certificates (spec 4.27, OpenSSL through node:crypto)', () => {
   });
 });
 
-describe('caps and linear scanning (issue 18, F4)', () => {
+describe('caps and linear scanning', () => {
   const BEGIN = '-----BEGIN CERTIFICATE-----\n';
 
   it('scans 2 MB of BEGIN lines never closed in one pass', () => {
@@ -119,7 +119,7 @@ describe('caps and linear scanning (issue 18, F4)', () => {
     const started = process.hrtime.bigint();
     expect(pemBodies(hostile, 16)).toEqual([]);
     expect(pemBodies(`${hostile}-----END CERTIFICATE-----`, 16)).toHaveLength(1);
-    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(2000); // measured: a few ms
+    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(2000); // catches a quadratic scan, not a timing target
   });
 
   it('refuses a field over 65,536 characters, more than 16 certificates, nesting deeper than 32', async () => {

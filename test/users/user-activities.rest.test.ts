@@ -3,7 +3,7 @@ import { USER_PUBLIC_KEYS, keys } from '../support/keys';
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 import { activityWritesSettled, forgetActivityWrites } from '../../src/modules/users/user-activity';
 
-/** Issue 21 item 2: last_activity_on recorded on authenticated requests, and GitLab 10.3's GET /user/activities. */
+/** last_activity_on recorded on authenticated requests, and GitLab 10.3's GET /user/activities. */
 const NOW = new Date('2026-11-20T15:30:00Z');
 const t = useTestApp({ clock: { now: () => new Date(NOW) } });
 const admin = () => api(t, ROOT_TOKEN);

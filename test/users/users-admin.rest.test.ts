@@ -2,7 +2,7 @@ import { addGroupMember, createGroup, createProject, createUser, queryOne } from
 import { PERSONAL_PROJECT_KEYS, PROJECT_SIMPLE_KEYS, USER_KEYS, USER_PUBLIC_KEYS, keys } from '../support/keys';
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
-/** Issue 21: block/unblock, a user's projects, identities (GitLab 10.3's users API). */
+/** Block/unblock, a user's projects, identities (GitLab 10.3's users API). */
 const t = useTestApp();
 const admin = () => api(t, ROOT_TOKEN);
 const paths = (body: { path_with_namespace: string }[]) => body.map((p) => p.path_with_namespace);

@@ -1,7 +1,7 @@
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 import { createUser } from '../support/factories';
 
-/** GitLab 10.3's GET /users filters `external` (administrators only) and `created_after` / `created_before` (issue 21). */
+/** GitLab 10.3's GET /users filters `external` (administrators only) and `created_after` / `created_before`. */
 const t = useTestApp();
 const admin = () => api(t, ROOT_TOKEN);
 const usernames = (body: { username: string }[]) => body.map((u) => u.username);

@@ -3,7 +3,7 @@ import DataLoader from 'dataloader';
 /**
  * A DataLoader that also answers synchronously for keys it has already loaded in this request.
  * Per-row field resolvers use `peek` to return a value instead of a promise when a list primed the
- * loader for its page (issue 8: hundreds of promises per 100-row page otherwise). `preload` and
+ * loader for its page (otherwise a promise per row and field). `preload` and
  * `fill` keep values in a plain map and give no key a promise of its own; `load` answers from that
  * map first, so whichever way a key arrived, it is fetched once per request.
  */

@@ -12,7 +12,7 @@ import { createLogger } from '../logger';
  *
  * Stored forms (base64url parts):
  * - `v2:<iv>:<tag>:<ciphertext>`: sealed for one slot (table, column, row) given as AES-GCM
- *   associated data, so a value copied to another row or column does not open (issue 18).
+ *   associated data, so a value copied to another row or column does not open.
  * - `v1:<iv>:<tag>:<ciphertext>`: the earlier form, bound to nothing. Still opened in any slot, so
  *   existing rows keep working; a value is re-sealed as v2 when it is written again (a pages key on
  *   update, the settings row on its first read, every value by `npm run secrets:rotate`), and
@@ -104,7 +104,7 @@ export function secretBox(key: Buffer, options: SecretBoxOptions = {}): SecretBo
   /** Slots and texts already reported as unreadable (bounded like `opened`). */
   const reported = new Set<string>();
   // A list of 100 projects shows 100 runners tokens: each sealed text is opened once per process,
-  // not once per row and request (issue 8). The process holds the key anyway, so the cache adds no
+  // not once per row and request. The process holds the key anyway, so the cache adds no
   // exposure; a sealed text never changes meaning (a new value is a new random IV). A v2 text opens
   // only in its slot, so the slot is part of the cache key: a copied value misses and fails.
   const opened = new Map<string, string>();

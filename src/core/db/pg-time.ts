@@ -33,8 +33,8 @@ function digits(s: string, i: number, n: number): number {
 
 /**
  * PostgreSQL's ISO output (`YYYY-MM-DD HH:MM:SS[.ffffff][±HH[:MM]]`, or `T`/`Z` forms) read by
- * character codes: the Date parser on a rebuilt string cost more than the rest of a listed row
- * (issue 8, list profiles). Fractions past milliseconds are cut, as the Date parser cuts them.
+ * character codes: the Date parser on a rebuilt string costs more than the rest of a listed row.
+ * Fractions past milliseconds are cut, as the Date parser cuts them.
  * Anything else (years before 100 or past 9999, BC, infinity, odd layouts) → undefined: the Date
  * parser decides, as before.
  */

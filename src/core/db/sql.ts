@@ -20,7 +20,7 @@ function throughMikroOrm(em: EntityManager): boolean {
 
 /**
  * Read statements on a pooled connection in one round trip, formatted by MikroORM (its literal
- * escaping) and with its error conversion, but without its knex query-builder round (issue 8). The
+ * escaping) and with its error conversion, but without its knex query-builder round. The
  * knex `query` event still fires once per statement (statement counts, logging).
  */
 async function pooledRows(em: EntityManager, statements: { sql: string; params?: unknown[] }[]): Promise<Record<string, unknown>[][]> {
@@ -52,7 +52,7 @@ export async function sqlRows<T = Record<string, unknown>>(em: EntityManager, sq
 
 /**
  * Several read statements in one round trip (PostgreSQL's simple query protocol takes them as one
- * text): e.g. a list's count and page (issue 8: each statement costs a network write). Inside a
+ * text): e.g. a list's count and page (each statement costs a network write). Inside a
  * transaction they run one after the other.
  */
 export async function sqlRowsBatch(em: EntityManager, statements: { sql: string; params?: unknown[] }[]): Promise<Record<string, unknown>[][]> {
@@ -137,7 +137,7 @@ function rowMapper(em: EntityManager, entity: EntityClass<object>): RowMapper {
 /**
  * A read-only row of a list as an instance of its entity class: the columns converted as MikroORM
  * hydrates them, set as plain properties. Neither registered in the unit of work, nor looked up in
- * the identity map, nor given MikroORM's per-instance change-tracking accessors (issue 8: those were
+ * the identity map, nor given MikroORM's per-instance change-tracking accessors (those are
  * the top cost of listed rows). Being an instance of the class, type-graphql passes it to `@Root()`
  * as is. Never flush changes made to it.
  */
@@ -161,9 +161,9 @@ export function likeEscape(term: string): string {
  * The combined condition is implied by the OR (a column that holds the term makes the joined text hold
  * it) and is what the index answers; the OR is rechecked on the rows it returns, so a match across two
  * columns' boundary never counts. One GIN scan instead of one per column: a term whose trigrams are in
- * most rows (issue 19, docs/growth.md "Search") pays the posting-list intersections once.
+ * most rows (docs/growth.md "Search") pays the posting-list intersections once.
  * A term without a space cannot span a boundary (each is a space), so for it the combined condition
- * alone is exact and the per-column recheck is left out (4 ms of a 10,001-row count at 2M projects).
+ * alone is exact and the per-column recheck, a cost on every counted row, is left out.
  * The columns must be NOT NULL (a null would make the joined text null).
  */
 export function anyColumnContains(combined: string, columns: readonly string[], term: string): { sql: string; params: string[] } {

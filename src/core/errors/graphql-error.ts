@@ -39,7 +39,7 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
   if (domain) {
     const extensions: Record<string, unknown> = { code: graphqlCode(domain.code) };
     if (domain instanceof ValidationError) extensions.fields = domain.fields;
-    // GraphQL clients get plain text and the field errors, not REST's Ruby hash dump (issue 23 item 9):
+    // GraphQL clients get plain text and the field errors, not REST's Ruby hash dump:
     // `Failed to save group: path has already been taken`, extensions.fields {path: [...]}.
     if (domain instanceof SaveFailedError) {
       extensions.fields = domain.fields;

@@ -3,7 +3,7 @@ import type { RequestCtx } from '../context/request-ctx';
 import { deleteInBatches } from '../db/sql';
 
 /**
- * Audit events (issue 22; GitLab EE's audit events, "Audit events API"): one row per change, appended
+ * Audit events (GitLab EE's audit events, "Audit events API"): one row per change, appended
  * on the write's own transaction, so an event exists if and only if its change committed. A NOTIFY on
  * the same transaction (delivered at commit) wakes consumers on every instance.
  *

@@ -3,7 +3,7 @@ import type { RequestCtx } from '../context/request-ctx';
 import { CACHE_CHANNEL } from '../db/shared-cache';
 
 /**
- * System events (issue 22; GitLab 10.3's system hooks, "System hooks" in GitLab's docs): what a
+ * System events (GitLab 10.3's system hooks, "System hooks" in GitLab's docs): what a
  * module emits when a user, group, project or membership is created, renamed, transferred or removed.
  * A module calls `emitSystemEvents` on the write's own transaction, next to its audit entries
  * (core/events/audit.ts), so an event exists if and only if its change committed. The rows form an

@@ -46,7 +46,7 @@ export function operationLabel(schema: GraphQLSchema, op: OperationDefinitionNod
 
 /**
  * The service's one Apollo plugin (one listener per request: Apollo awaits every listener at every
- * stage, issue 8). Per operation: the metrics label, the query limits (operation-rules.ts). Errors:
+ * stage). Per operation: the metrics label, the query limits (operation-rules.ts). Errors:
  * each unexpected one logged once (parse, validation, coercion and DomainErrors are the client's).
  * Responses: `Cache-Control: no-store`, as Apollo's default cache-control plugin sends when no field
  * carries a cache hint (none does here). That plugin is off: it wraps every field of the schema in a

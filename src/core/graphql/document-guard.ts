@@ -104,7 +104,7 @@ function measureDocument(source: string, limits = DOCUMENT_LIMITS): { error?: Gr
 const EMPTY: DocumentSize = { tokens: 0, aliases: 0, spreads: 0 };
 
 /**
- * Documents already found within the caps, by text (bounded LRU, issue 8): a client repeating its
+ * Documents already found within the caps, by text (bounded LRU): a client repeating its
  * queries is not parsed here on every request (Apollo keeps its own LRU of parsed, validated
  * documents). At most 500 texts of at most 20,000 characters (10 MB worst case).
  */
@@ -163,7 +163,7 @@ const APOLLO_KEYS = /^(query|operationName|variables|extensions)(\[|$)/;
 /**
  * The document exactly where Apollo reads it: a POST body's `query` when it is a string; for GET the
  * URL's search parameters through URLSearchParams, as Apollo parses them (not express's qs, which
- * turns `query=…&query[]=x` into an array while Apollo still reads the plain key: issue 18, F3).
+ * turns `query=…&query[]=x` into an array while Apollo still reads the plain key).
  * A GET naming one of Apollo's keys twice or in bracketed form is refused here, so nothing the
  * guard did not check can reach Apollo.
  */

@@ -59,7 +59,7 @@ function guardNested(field: Field): void {
 /**
  * The checks that act on root fields (and on nested fields written with arguments) wrap exactly
  * those fields once, at schema build time: every other field of every row resolves without a
- * middleware chain (issue 8; type-graphql's global middlewares wrapped all fields in async calls).
+ * middleware chain (type-graphql's global middlewares would wrap all fields in async calls).
  * A root field without @Allow fails here, at start-up and in every test.
  */
 export function guardFields(schema: GraphQLSchema): GraphQLSchema {

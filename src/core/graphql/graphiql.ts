@@ -8,7 +8,7 @@ let page: string | undefined;
 export function graphiqlPage(): string {
   if (page) return page;
   // Loaded on the first page view: the renderer holds about 13 MB of inline JavaScript and CSS that
-  // an API-only process never needs (issue 8, resident memory).
+  // an API-only process never needs (kept out of its resident memory).
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { renderGraphiQL } = require('@graphql-yoga/render-graphiql') as { renderGraphiQL: typeof RenderGraphiQL };
   page = renderGraphiQL({

@@ -6,7 +6,7 @@ import { runBatch } from './batch';
 /**
  * POST/GET /graphql handed to Apollo Server (Apollo's "Building integrations" contract: an
  * HTTPGraphQLRequest in, an HTTPGraphQLResponse out), as @as-integrations/express5 does, minus what
- * that integration adds per request and nobody uses here (issue 8): express's `res.send`, which
+ * that integration adds per request and nobody uses here: express's `res.send`, which
  * hashes every response body for an ETag (meaningless on a `no-store` POST answer), and a legacy
  * `url.parse` of the request URL for its query string.
  */

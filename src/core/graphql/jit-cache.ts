@@ -5,9 +5,9 @@ import type { CompiledQuery } from 'graphql-jit';
 export type JitEntry = CompiledQuery | 'execute';
 
 /**
- * Bounds of the compiled /graphql operations kept per schema (issue 8). A compiled query's memory
- * grows with its selection expanded through fragments (measured 3-6 KB per field: 45 KB for the
- * 15-field bench groups document, 1.3 MB for GraphiQL's 220-field introspection query), so the
+ * Bounds of the compiled /graphql operations kept per schema. A compiled query's memory
+ * grows with its selection expanded through fragments (GraphiQL's introspection query selects
+ * hundreds of fields), so the
  * cache counts fields as well as entries: a client repeating its queries compiles each once; a
  * client sending ever new documents pushes out the least recently used ones and never grows the
  * process past about 60 MB (README "Architecture", performance notes).

@@ -10,8 +10,8 @@ const isScalar = (t: unknown) => t === Number || t === String || t === Boolean |
 /**
  * Field resolvers that take only `@Root()`, `@Ctx()`, `@Info()` and scalar `@Arg()`s (the per-row computed fields:
  * a project's URLs, a job's relations) are called directly, without type-graphql's generic wrapper
- * (per call: parameter metadata sorted and mapped, container lookup, middleware dispatch). Issue 8:
- * that wrapper ran once per field of every listed row. Same method, same instance semantics (one
+ * (per call: parameter metadata sorted and mapped, container lookup, middleware dispatch), which
+ * would otherwise run once per field of every listed row. Same method, same instance semantics (one
  * stateless instance per resolver class); a root that is not an instance of the declared `@Root()`
  * class still goes through type-graphql, which converts it.
  */

@@ -11,7 +11,7 @@ export const UNBOUNDED_VALUES_COST = 100;
  * The most items an unpaged list field ever serves (`@MaxItems(100)` on the field or field
  * resolver). Its resolver enforces it (SQL `limit`), and the cost walk (query-limits.ts) multiplies
  * the field's selection by it, so the rows a query is served can never exceed what its complexity
- * was charged for (issue 18, F2). Every list of objects that takes no `perPage` must declare one:
+ * was charged for. Every list of objects that takes no `perPage` must declare one:
  * `unboundedLists` is checked when the schema is built. A nested list may also take a `limit`
  * argument (1 to the bound, `servedLimit`): the cost walk then counts that many, so a dashboard
  * asking for a few items of each nested list stays within the complexity cap.

@@ -22,7 +22,7 @@ import { payloadErrors } from '../errors/payload-errors';
 import { costItemsExtension } from './list-bound';
 
 /**
- * Mutations as GitLab's GraphQL API writes them (issue 23 item 4; docs.gitlab.com/ee/api/graphql/reference/#mutation-type):
+ * Mutations as GitLab's GraphQL API writes them (docs.gitlab.com/ee/api/graphql/reference/#mutation-type):
  * `<resource><Verb>(input: <Name>Input!): <Name>Payload` where the input object carries every argument
  * plus `clientMutationId`, and the payload is `{ <resource>, errors: [String!]!, clientMutationId }`.
  *

@@ -20,7 +20,7 @@ const cache = new WeakMap<readonly FieldNode[], Map<string, string>>();
 
 /**
  * The SQL select list (`alias.col, …`) for the rows of `entity` that a list field returns, from what
- * its selection asks for (issue 8: a nested dashboard list decoded ~40 columns per row to show 5).
+ * its selection asks for, so a nested list decodes the columns it shows, not the whole row.
  * Plain fields (no resolver) are entity properties of the same name; a field resolver contributes
  * its `@Reads` properties. The primary key is always there. `alias.*` when a selected field has a
  * resolver without `@Reads`, or names no single-column property: the safe answer. Computed once per

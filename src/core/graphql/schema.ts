@@ -52,8 +52,8 @@ export function buildAppSchema(modules: readonly AppModule[]): Promise<GraphQLSc
 /**
  * Root query and mutation fields are nullable, as in GitLab's GraphQL API: a field that fails answers
  * `null` with its error while the other root fields of the request keep their data (a dashboard query
- * survives one missing group; of two mutations in one request, the committed one reports its result:
- * issue 23 items 2 and 3). Resolvers keep their non-null types; REST reads the same fields and turns
+ * survives one missing group; of two mutations in one request, the committed one reports its result).
+ * Resolvers keep their non-null types; REST reads the same fields and turns
  * an error into its status as before.
  */
 function nullableRootFields(schema: GraphQLSchema): GraphQLSchema {

@@ -3,7 +3,7 @@ import { Kind, type FragmentDefinitionNode, type GraphQLResolveInfo, type Select
 /**
  * The field names selected `path` levels below the resolving field (through inline and named
  * fragments), e.g. `selectedFields(info, ['nodes'])` in a page resolver. Lets a list preload only
- * the relations its selection asks for (issue 8), for REST documents and GraphQL queries alike.
+ * the relations its selection asks for, for REST documents and GraphQL queries alike.
  */
 export function selectedFields(info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments'>, path: readonly string[] = []): Set<string> {
   const out = new Set<string>();

@@ -3,8 +3,8 @@ import { getMetadataStorage } from 'type-graphql';
 /**
  * Plain object-type fields (no field resolver, no middleware, property name = GraphQL name) are
  * marked `simple` before the schema is built, so type-graphql gives them no resolver at all: graphql
- * reads the property directly instead of calling a wrapper per field of every row (issue 8;
- * type-graphql docs, "Performance": simple resolvers). Checks that apply to root fields are attached
+ * reads the property directly instead of calling a wrapper per field of every row
+ * (type-graphql docs, "Performance": simple resolvers). Checks that apply to root fields are attached
  * at schema build time by field-guards.ts, never per row.
  */
 export function markSimpleFields(): void {

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 
 /**
- * Cross-origin use of both surfaces (issue 23 item 5), as GitLab's API answers it (rack-cors in
+ * Cross-origin use of both surfaces, as GitLab's API answers it (rack-cors in
  * GitLab's config/application.rb: `/api/*` for any origin, no credentials, any header and method,
  * pagination headers exposed): a dashboard on another origin calls `/api/v4`, `/api/v3` and
  * `/graphql` with a token header.

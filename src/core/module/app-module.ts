@@ -154,7 +154,7 @@ const MADE = Symbol('made loaders');
 /**
  * The registered modules' per-request loaders as one object, each module's made on first use: a
  * request builds the few loaders its fields touch (a REST group list: one module's of twelve), not all
- * 36 (issue 19: building them all was 7 µs and a tenth of what a 20-row list allocates). The first read
+ * of them (building them all would be a good part of what a short list allocates). The first read
  * of any of a module's loaders runs that module's factory once for the request and keeps all it made in
  * the request's slot for that module. A factory only constructs loaders (nothing is read before a `load`), so
  * it is called once at start-up, without a request, to learn its names; two modules declaring the same
@@ -168,7 +168,7 @@ export function loaderFactory(modules: readonly AppModule[]): (ctx: RequestCtx) 
     const make = m.loaders;
     if (!make) continue;
     // The module's slot in the request's list of made loader sets; a getter on the shared prototype
-    // reads it (defining own properties per request cost more than the getter: issue 19, dashboard profile).
+    // reads it (defining own properties per request costs more than the getter).
     const slot = count++;
     for (const name of Object.keys(make({} as RequestCtx))) {
       const other = owner.get(name);

@@ -37,7 +37,7 @@ const directProjects = (user: User) => `array(select pm.project_id from project_
     union all select pl.project_id from project_group_links pl where pl.group_id = any(${memberTree(user)}) and ${activeMembership('pl')})`;
 
 /**
- * Predicate on a projects alias: the user has access to the project, written from the membership tables (issue 19, docs/growth.md "Member
+ * Predicate on a projects alias: the user has access to the project, written from the membership tables (docs/growth.md "Member
  * lists"): a namespace in their member tree or their own, a direct membership, a share. Each arm is an
  * array subquery, so on a page it is a cheap filter per row and in a count a BitmapOr of index scans
  * (`projects_namespace_created_idx`, `projects_pkey`); no id list leaves the database.

@@ -3,7 +3,7 @@ import type { SecretBox, SecretSlot } from '../../core/crypto/secret-box';
 import { STORED_SETTINGS, type SettingDef } from './application-settings.catalogue';
 
 /**
- * The credentials of the settings row, sealed at rest like runner tokens (issue 18): the catalogue's
+ * The credentials of the settings row, sealed at rest like runner tokens: the catalogue's
  * `secret` settings in `<name>_sealed`, and the runner registration token. Each is sealed for its
  * column of row 1 (secret-box.ts, slots). Administrators still read them in clear, as GitLab shows them.
  */

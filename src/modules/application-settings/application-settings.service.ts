@@ -55,7 +55,7 @@ function view(ctx: RequestCtx, row: SettingsRow): Record<string, unknown> {
   for (const s of SETTINGS) out[camelCase(s.name)] = viewValue(s, row.values);
   for (const alias of WEB_PASSWORD_ALIASES) out[camelCase(alias)] = row.values.password_authentication_enabled_for_web;
   // GitLab always has one; a value that does not open (another key) is served as null, logged once, so
-  // that administrators can still read and change every other setting (issue 20).
+  // that administrators can still read and change every other setting.
   out.runnersRegistrationToken = ctx.secrets.openOrNull(row.tokenSealed, REGISTRATION_TOKEN_SLOT);
   return out;
 }

@@ -5,7 +5,7 @@ import { nodeDef } from '../../core/graphql/node';
 import { auditEventRoutes } from './audit-event.rest';
 import { Migration20261202130000AuditEvents } from './migrations/Migration20261202130000_audit_events';
 
-/** Audit events (issue 22): written by other modules' services through core/events/audit.ts, read here. */
+/** Audit events: written by other modules' services through core/events/audit.ts, read here. */
 export const auditEventsModule = defineModule({
   name: 'audit-events',
   nodes: [nodeDef({ type: 'AuditEvent', gidClass: 'AuditEvent', ids: 'bigint', load: auditEventService.visibleByIds })],

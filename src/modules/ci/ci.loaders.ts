@@ -90,7 +90,7 @@ export function ciLoaders(ctx: RequestCtx) {
 /**
  * Loads the relations of a page of jobs in one batch each (user, pipeline, commit, project, then the
  * projects' namespaces; pipelines and commits in one joined query) before the page is returned, so that each job's relation fields resolve
- * without a promise (issue 8).
+ * without a promise.
  */
 export async function preloadJobRelations(ctx: RequestCtx, jobs: readonly { userId: number | null; pipelineId: number; projectId: number }[]): Promise<void> {
   if (jobs.length === 0) return;

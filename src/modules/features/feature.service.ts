@@ -29,7 +29,7 @@ async function loadAll(em: EntityManager): Promise<ReadonlyMap<string, GateValue
 }
 
 /**
- * The most features GET /features and GraphQL `features` list (issue 18, F2: an unpaged list is
+ * The most features GET /features and GraphQL `features` list (an unpaged list is
  * served up to a declared bound). Flags are created by administrators; GitLab itself has a few
  * hundred.
  */

@@ -80,7 +80,7 @@ async function projectListsByGroup(ctx: RequestCtx, keys: readonly GroupProjects
 /**
  * At most this many projects in a group's `projects` and `shared_projects` (GraphQL `Group.projects`,
  * `Group.sharedProjects`, REST GET /groups/:id): GitLab 10.3 listed them all, which let one member
- * grow one answer without bound (issue 18, F2); later GitLab caps the detail form at 100 and points
+ * grow one answer without bound; later GitLab caps the detail form at 100 and points
  * to GET /groups/:id/projects for the rest (docs/gitlab-compatibility.md, "Groups").
  */
 export const GROUP_DETAIL_PROJECTS = 100;
@@ -151,7 +151,7 @@ const projectsKey = (k: GroupProjectsKey) => `${k.groupId}:${k.limit}:${k.column
 export type GroupCount = 'projects' | 'descendantGroups' | 'members';
 
 /**
- * Per-group counts for dashboards (issue 23 item 3), one statement per page and kind, each counted up
+ * Per-group counts for dashboards, one statement per page and kind, each counted up
  * to COUNT_LIMIT + 1 rows like the lists (null above COUNT_LIMIT): the projects of the group the caller
  * may see, its visible descendant groups (traversal_ids GIN), its direct members.
  */

@@ -7,7 +7,7 @@ import { sshKeyRoutes } from './key.rest';
 import { Migration20261204120000Keys } from './migrations/Migration20261204120000_keys';
 import { Migration20261204120200KeysFingerprintSha256 } from './migrations/Migration20261204120200_keys_fingerprint_sha256';
 
-/** SSH keys of users (GitLab 10.3's /users/:id/keys, /user/keys, /keys/:id; issue 21). */
+/** SSH keys of users (GitLab 10.3's /users/:id/keys, /user/keys, /keys/:id). */
 export const keysModule = defineModule({
   name: 'keys',
   nodes: [

@@ -5,7 +5,7 @@ import { ProjectType } from '../projects/project.type';
 import type { PagesDomain } from './pages-domain.entity';
 import { PagesDomainType } from './pages-domain.type';
 
-/** A pages domain's project (issue 23: object links), batched, null when the caller may not see the project. */
+/** A pages domain's project (an object link a dashboard follows), batched, null when the caller may not see the project. */
 @Resolver(() => PagesDomainType)
 export class PagesDomainLinksResolver {
   @FieldResolver(() => ProjectType, { nullable: true, description: 'The project serving the domain, when the caller may see it.' })

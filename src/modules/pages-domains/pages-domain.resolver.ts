@@ -60,7 +60,7 @@ export class PagesDomainResolver {
     return `${d.certificate !== null && d.certificate !== undefined ? 'https' : 'http'}://${d.domain}`;
   }
 
-  /** Stored values only: the certificate was parsed when the domain was saved (issue 18, F5). */
+  /** Stored values only: the certificate was parsed when the domain was saved; a read never parses. */
   @FieldResolver(() => PagesDomainCertificateType, { nullable: true })
   certificate(@Root() d: PagesDomain, @Ctx() ctx: RequestCtx): PagesDomainCertificateType | null | Promise<PagesDomainCertificateType | null> {
     // A light row (pages-domain.service.ts, LIGHT_COLUMNS) has '' for a certificate it did not read.

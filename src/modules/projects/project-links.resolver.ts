@@ -9,7 +9,7 @@ import type { Project } from './project.entity';
 import { ProjectType } from './project.type';
 
 /**
- * Where a dashboard goes from a project (issue 23: object links, as GitLab's `Project.group`,
+ * Where a dashboard goes from a project (object links, as GitLab's `Project.group`,
  * `Project.creator`... ), each batched per request and checked like its own lookup.
  */
 @Resolver(() => ProjectType)

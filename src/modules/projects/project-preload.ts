@@ -61,7 +61,7 @@ function loadedProjects(results: PromiseSettledResult<Project[]>[]): Project[] {
 
 /**
  * Runs, for a list of projects, the batches its selection needs (their namespaces, their shares)
- * before the list is returned, so each row's fields resolve without a promise (issue 8). The same
+ * before the list is returned, so each row's fields resolve without a promise. The same
  * statements the rows' fields would batch lazily; nothing the selection does not ask for.
  */
 export async function preloadProjectRelations(ctx: RequestCtx, projects: readonly Project[], info: GraphQLResolveInfo, path: readonly string[] = []): Promise<void> {

@@ -15,8 +15,9 @@ export interface ProjectShareView {
 }
 
 /**
- * At most this many groups in a project's `shared_with_groups` (issue 18, F2: owners can share one
- * project with any number of groups; GitLab 10.3 listed them all), the first shares made.
+ * At most this many groups in a project's `shared_with_groups`, the first shares made: an unpaged
+ * list is served up to a declared bound (owners can share one project with any number of groups;
+ * GitLab 10.3 listed them all).
  */
 export const PROJECT_SHARES_MAX = 100;
 

@@ -5,7 +5,7 @@ import { UserBasicWire } from '../users/user.presenter';
 /**
  * Wire forms of a project (spec 2.4; docs/gitlab-compatibility.md, "Projects and members"). spec 2.4
  * lists the namespace as id, name, path, kind; GitLab 10.3's NamespaceBasic (lib/api/entities.rb) also
- * has full_path and parent_id (issue 21).
+ * has full_path and parent_id.
  */
 export const NamespaceRefWire = shape('ProjectNamespace', {
   id: int(),

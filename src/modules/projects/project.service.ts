@@ -96,13 +96,13 @@ async function findAdministrable(ctx: RequestCtx, idOrPath: string | number): Pr
 /** GET /projects and GET /groups/:id/projects (whose arguments have no id_after, id_before nor keyset). */
 async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {}): Promise<Page<Project>> {
   // membership=true for a signed-in non-admin: their member projects are visible by definition (visibility
-  // is `level or member`), so the member predicate alone, unsplit (issue 19).
+  // is `level or member`), so the member predicate alone, unsplit.
   const memberOnly = !!args.membership && !!ctx.user && !policy.isAdmin(ctx.user);
   const visible = memberOnly ? await memberProjects(ctx, 'p') : await projectVisibility(ctx, 'p');
   const where: string[] = [visible];
   const params: unknown[] = [];
   if (scope.groupId !== undefined) {
-    // `= any(array(…))`, not `in (subquery)`: both sides are index scans ORed in one bitmap (issue 19).
+    // `= any(array(…))`, not `in (subquery)`: both sides are index scans ORed in one bitmap.
     where.push(scope.includeSubgroups
       ? `(p.namespace_id = any(array(select d.id from namespaces d where d.traversal_ids @> array[?::int])) or p.id = any(array(select project_id from project_group_links where group_id = ?)))`
       : `(p.namespace_id = ? or p.id = any(array(select project_id from project_group_links where group_id = ?)))`);

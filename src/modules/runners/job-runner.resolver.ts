@@ -4,7 +4,7 @@ import { JobType, type JobRow } from '../ci/job.type';
 import type { Runner } from './runner.entity';
 import { RunnerType } from './runner.type';
 
-/** A job's runner (issue 23: object links a dashboard follows), here because the runners module depends on ci, not the reverse. */
+/** A job's runner (an object link a dashboard follows), here because the runners module depends on ci, not the reverse. */
 @Resolver(() => JobType)
 export class JobRunnerResolver {
   @FieldResolver(() => RunnerType, { nullable: true, description: 'The runner that took the job, when the caller may read it (as runner(id)); null otherwise or before a runner took it.' })

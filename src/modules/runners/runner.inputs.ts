@@ -26,7 +26,7 @@ export class RunnerFilterArgs extends PageArgs {
   sort?: CiRunnerSort;
 }
 
-/** GET /runners (spec 4.1): the enum admits exactly the scopes the field accepts (issue 23 item 5). */
+/** GET /runners (spec 4.1): the enum admits exactly the scopes the field accepts: another fails validation, not the run. */
 @ArgsType()
 export class RunnersArgs extends RunnerFilterArgs {
   @Field(() => OwnRunnerScope, { nullable: true })

@@ -16,7 +16,7 @@ import { Project } from '../projects/project.entity';
 /**
  * At most this many projects in a runner's `projects` (GraphQL `Runner.projects`, REST GET
  * /runners/:id): GitLab 10.3 listed every project the runner is enabled for; an unpaged list is
- * served up to a declared bound (issue 18, F2), the first by id.
+ * served up to a declared bound (core/graphql/list-bound.ts), the first by id.
  */
 export const RUNNER_PROJECTS_MAX = 100;
 

@@ -76,8 +76,8 @@ export async function authenticateToken(em: EntityManager, cache: SharedCache | 
   const { token_scopes: scopes, token_impersonation: impersonation, ips_limit, ips_window } = row;
   const refusal = await uniqueIpsRefusal(em, { ips_limit, ips_window }, Number(row.id), ip, now);
   // A read-only record of the caller (not in the identity map), mapped per request from the (shared,
-  // never mutated) row: services that change a user load it through the EntityManager (issue 8:
-  // mapping a managed entity was most of MikroORM's per-request cost). The row mapper reads the users
+  // never mutated) row: services that change a user load it through the EntityManager (mapping
+  // a managed entity is most of MikroORM's per-request cost). The row mapper reads the users
   // columns only, so the token columns need no copy of the row without them.
   const user = lightEntity(em, User, row);
   if (!refusal) noteActivity(em, user, now);

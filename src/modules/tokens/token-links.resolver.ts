@@ -5,7 +5,7 @@ import { UserType } from '../users/user.type';
 import type { PersonalAccessToken } from './personal-access-token.entity';
 import { ImpersonationTokenType } from './token.type';
 
-/** An impersonation token's user (issue 23: object links), batched (tokens are listed for administrators only). */
+/** An impersonation token's user (an object link), batched (tokens are listed for administrators only). */
 @Resolver(() => ImpersonationTokenType)
 export class TokenLinksResolver {
   @FieldResolver(() => UserType, { nullable: true, description: 'The user the token acts as.' })

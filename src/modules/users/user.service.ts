@@ -44,7 +44,7 @@ const PASSWORD_MAX = 128;
 const passwordAllowed = (p: string) => !shorterThan(p, PASSWORD_MIN) && !longerThan(p, PASSWORD_MAX);
 /**
  * Input fields stored differently from how they are written (the rest is copied by patchEntity). A
- * password outside 8..128 is not hashed (scrypt over a megabyte costs 120 ms): `validate` refuses it
+ * password outside 8..128 is not hashed (hashing a megabyte with scrypt is expensive): `validate` refuses it
  * before anything is stored.
  */
 const STORED: PatchMapping<UserAttributesInput> = {

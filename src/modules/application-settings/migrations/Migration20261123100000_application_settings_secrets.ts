@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-/** The setting credentials, sealed (issue 18): the catalogue's `secret` entries. */
+/** The setting credentials, sealed: the catalogue's `secret` entries. */
 const SECRETS = ['captcha_private_key', 'spamfilter_api_key', 'errortracker_dsn', 'clientside_errortracker_dsn'];
 
 /**

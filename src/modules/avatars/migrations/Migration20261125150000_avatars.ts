@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Avatars of users and projects (issue 21), stored in PostgreSQL so that every instance serves them.
+ * Avatars of users and projects, stored in PostgreSQL so that every instance serves them.
  * One row per owner; the owner's row keeps the file name (`users.avatar`, `projects.avatar`, GitLab's
  * columns) so that lists build `avatar_url` without reading this table. Deleting the owner deletes its
  * avatar (FK cascade). Images are already compressed: `storage external` skips PostgreSQL's attempt.

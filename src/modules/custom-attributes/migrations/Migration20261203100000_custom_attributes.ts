@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Custom attributes of users and projects (issue 21), as the groups' (initial migration): one row per
+ * Custom attributes of users and projects, as the groups' (initial migration): one row per
  * owner and key, removed with their owner. Indexes: the key lookup (unique, also the list by key) and
  * the `custom_attributes[key]=value` list filter.
  */

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Secondary e-mail addresses of users (issue 21; GitLab 10.3's `emails`, `/users/:id/emails`,
+ * Secondary e-mail addresses of users (GitLab 10.3's `emails`, `/users/:id/emails`,
  * `/user/emails`). Every list is one user's addresses by id: (user_id, id) is its index. An address
  * is unique on the instance (GitLab's `validates :email, uniqueness: true`; stored lower-cased, the
  * unique index is on lower(email) so that it also serves the check against users' primary e-mails).

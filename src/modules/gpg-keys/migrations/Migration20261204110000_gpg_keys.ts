@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * GPG keys (issue 21): GitLab's gpg_keys, removed with their user. Indexes: a user's keys (the lists
+ * GPG keys: GitLab's gpg_keys, removed with their user. Indexes: a user's keys (the lists
  * and lookups by user and id) and, unique as GitLab's, the fingerprint and the primary key id (the
  * duplicate checks, and the last word when two adds race).
  */

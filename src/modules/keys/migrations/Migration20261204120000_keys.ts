@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * SSH keys of users (issue 21; GitLab 10.3's `keys`, `/users/:id/keys`, `/user/keys`, `/keys/:id`).
+ * SSH keys of users (GitLab 10.3's `keys`, `/users/:id/keys`, `/user/keys`, `/keys/:id`).
  * Every list is one user's keys by id: (user_id, id) is its index. The fingerprint is unique on the
  * instance (GitLab's `validates :fingerprint, uniqueness: true`); the unique index also settles two
  * concurrent adds of one key. A user's keys go with the user.

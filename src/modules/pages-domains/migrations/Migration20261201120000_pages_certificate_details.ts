@@ -5,7 +5,7 @@ import { certificateSubject, certificateText } from '../pages-certificate-text';
 const BATCH = 100;
 
 /**
- * Issue 18: certificates are parsed once, when a domain is saved, and reads return stored values.
+ * Certificates are parsed once, when a domain is saved, and reads return stored values.
  * Adds the leaf's subject and text dump, fills them for the rows saved before (PostgreSQL cannot
  * parse a certificate: the backfill runs here, in batches of 100 rows by id, once), and stores
  * domains in lower case (the unique index on lower(domain) means no two rows can collide).

@@ -1,8 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Forks without repositories and the GitLab 10.3 project settings that need no repository or CI
- * (issue 21 item 2). A fork is the column `forked_from_project_id` (GitLab 10.3's forked_project_links
+ * Forks without repositories and the GitLab 10.3 project settings that need no repository or CI.
+ * A fork is the column `forked_from_project_id` (GitLab 10.3's forked_project_links
  * row, one per fork): deleting the source unlinks its forks (set null), deleting a fork its link. The
  * partial index serves `GET /projects/:id/forks` in its default order (created_at, id) and the
  * foreign key's lookup when a source is deleted; projects that are no fork (nearly all) stay out of it.

@@ -1,11 +1,11 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Project search through one trigram index (issue 19, docs/growth.md "Search"). `search` matches name,
+ * Project search through one trigram index (docs/growth.md "Search"). `search` matches name,
  * path or description; with a GIN index per column, a term whose trigrams are in most rows (every
  * project path holds `project`) built three bitmaps, each intersecting posting lists of two million
- * entries: 50 ms at 2M projects for `project-5`. One index on the three columns joined with spaces
- * answers the same term with one bitmap (23 ms); the per-column OR is rechecked on its rows
+ * entries. One index on the three columns joined with spaces answers the same term with one
+ * bitmap; the per-column OR is rechecked on its rows
  * (`projectSearch`, project-search.ts, writes exactly this expression). The three per-column indexes
  * go: nothing else reads them, and each project write updates one GIN index instead of three.
  * Skipped like the other trigram indexes when pg_trgm is unavailable (the search then scans).

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Identities (issue 21): a user's accounts at external authentication providers (GitLab's
+ * Identities: a user's accounts at external authentication providers (GitLab's
  * `identities`, set through `provider` + `extern_uid` on POST/PUT /users). One per provider and user;
  * an external uid belongs to one user per provider, compared case-insensitively as GitLab's
  * Identity validation and `with_extern_uid` do. The unique (provider, lower(extern_uid)) index also

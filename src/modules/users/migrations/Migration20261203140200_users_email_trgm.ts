@@ -3,7 +3,7 @@ import { Migration } from '@mikro-orm/migrations';
 /**
  * `GET /users?search=` matches username, name and email as substrings (GitLab's `User.search`); the
  * email gets its trigram index like username and name (initial migration), so the OR is a BitmapOr of
- * three GIN scans instead of a scan of the table (issue 19). Skipped when pg_trgm is unavailable.
+ * three GIN scans instead of a scan of the table. Skipped when pg_trgm is unavailable.
  */
 export class Migration20261203140200UsersEmailTrgm extends Migration {
   override async up(): Promise<void> {
