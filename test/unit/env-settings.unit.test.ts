@@ -10,13 +10,13 @@ const declared = envSettingsOf(MODULES);
 const byName = new Map(declared.map((s) => [s.name, s]));
 
 describe('declared environment settings', () => {
-  it('are the ones README "Configuration" documents', () => {
+  it('are the ones docs/configuration.md documents', () => {
     expect(declared.map((s) => s.name).sort()).toEqual([
       'FEATURE_GROUPS', 'PAGES_ENABLED', 'PAGES_HOST', 'SUBSCRIPTION_CONNECTIONS_PER_USER', 'SUBSCRIPTION_MAX_PER_USER',
       'SUBSCRIPTION_PENDING_PER_ADDRESS', 'SUBSCRIPTION_PING_INTERVAL_MS', 'SUBSCRIPTION_RATE_PER_MINUTE', 'SYSTEM_HOOK_PRUNE_MS', 'SYSTEM_HOOK_RETRY_BASE_MS', 'SYSTEM_HOOK_RETRY_MAX_MS', 'SYSTEM_HOOK_TIMEOUT_MS', 'UNIQUE_IPS_PRUNE_MS',
     ]);
-    const readme = fs.readFileSync(path.join(__dirname, '../../README.md'), 'utf8');
-    for (const s of declared) expect(readme).toContain(`| \`${s.name}\` |`);
+    const doc = fs.readFileSync(path.join(__dirname, '../../docs/configuration.md'), 'utf8');
+    for (const s of declared) expect(doc).toContain(`| \`${s.name}\` |`);
   });
 
   it('unset or empty: the documented defaults', () => {
