@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // npm run bench:events [-- options]: what audit events and system hooks cost, against the targets in
-// README "Events benchmark". One service process (WORKERS=0) on its embedded PostgreSQL in a
+// docs/benchmarks.md#events-benchmark-npm-run-benchevents. One service process (WORKERS=0) on its embedded PostgreSQL in a
 // throwaway DATA_DIR (or DATABASE_URL), a system hook receiver in a worker thread of this process.
 //   1. write cost: PUT /application/settings, POST /groups, PUT /runners/:id without and with a system
 //      hook (CPU ms per request of the service from /proc, p50), alternated --rounds times; a no-op

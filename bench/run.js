@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench [-- options]: the service against its floor, see README "Benchmarks".
+// npm run bench [-- options]: the service against its floor, see docs/benchmarks.md#the-floor-comparison-npm-run-bench.
 //   --scale N         scale units to seed (100 groups / 1,000 projects each; default 10)
 //   --duration S      seconds per measurement (default 5)     --connections C (default 16)
 //   --rounds R        service/floor alternations per scenario, medians taken (default 3)
@@ -7,7 +7,7 @@
 //   --only A,B        only scenarios whose key contains one of these texts (with --large too)
 //   --soak S          afterwards, S seconds of mixed load sampling the service's RSS (growth check)
 //   --keyset [N]      afterwards, bulk-add groups up to N (default 1,000,000) and compare keyset page 5,000 with page 1
-//   --large [N]       instead of the floor comparison, the growth bench (README "Growth"): every list
+//   --large [N]       instead of the floor comparison, the growth bench (docs/growth.md#running-the-growth-bench): every list
 //                     on the scale seed and on the same plus N top-level groups (default 1,000,000; two projects
 //                     each), --large-users (100,000) and --large-jobs (10,000,000) bulk rows, p50/p99 of
 //                     --requests (15) sequential requests per list and side, and the growth ratio

@@ -1,4 +1,4 @@
-// The node flags of package.json's start script (heap sizing and GC, README "Operations", Memory):
+// The node flags of package.json's start script (heap sizing and GC, docs/operations.md#memory):
 // read by the bench (bench/lib/processes.js) and the tests that spawn the service, so both run it
 // as `npm start` does.
 const fs = require('node:fs');

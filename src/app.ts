@@ -79,7 +79,7 @@ export interface AppDeps {
   corsOrigins?: '*' | string[];
   /** false: start no module background work (system hook delivery); default true. */
   background?: boolean;
-  /** True once the process is draining for shutdown: /-/readiness answers 503 (README "Running several instances"). */
+  /** True once the process is draining for shutdown: /-/readiness answers 503 (docs/scale-out.md#rolling-restarts-and-haproxy). */
   draining?: () => boolean;
 }
 
@@ -88,7 +88,7 @@ export interface BuiltApp {
   stop: () => Promise<void>;
   /** The app's shared cache (tests wait on its invalidation events). */
   cache: SharedCache;
-  /** Serves GraphQL subscriptions over WebSocket on `server`'s upgrades (README "Live updates"); undone by `stop`. */
+  /** Serves GraphQL subscriptions over WebSocket on `server`'s upgrades (docs/graphql.md#subscriptions-live-updates); undone by `stop`. */
   attach(server: http.Server): void;
 }
 
@@ -119,7 +119,7 @@ export async function buildApp(given: AppDeps): Promise<BuiltApp> {
   app.use((req, res, next) => {
     req.id = requestIdFrom(req.get('x-request-id'));
     res.setHeader('X-Request-Id', req.id);
-    // One line per request at level info (README "Operations"); nothing per request above that level.
+    // One line per request at level info (docs/operations.md#logs); nothing per request above that level.
     if (logger.isLevelEnabled('info')) {
       const started = process.hrtime.bigint();
       res.on('finish', () => {
@@ -137,7 +137,7 @@ export async function buildApp(given: AppDeps): Promise<BuiltApp> {
   const ops = opsRouter({ orm, metrics, health: deps.health, whitelist: deps.monitoringWhitelist, draining: deps.draining });
   app.use((req, res, next) => (req.url.startsWith('/-/') ? ops(req, res, next) : next()));
 
-  // Rate limits (application settings throttle_*; README "Rate limits"): after the ops endpoints, which
+  // Rate limits (application settings throttle_*; docs/rest.md#rate-limits-throttle_): after the ops endpoints, which
   // are never throttled, before both surfaces. Off (the default), this costs one cached lookup.
   // One fork for raw statements only (no identity map is used): counters and the throttle settings.
   const rawEm = orm.em.fork();
@@ -179,7 +179,7 @@ export async function buildApp(given: AppDeps): Promise<BuiltApp> {
 
   // Compiled once: a schema change that breaks a route fails here, at start-up.
   const routes = routesOf(deps.modules).map((r) => compileRoute(schema, r));
-  // Built on first request, not at start-up: a replacement worker listens sooner (README "Process supervision").
+  // Built on first request, not at start-up: a replacement worker listens sooner (docs/operations.md#a-crash-is-not-an-outage).
   let openapi: Record<string, unknown> | undefined;
   app.get('/api/v4/openapi.json', (_req, res) => sendJson(res, 200, (openapi ??= buildOpenApi(schema, routes))));
   app.use('/api/v4/docs', withCsp(SWAGGER_CSP), swaggerUiRouter());

@@ -18,7 +18,7 @@ export interface Config {
   dataDir: string;
   initialRootToken: string | undefined;
   externalUrl: string;
-  /** Express `trust proxy`: false (default), a hop count, or proxy addresses/subnets (README "Security"). */
+  /** Express `trust proxy`: false (default), a hop count, or proxy addresses/subnets (docs/security.md#running-behind-a-proxy-trust_proxy). */
   trustProxy: false | number | string;
   logLevel: string;
   shutdownTimeoutMs: number;
@@ -39,7 +39,7 @@ export interface Config {
   monitoringWhitelist: string[];
   /** SECRETS_KEY; absent → DATA_DIR/secrets.key (generated on first start). */
   secretsKey: Buffer | undefined;
-  /** SECRETS_KEY_PREVIOUS (comma list): keys that only open, during a rotation (README "Running several instances"). */
+  /** SECRETS_KEY_PREVIOUS (comma list): keys that only open, during a rotation (docs/operations.md#secrets-key-rotation). */
   secretsKeyPrevious: Buffer[];
   /** AUDIT_EVENTS_RETENTION_DAYS: audit events older than this are pruned hourly; 0 keeps them all. */
   auditRetentionDays: number;
@@ -113,7 +113,7 @@ function corsFromEnv(raw: string | undefined): '*' | string[] {
   }
 }
 
-/** More workers than that only multiply memory and database connections (README "Configuration"). */
+/** More workers than that only multiply memory and database connections (docs/configuration.md#environment-variables). */
 export const MAX_WORKERS = 64;
 
 /** WORKERS: unset → one per core (os.availableParallelism()); 0 → a single process without supervisor. */
@@ -126,7 +126,7 @@ function workersFromEnv(raw: string | undefined): number {
   return Number(value);
 }
 
-/** Reads and validates the environment once (README "Configuration" lists every variable). */
+/** Reads and validates the environment once (docs/configuration.md#environment-variables lists every variable). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const host = env.HOST || '127.0.0.1';
   const port = intFromEnv(env, 'PORT', 8080);

@@ -112,7 +112,7 @@ async function serve(config: Config, logger: Logger, worker: boolean): Promise<v
     stopping = true;
     draining = true;
     if (drainMs > 0) {
-      // Rolling restarts (README "Running several instances"): the balancer's health check sees 503
+      // Rolling restarts (docs/scale-out.md#rolling-restarts-and-haproxy): the balancer's health check sees 503
       // and stops routing here, while requests it still sends are served.
       logger.info({ signal, drainMs }, 'draining: /-/readiness answers 503, requests are still served');
       server.closeIdleConnections();

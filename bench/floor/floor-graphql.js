@@ -13,7 +13,7 @@ function toGraphql(v) {
   return out;
 }
 
-/** GitLab's rule, as the service: counted up to 10,000, null above (README "Growth"). */
+/** GitLab's rule, as the service: counted up to 10,000, null above (docs/growth.md#broad-search-terms-exact-counts-stay). */
 const bounded = (n) => (Number(n) > 10000 ? null : Number(n));
 
 function graphqlHandler(ctx, visibility) {

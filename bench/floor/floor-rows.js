@@ -5,7 +5,7 @@ const fs = require('node:fs');
 const VIS = { 0: 'private', 10: 'internal', 20: 'public' };
 
 // Project runners tokens are stored sealed (`v1:<iv>:<tag>:<ciphertext>`, AES-256-GCM under a key
-// derived from the service's DATA_DIR/secrets.key, see README "Runners"); admins read them in clear.
+// derived from the service's DATA_DIR/secrets.key, see docs/rest.md#runners); admins read them in clear.
 const secretsFile = process.env.FLOOR_SECRETS_FILE;
 const encKey = secretsFile && fs.existsSync(secretsFile)
   ? crypto.createHmac('sha256', Buffer.from(fs.readFileSync(secretsFile, 'utf8').trim(), 'hex')).update('encrypt').digest()

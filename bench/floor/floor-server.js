@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The "floor" of `npm run bench` (README "Benchmarks"): a minimal hand-written express + pg server answering the
+// The "floor" of `npm run bench` (docs/benchmarks.md#the-floor-comparison-npm-run-bench): a minimal hand-written express + pg server answering the
 // bench's routes with the same JSON as the service, on the service's own database. Written on its own
 // (nothing imported from src/): one auth query, one count, one page query, one batched query per
 // nested collection. Only what the bench asks: admin or anonymous callers, default ordering.

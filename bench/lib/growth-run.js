@@ -1,4 +1,4 @@
-// `npm run bench -- --large`: the growth bench (README "Growth"). Two services on one
+// `npm run bench -- --large`: the growth bench (docs/growth.md#running-the-growth-bench). Two services on one
 // embedded PostgreSQL: the small data set (scale seed, database gitlab_admin) and the large one (the
 // same seed plus bulk rows, database gitlab_large), both up at once, each list measured on both in turn
 // (one client, sequential requests, p50/p99), then the growth ratio large / small per list.

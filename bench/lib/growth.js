@@ -1,4 +1,4 @@
-// The growth scenarios (README "Growth"): every list route's first page (and the deep and keyset variants)
+// The growth scenarios (docs/growth.md): every list route's first page (and the deep and keyset variants)
 // as anonymous, as a non-admin member of 50 groups and as an admin, measured with one client sending
 // sequential requests (p50 and p99 of N), on the small and the large data set in the same run.
 const { ensureMember } = require('./large');

@@ -22,14 +22,14 @@ async function waitReady(url) {
 
 
 /**
- * The service as `npm start` runs it: the supervisor's primary with WORKERS workers (README
- * "Operations"); `workers` undefined keeps the service's default (one per core), 0 is one process.
+ * The service as `npm start` runs it: the supervisor's primary with WORKERS workers
+ * (docs/operations.md#process-supervision-and-uncaught-errors); `workers` undefined keeps the service's default (one per core), 0 is one process.
  */
 function startService({ port, dataDir, token, nodeArgs = [], workers, env: extraEnv = {} }) {
   const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, INITIAL_ROOT_TOKEN: token, LOG_LEVEL: 'warn', NODE_ENV: 'production', ...extraEnv };
   if (workers !== undefined) env.WORKERS = String(workers);
   else delete env.WORKERS;
-  // The service runs with the node flags of `npm start` (heap sizing, README "Operations");
+  // The service runs with the node flags of `npm start` (heap sizing, docs/operations.md#memory);
   // BENCH_NODE_ARGS replaces them for experiments (e.g. BENCH_NODE_ARGS=' ' for node's defaults).
   const extra = process.env.BENCH_NODE_ARGS !== undefined ? process.env.BENCH_NODE_ARGS.split(' ').filter(Boolean) : startFlags();
   const child = spawn(process.execPath, [...extra, ...nodeArgs, path.join(dist, 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });

@@ -1,4 +1,4 @@
-// The scenarios of `npm run bench` (README "Benchmarks"). `token: null` is anonymous; no token means the administrator's.
+// The scenarios of `npm run bench` (docs/benchmarks.md#the-floor-comparison-npm-run-bench). `token: null` is anonymous; no token means the administrator's.
 // `ratioTo` names the REST scenario whose floor figure is the reference of a GraphQL scenario
 // (the floor's REST figure for the same rows); without it the reference is the floor on the same request.
 const { DOCS } = require('../floor/graphql-docs');

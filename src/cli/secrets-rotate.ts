@@ -12,7 +12,7 @@ import { startupExitCode, startupMessage, startupSteps } from '../ops/startup-fa
 /**
  * `npm run secrets:rotate`: re-seals every stored secret under SECRETS_KEY (opening with it or with
  * SECRETS_KEY_PREVIOUS), recomputes their lookup digests and stores the new key check. Running
- * instances keep serving meanwhile (README "Running several instances", key rotation). Exit 0 when
+ * instances keep serving meanwhile (docs/operations.md#secrets-key-rotation). Exit 0 when
  * every value was re-sealed, 1 when some opened with no configured key (listed; left unchanged).
  */
 async function main(): Promise<void> {

@@ -23,7 +23,7 @@ import { tokensModule } from './tokens';
 import { usersModule } from './users';
 
 /**
- * Every module of the service, one line each (README, "Adding a resource"). The order is the REST
+ * Every module of the service, one line each (docs/adding-a-resource.md#2-one-registry-line). The order is the REST
  * mount order where express paths overlap (static segments before parameters) and the seed order.
  */
 export const MODULES: readonly AppModule[] = [

@@ -5,8 +5,8 @@ import { extractToken } from '../core/auth/token';
 import { describeInFlight, REQUEST_DONE, REQUESTS, type HeapNote, type ReportReason, type RequestRecord, type WorkerMessage } from './worker-messages';
 
 /**
- * A worker's requests in flight, told to the supervisor before they can kill it (README "Process
- * supervision"). A worker that exhausts its heap dies in V8's fatal error handler, and a SIGKILL
+ * A worker's requests in flight, told to the supervisor before they can kill it
+ * (docs/operations.md#a-crash-is-not-an-outage). A worker that exhausts its heap dies in V8's fatal error handler, and a SIGKILL
  * gives no warning either: no JavaScript runs at death, so whatever the supervisor should log about
  * the request that killed the worker must already be in the supervisor. Every request costs one map
  * entry and one `close` listener; only these are sent over IPC, once each, plus a done notice:

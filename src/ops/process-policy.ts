@@ -4,7 +4,7 @@ import { currentRequest } from '../core/http/request-id';
 import { redactSql, serializeError } from '../core/errors/redact-sql';
 
 /**
- * What a serving process does with an error nothing caught (README "Operations"):
+ * What a serving process does with an error nothing caught (docs/operations.md#process-supervision-and-uncaught-errors):
  * - `unhandledRejection`: logged once at `error` with the request it came from, counted, and the
  *   process keeps serving. A rejection has already unwound to a promise boundary (no half-run
  *   synchronous code), so the process state is intact; what is lost is that promise's result, i.e. at

@@ -6,7 +6,7 @@ import { createServerHandle, type ServerHandle } from '../core/runtime';
 
 /**
  * The listening socket of `npm start`, bound by the supervisor's primary and handed to every worker
- * (README "Process supervision").
+ * (docs/operations.md#a-crash-is-not-an-outage).
  *
  * Why not node:cluster's own sharing: its primary closes the socket when the last worker holding it
  * exits, so while every worker is dead (both killed by requests, or WORKERS=1) connections are

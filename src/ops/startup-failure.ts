@@ -8,7 +8,7 @@ import { MODULES } from '../modules';
 import { ensureRootUser } from '../modules/tokens/root-user';
 import { redactSql } from '../core/errors/redact-sql';
 
-/** A start-up error as one redacted phrase (no stack: README "Operations", start-up failures). */
+/** A start-up error as one redacted phrase (no stack: docs/operations.md#start-up-failures). */
 export function reason(e: unknown): string {
   return redactSql(e instanceof Error ? e.message : String(e));
 }
@@ -27,7 +27,7 @@ export function startupHint(config: Config): string {
 export function startupSteps(config: Config, logger: Logger, secrets: SecretBox): (orm: Orm) => Promise<void> {
   return async (orm) => {
     const result = await verifySecretsKey(runOn(orm.em.fork()), secrets, sealedColumnsOf(MODULES), keySource(config));
-    if (result === 'stored') logger.info('stored the secrets key check: every instance on this database must use this key (README "Running several instances")');
+    if (result === 'stored') logger.info('stored the secrets key check: every instance on this database must use this key (docs/scale-out.md)');
     await ensureRootUser(orm.em.fork(), config.initialRootToken, logger);
   };
 }

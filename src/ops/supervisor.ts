@@ -5,7 +5,7 @@ import type { SharedListener } from './shared-listener';
 import { describeInFlight, DRAINING, isWorkerMessage, LISTENING, REQUEST_DONE, REQUESTS, SOCKET, type HeapNote, type RequestRecord, type WorkerMessage } from './worker-messages';
 
 /**
- * The node:cluster primary of `npm start` (README "Process supervision"): forks WORKERS serving
+ * The node:cluster primary of `npm start` (docs/operations.md#process-supervision-and-uncaught-errors): forks WORKERS serving
  * processes, hands each the listening socket it holds, replaces one that dies, and stops them all
  * gracefully. The primary itself serves nothing, so a request cannot take it down.
  *

@@ -11,7 +11,7 @@ import { isClientAbort, sendJsonError } from '../core/http/body-error-handler';
 import { UploadedFile } from '../core/http/uploaded-file';
 import type { RouteDef } from './route';
 
-/** JSON, form and multipart field bodies (README "Security"). */
+/** JSON, form and multipart field bodies (docs/security.md#request-bodies). */
 export const BODY_LIMIT_BYTES = 2 * 1024 * 1024;
 /** Each declared file parameter (a PEM certificate or key is a few kB). */
 export const FILE_LIMIT_BYTES = 1024 * 1024;

@@ -8,7 +8,7 @@ import { GRAPHQL_ONLY_EXTENSION } from '../core/graphql/graphql-only';
 
 /**
  * REST parameters derived from the root field's GraphQL arguments when a route is compiled
- * (README, "How a route is derived"): each scalar argument is a parameter, each field of an input
+ * (docs/architecture.md#how-a-route-is-derived): each scalar argument is a parameter, each field of an input
  * object argument is a parameter with an `input.` path; names are the snake_case of the GraphQL
  * names; type, enum values, list-ness, required (non-null) and description come from the schema.
  * The route lists only exceptions (ParamException), and those come first, in their order.

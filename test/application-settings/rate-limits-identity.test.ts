@@ -5,7 +5,7 @@ import { waitFor } from '../reliability/fault-support';
 
 /**
  * The rate limits (throttle_*) charge the identity a request is served as, whatever carries its token:
- * a header, the query string, or a JSON, form or multipart body (README "Rate limits"). Requests come
+ * a header, the query string, or a JSON, form or multipart body (docs/rest.md#rate-limits-throttle_). Requests come
  * from 127.0.0.1, which is throttled like any address.
  */
 const t = useTestApp();

@@ -6,8 +6,8 @@ import { waitFor } from '../reliability/fault-support';
 /**
  * The unique-IPs limit (spec 4.18) records each user's addresses; a request expires only its own user's
  * old ones. A background clean-up on every instance deletes the addresses of every user last seen before
- * the current window, so users who stop calling do not keep rows for ever (README "Application settings,
- * REST and GraphQL"; configuration: UNIQUE_IPS_PRUNE_MS).
+ * the current window, so users who stop calling do not keep rows for ever (docs/rest.md#application-settings;
+ * configuration: UNIQUE_IPS_PRUNE_MS).
  */
 const t = useTestApp({ env: { UNIQUE_IPS_PRUNE_MS: '200' } });
 

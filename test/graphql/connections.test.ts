@@ -11,7 +11,7 @@ import { createJob, createRunner } from '../runners/runner-factories';
 import { ROOT_TOKEN, api, useTestApp } from '../support/test-app';
 
 /**
- * Relay connections on every list (README "Connections (Relay)"): edges, pageInfo,
+ * Relay connections on every list (docs/graphql.md#connections-relay): edges, pageInfo,
  * count and first/after/last/before, cut by keyset underneath, next to the page fields REST reads.
  */
 const t = useTestApp({ reset: 'once' });

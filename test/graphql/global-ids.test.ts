@@ -6,7 +6,7 @@ import { ALICE } from '../support/gpg-keys';
 
 /**
  * Global ids behind a Node interface, node/nodes, gids as arguments, fullPath lookups
- * (README "Global ids and lookups"). REST keeps its numeric ids.
+ * (docs/graphql.md#global-ids-and-lookups). REST keeps its numeric ids.
  */
 const t = useTestApp();
 

@@ -133,7 +133,7 @@ describe('Subscription.auditEventAdded', () => {
     await addGroupMember(t, g, bob, 50);
     const s = await subscribe(connect(url, bob.token), EVENTS);
     await t.orm.em.getConnection().execute(`update users set state = 'blocked' where id = ?`, [bob.id]);
-    await t.settled(); // the credential cache hears the write (README "Security", "Credential cache")
+    await t.settled(); // the credential cache hears the write (docs/security.md#credential-cache)
     await api(t, ROOT_TOKEN).put(`/api/v4/groups/${g.id}`).send({ description: 'after the block' }).expect(200);
     await waitFor('the subscription ended', () => s.errors.length > 0 || s.done, 10000);
     expect(s.events).toEqual([]);

@@ -215,7 +215,7 @@ describe('token scopes', () => {
     expect((await api(t, token).post('/api/v4/user/keys').send({ key: SSH_KEYS.ed25519b.key, title: 't' })).body).toMatchObject({ error: 'insufficient_scope' });
     expect((await api(t, token).delete(`/api/v4/user/keys/${k.id}`)).status).toBe(403);
     await queryOne(t, 'update users set admin = true where id = ?', [u.id]);
-    await t.settled(); // the credential cache hears the write (README "Security", "Credential cache")
+    await t.settled(); // the credential cache hears the write (docs/security.md#credential-cache)
     expect((await api(t, token).get(`/api/v4/users/${u.id}/keys`)).status).toBe(200);
     expect((await api(t, token).get(`/api/v4/keys/${k.id}`)).body).toMatchObject({ error: 'insufficient_scope' });
   });

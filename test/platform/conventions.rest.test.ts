@@ -95,7 +95,7 @@ describe('REST conventions (docs/gitlab-compatibility.md)', () => {
     const u = await createUser(t);
     expect((await api(t, u.token).get('/api/v4/user')).status).toBe(200);
     await t.orm.em.getConnection().execute(`update personal_access_tokens set expires_at = '2000-01-01' where user_id = ?`, [u.id]);
-    await t.settled(); // the credential cache hears the write (README "Security", "Credential cache")
+    await t.settled(); // the credential cache hears the write (docs/security.md#credential-cache)
     expect((await api(t, u.token).get('/api/v4/user')).status).toBe(401);
   });
 });

@@ -5,7 +5,7 @@ import { createAppServer } from '../../src/core/runtime';
 
 /**
  * core/runtime (express-prototypes): node builds each request and response with the app's prototypes, so
- * express's per-request `Object.setPrototypeOf` changes nothing (README "Operations", Memory), and
+ * express's per-request `Object.setPrototypeOf` changes nothing (docs/operations.md#memory), and
  * express reads everything it reads as on a plain server.
  */
 describe('createAppServer', () => {

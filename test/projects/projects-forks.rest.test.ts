@@ -47,7 +47,7 @@ describe('POST /projects/user/:user_id', () => {
   it("applies that user's projects_limit, as 10.3's render_validation_error! (400)", async () => {
     const u = await createUser(t);
     await sql('update users set projects_limit = 0 where id = ?', [u.id]);
-    await t.settled(); // the credential cache hears the write (README "Security", "Credential cache")
+    await t.settled(); // the credential cache hears the write (docs/security.md#credential-cache)
     const res = await admin().post(`/api/v4/projects/user/${u.id}`).send({ name: 'x' });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: { limit_reached: ['Personal project creation is not allowed. Please contact your administrator with questions'] } });

@@ -139,7 +139,7 @@ describe('a connection lost in the middle of a request', () => {
     const target = cutStatement('BEGIN');
     const res = await asRoot().graphql('mutation { groupCreate(input: { name: "gql", path: "gql" }) { group { fullPath } errors } }');
     expect(target.done).toBe(true);
-    // Noticed while the operation ran: a field error, as README "Timeouts and outages" says (HTTP 200).
+    // Noticed while the operation ran: a field error, as docs/operations.md#timeouts-and-outages says (HTTP 200).
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       data: { groupCreate: null },

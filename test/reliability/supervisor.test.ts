@@ -7,7 +7,7 @@ import { waitFor } from './fault-support';
 import { DIST, MAIN, ROOT_TOKEN as TOKEN, buildDist, connectionOwner, freshDatabase, getOnce, isRunning, spawnNode, startService, type LogLine, type RunningProcess } from './service-process';
 
 // `npm start` as real processes: the supervisor's primary (src/ops/cluster-primary.ts) and its
-// workers (README "Operations"). Each test starts its own service on a free port.
+// workers (docs/operations.md#process-supervision-and-uncaught-errors). Each test starts its own service on a free port.
 jest.setTimeout(120_000);
 
 const byMsg = (msg: string) => (l: LogLine) => l.msg === msg;

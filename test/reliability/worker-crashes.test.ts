@@ -3,7 +3,7 @@ import path from 'node:path';
 import { waitFor } from './fault-support';
 import { ROOT_TOKEN, buildDist, getOnce, servingWorkers, startService, type LogLine, type RunningProcess } from './service-process';
 
-// A crash is not an outage (README "Process supervision"): workers killed by requests, as real
+// A crash is not an outage (docs/operations.md#a-crash-is-not-an-outage): workers killed by requests, as real
 // `npm start` processes (src/ops/supervisor.ts, src/ops/in-flight-requests.ts).
 jest.setTimeout(120_000);
 

@@ -6,7 +6,7 @@ import { waitFor } from '../reliability/fault-support';
 import { buildDist, freshDatabase, getOnce, spawnNode, type LogLine } from '../reliability/service-process';
 import { client, describeWith, MAIN, startHaproxy, startInstance, startPgbouncer, type Instance, type Proxy } from './topology';
 
-// Several instances of the service on one PostgreSQL (README "Running several instances").
+// Several instances of the service on one PostgreSQL (docs/scale-out.md).
 jest.setTimeout(240_000);
 
 beforeAll(() => buildDist());
@@ -191,7 +191,7 @@ async function readBack(port: number, written: { id: number; path: string }[]): 
   return missing;
 }
 
-/** Figures printed for the README and the closing note. */
+/** Figures printed for docs/scale-out.md and the closing note. */
 function report(what: string, figures: Record<string, unknown>): void {
   process.stdout.write(`scale-out ${what}: ${JSON.stringify(figures)}\n`);
 }

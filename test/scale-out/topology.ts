@@ -9,7 +9,7 @@ import { waitFor } from '../reliability/fault-support';
 import { DIST, spawnNode, type LogLine, type RunningProcess } from '../reliability/service-process';
 
 /**
- * Real deployment pieces for the scale-out suite (README "Running several instances"): service
+ * Real deployment pieces for the scale-out suite (docs/scale-out.md): service
  * instances as `npm start` runs them, HAProxy in front (Debian package `haproxy`), PgBouncer between
  * them and PostgreSQL (Debian package `pgbouncer`). `.ci/run` installs both; elsewhere the suite is
  * skipped with a line saying so unless REQUIRE_SCALEOUT=1.
@@ -95,7 +95,7 @@ function spawnLogged(cmd: string, args: string[], opts: { uid?: number; gid?: nu
 }
 
 /**
- * The HAProxy configuration README "Running several instances" shows: health check on /-/readiness,
+ * The HAProxy configuration docs/scale-out.md#rolling-restarts-and-haproxy shows: health check on /-/readiness,
  * a retry (on another server) for connection failures and empty responses, request bodies buffered so
  * that a retried POST can be replayed.
  */
@@ -165,7 +165,7 @@ export async function startHaproxy(servers: { name: string; port: number }[]): P
  * PgBouncer in transaction pooling mode in front of `databaseUrl`'s server and database. It refuses to
  * run as root, so as root it runs as the OS user `postgres` (the embedded PostgreSQL's user).
  * `statement_timeout` is a startup parameter the service sends; PgBouncer cannot forward it and is
- * told to ignore it (README: set it on the role instead).
+ * told to ignore it (docs/scale-out.md#pgbouncer: set it on the role instead).
  */
 export async function startPgbouncer(databaseUrl: string): Promise<{ url: string; stop(): Promise<void>; output(): string }> {
   const u = new URL(databaseUrl);

@@ -11,7 +11,7 @@ describe('projects_limit holds under a race', () => {
   it('limit 1, ten parallel creates: exactly one 201, the others 403 with the limit message', async () => {
     const u = await createUser(t);
     await t.orm.em.getConnection().execute('update users set projects_limit = 1 where id = ?', [u.id]);
-    await t.settled(); // the credential cache hears the write (README "Security", "Credential cache")
+    await t.settled(); // the credential cache hears the write (docs/security.md#credential-cache)
     const results = await Promise.all(Array.from({ length: 10 }, (_, i) => api(t, u.token).post('/api/v4/projects').send({ name: `race-${i}` })));
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([201, 403, 403, 403, 403, 403, 403, 403, 403, 403]);

@@ -10,7 +10,7 @@ describe('GET /users?search= is no e-mail oracle', () => {
     const u = await createUser(t, { username: 'plain-user', name: 'Plain User' });
     const target = await createUser(t, { username: 'zed', name: 'Zed' });
     await t.orm.em.getConnection().execute(`update users set email = 'hidden.mailbox@corp.example' where id = ?`, [target.id]);
-    await t.settled(); // the credential cache hears the write (README "Security", "Credential cache")
+    await t.settled(); // the credential cache hears the write (docs/security.md#credential-cache)
     const search = async (token: string | undefined, term: string) =>
       (await api(t, token).get('/api/v4/users').query({ search: term })).body.map((x: { username: string }) => x.username);
     expect(await search(undefined, 'mailbox@corp')).toEqual([]);

@@ -6,7 +6,7 @@ import { liveHarness } from '../support/live';
 import { waitFor } from '../reliability/fault-support';
 
 /**
- * WebSocket upgrades that never send `connection_init` (README "Live updates", limits): they are pending
+ * WebSocket upgrades that never send `connection_init` (docs/graphql.md#subscriptions-live-updates, limits): they are pending
  * until acknowledged, bounded per client address (SUBSCRIPTION_PENDING_PER_ADDRESS) and apart from the
  * acknowledged connections, and terminated (no closing handshake to wait for) when they sent nothing
  * within 5 s. A flood of them from one address does not keep another client out.

@@ -99,7 +99,7 @@ describe('npm start under the largest answers an ordinary user can build', () =>
   });
 
   afterAll(async () => {
-    // A worker that died says which requests it had in flight (README "Process supervision").
+    // A worker that died says which requests it had in flight (docs/operations.md#a-crash-is-not-an-outage).
     const died = svc?.lines.filter((l) => String(l.msg).startsWith('worker died')) ?? [];
     if (died.length) process.stdout.write(`worker-heap: ${JSON.stringify(died)}\n`);
     svc?.child.kill('SIGTERM');
@@ -147,7 +147,7 @@ describe('npm start under the largest answers an ordinary user can build', () =>
       const answers = await Promise.all(Array.from({ length: 32 }, (_, i) => (i % 2
         ? call(port, token, 'GET', '/api/v4/user/gpg_keys?per_page=100')
         : call(port, token, 'POST', '/graphql', { query: accepted[i % Math.min(3, accepted.length)].query }))));
-      // 503 is the pool's answer when every connection stays busy past its wait (README "Operations").
+      // 503 is the pool's answer when every connection stays busy past its wait (docs/operations.md#timeouts-and-outages).
       for (const a of answers) expect([200, 503]).toContain(a.status);
       expect(answers.filter((a) => a.status === 200).length).toBeGreaterThan(16);
     }

@@ -97,7 +97,7 @@ function packet(tag: number, body: Buffer): Buffer {
  * A key block the service accepts (a v4 RSA primary key with random modulus, so a new fingerprint
  * each time, and one user id carrying a signature packet) whose armored text is `chars` characters
  * long, give or take a line: the user id is padded. Not a key gpg would verify (the signature is
- * filler); the service checks structure, as documented in README "GPG keys".
+ * filler); the service checks structure, as documented in docs/rest.md#gpg-keys.
  */
 export function syntheticGpgKey(chars: number): string {
   // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -99,7 +99,7 @@ export async function setupTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   orm.em.getConnection().getKnex().on('query', (q: { sql: string }) => {
     // Not counted as a request's statements: a user's daily last_activity_on write, which runs beside the
     // request (modules/users/user-activity.ts), and the token lookup, which the credential cache makes
-    // once per token and instance (README "Security"; counted in test/tokens/credential-cache.test.ts).
+    // once per token and instance (docs/security.md#credential-cache; counted in test/tokens/credential-cache.test.ts).
     if (!q.sql.startsWith('update users set last_activity_on') && !TOKEN_LOOKUP.test(q.sql)) queryCount += 1;
     captured?.push(q.sql);
   });

@@ -4,7 +4,7 @@ import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 /**
  * The system hooks' SSRF guard on IPv6 spellings that embed an IPv4 address (IPv4-compatible, mapped,
  * translated, NAT64, 6to4): judged as the IPv4 address they reach, when a hook is saved and when it is
- * delivered (README "System hooks", "SSRF"). No test here delivers anywhere: refused deliveries stop
+ * delivered (docs/security.md#ssrf-system-hook-urls). No test here delivers anywhere: refused deliveries stop
  * before connecting, and hooks with public addresses are deleted at once, while no event exists.
  */
 const t = useTestApp();

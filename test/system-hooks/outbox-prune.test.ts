@@ -4,7 +4,7 @@ import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 import { waitFor } from '../reliability/fault-support';
 
 /**
- * The system hooks outbox (README "System hooks") keeps an event only until every hook has passed it:
+ * The system hooks outbox (docs/rest.md#system-hooks) keeps an event only until every hook has passed it:
  * the deliverer deletes what the slowest hook's cursor is past (SYSTEM_HOOK_PRUNE_MS, here 100 ms).
  * A hook that keeps failing holds its events; deleting it lets them go.
  */

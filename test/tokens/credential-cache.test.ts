@@ -4,7 +4,7 @@ import request from 'supertest';
 import { activityWritesSettled } from '../../src/modules/users/user-activity';
 
 /**
- * The credential cache (README "Security", "Credential cache"): a token an instance has seen costs no
+ * The credential cache (docs/security.md#credential-cache): a token an instance has seen costs no
  * statement; every change to its user, its tokens or the settings read with it is seen at once by the
  * instance that wrote it and, at commit, by every other instance — also when the write comes from
  * outside the service (triggers).

@@ -2,7 +2,7 @@ import { addressRefusal } from '../../src/core/http/outbound';
 
 /**
  * The system hooks' SSRF guard on one address, as a URL literal or a DNS answer hands it over: an IPv6
- * address that embeds an IPv4 one is judged as that IPv4 address (README "System hooks", "SSRF").
+ * address that embeds an IPv4 one is judged as that IPv4 address (docs/security.md#ssrf-system-hook-urls).
  */
 const LOCALHOST = 'Requests to localhost are not allowed';
 const LOCAL_NETWORK = 'Requests to the local network are not allowed';

@@ -63,7 +63,7 @@ describe('GET /user/activities', () => {
     await sql('update users set last_activity_on = ? where id = ?', ['2026-11-19', v.id]);
     await sql('update users set last_activity_on = ? where id = ?', ['2026-05-20', w.id]);
     await sql(`update users set last_activity_on = '2026-11-20' where id = 1`);
-    await t.settled(); // the credential cache hears the write (README "Security", "Credential cache")
+    await t.settled(); // the credential cache hears the write (docs/security.md#credential-cache)
     // Default `from`: six months ago (2026-05-20T15:30Z), so 2026-05-20 itself is before it.
     const res = await admin().get('/api/v4/user/activities').expect(200);
     expect(res.body).toEqual([

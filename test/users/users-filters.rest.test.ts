@@ -27,7 +27,7 @@ describe('GET /users filters', () => {
     await conn.execute(`update users set created_at = '2020-01-01T00:00:00Z' where id = ?`, [old.id]);
     await conn.execute(`update users set created_at = '2021-06-15T12:00:00Z' where id = ?`, [mid.id]);
     await conn.execute(`update users set created_at = '2022-12-31T23:59:59Z' where id in (?, 1)`, [recent.id]);
-    await t.settled(); // the credential cache hears the write (README "Security", "Credential cache")
+    await t.settled(); // the credential cache hears the write (docs/security.md#credential-cache)
     expect(usernames((await admin().get('/api/v4/users?created_after=2021-01-01T00:00:00Z').expect(200)).body)).toEqual(['root', 'mid', 'recent']);
     expect(usernames((await admin().get('/api/v4/users?created_before=2021-06-15T12:00:00Z').expect(200)).body)).toEqual(['old', 'mid']);
     expect(usernames((await admin().get('/api/v4/users?created_after=2021-01-01&created_before=2021-12-31').expect(200)).body)).toEqual(['mid']);

@@ -21,7 +21,7 @@ describe('GET /users', () => {
     await createUser(t, { username: 'alice', name: 'Alice A' });
     const bob = await createUser(t, { username: 'bob', name: 'Bob B' });
     await t.orm.em.getConnection().execute(`update users set state = 'blocked' where id = ?`, [bob.id]);
-    await t.settled(); // the credential cache hears the write (README "Security", "Credential cache")
+    await t.settled(); // the credential cache hears the write (docs/security.md#credential-cache)
     const all = await api(t).get('/api/v4/users');
     expect(all.status).toBe(200);
     expect(all.headers['x-total']).toBe('3');

@@ -1,8 +1,8 @@
 import type { SharedCache } from '../db/shared-cache';
 
 /**
- * Names in the shared cache for the credential cache (modules/tokens/authenticate.ts; README
- * "Security", "Credential cache"). Every cached credential carries `AUTH_CACHE_TAG` and its user's tag.
+ * Names in the shared cache for the credential cache (modules/tokens/authenticate.ts;
+ * docs/security.md#credential-cache). Every cached credential carries `AUTH_CACHE_TAG` and its user's tag.
  */
 export const AUTH_CACHE_TAG = 'auth';
 export const authCacheUserTag = (userId: number) => `auth:user:${userId}`;

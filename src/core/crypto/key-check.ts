@@ -3,7 +3,7 @@ import type { SealedColumn } from '../module/app-module';
 import type { SecretBox, SecretSlot } from './secret-box';
 
 /**
- * One secrets key per database (README "Running several instances"). The first instance to start
+ * One secrets key per database (docs/scale-out.md#one-secrets-key-verified). The first instance to start
  * stores its key check (secret-box.ts `keyChecks`: an HMAC of a fixed label, which reveals nothing of
  * the key); every later start of any instance compares its keys with it and refuses to serve when none
  * matches, before it seals or opens anything. Without it, a second instance with a key of its own
@@ -70,7 +70,7 @@ export async function verifySecretsKey(run: Run, box: SecretBox, columns: readon
     throw new SecretsKeyMismatch(
       `${source} is not the secrets key of this database (its key check was stored by the first instance on ${since}). ` +
         'Every instance on one database needs the same SECRETS_KEY: copy it from the first instance (with the embedded default, the 64 hex characters in its DATA_DIR/secrets.key) ' +
-        'and set SECRETS_KEY here; during a key rotation, the old key goes in SECRETS_KEY_PREVIOUS (README "Running several instances")',
+        'and set SECRETS_KEY here; during a key rotation, the old key goes in SECRETS_KEY_PREVIOUS (docs/scale-out.md)',
     );
   }
   return result === 'stored' ? 'stored' : 'matched';

@@ -16,7 +16,7 @@ export interface RotationReport {
 }
 
 /**
- * `npm run secrets:rotate` (README "Running several instances"): every sealed value of every registered
+ * `npm run secrets:rotate` (docs/operations.md#secrets-key-rotation): every sealed value of every registered
  * column is opened (current or previous key) and sealed again under the current key for its slot
  * (also turning v1 values into v2), and its digest recomputed, in batches of `batch` rows by primary
  * key, one UPDATE per batch. Each row's update applies only while the column still holds the value

@@ -19,8 +19,8 @@ import { createLogger } from '../logger';
  *   `isBound` tells the two apart.
  *
  * Keys: one current key seals and digests; `previous` keys (SECRETS_KEY_PREVIOUS, during a rotation)
- * only open, and lookups by digest accept their digests too (`digests`). README "Running several
- * instances" gives the rotation steps; `key-check.ts` makes sure every instance has the same key.
+ * only open, and lookups by digest accept their digests too (`digests`). docs/operations.md#secrets-key-rotation
+ * gives the rotation steps; `key-check.ts` makes sure every instance has the same key.
  */
 export interface SecretSlot {
   table: string;

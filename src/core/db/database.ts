@@ -58,7 +58,7 @@ export async function withStartupLock<T>(directUrl: string, logger: Logger, time
 
 async function warnIfSuperuser(orm: Orm, logger: Logger): Promise<void> {
   const rows = await orm.em.getConnection().execute<{ rolsuper: boolean }[]>('select rolsuper from pg_roles where rolname = current_user');
-  if (rows[0]?.rolsuper) logger.warn('DATABASE_URL connects as a PostgreSQL superuser; use a role that owns only this database (README, Configuration)');
+  if (rows[0]?.rolsuper) logger.warn('DATABASE_URL connects as a PostgreSQL superuser; use a role that owns only this database (docs/security.md#database-role)');
 }
 
 /**

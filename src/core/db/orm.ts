@@ -7,7 +7,7 @@ import { MIGRATIONS } from './migrations';
 
 export type Orm = MikroORM;
 
-/** Bounded waits (README, Operations); omitted values keep the driver defaults (tests). */
+/** Bounded waits (docs/operations.md#timeouts-and-outages); omitted values keep the driver defaults (tests). */
 export interface DbTimeouts {
   /** Waiting for a free pool connection (knex acquireConnectionTimeout). */
   acquireTimeoutMs: number;

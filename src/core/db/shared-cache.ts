@@ -5,7 +5,7 @@ import { destroyClient, heartbeat, HEARTBEAT_MS, HEARTBEAT_TIMEOUT_MS } from './
 
 /**
  * An app-scoped cache for rarely written, often read records (application settings, feature flags,
- * credentials: README "Security") that stays correct with several service instances on one
+ * credentials: docs/security.md#credential-cache) that stays correct with several service instances on one
  * PostgreSQL: a write calls
  * `invalidate(em, key)`, which forgets the key here and sends `NOTIFY` on the write's own connection
  * (PostgreSQL delivers it at commit, and never for a rolled-back transaction); every instance LISTENs

@@ -85,7 +85,7 @@ export function isConcurrencyFailure(err: unknown): boolean {
  * Answered 409, as a conflict with a concurrent change: the request was sound and may be sent again,
  * a 5xx would say the service failed. Not retried inside the service: a transaction's callback may
  * change entities created outside it, which MikroORM does not roll back with the transaction, so a
- * second run is not guaranteed to be the same write (README, "Security and operations").
+ * second run is not guaranteed to be the same write (docs/security.md#row-locks-no-lost-invariants-under-concurrency).
  */
 export const CONCURRENCY_CONFLICT = '409 Conflict: a concurrent request changed the same data; retry';
 

@@ -3,7 +3,7 @@ import { destroyClient, heartbeat, HEARTBEAT_MS, HEARTBEAT_TIMEOUT_MS } from '..
 import { NotificationMemo } from './notification-memo';
 
 /**
- * PostgreSQL notifications for live subscribers (GraphQL subscriptions, README "Live updates"): one
+ * PostgreSQL notifications for live subscribers (GraphQL subscriptions, docs/graphql.md#subscriptions-live-updates): one
  * LISTEN connection per instance, opened when the first handler arrives and closed with the last, shared
  * by every channel. Writers NOTIFY on their own transaction, so a handler hears of a change only once it
  * committed, on every instance. When the connection is lost every handler is told (`onLost`) and

@@ -14,7 +14,7 @@ import { CACHE_CHANNEL } from '../db/shared-cache';
  * once its NOTIFY arrives, milliseconds after its commit). With hooks, one INSERT, no lock: each row
  * carries its transaction's id (`txid`), and deliverers read the outbox in (txid, id) order, only below
  * the oldest transaction still running (`pg_snapshot_xmin`), so a row that commits later can never sort
- * before one already delivered (README "System hooks"). `OUTBOX_READY` is that condition.
+ * before one already delivered (docs/rest.md#system-hooks). `OUTBOX_READY` is that condition.
  */
 export interface SystemEvent {
   /** GitLab's event_name: project_create, user_add_to_group, … */

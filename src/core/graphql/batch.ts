@@ -3,7 +3,7 @@ import { GraphQLError, getOperationAST, parse, type DocumentNode, type GraphQLSc
 import { DOCUMENT_LIMITS } from './document-guard';
 import { MAX_COMPLEXITY, operationCost, queryLimitError } from './query-limits';
 
-/** The most complexity all operations of one batch may have together (README "Security"). */
+/** The most complexity all operations of one batch may have together (docs/security.md#batches). */
 export const MAX_BATCH_COMPLEXITY = MAX_COMPLEXITY;
 
 interface BatchPiece {

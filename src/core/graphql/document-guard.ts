@@ -3,7 +3,7 @@ import { Parser } from 'graphql/language/parser';
 import type { NextFunction, Request, Response } from 'express';
 import { searchOf } from './http-adapter';
 
-/** Document caps, checked on the raw text before Apollo parses and validates it (README "Security"). */
+/** Document caps, checked on the raw text before Apollo parses and validates it (docs/security.md#graphql). */
 export const DOCUMENT_LIMITS = {
   /** graphql-js `parse(…, { maxTokens })`; GraphiQL's introspection query is about 300 tokens. */
   maxTokens: 5000,
@@ -130,7 +130,7 @@ function cachedMeasure(source: string): { error?: GraphQLError; size: DocumentSi
 const cachedLimitError = (source: string): GraphQLError | undefined => cachedMeasure(source).error;
 
 /**
- * A batch (POST of a JSON array, README "Security"): at most maxBatchOperations operations, each
+ * A batch (POST of a JSON array, docs/security.md#batches): at most maxBatchOperations operations, each
  * within the caps, and all of them together within the same token, alias and spread caps (a batch
  * carries no more validation work than one request). Checked operation by operation, stopping at
  * the first one that takes a total over. Every piece must carry its query text: a persisted query's

@@ -4,7 +4,7 @@ import { INT4_MAX } from '../params/coerce';
 /**
  * GitLab's global ids (docs.gitlab.com/ee/api/graphql, "Global IDs"): `gid://gitlab/<Class>/<id>`,
  * `<Class>` being GitLab's model class (`Group`, `Ci::Runner`), `<id>` its database id (a Feature's
- * name). The one place that writes and reads them; README "Global ids and lookups".
+ * name). The one place that writes and reads them; docs/graphql.md#global-ids-and-lookups.
  */
 export const GID_PREFIX = 'gid://gitlab/';
 

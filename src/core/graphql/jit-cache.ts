@@ -10,7 +10,7 @@ export type JitEntry = CompiledQuery | 'execute';
  * hundreds of fields), so the
  * cache counts fields as well as entries: a client repeating its queries compiles each once; a
  * client sending ever new documents pushes out the least recently used ones and never grows the
- * process past about 60 MB (README "Architecture", performance notes).
+ * process past about 60 MB (docs/architecture.md#performance-notes).
  */
 export const JIT_CACHE_LIMITS = {
   /** Documents (text + operation name) kept compiled. */

@@ -4,7 +4,7 @@ import { ParamError } from '../errors/domain-errors';
 
 const EXTENSION = 'maxItems';
 const COST_EXTENSION = 'costItems';
-/** What `@CostItems()` counts a list of values the data does not bound (README "Security", cost model). */
+/** What `@CostItems()` counts a list of values the data does not bound (docs/security.md#bounded-lists). */
 export const UNBOUNDED_VALUES_COST = 100;
 
 /**

@@ -11,7 +11,7 @@ import { databaseIdOf, globalIdOf, parseGlobalId, shown, type GlobalId, type IdW
 import { MaxItems } from './list-bound';
 
 /**
- * Global ids and `node`/`nodes` (README "Global ids and lookups"; GitLab's and Relay's `Node`
+ * Global ids and `node`/`nodes` (docs/graphql.md#global-ids-and-lookups; GitLab's and Relay's `Node`
  * interface). Each module declares, per object type, its GitLab class and how to load visible rows
  * by key (AppModule.nodes); core computes `id` (the gid) and `databaseId` for those types, resolves
  * `node(id)`/`nodes(ids)` through the loaders (one statement per class and request), and REST keeps

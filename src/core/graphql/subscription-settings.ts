@@ -2,7 +2,7 @@ import type { AppEnv } from '../context/request-ctx';
 import { ConfigError, positiveIntSetting, readSetting, type EnvSetting } from '../module/env-settings';
 import { MAX_SLOTS } from './subscription-slots';
 
-/** The per-user, per-address and liveness settings of the WebSocket endpoint (README "Live updates"). */
+/** The per-user, per-address and liveness settings of the WebSocket endpoint (docs/graphql.md#subscriptions-live-updates). */
 export interface SubscriptionSettings {
   /**
    * SUBSCRIPTION_CONNECTIONS_PER_USER (default 20): open connections one user may hold on one instance

@@ -20,7 +20,7 @@ import { startHeartbeat } from './ws-heartbeat';
 
 /**
  * GraphQL subscriptions over WebSocket (the graphql-transport-ws protocol of the `graphql-ws` client, as
- * Apollo Client's GraphQLWsLink speaks it) at the GraphQL paths; README "Live updates".
+ * Apollo Client's GraphQLWsLink speaks it) at the GraphQL paths; docs/graphql.md#subscriptions-live-updates.
  *
  * - Authentication: the `connection_init` payload's `PRIVATE-TOKEN` / `Authorization: Bearer …` (or the
  *   same headers on the upgrade request, for non-browser clients). A token that does not authenticate
@@ -46,7 +46,7 @@ export const MAX_SUBSCRIPTIONS = 10;
 export const MAX_CONNECTIONS = 1000;
 /** Upgraded sockets awaiting their acknowledgement, all addresses together. */
 export const MAX_PENDING = 1000;
-/** Time to send `connection_init` (README "Live updates"). */
+/** Time to send `connection_init` (docs/graphql.md#subscriptions-live-updates). */
 export const INIT_TIMEOUT_MS = 5000;
 const MAX_PAYLOAD = 64 * 1024;
 

@@ -2,7 +2,7 @@ import { isIPv6 } from 'node:net';
 import { WebSocket } from 'ws';
 
 /**
- * Which WebSocket upgrades this instance takes (README "Live updates", limits). An upgraded socket is
+ * Which WebSocket upgrades this instance takes (docs/graphql.md#subscriptions-live-updates, limits). An upgraded socket is
  * *pending* until its `connection_init` is acknowledged. Pending sockets have their own bounds, per
  * client address and in all, apart from the acknowledged connections' MAX_CONNECTIONS: sockets that
  * never initialise cannot take the room of working clients. A pending socket that has sent nothing by

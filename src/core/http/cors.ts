@@ -9,7 +9,7 @@ import type { NextFunction, Request, Response } from 'express';
  * - Preflights (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) are answered 204 here,
  *   before authentication, rate limits and routing.
  * - No credentials are ever allowed: the service sets no cookies and authenticates only by token, so a
- *   foreign page can do nothing a script without the token could not (README "Security", CORS).
+ *   foreign page can do nothing a script without the token could not (docs/security.md#cross-origin-requests-cors).
  * - CORS_ORIGINS: `*` (default, GitLab's) or a comma list of origins; then only those are echoed (with
  *   `Vary: Origin`), and other origins get no CORS headers, which browsers refuse.
  */

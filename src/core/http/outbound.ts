@@ -5,7 +5,7 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 
 /**
- * Requests this service sends to addresses users give it (system hooks; README "System hooks"), with
+ * Requests this service sends to addresses users give it (system hooks; docs/security.md#ssrf-system-hook-urls), with
  * the server-side request forgery guard later GitLab applies (its UrlBlocker): only http and https;
  * a host that resolves to a loopback, private, link-local (cloud metadata), shared, multicast or
  * unspecified address is refused unless local requests are allowed (application setting

@@ -8,7 +8,7 @@ import { sqlRows } from '../db/sql';
  * limits per user", Rack::Attack in config/initializers/rack_attack_global.rb), in effect on every
  * instance at once: fixed windows of `periodSeconds`, counted in PostgreSQL (`rate_limit_counters`, one
  * upsert per throttled request), so N instances admit `limit` requests per window in total, not N ×.
- * README "Rate limits" has the measurements and the tolerance.
+ * docs/rest.md#rate-limits-throttle_ has the measurements and the tolerance.
  */
 export interface Throttle {
   /** GitLab's throttle name, sent as RateLimit-Name. */
@@ -48,7 +48,7 @@ const MAX_KEYS = 10_000;
  * How many requests of a window one instance reserves per round trip: 1/64 of the limit, at most 50,
  * and never more than the window has left. A reserved request that is not used by the window's end is
  * simply not admitted by anyone: the total admitted never exceeds the limit; at worst a busy client is
- * refused up to (instances × (lease − 1)) requests early (README "Rate limits").
+ * refused up to (instances × (lease − 1)) requests early (docs/rest.md#rate-limits-throttle_).
  */
 const leaseSize = (limit: number) => Math.min(MAX_LEASE, Math.max(1, Math.ceil(limit / 64)));
 

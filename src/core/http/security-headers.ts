@@ -3,7 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 /** Directives every policy ends with: no framing, no <base> or form hijacking. */
 const LOCKDOWN = "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-/** JSON and plain responses: nothing may load or run (README "Security"). */
+/** JSON and plain responses: nothing may load or run (docs/security.md#headers). */
 export const API_CSP = `default-src 'none'; ${LOCKDOWN}`;
 
 /** Swagger UI (/api/v4/docs): its bundle and init script from this origin, inline styles, data: icons. */

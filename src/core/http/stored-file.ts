@@ -19,7 +19,7 @@ const INLINE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/bmp
 const headerFilename = (name: string) => name.replace(/[^a-zA-Z0-9.\-+_]/g, '_');
 
 /**
- * Sends a stored file byte for byte (README "Security", avatars): its checked type, `nosniff`, a
+ * Sends a stored file byte for byte (docs/security.md#avatars): its checked type, `nosniff`, a
  * sandboxing CSP, GitLab's upload caching (`max-age=0, private, must-revalidate`: revalidated each time,
  * never kept by shared caches since some are not public) with a strong ETag (304 on If-None-Match).
  */

@@ -34,7 +34,7 @@ export interface SeedEnv {
 }
 
 /**
- * One resource module as core sees it (README, "Adding a resource"). Core never imports a module:
+ * One resource module as core sees it (docs/adding-a-resource.md). Core never imports a module:
  * src/modules/index.ts lists them and the entry points (main.ts, app.ts, the CLIs, the tests) pass
  * the list to core.
  */
@@ -49,7 +49,7 @@ export interface AppModule {
   /** REST routes (the module's *.rest.ts), in GitLab's mount order. */
   routes?: RouteDef[];
   /**
-   * Global ids (README "Global ids and lookups"): per object type implementing Node, GitLab's class in
+   * Global ids (docs/graphql.md#global-ids-and-lookups): per object type implementing Node, GitLab's class in
    * its gids and the visible rows by key for `node(id)` / `nodes(ids)` (core/graphql/node.ts).
    */
   nodes?: NodeDef[];
@@ -64,7 +64,7 @@ export interface AppModule {
   switches?: (ctx: RequestCtx, name: string) => Promise<boolean | undefined>;
   /**
    * Columns holding values sealed with the secrets key (core/crypto/secret-box.ts): what the start-up
-   * key check samples and `npm run secrets:rotate` re-seals (README "Running several instances").
+   * key check samples and `npm run secrets:rotate` re-seals (docs/operations.md#secrets-key-rotation).
    */
   sealed?: SealedColumn[];
   /** Files served outside /api/v4 (avatars), each behind the same authentication as the API. */

@@ -7,7 +7,7 @@ export class ConfigError extends Error {}
  * One environment variable a module (or core) reads: its name and its parser, declared once. Every
  * declared setting is checked when the app is built (`checkEnvSettings`: a wrong value stops the start
  * with its name and what it takes, as src/config.ts does for core's own variables) and read through the
- * same parser afterwards (`readSetting`). README "Configuration" lists them all.
+ * same parser afterwards (`readSetting`). docs/configuration.md#environment-variables lists them all.
  */
 export interface EnvSetting<T> {
   name: string;

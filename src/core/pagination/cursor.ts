@@ -42,7 +42,7 @@ export function decodeCursor(raw: string): Cursor {
 const MAX_POSITION = 100_000_000_000;
 
 /**
- * A connection cursor (README "Connections (Relay)"): a row's keyset (sort value, id), or its
+ * A connection cursor (docs/graphql.md#connections-relay): a row's keyset (sort value, id), or its
  * position in the list (`o`, 0-based) where the list is cut by offset (page mode, or a list without
  * one sort column). Both are opaque to clients; a forged one is 400 "cursor is invalid".
  */

@@ -21,7 +21,7 @@ export interface ListQuery<T> {
   /**
    * Sort column, e.g. `p.created_at` (NOT NULL, or filtered so). Connection arguments cut the list by
    * keyset on (orderBy, id) when it is one column or expression; an order of several columns (`a asc, b`) is cut by
-   * position instead (README "Connections (Relay)").
+   * position instead (docs/graphql.md#connections-relay).
    */
   orderBy: string;
   dir: 'asc' | 'desc';
@@ -196,8 +196,8 @@ export async function keysetPage<T extends { id: number }>(
 }
 
 /* ---------------------------------------------------------------------------------------------
- * Connections (first/after/last/before; https://relay.dev/graphql/connections.htm, README
- * "Connections (Relay)"). A list with one sort column is cut by keyset on (orderBy, id): the same
+ * Connections (first/after/last/before; https://relay.dev/graphql/connections.htm,
+ * docs/graphql.md#connections-relay). A list with one sort column is cut by keyset on (orderBy, id): the same
  * (sort column, id) indexes as the keyset pages, whatever the depth. `last` reads the reversed order
  * from `before` (or the end) and flips the rows back. A list ordered by several columns, or a call
  * whose cursor is a position (from a page read with page/perPage), is cut by position (offset).

@@ -21,7 +21,7 @@ registerEnumType(PaginationMode, { name: 'PaginationMode' });
 
 /**
  * A list's arguments: REST's page/per_page, and the Relay connection arguments
- * (https://relay.dev/graphql/connections.htm, README "Connections (Relay)"), which are GraphQL only:
+ * (https://relay.dev/graphql/connections.htm, docs/graphql.md#connections-relay), which are GraphQL only:
  * REST routes derive no parameter from them (rest/derive-params.ts).
  */
 @ArgsType()

@@ -5,7 +5,7 @@ import { ParamError } from '../errors/domain-errors';
 /**
  * `:id` of a group or project: all digits → integer id, otherwise a full path (docs/gitlab-compatibility.md,
  * "Path identifiers"); on GraphQL also a global id of one of `gidClasses` (`gid://gitlab/Group/7`,
- * README "Global ids and lookups"). A full path never contains `:`, so a gid is never a path; REST
+ * docs/graphql.md#global-ids-and-lookups). A full path never contains `:`, so a gid is never a path; REST
  * passes a `gid://` value on as a path (core/params/coerce.ts), which no group has: 404 as GitLab.
  */
 export type IdOrPath = { id: number } | { path: string } | { none: true };

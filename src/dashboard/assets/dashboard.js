@@ -270,7 +270,7 @@ function createLive(onStatus, onResync) {
           break;
         case 'error':
         case 'complete':
-          // The server ended a subscription we did not end (README "Live updates": a dropped LISTEN or
+          // The server ended a subscription we did not end (docs/graphql.md#subscriptions-live-updates: a dropped LISTEN or
           // a subscriber too far behind ends with an error): unless access was refused, the screen
           // reloads and subscribes again after a backoff.
           if (!sub) break;

@@ -102,7 +102,7 @@ export const SETTINGS: readonly SettingDef[] = [
   str('admin_notification_email', null, 'Abuse reports are sent to this address when set.', { rules: [email()] }),
   str('after_sign_out_path', null, 'Redirect target after logout.', { rules: [url()] }),
   str('after_sign_up_text', null, 'Text shown after sign-up.', TEXT),
-  // Later GitLab's guard against server-side request forgery through system hooks (README "System hooks").
+  // Later GitLab's guard against server-side request forgery through system hooks (docs/security.md#ssrf-system-hook-urls).
   bool('allow_local_requests_from_system_hooks', false, 'System hooks may reach loopback, private and link-local addresses.'),
   str('spamfilter_api_key', null, 'Key of the spam protection service.', { rules: [presentIf('spamfilter_enabled')], secret: true }),
   bool('spamfilter_enabled', false, 'Spam protection for issues.', { requires: ['spamfilter_api_key'] }),
@@ -202,7 +202,7 @@ export const SETTINGS: readonly SettingDef[] = [
   int('unique_ips_limit_per_user', 10, 'Distinct IPs allowed per user within the window.', { rules: [when('unique_ips_limit_enabled', present(BLANK), atLeast(1))] }),
   int('unique_ips_limit_time_window', 3600, 'Window of the unique-IPs limit in seconds.', { rules: [when('unique_ips_limit_enabled', present(BLANK), atLeast(0))] }),
   // GitLab 10.3 "Add anonymous rate limit per IP, and authenticated (web or API) rate limits per user"
-  // (its Rack::Attack throttles); in effect through core/http/rate-limit.ts (README "Rate limits").
+  // (its Rack::Attack throttles); in effect through core/http/rate-limit.ts (docs/rest.md#rate-limits-throttle_).
   ...throttle('unauthenticated', 'Requests without a valid token, per client IP address'),
   ...throttle('authenticated_api', 'API requests (REST and GraphQL) with a token, per user'),
   ...throttle('authenticated_web', 'Web requests of signed-in users, per user (this service has no web sessions: stored only)'),

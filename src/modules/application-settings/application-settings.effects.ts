@@ -4,7 +4,7 @@ import { toVisibility } from '../access/visibility.type';
 import { currentSettings } from './application-settings.service';
 
 /**
- * Where the settings take effect in other modules (spec 4.18; README, "Application settings"):
+ * Where the settings take effect in other modules (spec 4.18; docs/application-settings.md#where-settings-take-effect):
  * the groups, projects and users services call these with their request context.
  */
 

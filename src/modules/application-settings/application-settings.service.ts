@@ -14,7 +14,7 @@ import { changesOf, checkModel, checkParameters, sentValues, toStored } from './
 /**
  * Reads and writes of the settings row (spec 4.18), shared by REST and GraphQL. Settings are read
  * per request (one primary-key SELECT, memoized for the request): with several instances on one
- * database every request sees the last committed value (README, "Application settings").
+ * database every request sees the last committed value (docs/application-settings.md#consistency-across-instances).
  */
 const MEMO = 'application-settings';
 

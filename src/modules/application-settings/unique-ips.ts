@@ -56,11 +56,11 @@ export function pruneRequestIps(em: EntityManager, now: Date, stopped?: () => bo
   );
 }
 
-/** README "Configuration". */
+/** docs/configuration.md#environment-variables. */
 export const UNIQUE_IPS_PRUNE_MS = positiveIntSetting('UNIQUE_IPS_PRUNE_MS', 3_600_000);
 
 /**
- * The clean-up as a background task of every instance (README "Running several instances": several
+ * The clean-up as a background task of every instance (docs/scale-out.md: several
  * instances deleting at once only repeat work): every UNIQUE_IPS_PRUNE_MS (default one hour), the first
  * one interval after start.
  */

@@ -6,7 +6,7 @@ import { Migration20261125150000Avatars } from './migrations/Migration2026112515
 export { AVATAR_MAX_BYTES, avatarProblems } from './avatar-image';
 export { avatarUrl, saveAvatar, type AvatarModel } from './avatar.store';
 
-/** Avatars of users and projects: stored in PostgreSQL, served at GitLab's /uploads paths (README "Security"). */
+/** Avatars of users and projects: stored in PostgreSQL, served at GitLab's /uploads paths (docs/security.md#avatars). */
 export const avatarsModule = defineModule({
   name: 'avatars',
   entities: [Avatar],

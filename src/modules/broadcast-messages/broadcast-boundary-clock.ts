@@ -7,7 +7,7 @@ import { liveOf } from '../../core/events/live';
 import type { NotificationHub } from '../../core/events/notification-hub';
 
 /**
- * When broadcast messages become active or inactive because time passed (README "Live updates"): one
+ * When broadcast messages become active or inactive because time passed (docs/graphql.md#subscriptions-live-updates): one
  * timer per instance, running while this instance has broadcastMessagesChanged subscribers. It asks for
  * the next boundary after the last tick (one query: the next starts_at, or the instant after the next
  * ends_at, as `active` includes both ends), sleeps until then and hands its subscribers the window

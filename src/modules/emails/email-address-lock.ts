@@ -8,7 +8,7 @@ const EMAIL_LOCK_CLASS = 20_261_121;
  * Serializes the writers of one e-mail address, case-insensitively, until the caller's transaction
  * ends. An address is unique across users.email (primary) and emails (secondary): two tables, so no
  * unique index covers a primary against a secondary one, and two parallel check-then-write requests
- * would both pass their check (README "Concurrency"). Each writer of a primary or secondary address
+ * would both pass their check (docs/security.md#row-locks-no-lost-invariants-under-concurrency). Each writer of a primary or secondary address
  * takes this lock first in its write's transaction, then checks the address again and writes: the
  * second waits for the first to commit, and its check (a new statement: a new snapshot under READ
  * COMMITTED) sees the first one's row. A two-key lock: the single-bigint key space (start-up lock)

@@ -4,7 +4,7 @@ import { ConfigError, readSetting, textSetting } from '../../core/module/env-set
 /**
  * Feature groups (GitLab's Flipper groups): names an admin can enable a flag for with
  * `feature_group`. `perf_team` is always registered (as in GitLab); FEATURE_GROUPS adds more and
- * names the members: `FEATURE_GROUPS="beta_testers=alice,bob;perf_team=carol;qa"` (README, "Configuration").
+ * names the members: `FEATURE_GROUPS="beta_testers=alice,bob;perf_team=carol;qa"` (docs/configuration.md#environment-variables).
  */
 export type FeatureGroups = ReadonlyMap<string, ReadonlySet<string>>;
 
@@ -22,7 +22,7 @@ export function parseFeatureGroups(raw: string | undefined): FeatureGroups {
   return groups;
 }
 
-/** README "Configuration": checked at start like every module setting. */
+/** docs/configuration.md#environment-variables: checked at start like every module setting. */
 export const FEATURE_GROUPS = textSetting('FEATURE_GROUPS', parseFeatureGroups);
 
 /** The registered groups of this app's environment (parsed once). */

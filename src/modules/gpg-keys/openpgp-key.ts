@@ -7,7 +7,7 @@ import { dearmor } from './openpgp-armor';
  * with hard limits and no recursion, so hostile input is refused in linear time: armor (with its
  * CRC-24), packet framing (old and new headers), and the transferable public key structure (§11.1).
  * Signatures are checked for presence, not verified (gpg also drops user ids whose self-signature
- * does not verify; see README "GPG keys").
+ * does not verify; see docs/rest.md#gpg-keys).
  */
 export interface PublicKeyInfo {
   /** SHA-1 v4 fingerprint, 40 upper-case hex digits (GitLab shows its sha_attribute upper-cased). */

@@ -95,7 +95,7 @@ async function groupQuery(ctx: RequestCtx, args: GroupsArgs, scope: GroupListSco
   return { select: 'n.*', from, where, split, splitOf, params, orderBy: `n.${column}`, dir, id: 'n.id', map: (r) => groupRow(ctx, r) };
 }
 
-/** Keyset pagination orders (GitLab: name; `id` is ours, README "Where we chose"). */
+/** Keyset pagination orders (GitLab: name; `id` is ours, docs/gitlab-compatibility.md#where-we-chose-between-the-spec-and-the-reference). */
 const KEYSET_ORDERS = ['n.name', 'n.id'];
 
 export async function listGroups(ctx: RequestCtx, args: GroupsArgs, scope: GroupListScope = {}): Promise<Page<Namespace>> {

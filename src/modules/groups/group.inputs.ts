@@ -74,7 +74,7 @@ export enum NamespaceProjectSort {
 }
 registerEnumType(NamespaceProjectSort, { name: 'NamespaceProjectSort', description: 'Order of a group\'s projects (ties by id in the same direction); by id ascending when omitted.' });
 
-/** `Group.projectsPage`: GitLab's `Group.projects` arguments on a paged list (README "Groups, REST and GraphQL"). */
+/** `Group.projectsPage`: GitLab's `Group.projects` arguments on a paged list (docs/rest.md#groups). */
 @ArgsType()
 export class GroupProjectsPageArgs extends PageArgs {
   @Field(() => Boolean, { nullable: true, defaultValue: false, description: 'Also the projects of every descendant group.' })

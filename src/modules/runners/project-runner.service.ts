@@ -27,7 +27,7 @@ async function findAdministrable(ctx: RequestCtx, projectId: string): Promise<Pr
 
 /**
  * Spec 4.7: runners enabled in the project, and shared runners when the project has shared runners
- * enabled. (GitLab 10.3 lists every shared runner regardless; the spec's rule wins: README.)
+ * enabled. (GitLab 10.3 lists every shared runner regardless; the spec's rule wins: docs/gitlab-compatibility.md#where-we-chose-between-the-spec-and-the-reference.)
  */
 async function list(ctx: RequestCtx, args: ProjectRunnersArgs): Promise<Page<Runner>> {
   const project = await findAdministrable(ctx, args.projectId);

@@ -10,7 +10,7 @@ import type { BackgroundEnv, BackgroundTask } from '../../core/module/app-module
 import { positiveIntSetting, readSetting } from '../../core/module/env-settings';
 
 /**
- * Delivery of system hook events (README "System hooks"): at least once, in order per hook, from any
+ * Delivery of system hook events (docs/rest.md#system-hooks): at least once, in order per hook, from any
  * instance, surviving restarts.
  *
  * Each hook row carries its own cursor (`last_txid`, `last_event_id`) into the outbox (`system_hook_events`, read in
@@ -58,7 +58,7 @@ const TIMEOUT_MS = positiveIntSetting('SYSTEM_HOOK_TIMEOUT_MS', 10_000);
 const RETRY_BASE_MS = positiveIntSetting('SYSTEM_HOOK_RETRY_BASE_MS', 10_000);
 const RETRY_MAX_MS = positiveIntSetting('SYSTEM_HOOK_RETRY_MAX_MS', 3_600_000);
 const PRUNE_MS = positiveIntSetting('SYSTEM_HOOK_PRUNE_MS', 60_000);
-/** The module's environment settings (README "Configuration"). */
+/** The module's environment settings (docs/configuration.md#environment-variables). */
 export const DELIVERY_SETTINGS = [TIMEOUT_MS, RETRY_BASE_MS, RETRY_MAX_MS, PRUNE_MS];
 
 export function deliveryConfig(env: AppEnv): DeliveryConfig {

@@ -9,7 +9,7 @@ import { SystemHookResolver } from './system-hook.resolver';
 import { systemHookRoutes } from './system-hook.rest';
 
 /**
- * System hooks (GitLab 10.3 `/hooks`; README "System hooks"): administrators register URLs; the events
+ * System hooks (GitLab 10.3 `/hooks`; docs/rest.md#system-hooks): administrators register URLs; the events
  * modules emit (core/events/system-events.ts) are delivered from the outbox by every instance's
  * background task (delivery.ts).
  */

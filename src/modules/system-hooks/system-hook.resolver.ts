@@ -9,7 +9,7 @@ import {
   type SystemHookLogType,
 } from './system-hook.type';
 
-/** System hooks (GitLab 10.3 `/hooks`, README "System hooks"): administrators only on both surfaces. */
+/** System hooks (GitLab 10.3 `/hooks`, docs/rest.md#system-hooks): administrators only on both surfaces. */
 @Resolver(() => SystemHookType)
 export class SystemHookResolver {
   @Query(() => SystemHookPage, { description: 'Administrators only; oldest first.' })

@@ -23,7 +23,7 @@ export const ANONYMOUS: AuthResult = Object.freeze({ user: null, credential: nul
 
 type AuthRow = Record<string, unknown> & UniqueIpsLimit & { token_scopes: string[]; token_impersonation: boolean };
 
-/** A backstop only: every write that matters invalidates at once (README "Security", "Credential cache"). */
+/** A backstop only: every write that matters invalidates at once (docs/security.md#credential-cache). */
 export const AUTH_CACHE_TTL_MS = 60_000;
 
 /**

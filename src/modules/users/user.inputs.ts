@@ -63,7 +63,7 @@ export class UserAttributesInput {
 export class CreateUserInput extends UserAttributesInput {
   @Field(() => Boolean, {
     nullable: true,
-    description: 'Instead of a password (GitLab 10.3\'s reset_password): a random one is set. GitLab also mails a reset link; this service sends no mail, so an administrator sets the password later (README "REST routes", users).',
+    description: 'Instead of a password (GitLab 10.3\'s reset_password): a random one is set. GitLab also mails a reset link; this service sends no mail, so an administrator sets the password later (docs/rest.md#resources-at-a-glance, users).',
   })
   resetPassword?: boolean;
 }

@@ -6,7 +6,7 @@ import fs from 'node:fs';
  * OS user `postgres` (created when missing). That user usually cannot traverse a private checkout
  * (/root is 0700, so is `mktemp -d`), so it is started through util-linux `setpriv` with one ambient
  * capability, CAP_DAC_READ_SEARCH: it may look up and read paths under private parents (binaries in
- * node_modules, DATA_DIR), and writes only where it owns files (DATA_DIR/postgres). README, Operations.
+ * node_modules, DATA_DIR), and writes only where it owns files (DATA_DIR/postgres). docs/operations.md#where-the-embedded-postgresql-runs.
  * Measured alternative: copying the binaries to a traversable cache fixes node_modules but not a
  * DATA_DIR under a private parent, which would have to move out of DATA_DIR.
  */

@@ -3,7 +3,7 @@ import { Migration } from '@mikro-orm/migrations';
 /**
  * Initial schema: users, namespaces (groups + personal namespaces), projects, memberships, shares,
  * tokens, custom attributes, stars. Written by hand so that every index is deliberate:
- * each list filter and ORDER BY of the services has one (see README "Performance").
+ * each list filter and ORDER BY of the services has one (see docs/architecture.md#performance-notes).
  */
 export class Migration20261121000000Initial extends Migration {
   override async up(): Promise<void> {

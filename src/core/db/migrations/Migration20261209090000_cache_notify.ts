@@ -5,7 +5,7 @@ import { Migration } from '@mikro-orm/migrations';
  * shared cache's channel (`app_cache_invalidate`, core/db/shared-cache.ts), delivered at commit to every
  * instance and never for a rolled-back write. A module whose rows back a shared-cache entry puts it on
  * its table, so that a write from anywhere (another program, an SQL console) reaches every instance's
- * cache, not only the service's own writes (README "Running several instances"). PostgreSQL folds
+ * cache, not only the service's own writes (docs/scale-out.md#caches). PostgreSQL folds
  * identical notices of one transaction into one, so the service's own `invalidate` beside it costs nothing.
  */
 export class Migration20261209090000CacheNotify extends Migration {

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Audit events (GitLab's EE audit events API shape; README "Audit events"): appended by each write in
+ * Audit events (GitLab's EE audit events API shape; docs/rest.md#audit-events): appended by each write in
  * its own transaction (core/events/audit.ts), so an event exists exactly when its change committed.
  * Indexes: the admin list (id desc), each filter (entity, time, author).
  */

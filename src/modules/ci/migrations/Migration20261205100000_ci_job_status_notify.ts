@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Live job status (Subscription.ciJobStatusUpdated, README "Live updates"): jobs change status outside
+ * Live job status (Subscription.ciJobStatusUpdated, docs/graphql.md#subscriptions-live-updates): jobs change status outside
  * this service (the CI system shares the database), so the table itself tells: each update that
  * changes a job's status NOTIFYs `ci_job_status` (job-status-changes.ts JOB_STATUS_CHANNEL) with
  * `{"id","runner_id","project_id","status"}`, delivered at commit, never for a rollback. Inserts do not

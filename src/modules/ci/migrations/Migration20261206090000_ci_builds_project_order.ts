@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * `Project.jobs` (README "Memberships and links (GraphQL)"): a project's jobs by id, and by status then
+ * `Project.jobs` (docs/graphql.md#memberships-and-links): a project's jobs by id, and by status then
  * id, as index range scans — the (project_id) index made every page sort all of a project's jobs. The
  * new index leads with project_id, so it also backs the foreign key the old one did.
  */

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Group lists at a million groups (README "Growth"): the anonymous list (public groups by
+ * Group lists at a million groups (docs/growth.md): the anonymous list (public groups by
  * name, the default order) gets a partial index, so its first page and its bounded count read public
  * groups only however rare they are among private ones.
  */

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Project lists at two million rows (README "Growth"). `search` matches name, path and
+ * Project lists at two million rows (docs/growth.md). `search` matches name, path and
  * description (GitLab's `Project.search`), and an OR is served by an index only when every branch has
  * one: the description gets its trigram index like name and path (initial migration), so a selective
  * term is a BitmapOr of three GIN scans instead of a scan of the table. The anonymous list (public

@@ -5,7 +5,7 @@ import { Migration } from '@mikro-orm/migrations';
  * way runner tokens are: sealed (AES-GCM, key from configuration) with an HMAC digest for lookups.
  * Tokens that were stored in clear text before are dropped; a project gets a fresh one on first read
  * by a Master (GitLab's `ensure_runners_token!`) or at creation. Indexes: one per list filter and
- * ORDER BY (README, "Runners").
+ * ORDER BY (docs/rest.md#runners).
  */
 export class Migration20261122130000Runners extends Migration {
   override async up(): Promise<void> {

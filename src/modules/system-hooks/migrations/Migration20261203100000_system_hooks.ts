@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * System hooks (GitLab 10.3 `/hooks`; README "System hooks"):
+ * System hooks (GitLab 10.3 `/hooks`; docs/rest.md#system-hooks):
  * - `system_hooks`: one row per hook, with its delivery state: `(last_txid, last_event_id)` (delivered
  *   up to, in outbox order: core/events/system-events.ts), consecutive `failures`, `next_attempt_at` (backoff) and a lease (`lease_owner`,
  *   `lease_until`) so that one instance at a time delivers to a hook and a dead instance's claim lapses.

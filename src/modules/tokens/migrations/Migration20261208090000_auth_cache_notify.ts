@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The credential cache (README "Security", "Credential cache"; authenticate.ts) keeps a token's row
+ * The credential cache (docs/security.md#credential-cache; authenticate.ts) keeps a token's row
  * and its user per instance. The service's own writes invalidate it directly; these triggers tell
  * every instance about writes from anywhere else (an SQL console, another program on the database),
  * on the shared cache's channel (`app_cache_invalidate`, delivered at commit, never for a rollback):

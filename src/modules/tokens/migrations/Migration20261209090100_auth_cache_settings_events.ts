@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The credential cache reads the unique-IPs limit with each credential (README "Credential cache"): an
+ * The credential cache reads the unique-IPs limit with each credential (docs/security.md#credential-cache): an
  * insert, delete or truncate of application_settings changes it as an update does, so every kind of
  * write now forgets every credential (`auth`; `cache_notify`, core migration 20261209090000) instead of
  * updates only (Migration20261208090000_auth_cache_notify).
