@@ -2,7 +2,7 @@
 // PostgreSQL (src/core/db/embedded) in a temp dir, which also works as root from a private checkout.
 // The suite connects as a non-superuser role with CREATEDB (one database per jest worker), like the
 // service itself runs as a non-superuser owner of its database.
-// No MikroORM here (jest runs in-band on 2 cores; see docs/testing.md#duration-and-isolation).
+// No MikroORM here: this runs once per jest run, before the workers (docs/testing.md#duration-and-isolation).
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
