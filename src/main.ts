@@ -62,6 +62,7 @@ async function serve(config: Config, logger: Logger, worker: boolean): Promise<v
   }
   let draining = false;
   // Loaded here, not at the top: the supervisor's primary never serves and so never loads the app (less memory).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { buildApp } = require('./app') as { buildApp: typeof BuildApp };
   const { app, stop, attach } = await buildApp({
     orm: db.orm,

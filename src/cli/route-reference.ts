@@ -29,6 +29,7 @@ function declaringFiles(): Map<RouteDef, string> {
   for (const file of files) {
     const shown = `src/modules/${file.split(path.sep).join('/').replace(/\.js$/, '.ts')}`;
     // require, not import(): the same module instances the registry holds (jest's registry too).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const exported: Record<string, unknown> = require(path.join(MODULES_DIR, file));
     for (const value of Object.values(exported)) {
       if (!Array.isArray(value)) continue;

@@ -51,10 +51,12 @@ beforeAll(async () => {
   // CommonJS artifacts (eagerEsModules false): jest requires them as they are.
   fs.writeFileSync(path.join(dir, 'relay.config.json'), JSON.stringify({ src: './src', schema: './schema.graphql', language: 'javascript', artifactDirectory: './generated', eagerEsModules: false }));
   execFileSync(process.execPath, [require.resolve('relay-compiler/cli.js')], { cwd: dir, stdio: 'pipe' });
+  /* eslint-disable @typescript-eslint/no-require-imports -- artifacts the relay compiler just wrote */
   artifacts = {
     query: require(path.join(dir, 'generated/ConnGroupsQuery.graphql.js')) as GraphQLTaggedNode,
     fragment: require(path.join(dir, 'generated/ConnGroups_query.graphql.js')) as GraphQLTaggedNode,
   };
+  /* eslint-enable @typescript-eslint/no-require-imports */
   for (let i = 0; i < 3; i += 1) {
     const parent = await createGroup(t, { path: `relay-${i}`, name: `Relay ${i}`, visibility: 'public' });
     for (const name of ['Alpha', 'Beta']) await createGroup(t, { path: `relay-${i}-${name.toLowerCase()}`, name, parent, visibility: 'public' });

@@ -218,6 +218,7 @@ ignore_startup_parameters = extra_float_digits,statement_timeout,options
 /** A keep-alive HTTP client as scripts use one (python-gitlab's requests.Session). */
 export function client(port: number) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the JSON of any route
   const call = (method: string, urlPath: string, body?: unknown): Promise<{ status: number; body: any; error?: string }> =>
     new Promise((resolve) => {
       const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));

@@ -9,8 +9,9 @@ import { jitGateway } from '../../src/core/graphql/jit-executor';
  * kept every GraphQL request alive through young-generation collections). Same fields, same pass-through.
  */
 describe('gateway request context', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const mod = require(path.join(path.dirname(require.resolve('@apollo/server')), 'utils/makeGatewayGraphQLRequestContext.js')) as {
-    makeGatewayGraphQLRequestContext: (rc: unknown, server: unknown, internals: unknown) => Record<string, any>;
+    makeGatewayGraphQLRequestContext: (rc: unknown, server: unknown, internals: unknown) => Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- the context Apollo builds
   };
 
   it('is installed by the gateway and builds what Apollo built, status and headers passing through', () => {

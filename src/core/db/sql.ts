@@ -129,7 +129,6 @@ function rowMapper(em: EntityManager, entity: EntityClass<object>): RowMapper {
     converters.push(convert);
     lines.push(`v = ${from}; if (v !== undefined) ${to} = v === null ? null : c[${converters.length - 1}](v);`);
   }
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval
   const build = new Function('proto', 'c', `return function (row) { const o = Object.create(proto); let v; ${lines.join(' ')} return o; };`);
   return build(proto, converters) as RowMapper;
 }

@@ -205,7 +205,6 @@ function presenterOf(s: WireShape): Presenter {
     after.push(line);
   }
   const body = `let v, t; const o = { ${literal.join(', ')} }; ${after.join('\n')} return o;`;
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval
   const make = new Function('r', 'L', `return function present_${s.name.replace(/\W/g, '_')}(d) { ${body} };`);
   p = make(refs, lowerValue) as Presenter;
   presenters.set(s, p);

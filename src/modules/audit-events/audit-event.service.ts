@@ -30,10 +30,22 @@ function view(r: Row): AuditEventType {
 async function list(ctx: RequestCtx, args: AuditEventsArgs): Promise<Page<AuditEventType>> {
   const where: string[] = [];
   const params: unknown[] = [];
-  if (args.createdAfter) (where.push('a.created_at >= ?'), params.push(parseTimestamp('created_after', args.createdAfter)));
-  if (args.createdBefore) (where.push('a.created_at <= ?'), params.push(parseTimestamp('created_before', args.createdBefore)));
-  if (args.entityType) (where.push('a.entity_type = ?'), params.push(args.entityType));
-  if (args.entityId !== undefined && args.entityId !== null) (where.push('a.entity_id = ?'), params.push(args.entityId));
+  if (args.createdAfter) {
+    where.push('a.created_at >= ?');
+    params.push(parseTimestamp('created_after', args.createdAfter));
+  }
+  if (args.createdBefore) {
+    where.push('a.created_at <= ?');
+    params.push(parseTimestamp('created_before', args.createdBefore));
+  }
+  if (args.entityType) {
+    where.push('a.entity_type = ?');
+    params.push(args.entityType);
+  }
+  if (args.entityId !== undefined && args.entityId !== null) {
+    where.push('a.entity_id = ?');
+    params.push(args.entityId);
+  }
   return offsetPage(ctx.em, { select: 'a.*', from: 'audit_events a', where, params, orderBy: 'a.id', dir: 'desc', id: 'a.id', map: (r) => view(r as Row) }, args);
 }
 

@@ -87,8 +87,14 @@ async function list(ctx: RequestCtx, args: UsersArgs): Promise<Page<User>> {
     if (!policy.isAdmin(ctx.user)) throw new ForbiddenError();
     where.push('u.external');
   }
-  if (args.createdAfter) (where.push('u.created_at >= ?'), params.push(parseTimestamp('created_after', args.createdAfter)));
-  if (args.createdBefore) (where.push('u.created_at <= ?'), params.push(parseTimestamp('created_before', args.createdBefore)));
+  if (args.createdAfter) {
+    where.push('u.created_at >= ?');
+    params.push(parseTimestamp('created_after', args.createdAfter));
+  }
+  if (args.createdBefore) {
+    where.push('u.created_at <= ?');
+    params.push(parseTimestamp('created_before', args.createdBefore));
+  }
   customAttributeFilter(ctx, 'User', 'u.id', args.customAttributes, where, params);
   return offsetPage(ctx.em, { select: 'u.*', from: 'users u', where, params, orderBy: 'u.id', dir: 'asc', id: 'u.id', map: (r) => lightEntity(ctx.em, User, r) }, args);
 }
