@@ -97,11 +97,12 @@ function startReceiver() {
       r(m);
     }
   });
-  const call = (op, value) => new Promise((resolve) => {
-    const id = next++;
-    pending.set(id, resolve);
-    worker.postMessage({ id, op, value });
-  });
+  const call = (op, value) =>
+    new Promise((resolve) => {
+      const id = next++;
+      pending.set(id, resolve);
+      worker.postMessage({ id, op, value });
+    });
   const ready = new Promise((resolve) => pending.set(0, resolve));
   return {
     ready,
@@ -133,7 +134,9 @@ function api(base) {
 
 /** Events in the outbox that some hook has not yet received. */
 async function pendingEvents(db) {
-  const { rows } = await db.query('select coalesce(sum((select count(*) from system_hook_events e where (e.txid, e.id) > (h.last_txid, h.last_event_id))), 0)::int as n from system_hooks h');
+  const { rows } = await db.query(
+    'select coalesce(sum((select count(*) from system_hook_events e where (e.txid, e.id) > (h.last_txid, h.last_event_id))), 0)::int as n from system_hooks h',
+  );
   return rows[0].n;
 }
 
@@ -161,7 +164,9 @@ function pgCpu(pid) {
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const ppid = Number(f[1]);
       if (!children.has(ppid)) children.set(ppid, []);
-      children.get(ppid).push({ pid: Number(e), ms: (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 10 });
+      children
+        .get(ppid)
+        .push({ pid: Number(e), ms: (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 10 });
     } catch {
       // exited meanwhile
     }
@@ -196,10 +201,39 @@ let counter = 0;
 /** The measured writes; `make()` gives each request its own body (every request changes something). */
 function writeScenarios(runnerIds) {
   return [
-    { key: 'settings', title: 'PUT /application/settings (changes default_projects_limit)', method: 'PUT', path: () => '/api/v4/application/settings', body: () => ({ default_projects_limit: 1000 + (counter++ % 1_000_000) }) },
-    { key: 'settings-noop', title: 'PUT /application/settings, same value (no audit row)', method: 'PUT', path: () => '/api/v4/application/settings', body: () => ({ default_projects_limit: 77 }), before: (call) => call('PUT', '/application/settings', { default_projects_limit: 77 }) },
-    { key: 'groups', emits: true, title: 'POST /groups (2 system events each with a hook)', method: 'POST', path: () => '/api/v4/groups', body: () => { const n = counter++; return { name: `ev ${tag} ${n}`, path: `ev-${tag}-${n}` }; } },
-    { key: 'runners', title: 'PUT /runners/:id (changes description)', method: 'PUT', path: () => `/api/v4/runners/${runnerIds[counter % runnerIds.length]}`, body: () => ({ description: `bench-runner-${tag}-${counter++}` }) },
+    {
+      key: 'settings',
+      title: 'PUT /application/settings (changes default_projects_limit)',
+      method: 'PUT',
+      path: () => '/api/v4/application/settings',
+      body: () => ({ default_projects_limit: 1000 + (counter++ % 1_000_000) }),
+    },
+    {
+      key: 'settings-noop',
+      title: 'PUT /application/settings, same value (no audit row)',
+      method: 'PUT',
+      path: () => '/api/v4/application/settings',
+      body: () => ({ default_projects_limit: 77 }),
+      before: (call) => call('PUT', '/application/settings', { default_projects_limit: 77 }),
+    },
+    {
+      key: 'groups',
+      emits: true,
+      title: 'POST /groups (2 system events each with a hook)',
+      method: 'POST',
+      path: () => '/api/v4/groups',
+      body: () => {
+        const n = counter++;
+        return { name: `ev ${tag} ${n}`, path: `ev-${tag}-${n}` };
+      },
+    },
+    {
+      key: 'runners',
+      title: 'PUT /runners/:id (changes description)',
+      method: 'PUT',
+      path: () => `/api/v4/runners/${runnerIds[counter % runnerIds.length]}`,
+      body: () => ({ description: `bench-runner-${tag}-${counter++}` }),
+    },
   ];
 }
 
@@ -207,10 +241,23 @@ function writeScenarios(runnerIds) {
 function hammerWrites(base, sc, opts) {
   return new Promise((resolve, reject) => {
     const headers = { 'content-type': 'application/json', 'PRIVATE-TOKEN': token };
-    const requests = [{ method: sc.method, headers, setupRequest: (req) => ({ ...req, path: sc.path(), body: JSON.stringify(sc.body()) }) }];
+    const requests = [
+      {
+        method: sc.method,
+        headers,
+        setupRequest: (req) => ({ ...req, path: sc.path(), body: JSON.stringify(sc.body()) }),
+      },
+    ];
     autocannon({ url: base, ...opts, requests }, (err, r) => {
       if (err) return reject(err);
-      resolve({ rps: r.requests.average, total: r.requests.total, ok: r['2xx'], p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors + r.timeouts });
+      resolve({
+        rps: r.requests.average,
+        total: r.requests.total,
+        ok: r['2xx'],
+        p50: r.latency.p50,
+        p99: r.latency.p99,
+        bad: r.non2xx + r.errors + r.timeouts,
+      });
     });
   });
 }
@@ -234,7 +281,15 @@ async function measureWrite(service, db, receiver, sc, mode) {
   const c2 = sumCpu(pid);
   const g2 = pgCpu(pid);
   const n = Math.max(1, r.total);
-  return { ...r, cpu: (c1 - c0) / n, cpuAll: (c2 - c0) / n, cpuAfter: (c2 - c1) / n, pg: (g1 - g0) / n, pgAll: (g2 - g0) / n, lagMs };
+  return {
+    ...r,
+    cpu: (c1 - c0) / n,
+    cpuAll: (c2 - c0) / n,
+    cpuAfter: (c2 - c1) / n,
+    pg: (g1 - g0) / n,
+    pgAll: (g2 - g0) / n,
+    lagMs,
+  };
 }
 
 async function writeCost(service, db, call, receiver, runnerIds) {
@@ -269,7 +324,9 @@ async function writeCost(service, db, call, receiver, runnerIds) {
         if (sc.before) await sc.before(call);
         const m = await measureWrite(service, db, receiver, sc, mode);
         res.get(sc.key)[mode].push(m);
-        log(`  round ${round + 1} ${sc.key} ${mode.padEnd(8)}: ${fmt(m.rps)} req/s, p50 ${m.p50} ms, CPU ${m.cpu.toFixed(2)} ms/req (through delivery ${m.cpuAll.toFixed(2)}), PostgreSQL ${m.pg.toFixed(2)} (${m.pgAll.toFixed(2)}), drained ${Math.round(m.lagMs)} ms after the window${m.bad ? `, ${m.bad} non-2xx/errors!` : ''}`);
+        log(
+          `  round ${round + 1} ${sc.key} ${mode.padEnd(8)}: ${fmt(m.rps)} req/s, p50 ${m.p50} ms, CPU ${m.cpu.toFixed(2)} ms/req (through delivery ${m.cpuAll.toFixed(2)}), PostgreSQL ${m.pg.toFixed(2)} (${m.pgAll.toFixed(2)}), drained ${Math.round(m.lagMs)} ms after the window${m.bad ? `, ${m.bad} non-2xx/errors!` : ''}`,
+        );
       }
     }
   }
@@ -291,7 +348,11 @@ async function deliveryLatency(service, db, receiver) {
     if (due > now()) await sleep(due - now());
     const p = `lat-${tag}-${i}`;
     const s = now();
-    const res = await fetch(`${service.base}/api/v4/groups`, { method: 'POST', headers: { 'PRIVATE-TOKEN': token, 'content-type': 'application/json' }, body: JSON.stringify({ name: p, path: p }) });
+    const res = await fetch(`${service.base}/api/v4/groups`, {
+      method: 'POST',
+      headers: { 'PRIVATE-TOKEN': token, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: p, path: p }),
+    });
     await res.arrayBuffer();
     const end = now();
     if (res.status !== 201) throw new Error(`POST /groups answered ${res.status}`);
@@ -309,7 +370,18 @@ async function deliveryLatency(service, db, receiver) {
     seen.add(uuid);
     lat.push(t - sent.get(p));
   }
-  return { n, elapsed, matched: lat.length, events: arrivals.length, p50: pct(lat, 50), p99: pct(lat, 99), max: Math.max(...lat), min: Math.min(...lat), respP50: pct(respMs, 50), respP99: pct(respMs, 99) };
+  return {
+    n,
+    elapsed,
+    matched: lat.length,
+    events: arrivals.length,
+    p50: pct(lat, 50),
+    p99: pct(lat, 99),
+    max: Math.max(...lat),
+    min: Math.min(...lat),
+    respP50: pct(respMs, 50),
+    respP99: pct(respMs, 99),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -321,13 +393,22 @@ async function drain(service, db, receiver) {
   const before = treeMemory(pid).rssSum;
   const queueSampler = sampleRss(pid, 500);
   const tq = now();
-  const sc = { method: 'POST', path: () => '/api/v4/groups', body: () => { const n = counter++; return { name: `dr ${tag} ${n}`, path: `dr-${tag}-${n}` }; } };
+  const sc = {
+    method: 'POST',
+    path: () => '/api/v4/groups',
+    body: () => {
+      const n = counter++;
+      return { name: `dr ${tag} ${n}`, path: `dr-${tag}-${n}` };
+    },
+  };
   const q = await hammerWrites(service.base, sc, { connections: drainConnections, amount: drainGroups });
   const queueSecs = (now() - tq) / 1000;
   const queueSamples = queueSampler.stop().map((x) => x.mb);
   const queued = await pendingEvents(db);
   const { total: startIdx, refused } = await receiver.count();
-  log(`  queued ${fmt(queued)} events with ${fmt(q.ok)} POST /groups in ${queueSecs.toFixed(1)} s (${q.bad} non-2xx); the receiver refused ${refused} attempts meanwhile`);
+  log(
+    `  queued ${fmt(queued)} events with ${fmt(q.ok)} POST /groups in ${queueSecs.toFixed(1)} s (${q.bad} non-2xx); the receiver refused ${refused} attempts meanwhile`,
+  );
   await sleep(1500); // the service settles after the load (garbage collection) before the drain's start figure
   const start = treeMemory(pid).rssSum;
   const sampler = sampleRss(pid, 500);
@@ -346,11 +427,30 @@ async function drain(service, db, receiver) {
   const first = arrivals.length ? arrivals[0][0] : t0;
   const last = arrivals.length ? arrivals[arrivals.length - 1][0] : t1;
   const end = treeMemory(pid).rssSum;
-  const { rows: [logs] } = await db.query('select avg(execution_duration)::float as ms from (select execution_duration from system_hook_logs where response_status = 200 order by id desc limit 50) l');
+  const {
+    rows: [logs],
+  } = await db.query(
+    'select avg(execution_duration)::float as ms from (select execution_duration from system_hook_logs where response_status = 200 order by id desc limit 50) l',
+  );
   return {
-    groups: q.ok, queued, queueSecs, queueRps: q.ok / queueSecs, before, queuePeak: Math.max(before, ...queueSamples),
-    received: arrivals.length, distinct: uuids.size, secs: (t1 - t0) / 1000, firstWait: (first - t0) / 1000, flowSecs: (last - first) / 1000,
-    start, peak: Math.max(start, ...samples), end, samples, cpuPerEvent: (c1 - c0) / Math.max(1, uuids.size), httpMs: logs.ms, pgPerEvent: (g1 - g0) / Math.max(1, uuids.size),
+    groups: q.ok,
+    queued,
+    queueSecs,
+    queueRps: q.ok / queueSecs,
+    before,
+    queuePeak: Math.max(before, ...queueSamples),
+    received: arrivals.length,
+    distinct: uuids.size,
+    secs: (t1 - t0) / 1000,
+    firstWait: (first - t0) / 1000,
+    flowSecs: (last - first) / 1000,
+    start,
+    peak: Math.max(start, ...samples),
+    end,
+    samples,
+    cpuPerEvent: (c1 - c0) / Math.max(1, uuids.size),
+    httpMs: logs.ms,
+    pgPerEvent: (g1 - g0) / Math.max(1, uuids.size),
   };
 }
 
@@ -360,15 +460,21 @@ function printWriteTable(results) {
   // Ratios are medians of the per-round ratios (each round measures every mode of a route back to back),
   // steadier on a shared machine than the ratio of the medians.
   const ratio = (xs, ys, kx, ky = 'cpu') => median(xs.map((x, i) => x[kx] / ys[i][ky]));
-  console.log('\n| write | without hook: req/s, p50 ms, CPU ms/req | with hook, delivering meanwhile: req/s, p50 ms, CPU ms/req in the window (through delivery) | ratio with / without: window (through delivery) | write path alone (delivery deferred): CPU ms/req, ratio; delivery after it, CPU ms/req | PostgreSQL CPU ms/req without / with (through delivery) | noise % CPU (without/with) | target |');
+  console.log(
+    '\n| write | without hook: req/s, p50 ms, CPU ms/req | with hook, delivering meanwhile: req/s, p50 ms, CPU ms/req in the window (through delivery) | ratio with / without: window (through delivery) | write path alone (delivery deferred): CPU ms/req, ratio; delivery after it, CPU ms/req | PostgreSQL CPU ms/req without / with (through delivery) | noise % CPU (without/with) | target |',
+  );
   console.log('|---|---|---|---|---|---|---|---|');
   for (const { sc, without, with: w, deferred } of results) {
     const cpuA = a(without, 'cpu');
     const cpuB = a(w, 'cpu');
     const cpuBAll = a(w, 'cpuAll');
-    const split = deferred.length ? `${a(deferred, 'cpu').toFixed(2)}, **${ratio(deferred, without, 'cpu').toFixed(2)}**; ${a(deferred, 'cpuAfter').toFixed(2)}` : 'no events: same as with';
+    const split = deferred.length
+      ? `${a(deferred, 'cpu').toFixed(2)}, **${ratio(deferred, without, 'cpu').toFixed(2)}**; ${a(deferred, 'cpuAfter').toFixed(2)}`
+      : 'no events: same as with';
     const bad = without.concat(w, deferred).reduce((s, x) => s + x.bad, 0);
-    console.log(`| ${sc.title} | ${fmt(a(without, 'rps'))}, ${a(without, 'p50')}, ${cpuA.toFixed(2)} | ${fmt(a(w, 'rps'))}, ${a(w, 'p50')}, ${cpuB.toFixed(2)} (${cpuBAll.toFixed(2)}) | **${ratio(w, without, 'cpu').toFixed(2)}** (${ratio(w, without, 'cpuAll').toFixed(2)}) | ${split} | ${a(without, 'pg').toFixed(2)} / ${a(w, 'pg').toFixed(2)} (${a(w, 'pgAll').toFixed(2)}) | ${spread(without.map((x) => x.cpu))}/${spread(w.map((x) => x.cpu))} | ≤ 1.10${bad ? ` — ${bad} non-2xx/errors!` : ''} |`);
+    console.log(
+      `| ${sc.title} | ${fmt(a(without, 'rps'))}, ${a(without, 'p50')}, ${cpuA.toFixed(2)} | ${fmt(a(w, 'rps'))}, ${a(w, 'p50')}, ${cpuB.toFixed(2)} (${cpuBAll.toFixed(2)}) | **${ratio(w, without, 'cpu').toFixed(2)}** (${ratio(w, without, 'cpuAll').toFixed(2)}) | ${split} | ${a(without, 'pg').toFixed(2)} / ${a(w, 'pg').toFixed(2)} (${a(w, 'pgAll').toFixed(2)}) | ${spread(without.map((x) => x.cpu))}/${spread(w.map((x) => x.cpu))} | ≤ 1.10${bad ? ` — ${bad} non-2xx/errors!` : ''} |`,
+    );
   }
   const by = new Map(results.map((r) => [r.sc.key, r]));
   const ch = by.get('settings');
@@ -376,7 +482,9 @@ function printWriteTable(results) {
   if (ch && noop) {
     const c = a(ch.without, 'cpu');
     const o = a(noop.without, 'cpu');
-    console.log(`\naudit row (always on), from PUT /application/settings without hook: changing ${c.toFixed(2)} ms/req vs no-op ${o.toFixed(2)} ms/req (${ratio(ch.without, noop.without, 'cpu').toFixed(2)}× per round, median; +${(c - o).toFixed(2)} ms: the audit row, its NOTIFY and the changed value; the no-op still runs the UPDATE)`);
+    console.log(
+      `\naudit row (always on), from PUT /application/settings without hook: changing ${c.toFixed(2)} ms/req vs no-op ${o.toFixed(2)} ms/req (${ratio(ch.without, noop.without, 'cpu').toFixed(2)}× per round, median; +${(c - o).toFixed(2)} ms: the audit row, its NOTIFY and the changed value; the no-op still runs the UPDATE)`,
+    );
   }
 }
 
@@ -384,7 +492,10 @@ async function main() {
   const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
   process.env.SYSTEM_HOOK_RETRY_BASE_MS = '200';
   process.env.SYSTEM_HOOK_RETRY_MAX_MS = '1000';
-  const loadStart = os.loadavg().map((x) => x.toFixed(1)).join(' ');
+  const loadStart = os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
   const service = startService({ port: servicePort, dataDir, token, nodeArgs, workers: 0 });
   const receiver = startReceiver();
   let db;
@@ -403,31 +514,58 @@ async function main() {
     const settings = await call('GET', '/application/settings');
     const runnerIds = [];
     for (let i = 0; i < 8; i += 1) {
-      const r = await fetch(`${service.base}/api/v4/runners`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: settings.runners_registration_token, description: `bench-runner-${tag}-${i}` }) });
+      const r = await fetch(`${service.base}/api/v4/runners`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token: settings.runners_registration_token, description: `bench-runner-${tag}-${i}` }),
+      });
       if (r.status !== 201) throw new Error(`POST /runners answered ${r.status}`);
       runnerIds.push((await r.json()).id);
     }
     const rssStart = treeMemory(service.child.pid).rssSum;
 
-    log(`1. write cost: ${rounds} rounds × (without, with a hook), ${load.connections} connections, ${load.duration} s each`);
+    log(
+      `1. write cost: ${rounds} rounds × (without, with a hook), ${load.connections} connections, ${load.duration} s each`,
+    );
     const writes = await writeCost(service, db, call, receiver, runnerIds);
 
     log(`2. delivery latency: POST /groups at ${rate}/s for ${latencySeconds} s, one hook`);
     const hook = await call('POST', '/hooks', { url: `http://127.0.0.1:${receiver.port}/hook` });
     const lat = await deliveryLatency(service, db, receiver);
 
-    log(`3. drain: ${fmt(drainGroups)} POST /groups (${drainConnections} connections) while the receiver answers 503, then 200`);
+    log(
+      `3. drain: ${fmt(drainGroups)} POST /groups (${drainConnections} connections) while the receiver answers 503, then 200`,
+    );
     const dr = await drain(service, db, receiver);
     await call('DELETE', `/hooks/${hook.id}`);
 
-    console.log(`\nevents bench: one service process (WORKERS=0), ${databaseUrl(dataDir) === process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'}, seed scale ${scale}; writes at ${load.connections} connections, ${load.duration} s × ${rounds} rounds per side (alternated), medians; SYSTEM_HOOK_RETRY_BASE_MS=200, SYSTEM_HOOK_RETRY_MAX_MS=1000; ${os.cpus().length} cores (${os.cpus()[0].model}), node ${process.version}, load average at start ${loadStart} and now ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}, ${new Date().toISOString().slice(0, 16)}Z`);
+    console.log(
+      `\nevents bench: one service process (WORKERS=0), ${databaseUrl(dataDir) === process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'}, seed scale ${scale}; writes at ${load.connections} connections, ${load.duration} s × ${rounds} rounds per side (alternated), medians; SYSTEM_HOOK_RETRY_BASE_MS=200, SYSTEM_HOOK_RETRY_MAX_MS=1000; ${os.cpus().length} cores (${os.cpus()[0].model}), node ${process.version}, load average at start ${loadStart} and now ${os
+        .loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')}, ${new Date().toISOString().slice(0, 16)}Z`,
+    );
     printWriteTable(writes);
-    if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify({ writes: writes.map(({ sc, ...r }) => ({ key: sc.key, title: sc.title, ...r })), lat, dr }, null, 1));
+    if (jsonOut)
+      fs.writeFileSync(
+        jsonOut,
+        JSON.stringify(
+          { writes: writes.map(({ sc, ...r }) => ({ key: sc.key, title: sc.title, ...r })), lat, dr },
+          null,
+          1,
+        ),
+      );
     console.log('\n| measure | value | target |');
     console.log('|---|---|---|');
-    console.log(`| delivery: group_create arrival − end of its POST /groups response, ${fmt(lat.matched)}/${fmt(lat.n)} matched (${(lat.n / lat.elapsed).toFixed(1)} req/s) | p50 ${lat.p50.toFixed(1)} ms, p99 ${lat.p99.toFixed(1)} ms (min ${lat.min.toFixed(1)}, max ${lat.max.toFixed(1)}); POST p50 ${lat.respP50.toFixed(1)} ms, p99 ${lat.respP99.toFixed(1)} ms | p99 ≤ 1,000 ms |`);
-    console.log(`| drain: ${fmt(dr.queued)} events queued (${fmt(dr.groups)} groups in ${dr.queueSecs.toFixed(1)} s, ${fmt(dr.queueRps)}/s) | drained in ${dr.secs.toFixed(1)} s from the switch to 200 (first arrival after ${dr.firstWait.toFixed(2)} s): ${fmt(dr.distinct / dr.secs)} events/s, ${fmt(dr.distinct / Math.max(0.001, dr.flowSecs))} events/s once flowing; ${fmt(dr.distinct)} distinct of ${fmt(dr.received)} received; POST to the receiver ${Number(dr.httpMs).toFixed(1)} ms each (delivery log, last 50); service CPU ${dr.cpuPerEvent.toFixed(2)} ms/event, PostgreSQL ${dr.pgPerEvent.toFixed(2)} ms/event | all delivered |`);
-    console.log(`| RSS (MB) | after start ${rssStart}; before queueing ${dr.before}, peak while queueing ${dr.queuePeak}; drain start ${dr.start}, peak ${dr.peak}, end ${dr.end} (peak − start ${dr.peak - dr.start}) | peak − start < 50 MB |`);
+    console.log(
+      `| delivery: group_create arrival − end of its POST /groups response, ${fmt(lat.matched)}/${fmt(lat.n)} matched (${(lat.n / lat.elapsed).toFixed(1)} req/s) | p50 ${lat.p50.toFixed(1)} ms, p99 ${lat.p99.toFixed(1)} ms (min ${lat.min.toFixed(1)}, max ${lat.max.toFixed(1)}); POST p50 ${lat.respP50.toFixed(1)} ms, p99 ${lat.respP99.toFixed(1)} ms | p99 ≤ 1,000 ms |`,
+    );
+    console.log(
+      `| drain: ${fmt(dr.queued)} events queued (${fmt(dr.groups)} groups in ${dr.queueSecs.toFixed(1)} s, ${fmt(dr.queueRps)}/s) | drained in ${dr.secs.toFixed(1)} s from the switch to 200 (first arrival after ${dr.firstWait.toFixed(2)} s): ${fmt(dr.distinct / dr.secs)} events/s, ${fmt(dr.distinct / Math.max(0.001, dr.flowSecs))} events/s once flowing; ${fmt(dr.distinct)} distinct of ${fmt(dr.received)} received; POST to the receiver ${Number(dr.httpMs).toFixed(1)} ms each (delivery log, last 50); service CPU ${dr.cpuPerEvent.toFixed(2)} ms/event, PostgreSQL ${dr.pgPerEvent.toFixed(2)} ms/event | all delivered |`,
+    );
+    console.log(
+      `| RSS (MB) | after start ${rssStart}; before queueing ${dr.before}, peak while queueing ${dr.queuePeak}; drain start ${dr.start}, peak ${dr.peak}, end ${dr.end} (peak − start ${dr.peak - dr.start}) | peak − start < 50 MB |`,
+    );
     log(`drain RSS samples (MB, every 500 ms): ${dr.samples.join(' ')}`);
   } finally {
     if (db) await db.end().catch(() => {});

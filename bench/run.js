@@ -67,27 +67,38 @@ async function measure(service, floor, sc, rss) {
     f.push(await hammerCpu(floor.base, floor.child.pid, sc.req, token, load));
   }
   const out = {
-    key: sc.key, title: sc.title, check,
-    service: median(s.map((x) => x.rps)), floor: median(f.map((x) => x.rps)),
-    p50: median(s.map((x) => x.p50)), p99: median(s.map((x) => x.p99)),
-    cpuS: median(s.map((x) => x.cpu)), cpuF: median(f.map((x) => x.cpu)),
+    key: sc.key,
+    title: sc.title,
+    check,
+    service: median(s.map((x) => x.rps)),
+    floor: median(f.map((x) => x.rps)),
+    p50: median(s.map((x) => x.p50)),
+    p99: median(s.map((x) => x.p99)),
+    cpuS: median(s.map((x) => x.cpu)),
+    cpuF: median(f.map((x) => x.cpu)),
     noise: `${spread(s.map((x) => x.rps))}/${spread(f.map((x) => x.rps))}`,
     bad: s.concat(f).reduce((a, x) => a + x.bad, 0),
   };
-  log(`  ${sc.key}: service ${s.map((x) => fmt(x.rps)).join(' ')} | floor ${f.map((x) => fmt(x.rps)).join(' ')} req/s; CPU ms/req service ${s.map((x) => x.cpu.toFixed(2)).join(' ')} | floor ${f.map((x) => x.cpu.toFixed(2)).join(' ')}`);
+  log(
+    `  ${sc.key}: service ${s.map((x) => fmt(x.rps)).join(' ')} | floor ${f.map((x) => fmt(x.rps)).join(' ')} req/s; CPU ms/req service ${s.map((x) => x.cpu.toFixed(2)).join(' ')} | floor ${f.map((x) => x.cpu.toFixed(2)).join(' ')}`,
+  );
   return out;
 }
 
 function printTable(results) {
   const byKey = new Map(results.map((r) => [r.key, r]));
-  console.log('\n| scenario | service req/s | floor req/s | service / floor | service p50 / p99 ms | noise % (svc/floor) | CPU ms/req svc / floor (ratio) | bodies |');
+  console.log(
+    '\n| scenario | service req/s | floor req/s | service / floor | service p50 / p99 ms | noise % (svc/floor) | CPU ms/req svc / floor (ratio) | bodies |',
+  );
   console.log('|---|---|---|---|---|---|---|---|');
   for (const r of results) {
     const ref = r.ratioTo && byKey.get(r.ratioTo) ? byKey.get(r.ratioTo).floor : r.floor;
     const refNote = r.ratioTo && byKey.get(r.ratioTo) ? ` (vs REST ${fmt(ref)})` : '';
     const body = r.check.ok ? 'equal' : `**${r.check.note.split(':')[0]}**`;
     const bad = r.bad ? ` ${r.bad} non-2xx/errors!` : '';
-    console.log(`| ${r.title} | ${fmt(r.service)} | ${fmt(r.floor)} | ${(r.service / ref).toFixed(2)}${refNote} | ${r.p50} / ${r.p99} | ${r.noise} | ${r.cpuS.toFixed(2)} / ${r.cpuF.toFixed(2)} (${(r.cpuF / r.cpuS).toFixed(2)}) | ${body}${bad} |`);
+    console.log(
+      `| ${r.title} | ${fmt(r.service)} | ${fmt(r.floor)} | ${(r.service / ref).toFixed(2)}${refNote} | ${r.p50} / ${r.p99} | ${r.noise} | ${r.cpuS.toFixed(2)} / ${r.cpuF.toFixed(2)} (${(r.cpuF / r.cpuS).toFixed(2)}) | ${body}${bad} |`,
+    );
   }
 }
 
@@ -99,7 +110,9 @@ function printMemory(rss) {
   const peak = rss.reduce((a, m) => (m.rssSum > a.rssSum ? m : a), start);
   const last = rss[rss.length - 1];
   const shape = start.pids.length > 1 ? `primary / ${start.pids.length - 1} workers` : 'one process';
-  console.log(`\nservice memory (MB, ${shape}): RSS at start ${perProcess(start)} (sum ${start.rssSum}, PSS sum ${start.pssSum}); after each service round: max sum ${peak.rssSum} (${perProcess(peak)}), last ${perProcess(last)} (sum ${last.rssSum}, PSS sum ${last.pssSum})`);
+  console.log(
+    `\nservice memory (MB, ${shape}): RSS at start ${perProcess(start)} (sum ${start.rssSum}, PSS sum ${start.pssSum}); after each service round: max sum ${peak.rssSum} (${perProcess(peak)}), last ${perProcess(last)} (sum ${last.rssSum}, PSS sum ${last.pssSum})`,
+  );
 }
 
 async function soakRun(service, list) {
@@ -108,13 +121,18 @@ async function soakRun(service, list) {
   const t0 = Date.now();
   let i = 0;
   while (Date.now() - t0 < soak * 1000) {
-    await hammer(service.base, list[i % list.length].req, token, { ...load, duration: Math.min(5, Math.ceil(soak - (Date.now() - t0) / 1000)) });
+    await hammer(service.base, list[i % list.length].req, token, {
+      ...load,
+      duration: Math.min(5, Math.ceil(soak - (Date.now() - t0) / 1000)),
+    });
     i += 1;
   }
   const samples = sampler.stop().map((x) => x.mb);
   const steady = samples.slice(Math.min(2, samples.length - 1));
   const last = sampler.samples[sampler.samples.length - 1];
-  console.log(`\nRSS over ${soak} s soak (MB, sum of the service's processes, every 5 s): ${samples.join(' ')}; growth after the first 10 s: ${steady[steady.length - 1] - steady[0]} MB; last per process ${last ? last.perProcess.join(' / ') : '-'}`);
+  console.log(
+    `\nRSS over ${soak} s soak (MB, sum of the service's processes, every 5 s): ${samples.join(' ')}; growth after the first 10 s: ${steady[steady.length - 1] - steady[0]} MB; last per process ${last ? last.perProcess.join(' / ') : '-'}`,
+  );
 }
 
 async function keysetCheck(service, dbUrl) {
@@ -131,7 +149,9 @@ async function keysetCheck(service, dbUrl) {
   }
   const p1 = median(a.map((x) => x.p50));
   const p5000 = median(b.map((x) => x.p50));
-  console.log(`\nkeyset at ${fmt(total)} groups: page 1 ${fmt(median(a.map((x) => x.rps)))} req/s (p50 ${p1} ms), page 5,000 ${fmt(median(b.map((x) => x.rps)))} req/s (p50 ${p5000} ms); page 5,000 / page 1 latency ${(p5000 / p1).toFixed(2)}×`);
+  console.log(
+    `\nkeyset at ${fmt(total)} groups: page 1 ${fmt(median(a.map((x) => x.rps)))} req/s (p50 ${p1} ms), page 5,000 ${fmt(median(b.map((x) => x.rps)))} req/s (p50 ${p5000} ms); page 5,000 / page 1 latency ${(p5000 / p1).toFixed(2)}×`,
+  );
 }
 
 /** A specific runner of the first scale unit (1,000 jobs at scale ≥ 1). */
@@ -149,9 +169,23 @@ async function scaleRunnerId(dbUrl) {
 
 async function main() {
   if (has('large')) {
-    const large = { groups: Number(arg('large', 1000000)), users: Number(arg('large-users', 100000)), jobs: Number(arg('large-jobs', 10000000)) };
+    const large = {
+      groups: Number(arg('large', 1000000)),
+      users: Number(arg('large-users', 100000)),
+      jobs: Number(arg('large-jobs', 10000000)),
+    };
     try {
-      await largeRun({ dataDir, scale, token, port: servicePort, workers: workers ?? 0, requests: Number(arg('requests', 15)), large, log, only });
+      await largeRun({
+        dataDir,
+        scale,
+        token,
+        port: servicePort,
+        workers: workers ?? 0,
+        requests: Number(arg('requests', 15)),
+        large,
+        log,
+        only,
+      });
     } finally {
       if (!keepDir) fs.rmSync(dataDir, { recursive: true, force: true });
     }
@@ -168,7 +202,9 @@ async function main() {
     const dbUrl = databaseUrl(dataDir);
     floor = startFloor({ port: floorPort, dbUrl, externalUrl: service.base, dataDir, workers: floorWorkers });
     await waitReady(`${floor.base}/api/v4/groups?per_page=1`);
-    const hit = await (await fetch(`${service.base}/api/v4/groups/scale-1%2Fteam-1`, { headers: { 'PRIVATE-TOKEN': token } })).json();
+    const hit = await (
+      await fetch(`${service.base}/api/v4/groups/scale-1%2Fteam-1`, { headers: { 'PRIVATE-TOKEN': token } })
+    ).json();
     const runnerId = await scaleRunnerId(dbUrl);
     const list = scenarios({ detailId: hit.id, runnerId }).filter((s) => only.some((o) => s.key.includes(o)));
     const rss = [treeMemory(service.child.pid)];
@@ -176,10 +212,15 @@ async function main() {
     for (const sc of list) results.push({ ...(await measure(service, floor, sc, rss)), ratioTo: sc.ratioTo });
     failed = results.some((r) => !r.check.ok);
     const shape = `service WORKERS=${workers ?? `default (${os.availableParallelism()})`}, floor ${floorWorkers} process${floorWorkers > 1 ? 'es' : ''}`;
-    console.log(`\nscale ${scale} (${fmt(scale * 100)} groups, ${fmt(scale * 1000)} projects), ${load.connections} connections, ${load.duration} s × ${rounds} rounds per side, medians; ${shape}; ${os.cpus().length} cores (${os.cpus()[0].model}), node ${process.version}, ${new Date().toISOString().slice(0, 16)}Z`);
+    console.log(
+      `\nscale ${scale} (${fmt(scale * 100)} groups, ${fmt(scale * 1000)} projects), ${load.connections} connections, ${load.duration} s × ${rounds} rounds per side, medians; ${shape}; ${os.cpus().length} cores (${os.cpus()[0].model}), node ${process.version}, ${new Date().toISOString().slice(0, 16)}Z`,
+    );
     printTable(results);
     printMemory(rss);
-    if (failed) console.log('\n!!! BODY MISMATCH: service and floor answered differently (see above); ratios of those rows mean nothing');
+    if (failed)
+      console.log(
+        '\n!!! BODY MISMATCH: service and floor answered differently (see above); ratios of those rows mean nothing',
+      );
     if (soak > 0) await soakRun(service, list);
     if (keysetTarget > 0) await keysetCheck(service, dbUrl);
   } finally {

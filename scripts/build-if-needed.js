@@ -22,6 +22,10 @@ const sources = Math.max(newestMtime(path.join(root, 'src')), fs.statSync(path.j
 if (built < sources) {
   process.stderr.write('building dist/ with tsc...\n');
   fs.rmSync(path.join(root, 'dist'), { recursive: true, force: true });
-  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit', cwd: root });
+  execFileSync(
+    process.execPath,
+    [require.resolve('typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json')],
+    { stdio: 'inherit', cwd: root },
+  );
   fs.utimesSync(marker, new Date(), new Date());
 }

@@ -27,7 +27,15 @@ import { requestIdFrom, withRequestContext } from './core/http/request-id';
 import { DASHBOARD_CSP, SWAGGER_CSP, securityHeaders, withCsp } from './core/http/security-headers';
 import { dashboardRouter } from './dashboard/dashboard-page';
 import { sendStoredFile } from './core/http/stored-file';
-import { backgroundOf, downloadsOf, envSettingsOf, loaderFactory, routesOf, switchesOf, type AppModule } from './core/module/app-module';
+import {
+  backgroundOf,
+  downloadsOf,
+  envSettingsOf,
+  loaderFactory,
+  routesOf,
+  switchesOf,
+  type AppModule,
+} from './core/module/app-module';
 import { checkEnvSettings } from './core/module/env-settings';
 import { ANONYMOUS, authenticateToken, type AuthResult } from './modules/tokens/authenticate';
 import { knownThrottleConfig, throttleConfig } from './modules/application-settings';
@@ -123,7 +131,17 @@ export async function buildApp(given: AppDeps): Promise<BuiltApp> {
     if (logger.isLevelEnabled('info')) {
       const started = process.hrtime.bigint();
       res.on('finish', () => {
-        logger.info({ reqId: req.id, method: req.method, path: req.path, ip: req.ip, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'request');
+        logger.info(
+          {
+            reqId: req.id,
+            method: req.method,
+            path: req.path,
+            ip: req.ip,
+            status: res.statusCode,
+            ms: Number(process.hrtime.bigint() - started) / 1e6,
+          },
+          'request',
+        );
       });
     }
     // The process-level error policy (ops/process-policy.ts) logs uncaught errors with this context.
@@ -134,7 +152,13 @@ export async function buildApp(given: AppDeps): Promise<BuiltApp> {
   // Before the ops endpoints, the rate limits and authentication: a preflight is answered here.
   app.use(corsMiddleware(deps.corsOrigins ?? '*'));
   // The ops endpoints all live under /-/: other requests skip that router's path matching.
-  const ops = opsRouter({ orm, metrics, health: deps.health, whitelist: deps.monitoringWhitelist, draining: deps.draining });
+  const ops = opsRouter({
+    orm,
+    metrics,
+    health: deps.health,
+    whitelist: deps.monitoringWhitelist,
+    draining: deps.draining,
+  });
   app.use((req, res, next) => (req.url.startsWith('/-/') ? ops(req, res, next) : next()));
 
   // Rate limits (application settings throttle_*; docs/rest.md#rate-limits-throttle_): after the ops endpoints, which
@@ -168,13 +192,35 @@ export async function buildApp(given: AppDeps): Promise<BuiltApp> {
     const query = (req.query ?? {}) as Record<string, unknown>;
     const token = requestToken(req, { body: true });
     // Reuses the throttle's lookup when it authenticated this very token (same request, same instant).
-    let auth = req.preAuth && req.preAuth.token === token ? req.preAuth.auth : token === undefined ? ANONYMOUS : await authenticateToken(em, cache, token, now, req.ip);
+    let auth =
+      req.preAuth && req.preAuth.token === token
+        ? req.preAuth.auth
+        : token === undefined
+          ? ANONYMOUS
+          : await authenticateToken(em, cache, token, now, req.ip);
     const sudoAs = sudo ? (req.get('sudo') ?? query.sudo ?? body.sudo) : undefined;
     const admin = auth.user;
     if (sudoAs !== undefined && sudoAs !== '') auth = await applySudo(em, auth, String(sudoAs));
-    const request = { ip: req.ip ?? null, id: req.id ?? null, ...(admin && auth.user && admin.id !== auth.user.id ? { sudoBy: admin.username } : {}) };
+    const request = {
+      ip: req.ip ?? null,
+      id: req.id ?? null,
+      ...(admin && auth.user && admin.id !== auth.user.id ? { sudoBy: admin.username } : {}),
+    };
     req.userId = auth.user?.id ?? null;
-    return newCtx({ em, user: auth.user, credential: auth.credential, tokenInvalid: auth.tokenInvalid, refusal: auth.refusal, externalUrl: deps.externalUrl, secrets: deps.secrets, cache, clock, random: deps.random, env: deps.env, request });
+    return newCtx({
+      em,
+      user: auth.user,
+      credential: auth.credential,
+      tokenInvalid: auth.tokenInvalid,
+      refusal: auth.refusal,
+      externalUrl: deps.externalUrl,
+      secrets: deps.secrets,
+      cache,
+      clock,
+      random: deps.random,
+      env: deps.env,
+      request,
+    });
   };
 
   // Compiled once: a schema change that breaks a route fails here, at start-up.
@@ -183,7 +229,16 @@ export async function buildApp(given: AppDeps): Promise<BuiltApp> {
   let openapi: Record<string, unknown> | undefined;
   app.get('/api/v4/openapi.json', (_req, res) => sendJson(res, 200, (openapi ??= buildOpenApi(schema, routes))));
   app.use('/api/v4/docs', withCsp(SWAGGER_CSP), swaggerUiRouter());
-  const rest = (list: typeof routes) => buildRestRouter({ schema, routes: list, createCtx: (req) => createCtx(req, true), logger, reporter, externalUrl: deps.externalUrl, afterBody: throttle.afterBody });
+  const rest = (list: typeof routes) =>
+    buildRestRouter({
+      schema,
+      routes: list,
+      createCtx: (req) => createCtx(req, true),
+      logger,
+      reporter,
+      externalUrl: deps.externalUrl,
+      afterBody: throttle.afterBody,
+    });
   app.use('/api/v4', normalizeApiPath, rest(routes));
   // spec 9: the few routes GitLab also answered under the deprecated /api/v3 (RouteDef.v3), same handlers.
   app.use('/api/v3', normalizeApiPath, rest(routes.filter((c) => c.route.v3)));
@@ -203,7 +258,9 @@ export async function buildApp(given: AppDeps): Promise<BuiltApp> {
     });
   }
 
-  const apollo = await startApollo(schema, { reportError: (err, where) => reporter.report(err, { surface: 'graphql', ...where }) });
+  const apollo = await startApollo(schema, {
+    reportError: (err, where) => reporter.report(err, { surface: 'graphql', ...where }),
+  });
   const graphqlCtx = async (req: Request, res: Response): Promise<RequestCtx> => {
     const ctx = await createCtx(req).catch(contextCreationError);
     return attachRequestInfo(ctx, { reqId: req.id, setRoute: (label) => (res.locals.route = label) });
@@ -214,19 +271,36 @@ export async function buildApp(given: AppDeps): Promise<BuiltApp> {
     createCtx(req)
       .then((ctx) => switchOn(ctx, 'graphiql'))
       .then(
-        (on) => (on ? res.setHeader('Content-Security-Policy', graphiqlCsp()).type('html').send(graphiqlPage()) : sendJson(res, 404, { error: '404 Not Found' })),
+        (on) =>
+          on
+            ? res.setHeader('Content-Security-Policy', graphiqlCsp()).type('html').send(graphiqlPage())
+            : sendJson(res, 404, { error: '404 Not Found' }),
         next,
       );
   };
   app.get('/-/graphiql', graphiql);
   // The reference dashboard (docs/dashboard.md): static files; its data comes from POST /graphql and the WebSocket.
   app.use('/-/dashboard', withCsp(DASHBOARD_CSP), dashboardRouter());
-  app.get('/graphql', (req, res, next) => (req.accepts(['application/json', 'text/html']) === 'text/html' ? graphiql(req, res, next) : next()));
+  app.get('/graphql', (req, res, next) =>
+    req.accepts(['application/json', 'text/html']) === 'text/html' ? graphiql(req, res, next) : next(),
+  );
   // A POST of a JSON array is a batch of operations (core/graphql/batch.ts).
   const graphqlHandler = apolloHandler(apollo, graphqlCtx, { schema });
-  app.use('/graphql', express.json({ limit: BODY_LIMIT_BYTES }), throttle.afterBody, graphqlDocumentGuard, graphqlHandler);
+  app.use(
+    '/graphql',
+    express.json({ limit: BODY_LIMIT_BYTES }),
+    throttle.afterBody,
+    graphqlDocumentGuard,
+    graphqlHandler,
+  );
   // GitLab serves its GraphQL API at /api/graphql: the same endpoint under that path too.
-  app.use('/api/graphql', express.json({ limit: BODY_LIMIT_BYTES }), throttle.afterBody, graphqlDocumentGuard, graphqlHandler);
+  app.use(
+    '/api/graphql',
+    express.json({ limit: BODY_LIMIT_BYTES }),
+    throttle.afterBody,
+    graphqlDocumentGuard,
+    graphqlHandler,
+  );
 
   app.use((_req, res) => sendJson(res, 404, { error: '404 Not Found' }));
   // One handler for failures outside a route (body parsers, multipart); unexpected ones are reported once.
@@ -246,9 +320,10 @@ export async function buildApp(given: AppDeps): Promise<BuiltApp> {
   let pruner: NodeJS.Timeout | undefined;
   if (deps.auditRetentionDays && deps.auditRetentionDays > 0) {
     const days = deps.auditRetentionDays;
-    const prune = () => void pruneAuditEvents(rawEm, days)
-      .then((n) => n > 0 && logger.info({ pruned: n, days }, 'pruned audit events past their retention'))
-      .catch((e: unknown) => logger.warn({ err: e }, 'pruning audit events failed; retrying in an hour'));
+    const prune = () =>
+      void pruneAuditEvents(rawEm, days)
+        .then((n) => n > 0 && logger.info({ pruned: n, days }, 'pruned audit events past their retention'))
+        .catch((e: unknown) => logger.warn({ err: e }, 'pruning audit events failed; retrying in an hour'));
     prune();
     pruner = setInterval(prune, 60 * 60 * 1000);
     pruner.unref();
@@ -258,22 +333,43 @@ export async function buildApp(given: AppDeps): Promise<BuiltApp> {
   const sockets: { close(): Promise<void> }[] = [];
   const origins = deps.corsOrigins ?? '*';
   const wsCtx = (headers: Record<string, string>, ip: string | undefined) => {
-    const fake = { get: (name: string) => headers[name.toLowerCase()], query: {}, body: {}, ip, id: requestIdFrom(undefined) };
+    const fake = {
+      get: (name: string) => headers[name.toLowerCase()],
+      query: {},
+      body: {},
+      ip,
+      id: requestIdFrom(undefined),
+    };
     return createCtx(fake as unknown as Request);
   };
   const attach = (server: http.Server) => {
-    sockets.push(attachSubscriptions(server, {
-      schema, paths: ['/graphql', '/api/graphql'], authenticate: wsCtx, hub, logger, ...subscriptionSettings(deps.env),
-      allowedOrigin: (origin) => origins === '*' || origin === undefined || origins.includes(origin),
-    }));
+    sockets.push(
+      attachSubscriptions(server, {
+        schema,
+        paths: ['/graphql', '/api/graphql'],
+        authenticate: wsCtx,
+        hub,
+        logger,
+        ...subscriptionSettings(deps.env),
+        allowedOrigin: (origin) => origins === '*' || origin === undefined || origins.includes(origin),
+      }),
+    );
   };
 
   // The shared cache's LISTEN connection opens last: the start-up work above (schema, routes, OpenAPI,
   // Apollo) runs without yielding for seconds on a busy machine, which outlasted its 5 s connect timeout
   // (a warning and a retry at every start). Nothing reads the cache before the app answers requests.
-  const cache = createSharedCache({ connectionString: deps.directUrl ?? orm.config.getClientUrl(), log: (m) => logger.warn(m) });
+  const cache = createSharedCache({
+    connectionString: deps.directUrl ?? orm.config.getClientUrl(),
+    log: (m) => logger.warn(m),
+  });
   // The modules' background work (system hook delivery), unless the caller runs none (one-off tools).
-  const tasks = deps.background === false ? [] : backgroundOf(deps.modules).map((start) => start({ em: orm.em.fork(), cache, secrets: deps.secrets, logger, env: deps.env }));
+  const tasks =
+    deps.background === false
+      ? []
+      : backgroundOf(deps.modules).map((start) =>
+          start({ em: orm.em.fork(), cache, secrets: deps.secrets, logger, env: deps.env }),
+        );
   return {
     app,
     cache,

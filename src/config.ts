@@ -59,9 +59,13 @@ function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): num
 }
 
 function parseWhitelist(raw: string | undefined): string[] {
-  const list = (raw ?? '127.0.0.0/8,::1/128').split(',').map((s) => s.trim()).filter(Boolean);
+  const list = (raw ?? '127.0.0.0/8,::1/128')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const entry of list) {
-    if (!isCidr(entry)) throw new ConfigError(`MONITORING_WHITELIST entries must be IP addresses or CIDR ranges, got "${entry}"`);
+    if (!isCidr(entry))
+      throw new ConfigError(`MONITORING_WHITELIST entries must be IP addresses or CIDR ranges, got "${entry}"`);
   }
   return list;
 }
@@ -80,7 +84,10 @@ function trustProxyFromEnv(raw: string | undefined): false | number | string {
   if (/^\d+$/.test(value)) return Number(value) === 0 ? false : Number(value);
   const parts = value.split(',').map((p) => p.trim());
   const bad = parts.find((p) => !PROXY_NAMES.has(p) && !IP_OR_CIDR.test(p));
-  if (bad !== undefined) throw new ConfigError(`TRUST_PROXY must be a hop count or a comma list of proxy addresses, subnets, loopback, linklocal or uniquelocal; got "${bad}"`);
+  if (bad !== undefined)
+    throw new ConfigError(
+      `TRUST_PROXY must be a hop count or a comma list of proxy addresses, subnets, loopback, linklocal or uniquelocal; got "${bad}"`,
+    );
   return parts.join(',');
 }
 
@@ -94,13 +101,19 @@ function secretsKeyFromEnv(env: NodeJS.ProcessEnv): Buffer | undefined {
 }
 
 function previousKeysFromEnv(env: NodeJS.ProcessEnv): Buffer[] {
-  const list = (env.SECRETS_KEY_PREVIOUS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-  if (list.length > 0 && !env.SECRETS_KEY) throw new ConfigError('SECRETS_KEY_PREVIOUS needs SECRETS_KEY (the key that seals from now on)');
+  const list = (env.SECRETS_KEY_PREVIOUS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (list.length > 0 && !env.SECRETS_KEY)
+    throw new ConfigError('SECRETS_KEY_PREVIOUS needs SECRETS_KEY (the key that seals from now on)');
   return list.map((raw, i) => {
     try {
       return parseSecretsKey(raw);
     } catch (e) {
-      throw new ConfigError(`SECRETS_KEY_PREVIOUS, entry ${i + 1}: ${(e as Error).message.replace('SECRETS_KEY ', '')}`);
+      throw new ConfigError(
+        `SECRETS_KEY_PREVIOUS, entry ${i + 1}: ${(e as Error).message.replace('SECRETS_KEY ', '')}`,
+      );
     }
   });
 }
@@ -121,7 +134,9 @@ function workersFromEnv(raw: string | undefined): number {
   const value = (raw ?? '').trim();
   if (value === '') return Math.min(MAX_WORKERS, os.availableParallelism());
   if (!/^\d+$/.test(value) || Number(value) > MAX_WORKERS) {
-    throw new ConfigError(`WORKERS must be an integer from 0 to ${MAX_WORKERS} (0: one process without a supervisor), got "${raw}"`);
+    throw new ConfigError(
+      `WORKERS must be an integer from 0 to ${MAX_WORKERS} (0: one process without a supervisor), got "${raw}"`,
+    );
   }
   return Number(value);
 }
@@ -134,8 +149,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (token !== undefined && token.length < 20) {
     throw new ConfigError('INITIAL_ROOT_TOKEN must be at least 20 characters long');
   }
-  const externalUrl = (env.EXTERNAL_URL || `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`).replace(/\/+$/, '');
-  if (!/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(externalUrl)) throw new ConfigError(`EXTERNAL_URL must be an http(s) URL without query or fragment, got "${externalUrl}"`);
+  const externalUrl = (env.EXTERNAL_URL || `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`).replace(
+    /\/+$/,
+    '',
+  );
+  if (!/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(externalUrl))
+    throw new ConfigError(`EXTERNAL_URL must be an http(s) URL without query or fragment, got "${externalUrl}"`);
   return {
     host,
     port,

@@ -40,7 +40,10 @@ function configOrExit(): Config {
  */
 async function serve(config: Config, logger: Logger, worker: boolean): Promise<void> {
   const started = Date.now();
-  let shutdown: (signal: string, code?: number, graceMs?: number, drainMs?: number) => Promise<void> = async (_s, code = 1) => process.exit(code);
+  let shutdown: (signal: string, code?: number, graceMs?: number, drainMs?: number) => Promise<void> = async (
+    _s,
+    code = 1,
+  ) => process.exit(code);
   installProcessPolicy({
     logger,
     stop: (why) => {
@@ -52,7 +55,10 @@ async function serve(config: Config, logger: Logger, worker: boolean): Promise<v
   let db: Database;
   try {
     db = await openDatabase(config, logger, ormModelOf(MODULES), {
-      onFatal: (m) => { logger.fatal(m); void shutdown('database lost', 1); },
+      onFatal: (m) => {
+        logger.fatal(m);
+        void shutdown('database lost', 1);
+      },
       // Under the supervisor the primary has run these before forking.
       once: worker ? undefined : startupSteps(config, logger, secrets),
     });
@@ -139,7 +145,10 @@ async function serve(config: Config, logger: Logger, worker: boolean): Promise<v
   // Logged once the signal handlers are in place: a supervisor or test that stops the process as soon
   // as it reads this line gets the drain and the graceful stop, never the default kill of a signal that
   // arrived between the line and the handlers.
-  logger.info({ host: config.host, port: config.port, ms: Date.now() - started }, `listening on http://${config.host}:${config.port}`);
+  logger.info(
+    { host: config.host, port: config.port, ms: Date.now() - started },
+    `listening on http://${config.host}:${config.port}`,
+  );
   if (worker) announceListening();
 }
 

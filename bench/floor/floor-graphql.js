@@ -36,10 +36,30 @@ function graphqlHandler(ctx, visibility) {
       const nodes = await projectRows(ctx, rows, Boolean(req.caller?.admin));
       // GraphQL keeps runnersToken (null when hidden) at its place in the selection: last.
       // The document selects the fields the REST answer had before GitLab 10.3's additions (graphql-docs.js).
-      const selected = nodes.map(({ _links, owner, resolve_outdated_diff_discussions, import_status, import_error, lfs_enabled, ci_config_path,
-        only_allow_merge_if_pipeline_succeeds, only_allow_merge_if_all_discussions_are_resolved, printing_merge_request_link_enabled, ...p }) =>
-        ({ ...p, namespace: { id: p.namespace.id, name: p.namespace.name, path: p.namespace.path, kind: p.namespace.kind } }));
-      return { projects: { total: bounded(n), nodes: selected.map((p) => toGraphql({ ...p, runners_token: p.runners_token ?? null })) } };
+      const selected = nodes.map(
+        ({
+          _links,
+          owner,
+          resolve_outdated_diff_discussions,
+          import_status,
+          import_error,
+          lfs_enabled,
+          ci_config_path,
+          only_allow_merge_if_pipeline_succeeds,
+          only_allow_merge_if_all_discussions_are_resolved,
+          printing_merge_request_link_enabled,
+          ...p
+        }) => ({
+          ...p,
+          namespace: { id: p.namespace.id, name: p.namespace.name, path: p.namespace.path, kind: p.namespace.kind },
+        }),
+      );
+      return {
+        projects: {
+          total: bounded(n),
+          nodes: selected.map((p) => toGraphql({ ...p, runners_token: p.runners_token ?? null })),
+        },
+      };
     },
     async dashboard(req) {
       const { total, rows } = await groupPage(req);
@@ -58,22 +78,31 @@ function graphqlHandler(ctx, visibility) {
       );
       const byGroup = new Map(rows.map((g) => [g.id, []]));
       const byProject = new Map(projects.map((p) => [p.id, []]));
-      for (const l of links) byProject.get(l.project_id).push({ groupId: l.group_id, groupFullPath: l.full_path, groupAccessLevel: l.group_access });
+      for (const l of links)
+        byProject
+          .get(l.project_id)
+          .push({ groupId: l.group_id, groupFullPath: l.full_path, groupAccessLevel: l.group_access });
       const paths = new Map(rows.map((g) => [g.id, g.full_path]));
       for (const p of projects) {
         byGroup.get(p.namespace_id).push({
-          id: p.id, name: p.name, pathWithNamespace: `${paths.get(p.namespace_id)}/${p.path}`,
-          visibility: ['PRIVATE', 'INTERNAL', 'PUBLIC'][p.visibility_level / 10], sharedWithGroups: byProject.get(p.id),
+          id: p.id,
+          name: p.name,
+          pathWithNamespace: `${paths.get(p.namespace_id)}/${p.path}`,
+          visibility: ['PRIVATE', 'INTERNAL', 'PUBLIC'][p.visibility_level / 10],
+          sharedWithGroups: byProject.get(p.id),
         });
       }
-      return { groups: { total, nodes: rows.map((g) => ({ id: g.id, fullPath: g.full_path, projects: byGroup.get(g.id) })) } };
+      return {
+        groups: { total, nodes: rows.map((g) => ({ id: g.id, fullPath: g.full_path, projects: byGroup.get(g.id) })) },
+      };
     },
   };
   const byText = new Map(Object.entries(DOCS).map(([name, text]) => [text, answers[name]]));
   return async (req, res) => {
     const answer = byText.get(req.body && req.body.query);
     if (!answer) return res.status(400).json({ errors: [{ message: 'floor: only the bench documents' }] });
-    if (req.caller && !req.caller.admin) return res.status(501).json({ errors: [{ message: 'floor: admin or anonymous only' }] });
+    if (req.caller && !req.caller.admin)
+      return res.status(501).json({ errors: [{ message: 'floor: admin or anonymous only' }] });
     // Apollo ends its JSON with a newline.
     res.type('application/json').send(`${JSON.stringify({ data: await answer(req) })}\n`);
   };

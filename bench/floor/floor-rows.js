@@ -7,9 +7,13 @@ const VIS = { 0: 'private', 10: 'internal', 20: 'public' };
 // Project runners tokens are stored sealed (`v1:<iv>:<tag>:<ciphertext>`, AES-256-GCM under a key
 // derived from the service's DATA_DIR/secrets.key, see docs/rest.md#runners); admins read them in clear.
 const secretsFile = process.env.FLOOR_SECRETS_FILE;
-const encKey = secretsFile && fs.existsSync(secretsFile)
-  ? crypto.createHmac('sha256', Buffer.from(fs.readFileSync(secretsFile, 'utf8').trim(), 'hex')).update('encrypt').digest()
-  : null;
+const encKey =
+  secretsFile && fs.existsSync(secretsFile)
+    ? crypto
+        .createHmac('sha256', Buffer.from(fs.readFileSync(secretsFile, 'utf8').trim(), 'hex'))
+        .update('encrypt')
+        .digest()
+    : null;
 
 /** v1: no associated data; v2: sealed for its slot (table, column, row), as the service's secret-box. */
 function unseal(v, slot) {
@@ -51,7 +55,11 @@ async function nested(q, rows, callerId) {
   const owners = new Map();
   const access = new Map();
   if (rows.length === 0) return { namespaces, shares, owners, access };
-  for (const n of await q('select id, name, path, kind, full_name, full_path, parent_id, lfs_enabled from namespaces where id = any($1)', [nsIds])) namespaces.set(n.id, n);
+  for (const n of await q(
+    'select id, name, path, kind, full_name, full_path, parent_id, lfs_enabled from namespaces where id = any($1)',
+    [nsIds],
+  ))
+    namespaces.set(n.id, n);
   const ownerRows = await q(
     `select n.id as ns_id, u.id, u.name, u.username, u.state, u.avatar from namespaces n join users u on u.id = n.owner_id where n.id = any($1) and n.kind = 'user'`,
     [nsIds],
@@ -107,14 +115,26 @@ function projectJson(p, ns, links, ctx, admin, owner, perms) {
   };
   if (owner) {
     out.owner = {
-      id: owner.id, name: owner.name, username: owner.username, state: owner.state,
-      avatar_url: owner.avatar ? `${ctx.base}/uploads/-/system/user/avatar/${owner.id}/${encodeURIComponent(owner.avatar)}` : null,
+      id: owner.id,
+      name: owner.name,
+      username: owner.username,
+      state: owner.state,
+      avatar_url: owner.avatar
+        ? `${ctx.base}/uploads/-/system/user/avatar/${owner.id}/${encodeURIComponent(owner.avatar)}`
+        : null,
       web_url: `${ctx.base}/${owner.username}`,
     };
   }
   Object.assign(out, {
     resolve_outdated_diff_discussions: p.resolve_outdated_diff_discussions,
-    namespace: { id: ns.id, name: ns.name, path: ns.path, kind: ns.kind, full_path: ns.full_path, parent_id: ns.parent_id },
+    namespace: {
+      id: ns.id,
+      name: ns.name,
+      path: ns.path,
+      kind: ns.kind,
+      full_path: ns.full_path,
+      parent_id: ns.parent_id,
+    },
     import_status: 'none',
     import_error: null,
     issues_enabled: p.issues_enabled,
@@ -124,7 +144,7 @@ function projectJson(p, ns, links, ctx, admin, owner, perms) {
     snippets_enabled: p.snippets_enabled,
     container_registry_enabled: p.container_registry_enabled,
     shared_runners_enabled: p.shared_runners_enabled,
-    lfs_enabled: p.lfs_enabled ?? (ns.kind === 'group' ? ns.lfs_enabled ?? true : true),
+    lfs_enabled: p.lfs_enabled ?? (ns.kind === 'group' ? (ns.lfs_enabled ?? true) : true),
     creator_id: p.creator_id,
     open_issues_count: p.open_issues_count,
     public_jobs: p.public_jobs,
@@ -151,13 +171,28 @@ function linksOf(p, base) {
   const links = { self };
   if (p.issues_enabled) links.issues = `${self}/issues`;
   if (p.merge_requests_enabled) links.merge_requests = `${self}/merge_requests`;
-  return Object.assign(links, { repo_branches: `${self}/repository/branches`, labels: `${self}/labels`, events: `${self}/events`, members: `${self}/members` });
+  return Object.assign(links, {
+    repo_branches: `${self}/repository/branches`,
+    labels: `${self}/labels`,
+    events: `${self}/events`,
+    members: `${self}/members`,
+  });
 }
 
 /** `withAccessFor`: the signed-in caller's id for ProjectWithAccess (`permissions`), else null (Entities::Project). */
 async function projectRows(ctx, rows, admin, withAccessFor = null) {
   const { namespaces, shares, owners, access } = await nested(ctx.q, rows, withAccessFor);
-  return rows.map((p) => projectJson(p, namespaces.get(p.namespace_id), shares.get(p.id) || [], ctx, admin, owners.get(p.namespace_id), withAccessFor == null ? null : access.get(p.id) || {}));
+  return rows.map((p) =>
+    projectJson(
+      p,
+      namespaces.get(p.namespace_id),
+      shares.get(p.id) || [],
+      ctx,
+      admin,
+      owners.get(p.namespace_id),
+      withAccessFor == null ? null : access.get(p.id) || {},
+    ),
+  );
 }
 
 module.exports = { groupJson, projectRows, nested, VIS };

@@ -48,7 +48,12 @@ function page(req) {
 }
 
 function pageHeaders(res, total, p) {
-  res.set({ 'X-Total': String(total), 'X-Page': String(p.pageNo), 'X-Per-Page': String(p.perPage), 'X-Total-Pages': String(Math.ceil(total / p.perPage)) });
+  res.set({
+    'X-Total': String(total),
+    'X-Page': String(p.pageNo),
+    'X-Per-Page': String(p.perPage),
+    'X-Total-Pages': String(Math.ceil(total / p.perPage)),
+  });
 }
 
 const ctx = { q, base, host };
@@ -64,7 +69,9 @@ app.get('/api/v4/groups', async (req, res) => {
   const p = page(req);
   const where = `n.kind = 'group' and ${vis}`;
   const [{ n }] = await q(`select count(*) as n from namespaces n where ${where}`);
-  const rows = await q(`select n.* from namespaces n where ${where} order by n.name asc, n.id asc limit ${p.perPage} offset ${p.offset}`);
+  const rows = await q(
+    `select n.* from namespaces n where ${where} order by n.name asc, n.id asc limit ${p.perPage} offset ${p.offset}`,
+  );
   pageHeaders(res, Number(n), p);
   res.json(rows.map((g) => groupJson(g, base)));
 });
@@ -74,7 +81,9 @@ app.get('/api/v4/projects', async (req, res) => {
   if (vis === null) return res.status(501).json({ message: 'floor: admin or anonymous only' });
   const p = page(req);
   const [{ n }] = await q(`select count(*) as n from projects p where ${vis}`);
-  const rows = await q(`select p.* from projects p where ${vis} order by p.created_at desc, p.id desc limit ${p.perPage} offset ${p.offset}`);
+  const rows = await q(
+    `select p.* from projects p where ${vis} order by p.created_at desc, p.id desc limit ${p.perPage} offset ${p.offset}`,
+  );
   pageHeaders(res, Number(n), p);
   res.json(await projectRows(ctx, rows, Boolean(req.caller?.admin), req.caller ? req.caller.id : null));
 });
@@ -111,6 +120,8 @@ app.use((err, _req, res, _next) => {
   res.status(500).json({ message: '500 Internal Server Error' });
 });
 
-const server = app.listen(Number(process.env.PORT), '127.0.0.1', () => process.stderr.write(`floor listening on ${process.env.PORT}\n`));
+const server = app.listen(Number(process.env.PORT), '127.0.0.1', () =>
+  process.stderr.write(`floor listening on ${process.env.PORT}\n`),
+);
 server.keepAliveTimeout = 5000;
 process.on('SIGTERM', () => process.exit(0));

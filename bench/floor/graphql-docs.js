@@ -1,6 +1,7 @@
 // The fixed GraphQL documents of the bench (numeric ids as `id: databaseId`, since GraphQL ids are global ids): the equivalents of GET /groups and GET /projects (20 rows,
 // fields in the REST order) and a dashboard-style nested query (groups → projects → sharedWithGroups).
-const GROUP_FIELDS = 'id: databaseId name path description visibility lfsEnabled avatarUrl webUrl requestAccessEnabled fullName fullPath parentId';
+const GROUP_FIELDS =
+  'id: databaseId name path description visibility lfsEnabled avatarUrl webUrl requestAccessEnabled fullName fullPath parentId';
 const PROJECT_FIELDS = [
   'id: databaseId description name nameWithNamespace path pathWithNamespace createdAt defaultBranch tagList sshUrlToRepo httpUrlToRepo webUrl',
   'avatarUrl starCount forksCount lastActivityAt archived visibility namespace { id: databaseId name path kind } issuesEnabled mergeRequestsEnabled',
@@ -12,7 +13,8 @@ const DOCS = {
   groups: `{ groups(perPage: 20) { total nodes { ${GROUP_FIELDS} } } }`,
   projects: `{ projects(perPage: 20) { total nodes { ${PROJECT_FIELDS} } } }`,
   // Nested lists name their sizes (`limit`): the complexity cap counts 50 projects × 5 shares per group.
-  dashboard: '{ groups(perPage: 20) { total nodes { id: databaseId fullPath projects(limit: 50) { id: databaseId name pathWithNamespace visibility sharedWithGroups(limit: 5) { groupId groupFullPath groupAccessLevel } } } } }',
+  dashboard:
+    '{ groups(perPage: 20) { total nodes { id: databaseId fullPath projects(limit: 50) { id: databaseId name pathWithNamespace visibility sharedWithGroups(limit: 5) { groupId groupFullPath groupAccessLevel } } } } }',
 };
 
 module.exports = { DOCS };

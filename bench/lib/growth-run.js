@@ -16,7 +16,10 @@ const LARGE_DB = 'gitlab_large';
 function superUrl(dataDir, db) {
   const creds = JSON.parse(fs.readFileSync(path.join(dataDir, 'credentials.json'), 'utf8'));
   const inst = JSON.parse(fs.readFileSync(path.join(dataDir, 'instance.json'), 'utf8'));
-  return { url: `postgres://${encodeURIComponent(creds.user)}:${encodeURIComponent(creds.password)}@127.0.0.1:${inst.port}/${db}`, app: creds.app.user };
+  return {
+    url: `postgres://${encodeURIComponent(creds.user)}:${encodeURIComponent(creds.password)}@127.0.0.1:${inst.port}/${db}`,
+    app: creds.app.user,
+  };
 }
 
 async function ensureLargeDatabase(dataDir) {
@@ -50,10 +53,26 @@ async function vacuumAnalyze(dbUrl) {
 function writeScenarios(ctx, stamp) {
   const json = (method, p, body) => ({ method, path: `/api/v4${p}`, body });
   return [
-    { key: 'POST /groups', who: 'admin', req: (i) => json('POST', '/groups', { name: `Growth ${stamp}-${i}`, path: `growth-${stamp}-${i}` }) },
+    {
+      key: 'POST /groups',
+      who: 'admin',
+      req: (i) => json('POST', '/groups', { name: `Growth ${stamp}-${i}`, path: `growth-${stamp}-${i}` }),
+    },
     { key: 'POST /projects', who: 'admin', req: (i) => json('POST', '/projects', { name: `growth-${stamp}-${i}` }) },
-    { key: 'PUT /application/settings', who: 'admin', req: (i) => json('PUT', '/application/settings', { default_projects_limit: 100000 + (i % 2) }) },
-    { key: 'POST /groups/:id/members', who: 'admin', req: (i) => json('POST', `/groups/${ctx.groupId}/members`, { user_id: ctx.userIds[i % ctx.userIds.length], access_level: 30 }) },
+    {
+      key: 'PUT /application/settings',
+      who: 'admin',
+      req: (i) => json('PUT', '/application/settings', { default_projects_limit: 100000 + (i % 2) }),
+    },
+    {
+      key: 'POST /groups/:id/members',
+      who: 'admin',
+      req: (i) =>
+        json('POST', `/groups/${ctx.groupId}/members`, {
+          user_id: ctx.userIds[i % ctx.userIds.length],
+          access_level: 30,
+        }),
+    },
   ];
 }
 
@@ -65,7 +84,9 @@ async function newMemberIds(dbUrl, groupId) {
     const { rows } = await db.query(
       `select u.id from users u where u.username like 'scale-user-%'
           and not exists (select 1 from group_members gm where gm.user_id = u.id and gm.group_id = $1)
-        order by u.id desc limit 40`, [groupId]);
+        order by u.id desc limit 40`,
+      [groupId],
+    );
     return rows.map((r) => r.id);
   } finally {
     await db.end();
@@ -112,10 +133,13 @@ async function largeRun(opts) {
     for (const s of sides) s.ctx.userIds = await newMemberIds(s.url, s.ctx.groupId);
     const rows = [];
     const tokenOf = (s, who) => (who === 'admin' ? token : who === 'member' ? s.ctx.memberToken : null);
-    const lists = growthScenarios(sides[1].ctx).map((sc, i) => ({ sc, per: sides.map((s) => growthScenarios(s.ctx)[i]) })).filter(({ sc }) => wanted(sc.key));
+    const lists = growthScenarios(sides[1].ctx)
+      .map((sc, i) => ({ sc, per: sides.map((s) => growthScenarios(s.ctx)[i]) }))
+      .filter(({ sc }) => wanted(sc.key));
     for (const { sc, per } of lists) {
       const r = { key: sc.key, path: sc.path.replace('/api/v4', '') };
-      for (let k = 0; k < sides.length; k += 1) r[sides[k].name] = await timeRoute(sides[k].svc.base, per[k].path, tokenOf(sides[k], sc.who), requests);
+      for (let k = 0; k < sides.length; k += 1)
+        r[sides[k].name] = await timeRoute(sides[k].svc.base, per[k].path, tokenOf(sides[k], sc.who), requests);
       log(`  ${sc.key}: small p50 ${ms(r.small.p50)} ms, large p50 ${ms(r.large.p50)} ms`);
       rows.push(r);
     }
@@ -123,19 +147,30 @@ async function largeRun(opts) {
       const r = { key: w.key, path: '' };
       for (const s of sides) {
         const sw = writeScenarios(s.ctx, `${stamp}${s.name[0]}`).find((x) => x.key === w.key);
-        r[s.name] = await timeRoute(s.svc.base, sw.req, tokenOf(s, w.who), Math.min(requests, s.ctx.userIds.length - 3));
+        r[s.name] = await timeRoute(
+          s.svc.base,
+          sw.req,
+          tokenOf(s, w.who),
+          Math.min(requests, s.ctx.userIds.length - 3),
+        );
       }
       log(`  ${w.key}: small p50 ${ms(r.small.p50)} ms, large p50 ${ms(r.large.p50)} ms`);
       rows.push(r);
     }
     const mem = sides.map((s) => treeMemory(s.svc.child.pid));
-    console.log(`\ngrowth: small = scale ${scale}; large = the same plus ${counts.groups.toLocaleString('en-US')} groups, ${counts.projects.toLocaleString('en-US')} projects, ${counts.users.toLocaleString('en-US')} users, ${counts.jobs.toLocaleString('en-US')} jobs in all (bulk load this run: ${loadSeconds} s); one client, ${requests} sequential requests per list and side after 3 warm-ups; ${new Date().toISOString().slice(0, 16)}Z`);
+    console.log(
+      `\ngrowth: small = scale ${scale}; large = the same plus ${counts.groups.toLocaleString('en-US')} groups, ${counts.projects.toLocaleString('en-US')} projects, ${counts.users.toLocaleString('en-US')} users, ${counts.jobs.toLocaleString('en-US')} jobs in all (bulk load this run: ${loadSeconds} s); one client, ${requests} sequential requests per list and side after 3 warm-ups; ${new Date().toISOString().slice(0, 16)}Z`,
+    );
     console.log('\n| request | small p50 / p99 ms | large p50 / p99 ms | growth (large / small p50) | target |');
     console.log('|---|---|---|---|---|');
     for (const r of rows) {
-      console.log(`| ${r.key}${r.path ? ` \`${r.path}\`` : ''} | ${ms(r.small.p50)} / ${ms(r.small.p99)} | ${ms(r.large.p50)} / ${ms(r.large.p99)} | ${(r.large.p50 / r.small.p50).toFixed(2)}× | ${verdict(r.key, r.small.p50, r.large.p50)} |`);
+      console.log(
+        `| ${r.key}${r.path ? ` \`${r.path}\`` : ''} | ${ms(r.small.p50)} / ${ms(r.small.p99)} | ${ms(r.large.p50)} / ${ms(r.large.p99)} | ${(r.large.p50 / r.small.p50).toFixed(2)}× | ${verdict(r.key, r.small.p50, r.large.p50)} |`,
+      );
     }
-    console.log(`\nservice memory (MB): small ${mem[0].rssSum} RSS, large ${mem[1].rssSum} RSS (target < 250 per service)`);
+    console.log(
+      `\nservice memory (MB): small ${mem[0].rssSum} RSS, large ${mem[1].rssSum} RSS (target < 250 per service)`,
+    );
   } finally {
     await stop(big && big.child);
     await stop(small.child);

@@ -8,7 +8,9 @@ async function growthContext(base, adminToken, dbUrl) {
   const memberId = await ensureMember(dbUrl);
   const admin = { 'PRIVATE-TOKEN': adminToken };
   const res = await fetch(`${base}/api/v4/users/${memberId}/impersonation_tokens`, {
-    method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'growth-bench', scopes: ['api'] }),
+    method: 'POST',
+    headers: { ...admin, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'growth-bench', scopes: ['api'] }),
   });
   if (!res.ok) throw new Error(`impersonation token for bulk-member: ${res.status} ${await res.text()}`);
   const memberToken = (await res.json()).token;
@@ -82,7 +84,13 @@ async function timeRoute(base, route, token, n) {
   const ms = [];
   for (let i = 0; i < n + 3; i += 1) {
     const req = typeof route === 'function' ? route(i) : { method: 'GET', path: route };
-    const init = req.body ? { method: req.method, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(req.body) } : { method: req.method, headers };
+    const init = req.body
+      ? {
+          method: req.method,
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify(req.body),
+        }
+      : { method: req.method, headers };
     const t0 = process.hrtime.bigint();
     const res = await fetch(`${base}${req.path}`, init);
     await res.arrayBuffer();

@@ -9,7 +9,9 @@ async function addGroups(dbUrl, target, log) {
   await db.connect();
   try {
     const [{ n }] = (await db.query(`select count(*)::int as n from namespaces where kind = 'group'`)).rows;
-    const [{ k }] = (await db.query(`select count(*)::int as k from namespaces where kind = 'group' and path like 'bulk-%'`)).rows;
+    const [{ k }] = (
+      await db.query(`select count(*)::int as k from namespaces where kind = 'group' and path like 'bulk-%'`)
+    ).rows;
     const need = target - n;
     if (need > 0) {
       log(`keyset: adding ${need} groups (bulk-${k + 1} … bulk-${k + need}) with generate_series…`);
@@ -20,7 +22,9 @@ async function addGroups(dbUrl, target, log) {
            from generate_series($1::int, $2::int) i on conflict do nothing`,
         [k + 1, k + need],
       );
-      await db.query(`update namespaces set traversal_ids = array[id] where traversal_ids = '{}' and parent_id is null and kind = 'group'`);
+      await db.query(
+        `update namespaces set traversal_ids = array[id] where traversal_ids = '{}' and parent_id is null and kind = 'group'`,
+      );
       await db.query('analyze namespaces');
       log(`keyset: done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
     }

@@ -20,10 +20,23 @@ function headersOf(req, token) {
 
 function hammer(base, req, token, { connections, duration }) {
   return new Promise((resolve, reject) => {
-    const opts = { url: `${base}${req.path}`, connections, duration, headers: headersOf(req, token), method: req.method || 'GET', body: req.body };
+    const opts = {
+      url: `${base}${req.path}`,
+      connections,
+      duration,
+      headers: headersOf(req, token),
+      method: req.method || 'GET',
+      body: req.body,
+    };
     autocannon(opts, (err, r) => {
       if (err) return reject(err);
-      resolve({ rps: r.requests.average, total: r.requests.total, p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors + r.timeouts });
+      resolve({
+        rps: r.requests.average,
+        total: r.requests.total,
+        p50: r.latency.p50,
+        p99: r.latency.p99,
+        bad: r.non2xx + r.errors + r.timeouts,
+      });
     });
   });
 }
@@ -53,7 +66,11 @@ async function hammerCpu(base, pid, req, token, opts) {
 }
 
 async function fetchBody(base, req, token) {
-  const res = await fetch(`${base}${req.path}`, { method: req.method || 'GET', headers: headersOf(req, token), body: req.body });
+  const res = await fetch(`${base}${req.path}`, {
+    method: req.method || 'GET',
+    headers: headersOf(req, token),
+    body: req.body,
+  });
   return { status: res.status, text: await res.text() };
 }
 
@@ -69,7 +86,10 @@ async function compareBodies(service, floor, req, token, mask) {
   if (a.text === b.text) return { ok: true, note: `equal (${a.text.length} B)` };
   let i = 0;
   while (i < a.text.length && a.text[i] === b.text[i]) i += 1;
-  return { ok: false, note: `MISMATCH at byte ${i}: service …${a.text.slice(i, i + 60)}… floor …${b.text.slice(i, i + 60)}…` };
+  return {
+    ok: false,
+    note: `MISMATCH at byte ${i}: service …${a.text.slice(i, i + 60)}… floor …${b.text.slice(i, i + 60)}…`,
+  };
 }
 
 module.exports = { median, spread, hammer, hammerCpu, fetchBody, compareBodies, treeCpu };

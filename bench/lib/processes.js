@@ -20,19 +20,30 @@ async function waitReady(url) {
   throw new Error(`${url} did not become ready`);
 }
 
-
 /**
  * The service as `npm start` runs it: the supervisor's primary with WORKERS workers
  * (docs/operations.md#process-supervision-and-uncaught-errors); `workers` undefined keeps the service's default (one per core), 0 is one process.
  */
 function startService({ port, dataDir, token, nodeArgs = [], workers, env: extraEnv = {} }) {
-  const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, INITIAL_ROOT_TOKEN: token, LOG_LEVEL: 'warn', NODE_ENV: 'production', ...extraEnv };
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    INITIAL_ROOT_TOKEN: token,
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    ...extraEnv,
+  };
   if (workers !== undefined) env.WORKERS = String(workers);
   else delete env.WORKERS;
   // The service runs with the node flags of `npm start` (heap sizing, docs/operations.md#memory);
   // BENCH_NODE_ARGS replaces them for experiments (e.g. BENCH_NODE_ARGS=' ' for node's defaults).
-  const extra = process.env.BENCH_NODE_ARGS !== undefined ? process.env.BENCH_NODE_ARGS.split(' ').filter(Boolean) : startFlags();
-  const child = spawn(process.execPath, [...extra, ...nodeArgs, path.join(dist, 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const extra =
+    process.env.BENCH_NODE_ARGS !== undefined ? process.env.BENCH_NODE_ARGS.split(' ').filter(Boolean) : startFlags();
+  const child = spawn(process.execPath, [...extra, ...nodeArgs, path.join(dist, 'main.js')], {
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   return { child, env, base: `http://127.0.0.1:${port}` };
 }
 
@@ -50,9 +61,19 @@ function databaseUrl(dataDir) {
 
 /** The floor; with `workers` > 1, that many floor processes on one port (bench/floor/floor-cluster.js). */
 function startFloor({ port, dbUrl, externalUrl, dataDir, workers = 1 }) {
-  const env = { ...process.env, PORT: String(port), FLOOR_DATABASE_URL: dbUrl, EXTERNAL_URL: externalUrl, FLOOR_SECRETS_FILE: path.join(dataDir, 'secrets.key'), FLOOR_WORKERS: String(workers) };
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    FLOOR_DATABASE_URL: dbUrl,
+    EXTERNAL_URL: externalUrl,
+    FLOOR_SECRETS_FILE: path.join(dataDir, 'secrets.key'),
+    FLOOR_WORKERS: String(workers),
+  };
   const script = workers > 1 ? 'floor-cluster.js' : 'floor-server.js';
-  const child = spawn(process.execPath, [path.join(root, 'bench/floor', script)], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(root, 'bench/floor', script)], {
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   return { child, base: `http://127.0.0.1:${port}` };
 }
 

@@ -12,15 +12,46 @@ const RUNNING_DURATION = /("status":"running"[^{}]*?"duration":)[0-9.]+/g;
 function scenarios({ detailId, runnerId }) {
   return [
     { key: 'groups-anon', title: 'GET /groups, anonymous', req: { path: '/api/v4/groups', token: null } },
-    { key: 'groups-admin', title: 'GET /groups?all_available=true, admin', req: { path: '/api/v4/groups?all_available=true' } },
-    { key: 'groups-admin-100', title: 'same, per_page=100', req: { path: '/api/v4/groups?all_available=true&per_page=100' } },
+    {
+      key: 'groups-admin',
+      title: 'GET /groups?all_available=true, admin',
+      req: { path: '/api/v4/groups?all_available=true' },
+    },
+    {
+      key: 'groups-admin-100',
+      title: 'same, per_page=100',
+      req: { path: '/api/v4/groups?all_available=true&per_page=100' },
+    },
     { key: 'projects-admin', title: 'GET /projects, admin', req: { path: '/api/v4/projects' } },
     { key: 'projects-admin-100', title: 'same, per_page=100', req: { path: '/api/v4/projects?per_page=100' } },
-    { key: 'group-detail', title: 'GET /groups/:id, admin (detail with projects)', req: { path: `/api/v4/groups/${detailId}` } },
-    { key: 'runner-jobs-100', title: 'GET /runners/:id/jobs?per_page=100, admin', req: { path: `/api/v4/runners/${runnerId}/jobs?per_page=100` }, mask: RUNNING_DURATION },
-    { key: 'gql-groups', title: 'POST /graphql groups (20 rows), admin', req: gql(DOCS.groups), ratioTo: 'groups-admin' },
-    { key: 'gql-projects', title: 'POST /graphql projects (20 rows), admin', req: gql(DOCS.projects), ratioTo: 'projects-admin' },
-    { key: 'gql-dashboard', title: 'POST /graphql groups → projects → shares (20 groups), admin', req: gql(DOCS.dashboard) },
+    {
+      key: 'group-detail',
+      title: 'GET /groups/:id, admin (detail with projects)',
+      req: { path: `/api/v4/groups/${detailId}` },
+    },
+    {
+      key: 'runner-jobs-100',
+      title: 'GET /runners/:id/jobs?per_page=100, admin',
+      req: { path: `/api/v4/runners/${runnerId}/jobs?per_page=100` },
+      mask: RUNNING_DURATION,
+    },
+    {
+      key: 'gql-groups',
+      title: 'POST /graphql groups (20 rows), admin',
+      req: gql(DOCS.groups),
+      ratioTo: 'groups-admin',
+    },
+    {
+      key: 'gql-projects',
+      title: 'POST /graphql projects (20 rows), admin',
+      req: gql(DOCS.projects),
+      ratioTo: 'projects-admin',
+    },
+    {
+      key: 'gql-dashboard',
+      title: 'POST /graphql groups → projects → shares (20 groups), admin',
+      req: gql(DOCS.dashboard),
+    },
   ];
 }
 

@@ -22,7 +22,9 @@ function main(): void {
   const dir = path.join(root, 'migrations');
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${name}.ts`);
-  fs.writeFileSync(file, `import { Migration } from '@mikro-orm/migrations';
+  fs.writeFileSync(
+    file,
+    `import { Migration } from '@mikro-orm/migrations';
 
 /** ${what.replace(/_/g, ' ')}: every index deliberate (one per list filter and ORDER BY). */
 export class ${cls} extends Migration {
@@ -30,8 +32,11 @@ export class ${cls} extends Migration {
     this.addSql(\`\`);
   }
 }
-`);
-  process.stdout.write(`wrote ${file}\nadd to src/modules/${module}/index.ts: migrations: [{ name: '${name}', class: ${cls} }]\n`);
+`,
+  );
+  process.stdout.write(
+    `wrote ${file}\nadd to src/modules/${module}/index.ts: migrations: [{ name: '${name}', class: ${cls} }]\n`,
+  );
 }
 
 main();

@@ -20,21 +20,29 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
   const out = (m: string) => process.stdout.write(`${m}\n`);
   const secrets = secretsFrom(config, logger);
-  const db = await openDatabase(config, logger, ormModelOf(MODULES), { once: startupSteps(config, logger, secrets) }).catch((e: unknown) => {
+  const db = await openDatabase(config, logger, ormModelOf(MODULES), {
+    once: startupSteps(config, logger, secrets),
+  }).catch((e: unknown) => {
     process.stderr.write(`${startupMessage(e, config)}\n`);
     process.exit(startupExitCode(e));
   });
   try {
     const started = Date.now();
-    const report = await resealAll(runOn(db.orm.em.fork()), secrets, sealedColumnsOf(MODULES), { log: (l) => logger.debug(l) });
+    const report = await resealAll(runOn(db.orm.em.fork()), secrets, sealedColumnsOf(MODULES), {
+      log: (l) => logger.debug(l),
+    });
     for (const [column, n] of Object.entries(report.resealed)) out(`${column}: ${n} re-sealed`);
     if (report.skipped > 0) out(`${report.skipped} changed by a running instance meanwhile (already sealed anew)`);
     if (report.unreadable.length > 0) {
-      out(`${report.unreadable.length} value(s) open with none of the configured keys and were left as they are; the key check was not changed:`);
+      out(
+        `${report.unreadable.length} value(s) open with none of the configured keys and were left as they are; the key check was not changed:`,
+      );
       for (const s of report.unreadable.slice(0, 50)) out(`  ${s.table}.${s.column} row ${s.row}`);
       process.exitCode = 1;
     } else {
-      out(`done in ${((Date.now() - started) / 1000).toFixed(1)} s; the key check is now SECRETS_KEY's: SECRETS_KEY_PREVIOUS can be removed once every instance runs with this SECRETS_KEY`);
+      out(
+        `done in ${((Date.now() - started) / 1000).toFixed(1)} s; the key check is now SECRETS_KEY's: SECRETS_KEY_PREVIOUS can be removed once every instance runs with this SECRETS_KEY`,
+      );
     }
   } finally {
     await db.close();

@@ -32,7 +32,9 @@ async function main(): Promise<void> {
   const log = (m: string) => process.stderr.write(`${m}\n`);
   const secrets = secretsFrom(config);
   // The same once-per-database steps as a start (key check: the seed seals tokens too; root user).
-  const db = await openDatabase(config, logger, ormModelOf(MODULES), { once: startupSteps(config, logger, secrets) }).catch((e: unknown) => {
+  const db = await openDatabase(config, logger, ormModelOf(MODULES), {
+    once: startupSteps(config, logger, secrets),
+  }).catch((e: unknown) => {
     process.stderr.write(`${startupMessage(e, config)}\n`);
     process.exit(startupExitCode(e));
   });
@@ -41,7 +43,21 @@ async function main(): Promise<void> {
     const started = Date.now();
     for (const step of MODULES.flatMap((m) => m.seed ?? [])) {
       const em = db.orm.em.fork();
-      await step({ em, externalUrl: config.externalUrl, log, scale, as: (user) => newCtx({ em: em.fork(), user, externalUrl: config.externalUrl, secrets, cache: uncachedSharedCache(), env: process.env }) });
+      await step({
+        em,
+        externalUrl: config.externalUrl,
+        log,
+        scale,
+        as: (user) =>
+          newCtx({
+            em: em.fork(),
+            user,
+            externalUrl: config.externalUrl,
+            secrets,
+            cache: uncachedSharedCache(),
+            env: process.env,
+          }),
+      });
     }
     if (scale > 0) log(`scale data: ${scale} unit(s) in ${((Date.now() - started) / 1000).toFixed(1)}s`);
   } finally {
@@ -50,6 +66,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  process.stderr.write(`seed failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+  process.stderr.write(`seed failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
   process.exit(1);
 });

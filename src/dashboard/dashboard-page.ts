@@ -37,7 +37,16 @@ function loaded(): Record<'html' | 'js' | 'css', Asset> {
   // The versioned URLs let browsers keep the script and stylesheet for a year: a new build is a new URL.
   const html = Buffer.from(template.replace('{{js}}', js.version).replace('{{css}}', css.version));
   const digest = crypto.createHash('sha256').update(html).digest('hex');
-  assets = { html: { body: html, type: 'text/html; charset=utf-8', etag: `"${digest.slice(0, 32)}"`, version: digest.slice(0, 12) }, js, css };
+  assets = {
+    html: {
+      body: html,
+      type: 'text/html; charset=utf-8',
+      etag: `"${digest.slice(0, 32)}"`,
+      version: digest.slice(0, 12),
+    },
+    js,
+    css,
+  };
   return assets;
 }
 
@@ -58,7 +67,21 @@ function send(req: Request, res: Response, asset: Asset, cache: string): void {
 export function dashboardRouter(): Router {
   const router = express.Router();
   router.get('/', (req, res) => send(req, res, loaded().html, 'no-cache'));
-  router.get('/dashboard.js', (req, res) => send(req, res, loaded().js, req.query.v === loaded().js.version ? 'public, max-age=31536000, immutable' : 'no-cache'));
-  router.get('/dashboard.css', (req, res) => send(req, res, loaded().css, req.query.v === loaded().css.version ? 'public, max-age=31536000, immutable' : 'no-cache'));
+  router.get('/dashboard.js', (req, res) =>
+    send(
+      req,
+      res,
+      loaded().js,
+      req.query.v === loaded().js.version ? 'public, max-age=31536000, immutable' : 'no-cache',
+    ),
+  );
+  router.get('/dashboard.css', (req, res) =>
+    send(
+      req,
+      res,
+      loaded().css,
+      req.query.v === loaded().css.version ? 'public, max-age=31536000, immutable' : 'no-cache',
+    ),
+  );
   return router;
 }

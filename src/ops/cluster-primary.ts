@@ -20,7 +20,10 @@ async function warnConnectionBudget(orm: Orm, config: Config, logger: Logger): P
   const max = Number(rows[0]?.max_connections);
   const need = config.workers * (config.db.poolMax + 2);
   if (need > max - RESERVED_CONNECTIONS) {
-    logger.warn({ need, max }, `WORKERS × (DB_POOL_MAX + 2) = ${need} connections may exceed the server's max_connections (${max}); lower WORKERS or DB_POOL_MAX`);
+    logger.warn(
+      { need, max },
+      `WORKERS × (DB_POOL_MAX + 2) = ${need} connections may exceed the server's max_connections (${max}); lower WORKERS or DB_POOL_MAX`,
+    );
   }
 }
 
@@ -62,7 +65,9 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
   try {
     secrets = secretsFrom(config, logger);
   } catch (e) {
-    logger.fatal(`cannot read or create the secrets key: ${reason(e)}; set SECRETS_KEY or make DATA_DIR (${config.dataDir}) writable`);
+    logger.fatal(
+      `cannot read or create the secrets key: ${reason(e)}; set SECRETS_KEY or make DATA_DIR (${config.dataDir}) writable`,
+    );
     process.exit(1);
   }
   let url = config.databaseUrl;
@@ -78,7 +83,9 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
       });
       url = embedded.url;
     }
-    const db = await openDatabase({ ...config, databaseUrl: url }, logger, ormModelOf(MODULES), { once: startupSteps(config, logger, secrets) });
+    const db = await openDatabase({ ...config, databaseUrl: url }, logger, ormModelOf(MODULES), {
+      once: startupSteps(config, logger, secrets),
+    });
     try {
       await warnConnectionBudget(db.orm, config, logger);
     } finally {
@@ -100,5 +107,8 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
     onGiveUp: (code) => void shutdown('a worker failed to start', code),
   });
   await supervisor.ready;
-  logger.info({ host: config.host, port: listener.port, workers: config.workers, ms: Date.now() - started }, `listening on http://${config.host}:${listener.port} with ${config.workers} worker${config.workers === 1 ? '' : 's'}`);
+  logger.info(
+    { host: config.host, port: listener.port, workers: config.workers, ms: Date.now() - started },
+    `listening on http://${config.host}:${listener.port} with ${config.workers} worker${config.workers === 1 ? '' : 's'}`,
+  );
 }

@@ -2,7 +2,15 @@ import type { IncomingHttpHeaders } from 'node:http';
 import v8 from 'node:v8';
 import type { Logger } from 'pino';
 import { extractToken } from '../core/auth/token';
-import { describeInFlight, REQUEST_DONE, REQUESTS, type HeapNote, type ReportReason, type RequestRecord, type WorkerMessage } from './worker-messages';
+import {
+  describeInFlight,
+  REQUEST_DONE,
+  REQUESTS,
+  type HeapNote,
+  type ReportReason,
+  type RequestRecord,
+  type WorkerMessage,
+} from './worker-messages';
 
 /**
  * A worker's requests in flight, told to the supervisor before they can kill it
@@ -177,11 +185,15 @@ export function watchRequests(opts: RequestWatchOptions): RequestWatch {
     }
     const note: HeapNote = { usedMb: Math.round(used / MB), limitMb: Math.round(limit / MB) };
     const crossed = high && !warned;
-    if (records.length > 0 || crossed) opts.send({ supervisor: REQUESTS, requests: records, ...(high ? { heap: note } : {}) });
+    if (records.length > 0 || crossed)
+      opts.send({ supervisor: REQUESTS, requests: records, ...(high ? { heap: note } : {}) });
     if (crossed) {
       warned = true;
       const all = [...inFlight.keys()].map((res) => record(res, reported.get(res)!));
-      opts.logger.warn({ heap: note, inFlight: describeInFlight(all, at) }, `heap above ${HEAP_HIGH_WATER * 100} % of its limit; the requests in flight were reported to the supervisor`);
+      opts.logger.warn(
+        { heap: note, inFlight: describeInFlight(all, at) },
+        `heap above ${HEAP_HIGH_WATER * 100} % of its limit; the requests in flight were reported to the supervisor`,
+      );
     }
   };
 

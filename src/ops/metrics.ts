@@ -12,7 +12,15 @@ export interface Metrics {
 }
 
 // Fixed paths outside the REST route table; anything else without a route template is "unmatched".
-const FIXED = new Set(['/graphql', '/-/graphiql', '/-/health', '/-/liveness', '/-/readiness', '/-/metrics', '/api/v4/openapi.json']);
+const FIXED = new Set([
+  '/graphql',
+  '/-/graphiql',
+  '/-/health',
+  '/-/liveness',
+  '/-/readiness',
+  '/-/metrics',
+  '/api/v4/openapi.json',
+]);
 
 export function routeLabel(req: Request, res: Response): string {
   const route = res.locals.route as string | undefined;
@@ -38,21 +46,46 @@ export function createMetrics(orm?: Orm): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ['method', 'route', 'status'] as const;
-  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests', labelNames, registers: [registry] });
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests',
+    labelNames,
+    registers: [registry],
+  });
   const duration = new Histogram({
-    name: 'http_request_duration_seconds', help: 'HTTP request latency', labelNames, registers: [registry],
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency',
+    labelNames,
+    registers: [registry],
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
   });
-  const dbErrors = new Counter({ name: 'db_errors_total', help: 'Database errors seen by requests (unavailable: unreachable or timed out; conflict: deadlock or serialization failure, answered 409; query: other driver errors)', labelNames: ['kind'] as const, registers: [registry] });
+  const dbErrors = new Counter({
+    name: 'db_errors_total',
+    help: 'Database errors seen by requests (unavailable: unreachable or timed out; conflict: deadlock or serialization failure, answered 409; query: other driver errors)',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+  });
   // Process-wide (installProcessPolicy counts into it); each registry of this process exports it.
   registry.registerMetric(processErrorsTotal);
   registry.registerMetric(secretsUnreadableTotal);
   if (orm) {
     const gauge = (name: string, help: string, read: (p: TarnPool) => number) =>
-      new Gauge({ name, help, registers: [registry], collect() { const p = poolOf(orm); this.set(p ? read(p) : 0); } });
+      new Gauge({
+        name,
+        help,
+        registers: [registry],
+        collect() {
+          const p = poolOf(orm);
+          this.set(p ? read(p) : 0);
+        },
+      });
     gauge('db_pool_connections_in_use', 'Pool connections checked out', (p) => p.numUsed());
     gauge('db_pool_connections_idle', 'Open pool connections not in use', (p) => p.numFree());
-    gauge('db_pool_waiting', 'Requests waiting for a pool connection', (p) => p.numPendingAcquires() + p.numPendingCreates());
+    gauge(
+      'db_pool_waiting',
+      'Requests waiting for a pool connection',
+      (p) => p.numPendingAcquires() + p.numPendingCreates(),
+    );
   }
   return {
     registry,

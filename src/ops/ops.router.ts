@@ -21,7 +21,13 @@ const DRAINING = { status: 'failed', master_check: [{ status: 'failed', message:
 function selectOne(orm: Orm): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), READINESS_TIMEOUT_MS)));
-  const query = orm.em.getConnection().execute('select 1', [], 'all').then(() => true, () => false);
+  const query = orm.em
+    .getConnection()
+    .execute('select 1', [], 'all')
+    .then(
+      () => true,
+      () => false,
+    );
   return Promise.race([query, timeout]).finally(() => clearTimeout(timer));
 }
 
@@ -33,7 +39,10 @@ function selectOne(orm: Orm): Promise<boolean> {
 export function opsRouter(deps: OpsDeps): Router {
   const { orm, metrics, health } = deps;
   const router = express.Router();
-  router.use(['/-/health', '/-/liveness', '/-/readiness', '/-/metrics'], monitoringWhitelist(deps.whitelist ?? ['127.0.0.0/8', '::1/128']));
+  router.use(
+    ['/-/health', '/-/liveness', '/-/readiness', '/-/metrics'],
+    monitoringWhitelist(deps.whitelist ?? ['127.0.0.0/8', '::1/128']),
+  );
   router.get('/-/health', (_req, res) => {
     res.type('text/plain').send('GitLab OK');
   });

@@ -51,18 +51,27 @@ export function installProcessPolicy(opts: ProcessPolicyOptions): void {
   let stopping = false;
   target.on('unhandledRejection', (reason: unknown) => {
     processErrorsTotal.inc({ kind: 'unhandled_rejection' });
-    logger.error({ ...currentRequest(), err: errField(reason) }, 'unhandled promise rejection; the process keeps serving');
+    logger.error(
+      { ...currentRequest(), err: errField(reason) },
+      'unhandled promise rejection; the process keeps serving',
+    );
   });
   target.on('uncaughtException', (err: unknown, origin: string) => {
     processErrorsTotal.inc({ kind: 'uncaught_exception' });
     if (stopping) {
-      logger.fatal({ ...currentRequest(), err: errField(err), origin }, 'uncaught exception while stopping; exiting now');
+      logger.fatal(
+        { ...currentRequest(), err: errField(err), origin },
+        'uncaught exception while stopping; exiting now',
+      );
       return exit(1);
     }
     stopping = true;
     // Whatever ends the process from here (stop's own exit, the timer, an empty event loop) ends it with 1.
     if (real) process.exitCode = 1;
-    logger.fatal({ ...currentRequest(), err: errField(err), origin }, 'uncaught exception; this process stops accepting requests, finishes in-flight ones and exits 1');
+    logger.fatal(
+      { ...currentRequest(), err: errField(err), origin },
+      'uncaught exception; this process stops accepting requests, finishes in-flight ones and exits 1',
+    );
     setTimeout(() => exit(1), opts.hardExitMs ?? CRASH_GRACE_MS + 5000).unref();
     opts.stop('uncaught exception');
   });

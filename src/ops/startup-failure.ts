@@ -27,7 +27,10 @@ export function startupHint(config: Config): string {
 export function startupSteps(config: Config, logger: Logger, secrets: SecretBox): (orm: Orm) => Promise<void> {
   return async (orm) => {
     const result = await verifySecretsKey(runOn(orm.em.fork()), secrets, sealedColumnsOf(MODULES), keySource(config));
-    if (result === 'stored') logger.info('stored the secrets key check: every instance on this database must use this key (docs/scale-out.md)');
+    if (result === 'stored')
+      logger.info(
+        'stored the secrets key check: every instance on this database must use this key (docs/scale-out.md)',
+      );
     await ensureRootUser(orm.em.fork(), config.initialRootToken, logger);
   };
 }

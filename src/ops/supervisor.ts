@@ -2,7 +2,18 @@ import cluster, { type Worker } from 'node:cluster';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import type { SharedListener } from './shared-listener';
-import { describeInFlight, DRAINING, isWorkerMessage, LISTENING, REQUEST_DONE, REQUESTS, SOCKET, type HeapNote, type RequestRecord, type WorkerMessage } from './worker-messages';
+import {
+  describeInFlight,
+  DRAINING,
+  isWorkerMessage,
+  LISTENING,
+  REQUEST_DONE,
+  REQUESTS,
+  SOCKET,
+  type HeapNote,
+  type RequestRecord,
+  type WorkerMessage,
+} from './worker-messages';
 
 /**
  * The node:cluster primary of `npm start` (docs/operations.md#process-supervision-and-uncaught-errors): forks WORKERS serving
@@ -119,7 +130,15 @@ export function startSupervisor(opts: SupervisorOptions): Supervisor {
     slot.listeningAt = now;
     const { worker } = slot;
     const since = slot.replaces?.at;
-    logger.info({ worker: worker.id, pid: worker.process.pid, startMs: now - slot.forkedAt, ...(since !== undefined ? { sinceDeathMs: now - since } : {}) }, 'worker listening');
+    logger.info(
+      {
+        worker: worker.id,
+        pid: worker.process.pid,
+        startMs: now - slot.forkedAt,
+        ...(since !== undefined ? { sinceDeathMs: now - since } : {}),
+      },
+      'worker listening',
+    );
     if (started || !firstWorkers.delete(worker.id)) return;
     if (firstWorkers.size === 0) {
       started = true;
@@ -141,7 +160,10 @@ export function startSupervisor(opts: SupervisorOptions): Supervisor {
     const delay = restartDelay(startFailures.length, opts.workers);
     const replaces = { id: slot.worker.id, at };
     if (delay === 0) return void fork(replaces);
-    logger.warn({ worker: slot.worker.id, delayMs: delay, startFailuresLastMinute: startFailures.length }, 'workers keep failing to start: waiting before forking the replacement');
+    logger.warn(
+      { worker: slot.worker.id, delayMs: delay, startFailuresLastMinute: startFailures.length },
+      'workers keep failing to start: waiting before forking the replacement',
+    );
     const timer = setTimeout(() => {
       timers.delete(timer);
       if (!stopping) fork(replaces);
@@ -165,12 +187,20 @@ export function startSupervisor(opts: SupervisorOptions): Supervisor {
       return;
     }
     if ((!started && slot.listeningAt === undefined) || code === 2) {
-      logger.error(fields, code === 2 ? 'worker exited with a configuration error; stopping' : 'worker exited during start-up; stopping');
+      logger.error(
+        fields,
+        code === 2 ? 'worker exited with a configuration error; stopping' : 'worker exited during start-up; stopping',
+      );
       return giveUp(code === 2 ? 2 : 1);
     }
     const served = slot.listeningAt === undefined ? {} : { servedMs: now - slot.listeningAt };
     // The requests it reported: what the operator looks at when a request keeps killing workers.
-    const named = { ...fields, ...served, inFlight: describeInFlight(slot.reported.values(), now), ...(slot.heap ? { heap: slot.heap } : {}) };
+    const named = {
+      ...fields,
+      ...served,
+      inFlight: describeInFlight(slot.reported.values(), now),
+      ...(slot.heap ? { heap: slot.heap } : {}),
+    };
     // A worker that announced draining (uncaught exception, already logged at fatal) exits as expected.
     if (slot.draining) return void logger.warn(named, 'worker exited (its replacement was already forked)');
     if (slot.listeningAt === undefined) {

@@ -50,7 +50,8 @@ function multipartGate(route: RouteDef): RequestHandler {
     if (!req.is('multipart/form-data')) return next();
     const length = req.get('content-length');
     if (length === undefined) return sendError(res, 411, { error: 'A multipart body needs a Content-Length header' });
-    if (Number(length) > total) return sendError(res, 413, { error: `The multipart body is larger than ${total} bytes` });
+    if (Number(length) > total)
+      return sendError(res, 413, { error: `The multipart body is larger than ${total} bytes` });
     if (files.length > 0 && !(res.locals.ctx as RequestCtx | undefined)?.user) {
       const err = toRestError(new UnauthenticatedError());
       return sendError(res, err.status, err.body);
@@ -74,13 +75,16 @@ function routeGate(route: RouteDef, allow: AllowRule | undefined): RequestHandle
         if (allow) authorize(ctx, allow);
         return gate(ctx, req.params as Record<string, string>);
       })
-      .then(() => next(), (err: unknown) => {
-        const domain = asDomainError(err);
-        if (!domain) return next(err);
-        const mapped = toRestError(domain);
-        res.setHeader('Connection', 'close');
-        sendError(res, mapped.status, mapped.body);
-      });
+      .then(
+        () => next(),
+        (err: unknown) => {
+          const domain = asDomainError(err);
+          if (!domain) return next(err);
+          const mapped = toRestError(domain);
+          res.setHeader('Connection', 'close');
+          sendError(res, mapped.status, mapped.body);
+        },
+      );
   };
 }
 
@@ -90,7 +94,9 @@ function routeGate(route: RouteDef, allow: AllowRule | undefined): RequestHandle
  */
 function filesToFields(req: Request, _res: Response, next: NextFunction): void {
   const files = (req as Request & { files?: Express.Multer.File[] }).files;
-  if (Array.isArray(files)) for (const f of files) (req.body as Record<string, unknown>)[f.fieldname] = new UploadedFile(f.originalname, f.mimetype, f.buffer);
+  if (Array.isArray(files))
+    for (const f of files)
+      (req.body as Record<string, unknown>)[f.fieldname] = new UploadedFile(f.originalname, f.mimetype, f.buffer);
   next();
 }
 
@@ -100,7 +106,9 @@ function filesToFields(req: Request, _res: Response, next: NextFunction): void {
  * (`fileStream.resume()`) without being buffered. The route's Content-Length total and the part count
  * still bound what such parts may cost.
  */
-function keepDeclaredFiles(declared: readonly string[]): (req: Request, file: Express.Multer.File, cb: multer.FileFilterCallback) => void {
+function keepDeclaredFiles(
+  declared: readonly string[],
+): (req: Request, file: Express.Multer.File, cb: multer.FileFilterCallback) => void {
   const names = new Set(declared);
   const seen = new WeakMap<Request, Set<string>>();
   return (req, file, cb) => {
@@ -119,11 +127,15 @@ function keepDeclaredFiles(declared: readonly string[]): (req: Request, file: Ex
  * (the connection is gone).
  */
 function multipartOf(parse: RequestHandler, route: RouteDef, logger: Logger | undefined): RequestHandler {
-  return (req, res, next) => parse(req, res, (err?: unknown) => {
-    if (!(err instanceof Error) || !isClientAbort(req, err)) return next(err);
-    logger?.warn({ reqId: req.id, route: `${route.method} ${route.path}`, reason: err.message }, 'client aborted the request body');
-    res.destroy();
-  });
+  return (req, res, next) =>
+    parse(req, res, (err?: unknown) => {
+      if (!(err instanceof Error) || !isClientAbort(req, err)) return next(err);
+      logger?.warn(
+        { reqId: req.id, route: `${route.method} ${route.path}`, reason: err.message },
+        'client aborted the request body',
+      );
+      res.destroy();
+    });
 }
 
 const jsonBody = express.json({ limit: BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'] });
@@ -139,18 +151,39 @@ export interface BodyPipelineOptions {
 }
 
 /** The middleware chain in front of one route: authenticate, the route's gate, then read the body this route accepts. */
-export function routeBodyPipeline(route: RouteDef, createCtx: (req: Request) => Promise<RequestCtx>, opts: BodyPipelineOptions = {}): RequestHandler[] {
+export function routeBodyPipeline(
+  route: RouteDef,
+  createCtx: (req: Request) => Promise<RequestCtx>,
+  opts: BodyPipelineOptions = {},
+): RequestHandler[] {
   const files = route.files ?? [];
   const upload = multer({
     // Undeclared file parts are skipped by the filter, so no `files` count: `parts` bounds them all.
-    limits: { fields: MULTIPART_MAX_FIELDS, fieldSize: BODY_LIMIT_BYTES, fieldNameSize: 200, fileSize: FILE_LIMIT_BYTES, parts: MULTIPART_MAX_FIELDS + files.length },
+    limits: {
+      fields: MULTIPART_MAX_FIELDS,
+      fieldSize: BODY_LIMIT_BYTES,
+      fieldNameSize: 200,
+      fileSize: FILE_LIMIT_BYTES,
+      parts: MULTIPART_MAX_FIELDS + files.length,
+    },
     fileFilter: keepDeclaredFiles(files),
   });
   const multipart = upload.any();
-  const readBody = inSequence([multipartGate(route), jsonBody, formBody, multipartOf(multipart, route, opts.logger), filesToFields]);
+  const readBody = inSequence([
+    multipartGate(route),
+    jsonBody,
+    formBody,
+    multipartOf(multipart, route, opts.logger),
+    filesToFields,
+  ]);
   // Without a body (no Content-Length, no Transfer-Encoding: most GETs) every reader would pass it on.
   const body: RequestHandler = (req, res, next) => (hasBody(req) ? readBody(req, res, next) : next());
-  return [authenticateFirst(createCtx), routeGate(route, opts.allow), body, ...(opts.afterBody ? [opts.afterBody] : [])];
+  return [
+    authenticateFirst(createCtx),
+    routeGate(route, opts.allow),
+    body,
+    ...(opts.afterBody ? [opts.afterBody] : []),
+  ];
 }
 
 /** Whether a request carries a body: the rule body-parser and multer apply (type-is `hasBody`); a `Content-Length: 0` counts. */

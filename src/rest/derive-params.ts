@@ -1,6 +1,14 @@
 import {
-  getNamedType, isEnumType, isInputObjectType, isListType, isNonNullType, isScalarType,
-  type GraphQLArgument, type GraphQLInputField, type GraphQLInputType, type GraphQLInputObjectType,
+  getNamedType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isScalarType,
+  type GraphQLArgument,
+  type GraphQLInputField,
+  type GraphQLInputType,
+  type GraphQLInputObjectType,
 } from 'graphql';
 import { snakeCase, type ParamSpec, type ParamType } from '../core/params/coerce';
 import type { ParamException, RouteDef } from './route';
@@ -20,7 +28,15 @@ function isKeyValue(t: GraphQLInputObjectType): boolean {
   return Object.keys(t.getFields()).sort().join(',') === 'key,value';
 }
 
-const SCALARS: Record<string, ParamType> = { Int: 'int', Float: 'float', Boolean: 'bool', String: 'string', ID: 'id', DateTimeISO: 'datetime', Upload: 'file' };
+const SCALARS: Record<string, ParamType> = {
+  Int: 'int',
+  Float: 'float',
+  Boolean: 'bool',
+  String: 'string',
+  ID: 'id',
+  DateTimeISO: 'datetime',
+  Upload: 'file',
+};
 
 function typeOf(type: GraphQLInputType, where: string): Pick<ParamSpec, 'type' | 'values'> {
   const inner = isNonNullType(type) ? type.ofType : type;
@@ -28,18 +44,26 @@ function typeOf(type: GraphQLInputType, where: string): Pick<ParamSpec, 'type' |
   const values = isEnumType(named) ? named.getValues().map((v) => v.name.toLowerCase()) : undefined;
   if (isListType(inner)) {
     if (isInputObjectType(named) && isKeyValue(named)) return { type: 'hash' };
-    if (isScalarType(named) && (named.name === 'Int' || named.extensions?.restParam === 'int')) return { type: 'intArray' };
+    if (isScalarType(named) && (named.name === 'Int' || named.extensions?.restParam === 'int'))
+      return { type: 'intArray' };
     return { type: 'stringArray', values };
   }
   if (values) return { type: 'enum', values };
   // A scalar may name its REST type (core/graphql/global-id.ts: `CiRunnerID` arguments stay integers on REST).
-  const scalar = isScalarType(named) ? SCALARS[named.name] ?? (named.extensions?.restParam as ParamType | undefined) : undefined;
+  const scalar = isScalarType(named)
+    ? (SCALARS[named.name] ?? (named.extensions?.restParam as ParamType | undefined))
+    : undefined;
   if (!scalar) throw new Error(`${where}: no REST parameter type for GraphQL type ${String(type)}`);
   return { type: scalar };
 }
 
 function specOf(src: Source, arg: string, where: string): ParamSpec {
-  return { ...typeOf(src.type, where), required: isNonNullType(src.type), arg, description: src.description ?? undefined };
+  return {
+    ...typeOf(src.type, where),
+    required: isNonNullType(src.type),
+    arg,
+    description: src.description ?? undefined,
+  };
 }
 
 /**
@@ -55,7 +79,8 @@ function derive(args: readonly GraphQLArgument[], where: string): Map<string, Pa
     if (graphqlOnly(a)) continue;
     const named = getNamedType(a.type);
     if (isInputObjectType(named) && !isListType(isNonNullType(a.type) ? a.type.ofType : a.type)) {
-      for (const f of Object.values(named.getFields())) out.set(snakeCase(f.name), specOf(f, `${a.name}.${f.name}`, where));
+      for (const f of Object.values(named.getFields()))
+        out.set(snakeCase(f.name), specOf(f, `${a.name}.${f.name}`, where));
     } else {
       out.set(snakeCase(a.name), specOf(a, a.name, where));
     }
@@ -63,7 +88,13 @@ function derive(args: readonly GraphQLArgument[], where: string): Map<string, Pa
   return out;
 }
 
-function applyException(name: string, ex: ParamException, derived: Map<string, ParamSpec>, done: Record<string, ParamSpec>, where: string): ParamSpec {
+function applyException(
+  name: string,
+  ex: ParamException,
+  derived: Map<string, ParamSpec>,
+  done: Record<string, ParamSpec>,
+  where: string,
+): ParamSpec {
   const { aliasOf, ...over } = ex;
   if (aliasOf) {
     const base = done[aliasOf] ?? derived.get(aliasOf);
@@ -75,7 +106,8 @@ function applyException(name: string, ex: ParamException, derived: Map<string, P
   const base = key === undefined ? undefined : derived.get(key);
   if (key !== undefined) derived.delete(key);
   if (!base) {
-    if (!over.type) throw new Error(`${where}: parameter ${name} matches no GraphQL argument; give it a type and arg '-'`);
+    if (!over.type)
+      throw new Error(`${where}: parameter ${name} matches no GraphQL argument; give it a type and arg '-'`);
     return { arg: '-', ...over, type: over.type };
   }
   return { ...base, ...over };
@@ -94,7 +126,8 @@ export function deriveParams(route: RouteDef, args: readonly GraphQLArgument[]):
     params[name] = applyException(name, ex, derived, params, where);
   }
   for (const [name, spec] of derived) params[name] ??= spec;
-  for (const m of route.path.matchAll(/:(\w+)/g)) if (!params[m[1]]) throw new Error(`${where}: path parameter ${m[1]} has no GraphQL argument`);
+  for (const m of route.path.matchAll(/:(\w+)/g))
+    if (!params[m[1]]) throw new Error(`${where}: path parameter ${m[1]} has no GraphQL argument`);
   for (const rule of route.rules ?? []) {
     const names = 'given' in rule ? [rule.given, ...rule.requires] : Object.values(rule)[0];
     for (const n of names) if (!params[n]) throw new Error(`${where}: rule names unknown parameter ${n}`);

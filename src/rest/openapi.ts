@@ -57,7 +57,10 @@ const PAGE_HEADER_NOTES: Record<string, string | undefined> = {
   Link: 'prev, next, first, last (no last without X-Total); keyset mode: next only.',
 };
 const PAGE_HEADERS = Object.fromEntries(
-  ['X-Total', 'X-Total-Pages', 'X-Per-Page', 'X-Page', 'X-Next-Page', 'X-Prev-Page', 'Link'].map((h) => [h, { description: PAGE_HEADER_NOTES[h], schema: { type: 'string' } }]),
+  ['X-Total', 'X-Total-Pages', 'X-Per-Page', 'X-Page', 'X-Next-Page', 'X-Prev-Page', 'Link'].map((h) => [
+    h,
+    { description: PAGE_HEADER_NOTES[h], schema: { type: 'string' } },
+  ]),
 );
 
 /**
@@ -77,13 +80,26 @@ export function buildOpenApi(schema: GraphQLSchema, routes: CompiledRoute[]): Re
   }
   const api = OpenAPI({
     schema: filtered,
-    info: { title: 'GitLab-compatible administration API', version: 'v4', description: 'GitLab API v4 subset; the same data is served over GraphQL at /graphql.' },
+    info: {
+      title: 'GitLab-compatible administration API',
+      version: 'v4',
+      description: 'GitLab API v4 subset; the same data is served over GraphQL at /graphql.',
+    },
     servers: [{ url: '/api/v4' }],
   });
   for (const c of routes) {
-    api.addRoute({ document: [...c.documents.values()][0], path: c.route.path, method: c.route.method, tags: [c.route.tag], description: c.route.summary });
+    api.addRoute({
+      document: [...c.documents.values()][0],
+      path: c.route.path,
+      method: c.route.method,
+      tags: [c.route.tag],
+      description: c.route.summary,
+    });
   }
-  const doc = api.get() as unknown as { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, JsonSchema> } };
+  const doc = api.get() as unknown as {
+    paths: Record<string, Record<string, Operation>>;
+    components: { schemas: Record<string, JsonSchema> };
+  };
   const components: Record<string, JsonSchema> = {};
   for (const c of routes) {
     const { route } = c;
@@ -95,14 +111,21 @@ export function buildOpenApi(schema: GraphQLSchema, routes: CompiledRoute[]): Re
     const bodyRequired: string[] = [];
     for (const [name, spec] of Object.entries(c.params)) {
       const description = spec.description;
-      if (pathParams.has(name)) parameters.push({ name, in: 'path', required: true, description, schema: paramSchema(spec) });
+      if (pathParams.has(name))
+        parameters.push({ name, in: 'path', required: true, description, schema: paramSchema(spec) });
       else if (route.method === 'GET' || route.method === 'DELETE') {
         // A hash in the query string is GitLab's bracket form (`custom_attributes[env]=prod`): deepObject,
         // so that Swagger UI's "Try it out" sends it that way.
         const style = spec.type === 'hash' ? { style: 'deepObject', explode: true } : {};
-        parameters.push({ name, in: 'query', required: !!spec.required, description, schema: paramSchema(spec), ...style });
-      }
-      else {
+        parameters.push({
+          name,
+          in: 'query',
+          required: !!spec.required,
+          description,
+          schema: paramSchema(spec),
+          ...style,
+        });
+      } else {
         bodyProps[name] = description ? { ...paramSchema(spec), description } : paramSchema(spec);
         if (spec.required) bodyRequired.push(name);
       }
@@ -111,22 +134,30 @@ export function buildOpenApi(schema: GraphQLSchema, routes: CompiledRoute[]): Re
     const status = c.status;
     const responses: Record<string, unknown> = {};
     if (shapes.length) {
-      const one = shapes.length === 1 ? schemaOf(shapes[0], components) : { oneOf: shapes.map((s) => schemaOf(s, components)) };
+      const one =
+        shapes.length === 1 ? schemaOf(shapes[0], components) : { oneOf: shapes.map((s) => schemaOf(s, components)) };
       responses[String(status)] = {
         description: route.summary,
         headers: route.paginated ? PAGE_HEADERS : undefined,
-        content: { 'application/json': { schema: route.paginated || returnsList(c) ? { type: 'array', items: one } : one } },
+        content: {
+          'application/json': { schema: route.paginated || returnsList(c) ? { type: 'array', items: one } : one },
+        },
       };
       if (typeof route.status === 'function') responses['304'] = { description: 'Not modified' };
     } else if (route.scalar) {
-      const schema = route.scalar === 'accepted'
-        ? { type: 'object', properties: { message: { type: 'string', example: '202 Accepted' } } }
-        : { type: route.scalar === 'status' ? 'integer' : route.scalar };
+      const schema =
+        route.scalar === 'accepted'
+          ? { type: 'object', properties: { message: { type: 'string', example: '202 Accepted' } } }
+          : { type: route.scalar === 'status' ? 'integer' : route.scalar };
       responses[String(status)] = { description: route.summary, content: { 'application/json': { schema } } };
     } else {
       responses[String(status)] = { description: `${route.summary}: empty body` };
     }
-    for (const s of ['400', '401', '403', '404']) responses[s] = { description: 'GitLab error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    for (const s of ['400', '401', '403', '404'])
+      responses[s] = {
+        description: 'GitLab error',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      };
     Object.assign(op, {
       summary: route.summary,
       operationId: `${route.method.toLowerCase()}${route.path.replace(/[/:](\w)/g, (_m, ch: string) => ch.toUpperCase()).replace(/[^A-Za-z0-9]/g, '')}`,
@@ -137,13 +168,20 @@ export function buildOpenApi(schema: GraphQLSchema, routes: CompiledRoute[]): Re
     if (Object.keys(bodyProps).length) {
       const body = { type: 'object', properties: bodyProps, required: bodyRequired.length ? bodyRequired : undefined };
       op.requestBody = {
-        content: { 'application/json': { schema: body }, 'application/x-www-form-urlencoded': { schema: body }, 'multipart/form-data': { schema: body } },
+        content: {
+          'application/json': { schema: body },
+          'application/x-www-form-urlencoded': { schema: body },
+          'multipart/form-data': { schema: body },
+        },
       };
     } else {
       delete op.requestBody;
     }
   }
   components.Error = ERROR_SCHEMA;
-  doc.components = { schemas: components, securitySchemes: { privateToken: { type: 'apiKey', in: 'header', name: 'PRIVATE-TOKEN' } } } as never;
+  doc.components = {
+    schemas: components,
+    securitySchemes: { privateToken: { type: 'apiKey', in: 'header', name: 'PRIVATE-TOKEN' } },
+  } as never;
   return JSON.parse(JSON.stringify(doc)) as Record<string, unknown>;
 }

@@ -7,15 +7,19 @@ export function ruleProblems(rules: readonly ParamRule[], params: Record<string,
   const problems: string[] = [];
   for (const rule of rules) {
     if ('atLeastOneOf' in rule) {
-      if (!rule.atLeastOneOf.some((n) => given(params[n]))) problems.push(`${rule.atLeastOneOf.join(', ')} are missing, at least one parameter must be provided`);
+      if (!rule.atLeastOneOf.some((n) => given(params[n])))
+        problems.push(`${rule.atLeastOneOf.join(', ')} are missing, at least one parameter must be provided`);
     } else if ('mutuallyExclusive' in rule) {
       const sent = rule.mutuallyExclusive.filter((n) => given(params[n]));
       if (sent.length > 1) problems.push(`${sent.join(', ')} are mutually exclusive`);
     } else if ('allOrNoneOf' in rule) {
       const sent = rule.allOrNoneOf.filter((n) => given(params[n]));
-      if (sent.length > 0 && sent.length < rule.allOrNoneOf.length) problems.push(`${rule.allOrNoneOf.join(', ')} provide all or none of parameters`);
+      if (sent.length > 0 && sent.length < rule.allOrNoneOf.length)
+        problems.push(`${rule.allOrNoneOf.join(', ')} provide all or none of parameters`);
     } else if (params[rule.given] === (rule.is ?? true)) {
-      for (const n of rule.requires) if (!given(params[n]) && !(rule.aliases?.[n] ?? []).some((a) => given(params[a]))) problems.push(`${n} is missing`);
+      for (const n of rule.requires)
+        if (!given(params[n]) && !(rule.aliases?.[n] ?? []).some((a) => given(params[a])))
+          problems.push(`${n} is missing`);
     }
   }
   return problems;

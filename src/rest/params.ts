@@ -53,7 +53,8 @@ export function readParams(
     }
     try {
       params[name] = coerceParam(name, spec, raw);
-      if (spec.allowBlank === false && typeof params[name] === 'string' && (params[name] as string).trim() === '') report(name, `${name} is empty`);
+      if (spec.allowBlank === false && typeof params[name] === 'string' && (params[name] as string).trim() === '')
+        report(name, `${name} is empty`);
     } catch (e) {
       if (e instanceof ParamError) {
         report(name, e.message);
@@ -69,7 +70,13 @@ export function readParams(
   const problems: string[] = [];
   if (own.size > 0 || anchored.length > 0) {
     for (const name of Object.keys(specs)) {
-      if (anchored.length) problems.push(...ruleProblems(anchored.filter((r) => r.at === name), values));
+      if (anchored.length)
+        problems.push(
+          ...ruleProblems(
+            anchored.filter((r) => r.at === name),
+            values,
+          ),
+        );
       problems.push(...(own.get(name) ?? []));
     }
   }

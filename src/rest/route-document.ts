@@ -1,6 +1,20 @@
 import {
-  Kind, TypeInfo, execute, getNamedType, isLeafType, isNonNullType, isObjectType, parse, validate, visit, visitWithTypeInfo,
-  type DocumentNode, type ExecutionResult, type FieldNode, type GraphQLField, type GraphQLSchema,
+  Kind,
+  TypeInfo,
+  execute,
+  getNamedType,
+  isLeafType,
+  isNonNullType,
+  isObjectType,
+  parse,
+  validate,
+  visit,
+  visitWithTypeInfo,
+  type DocumentNode,
+  type ExecutionResult,
+  type FieldNode,
+  type GraphQLField,
+  type GraphQLSchema,
 } from 'graphql';
 import { compileQuery, isCompiledQuery } from '../core/graphql/jit';
 import type { RequestCtx } from '../core/context/request-ctx';
@@ -28,7 +42,10 @@ export interface CompiledRoute {
   status: number;
 }
 
-export type RunDocument = (ctx: RequestCtx, variables: Record<string, unknown>) => Promise<ExecutionResult> | ExecutionResult;
+export type RunDocument = (
+  ctx: RequestCtx,
+  variables: Record<string, unknown>,
+) => Promise<ExecutionResult> | ExecutionResult;
 
 /**
  * A route's fixed document compiled once with graphql-jit: the same schema,
@@ -49,7 +66,10 @@ export function compileRunner(schema: GraphQLSchema, document: DocumentNode): Ru
   };
 }
 
-function rootField(schema: GraphQLSchema, route: RouteDef): { fieldName: string; field: GraphQLField<unknown, unknown> } {
+function rootField(
+  schema: GraphQLSchema,
+  route: RouteDef,
+): { fieldName: string; field: GraphQLField<unknown, unknown> } {
   const [op, fieldName] = route.field.split('.');
   const type = op === 'Mutation' ? schema.getMutationType() : schema.getQueryType();
   const field = type?.getFields()[fieldName];
@@ -65,7 +85,9 @@ function selectionFor(field: GraphQLField<unknown, unknown>, route: RouteDef, sh
   if (route.unwrap) {
     const payload = getNamedType(field.type);
     const scalars = isObjectType(payload)
-      ? Object.values(payload.getFields()).filter((f) => isLeafType(getNamedType(f.type))).map((f) => f.name)
+      ? Object.values(payload.getFields())
+          .filter((f) => isLeafType(getNamedType(f.type)))
+          .map((f) => f.name)
       : [];
     return `{ ${route.unwrap} { ${inner} } ${scalars.join(' ')} }`;
   }
@@ -79,17 +101,33 @@ function selectionFor(field: GraphQLField<unknown, unknown>, route: RouteDef, sh
  */
 function numericIds(schema: GraphQLSchema, doc: DocumentNode): DocumentNode {
   const typeInfo = new TypeInfo(schema);
-  return visit(doc, visitWithTypeInfo(typeInfo, {
-    Field(node: FieldNode): FieldNode | undefined {
-      const parent = typeInfo.getParentType();
-      if (node.name.value !== 'id' || node.alias || !isObjectType(parent) || !parent.getInterfaces().some((i) => i.name === 'Node')) return undefined;
-      if (!parent.getFields().databaseId) throw new Error(`${parent.name} implements Node without databaseId: a REST shape cannot select its id`);
-      return { ...node, alias: { kind: Kind.NAME, value: 'id' }, name: { kind: Kind.NAME, value: 'databaseId' } };
-    },
-  }));
+  return visit(
+    doc,
+    visitWithTypeInfo(typeInfo, {
+      Field(node: FieldNode): FieldNode | undefined {
+        const parent = typeInfo.getParentType();
+        if (
+          node.name.value !== 'id' ||
+          node.alias ||
+          !isObjectType(parent) ||
+          !parent.getInterfaces().some((i) => i.name === 'Node')
+        )
+          return undefined;
+        if (!parent.getFields().databaseId)
+          throw new Error(`${parent.name} implements Node without databaseId: a REST shape cannot select its id`);
+        return { ...node, alias: { kind: Kind.NAME, value: 'id' }, name: { kind: Kind.NAME, value: 'databaseId' } };
+      },
+    }),
+  );
 }
 
-function buildDocument(schema: GraphQLSchema, route: RouteDef, fieldName: string, field: GraphQLField<unknown, unknown>, shape?: WireShape): DocumentNode {
+function buildDocument(
+  schema: GraphQLSchema,
+  route: RouteDef,
+  fieldName: string,
+  field: GraphQLField<unknown, unknown>,
+  shape?: WireShape,
+): DocumentNode {
   const op = route.field.startsWith('Mutation.') ? 'mutation' : 'query';
   const defs = field.args.map((a) => `$${a.name}: ${a.type.toString()}`);
   for (const param of shape ? includeVariables(shape) : []) defs.push(`$${includeVariable(param)}: Boolean! = false`);
@@ -97,7 +135,10 @@ function buildDocument(schema: GraphQLSchema, route: RouteDef, fieldName: string
   const text = `${op} ${fieldName}_rest${defs.length ? `(${defs.join(', ')})` : ''} { ${fieldName}${args.length ? `(${args.join(', ')})` : ''} ${selectionFor(field, route, shape)} }`;
   const doc = numericIds(schema, parse(text));
   const errors = validate(schema, doc);
-  if (errors.length) throw new Error(`REST route ${route.method} ${route.path} does not match the schema: ${errors.map((e) => e.message).join('; ')}`);
+  if (errors.length)
+    throw new Error(
+      `REST route ${route.method} ${route.path} does not match the schema: ${errors.map((e) => e.message).join('; ')}`,
+    );
   return doc;
 }
 
@@ -105,13 +146,33 @@ function buildDocument(schema: GraphQLSchema, route: RouteDef, fieldName: string
 export function compileRoute(schema: GraphQLSchema, route: RouteDef): CompiledRoute {
   const { fieldName, field } = rootField(schema, route);
   const shapes = route.shapes ?? (route.shape && typeof route.shape !== 'function' ? [route.shape] : []);
-  if (typeof route.shape === 'function' && !route.shapes) throw new Error(`REST route ${route.path}: a computed shape needs \`shapes\``);
+  if (typeof route.shape === 'function' && !route.shapes)
+    throw new Error(`REST route ${route.path}: a computed shape needs \`shapes\``);
   const documents = new Map<string, DocumentNode>();
   if (shapes.length === 0) documents.set('', buildDocument(schema, route, fieldName, field));
   for (const s of shapes) documents.set(s.name, buildDocument(schema, route, fieldName, field, s));
   const runners = new Map([...documents].map(([name, doc]) => [name, compileRunner(schema, doc)] as const));
-  const requiredInputs = field.args.filter((a) => isNonNullType(a.type) && !isLeafType(getNamedType(a.type))).map((a) => a.name);
+  const requiredInputs = field.args
+    .filter((a) => isNonNullType(a.type) && !isLeafType(getNamedType(a.type)))
+    .map((a) => a.name);
   const allow = allowRuleOf(field, route.field.startsWith('Mutation.') ? 'mutation' : 'query');
-  const status = typeof route.status === 'number' ? route.status : route.method === 'POST' ? 201 : route.method === 'DELETE' ? 204 : 200;
-  return { route, field, fieldName, documents, runners, requiredInputs, allow, params: deriveParams(route, field.args), status };
+  const status =
+    typeof route.status === 'number'
+      ? route.status
+      : route.method === 'POST'
+        ? 201
+        : route.method === 'DELETE'
+          ? 204
+          : 200;
+  return {
+    route,
+    field,
+    fieldName,
+    documents,
+    runners,
+    requiredInputs,
+    allow,
+    params: deriveParams(route, field.args),
+    status,
+  };
 }

@@ -26,7 +26,12 @@ export type ParamRule = (
   | { atLeastOneOf: string[] }
   | { mutuallyExclusive: string[] }
   | { allOrNoneOf: string[] }
-  | { given: string; is?: unknown; requires: string[]; /** Other names that satisfy a required one (legacy spellings). */ aliases?: Record<string, string[]> }
+  | {
+      given: string;
+      is?: unknown;
+      requires: string[];
+      /** Other names that satisfy a required one (legacy spellings). */ aliases?: Record<string, string[]>;
+    }
 ) & {
   /**
    * Where Grape declares the rule among the parameters: its problem is reported at that parameter's

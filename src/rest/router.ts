@@ -57,15 +57,29 @@ function requestBase(req: Request, externalUrl: string): { base: string; query: 
 
 type PageResult = Page<Record<string, unknown>>;
 
-function pageHeaders(req: Request, route: RouteDef, params: Record<string, unknown>, page: PageResult, externalUrl: string): Record<string, string> {
+function pageHeaders(
+  req: Request,
+  route: RouteDef,
+  params: Record<string, unknown>,
+  page: PageResult,
+  externalUrl: string,
+): Record<string, string> {
   const { base, query } = requestBase(req, externalUrl);
   // Keyset mode: no totals; rel="next" carries the next position (gitbeaker and python-gitlab follow it).
   if (page.pagination === PaginationMode.KEYSET) {
-    const next = page.nextCursor ? (route.keysetNext ? route.keysetNext(decodeCursor(page.nextCursor), params) : { cursor: page.nextCursor }) : null;
+    const next = page.nextCursor
+      ? route.keysetNext
+        ? route.keysetNext(decodeCursor(page.nextCursor), params)
+        : { cursor: page.nextCursor }
+      : null;
     return keysetHeaders(page.perPage, next, base, query);
   }
   const { total, totalPages, hasNextPage } = page;
-  return paginationHeaders({ total, page: page.page, perPage: page.perPage, totalPages, hasNextPage, hasRows: page.nodes.length > 0 }, base, query);
+  return paginationHeaders(
+    { total, page: page.page, perPage: page.perPage, totalPages, hasNextPage, hasRows: page.nodes.length > 0 },
+    base,
+    query,
+  );
 }
 
 function chooseShape(route: RouteDef, params: Record<string, unknown>, ctx: RequestCtx): WireShape | undefined {
@@ -75,7 +89,12 @@ function chooseShape(route: RouteDef, params: Record<string, unknown>, ctx: Requ
 /** Maps an error from any stage to GitLab's status and body; unexpected ones are logged and become 500. */
 function restErrorOf(err: unknown, deps: RestDeps, req: Request, res: Response): RestError {
   const domain = asDomainError(err);
-  const where = { surface: 'rest' as const, reqId: req.id, route: res.locals.route as string | undefined, userId: req.userId };
+  const where = {
+    surface: 'rest' as const,
+    reqId: req.id,
+    route: res.locals.route as string | undefined,
+    userId: req.userId,
+  };
   if (deps.reporter) deps.reporter.report(err, where);
   else if (!domain) deps.logger.error({ err, reqId: req.id }, 'unhandled error in REST route');
   return domain ? toRestError(domain) : INTERNAL_ERROR;
@@ -83,16 +102,26 @@ function restErrorOf(err: unknown, deps: RestDeps, req: Request, res: Response):
 
 async function handle(c: CompiledRoute, deps: RestDeps, req: Request, res: Response): Promise<void> {
   const { route } = c;
-  const body = (req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {}) as Record<string, unknown>;
+  const body = (req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {}) as Record<
+    string,
+    unknown
+  >;
   // Authenticated before the body was read when the token came in a header or the query
   // (body-parsers.ts); again when the body carries `sudo`, which that early pass could not see.
   const early = res.locals.ctx as RequestCtx | undefined;
   const ctx = early && body.sudo === undefined ? early : await deps.createCtx(req);
   authorize(ctx, c.allow);
   // GitLab's conditional DELETE (core/db/delete-claim.ts): read by the services' claimForDelete.
-  if (route.method === 'DELETE' && ctx.request) ctx.request.unmodifiedSince = parseUnmodifiedSince(req.get('if-unmodified-since'));
+  if (route.method === 'DELETE' && ctx.request)
+    ctx.request.unmodifiedSince = parseUnmodifiedSince(req.get('if-unmodified-since'));
   if (route.filter) await route.filter(ctx, req.params as Record<string, string>);
-  const { params, variables } = readParams(c.params, route.rules ?? [], req.query as Record<string, unknown>, body, req.params as Record<string, string>);
+  const { params, variables } = readParams(
+    c.params,
+    route.rules ?? [],
+    req.query as Record<string, unknown>,
+    body,
+    req.params as Record<string, string>,
+  );
   for (const name of c.requiredInputs) variables[name] ??= {};
   const shape = chooseShape(route, params, ctx);
   for (const p of shape ? includeVariables(shape) : []) variables[includeVariable(p)] = params[p] === true;
@@ -118,14 +147,20 @@ async function handle(c: CompiledRoute, deps: RestDeps, req: Request, res: Respo
   }
   const status = typeof route.status === 'function' ? route.status(data as Record<string, unknown>) : c.status;
   if (route.scalar) {
-    sendJson(res, status, route.scalar === 'status' ? status : route.scalar === 'accepted' ? { message: '202 Accepted' } : value);
+    sendJson(
+      res,
+      status,
+      route.scalar === 'status' ? status : route.scalar === 'accepted' ? { message: '202 Accepted' } : value,
+    );
     return;
   }
   if (status === 204 || status === 304 || !shape) {
     res.status(status).end();
     return;
   }
-  const text = Array.isArray(value) ? writeList(shape, value as Record<string, unknown>[]) : writerOf(shape)(value as Record<string, unknown>);
+  const text = Array.isArray(value)
+    ? writeList(shape, value as Record<string, unknown>[])
+    : writerOf(shape)(value as Record<string, unknown>);
   sendJsonText(res, status, text, headers);
 }
 
@@ -138,10 +173,14 @@ export function buildRestRouter(deps: RestDeps): Router {
   for (const c of deps.routes) {
     const method = c.route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
     // Bodies are read per route, after header/query authentication; errors go to the app's bodyErrorHandler.
-    router[method](c.route.path, ...routeBodyPipeline(c.route, deps.createCtx, { logger: deps.logger, allow: c.allow, afterBody: deps.afterBody }), (req: Request, res: Response) => {
-      res.locals.route = `${c.route.method} ${c.route.path}`;
-      handle(c, deps, req, res).catch((err: unknown) => sendError(res, restErrorOf(err, deps, req, res)));
-    });
+    router[method](
+      c.route.path,
+      ...routeBodyPipeline(c.route, deps.createCtx, { logger: deps.logger, allow: c.allow, afterBody: deps.afterBody }),
+      (req: Request, res: Response) => {
+        res.locals.route = `${c.route.method} ${c.route.path}`;
+        handle(c, deps, req, res).catch((err: unknown) => sendError(res, restErrorOf(err, deps, req, res)));
+      },
+    );
   }
   router.use((_req: Request, res: Response) => sendError(res, ROUTE_NOT_FOUND));
   return router;

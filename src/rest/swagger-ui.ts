@@ -17,7 +17,11 @@ export function swaggerUiRouter(): Router {
   router.get('/init.js', (_req, res) => {
     // Tags start collapsed: with every tag expanded Swagger UI 5 stopped rendering operations past about
     // 130 of them (the rest of the page stayed empty in Chromium); one click opens a tag.
-    res.type('application/javascript').send(`window.ui = SwaggerUIBundle({ url: '/api/v4/openapi.json', dom_id: '#swagger-ui', validatorUrl: null, docExpansion: 'none' });`);
+    res
+      .type('application/javascript')
+      .send(
+        `window.ui = SwaggerUIBundle({ url: '/api/v4/openapi.json', dom_id: '#swagger-ui', validatorUrl: null, docExpansion: 'none' });`,
+      );
   });
   router.use('/assets', express.static(dist, { index: false }));
   return router;

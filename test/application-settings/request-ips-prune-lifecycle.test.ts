@@ -17,7 +17,14 @@ const t = useTestApp();
 
 async function pruningInstance() {
   const orm = await initOrm({ clientUrl: t.orm.config.getClientUrl(), poolMax: 4, model: ormModelOf(MODULES) });
-  const built = await buildApp({ orm, logger: pino({ level: 'silent' }), externalUrl: 'http://gitlab.test', secrets: TEST_SECRETS, modules: MODULES, env: { UNIQUE_IPS_PRUNE_MS: '200' } });
+  const built = await buildApp({
+    orm,
+    logger: pino({ level: 'silent' }),
+    externalUrl: 'http://gitlab.test',
+    secrets: TEST_SECRETS,
+    modules: MODULES,
+    env: { UNIQUE_IPS_PRUNE_MS: '200' },
+  });
   return { stop: () => built.stop(), close: () => orm.close(true) };
 }
 
@@ -27,13 +34,24 @@ async function lockTable(): Promise<{ release: () => Promise<void> }> {
   await c.connect();
   await c.query('begin');
   await c.query('lock table user_request_ips in share mode');
-  return { release: async () => { await c.query('commit'); await c.end(); } };
+  return {
+    release: async () => {
+      await c.query('commit');
+      await c.end();
+    },
+  };
 }
 
 const sql = <T>(q: string, params: unknown[] = []) => t.orm.em.getConnection().execute(q, params) as Promise<T[]>;
 const waitingDeletes = async () =>
-  Number((await sql<{ n: string }>(`select count(*) as n from pg_stat_activity where pid <> pg_backend_pid() and datname = current_database() and query like '%delete from user_request_ips%' and state = 'active'`))[0].n);
-const stale = async () => Number((await sql<{ n: string }>("select count(*) as n from user_request_ips"))[0].n);
+  Number(
+    (
+      await sql<{ n: string }>(
+        `select count(*) as n from pg_stat_activity where pid <> pg_backend_pid() and datname = current_database() and query like '%delete from user_request_ips%' and state = 'active'`,
+      )
+    )[0].n,
+  );
+const stale = async () => Number((await sql<{ n: string }>('select count(*) as n from user_request_ips'))[0].n);
 
 async function staleAddresses(n: number): Promise<void> {
   const u = await createUser(t, { username: 'roamer' });

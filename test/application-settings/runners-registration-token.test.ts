@@ -11,10 +11,20 @@ import { REGISTRATION_TOKEN_SLOT } from '../../src/modules/application-settings/
 
 const t = useTestApp();
 const newCtx = ctxFactory(loaderFactory(MODULES));
-const ctx = () => newCtx({ em: t.orm.em.fork(), user: null, externalUrl: 'http://gitlab.test', secrets: TEST_SECRETS, cache: uncachedSharedCache() });
+const ctx = () =>
+  newCtx({
+    em: t.orm.em.fork(),
+    user: null,
+    externalUrl: 'http://gitlab.test',
+    secrets: TEST_SECRETS,
+    cache: uncachedSharedCache(),
+  });
 
 async function storedToken(): Promise<string> {
-  const [row] = await sqlRows<{ sealed: string }>(t.orm.em.fork(), 'select runners_registration_token_sealed as sealed from application_settings where id = 1');
+  const [row] = await sqlRows<{ sealed: string }>(
+    t.orm.em.fork(),
+    'select runners_registration_token_sealed as sealed from application_settings where id = 1',
+  );
   return TEST_SECRETS.open(row.sealed, REGISTRATION_TOKEN_SLOT);
 }
 
@@ -41,9 +51,12 @@ describe('matchesRunnersRegistrationToken', () => {
   });
 
   it('stops matching the old token after resetRunnersRegistrationToken', async () => {
-    const old = (await api(t, ROOT_TOKEN).get('/api/v4/application/settings').expect(200)).body.runners_registration_token;
+    const old = (await api(t, ROOT_TOKEN).get('/api/v4/application/settings').expect(200)).body
+      .runners_registration_token;
     expect(await matchesRunnersRegistrationToken(ctx(), old)).toBe(true);
-    const res = await api(t, ROOT_TOKEN).graphql('mutation { resetRunnersRegistrationToken { runnersRegistrationToken } }').expect(200);
+    const res = await api(t, ROOT_TOKEN)
+      .graphql('mutation { resetRunnersRegistrationToken { runnersRegistrationToken } }')
+      .expect(200);
     const fresh = res.body.data.resetRunnersRegistrationToken.runnersRegistrationToken;
     expect(await matchesRunnersRegistrationToken(ctx(), old)).toBe(false);
     expect(await matchesRunnersRegistrationToken(ctx(), fresh)).toBe(true);
@@ -52,10 +65,26 @@ describe('matchesRunnersRegistrationToken', () => {
 
 describe('application_settings table', () => {
   it('has exactly one column per stored catalogue entry besides id, token and timestamps', async () => {
-    const cols = await sqlRows<{ column_name: string }>(t.orm.em.fork(), `select column_name from information_schema.columns where table_name = 'application_settings'`);
+    const cols = await sqlRows<{ column_name: string }>(
+      t.orm.em.fork(),
+      `select column_name from information_schema.columns where table_name = 'application_settings'`,
+    );
     // Credentials also have their sealed column (the clear one holds only leftovers from before sealing).
-    const sealed = ['captcha_private_key_sealed', 'spamfilter_api_key_sealed', 'errortracker_dsn_sealed', 'clientside_errortracker_dsn_sealed'];
-    const expected = [...STORED_SETTINGS.map((s) => s.name), ...sealed, 'id', 'runners_registration_token_sealed', 'runners_registration_token_digest', 'created_at', 'updated_at'];
+    const sealed = [
+      'captcha_private_key_sealed',
+      'spamfilter_api_key_sealed',
+      'errortracker_dsn_sealed',
+      'clientside_errortracker_dsn_sealed',
+    ];
+    const expected = [
+      ...STORED_SETTINGS.map((s) => s.name),
+      ...sealed,
+      'id',
+      'runners_registration_token_sealed',
+      'runners_registration_token_digest',
+      'created_at',
+      'updated_at',
+    ];
     expect(cols.map((c) => c.column_name).sort()).toEqual(expected.sort());
   });
 });

@@ -1,6 +1,7 @@
 import { avatarProblems, sanitizeFilename, sniffImage } from '../../src/modules/avatars/avatar-image';
 
-const bytes = (...parts: (number[] | string)[]) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p))));
+const bytes = (...parts: (number[] | string)[]) =>
+  Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p))));
 const le32 = (n: number) => [n & 255, (n >> 8) & 255, (n >> 16) & 255, (n >> 24) & 255];
 
 describe('sniffImage', () => {
@@ -26,7 +27,8 @@ describe('sniffImage', () => {
       bytes([0, 0, 2, 0, 1, 0], Array(16).fill(0)), // a cursor
       bytes('%PDF-1.4'),
       Buffer.alloc(0),
-    ]) expect(sniffImage(b)).toBeNull();
+    ])
+      expect(sniffImage(b)).toBeNull();
   });
 });
 
@@ -38,12 +40,17 @@ describe('sanitizeFilename and avatarProblems', () => {
     expect(sanitizeFilename(`${'x'.repeat(300)}.png`)).toHaveLength(255);
   });
 
-  it('answers GitLab\'s messages in its order', () => {
+  it("answers GitLab's messages in its order", () => {
     const gif = bytes('GIF89a', [1, 0, 1, 0]);
     expect(avatarProblems('a.GIF', gif)).toEqual([]);
     expect(avatarProblems('a.jpeg', gif)).toEqual([]);
     expect(avatarProblems('a.svg', gif)).toEqual(['only images allowed']);
-    expect(avatarProblems('a.png', Buffer.concat([gif, Buffer.alloc(200 * 1024)]))).toEqual(['is too big (should be at most 200 KB)']);
-    expect(avatarProblems('a.png', Buffer.alloc(200 * 1024 + 1))).toEqual(['only images allowed', 'is too big (should be at most 200 KB)']);
+    expect(avatarProblems('a.png', Buffer.concat([gif, Buffer.alloc(200 * 1024)]))).toEqual([
+      'is too big (should be at most 200 KB)',
+    ]);
+    expect(avatarProblems('a.png', Buffer.alloc(200 * 1024 + 1))).toEqual([
+      'only images allowed',
+      'is too big (should be at most 200 KB)',
+    ]);
   });
 });

@@ -7,15 +7,23 @@ function appServing(file: StoredFile) {
   app.get('/f', (req, res) => sendStoredFile(req, res, file));
   return app;
 }
-const file = (contentType: string, filename: string): StoredFile =>
-  ({ data: Buffer.from('<svg onload="alert(1)"/>'), contentType, filename, sha256: 'a'.repeat(64), modifiedAt: new Date('2026-11-25T12:00:00Z') });
+const file = (contentType: string, filename: string): StoredFile => ({
+  data: Buffer.from('<svg onload="alert(1)"/>'),
+  contentType,
+  filename,
+  sha256: 'a'.repeat(64),
+  modifiedAt: new Date('2026-11-25T12:00:00Z'),
+});
 
 describe('sendStoredFile', () => {
   it('never serves a type outside the raster images inline', async () => {
     for (const type of ['image/svg+xml', 'text/html', 'application/javascript']) {
       const res = await request(appServing(file(type, 'x.svg'))).get('/f');
-      expect([res.headers['content-type'], res.headers['content-disposition'], res.headers['x-content-type-options']])
-        .toEqual(['application/octet-stream', 'attachment; filename="x.svg"', 'nosniff']);
+      expect([
+        res.headers['content-type'],
+        res.headers['content-disposition'],
+        res.headers['x-content-type-options'],
+      ]).toEqual(['application/octet-stream', 'attachment; filename="x.svg"', 'nosniff']);
     }
   });
 
@@ -27,7 +35,9 @@ describe('sendStoredFile', () => {
     expect(res.headers['last-modified']).toBe('Wed, 25 Nov 2026 12:00:00 GMT');
     const head = await request(app).head('/f');
     expect([head.status, head.headers['content-length'], head.text]).toEqual([200, '24', undefined]);
-    const cached = await request(app).get('/f').set('If-None-Match', `W/"${'a'.repeat(64)}", "other"`);
+    const cached = await request(app)
+      .get('/f')
+      .set('If-None-Match', `W/"${'a'.repeat(64)}", "other"`);
     expect(cached.status).toBe(304);
   });
 });

@@ -8,10 +8,29 @@ describe('broadcastMessages(active)', () => {
     const admin = api(t, ROOT_TOKEN);
     const now = Date.now();
     const iso = (ms: number) => new Date(now + ms).toISOString();
-    const live = (await admin.post('/api/v4/broadcast_messages').send({ message: 'live', starts_at: iso(-60_000), ends_at: iso(3_600_000) }).expect(201)).body;
-    const past = (await admin.post('/api/v4/broadcast_messages').send({ message: 'past', starts_at: iso(-7_200_000), ends_at: iso(-3_600_000) }).expect(201)).body;
-    const future = (await admin.post('/api/v4/broadcast_messages').send({ message: 'future', starts_at: iso(3_600_000), ends_at: iso(7_200_000) }).expect(201)).body;
-    const ids = async (arg: string) => ((await admin.graphql(`{ broadcastMessages${arg} { total nodes { id: databaseId active } } }`).expect(200)).body.data.broadcastMessages.nodes as { id: number }[]).map((m) => m.id);
+    const live = (
+      await admin
+        .post('/api/v4/broadcast_messages')
+        .send({ message: 'live', starts_at: iso(-60_000), ends_at: iso(3_600_000) })
+        .expect(201)
+    ).body;
+    const past = (
+      await admin
+        .post('/api/v4/broadcast_messages')
+        .send({ message: 'past', starts_at: iso(-7_200_000), ends_at: iso(-3_600_000) })
+        .expect(201)
+    ).body;
+    const future = (
+      await admin
+        .post('/api/v4/broadcast_messages')
+        .send({ message: 'future', starts_at: iso(3_600_000), ends_at: iso(7_200_000) })
+        .expect(201)
+    ).body;
+    const ids = async (arg: string) =>
+      (
+        (await admin.graphql(`{ broadcastMessages${arg} { total nodes { id: databaseId active } } }`).expect(200)).body
+          .data.broadcastMessages.nodes as { id: number }[]
+      ).map((m) => m.id);
     expect(await ids('(active: true)')).toEqual([live.id]);
     expect(await ids('(active: false)')).toEqual([future.id, past.id]);
     expect(await ids('')).toEqual([future.id, past.id, live.id]);

@@ -16,7 +16,9 @@ describeBrowser('CSP browser test')('GraphiQL and Swagger UI under their CSP in 
     await page.exposeFunction('__cspViolation', (v: string) => violations.push(v));
     await page.addInitScript(() => {
       document.addEventListener('securitypolicyviolation', (e) => {
-        (window as unknown as { __cspViolation: (v: string) => void }).__cspViolation(`${e.violatedDirective} ${e.blockedURI}`);
+        (window as unknown as { __cspViolation: (v: string) => void }).__cspViolation(
+          `${e.violatedDirective} ${e.blockedURI}`,
+        );
       });
     });
     const onConsole = (text: string) => {
@@ -30,13 +32,23 @@ describeBrowser('CSP browser test')('GraphiQL and Swagger UI under their CSP in 
 
   it('GraphiQL: the policy is sent, the editor and a query work, no violation', async () => {
     const { page, violations } = await watchedPage();
-    const introspection = page.waitForResponse((r) => r.url() === `${env.base}/graphql` && r.request().method() === 'POST', { timeout: 30000 });
-    const nav = await page.goto(`${env.base}/graphql?query=${encodeURIComponent('{ groups { nodes { fullPath } } }')}`, { waitUntil: 'load' });
+    const introspection = page.waitForResponse(
+      (r) => r.url() === `${env.base}/graphql` && r.request().method() === 'POST',
+      { timeout: 30000 },
+    );
+    const nav = await page.goto(
+      `${env.base}/graphql?query=${encodeURIComponent('{ groups { nodes { fullPath } } }')}`,
+      { waitUntil: 'load' },
+    );
     expect(nav?.headers()['content-security-policy']).toMatch(/script-src 'sha256-/);
     expect((await introspection).status()).toBe(200);
     await page.waitForSelector('.graphiql-execute-button', { timeout: 30000 });
     await page.locator('.graphiql-execute-button').click();
-    await page.waitForFunction(() => document.querySelector('.graphiql-response')?.textContent?.includes('csp-group'), undefined, { timeout: 30000 });
+    await page.waitForFunction(
+      () => document.querySelector('.graphiql-response')?.textContent?.includes('csp-group'),
+      undefined,
+      { timeout: 30000 },
+    );
     // The editor (Monaco, with its workers) rendered the query.
     expect(await page.locator('.graphiql-query-editor').innerText()).toContain('fullPath');
     await page.waitForTimeout(500);

@@ -31,15 +31,31 @@ describeBrowser('Dashboard browser test')('the dashboard in headless Chromium', 
     const api1 = await createProject(t, { namespace: platform, path: 'api', name: 'API', visibility: 'public' });
     await createProject(t, { namespace: platform, path: 'worker', name: 'Worker', visibility: 'private' });
     await createProject(t, { namespace: web, path: 'site', name: 'Site', visibility: 'public' });
-    await createGroup(t, { path: 'hostile', name: HOSTILE_NAME, description: HOSTILE_DESCRIPTION, visibility: 'public' });
+    await createGroup(t, {
+      path: 'hostile',
+      name: HOSTILE_NAME,
+      description: HOSTILE_DESCRIPTION,
+      visibility: 'public',
+    });
     alice = await createUser(t, { username: 'alice' });
     await addGroupMember(t, acme, alice, 30);
     busy = await createRunner(t, { shared: true, description: 'docker-busy', contactedAt: new Date() });
-    paused = await createRunner(t, { shared: true, description: 'shell-paused', active: false, contactedAt: new Date(Date.now() - 2 * 3600 * 1000) });
+    paused = await createRunner(t, {
+      shared: true,
+      description: 'shell-paused',
+      active: false,
+      contactedAt: new Date(Date.now() - 2 * 3600 * 1000),
+    });
     await createRunner(t, { shared: true, description: 'never-seen' });
     const base = Date.parse('2026-11-01T00:00:00Z');
-    for (let i = 0; i < JOBS; i += 1) newestJob = (await createJob(t, { runner: busy, project: api1, name: `job-${i}`, at: new Date(base + i * 60000) })).id;
-    await api(t, ROOT_TOKEN).post('/api/v4/broadcast_messages').send({ message: 'Planned maintenance tonight' }).expect(201);
+    for (let i = 0; i < JOBS; i += 1)
+      newestJob = (
+        await createJob(t, { runner: busy, project: api1, name: `job-${i}`, at: new Date(base + i * 60000) })
+      ).id;
+    await api(t, ROOT_TOKEN)
+      .post('/api/v4/broadcast_messages')
+      .send({ message: 'Planned maintenance tonight' })
+      .expect(201);
     await api(t, ROOT_TOKEN).post('/api/v4/features/beta_ui').send({ value: 'true' }).expect(201);
   }, 60000);
 
@@ -61,11 +77,16 @@ describeBrowser('Dashboard browser test')('the dashboard in headless Chromium', 
       return route.abort();
     });
     page.on('request', (r) => {
-      if (r.url() === `${env.base}/graphql` && r.method() === 'POST') w.queries.push(/^\s*(?:query|mutation)\s+(\w+)/.exec(JSON.parse(r.postData() ?? '{}').query ?? '')?.[1] ?? '?');
+      if (r.url() === `${env.base}/graphql` && r.method() === 'POST')
+        w.queries.push(/^\s*(?:query|mutation)\s+(\w+)/.exec(JSON.parse(r.postData() ?? '{}').query ?? '')?.[1] ?? '?');
     });
     await page.exposeFunction('__cspViolation', (v: string) => w.problems.push(`CSP ${v}`));
     await page.addInitScript(() => {
-      document.addEventListener('securitypolicyviolation', (e) => (window as unknown as { __cspViolation: (v: string) => void }).__cspViolation(`${e.violatedDirective} ${e.blockedURI}`));
+      document.addEventListener('securitypolicyviolation', (e) =>
+        (window as unknown as { __cspViolation: (v: string) => void }).__cspViolation(
+          `${e.violatedDirective} ${e.blockedURI}`,
+        ),
+      );
     });
     page.on('pageerror', (e) => w.problems.push(`page error ${e.message}`));
     page.on('console', (m) => m.type() === 'error' && w.problems.push(`console ${m.text()}`));
@@ -73,7 +94,9 @@ describeBrowser('Dashboard browser test')('the dashboard in headless Chromium', 
   }
 
   const ready = (page: Page, screen: string) =>
-    page.waitForFunction((s) => document.body.dataset.screen === s && document.body.dataset.state === 'ready', screen, { timeout: 15000 });
+    page.waitForFunction((s) => document.body.dataset.screen === s && document.body.dataset.state === 'ready', screen, {
+      timeout: 15000,
+    });
 
   /** Opens the overview anonymously, then enters the token in the form as a user would. */
   async function signIn(w: Watched, token: string, who: string): Promise<void> {
@@ -81,7 +104,9 @@ describeBrowser('Dashboard browser test')('the dashboard in headless Chromium', 
     await ready(w.page, 'overview');
     await w.page.fill('#token-input', token);
     await w.page.click('#token-form button[type="submit"]');
-    await w.page.waitForFunction((text) => document.getElementById('who')?.textContent === text, who, { timeout: 15000 });
+    await w.page.waitForFunction((text) => document.getElementById('who')?.textContent === text, who, {
+      timeout: 15000,
+    });
     await ready(w.page, 'overview');
   }
 
@@ -96,10 +121,17 @@ describeBrowser('Dashboard browser test')('the dashboard in headless Chromium', 
     expect(w.queries).toEqual(['DashboardOverview', 'DashboardOverview']);
     const acme = await w.page.locator('tr[data-group="acme"] td').allInnerTexts();
     expect(acme).toEqual(['Acme Corp acme', '1', '2', '1']);
-    expect(await w.page.locator('tr[data-group="acme/platform"] td').allInnerTexts()).toEqual(['Platform acme/platform', '2', '0', '0']);
+    expect(await w.page.locator('tr[data-group="acme/platform"] td').allInnerTexts()).toEqual([
+      'Platform acme/platform',
+      '2',
+      '0',
+      '0',
+    ]);
     expect(await w.page.locator('tr[data-group="acme/web"].child').count()).toBe(1);
     expect(await text(w.page, `tr[data-runner="${busy.id}"] td.status`)).toBe('ONLINE');
-    expect(await text(w.page, `tr[data-runner="${busy.id}"] td:nth-child(4)`)).toMatch(new RegExp(`^SUCCESS job-${JOBS - 1} acme/platform/api`));
+    expect(await text(w.page, `tr[data-runner="${busy.id}"] td:nth-child(4)`)).toMatch(
+      new RegExp(`^SUCCESS job-${JOBS - 1} acme/platform/api`),
+    );
     expect(await text(w.page, `tr[data-runner="${paused.id}"] td.status`)).toMatch(/^(OFFLINE|STALE) paused$/);
     expect(await w.page.locator('#runners h2').innerText()).toBe('Runner fleet');
     expect(await w.page.locator('#runners-table tbody tr').count()).toBe(3);
@@ -119,7 +151,11 @@ describeBrowser('Dashboard browser test')('the dashboard in headless Chromium', 
     await settle(w.page);
     expect(w.queries).toEqual(['DashboardGroup']);
     expect(await w.page.locator('#group h1').innerText()).toBe('Acme Corp / Platform');
-    expect(await w.page.locator('#projects-table tbody tr').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.project))).toEqual(['acme/platform/api', 'acme/platform/worker']);
+    expect(
+      await w.page
+        .locator('#projects-table tbody tr')
+        .evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.project)),
+    ).toEqual(['acme/platform/api', 'acme/platform/worker']);
     expect(await text(w.page, '#group-projects-count')).toBe('2');
 
     // The hostile group, on the overview and on its own page: the literal text, nothing run or loaded.
@@ -130,7 +166,12 @@ describeBrowser('Dashboard browser test')('the dashboard in headless Chromium', 
     await ready(w.page, 'group');
     expect(await w.page.locator('#group h1').innerText()).toBe(HOSTILE_NAME);
     expect(await text(w.page, '#group-description')).toBe(HOSTILE_DESCRIPTION);
-    expect(await w.page.evaluate(() => ({ pwned: (window as unknown as { __pwned?: number }).__pwned, img: document.querySelectorAll('main img, main script, main b').length }))).toEqual({ pwned: undefined, img: 0 });
+    expect(
+      await w.page.evaluate(() => ({
+        pwned: (window as unknown as { __pwned?: number }).__pwned,
+        img: document.querySelectorAll('main img, main script, main b').length,
+      })),
+    ).toEqual({ pwned: undefined, img: 0 });
     expect(w.problems).toEqual([]);
     await w.page.close();
   }, 60000);
@@ -156,7 +197,9 @@ describeBrowser('Dashboard browser test')('the dashboard in headless Chromium', 
     expect(await text(w.page, '#jobs-note')).toBe(`All ${JOBS} jobs.`);
     await w.page.screenshot({ path: '/tmp/dashboard-runner.png' }).catch(() => undefined);
     expect(w.queries).toEqual(['DashboardRunner', 'DashboardRunnerJobs', 'DashboardRunnerJobs', 'DashboardRunnerJobs']);
-    const ids = await w.page.locator('#jobs tbody tr').evaluateAll((trs) => trs.map((tr) => Number((tr as HTMLElement).dataset.job)));
+    const ids = await w.page
+      .locator('#jobs tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => Number((tr as HTMLElement).dataset.job)));
     expect(new Set(ids).size).toBe(JOBS);
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
     expect(w.problems).toEqual([]);
@@ -169,7 +212,11 @@ describeBrowser('Dashboard browser test')('the dashboard in headless Chromium', 
     w.page.on('websocket', (ws) => sockets.push(ws.url()));
     const target = await createRunner(env.t, { shared: true, description: 'to-pause', contactedAt: new Date() });
     await signIn(w, ROOT_TOKEN, '@root (admin)');
-    await w.page.waitForFunction(() => document.body.dataset.live === 'connected' && document.body.dataset.subscriptions === '3', undefined, { timeout: 15000 });
+    await w.page.waitForFunction(
+      () => document.body.dataset.live === 'connected' && document.body.dataset.subscriptions === '3',
+      undefined,
+      { timeout: 15000 },
+    );
     await w.page.waitForTimeout(700); // the server's LISTEN is up once it handled the subscribe messages
     await w.page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
     w.queries.length = 0;
@@ -178,7 +225,11 @@ describeBrowser('Dashboard browser test')('the dashboard in headless Chromium', 
     await root.post('/api/v4/broadcast_messages').send({ message: 'Deploy freeze starts now' }).expect(201);
     await root.post('/api/v4/features/live_flag').send({ value: 'true' }).expect(201);
     await w.page.waitForSelector(`tr[data-runner="${target.id}"] .paused`, { timeout: 5000 });
-    await w.page.waitForFunction(() => document.getElementById('broadcast-list')?.textContent?.includes('Deploy freeze starts now'), undefined, { timeout: 5000 });
+    await w.page.waitForFunction(
+      () => document.getElementById('broadcast-list')?.textContent?.includes('Deploy freeze starts now'),
+      undefined,
+      { timeout: 5000 },
+    );
     await w.page.waitForSelector('tr[data-flag="live_flag"]', { timeout: 5000 });
     expect(await text(w.page, 'tr[data-flag="live_flag"]')).toBe('live_flag\tON\tboolean=true');
     expect(await w.page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
@@ -190,7 +241,11 @@ describeBrowser('Dashboard browser test')('the dashboard in headless Chromium', 
     await w.page.waitForFunction(() => document.body.dataset.subscriptions === '1');
     await w.page.waitForTimeout(700);
     await root.put(`/api/v4/runners/${target.id}`).send({ description: 'renamed live', active: true }).expect(200);
-    await w.page.waitForFunction(() => document.getElementById('runner-description')?.textContent === 'renamed live', undefined, { timeout: 5000 });
+    await w.page.waitForFunction(
+      () => document.getElementById('runner-description')?.textContent === 'renamed live',
+      undefined,
+      { timeout: 5000 },
+    );
     expect(await text(w.page, '#runner-status')).toBe('ONLINE');
     expect(w.queries).toEqual(['DashboardRunner']);
     // One WebSocket for the whole visit, to this server's /graphql.
@@ -205,16 +260,36 @@ describeBrowser('Dashboard browser test')('the dashboard in headless Chromium', 
     const routes: { close(): Promise<void> }[] = [];
     await w.page.routeWebSocket(/\/graphql$/, (ws) => {
       const server = ws.connectToServer();
-      routes.push({ close: async () => { await ws.close({ code: 1011, reason: 'cut by the test' }); await server.close(); } });
+      routes.push({
+        close: async () => {
+          await ws.close({ code: 1011, reason: 'cut by the test' });
+          await server.close();
+        },
+      });
     });
     await signIn(w, ROOT_TOKEN, '@root (admin)');
-    await w.page.waitForFunction(() => document.body.dataset.live === 'connected' && document.body.dataset.subscriptions === '3', undefined, { timeout: 15000 });
+    await w.page.waitForFunction(
+      () => document.body.dataset.live === 'connected' && document.body.dataset.subscriptions === '3',
+      undefined,
+      { timeout: 15000 },
+    );
     const states: string[] = [];
     await w.page.exposeFunction('__liveState', (s: string) => states.push(s));
-    await w.page.evaluate(() => new MutationObserver(() => (window as unknown as { __liveState: (s: string) => void }).__liveState(document.body.dataset.live ?? '')).observe(document.body, { attributes: true, attributeFilter: ['data-live'] }));
+    await w.page.evaluate(() =>
+      new MutationObserver(() =>
+        (window as unknown as { __liveState: (s: string) => void }).__liveState(document.body.dataset.live ?? ''),
+      ).observe(document.body, { attributes: true, attributeFilter: ['data-live'] }),
+    );
     w.queries.length = 0;
     await routes[0].close();
-    await w.page.waitForFunction(() => document.body.dataset.live === 'connected' && document.body.dataset.state === 'ready' && document.body.dataset.subscriptions === '3', undefined, { timeout: 15000 });
+    await w.page.waitForFunction(
+      () =>
+        document.body.dataset.live === 'connected' &&
+        document.body.dataset.state === 'ready' &&
+        document.body.dataset.subscriptions === '3',
+      undefined,
+      { timeout: 15000 },
+    );
     await w.page.waitForFunction(() => document.body.dataset.live === 'connected');
     expect(routes).toHaveLength(2);
     expect(states.slice(0, 2)).toEqual(['reconnecting', 'connected']);
@@ -243,12 +318,31 @@ describeBrowser('Dashboard browser test')('the dashboard in headless Chromium', 
       toPage = (m) => ws.send(m);
     });
     await signIn(w, ROOT_TOKEN, '@root (admin)');
-    await w.page.waitForFunction(() => document.body.dataset.live === 'connected' && document.body.dataset.subscriptions === '3', undefined, { timeout: 15000 });
+    await w.page.waitForFunction(
+      () => document.body.dataset.live === 'connected' && document.body.dataset.subscriptions === '3',
+      undefined,
+      { timeout: 15000 },
+    );
     await w.page.waitForTimeout(300);
     const flags = subscribed.find((s) => s.query.startsWith('subscription DashboardFeatureFlagChanged'))!;
     w.queries.length = 0;
-    toPage!(JSON.stringify({ id: flags.id, type: 'error', payload: [{ message: 'subscriber more than 100 events behind; subscribe again', extensions: { code: 'SERVICE_UNAVAILABLE' } }] }));
-    await w.page.waitForFunction(() => document.getElementById('error')?.textContent?.includes('subscribe again'), undefined, { timeout: 5000 });
+    toPage!(
+      JSON.stringify({
+        id: flags.id,
+        type: 'error',
+        payload: [
+          {
+            message: 'subscriber more than 100 events behind; subscribe again',
+            extensions: { code: 'SERVICE_UNAVAILABLE' },
+          },
+        ],
+      }),
+    );
+    await w.page.waitForFunction(
+      () => document.getElementById('error')?.textContent?.includes('subscribe again'),
+      undefined,
+      { timeout: 5000 },
+    );
     // After the backoff (1 s and jitter): the overview's one query again, then its three subscriptions.
     for (const t0 = Date.now(); subscribed.length < 6 && Date.now() - t0 < 15000;) await w.page.waitForTimeout(100);
     await w.page.waitForTimeout(300);
@@ -270,7 +364,11 @@ describeBrowser('Dashboard browser test')('the dashboard in headless Chromium', 
     await ready(w.page, 'overview');
     await settle(w.page);
     expect(await text(w.page, '#who')).toBe('anonymous');
-    expect(await w.page.locator('#groups-table tbody tr').evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.group))).toEqual(['hostile', 'acme', 'acme/platform', 'acme/web', 'zeta']); // by name: '<img…' sorts first
+    expect(
+      await w.page
+        .locator('#groups-table tbody tr')
+        .evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.group)),
+    ).toEqual(['hostile', 'acme', 'acme/platform', 'acme/web', 'zeta']); // by name: '<img…' sorts first
     expect(await text(w.page, '#runners .hint')).toBe('Runners: sign in with a token.');
     expect(await text(w.page, '#flags .hint')).toBe('Feature flags: sign in with a token.');
     expect(await text(w.page, '#error')).toBe('');
@@ -279,7 +377,11 @@ describeBrowser('Dashboard browser test')('the dashboard in headless Chromium', 
     // A token the service refuses (every field then answers UNAUTHENTICATED): said so, no data, no socket.
     await w.page.fill('#token-input', 'not-a-token');
     await w.page.click('#token-form button[type="submit"]');
-    await w.page.waitForFunction(() => document.getElementById('who')?.textContent === 'token not accepted', undefined, { timeout: 15000 });
+    await w.page.waitForFunction(
+      () => document.getElementById('who')?.textContent === 'token not accepted',
+      undefined,
+      { timeout: 15000 },
+    );
     expect(await text(w.page, '#error')).toMatch(/^The token was not accepted/);
     expect(await w.page.locator('#groups-table').count()).toBe(0);
     expect(await text(w.page, '#groups .hint')).toBe('Groups: sign in with a token.');
@@ -289,13 +391,21 @@ describeBrowser('Dashboard browser test')('the dashboard in headless Chromium', 
     expect(await text(w.page, '#flags .hint')).toBe('Feature flags: administrators only.');
     expect(await text(w.page, '#broadcasts .hint')).toBe('Broadcast messages: administrators only.');
     expect(await w.page.locator('#runners h2').innerText()).toBe('Your runners');
-    const stored = await w.page.evaluate(() => ({ session: sessionStorage.getItem('gitlab-admin-dashboard.token'), local: localStorage.length, cookie: document.cookie }));
+    const stored = await w.page.evaluate(() => ({
+      session: sessionStorage.getItem('gitlab-admin-dashboard.token'),
+      local: localStorage.length,
+      cookie: document.cookie,
+    }));
     expect(stored).toEqual({ session: alice.token, local: 0, cookie: '' });
     // A reload in the same tab keeps the token (sessionStorage); "Forget token" drops it.
     await w.page.reload({ waitUntil: 'load' });
-    await w.page.waitForFunction(() => document.getElementById('who')?.textContent === '@alice', undefined, { timeout: 15000 });
+    await w.page.waitForFunction(() => document.getElementById('who')?.textContent === '@alice', undefined, {
+      timeout: 15000,
+    });
     await w.page.click('#forget-token');
-    await w.page.waitForFunction(() => document.getElementById('who')?.textContent === 'anonymous', undefined, { timeout: 15000 });
+    await w.page.waitForFunction(() => document.getElementById('who')?.textContent === 'anonymous', undefined, {
+      timeout: 15000,
+    });
     expect(await w.page.evaluate(() => sessionStorage.length)).toBe(0);
     expect(await w.page.locator('#forget-token').isHidden()).toBe(true);
     expect(w.problems).toEqual([]);

@@ -21,12 +21,21 @@ describeBrowser('GraphiQL browser test')('GraphiQL in headless Chromium', () => 
     });
     // The query comes in through GraphiQL's ?query= parameter (typing into Monaco doubles auto-closed braces).
     // GraphiQL introspects the schema first; that POST must succeed (it is exempt from the query limits).
-    const introspection = page.waitForResponse((r) => r.url() === `${env.base}/graphql` && r.request().method() === 'POST', { timeout: 30000 });
-    await page.goto(`${env.base}/graphql?query=${encodeURIComponent('{ groups { nodes { fullPath } } }')}`, { waitUntil: 'load' });
+    const introspection = page.waitForResponse(
+      (r) => r.url() === `${env.base}/graphql` && r.request().method() === 'POST',
+      { timeout: 30000 },
+    );
+    await page.goto(`${env.base}/graphql?query=${encodeURIComponent('{ groups { nodes { fullPath } } }')}`, {
+      waitUntil: 'load',
+    });
     expect((await introspection).status()).toBe(200);
     await page.waitForSelector('.graphiql-execute-button', { timeout: 30000 });
     await page.locator('.graphiql-execute-button').click();
-    await page.waitForFunction(() => document.querySelector('.graphiql-response')?.textContent?.includes('browser-group'), undefined, { timeout: 30000 });
+    await page.waitForFunction(
+      () => document.querySelector('.graphiql-response')?.textContent?.includes('browser-group'),
+      undefined,
+      { timeout: 30000 },
+    );
     const text = await page.locator('.graphiql-response').innerText();
     expect(text).toContain('browser-group');
     expect(external).toEqual([]);

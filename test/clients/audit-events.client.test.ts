@@ -53,7 +53,11 @@ describePython('python-gitlab reads audit events', () => {
     await createUser(t, { username: 'someone' });
     const stdout = await python.run(SCRIPT, [host, ROOT_TOKEN]);
     expect(JSON.parse(stdout)).toEqual({
-      instance: [['Project', 'project'], ['Group', 'group'], ['Gitlab::Audit::InstanceScope', 'default_projects_limit']],
+      instance: [
+        ['Project', 'project'],
+        ['Group', 'group'],
+        ['Gitlab::Audit::InstanceScope', 'default_projects_limit'],
+      ],
       group: ['group'],
       project: ['project'],
       one: ['Gitlab::Audit::InstanceScope', 'default_projects_limit', '12'],

@@ -66,15 +66,35 @@ describe('gitbeaker uploads avatars', () => {
   it('edits a user and a project with an avatar (multipart), and a group avatar part is ignored as 10.3 has none', async () => {
     const gl = new Gitlab({ host, token: ROOT_TOKEN });
     const gif = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64');
-    const user = await gl.Users.create({ email: 'gb-avatar@example.com', username: 'gb-avatar', name: 'GB', password: 'secret-password' });
-    const edited = await gl.Users.edit(user.id as number, { bio: 'pictured', avatar: { content: new Blob([gif]), filename: 'face.gif' } });
-    expect([edited.bio, edited.avatar_url]).toEqual(['pictured', `${host}/uploads/-/system/user/avatar/${user.id}/face.gif`]);
+    const user = await gl.Users.create({
+      email: 'gb-avatar@example.com',
+      username: 'gb-avatar',
+      name: 'GB',
+      password: 'secret-password',
+    });
+    const edited = await gl.Users.edit(user.id as number, {
+      bio: 'pictured',
+      avatar: { content: new Blob([gif]), filename: 'face.gif' },
+    });
+    expect([edited.bio, edited.avatar_url]).toEqual([
+      'pictured',
+      `${host}/uploads/-/system/user/avatar/${user.id}/face.gif`,
+    ]);
     const got = await fetch(edited.avatar_url as string);
-    expect([got.status, got.headers.get('content-type'), Buffer.compare(Buffer.from(await got.arrayBuffer()), gif)]).toEqual([200, 'image/gif', 0]);
+    expect([
+      got.status,
+      got.headers.get('content-type'),
+      Buffer.compare(Buffer.from(await got.arrayBuffer()), gif),
+    ]).toEqual([200, 'image/gif', 0]);
     const project = await gl.Projects.create({ name: 'gb-pic' });
-    const uploaded = await gl.Projects.uploadAvatar(project.id as number, { content: new Blob([gif]), filename: 'logo.gif' });
+    const uploaded = await gl.Projects.uploadAvatar(project.id as number, {
+      content: new Blob([gif]),
+      filename: 'logo.gif',
+    });
     expect(uploaded.avatar_url).toBe(`${host}/uploads/-/system/project/avatar/${project.id}/logo.gif`);
-    const group = await gl.Groups.create('GB Group', 'gb-group', { avatar: { content: new Blob([gif]), filename: 'g.gif' } });
+    const group = await gl.Groups.create('GB Group', 'gb-group', {
+      avatar: { content: new Blob([gif]), filename: 'g.gif' },
+    });
     expect([group.path, group.avatar_url]).toEqual(['gb-group', null]);
   });
 });

@@ -29,7 +29,12 @@ afterAll(async () => {
 describe('gitbeaker against the service', () => {
   it('creates users, tokens, groups, projects, members and shares with GitLab shapes', async () => {
     const admin = new Gitlab({ host, token: ROOT_TOKEN });
-    const user = await admin.Users.create({ email: 'gb@example.com', username: 'gb', name: 'Gitbeaker', password: 'secret123' });
+    const user = await admin.Users.create({
+      email: 'gb@example.com',
+      username: 'gb',
+      name: 'Gitbeaker',
+      password: 'secret123',
+    });
     expect(user.username).toBe('gb');
     const token = await admin.UserImpersonationTokens.create(user.id, 'client', ['api']);
     expect(typeof token.token).toBe('string');
@@ -46,7 +51,12 @@ describe('gitbeaker against the service', () => {
     expect(project.path_with_namespace).toBe('client-group/client-project');
     expect((await asUser.Groups.allProjects(group.id as number)).map((p) => p.id)).toEqual([project.id]);
 
-    const other = await admin.Users.create({ email: 'o@example.com', username: 'other', name: 'Other', password: 'secret123' });
+    const other = await admin.Users.create({
+      email: 'o@example.com',
+      username: 'other',
+      name: 'Other',
+      password: 'secret123',
+    });
     const member = await asUser.GroupMembers.add(group.id as number, 30, { userId: other.id as number });
     expect(member.access_level).toBe(30);
     expect((await asUser.GroupMembers.all(group.id as number)).map((m) => m.username).sort()).toEqual(['gb', 'other']);

@@ -71,7 +71,14 @@ describePython('python-gitlab GPG keys', () => {
       mine: true,
       got: true,
       duplicate: [400, { key: ['has already been taken'] }],
-      invalid: [400, { key: ["is invalid. A valid public GPG key begins with '-----BEGIN PGP PUBLIC KEY BLOCK-----' and ends with '-----END PGP PUBLIC KEY BLOCK-----'"] }],
+      invalid: [
+        400,
+        {
+          key: [
+            "is invalid. A valid public GPG key begins with '-----BEGIN PGP PUBLIC KEY BLOCK-----' and ends with '-----END PGP PUBLIC KEY BLOCK-----'",
+          ],
+        },
+      ],
       gone: [404, '404 GPG Key Not Found'],
     });
   });
@@ -81,7 +88,12 @@ describe('gitbeaker GPG keys', () => {
   it('adds, lists, shows and removes keys of a user (admin) and of the caller', async () => {
     await t.reset();
     const admin = new Gitlab({ host, token: ROOT_TOKEN });
-    const user = await admin.Users.create({ email: 'gbg@example.com', username: 'gbg', name: 'Gbg', password: 'secret123' });
+    const user = await admin.Users.create({
+      email: 'gbg@example.com',
+      username: 'gbg',
+      name: 'Gbg',
+      password: 'secret123',
+    });
     const added = await admin.UserGPGKeys.create(BOB.key, { userId: user.id });
     expect(Object.keys(added).sort()).toEqual(['created_at', 'id', 'key']);
     expect((await admin.UserGPGKeys.all({ userId: user.id })).map((k) => k.id)).toEqual([added.id]);

@@ -59,13 +59,23 @@ print(json.dumps(out))
 
 describePython('python-gitlab keys and emails', () => {
   it('adds, lists, reads and deletes SSH keys and e-mails of a user and of the current user', async () => {
-    const stdout = await python.run(SCRIPT, [host, ROOT_TOKEN, SSH_KEYS.rsa2048.key, SSH_KEYS.ed25519.key, SSH_KEYS.rsa2048.fingerprint, SSH_KEYS.rsa2048.sha256]);
+    const stdout = await python.run(SCRIPT, [
+      host,
+      ROOT_TOKEN,
+      SSH_KEYS.rsa2048.key,
+      SSH_KEYS.ed25519.key,
+      SSH_KEYS.rsa2048.fingerprint,
+      SSH_KEYS.rsa2048.sha256,
+    ]);
     expect(JSON.parse(stdout)).toEqual({
       user_keys: [['laptop', SSH_KEYS.rsa2048.key]],
       user_emails: ['alt@example.com'],
       key_with_user: ['laptop', 'py'],
       by_fingerprint: [true, true],
-      error: [400, { fingerprint: ['cannot be generated'], key: ['type is forbidden. Must be RSA, DSA, ECDSA, or ED25519'] }],
+      error: [
+        400,
+        { fingerprint: ['cannot be generated'], key: ['type is forbidden. Must be RSA, DSA, ECDSA, or ED25519'] },
+      ],
       own_keys: ['laptop', 'mine'],
       own_key: 'mine',
       own_emails: ['alt@example.com', 'own@example.com'],

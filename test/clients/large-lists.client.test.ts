@@ -35,7 +35,13 @@ const ascending = (xs: number[]) => xs.every((x, i) => i === 0 || x > xs[i - 1])
 describe('gitbeaker on a list above 10,000 rows', () => {
   it('walks the first three offset pages by rel="next"; the totals are unknown', async () => {
     const api = new Gitlab({ host, token: ROOT_TOKEN });
-    const { data, paginationInfo } = await api.Projects.all({ perPage: 100, maxPages: 3, orderBy: 'id', sort: 'asc', showExpanded: true });
+    const { data, paginationInfo } = await api.Projects.all({
+      perPage: 100,
+      maxPages: 3,
+      orderBy: 'id',
+      sort: 'asc',
+      showExpanded: true,
+    });
     const ids = data.map((p) => p.id as number);
     expect(ids).toHaveLength(300);
     expect(ascending(ids)).toBe(true);
@@ -45,7 +51,13 @@ describe('gitbeaker on a list above 10,000 rows', () => {
 
   it('walks keyset pages of GET /projects by the id_after links', async () => {
     const api = new Gitlab({ host, token: ROOT_TOKEN });
-    const projects = await api.Projects.all({ pagination: 'keyset', orderBy: 'id', sort: 'asc', perPage: 100, maxPages: 3 });
+    const projects = await api.Projects.all({
+      pagination: 'keyset',
+      orderBy: 'id',
+      sort: 'asc',
+      perPage: 100,
+      maxPages: 3,
+    });
     const ids = projects.map((p) => p.id as number);
     expect(ids).toHaveLength(300);
     expect(ascending(ids)).toBe(true);
@@ -81,7 +93,16 @@ describePython('python-gitlab on a list above 10,000 rows', () => {
   it('walks the first pages with total None, offset and keyset', async () => {
     const stdout = await python.run(SCRIPT, [host, ROOT_TOKEN]);
     const out = JSON.parse(stdout) as Record<string, unknown> & { ids: number[]; keyset_ids: number[] };
-    expect(out).toMatchObject({ total: null, total_pages: null, current_page: 1, next_page: 2, prev_page: null, per_page: 100, page_after: 3, keyset_total: null });
+    expect(out).toMatchObject({
+      total: null,
+      total_pages: null,
+      current_page: 1,
+      next_page: 2,
+      prev_page: null,
+      per_page: 100,
+      page_after: 3,
+      keyset_total: null,
+    });
     expect(out.ids).toHaveLength(250);
     expect(ascending(out.ids)).toBe(true);
     expect(out.keyset_ids).toHaveLength(250);

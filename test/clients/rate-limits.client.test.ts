@@ -34,11 +34,16 @@ print(json.dumps({"ok": ok, "error": error}))
 python.describe('python-gitlab and the rate limits', () => {
   it('sees 429 Retry later from localhost; obeying the limit, its creates succeed', async () => {
     const url = `http://127.0.0.1:${(t.server.address() as AddressInfo).port}`;
-    const out = JSON.parse(await python.run(SCRIPT, [url, ROOT_TOKEN])) as { ok: string[]; error: { code: number; message: string } | null };
+    const out = JSON.parse(await python.run(SCRIPT, [url, ROOT_TOKEN])) as {
+      ok: string[];
+      error: { code: number; message: string } | null;
+    };
     expect(out.ok).toEqual(['ok0', 'ok1']);
     expect(out.error?.code).toBe(429);
     expect(out.error?.message).toContain('Retry later');
-    const settings = await t.orm.em.getConnection().execute('select throttle_authenticated_api_enabled as enabled from application_settings');
+    const settings = await t.orm.em
+      .getConnection()
+      .execute('select throttle_authenticated_api_enabled as enabled from application_settings');
     expect(settings).toEqual([{ enabled: false }]);
   }, 60000);
 });

@@ -66,9 +66,18 @@ const run = (script: string, ...args: string[]) => python.run(script, [host, ROO
 describePython('python-gitlab manages system hooks', () => {
   it('creates, lists, tests (GET, GitLab 10.3) and deletes a hook; the hook receives the group events', async () => {
     const out = JSON.parse(await run(SCRIPT, hookUrl));
-    expect(out).toEqual({ created: [hookUrl, true, false, false], listed: [[out.id, hookUrl, true, false]], id: out.id, tested: 'project_create' });
+    expect(out).toEqual({
+      created: [hookUrl, true, false, false],
+      listed: [[out.id, hookUrl, true, false]],
+      id: out.id,
+      tested: 'project_create',
+    });
     await waitFor('the group events', () => received.length >= 3, 15000);
-    expect(received.map((r) => [r.event_name, r.token])).toEqual([['project_create', 'py-secret'], ['group_create', 'py-secret'], ['user_add_to_group', 'py-secret']]);
+    expect(received.map((r) => [r.event_name, r.token])).toEqual([
+      ['project_create', 'py-secret'],
+      ['group_create', 'py-secret'],
+      ['user_add_to_group', 'py-secret'],
+    ]);
     expect(JSON.parse(await run(SCRIPT_DELETE, String(out.id)))).toEqual([]);
   });
 });

@@ -47,7 +47,7 @@ print(json.dumps(out))
 `;
 
 describePython('python-gitlab users', () => {
-  it('blocks and unblocks, sets identities and custom attributes, lists a user\'s projects', async () => {
+  it("blocks and unblocks, sets identities and custom attributes, lists a user's projects", async () => {
     const stdout = await python.run(SCRIPT, [host, ROOT_TOKEN]);
     expect(JSON.parse(stdout)).toEqual({
       identities: [{ provider: 'ldapmain', extern_uid: 'uid=py' }],

@@ -5,7 +5,11 @@ const user = (admin = false) => ({ id: 7, admin, canCreateGroup: true, external:
 
 describe('policy.canEnvironment (GitLab 10.3 roles, spec 4.30-4.34)', () => {
   it.each([
-    ['read', 20], ['create', 30], ['stop', 30], ['update', 40], ['destroy', 40],
+    ['read', 20],
+    ['create', 30],
+    ['stop', 30],
+    ['update', 40],
+    ['destroy', 40],
   ] as const)('%s needs access level %i', (action, level) => {
     expect(policy.canEnvironment(user(), level - 10, true, action)).toBe(false);
     expect(policy.canEnvironment(user(), level, true, action)).toBe(true);

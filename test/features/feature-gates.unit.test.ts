@@ -1,28 +1,92 @@
-import { actorInPercentage, evaluateFeature, gatesOf, gatesOpen, stateOf, type GateValues } from '../../src/modules/features/feature-gates';
+import {
+  actorInPercentage,
+  evaluateFeature,
+  gatesOf,
+  gatesOpen,
+  stateOf,
+  type GateValues,
+} from '../../src/modules/features/feature-gates';
 import { parseFeatureGroups, inFeatureGroup } from '../../src/modules/features/feature-groups';
 import { checkFeatureName, parseGateValue, rubyToI } from '../../src/modules/features/feature-value';
 
 const f = (over: Partial<GateValues> = {}): GateValues => ({
-  name: 'flag', booleanValue: false, actors: [], groups: [], percentageOfActors: 0, percentageOfTime: 0, ...over,
+  name: 'flag',
+  booleanValue: false,
+  actors: [],
+  groups: [],
+  percentageOfActors: 0,
+  percentageOfTime: 0,
+  ...over,
 });
 
 describe('feature state and gate list (spec 2.9, 3; GitLab Entities::Feature on Flipper)', () => {
   it.each([
     ['nothing set', {}, 'off', [{ key: 'boolean', value: false }]],
     ['boolean true', { booleanValue: true }, 'on', [{ key: 'boolean', value: true }]],
-    ['percentage of time 30', { percentageOfTime: 30 }, 'conditional', [{ key: 'boolean', value: false }, { key: 'percentage_of_time', value: 30 }]],
-    ['percentage of time 100', { percentageOfTime: 100 }, 'on', [{ key: 'boolean', value: false }, { key: 'percentage_of_time', value: 100 }]],
-    ['percentage of actors 100 (Flipper 0.11: still conditional)', { percentageOfActors: 100 }, 'conditional', [{ key: 'boolean', value: false }, { key: 'percentage_of_actors', value: 100 }]],
-    ['an actor', { actors: ['User:5'] }, 'conditional', [{ key: 'boolean', value: false }, { key: 'actors', value: ['User:5'] }]],
-    ['a group', { groups: ['perf_team'] }, 'conditional', [{ key: 'boolean', value: false }, { key: 'groups', value: ['perf_team'] }]],
-    ['boolean true wins over other gates', { booleanValue: true, actors: ['User:1'] }, 'on', [{ key: 'boolean', value: true }, { key: 'actors', value: ['User:1'] }]],
+    [
+      'percentage of time 30',
+      { percentageOfTime: 30 },
+      'conditional',
+      [
+        { key: 'boolean', value: false },
+        { key: 'percentage_of_time', value: 30 },
+      ],
+    ],
+    [
+      'percentage of time 100',
+      { percentageOfTime: 100 },
+      'on',
+      [
+        { key: 'boolean', value: false },
+        { key: 'percentage_of_time', value: 100 },
+      ],
+    ],
+    [
+      'percentage of actors 100 (Flipper 0.11: still conditional)',
+      { percentageOfActors: 100 },
+      'conditional',
+      [
+        { key: 'boolean', value: false },
+        { key: 'percentage_of_actors', value: 100 },
+      ],
+    ],
+    [
+      'an actor',
+      { actors: ['User:5'] },
+      'conditional',
+      [
+        { key: 'boolean', value: false },
+        { key: 'actors', value: ['User:5'] },
+      ],
+    ],
+    [
+      'a group',
+      { groups: ['perf_team'] },
+      'conditional',
+      [
+        { key: 'boolean', value: false },
+        { key: 'groups', value: ['perf_team'] },
+      ],
+    ],
+    [
+      'boolean true wins over other gates',
+      { booleanValue: true, actors: ['User:1'] },
+      'on',
+      [
+        { key: 'boolean', value: true },
+        { key: 'actors', value: ['User:1'] },
+      ],
+    ],
     [
       'every gate, in Flipper order',
       { actors: ['User:2', 'User:1'], groups: ['perf_team'], percentageOfActors: 10, percentageOfTime: 20 },
       'conditional',
       [
-        { key: 'boolean', value: false }, { key: 'actors', value: ['User:2', 'User:1'] }, { key: 'percentage_of_actors', value: 10 },
-        { key: 'percentage_of_time', value: 20 }, { key: 'groups', value: ['perf_team'] },
+        { key: 'boolean', value: false },
+        { key: 'actors', value: ['User:2', 'User:1'] },
+        { key: 'percentage_of_actors', value: 10 },
+        { key: 'percentage_of_time', value: 20 },
+        { key: 'groups', value: ['perf_team'] },
       ],
     ],
   ])('%s', (_label, values, state, gates) => {
@@ -34,7 +98,11 @@ describe('feature state and gate list (spec 2.9, 3; GitLab Entities::Feature on 
 describe('isFeatureEnabled evaluation (one function: evaluateFeature)', () => {
   const alice = { id: 1, username: 'alice' };
   const bob = { id: 2, username: 'bob' };
-  const env = (user: typeof alice | null, random = () => 0.5) => ({ user, random, inGroup: (g: string, u: { username: string }) => g === 'beta' && u.username === 'alice' });
+  const env = (user: typeof alice | null, random = () => 0.5) => ({
+    user,
+    random,
+    inGroup: (g: string, u: { username: string }) => g === 'beta' && u.username === 'alice',
+  });
 
   it.each([
     ['unset flag, default off', undefined, false, alice, false],
@@ -55,9 +123,24 @@ describe('isFeatureEnabled evaluation (one function: evaluateFeature)', () => {
 
   it('percentage of time draws per call: open when the draw is below the percentage', () => {
     const flag = f({ percentageOfTime: 30 });
-    expect(gatesOpen(flag, env(null, () => 0.29))).toBe(true);
-    expect(gatesOpen(flag, env(null, () => 0.3))).toBe(false);
-    expect(gatesOpen(f({ percentageOfTime: 0 }), env(null, () => 0))).toBe(false);
+    expect(
+      gatesOpen(
+        flag,
+        env(null, () => 0.29),
+      ),
+    ).toBe(true);
+    expect(
+      gatesOpen(
+        flag,
+        env(null, () => 0.3),
+      ),
+    ).toBe(false);
+    expect(
+      gatesOpen(
+        f({ percentageOfTime: 0 }),
+        env(null, () => 0),
+      ),
+    ).toBe(false);
   });
 
   it('percentage of actors is a stable hash of flag name and user id, monotonic in the percentage', () => {
@@ -72,7 +155,9 @@ describe('isFeatureEnabled evaluation (one function: evaluateFeature)', () => {
     expect(at(0)).toEqual([]);
     expect(at(100)).toHaveLength(1000);
     // Another flag picks another slice of users.
-    expect(users.filter((u) => actorInPercentage('other_flag', u, 25)).map((u) => u.id)).not.toEqual(quarter.map((u) => u.id));
+    expect(users.filter((u) => actorInPercentage('other_flag', u, 25)).map((u) => u.id)).not.toEqual(
+      quarter.map((u) => u.id),
+    );
   });
 });
 
@@ -102,7 +187,8 @@ describe('POST /features value semantics (GitLab 10.3 gate_value)', () => {
 
   it('accepts names of letters, digits and underscores only', () => {
     for (const ok of ['graphiql', 'New_Feature_2', 'x'.repeat(255)]) expect(() => checkFeatureName(ok)).not.toThrow();
-    for (const bad of ['', 'with-dash', 'dot.name', 'a b', 'slash/name', 'x'.repeat(256), 'ümlaut']) expect(() => checkFeatureName(bad)).toThrow('name is invalid');
+    for (const bad of ['', 'with-dash', 'dot.name', 'a b', 'slash/name', 'x'.repeat(256), 'ümlaut'])
+      expect(() => checkFeatureName(bad)).toThrow('name is invalid');
   });
 });
 

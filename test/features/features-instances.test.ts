@@ -7,7 +7,11 @@ const t = useTestApp();
 beforeEach(() => t.cache.invalidate(t.orm.em.fork(), FEATURES_CACHE_KEY));
 
 const enabledVia = async (app: Parameters<typeof request>[0], name: string) =>
-  (await request(app).post('/graphql').send({ query: `{ featureEnabled(name: "${name}") }` })).body.data.featureEnabled as boolean;
+  (
+    await request(app)
+      .post('/graphql')
+      .send({ query: `{ featureEnabled(name: "${name}") }` })
+  ).body.data.featureEnabled as boolean;
 
 describe('feature flags across instances', () => {
   it('a flag flipped through one instance is seen through the other, in both directions', async () => {
@@ -45,7 +49,11 @@ describe('feature flags across instances', () => {
 
     // The other direction, with the real switch: B turns the GraphiQL page off, A stops serving it.
     expect((await request(t.app).get('/-/graphiql')).status).toBe(200);
-    await request(b.app).post('/api/v4/features/graphiql').set('PRIVATE-TOKEN', ROOT_TOKEN).send({ value: 'false' }).expect(201);
+    await request(b.app)
+      .post('/api/v4/features/graphiql')
+      .set('PRIVATE-TOKEN', ROOT_TOKEN)
+      .send({ value: 'false' })
+      .expect(201);
     await t.settled();
     expect((await request(t.app).get('/-/graphiql')).status).toBe(404);
     await request(b.app).delete('/api/v4/features/graphiql').set('PRIVATE-TOKEN', ROOT_TOKEN).expect(204);

@@ -16,16 +16,27 @@ const enabled = async (token: string | undefined, name: string) => {
 describe('GraphQL feature flags', () => {
   it('features, setFeatureGate and deleteFeature show the same values as REST', async () => {
     const u = await createUser(t);
-    const set = await admin().graphql(`mutation { setFeatureGate(name: "gql_flag", input: { value: "true", user: "${u.username}", featureGroup: "perf_team" }) { name state gates { key value } } }`);
+    const set = await admin().graphql(
+      `mutation { setFeatureGate(name: "gql_flag", input: { value: "true", user: "${u.username}", featureGroup: "perf_team" }) { name state gates { key value } } }`,
+    );
     expect(set.body.data.setFeatureGate).toEqual({
-      name: 'gql_flag', state: 'CONDITIONAL', gates: [{ key: 'boolean', value: false }, { key: 'actors', value: [`User:${u.id}`] }, { key: 'groups', value: ['perf_team'] }],
+      name: 'gql_flag',
+      state: 'CONDITIONAL',
+      gates: [
+        { key: 'boolean', value: false },
+        { key: 'actors', value: [`User:${u.id}`] },
+        { key: 'groups', value: ['perf_team'] },
+      ],
     });
     await admin().post('/api/v4/features/rest_flag').send({ value: '30' }).expect(201);
     const rest = (await admin().get('/api/v4/features')).body;
     const gql = (await admin().graphql('{ features { name state gates { key value } } }')).body.data.features;
     expect(gql.map((f: { state: string }) => ({ ...f, state: f.state.toLowerCase() }))).toEqual(rest);
     // An id for normalized client caches: the global id by name.
-    expect((await admin().graphql('{ features { id name } }')).body.data.features).toEqual([{ id: 'gid://gitlab/Feature/gql_flag', name: 'gql_flag' }, { id: 'gid://gitlab/Feature/rest_flag', name: 'rest_flag' }]);
+    expect((await admin().graphql('{ features { id name } }')).body.data.features).toEqual([
+      { id: 'gid://gitlab/Feature/gql_flag', name: 'gql_flag' },
+      { id: 'gid://gitlab/Feature/rest_flag', name: 'rest_flag' },
+    ]);
     expect((await admin().graphql('mutation { deleteFeature(name: "gql_flag") }')).body.data.deleteFeature).toBe(true);
     expect((await admin().get('/api/v4/features')).body.map((f: { name: string }) => f.name)).toEqual(['rest_flag']);
   });
@@ -39,9 +50,19 @@ describe('GraphQL feature flags', () => {
     expect(await err(undefined, '{ features { name } }')).toEqual(['UNAUTHENTICATED', '401 Unauthorized']);
     expect(await err(user.token, '{ features { name } }')).toEqual(['FORBIDDEN', '403 Forbidden']);
     expect(await err(user.token, 'mutation { deleteFeature(name: "x") }')).toEqual(['FORBIDDEN', '403 Forbidden']);
-    expect(await err(ROOT_TOKEN, 'mutation { setFeatureGate(name: "x", input: { value: "101" }) { name } }')).toEqual(['BAD_USER_INPUT', 'value must be true, false or a percentage between 0 and 100']);
-    expect(await err(ROOT_TOKEN, 'mutation { setFeatureGate(name: "x", input: { value: "5", key: "percentage_of_actors", user: "a" }) { name } }')).toEqual(['BAD_USER_INPUT', 'key, user are mutually exclusive']);
-    expect(await err(ROOT_TOKEN, 'mutation { setFeatureGate(name: "bad-name", input: { value: "true" }) { name } }')).toEqual(['BAD_USER_INPUT', 'name is invalid']);
+    expect(await err(ROOT_TOKEN, 'mutation { setFeatureGate(name: "x", input: { value: "101" }) { name } }')).toEqual([
+      'BAD_USER_INPUT',
+      'value must be true, false or a percentage between 0 and 100',
+    ]);
+    expect(
+      await err(
+        ROOT_TOKEN,
+        'mutation { setFeatureGate(name: "x", input: { value: "5", key: "percentage_of_actors", user: "a" }) { name } }',
+      ),
+    ).toEqual(['BAD_USER_INPUT', 'key, user are mutually exclusive']);
+    expect(
+      await err(ROOT_TOKEN, 'mutation { setFeatureGate(name: "bad-name", input: { value: "true" }) { name } }'),
+    ).toEqual(['BAD_USER_INPUT', 'name is invalid']);
     expect(await err(undefined, '{ featureEnabled(name: "bad name") }')).toEqual(['BAD_USER_INPUT', 'name is invalid']);
   });
 });
@@ -54,7 +75,11 @@ describe('featureEnabled(name): evaluated for the caller', () => {
     expect(await enabled(undefined, 'unset_flag')).toBe(false);
     expect(await enabled(undefined, 'graphiql')).toBe(true); // default_enabled
     await admin().post('/api/v4/features/for_alice').send({ value: 'true', user: 'alice_ff' }).expect(201);
-    expect([await enabled(alice.token, 'for_alice'), await enabled(other.token, 'for_alice'), await enabled(undefined, 'for_alice')]).toEqual([true, false, false]);
+    expect([
+      await enabled(alice.token, 'for_alice'),
+      await enabled(other.token, 'for_alice'),
+      await enabled(undefined, 'for_alice'),
+    ]).toEqual([true, false, false]);
     await admin().post('/api/v4/features/for_beta').send({ value: 'true', feature_group: 'beta_testers' }).expect(201);
     expect([await enabled(grouped.token, 'for_beta'), await enabled(alice.token, 'for_beta')]).toEqual([true, false]);
     await admin().post('/api/v4/features/for_all').send({ value: 'true' }).expect(201);
@@ -64,7 +89,9 @@ describe('featureEnabled(name): evaluated for the caller', () => {
     await admin().post('/api/v4/features/no_time').send({ value: 'abc' }).expect(201); // 0 % of the time
     expect(await enabled(ROOT_TOKEN, 'no_time')).toBe(false);
     // An unknown token is never treated as anonymous (401), as on every other field.
-    expect((await api(t, 'bogus').graphql('{ featureEnabled(name: "for_all") }')).body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    expect((await api(t, 'bogus').graphql('{ featureEnabled(name: "for_all") }')).body.errors[0].extensions.code).toBe(
+      'UNAUTHENTICATED',
+    );
   });
 });
 

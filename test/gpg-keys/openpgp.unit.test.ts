@@ -9,10 +9,20 @@ function armor(data: Uint8Array, opts: { crc?: boolean; headers?: string[] } = {
   const b64 = Buffer.from(data).toString('base64');
   const lines = b64.match(/.{1,64}/g) ?? [];
   const crc = Buffer.from([crc24(data) >> 16, (crc24(data) >> 8) & 0xff, crc24(data) & 0xff]).toString('base64');
-  return ['-----BEGIN PGP PUBLIC KEY BLOCK-----', ...(opts.headers ?? []), '', ...lines, ...(opts.crc === false ? [] : [`=${crc}`]), '-----END PGP PUBLIC KEY BLOCK-----'].join('\n');
+  return [
+    '-----BEGIN PGP PUBLIC KEY BLOCK-----',
+    ...(opts.headers ?? []),
+    '',
+    ...lines,
+    ...(opts.crc === false ? [] : [`=${crc}`]),
+    '-----END PGP PUBLIC KEY BLOCK-----',
+  ].join('\n');
 }
 const binary = (key: string) => {
-  const b64 = key.split('\n').filter((l) => /^[A-Za-z0-9+/]+=*$/.test(l)).join('');
+  const b64 = key
+    .split('\n')
+    .filter((l) => /^[A-Za-z0-9+/]+=*$/.test(l))
+    .join('');
   return Buffer.from(b64, 'base64');
 };
 
@@ -31,25 +41,34 @@ function oldPackets(data: Buffer): { tag: number; body: Buffer }[] {
 }
 // New-format headers (RFC 4880 §4.2.2): one-, two- or five-octet lengths.
 function newFormat(packets: { tag: number; body: Buffer }[], five = false): Buffer {
-  return Buffer.concat(packets.flatMap(({ tag, body }) => {
-    const len = body.length;
-    let header: number[];
-    if (five) header = [0xff, len >>> 24, (len >> 16) & 0xff, (len >> 8) & 0xff, len & 0xff];
-    else if (len < 192) header = [len];
-    else header = [((len - 192) >> 8) + 192, (len - 192) & 0xff];
-    return [Buffer.from([0xc0 | tag, ...header]), body];
-  }));
+  return Buffer.concat(
+    packets.flatMap(({ tag, body }) => {
+      const len = body.length;
+      let header: number[];
+      if (five) header = [0xff, len >>> 24, (len >> 16) & 0xff, (len >> 8) & 0xff, len & 0xff];
+      else if (len < 192) header = [len];
+      else header = [((len - 192) >> 8) + 192, (len - 192) & 0xff];
+      return [Buffer.from([0xc0 | tag, ...header]), body];
+    }),
+  );
 }
-const oldPacket = (tag: number, body: Buffer) => Buffer.concat([Buffer.from([0x80 | (tag << 2) | 1, body.length >> 8, body.length & 0xff]), body]);
+const oldPacket = (tag: number, body: Buffer) =>
+  Buffer.concat([Buffer.from([0x80 | (tag << 2) | 1, body.length >> 8, body.length & 0xff]), body]);
 
 describe('readPublicKey', () => {
-  it.each([['RSA', ALICE], ['Ed25519', BOB], ['NIST P-256', CAROL]])('reads the fingerprint and key id gpg printed (%s)', (_name, k) => {
+  it.each([
+    ['RSA', ALICE],
+    ['Ed25519', BOB],
+    ['NIST P-256', CAROL],
+  ])('reads the fingerprint and key id gpg printed (%s)', (_name, k) => {
     expect(readPublicKey(k.key)).toEqual({ fingerprint: k.fingerprint, keyId: k.keyId });
   });
 
   it('takes armor headers, CRLF line ends, trailing blanks, and no CRC line (gpg imports those)', () => {
     const data = binary(BOB.key);
-    expect(readPublicKey(armor(data, { headers: ['Version: GnuPG v2', 'Comment: https://example.com/key'] }))?.fingerprint).toBe(BOB.fingerprint);
+    expect(
+      readPublicKey(armor(data, { headers: ['Version: GnuPG v2', 'Comment: https://example.com/key'] }))?.fingerprint,
+    ).toBe(BOB.fingerprint);
     expect(readPublicKey(BOB.key.replace(/\n/g, '  \r\n'))?.fingerprint).toBe(BOB.fingerprint);
     expect(readPublicKey(armor(data, { crc: false }))?.fingerprint).toBe(BOB.fingerprint);
   });
@@ -63,7 +82,9 @@ describe('readPublicKey', () => {
   });
 
   it('keeps the first key of a block holding two (GitLab takes the first gpg imports)', () => {
-    expect(readPublicKey(armor(Buffer.concat([binary(CAROL.key), binary(ALICE.key)])))?.fingerprint).toBe(CAROL.fingerprint);
+    expect(readPublicKey(armor(Buffer.concat([binary(CAROL.key), binary(ALICE.key)])))?.fingerprint).toBe(
+      CAROL.fingerprint,
+    );
   });
 
   it('refuses a wrong CRC, bad base64, a truncated packet, and text around the armor', () => {
@@ -98,7 +119,9 @@ describe('readPublicKey', () => {
     // A literal data packet (tag 11) has no place in a key block.
     expect(readPublicKey(armor(Buffer.concat([key, uid, sig, oldPacket(11, Buffer.from('hello'))])))).toBeNull();
     // The key's fields must fill its packet exactly.
-    expect(readPublicKey(armor(Buffer.concat([oldPacket(6, Buffer.concat([packets[0].body, Buffer.from([0])])), uid, sig])))).toBeNull();
+    expect(
+      readPublicKey(armor(Buffer.concat([oldPacket(6, Buffer.concat([packets[0].body, Buffer.from([0])])), uid, sig]))),
+    ).toBeNull();
   });
 
   it('refuses partial body lengths and lengths past the end without reading further', () => {

@@ -34,14 +34,27 @@ describe('Apollo Client cache over the GraphQL API', () => {
     const apollo = client(ROOT_TOKEN);
     const MEMBERS = gql`
       query Members($path: ID!) {
-        groupMembers(sourceId: $path) { nodes { id username accessLevel { integerValue } } }
+        groupMembers(sourceId: $path) {
+          nodes {
+            id
+            username
+            accessLevel {
+              integerValue
+            }
+          }
+        }
       }
     `;
     await apollo.query({ query: MEMBERS, variables: { path: 'acme' } });
     await apollo.query({ query: MEMBERS, variables: { path: 'acme/platform' } });
     const level = (path: string) =>
-      apollo.readQuery<{ groupMembers: { nodes: { username: string; accessLevel: { integerValue: number } }[] } }>({ query: MEMBERS, variables: { path } })!
-        .groupMembers.nodes.filter((n) => n.username === 'bob').map((n) => n.accessLevel.integerValue);
+      apollo
+        .readQuery<{ groupMembers: { nodes: { username: string; accessLevel: { integerValue: number } }[] } }>({
+          query: MEMBERS,
+          variables: { path },
+        })!
+        .groupMembers.nodes.filter((n) => n.username === 'bob')
+        .map((n) => n.accessLevel.integerValue);
     // Before: both entries were `Member:<bob's user id>`, so both lists read 30.
     expect([level('acme'), level('acme/platform')]).toEqual([[20], [30]]);
   });
@@ -49,11 +62,43 @@ describe('Apollo Client cache over the GraphQL API', () => {
   it('a flag changed by a mutation updates the cached flag list (Feature has a global id)', async () => {
     const apollo = client(ROOT_TOKEN);
     const FEATURES = gql`
-      query Flags { features { id name state } }
+      query Flags {
+        features {
+          id
+          name
+          state
+        }
+      }
     `;
-    await apollo.mutate({ mutation: gql`mutation { featureGateSet(input: { name: "beta_ui", value: "false" }) { feature { id name state } errors } }` });
+    await apollo.mutate({
+      mutation: gql`
+        mutation {
+          featureGateSet(input: { name: "beta_ui", value: "false" }) {
+            feature {
+              id
+              name
+              state
+            }
+            errors
+          }
+        }
+      `,
+    });
     await apollo.query({ query: FEATURES });
-    await apollo.mutate({ mutation: gql`mutation { featureGateSet(input: { name: "beta_ui", value: "true" }) { feature { id name state } errors } }` });
+    await apollo.mutate({
+      mutation: gql`
+        mutation {
+          featureGateSet(input: { name: "beta_ui", value: "true" }) {
+            feature {
+              id
+              name
+              state
+            }
+            errors
+          }
+        }
+      `,
+    });
     const cached = apollo.readQuery<{ features: { name: string; state: string }[] }>({ query: FEATURES })!;
     expect(cached.features.filter((f) => f.name === 'beta_ui').map((f) => f.state)).toEqual(['ON']);
   });
@@ -61,15 +106,42 @@ describe('Apollo Client cache over the GraphQL API', () => {
   it('a group and its namespace are one cached object when the cache keys by global id', async () => {
     await createGroup(t, { path: 'acme', name: 'Acme' });
     // Global ids are unique across types, so the cache may key by `id` alone (Apollo's dataIdFromObject).
-    const apollo = client(ROOT_TOKEN, new InMemoryCache({ dataIdFromObject: (o) => (typeof o.id === 'string' ? o.id : undefined) }));
+    const apollo = client(
+      ROOT_TOKEN,
+      new InMemoryCache({ dataIdFromObject: (o) => (typeof o.id === 'string' ? o.id : undefined) }),
+    );
     const NAMESPACE = gql`
-      query Ns { namespace(fullPath: "acme") { id name } }
+      query Ns {
+        namespace(fullPath: "acme") {
+          id
+          name
+        }
+      }
     `;
     const ns = await apollo.query<{ namespace: { id: string; name: string } }>({ query: NAMESPACE });
-    const group = await apollo.query<{ group: { id: string } }>({ query: gql`query G { group(fullPath: "acme") { id name } }` });
+    const group = await apollo.query<{ group: { id: string } }>({
+      query: gql`
+        query G {
+          group(fullPath: "acme") {
+            id
+            name
+          }
+        }
+      `,
+    });
     expect(group.data.group.id).toBe(ns.data.namespace.id);
     const res = await apollo.mutate<{ groupUpdate: { errors: string[] } }>({
-      mutation: gql`mutation Rename($id: ID!) { groupUpdate(input: { id: $id, name: "Acme Corp" }) { group { id name } errors } }`,
+      mutation: gql`
+        mutation Rename($id: ID!) {
+          groupUpdate(input: { id: $id, name: "Acme Corp" }) {
+            group {
+              id
+              name
+            }
+            errors
+          }
+        }
+      `,
       variables: { id: group.data.group.id },
     });
     expect(res.data!.groupUpdate.errors).toEqual([]);

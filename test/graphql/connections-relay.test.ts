@@ -49,7 +49,16 @@ beforeAll(async () => {
   fs.copyFileSync(path.join(__dirname, '../../schema.graphql'), path.join(dir, 'schema.graphql'));
   fs.writeFileSync(path.join(dir, 'src/ConnGroups.js'), SOURCE);
   // CommonJS artifacts (eagerEsModules false): jest requires them as they are.
-  fs.writeFileSync(path.join(dir, 'relay.config.json'), JSON.stringify({ src: './src', schema: './schema.graphql', language: 'javascript', artifactDirectory: './generated', eagerEsModules: false }));
+  fs.writeFileSync(
+    path.join(dir, 'relay.config.json'),
+    JSON.stringify({
+      src: './src',
+      schema: './schema.graphql',
+      language: 'javascript',
+      artifactDirectory: './generated',
+      eagerEsModules: false,
+    }),
+  );
   execFileSync(process.execPath, [require.resolve('relay-compiler/cli.js')], { cwd: dir, stdio: 'pipe' });
   /* eslint-disable @typescript-eslint/no-require-imports -- artifacts the relay compiler just wrote */
   artifacts = {
@@ -59,7 +68,8 @@ beforeAll(async () => {
   /* eslint-enable @typescript-eslint/no-require-imports */
   for (let i = 0; i < 3; i += 1) {
     const parent = await createGroup(t, { path: `relay-${i}`, name: `Relay ${i}`, visibility: 'public' });
-    for (const name of ['Alpha', 'Beta']) await createGroup(t, { path: `relay-${i}-${name.toLowerCase()}`, name, parent, visibility: 'public' });
+    for (const name of ['Alpha', 'Beta'])
+      await createGroup(t, { path: `relay-${i}-${name.toLowerCase()}`, name, parent, visibility: 'public' });
   }
   server = http.createServer(t.app);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -106,7 +116,9 @@ interface ListState {
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 it('usePaginationFragment: loadNext appends each next page until hasNext is false', async () => {
-  const expectedRes = await api(t, ROOT_TOKEN).graphql('{ groups(allAvailable: true, orderBy: NAME, perPage: 100) { nodes { fullPath } } }');
+  const expectedRes = await api(t, ROOT_TOKEN).graphql(
+    '{ groups(allAvailable: true, orderBy: NAME, perPage: 100) { nodes { fullPath } } }',
+  );
   const expected = (expectedRes.body.data.groups.nodes as { fullPath: string }[]).map((n) => n.fullPath);
   expect(expected).toHaveLength(9);
 
@@ -129,7 +141,11 @@ it('usePaginationFragment: loadNext appends each next page until hasNext is fals
     const { data, loadNext, hasNext, isLoadingNext } = usePaginationFragment(artifacts.fragment, props.query as never);
     const groups = (data as { groups: { count: number | null; edges: { node: { fullPath: string } }[] } }).groups;
     state = { paths: groups.edges.map((e) => e.node.fullPath), count: groups.count, hasNext, isLoadingNext, loadNext };
-    return h('ul', null, state.paths.map((p) => h('li', { key: p }, p)));
+    return h(
+      'ul',
+      null,
+      state.paths.map((p) => h('li', { key: p }, p)),
+    );
   }
   function App() {
     const data = useLazyLoadQuery(artifacts.query, {});
@@ -143,7 +159,12 @@ it('usePaginationFragment: loadNext appends each next page until hasNext is fals
 
   let renderer: ReactTestRenderer | undefined;
   await act(async () => {
-    renderer = create(h(RelayEnvironmentProvider, { environment, children: h(Suspense, { fallback: h('p', null, 'loading') }, h(App)) }));
+    renderer = create(
+      h(RelayEnvironmentProvider, {
+        environment,
+        children: h(Suspense, { fallback: h('p', null, 'loading') }, h(App)),
+      }),
+    );
   });
   await until(() => !!state);
   expect(state!.paths).toEqual(expected.slice(0, 3));

@@ -17,7 +17,12 @@ import { ROOT_TOKEN, api, useTestApp } from '../support/test-app';
 const t = useTestApp({ reset: 'once' });
 
 type Edge = { cursor: string; node: { id: unknown } };
-type PageInfo = { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+type PageInfo = {
+  hasNextPage: boolean;
+  hasPreviousPage: boolean;
+  startCursor: string | null;
+  endCursor: string | null;
+};
 type Conn = { edges: Edge[]; nodes: { id: unknown }[]; pageInfo: PageInfo; count: number | null };
 
 let parents: TestGroup[] = [];
@@ -26,16 +31,21 @@ let jobRunner = 0;
 beforeAll(async () => {
   // Groups with equal names under different parents: ties on name, broken by id.
   parents = [];
-  for (let i = 0; i < 4; i += 1) parents.push(await createGroup(t, { path: `conn-parent-${i}`, name: `Parent ${3 - i}`, visibility: 'public' }));
+  for (let i = 0; i < 4; i += 1)
+    parents.push(await createGroup(t, { path: `conn-parent-${i}`, name: `Parent ${3 - i}`, visibility: 'public' }));
   for (const p of parents) {
-    for (const name of ['Same', 'Tie', 'Zeta']) await createGroup(t, { path: `${p.path}-${name.toLowerCase()}`, name, parent: p, visibility: 'public' });
+    for (const name of ['Same', 'Tie', 'Zeta'])
+      await createGroup(t, { path: `${p.path}-${name.toLowerCase()}`, name, parent: p, visibility: 'public' });
   }
   // Projects created within the same milliseconds: ties on created_at.
-  for (let i = 0; i < 14; i += 1) await createProject(t, { namespace: parents[i % 4], path: `conn-p${i}`, visibility: i % 3 ? 'public' : 'private' });
+  for (let i = 0; i < 14; i += 1)
+    await createProject(t, { namespace: parents[i % 4], path: `conn-p${i}`, visibility: i % 3 ? 'public' : 'private' });
   const users = [];
   for (let i = 0; i < 9; i += 1) users.push(await createUser(t, { username: `conn-user-${i}` }));
   for (const [i, u] of users.entries()) await addGroupMember(t, parents[0], u, [10, 20, 30, 40][i % 4]);
-  const project = { id: (await createProject(t, { namespace: parents[1], path: 'conn-jobs', visibility: 'public' })).id };
+  const project = {
+    id: (await createProject(t, { namespace: parents[1], path: 'conn-jobs', visibility: 'public' })).id,
+  };
   for (let i = 0; i < 7; i += 1) await createRunner(t, { shared: true, description: `conn runner ${i}` });
   const runner = await createRunner(t, { shared: true, description: 'conn busy runner' });
   jobRunner = runner.id;
@@ -59,18 +69,51 @@ interface ListCase {
 }
 
 const VARS = '$first: Int, $after: String, $last: Int, $before: String, $page: Int, $perPage: Int';
-const CONN = 'edges { cursor node { id } } nodes { id } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } count';
+const CONN =
+  'edges { cursor node { id } } nodes { id } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } count';
 
 const root = (name: string) => (d: Record<string, unknown>) => d[name] as Conn;
 
 const CASES: ListCase[] = [
-  { name: 'groups by name (ties)', field: 'groups(allAvailable: true, orderBy: NAME, first: $first, after: $after, last: $last, before: $before, page: $page, perPage: $perPage)', pick: root('groups') },
-  { name: 'groups by path, descending', field: 'groups(allAvailable: true, orderBy: PATH, sort: DESC, first: $first, after: $after, last: $last, before: $before, page: $page, perPage: $perPage)', pick: root('groups') },
-  { name: 'projects (created_at desc, ties)', field: 'projects(first: $first, after: $after, last: $last, before: $before, page: $page, perPage: $perPage)', pick: root('projects') },
-  { name: 'projects by name', field: 'projects(orderBy: NAME, sort: ASC, first: $first, after: $after, last: $last, before: $before, page: $page, perPage: $perPage)', pick: root('projects') },
-  { name: 'users', field: 'users(first: $first, after: $after, last: $last, before: $before, page: $page, perPage: $perPage)', pick: root('users') },
-  { name: 'runners', field: 'allRunners(first: $first, after: $after, last: $last, before: $before, page: $page, perPage: $perPage)', pick: root('allRunners') },
-  { name: 'group members', field: 'groupMembers(sourceId: "conn-parent-0", first: $first, after: $after, last: $last, before: $before, page: $page, perPage: $perPage)', pick: root('groupMembers') },
+  {
+    name: 'groups by name (ties)',
+    field:
+      'groups(allAvailable: true, orderBy: NAME, first: $first, after: $after, last: $last, before: $before, page: $page, perPage: $perPage)',
+    pick: root('groups'),
+  },
+  {
+    name: 'groups by path, descending',
+    field:
+      'groups(allAvailable: true, orderBy: PATH, sort: DESC, first: $first, after: $after, last: $last, before: $before, page: $page, perPage: $perPage)',
+    pick: root('groups'),
+  },
+  {
+    name: 'projects (created_at desc, ties)',
+    field: 'projects(first: $first, after: $after, last: $last, before: $before, page: $page, perPage: $perPage)',
+    pick: root('projects'),
+  },
+  {
+    name: 'projects by name',
+    field:
+      'projects(orderBy: NAME, sort: ASC, first: $first, after: $after, last: $last, before: $before, page: $page, perPage: $perPage)',
+    pick: root('projects'),
+  },
+  {
+    name: 'users',
+    field: 'users(first: $first, after: $after, last: $last, before: $before, page: $page, perPage: $perPage)',
+    pick: root('users'),
+  },
+  {
+    name: 'runners',
+    field: 'allRunners(first: $first, after: $after, last: $last, before: $before, page: $page, perPage: $perPage)',
+    pick: root('allRunners'),
+  },
+  {
+    name: 'group members',
+    field:
+      'groupMembers(sourceId: "conn-parent-0", first: $first, after: $after, last: $last, before: $before, page: $page, perPage: $perPage)',
+    pick: root('groupMembers'),
+  },
 ];
 
 const query = (c: ListCase) => `query(${VARS}) { ${c.field} { ${CONN} } }`;
@@ -85,7 +128,11 @@ async function offsetOrder(c: ListCase): Promise<unknown[]> {
   }
 }
 
-async function walk(c: ListCase, dir: 'forward' | 'backward', size: number): Promise<{ ids: unknown[]; pages: Conn[] }> {
+async function walk(
+  c: ListCase,
+  dir: 'forward' | 'backward',
+  size: number,
+): Promise<{ ids: unknown[]; pages: Conn[] }> {
   const pages: Conn[] = [];
   let cursor: string | null = null;
   for (let i = 0; i < 100; i += 1) {
@@ -148,7 +195,8 @@ describe('forward and backward walks equal the offset order', () => {
   it('a list ordered by several columns (project users by search rank, then name) is cut by position', async () => {
     const c: ListCase = {
       name: 'project users',
-      field: 'projectUsers(id: "conn-parent-0/conn-p0", search: "conn-user", first: $first, after: $after, last: $last, before: $before, page: $page, perPage: $perPage)',
+      field:
+        'projectUsers(id: "conn-parent-0/conn-p0", search: "conn-user", first: $first, after: $after, last: $last, before: $before, page: $page, perPage: $perPage)',
       pick: root('projectUsers'),
     };
     const expected = await offsetOrder(c);
@@ -156,7 +204,9 @@ describe('forward and backward walks equal the offset order', () => {
     for (const dir of ['forward', 'backward'] as const) expect((await walk(c, dir, 4)).ids).toEqual(expected);
     // Its cursors are positions: a keyset cursor from another list does not fit.
     const keyset = CASES[0].pick((await gqlAs(query(CASES[0]), { first: 1 })).data!).pageInfo.endCursor;
-    expect((await gqlAs(query(c), { first: 1, after: keyset })).errors?.[0]).toMatchObject({ message: 'cursor is invalid' });
+    expect((await gqlAs(query(c), { first: 1, after: keyset })).errors?.[0]).toMatchObject({
+      message: 'cursor is invalid',
+    });
   });
 });
 
@@ -174,17 +224,25 @@ describe('arguments', () => {
   ])('%j → BAD_USER_INPUT %s', async (vars, message) => {
     const body = await gqlAs(query(c), vars);
     expect(body.data).toEqual({ groups: null });
-    expect(body.errors).toEqual([expect.objectContaining({ message, extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }) })]);
+    expect(body.errors).toEqual([
+      expect.objectContaining({ message, extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }) }),
+    ]);
   });
 
   it('refuses first/after next to keyset pagination', async () => {
     const body = await gqlAs('{ groups(pagination: KEYSET, first: 2) { nodes { id } } }');
-    expect(body.errors?.[0]).toMatchObject({ message: 'pagination and cursor cannot be combined with first, after, last or before', extensions: { code: 'BAD_USER_INPUT' } });
+    expect(body.errors?.[0]).toMatchObject({
+      message: 'pagination and cursor cannot be combined with first, after, last or before',
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
   });
 
   it('a cursor whose value does not fit the sort column is invalid, not a server error', async () => {
     const forged = Buffer.from(JSON.stringify({ v: 'not a time', id: 3 })).toString('base64url');
-    const body = await gqlAs('query($a: String) { projects(orderBy: CREATED_AT, first: 2, after: $a) { nodes { id } } }', { a: forged });
+    const body = await gqlAs(
+      'query($a: String) { projects(orderBy: CREATED_AT, first: 2, after: $a) { nodes { id } } }',
+      { a: forged },
+    );
     expect(body.errors?.[0]).toMatchObject({ message: 'cursor is invalid', extensions: { code: 'BAD_USER_INPUT' } });
   });
 
@@ -214,8 +272,12 @@ describe('every top-level list takes the connection arguments', () => {
     });
     expect(fields.length).toBeGreaterThan(10);
     for (const f of fields) {
-      const body = await gqlAs(`{ ${f.name}(first: 1) { perPage edges { cursor } pageInfo { hasNextPage endCursor } count } }`);
-      const errors = (body.errors ?? []).filter((e) => e.extensions.code !== 'FORBIDDEN' && e.extensions.code !== 'NOT_FOUND');
+      const body = await gqlAs(
+        `{ ${f.name}(first: 1) { perPage edges { cursor } pageInfo { hasNextPage endCursor } count } }`,
+      );
+      const errors = (body.errors ?? []).filter(
+        (e) => e.extensions.code !== 'FORBIDDEN' && e.extensions.code !== 'NOT_FOUND',
+      );
       expect([f.name, errors]).toEqual([f.name, []]);
       const page = body.data?.[f.name] as { perPage: number; edges: unknown[] } | null;
       if (page) expect([f.name, page.perPage, page.edges.length <= 1]).toEqual([f.name, 1, true]);
@@ -226,10 +288,13 @@ describe('every top-level list takes the connection arguments', () => {
 
 describe('nested lists', () => {
   it('Runner.jobs takes first/after and last/before in one statement for every runner of the page', async () => {
-    const all = await gqlAs('query($id: CiRunnerID!) { runnerJobs(id: $id, perPage: 100) { nodes { id } } }', { id: jobRunner });
+    const all = await gqlAs('query($id: CiRunnerID!) { runnerJobs(id: $id, perPage: 100) { nodes { id } } }', {
+      id: jobRunner,
+    });
     const expected = (all.data!.runnerJobs as { nodes: { id: number }[] }).nodes.map((n) => n.id);
     expect(expected).toHaveLength(11);
-    const q = 'query($after: String) { allRunners(perPage: 100) { nodes { id: databaseId jobs(first: 4, after: $after) { count edges { cursor node { id } } pageInfo { hasNextPage hasPreviousPage endCursor } } } } }';
+    const q =
+      'query($after: String) { allRunners(perPage: 100) { nodes { id: databaseId jobs(first: 4, after: $after) { count edges { cursor node { id } } pageInfo { hasNextPage hasPreviousPage endCursor } } } } }';
     const seen: number[] = [];
     let after: string | null = null;
     for (;;) {
@@ -244,32 +309,46 @@ describe('nested lists', () => {
       after = mine.pageInfo.endCursor;
     }
     expect(seen).toEqual(expected);
-    const last = await gqlAs('query($id: CiRunnerID!) { runner(id: $id) { jobs(last: 3, status: SUCCESS) { nodes { id } pageInfo { hasPreviousPage hasNextPage } } } }', { id: jobRunner });
+    const last = await gqlAs(
+      'query($id: CiRunnerID!) { runner(id: $id) { jobs(last: 3, status: SUCCESS) { nodes { id } pageInfo { hasPreviousPage hasNextPage } } } }',
+      { id: jobRunner },
+    );
     const jobs = (last.data!.runner as { jobs: { nodes: { id: number }[]; pageInfo: PageInfo } }).jobs;
     expect(jobs.nodes.map((n) => n.id)).toEqual(expected.filter((_, i) => i % 2 === 1).slice(-3));
     expect(jobs.pageInfo).toEqual({ hasPreviousPage: true, hasNextPage: false });
   });
 
   it('Group.subgroups with first and after, per parent', async () => {
-    const q = 'query($after: String) { groups(topLevelOnly: true, search: "conn-parent", perPage: 10) { nodes { fullPath subgroups(first: 2, after: $after) { count nodes { name } pageInfo { hasNextPage endCursor } } } } }';
+    const q =
+      'query($after: String) { groups(topLevelOnly: true, search: "conn-parent", perPage: 10) { nodes { fullPath subgroups(first: 2, after: $after) { count nodes { name } pageInfo { hasNextPage endCursor } } } } }';
     const body = await gqlAs(q);
-    const nodes = (body.data!.groups as { nodes: { fullPath: string; subgroups: Conn & { nodes: { name: string }[] } }[] }).nodes;
+    const nodes = (
+      body.data!.groups as { nodes: { fullPath: string; subgroups: Conn & { nodes: { name: string }[] } }[] }
+    ).nodes;
     expect(nodes).toHaveLength(4);
     for (const g of nodes) {
       expect(g.subgroups.nodes.map((n) => (n as unknown as { name: string }).name)).toEqual(['Same', 'Tie']);
       expect(g.subgroups.count).toBe(3);
       expect(g.subgroups.pageInfo.hasNextPage).toBe(true);
     }
-    const next = await gqlAs('query($after: String, $path: ID!) { group(id: $path) { subgroups(first: 2, after: $after) { nodes { name } pageInfo { hasNextPage } } } }', {
-      path: nodes[0].fullPath, after: nodes[0].subgroups.pageInfo.endCursor,
+    const next = await gqlAs(
+      'query($after: String, $path: ID!) { group(id: $path) { subgroups(first: 2, after: $after) { nodes { name } pageInfo { hasNextPage } } } }',
+      {
+        path: nodes[0].fullPath,
+        after: nodes[0].subgroups.pageInfo.endCursor,
+      },
+    );
+    expect((next.data!.group as { subgroups: unknown }).subgroups).toEqual({
+      nodes: [{ name: 'Zeta' }],
+      pageInfo: { hasNextPage: false },
     });
-    expect((next.data!.group as { subgroups: unknown }).subgroups).toEqual({ nodes: [{ name: 'Zeta' }], pageInfo: { hasNextPage: false } });
   });
 });
 
 describe('cost', () => {
   it('counts edges and nodes by first/last like perPage', async () => {
-    const score = async (q: string) => ((await gqlAs(`{ queryComplexity { score } ${q} }`)).data!.queryComplexity as { score: number }).score;
+    const score = async (q: string) =>
+      ((await gqlAs(`{ queryComplexity { score } ${q} }`)).data!.queryComplexity as { score: number }).score;
     const base = await score('groups(perPage: 7) { nodes { id } }');
     expect(await score('groups(first: 7) { nodes { id } }')).toBe(base);
     expect(await score('groups(last: 7) { edges { node { id } } }')).toBe(base + 7);
@@ -284,21 +363,41 @@ describe('Apollo Client 3: relayStylePagination with fetchMore', () => {
     try {
       const { port } = server.address() as AddressInfo;
       const client = new ApolloClient({
-        link: new HttpLink({ uri: `http://127.0.0.1:${port}/graphql`, fetch, headers: { 'PRIVATE-TOKEN': ROOT_TOKEN } }),
-        cache: new InMemoryCache({ typePolicies: { Query: { fields: { groups: relayStylePagination(['search', 'orderBy', 'sort', 'allAvailable']) } } } }),
+        link: new HttpLink({
+          uri: `http://127.0.0.1:${port}/graphql`,
+          fetch,
+          headers: { 'PRIVATE-TOKEN': ROOT_TOKEN },
+        }),
+        cache: new InMemoryCache({
+          typePolicies: {
+            Query: { fields: { groups: relayStylePagination(['search', 'orderBy', 'sort', 'allAvailable']) } },
+          },
+        }),
       });
       const GROUPS = gql`
         query Groups($first: Int!, $after: String) {
           groups(allAvailable: true, orderBy: NAME, first: $first, after: $after) {
-            edges { cursor node { id fullPath name } }
-            pageInfo { hasNextPage endCursor }
+            edges {
+              cursor
+              node {
+                id
+                fullPath
+                name
+              }
+            }
+            pageInfo {
+              hasNextPage
+              endCursor
+            }
             count
           }
         }
       `;
       const expected = await offsetOrder(CASES[0]);
       const subscriptions: { unsubscribe(): void }[] = [];
-      const watch = client.watchQuery<{ groups: { edges: { node: { id: number } }[]; pageInfo: { hasNextPage: boolean; endCursor: string } } }>({ query: GROUPS, variables: { first: 3 } });
+      const watch = client.watchQuery<{
+        groups: { edges: { node: { id: number } }[]; pageInfo: { hasNextPage: boolean; endCursor: string } };
+      }>({ query: GROUPS, variables: { first: 3 } });
       // Subscribed as a component would be: the cache then feeds every merged page back to it.
       let result = await new Promise<ReturnType<typeof watch.getCurrentResult>>((resolve, reject) => {
         const sub = watch.subscribe({ next: (r) => !r.loading && resolve(r), error: reject });
@@ -312,7 +411,10 @@ describe('Apollo Client 3: relayStylePagination with fetchMore', () => {
       }
       expect(fetches).toBe(Math.ceil(expected.length / 3));
       expect(result.data.groups.edges.map((e) => e.node.id)).toEqual(expected);
-      const cached = client.readQuery<{ groups: { edges: { node: { id: number } }[] } }>({ query: GROUPS, variables: { first: 3 } });
+      const cached = client.readQuery<{ groups: { edges: { node: { id: number } }[] } }>({
+        query: GROUPS,
+        variables: { first: 3 },
+      });
       expect(cached!.groups.edges.map((e) => e.node.id)).toEqual(expected);
       subscriptions.forEach((s) => s.unsubscribe());
       client.stop();
@@ -327,7 +429,9 @@ describe('count is bounded like the REST totals', () => {
   it('null above 10,000 items, exact below; in both modes', async () => {
     const big = await createGroup(t, { path: 'conn-bulk', visibility: 'public' });
     await addBulkProjects(t, big.id, 1, 10_001, 'public');
-    const body = await gqlAs('{ a: projects(first: 2) { count edges { cursor } } b: projects(perPage: 2) { count total } c: projects(first: 2, search: "bulk-1000") { count } }');
+    const body = await gqlAs(
+      '{ a: projects(first: 2) { count edges { cursor } } b: projects(perPage: 2) { count total } c: projects(first: 2, search: "bulk-1000") { count } }',
+    );
     // bulk-1000, bulk-10000, bulk-10001.
     expect(body.data).toMatchObject({ a: { count: null }, b: { count: null, total: null }, c: { count: 3 } });
   });
@@ -336,7 +440,9 @@ describe('count is bounded like the REST totals', () => {
     await t.orm.em.getConnection().execute('analyze projects');
     const deep = await gqlAs('{ projects(orderBy: CREATED_AT, last: 1) { pageInfo { startCursor } } }');
     const after = (deep.data!.projects as { pageInfo: PageInfo }).pageInfo.startCursor;
-    const { sql } = await t.captureQueries(() => gqlAs('query($a: String) { projects(orderBy: CREATED_AT, first: 20, after: $a) { nodes { id } } }', { a: after }));
+    const { sql } = await t.captureQueries(() =>
+      gqlAs('query($a: String) { projects(orderBy: CREATED_AT, first: 20, after: $a) { nodes { id } } }', { a: after }),
+    );
     const page = sql.find((s) => s.includes('page_cursor_v'))!;
     expect(page).toBeDefined();
     const plan = JSON.stringify(await t.orm.em.getConnection().execute(`explain (format json) ${page}`));

@@ -33,11 +33,14 @@ describe('Query.queryComplexity', () => {
   it('answers the score and depth of its own operation and the limits, to anonymous callers', async () => {
     const res = await api(t).graphql('{ queryComplexity { score limit depth depthLimit } }');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ data: { queryComplexity: { score: 1 + 4, limit: MAX_COMPLEXITY, depth: 2, depthLimit: 10 } } });
+    expect(res.body).toEqual({
+      data: { queryComplexity: { score: 1 + 4, limit: MAX_COMPLEXITY, depth: 2, depthLimit: 10 } },
+    });
   });
 
   it('counts a nested query by the formula: page size × (fields + limit × (fields + tag bound))', async () => {
-    const query = 'query($n: Int) { queryComplexity { score depth } groups(perPage: $n) { nodes { id projects(limit: 3) { id tagList } } } }';
+    const query =
+      'query($n: Int) { queryComplexity { score depth } groups(perPage: $n) { nodes { id projects(limit: 3) { id tagList } } } }';
     // queryComplexity + score + depth, then groups: 1 + perPage × (nodes + id + projects + 3 × (id + 100 tags)).
     const expected = (n: number) => 3 + 1 + n * (1 + 1 + 1 + 3 * (1 + 100));
     for (const n of [5, 2]) {
@@ -52,7 +55,9 @@ describe('Query.queryComplexity', () => {
   it('counts lists of values at their bound: project tags 100, runner tags (no maximum) and token scopes', async () => {
     expect(await cost('{ runners(perPage: 10) { nodes { tagList } } }')).toBe(1 + 10 * (1 + UNBOUNDED_VALUES_COST));
     expect(await cost('{ project(id: "1") { tagList } }')).toBe(1 + 100);
-    const res = await api(t, ROOT_TOKEN).graphql('{ queryComplexity { score } applicationSettings { domainBlacklist } }');
+    const res = await api(t, ROOT_TOKEN).graphql(
+      '{ queryComplexity { score } applicationSettings { domainBlacklist } }',
+    );
     expect(res.body.data.queryComplexity.score).toBe(2 + 1 + UNBOUNDED_VALUES_COST);
   });
 
@@ -64,21 +69,32 @@ describe('Query.queryComplexity', () => {
     await api(t).graphql('{ __typename }').expect(200);
     const { result: res, count } = await t.countQueries(() => api(t).graphql(query));
     expect(res.status).toBe(400);
-    expect(res.body.errors[0]).toMatchObject({ message: `Query complexity ${2 + 1 + 100 * (2 + 100 * 101)} exceeds the maximum of 30000`, extensions: { code: 'QUERY_TOO_COMPLEX' } });
+    expect(res.body.errors[0]).toMatchObject({
+      message: `Query complexity ${2 + 1 + 100 * (2 + 100 * 101)} exceeds the maximum of 30000`,
+      extensions: { code: 'QUERY_TOO_COMPLEX' },
+    });
     expect(res.body.data).toBeUndefined();
     expect(count).toBe(0);
   });
 
   it('answers the same score for an operation run in process, outside Apollo (computed from the resolve info)', async () => {
     const source = '{ queryComplexity { score depth } groups(perPage: 4) { nodes { id } } }';
-    const contextValue = ctxFactory(loaderFactory(MODULES))({ em: t.orm.em.fork(), user: null, externalUrl: EXTERNAL_URL, secrets: TEST_SECRETS, cache: uncachedSharedCache() });
+    const contextValue = ctxFactory(loaderFactory(MODULES))({
+      em: t.orm.em.fork(),
+      user: null,
+      externalUrl: EXTERNAL_URL,
+      secrets: TEST_SECRETS,
+      cache: uncachedSharedCache(),
+    });
     const res = await graphql({ schema: await buildAppSchema(MODULES), source, contextValue });
     expect(res.data?.queryComplexity).toEqual({ score: await cost(source), depth: 3 });
   });
 
   it('every list field declares its bound, lists of values included (the schema build refuses otherwise)', async () => {
     expect(unboundedLists(await buildAppSchema(MODULES))).toEqual([]);
-    const bare = new GraphQLSchema({ query: new GraphQLObjectType({ name: 'Query', fields: { tags: { type: new GraphQLList(GraphQLString) } } }) });
+    const bare = new GraphQLSchema({
+      query: new GraphQLObjectType({ name: 'Query', fields: { tags: { type: new GraphQLList(GraphQLString) } } }),
+    });
     expect(unboundedLists(bare)).toEqual(['Query.tags']);
   });
 });
@@ -87,7 +103,11 @@ describe('POST /graphql with a JSON array (batch)', () => {
   it('answers an array of results, in order, each operation with its own score', async () => {
     const res = await batch([
       { query: '{ queryComplexity { score } }' },
-      { query: 'query Q($p: Int) { queryComplexity { score } groups(perPage: $p) { nodes { id } } }', variables: { p: 3 }, operationName: 'Q' },
+      {
+        query: 'query Q($p: Int) { queryComplexity { score } groups(perPage: $p) { nodes { id } } }',
+        variables: { p: 3 },
+        operationName: 'Q',
+      },
     ]);
     expect(res.status).toBe(200);
     expect(res.body).toHaveLength(2);
@@ -97,10 +117,13 @@ describe('POST /graphql with a JSON array (batch)', () => {
   });
 
   it('runs operations one after another: a query sees the mutation before it', async () => {
-    const res = await batch([
-      { query: 'mutation { createBroadcastMessage(input: { message: "batched" }) { id } }' },
-      { query: '{ broadcastMessages { nodes { message } } }' },
-    ], ROOT_TOKEN);
+    const res = await batch(
+      [
+        { query: 'mutation { createBroadcastMessage(input: { message: "batched" }) { id } }' },
+        { query: '{ broadcastMessages { nodes { message } } }' },
+      ],
+      ROOT_TOKEN,
+    );
     expect(res.status).toBe(200);
     expect(res.body[0].data.createBroadcastMessage.id).toBeDefined();
     expect(res.body[1].data.broadcastMessages.nodes.map((m: { message: string }) => m.message)).toContain('batched');
@@ -109,7 +132,11 @@ describe('POST /graphql with a JSON array (batch)', () => {
   it('refuses more than 10 operations with 400', async () => {
     const res = await batch(Array.from({ length: 11 }, () => ({ query: '{ queryComplexity { score } }' })));
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ errors: [{ message: 'A batch may hold at most 10 operations; this one has 11', extensions: { code: 'BATCH_TOO_LARGE' } }] });
+    expect(res.body).toEqual({
+      errors: [
+        { message: 'A batch may hold at most 10 operations; this one has 11', extensions: { code: 'BATCH_TOO_LARGE' } },
+      ],
+    });
     expect((await batch([])).status).toBe(400);
   });
 
@@ -117,43 +144,85 @@ describe('POST /graphql with a JSON array (batch)', () => {
     const heavy = '{ groups(perPage: 2) { nodes { projects { id tagList } } } }';
     const each = await cost(heavy);
     expect(each).toBeLessThanOrEqual(MAX_COMPLEXITY);
-    const res = await batch([{ query: 'mutation { createBroadcastMessage(input: { message: "never" }) { id } }' }, { query: heavy }, { query: heavy }], ROOT_TOKEN);
+    const res = await batch(
+      [
+        { query: 'mutation { createBroadcastMessage(input: { message: "never" }) { id } }' },
+        { query: heavy },
+        { query: heavy },
+      ],
+      ROOT_TOKEN,
+    );
     expect(res.status).toBe(400);
-    expect(res.body.errors[0]).toEqual({ message: `Batch complexity ${2 * each + 2} (all operations together) exceeds the maximum of 30000`, extensions: { code: 'QUERY_TOO_COMPLEX' } });
+    expect(res.body.errors[0]).toEqual({
+      message: `Batch complexity ${2 * each + 2} (all operations together) exceeds the maximum of 30000`,
+      extensions: { code: 'QUERY_TOO_COMPLEX' },
+    });
     const messages = await api(t, ROOT_TOKEN).graphql('{ broadcastMessages { nodes { message } } }');
-    expect(messages.body.data.broadcastMessages.nodes.map((m: { message: string }) => m.message)).not.toContain('never');
+    expect(messages.body.data.broadcastMessages.nodes.map((m: { message: string }) => m.message)).not.toContain(
+      'never',
+    );
   });
 
   it('checks each operation against the single-request limits', async () => {
-    const deep = await batch([{ query: '{ queryComplexity { score } }' }, { query: '{ groups(perPage: 100) { nodes { projects { id tagList } } } }' }]);
+    const deep = await batch([
+      { query: '{ queryComplexity { score } }' },
+      { query: '{ groups(perPage: 100) { nodes { projects { id tagList } } } }' },
+    ]);
     expect(deep.status).toBe(400);
-    expect(deep.body.errors[0].message).toMatch(/^Operation 2 of the batch: Query complexity \d+ exceeds the maximum of 30000$/);
-    const aliases = await batch([{ query: `{ ${Array.from({ length: 101 }, (_x, i) => `a${i}: __typename`).join(' ')} }` }]);
+    expect(deep.body.errors[0].message).toMatch(
+      /^Operation 2 of the batch: Query complexity \d+ exceeds the maximum of 30000$/,
+    );
+    const aliases = await batch([
+      { query: `{ ${Array.from({ length: 101 }, (_x, i) => `a${i}: __typename`).join(' ')} }` },
+    ]);
     expect(aliases.status).toBe(400);
-    expect(aliases.body.errors[0]).toEqual({ message: 'Operation 1 of the batch: Query has 101 aliases; the maximum is 100', extensions: { code: 'QUERY_TOO_LARGE' } });
+    expect(aliases.body.errors[0]).toEqual({
+      message: 'Operation 1 of the batch: Query has 101 aliases; the maximum is 100',
+      extensions: { code: 'QUERY_TOO_LARGE' },
+    });
   });
 
   it('refuses a hostile batch (every operation near the alias cap) fast: the caps apply to the batch as a whole', async () => {
-    const near = (k: number) => ({ query: `{ ${Array.from({ length: 99 }, (_x, i) => `a${k}x${i}: queryComplexity { score }`).join(' ')} }` });
+    const near = (k: number) => ({
+      query: `{ ${Array.from({ length: 99 }, (_x, i) => `a${k}x${i}: queryComplexity { score }`).join(' ')} }`,
+    });
     const started = Date.now();
     const res = await batch(Array.from({ length: 10 }, (_x, k) => near(k)));
     expect(Date.now() - started).toBeLessThan(1000);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ errors: [{ message: 'The batch has 198 aliases in all; the maximum is 100', extensions: { code: 'QUERY_TOO_LARGE' } }] });
+    expect(res.body).toEqual({
+      errors: [
+        { message: 'The batch has 198 aliases in all; the maximum is 100', extensions: { code: 'QUERY_TOO_LARGE' } },
+      ],
+    });
   });
 
   it('refuses a piece without its query text (a persisted query hash would escape the batch total)', async () => {
     const query = '{ groups(perPage: 2) { nodes { projects { id tagList } } } }';
     const sha256Hash = createHash('sha256').update(query).digest('hex');
-    const registered = await api(t).post('/graphql').send({ query, extensions: { persistedQuery: { version: 1, sha256Hash } } });
+    const registered = await api(t)
+      .post('/graphql')
+      .send({ query, extensions: { persistedQuery: { version: 1, sha256Hash } } });
     expect(registered.status).toBe(200);
-    const res = await batch(Array.from({ length: 3 }, () => ({ extensions: { persistedQuery: { version: 1, sha256Hash } } })));
+    const res = await batch(
+      Array.from({ length: 3 }, () => ({ extensions: { persistedQuery: { version: 1, sha256Hash } } })),
+    );
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ errors: [{ message: 'Operation 1 of the batch has no query text (a batch takes no persisted query hashes)', extensions: { code: 'BAD_REQUEST' } }] });
+    expect(res.body).toEqual({
+      errors: [
+        {
+          message: 'Operation 1 of the batch has no query text (a batch takes no persisted query hashes)',
+          extensions: { code: 'BAD_REQUEST' },
+        },
+      ],
+    });
   });
 
   it('never batches a GET', async () => {
-    const res = await request(t.app).get('/graphql?query=%7B%20queryComplexity%20%7B%20score%20%7D%20%7D').set('content-type', 'application/json').send(JSON.stringify([{ query: '{ __typename }' }]));
+    const res = await request(t.app)
+      .get('/graphql?query=%7B%20queryComplexity%20%7B%20score%20%7D%20%7D')
+      .set('content-type', 'application/json')
+      .send(JSON.stringify([{ query: '{ __typename }' }]));
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: { queryComplexity: { score: 2 } } });
   });

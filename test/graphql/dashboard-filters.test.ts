@@ -42,7 +42,10 @@ describe('Group.descendantGroups', () => {
     expect(admin.data.group.all.count).toBe(4);
     expect(paths(admin.data.group.direct.nodes)).toEqual(['acme/ops', 'acme/web']);
     expect(paths(admin.data.group.found.nodes)).toEqual(['acme/web/secret']);
-    expect(admin.data.group.first.edges.map((e: { node: Named }) => e.node.fullPath)).toEqual(['acme/ops', 'acme/web/secret']);
+    expect(admin.data.group.first.edges.map((e: { node: Named }) => e.node.fullPath)).toEqual([
+      'acme/ops',
+      'acme/web/secret',
+    ]);
     expect(admin.data.group.first.pageInfo.hasNextPage).toBe(true);
 
     const out = (await api(t, outsider.token).graphql(Q).expect(200)).body.data.group;
@@ -55,7 +58,13 @@ describe('Group.descendantGroups', () => {
     expect(paths(ins.all.nodes)).toContain('acme/web/secret');
 
     // The connection continues from the cursor.
-    const next = (await api(t, ROOT_TOKEN).graphql(`{ group(fullPath: "acme") { descendantGroups(first: 2, after: "${admin.data.group.first.pageInfo.endCursor}") { nodes { fullPath } pageInfo { hasNextPage } } } }`).expect(200)).body.data.group.descendantGroups;
+    const next = (
+      await api(t, ROOT_TOKEN)
+        .graphql(
+          `{ group(fullPath: "acme") { descendantGroups(first: 2, after: "${admin.data.group.first.pageInfo.endCursor}") { nodes { fullPath } pageInfo { hasNextPage } } } }`,
+        )
+        .expect(200)
+    ).body.data.group.descendantGroups;
     expect(paths(next.nodes)).toEqual(['acme/web/ui', 'acme/web']);
     expect(next.pageInfo.hasNextPage).toBe(false);
   });
@@ -78,7 +87,10 @@ describe('Group.descendantGroups', () => {
     const two = await run();
     expect(two.result.body.errors).toBeUndefined();
     expect(two.result.body.data.groups.nodes).toHaveLength(2);
-    expect(two.result.body.data.groups.nodes[0].descendantGroups).toEqual({ count: 2, nodes: [{ fullPath: 'top-0/sub/deep' }, { fullPath: 'top-0/sub' }] });
+    expect(two.result.body.data.groups.nodes[0].descendantGroups).toEqual({
+      count: 2,
+      nodes: [{ fullPath: 'top-0/sub/deep' }, { fullPath: 'top-0/sub' }],
+    });
     expect(two.result.body.data.groups.nodes[0].projectsPage).toEqual({ count: 1, nodes: [{ path: 'p-0' }] });
     await make(2, 10);
     const ten = await run();
@@ -90,11 +102,17 @@ describe('Group.descendantGroups', () => {
 describe('groups(parentPath)', () => {
   it('lists the direct subgroups of that group; none when the caller may not see it; REST ignores parent_path as before', async () => {
     const { outsider, insider } = await tree();
-    const q = (token: string | undefined, path: string) => api(t, token).graphql(`{ groups(allAvailable: true, parentPath: "${path}") { total nodes { fullPath } } }`).expect(200);
+    const q = (token: string | undefined, path: string) =>
+      api(t, token)
+        .graphql(`{ groups(allAvailable: true, parentPath: "${path}") { total nodes { fullPath } } }`)
+        .expect(200);
     expect(paths((await q(ROOT_TOKEN, 'acme')).body.data.groups.nodes)).toEqual(['acme/ops', 'acme/web']);
     expect(paths((await q(ROOT_TOKEN, 'ACME/web')).body.data.groups.nodes)).toEqual(['acme/web/secret', 'acme/web/ui']);
     expect(paths((await q(outsider.token, 'acme/web')).body.data.groups.nodes)).toEqual(['acme/web/ui']);
-    expect(paths((await q(insider.token, 'acme/web')).body.data.groups.nodes)).toEqual(['acme/web/secret', 'acme/web/ui']);
+    expect(paths((await q(insider.token, 'acme/web')).body.data.groups.nodes)).toEqual([
+      'acme/web/secret',
+      'acme/web/ui',
+    ]);
     expect((await q(outsider.token, 'acme/web/secret')).body.data.groups).toEqual({ total: 0, nodes: [] });
     expect((await q(ROOT_TOKEN, 'nope')).body.data.groups).toEqual({ total: 0, nodes: [] });
 
@@ -110,7 +128,13 @@ describe('Group.projectsPage and groupProjects(includeSubgroups)', () => {
   async function projects() {
     const g = await tree();
     await createProject(t, { namespace: g.acme, path: 'site', visibility: 'public', sizes: [30, 30, 0, 0] });
-    await createProject(t, { namespace: g.acme, path: 'old-site', visibility: 'public', archived: true, sizes: [10, 10, 0, 0] });
+    await createProject(t, {
+      namespace: g.acme,
+      path: 'old-site',
+      visibility: 'public',
+      archived: true,
+      sizes: [10, 10, 0, 0],
+    });
     await createProject(t, { namespace: g.web, path: 'frontend', visibility: 'public', sizes: [20, 20, 0, 0] });
     await createProject(t, { namespace: g.secret, path: 'vault', visibility: 'private', sizes: [40, 40, 0, 0] });
     return g;
@@ -145,11 +169,14 @@ describe('Group.projectsPage and groupProjects(includeSubgroups)', () => {
     expect(out.big.nodes.map((n: { path: string }) => n.path)).toEqual(['site', 'frontend', 'old-site']);
   });
 
-  it('groupProjects(includeSubgroups) adds the descendants\' projects; REST GET /groups/:id/projects ignores include_subgroups as before', async () => {
+  it("groupProjects(includeSubgroups) adds the descendants' projects; REST GET /groups/:id/projects ignores include_subgroups as before", async () => {
     await projects();
-    const q = (args: string) => api(t, ROOT_TOKEN).graphql(`{ groupProjects(id: "acme"${args}) { total nodes { path } } }`).expect(200);
+    const q = (args: string) =>
+      api(t, ROOT_TOKEN).graphql(`{ groupProjects(id: "acme"${args}) { total nodes { path } } }`).expect(200);
     expect((await q('')).body.data.groupProjects.nodes.map((n: { path: string }) => n.path).sort()).toEqual(['site']);
-    expect((await q(', includeSubgroups: true')).body.data.groupProjects.nodes.map((n: { path: string }) => n.path).sort()).toEqual(['frontend', 'site', 'vault']);
+    expect(
+      (await q(', includeSubgroups: true')).body.data.groupProjects.nodes.map((n: { path: string }) => n.path).sort(),
+    ).toEqual(['frontend', 'site', 'vault']);
     const plain = await api(t, ROOT_TOKEN).get('/api/v4/groups/acme/projects').expect(200);
     const withParam = await api(t, ROOT_TOKEN).get('/api/v4/groups/acme/projects?include_subgroups=true').expect(200);
     expect(withParam.body).toEqual(plain.body);
@@ -167,23 +194,47 @@ describe('runners(type, sort), Runner.runnerType and Runner.jobCount', () => {
     const a = await createRunner(t, { shared: true, description: 'a', contactedAt: new Date(now - 3 * HOUR) });
     const b = await createRunner(t, { shared: false, description: 'b', contactedAt: null, projects: [project] });
     const c = await createRunner(t, { shared: true, description: 'c', contactedAt: new Date(now - HOUR / 2) });
-    const d = await createRunner(t, { shared: false, description: 'd', contactedAt: new Date(now - 2 * HOUR), projects: [project] });
-    const created = [[a, 3], [b, 1], [c, 4], [d, 2]] as const;
-    for (const [r, days] of created) await t.orm.em.getConnection().execute('update ci_runners set created_at = ? where id = ?', [new Date(now - days * 24 * HOUR), r.id]);
+    const d = await createRunner(t, {
+      shared: false,
+      description: 'd',
+      contactedAt: new Date(now - 2 * HOUR),
+      projects: [project],
+    });
+    const created = [
+      [a, 3],
+      [b, 1],
+      [c, 4],
+      [d, 2],
+    ] as const;
+    for (const [r, days] of created)
+      await t.orm.em
+        .getConnection()
+        .execute('update ci_runners set created_at = ? where id = ?', [new Date(now - days * 24 * HOUR), r.id]);
     return { owner, project, a, b, c, d };
   }
   const ids = (nodes: { id: number }[]) => nodes.map((n) => n.id);
 
   it('type filters shared (INSTANCE_TYPE) and specific (PROJECT_TYPE) runners; GROUP_TYPE matches none; runnerType says which', async () => {
     const { owner, a, b, c, d } = await fleet();
-    const all = async (args: string) => (await api(t, ROOT_TOKEN).graphql(`{ allRunners${args} { nodes { id: databaseId runnerType } } }`).expect(200)).body.data.allRunners.nodes;
+    const all = async (args: string) =>
+      (await api(t, ROOT_TOKEN).graphql(`{ allRunners${args} { nodes { id: databaseId runnerType } } }`).expect(200))
+        .body.data.allRunners.nodes;
     expect(await all('')).toEqual([
-      { id: a.id, runnerType: 'INSTANCE_TYPE' }, { id: b.id, runnerType: 'PROJECT_TYPE' }, { id: c.id, runnerType: 'INSTANCE_TYPE' }, { id: d.id, runnerType: 'PROJECT_TYPE' },
+      { id: a.id, runnerType: 'INSTANCE_TYPE' },
+      { id: b.id, runnerType: 'PROJECT_TYPE' },
+      { id: c.id, runnerType: 'INSTANCE_TYPE' },
+      { id: d.id, runnerType: 'PROJECT_TYPE' },
     ]);
     expect(ids(await all('(type: INSTANCE_TYPE)'))).toEqual([a.id, c.id]);
     expect(ids(await all('(type: PROJECT_TYPE)'))).toEqual([b.id, d.id]);
     expect(await all('(type: GROUP_TYPE)')).toEqual([]);
-    const own = (await api(t, owner.token).graphql('{ runners(type: PROJECT_TYPE) { nodes { id: databaseId } } none: runners(type: INSTANCE_TYPE) { nodes { id: databaseId } } }').expect(200)).body.data;
+    const own = (
+      await api(t, owner.token)
+        .graphql(
+          '{ runners(type: PROJECT_TYPE) { nodes { id: databaseId } } none: runners(type: INSTANCE_TYPE) { nodes { id: databaseId } } }',
+        )
+        .expect(200)
+    ).body.data;
     expect(ids(own.runners.nodes)).toEqual([b.id, d.id]);
     expect(own.none.nodes).toEqual([]);
     const bad = await api(t, ROOT_TOKEN).graphql('{ allRunners(type: SHARED) { nodes { id } } }');
@@ -192,14 +243,20 @@ describe('runners(type, sort), Runner.runnerType and Runner.jobCount', () => {
 
   it('sort CONTACTED_ASC/DESC (never contacted as the oldest), CREATED_ASC/DESC; id order without sort; keyset connection pages', async () => {
     const { owner, a, b, c, d } = await fleet();
-    const all = async (args: string) => ids((await api(t, ROOT_TOKEN).graphql(`{ allRunners${args} { nodes { id: databaseId } } }`).expect(200)).body.data.allRunners.nodes);
+    const all = async (args: string) =>
+      ids(
+        (await api(t, ROOT_TOKEN).graphql(`{ allRunners${args} { nodes { id: databaseId } } }`).expect(200)).body.data
+          .allRunners.nodes,
+      );
     expect(await all('')).toEqual([a.id, b.id, c.id, d.id]);
     expect(await all('(sort: CONTACTED_ASC)')).toEqual([b.id, a.id, d.id, c.id]);
     expect(await all('(sort: CONTACTED_DESC)')).toEqual([c.id, d.id, a.id, b.id]);
     expect(await all('(sort: CREATED_ASC)')).toEqual([c.id, a.id, d.id, b.id]);
     expect(await all('(sort: CREATED_DESC)')).toEqual([b.id, d.id, a.id, c.id]);
     expect(await all('(sort: CONTACTED_DESC, type: INSTANCE_TYPE)')).toEqual([c.id, a.id]);
-    const own = (await api(t, owner.token).graphql('{ runners(sort: CONTACTED_DESC) { nodes { id: databaseId } } }').expect(200)).body.data.runners.nodes;
+    const own = (
+      await api(t, owner.token).graphql('{ runners(sort: CONTACTED_DESC) { nodes { id: databaseId } } }').expect(200)
+    ).body.data.runners.nodes;
     expect(ids(own)).toEqual([d.id, b.id]);
 
     // Page by page with Relay cursors, across the never-contacted runner's -infinity.
@@ -220,9 +277,14 @@ describe('runners(type, sort), Runner.runnerType and Runner.jobCount', () => {
 
   it('REST GET /runners and /runners/all answer as before with sort or type (unknown parameters ignored)', async () => {
     const { owner } = await fleet();
-    for (const [token, path] of [[owner.token, '/api/v4/runners'], [ROOT_TOKEN, '/api/v4/runners/all']] as const) {
+    for (const [token, path] of [
+      [owner.token, '/api/v4/runners'],
+      [ROOT_TOKEN, '/api/v4/runners/all'],
+    ] as const) {
       const plain = await api(t, token).get(path).expect(200);
-      const sorted = await api(t, token).get(`${path}?sort=CONTACTED_DESC&type=instance_type&runner_type=INSTANCE_TYPE`).expect(200);
+      const sorted = await api(t, token)
+        .get(`${path}?sort=CONTACTED_DESC&type=instance_type&runner_type=INSTANCE_TYPE`)
+        .expect(200);
       expect(sorted.body).toEqual(plain.body);
       expect(sorted.headers['x-total']).toBe(plain.headers['x-total']);
     }
@@ -246,33 +308,55 @@ describe('runners(type, sort), Runner.runnerType and Runner.jobCount', () => {
     await createJob(t, { runner: a, project });
     const Q = '{ allRunners { nodes { id: databaseId jobCount } } }';
     const res = (await api(t, ROOT_TOKEN).graphql(Q).expect(200)).body.data.allRunners.nodes;
-    expect(Object.fromEntries(res.map((r: { id: number; jobCount: number }) => [r.id, r.jobCount]))).toMatchObject({ [a.id]: 1, [b.id]: 3, [d.id]: 0 });
+    expect(Object.fromEntries(res.map((r: { id: number; jobCount: number }) => [r.id, r.jobCount]))).toMatchObject({
+      [a.id]: 1,
+      [b.id]: 3,
+      [d.id]: 0,
+    });
     // A non-admin sees the count of the runners they own only (as Runner.jobs).
-    const mine = (await api(t, owner.token).graphql(`{ runners { nodes { id: databaseId jobCount } } shared: runner(id: "${a.id}") { jobCount } }`).expect(200)).body.data;
-    expect(mine.runners.nodes).toEqual([{ id: b.id, jobCount: 3 }, { id: d.id, jobCount: 0 }]);
+    const mine = (
+      await api(t, owner.token)
+        .graphql(`{ runners { nodes { id: databaseId jobCount } } shared: runner(id: "${a.id}") { jobCount } }`)
+        .expect(200)
+    ).body.data;
+    expect(mine.runners.nodes).toEqual([
+      { id: b.id, jobCount: 3 },
+      { id: d.id, jobCount: 0 },
+    ]);
     expect(mine.shared).toEqual({ jobCount: null });
 
-    const two = await t.countQueries(() => api(t, ROOT_TOKEN).graphql('{ allRunners(first: 2) { nodes { jobCount } } }').expect(200));
-    const ten = await t.countQueries(() => api(t, ROOT_TOKEN).graphql('{ allRunners(first: 10) { nodes { jobCount } } }').expect(200));
+    const two = await t.countQueries(() =>
+      api(t, ROOT_TOKEN).graphql('{ allRunners(first: 2) { nodes { jobCount } } }').expect(200),
+    );
+    const ten = await t.countQueries(() =>
+      api(t, ROOT_TOKEN).graphql('{ allRunners(first: 10) { nodes { jobCount } } }').expect(200),
+    );
     for (let i = 0; i < 8; i += 1) await createRunner(t, { shared: true });
-    const ten2 = await t.countQueries(() => api(t, ROOT_TOKEN).graphql('{ allRunners(first: 10) { nodes { jobCount } } }').expect(200));
+    const ten2 = await t.countQueries(() =>
+      api(t, ROOT_TOKEN).graphql('{ allRunners(first: 10) { nodes { jobCount } } }').expect(200),
+    );
     expect(ten2.result.body.data.allRunners.nodes).toHaveLength(10);
     expect(ten.count).toBe(two.count);
     expect(ten2.count).toBe(two.count);
   });
 
-  it('jobCount(statuses): only jobs in those statuses (GitLab\'s argument), an empty list counts none; one statement per set of statuses', async () => {
+  it("jobCount(statuses): only jobs in those statuses (GitLab's argument), an empty list counts none; one statement per set of statuses", async () => {
     const { project, a, b } = await fleet();
-    for (const status of ['running', 'running', 'failed', 'success']) await createJob(t, { runner: b, project, status });
+    for (const status of ['running', 'running', 'failed', 'success'])
+      await createJob(t, { runner: b, project, status });
     await createJob(t, { runner: a, project, status: 'failed' });
     const Q = `{ allRunners { nodes { id: databaseId all: jobCount running: jobCount(statuses: [RUNNING]) broken: jobCount(statuses: [FAILED, RUNNING, FAILED]) none: jobCount(statuses: []) } } }`;
     const { result, count } = await t.countQueries(() => api(t, ROOT_TOKEN).graphql(Q).expect(200));
     const byId = Object.fromEntries(result.body.data.allRunners.nodes.map((r: { id: number }) => [r.id, r]));
     expect(byId[b.id]).toEqual({ id: b.id, all: 4, running: 2, broken: 3, none: 0 });
     expect(byId[a.id]).toEqual({ id: a.id, all: 1, running: 0, broken: 1, none: 0 });
-    const plain = await t.countQueries(() => api(t, ROOT_TOKEN).graphql('{ allRunners { nodes { id: databaseId } } }').expect(200));
+    const plain = await t.countQueries(() =>
+      api(t, ROOT_TOKEN).graphql('{ allRunners { nodes { id: databaseId } } }').expect(200),
+    );
     expect(count).toBe(plain.count + 4); // four sets of statuses, one count statement each, for all the runners
-    expect((await api(t, ROOT_TOKEN).graphql('{ allRunners { nodes { jobCount(statuses: [NOPE]) } } }')).body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(
+      (await api(t, ROOT_TOKEN).graphql('{ allRunners { nodes { jobCount(statuses: [NOPE]) } } }')).body.errors[0]
+        .extensions.code,
+    ).toBe('GRAPHQL_VALIDATION_FAILED');
   });
 });
-

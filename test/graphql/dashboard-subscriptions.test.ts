@@ -15,8 +15,10 @@ afterEach(() => live.disposeClients());
 afterAll(() => live.closeServers());
 
 const FLAGS = 'subscription { featureFlagChanged { name deleted feature { id name state gates { key value } } } }';
-const MESSAGES = 'subscription { broadcastMessagesChanged { action id: databaseId broadcastMessage { id: databaseId message active } } }';
-const RUNNERS = 'subscription { runnerChanged { id: databaseId deleted runner { id: databaseId description active tagList } } }';
+const MESSAGES =
+  'subscription { broadcastMessagesChanged { action id: databaseId broadcastMessage { id: databaseId message active } } }';
+const RUNNERS =
+  'subscription { runnerChanged { id: databaseId deleted runner { id: databaseId description active tagList } } }';
 
 const settle = () => new Promise((r) => setTimeout(r, 300));
 const errorCodes = (s: LiveStream) => JSON.stringify(s.errors);
@@ -26,7 +28,10 @@ describe('Subscription.featureFlagChanged', () => {
     const url = await live.serve(t.attach, t.app);
     const s = await live.subscribe(live.connect(url, ROOT_TOKEN), FLAGS);
     await api(t, ROOT_TOKEN).post('/api/v4/features/beta_ui').send({ value: 'true' }).expect(201);
-    await api(t, ROOT_TOKEN).post('/api/v4/features/beta_ui').send({ value: '25', key: 'percentage_of_actors' }).expect(201);
+    await api(t, ROOT_TOKEN)
+      .post('/api/v4/features/beta_ui')
+      .send({ value: '25', key: 'percentage_of_actors' })
+      .expect(201);
     await api(t, ROOT_TOKEN).delete('/api/v4/features/beta_ui').expect(204);
     await waitFor('three changes', () => s.events.length >= 3, 10000);
     await settle();
@@ -37,7 +42,16 @@ describe('Subscription.featureFlagChanged', () => {
     const features = await api(t, ROOT_TOKEN).post('/api/v4/features/fast_diffs').send({ value: 'true' }).expect(201);
     await waitFor('the fourth change', () => s.events.length >= 4, 10000);
     expect(s.events[3]).toEqual({
-      featureFlagChanged: { name: 'fast_diffs', deleted: false, feature: { id: 'gid://gitlab/Feature/fast_diffs', name: 'fast_diffs', state: 'ON', gates: [{ key: 'boolean', value: true }] } },
+      featureFlagChanged: {
+        name: 'fast_diffs',
+        deleted: false,
+        feature: {
+          id: 'gid://gitlab/Feature/fast_diffs',
+          name: 'fast_diffs',
+          state: 'ON',
+          gates: [{ key: 'boolean', value: true }],
+        },
+      },
     });
     expect(features.body.state).toBe('on');
   });
@@ -60,17 +74,30 @@ describe('Subscription.broadcastMessagesChanged', () => {
     const url = await live.serve(t.attach, t.app);
     const s = await live.subscribe(live.connect(url, ROOT_TOKEN), MESSAGES);
     // The change's id is the message's global id (as BroadcastMessage.id), also once it is deleted.
-    const gids = await live.subscribe(live.connect(url, ROOT_TOKEN), 'subscription { broadcastMessagesChanged { id databaseId broadcastMessage { id } } }');
+    const gids = await live.subscribe(
+      live.connect(url, ROOT_TOKEN),
+      'subscription { broadcastMessagesChanged { id databaseId broadcastMessage { id } } }',
+    );
     const alice = await createUser(t, { username: 'alice' });
     const hers = await live.subscribe(live.connect(url, alice.token), MESSAGES);
-    const created = await api(t, ROOT_TOKEN).post('/api/v4/broadcast_messages').send({ message: 'Maintenance' }).expect(201);
+    const created = await api(t, ROOT_TOKEN)
+      .post('/api/v4/broadcast_messages')
+      .send({ message: 'Maintenance' })
+      .expect(201);
     const id = created.body.id as number;
-    await api(t, ROOT_TOKEN).put(`/api/v4/broadcast_messages/${id}`).send({ message: 'Maintenance tonight' }).expect(200);
+    await api(t, ROOT_TOKEN)
+      .put(`/api/v4/broadcast_messages/${id}`)
+      .send({ message: 'Maintenance tonight' })
+      .expect(200);
     await api(t, ROOT_TOKEN).delete(`/api/v4/broadcast_messages/${id}`).expect(204);
     await waitFor('three changes', () => s.events.length >= 3, 10000);
     await settle();
     expect(s.errors).toEqual([]);
-    expect(s.events.map((e) => (e.broadcastMessagesChanged as { action: string }).action)).toEqual(['CREATED', 'UPDATED', 'DELETED']);
+    expect(s.events.map((e) => (e.broadcastMessagesChanged as { action: string }).action)).toEqual([
+      'CREATED',
+      'UPDATED',
+      'DELETED',
+    ]);
     expect(s.events[2]).toEqual({ broadcastMessagesChanged: { action: 'DELETED', id, broadcastMessage: null } });
     const gid = `gid://gitlab/BroadcastMessage/${id}`;
     await waitFor('three changes with global ids', () => gids.events.length >= 3, 10000);
@@ -83,21 +110,31 @@ describe('Subscription.broadcastMessagesChanged', () => {
     expect(hers.events).toEqual([]);
   });
 
-  it('tells when a message becomes active and inactive as time passes (this instance\'s boundary timer)', async () => {
+  it("tells when a message becomes active and inactive as time passes (this instance's boundary timer)", async () => {
     const url = await live.serve(t.attach, t.app);
     const s = await live.subscribe(live.connect(url, ROOT_TOKEN), MESSAGES);
     const startsAt = new Date(Date.now() + 1500);
     const endsAt = new Date(startsAt.getTime() + 1000);
-    const created = await api(t, ROOT_TOKEN).post('/api/v4/broadcast_messages')
-      .send({ message: 'Soon', starts_at: startsAt.toISOString(), ends_at: endsAt.toISOString() }).expect(201);
+    const created = await api(t, ROOT_TOKEN)
+      .post('/api/v4/broadcast_messages')
+      .send({ message: 'Soon', starts_at: startsAt.toISOString(), ends_at: endsAt.toISOString() })
+      .expect(201);
     const id = created.body.id as number;
     await waitFor('activated and deactivated', () => s.events.length >= 3, 10000);
     await settle();
     expect(s.errors).toEqual([]);
     expect(s.events).toEqual([
       { broadcastMessagesChanged: { action: 'CREATED', id, broadcastMessage: { id, message: 'Soon', active: false } } },
-      { broadcastMessagesChanged: { action: 'ACTIVATED', id, broadcastMessage: { id, message: 'Soon', active: true } } },
-      { broadcastMessagesChanged: { action: 'DEACTIVATED', id, broadcastMessage: { id, message: 'Soon', active: false } } },
+      {
+        broadcastMessagesChanged: { action: 'ACTIVATED', id, broadcastMessage: { id, message: 'Soon', active: true } },
+      },
+      {
+        broadcastMessagesChanged: {
+          action: 'DEACTIVATED',
+          id,
+          broadcastMessage: { id, message: 'Soon', active: false },
+        },
+      },
     ]);
     // Delivered at the boundary, not before it (the window includes both ends: inactive after ends_at).
     expect(s.at[1]).toBeGreaterThanOrEqual(startsAt.getTime());
@@ -109,18 +146,36 @@ describe('Subscription.broadcastMessagesChanged', () => {
   it('plans again when a message is moved, and says nothing for an inverted window', async () => {
     const url = await live.serve(t.attach, t.app);
     const later = new Date(Date.now() + 60 * 60 * 1000);
-    const m = await api(t, ROOT_TOKEN).post('/api/v4/broadcast_messages')
-      .send({ message: 'Later', starts_at: later.toISOString(), ends_at: new Date(later.getTime() + 1000).toISOString() }).expect(201);
+    const m = await api(t, ROOT_TOKEN)
+      .post('/api/v4/broadcast_messages')
+      .send({
+        message: 'Later',
+        starts_at: later.toISOString(),
+        ends_at: new Date(later.getTime() + 1000).toISOString(),
+      })
+      .expect(201);
     const s = await live.subscribe(live.connect(url, ROOT_TOKEN), MESSAGES);
     const soon = new Date(Date.now() + 800);
-    await api(t, ROOT_TOKEN).put(`/api/v4/broadcast_messages/${m.body.id}`).send({ starts_at: soon.toISOString() }).expect(200);
+    await api(t, ROOT_TOKEN)
+      .put(`/api/v4/broadcast_messages/${m.body.id}`)
+      .send({ starts_at: soon.toISOString() })
+      .expect(200);
     const inverted = new Date(Date.now() + 600);
-    await api(t, ROOT_TOKEN).post('/api/v4/broadcast_messages')
-      .send({ message: 'Never', starts_at: inverted.toISOString(), ends_at: new Date(inverted.getTime() - 60_000).toISOString() }).expect(201);
+    await api(t, ROOT_TOKEN)
+      .post('/api/v4/broadcast_messages')
+      .send({
+        message: 'Never',
+        starts_at: inverted.toISOString(),
+        ends_at: new Date(inverted.getTime() - 60_000).toISOString(),
+      })
+      .expect(201);
     await waitFor('activated', () => s.events.length >= 3, 10000);
     await new Promise((r) => setTimeout(r, 800));
-    expect(s.events.map((e) => (e.broadcastMessagesChanged as { action: string; broadcastMessage: { message: string } }))
-      .map((c) => `${c.action} ${c.broadcastMessage.message}`)).toEqual(['UPDATED Later', 'CREATED Never', 'ACTIVATED Later']);
+    expect(
+      s.events
+        .map((e) => e.broadcastMessagesChanged as { action: string; broadcastMessage: { message: string } })
+        .map((c) => `${c.action} ${c.broadcastMessage.message}`),
+    ).toEqual(['UPDATED Later', 'CREATED Never', 'ACTIVATED Later']);
   });
 });
 
@@ -140,23 +195,54 @@ describe('Subscription.runnerChanged', () => {
     const url = await live.serve(t.attach, t.app);
     const { hers, other } = await fleet();
     const all = await live.subscribe(live.connect(url, ROOT_TOKEN), RUNNERS);
-    const one = await live.subscribe(live.connect(url, ROOT_TOKEN), `subscription { runnerChanged(id: "gid://gitlab/Ci::Runner/${other.id}") { id databaseId runner { id active } } }`);
-    const removed = await live.subscribe(live.connect(url, ROOT_TOKEN), `subscription { runnerChanged(id: ${hers.id}) { id databaseId deleted } }`);
-    await api(t, ROOT_TOKEN).put(`/api/v4/runners/${hers.id}`).send({ active: false, tag_list: 'docker,linux' }).expect(200);
+    const one = await live.subscribe(
+      live.connect(url, ROOT_TOKEN),
+      `subscription { runnerChanged(id: "gid://gitlab/Ci::Runner/${other.id}") { id databaseId runner { id active } } }`,
+    );
+    const removed = await live.subscribe(
+      live.connect(url, ROOT_TOKEN),
+      `subscription { runnerChanged(id: ${hers.id}) { id databaseId deleted } }`,
+    );
+    await api(t, ROOT_TOKEN)
+      .put(`/api/v4/runners/${hers.id}`)
+      .send({ active: false, tag_list: 'docker,linux' })
+      .expect(200);
     await api(t, ROOT_TOKEN).put(`/api/v4/runners/${other.id}`).send({ active: false }).expect(200);
     await api(t, ROOT_TOKEN).delete(`/api/v4/runners/${hers.id}`).expect(204);
     await waitFor('three changes', () => all.events.length >= 3, 10000);
     await settle();
     expect(all.errors).toEqual([]);
     expect(all.events).toEqual([
-      { runnerChanged: { id: hers.id, deleted: false, runner: { id: hers.id, description: 'hers', active: false, tagList: ['docker', 'linux'] } } },
-      { runnerChanged: { id: other.id, deleted: false, runner: { id: other.id, description: 'other', active: false, tagList: [] } } },
+      {
+        runnerChanged: {
+          id: hers.id,
+          deleted: false,
+          runner: { id: hers.id, description: 'hers', active: false, tagList: ['docker', 'linux'] },
+        },
+      },
+      {
+        runnerChanged: {
+          id: other.id,
+          deleted: false,
+          runner: { id: other.id, description: 'other', active: false, tagList: [] },
+        },
+      },
       { runnerChanged: { id: hers.id, deleted: true, runner: null } },
     ]);
     // The change's id is the runner's global id (as Runner.id), also once it is removed.
-    expect(one.events).toEqual([{ runnerChanged: { id: `gid://gitlab/Ci::Runner/${other.id}`, databaseId: other.id, runner: { id: `gid://gitlab/Ci::Runner/${other.id}`, active: false } } }]);
+    expect(one.events).toEqual([
+      {
+        runnerChanged: {
+          id: `gid://gitlab/Ci::Runner/${other.id}`,
+          databaseId: other.id,
+          runner: { id: `gid://gitlab/Ci::Runner/${other.id}`, active: false },
+        },
+      },
+    ]);
     await waitFor('both changes of hers', () => removed.events.length >= 2, 10000);
-    expect(removed.events[1]).toEqual({ runnerChanged: { id: `gid://gitlab/Ci::Runner/${hers.id}`, databaseId: hers.id, deleted: true } });
+    expect(removed.events[1]).toEqual({
+      runnerChanged: { id: `gid://gitlab/Ci::Runner/${hers.id}`, databaseId: hers.id, deleted: true },
+    });
   });
 
   it('resolves nested fields afresh for each event (no dataloader result kept from an earlier event)', async () => {
@@ -164,7 +250,10 @@ describe('Subscription.runnerChanged', () => {
     const g = await createGroup(t, { path: 'ci' });
     const [p1, p2] = [await createProject(t, { namespace: g }), await createProject(t, { namespace: g })];
     const r = await createRunner(t, { description: 'r', projects: [p1] });
-    const s = await live.subscribe(live.connect(url, ROOT_TOKEN), 'subscription { runnerChanged { runner { description projects { id: databaseId } } } }');
+    const s = await live.subscribe(
+      live.connect(url, ROOT_TOKEN),
+      'subscription { runnerChanged { runner { description projects { id: databaseId } } } }',
+    );
     await api(t, ROOT_TOKEN).put(`/api/v4/runners/${r.id}`).send({ description: 'one' }).expect(200);
     await waitFor('the first change', () => s.events.length >= 1, 10000);
     await api(t, ROOT_TOKEN).post(`/api/v4/projects/${p2.id}/runners`).send({ runner_id: r.id }).expect(201);
@@ -190,8 +279,11 @@ describe('Subscription.runnerChanged', () => {
     await waitFor('her changes', () => s.events.length >= 4, 10000);
     await settle();
     expect(s.errors).toEqual([]);
-    expect(s.events.map((e) => e.runnerChanged as { id: number; deleted: boolean })
-      .map((c) => `${c.id} ${c.deleted ? 'removed' : 'changed'}`)).toEqual([`${hers.id} changed`, `${shared.id} changed`, `${shared.id} removed`, `${hers.id} removed`]);
+    expect(
+      s.events
+        .map((e) => e.runnerChanged as { id: number; deleted: boolean })
+        .map((c) => `${c.id} ${c.deleted ? 'removed' : 'changed'}`),
+    ).toEqual([`${hers.id} changed`, `${shared.id} changed`, `${shared.id} removed`, `${hers.id} removed`]);
     expect(errorCodes(anonymous)).toContain('UNAUTHENTICATED');
   });
 });
@@ -212,9 +304,15 @@ describe('across instances', () => {
       await waitFor(`${name} on the second instance`, () => s.events.length >= 1, 5000);
       latencies[name] = s.at[0] - sent;
     };
-    await measure('featureFlagChanged', flags, () => api(t, ROOT_TOKEN).post('/api/v4/features/beta_ui').send({ value: 'true' }).expect(201));
-    await measure('broadcastMessagesChanged', messages, () => api(t, ROOT_TOKEN).post('/api/v4/broadcast_messages').send({ message: 'From the first' }).expect(201));
-    await measure('runnerChanged', runners, () => api(t, ROOT_TOKEN).put(`/api/v4/runners/${runner.id}`).send({ active: false }).expect(200));
+    await measure('featureFlagChanged', flags, () =>
+      api(t, ROOT_TOKEN).post('/api/v4/features/beta_ui').send({ value: 'true' }).expect(201),
+    );
+    await measure('broadcastMessagesChanged', messages, () =>
+      api(t, ROOT_TOKEN).post('/api/v4/broadcast_messages').send({ message: 'From the first' }).expect(201),
+    );
+    await measure('runnerChanged', runners, () =>
+      api(t, ROOT_TOKEN).put(`/api/v4/runners/${runner.id}`).send({ active: false }).expect(200),
+    );
     // From sending the REST request to the first instance until the second instance's subscriber has the event.
     console.log(`cross-instance latency (ms): ${JSON.stringify(latencies)}`);
     for (const ms of Object.values(latencies)) expect(ms).toBeLessThan(500);

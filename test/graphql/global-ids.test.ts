@@ -12,7 +12,11 @@ const t = useTestApp();
 
 type Body = { data: Record<string, unknown> | null; errors?: { message: string; extensions: { code: string } }[] };
 const gql = async (token: string | undefined, query: string, variables?: Record<string, unknown>): Promise<Body> =>
-  (await api(t, token).graphql(query, variables).expect((r) => expect(r.status).toBeLessThan(500))).body as Body;
+  (
+    await api(t, token)
+      .graphql(query, variables)
+      .expect((r) => expect(r.status).toBeLessThan(500))
+  ).body as Body;
 const ok = async (token: string | undefined, query: string, variables?: Record<string, unknown>) => {
   const body = await gql(token, query, variables);
   expect(body.errors).toBeUndefined();
@@ -27,8 +31,13 @@ async function world(app: TestApp) {
   const project = await createProject(app, { namespace: group, path: 'api', visibility: 'public' });
   const runner = await createRunner(app, { shared: true });
   const job = await createJob(app, { runner, project });
-  await api(app, ROOT_TOKEN).put('/api/v4/application/settings').send({ allow_local_requests_from_system_hooks: true }).expect(200);
-  const made = await ok(ROOT_TOKEN, `mutation($u: UserID!) {
+  await api(app, ROOT_TOKEN)
+    .put('/api/v4/application/settings')
+    .send({ allow_local_requests_from_system_hooks: true })
+    .expect(200);
+  const made = await ok(
+    ROOT_TOKEN,
+    `mutation($u: UserID!) {
     bm: createBroadcastMessage(input: { message: "hi" }) { id databaseId }
     hook: createSystemHook(input: { url: "http://127.0.0.1:9/x" }) { id databaseId }
     key: createUserSshKey(userId: $u, input: { title: "k", key: "${SSH_KEYS.rsa2048.key}" }) { id databaseId }
@@ -37,7 +46,9 @@ async function world(app: TestApp) {
     token: createImpersonationToken(userId: $u, input: { name: "t", scopes: ["api"] }) { id databaseId }
     feature: setFeatureGate(name: "new_ui", input: { value: "true" }) { id name }
     env: createEnvironment(projectId: "acme/api", input: { name: "production" }) { id databaseId }
-  }`, { u: `gid://gitlab/User/${alice.id}` });
+  }`,
+    { u: `gid://gitlab/User/${alice.id}` },
+  );
   return { alice, group, secret, project, runner, job, made };
 }
 
@@ -45,11 +56,21 @@ describe('global ids', () => {
   it('every Node type answers gid://gitlab/<Class>/<id> and its databaseId', async () => {
     const w = await world(t);
     const m = w.made;
-    for (const [field, cls] of [['bm', 'BroadcastMessage'], ['hook', 'SystemHook'], ['key', 'Key'], ['gpg', 'GpgKey'], ['email', 'Email'], ['token', 'PersonalAccessToken'], ['env', 'Environment']]) {
+    for (const [field, cls] of [
+      ['bm', 'BroadcastMessage'],
+      ['hook', 'SystemHook'],
+      ['key', 'Key'],
+      ['gpg', 'GpgKey'],
+      ['email', 'Email'],
+      ['token', 'PersonalAccessToken'],
+      ['env', 'Environment'],
+    ]) {
       expect(m[field].id).toBe(`gid://gitlab/${cls}/${m[field].databaseId}`);
     }
     expect(m.feature.id).toBe('gid://gitlab/Feature/new_ui');
-    const d = await ok(ROOT_TOKEN, `query($r: CiRunnerID!) {
+    const d = await ok(
+      ROOT_TOKEN,
+      `query($r: CiRunnerID!) {
       group(fullPath: "acme") { id databaseId }
       project(fullPath: "acme/api") { id databaseId namespace { id } }
       user(id: ${w.alice.id}) { id databaseId }
@@ -57,15 +78,24 @@ describe('global ids', () => {
       runnerJobs(id: $r) { nodes { id databaseId } }
       auditEvents(perPage: 1) { nodes { id databaseId } }
       namespace(fullPath: "alice") { id databaseId }
-    }`, { r: w.runner.id });
+    }`,
+      { r: w.runner.id },
+    );
     expect(d.group).toEqual({ id: `gid://gitlab/Group/${w.group.id}`, databaseId: w.group.id });
-    expect(d.project).toEqual({ id: `gid://gitlab/Project/${w.project.id}`, databaseId: w.project.id, namespace: { id: `gid://gitlab/Group/${w.group.id}` } });
+    expect(d.project).toEqual({
+      id: `gid://gitlab/Project/${w.project.id}`,
+      databaseId: w.project.id,
+      namespace: { id: `gid://gitlab/Group/${w.group.id}` },
+    });
     expect(d.user).toEqual({ id: `gid://gitlab/User/${w.alice.id}`, databaseId: w.alice.id });
     expect(d.runner).toEqual({ id: `gid://gitlab/Ci::Runner/${w.runner.id}`, databaseId: w.runner.id });
     expect(d.runnerJobs.nodes).toEqual([{ id: `gid://gitlab/Ci::Build/${w.job.id}`, databaseId: w.job.id }]);
     const audit = d.auditEvents.nodes[0];
     expect(audit.id).toBe(`gid://gitlab/AuditEvent/${audit.databaseId}`);
-    expect(d.namespace).toEqual({ id: `gid://gitlab/Namespaces::UserNamespace/${w.alice.namespaceId}`, databaseId: w.alice.namespaceId });
+    expect(d.namespace).toEqual({
+      id: `gid://gitlab/Namespaces::UserNamespace/${w.alice.namespaceId}`,
+      databaseId: w.alice.namespaceId,
+    });
   });
 
   it('a group and its namespace share one id (one object in a normalized cache)', async () => {
@@ -80,27 +110,87 @@ describe('node and nodes', () => {
   it('resolve several types in one call, in order, null for what the caller may not see', async () => {
     const w = await world(t);
     const ids = [
-      `gid://gitlab/Group/${w.group.id}`, `gid://gitlab/Project/${w.project.id}`, `gid://gitlab/User/${w.alice.id}`,
-      `gid://gitlab/Ci::Runner/${w.runner.id}`, `gid://gitlab/Ci::Build/${w.job.id}`, w.made.bm.id, w.made.hook.id, w.made.key.id,
-      w.made.gpg.id, w.made.email.id, w.made.token.id, w.made.feature.id, w.made.env.id, `gid://gitlab/Group/${w.secret.id}`,
-      `gid://gitlab/Namespaces::UserNamespace/${w.alice.namespaceId}`, 'gid://gitlab/Group/999999', 'gid://gitlab/Group/99999999999',
+      `gid://gitlab/Group/${w.group.id}`,
+      `gid://gitlab/Project/${w.project.id}`,
+      `gid://gitlab/User/${w.alice.id}`,
+      `gid://gitlab/Ci::Runner/${w.runner.id}`,
+      `gid://gitlab/Ci::Build/${w.job.id}`,
+      w.made.bm.id,
+      w.made.hook.id,
+      w.made.key.id,
+      w.made.gpg.id,
+      w.made.email.id,
+      w.made.token.id,
+      w.made.feature.id,
+      w.made.env.id,
+      `gid://gitlab/Group/${w.secret.id}`,
+      `gid://gitlab/Namespaces::UserNamespace/${w.alice.namespaceId}`,
+      'gid://gitlab/Group/999999',
+      'gid://gitlab/Group/99999999999',
     ];
     const q = `query($ids: [ID!]!) { nodes(ids: $ids) { __typename id } }`;
     const admin = (await ok(ROOT_TOKEN, q, { ids })).nodes as ({ __typename: string; id: string } | null)[];
     expect(admin.map((n) => n?.__typename ?? null)).toEqual([
-      'Group', 'Project', 'User', 'Runner', 'Job', 'BroadcastMessage', 'SystemHook', 'SshKey', 'GpgKey', 'Email', 'ImpersonationToken',
-      'Feature', 'Environment', 'Group', 'Namespace', null, null,
+      'Group',
+      'Project',
+      'User',
+      'Runner',
+      'Job',
+      'BroadcastMessage',
+      'SystemHook',
+      'SshKey',
+      'GpgKey',
+      'Email',
+      'ImpersonationToken',
+      'Feature',
+      'Environment',
+      'Group',
+      'Namespace',
+      null,
+      null,
     ]);
     expect(admin.slice(0, 15).map((n) => n!.id)).toEqual(ids.slice(0, 15));
 
     // alice: the public objects, her own key, e-mail and namespace; not admin-only objects nor the private group.
     const mine = (await ok(w.alice.token, q, { ids })).nodes as ({ __typename: string } | null)[];
     expect(mine.map((n) => n?.__typename ?? null)).toEqual([
-      'Group', 'Project', 'User', 'Runner', 'Job', null, null, 'SshKey', 'GpgKey', 'Email', null, null, null, null, 'Namespace', null, null,
+      'Group',
+      'Project',
+      'User',
+      'Runner',
+      'Job',
+      null,
+      null,
+      'SshKey',
+      'GpgKey',
+      'Email',
+      null,
+      null,
+      null,
+      null,
+      'Namespace',
+      null,
+      null,
     ]);
     const anonymous = (await ok(undefined, q, { ids })).nodes as ({ __typename: string } | null)[];
     expect(anonymous.map((n) => n?.__typename ?? null)).toEqual([
-      'Group', 'Project', 'User', null, 'Job', null, null, null, null, null, null, null, null, null, null, null, null,
+      'Group',
+      'Project',
+      'User',
+      null,
+      'Job',
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
     ]);
   });
 
@@ -108,15 +198,27 @@ describe('node and nodes', () => {
     const outsider = await createUser(t, { username: 'outsider' });
     const secret = await createGroup(t, { path: 'hidden', visibility: 'private' });
     const q = `{ node(id: "gid://gitlab/Group/${secret.id}") { id ... on Group { fullPath visibility } } }`;
-    expect((await ok(ROOT_TOKEN, q)).node).toEqual({ id: `gid://gitlab/Group/${secret.id}`, fullPath: 'hidden', visibility: 'PRIVATE' });
+    expect((await ok(ROOT_TOKEN, q)).node).toEqual({
+      id: `gid://gitlab/Group/${secret.id}`,
+      fullPath: 'hidden',
+      visibility: 'PRIVATE',
+    });
     expect((await ok(outsider.token, q)).node).toBeNull();
   });
 
   it('batches per class: 1 and 20 groups cost the same statements', async () => {
     const groups: { id: number }[] = [];
     for (let i = 0; i < 20; i += 1) groups.push(await createGroup(t, { path: `g${i}`, visibility: 'public' }));
-    const q = 'query($ids: [ID!]!) { nodes(ids: $ids) { id ... on Group { fullPath } } a: node(id: "gid://gitlab/Group/1") { id } }';
-    const count = async (n: number) => (await t.countQueries(() => api(t, ROOT_TOKEN).graphql(q, { ids: groups.slice(0, n).map((g) => `gid://gitlab/Group/${g.id}`) }).expect(200))).count;
+    const q =
+      'query($ids: [ID!]!) { nodes(ids: $ids) { id ... on Group { fullPath } } a: node(id: "gid://gitlab/Group/1") { id } }';
+    const count = async (n: number) =>
+      (
+        await t.countQueries(() =>
+          api(t, ROOT_TOKEN)
+            .graphql(q, { ids: groups.slice(0, n).map((g) => `gid://gitlab/Group/${g.id}`) })
+            .expect(200),
+        )
+      ).count;
     expect(await count(20)).toBe(await count(1));
   });
 
@@ -133,19 +235,32 @@ describe('node and nodes', () => {
   });
 
   it('refuses malformed ids, unknown classes and more than 100 ids (BAD_USER_INPUT), keeping the other root fields', async () => {
-    for (const id of ['7', 'gid://gitlab/Group', 'gid://gitlab/Group/abc', 'gid://gitlab/nope/1', 'gid://gitlab/Nope/1']) {
+    for (const id of [
+      '7',
+      'gid://gitlab/Group',
+      'gid://gitlab/Group/abc',
+      'gid://gitlab/nope/1',
+      'gid://gitlab/Nope/1',
+    ]) {
       const body = await gql(ROOT_TOKEN, `query($id: ID!) { node(id: $id) { id } currentUser { username } }`, { id });
       expect(body.errors?.map((e) => e.extensions.code)).toEqual(['BAD_USER_INPUT']);
       expect(body.data).toEqual({ node: null, currentUser: { username: 'root' } });
     }
     const many = Array.from({ length: 101 }, (_, i) => `gid://gitlab/Group/${i + 1}`);
     const body = await gql(ROOT_TOKEN, 'query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: many });
-    expect(body.errors?.[0]).toMatchObject({ message: 'ids: at most 100 ids per request (101 given)', extensions: { code: 'BAD_USER_INPUT' } });
+    expect(body.errors?.[0]).toMatchObject({
+      message: 'ids: at most 100 ids per request (101 given)',
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
   });
 
   it('costs nodes(ids) by the number of ids', async () => {
-    const cost = async (n: number) => (await ok(ROOT_TOKEN, 'query($ids: [ID!]!) { nodes(ids: $ids) { id } queryComplexity { score } }',
-      { ids: Array.from({ length: n }, (_, i) => `gid://gitlab/Group/${i + 1}`) })).queryComplexity.score as number;
+    const cost = async (n: number) =>
+      (
+        await ok(ROOT_TOKEN, 'query($ids: [ID!]!) { nodes(ids: $ids) { id } queryComplexity { score } }', {
+          ids: Array.from({ length: n }, (_, i) => `gid://gitlab/Group/${i + 1}`),
+        })
+      ).queryComplexity.score as number;
     expect(await cost(50)).toBeGreaterThan(await cost(2));
   });
 });
@@ -153,7 +268,9 @@ describe('node and nodes', () => {
 describe('global ids as arguments', () => {
   it('object-id arguments take the gid of their class, the database id, or (groups, projects) the full path', async () => {
     const w = await world(t);
-    const d = await ok(ROOT_TOKEN, `{
+    const d = await ok(
+      ROOT_TOKEN,
+      `{
       a: group(id: "gid://gitlab/Group/${w.group.id}") { fullPath }
       b: group(id: "${w.group.id}") { fullPath }
       c: group(id: "acme") { fullPath }
@@ -162,10 +279,17 @@ describe('global ids as arguments', () => {
       f: runner(id: ${w.runner.id}) { databaseId }
       g: groupProjects(id: "gid://gitlab/Group/${w.group.id}") { nodes { databaseId } }
       h: user(id: "gid://gitlab/User/${w.alice.id}") { username }
-    }`);
+    }`,
+    );
     expect(d).toEqual({
-      a: { fullPath: 'acme' }, b: { fullPath: 'acme' }, c: { fullPath: 'acme' }, d: { fullPath: 'acme/api' },
-      e: { databaseId: w.runner.id }, f: { databaseId: w.runner.id }, g: { nodes: [{ databaseId: w.project.id }] }, h: { username: 'alice' },
+      a: { fullPath: 'acme' },
+      b: { fullPath: 'acme' },
+      c: { fullPath: 'acme' },
+      d: { fullPath: 'acme/api' },
+      e: { databaseId: w.runner.id },
+      f: { databaseId: w.runner.id },
+      g: { nodes: [{ databaseId: w.project.id }] },
+      h: { username: 'alice' },
     });
     const del = await ok(ROOT_TOKEN, `mutation { deleteBroadcastMessage(id: "${w.made.bm.id}") }`);
     expect(del.deleteBroadcastMessage).toBe(true);
@@ -174,8 +298,13 @@ describe('global ids as arguments', () => {
   it('a gid of another class is BAD_USER_INPUT with a clear message', async () => {
     const g = await createGroup(t, { path: 'wrong', visibility: 'public' });
     const one = await gql(ROOT_TOKEN, `{ group(id: "gid://gitlab/Project/${g.id}") { id } }`);
-    expect(one.errors?.[0]).toMatchObject({ message: `"gid://gitlab/Project/${g.id}" is not a valid id here: expected gid://gitlab/Group/<id> or a database id`, extensions: { code: 'BAD_USER_INPUT' } });
-    const runner = await gql(ROOT_TOKEN, 'query($id: CiRunnerID!) { runner(id: $id) { id } }', { id: `gid://gitlab/Group/${g.id}` });
+    expect(one.errors?.[0]).toMatchObject({
+      message: `"gid://gitlab/Project/${g.id}" is not a valid id here: expected gid://gitlab/Group/<id> or a database id`,
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
+    const runner = await gql(ROOT_TOKEN, 'query($id: CiRunnerID!) { runner(id: $id) { id } }', {
+      id: `gid://gitlab/Group/${g.id}`,
+    });
     expect(runner.errors?.[0].extensions.code).toBe('BAD_USER_INPUT');
     expect(runner.errors?.[0].message).toContain('expected gid://gitlab/Ci::Runner/<id> or a database id');
     const literal = await gql(ROOT_TOKEN, '{ runner(id: "gid://gitlab/Ci::Runner/x") { id } }');
@@ -189,7 +318,8 @@ describe('group(fullPath) and project(fullPath)', () => {
     expect((await ok(ROOT_TOKEN, '{ group(fullPath: "123") { fullPath } }')).group).toEqual({ fullPath: '123' });
     const neither = await gql(ROOT_TOKEN, '{ group { id } project { id } }');
     expect(neither.errors?.map((e) => [e.extensions.code, e.message])).toEqual([
-      ['BAD_USER_INPUT', 'Give exactly one of id and fullPath'], ['BAD_USER_INPUT', 'Give exactly one of id and fullPath'],
+      ['BAD_USER_INPUT', 'Give exactly one of id and fullPath'],
+      ['BAD_USER_INPUT', 'Give exactly one of id and fullPath'],
     ]);
     const missing = await gql(ROOT_TOKEN, '{ project(fullPath: "no/such") { id } currentUser { username } }');
     expect(missing.errors?.[0].extensions.code).toBe('NOT_FOUND');
@@ -211,10 +341,26 @@ describe('REST keeps numeric ids', () => {
     expect(jobs[0].pipeline.id).toBe(w.job.pipelineId);
     expect((await api(t, ROOT_TOKEN).get(`/api/v4/users/${w.alice.id}`).expect(200)).body.id).toBe(w.alice.id);
     const gid = encodeURIComponent(`gid://gitlab/Group/${w.group.id}`);
-    expect((await api(t, ROOT_TOKEN).get(`/api/v4/groups/${gid}`).expect(404)).body).toEqual({ message: '404 Group Not Found' });
-    expect((await api(t, ROOT_TOKEN).get(`/api/v4/projects/${encodeURIComponent(`gid://gitlab/Project/${w.project.id}`)}`).expect(404)).body).toEqual({ message: '404 Project Not Found' });
-    expect((await api(t, ROOT_TOKEN).get(`/api/v4/runners/${encodeURIComponent(`gid://gitlab/Ci::Runner/${w.runner.id}`)}`).expect(400)).body).toEqual({ error: 'id is invalid' });
+    expect((await api(t, ROOT_TOKEN).get(`/api/v4/groups/${gid}`).expect(404)).body).toEqual({
+      message: '404 Group Not Found',
+    });
+    expect(
+      (
+        await api(t, ROOT_TOKEN)
+          .get(`/api/v4/projects/${encodeURIComponent(`gid://gitlab/Project/${w.project.id}`)}`)
+          .expect(404)
+      ).body,
+    ).toEqual({ message: '404 Project Not Found' });
+    expect(
+      (
+        await api(t, ROOT_TOKEN)
+          .get(`/api/v4/runners/${encodeURIComponent(`gid://gitlab/Ci::Runner/${w.runner.id}`)}`)
+          .expect(400)
+      ).body,
+    ).toEqual({ error: 'id is invalid' });
     // GET /groups/:id takes no full_path (GraphQL's fullPath is no REST parameter).
-    expect((await api(t, ROOT_TOKEN).get(`/api/v4/groups/${w.secret.id}?full_path=acme`).expect(200)).body.full_path).toBe('secret');
+    expect(
+      (await api(t, ROOT_TOKEN).get(`/api/v4/groups/${w.secret.id}?full_path=acme`).expect(200)).body.full_path,
+    ).toBe('secret');
   });
 });

@@ -34,9 +34,24 @@ async function seedTree(): Promise<void> {
 
 /** The same operation run in process by graphql-js `execute` for an anonymous caller, errors as the wire shows them. */
 async function graphqlJs(query: string, variables: Record<string, unknown> = {}, operationName?: string) {
-  const ctx = newCtx({ em: t.orm.em.fork(), user: null, externalUrl: EXTERNAL_URL, secrets: TEST_SECRETS, cache: uncachedSharedCache() });
-  const result: ExecutionResult = await execute({ schema, document: parse(query), contextValue: ctx, variableValues: variables, operationName });
-  return { data: result.data, errors: result.errors?.map((e) => ({ message: e.message, path: e.path, locations: e.locations })) };
+  const ctx = newCtx({
+    em: t.orm.em.fork(),
+    user: null,
+    externalUrl: EXTERNAL_URL,
+    secrets: TEST_SECRETS,
+    cache: uncachedSharedCache(),
+  });
+  const result: ExecutionResult = await execute({
+    schema,
+    document: parse(query),
+    contextValue: ctx,
+    variableValues: variables,
+    operationName,
+  });
+  return {
+    data: result.data,
+    errors: result.errors?.map((e) => ({ message: e.message, path: e.path, locations: e.locations })),
+  };
 }
 
 /** POST /graphql as an anonymous caller, in the same form as graphqlJs(). */
@@ -44,7 +59,10 @@ async function overHttp(query: string, variables: Record<string, unknown> = {}, 
   const res = await api(t).post('/graphql').send({ query, variables, operationName });
   expect(res.status).toBe(200);
   const errors = res.body.errors as { message: string; path?: unknown; locations?: unknown }[] | undefined;
-  return { data: res.body.data, errors: errors?.map((e) => ({ message: e.message, path: e.path, locations: e.locations })) };
+  return {
+    data: res.body.data,
+    errors: errors?.map((e) => ({ message: e.message, path: e.path, locations: e.locations })),
+  };
 }
 
 const TREE = `query Tree($withProjects: Boolean!, $skipPath: Boolean = false, $per: Int) {
@@ -57,7 +75,7 @@ fragment Extra on Group { fullName parent { id } }
 fragment P on Project { id name pathWithNamespace }`;
 
 describe('POST /graphql through graphql-jit', () => {
-  it('answers over HTTP as Apollo\'s express integration did, without an ETag on POST answers', async () => {
+  it("answers over HTTP as Apollo's express integration did, without an ETag on POST answers", async () => {
     const res = await api(t).graphql('{ groups(perPage: 1) { total } }');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
@@ -66,11 +84,18 @@ describe('POST /graphql through graphql-jit', () => {
     expect(res.headers.etag).toBeUndefined();
     expect(res.text).toBe('{"data":{"groups":{"total":0}}}\n');
     // GET with the operation in the query string (a fragment after it is not part of it).
-    const get = await request(t.app).get('/graphql?query=%7B__typename%7D#ignored').set('Accept', 'application/json').set('apollo-require-preflight', 'true');
+    const get = await request(t.app)
+      .get('/graphql?query=%7B__typename%7D#ignored')
+      .set('Accept', 'application/json')
+      .set('apollo-require-preflight', 'true');
     expect(get.status).toBe(200);
     expect(get.body).toEqual({ data: { __typename: 'Query' } });
     // Without a JSON body parser result Apollo sees no operation: 400, as before.
-    const empty = await request(t.app).post('/graphql').set('Content-Type', 'application/json').set('apollo-require-preflight', 'true').send('{}');
+    const empty = await request(t.app)
+      .post('/graphql')
+      .set('Content-Type', 'application/json')
+      .set('apollo-require-preflight', 'true')
+      .send('{}');
     expect(empty.status).toBe(400);
   });
 
@@ -93,7 +118,11 @@ describe('POST /graphql through graphql-jit', () => {
     // Other variables, same compiled query: @skip / @include follow them.
     const other = await overHttp(TREE, { withProjects: false, skipPath: true });
     expect(cache.size).toBe(1);
-    expect(other.data.first.nodes[0]).toEqual({ id: expect.stringMatching(/^gid:\/\/gitlab\/Group\/\d+$/), name: 'Jit a', subgroups: { total: 1, nodes: [{ fullPath: 'jit-a/sub-a' }] } });
+    expect(other.data.first.nodes[0]).toEqual({
+      id: expect.stringMatching(/^gid:\/\/gitlab\/Group\/\d+$/),
+      name: 'Jit a',
+      subgroups: { total: 1, nodes: [{ fullPath: 'jit-a/sub-a' }] },
+    });
     expect(other).toEqual(await graphqlJs(TREE, { withProjects: false, skipPath: true }));
   });
 
@@ -124,7 +153,8 @@ describe('POST /graphql through graphql-jit', () => {
     cache.clear();
     cache.maxWeight = 10;
     // 4 fields each (groups, total, nodes, path; the fragment counted where it is spread): two fit in 10.
-    const doc = (i: number) => `query Q${i} { groups(perPage: ${i + 1}, sort: ASC) { total nodes { ...F } } } fragment F on Group { path }`;
+    const doc = (i: number) =>
+      `query Q${i} { groups(perPage: ${i + 1}, sort: ASC) { total nodes { ...F } } } fragment F on Group { path }`;
     for (let i = 0; i < 5; i += 1) await overHttp(doc(i));
     expect([cache.size, cache.weight]).toEqual([2, 8]);
     cache.clear();
@@ -140,7 +170,9 @@ describe('POST /graphql through graphql-jit', () => {
     await seedTree();
     const cases: [string, Record<string, unknown>?, string?][] = [
       [getIntrospectionQuery()],
-      ['{ __type(name: "Group") { name kind fields { name args { name } type { kind name ofType { kind name } } } } __typename }'],
+      [
+        '{ __type(name: "Group") { name kind fields { name args { name } type { kind name ofType { kind name } } } } __typename }',
+      ],
       ['query A { groups { total } } query B { b: groups(perPage: 1) { nodes { id } } }', {}, 'B'],
       ['query A { groups { total } } query B { b: groups(perPage: 1) { nodes { id } } }', {}, 'A'],
       // Root fields are nullable: the 404 nulls only `group`, one error with its path and location.
@@ -153,27 +185,46 @@ describe('POST /graphql through graphql-jit', () => {
       expect(viaHttp).toEqual(await graphqlJs(query, variables, name));
     }
     const missing = await overHttp('{ groups { total } group(id: "no-such-group") { id } }');
-    expect(missing).toEqual({ data: { groups: { total: 6 }, group: null }, errors: [{ message: '404 Group Not Found', path: ['group'], locations: [{ line: 1, column: 20 }] }] });
+    expect(missing).toEqual({
+      data: { groups: { total: 6 }, group: null },
+      errors: [{ message: '404 Group Not Found', path: ['group'], locations: [{ line: 1, column: 20 }] }],
+    });
   });
 
   it('keeps graphql-js variable coercion errors (HTTP 400) and runs mutation fields one after another', async () => {
-    const bad = await api(t).post('/graphql').send({ query: 'query($per: Int) { groups(perPage: $per) { total } }', variables: { per: 'x' } });
+    const bad = await api(t)
+      .post('/graphql')
+      .send({ query: 'query($per: Int) { groups(perPage: $per) { total } }', variables: { per: 'x' } });
     expect(bad.status).toBe(400);
     expect(bad.headers['cache-control']).toBe('no-store');
-    expect(bad.body.errors).toEqual([{ message: 'Variable "$per" got invalid value "x"; Int cannot represent non-integer value: "x"', locations: [{ line: 1, column: 7 }], extensions: { code: 'BAD_USER_INPUT' } }]);
-    const twice = await api(t, ROOT_TOKEN).graphql('mutation { a: createGroup(input: { name: "S1", path: "serial" }) { fullPath } b: createGroup(input: { name: "S2", path: "serial" }) { fullPath } }');
+    expect(bad.body.errors).toEqual([
+      {
+        message: 'Variable "$per" got invalid value "x"; Int cannot represent non-integer value: "x"',
+        locations: [{ line: 1, column: 7 }],
+        extensions: { code: 'BAD_USER_INPUT' },
+      },
+    ]);
+    const twice = await api(t, ROOT_TOKEN).graphql(
+      'mutation { a: createGroup(input: { name: "S1", path: "serial" }) { fullPath } b: createGroup(input: { name: "S2", path: "serial" }) { fullPath } }',
+    );
     // Root fields are nullable: a ran first, took the path and reports its result; b's error nulls only b.
     expect(twice.body.data).toEqual({ a: { fullPath: 'serial' }, b: null });
     expect(twice.headers['cache-control']).toBe('no-store');
     expect(twice.body.errors).toHaveLength(1);
     expect(twice.body.errors[0]).toMatchObject({ path: ['b'], extensions: { code: 'BAD_USER_INPUT' } });
-    expect((await api(t, ROOT_TOKEN).graphql('{ group(id: "serial") { name } }')).body.data).toEqual({ group: { name: 'S1' } });
+    expect((await api(t, ROOT_TOKEN).graphql('{ group(id: "serial") { name } }')).body.data).toEqual({
+      group: { name: 'S1' },
+    });
   });
 
   it('keeps the other root fields of a dashboard query when one lookup fails', async () => {
-    const res = await api(t, ROOT_TOKEN).graphql('{ currentUser { username } group(id: "does/not/exist") { id } features { name } }');
+    const res = await api(t, ROOT_TOKEN).graphql(
+      '{ currentUser { username } group(id: "does/not/exist") { id } features { name } }',
+    );
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ currentUser: { username: 'root' }, group: null, features: [] });
-    expect(res.body.errors).toEqual([expect.objectContaining({ message: '404 Group Not Found', path: ['group'], extensions: { code: 'NOT_FOUND' } })]);
+    expect(res.body.errors).toEqual([
+      expect.objectContaining({ message: '404 Group Not Found', path: ['group'], extensions: { code: 'NOT_FOUND' } }),
+    ]);
   });
 });

@@ -3,7 +3,8 @@ import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
 const t = useTestApp();
 
-const GROUP_FIELDS = 'id: databaseId name path description visibility lfsEnabled avatarUrl webUrl requestAccessEnabled fullName fullPath parentId';
+const GROUP_FIELDS =
+  'id: databaseId name path description visibility lfsEnabled avatarUrl webUrl requestAccessEnabled fullName fullPath parentId';
 
 describe('GraphQL parity with REST', () => {
   it('group(id) shows the same values as GET /groups/:id, with nested fields', async () => {
@@ -18,48 +19,99 @@ describe('GraphQL parity with REST', () => {
     );
     expect(gql.status).toBe(200);
     const d = gql.body.data.group;
-    expect({ id: d.id, name: d.name, path: d.path, description: d.description, visibility: d.visibility.toLowerCase(), lfs_enabled: d.lfsEnabled, avatar_url: d.avatarUrl, web_url: d.webUrl, request_access_enabled: d.requestAccessEnabled, full_name: d.fullName, full_path: d.fullPath, parent_id: d.parentId })
-      .toEqual({ id: rest.id, name: rest.name, path: rest.path, description: rest.description, visibility: rest.visibility, lfs_enabled: rest.lfs_enabled, avatar_url: rest.avatar_url, web_url: rest.web_url, request_access_enabled: rest.request_access_enabled, full_name: rest.full_name, full_path: rest.full_path, parent_id: rest.parent_id });
+    expect({
+      id: d.id,
+      name: d.name,
+      path: d.path,
+      description: d.description,
+      visibility: d.visibility.toLowerCase(),
+      lfs_enabled: d.lfsEnabled,
+      avatar_url: d.avatarUrl,
+      web_url: d.webUrl,
+      request_access_enabled: d.requestAccessEnabled,
+      full_name: d.fullName,
+      full_path: d.fullPath,
+      parent_id: d.parentId,
+    }).toEqual({
+      id: rest.id,
+      name: rest.name,
+      path: rest.path,
+      description: rest.description,
+      visibility: rest.visibility,
+      lfs_enabled: rest.lfs_enabled,
+      avatar_url: rest.avatar_url,
+      web_url: rest.web_url,
+      request_access_enabled: rest.request_access_enabled,
+      full_name: rest.full_name,
+      full_path: rest.full_path,
+      parent_id: rest.parent_id,
+    });
     expect(d.parent).toEqual({ id: parent.id, fullPath: 'par' });
     expect(d.statistics).toEqual({ storageSize: 7 });
-    expect(d.projects).toEqual([{ id: p.id, pathWithNamespace: 'par/kid/' + p.path, runnersToken: rest.projects[0].runners_token }]);
+    expect(d.projects).toEqual([
+      { id: p.id, pathWithNamespace: 'par/kid/' + p.path, runnersToken: rest.projects[0].runners_token },
+    ]);
     expect(d.customAttributes).toEqual([]);
   });
 
   it('groups(...) lists the same page as GET /groups with the same filters', async () => {
     for (const n of ['b', 'a', 'c']) await createGroup(t, { name: n, path: n, visibility: 'public' });
     const rest = await api(t).get('/api/v4/groups?sort=desc&per_page=2');
-    const gql = await api(t).graphql('{ groups(sort: DESC, perPage: 2) { total totalPages page perPage nodes { id: databaseId name } } }');
+    const gql = await api(t).graphql(
+      '{ groups(sort: DESC, perPage: 2) { total totalPages page perPage nodes { id: databaseId name } } }',
+    );
     expect(gql.body.data.groups).toEqual({
-      total: Number(rest.headers['x-total']), totalPages: 2, page: 1, perPage: 2,
+      total: Number(rest.headers['x-total']),
+      totalPages: 2,
+      page: 1,
+      perPage: 2,
       nodes: rest.body.map((g: { id: number; name: string }) => ({ id: g.id, name: g.name })),
     });
   });
 
   it('mutations go through the same services: createGroup, updateGroup, transferProjectToGroup, deleteGroup', async () => {
-    const created = await api(t, ROOT_TOKEN).graphql('mutation { createGroup(input: { name: "Via GQL", path: "via-gql", visibility: INTERNAL }) { id: databaseId fullPath visibility } }');
+    const created = await api(t, ROOT_TOKEN).graphql(
+      'mutation { createGroup(input: { name: "Via GQL", path: "via-gql", visibility: INTERNAL }) { id: databaseId fullPath visibility } }',
+    );
     expect(created.body.data.createGroup).toMatchObject({ fullPath: 'via-gql', visibility: 'INTERNAL' });
     const id = created.body.data.createGroup.id;
     expect((await api(t, ROOT_TOKEN).get(`/api/v4/groups/${id}`)).body.visibility).toBe('internal');
-    const updated = await api(t, ROOT_TOKEN).graphql(`mutation { updateGroup(id: "${id}", input: { description: "changed" }) { description } }`);
+    const updated = await api(t, ROOT_TOKEN).graphql(
+      `mutation { updateGroup(id: "${id}", input: { description: "changed" }) { description } }`,
+    );
     expect(updated.body.data.updateGroup.description).toBe('changed');
     const other = await createGroup(t);
     const p = await createProject(t, { namespace: other });
-    const moved = await api(t, ROOT_TOKEN).graphql(`mutation { transferProjectToGroup(id: "${id}", projectId: "${p.id}") { projects { id: databaseId } } }`);
+    const moved = await api(t, ROOT_TOKEN).graphql(
+      `mutation { transferProjectToGroup(id: "${id}", projectId: "${p.id}") { projects { id: databaseId } } }`,
+    );
     expect(moved.body.data.transferProjectToGroup.projects).toEqual([{ id: p.id }]);
-    expect((await api(t, ROOT_TOKEN).graphql(`mutation { deleteGroup(id: "${id}") }`)).body.data.deleteGroup).toBe(true);
+    expect((await api(t, ROOT_TOKEN).graphql(`mutation { deleteGroup(id: "${id}") }`)).body.data.deleteGroup).toBe(
+      true,
+    );
     expect((await api(t, ROOT_TOKEN).get(`/api/v4/groups/${id}`)).status).toBe(404);
   });
 
   it('users, tokens, projects and members are there too', async () => {
-    const user = await api(t, ROOT_TOKEN).graphql('mutation { createUser(input: { email: "g@q.l", username: "gql", name: "G", password: "secret123" }) { id: databaseId username email } }');
+    const user = await api(t, ROOT_TOKEN).graphql(
+      'mutation { createUser(input: { email: "g@q.l", username: "gql", name: "G", password: "secret123" }) { id: databaseId username email } }',
+    );
     const uid = user.body.data.createUser.id;
-    const token = await api(t, ROOT_TOKEN).graphql(`mutation { createImpersonationToken(userId: ${uid}, input: { name: "t", scopes: ["api"] }) { token active } }`);
+    const token = await api(t, ROOT_TOKEN).graphql(
+      `mutation { createImpersonationToken(userId: ${uid}, input: { name: "t", scopes: ["api"] }) { token active } }`,
+    );
     const plain = token.body.data.createImpersonationToken.token;
     expect((await api(t, plain).graphql('{ currentUser { username } }')).body.data.currentUser.username).toBe('gql');
-    const project = await api(t, plain).graphql('mutation { createProject(input: { name: "From GQL" }) { id: databaseId pathWithNamespace namespace { kind } } }');
-    expect(project.body.data.createProject).toMatchObject({ pathWithNamespace: 'gql/from-gql', namespace: { kind: 'user' } });
-    const members = await api(t, plain).graphql(`{ projectMembers(sourceId: "${project.body.data.createProject.id}") { nodes { username accessLevel { integerValue } } } }`);
+    const project = await api(t, plain).graphql(
+      'mutation { createProject(input: { name: "From GQL" }) { id: databaseId pathWithNamespace namespace { kind } } }',
+    );
+    expect(project.body.data.createProject).toMatchObject({
+      pathWithNamespace: 'gql/from-gql',
+      namespace: { kind: 'user' },
+    });
+    const members = await api(t, plain).graphql(
+      `{ projectMembers(sourceId: "${project.body.data.createProject.id}") { nodes { username accessLevel { integerValue } } } }`,
+    );
     expect(members.body.data.projectMembers.nodes).toEqual([{ username: 'gql', accessLevel: { integerValue: 40 } }]);
   });
 });
@@ -87,23 +139,38 @@ describe('GraphQL nested fields', () => {
     expect(twenty.count).toBe(one.count);
   });
 
-  it('load a list\'s relations only when the selection asks for them, and answer the same either way', async () => {
+  it("load a list's relations only when the selection asks for them, and answer the same either way", async () => {
     await tree(3, 0);
-    const bare = await t.countQueries(() => api(t, ROOT_TOKEN).graphql('{ projects { nodes { id: databaseId } } }').expect(200));
+    const bare = await t.countQueries(() =>
+      api(t, ROOT_TOKEN).graphql('{ projects { nodes { id: databaseId } } }').expect(200),
+    );
     const viaFragment = `{ projects { nodes { ...P } } } fragment P on Project { id: databaseId pathWithNamespace sharedWithGroups { groupId } }`;
     const full = await t.countQueries(() => api(t, ROOT_TOKEN).graphql(viaFragment).expect(200));
     expect(full.count).toBe(bare.count + 2); // one namespace batch, one shares batch
-    const nodes = full.result.body.data.projects.nodes as { id: number; pathWithNamespace: string; sharedWithGroups: unknown[] }[];
+    const nodes = full.result.body.data.projects.nodes as {
+      id: number;
+      pathWithNamespace: string;
+      sharedWithGroups: unknown[];
+    }[];
     const rest = await api(t, ROOT_TOKEN).get('/api/v4/projects').expect(200);
-    expect(nodes.map((n) => [n.id, n.pathWithNamespace, n.sharedWithGroups])).toEqual(rest.body.map((p: { id: number; path_with_namespace: string }) => [p.id, p.path_with_namespace, []]));
+    expect(nodes.map((n) => [n.id, n.pathWithNamespace, n.sharedWithGroups])).toEqual(
+      rest.body.map((p: { id: number; path_with_namespace: string }) => [p.id, p.path_with_namespace, []]),
+    );
   });
 
-  it('a group\'s projects fetch only the columns their selection reads, and answer every field as project(id) does', async () => {
+  it("a group's projects fetch only the columns their selection reads, and answer every field as project(id) does", async () => {
     await tree(2, 0);
     const other = await createGroup(t, { path: 'other', name: 'Other', visibility: 'public' });
-    const shared = await createProject(t, { namespace: await createGroup(t, { path: 'top-x', visibility: 'public' }), visibility: 'public' });
-    await api(t, ROOT_TOKEN).post(`/api/v4/projects/${shared.id}/share`).send({ group_id: other.id, group_access: 30 }).expect(201);
-    const narrow = '{ groups { nodes { id: databaseId projects(limit: 20) { id: databaseId name pathWithNamespace visibility sharedWithGroups(limit: 5) { groupId } } } } }';
+    const shared = await createProject(t, {
+      namespace: await createGroup(t, { path: 'top-x', visibility: 'public' }),
+      visibility: 'public',
+    });
+    await api(t, ROOT_TOKEN)
+      .post(`/api/v4/projects/${shared.id}/share`)
+      .send({ group_id: other.id, group_access: 30 })
+      .expect(201);
+    const narrow =
+      '{ groups { nodes { id: databaseId projects(limit: 20) { id: databaseId name pathWithNamespace visibility sharedWithGroups(limit: 5) { groupId } } } } }';
     const { result, sql } = await t.captureQueries(() => api(t, ROOT_TOKEN).graphql(narrow).expect(200));
     expect(result.body.errors).toBeUndefined();
     const listed = sql.filter((s) => /from projects p/.test(s));
@@ -114,40 +181,94 @@ describe('GraphQL nested fields', () => {
     expect(sql.filter((s) => /from "?namespaces"? where "?id"? = any/.test(s))).toEqual([]);
     // Every field of Project (schema.graphql), each alone (so each field's own @Reads columns are what is
     // fetched), through the nested list and through project(id).
-    const every = ['id', 'databaseId', 'name', 'path', 'description', 'defaultBranch', 'tagList', 'archived', 'visibility', 'issuesEnabled',
-      'mergeRequestsEnabled', 'wikiEnabled', 'jobsEnabled', 'snippetsEnabled', 'containerRegistryEnabled', 'sharedRunnersEnabled',
-      'publicJobs', 'requestAccessEnabled', 'creatorId', 'starCount', 'forksCount', 'openIssuesCount', 'createdAt', 'updatedAt',
-      'lastActivityAt', 'avatarUrl', 'namespace { id fullPath }', 'nameWithNamespace', 'pathWithNamespace', 'webUrl', 'httpUrlToRepo',
-      'sshUrlToRepo', 'sharedWithGroups { groupId groupName groupFullPath groupAccessLevel expiresAt }', 'runnersToken', 'public'];
+    const every = [
+      'id',
+      'databaseId',
+      'name',
+      'path',
+      'description',
+      'defaultBranch',
+      'tagList',
+      'archived',
+      'visibility',
+      'issuesEnabled',
+      'mergeRequestsEnabled',
+      'wikiEnabled',
+      'jobsEnabled',
+      'snippetsEnabled',
+      'containerRegistryEnabled',
+      'sharedRunnersEnabled',
+      'publicJobs',
+      'requestAccessEnabled',
+      'creatorId',
+      'starCount',
+      'forksCount',
+      'openIssuesCount',
+      'createdAt',
+      'updatedAt',
+      'lastActivityAt',
+      'avatarUrl',
+      'namespace { id fullPath }',
+      'nameWithNamespace',
+      'pathWithNamespace',
+      'webUrl',
+      'httpUrlToRepo',
+      'sshUrlToRepo',
+      'sharedWithGroups { groupId groupName groupFullPath groupAccessLevel expiresAt }',
+      'runnersToken',
+      'public',
+    ];
     const byId = new Map<number, Record<string, unknown>>();
-    const ids = (await api(t, ROOT_TOKEN).graphql('{ groups(search: "top-") { nodes { projects { id: databaseId } } } }')).body.data.groups.nodes
-      .flatMap((g: { projects: { id: number }[] }) => g.projects.map((p) => p.id));
+    const ids = (
+      await api(t, ROOT_TOKEN).graphql('{ groups(search: "top-") { nodes { projects { id: databaseId } } } }')
+    ).body.data.groups.nodes.flatMap((g: { projects: { id: number }[] }) => g.projects.map((p) => p.id));
     expect(ids).toHaveLength(3);
-    for (const id of ids) byId.set(id, (await api(t, ROOT_TOKEN).graphql(`{ project(id: "${id}") { ${every.join(' ')} } }`)).body.data.project);
+    for (const id of ids)
+      byId.set(
+        id,
+        (await api(t, ROOT_TOKEN).graphql(`{ project(id: "${id}") { ${every.join(' ')} } }`)).body.data.project,
+      );
     for (const field of every) {
       const name = field.split(' ')[0];
-      const res = await api(t, ROOT_TOKEN).graphql(`{ groups(search: "top-", perPage: 5) { nodes { projects(limit: 10) { databaseId ${field} } } } }`);
+      const res = await api(t, ROOT_TOKEN).graphql(
+        `{ groups(search: "top-", perPage: 5) { nodes { projects(limit: 10) { databaseId ${field} } } } }`,
+      );
       expect(res.body.errors).toBeUndefined();
       const projects = res.body.data.groups.nodes.flatMap((g: { projects: Record<string, unknown>[] }) => g.projects);
-      expect(projects.map((p: Record<string, unknown>) => [p.databaseId, p[name]])).toEqual(ids.map((id: number) => [id, byId.get(id)![name]]));
+      expect(projects.map((p: Record<string, unknown>) => [p.databaseId, p[name]])).toEqual(
+        ids.map((id: number) => [id, byId.get(id)![name]]),
+      );
     }
     const projects = [...byId.values()];
-    expect(projects.find((p) => p.databaseId === shared.id)?.sharedWithGroups).toEqual([{ groupId: other.id, groupName: 'Other', groupFullPath: 'other', groupAccessLevel: 30, expiresAt: null }]);
+    expect(projects.find((p) => p.databaseId === shared.id)?.sharedWithGroups).toEqual([
+      { groupId: other.id, groupName: 'Other', groupFullPath: 'other', groupAccessLevel: 30, expiresAt: null },
+    ]);
   });
 
   it('subgroups match GET /groups/:id/subgroups, through groupSubgroups and the nested field', async () => {
     const parent = await createGroup(t, { path: 'p', visibility: 'public' });
     for (const n of ['c', 'a', 'b']) await createGroup(t, { path: n, name: n, parent, visibility: 'public' });
     const u = await createUser(t);
-    const rest = await api(t, u.token).get(`/api/v4/groups/${parent.id}/subgroups?all_available=true&per_page=2&page=2`);
-    const root = await api(t, u.token).graphql(`{ groupSubgroups(id: "p", allAvailable: true, perPage: 2, page: 2) { total nodes { id: databaseId } } }`);
-    const nested = await api(t, u.token).graphql(`{ group(id: "p") { subgroups(allAvailable: true, perPage: 2, page: 2) { total nodes { id: databaseId } } } }`);
-    const expected = { total: Number(rest.headers['x-total']), nodes: rest.body.map((g: { id: number }) => ({ id: g.id })) };
+    const rest = await api(t, u.token).get(
+      `/api/v4/groups/${parent.id}/subgroups?all_available=true&per_page=2&page=2`,
+    );
+    const root = await api(t, u.token).graphql(
+      `{ groupSubgroups(id: "p", allAvailable: true, perPage: 2, page: 2) { total nodes { id: databaseId } } }`,
+    );
+    const nested = await api(t, u.token).graphql(
+      `{ group(id: "p") { subgroups(allAvailable: true, perPage: 2, page: 2) { total nodes { id: databaseId } } } }`,
+    );
+    const expected = {
+      total: Number(rest.headers['x-total']),
+      nodes: rest.body.map((g: { id: number }) => ({ id: g.id })),
+    };
     expect(expected.nodes).toHaveLength(1);
     expect(root.body.data.groupSubgroups).toEqual(expected);
     expect(nested.body.data.group.subgroups).toEqual(expected);
     // docs/gitlab-compatibility.md, "Groups": a non-member of a public parent sees no subgroups without all_available, on both surfaces.
-    expect((await api(t, u.token).graphql(`{ group(id: "p") { subgroups { total } } }`)).body.data.group.subgroups.total).toBe(0);
+    expect(
+      (await api(t, u.token).graphql(`{ group(id: "p") { subgroups { total } } }`)).body.data.group.subgroups.total,
+    ).toBe(0);
   });
 
   it('groupProjects matches GET /groups/:id/projects', async () => {
@@ -155,8 +276,13 @@ describe('GraphQL nested fields', () => {
     await createProject(t, { namespace: g, visibility: 'public', name: 'One' });
     await createProject(t, { namespace: g, visibility: 'public', name: 'Two', archived: true });
     const rest = await api(t).get(`/api/v4/groups/${g.id}/projects?order_by=name&sort=asc`);
-    const gql = await api(t).graphql('{ groupProjects(id: "gp", orderBy: NAME, sort: ASC) { total nodes { id: databaseId name } } }');
-    expect(gql.body.data.groupProjects).toEqual({ total: 1, nodes: rest.body.map((p: { id: number; name: string }) => ({ id: p.id, name: p.name })) });
+    const gql = await api(t).graphql(
+      '{ groupProjects(id: "gp", orderBy: NAME, sort: ASC) { total nodes { id: databaseId name } } }',
+    );
+    expect(gql.body.data.groupProjects).toEqual({
+      total: 1,
+      nodes: rest.body.map((p: { id: number; name: string }) => ({ id: p.id, name: p.name })),
+    });
   });
 });
 
@@ -166,14 +292,19 @@ describe('GraphQL errors', () => {
     const u = await createUser(t);
     const notFound = await api(t, u.token).graphql(`{ group(id: "${g.id}") { id: databaseId } }`);
     expect(notFound.status).toBe(200);
-    expect(notFound.body.errors[0]).toMatchObject({ message: '404 Group Not Found', extensions: { code: 'NOT_FOUND' } });
+    expect(notFound.body.errors[0]).toMatchObject({
+      message: '404 Group Not Found',
+      extensions: { code: 'NOT_FOUND' },
+    });
     expect(JSON.stringify(notFound.body)).not.toContain('stacktrace');
     const anon = await api(t).graphql('mutation { createGroup(input: { name: "x", path: "x" }) { id: databaseId } }');
     expect(anon.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
     await addGroupMember(t, g, u, 40);
     const forbidden = await api(t, u.token).graphql(`mutation { deleteGroup(id: "${g.id}") }`);
     expect(forbidden.body.errors[0].extensions.code).toBe('FORBIDDEN');
-    const invalid = await api(t, ROOT_TOKEN).graphql('mutation { createGroup(input: { name: "x", path: "-x" }) { id: databaseId } }');
+    const invalid = await api(t, ROOT_TOKEN).graphql(
+      'mutation { createGroup(input: { name: "x", path: "-x" }) { id: databaseId } }',
+    );
     expect(invalid.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     const badToken = await api(t, 'nope').graphql('{ groups { total } }');
     expect(badToken.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
@@ -187,7 +318,8 @@ describe('GraphQL errors', () => {
   });
 
   it('refuses queries beyond the depth and complexity limits', async () => {
-    const deep = '{ groups { nodes { parent { parent { parent { parent { parent { parent { parent { parent { parent { id: databaseId } } } } } } } } } } } }';
+    const deep =
+      '{ groups { nodes { parent { parent { parent { parent { parent { parent { parent { parent { parent { id: databaseId } } } } } } } } } } } }';
     const res = await api(t).graphql(deep);
     expect(res.status).toBe(400);
     expect(res.body.errors[0].message).toMatch(/depth/);
@@ -203,7 +335,12 @@ describe('currentUser', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: { currentUser: null } });
     expect((await api(t).get('/api/v4/user').expect(401)).body).toEqual({ message: '401 Unauthorized' });
-    expect((await api(t, 'not-a-valid-token-0123456').graphql('{ currentUser { username } }')).body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
-    expect((await api(t, ROOT_TOKEN).graphql('{ currentUser { username } }')).body).toEqual({ data: { currentUser: { username: 'root' } } });
+    expect(
+      (await api(t, 'not-a-valid-token-0123456').graphql('{ currentUser { username } }')).body.errors[0].extensions
+        .code,
+    ).toBe('UNAUTHENTICATED');
+    expect((await api(t, ROOT_TOKEN).graphql('{ currentUser { username } }')).body).toEqual({
+      data: { currentUser: { username: 'root' } },
+    });
   });
 });

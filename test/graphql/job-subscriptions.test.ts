@@ -14,13 +14,19 @@ const live = liveHarness();
 afterEach(() => live.disposeClients());
 afterAll(() => live.closeServers());
 
-const JOB = 'subscription($jobId: CiBuildID!) { ciJobStatusUpdated(jobId: $jobId) { id databaseId status name startedAt project { id: databaseId } } }';
+const JOB =
+  'subscription($jobId: CiBuildID!) { ciJobStatusUpdated(jobId: $jobId) { id databaseId status name startedAt project { id: databaseId } } }';
 const gid = (id: number) => `gid://gitlab/Ci::Build/${id}`;
 const settle = () => new Promise((r) => setTimeout(r, 300));
 
 /** As the CI system writes it: plain SQL on the shared database, committed at once. */
 async function setStatus(jobId: number, status: string): Promise<void> {
-  await t.orm.em.getConnection().execute(`update ci_builds set status = ?, started_at = coalesce(started_at, now()), updated_at = now() where id = ?`, [status, jobId]);
+  await t.orm.em
+    .getConnection()
+    .execute(
+      `update ci_builds set status = ?, started_at = coalesce(started_at, now()), updated_at = now() where id = ?`,
+      [status, jobId],
+    );
 }
 
 const statuses = (s: LiveStream) => s.events.map((e) => (e.ciJobStatusUpdated as { status: string } | null)?.status);
@@ -39,7 +45,10 @@ describe('Subscription.ciJobStatusUpdated', () => {
     const url = await live.serve(t.attach, t.app);
     const { project, job, other } = await fixture();
     const s = await live.subscribe(live.connect(url, ROOT_TOKEN), JOB, { jobId: gid(job.id) });
-    const byDatabaseId = await live.subscribe(live.connect(url, ROOT_TOKEN), `subscription { ciJobStatusUpdated(jobId: ${job.id}) { status } }`);
+    const byDatabaseId = await live.subscribe(
+      live.connect(url, ROOT_TOKEN),
+      `subscription { ciJobStatusUpdated(jobId: ${job.id}) { status } }`,
+    );
 
     const sent = Date.now();
     await setStatus(job.id, 'running');
@@ -48,23 +57,44 @@ describe('Subscription.ciJobStatusUpdated', () => {
     console.log(`ciJobStatusUpdated latency, same instance (ms): ${latency}`);
     expect(latency).toBeLessThan(500);
     expect(s.events[0]).toEqual({
-      ciJobStatusUpdated: { id: gid(job.id), databaseId: job.id, status: 'RUNNING', name: 'rspec', startedAt: expect.any(String), project: { id: project.id } },
+      ciJobStatusUpdated: {
+        id: gid(job.id),
+        databaseId: job.id,
+        status: 'RUNNING',
+        name: 'rspec',
+        startedAt: expect.any(String),
+        project: { id: project.id },
+      },
     });
 
     // Not events: another job's change, an update that leaves the status as it is, a rolled-back change.
     await setStatus(other.id, 'running');
-    await t.orm.em.getConnection().execute(`update ci_builds set name = 'rspec 1/2', status = status where id = ?`, [job.id]);
-    await t.orm.em.transactional(async (tx) => {
-      await tx.getConnection().execute(`update ci_builds set status = 'canceled' where id = ?`, [job.id], 'all', tx.getTransactionContext());
-      throw new Error('rolled back');
-    }).catch(() => undefined);
+    await t.orm.em
+      .getConnection()
+      .execute(`update ci_builds set name = 'rspec 1/2', status = status where id = ?`, [job.id]);
+    await t.orm.em
+      .transactional(async (tx) => {
+        await tx
+          .getConnection()
+          .execute(
+            `update ci_builds set status = 'canceled' where id = ?`,
+            [job.id],
+            'all',
+            tx.getTransactionContext(),
+          );
+        throw new Error('rolled back');
+      })
+      .catch(() => undefined);
     await setStatus(job.id, 'success');
     await waitFor('success', () => s.events.length >= 2, 5000);
     await settle();
     expect(s.errors).toEqual([]);
     expect(statuses(s)).toEqual(['RUNNING', 'SUCCESS']);
     expect((s.events[1].ciJobStatusUpdated as { name: string }).name).toBe('rspec 1/2');
-    expect(byDatabaseId.events).toEqual([{ ciJobStatusUpdated: { status: 'RUNNING' } }, { ciJobStatusUpdated: { status: 'SUCCESS' } }]);
+    expect(byDatabaseId.events).toEqual([
+      { ciJobStatusUpdated: { status: 'RUNNING' } },
+      { ciJobStatusUpdated: { status: 'SUCCESS' } },
+    ]);
   });
 
   it('reaches a subscriber on another instance within 500 ms', async () => {
@@ -98,7 +128,9 @@ describe('Subscription.ciJobStatusUpdated', () => {
     await setStatus(job.id, 'running');
     await waitFor('the member has it', () => hers.events.length >= 1, 5000);
     // Her membership ends: the next change is not hers any more.
-    await t.orm.em.getConnection().execute('delete from project_members where project_id = ? and user_id = ?', [project.id, member.id]);
+    await t.orm.em
+      .getConnection()
+      .execute('delete from project_members where project_id = ? and user_id = ?', [project.id, member.id]);
     await setStatus(job.id, 'success');
     await settle();
     expect(statuses(hers)).toEqual(['RUNNING']);

@@ -22,7 +22,8 @@ describe('GraphQL memberships', () => {
   }
 
   // Links compared by path or name: other object types' ids are global ids (test/graphql/global-ids.test.ts).
-  const MEMBER = 'id databaseId userId relation accessLevel { integerValue stringValue humanAccess } user { username } group { fullPath } project { path }';
+  const MEMBER =
+    'id databaseId userId relation accessLevel { integerValue stringValue humanAccess } user { username } group { fullPath } project { path }';
 
   it('bob as Reporter of acme and Developer of acme/platform: two memberships with their own ids and levels in one query', async () => {
     const { alice, bob } = await acme();
@@ -33,8 +34,21 @@ describe('GraphQL memberships', () => {
     expect(res.body.errors).toBeUndefined();
     const [a] = res.body.data.a.nodes;
     const [b] = res.body.data.b.nodes;
-    expect(a).toMatchObject({ userId: bob.id, relation: 'DIRECT', accessLevel: { integerValue: 20, stringValue: 'REPORTER', humanAccess: 'Reporter' }, user: { username: 'bob' }, group: { fullPath: 'acme' }, project: null });
-    expect(b).toMatchObject({ userId: bob.id, relation: 'DIRECT', accessLevel: { integerValue: 30, stringValue: 'DEVELOPER' }, user: { username: 'bob' }, group: { fullPath: 'acme/platform' } });
+    expect(a).toMatchObject({
+      userId: bob.id,
+      relation: 'DIRECT',
+      accessLevel: { integerValue: 20, stringValue: 'REPORTER', humanAccess: 'Reporter' },
+      user: { username: 'bob' },
+      group: { fullPath: 'acme' },
+      project: null,
+    });
+    expect(b).toMatchObject({
+      userId: bob.id,
+      relation: 'DIRECT',
+      accessLevel: { integerValue: 30, stringValue: 'DEVELOPER' },
+      user: { username: 'bob' },
+      group: { fullPath: 'acme/platform' },
+    });
     expect(a.id).toMatch(/^gid:\/\/gitlab\/GroupMember\/\d+$/);
     // What Apollo Client's normalized cache keys them by (`${__typename}:${id}`): two entries, not one.
     const cacheKey = (m: { id: string }) => `Member:${m.id}`;
@@ -47,28 +61,52 @@ describe('GraphQL memberships', () => {
     const res = await api(t, alice.token).get('/api/v4/groups/acme%2Fplatform/members');
     expect(res.status).toBe(200);
     expect(res.body).toEqual([expect.objectContaining({ id: bob.id, username: 'bob', access_level: 30 })]);
-    expect(Object.keys(res.body[0])).toEqual(['id', 'name', 'username', 'state', 'avatar_url', 'web_url', 'access_level', 'expires_at']);
+    expect(Object.keys(res.body[0])).toEqual([
+      'id',
+      'name',
+      'username',
+      'state',
+      'avatar_url',
+      'web_url',
+      'access_level',
+      'expires_at',
+    ]);
   });
 
-  it('group members: DIRECT by default; INHERITED adds the ancestors\' members, once per user with the highest level', async () => {
+  it("group members: DIRECT by default; INHERITED adds the ancestors' members, once per user with the highest level", async () => {
     const { alice, bob } = await acme();
-    const q = (rel: string) => api(t, alice.token).graphql(`{ group(id: "acme/platform") { groupMembers${rel} { total nodes { username relation accessLevel { integerValue } group { fullPath } } } } }`);
+    const q = (rel: string) =>
+      api(t, alice.token).graphql(
+        `{ group(id: "acme/platform") { groupMembers${rel} { total nodes { username relation accessLevel { integerValue } group { fullPath } } } } }`,
+      );
     const direct = (await q('')).body.data.group.groupMembers;
-    expect(direct.nodes).toEqual([{ username: 'bob', relation: 'DIRECT', accessLevel: { integerValue: 30 }, group: { fullPath: 'acme/platform' } }]);
+    expect(direct.nodes).toEqual([
+      { username: 'bob', relation: 'DIRECT', accessLevel: { integerValue: 30 }, group: { fullPath: 'acme/platform' } },
+    ]);
     const inherited = (await q('(relations: [INHERITED])')).body.data.group.groupMembers;
     expect(inherited.total).toBe(3);
     const byName = Object.fromEntries(inherited.nodes.map((n: { username: string }) => [n.username, n]));
-    expect(byName.alice).toEqual({ username: 'alice', relation: 'INHERITED', accessLevel: { integerValue: 50 }, group: { fullPath: 'acme' } });
+    expect(byName.alice).toEqual({
+      username: 'alice',
+      relation: 'INHERITED',
+      accessLevel: { integerValue: 50 },
+      group: { fullPath: 'acme' },
+    });
     // bob has Reporter in acme: only inherited rows are asked for
     expect(byName.bob).toMatchObject({ relation: 'INHERITED', accessLevel: { integerValue: 20 } });
     const both = (await q('(relations: [DIRECT, INHERITED])')).body.data.group.groupMembers;
     expect(both.total).toBe(3);
     const bobBoth = both.nodes.find((n: { username: string }) => n.username === 'bob');
-    expect(bobBoth).toEqual({ username: 'bob', relation: 'DIRECT', accessLevel: { integerValue: 30 }, group: { fullPath: 'acme/platform' } });
+    expect(bobBoth).toEqual({
+      username: 'bob',
+      relation: 'DIRECT',
+      accessLevel: { integerValue: 30 },
+      group: { fullPath: 'acme/platform' },
+    });
     expect(bob.id).toBeGreaterThan(0);
   });
 
-  it('project members: INHERITED are the memberships of its group and that group\'s ancestors', async () => {
+  it("project members: INHERITED are the memberships of its group and that group's ancestors", async () => {
     const { alice, project } = await acme();
     const res = await api(t, alice.token).graphql(`{ project(id: "${project.id}") {
       d: projectMembers { nodes { username relation accessLevel { stringValue } project { path } group { fullPath } } }
@@ -78,14 +116,31 @@ describe('GraphQL memberships', () => {
     } }`);
     expect(res.body.errors).toBeUndefined();
     const p = res.body.data.project;
-    expect(p.d.nodes).toEqual([{ username: 'carol', relation: 'DIRECT', accessLevel: { stringValue: 'GUEST' }, project: { path: 'api' }, group: null }]);
+    expect(p.d.nodes).toEqual([
+      {
+        username: 'carol',
+        relation: 'DIRECT',
+        accessLevel: { stringValue: 'GUEST' },
+        project: { path: 'api' },
+        group: null,
+      },
+    ]);
     expect(p.all.total).toBe(3);
     expect(p.all.totalPages).toBe(2);
     const all = [...p.all.nodes, ...p.all2.nodes].map((n: { username: string }) => n.username).sort();
     expect(all).toEqual(['alice', 'bob', 'carol']);
     const inh = Object.fromEntries(p.i.nodes.map((n: { username: string }) => [n.username, n]));
-    expect(inh.bob).toMatchObject({ relation: 'INHERITED', accessLevel: { stringValue: 'DEVELOPER' }, group: { fullPath: 'acme/platform' }, project: null });
-    expect(inh.carol).toMatchObject({ relation: 'INHERITED', accessLevel: { stringValue: 'DEVELOPER' }, group: { fullPath: 'acme' } });
+    expect(inh.bob).toMatchObject({
+      relation: 'INHERITED',
+      accessLevel: { stringValue: 'DEVELOPER' },
+      group: { fullPath: 'acme/platform' },
+      project: null,
+    });
+    expect(inh.carol).toMatchObject({
+      relation: 'INHERITED',
+      accessLevel: { stringValue: 'DEVELOPER' },
+      group: { fullPath: 'acme' },
+    });
     expect(inh.alice.accessLevel.stringValue).toBe('OWNER');
     expect(inh.alice.id).toMatch(/^gid:\/\/gitlab\/GroupMember\//);
   });
@@ -102,10 +157,16 @@ describe('GraphQL memberships', () => {
     const open = await createGroup(t, { path: 'open', parent: secret, visibility: 'public' });
     const erin = await createUser(t, { username: 'erin' });
     await addGroupMember(t, secret, erin, 40);
-    const seen = await api(t, stranger.token).graphql('{ group(id: "secret/open") { groupMembers(relations: [INHERITED]) { nodes { username relation group { fullPath } user { username } } } } }');
+    const seen = await api(t, stranger.token).graphql(
+      '{ group(id: "secret/open") { groupMembers(relations: [INHERITED]) { nodes { username relation group { fullPath } user { username } } } } }',
+    );
     expect(seen.body.errors).toBeUndefined();
-    expect(seen.body.data.group.groupMembers.nodes).toEqual([{ username: 'erin', relation: 'INHERITED', group: null, user: { username: 'erin' } }]);
-    const admin = await api(t, ROOT_TOKEN).graphql('{ group(id: "secret/open") { groupMembers(relations: [INHERITED]) { nodes { group { fullPath } } } } }');
+    expect(seen.body.data.group.groupMembers.nodes).toEqual([
+      { username: 'erin', relation: 'INHERITED', group: null, user: { username: 'erin' } },
+    ]);
+    const admin = await api(t, ROOT_TOKEN).graphql(
+      '{ group(id: "secret/open") { groupMembers(relations: [INHERITED]) { nodes { group { fullPath } } } } }',
+    );
     expect(admin.body.data.group.groupMembers.nodes).toEqual([{ group: { fullPath: 'secret' } }]);
     expect(open.id).toBeGreaterThan(0);
   });
@@ -128,14 +189,24 @@ describe('GraphQL memberships', () => {
     await acme();
     const sel = '{ total nodes { username } }';
     const count = async (fields: string) => {
-      const { result, count: n } = await t.countQueries(() => api(t, ROOT_TOKEN).graphql(`{ groups(allAvailable: true) { nodes { ${fields} } } }`));
+      const { result, count: n } = await t.countQueries(() =>
+        api(t, ROOT_TOKEN).graphql(`{ groups(allAvailable: true) { nodes { ${fields} } } }`),
+      );
       expect(result.body.errors).toBeUndefined();
       return n;
     };
     const one = await count(`a: groupMembers(first: 2, search: "o") ${sel}`);
-    expect(await count(`a: groupMembers(first: 2, search: "o") ${sel} b: groupMembers(search: "o", first: 2, relations: [DIRECT]) ${sel}`)).toBe(one);
+    expect(
+      await count(
+        `a: groupMembers(first: 2, search: "o") ${sel} b: groupMembers(search: "o", first: 2, relations: [DIRECT]) ${sel}`,
+      ),
+    ).toBe(one);
     const plain = await count(`a: groupMembers(first: 2) ${sel}`);
-    expect(await count(`a: groupMembers(first: 2) ${sel} b: groupMembers(first: 2, search: null) ${sel} c: groupMembers(first: 2, relations: [DIRECT, DIRECT]) ${sel} d: groupMembers(first: 2, relations: []) ${sel}`)).toBe(plain);
+    expect(
+      await count(
+        `a: groupMembers(first: 2) ${sel} b: groupMembers(first: 2, search: null) ${sel} c: groupMembers(first: 2, relations: [DIRECT, DIRECT]) ${sel} d: groupMembers(first: 2, relations: []) ${sel}`,
+      ),
+    ).toBe(plain);
     // a different list is a round trip of its own (its count and page go together)
     expect(await count(`a: groupMembers(first: 2) ${sel} b: groupMembers(first: 3) ${sel}`)).toBe(plain + 1);
   });
@@ -151,24 +222,44 @@ describe('GraphQL memberships', () => {
     const [carolP] = lists.body.data.p.nodes;
     expect(bobSub.id).toBe(`gid://gitlab/GroupMember/${bobSub.databaseId}`);
     expect(carolP.id).toBe(`gid://gitlab/ProjectMember/${carolP.databaseId}`);
-    const FIELDS = '__typename id ... on Member { databaseId relation accessLevel { integerValue } user { username } group { fullPath } project { path } }';
+    const FIELDS =
+      '__typename id ... on Member { databaseId relation accessLevel { integerValue } user { username } group { fullPath } project { path } }';
     const one = await api(t, alice.token).graphql(`query($id: ID!) { node(id: $id) { ${FIELDS} } }`, { id: bobSub.id });
     expect(one.body.errors).toBeUndefined();
     expect(one.body.data.node).toEqual({
-      __typename: 'Member', id: bobSub.id, databaseId: bobSub.databaseId, relation: 'DIRECT', accessLevel: { integerValue: 30 }, user: { username: 'bob' }, group: { fullPath: 'acme/platform' }, project: null,
+      __typename: 'Member',
+      id: bobSub.id,
+      databaseId: bobSub.databaseId,
+      relation: 'DIRECT',
+      accessLevel: { integerValue: 30 },
+      user: { username: 'bob' },
+      group: { fullPath: 'acme/platform' },
+      project: null,
     });
     // Both classes in one call, in the order asked; a row id of the other table under the wrong class is another (missing) membership.
     const ids = [carolP.id, bobSub.id, `gid://gitlab/ProjectMember/${2 ** 31 - 1}`];
     const many = await api(t, alice.token).graphql(`query($ids: [ID!]!) { nodes(ids: $ids) { ${FIELDS} } }`, { ids });
     expect(many.body.errors).toBeUndefined();
     expect(many.body.data.nodes).toEqual([
-      { __typename: 'Member', id: carolP.id, databaseId: carolP.databaseId, relation: 'DIRECT', accessLevel: { integerValue: 10 }, user: { username: 'carol' }, group: null, project: { path: 'api' } },
+      {
+        __typename: 'Member',
+        id: carolP.id,
+        databaseId: carolP.databaseId,
+        relation: 'DIRECT',
+        accessLevel: { integerValue: 10 },
+        user: { username: 'carol' },
+        group: null,
+        project: { path: 'api' },
+      },
       expect.objectContaining({ id: bobSub.id, accessLevel: { integerValue: 30 } }),
       null,
     ]);
     // An outsider may not list the private groups' or project's members: null, no error.
     const stranger = await createUser(t);
-    const hidden = await api(t, stranger.token).graphql(`query($id: ID!, $ids: [ID!]!) { node(id: $id) { id } nodes(ids: $ids) { id } }`, { id: bobSub.id, ids: ids.slice(0, 2) });
+    const hidden = await api(t, stranger.token).graphql(
+      `query($id: ID!, $ids: [ID!]!) { node(id: $id) { id } nodes(ids: $ids) { id } }`,
+      { id: bobSub.id, ids: ids.slice(0, 2) },
+    );
     expect(hidden.body.errors).toBeUndefined();
     expect(hidden.body.data).toEqual({ node: null, nodes: [null, null] });
     const anonymous = await api(t).graphql(`query($id: ID!) { node(id: $id) { id } }`, { id: carolP.id });
@@ -176,13 +267,19 @@ describe('GraphQL memberships', () => {
     // A public group's members are anyone's to list, and to look up.
     const open = await createGroup(t, { path: 'open', visibility: 'public' });
     await addGroupMember(t, open, alice, 50);
-    const openIds = (await api(t).graphql('{ groupMembers(sourceId: "open") { nodes { id } } }')).body.data.groupMembers.nodes;
-    const seen = await api(t, stranger.token).graphql(`query($id: ID!) { node(id: $id) { ... on Member { user { username } group { fullPath } } } }`, { id: openIds[0].id });
+    const openIds = (await api(t).graphql('{ groupMembers(sourceId: "open") { nodes { id } } }')).body.data.groupMembers
+      .nodes;
+    const seen = await api(t, stranger.token).graphql(
+      `query($id: ID!) { node(id: $id) { ... on Member { user { username } group { fullPath } } } }`,
+      { id: openIds[0].id },
+    );
     expect(seen.body.data.node).toEqual({ user: { username: 'alice' }, group: { fullPath: 'open' } });
     // A malformed membership id is BAD_USER_INPUT.
     for (const id of ['gid://gitlab/GroupMember/bob', 'gid://gitlab/Member/1']) {
       const bad = await api(t, alice.token).graphql(`query($id: ID!) { node(id: $id) { id } }`, { id });
-      expect(bad.body.errors?.map((e: { extensions: { code: string } }) => e.extensions.code)).toEqual(['BAD_USER_INPUT']);
+      expect(bad.body.errors?.map((e: { extensions: { code: string } }) => e.extensions.code)).toEqual([
+        'BAD_USER_INPUT',
+      ]);
     }
   });
 
@@ -191,7 +288,11 @@ describe('GraphQL memberships', () => {
     const { body } = await api(t, alice.token).graphql('{ groupMembers(sourceId: "acme") { nodes { id } } }');
     const gids: string[] = body.data.groupMembers.nodes.map((n: { id: string }) => n.id);
     expect(gids.length).toBe(3);
-    const q = (ids: string[]) => api(t, alice.token).graphql('query($ids: [ID!]!) { nodes(ids: $ids) { ... on Member { accessLevel { integerValue } group { fullPath } } } }', { ids });
+    const q = (ids: string[]) =>
+      api(t, alice.token).graphql(
+        'query($ids: [ID!]!) { nodes(ids: $ids) { ... on Member { accessLevel { integerValue } group { fullPath } } } }',
+        { ids },
+      );
     const warm = await q(gids);
     expect(warm.body.data.nodes).toEqual(gids.map(() => expect.objectContaining({ group: { fullPath: 'acme' } })));
     const small = await t.countQueries(() => q(gids.slice(0, 1)));
@@ -202,7 +303,9 @@ describe('GraphQL memberships', () => {
 
   it('bad relations are a 400 validation error', async () => {
     const { alice } = await acme();
-    const res = await api(t, alice.token).graphql('{ group(id: "acme") { groupMembers(relations: [SIDEWAYS]) { total } } }');
+    const res = await api(t, alice.token).graphql(
+      '{ group(id: "acme") { groupMembers(relations: [SIDEWAYS]) { total } } }',
+    );
     expect(res.status).toBe(400);
     expect(res.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
   });
@@ -221,21 +324,36 @@ describe('GraphQL object links', () => {
     await addGroupMember(t, pub, owner, 50);
     await addGroupMember(t, pub, reporter, 20);
     const p = await createProject(t, { namespace: pub, path: 'app', visibility: 'public' });
-    const personal = await createProject(t, { namespace: { id: owner.namespaceId }, path: 'mine', visibility: 'public' });
+    const personal = await createProject(t, {
+      namespace: { id: owner.namespaceId },
+      path: 'mine',
+      visibility: 'public',
+    });
     await sql('update projects set creator_id = ? where id in (?, ?)', [owner.id, p.id, personal.id]);
-    for (const name of ['production', 'staging', 'review']) await sql(`insert into environments (project_id, name, slug) values (?, ?, ?)`, [p.id, name, `${name}-x`]);
+    for (const name of ['production', 'staging', 'review'])
+      await sql(`insert into environments (project_id, name, slug) values (?, ?, ?)`, [p.id, name, `${name}-x`]);
     const q = `{ project(id: "${p.id}") { group { fullPath parent { fullPath } } creator { username } environments(perPage: 2) { total nodes { name } } }
                  personal: project(id: "${personal.id}") { group { fullPath } namespace { kind } creator { username } } }`;
     const asReporter = await api(t, reporter.token).graphql(q);
     expect(asReporter.body.errors).toBeUndefined();
     // a member of a subgroup sees its ancestors (modules/access/visibility.ts)
     expect(asReporter.body.data.project).toEqual({
-      group: { fullPath: 'top/pub', parent: { fullPath: 'top' } }, creator: { username: 'owner' }, environments: { total: 3, nodes: [{ name: 'production' }, { name: 'staging' }] },
+      group: { fullPath: 'top/pub', parent: { fullPath: 'top' } },
+      creator: { username: 'owner' },
+      environments: { total: 3, nodes: [{ name: 'production' }, { name: 'staging' }] },
     });
-    expect(asReporter.body.data.personal).toEqual({ group: null, namespace: { kind: 'user' }, creator: { username: 'owner' } });
+    expect(asReporter.body.data.personal).toEqual({
+      group: null,
+      namespace: { kind: 'user' },
+      creator: { username: 'owner' },
+    });
     // environments need Reporter, and the private parent group is hidden: null for a stranger, who still sees the public project and group
     const asStranger = await api(t, stranger.token).graphql(q);
-    expect(asStranger.body.data.project).toEqual({ group: { fullPath: 'top/pub', parent: null }, creator: { username: 'owner' }, environments: null });
+    expect(asStranger.body.data.project).toEqual({
+      group: { fullPath: 'top/pub', parent: null },
+      creator: { username: 'owner' },
+      environments: null,
+    });
   });
 
   it('nested environments and members take the connection arguments; two pages of one list in one query stay apart', async () => {
@@ -244,9 +362,19 @@ describe('GraphQL object links', () => {
     const alice = await createUser(t, { username: 'alice' });
     await addGroupMember(t, top, alice, 50);
     await addGroupMember(t, sub, await createUser(t, { username: 'bob' }), 30);
-    const p = await createProject(t, { namespace: (await createGroup(t, { path: 'envs', visibility: 'public' })), path: 'app', visibility: 'public' });
-    for (const name of ['production', 'staging', 'review']) await sql(`insert into environments (project_id, name, slug) values (?, ?, ?)`, [p.id, name, `${name}-x`]);
-    const envs = async (args: string) => (await api(t, ROOT_TOKEN).graphql(`{ project(id: "${p.id}") { environments(${args}) { nodes { name } pageInfo { hasNextPage endCursor } } } }`)).body;
+    const p = await createProject(t, {
+      namespace: await createGroup(t, { path: 'envs', visibility: 'public' }),
+      path: 'app',
+      visibility: 'public',
+    });
+    for (const name of ['production', 'staging', 'review'])
+      await sql(`insert into environments (project_id, name, slug) values (?, ?, ?)`, [p.id, name, `${name}-x`]);
+    const envs = async (args: string) =>
+      (
+        await api(t, ROOT_TOKEN).graphql(
+          `{ project(id: "${p.id}") { environments(${args}) { nodes { name } pageInfo { hasNextPage endCursor } } } }`,
+        )
+      ).body;
     const first = await envs('first: 1');
     expect(first.errors).toBeUndefined();
     expect(first.data.project.environments.nodes).toEqual([{ name: 'production' }]);
@@ -254,11 +382,14 @@ describe('GraphQL object links', () => {
     const next = await envs(`first: 2, after: "${first.data.project.environments.pageInfo.endCursor}"`);
     expect(next.data.project.environments.nodes).toEqual([{ name: 'staging' }, { name: 'review' }]);
     // Two aliases of the same member list with different cursors: each answers its own page (the batch key holds every argument).
-    const q = (after?: string) => `groupMembers(relations: [DIRECT, INHERITED], first: 1${after ? `, after: "${after}"` : ''}) { nodes { username } pageInfo { endCursor } }`;
+    const q = (after?: string) =>
+      `groupMembers(relations: [DIRECT, INHERITED], first: 1${after ? `, after: "${after}"` : ''}) { nodes { username } pageInfo { endCursor } }`;
     const one = await api(t, alice.token).graphql(`{ group(fullPath: "acme/platform") { ${q()} } }`);
     expect(one.body.errors).toBeUndefined();
     const cursor = one.body.data.group.groupMembers.pageInfo.endCursor as string;
-    const both = await api(t, alice.token).graphql(`{ group(fullPath: "acme/platform") { a: ${q()} b: ${q(cursor)} } }`);
+    const both = await api(t, alice.token).graphql(
+      `{ group(fullPath: "acme/platform") { a: ${q()} b: ${q(cursor)} } }`,
+    );
     expect(both.body.errors).toBeUndefined();
     expect(both.body.data.group.a.nodes).toHaveLength(1);
     expect(both.body.data.group.b.nodes).toHaveLength(1);
@@ -272,17 +403,28 @@ describe('GraphQL object links', () => {
     for (let i = 0; i < 12; i += 1) {
       const p = await createProject(t, { namespace: g, path: `p${i}`, visibility: 'public' });
       await sql('update projects set creator_id = ? where id = ?', [owner.id, p.id]);
-      await sql('insert into environments (project_id, name, slug) values (?, ?, ?)', [p.id, 'production', 'production-x']);
+      await sql('insert into environments (project_id, name, slug) values (?, ?, ?)', [
+        p.id,
+        'production',
+        'production-x',
+      ]);
       await addProjectMember(t, p, await createUser(t), 30);
     }
-    const query = (n: number) => `{ groupProjects(id: "many", perPage: ${n}) { nodes { group { fullPath parent { id } } creator { username } environments { total nodes { name } }
+    const query = (
+      n: number,
+    ) => `{ groupProjects(id: "many", perPage: ${n}) { nodes { group { fullPath parent { id } } creator { username } environments { total nodes { name } }
       projectMembers(relations: [DIRECT, INHERITED]) { total nodes { user { username } project { path } group { fullPath } } } } } }`;
     // The first request also warms per-process state; both counted requests run after it.
     const first = await api(t, owner.token).graphql(query(20));
     expect(first.body.errors).toBeUndefined();
     const nodes = first.body.data.groupProjects.nodes;
     expect(nodes.length).toBe(12);
-    expect(nodes[0]).toMatchObject({ group: { fullPath: 'many', parent: null }, creator: { username: 'maker' }, environments: { total: 1 }, projectMembers: { total: 2 } });
+    expect(nodes[0]).toMatchObject({
+      group: { fullPath: 'many', parent: null },
+      creator: { username: 'maker' },
+      environments: { total: 1 },
+      projectMembers: { total: 2 },
+    });
     const small = await t.countQueries(() => api(t, owner.token).graphql(query(2)));
     const big = await t.countQueries(() => api(t, owner.token).graphql(query(20)));
     expect(big.count).toBe(small.count);
@@ -304,8 +446,13 @@ describe('GraphQL object links', () => {
     expect(mine.body.errors).toBeUndefined();
     expect(mine.body.data.runner.jobs.nodes).toEqual([{ runner: { description: 'mine', jobs: { total: 1 } } }]);
     // An administrator reads every runner, so each job links to its own (jobs are only reachable through a runner the caller may read).
-    const all = await api(t, ROOT_TOKEN).graphql(`{ a: runner(id: ${other.id}) { jobs { nodes { runner { description } } } } b: runner(id: ${shared.id}) { jobs { nodes { runner { description } } } } }`);
-    expect(all.body.data).toEqual({ a: { jobs: { nodes: [{ runner: { description: 'other' } }] } }, b: { jobs: { nodes: [{ runner: { description: 'shared' } }] } } });
+    const all = await api(t, ROOT_TOKEN).graphql(
+      `{ a: runner(id: ${other.id}) { jobs { nodes { runner { description } } } } b: runner(id: ${shared.id}) { jobs { nodes { runner { description } } } } }`,
+    );
+    expect(all.body.data).toEqual({
+      a: { jobs: { nodes: [{ runner: { description: 'other' } }] } },
+      b: { jobs: { nodes: [{ runner: { description: 'shared' } }] } },
+    });
   });
 
   it('project → jobs: newest first, status filter, cursor pages, batched across a project list, hidden with the project', async () => {
@@ -314,27 +461,42 @@ describe('GraphQL object links', () => {
     const stranger = await createUser(t);
     await addGroupMember(t, g, member, 10);
     const projects = [];
-    for (let i = 0; i < 6; i += 1) projects.push(await createProject(t, { namespace: g, path: `svc${i}`, visibility: 'private' }));
+    for (let i = 0; i < 6; i += 1)
+      projects.push(await createProject(t, { namespace: g, path: `svc${i}`, visibility: 'private' }));
     const runner = await createRunner(t, { shared: true });
-    for (const [i, status] of ['success', 'failed', 'success'].entries()) await createJob(t, { runner, project: projects[0], status, name: `job-${i}` });
+    for (const [i, status] of ['success', 'failed', 'success'].entries())
+      await createJob(t, { runner, project: projects[0], status, name: `job-${i}` });
     await createJob(t, { runner, project: projects[5], name: 'other' });
-    const q = (path: string, args: string) => `{ project(fullPath: "${path}") { jobs(${args}) { count nodes { name status } pageInfo { hasNextPage endCursor } } } }`;
+    const q = (path: string, args: string) =>
+      `{ project(fullPath: "${path}") { jobs(${args}) { count nodes { name status } pageInfo { hasNextPage endCursor } } } }`;
     const page = await api(t, member.token).graphql(q('ci/svc0', 'sort: DESC, first: 2'));
     expect(page.body.errors).toBeUndefined();
-    expect(page.body.data.project.jobs).toMatchObject({ count: 3, nodes: [{ name: 'job-2', status: 'SUCCESS' }, { name: 'job-1', status: 'FAILED' }], pageInfo: { hasNextPage: true } });
-    const next = await api(t, member.token).graphql(q('ci/svc0', `sort: DESC, first: 2, after: "${page.body.data.project.jobs.pageInfo.endCursor}"`));
+    expect(page.body.data.project.jobs).toMatchObject({
+      count: 3,
+      nodes: [
+        { name: 'job-2', status: 'SUCCESS' },
+        { name: 'job-1', status: 'FAILED' },
+      ],
+      pageInfo: { hasNextPage: true },
+    });
+    const next = await api(t, member.token).graphql(
+      q('ci/svc0', `sort: DESC, first: 2, after: "${page.body.data.project.jobs.pageInfo.endCursor}"`),
+    );
     expect(next.body.data.project.jobs.nodes).toEqual([{ name: 'job-0', status: 'SUCCESS' }]);
     const failed = await api(t, member.token).graphql(q('ci/svc0', 'status: FAILED'));
     expect(failed.body.data.project.jobs.nodes.map((j: { name: string }) => j.name)).toEqual(['job-1']);
     // A stranger does not see the private project, so neither its jobs.
     expect((await api(t, stranger.token).graphql(q('ci/svc0', 'first: 1'))).body.data.project).toBeNull();
     // One statement pair for the jobs of every project of a list, whatever their number.
-    const list = (n: number) => `{ groupProjects(id: "ci", perPage: ${n}, orderBy: ID, sort: ASC) { nodes { path jobs(first: 1) { count nodes { name } } } } }`;
+    const list = (n: number) =>
+      `{ groupProjects(id: "ci", perPage: ${n}, orderBy: ID, sort: ASC) { nodes { path jobs(first: 1) { count nodes { name } } } } }`;
     await api(t, member.token).graphql(list(2)); // warm: per-instance caches (settings, access) filled before counting
     const two = await t.countQueries(() => api(t, member.token).graphql(list(2)));
     const six = await t.countQueries(() => api(t, member.token).graphql(list(6)));
     expect(six.result.body.errors).toBeUndefined();
-    expect(six.result.body.data.groupProjects.nodes.map((n: { jobs: { count: number } }) => n.jobs.count)).toEqual([3, 0, 0, 0, 0, 1]);
+    expect(six.result.body.data.groupProjects.nodes.map((n: { jobs: { count: number } }) => n.jobs.count)).toEqual([
+      3, 0, 0, 0, 0, 1,
+    ]);
     expect(six.count).toBe(two.count);
   });
 
@@ -351,7 +513,10 @@ describe('GraphQL object links', () => {
     const seen = async (token?: string) => {
       const body = (await api(t, token).graphql(q).expect(200)).body;
       expect(body.errors).toBeUndefined();
-      return [body.data.project.jobs?.nodes.map((n: { name: string }) => n.name) ?? null, body.data.node ? 'node' : null];
+      return [
+        body.data.project.jobs?.nodes.map((n: { name: string }) => n.name) ?? null,
+        body.data.node ? 'node' : null,
+      ];
     };
     expect(await seen()).toEqual([['build'], 'node']); // public project, public jobs
     await api(t, ROOT_TOKEN).put(`/api/v4/projects/${p.id}`).send({ public_jobs: false }).expect(200);
@@ -371,15 +536,29 @@ describe('GraphQL object links', () => {
     await sql('insert into pages_domains (project_id, domain) values (?, ?)', [p.id, 'home.test']);
     const dev = await createUser(t, { username: 'dev' });
     await addGroupMember(t, sub, dev, 30);
-    const domains = await api(t, ROOT_TOKEN).graphql('{ pagesDomains { nodes { domain project { pathWithNamespace } } } }');
+    const domains = await api(t, ROOT_TOKEN).graphql(
+      '{ pagesDomains { nodes { domain project { pathWithNamespace } } } }',
+    );
     expect(domains.body.errors).toBeUndefined();
-    expect(domains.body.data.pagesDomains.nodes).toEqual([{ domain: 'home.test', project: { pathWithNamespace: 'web/sites/home' } }]);
-    const token = await api(t, ROOT_TOKEN).graphql(`mutation { createImpersonationToken(userId: ${dev.id}, input: { name: "t", scopes: ["api"] }) { user { username } } }`);
+    expect(domains.body.data.pagesDomains.nodes).toEqual([
+      { domain: 'home.test', project: { pathWithNamespace: 'web/sites/home' } },
+    ]);
+    const token = await api(t, ROOT_TOKEN).graphql(
+      `mutation { createImpersonationToken(userId: ${dev.id}, input: { name: "t", scopes: ["api"] }) { user { username } } }`,
+    );
     expect(token.body.data.createImpersonationToken.user).toEqual({ username: 'dev' });
-    const list = await api(t, ROOT_TOKEN).graphql(`{ impersonationTokens(userId: ${dev.id}) { nodes { name user { username } } } }`);
+    const list = await api(t, ROOT_TOKEN).graphql(
+      `{ impersonationTokens(userId: ${dev.id}) { nodes { name user { username } } } }`,
+    );
     expect(list.body.data.impersonationTokens.nodes).toEqual([{ name: 't', user: { username: 'dev' } }]);
-    const ns = (token: string) => api(t, token).graphql('{ namespace(fullPath: "web/sites") { fullPath parent { fullPath parent { fullPath } } } }');
-    expect((await ns(ROOT_TOKEN)).body.data.namespace).toEqual({ fullPath: 'web/sites', parent: { fullPath: 'web', parent: null } });
+    const ns = (token: string) =>
+      api(t, token).graphql(
+        '{ namespace(fullPath: "web/sites") { fullPath parent { fullPath parent { fullPath } } } }',
+      );
+    expect((await ns(ROOT_TOKEN)).body.data.namespace).toEqual({
+      fullPath: 'web/sites',
+      parent: { fullPath: 'web', parent: null },
+    });
     // dev is a member of web/sites only: the namespaces API does not show them web
     const asDev = await ns(dev.token);
     expect(asDev.body.errors).toBeUndefined();

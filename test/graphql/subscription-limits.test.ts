@@ -34,8 +34,16 @@ interface RawClient {
 function open(url: string, token?: string, opts: { autoPong?: boolean } = {}): RawClient {
   const ws = new WebSocket(url, 'graphql-transport-ws', { autoPong: opts.autoPong ?? true });
   sockets.push(ws);
-  const c: RawClient = { ws, acked: Promise.resolve(false), closed: Promise.resolve({ code: 0, reason: '', at: 0 }), messages: [], pings: 0 };
-  c.closed = new Promise((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: reason.toString(), at: Date.now() })));
+  const c: RawClient = {
+    ws,
+    acked: Promise.resolve(false),
+    closed: Promise.resolve({ code: 0, reason: '', at: 0 }),
+    messages: [],
+    pings: 0,
+  };
+  c.closed = new Promise((resolve) =>
+    ws.on('close', (code, reason) => resolve({ code, reason: reason.toString(), at: Date.now() })),
+  );
   c.acked = new Promise((resolve) => {
     ws.on('message', (data) => {
       const m = JSON.parse(String(data)) as { type: string };
@@ -45,7 +53,9 @@ function open(url: string, token?: string, opts: { autoPong?: boolean } = {}): R
     ws.on('close', () => resolve(false));
   });
   ws.on('ping', () => (c.pings += 1));
-  ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: token ? { 'PRIVATE-TOKEN': token } : {} })));
+  ws.on('open', () =>
+    ws.send(JSON.stringify({ type: 'connection_init', payload: token ? { 'PRIVATE-TOKEN': token } : {} })),
+  );
   ws.on('error', () => undefined);
   return c;
 }
@@ -85,9 +95,17 @@ describe('connections per user', () => {
 });
 
 describe('heartbeat', () => {
-  it('terminates a socket that stops answering pings, keeps answering ones, and frees the silent one\'s slot', async () => {
+  it("terminates a socket that stops answering pings, keeps answering ones, and frees the silent one's slot", async () => {
     const env = { SUBSCRIPTION_PING_INTERVAL_MS: '200', SUBSCRIPTION_CONNECTIONS_PER_USER: '1' };
-    const built = await buildApp({ orm: t.orm, logger: pino({ level: 'silent' }), externalUrl: 'http://gitlab.test', secrets: TEST_SECRETS, modules: MODULES, env, background: false });
+    const built = await buildApp({
+      orm: t.orm,
+      logger: pino({ level: 'silent' }),
+      externalUrl: 'http://gitlab.test',
+      secrets: TEST_SECRETS,
+      modules: MODULES,
+      env,
+      background: false,
+    });
     try {
       const url = await live.serve(built.attach, built.app);
       const silent = open(url, ROOT_TOKEN, { autoPong: false });

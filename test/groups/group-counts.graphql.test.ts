@@ -3,7 +3,8 @@ import { addGroupMember, createGroup, createProject, createUser } from '../suppo
 
 /** Counts a dashboard overview needs, in one request, batched per page, visibility-aware. */
 const t = useTestApp();
-const COUNTS = '{ groups(allAvailable: true, orderBy: PATH, sort: ASC) { nodes { fullPath projectsCount descendantGroupsCount groupMembersCount } } }';
+const COUNTS =
+  '{ groups(allAvailable: true, orderBy: PATH, sort: ASC) { nodes { fullPath projectsCount descendantGroupsCount groupMembersCount } } }';
 
 describe('Group counts', () => {
   it('projectsCount, descendantGroupsCount and groupMembersCount as the caller may see them', async () => {
@@ -17,12 +18,34 @@ describe('Group counts', () => {
     await addGroupMember(t, top, alice, 30);
 
     const anonymous = (await api(t).graphql(COUNTS).expect(200)).body.data.groups.nodes;
-    expect(anonymous.find((g: { fullPath: string }) => g.fullPath === 'top')).toEqual({ fullPath: 'top', projectsCount: 1, descendantGroupsCount: 2, groupMembersCount: 1 });
+    expect(anonymous.find((g: { fullPath: string }) => g.fullPath === 'top')).toEqual({
+      fullPath: 'top',
+      projectsCount: 1,
+      descendantGroupsCount: 2,
+      groupMembersCount: 1,
+    });
     const member = (await api(t, alice.token).graphql(COUNTS).expect(200)).body.data.groups.nodes;
-    expect(member.find((g: { fullPath: string }) => g.fullPath === 'top')).toEqual({ fullPath: 'top', projectsCount: 2, descendantGroupsCount: 3, groupMembersCount: 1 });
+    expect(member.find((g: { fullPath: string }) => g.fullPath === 'top')).toEqual({
+      fullPath: 'top',
+      projectsCount: 2,
+      descendantGroupsCount: 3,
+      groupMembersCount: 1,
+    });
     const admin = (await api(t, ROOT_TOKEN).graphql(COUNTS).expect(200)).body.data.groups.nodes;
-    expect(admin.map((g: { fullPath: string; projectsCount: number; descendantGroupsCount: number }) => [g.fullPath, g.projectsCount, g.descendantGroupsCount]).sort())
-      .toEqual([['top', 2, 3], ['top/hidden', 0, 0], ['top/sub', 0, 1], ['top/sub/deep', 0, 0]]);
+    expect(
+      admin
+        .map((g: { fullPath: string; projectsCount: number; descendantGroupsCount: number }) => [
+          g.fullPath,
+          g.projectsCount,
+          g.descendantGroupsCount,
+        ])
+        .sort(),
+    ).toEqual([
+      ['top', 2, 3],
+      ['top/hidden', 0, 0],
+      ['top/sub', 0, 1],
+      ['top/sub/deep', 0, 0],
+    ]);
   });
 
   it('costs the same number of statements for 1 group and for 20', async () => {
@@ -40,7 +63,11 @@ describe('top-level groups', () => {
     const top = await createGroup(t, { path: 'alpha', visibility: 'public' });
     await createGroup(t, { path: 'beta', parent: top, visibility: 'public' });
     await createGroup(t, { path: 'gamma', visibility: 'public' });
-    const gql = (await api(t, ROOT_TOKEN).graphql('{ groups(allAvailable: true, topLevelOnly: true) { nodes { fullPath } } }').expect(200)).body.data.groups.nodes;
+    const gql = (
+      await api(t, ROOT_TOKEN)
+        .graphql('{ groups(allAvailable: true, topLevelOnly: true) { nodes { fullPath } } }')
+        .expect(200)
+    ).body.data.groups.nodes;
     expect(gql.map((g: { fullPath: string }) => g.fullPath).sort()).toEqual(['alpha', 'gamma']);
     const rest = (await api(t).get('/api/v4/groups?top_level_only=true').expect(200)).body as { full_path: string }[];
     expect(rest.map((g) => g.full_path).sort()).toEqual(['alpha', 'gamma']);

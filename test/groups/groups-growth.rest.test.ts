@@ -30,7 +30,9 @@ describe('GET /groups as a member (own groups)', () => {
     const res = await api(t, user.token).get('/api/v4/groups?per_page=3').expect(200);
     expect(res.headers['x-total']).toBe('1053');
     expect(res.body.map((g: { full_path: string }) => g.full_path)).toEqual(['growth', 'inside', 'secret']);
-    const desc = await api(t, user.token).get('/api/v4/groups?per_page=2&order_by=path&sort=desc&search=secr').expect(200);
+    const desc = await api(t, user.token)
+      .get('/api/v4/groups?per_page=2&order_by=path&sort=desc&search=secr')
+      .expect(200);
     expect(desc.body.map((g: { path: string }) => g.path)).toEqual(['secret']);
     expect(desc.headers['x-total']).toBe('1');
   });
@@ -48,10 +50,16 @@ describe('GET /groups?all_available=true as a member', () => {
 
 describe('GET /groups deep offset pages', () => {
   it('page 52 of 20 (offset 1,020) equals rows 1,021-1,040 of the full order, for admins and members', async () => {
-    const all = await queryOne<{ ids: number[] }>(t, `select array_agg(id order by name, id) as ids from namespaces where kind = 'group'`);
+    const all = await queryOne<{ ids: number[] }>(
+      t,
+      `select array_agg(id order by name, id) as ids from namespaces where kind = 'group'`,
+    );
     const admin = await api(t, ROOT_TOKEN).get('/api/v4/groups?per_page=20&page=52').expect(200);
     expect(admin.body.map((g: { id: number }) => g.id)).toEqual(all!.ids.map(Number).slice(1020, 1040));
-    const mine = await queryOne<{ ids: number[] }>(t, `select array_agg(id order by name, id) as ids from namespaces where kind = 'group' and path <> 'unrelated'`);
+    const mine = await queryOne<{ ids: number[] }>(
+      t,
+      `select array_agg(id order by name, id) as ids from namespaces where kind = 'group' and path <> 'unrelated'`,
+    );
     const member = await api(t, user.token).get('/api/v4/groups?per_page=20&page=52').expect(200);
     expect(member.body.map((g: { id: number }) => g.id)).toEqual(mine!.ids.map(Number).slice(1020, 1040));
   });

@@ -33,10 +33,21 @@ describe('subgroups above 10,000 rows', () => {
     const q = `{ groups(orderBy: ID, perPage: 2) { nodes { path subgroups(perPage: 100, page: 101) { total totalPages hasNextPage nodes { id } } } } }`;
     const { result, count } = await t.countQueries(() => api(t, ROOT_TOKEN).graphql(q).expect(200));
     expect(result.body.errors).toBeUndefined();
-    const nodes = result.body.data.groups.nodes.map((g: { path: string; subgroups: { total: number | null; totalPages: number | null; hasNextPage: boolean; nodes: unknown[] } }) =>
-      [g.path, g.subgroups.total, g.subgroups.totalPages, g.subgroups.hasNextPage, g.subgroups.nodes.length]);
-    expect(nodes).toEqual([['big', null, null, false, 1], ['small', 3, 1, false, 0]]);
-    const first = (await api(t, ROOT_TOKEN).graphql(`{ group(id: "${big.id}") { subgroups(perPage: 100) { total hasNextPage } } }`).expect(200)).body;
+    const nodes = result.body.data.groups.nodes.map(
+      (g: {
+        path: string;
+        subgroups: { total: number | null; totalPages: number | null; hasNextPage: boolean; nodes: unknown[] };
+      }) => [g.path, g.subgroups.total, g.subgroups.totalPages, g.subgroups.hasNextPage, g.subgroups.nodes.length],
+    );
+    expect(nodes).toEqual([
+      ['big', null, null, false, 1],
+      ['small', 3, 1, false, 0],
+    ]);
+    const first = (
+      await api(t, ROOT_TOKEN)
+        .graphql(`{ group(id: "${big.id}") { subgroups(perPage: 100) { total hasNextPage } } }`)
+        .expect(200)
+    ).body;
     expect(first.data.group.subgroups).toEqual({ total: null, hasNextPage: true });
     expect(count).toBeLessThan(10);
   });

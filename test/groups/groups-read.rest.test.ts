@@ -1,5 +1,20 @@
-import { addGroupMember, createGroup, createProject, createUser, setCustomAttribute, shareProject } from '../support/factories';
-import { GROUP_DETAIL_KEYS, GROUP_KEYS, GROUP_SEARCH_KEYS, PROJECT_KEYS, PROJECT_SIMPLE_KEYS, STATISTICS_KEYS, keys } from '../support/keys';
+import {
+  addGroupMember,
+  createGroup,
+  createProject,
+  createUser,
+  setCustomAttribute,
+  shareProject,
+} from '../support/factories';
+import {
+  GROUP_DETAIL_KEYS,
+  GROUP_KEYS,
+  GROUP_SEARCH_KEYS,
+  PROJECT_KEYS,
+  PROJECT_SIMPLE_KEYS,
+  STATISTICS_KEYS,
+  keys,
+} from '../support/keys';
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
 const t = useTestApp();
@@ -13,8 +28,18 @@ describe('GET /groups', () => {
     expect(res.status).toBe(200);
     expect(keys(res.body[0])).toEqual(GROUP_KEYS);
     expect(res.body[0]).toEqual({
-      id: g.id, name: 'Alpha', path: 'alpha', description: 'd', visibility: 'public', lfs_enabled: true, avatar_url: null,
-      web_url: 'http://gitlab.test/groups/alpha', request_access_enabled: false, full_name: 'Alpha', full_path: 'alpha', parent_id: null,
+      id: g.id,
+      name: 'Alpha',
+      path: 'alpha',
+      description: 'd',
+      visibility: 'public',
+      lfs_enabled: true,
+      avatar_url: null,
+      web_url: 'http://gitlab.test/groups/alpha',
+      request_access_enabled: false,
+      full_name: 'Alpha',
+      full_path: 'alpha',
+      parent_id: null,
     });
   });
 
@@ -22,7 +47,14 @@ describe('GET /groups', () => {
     for (let i = 0; i < 5; i += 1) await createGroup(t, { name: `G${i}`, path: `g${i}`, visibility: 'public' });
     const res = await api(t).get('/api/v4/groups?per_page=2&page=2&sort=asc');
     expect(names(res.body)).toEqual(['G2', 'G3']);
-    expect(res.headers).toMatchObject({ 'x-total': '5', 'x-total-pages': '3', 'x-per-page': '2', 'x-page': '2', 'x-next-page': '3', 'x-prev-page': '1' });
+    expect(res.headers).toMatchObject({
+      'x-total': '5',
+      'x-total-pages': '3',
+      'x-per-page': '2',
+      'x-page': '2',
+      'x-next-page': '3',
+      'x-prev-page': '1',
+    });
     const link = res.headers.link as string;
     expect(link).toContain('rel="prev"');
     expect(link).toContain('rel="next"');
@@ -54,7 +86,9 @@ describe('GET /groups', () => {
   });
 
   it('rejects bad order_by, sort, page and skip_groups with GitLab messages', async () => {
-    expect((await api(t).get('/api/v4/groups?order_by=size')).body).toEqual({ error: 'order_by does not have a valid value' });
+    expect((await api(t).get('/api/v4/groups?order_by=size')).body).toEqual({
+      error: 'order_by does not have a valid value',
+    });
     expect((await api(t).get('/api/v4/groups?sort=up')).body).toEqual({ error: 'sort does not have a valid value' });
     expect((await api(t).get('/api/v4/groups?page=abc')).body).toEqual({ error: 'page is invalid' });
     expect((await api(t).get('/api/v4/groups?per_page=1.5')).body).toEqual({ error: 'per_page is invalid' });
@@ -77,8 +111,10 @@ describe('GET /groups', () => {
     await createGroup(t, { name: 'abc', path: 'abc', visibility: 'public' });
     await createGroup(t, { name: '100% done', path: 'done', visibility: 'public' });
     expect(names((await api(t).get('/api/v4/groups?search=%25')).body)).toEqual([]);
-    expect(names((await api(t).get(`/api/v4/groups?search=${encodeURIComponent('0% d')}`)).body)).toEqual(['100% done']);
-    expect((await api(t).get(`/api/v4/groups?search=${encodeURIComponent("a'b\"c_")}`)).body).toEqual([]);
+    expect(names((await api(t).get(`/api/v4/groups?search=${encodeURIComponent('0% d')}`)).body)).toEqual([
+      '100% done',
+    ]);
+    expect((await api(t).get(`/api/v4/groups?search=${encodeURIComponent('a\'b"c_')}`)).body).toEqual([]);
   });
 
   it('adds statistics only for administrators who ask; others get no key and no error', async () => {
@@ -87,7 +123,12 @@ describe('GET /groups', () => {
     await createProject(t, { namespace: g, sizes: [5, 1, 1, 1] });
     const admin = await api(t, ROOT_TOKEN).get('/api/v4/groups?statistics=true');
     expect(keys(admin.body[0].statistics)).toEqual(STATISTICS_KEYS);
-    expect(admin.body[0].statistics).toEqual({ storage_size: 15, repository_size: 5, lfs_objects_size: 4, job_artifacts_size: 3 });
+    expect(admin.body[0].statistics).toEqual({
+      storage_size: 15,
+      repository_size: 5,
+      lfs_objects_size: 4,
+      job_artifacts_size: 3,
+    });
     const plain = await api(t, ROOT_TOKEN).get('/api/v4/groups');
     expect(plain.body[0]).not.toHaveProperty('statistics');
     const user = await createUser(t);
@@ -112,8 +153,15 @@ describe('GET /groups', () => {
     await setCustomAttribute(t, a, 'tier', 'gold');
     await setCustomAttribute(t, a, 'region', 'eu');
     await setCustomAttribute(t, b, 'tier', 'gold');
-    expect(names((await api(t, ROOT_TOKEN).get('/api/v4/groups?custom_attributes[tier]=gold')).body)).toEqual(['A', 'B']);
-    expect(names((await api(t, ROOT_TOKEN).get('/api/v4/groups?custom_attributes[tier]=gold&custom_attributes[region]=eu')).body)).toEqual(['A']);
+    expect(names((await api(t, ROOT_TOKEN).get('/api/v4/groups?custom_attributes[tier]=gold')).body)).toEqual([
+      'A',
+      'B',
+    ]);
+    expect(
+      names(
+        (await api(t, ROOT_TOKEN).get('/api/v4/groups?custom_attributes[tier]=gold&custom_attributes[region]=eu')).body,
+      ),
+    ).toEqual(['A']);
     expect(names((await api(t).get('/api/v4/groups?custom_attributes[region]=eu')).body)).toEqual(['A', 'B']);
   });
 
@@ -130,7 +178,9 @@ describe('GET /groups', () => {
       url = next ? new URL(next[1]).pathname + new URL(next[1]).search : undefined;
     }
     expect(seen).toEqual(['K0', 'K1', 'K2', 'K3', 'K4']);
-    expect((await api(t).get('/api/v4/groups?pagination=keyset&cursor=garbage')).body).toEqual({ error: 'cursor is invalid' });
+    expect((await api(t).get('/api/v4/groups?pagination=keyset&cursor=garbage')).body).toEqual({
+      error: 'cursor is invalid',
+    });
   });
 
   it('issues the same number of SQL statements for 1 and for 20 rows (no N+1)', async () => {
@@ -155,11 +205,15 @@ describe('GET /groups/:id/subgroups', () => {
     const parent = await createGroup(t, { visibility: 'public' });
     const child = await createGroup(t, { parent, visibility: 'public', name: 'zz' });
     await createGroup(t, { parent: child, visibility: 'public' }); // grandchild: not listed
-    const one = await t.countQueries(() => api(t, ROOT_TOKEN).get(`/api/v4/groups/${parent.id}/subgroups?statistics=true`).expect(200));
+    const one = await t.countQueries(() =>
+      api(t, ROOT_TOKEN).get(`/api/v4/groups/${parent.id}/subgroups?statistics=true`).expect(200),
+    );
     expect(one.result.body.map((g: { id: number }) => g.id)).toEqual([child.id]);
     expect(keys(one.result.body[0])).toEqual([...GROUP_KEYS, 'statistics'].sort());
     for (let i = 0; i < 19; i += 1) await createGroup(t, { parent, visibility: 'public', name: `c${i}` });
-    const twenty = await t.countQueries(() => api(t, ROOT_TOKEN).get(`/api/v4/groups/${parent.id}/subgroups?statistics=true`).expect(200));
+    const twenty = await t.countQueries(() =>
+      api(t, ROOT_TOKEN).get(`/api/v4/groups/${parent.id}/subgroups?statistics=true`).expect(200),
+    );
     expect(twenty.result.body).toHaveLength(20);
     expect(twenty.count).toBe(one.count);
     expect(names((await api(t).get(`/api/v4/groups/${parent.id}/subgroups?search=zz`)).body)).toEqual(['zz']);
@@ -215,26 +269,44 @@ describe('GET /groups/:id/projects', () => {
     const live = await createProject(t, { namespace: g, visibility: 'public', createdAt: new Date('2020-01-01') });
     const old = await createProject(t, { namespace: g, visibility: 'public', archived: true });
     const other = await createGroup(t, { visibility: 'public' });
-    const shared = await createProject(t, { namespace: other, visibility: 'public', createdAt: new Date('2021-01-01') });
+    const shared = await createProject(t, {
+      namespace: other,
+      visibility: 'public',
+      createdAt: new Date('2021-01-01'),
+    });
     await shareProject(t, shared, g, 20);
     const res = await api(t).get(`/api/v4/groups/${g.id}/projects`);
     expect(res.body.map((p: { id: number }) => p.id)).toEqual([shared.id, live.id]); // created_at desc
     expect(keys(res.body[0])).toEqual(PROJECT_KEYS);
-    expect((await api(t).get(`/api/v4/groups/${g.id}/projects?archived=true`)).body.map((p: { id: number }) => p.id)).toEqual([old.id]);
+    expect(
+      (await api(t).get(`/api/v4/groups/${g.id}/projects?archived=true`)).body.map((p: { id: number }) => p.id),
+    ).toEqual([old.id]);
   });
 
   it('supports simple, visibility, search, order_by and sort', async () => {
     const g = await createGroup(t, { visibility: 'public' });
     await createProject(t, { namespace: g, name: 'Beta', path: 'beta', visibility: 'public' });
-    await createProject(t, { namespace: g, name: 'Alpha', path: 'alpha', visibility: 'internal', description: 'the api' });
+    await createProject(t, {
+      namespace: g,
+      name: 'Alpha',
+      path: 'alpha',
+      visibility: 'internal',
+      description: 'the api',
+    });
     const simple = await api(t, ROOT_TOKEN).get(`/api/v4/groups/${g.id}/projects?simple=true`);
     expect(keys(simple.body[0])).toEqual(PROJECT_SIMPLE_KEYS);
     const byName = await api(t, ROOT_TOKEN).get(`/api/v4/groups/${g.id}/projects?order_by=name&sort=asc`);
     expect(names(byName.body)).toEqual(['Alpha', 'Beta']);
-    expect(names((await api(t, ROOT_TOKEN).get(`/api/v4/groups/${g.id}/projects?visibility=internal`)).body)).toEqual(['Alpha']);
+    expect(names((await api(t, ROOT_TOKEN).get(`/api/v4/groups/${g.id}/projects?visibility=internal`)).body)).toEqual([
+      'Alpha',
+    ]);
     expect(names((await api(t, ROOT_TOKEN).get(`/api/v4/groups/${g.id}/projects?search=API`)).body)).toEqual(['Alpha']);
-    expect((await api(t).get(`/api/v4/groups/${g.id}/projects?order_by=stars`)).body).toEqual({ error: 'order_by does not have a valid value' });
-    expect((await api(t).get(`/api/v4/groups/${g.id}/projects?visibility=secret`)).body).toEqual({ error: 'visibility does not have a valid value' });
+    expect((await api(t).get(`/api/v4/groups/${g.id}/projects?order_by=stars`)).body).toEqual({
+      error: 'order_by does not have a valid value',
+    });
+    expect((await api(t).get(`/api/v4/groups/${g.id}/projects?visibility=secret`)).body).toEqual({
+      error: 'visibility does not have a valid value',
+    });
   });
 
   it('owned and starred narrow the list to the caller', async () => {
@@ -253,7 +325,8 @@ describe('GET /groups/:id/projects', () => {
     const other = await createGroup(t, { visibility: 'public' });
     await shareProject(t, await createProject(t, { namespace: g, visibility: 'public' }), other, 30);
     const one = await t.countQueries(() => api(t, ROOT_TOKEN).get(`/api/v4/groups/${g.id}/projects`).expect(200));
-    for (let i = 0; i < 19; i += 1) await shareProject(t, await createProject(t, { namespace: g, visibility: 'public' }), other, 30);
+    for (let i = 0; i < 19; i += 1)
+      await shareProject(t, await createProject(t, { namespace: g, visibility: 'public' }), other, 30);
     const twenty = await t.countQueries(() => api(t, ROOT_TOKEN).get(`/api/v4/groups/${g.id}/projects`).expect(200));
     expect(twenty.result.body).toHaveLength(20);
     expect(twenty.count).toBe(one.count);

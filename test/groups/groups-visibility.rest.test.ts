@@ -1,4 +1,11 @@
-import { addGroupMember, createGroup, createProject, createUser, type TestGroup, type TestProject } from '../support/factories';
+import {
+  addGroupMember,
+  createGroup,
+  createProject,
+  createUser,
+  type TestGroup,
+  type TestProject,
+} from '../support/factories';
 import { api, ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
 
 /**
@@ -16,7 +23,8 @@ let ancestor: TestGroup;
 const g = {} as Record<Vis, TestGroup>;
 const s = {} as Record<Vis, TestGroup>;
 const p = {} as Record<Vis, TestProject>;
-const callers: { name: string; token?: string; kind: 'anonymous' | 'nonMember' | 'external' | 'member' | 'admin' }[] = [];
+const callers: { name: string; token?: string; kind: 'anonymous' | 'nonMember' | 'external' | 'member' | 'admin' }[] =
+  [];
 
 beforeAll(async () => {
   t = await setupTestApp();
@@ -93,7 +101,11 @@ describe('GET /groups/:id/subgroups visibility matrix', () => {
       const res = await api(t, c.token).get(`/api/v4/groups/${g[v].id}/subgroups`);
       const withAll = await api(t, c.token).get(`/api/v4/groups/${g[v].id}/subgroups?all_available=true`);
       if (!canSee(c.kind, v)) {
-        expect({ caller: c.name, status: res.status, body: res.body }).toEqual({ caller: c.name, status: 404, body: { message: '404 Group Not Found' } });
+        expect({ caller: c.name, status: res.status, body: res.body }).toEqual({
+          caller: c.name,
+          status: 404,
+          body: { message: '404 Group Not Found' },
+        });
         continue;
       }
       let expected: number[];
@@ -105,7 +117,11 @@ describe('GET /groups/:id/subgroups visibility matrix', () => {
         expected = [];
         expectedAll = canSee(c.kind, v) ? [s[v].id] : [];
       }
-      expect({ caller: c.name, ids: ids(res.body), all: ids(withAll.body) }).toEqual({ caller: c.name, ids: expected, all: expectedAll });
+      expect({ caller: c.name, ids: ids(res.body), all: ids(withAll.body) }).toEqual({
+        caller: c.name,
+        ids: expected,
+        all: expectedAll,
+      });
     }
   });
 });

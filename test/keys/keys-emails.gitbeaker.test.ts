@@ -23,7 +23,12 @@ afterAll(async () => {
 
 it('gitbeaker adds, lists, shows and removes SSH keys and e-mails', async () => {
   const admin = new Gitlab({ host, token: ROOT_TOKEN });
-  const user = await admin.Users.create({ email: 'gb@example.com', username: 'gb', name: 'Gitbeaker', password: 'secret123' });
+  const user = await admin.Users.create({
+    email: 'gb@example.com',
+    username: 'gb',
+    name: 'Gitbeaker',
+    password: 'secret123',
+  });
   const key = await admin.UserSSHKeys.create('laptop', SSH_KEYS.ec521.key, { userId: user.id });
   expect(key).toMatchObject({ title: 'laptop', key: SSH_KEYS.ec521.key });
   expect((await admin.UserSSHKeys.all({ userId: user.id })).map((k) => k.id)).toEqual([key.id]);

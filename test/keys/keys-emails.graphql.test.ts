@@ -8,20 +8,40 @@ const admin = () => api(t, ROOT_TOKEN);
 describe('GraphQL SSH keys and e-mails', () => {
   it('shows the same keys and addresses as REST', async () => {
     const u = await createUser(t);
-    const key = (await admin().post(`/api/v4/users/${u.id}/keys`).send({ key: SSH_KEYS.ed25519.key, title: 'laptop' }).expect(201)).body;
-    const email = (await admin().post(`/api/v4/users/${u.id}/emails`).send({ email: 'Alt@Example.com' }).expect(201)).body;
-    const byAdmin = await admin().graphql(
-      `query($id: UserID!, $keyId: KeyID!) {
+    const key = (
+      await admin().post(`/api/v4/users/${u.id}/keys`).send({ key: SSH_KEYS.ed25519.key, title: 'laptop' }).expect(201)
+    ).body;
+    const email = (await admin().post(`/api/v4/users/${u.id}/emails`).send({ email: 'Alt@Example.com' }).expect(201))
+      .body;
+    const byAdmin = await admin()
+      .graphql(
+        `query($id: UserID!, $keyId: KeyID!) {
         userSshKeys(userId: $id) { total nodes { id: databaseId title key fingerprint createdAt } }
         sshKey(id: $keyId) { id: databaseId title user { id: databaseId username email } }
         userEmails(userId: $id) { total nodes { id: databaseId email confirmedAt } }
       }`,
-      { id: u.id, keyId: key.id },
-    ).expect(200);
+        { id: u.id, keyId: key.id },
+      )
+      .expect(200);
     expect(byAdmin.body.errors).toBeUndefined();
     expect(byAdmin.body.data).toEqual({
-      userSshKeys: { total: 1, nodes: [{ id: key.id, title: 'laptop', key: key.key, fingerprint: SSH_KEYS.ed25519.fingerprint, createdAt: key.created_at }] },
-      sshKey: { id: key.id, title: 'laptop', user: { id: u.id, username: u.username, email: `${u.username}@example.com` } },
+      userSshKeys: {
+        total: 1,
+        nodes: [
+          {
+            id: key.id,
+            title: 'laptop',
+            key: key.key,
+            fingerprint: SSH_KEYS.ed25519.fingerprint,
+            createdAt: key.created_at,
+          },
+        ],
+      },
+      sshKey: {
+        id: key.id,
+        title: 'laptop',
+        user: { id: u.id, username: u.username, email: `${u.username}@example.com` },
+      },
       userEmails: { total: 1, nodes: [{ id: email.id, email: 'alt@example.com', confirmedAt: null }] },
     });
     const own = await api(t, u.token).graphql(
@@ -32,8 +52,10 @@ describe('GraphQL SSH keys and e-mails', () => {
       { keyId: key.id, emailId: email.id },
     );
     expect(own.body.data).toEqual({
-      currentUserSshKeys: { nodes: [{ id: key.id }] }, currentUserSshKey: { title: 'laptop' },
-      currentUserEmails: { nodes: [{ email: 'alt@example.com' }] }, currentUserEmail: { id: email.id },
+      currentUserSshKeys: { nodes: [{ id: key.id }] },
+      currentUserSshKey: { title: 'laptop' },
+      currentUserEmails: { nodes: [{ email: 'alt@example.com' }] },
+      currentUserEmail: { id: email.id },
     });
   });
 
@@ -45,18 +67,37 @@ describe('GraphQL SSH keys and e-mails', () => {
     );
     expect(add.body.errors).toBeUndefined();
     const rest = await api(t, u.token).get('/api/v4/user/keys').expect(200);
-    expect(rest.body).toEqual([expect.objectContaining({ id: add.body.data.createCurrentUserSshKey.id, title: 'gql', key: SSH_KEYS.ec256.key })]);
+    expect(rest.body).toEqual([
+      expect.objectContaining({ id: add.body.data.createCurrentUserSshKey.id, title: 'gql', key: SSH_KEYS.ec256.key }),
+    ]);
     expect((await api(t, u.token).get('/api/v4/user/emails')).body).toEqual([add.body.data.createCurrentUserEmail]);
 
-    const again = await admin().graphql('mutation($id: UserID!, $k: String!) { createUserSshKey(userId: $id, input: { key: $k, title: "x" }) { id } }', { id: u.id, k: SSH_KEYS.ec256.key });
-    expect(again.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', fields: { fingerprint: ['has already been taken'] } });
-    expect((await api(t).graphql('{ currentUserSshKeys { total } }')).body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
-    expect((await api(t, u.token).graphql(`{ userEmails(userId: ${u.id}) { total } }`)).body.errors[0].extensions.code).toBe('FORBIDDEN');
-    expect((await admin().graphql('{ sshKey(id: 4242) { id } }')).body.errors[0].extensions.code).toBe('NOT_FOUND');
-    const del = await api(t, u.token).graphql('mutation($k: KeyID!, $e: EmailID!) { deleteCurrentUserSshKey(keyId: $k) deleteCurrentUserEmail(emailId: $e) }', {
-      k: add.body.data.createCurrentUserSshKey.id, e: add.body.data.createCurrentUserEmail.id,
+    const again = await admin().graphql(
+      'mutation($id: UserID!, $k: String!) { createUserSshKey(userId: $id, input: { key: $k, title: "x" }) { id } }',
+      { id: u.id, k: SSH_KEYS.ec256.key },
+    );
+    expect(again.body.errors[0].extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      fields: { fingerprint: ['has already been taken'] },
     });
+    expect((await api(t).graphql('{ currentUserSshKeys { total } }')).body.errors[0].extensions.code).toBe(
+      'UNAUTHENTICATED',
+    );
+    expect(
+      (await api(t, u.token).graphql(`{ userEmails(userId: ${u.id}) { total } }`)).body.errors[0].extensions.code,
+    ).toBe('FORBIDDEN');
+    expect((await admin().graphql('{ sshKey(id: 4242) { id } }')).body.errors[0].extensions.code).toBe('NOT_FOUND');
+    const del = await api(t, u.token).graphql(
+      'mutation($k: KeyID!, $e: EmailID!) { deleteCurrentUserSshKey(keyId: $k) deleteCurrentUserEmail(emailId: $e) }',
+      {
+        k: add.body.data.createCurrentUserSshKey.id,
+        e: add.body.data.createCurrentUserEmail.id,
+      },
+    );
     expect(del.body.data).toEqual({ deleteCurrentUserSshKey: true, deleteCurrentUserEmail: true });
-    expect((await admin().graphql(`mutation { deleteUserEmail(userId: ${u.id}, emailId: 1) }`)).body.errors[0].extensions.code).toBe('NOT_FOUND');
+    expect(
+      (await admin().graphql(`mutation { deleteUserEmail(userId: ${u.id}, emailId: 1) }`)).body.errors[0].extensions
+        .code,
+    ).toBe('NOT_FOUND');
   });
 });

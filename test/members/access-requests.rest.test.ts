@@ -11,7 +11,7 @@ const REQUESTER_KEYS = ['avatar_url', 'id', 'name', 'requested_at', 'state', 'us
 const MEMBER_KEYS = ['access_level', 'avatar_url', 'expires_at', 'id', 'name', 'state', 'username', 'web_url'];
 
 describe('group access requests', () => {
-  it('request, list, approve (Developer by default), with GitLab\'s permissions', async () => {
+  it("request, list, approve (Developer by default), with GitLab's permissions", async () => {
     const owner = await createUser(t, { username: 'owner1' });
     const asker = await createUser(t, { username: 'asker1' });
     const other = await createUser(t, { username: 'other1' });
@@ -19,26 +19,49 @@ describe('group access requests', () => {
     await addGroupMember(t, g, owner, 50);
     await admin().put(`/api/v4/groups/${g.id}`).send({ request_access_enabled: true }).expect(200);
 
-    expect((await api(t).post(`/api/v4/groups/${g.id}/access_requests`).expect(401)).body).toEqual({ message: '401 Unauthorized' });
+    expect((await api(t).post(`/api/v4/groups/${g.id}/access_requests`).expect(401)).body).toEqual({
+      message: '401 Unauthorized',
+    });
     const requested = (await api(t, asker.token).post(`/api/v4/groups/${g.id}/access_requests`).expect(201)).body;
     expect(keys(requested)).toEqual(REQUESTER_KEYS);
     expect(requested).toMatchObject({ id: asker.id, username: 'asker1', state: 'active' });
     // Once only; not for members.
-    expect((await api(t, asker.token).post(`/api/v4/groups/${g.id}/access_requests`).expect(403)).body).toEqual({ message: '403 Forbidden' });
-    expect((await api(t, owner.token).post(`/api/v4/groups/${g.id}/access_requests`).expect(403)).body).toEqual({ message: '403 Forbidden' });
+    expect((await api(t, asker.token).post(`/api/v4/groups/${g.id}/access_requests`).expect(403)).body).toEqual({
+      message: '403 Forbidden',
+    });
+    expect((await api(t, owner.token).post(`/api/v4/groups/${g.id}/access_requests`).expect(403)).body).toEqual({
+      message: '403 Forbidden',
+    });
 
-    expect((await api(t, other.token).get(`/api/v4/groups/${g.id}/access_requests`).expect(403)).body).toEqual({ message: '403 Forbidden' });
+    expect((await api(t, other.token).get(`/api/v4/groups/${g.id}/access_requests`).expect(403)).body).toEqual({
+      message: '403 Forbidden',
+    });
     const list = await api(t, owner.token).get(`/api/v4/groups/${g.id}/access_requests`).expect(200);
     expect(list.body.map((r: { username: string }) => r.username)).toEqual(['asker1']);
     expect(list.headers['x-total']).toBe('1');
 
-    expect((await api(t, other.token).put(`/api/v4/groups/${g.id}/access_requests/${asker.id}/approve`).expect(403)).body).toEqual({ message: '403 Forbidden' });
-    expect((await api(t, owner.token).put(`/api/v4/groups/${g.id}/access_requests/${other.id}/approve`).expect(404)).body).toEqual({ message: '404 Not found' });
-    expect((await api(t, owner.token).put(`/api/v4/groups/${g.id}/access_requests/${asker.id}/approve`).send({ access_level: 60 }).expect(400)).body).toEqual({ error: 'access_level does not have a valid value' });
-    const member = (await api(t, owner.token).put(`/api/v4/groups/${g.id}/access_requests/${asker.id}/approve`).expect(201)).body;
+    expect(
+      (await api(t, other.token).put(`/api/v4/groups/${g.id}/access_requests/${asker.id}/approve`).expect(403)).body,
+    ).toEqual({ message: '403 Forbidden' });
+    expect(
+      (await api(t, owner.token).put(`/api/v4/groups/${g.id}/access_requests/${other.id}/approve`).expect(404)).body,
+    ).toEqual({ message: '404 Not found' });
+    expect(
+      (
+        await api(t, owner.token)
+          .put(`/api/v4/groups/${g.id}/access_requests/${asker.id}/approve`)
+          .send({ access_level: 60 })
+          .expect(400)
+      ).body,
+    ).toEqual({ error: 'access_level does not have a valid value' });
+    const member = (
+      await api(t, owner.token).put(`/api/v4/groups/${g.id}/access_requests/${asker.id}/approve`).expect(201)
+    ).body;
     expect(keys(member)).toEqual(MEMBER_KEYS);
     expect(member).toMatchObject({ id: asker.id, access_level: 30 });
-    expect((await api(t, owner.token).get(`/api/v4/groups/${g.id}/members/${asker.id}`).expect(200)).body.access_level).toBe(30);
+    expect(
+      (await api(t, owner.token).get(`/api/v4/groups/${g.id}/members/${asker.id}`).expect(200)).body.access_level,
+    ).toBe(30);
     expect((await api(t, owner.token).get(`/api/v4/groups/${g.id}/access_requests`).expect(200)).body).toEqual([]);
   });
 
@@ -46,9 +69,13 @@ describe('group access requests', () => {
     const asker = await createUser(t, { username: 'asker2' });
     const closed = await createGroup(t, { path: 'closed', visibility: 'public' });
     await admin().put(`/api/v4/groups/${closed.id}`).send({ request_access_enabled: false }).expect(200);
-    expect((await api(t, asker.token).post(`/api/v4/groups/${closed.id}/access_requests`).expect(403)).body).toEqual({ message: '403 Forbidden' });
+    expect((await api(t, asker.token).post(`/api/v4/groups/${closed.id}/access_requests`).expect(403)).body).toEqual({
+      message: '403 Forbidden',
+    });
     const hidden = await createGroup(t, { path: 'hidden', visibility: 'private' });
-    expect((await api(t, asker.token).post(`/api/v4/groups/${hidden.id}/access_requests`).expect(404)).body).toEqual({ message: '404 Group Not Found' });
+    expect((await api(t, asker.token).post(`/api/v4/groups/${hidden.id}/access_requests`).expect(404)).body).toEqual({
+      message: '404 Group Not Found',
+    });
   });
 });
 
@@ -58,18 +85,37 @@ describe('project access requests', () => {
     const a = await createUser(t, { username: 'pask1' });
     const b = await createUser(t, { username: 'pask2' });
     const c = await createUser(t, { username: 'pask3' });
-    const p = (await api(t, owner.token).post('/api/v4/projects').send({ name: 'Open', visibility: 'public', request_access_enabled: true }).expect(201)).body;
+    const p = (
+      await api(t, owner.token)
+        .post('/api/v4/projects')
+        .send({ name: 'Open', visibility: 'public', request_access_enabled: true })
+        .expect(201)
+    ).body;
     for (const u of [a, b, c]) await api(t, u.token).post(`/api/v4/projects/${p.id}/access_requests`).expect(201);
-    expect((await api(t, b.token).delete(`/api/v4/projects/${p.id}/access_requests/${a.id}`).expect(403)).body).toEqual({ message: '403 Forbidden' });
+    expect((await api(t, b.token).delete(`/api/v4/projects/${p.id}/access_requests/${a.id}`).expect(403)).body).toEqual(
+      { message: '403 Forbidden' },
+    );
     await api(t, b.token).delete(`/api/v4/projects/${p.id}/access_requests/${b.id}`).expect(204);
     await api(t, owner.token).delete(`/api/v4/projects/${p.id}/access_requests/${c.id}`).expect(204);
-    expect((await api(t, owner.token).delete(`/api/v4/projects/${p.id}/access_requests/${c.id}`).expect(404)).body).toEqual({ message: '404 Not found' });
-    const gqlList = await api(t, owner.token).graphql(`{ projectAccessRequests(projectId: "${p.id}") { total nodes { username requestedAt } } }`);
+    expect(
+      (await api(t, owner.token).delete(`/api/v4/projects/${p.id}/access_requests/${c.id}`).expect(404)).body,
+    ).toEqual({ message: '404 Not found' });
+    const gqlList = await api(t, owner.token).graphql(
+      `{ projectAccessRequests(projectId: "${p.id}") { total nodes { username requestedAt } } }`,
+    );
     expect(gqlList.body.data.projectAccessRequests).toMatchObject({ total: 1, nodes: [{ username: 'pask1' }] });
-    const approved = await api(t, owner.token).graphql(`mutation { approveProjectAccessRequest(projectId: "${p.id}", userId: ${a.id}, accessLevel: 20) { userId accessLevel { integerValue } } }`);
+    const approved = await api(t, owner.token).graphql(
+      `mutation { approveProjectAccessRequest(projectId: "${p.id}", userId: ${a.id}, accessLevel: 20) { userId accessLevel { integerValue } } }`,
+    );
     expect(approved.body.data.approveProjectAccessRequest).toEqual({ userId: a.id, accessLevel: { integerValue: 20 } });
-    const audit = (await api(t, owner.token).get(`/api/v4/projects/${p.id}/audit_events`).expect(200)).body as { details: Record<string, string> }[];
-    expect(audit.slice(0, 3).map((e) => e.details.add ?? e.details.custom_message)).toEqual(['user_access', 'Denied access request', 'Withdrew access request']);
+    const audit = (await api(t, owner.token).get(`/api/v4/projects/${p.id}/audit_events`).expect(200)).body as {
+      details: Record<string, string>;
+    }[];
+    expect(audit.slice(0, 3).map((e) => e.details.add ?? e.details.custom_message)).toEqual([
+      'user_access',
+      'Denied access request',
+      'Withdrew access request',
+    ]);
   });
 });
 
@@ -84,8 +130,12 @@ describe('access requesters in GraphQL (own global ids)', () => {
       await addGroupMember(t, g, owner, 50);
       await admin().put(`/api/v4/groups/${g.id}`).send({ request_access_enabled: true }).expect(200);
       // REST keeps the user's id
-      expect((await api(t, asker.token).post(`/api/v4/groups/${g.id}/access_requests`).expect(201)).body.id).toBe(asker.id);
-      const res = await api(t, owner.token).graphql(`{ groupAccessRequests(groupId: "${path}") { nodes { id databaseId userId username } } }`).expect(200);
+      expect((await api(t, asker.token).post(`/api/v4/groups/${g.id}/access_requests`).expect(201)).body.id).toBe(
+        asker.id,
+      );
+      const res = await api(t, owner.token)
+        .graphql(`{ groupAccessRequests(groupId: "${path}") { nodes { id databaseId userId username } } }`)
+        .expect(200);
       const [node] = res.body.data.groupAccessRequests.nodes;
       expect(node).toMatchObject({ userId: asker.id, username: 'asker-gid' });
       expect(node.id).toBe(`gid://gitlab/AccessRequest/${node.databaseId}`);

@@ -18,12 +18,21 @@ describe.each(['groups', 'projects'] as const)('/%s/:id/members', (kind) => {
     const u = await createUser(t, { username: `m-${kind}` });
     const owner = await createUser(t);
     await addGroupMember(t, src.group, owner, 50);
-    await api(t, owner.token).post(`/api/v4/${kind}/${src.id}/members`).send({ user_id: u.id, access_level: 30, expires_at: '2099-01-01' }).expect(201);
+    await api(t, owner.token)
+      .post(`/api/v4/${kind}/${src.id}/members`)
+      .send({ user_id: u.id, access_level: 30, expires_at: '2099-01-01' })
+      .expect(201);
     const res = await api(t, u.token).get(`/api/v4/${kind}/${src.id}/members?query=m-`);
     expect(res.status).toBe(200);
     expect(res.headers['x-total']).toBe('1');
     expect(keys(res.body[0])).toEqual(MEMBER_KEYS);
-    expect(res.body[0]).toMatchObject({ id: u.id, username: `m-${kind}`, access_level: 30, expires_at: '2099-01-01', state: 'active' });
+    expect(res.body[0]).toMatchObject({
+      id: u.id,
+      username: `m-${kind}`,
+      access_level: 30,
+      expires_at: '2099-01-01',
+      state: 'active',
+    });
     const stranger = await createUser(t);
     expect((await api(t, stranger.token).get(`/api/v4/${kind}/${src.id}/members`)).status).toBe(404);
   });
@@ -35,22 +44,39 @@ describe.each(['groups', 'projects'] as const)('/%s/:id/members', (kind) => {
     const target = await createUser(t);
     await addGroupMember(t, src.group, admin, adminLevel);
     await addGroupMember(t, src.group, dev, 30);
-    expect((await api(t, dev.token).post(`/api/v4/${kind}/${src.id}/members`).send({ user_id: target.id, access_level: 10 })).body).toEqual({ message: '403 Forbidden' });
-    const added = await api(t, admin.token).post(`/api/v4/${kind}/${src.id}/members`).send({ user_id: target.id, access_level: 10 });
+    expect(
+      (await api(t, dev.token).post(`/api/v4/${kind}/${src.id}/members`).send({ user_id: target.id, access_level: 10 }))
+        .body,
+    ).toEqual({ message: '403 Forbidden' });
+    const added = await api(t, admin.token)
+      .post(`/api/v4/${kind}/${src.id}/members`)
+      .send({ user_id: target.id, access_level: 10 });
     expect(added.status).toBe(201);
-    const dup = await api(t, admin.token).post(`/api/v4/${kind}/${src.id}/members`).send({ user_id: target.id, access_level: 10 });
+    const dup = await api(t, admin.token)
+      .post(`/api/v4/${kind}/${src.id}/members`)
+      .send({ user_id: target.id, access_level: 10 });
     expect([dup.status, dup.body]).toEqual([409, { message: 'Member already exists' }]);
-    const updated = await api(t, admin.token).put(`/api/v4/${kind}/${src.id}/members/${target.id}`).send({ access_level: 20 });
+    const updated = await api(t, admin.token)
+      .put(`/api/v4/${kind}/${src.id}/members/${target.id}`)
+      .send({ access_level: 20 });
     expect([updated.status, updated.body.access_level]).toEqual([200, 20]);
-    expect((await api(t, admin.token).get(`/api/v4/${kind}/${src.id}/members/${target.id}`)).body.access_level).toBe(20);
+    expect((await api(t, admin.token).get(`/api/v4/${kind}/${src.id}/members/${target.id}`)).body.access_level).toBe(
+      20,
+    );
     expect((await api(t, admin.token).delete(`/api/v4/${kind}/${src.id}/members/${target.id}`)).status).toBe(204);
-    expect((await api(t, admin.token).get(`/api/v4/${kind}/${src.id}/members/${target.id}`)).body).toEqual({ message: '404 Member Not Found' });
+    expect((await api(t, admin.token).get(`/api/v4/${kind}/${src.id}/members/${target.id}`)).body).toEqual({
+      message: '404 Member Not Found',
+    });
   });
 
   it('issues the same number of SQL statements for 1 and 20 members', async () => {
     const src = await source('public');
     const add = async (n: number) => {
-      for (let i = 0; i < n; i += 1) await api(t, ROOT_TOKEN).post(`/api/v4/${kind}/${src.id}/members`).send({ user_id: (await createUser(t)).id, access_level: 20 }).expect(201);
+      for (let i = 0; i < n; i += 1)
+        await api(t, ROOT_TOKEN)
+          .post(`/api/v4/${kind}/${src.id}/members`)
+          .send({ user_id: (await createUser(t)).id, access_level: 20 })
+          .expect(201);
     };
     await add(1);
     const one = await t.countQueries(() => api(t, ROOT_TOKEN).get(`/api/v4/${kind}/${src.id}/members`).expect(200));
@@ -62,18 +88,31 @@ describe.each(['groups', 'projects'] as const)('/%s/:id/members', (kind) => {
 
   it('validates parameters', async () => {
     const src = await source();
-    expect((await api(t, ROOT_TOKEN).post(`/api/v4/${kind}/${src.id}/members`).send({})).body).toEqual({ error: 'user_id is missing, access_level is missing' });
-    expect((await api(t, ROOT_TOKEN).post(`/api/v4/${kind}/${src.id}/members`).send({ user_id: 4242, access_level: 30 })).body).toEqual({ message: '404 User Not Found' });
+    expect((await api(t, ROOT_TOKEN).post(`/api/v4/${kind}/${src.id}/members`).send({})).body).toEqual({
+      error: 'user_id is missing, access_level is missing',
+    });
+    expect(
+      (await api(t, ROOT_TOKEN).post(`/api/v4/${kind}/${src.id}/members`).send({ user_id: 4242, access_level: 30 }))
+        .body,
+    ).toEqual({ message: '404 User Not Found' });
     const u = await createUser(t);
-    expect((await api(t, ROOT_TOKEN).post(`/api/v4/${kind}/${src.id}/members`).send({ user_id: u.id, access_level: 35 })).body).toEqual({ error: 'access_level does not have a valid value' });
-    expect((await api(t).post(`/api/v4/${kind}/${src.id}/members`).send({ user_id: u.id, access_level: 30 })).status).toBe(401);
+    expect(
+      (await api(t, ROOT_TOKEN).post(`/api/v4/${kind}/${src.id}/members`).send({ user_id: u.id, access_level: 35 }))
+        .body,
+    ).toEqual({ error: 'access_level does not have a valid value' });
+    expect(
+      (await api(t).post(`/api/v4/${kind}/${src.id}/members`).send({ user_id: u.id, access_level: 30 })).status,
+    ).toBe(401);
   });
 
   it('membership grants access: a new member can read the private source', async () => {
     const src = await source();
     const u = await createUser(t);
     expect((await api(t, u.token).get(`/api/v4/${kind}/${src.id}`)).status).toBe(404);
-    await api(t, ROOT_TOKEN).post(`/api/v4/${kind}/${src.id}/members`).send({ user_id: u.id, access_level: 10 }).expect(201);
+    await api(t, ROOT_TOKEN)
+      .post(`/api/v4/${kind}/${src.id}/members`)
+      .send({ user_id: u.id, access_level: 10 })
+      .expect(201);
     expect((await api(t, u.token).get(`/api/v4/${kind}/${src.id}`)).status).toBe(200);
   });
 });
@@ -86,7 +125,10 @@ describe('group membership inheritance', () => {
     const owner = await createUser(t);
     const u = await createUser(t);
     await addGroupMember(t, parent, owner, 50);
-    expect((await api(t, owner.token).post(`/api/v4/groups/${child.id}/members`).send({ user_id: u.id, access_level: 30 })).status).toBe(201);
+    expect(
+      (await api(t, owner.token).post(`/api/v4/groups/${child.id}/members`).send({ user_id: u.id, access_level: 30 }))
+        .status,
+    ).toBe(201);
     expect((await api(t, owner.token).get(`/api/v4/projects/${p.id}`)).status).toBe(200);
     expect((await api(t, u.token).get(`/api/v4/projects/${p.id}`)).status).toBe(200);
   });
@@ -97,12 +139,19 @@ describe('group membership inheritance', () => {
     const u = await createUser(t);
     await addGroupMember(t, g, u, 30);
     expect((await api(t, u.token).get(`/api/v4/projects/${p.id}`)).status).toBe(200);
-    await t.orm.em.getConnection().execute(`update group_members set expires_at = current_date where user_id = ?`, [u.id]);
+    await t.orm.em
+      .getConnection()
+      .execute(`update group_members set expires_at = current_date where user_id = ?`, [u.id]);
     expect((await api(t, u.token).get(`/api/v4/projects/${p.id}`)).status).toBe(404);
     expect((await api(t, u.token).get(`/api/v4/groups/${g.id}`)).status).toBe(404);
     const other = await createGroup(t);
     await addGroupMember(t, other, u, 30);
-    await t.orm.em.getConnection().execute(`insert into project_group_links (project_id, group_id, group_access, expires_at) values (?, ?, 30, current_date - 1)`, [p.id, other.id]);
+    await t.orm.em
+      .getConnection()
+      .execute(
+        `insert into project_group_links (project_id, group_id, group_access, expires_at) values (?, ?, 30, current_date - 1)`,
+        [p.id, other.id],
+      );
     expect((await api(t, u.token).get(`/api/v4/projects/${p.id}`)).status).toBe(404);
   });
 

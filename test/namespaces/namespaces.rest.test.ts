@@ -37,9 +37,23 @@ describe('GET /namespaces', () => {
     expect(res.body.map((n: { full_path: string }) => n.full_path)).toEqual(['bob', 'team', 'team/infra']);
     const [own, team] = res.body;
     expect(keys(own)).toEqual(NAMESPACE_KEYS);
-    expect(own).toEqual({ id: w.bob.namespaceId, name: 'bob', path: 'bob', kind: 'user', full_path: 'bob', parent_id: null });
+    expect(own).toEqual({
+      id: w.bob.namespaceId,
+      name: 'bob',
+      path: 'bob',
+      kind: 'user',
+      full_path: 'bob',
+      parent_id: null,
+    });
     expect(keys(team)).toEqual(NAMESPACE_KEYS);
-    expect(team).toEqual({ id: w.team.id, name: 'Team', path: 'team', kind: 'group', full_path: 'team', parent_id: null });
+    expect(team).toEqual({
+      id: w.team.id,
+      name: 'Team',
+      path: 'team',
+      kind: 'group',
+      full_path: 'team',
+      parent_id: null,
+    });
     expect(res.body[2].parent_id).toBe(w.team.id);
   });
 
@@ -57,15 +71,27 @@ describe('GET /namespaces', () => {
   it('shows administrators every namespace', async () => {
     const w = await world();
     const res = await api(t, ROOT_TOKEN).get('/api/v4/namespaces?per_page=100');
-    expect(res.body.map((n: { full_path: string }) => n.full_path)).toEqual(['root', 'alice', 'bob', 'carol', 'team', 'team/infra', 'other']);
+    expect(res.body.map((n: { full_path: string }) => n.full_path)).toEqual([
+      'root',
+      'alice',
+      'bob',
+      'carol',
+      'team',
+      'team/infra',
+      'other',
+    ]);
     expect(res.body.find((n: { full_path: string }) => n.full_path === 'other').members_count_with_descendants).toBe(0);
     expect(w.other.id).toBeGreaterThan(0);
   });
 
   it('searches name or path, case-insensitively', async () => {
     const w = await world();
-    expect((await api(t, w.bob.token).get('/api/v4/namespaces?search=INF')).body.map((n: { path: string }) => n.path)).toEqual(['infra']);
-    expect((await api(t, ROOT_TOKEN).get('/api/v4/namespaces?search=tea')).body.map((n: { path: string }) => n.path)).toEqual(['team']);
+    expect(
+      (await api(t, w.bob.token).get('/api/v4/namespaces?search=INF')).body.map((n: { path: string }) => n.path),
+    ).toEqual(['infra']);
+    expect(
+      (await api(t, ROOT_TOKEN).get('/api/v4/namespaces?search=tea')).body.map((n: { path: string }) => n.path),
+    ).toEqual(['team']);
     expect((await api(t, ROOT_TOKEN).get('/api/v4/namespaces?search=%25')).body).toEqual([]);
   });
 
@@ -74,8 +100,14 @@ describe('GET /namespaces', () => {
     const res = await api(t, ROOT_TOKEN).get('/api/v4/namespaces?per_page=2&page=2');
     expect(res.status).toBe(200);
     expect(res.body.map((n: { path: string }) => n.path)).toEqual(['bob', 'carol']);
-    expect([res.headers['x-total'], res.headers['x-total-pages'], res.headers['x-per-page'], res.headers['x-page'], res.headers['x-next-page'], res.headers['x-prev-page']])
-      .toEqual(['7', '4', '2', '2', '3', '1']);
+    expect([
+      res.headers['x-total'],
+      res.headers['x-total-pages'],
+      res.headers['x-per-page'],
+      res.headers['x-page'],
+      res.headers['x-next-page'],
+      res.headers['x-prev-page'],
+    ]).toEqual(['7', '4', '2', '2', '3', '1']);
     expect(res.headers.link).toContain('rel="next"');
     const bad = await api(t, ROOT_TOKEN).get('/api/v4/namespaces?page=x');
     expect([bad.status, bad.body]).toEqual([400, { error: 'page is invalid' }]);
@@ -98,7 +130,14 @@ describe('GET /namespaces/:id', () => {
     const byId = await api(t, w.bob.token).get(`/api/v4/namespaces/${w.infra.id}`);
     expect(byId.status).toBe(200);
     expect(keys(byId.body)).toEqual(NAMESPACE_KEYS);
-    expect(byId.body).toEqual({ id: w.infra.id, name: 'Infra', path: 'infra', kind: 'group', full_path: 'team/infra', parent_id: w.team.id });
+    expect(byId.body).toEqual({
+      id: w.infra.id,
+      name: 'Infra',
+      path: 'infra',
+      kind: 'group',
+      full_path: 'team/infra',
+      parent_id: w.team.id,
+    });
     const byPath = await api(t, w.bob.token).get('/api/v4/namespaces/Team%2FInfra');
     expect(byPath.body).toEqual(byId.body);
     expect((await api(t, w.bob.token).get('/api/v4/namespaces/bob')).body.kind).toBe('user');
@@ -106,7 +145,15 @@ describe('GET /namespaces/:id', () => {
 
   it('answers 404 Namespace Not Found for namespaces the caller may not see and for unknown ids', async () => {
     const w = await world();
-    for (const ref of [String(w.other.id), 'other', 'alice', String(w.alice.namespaceId), '999999', '99999999999', 'no%2Fsuch']) {
+    for (const ref of [
+      String(w.other.id),
+      'other',
+      'alice',
+      String(w.alice.namespaceId),
+      '999999',
+      '99999999999',
+      'no%2Fsuch',
+    ]) {
       const res = await api(t, w.bob.token).get(`/api/v4/namespaces/${ref}`);
       expect([ref, res.status, res.body]).toEqual([ref, 404, NOT_FOUND]);
     }
@@ -119,12 +166,16 @@ describe('GET /namespaces/:id', () => {
     expect((await api(t).get(`/api/v4/namespaces/${w.team.id}`)).status).toBe(401);
     expect((await api(t, outsider.token).get(`/api/v4/namespaces/${w.team.id}`)).status).toBe(404);
     expect((await api(t, w.carol.token).get(`/api/v4/namespaces/${w.infra.id}`)).status).toBe(200);
-    expect((await api(t, ROOT_TOKEN).get(`/api/v4/namespaces/${w.team.id}`)).body.members_count_with_descendants).toBe(3);
+    expect((await api(t, ROOT_TOKEN).get(`/api/v4/namespaces/${w.team.id}`)).body.members_count_with_descendants).toBe(
+      3,
+    );
   });
 
   it('stops showing a group once the membership has expired', async () => {
     const w = await world();
-    await queryOne(t, `update group_members set expires_at = current_date - 1 where user_id = ? returning id`, [w.bob.id]);
+    await queryOne(t, `update group_members set expires_at = current_date - 1 where user_id = ? returning id`, [
+      w.bob.id,
+    ]);
     expect((await api(t, w.bob.token).get(`/api/v4/namespaces/${w.team.id}`)).status).toBe(404);
   });
 });
@@ -133,13 +184,25 @@ describe('GraphQL namespace(fullPath) and namespaces', () => {
   it('shows the same values as REST and the same errors', async () => {
     const w = await world();
     const rest = (await api(t, w.alice.token).get('/api/v4/namespaces/team')).body;
-    const gql = await api(t, w.alice.token).graphql('{ namespace(fullPath: "team") { id: databaseId name path kind fullPath parentId membersCountWithDescendants } }');
+    const gql = await api(t, w.alice.token).graphql(
+      '{ namespace(fullPath: "team") { id: databaseId name path kind fullPath parentId membersCountWithDescendants } }',
+    );
     expect(gql.body.data.namespace).toEqual({
-      id: rest.id, name: rest.name, path: rest.path, kind: rest.kind, fullPath: rest.full_path, parentId: rest.parent_id,
+      id: rest.id,
+      name: rest.name,
+      path: rest.path,
+      kind: rest.kind,
+      fullPath: rest.full_path,
+      parentId: rest.parent_id,
       membersCountWithDescendants: rest.members_count_with_descendants,
     });
-    const list = await api(t, w.bob.token).graphql('{ namespaces(search: "infra") { total nodes { fullPath membersCountWithDescendants } } }');
-    expect(list.body.data.namespaces).toEqual({ total: 1, nodes: [{ fullPath: 'team/infra', membersCountWithDescendants: null }] });
+    const list = await api(t, w.bob.token).graphql(
+      '{ namespaces(search: "infra") { total nodes { fullPath membersCountWithDescendants } } }',
+    );
+    expect(list.body.data.namespaces).toEqual({
+      total: 1,
+      nodes: [{ fullPath: 'team/infra', membersCountWithDescendants: null }],
+    });
     const missing = await api(t, w.bob.token).graphql('{ namespace(fullPath: "other") { id } }');
     expect(missing.body.errors[0].extensions.code).toBe('NOT_FOUND');
     const anonymous = await api(t).graphql('{ namespaces { total } }');

@@ -19,7 +19,9 @@ describe('pages switched off (spec 4.24: "the pages feature must be enabled")', 
     const dev = await createUser(t);
     await addProjectMember(t, p, dev, 30);
     const base = `/api/v4/projects/${p.id}/pages/domains`;
-    expect((await api(t, ROOT_TOKEN).get('/api/v4/projects/424242/pages/domains')).body).toEqual({ message: '404 Project Not Found' });
+    expect((await api(t, ROOT_TOKEN).get('/api/v4/projects/424242/pages/domains')).body).toEqual({
+      message: '404 Project Not Found',
+    });
     for (const token of [ROOT_TOKEN, dev.token]) {
       expect((await api(t, token).get(base)).body).toEqual(NOT_FOUND);
       expect((await api(t, token).get(`${base}/x.test`)).body).toEqual(NOT_FOUND);
@@ -32,7 +34,11 @@ describe('pages switched off (spec 4.24: "the pages feature must be enabled")', 
 
   it('GraphQL answers NOT_FOUND with the same message', async () => {
     const p = await createProject(t, { namespace: await createGroup(t) });
-    for (const q of ['{ pagesDomains { total } }', `{ projectPagesDomains(projectId: "${p.id}") { total } }`, `mutation { createPagesDomain(projectId: "${p.id}", input: { domain: "a.test" }) { url } }`]) {
+    for (const q of [
+      '{ pagesDomains { total } }',
+      `{ projectPagesDomains(projectId: "${p.id}") { total } }`,
+      `mutation { createPagesDomain(projectId: "${p.id}", input: { domain: "a.test" }) { url } }`,
+    ]) {
       const res = await api(t, ROOT_TOKEN).graphql(q);
       expect(res.body.errors[0]).toMatchObject({ message: '404 Not Found', extensions: { code: 'NOT_FOUND' } });
     }

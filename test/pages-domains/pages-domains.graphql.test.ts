@@ -13,27 +13,63 @@ const gqlString = (s: string) => JSON.stringify(s);
 describe('GraphQL pages domains', () => {
   it('pagesDomain / projectPagesDomains / pagesDomains show what REST shows (parity); no field exposes the key', async () => {
     const p = await createProject(t, { namespace: await createGroup(t) });
-    await api(t, ROOT_TOKEN).post(`/api/v4/projects/${p.id}/pages/domains`).send({ domain: 'ssl.domain.test', certificate: ec.pem, key: ec.keyPem }).expect(201);
+    await api(t, ROOT_TOKEN)
+      .post(`/api/v4/projects/${p.id}/pages/domains`)
+      .send({ domain: 'ssl.domain.test', certificate: ec.pem, key: ec.keyPem })
+      .expect(201);
     const rest = (await api(t, ROOT_TOKEN).get(`/api/v4/projects/${p.id}/pages/domains/ssl.domain.test`)).body;
-    const one = await api(t, ROOT_TOKEN).graphql(`{ pagesDomain(projectId: "${p.id}", domain: "ssl.domain.test") { domain url projectId certificate { subject expired expiration certificate certificateText } } }`);
+    const one = await api(t, ROOT_TOKEN).graphql(
+      `{ pagesDomain(projectId: "${p.id}", domain: "ssl.domain.test") { domain url projectId certificate { subject expired expiration certificate certificateText } } }`,
+    );
     const d = one.body.data.pagesDomain;
-    expect({ domain: d.domain, url: d.url, certificate: { subject: d.certificate.subject, expired: d.certificate.expired, certificate: d.certificate.certificate, certificate_text: d.certificate.certificateText } })
-      .toEqual(rest);
+    expect({
+      domain: d.domain,
+      url: d.url,
+      certificate: {
+        subject: d.certificate.subject,
+        expired: d.certificate.expired,
+        certificate: d.certificate.certificate,
+        certificate_text: d.certificate.certificateText,
+      },
+    }).toEqual(rest);
     expect(d.projectId).toBe(p.id);
     expect(d.certificate.expiration).toBe(ec.cert.notAfter.toISOString());
-    const list = await api(t, ROOT_TOKEN).graphql(`{ projectPagesDomains(projectId: "${p.id}") { total nodes { domain } } pagesDomains { total nodes { domain projectId } } }`);
-    expect(list.body.data).toEqual({ projectPagesDomains: { total: 1, nodes: [{ domain: 'ssl.domain.test' }] }, pagesDomains: { total: 1, nodes: [{ domain: 'ssl.domain.test', projectId: p.id }] } });
+    const list = await api(t, ROOT_TOKEN).graphql(
+      `{ projectPagesDomains(projectId: "${p.id}") { total nodes { domain } } pagesDomains { total nodes { domain projectId } } }`,
+    );
+    expect(list.body.data).toEqual({
+      projectPagesDomains: { total: 1, nodes: [{ domain: 'ssl.domain.test' }] },
+      pagesDomains: { total: 1, nodes: [{ domain: 'ssl.domain.test', projectId: p.id }] },
+    });
     const schema = await api(t, ROOT_TOKEN).graphql('{ __type(name: "PagesDomain") { fields { name } } }');
-    expect(schema.body.data.__type.fields.map((f: { name: string }) => f.name).sort()).toEqual(['certificate', 'databaseId', 'domain', 'id', 'project', 'projectId', 'url']);
+    expect(schema.body.data.__type.fields.map((f: { name: string }) => f.name).sort()).toEqual([
+      'certificate',
+      'databaseId',
+      'domain',
+      'id',
+      'project',
+      'projectId',
+      'url',
+    ]);
   });
 
   it('create, update (same semantics as REST) and delete mutations', async () => {
     const p = await createProject(t, { namespace: await createGroup(t) });
-    const created = await api(t, ROOT_TOKEN).graphql(`mutation { createPagesDomain(projectId: "${p.id}", input: { domain: "g.test", certificate: ${gqlString(ec.pem)}, key: ${gqlString(ec.keyPem)} }) { url certificate { subject } } }`);
-    expect(created.body.data.createPagesDomain).toEqual({ url: 'https://g.test', certificate: { subject: '/CN=ssl.domain.test' } });
-    const cleared = await api(t, ROOT_TOKEN).graphql(`mutation { updatePagesDomain(projectId: "${p.id}", domain: "g.test", input: {}) { url certificate { subject } } }`);
+    const created = await api(t, ROOT_TOKEN).graphql(
+      `mutation { createPagesDomain(projectId: "${p.id}", input: { domain: "g.test", certificate: ${gqlString(ec.pem)}, key: ${gqlString(ec.keyPem)} }) { url certificate { subject } } }`,
+    );
+    expect(created.body.data.createPagesDomain).toEqual({
+      url: 'https://g.test',
+      certificate: { subject: '/CN=ssl.domain.test' },
+    });
+    const cleared = await api(t, ROOT_TOKEN).graphql(
+      `mutation { updatePagesDomain(projectId: "${p.id}", domain: "g.test", input: {}) { url certificate { subject } } }`,
+    );
     expect(cleared.body.data.updatePagesDomain).toEqual({ url: 'http://g.test', certificate: null });
-    expect((await api(t, ROOT_TOKEN).graphql(`mutation { deletePagesDomain(projectId: "${p.id}", domain: "g.test") }`)).body.data.deletePagesDomain).toBe(true);
+    expect(
+      (await api(t, ROOT_TOKEN).graphql(`mutation { deletePagesDomain(projectId: "${p.id}", domain: "g.test") }`)).body
+        .data.deletePagesDomain,
+    ).toBe(true);
     expect((await api(t, ROOT_TOKEN).get(`/api/v4/projects/${p.id}/pages/domains`)).body).toEqual([]);
   });
 
@@ -44,12 +80,30 @@ describe('GraphQL pages domains', () => {
     const err = async (token: string | undefined, q: string) => (await api(t, token).graphql(q)).body.errors[0];
     expect((await err(undefined, '{ pagesDomains { total } }')).extensions.code).toBe('UNAUTHENTICATED');
     expect((await err(dev.token, '{ pagesDomains { total } }')).extensions.code).toBe('FORBIDDEN');
-    expect((await err(dev.token, `{ projectPagesDomains(projectId: "${p.id}") { total } }`)).extensions.code).toBe('FORBIDDEN');
-    expect(await err(ROOT_TOKEN, `{ pagesDomain(projectId: "${p.id}", domain: "x.test") { url } }`)).toMatchObject({ message: '404 PagesDomain Not Found', extensions: { code: 'NOT_FOUND' } });
-    expect(await err(ROOT_TOKEN, `mutation { createPagesDomain(projectId: "${p.id}", input: { domain: "a.test", key: "k" }) { url } }`))
-      .toMatchObject({ message: 'certificate, key provide all or none of parameters', extensions: { code: 'BAD_USER_INPUT' } });
-    expect((await err(ROOT_TOKEN, `mutation { createPagesDomain(projectId: "${p.id}", input: { domain: "x.example.com" }) { url } }`)).extensions)
-      .toEqual({ code: 'BAD_USER_INPUT', fields: { domain: ['*.example.com is restricted'] } });
+    expect((await err(dev.token, `{ projectPagesDomains(projectId: "${p.id}") { total } }`)).extensions.code).toBe(
+      'FORBIDDEN',
+    );
+    expect(await err(ROOT_TOKEN, `{ pagesDomain(projectId: "${p.id}", domain: "x.test") { url } }`)).toMatchObject({
+      message: '404 PagesDomain Not Found',
+      extensions: { code: 'NOT_FOUND' },
+    });
+    expect(
+      await err(
+        ROOT_TOKEN,
+        `mutation { createPagesDomain(projectId: "${p.id}", input: { domain: "a.test", key: "k" }) { url } }`,
+      ),
+    ).toMatchObject({
+      message: 'certificate, key provide all or none of parameters',
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
+    expect(
+      (
+        await err(
+          ROOT_TOKEN,
+          `mutation { createPagesDomain(projectId: "${p.id}", input: { domain: "x.example.com" }) { url } }`,
+        )
+      ).extensions,
+    ).toEqual({ code: 'BAD_USER_INPUT', fields: { domain: ['*.example.com is restricted'] } });
   });
 });
 

@@ -15,10 +15,17 @@ describe('npm run seed: environments and pages domains', () => {
     }
     expect(log.filter((l) => /already present/.test(l))).toHaveLength(3);
     const envs = await api(t, ROOT_TOKEN).get('/api/v4/projects/acme%2Fweb%2Fwebsite/environments');
-    expect(envs.body.map((e: { name: string; state: string }) => [e.name, e.state])).toEqual([['production', 'available'], ['staging', 'stopped'], ['review/fix-login', 'available']]);
+    expect(envs.body.map((e: { name: string; state: string }) => [e.name, e.state])).toEqual([
+      ['production', 'available'],
+      ['staging', 'stopped'],
+      ['review/fix-login', 'available'],
+    ]);
     const domains = await api(t, ROOT_TOKEN).get('/api/v4/projects/acme%2Fweb%2Fwebsite/pages/domains');
-    expect(domains.body.map((d: { url: string; certificate?: { subject: string } }) => [d.url, d.certificate?.subject])).toEqual([
-      ['http://acme.test', undefined], ['https://www.acme.test', '/CN=www.acme.test'],
+    expect(
+      domains.body.map((d: { url: string; certificate?: { subject: string } }) => [d.url, d.certificate?.subject]),
+    ).toEqual([
+      ['http://acme.test', undefined],
+      ['https://www.acme.test', '/CN=www.acme.test'],
     ]);
   });
 });

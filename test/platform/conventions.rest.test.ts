@@ -5,7 +5,11 @@ const t = useTestApp();
 
 describe('REST conventions (docs/gitlab-compatibility.md)', () => {
   it('answers unknown routes and wrong methods with the JSON 404 of the catch-all route', async () => {
-    for (const res of [await api(t).get('/api/v4/nope'), await api(t).put('/api/v4/groups'), await api(t).get('/api/v4/groups/1/nope')]) {
+    for (const res of [
+      await api(t).get('/api/v4/nope'),
+      await api(t).put('/api/v4/groups'),
+      await api(t).get('/api/v4/groups/1/nope'),
+    ]) {
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ error: '404 Not Found' });
       expect(res.headers['content-type']).toBe('application/json');
@@ -22,7 +26,11 @@ describe('REST conventions (docs/gitlab-compatibility.md)', () => {
     const viaHeader = await api(t).get('/api/v4/user').set('PRIVATE-TOKEN', ROOT_TOKEN);
     const viaBearer = await api(t).get('/api/v4/user').set('Authorization', `Bearer ${ROOT_TOKEN}`);
     const viaParam = await api(t).get(`/api/v4/user?private_token=${ROOT_TOKEN}`);
-    expect([viaHeader.body.username, viaBearer.body.username, viaParam.body.username]).toEqual(['root', 'root', 'root']);
+    expect([viaHeader.body.username, viaBearer.body.username, viaParam.body.username]).toEqual([
+      'root',
+      'root',
+      'root',
+    ]);
     const bad = await api(t, 'not-a-token').get('/api/v4/groups');
     expect(bad.status).toBe(401);
     expect(bad.body).toEqual({ message: '401 Unauthorized' });
@@ -31,14 +39,26 @@ describe('REST conventions (docs/gitlab-compatibility.md)', () => {
   });
 
   it('takes a private_token in a form body too', async () => {
-    const res = await api(t).post('/api/v4/groups').type('form').send({ private_token: ROOT_TOKEN, name: 'Form', path: 'form' });
+    const res = await api(t)
+      .post('/api/v4/groups')
+      .type('form')
+      .send({ private_token: ROOT_TOKEN, name: 'Form', path: 'form' });
     expect(res.status).toBe(201);
   });
 
   it('accepts JSON, form-urlencoded and multipart bodies with the same result', async () => {
-    const json = await api(t, ROOT_TOKEN).post('/api/v4/groups').send({ name: 'Json', path: 'json', request_access_enabled: true });
-    const form = await api(t, ROOT_TOKEN).post('/api/v4/groups').type('form').send('name=Form&path=form&request_access_enabled=True');
-    const multipart = await api(t, ROOT_TOKEN).post('/api/v4/groups').field('name', 'Multi').field('path', 'multi').field('request_access_enabled', '1');
+    const json = await api(t, ROOT_TOKEN)
+      .post('/api/v4/groups')
+      .send({ name: 'Json', path: 'json', request_access_enabled: true });
+    const form = await api(t, ROOT_TOKEN)
+      .post('/api/v4/groups')
+      .type('form')
+      .send('name=Form&path=form&request_access_enabled=True');
+    const multipart = await api(t, ROOT_TOKEN)
+      .post('/api/v4/groups')
+      .field('name', 'Multi')
+      .field('path', 'multi')
+      .field('request_access_enabled', '1');
     for (const res of [json, form, multipart]) {
       expect(res.status).toBe(201);
       expect(res.body.request_access_enabled).toBe(true);
@@ -46,7 +66,10 @@ describe('REST conventions (docs/gitlab-compatibility.md)', () => {
   });
 
   it('answers malformed JSON with 400 and a JSON body', async () => {
-    const res = await api(t, ROOT_TOKEN).post('/api/v4/groups').set('Content-Type', 'application/json').send('{"name": ');
+    const res = await api(t, ROOT_TOKEN)
+      .post('/api/v4/groups')
+      .set('Content-Type', 'application/json')
+      .send('{"name": ');
     expect(res.status).toBe(400);
     expect(res.headers['content-type']).toBe('application/json');
     expect(typeof res.body.error).toBe('string');
@@ -84,7 +107,9 @@ describe('REST conventions (docs/gitlab-compatibility.md)', () => {
     const many = Array.from({ length: 30 }, (_x, i) => 1000 + i);
     const q1 = await api(t).get(`/api/v4/groups?skip_groups[]=${groups[0].id}&skip_groups[]=${groups[1].id}`);
     const q2 = await api(t).get(`/api/v4/groups?skip_groups=${groups[0].id}&skip_groups=${groups[1].id}`);
-    const q3 = await api(t).get(`/api/v4/groups?${[groups[0].id, ...many].map((id) => `skip_groups[]=${id}`).join('&')}`);
+    const q3 = await api(t).get(
+      `/api/v4/groups?${[groups[0].id, ...many].map((id) => `skip_groups[]=${id}`).join('&')}`,
+    );
     expect(q1.body.map((g: { id: number }) => g.id)).toEqual([groups[2].id]);
     expect(q2.body.map((g: { id: number }) => g.id)).toEqual([groups[2].id]);
     expect(q3.status).toBe(200);
@@ -94,7 +119,9 @@ describe('REST conventions (docs/gitlab-compatibility.md)', () => {
   it('a revoked or expired token stops working at once', async () => {
     const u = await createUser(t);
     expect((await api(t, u.token).get('/api/v4/user')).status).toBe(200);
-    await t.orm.em.getConnection().execute(`update personal_access_tokens set expires_at = '2000-01-01' where user_id = ?`, [u.id]);
+    await t.orm.em
+      .getConnection()
+      .execute(`update personal_access_tokens set expires_at = '2000-01-01' where user_id = ?`, [u.id]);
     await t.settled(); // the credential cache hears the write (docs/security.md#credential-cache)
     expect((await api(t, u.token).get('/api/v4/user')).status).toBe(401);
   });
@@ -105,23 +132,36 @@ describe('hostile input never reaches a 5xx', () => {
     expect((await api(t).get('/api/v4/groups?search=a%00b')).body).toEqual({ error: 'search is invalid' });
     expect((await api(t).get('/api/v4/groups/a%00b')).body).toEqual({ error: 'id is invalid' });
     expect((await api(t, ROOT_TOKEN).get('/api/v4/users?search=%00')).status).toBe(400);
-    expect((await api(t, ROOT_TOKEN).post('/api/v4/groups').send({ name: 'a\u0000', path: 'x' })).body).toEqual({ error: 'name is invalid' });
+    expect((await api(t, ROOT_TOKEN).post('/api/v4/groups').send({ name: 'a\u0000', path: 'x' })).body).toEqual({
+      error: 'name is invalid',
+    });
     const gql = await api(t).graphql('query($s: String) { groups(search: $s) { total } }', { s: 'a\u0000' });
     expect(gql.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
   });
 
   it('impossible calendar dates are 400 on both surfaces', async () => {
-    const res = await api(t, ROOT_TOKEN).post('/api/v4/users/1/impersonation_tokens').send({ name: 'x', scopes: ['api'], expires_at: '2020-02-30' });
+    const res = await api(t, ROOT_TOKEN)
+      .post('/api/v4/users/1/impersonation_tokens')
+      .send({ name: 'x', scopes: ['api'], expires_at: '2020-02-30' });
     expect(res.body).toEqual({ error: 'expires_at is invalid' });
-    const gql = await api(t, ROOT_TOKEN).graphql('mutation { createImpersonationToken(userId: 1, input: { name: "x", scopes: ["api"], expiresAt: "2021-02-29" }) { id } }');
-    expect(gql.body.errors[0]).toMatchObject({ message: 'expires_at is invalid', extensions: { code: 'BAD_USER_INPUT' } });
+    const gql = await api(t, ROOT_TOKEN).graphql(
+      'mutation { createImpersonationToken(userId: 1, input: { name: "x", scopes: ["api"], expiresAt: "2021-02-29" }) { id } }',
+    );
+    expect(gql.body.errors[0]).toMatchObject({
+      message: 'expires_at is invalid',
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
   });
 
   it('strings longer than their columns are validation errors', async () => {
     const long = 'x'.repeat(256);
-    expect((await api(t, ROOT_TOKEN).put('/api/v4/users/1').send({ location: long })).body).toEqual({ message: { location: ['is too long (maximum is 255 characters)'] } });
+    expect((await api(t, ROOT_TOKEN).put('/api/v4/users/1').send({ location: long })).body).toEqual({
+      message: { location: ['is too long (maximum is 255 characters)'] },
+    });
     const p = await api(t, ROOT_TOKEN).post('/api/v4/projects').send({ name: 'p' });
-    expect((await api(t, ROOT_TOKEN).put(`/api/v4/projects/${p.body.id}`).send({ default_branch: long })).body).toEqual({ message: { default_branch: ['is too long (maximum is 255 characters)'] } });
+    expect((await api(t, ROOT_TOKEN).put(`/api/v4/projects/${p.body.id}`).send({ default_branch: long })).body).toEqual(
+      { message: { default_branch: ['is too long (maximum is 255 characters)'] } },
+    );
   });
 
   it('odd JSON bodies and out-of-range numbers are 400', async () => {

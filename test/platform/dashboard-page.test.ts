@@ -18,7 +18,10 @@ const ROOT = path.join(__dirname, '../..');
 const SCRIPT = fs.readFileSync(path.join(ROOT, 'src/dashboard/assets/dashboard.js'), 'utf8');
 
 /** The script's `<documents>` block evaluated alone: its DOCUMENTS and VARIABLES. */
-function documentsBlock(): { DOCUMENTS: Record<string, string>; VARIABLES: Record<string, (...a: unknown[]) => Record<string, unknown> | null> } {
+function documentsBlock(): {
+  DOCUMENTS: Record<string, string>;
+  VARIABLES: Record<string, (...a: unknown[]) => Record<string, unknown> | null>;
+} {
   const m = /\/\/ <documents>[^\n]*\n([\s\S]*?)\/\/ <\/documents>/.exec(SCRIPT);
   if (!m) throw new Error('dashboard.js has no <documents> block');
   return vm.runInNewContext(`${m[1]}\n({ DOCUMENTS, VARIABLES })`) as ReturnType<typeof documentsBlock>;
@@ -52,7 +55,9 @@ describe('GET /-/dashboard', () => {
     const css = (await request(t.app).get('/-/dashboard/dashboard.css')).text;
     expect(css).not.toMatch(/url\(|@import/);
     // The script's code (comments aside) reaches only POST /graphql and this host's WebSocket.
-    const code = SCRIPT.split('\n').filter((l) => !l.trim().startsWith('//')).join('\n');
+    const code = SCRIPT.split('\n')
+      .filter((l) => !l.trim().startsWith('//'))
+      .join('\n');
     expect(code).not.toMatch(/https?:\/\/|wss?:\/\/[^$]/);
     expect([...code.matchAll(/fetch\(([^,]*),/g)].map((m) => m[1])).toEqual(["'/graphql'"]);
     expect(code).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function/);
@@ -72,15 +77,18 @@ describe('GET /-/dashboard', () => {
     const style = await request(t.app).get(css![1]);
     expect(style.headers['content-type']).toBe('text/css; charset=utf-8');
     expect(style.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    expect((await request(t.app).get('/-/dashboard/dashboard.js?v=000000000000')).headers['cache-control']).toBe('no-cache');
+    expect((await request(t.app).get('/-/dashboard/dashboard.js?v=000000000000')).headers['cache-control']).toBe(
+      'no-cache',
+    );
     expect((await request(t.app).get('/-/dashboard/other.js')).status).toBe(404);
     // Each file has its own bounded metrics label (the version query string is not part of it).
     const metrics = (await request(t.app).get('/-/metrics')).text;
-    for (const route of ['GET /-/dashboard', 'GET /-/dashboard/dashboard.js', 'GET /-/dashboard/dashboard.css']) expect(metrics).toContain(`route="${route}"`);
+    for (const route of ['GET /-/dashboard', 'GET /-/dashboard/dashboard.js', 'GET /-/dashboard/dashboard.css'])
+      expect(metrics).toContain(`route="${route}"`);
   });
 });
 
-describe('the dashboard\'s GraphQL documents', () => {
+describe("the dashboard's GraphQL documents", () => {
   const { DOCUMENTS, VARIABLES } = documentsBlock();
   let runnerId = 0;
   let alice = { id: 0, token: '' };
@@ -100,8 +108,17 @@ describe('the dashboard\'s GraphQL documents', () => {
 
   it('are valid against schema.graphql (the screens, the next jobs page and the three subscriptions)', () => {
     const schema = buildSchema(fs.readFileSync(path.join(ROOT, 'schema.graphql'), 'utf8'));
-    expect(Object.keys(DOCUMENTS).sort()).toEqual(['broadcastMessagesChanged', 'featureFlagChanged', 'group', 'overview', 'runner', 'runnerChanged', 'runnerJobs']);
-    for (const [name, doc] of Object.entries(DOCUMENTS)) expect([name, validate(schema, parse(doc)).map((e) => e.message)]).toEqual([name, []]);
+    expect(Object.keys(DOCUMENTS).sort()).toEqual([
+      'broadcastMessagesChanged',
+      'featureFlagChanged',
+      'group',
+      'overview',
+      'runner',
+      'runnerChanged',
+      'runnerJobs',
+    ]);
+    for (const [name, doc] of Object.entries(DOCUMENTS))
+      expect([name, validate(schema, parse(doc)).map((e) => e.message)]).toEqual([name, []]);
   });
 
   it('each screen is one request that answers without error for an administrator', async () => {
@@ -110,24 +127,63 @@ describe('the dashboard\'s GraphQL documents', () => {
     expect(overview.body.errors).toBeUndefined();
     const d = overview.body.data;
     expect(d.currentUser).toEqual({ username: 'root', isAdmin: true });
-    expect(d.groups.nodes).toEqual([{ fullPath: 'acme', name: 'Acme', projectsCount: 0, descendantGroupsCount: 1, groupMembersCount: 1, subgroups: { nodes: [{ fullPath: 'acme/platform', name: 'Platform', projectsCount: 1, descendantGroupsCount: 0, groupMembersCount: 0 }] } }]);
-    expect(d.allRunners.nodes).toEqual([expect.objectContaining({ description: 'docker-1', status: 'ONLINE', paused: false, jobs: { nodes: [expect.objectContaining({ name: 'job-2' })] } })]);
+    expect(d.groups.nodes).toEqual([
+      {
+        fullPath: 'acme',
+        name: 'Acme',
+        projectsCount: 0,
+        descendantGroupsCount: 1,
+        groupMembersCount: 1,
+        subgroups: {
+          nodes: [
+            {
+              fullPath: 'acme/platform',
+              name: 'Platform',
+              projectsCount: 1,
+              descendantGroupsCount: 0,
+              groupMembersCount: 0,
+            },
+          ],
+        },
+      },
+    ]);
+    expect(d.allRunners.nodes).toEqual([
+      expect.objectContaining({
+        description: 'docker-1',
+        status: 'ONLINE',
+        paused: false,
+        jobs: { nodes: [expect.objectContaining({ name: 'job-2' })] },
+      }),
+    ]);
     expect(d.broadcastMessages.nodes.map((m: { message: string }) => m.message)).toEqual(['Maintenance']);
     expect(d.features).toEqual([{ name: 'beta_ui', state: 'ON', gates: [{ key: 'boolean', value: true }] }]);
 
     const group = await api(t, ROOT_TOKEN).graphql(DOCUMENTS.group, VARIABLES.group('acme/platform')!);
     expect(group.body.errors).toBeUndefined();
-    expect(group.body.data.group).toEqual(expect.objectContaining({ fullPath: 'acme/platform', parent: { fullPath: 'acme', name: 'Acme' }, projectsCount: 1 }));
-    expect(group.body.data.group.projects.map((p: { pathWithNamespace: string }) => p.pathWithNamespace)).toEqual(['acme/platform/api']);
+    expect(group.body.data.group).toEqual(
+      expect.objectContaining({
+        fullPath: 'acme/platform',
+        parent: { fullPath: 'acme', name: 'Acme' },
+        projectsCount: 1,
+      }),
+    );
+    expect(group.body.data.group.projects.map((p: { pathWithNamespace: string }) => p.pathWithNamespace)).toEqual([
+      'acme/platform/api',
+    ]);
 
     const runner = await api(t, ROOT_TOKEN).graphql(DOCUMENTS.runner, VARIABLES.runner(String(runnerId))!);
     expect(runner.body.errors).toBeUndefined();
     const jobs = runner.body.data.runner.jobs;
     expect(jobs.nodes.map((j: { name: string }) => j.name)).toEqual(['job-2', 'job-1', 'job-0']);
-    expect(jobs).toEqual(expect.objectContaining({ count: 3, pageInfo: expect.objectContaining({ hasNextPage: false }) }));
+    expect(jobs).toEqual(
+      expect.objectContaining({ count: 3, pageInfo: expect.objectContaining({ hasNextPage: false }) }),
+    );
     // The next page's variables come from the page just read (its endCursor); none after the last.
     expect(VARIABLES.runnerJobsAfter(String(runnerId), jobs)).toBeNull();
-    const short = await api(t, ROOT_TOKEN).graphql(DOCUMENTS.runner, { ...VARIABLES.runner(String(runnerId))!, perPage: 2 });
+    const short = await api(t, ROOT_TOKEN).graphql(DOCUMENTS.runner, {
+      ...VARIABLES.runner(String(runnerId))!,
+      perPage: 2,
+    });
     expect(short.body.data.runner.jobs.nodes.map((j: { name: string }) => j.name)).toEqual(['job-2', 'job-1']);
     const next = VARIABLES.runnerJobsAfter(String(runnerId), { ...short.body.data.runner.jobs })!;
     const more = await api(t, ROOT_TOKEN).graphql(DOCUMENTS.runnerJobs, next);
@@ -136,11 +192,19 @@ describe('the dashboard\'s GraphQL documents', () => {
     expect(more.body.data.runner.jobs.pageInfo.hasNextPage).toBe(false);
   });
 
-  it('each screen\'s document stays well within the depth and complexity limits', async () => {
+  it("each screen's document stays well within the depth and complexity limits", async () => {
     const costs: Record<string, unknown> = {};
-    const first = await api(t, ROOT_TOKEN).graphql(DOCUMENTS.runner, { ...VARIABLES.runner(String(runnerId))!, perPage: 1 });
+    const first = await api(t, ROOT_TOKEN).graphql(DOCUMENTS.runner, {
+      ...VARIABLES.runner(String(runnerId))!,
+      perPage: 1,
+    });
     const short2 = first.body.data.runner.jobs.pageInfo.endCursor as string;
-    for (const [name, variables] of [['overview', {}], ['group', VARIABLES.group('acme')], ['runner', VARIABLES.runner(String(runnerId))], ['runnerJobs', { id: runnerId, perPage: 20, after: short2 }]] as const) {
+    for (const [name, variables] of [
+      ['overview', {}],
+      ['group', VARIABLES.group('acme')],
+      ['runner', VARIABLES.runner(String(runnerId))],
+      ['runnerJobs', { id: runnerId, perPage: 20, after: short2 }],
+    ] as const) {
       const doc = DOCUMENTS[name].replace('{', '{ queryComplexity { score limit depth depthLimit }');
       const res = await api(t, ROOT_TOKEN).graphql(doc, variables as Record<string, unknown>);
       expect(res.body.errors).toBeUndefined();
@@ -155,15 +219,25 @@ describe('the dashboard\'s GraphQL documents', () => {
   });
 
   it('the overview answers a non-admin and an anonymous caller what they may see, the rest null with an access error', async () => {
-    const codes = (body: { errors?: { path: string[]; extensions: { code: string } }[] }) => Object.fromEntries((body.errors ?? []).map((e) => [e.path[0], e.extensions.code]));
+    const codes = (body: { errors?: { path: string[]; extensions: { code: string } }[] }) =>
+      Object.fromEntries((body.errors ?? []).map((e) => [e.path[0], e.extensions.code]));
     const hers = await api(t, alice.token).graphql(DOCUMENTS.overview);
     expect(hers.status).toBe(200);
-    expect(codes(hers.body)).toEqual({ allRunners: 'FORBIDDEN', broadcastMessages: 'FORBIDDEN', features: 'FORBIDDEN' });
+    expect(codes(hers.body)).toEqual({
+      allRunners: 'FORBIDDEN',
+      broadcastMessages: 'FORBIDDEN',
+      features: 'FORBIDDEN',
+    });
     expect(hers.body.data.groups.nodes.map((g: { fullPath: string }) => g.fullPath)).toEqual(['acme']);
     expect(hers.body.data.runners).toEqual(expect.objectContaining({ nodes: [] }));
     const anonymous = await api(t).graphql(DOCUMENTS.overview);
     expect(anonymous.status).toBe(200);
-    expect(codes(anonymous.body)).toEqual({ allRunners: 'UNAUTHENTICATED', runners: 'UNAUTHENTICATED', broadcastMessages: 'UNAUTHENTICATED', features: 'UNAUTHENTICATED' });
+    expect(codes(anonymous.body)).toEqual({
+      allRunners: 'UNAUTHENTICATED',
+      runners: 'UNAUTHENTICATED',
+      broadcastMessages: 'UNAUTHENTICATED',
+      features: 'UNAUTHENTICATED',
+    });
     expect(anonymous.body.data.currentUser).toBeNull();
     expect(anonymous.body.data.groups.nodes.map((g: { fullPath: string }) => g.fullPath)).toEqual(['acme']);
   });
@@ -171,6 +245,7 @@ describe('the dashboard\'s GraphQL documents', () => {
   it('docs/dashboard.md shows each document exactly as the page sends it', () => {
     const docs = fs.readFileSync(path.join(ROOT, 'docs/dashboard.md'), 'utf8');
     const blocks = [...docs.matchAll(/```graphql\n([\s\S]*?)```/g)].map((m) => m[1].trim());
-    for (const [name, doc] of Object.entries(DOCUMENTS)) expect([name, blocks.includes(doc.trim())]).toEqual([name, true]);
+    for (const [name, doc] of Object.entries(DOCUMENTS))
+      expect([name, blocks.includes(doc.trim())]).toEqual([name, true]);
   });
 });

@@ -47,7 +47,12 @@ describe('docs/schema.sql', () => {
   }, 120_000);
 
   it('is in sync with the migrations (run `npm run docs:schema`, which needs a database, after adding a migration)', () => {
-    expectGeneratedFile(path.join(__dirname, '../../docs/schema.sql'), text, 'npm run docs:schema', 'it migrates and reads DATABASE_URL, or the embedded PostgreSQL under DATA_DIR, as `npm start` does');
+    expectGeneratedFile(
+      path.join(__dirname, '../../docs/schema.sql'),
+      text,
+      'npm run docs:schema',
+      'it migrates and reads DATABASE_URL, or the embedded PostgreSQL under DATA_DIR, as `npm start` does',
+    );
   });
 
   it('describes the tables and nothing volatile', () => {

@@ -15,7 +15,10 @@ describe('createAppServer', () => {
   app.use(express.json());
   app.get('/echo', (req, res) => {
     res.locals.seen = true;
-    res.status(203).set('X-Echo', req.get('x-in') ?? '').json({ query: req.query, ip: req.ip, protocol: req.protocol, path: req.path, locals: res.locals.seen });
+    res
+      .status(203)
+      .set('X-Echo', req.get('x-in') ?? '')
+      .json({ query: req.query, ip: req.ip, protocol: req.protocol, path: req.path, locals: res.locals.seen });
   });
   app.post('/body', (req, res) => res.status(201).json({ body: req.body as unknown }));
   app.get('/redirect', (_req, res) => res.redirect(302, '/echo'));
@@ -40,16 +43,28 @@ describe('createAppServer', () => {
   });
 
   it('hands express requests and responses that already have its prototypes', async () => {
-    const res = await fetch(`${base}/echo?a=1&b[]=x&b[]=y`, { headers: { 'X-In': 'hello', 'X-Forwarded-For': '203.0.113.7', 'X-Forwarded-Proto': 'https' } });
+    const res = await fetch(`${base}/echo?a=1&b[]=x&b[]=y`, {
+      headers: { 'X-In': 'hello', 'X-Forwarded-For': '203.0.113.7', 'X-Forwarded-Proto': 'https' },
+    });
     expect(res.status).toBe(203);
     expect(res.headers.get('x-echo')).toBe('hello');
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    expect(await res.json()).toEqual({ query: { a: '1', b: ['x', 'y'] }, ip: '203.0.113.7', protocol: 'https', path: '/echo', locals: true });
+    expect(await res.json()).toEqual({
+      query: { a: '1', b: ['x', 'y'] },
+      ip: '203.0.113.7',
+      protocol: 'https',
+      path: '/echo',
+      locals: true,
+    });
     expect(protoBefore).toEqual([true]);
   });
 
   it('reads bodies, redirects and answers unknown paths as express does', async () => {
-    const posted = await fetch(`${base}/body`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ n: 1 }) });
+    const posted = await fetch(`${base}/body`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ n: 1 }),
+    });
     expect(posted.status).toBe(201);
     expect(await posted.json()).toEqual({ body: { n: 1 } });
     const moved = await fetch(`${base}/redirect`, { redirect: 'manual' });

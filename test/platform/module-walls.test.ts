@@ -101,13 +101,19 @@ describe('module walls', () => {
   const all = imports();
   const baseline = JSON.parse(fs.readFileSync(BASELINE, 'utf8')) as { deepImports: string[]; cycles: string[] };
 
-  it('no import of another module\'s internal file beyond the shrinking baseline', () => {
+  it("no import of another module's internal file beyond the shrinking baseline", () => {
     const now = deepImports(all);
-    expect({ added: now.filter((i) => !baseline.deepImports.includes(i)), gone: baseline.deepImports.filter((i) => !now.includes(i)) }).toEqual({ added: [], gone: [] });
+    expect({
+      added: now.filter((i) => !baseline.deepImports.includes(i)),
+      gone: baseline.deepImports.filter((i) => !now.includes(i)),
+    }).toEqual({ added: [], gone: [] });
   });
 
   it('no module import cycle beyond the shrinking baseline', () => {
     const now = moduleCycles(all);
-    expect({ added: now.filter((c) => !baseline.cycles.includes(c)), gone: baseline.cycles.filter((c) => !now.includes(c)) }).toEqual({ added: [], gone: [] });
+    expect({
+      added: now.filter((c) => !baseline.cycles.includes(c)),
+      gone: baseline.cycles.filter((c) => !now.includes(c)),
+    }).toEqual({ added: [], gone: [] });
   });
 });

@@ -13,7 +13,8 @@ const t = useTestApp({ reset: 'once' });
 
 const hubWith = (name: string, opts = {}) => createNotificationHub(namedConnection(t, name), opts);
 const backends = (name: string) => backendsNamed(t, name);
-const notify = (channel: string, payload: string) => t.orm.em.getConnection().execute(`select pg_notify('${channel}', ?)`, [payload]);
+const notify = (channel: string, payload: string) =>
+  t.orm.em.getConnection().execute(`select pg_notify('${channel}', ?)`, [payload]);
 
 describe('notification hub', () => {
   it('subscribers leaving and arriving at once: no false loss, each notification once, no connection left behind', async () => {
@@ -23,11 +24,19 @@ describe('notification hub', () => {
     try {
       // The last subscriber leaves and the next arrives before the old connection has closed, ten times.
       for (let i = 0; i < 10; i += 1) {
-        const unlisten = await hub.listen('hub_churn', () => undefined, (e) => lost.push(e));
+        const unlisten = await hub.listen(
+          'hub_churn',
+          () => undefined,
+          (e) => lost.push(e),
+        );
         unlisten();
       }
       const got: string[] = [];
-      const unlisten = await hub.listen('hub_churn', (p) => got.push(p), (e) => lost.push(e));
+      const unlisten = await hub.listen(
+        'hub_churn',
+        (p) => got.push(p),
+        (e) => lost.push(e),
+      );
       await waitFor('the old connections closed', async () => (await backends(name)).length === 1, 5000);
       await notify('hub_churn', 'one');
       await waitFor('the notification', () => got.length >= 1, 5000);
@@ -46,7 +55,18 @@ describe('notification hub', () => {
     try {
       const a: string[] = [];
       const b: string[] = [];
-      const [ua, ub] = await Promise.all([hub.listen('hub_pair', (p) => a.push(p), () => undefined), hub.listen('hub_pair', (p) => b.push(p), () => undefined)]);
+      const [ua, ub] = await Promise.all([
+        hub.listen(
+          'hub_pair',
+          (p) => a.push(p),
+          () => undefined,
+        ),
+        hub.listen(
+          'hub_pair',
+          (p) => b.push(p),
+          () => undefined,
+        ),
+      ]);
       await notify('hub_pair', 'x');
       await waitFor('both', () => a.length === 1 && b.length === 1, 5000);
       ua();
@@ -62,12 +82,20 @@ describe('notification hub', () => {
     let thaw: (() => Promise<void>) | undefined;
     try {
       const lost: Error[] = [];
-      await hub.listen('hub_silent', () => undefined, (e) => lost.push(e));
+      await hub.listen(
+        'hub_silent',
+        () => undefined,
+        (e) => lost.push(e),
+      );
       thaw = freezeBackend(t, (await backends(name))[0]);
       await waitFor('the subscriber told', () => lost.length === 1, 5000);
       expect(lost[0].message).toBe('the live updates connection to the database was lost; subscribe again');
       const got: string[] = [];
-      const unlisten = await hub.listen('hub_silent', (p) => got.push(p), () => undefined);
+      const unlisten = await hub.listen(
+        'hub_silent',
+        (p) => got.push(p),
+        () => undefined,
+      );
       await notify('hub_silent', 'again');
       await waitFor('heard on the new connection', () => got.length === 1, 5000);
       unlisten();
@@ -81,14 +109,26 @@ describe('notification hub', () => {
     const name = `hub-close-${process.pid}`;
     const hub = hubWith(name);
     const lost: Error[] = [];
-    await hub.listen('hub_close', () => undefined, (e) => lost.push(e));
+    await hub.listen(
+      'hub_close',
+      () => undefined,
+      (e) => lost.push(e),
+    );
     const thaw = freezeBackend(t, (await backends(name))[0]);
     try {
       const started = Date.now();
       await hub.close();
       expect(Date.now() - started).toBeLessThan(3000);
-      expect(lost.map((e) => e.message)).toEqual(['the live updates stopped (the service is shutting down); subscribe again']);
-      await expect(hub.listen('hub_close', () => undefined, () => undefined)).rejects.toThrow('notification hub closed');
+      expect(lost.map((e) => e.message)).toEqual([
+        'the live updates stopped (the service is shutting down); subscribe again',
+      ]);
+      await expect(
+        hub.listen(
+          'hub_close',
+          () => undefined,
+          () => undefined,
+        ),
+      ).rejects.toThrow('notification hub closed');
     } finally {
       await thaw();
     }
@@ -109,21 +149,29 @@ describe('notification hub', () => {
       other?.();
       // Given back on one hub: the other may take it.
       mine[0]?.();
-      await waitFor('the slot given back', async () => {
-        const got = await takeSubscriptionSlot(b, user, 3);
-        got?.(); // not kept: only whether one was free
-        return got !== null;
-      }, 5000);
+      await waitFor(
+        'the slot given back',
+        async () => {
+          const got = await takeSubscriptionSlot(b, user, 3);
+          got?.(); // not kept: only whether one was free
+          return got !== null;
+        },
+        5000,
+      );
       // A hub's connection ends: its slots go with its session.
       const [pid] = await backends(`hub-slots-a-${process.pid}`);
       await t.orm.em.getConnection().execute('select pg_terminate_backend(?)', [pid]);
       const taken = await (async () => {
         const got: (() => void)[] = [];
-        await waitFor('her slots on hub a freed', async () => {
-          const r = await takeSubscriptionSlot(b, user, 3);
-          if (r) got.push(r);
-          return got.length === 2;
-        }, 5000);
+        await waitFor(
+          'her slots on hub a freed',
+          async () => {
+            const r = await takeSubscriptionSlot(b, user, 3);
+            if (r) got.push(r);
+            return got.length === 2;
+          },
+          5000,
+        );
         return got;
       })();
       expect(taken).toHaveLength(2);

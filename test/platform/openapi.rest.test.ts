@@ -3,14 +3,28 @@ import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
 const t = useTestApp({ reset: 'once' });
 
-type Schema = { $ref?: string; type?: string; properties?: Record<string, Schema>; required?: string[]; items?: Schema; nullable?: boolean; additionalProperties?: boolean; oneOf?: Schema[]; allOf?: Schema[] };
+type Schema = {
+  $ref?: string;
+  type?: string;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  nullable?: boolean;
+  additionalProperties?: boolean;
+  oneOf?: Schema[];
+  allOf?: Schema[];
+};
 
 /** A small validator for the subset of OpenAPI schemas we emit, enough to check live responses. */
 function check(value: unknown, schema: Schema, components: Record<string, Schema>, path: string): string[] {
   if (schema.$ref) return check(value, components[schema.$ref.split('/').pop()!], components, path);
-  if (schema.allOf) return schema.allOf.flatMap((s) => (value === null && schema.nullable ? [] : check(value, s, components, path)));
+  if (schema.allOf)
+    return schema.allOf.flatMap((s) => (value === null && schema.nullable ? [] : check(value, s, components, path)));
   if (value === null) return schema.nullable ? [] : [`${path}: null not allowed`];
-  if (schema.type === 'array') return Array.isArray(value) ? value.flatMap((v, i) => check(v, schema.items!, components, `${path}[${i}]`)) : [`${path}: not an array`];
+  if (schema.type === 'array')
+    return Array.isArray(value)
+      ? value.flatMap((v, i) => check(v, schema.items!, components, `${path}[${i}]`))
+      : [`${path}: not an array`];
   if (schema.type === 'object') {
     if (typeof value !== 'object') return [`${path}: not an object`];
     const v = value as Record<string, unknown>;
@@ -29,9 +43,26 @@ function check(value: unknown, schema: Schema, components: Record<string, Schema
 
 describe('GET /api/v4/openapi.json', () => {
   it('lists every REST route and validates live responses against its schemas', async () => {
-    const doc = (await api(t).get('/api/v4/openapi.json')).body as { openapi: string; paths: Record<string, Record<string, { responses: Record<string, { content?: { 'application/json': { schema: Schema } } }> }>>; components: { schemas: Record<string, Schema> } };
+    const doc = (await api(t).get('/api/v4/openapi.json')).body as {
+      openapi: string;
+      paths: Record<
+        string,
+        Record<string, { responses: Record<string, { content?: { 'application/json': { schema: Schema } } }> }>
+      >;
+      components: { schemas: Record<string, Schema> };
+    };
     expect(doc.openapi).toMatch(/^3\./);
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/groups', '/groups/{id}', '/groups/{id}/subgroups', '/groups/{id}/projects', '/groups/{id}/projects/{project_id}', '/users/{user_id}/impersonation_tokens', '/projects/{id}/share']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/groups',
+        '/groups/{id}',
+        '/groups/{id}/subgroups',
+        '/groups/{id}/projects',
+        '/groups/{id}/projects/{project_id}',
+        '/users/{user_id}/impersonation_tokens',
+        '/projects/{id}/share',
+      ]),
+    );
     const g = await createGroup(t, { visibility: 'public' });
     await api(t, ROOT_TOKEN).post('/api/v4/projects').send({ name: 'p', namespace_id: g.id }).expect(201);
     for (const [path, method, url] of [
@@ -47,20 +78,53 @@ describe('GET /api/v4/openapi.json', () => {
   });
 
   it('describes each parameter with the type and description derived from the GraphQL arguments', async () => {
-    type Param = { name: string; in: string; required: boolean; description?: string; schema: { type: string; enum?: string[] } };
-    type Op = { parameters: Param[]; requestBody?: { content: { 'application/json': { schema: { properties: Record<string, { type: string; enum?: string[]; description?: string }>; required?: string[] } } } } };
+    type Param = {
+      name: string;
+      in: string;
+      required: boolean;
+      description?: string;
+      schema: { type: string; enum?: string[] };
+    };
+    type Op = {
+      parameters: Param[];
+      requestBody?: {
+        content: {
+          'application/json': {
+            schema: {
+              properties: Record<string, { type: string; enum?: string[]; description?: string }>;
+              required?: string[];
+            };
+          };
+        };
+      };
+    };
     const doc = (await api(t).get('/api/v4/openapi.json')).body as { paths: Record<string, Record<string, Op>> };
     const list = doc.paths['/groups'].get.parameters;
     expect(list.find((p) => p.name === 'search')).toEqual({
-      name: 'search', in: 'query', required: false, description: 'Name or path; substring for 3+ characters, exact otherwise (case-insensitive).', schema: { type: 'string' },
+      name: 'search',
+      in: 'query',
+      required: false,
+      description: 'Name or path; substring for 3+ characters, exact otherwise (case-insensitive).',
+      schema: { type: 'string' },
     });
     expect(list.find((p) => p.name === 'order_by')?.schema).toEqual({ type: 'string', enum: ['name', 'path', 'id'] });
-    expect(list.find((p) => p.name === 'statistics')?.description).toBe('Include storage statistics (administrators only).');
+    expect(list.find((p) => p.name === 'statistics')?.description).toBe(
+      'Include storage statistics (administrators only).',
+    );
     // GitLab's bracket form custom_attributes[key]=value: Swagger UI sends it that way only for deepObject.
-    expect(list.find((p) => p.name === 'custom_attributes')).toMatchObject({ in: 'query', style: 'deepObject', explode: true, schema: { type: 'object', additionalProperties: { type: 'string' } } });
+    expect(list.find((p) => p.name === 'custom_attributes')).toMatchObject({
+      in: 'query',
+      style: 'deepObject',
+      explode: true,
+      schema: { type: 'object', additionalProperties: { type: 'string' } },
+    });
     const body = doc.paths['/groups'].post.requestBody!.content['application/json'].schema;
     expect(body.required).toEqual(['name', 'path']);
-    expect(body.properties.visibility).toEqual({ type: 'string', enum: ['private', 'internal', 'public'], description: 'Default on create: private.' });
+    expect(body.properties.visibility).toEqual({
+      type: 'string',
+      enum: ['private', 'internal', 'public'],
+      description: 'Default on create: private.',
+    });
     expect(body.properties.parent_id).toEqual({ type: 'integer', description: 'Parent group for a subgroup.' });
   });
 

@@ -6,7 +6,11 @@ import { expectGeneratedFile } from './generated-file';
 
 describe('docs/routes.md', () => {
   it('is in sync with the route tables (run `npm run docs:routes` after changing a *.rest.ts)', async () => {
-    expectGeneratedFile(path.join(__dirname, '../../docs/routes.md'), await renderRouteReference(MODULES), 'npm run docs:routes');
+    expectGeneratedFile(
+      path.join(__dirname, '../../docs/routes.md'),
+      await renderRouteReference(MODULES),
+      'npm run docs:routes',
+    );
   });
 
   it('lists every registered route once, with the file that declares it', async () => {

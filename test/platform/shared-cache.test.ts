@@ -100,7 +100,11 @@ describe('shared cache (LISTEN/NOTIFY invalidation)', () => {
 
   it('a LISTEN connection that stops answering (no FIN: a frozen server process) is replaced; meanwhile nothing stale is served', async () => {
     const name = `heartbeat-${process.pid}`;
-    const cache = createSharedCache({ connectionString: namedConnection(t, name), heartbeatMs: 200, heartbeatTimeoutMs: 400 });
+    const cache = createSharedCache({
+      connectionString: namedConnection(t, name),
+      heartbeatMs: 200,
+      heartbeatTimeoutMs: 400,
+    });
     let thaw: (() => Promise<void>) | undefined;
     try {
       await cache.ready();
@@ -111,10 +115,18 @@ describe('shared cache (LISTEN/NOTIFY invalidation)', () => {
       thaw = freezeBackend(t, frozen);
       await t.cache.invalidate(t.orm.em.fork(), 'hb'); // committed, but never reaches the frozen connection
       // Within a heartbeat and its timeout the connection counts as lost: the entry goes, loads are not kept.
-      await waitFor('the stale entry dropped', async () => (await cache.get('hb', async () => 'after')) === 'after', 5000);
+      await waitFor(
+        'the stale entry dropped',
+        async () => (await cache.get('hb', async () => 'after')) === 'after',
+        5000,
+      );
       // A new connection listens again, and its entries are invalidated as before.
       await cache.ready();
-      await waitFor('a second LISTEN connection', async () => (await backendsNamed(t, name)).some((pid) => pid !== frozen), 5000);
+      await waitFor(
+        'a second LISTEN connection',
+        async () => (await backendsNamed(t, name)).some((pid) => pid !== frozen),
+        5000,
+      );
       expect(await cache.get('hb2', async () => 1)).toBe(1);
       expect(await cache.get('hb2', async () => 2)).toBe(1);
       const applied = once(cache.events, 'invalidated');

@@ -19,20 +19,35 @@ async function counts(id: number): Promise<{ forksCount: number; forks: number }
 }
 
 async function publicSource(): Promise<TestProject> {
-  return createProject(t, { namespace: await createGroup(t, { visibility: 'public' }), path: 'source', visibility: 'public' });
+  return createProject(t, {
+    namespace: await createGroup(t, { visibility: 'public' }),
+    path: 'source',
+    visibility: 'public',
+  });
 }
 
 /** `n` users, each with a fork of `src` in their namespace (made one after the other). */
 async function forksOf(src: TestProject, n: number): Promise<number[]> {
   const ids: number[] = [];
-  for (let i = 0; i < n; i += 1) ids.push((await api(t, (await createUser(t)).token).post(`/api/v4/projects/${src.id}/fork`).expect(201)).body.id);
+  for (let i = 0; i < n; i += 1)
+    ids.push(
+      (
+        await api(t, (await createUser(t)).token)
+          .post(`/api/v4/projects/${src.id}/fork`)
+          .expect(201)
+      ).body.id,
+    );
   return ids;
 }
 
 describe('POST /projects/:id/fork', () => {
   it('counts every fork when 15 users fork the same project at once (three rounds)', async () => {
     for (let round = 0; round < 3; round += 1) {
-      const src = await createProject(t, { namespace: await createGroup(t, { visibility: 'public' }), path: `source-${round}`, visibility: 'public' });
+      const src = await createProject(t, {
+        namespace: await createGroup(t, { visibility: 'public' }),
+        path: `source-${round}`,
+        visibility: 'public',
+      });
       const users = [];
       for (let i = 0; i < 15; i += 1) users.push(await createUser(t));
       const results = await Promise.all(users.map((u) => api(t, u.token).post(`/api/v4/projects/${src.id}/fork`)));
@@ -46,7 +61,8 @@ describe('POST /projects/:id/fork/:forked_from_id', () => {
   it('counts every link when an admin links 8 projects to the same source at once', async () => {
     const src = await publicSource();
     const projects: TestProject[] = [];
-    for (let i = 0; i < 8; i += 1) projects.push(await createProject(t, { namespace: await createGroup(t), path: `p${i}` }));
+    for (let i = 0; i < 8; i += 1)
+      projects.push(await createProject(t, { namespace: await createGroup(t), path: `p${i}` }));
     const results = await Promise.all(projects.map((p) => admin().post(`/api/v4/projects/${p.id}/fork/${src.id}`)));
     expect(results.map((r) => r.status)).toEqual(Array(8).fill(201));
     expect(await counts(src.id)).toEqual({ forksCount: 8, forks: 8 });
@@ -60,7 +76,10 @@ describe('DELETE /projects/:id/fork', () => {
     const gone = forks.slice(0, 5);
     const results = await Promise.all([...gone, ...gone].map((id) => admin().delete(`/api/v4/projects/${id}/fork`)));
     for (const id of gone) {
-      const mine = results.filter((_, i) => [...gone, ...gone][i] === id).map((r) => r.status).sort();
+      const mine = results
+        .filter((_, i) => [...gone, ...gone][i] === id)
+        .map((r) => r.status)
+        .sort();
       expect(mine).toEqual([204, 304]);
     }
     expect(await counts(src.id)).toEqual({ forksCount: 3, forks: 3 });
@@ -96,7 +115,10 @@ describe('DELETE /users/:id', () => {
     const solo = await createGroup(t, { path: 'solo', visibility: 'public' });
     await addGroupMember(t, solo, owner, 50);
     const sub = await createGroup(t, { path: 'sub', parent: solo, visibility: 'public' });
-    await api(t, owner.token).post(`/api/v4/projects/${src.id}/fork`).send({ namespace: String(sub.id) }).expect(201);
+    await api(t, owner.token)
+      .post(`/api/v4/projects/${src.id}/fork`)
+      .send({ namespace: String(sub.id) })
+      .expect(201);
     await api(t, owner.token).post(`/api/v4/projects/${src.id}/fork`).expect(201);
     expect(await counts(src.id)).toEqual({ forksCount: 3, forks: 3 });
     await admin().delete(`/api/v4/users/${owner.id}`).query({ hard_delete: true }).expect(204);
@@ -105,12 +127,18 @@ describe('DELETE /users/:id', () => {
 });
 
 describe('DELETE /groups/:id', () => {
-  it('takes the forks in the deleted group and its subgroups off their sources\' count', async () => {
+  it("takes the forks in the deleted group and its subgroups off their sources' count", async () => {
     const src = await publicSource();
     const doomed = await createGroup(t, { path: 'doomed', visibility: 'public' });
     const child = await createGroup(t, { path: 'child', parent: doomed, visibility: 'public' });
-    await admin().post(`/api/v4/projects/${src.id}/fork`).send({ namespace: String(doomed.id) }).expect(201);
-    await admin().post(`/api/v4/projects/${src.id}/fork`).send({ namespace: String(child.id) }).expect(201);
+    await admin()
+      .post(`/api/v4/projects/${src.id}/fork`)
+      .send({ namespace: String(doomed.id) })
+      .expect(201);
+    await admin()
+      .post(`/api/v4/projects/${src.id}/fork`)
+      .send({ namespace: String(child.id) })
+      .expect(201);
     await forksOf(src, 1);
     expect(await counts(src.id)).toEqual({ forksCount: 3, forks: 3 });
     await admin().delete(`/api/v4/groups/${doomed.id}`).expect(204);
@@ -121,8 +149,14 @@ describe('DELETE /groups/:id', () => {
     const src = await publicSource();
     for (let round = 0; round < 10; round += 1) {
       const g = await createGroup(t, { path: `racing-${round}`, visibility: 'public' });
-      const fork = (await admin().post(`/api/v4/projects/${src.id}/fork`).send({ namespace: String(g.id) }).expect(201)).body.id;
-      const other = round % 2 === 0 ? admin().delete(`/api/v4/projects/${fork}`) : admin().delete(`/api/v4/projects/${fork}/fork`);
+      const fork = (
+        await admin()
+          .post(`/api/v4/projects/${src.id}/fork`)
+          .send({ namespace: String(g.id) })
+          .expect(201)
+      ).body.id;
+      const other =
+        round % 2 === 0 ? admin().delete(`/api/v4/projects/${fork}`) : admin().delete(`/api/v4/projects/${fork}/fork`);
       const [a, b] = await Promise.all([admin().delete(`/api/v4/groups/${g.id}`), other]);
       expect([a.status, b.status].filter((s) => s >= 500)).toEqual([]);
       expect(await counts(src.id)).toEqual({ forksCount: 0, forks: 0 });
@@ -137,7 +171,10 @@ describe('migration 20261210090000 (forks_count recount)', () => {
     const alone = await createProject(t, { namespace: await createGroup(t), path: 'alone' });
     await sql('update projects set forks_count = 1 where id = ?', [src.id]);
     await sql('update projects set forks_count = 2 where id = ?', [alone.id]);
-    const migration = new Migration20261210090000ProjectsForksCountRecount(t.orm.em.getDriver() as AbstractSqlDriver, t.orm.config);
+    const migration = new Migration20261210090000ProjectsForksCountRecount(
+      t.orm.em.getDriver() as AbstractSqlDriver,
+      t.orm.config,
+    );
     await migration.up();
     for (const q of migration.getQueries()) await sql(String(q));
     expect(await counts(src.id)).toEqual({ forksCount: 3, forks: 3 });

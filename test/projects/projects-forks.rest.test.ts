@@ -1,5 +1,13 @@
 import { HOOKS_EXIST_KEY } from '../../src/core/events/system-events';
-import { addGroupMember, addProjectMember, createGroup, createProject, createUser, queryOne, shareProject } from '../support/factories';
+import {
+  addGroupMember,
+  addProjectMember,
+  createGroup,
+  createProject,
+  createUser,
+  queryOne,
+  shareProject,
+} from '../support/factories';
 import { PERSONAL_PROJECT_KEYS, PROJECT_SIMPLE_KEYS, USER_BASIC_KEYS, keys } from '../support/keys';
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
@@ -7,18 +15,25 @@ import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 const t = useTestApp();
 const admin = () => api(t, ROOT_TOKEN);
 const sql = (text: string, params: unknown[] = []) => t.orm.em.getConnection().execute(text, params);
-const forksCount = async (id: number) => (await queryOne<{ forks_count: number }>(t, 'select forks_count from projects where id = ?', [id]))?.forks_count;
+const forksCount = async (id: number) =>
+  (await queryOne<{ forks_count: number }>(t, 'select forks_count from projects where id = ?', [id]))?.forks_count;
 
 describe('POST /projects/user/:user_id', () => {
   it('answers 401 anonymous, 400 before 403 for non-admins (10.3 checks admin in the endpoint), 404 for an unknown user', async () => {
     const u = await createUser(t);
     expect((await api(t).post(`/api/v4/projects/user/${u.id}`).send({ name: 'x' })).status).toBe(401);
-    expect((await api(t, u.token).post(`/api/v4/projects/user/${u.id}`).send({})).body).toEqual({ error: 'name is missing' });
+    expect((await api(t, u.token).post(`/api/v4/projects/user/${u.id}`).send({})).body).toEqual({
+      error: 'name is missing',
+    });
     const forbidden = await api(t, u.token).post(`/api/v4/projects/user/${u.id}`).send({ name: 'x' });
     expect(forbidden.status).toBe(403);
-    expect((await admin().post('/api/v4/projects/user/999999').send({ name: 'x' })).body).toEqual({ message: '404 User Not Found' });
+    expect((await admin().post('/api/v4/projects/user/999999').send({ name: 'x' })).body).toEqual({
+      message: '404 User Not Found',
+    });
     expect((await admin().post('/api/v4/projects/user/99999999999').send({ name: 'x' })).status).toBe(404);
-    expect((await admin().post('/api/v4/projects/user/abc').send({ name: 'x' })).body).toEqual({ error: 'user_id is invalid' });
+    expect((await admin().post('/api/v4/projects/user/abc').send({ name: 'x' })).body).toEqual({
+      error: 'user_id is invalid',
+    });
   });
 
   it('creates the project as that user: their namespace, creator, Master membership, owner; audit and system events', async () => {
@@ -29,18 +44,48 @@ describe('POST /projects/user/:user_id', () => {
     // Written behind the service's back: tell it a hook exists now (the API does this on create).
     await t.cache.invalidate(t.orm.em.fork(), HOOKS_EXIST_KEY);
     await sql('delete from audit_events');
-    const res = await admin().post(`/api/v4/projects/user/${u.id}`).type('form').send('name=Tool&public_builds=false&lfs_enabled=false&ci_config_path=ci/.gitlab-ci.yml');
+    const res = await admin()
+      .post(`/api/v4/projects/user/${u.id}`)
+      .type('form')
+      .send('name=Tool&public_builds=false&lfs_enabled=false&ci_config_path=ci/.gitlab-ci.yml');
     expect(res.status).toBe(201);
     expect(keys(res.body)).toEqual([...PERSONAL_PROJECT_KEYS, 'runners_token'].sort());
     expect(res.body).toMatchObject({
-      name: 'Tool', path: 'tool', path_with_namespace: 'alice/tool', creator_id: u.id, public_jobs: false, lfs_enabled: false, ci_config_path: 'ci/.gitlab-ci.yml',
+      name: 'Tool',
+      path: 'tool',
+      path_with_namespace: 'alice/tool',
+      creator_id: u.id,
+      public_jobs: false,
+      lfs_enabled: false,
+      ci_config_path: 'ci/.gitlab-ci.yml',
       namespace: { id: u.namespaceId, kind: 'user' },
     });
-    expect(res.body.owner).toEqual({ id: u.id, name: 'Alice', username: 'alice', state: 'active', avatar_url: null, web_url: 'http://gitlab.test/alice' });
-    expect((await queryOne<{ access_level: number }>(t, 'select access_level from project_members where project_id = ? and user_id = ?', [res.body.id, u.id]))?.access_level).toBe(40);
+    expect(res.body.owner).toEqual({
+      id: u.id,
+      name: 'Alice',
+      username: 'alice',
+      state: 'active',
+      avatar_url: null,
+      web_url: 'http://gitlab.test/alice',
+    });
+    expect(
+      (
+        await queryOne<{ access_level: number }>(
+          t,
+          'select access_level from project_members where project_id = ? and user_id = ?',
+          [res.body.id, u.id],
+        )
+      )?.access_level,
+    ).toBe(40);
     const events = await sql('select event_name from system_hook_events order by id');
-    expect((events as { event_name: string }[]).map((e) => e.event_name)).toEqual(['project_create', 'user_add_to_team']);
-    const audit = await queryOne<{ author_id: number; entity_id: number }>(t, `select author_id, entity_id from audit_events where entity_type = 'Project'`);
+    expect((events as { event_name: string }[]).map((e) => e.event_name)).toEqual([
+      'project_create',
+      'user_add_to_team',
+    ]);
+    const audit = await queryOne<{ author_id: number; entity_id: number }>(
+      t,
+      `select author_id, entity_id from audit_events where entity_type = 'Project'`,
+    );
     expect(audit).toEqual({ author_id: 1, entity_id: res.body.id });
   });
 
@@ -50,20 +95,38 @@ describe('POST /projects/user/:user_id', () => {
     await t.settled(); // the credential cache hears the write (docs/security.md#credential-cache)
     const res = await admin().post(`/api/v4/projects/user/${u.id}`).send({ name: 'x' });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ message: { limit_reached: ['Personal project creation is not allowed. Please contact your administrator with questions'] } });
+    expect(res.body).toEqual({
+      message: {
+        limit_reached: ['Personal project creation is not allowed. Please contact your administrator with questions'],
+      },
+    });
   });
 });
 
 describe('POST /projects/:id/fork', () => {
   it('forks into the caller’s namespace: the source’s name, path, description, visibility; forked_from_project; forks_count', async () => {
     const g = await createGroup(t, { path: 'up', visibility: 'public' });
-    const src = await createProject(t, { namespace: g, path: 'lib', name: 'Lib', visibility: 'internal', description: 'the lib' });
+    const src = await createProject(t, {
+      namespace: g,
+      path: 'lib',
+      name: 'Lib',
+      visibility: 'internal',
+      description: 'the lib',
+    });
     const u = await createUser(t, { username: 'forker' });
     expect((await api(t).post(`/api/v4/projects/${src.id}/fork`)).status).toBe(401);
     const res = await api(t, u.token).post(`/api/v4/projects/${src.id}/fork`);
     expect(res.status).toBe(201);
     expect(keys(res.body)).toEqual([...PERSONAL_PROJECT_KEYS, 'forked_from_project', 'runners_token'].sort());
-    expect(res.body).toMatchObject({ name: 'Lib', path: 'lib', path_with_namespace: 'forker/lib', description: 'the lib', visibility: 'internal', creator_id: u.id, forks_count: 0 });
+    expect(res.body).toMatchObject({
+      name: 'Lib',
+      path: 'lib',
+      path_with_namespace: 'forker/lib',
+      description: 'the lib',
+      visibility: 'internal',
+      creator_id: u.id,
+      forks_count: 0,
+    });
     expect(keys(res.body.forked_from_project)).toEqual(PROJECT_SIMPLE_KEYS);
     expect(res.body.forked_from_project).toMatchObject({ id: src.id, path_with_namespace: 'up/lib', forks_count: 1 });
     expect(await forksCount(src.id)).toBe(1);
@@ -76,7 +139,11 @@ describe('POST /projects/:id/fork', () => {
   });
 
   it('takes `namespace` by id, path or name; 404 Target Namespace Not Found where the caller may not create', async () => {
-    const src = await createProject(t, { namespace: await createGroup(t, { visibility: 'public' }), path: 'app', visibility: 'public' });
+    const src = await createProject(t, {
+      namespace: await createGroup(t, { visibility: 'public' }),
+      path: 'app',
+      visibility: 'public',
+    });
     const u = await createUser(t);
     const team = await createGroup(t, { path: 'team', name: 'The Team', visibility: 'public' });
     await addGroupMember(t, team, u, 40);
@@ -85,7 +152,9 @@ describe('POST /projects/:id/fork', () => {
     expect(byPath.body.path_with_namespace).toBe('team/app');
     expect(keys(byPath.body)).not.toContain('owner');
     await sql('delete from projects where id = ?', [byPath.body.id]);
-    expect((await api(t, u.token).post(`/api/v4/projects/${src.id}/fork`).send({ namespace: 'the team' })).status).toBe(201);
+    expect((await api(t, u.token).post(`/api/v4/projects/${src.id}/fork`).send({ namespace: 'the team' })).status).toBe(
+      201,
+    );
     const devGroup = await createGroup(t, { path: 'devs' });
     await addGroupMember(t, devGroup, u, 30);
     for (const ns of ['devs', String(devGroup.id), 'nowhere', '99999999999']) {
@@ -98,7 +167,9 @@ describe('POST /projects/:id/fork', () => {
   it('404 for a project the caller cannot see; 409 forked_from_project_id is forbidden for a Guest of a private project', async () => {
     const src = await createProject(t, { namespace: await createGroup(t), visibility: 'private' });
     const u = await createUser(t);
-    expect((await api(t, u.token).post(`/api/v4/projects/${src.id}/fork`)).body).toEqual({ message: '404 Project Not Found' });
+    expect((await api(t, u.token).post(`/api/v4/projects/${src.id}/fork`)).body).toEqual({
+      message: '404 Project Not Found',
+    });
     await addProjectMember(t, src, u, 10);
     const guest = await api(t, u.token).post(`/api/v4/projects/${src.id}/fork`);
     expect(guest.status).toBe(409);
@@ -109,14 +180,25 @@ describe('POST /projects/:id/fork', () => {
 
   it('hides forked_from_project when the caller may not see the source; deleting the source unlinks its forks', async () => {
     const src = await createProject(t, { namespace: await createGroup(t), path: 'secret', visibility: 'private' });
-    const fork = (await admin().post(`/api/v4/projects/${src.id}/fork`).send({ namespace: String((await createGroup(t, { visibility: 'public' })).id) }).expect(201)).body;
+    const fork = (
+      await admin()
+        .post(`/api/v4/projects/${src.id}/fork`)
+        .send({ namespace: String((await createGroup(t, { visibility: 'public' })).id) })
+        .expect(201)
+    ).body;
     expect(fork.visibility).toBe('private');
     await sql('update projects set visibility_level = 20 where id = ?', [fork.id]);
     const u = await createUser(t);
     expect(keys((await api(t, u.token).get(`/api/v4/projects/${fork.id}`)).body)).not.toContain('forked_from_project');
     expect((await admin().get(`/api/v4/projects/${fork.id}`)).body.forked_from_project.id).toBe(src.id);
     await admin().delete(`/api/v4/projects/${src.id}`).expect(202);
-    expect((await queryOne<{ f: number | null }>(t, 'select forked_from_project_id as f from projects where id = ?', [fork.id]))?.f).toBeNull();
+    expect(
+      (
+        await queryOne<{ f: number | null }>(t, 'select forked_from_project_id as f from projects where id = ?', [
+          fork.id,
+        ])
+      )?.f,
+    ).toBeNull();
   });
 });
 
@@ -144,7 +226,9 @@ describe('GET /projects/:id/forks', () => {
     const found = await api(t).get(`/api/v4/projects/${src.id}/forks?search=fork-a&simple=true`).expect(200);
     expect(found.body.map((p: { path: string }) => p.path)).toEqual(['fork-a']);
     expect(keys(found.body[0])).toEqual(PROJECT_SIMPLE_KEYS);
-    expect((await admin().get(`/api/v4/projects/${src.id}/forks?per_page=5&order_by=path&sort=asc`)).headers['x-total']).toBe('21');
+    expect(
+      (await admin().get(`/api/v4/projects/${src.id}/forks?per_page=5&order_by=path&sort=asc`)).headers['x-total'],
+    ).toBe('21');
     expect((await api(t).get('/api/v4/projects/999999/forks')).body).toEqual({ message: '404 Project Not Found' });
   });
 });
@@ -156,7 +240,9 @@ describe('POST /projects/:id/fork/:forked_from_id and DELETE /projects/:id/fork'
     const mine = await createProject(t, { namespace: { id: u.namespaceId }, path: 'mine' });
     expect((await api(t).post(`/api/v4/projects/${mine.id}/fork/${src.id}`)).status).toBe(401);
     expect((await api(t, u.token).post(`/api/v4/projects/${mine.id}/fork/${src.id}`)).status).toBe(403);
-    expect((await admin().post(`/api/v4/projects/${mine.id}/fork/999999`)).body).toEqual({ message: '404 Project Not Found' });
+    expect((await admin().post(`/api/v4/projects/${mine.id}/fork/999999`)).body).toEqual({
+      message: '404 Project Not Found',
+    });
     const linked = await admin().post(`/api/v4/projects/${mine.id}/fork/${src.id}`);
     expect(linked.status).toBe(201);
     expect(linked.body.forked_from_project.id).toBe(src.id);
@@ -197,36 +283,85 @@ describe('GET /projects/:id/users', () => {
     await addProjectMember(t, p, expired, 30);
     await sql(`update project_members set expires_at = current_date - 1 where user_id = ?`, [expired.id]);
     const res = await api(t).get(`/api/v4/projects/${p.id}/users`).expect(200);
-    expect(res.body.map((u: { username: string }) => u.username)).toEqual(['direct_dev', 'group_member', 'parent_member', 'shared_member']);
+    expect(res.body.map((u: { username: string }) => u.username)).toEqual([
+      'direct_dev',
+      'group_member',
+      'parent_member',
+      'shared_member',
+    ]);
     expect(keys(res.body[0])).toEqual([...USER_BASIC_KEYS].sort());
     expect(res.headers['x-total']).toBe('4');
-    expect((await api(t).get(`/api/v4/projects/${p.id}/users?search=mem`)).body.map((u: { username: string }) => u.username))
-      .toEqual(['group_member', 'parent_member', 'shared_member']); // by name: Gus, Pam, Sam
-    expect((await api(t).get(`/api/v4/projects/${p.id}/users?search=sam`)).body.map((u: { username: string }) => u.username)).toEqual(['shared_member']);
-    expect((await api(t).get(`/api/v4/projects/${p.id}/users?per_page=1&page=2`)).body.map((u: { username: string }) => u.username)).toEqual(['group_member']);
+    expect(
+      (await api(t).get(`/api/v4/projects/${p.id}/users?search=mem`)).body.map((u: { username: string }) => u.username),
+    ).toEqual(['group_member', 'parent_member', 'shared_member']); // by name: Gus, Pam, Sam
+    expect(
+      (await api(t).get(`/api/v4/projects/${p.id}/users?search=sam`)).body.map((u: { username: string }) => u.username),
+    ).toEqual(['shared_member']);
+    expect(
+      (await api(t).get(`/api/v4/projects/${p.id}/users?per_page=1&page=2`)).body.map(
+        (u: { username: string }) => u.username,
+      ),
+    ).toEqual(['group_member']);
     const priv = await createProject(t, { namespace: { id: direct.namespaceId }, visibility: 'private' });
     expect((await api(t).get(`/api/v4/projects/${priv.id}/users`)).body).toEqual({ message: '404 Project Not Found' });
-    expect((await api(t, direct.token).get(`/api/v4/projects/${priv.id}/users`)).body.map((u: { id: number }) => u.id)).toEqual([direct.id]);
+    expect(
+      (await api(t, direct.token).get(`/api/v4/projects/${priv.id}/users`)).body.map((u: { id: number }) => u.id),
+    ).toEqual([direct.id]);
   });
 });
 
 describe('GraphQL twins', () => {
   it('forkProject, projectForks, projectUsers and the new Project fields answer as REST', async () => {
     const u = await createUser(t, { username: 'gq' });
-    const src = await createProject(t, { namespace: await createGroup(t, { visibility: 'public' }), path: 'gsrc', visibility: 'public' });
-    const forked = await api(t, u.token).graphql(`mutation($id: ID!) { forkProject(id: $id) { id: databaseId forkedFromProject { id: databaseId } owner { username } links { self issues } lfsEnabled importStatus } }`, { id: String(src.id) }).expect(200);
+    const src = await createProject(t, {
+      namespace: await createGroup(t, { visibility: 'public' }),
+      path: 'gsrc',
+      visibility: 'public',
+    });
+    const forked = await api(t, u.token)
+      .graphql(
+        `mutation($id: ID!) { forkProject(id: $id) { id: databaseId forkedFromProject { id: databaseId } owner { username } links { self issues } lfsEnabled importStatus } }`,
+        { id: String(src.id) },
+      )
+      .expect(200);
     const f = forked.body.data.forkProject;
-    expect(f).toEqual({ id: f.id, forkedFromProject: { id: src.id }, owner: { username: 'gq' }, links: { self: `http://gitlab.test/api/v4/projects/${f.id}`, issues: `http://gitlab.test/api/v4/projects/${f.id}/issues` }, lfsEnabled: true, importStatus: 'none' });
+    expect(f).toEqual({
+      id: f.id,
+      forkedFromProject: { id: src.id },
+      owner: { username: 'gq' },
+      links: {
+        self: `http://gitlab.test/api/v4/projects/${f.id}`,
+        issues: `http://gitlab.test/api/v4/projects/${f.id}/issues`,
+      },
+      lfsEnabled: true,
+      importStatus: 'none',
+    });
     const rest = (await api(t, u.token).get(`/api/v4/projects/${f.id}`)).body;
     expect(rest._links.self).toBe(f.links.self);
-    expect(rest.permissions).toEqual({ project_access: { access_level: 40, notification_level: 3 }, group_access: null });
-    const q = await api(t, u.token).graphql(`{ projectForks(id: "${src.id}") { total nodes { id: databaseId permissions { projectAccess { accessLevel } groupAccess { accessLevel } } } } projectUsers(id: "${f.id}") { nodes { username } } }`).expect(200);
-    expect(q.body.data.projectForks).toEqual({ total: 1, nodes: [{ id: f.id, permissions: { projectAccess: { accessLevel: 40 }, groupAccess: null } }] });
+    expect(rest.permissions).toEqual({
+      project_access: { access_level: 40, notification_level: 3 },
+      group_access: null,
+    });
+    const q = await api(t, u.token)
+      .graphql(
+        `{ projectForks(id: "${src.id}") { total nodes { id: databaseId permissions { projectAccess { accessLevel } groupAccess { accessLevel } } } } projectUsers(id: "${f.id}") { nodes { username } } }`,
+      )
+      .expect(200);
+    expect(q.body.data.projectForks).toEqual({
+      total: 1,
+      nodes: [{ id: f.id, permissions: { projectAccess: { accessLevel: 40 }, groupAccess: null } }],
+    });
     expect(q.body.data.projectUsers.nodes).toEqual([{ username: 'gq' }]);
-    const denied = await api(t, u.token).graphql(`mutation { linkProjectFork(id: "${f.id}", forkedFromId: "${src.id}") { id } }`).expect(200);
+    const denied = await api(t, u.token)
+      .graphql(`mutation { linkProjectFork(id: "${f.id}", forkedFromId: "${src.id}") { id } }`)
+      .expect(200);
     expect(denied.body.errors[0].extensions.code).toBe('FORBIDDEN');
-    const conflict = await admin().graphql(`mutation { linkProjectFork(id: "${f.id}", forkedFromId: "${src.id}") { id } }`).expect(200);
+    const conflict = await admin()
+      .graphql(`mutation { linkProjectFork(id: "${f.id}", forkedFromId: "${src.id}") { id } }`)
+      .expect(200);
     expect(conflict.body.errors[0].extensions.code).toBe('CONFLICT');
-    expect((await api(t, u.token).graphql(`mutation { unlinkProjectFork(id: "${f.id}") }`)).body.data.unlinkProjectFork).toBe(true);
+    expect(
+      (await api(t, u.token).graphql(`mutation { unlinkProjectFork(id: "${f.id}") }`)).body.data.unlinkProjectFork,
+    ).toBe(true);
   });
 });

@@ -1,5 +1,12 @@
 import { addBulkProjects } from '../support/bulk';
-import { addProjectMember, createGroup, createProject, createUser, queryOne, type TestUser } from '../support/factories';
+import {
+  addProjectMember,
+  createGroup,
+  createProject,
+  createUser,
+  queryOne,
+  type TestUser,
+} from '../support/factories';
 import { api, ROOT_TOKEN, useTestApp, type TestApp } from '../support/test-app';
 import { projectSearch } from '../../src/modules/projects/project-search';
 
@@ -14,7 +21,10 @@ let user: TestUser;
 let groupId: number;
 
 async function visibleIds(app: TestApp, where: string): Promise<number[]> {
-  const row = await queryOne<{ ids: number[] }>(app, `select coalesce(array_agg(id order by id), '{}') as ids from projects where ${where}`);
+  const row = await queryOne<{ ids: number[] }>(
+    app,
+    `select coalesce(array_agg(id order by id), '{}') as ids from projects where ${where}`,
+  );
   return (row?.ids ?? []).map(Number);
 }
 
@@ -25,7 +35,21 @@ beforeAll(async () => {
   await addBulkProjects(t, group.id, 1_101, 1_105, 'internal');
   await addBulkProjects(t, group.id, 1_106, 1_135, 'private');
   user = await createUser(t);
-  for (const path of ['bulk-1106', 'bulk-1110', 'bulk-1115', 'bulk-1120', 'bulk-1121', 'bulk-1122', 'bulk-1123', 'bulk-1124', 'bulk-1125', 'bulk-1135', 'bulk-1', 'bulk-2', 'bulk-3']) {
+  for (const path of [
+    'bulk-1106',
+    'bulk-1110',
+    'bulk-1115',
+    'bulk-1120',
+    'bulk-1121',
+    'bulk-1122',
+    'bulk-1123',
+    'bulk-1124',
+    'bulk-1125',
+    'bulk-1135',
+    'bulk-1',
+    'bulk-2',
+    'bulk-3',
+  ]) {
     const p = await queryOne<{ id: number }>(t, 'select id from projects where path = ?', [path]);
     await addProjectMember(t, p!, user, 30);
   }
@@ -39,7 +63,10 @@ describe('GET /projects as a signed-in user', () => {
   });
 
   it('serves a deep offset page (offset >= 1,000) with the same rows in the same order', async () => {
-    const expected = await visibleIds(t, `visibility_level >= 10 or path in ('bulk-1106','bulk-1110','bulk-1115','bulk-1120','bulk-1121','bulk-1122','bulk-1123','bulk-1124','bulk-1125','bulk-1135')`);
+    const expected = await visibleIds(
+      t,
+      `visibility_level >= 10 or path in ('bulk-1106','bulk-1110','bulk-1115','bulk-1120','bulk-1121','bulk-1122','bulk-1123','bulk-1124','bulk-1125','bulk-1135')`,
+    );
     const res = await api(t, user.token).get('/api/v4/projects?order_by=id&sort=asc&per_page=20&page=55').expect(200);
     expect(res.body.map((p: { id: number }) => p.id)).toEqual(expected.slice(1080, 1100));
     const last = await api(t, user.token).get('/api/v4/projects?order_by=id&sort=asc&per_page=20&page=56').expect(200);
@@ -50,7 +77,10 @@ describe('GET /projects as a signed-in user', () => {
 
 describe('GET /projects deep offset pages, admin', () => {
   it('page 52 of 20 by created_at desc equals rows 1,021-1,040 of the full order', async () => {
-    const all = await queryOne<{ ids: number[] }>(t, `select array_agg(id order by created_at desc, id desc) as ids from projects`);
+    const all = await queryOne<{ ids: number[] }>(
+      t,
+      `select array_agg(id order by created_at desc, id desc) as ids from projects`,
+    );
     const res = await api(t, ROOT_TOKEN).get('/api/v4/projects?per_page=20&page=52').expect(200);
     expect(res.body.map((p: { id: number }) => p.id)).toEqual(all!.ids.map(Number).slice(1020, 1040));
     expect(res.headers['x-total']).toBe('1135');
@@ -61,10 +91,32 @@ describe('GET /projects?search=', () => {
   it('matches name, path and description substrings (trigram-indexed), with visibility', async () => {
     const owner = await createUser(t);
     const ns = { id: owner.namespaceId, fullPath: owner.username };
-    const byDescription = await createProject(t, { namespace: ns, path: 'plain-a', name: 'Plain A', visibility: 'public', description: 'has the needle-q7 inside' });
-    const byName = await createProject(t, { namespace: ns, path: 'plain-b', name: 'Needle-Q7 tool', visibility: 'public' });
-    const byPath = await createProject(t, { namespace: ns, path: 'x-needle-q7', name: 'Plain C', visibility: 'public' });
-    const hidden = await createProject(t, { namespace: ns, path: 'plain-d', name: 'Plain D', visibility: 'private', description: 'needle-q7' });
+    const byDescription = await createProject(t, {
+      namespace: ns,
+      path: 'plain-a',
+      name: 'Plain A',
+      visibility: 'public',
+      description: 'has the needle-q7 inside',
+    });
+    const byName = await createProject(t, {
+      namespace: ns,
+      path: 'plain-b',
+      name: 'Needle-Q7 tool',
+      visibility: 'public',
+    });
+    const byPath = await createProject(t, {
+      namespace: ns,
+      path: 'x-needle-q7',
+      name: 'Plain C',
+      visibility: 'public',
+    });
+    const hidden = await createProject(t, {
+      namespace: ns,
+      path: 'plain-d',
+      name: 'Plain D',
+      visibility: 'private',
+      description: 'needle-q7',
+    });
     const admin = await api(t, ROOT_TOKEN).get('/api/v4/projects?search=needle-q7&order_by=id&sort=asc').expect(200);
     expect(admin.body.map((p: { id: number }) => p.id)).toEqual([byDescription.id, byName.id, byPath.id, hidden.id]);
     expect(admin.headers['x-total']).toBe('4');
@@ -75,15 +127,25 @@ describe('GET /projects?search=', () => {
   it('does not match across two columns (the index holds them joined by spaces; each column is rechecked)', async () => {
     const owner = await createUser(t);
     const ns = { id: owner.namespaceId, fullPath: owner.username };
-    const p = await createProject(t, { namespace: ns, path: 'zq9-tail', name: 'Head wq8', visibility: 'public', description: 'end' });
+    const p = await createProject(t, {
+      namespace: ns,
+      path: 'zq9-tail',
+      name: 'Head wq8',
+      visibility: 'public',
+      description: 'end',
+    });
     // "wq8 zq9" and "tail end" exist only in the joined text "Head wq8 zq9-tail end"
     for (const term of ['wq8 zq9', 'tail end', 'wq8 zq9-tail']) {
-      const res = await api(t, ROOT_TOKEN).get(`/api/v4/projects?search=${encodeURIComponent(term)}`).expect(200);
+      const res = await api(t, ROOT_TOKEN)
+        .get(`/api/v4/projects?search=${encodeURIComponent(term)}`)
+        .expect(200);
       expect([res.body.length, res.headers['x-total']]).toEqual([0, '0']);
     }
     // a term with a space inside one column, and one without (which cannot span a boundary: no recheck needed)
     for (const term of ['d wq8', 'q8', '9-tai']) {
-      const hit = await api(t, ROOT_TOKEN).get(`/api/v4/projects?search=${encodeURIComponent(term)}`).expect(200);
+      const hit = await api(t, ROOT_TOKEN)
+        .get(`/api/v4/projects?search=${encodeURIComponent(term)}`)
+        .expect(200);
       expect(hit.body.map((x: { id: number }) => x.id)).toEqual([p.id]);
     }
     // a LIKE metacharacter in the term is literal text
@@ -106,8 +168,15 @@ describe('GET /groups/:id/projects', () => {
   it("lists the group's projects and the projects shared with it", async () => {
     const other = await createGroup(t, { path: 'growth-other', visibility: 'public' });
     const shared = await createProject(t, { namespace: other, path: 'shared-in', visibility: 'public' });
-    await t.orm.em.getConnection().execute('insert into project_group_links (project_id, group_id, group_access) values (?, ?, 30)', [shared.id, groupId]);
-    const res = await api(t, ROOT_TOKEN).get(`/api/v4/groups/${groupId}/projects?per_page=100&order_by=id&sort=desc`).expect(200);
+    await t.orm.em
+      .getConnection()
+      .execute('insert into project_group_links (project_id, group_id, group_access) values (?, ?, 30)', [
+        shared.id,
+        groupId,
+      ]);
+    const res = await api(t, ROOT_TOKEN)
+      .get(`/api/v4/groups/${groupId}/projects?per_page=100&order_by=id&sort=desc`)
+      .expect(200);
     expect(res.headers['x-total']).toBe('1136');
     expect(res.body[0].id).toBe(shared.id);
   });
@@ -115,9 +184,17 @@ describe('GET /groups/:id/projects', () => {
 
 describe('growth indexes', () => {
   it('exist: one trigram index for project search, trigram on user e-mails, partial indexes for public projects and groups', async () => {
-    const row = await queryOne<{ names: string[] }>(t, `select array_agg(indexname::text order by indexname) as names from pg_indexes
+    const row = await queryOne<{ names: string[] }>(
+      t,
+      `select array_agg(indexname::text order by indexname) as names from pg_indexes
       where indexname in ('namespaces_public_group_name_idx', 'projects_search_trgm', 'projects_public_created_idx', 'users_email_trgm',
-                          'projects_name_trgm', 'projects_path_trgm', 'projects_description_trgm')`);
-    expect(row!.names).toEqual(['namespaces_public_group_name_idx', 'projects_public_created_idx', 'projects_search_trgm', 'users_email_trgm']);
+                          'projects_name_trgm', 'projects_path_trgm', 'projects_description_trgm')`,
+    );
+    expect(row!.names).toEqual([
+      'namespaces_public_group_name_idx',
+      'projects_public_created_idx',
+      'projects_search_trgm',
+      'users_email_trgm',
+    ]);
   });
 });

@@ -53,14 +53,21 @@ describe('GET /projects?pagination=keyset', () => {
   it('sorts descending by default and follows id_before; private projects stay hidden from anonymous callers', async () => {
     const { pages, links } = await walk('/api/v4/projects?pagination=keyset&order_by=id&per_page=3');
     const [a, b, c, d, e] = projects.map((p) => p.id);
-    expect(pages).toEqual([[e, d, c], [b, a]]);
+    expect(pages).toEqual([
+      [e, d, c],
+      [b, a],
+    ]);
     expect(links[0]).toBe(`<${BASE}?pagination=keyset&order_by=id&per_page=3&id_before=${c}>; rel="next"`);
     const admin = await walk('/api/v4/projects?pagination=keyset&order_by=id&per_page=100', ROOT_TOKEN);
     expect(admin.pages.flat()).toHaveLength(6);
   });
 
   it('answers 405 for any other order, as GitLab (projects default to created_at)', async () => {
-    for (const q of ['pagination=keyset', 'pagination=keyset&order_by=name', 'pagination=keyset&order_by=created_at&sort=asc']) {
+    for (const q of [
+      'pagination=keyset',
+      'pagination=keyset&order_by=name',
+      'pagination=keyset&order_by=created_at&sort=asc',
+    ]) {
       const res = await api(t).get(`/api/v4/projects?${q}`);
       expect([q, res.status, res.body]).toEqual([q, 405, UNAVAILABLE]);
     }
@@ -83,13 +90,16 @@ describe('GET /projects?pagination=keyset', () => {
 
 describe('GraphQL projects(pagination: KEYSET)', () => {
   it('pages by nextCursor, and refuses other orders with BAD_USER_INPUT', async () => {
-    const q = 'query($c: String) { projects(pagination: KEYSET, orderBy: ID, sort: ASC, perPage: 3, cursor: $c) { nodes { id: databaseId } total totalPages page hasNextPage pagination nextCursor } }';
+    const q =
+      'query($c: String) { projects(pagination: KEYSET, orderBy: ID, sort: ASC, perPage: 3, cursor: $c) { nodes { id: databaseId } total totalPages page hasNextPage pagination nextCursor } }';
     const first = (await api(t).graphql(q).expect(200)).body.data.projects;
     expect(first).toMatchObject({ total: null, totalPages: null, page: 1, hasNextPage: true, pagination: 'KEYSET' });
     const second = (await api(t).graphql(q, { c: first.nextCursor }).expect(200)).body.data.projects;
     expect([...ids(first.nodes), ...ids(second.nodes)]).toEqual(projects.map((p) => p.id));
     expect(second).toMatchObject({ hasNextPage: false, nextCursor: null });
-    const refused = (await api(t).graphql('{ projects(pagination: KEYSET, orderBy: NAME) { nodes { id } } }').expect(200)).body;
+    const refused = (
+      await api(t).graphql('{ projects(pagination: KEYSET, orderBy: NAME) { nodes { id } } }').expect(200)
+    ).body;
     expect(refused.data.projects).toBeNull();
     expect(refused.errors[0]).toMatchObject({ message: UNAVAILABLE.error, extensions: { code: 'BAD_USER_INPUT' } });
   });

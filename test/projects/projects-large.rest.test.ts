@@ -38,7 +38,12 @@ describe('offset pages above 10,000 rows', () => {
     const second = await api(t, ROOT_TOKEN).get(linkOf(first.headers.link, 'next')!).expect(200);
     expect(second.headers['x-total']).toBeUndefined();
     expect(second.headers['x-total-pages']).toBeUndefined();
-    expect(second.headers).toMatchObject({ 'x-page': '2', 'x-per-page': '100', 'x-next-page': '3', 'x-prev-page': '1' });
+    expect(second.headers).toMatchObject({
+      'x-page': '2',
+      'x-per-page': '100',
+      'x-next-page': '3',
+      'x-prev-page': '1',
+    });
     expect(second.headers.link).toBe(
       `<${BASE}?per_page=100&order_by=id&sort=asc&page=1>; rel="prev", <${BASE}?per_page=100&order_by=id&sort=asc&page=3>; rel="next", ` +
         `<${BASE}?per_page=100&order_by=id&sort=asc&page=1>; rel="first"`,
@@ -55,8 +60,15 @@ describe('offset pages above 10,000 rows', () => {
     const last = await get(101);
     expect(last.body).toHaveLength(50);
     expect(last.headers['x-total']).toBeUndefined();
-    expect(last.headers).toMatchObject({ 'x-page': '101', 'x-per-page': '100', 'x-next-page': '', 'x-prev-page': '100' });
-    expect(last.headers.link).toBe(`<${BASE}?per_page=100&page=100>; rel="prev", <${BASE}?per_page=100&page=1>; rel="first"`);
+    expect(last.headers).toMatchObject({
+      'x-page': '101',
+      'x-per-page': '100',
+      'x-next-page': '',
+      'x-prev-page': '100',
+    });
+    expect(last.headers.link).toBe(
+      `<${BASE}?per_page=100&page=100>; rel="prev", <${BASE}?per_page=100&page=1>; rel="first"`,
+    );
     const past = await get(102);
     expect(past.body).toEqual([]);
     expect(past.headers).toMatchObject({ 'x-page': '102', 'x-next-page': '', 'x-prev-page': '' });
@@ -77,7 +89,9 @@ describe('offset pages above 10,000 rows', () => {
     expect(result.body).toHaveLength(20);
     const listed = sql.filter((s) => /from projects p/.test(s));
     expect(listed).toHaveLength(2);
-    expect(listed[0]).toMatch(/^select count\(\*\) as n from \(select 1 from projects p where .* limit 10001\) counted$/s);
+    expect(listed[0]).toMatch(
+      /^select count\(\*\) as n from \(select 1 from projects p where .* limit 10001\) counted$/s,
+    );
     expect(listed[1]).toMatch(/limit 21 offset 0$/);
   });
 });
@@ -86,7 +100,14 @@ describe('exactly 10,000 rows', () => {
   it('keep every header, the last page too', async () => {
     const last = await api(t).get('/api/v4/projects?per_page=100&page=100').expect(200);
     expect(last.body).toHaveLength(100);
-    expect(last.headers).toMatchObject({ 'x-total': '10000', 'x-total-pages': '100', 'x-page': '100', 'x-per-page': '100', 'x-next-page': '', 'x-prev-page': '99' });
+    expect(last.headers).toMatchObject({
+      'x-total': '10000',
+      'x-total-pages': '100',
+      'x-page': '100',
+      'x-per-page': '100',
+      'x-next-page': '',
+      'x-prev-page': '99',
+    });
     expect(last.headers.link).toBe(
       `<${BASE}?per_page=100&page=99>; rel="prev", <${BASE}?per_page=100&page=1>; rel="first", <${BASE}?per_page=100&page=100>; rel="last"`,
     );
@@ -99,16 +120,47 @@ describe('GraphQL page types follow the same rule', () => {
   const PAGE = 'total totalPages page perPage hasNextPage pagination nextCursor nodes { id }';
 
   it('total and totalPages are null above 10,000 rows; hasNextPage says whether a page follows', async () => {
-    const res = await api(t, ROOT_TOKEN).graphql(`{
+    const res = await api(t, ROOT_TOKEN)
+      .graphql(
+        `{
       first: projects(perPage: 100, orderBy: ID, sort: ASC) { ${PAGE} }
       last: projects(perPage: 100, page: 101, orderBy: ID, sort: ASC) { ${PAGE} }
       exact: projects(visibility: PUBLIC, perPage: 100, page: 100) { ${PAGE} }
-    }`).expect(200);
+    }`,
+      )
+      .expect(200);
     expect(res.body.errors).toBeUndefined();
     const { first, last, exact } = res.body.data;
-    expect({ ...first, nodes: first.nodes.length }).toEqual({ total: null, totalPages: null, page: 1, perPage: 100, hasNextPage: true, pagination: 'OFFSET', nextCursor: null, nodes: 100 });
-    expect({ ...last, nodes: last.nodes.length }).toEqual({ total: null, totalPages: null, page: 101, perPage: 100, hasNextPage: false, pagination: 'OFFSET', nextCursor: null, nodes: 50 });
-    expect({ ...exact, nodes: exact.nodes.length }).toEqual({ total: 10000, totalPages: 100, page: 100, perPage: 100, hasNextPage: false, pagination: 'OFFSET', nextCursor: null, nodes: 100 });
+    expect({ ...first, nodes: first.nodes.length }).toEqual({
+      total: null,
+      totalPages: null,
+      page: 1,
+      perPage: 100,
+      hasNextPage: true,
+      pagination: 'OFFSET',
+      nextCursor: null,
+      nodes: 100,
+    });
+    expect({ ...last, nodes: last.nodes.length }).toEqual({
+      total: null,
+      totalPages: null,
+      page: 101,
+      perPage: 100,
+      hasNextPage: false,
+      pagination: 'OFFSET',
+      nextCursor: null,
+      nodes: 50,
+    });
+    expect({ ...exact, nodes: exact.nodes.length }).toEqual({
+      total: 10000,
+      totalPages: 100,
+      page: 100,
+      perPage: 100,
+      hasNextPage: false,
+      pagination: 'OFFSET',
+      nextCursor: null,
+      nodes: 100,
+    });
   });
 });
 
@@ -125,7 +177,9 @@ describe('keyset pages of a big list (GET /projects?pagination=keyset&order_by=i
         seen.push(...ids(res.body));
         const last = seen[seen.length - 1];
         const param = sort === 'asc' ? 'id_after' : 'id_before';
-        expect(res.headers.link).toBe(`<${BASE}?pagination=keyset&order_by=id&sort=${sort}&per_page=100&${param}=${last}>; rel="next"`);
+        expect(res.headers.link).toBe(
+          `<${BASE}?pagination=keyset&order_by=id&sort=${sort}&per_page=100&${param}=${last}>; rel="next"`,
+        );
         url = linkOf(res.headers.link, 'next');
       }
       expect(new Set(seen).size).toBe(300);

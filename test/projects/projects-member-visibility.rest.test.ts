@@ -1,4 +1,14 @@
-import { addGroupMember, addProjectMember, createGroup, createProject, createUser, shareProject, type TestGroup, type TestProject, type TestUser } from '../support/factories';
+import {
+  addGroupMember,
+  addProjectMember,
+  createGroup,
+  createProject,
+  createUser,
+  shareProject,
+  type TestGroup,
+  type TestProject,
+  type TestUser,
+} from '../support/factories';
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
 /**
@@ -41,7 +51,10 @@ beforeAll(async () => {
   await sql(`update project_group_links set expires_at = current_date - 1 where project_id = ?`, [p.pE.id]);
   await addProjectMember(t, p.pD, member, 30);
   await addGroupMember(t, g.O, member, 30);
-  await sql(`update group_members set expires_at = current_date - 1 where group_id = ? and user_id = ?`, [g.O.id, member.id]);
+  await sql(`update group_members set expires_at = current_date - 1 where group_id = ? and user_id = ?`, [
+    g.O.id,
+    member.id,
+  ]);
   await addGroupMember(t, g.Z, await createUser(t), 50);
 });
 
@@ -61,19 +74,30 @@ describe('GET /projects as a member (private rows reached through memberships)',
   });
 
   it('page 2 of 2 by id desc is rows 3-4 of the full list (its ids sorted first, then the rows read)', async () => {
-    const all = await api(t, member.token).get('/api/v4/projects?membership=true&order_by=id&sort=desc&per_page=100').expect(200);
-    const page2 = await api(t, member.token).get('/api/v4/projects?membership=true&order_by=id&sort=desc&per_page=2&page=2').expect(200);
+    const all = await api(t, member.token)
+      .get('/api/v4/projects?membership=true&order_by=id&sort=desc&per_page=100')
+      .expect(200);
+    const page2 = await api(t, member.token)
+      .get('/api/v4/projects?membership=true&order_by=id&sort=desc&per_page=2&page=2')
+      .expect(200);
     expect(page2.body.map((x: { id: number }) => x.id)).toEqual(all.body.slice(2, 4).map((x: { id: number }) => x.id));
     expect(page2.headers['x-total']).toBe('5');
   });
 
   it('GET /projects/:id answers the reached ones and 404 for the others', async () => {
-    for (const x of [p.pA, p.pC, p.pS, p.pD, p.pU]) expect((await api(t, member.token).get(`/api/v4/projects/${x.id}`)).status).toBe(200);
-    for (const x of [p.pE, p.pO, p.pZ]) expect((await api(t, member.token).get(`/api/v4/projects/${x.id}`)).body).toEqual({ message: '404 Project Not Found' });
+    for (const x of [p.pA, p.pC, p.pS, p.pD, p.pU])
+      expect((await api(t, member.token).get(`/api/v4/projects/${x.id}`)).status).toBe(200);
+    for (const x of [p.pE, p.pO, p.pZ])
+      expect((await api(t, member.token).get(`/api/v4/projects/${x.id}`)).body).toEqual({
+        message: '404 Project Not Found',
+      });
   });
 
   it('GraphQL projects(membership: true) lists the same projects', async () => {
-    const res = await api(t, member.token).post('/graphql').send({ query: '{ projects(membership: true) { nodes { name } } }' }).expect(200);
+    const res = await api(t, member.token)
+      .post('/graphql')
+      .send({ query: '{ projects(membership: true) { nodes { name } } }' })
+      .expect(200);
     const names = res.body.data.projects.nodes.map((n: { name: string }) => n.name).sort();
     expect(names).toEqual([p.pA, p.pC, p.pS, p.pD, p.pU].map((x) => x.name).sort());
   });
@@ -98,7 +122,9 @@ describe('GET /groups as a member (private groups reached through memberships)',
 
   it('GET /groups/:id answers the inherited subgroup and 404 for an expired membership', async () => {
     expect((await api(t, member.token).get(`/api/v4/groups/${g.C.id}`)).status).toBe(200);
-    expect((await api(t, member.token).get(`/api/v4/groups/${g.O.id}`)).body).toEqual({ message: '404 Group Not Found' });
+    expect((await api(t, member.token).get(`/api/v4/groups/${g.O.id}`)).body).toEqual({
+      message: '404 Group Not Found',
+    });
     expect((await api(t, member.token).get(`/api/v4/groups/${g.Z.id}`)).status).toBe(404);
   });
 

@@ -6,18 +6,34 @@ const t = useTestApp();
 const admin = () => api(t, ROOT_TOKEN);
 
 describe('project statistics and feature filters', () => {
-  it('statistics=true adds GitLab 10.3\'s ProjectStatistics (repository numbers are 0 here); absent otherwise', async () => {
+  it("statistics=true adds GitLab 10.3's ProjectStatistics (repository numbers are 0 here); absent otherwise", async () => {
     const u = await createUser(t, { username: 'stats' });
-    const p = await createProject(t, { namespace: { id: u.namespaceId }, path: 'measured', visibility: 'public', sizes: [700, 300, 200, 100] });
+    const p = await createProject(t, {
+      namespace: { id: u.namespaceId },
+      path: 'measured',
+      visibility: 'public',
+      sizes: [700, 300, 200, 100],
+    });
     const plain = (await api(t, u.token).get(`/api/v4/projects/${p.id}`).expect(200)).body;
     expect(plain).not.toHaveProperty('statistics');
     const one = (await api(t, u.token).get(`/api/v4/projects/${p.id}?statistics=true`).expect(200)).body;
-    expect(Object.keys(one.statistics).sort()).toEqual(['commit_count', 'job_artifacts_size', 'lfs_objects_size', 'repository_size', 'storage_size']);
+    expect(Object.keys(one.statistics).sort()).toEqual([
+      'commit_count',
+      'job_artifacts_size',
+      'lfs_objects_size',
+      'repository_size',
+      'storage_size',
+    ]);
     expect(one.statistics.commit_count).toBe(0);
     expect(one.statistics.storage_size).toBe(700);
-    const list = (await api(t).get('/api/v4/projects?statistics=true').expect(200)).body as { id: number; statistics: unknown }[];
+    const list = (await api(t).get('/api/v4/projects?statistics=true').expect(200)).body as {
+      id: number;
+      statistics: unknown;
+    }[];
     expect(list.find((x) => x.id === p.id)?.statistics).toEqual(one.statistics);
-    expect((await admin().get('/api/v4/projects?statistics=maybe').expect(400)).body).toEqual({ error: 'statistics is invalid' });
+    expect((await admin().get('/api/v4/projects?statistics=maybe').expect(400)).body).toEqual({
+      error: 'statistics is invalid',
+    });
     const gql = await api(t, u.token).graphql(`{ project(id: "${p.id}") { statistics { commitCount storageSize } } }`);
     expect(gql.body.data.project.statistics).toEqual({ commitCount: 0, storageSize: 700 });
   });
@@ -25,9 +41,18 @@ describe('project statistics and feature filters', () => {
   it('with_issues_enabled and with_merge_requests_enabled keep only projects with that feature on', async () => {
     const u = await createUser(t, { username: 'features' });
     const both = (await api(t, u.token).post('/api/v4/projects').send({ name: 'both' }).expect(201)).body;
-    const noIssues = (await api(t, u.token).post('/api/v4/projects').send({ name: 'no-issues', issues_enabled: false }).expect(201)).body;
-    const noMrs = (await api(t, u.token).post('/api/v4/projects').send({ name: 'no-mrs', merge_requests_enabled: false }).expect(201)).body;
-    const ids = async (q: string) => ((await api(t, u.token).get(`/api/v4/projects?owned=true&order_by=id&sort=asc${q}`).expect(200)).body as { id: number }[]).map((x) => x.id);
+    const noIssues = (
+      await api(t, u.token).post('/api/v4/projects').send({ name: 'no-issues', issues_enabled: false }).expect(201)
+    ).body;
+    const noMrs = (
+      await api(t, u.token).post('/api/v4/projects').send({ name: 'no-mrs', merge_requests_enabled: false }).expect(201)
+    ).body;
+    const ids = async (q: string) =>
+      (
+        (await api(t, u.token).get(`/api/v4/projects?owned=true&order_by=id&sort=asc${q}`).expect(200)).body as {
+          id: number;
+        }[]
+      ).map((x) => x.id);
     expect(await ids('')).toEqual([both.id, noIssues.id, noMrs.id]);
     expect(await ids('&with_issues_enabled=true')).toEqual([both.id, noMrs.id]);
     expect(await ids('&with_merge_requests_enabled=true')).toEqual([both.id, noIssues.id]);
@@ -43,15 +68,19 @@ describe('GitLab 10.3 write rules of projects', () => {
     const u = await createUser(t, { username: 'rules' });
     const p = (await api(t, u.token).post('/api/v4/projects').send({ name: 'ruled' }).expect(201)).body;
     const none = await api(t, u.token).put(`/api/v4/projects/${p.id}`).send({ unknown: 1 }).expect(400);
-    expect(none.body.error).toBe('jobs_enabled, resolve_outdated_diff_discussions, ci_config_path, container_registry_enabled, default_branch, description, '
-      + 'issues_enabled, lfs_enabled, merge_requests_enabled, name, only_allow_merge_if_all_discussions_are_resolved, only_allow_merge_if_pipeline_succeeds, '
-      + 'path, printing_merge_request_link_enabled, public_builds, request_access_enabled, shared_runners_enabled, snippets_enabled, tag_list, visibility, '
-      + 'wiki_enabled, public_jobs, avatar are missing, at least one parameter must be provided');
+    expect(none.body.error).toBe(
+      'jobs_enabled, resolve_outdated_diff_discussions, ci_config_path, container_registry_enabled, default_branch, description, ' +
+        'issues_enabled, lfs_enabled, merge_requests_enabled, name, only_allow_merge_if_all_discussions_are_resolved, only_allow_merge_if_pipeline_succeeds, ' +
+        'path, printing_merge_request_link_enabled, public_builds, request_access_enabled, shared_runners_enabled, snippets_enabled, tag_list, visibility, ' +
+        'wiki_enabled, public_jobs, avatar are missing, at least one parameter must be provided',
+    );
     await api(t, u.token).put(`/api/v4/projects/${p.id}`).send({ public_builds: false }).expect(200);
     await api(t, u.token).put(`/api/v4/projects/${p.id}`).send({ public_jobs: true }).expect(200);
     await api(t, u.token).put(`/api/v4/projects/${p.id}`).send({ description: 'ok' }).expect(200);
     const del = await api(t, u.token).delete(`/api/v4/projects/${p.id}`);
     expect([del.status, del.body]).toEqual([202, { message: '202 Accepted' }]);
-    expect((await api(t, u.token).get(`/api/v4/projects/${p.id}`).expect(404)).body).toEqual({ message: '404 Project Not Found' });
+    expect((await api(t, u.token).get(`/api/v4/projects/${p.id}`).expect(404)).body).toEqual({
+      message: '404 Project Not Found',
+    });
   });
 });

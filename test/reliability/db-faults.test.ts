@@ -34,8 +34,14 @@ interface WriteResult {
 }
 
 function createGroup(n: string): Promise<WriteResult> {
-  return request(app).post('/api/v4/groups').set('PRIVATE-TOKEN', TOKEN).send({ name: n, path: n })
-    .then((r) => ({ path: n, status: r.status }), () => ({ path: n, status: 0 }));
+  return request(app)
+    .post('/api/v4/groups')
+    .set('PRIVATE-TOKEN', TOKEN)
+    .send({ name: n, path: n })
+    .then(
+      (r) => ({ path: n, status: r.status }),
+      () => ({ path: n, status: 0 }),
+    );
 }
 
 function writes(prefix: string, count: number): Promise<WriteResult>[] {
@@ -45,7 +51,11 @@ function writes(prefix: string, count: number): Promise<WriteResult>[] {
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gl-faults-'));
   const config = loadConfig({
-    DATA_DIR: dir, DB_STATEMENT_TIMEOUT_MS: '2000', DB_POOL_ACQUIRE_TIMEOUT_MS: '2000', DB_CONNECT_TIMEOUT_MS: '1500', DB_PROBE_INTERVAL_MS: '200',
+    DATA_DIR: dir,
+    DB_STATEMENT_TIMEOUT_MS: '2000',
+    DB_POOL_ACQUIRE_TIMEOUT_MS: '2000',
+    DB_CONNECT_TIMEOUT_MS: '1500',
+    DB_PROBE_INTERVAL_MS: '200',
   });
   const logger = createLogger('warn', {
     write: (line: string) => {
@@ -55,7 +65,14 @@ beforeAll(async () => {
   });
   db = await openDatabase(config, logger, ormModelOf(MODULES), { onFatal: (m) => fatal.push(m), restartAttempts: 3 });
   await ensureRootUser(db.orm.em.fork(), TOKEN, logger);
-  ({ app, stop: stopApp } = await buildApp({ orm: db.orm, logger, externalUrl: 'http://gitlab.test', health: db.health, secrets: TEST_SECRETS, modules: MODULES }));
+  ({ app, stop: stopApp } = await buildApp({
+    orm: db.orm,
+    logger,
+    externalUrl: 'http://gitlab.test',
+    health: db.health,
+    secrets: TEST_SECRETS,
+    modules: MODULES,
+  }));
 }, 60000);
 
 afterAll(async () => {
@@ -101,12 +118,20 @@ describe('database faults under concurrent writes', () => {
     expect(rest.body).toEqual(UNAVAILABLE);
     const write = await createGroup('during-stop');
     expect(write.status).toBe(503);
-    const gql = await request(app).post('/graphql').set('PRIVATE-TOKEN', TOKEN).send({ query: '{ groups { nodes { id } } }' });
+    const gql = await request(app)
+      .post('/graphql')
+      .set('PRIVATE-TOKEN', TOKEN)
+      .send({ query: '{ groups { nodes { id } } }' });
     expect(gql.status).toBe(503);
-    expect(gql.body.errors.map((e: { extensions: { code: string } }) => e.extensions.code)).toEqual(['SERVICE_UNAVAILABLE']);
+    expect(gql.body.errors.map((e: { extensions: { code: string } }) => e.extensions.code)).toEqual([
+      'SERVICE_UNAVAILABLE',
+    ]);
     const ready = await request(app).get('/-/readiness');
     expect(ready.status).toBe(503);
-    expect(ready.body).toEqual({ status: 'failed', master_check: [{ status: 'failed', message: 'database unavailable' }] });
+    expect(ready.body).toEqual({
+      status: 'failed',
+      master_check: [{ status: 'failed', message: 'database unavailable' }],
+    });
     expect((await request(app).get('/-/liveness')).status).toBe(200);
 
     signalCluster(pid, 'SIGCONT');
@@ -114,7 +139,10 @@ describe('database faults under concurrent writes', () => {
     const settled = await Promise.all(inFlight);
     results.push(...settled, write);
     await waitFor('the database to be reachable again', () => db!.health.available());
-    expect({ statuses: [...new Set(settled.map((r) => r.status))].filter((s) => s !== 201 && s !== 503), unexpected }).toEqual({ statuses: [], unexpected: [] });
+    expect({
+      statuses: [...new Set(settled.map((r) => r.status))].filter((s) => s !== 201 && s !== 503),
+      unexpected,
+    }).toEqual({ statuses: [], unexpected: [] });
     expect((await request(app).get('/-/readiness')).status).toBe(200);
     results.push(...(await Promise.all(writes('after-stop', 3))));
     expect(results.slice(-3).map((r) => r.status)).toEqual([201, 201, 201]);
@@ -128,8 +156,14 @@ describe('database faults under concurrent writes', () => {
     const settled = await Promise.all(inFlight);
     results.push(...settled);
     await waitFor('a new postmaster', () => db!.embeddedPid() !== undefined && db!.embeddedPid() !== pid);
-    await waitFor('the database to be reachable again', async () => (await request(app).get('/-/readiness')).status === 200);
-    expect({ statuses: [...new Set(settled.map((r) => r.status))].filter((s) => s !== 201 && s !== 503), unexpected }).toEqual({ statuses: [], unexpected: [] });
+    await waitFor(
+      'the database to be reachable again',
+      async () => (await request(app).get('/-/readiness')).status === 200,
+    );
+    expect({
+      statuses: [...new Set(settled.map((r) => r.status))].filter((s) => s !== 201 && s !== 503),
+      unexpected,
+    }).toEqual({ statuses: [], unexpected: [] });
     results.push(...(await Promise.all(writes('after-kill', 3))));
     expect(results.slice(-3).map((r) => r.status)).toEqual([201, 201, 201]);
     expect((await request(app).get('/-/liveness')).status).toBe(200);
@@ -162,7 +196,9 @@ describe('database faults under concurrent writes', () => {
       fs.renameSync(path.join(dir, 'postgres', 'PG_VERSION.moved'), path.join(dir, 'postgres', 'PG_VERSION'));
     }
     expect(fatal).toHaveLength(1);
-    expect(fatal[0]).toMatch(/^embedded PostgreSQL died and could not be restarted after 3 attempts \(.+\); check .+postgres and its log above, then restart the service$/);
+    expect(fatal[0]).toMatch(
+      /^embedded PostgreSQL died and could not be restarted after 3 attempts \(.+\); check .+postgres and its log above, then restart the service$/,
+    );
     const live = await request(app).get('/-/liveness');
     expect(live.status).toBe(503);
     expect(live.body).toEqual({ status: 'failed' });

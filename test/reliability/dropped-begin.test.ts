@@ -42,9 +42,17 @@ beforeAll(async () => {
       // A statement starts with a Query ('Q', simple protocol) or a Parse ('P', unnamed, extended) message.
       if (!listener && (chunk[0] === 0x51 || chunk[0] === 0x50)) {
         // Numbers (ids in the text) as N: the same statement of another request matches.
-        const text = chunk.subarray(chunk[0] === 0x51 ? 5 : 6, 45).toString('latin1').replace(/\d+/g, 'N');
+        const text = chunk
+          .subarray(chunk[0] === 0x51 ? 5 : 6, 45)
+          .toString('latin1')
+          .replace(/\d+/g, 'N');
         recorded?.push(text);
-        if (cutTarget && !cutTarget.done && text.startsWith(cutTarget.text) && (cutTarget.seen += 1) === cutTarget.nth) {
+        if (
+          cutTarget &&
+          !cutTarget.done &&
+          text.startsWith(cutTarget.text) &&
+          (cutTarget.seen += 1) === cutTarget.nth
+        ) {
           cutTarget.done = true;
           cut();
           return;
@@ -61,10 +69,24 @@ beforeAll(async () => {
   via.hostname = '127.0.0.1';
   via.port = String((proxy.address() as net.AddressInfo).port);
   orm = await initOrm({ clientUrl: via.toString(), poolMax: 2, model: ormModelOf(MODULES) });
-  const logger = pino({ level: 'warn' }, { write: (line: string) => { if (line.includes('"msg":"unexpected error"')) unexpected.push(line); } });
+  const logger = pino(
+    { level: 'warn' },
+    {
+      write: (line: string) => {
+        if (line.includes('"msg":"unexpected error"')) unexpected.push(line);
+      },
+    },
+  );
   let cache;
   // No background work (system hook delivery polls): only the requests' statements pass the proxy.
-  ({ app, stop, cache } = await buildApp({ orm, logger, externalUrl: EXTERNAL_URL, secrets: TEST_SECRETS, modules: MODULES, background: false }));
+  ({ app, stop, cache } = await buildApp({
+    orm,
+    logger,
+    externalUrl: EXTERNAL_URL,
+    secrets: TEST_SECRETS,
+    modules: MODULES,
+    background: false,
+  }));
   await cache.ready();
 });
 
@@ -88,9 +110,12 @@ function cutStatement(text: string, nth = 1): NonNullable<typeof cutTarget> {
 const asRoot = () => api({ app }, ROOT_TOKEN);
 
 async function groupRows(): Promise<{ path: string; members: number }[]> {
-  return t.orm.em.fork().getConnection().execute(
-    `select n.path, (select count(*)::int from group_members m where m.group_id = n.id) as members from namespaces n where n.kind = 'group' order by n.path`,
-  );
+  return t.orm.em
+    .fork()
+    .getConnection()
+    .execute(
+      `select n.path, (select count(*)::int from group_members m where m.group_id = n.id) as members from namespaces n where n.kind = 'group' order by n.path`,
+    );
 }
 
 describe('a connection lost in the middle of a request', () => {
@@ -106,21 +131,37 @@ describe('a connection lost in the middle of a request', () => {
     recorded = undefined;
     const begin = ofCreate.findIndex((x) => x.startsWith('BEGIN'));
     const commit = ofCreate.findIndex((x) => x.startsWith('COMMIT'));
-    expect({ begin: begin >= 0, commit: commit > begin + 1, after: ofCreate.length > commit + 1 }).toEqual({ begin: true, commit: true, after: true });
+    expect({ begin: begin >= 0, commit: commit > begin + 1, after: ofCreate.length > commit + 1 }).toEqual({
+      begin: true,
+      commit: true,
+      after: true,
+    });
     const answers: { at: string; cut: boolean; status: number; body: unknown }[] = [];
     for (const [i, text] of ofCreate.entries()) {
       const target = cutStatement(text, ofCreate.slice(0, i + 1).filter((x) => x === text).length);
-      const res = await asRoot().post('/api/v4/groups').send({ name: `cut-${i}`, path: `cut-${i}` });
+      const res = await asRoot()
+        .post('/api/v4/groups')
+        .send({ name: `cut-${i}`, path: `cut-${i}` });
       answers.push({ at: text, cut: target.done, status: res.status, body: res.body });
     }
     cutTarget = undefined;
     expect({ answers, unexpected }).toEqual({
-      answers: ofCreate.map((text) => ({ at: text, cut: true, status: 503, body: { message: '503 Service Unavailable' } })),
+      answers: ofCreate.map((text) => ({
+        at: text,
+        cut: true,
+        status: 503,
+        body: { message: '503 Service Unavailable' },
+      })),
       unexpected: [],
     });
     // Cut before the server had COMMIT: nothing of the group. Cut after (reading the answer): the whole group.
-    const committed = ofCreate.map((_, i) => i).filter((i) => i > commit).map((i) => ({ path: `cut-${i}`, members: 1 }));
-    const expected = [...committed, { path: 'first', members: 1 }, { path: 'whole', members: 1 }].sort((a, b) => a.path.localeCompare(b.path));
+    const committed = ofCreate
+      .map((_, i) => i)
+      .filter((i) => i > commit)
+      .map((i) => ({ path: `cut-${i}`, members: 1 }));
+    const expected = [...committed, { path: 'first', members: 1 }, { path: 'whole', members: 1 }].sort((a, b) =>
+      a.path.localeCompare(b.path),
+    );
     expect(await groupRows()).toEqual(expected);
     const again = await asRoot().post('/api/v4/groups').send({ name: 'after', path: 'after' });
     expect(again.status).toBe(201);
@@ -131,19 +172,32 @@ describe('a connection lost in the middle of a request', () => {
     const target = cutStatement('select count(*)');
     const res = await asRoot().get('/api/v4/groups');
     expect(target.done).toBe(true);
-    expect({ status: res.status, body: res.body, unexpected }).toEqual({ status: 503, body: { message: '503 Service Unavailable' }, unexpected: [] });
+    expect({ status: res.status, body: res.body, unexpected }).toEqual({
+      status: 503,
+      body: { message: '503 Service Unavailable' },
+      unexpected: [],
+    });
     expect((await asRoot().get('/api/v4/groups')).status).toBe(200);
   });
 
   it('GraphQL groupCreate, cut as its transaction begins: a SERVICE_UNAVAILABLE field error, nothing written', async () => {
     const target = cutStatement('BEGIN');
-    const res = await asRoot().graphql('mutation { groupCreate(input: { name: "gql", path: "gql" }) { group { fullPath } errors } }');
+    const res = await asRoot().graphql(
+      'mutation { groupCreate(input: { name: "gql", path: "gql" }) { group { fullPath } errors } }',
+    );
     expect(target.done).toBe(true);
     // Noticed while the operation ran: a field error, as docs/operations.md#timeouts-and-outages says (HTTP 200).
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       data: { groupCreate: null },
-      errors: [{ message: '503 Service Unavailable', locations: [{ line: 1, column: 12 }], path: ['groupCreate'], extensions: { code: 'SERVICE_UNAVAILABLE' } }],
+      errors: [
+        {
+          message: '503 Service Unavailable',
+          locations: [{ line: 1, column: 12 }],
+          path: ['groupCreate'],
+          extensions: { code: 'SERVICE_UNAVAILABLE' },
+        },
+      ],
     });
     expect(unexpected).toEqual([]);
     expect((await groupRows()).map((r) => r.path)).not.toContain('gql');

@@ -16,7 +16,13 @@ let stop: () => Promise<void>;
 
 beforeAll(async () => {
   const logger = createLogger('info', { write: (s: string) => void lines.push(JSON.parse(s) as Line) });
-  ({ app, stop } = await buildApp({ orm: t.orm, logger, externalUrl: 'http://gitlab.test', secrets: TEST_SECRETS, modules: MODULES }));
+  ({ app, stop } = await buildApp({
+    orm: t.orm,
+    logger,
+    externalUrl: 'http://gitlab.test',
+    secrets: TEST_SECRETS,
+    modules: MODULES,
+  }));
 });
 afterAll(() => stop());
 beforeEach(() => {
@@ -28,8 +34,12 @@ const errorLines = () => lines.filter((l) => l.level >= 50);
 /** A trigger makes every group insert fail inside the driver, which puts the SQL into the message. */
 async function withFailingGroupInserts<T>(fn: () => Promise<T>): Promise<T> {
   const conn = t.orm.em.getConnection();
-  await conn.execute(`create function reliability_fail() returns trigger language plpgsql as $$ begin raise exception 'injected failure'; end $$`);
-  await conn.execute('create trigger reliability_fail before insert on namespaces for each row execute function reliability_fail()');
+  await conn.execute(
+    `create function reliability_fail() returns trigger language plpgsql as $$ begin raise exception 'injected failure'; end $$`,
+  );
+  await conn.execute(
+    'create trigger reliability_fail before insert on namespaces for each row execute function reliability_fail()',
+  );
   try {
     return await fn();
   } finally {
@@ -41,41 +51,72 @@ async function withFailingGroupInserts<T>(fn: () => Promise<T>): Promise<T> {
 describe('unexpected errors are logged once, without SQL values', () => {
   it('logs a REST failure with request id, route and user id', async () => {
     const res = await withFailingGroupInserts(() =>
-      request(app).post('/api/v4/groups').set('PRIVATE-TOKEN', ROOT_TOKEN).set('X-Request-Id', 'req-rest-41').send({ name: 'needle-secret-41', path: 'needle-secret-41' }));
+      request(app)
+        .post('/api/v4/groups')
+        .set('PRIVATE-TOKEN', ROOT_TOKEN)
+        .set('X-Request-Id', 'req-rest-41')
+        .send({ name: 'needle-secret-41', path: 'needle-secret-41' }),
+    );
     expect(res.status).toBe(500);
     expect(res.body).toEqual({ message: '500 Internal Server Error' });
     const errors = errorLines();
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatchObject({ msg: 'unexpected error', surface: 'rest', reqId: 'req-rest-41', route: 'POST /groups', userId: 1 });
+    expect(errors[0]).toMatchObject({
+      msg: 'unexpected error',
+      surface: 'rest',
+      reqId: 'req-rest-41',
+      route: 'POST /groups',
+      userId: 1,
+    });
     expect((errors[0].err as { message: string }).message).toMatch(/^insert into "namespaces" .* - injected failure$/);
     expect(JSON.stringify(lines)).not.toContain('needle-secret-41');
   });
 
   it('logs a GraphQL failure with request id, operation and user id', async () => {
     const res = await withFailingGroupInserts(() =>
-      request(app).post('/graphql').set('PRIVATE-TOKEN', ROOT_TOKEN).set('X-Request-Id', 'req-gql-42')
-        .send({ query: 'mutation Make { createGroup(input: { name: "needle-secret-42", path: "needle-secret-42" }) { id } }' }));
+      request(app).post('/graphql').set('PRIVATE-TOKEN', ROOT_TOKEN).set('X-Request-Id', 'req-gql-42').send({
+        query: 'mutation Make { createGroup(input: { name: "needle-secret-42", path: "needle-secret-42" }) { id } }',
+      }),
+    );
     expect(res.status).toBe(200);
-    expect(res.body.errors.map((e: { extensions: { code: string } }) => e.extensions.code)).toEqual(['INTERNAL_SERVER_ERROR']);
+    expect(res.body.errors.map((e: { extensions: { code: string } }) => e.extensions.code)).toEqual([
+      'INTERNAL_SERVER_ERROR',
+    ]);
     const errors = errorLines();
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatchObject({ msg: 'unexpected error', surface: 'graphql', reqId: 'req-gql-42', route: 'graphql mutation createGroup', userId: 1 });
+    expect(errors[0]).toMatchObject({
+      msg: 'unexpected error',
+      surface: 'graphql',
+      reqId: 'req-gql-42',
+      route: 'graphql mutation createGroup',
+      userId: 1,
+    });
     expect(JSON.stringify(lines)).not.toContain('needle-secret-42');
   });
 
   it('does not log client errors as errors', async () => {
     expect((await request(app).get('/api/v4/groups/999999').set('PRIVATE-TOKEN', ROOT_TOKEN)).status).toBe(404);
     expect((await request(app).post('/graphql').send({ query: '{ nope' })).status).toBe(400);
-    expect((await request(app).post('/graphql').send({ query: '{ group(id: 999999) { id } }' })).body.errors[0].extensions.code).toBe('NOT_FOUND');
+    expect(
+      (await request(app).post('/graphql').send({ query: '{ group(id: 999999) { id } }' })).body.errors[0].extensions
+        .code,
+    ).toBe('NOT_FOUND');
     expect(errorLines()).toEqual([]);
   });
 });
 
 describe('GET /-/metrics', () => {
-  const routeLabels = (text: string) => new Set([...text.matchAll(/^http_requests_total\{[^}]*route="([^"]*)"/gm)].map((m) => m[1]));
+  const routeLabels = (text: string) =>
+    new Set([...text.matchAll(/^http_requests_total\{[^}]*route="([^"]*)"/gm)].map((m) => m[1]));
 
   it('labels unmatched paths as one value and GraphQL by operation type and root field', async () => {
-    const { app, stop: stopFresh } = await buildApp({ orm: t.orm, logger: createLogger('silent'), externalUrl: 'http://gitlab.test', secrets: TEST_SECRETS, modules: MODULES });
+    const { app, stop: stopFresh } = await buildApp({
+      orm: t.orm,
+      logger: createLogger('silent'),
+      externalUrl: 'http://gitlab.test',
+      secrets: TEST_SECRETS,
+      modules: MODULES,
+    });
     await Promise.all(Array.from({ length: 60 }, (_, i) => request(app).get(`/random-${i}-${Math.random()}`)));
     await Promise.all(Array.from({ length: 20 }, (_, i) => request(app).get(`/api/v4/nothing-${i}`)));
     await request(app).post('/graphql').send({ query: 'query Anything { groups { nodes { id } } }' });
@@ -87,7 +128,9 @@ describe('GET /-/metrics', () => {
   });
 
   it('exports pool gauges and counts database errors', async () => {
-    await withFailingGroupInserts(() => request(app).post('/api/v4/groups').set('PRIVATE-TOKEN', ROOT_TOKEN).send({ name: 'g1', path: 'g1' }));
+    await withFailingGroupInserts(() =>
+      request(app).post('/api/v4/groups').set('PRIVATE-TOKEN', ROOT_TOKEN).send({ name: 'g1', path: 'g1' }),
+    );
     const text = (await request(app).get('/-/metrics')).text;
     expect(text).toMatch(/^db_pool_connections_in_use \d+$/m);
     expect(text).toMatch(/^db_pool_connections_idle \d+$/m);
@@ -97,8 +140,19 @@ describe('GET /-/metrics', () => {
 
   it('counts errors nothing caught, by kind', async () => {
     const target = new EventEmitter();
-    installProcessPolicy({ logger: createLogger('silent'), stop: () => undefined, exit: () => undefined, target, hardExitMs: 60_000 });
-    const read = async (kind: string) => Number(new RegExp(`^process_errors_total\\{kind="${kind}"\\} (\\d+)$`, 'm').exec((await request(app).get('/-/metrics')).text)?.[1] ?? 0);
+    installProcessPolicy({
+      logger: createLogger('silent'),
+      stop: () => undefined,
+      exit: () => undefined,
+      target,
+      hardExitMs: 60_000,
+    });
+    const read = async (kind: string) =>
+      Number(
+        new RegExp(`^process_errors_total\\{kind="${kind}"\\} (\\d+)$`, 'm').exec(
+          (await request(app).get('/-/metrics')).text,
+        )?.[1] ?? 0,
+      );
     const before = await read('unhandled_rejection');
     target.emit('unhandledRejection', new Error('nobody listened'), Promise.resolve());
     target.emit('unhandledRejection', new Error('nobody listened either'), Promise.resolve());
@@ -109,7 +163,14 @@ describe('GET /-/metrics', () => {
 
 describe('MONITORING_WHITELIST', () => {
   it('answers 404 to callers outside the list, whatever X-Forwarded-For says', async () => {
-    const { app: closed, stop: stopClosed } = await buildApp({ orm: t.orm, logger: createLogger('silent'), externalUrl: 'http://gitlab.test', monitoringWhitelist: ['10.0.0.0/8'], secrets: TEST_SECRETS, modules: MODULES });
+    const { app: closed, stop: stopClosed } = await buildApp({
+      orm: t.orm,
+      logger: createLogger('silent'),
+      externalUrl: 'http://gitlab.test',
+      monitoringWhitelist: ['10.0.0.0/8'],
+      secrets: TEST_SECRETS,
+      modules: MODULES,
+    });
     try {
       for (const path of ['/-/metrics', '/-/readiness', '/-/liveness', '/-/health']) {
         const res = await request(closed).get(path).set('X-Forwarded-For', '10.1.2.3');
@@ -129,7 +190,9 @@ describe('MONITORING_WHITELIST', () => {
 
 describe('database role', () => {
   it('the test harness connects as a non-superuser, like the service', async () => {
-    const rows = await t.orm.em.getConnection().execute<{ rolsuper: boolean }[]>('select rolsuper from pg_roles where rolname = current_user');
+    const rows = await t.orm.em
+      .getConnection()
+      .execute<{ rolsuper: boolean }[]>('select rolsuper from pg_roles where rolname = current_user');
     expect(rows).toEqual([{ rolsuper: false }]);
   });
 });

@@ -11,7 +11,9 @@ const MB = 1024 * 1024;
 function watchUnderTest() {
   const sent: WorkerMessage[] = [];
   const warnings: Record<string, unknown>[] = [];
-  const logger = createLogger('info', { write: (s: string) => void warnings.push(JSON.parse(s) as Record<string, unknown>) });
+  const logger = createLogger('info', {
+    write: (s: string) => void warnings.push(JSON.parse(s) as Record<string, unknown>),
+  });
   let clock = 1_000_000;
   let heapUsed = 100 * MB;
   const heap = jest.fn(() => ({ used: heapUsed, limit: 480 * MB }));
@@ -29,8 +31,16 @@ function watchUnderTest() {
 
 /** A request as node and express present it, and its response. */
 function request(method: string, url: string, headers: Record<string, string> = {}) {
-  const req = Object.assign(new EventEmitter(), { method, url, originalUrl: url, headers, id: `req-${url.length}`, ip: '10.0.0.7' }) as EventEmitter & WatchedRequest;
-  const res = Object.assign(new EventEmitter(), { req, locals: {} as Record<string, unknown> }) as EventEmitter & WatchedResponse;
+  const req = Object.assign(new EventEmitter(), {
+    method,
+    url,
+    originalUrl: url,
+    headers,
+    id: `req-${url.length}`,
+    ip: '10.0.0.7',
+  }) as EventEmitter & WatchedRequest;
+  const res = Object.assign(new EventEmitter(), { req, locals: {} as Record<string, unknown> }) as EventEmitter &
+    WatchedResponse;
   return { req, res, close: () => res.emit('close') };
 }
 
@@ -51,11 +61,29 @@ describe('in-flight request reports', () => {
 
   it('reports a large body when the request starts, updates it with the user once the body is read, and says when it is done', () => {
     const t = watchUnderTest();
-    const r = request('PUT', '/api/v4/application/settings?private_token=glpat-secret', { 'content-length': String(70_000), 'private-token': 'glpat-secret' });
+    const r = request('PUT', '/api/v4/application/settings?private_token=glpat-secret', {
+      'content-length': String(70_000),
+      'private-token': 'glpat-secret',
+    });
     const startedAt = t.startedAt();
     t.watch.track(r.req, r.res);
     expect(t.sent).toEqual([
-      { supervisor: 'gitlab-admin:requests', requests: [{ ref: 1, reqId: r.req.id, method: 'PUT', path: '/api/v4/application/settings', token: true, ip: '10.0.0.7', bytes: 70_000, startedAt, why: 'large' }] },
+      {
+        supervisor: 'gitlab-admin:requests',
+        requests: [
+          {
+            ref: 1,
+            reqId: r.req.id,
+            method: 'PUT',
+            path: '/api/v4/application/settings',
+            token: true,
+            ip: '10.0.0.7',
+            bytes: 70_000,
+            startedAt,
+            why: 'large',
+          },
+        ],
+      },
     ]);
     r.req.userId = 7;
     r.req.emit('end');
@@ -105,11 +133,21 @@ describe('in-flight request reports', () => {
     expect(t.sent[1]).toEqual({
       supervisor: 'gitlab-admin:requests',
       heap: { usedMb: 300, limitMb: 480 },
-      requests: [expect.objectContaining({ ref: 1, path: '/api/v4/projects', why: 'heap' }), expect.objectContaining({ ref: 2, path: '/api/v4/user', why: 'heap' })],
+      requests: [
+        expect.objectContaining({ ref: 1, path: '/api/v4/projects', why: 'heap' }),
+        expect.objectContaining({ ref: 2, path: '/api/v4/user', why: 'heap' }),
+      ],
     });
-    const warning = { level: 40, msg: 'heap above 60 % of its limit; the requests in flight were reported to the supervisor', heap: { usedMb: 300, limitMb: 480 } };
+    const warning = {
+      level: 40,
+      msg: 'heap above 60 % of its limit; the requests in flight were reported to the supervisor',
+      heap: { usedMb: 300, limitMb: 480 },
+    };
     expect(t.warnings).toEqual([expect.objectContaining(warning)]);
-    expect(t.warnings[0].inFlight).toEqual([expect.objectContaining({ path: '/api/v4/projects', ageMs: 1500 }), expect.objectContaining({ path: '/api/v4/user', ageMs: 0 })]);
+    expect(t.warnings[0].inFlight).toEqual([
+      expect.objectContaining({ path: '/api/v4/projects', ageMs: 1500 }),
+      expect.objectContaining({ path: '/api/v4/user', ageMs: 0 }),
+    ]);
 
     t.watch.check();
     expect(t.sent).toHaveLength(2);

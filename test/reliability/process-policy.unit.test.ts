@@ -5,7 +5,11 @@ import { currentRequest, withRequestContext } from '../../src/core/http/request-
 import { installProcessPolicy, processErrorsTotal } from '../../src/ops/process-policy';
 import { restartDelay } from '../../src/ops/supervisor';
 
-type Line = Record<string, unknown> & { level: number; msg: string; err?: { type: string; message: string; stack?: string } };
+type Line = Record<string, unknown> & {
+  level: number;
+  msg: string;
+  err?: { type: string; message: string; stack?: string };
+};
 
 function policyUnderTest() {
   const lines: Line[] = [];
@@ -17,14 +21,19 @@ function policyUnderTest() {
   return { lines, target, stop, exit };
 }
 
-const count = async (kind: string) => (await processErrorsTotal.get()).values.find((v) => v.labels.kind === kind)?.value ?? 0;
+const count = async (kind: string) =>
+  (await processErrorsTotal.get()).values.find((v) => v.labels.kind === kind)?.value ?? 0;
 
 /** Runs `fn` as the request middleware does (app.ts), continuations included. */
 const inRequest = (url: string, fn: () => void) => withRequestContext({ id: 'req-77', method: 'POST', url }, fn);
 
 describe('request context', () => {
   it('is the request id, method and path without the query string, in every continuation', async () => {
-    const seen = await new Promise((resolve) => inRequest('/api/v4/runners?private_token=glpat-secret', () => setTimeout(() => void Promise.resolve().then(() => resolve(currentRequest())), 1)));
+    const seen = await new Promise((resolve) =>
+      inRequest('/api/v4/runners?private_token=glpat-secret', () =>
+        setTimeout(() => void Promise.resolve().then(() => resolve(currentRequest())), 1),
+      ),
+    );
     expect(seen).toEqual({ reqId: 'req-77', method: 'POST', path: '/api/v4/runners' });
     expect(currentRequest()).toBeUndefined();
   });
@@ -37,7 +46,13 @@ describe('process-level error policy', () => {
     const err = new Error(`insert into "t" values ('secret-literal')`);
     inRequest('/graphql?query=x', () => void target.emit('unhandledRejection', err, Promise.resolve()));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ level: 50, msg: 'unhandled promise rejection; the process keeps serving', reqId: 'req-77', method: 'POST', path: '/graphql' });
+    expect(lines[0]).toMatchObject({
+      level: 50,
+      msg: 'unhandled promise rejection; the process keeps serving',
+      reqId: 'req-77',
+      method: 'POST',
+      path: '/graphql',
+    });
     expect(lines[0].err).toMatchObject({ type: 'Error', message: `insert into "t" values (?)` });
     expect(lines[0].err?.stack).toContain('process-policy.unit.test.ts');
     expect(JSON.stringify(lines)).not.toContain('secret-literal');
@@ -57,9 +72,19 @@ describe('process-level error policy', () => {
   it('logs an uncaught exception at fatal with its request and stops the process once', async () => {
     const { lines, target, stop, exit } = policyUnderTest();
     const before = await count('uncaught_exception');
-    inRequest('/api/v4/projects/1/pages/domains?x=1', () => void target.emit('uncaughtException', new Error('Cannot convert 0x to a BigInt'), 'uncaughtException'));
+    inRequest(
+      '/api/v4/projects/1/pages/domains?x=1',
+      () => void target.emit('uncaughtException', new Error('Cannot convert 0x to a BigInt'), 'uncaughtException'),
+    );
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ level: 60, reqId: 'req-77', method: 'POST', path: '/api/v4/projects/1/pages/domains', origin: 'uncaughtException', err: { message: 'Cannot convert 0x to a BigInt' } });
+    expect(lines[0]).toMatchObject({
+      level: 60,
+      reqId: 'req-77',
+      method: 'POST',
+      path: '/api/v4/projects/1/pages/domains',
+      origin: 'uncaughtException',
+      err: { message: 'Cannot convert 0x to a BigInt' },
+    });
     expect(stop).toHaveBeenCalledTimes(1);
     expect(exit).not.toHaveBeenCalled();
     expect(await count('uncaught_exception')).toBe(before + 1);
@@ -93,6 +118,8 @@ describe('WORKERS', () => {
 
   it.each(['-1', '1.5', 'two', '65', '1e2'])('refuses %p with a configuration error', (value) => {
     expect(() => loadConfig({ WORKERS: value })).toThrow(ConfigError);
-    expect(() => loadConfig({ WORKERS: value })).toThrow(`WORKERS must be an integer from 0 to 64 (0: one process without a supervisor), got "${value}"`);
+    expect(() => loadConfig({ WORKERS: value })).toThrow(
+      `WORKERS must be an integer from 0 to 64 (0: one process without a supervisor), got "${value}"`,
+    );
   });
 });

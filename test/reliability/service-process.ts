@@ -22,7 +22,8 @@ export function buildDist(): void {
     execFileSync(process.execPath, [path.join(ROOT, 'scripts/build-if-needed.js')], { cwd: ROOT, stdio: 'pipe' });
   } catch (e) {
     const src = fs.statSync(path.join(ROOT, 'src/ops/supervisor.ts')).mtimeMs;
-    if (!fs.existsSync(path.join(DIST, 'main.js')) || fs.statSync(path.join(DIST, 'ops/supervisor.js')).mtimeMs < src) throw e;
+    if (!fs.existsSync(path.join(DIST, 'main.js')) || fs.statSync(path.join(DIST, 'ops/supervisor.js')).mtimeMs < src)
+      throw e;
   }
 }
 
@@ -42,7 +43,12 @@ export async function freshDatabase(prefix: string): Promise<{ url: string; drop
     const c = new Client({ connectionString: base });
     await c.connect();
     try {
-      await waitFor('the sessions of the stopped service end', async () => (await c.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name])).rows[0].n === 0, 5000).catch(() => undefined);
+      await waitFor(
+        'the sessions of the stopped service end',
+        async () =>
+          (await c.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name])).rows[0].n === 0,
+        5000,
+      ).catch(() => undefined);
       await c.query(`drop database if exists ${name} with (force)`);
     } finally {
       await c.end();
@@ -79,7 +85,9 @@ export function spawnNode(script: string, env: Record<string, string>, args: str
     for (const p of parts) if (p.startsWith('{')) lines.push(JSON.parse(p) as LogLine);
   });
   child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   return {
     child,
     lines,
@@ -90,21 +98,37 @@ export function spawnNode(script: string, env: Record<string, string>, args: str
       // A process ended by a signal has no exit code: its signal ends the wait as well.
       const ended = () => child.exitCode !== null || child.signalCode !== null;
       await waitFor(what, () => (found = lines.find(pred)) !== undefined || ended(), limitMs);
-      if (!found) throw new Error(`process exited (${child.exitCode ?? child.signalCode}) before logging: ${what}\n${err}`);
+      if (!found)
+        throw new Error(`process exited (${child.exitCode ?? child.signalCode}) before logging: ${what}\n${err}`);
       return found;
     },
   };
 }
 
 /** One GET on a new connection (no keep-alive: each poll is a new connection the primary hands out). */
-export function getOnce(port: number, urlPath: string, headers: Record<string, string> = {}, timeoutMs = 5000): Promise<{ status: number; body: string }> {
+export function getOnce(
+  port: number,
+  urlPath: string,
+  headers: Record<string, string> = {},
+  timeoutMs = 5000,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port, path: urlPath, agent: false, headers: { connection: 'close', ...headers }, timeout: timeoutMs }, (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString('utf8')));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      res.on('error', reject);
-    });
+    const req = http.get(
+      {
+        host: '127.0.0.1',
+        port,
+        path: urlPath,
+        agent: false,
+        headers: { connection: 'close', ...headers },
+        timeout: timeoutMs,
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString('utf8')));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        res.on('error', reject);
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.on('error', reject);
   });
@@ -117,11 +141,22 @@ export const ROOT_TOKEN = 'supervisor-test-root-token-0123';
  * `npm start` (dist/main.js) with WORKERS=2 on a fresh database; resolves when the primary says every
  * worker listens. `nodeArgs` go before the script (a preload, heap flags: the last heap flag wins).
  */
-export async function startService(env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<{ svc: RunningProcess; port: number; drop: () => Promise<void> }> {
+export async function startService(
+  env: Record<string, string> = {},
+  nodeArgs: string[] = [],
+): Promise<{ svc: RunningProcess; port: number; drop: () => Promise<void> }> {
   const db = await freshDatabase('supervisor');
   const port = await freePort();
-  const svc = spawnNode(MAIN, { DATABASE_URL: db.url, PORT: String(port), WORKERS: '2', INITIAL_ROOT_TOKEN: ROOT_TOKEN, ...env }, nodeArgs);
-  await svc.line('all workers listening', (l) => l.msg === `listening on http://127.0.0.1:${port} with 2 workers`, 60_000);
+  const svc = spawnNode(
+    MAIN,
+    { DATABASE_URL: db.url, PORT: String(port), WORKERS: '2', INITIAL_ROOT_TOKEN: ROOT_TOKEN, ...env },
+    nodeArgs,
+  );
+  await svc.line(
+    'all workers listening',
+    (l) => l.msg === `listening on http://127.0.0.1:${port} with 2 workers`,
+    60_000,
+  );
   return { svc, port, drop: db.drop };
 }
 
@@ -131,7 +166,8 @@ export function servingWorkers(svc: RunningProcess): Map<number, number> {
   for (const l of svc.lines) {
     const msg = String(l.msg);
     if (msg === 'worker listening') serving.set(l.worker as number, l.pid as number);
-    else if (msg.startsWith('worker died') || msg.startsWith('worker exited') || msg === 'worker stopped') serving.delete(l.worker as number);
+    else if (msg.startsWith('worker died') || msg.startsWith('worker exited') || msg === 'worker stopped')
+      serving.delete(l.worker as number);
   }
   return serving;
 }

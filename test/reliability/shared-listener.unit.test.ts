@@ -13,11 +13,13 @@ const CHILD = path.join(__dirname, 'fixtures/socket-child.js');
 
 function get(port: number): Promise<string> {
   return new Promise((resolve, reject) => {
-    http.get({ host: '127.0.0.1', port, path: '/', agent: false, timeout: 20_000 }, (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString('utf8')));
-      res.on('end', () => resolve(body));
-    }).on('error', reject);
+    http
+      .get({ host: '127.0.0.1', port, path: '/', agent: false, timeout: 20_000 }, (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString('utf8')));
+        res.on('end', () => resolve(body));
+      })
+      .on('error', reject);
   });
 }
 
@@ -67,7 +69,9 @@ describe('the shared listening socket', () => {
     const taken = await openSharedListener('127.0.0.1', 0);
     try {
       const child = await childOn(taken); // listening, as a running service's socket is
-      await expect(openSharedListener('127.0.0.1', taken.port)).rejects.toThrow(`bind EADDRINUSE: address already in use 127.0.0.1:${taken.port}`);
+      await expect(openSharedListener('127.0.0.1', taken.port)).rejects.toThrow(
+        `bind EADDRINUSE: address already in use 127.0.0.1:${taken.port}`,
+      );
       child.kill('SIGKILL');
       await exited(child);
       const byName = await openSharedListener('localhost', 0);

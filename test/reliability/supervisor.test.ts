@@ -4,7 +4,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../src/core/db/embedded/embedded-postgres';
 import { waitFor } from './fault-support';
-import { DIST, MAIN, ROOT_TOKEN as TOKEN, buildDist, connectionOwner, freshDatabase, getOnce, isRunning, spawnNode, startService, type LogLine, type RunningProcess } from './service-process';
+import {
+  DIST,
+  MAIN,
+  ROOT_TOKEN as TOKEN,
+  buildDist,
+  connectionOwner,
+  freshDatabase,
+  getOnce,
+  isRunning,
+  spawnNode,
+  startService,
+  type LogLine,
+  type RunningProcess,
+} from './service-process';
 
 // `npm start` as real processes: the supervisor's primary (src/ops/cluster-primary.ts) and its
 // workers (docs/operations.md#process-supervision-and-uncaught-errors). Each test starts its own service on a free port.
@@ -32,7 +45,9 @@ function slowRequest(port: number) {
     socket,
     async start() {
       await opened;
-      socket.write(`POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 5)}`);
+      socket.write(
+        `POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 5)}`,
+      );
     },
     finish: () => socket.write(body.slice(5)),
     closed,
@@ -71,17 +86,34 @@ describe('npm start: the supervisor', () => {
       const slow = slowRequest(port);
       await slow.start();
       let holder: number | undefined;
-      await waitFor('the connection reaches a worker', () => (holder = connectionOwner(port, slow.socket.localPort!, pids)) !== undefined, 5000);
+      await waitFor(
+        'the connection reaches a worker',
+        () => (holder = connectionOwner(port, slow.socket.localPort!, pids)) !== undefined,
+        5000,
+      );
       const [victimId, victimPid] = [...workers].find(([, pid]) => pid !== holder)!;
-      await new Promise<void>((resolve) => (betweenPolls = () => {
-        process.kill(victimPid, 'SIGKILL');
-        resolve();
-      }));
+      await new Promise<void>(
+        (resolve) =>
+          (betweenPolls = () => {
+            process.kill(victimPid, 'SIGKILL');
+            resolve();
+          }),
+      );
 
-      const died = await svc.line('the death is noticed', (l) => l.msg === 'worker died; forking its replacement' && l.worker === victimId);
+      const died = await svc.line(
+        'the death is noticed',
+        (l) => l.msg === 'worker died; forking its replacement' && l.worker === victimId,
+      );
       expect(died).toMatchObject({ level: 50, pid: victimPid, signal: 'SIGKILL' });
-      const forked = await svc.line('a replacement is forked', (l) => l.msg === 'worker started' && l.replaces === victimId);
-      const listening = await svc.line('the replacement listens', (l) => l.msg === 'worker listening' && l.worker === forked.worker, 30_000);
+      const forked = await svc.line(
+        'a replacement is forked',
+        (l) => l.msg === 'worker started' && l.replaces === victimId,
+      );
+      const listening = await svc.line(
+        'the replacement listens',
+        (l) => l.msg === 'worker listening' && l.worker === forked.worker,
+        30_000,
+      );
       expect(ms(forked) - ms(died)).toBeLessThan(1000);
       expect(listening.sinceDeathMs).toEqual(expect.any(Number));
 
@@ -118,16 +150,34 @@ describe('npm start: the supervisor', () => {
       const rejected = await getOnce(port, '/reject?private_token=glpat-needle', { 'x-request-id': 'req-reject-1' });
       expect(rejected).toEqual({ status: 200, body: 'ok' });
       const rejection = await svc.line('the rejection is logged', (l) => l.reqId === 'req-reject-1');
-      expect(rejection).toMatchObject({ level: 50, msg: 'unhandled promise rejection; the process keeps serving', method: 'GET', path: '/reject', err: { type: 'Error', message: 'rejected with nobody listening' } });
+      expect(rejection).toMatchObject({
+        level: 50,
+        msg: 'unhandled promise rejection; the process keeps serving',
+        method: 'GET',
+        path: '/reject',
+        err: { type: 'Error', message: 'rejected with nobody listening' },
+      });
 
       const crashed = await getOnce(port, '/throw?private_token=glpat-needle', { 'x-request-id': 'req-crash-1' });
       expect(crashed).toEqual({ status: 200, body: 'answered during the grace' });
       const fatal = await svc.line('the exception is logged', (l) => l.reqId === 'req-crash-1');
-      expect(fatal).toMatchObject({ level: 60, method: 'GET', path: '/throw', origin: 'uncaughtException', err: { type: 'Error', message: 'thrown in a timer callback' } });
+      expect(fatal).toMatchObject({
+        level: 60,
+        method: 'GET',
+        path: '/throw',
+        origin: 'uncaughtException',
+        err: { type: 'Error', message: 'thrown in a timer callback' },
+      });
       expect((fatal.err as { stack: string }).stack).toContain('crash-worker.js');
 
-      const forked = await svc.line('a replacement is forked', (l) => l.msg === 'worker started' && l.replaces === fatal.worker);
-      const exited = await svc.line('the crashed worker exits 1', (l) => l.msg === 'worker exited (its replacement was already forked)' && l.worker === fatal.worker);
+      const forked = await svc.line(
+        'a replacement is forked',
+        (l) => l.msg === 'worker started' && l.replaces === fatal.worker,
+      );
+      const exited = await svc.line(
+        'the crashed worker exits 1',
+        (l) => l.msg === 'worker exited (its replacement was already forked)' && l.worker === fatal.worker,
+      );
       expect(exited.code).toBe(1);
       expect(ms(forked)).toBeLessThanOrEqual(ms(exited));
       await svc.line('the replacement listens', (l) => l.msg === 'worker listening' && l.worker === forked.worker);
@@ -147,21 +197,37 @@ describe('npm start: start-up failures stop the primary without forking again', 
   it('exits 2 on a bad WORKERS value, with one line and no worker', async () => {
     const svc = spawnNode(MAIN, { WORKERS: 'many', PORT: String(await freePort()) });
     expect(await svc.exited).toEqual({ code: 2, signal: null });
-    expect(svc.stderr()).toBe('configuration error: WORKERS must be an integer from 0 to 64 (0: one process without a supervisor), got "many"\n');
+    expect(svc.stderr()).toBe(
+      'configuration error: WORKERS must be an integer from 0 to 64 (0: one process without a supervisor), got "many"\n',
+    );
     expect(svc.lines).toEqual([]);
   });
 
   it('exits 2 on a wrong module setting, naming each wrong variable (they fell back to their defaults before)', async () => {
-    const svc = spawnNode(MAIN, { WORKERS: '2', PORT: String(await freePort()), PAGES_HOST: 'pages example', SYSTEM_HOOK_TIMEOUT_MS: '10s' });
+    const svc = spawnNode(MAIN, {
+      WORKERS: '2',
+      PORT: String(await freePort()),
+      PAGES_HOST: 'pages example',
+      SYSTEM_HOOK_TIMEOUT_MS: '10s',
+    });
     expect(await svc.exited).toEqual({ code: 2, signal: null });
-    expect(svc.stderr()).toBe('configuration error: PAGES_HOST must be a host name such as pages.example.com, got "pages example"; SYSTEM_HOOK_TIMEOUT_MS must be a whole number greater than 0, got "10s"\n');
+    expect(svc.stderr()).toBe(
+      'configuration error: PAGES_HOST must be a host name such as pages.example.com, got "pages example"; SYSTEM_HOOK_TIMEOUT_MS must be a whole number greater than 0, got "10s"\n',
+    );
     expect(svc.lines).toEqual([]);
   });
 
   it('exits 1 with one fatal line when the database is unreachable, before forking', async () => {
-    const svc = spawnNode(MAIN, { WORKERS: '2', PORT: String(await freePort()), DATABASE_URL: `postgres://nobody:x@127.0.0.1:${await freePort()}/none`, DB_CONNECT_TIMEOUT_MS: '500' });
+    const svc = spawnNode(MAIN, {
+      WORKERS: '2',
+      PORT: String(await freePort()),
+      DATABASE_URL: `postgres://nobody:x@127.0.0.1:${await freePort()}/none`,
+      DB_CONNECT_TIMEOUT_MS: '500',
+    });
     expect(await svc.exited).toEqual({ code: 1, signal: null });
-    expect(svc.lines.filter((l) => l.level === 60).map((l) => l.msg)).toEqual([expect.stringMatching(/^database start-up failed: .*; check that DATABASE_URL points to a reachable PostgreSQL/)]);
+    expect(svc.lines.filter((l) => l.level === 60).map((l) => l.msg)).toEqual([
+      expect.stringMatching(/^database start-up failed: .*; check that DATABASE_URL points to a reachable PostgreSQL/),
+    ]);
     expect(svc.lines.filter(byMsg('worker started'))).toEqual([]);
   });
 
@@ -173,7 +239,12 @@ describe('npm start: start-up failures stop the primary without forking again', 
     try {
       const svc = spawnNode(MAIN, { WORKERS: '2', PORT: String(port), DATABASE_URL: db.url });
       expect(await svc.exited).toEqual({ code: 1, signal: null });
-      expect(svc.lines.map((l) => [l.level, l.msg])).toEqual([[60, `cannot listen on 127.0.0.1:${port}: bind EADDRINUSE: address already in use 127.0.0.1:${port}; set PORT or HOST`]]);
+      expect(svc.lines.map((l) => [l.level, l.msg])).toEqual([
+        [
+          60,
+          `cannot listen on 127.0.0.1:${port}: bind EADDRINUSE: address already in use 127.0.0.1:${port}; set PORT or HOST`,
+        ],
+      ]);
     } finally {
       blocker.close();
       await db.drop();
@@ -186,16 +257,22 @@ describe('npm start without DATABASE_URL', () => {
   // A backend forked at the moment of the scan still shows the postmaster's command line until it
   // sets its own title, so a process counts as a postmaster only when its parent is not one.
   const postmasters = (pgDir: string) => {
-    const withDir = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
-      try {
-        return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').join(' ').includes(`-D ${pgDir} `);
-      } catch {
-        return false;
-      }
-    });
+    const withDir = fs
+      .readdirSync('/proc')
+      .filter((p) => /^\d+$/.test(p))
+      .filter((p) => {
+        try {
+          return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').join(' ').includes(`-D ${pgDir} `);
+        } catch {
+          return false;
+        }
+      });
     const parentOf = (p: string) => {
       try {
-        return fs.readFileSync(`/proc/${p}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1];
+        return fs
+          .readFileSync(`/proc/${p}/stat`, 'utf8')
+          .replace(/^.*\) /s, '')
+          .split(' ')[1];
       } catch {
         return undefined;
       }
@@ -207,12 +284,20 @@ describe('npm start without DATABASE_URL', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gl-supervisor-'));
     fs.chmodSync(dataDir, 0o755);
     const port = await freePort();
-    const svc = spawnNode(MAIN, { DATA_DIR: dataDir, PORT: String(port), WORKERS: '2', INITIAL_ROOT_TOKEN: TOKEN, DATABASE_URL: '' });
+    const svc = spawnNode(MAIN, {
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      WORKERS: '2',
+      INITIAL_ROOT_TOKEN: TOKEN,
+      DATABASE_URL: '',
+    });
     try {
       await svc.line('all workers listening', byMsg(`listening on http://127.0.0.1:${port} with 2 workers`), 90_000);
       expect(postmasters(path.join(dataDir, 'postgres'))).toHaveLength(1);
       expect(svc.lines.filter((l) => l.msg === 'applied database migrations')).toHaveLength(1);
-      expect(svc.lines.filter((l) => typeof l.msg === 'string' && l.msg.startsWith('embedded PostgreSQL listening'))).toHaveLength(1);
+      expect(
+        svc.lines.filter((l) => typeof l.msg === 'string' && l.msg.startsWith('embedded PostgreSQL listening')),
+      ).toHaveLength(1);
       expect(fs.existsSync(path.join(dataDir, 'secrets.key'))).toBe(true);
       for (let i = 0; i < 4; i += 1) {
         expect((await getOnce(port, '/api/v4/user', { 'private-token': TOKEN })).status).toBe(200);

@@ -1,7 +1,15 @@
 import http from 'node:http';
 import path from 'node:path';
 import { waitFor } from './fault-support';
-import { ROOT_TOKEN, buildDist, getOnce, servingWorkers, startService, type LogLine, type RunningProcess } from './service-process';
+import {
+  ROOT_TOKEN,
+  buildDist,
+  getOnce,
+  servingWorkers,
+  startService,
+  type LogLine,
+  type RunningProcess,
+} from './service-process';
 
 // A crash is not an outage (docs/operations.md#a-crash-is-not-an-outage): workers killed by requests, as real
 // `npm start` processes (src/ops/supervisor.ts, src/ops/in-flight-requests.ts).
@@ -52,7 +60,9 @@ describe('npm start: workers killed in a loop', () => {
         expect(svc.lines.some((l) => l.msg === 'worker started' && l.replaces === k.worker)).toBe(true);
       }
       // Deaths of serving workers never wait for a back-off.
-      expect(svc.lines.filter((l) => l.msg === 'workers keep failing to start: waiting before forking the replacement')).toEqual([]);
+      expect(
+        svc.lines.filter((l) => l.msg === 'workers keep failing to start: waiting before forking the replacement'),
+      ).toEqual([]);
 
       // The port accepted every connection (the supervisor holds the socket while no worker listens);
       // a call fails only when its worker is killed under it: at most one per caller and kill.
@@ -70,13 +80,22 @@ describe('npm start: workers killed in a loop', () => {
 });
 
 /** Sends a request and ignores how it ends (its worker dies under it). */
-function sendAndForget(port: number, method: string, urlPath: string, headers: Record<string, string>, body?: string): void {
-  const req = http.request({ host: '127.0.0.1', port, method, path: urlPath, agent: false, headers: { connection: 'close', ...headers } }, (res) => res.resume());
+function sendAndForget(
+  port: number,
+  method: string,
+  urlPath: string,
+  headers: Record<string, string>,
+  body?: string,
+): void {
+  const req = http.request(
+    { host: '127.0.0.1', port, method, path: urlPath, agent: false, headers: { connection: 'close', ...headers } },
+    (res) => res.resume(),
+  );
   req.on('error', () => undefined);
   req.end(body);
 }
 
-describe('npm start: the request that exhausted a worker\'s heap', () => {
+describe("npm start: the request that exhausted a worker's heap", () => {
   let svc: RunningProcess;
   let port: number;
   let drop: () => Promise<void>;
@@ -84,8 +103,13 @@ describe('npm start: the request that exhausted a worker\'s heap', () => {
 
   // A small heap (the last --max-old-space-size wins) and the test-only preload that makes a marked request exhaust it.
   beforeAll(async () => {
-    ({ svc, port, drop } = await startService({}, ['--max-old-space-size=256', '-r', path.join(__dirname, 'fixtures/exhaust-heap.js')]));
-    rootId = (JSON.parse((await getOnce(port, '/api/v4/user', { 'private-token': ROOT_TOKEN })).body) as { id: number }).id;
+    ({ svc, port, drop } = await startService({}, [
+      '--max-old-space-size=256',
+      '-r',
+      path.join(__dirname, 'fixtures/exhaust-heap.js'),
+    ]));
+    rootId = (JSON.parse((await getOnce(port, '/api/v4/user', { 'private-token': ROOT_TOKEN })).body) as { id: number })
+      .id;
   });
   afterAll(async () => {
     svc.child.kill('SIGKILL');
@@ -93,17 +117,44 @@ describe('npm start: the request that exhausted a worker\'s heap', () => {
   });
 
   const deathOf = async (reqId: string): Promise<LogLine> => {
-    const died = await svc.line(`the death of the worker serving ${reqId}`, (l) => l.msg === DIED && JSON.stringify(l.inFlight).includes(reqId), 60_000);
-    await svc.line('its replacement listens', (l) => l.msg === 'worker listening' && l.sinceDeathMs !== undefined && Date.parse(l.time) >= Date.parse(died.time));
+    const died = await svc.line(
+      `the death of the worker serving ${reqId}`,
+      (l) => l.msg === DIED && JSON.stringify(l.inFlight).includes(reqId),
+      60_000,
+    );
+    await svc.line(
+      'its replacement listens',
+      (l) =>
+        l.msg === 'worker listening' && l.sinceDeathMs !== undefined && Date.parse(l.time) >= Date.parse(died.time),
+    );
     return died;
   };
 
   it('is logged by the primary with its route, user and path when the heap filled while the event loop still turned', async () => {
-    sendAndForget(port, 'GET', `/api/v4/user?private_token=${ROOT_TOKEN}`, { 'x-request-id': 'crash-gradual-1', 'x-test-exhaust-heap': 'gradual' });
+    sendAndForget(port, 'GET', `/api/v4/user?private_token=${ROOT_TOKEN}`, {
+      'x-request-id': 'crash-gradual-1',
+      'x-test-exhaust-heap': 'gradual',
+    });
     const died = await deathOf('crash-gradual-1');
-    expect(died).toMatchObject({ level: 50, code: null, signal: 'SIGABRT', servedMs: expect.any(Number), heap: { usedMb: expect.any(Number), limitMb: expect.any(Number) } });
+    expect(died).toMatchObject({
+      level: 50,
+      code: null,
+      signal: 'SIGABRT',
+      servedMs: expect.any(Number),
+      heap: { usedMb: expect.any(Number), limitMb: expect.any(Number) },
+    });
     expect(died.inFlight).toEqual([
-      { reqId: 'crash-gradual-1', method: 'GET', path: '/api/v4/user', route: 'GET /user', userId: rootId, ip: '127.0.0.1', bytes: 0, why: 'heap', ageMs: expect.any(Number) },
+      {
+        reqId: 'crash-gradual-1',
+        method: 'GET',
+        path: '/api/v4/user',
+        route: 'GET /user',
+        userId: rootId,
+        ip: '127.0.0.1',
+        bytes: 0,
+        why: 'heap',
+        ageMs: expect.any(Number),
+      },
     ]);
     expect(svc.stderr()).toContain('JavaScript heap out of memory');
     expect(JSON.stringify(svc.lines)).not.toContain(ROOT_TOKEN);
@@ -111,11 +162,29 @@ describe('npm start: the request that exhausted a worker\'s heap', () => {
 
   it('is logged by the primary with its size and user when a large body exhausted the heap in one synchronous step', async () => {
     const body = JSON.stringify({ message: 'x'.repeat(70_000) });
-    sendAndForget(port, 'POST', '/api/v4/broadcast_messages', { 'private-token': ROOT_TOKEN, 'content-type': 'application/json', 'x-request-id': 'crash-at-once-1', 'x-test-exhaust-heap': 'at-once' }, body);
+    sendAndForget(
+      port,
+      'POST',
+      '/api/v4/broadcast_messages',
+      {
+        'private-token': ROOT_TOKEN,
+        'content-type': 'application/json',
+        'x-request-id': 'crash-at-once-1',
+        'x-test-exhaust-heap': 'at-once',
+      },
+      body,
+    );
     const died = await deathOf('crash-at-once-1');
     expect(died).toMatchObject({ level: 50, signal: 'SIGABRT' });
     expect(died.inFlight).toEqual([
-      expect.objectContaining({ reqId: 'crash-at-once-1', method: 'POST', path: '/api/v4/broadcast_messages', userId: rootId, bytes: Buffer.byteLength(body), why: 'large' }),
+      expect.objectContaining({
+        reqId: 'crash-at-once-1',
+        method: 'POST',
+        path: '/api/v4/broadcast_messages',
+        userId: rootId,
+        bytes: Buffer.byteLength(body),
+        why: 'large',
+      }),
     ]);
     expect(JSON.stringify(svc.lines)).not.toContain(ROOT_TOKEN);
   });

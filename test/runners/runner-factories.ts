@@ -16,7 +16,17 @@ export interface TestRunner {
 
 export async function createRunner(
   t: TestApp,
-  opts: { shared?: boolean; active?: boolean; locked?: boolean; description?: string; projects?: { id: number }[]; contactedAt?: Date | null; tagList?: string[]; runUntagged?: boolean; accessLevel?: number } = {},
+  opts: {
+    shared?: boolean;
+    active?: boolean;
+    locked?: boolean;
+    description?: string;
+    projects?: { id: number }[];
+    contactedAt?: Date | null;
+    tagList?: string[];
+    runUntagged?: boolean;
+    accessLevel?: number;
+  } = {},
 ): Promise<TestRunner> {
   seq += 1;
   const token = crypto.randomBytes(15).toString('hex');
@@ -26,10 +36,24 @@ export async function createRunner(
     t,
     `insert into ci_runners (id, token, token_digest, description, active, is_shared, locked, contacted_at, tag_list, run_untagged, access_level)
      values (?, ?, ?, ?, ?, ?, ?, ?, ?::text[], ?, ?) returning id`,
-    [id, TEST_SECRETS.seal(token, runnerTokenSlot(id)), TEST_SECRETS.digest(token), opts.description ?? `runner ${seq}`, opts.active ?? true, !!opts.shared, !!opts.locked,
-      opts.contactedAt ?? null, `{${(opts.tagList ?? []).join(',')}}`, opts.runUntagged ?? true, opts.accessLevel ?? 0],
+    [
+      id,
+      TEST_SECRETS.seal(token, runnerTokenSlot(id)),
+      TEST_SECRETS.digest(token),
+      opts.description ?? `runner ${seq}`,
+      opts.active ?? true,
+      !!opts.shared,
+      !!opts.locked,
+      opts.contactedAt ?? null,
+      `{${(opts.tagList ?? []).join(',')}}`,
+      opts.runUntagged ?? true,
+      opts.accessLevel ?? 0,
+    ],
   );
-  for (const p of opts.projects ?? []) await t.orm.em.getConnection().execute('insert into ci_runner_projects (runner_id, project_id) values (?, ?)', [r.id, p.id]);
+  for (const p of opts.projects ?? [])
+    await t.orm.em
+      .getConnection()
+      .execute('insert into ci_runner_projects (runner_id, project_id) values (?, ?)', [r.id, p.id]);
   return { id: r.id, token };
 }
 
@@ -42,7 +66,16 @@ export interface TestJob {
 /** A job with its pipeline and commit; `at` fixes created/started/finished times. */
 export async function createJob(
   t: TestApp,
-  opts: { runner: { id: number } | null; project: { id: number }; status?: string; user?: { id: number } | null; name?: string; at?: Date; coverage?: number | null; withCommit?: boolean },
+  opts: {
+    runner: { id: number } | null;
+    project: { id: number };
+    status?: string;
+    user?: { id: number } | null;
+    name?: string;
+    at?: Date;
+    coverage?: number | null;
+    withCommit?: boolean;
+  },
 ): Promise<TestJob> {
   seq += 1;
   const sha = crypto.createHash('sha1').update(`commit-${seq}`).digest('hex');
@@ -54,8 +87,11 @@ export async function createJob(
       [opts.project.id, sha, `Commit ${seq}`, `Commit ${seq}\n\nBody`, at, at, `{${'a'.repeat(40)}}`],
     );
   }
-  const pipeline = await one<{ id: number }>(t, `insert into ci_pipelines (project_id, sha, ref, status, user_id) values (?, ?, 'main', 'success', ?) returning id`,
-    [opts.project.id, sha, opts.user?.id ?? null]);
+  const pipeline = await one<{ id: number }>(
+    t,
+    `insert into ci_pipelines (project_id, sha, ref, status, user_id) values (?, ?, 'main', 'success', ?) returning id`,
+    [opts.project.id, sha, opts.user?.id ?? null],
+  );
   const status = opts.status ?? 'success';
   const started = ['created', 'pending', 'skipped', 'manual'].includes(status) ? null : new Date(at.getTime() + 1000);
   const finished = started && status !== 'running' ? new Date(at.getTime() + 61500) : null;
@@ -63,7 +99,18 @@ export async function createJob(
     t,
     `insert into ci_builds (project_id, pipeline_id, runner_id, user_id, status, stage, name, ref, tag, coverage, created_at, started_at, finished_at)
      values (?, ?, ?, ?, ?, 'test', ?, 'main', false, ?, ?, ?, ?) returning id`,
-    [opts.project.id, pipeline.id, opts.runner?.id ?? null, opts.user?.id ?? null, status, opts.name ?? `job ${seq}`, opts.coverage ?? null, at, started, finished],
+    [
+      opts.project.id,
+      pipeline.id,
+      opts.runner?.id ?? null,
+      opts.user?.id ?? null,
+      status,
+      opts.name ?? `job ${seq}`,
+      opts.coverage ?? null,
+      at,
+      started,
+      finished,
+    ],
   );
   return { id: job.id, pipelineId: pipeline.id, sha };
 }

@@ -1,4 +1,12 @@
-import { addGroupMember, addProjectMember, createGroup, createProject, createUser, type TestProject, type TestUser } from '../support/factories';
+import {
+  addGroupMember,
+  addProjectMember,
+  createGroup,
+  createProject,
+  createUser,
+  type TestProject,
+  type TestUser,
+} from '../support/factories';
 import type { TestApp } from '../support/test-app';
 import { createRunner, type TestRunner } from './runner-factories';
 

@@ -50,8 +50,19 @@ describe('npm run seed: runners and jobs', () => {
                  select 1 from ci_runners r where r.id = b.runner_id and (r.is_shared or exists (
                    select 1 from ci_runner_projects rp where rp.runner_id = r.id and rp.project_id = b.project_id)))) as strays`,
     );
-    expect(c).toEqual({ runners: '20', shared: '2', jobs: '20000', statuses: '8', pipelines: '2000', commits: '2000', strays: '0' });
-    const specific = await queryOne<{ id: number }>(t, `select id from ci_runners where description = 'scale-runner-2-5'`);
+    expect(c).toEqual({
+      runners: '20',
+      shared: '2',
+      jobs: '20000',
+      statuses: '8',
+      pipelines: '2000',
+      commits: '2000',
+      strays: '0',
+    });
+    const specific = await queryOne<{ id: number }>(
+      t,
+      `select id from ci_runners where description = 'scale-runner-2-5'`,
+    );
     const page = await api(t, ROOT_TOKEN).get(`/api/v4/runners/${specific!.id}/jobs?per_page=100`);
     expect(page.body).toHaveLength(100);
     expect(page.headers['x-total']).toBe('1000');

@@ -12,8 +12,22 @@ import { runnerWorld, type RunnerWorld } from './runner-fixture';
 const t = useTestApp();
 
 const RUNNER_DETAIL_KEYS = [
-  'access_level', 'active', 'architecture', 'contacted_at', 'description', 'id', 'is_shared', 'locked', 'name', 'platform', 'projects',
-  'revision', 'run_untagged', 'tag_list', 'token', 'version',
+  'access_level',
+  'active',
+  'architecture',
+  'contacted_at',
+  'description',
+  'id',
+  'is_shared',
+  'locked',
+  'name',
+  'platform',
+  'projects',
+  'revision',
+  'run_untagged',
+  'tag_list',
+  'token',
+  'version',
 ].sort();
 
 interface ShareWorld extends RunnerWorld {
@@ -65,37 +79,51 @@ describe('GET /runners/:id', () => {
 
   it('returns 403 once the share has expired', async () => {
     const w = await shareWorld();
-    await t.orm.em.getConnection().execute(`update project_group_links set expires_at = current_date where group_id in (select id from namespaces where path in ('partners', 'partners-sub'))`);
+    await t.orm.em
+      .getConnection()
+      .execute(
+        `update project_group_links set expires_at = current_date where group_id in (select id from namespaces where path in ('partners', 'partners-sub'))`,
+      );
     for (const user of [w.shareMaster, w.parentOwner]) {
-      expect((await api(t, user.token).get(`/api/v4/runners/${w.specific.id}`)).body).toEqual({ message: '403 Forbidden - No access granted' });
+      expect((await api(t, user.token).get(`/api/v4/runners/${w.specific.id}`)).body).toEqual({
+        message: '403 Forbidden - No access granted',
+      });
     }
   });
 });
 
 describe('the other runner routes with the same check', () => {
-  it('a Master through a share lists, updates and reads the jobs of the project\'s runners', async () => {
+  it("a Master through a share lists, updates and reads the jobs of the project's runners", async () => {
     const w = await shareWorld();
     const owned = await api(t, w.shareMaster.token).get('/api/v4/runners').expect(200);
     expect(ids(owned.body)).toEqual([w.specific.id, w.multi.id]);
-    const put = await api(t, w.shareMaster.token).put(`/api/v4/runners/${w.specific.id}`).send({ description: 'via share' });
+    const put = await api(t, w.shareMaster.token)
+      .put(`/api/v4/runners/${w.specific.id}`)
+      .send({ description: 'via share' });
     expect([put.status, put.body.description, put.body.token]).toEqual([200, 'via share', w.specific.token]);
     expect((await api(t, w.shareMaster.token).get(`/api/v4/runners/${w.specific.id}/jobs`)).status).toBe(200);
     // The share covers the shared project only: a runner of the group's other project stays 403.
     const elsewhere = await createRunner(t, { description: 'elsewhere', projects: [w.other] });
-    expect((await api(t, w.shareMaster.token).get(`/api/v4/runners/${elsewhere.id}`)).body).toEqual({ message: '403 Forbidden - No access granted' });
+    expect((await api(t, w.shareMaster.token).get(`/api/v4/runners/${elsewhere.id}`)).body).toEqual({
+      message: '403 Forbidden - No access granted',
+    });
   });
 
   it('a Developer through a share gets 403 on the project runner list and on the runner', async () => {
     const w = await shareWorld();
-    expect((await api(t, w.shareDeveloper.token).get(`/api/v4/projects/${w.other.id}/runners`)).body).toEqual({ message: '403 Forbidden' });
-    expect((await api(t, w.shareDeveloper.token).put(`/api/v4/runners/${w.multi.id}`).send({ description: 'x' })).body)
-      .toEqual({ message: '403 Forbidden - No access granted' });
+    expect((await api(t, w.shareDeveloper.token).get(`/api/v4/projects/${w.other.id}/runners`)).body).toEqual({
+      message: '403 Forbidden',
+    });
+    expect(
+      (await api(t, w.shareDeveloper.token).put(`/api/v4/runners/${w.multi.id}`).send({ description: 'x' })).body,
+    ).toEqual({ message: '403 Forbidden - No access granted' });
     expect((await api(t, w.shareDeveloper.token).get('/api/v4/runners').expect(200)).body).toEqual([]);
   });
 });
 
 describe('GraphQL and REST agree (one permission function)', () => {
-  const PROJECT_RUNNERS = (projectId: number) => `{ projectRunners(projectId: "${projectId}") { nodes { id: databaseId isShared token } } }`;
+  const PROJECT_RUNNERS = (projectId: number) =>
+    `{ projectRunners(projectId: "${projectId}") { nodes { id: databaseId isShared token } } }`;
 
   it('projectRunners shows a Master through a share the tokens GET /runners/:id shows them; shared runners without token', async () => {
     const w = await shareWorld();

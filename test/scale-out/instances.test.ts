@@ -4,7 +4,16 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { waitFor } from '../reliability/fault-support';
 import { buildDist, freshDatabase, getOnce, spawnNode, type LogLine } from '../reliability/service-process';
-import { client, describeWith, MAIN, startHaproxy, startInstance, startPgbouncer, type Instance, type Proxy } from './topology';
+import {
+  client,
+  describeWith,
+  MAIN,
+  startHaproxy,
+  startInstance,
+  startPgbouncer,
+  type Instance,
+  type Proxy,
+} from './topology';
 
 // Several instances of the service on one PostgreSQL (docs/scale-out.md).
 jest.setTimeout(240_000);
@@ -58,18 +67,28 @@ describe('instances starting on one database', () => {
       // As README allowed before: no SECRETS_KEY, a DATA_DIR of its own (a key file is generated there).
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'so-second-'));
       cleanup.push(dataDir);
-      const second = spawnNode(MAIN, { DATABASE_URL: db.url, PORT: '0', WORKERS: '1', SECRETS_KEY: '', DATA_DIR: dataDir });
+      const second = spawnNode(MAIN, {
+        DATABASE_URL: db.url,
+        PORT: '0',
+        WORKERS: '1',
+        SECRETS_KEY: '',
+        DATA_DIR: dataDir,
+      });
       expect(await second.exited).toEqual({ code: 2, signal: null });
       const fatal = second.lines.filter((l) => l.level >= 50);
       expect(fatal).toHaveLength(1);
       expect(fatal[0].level).toBe(60);
-      expect(fatal[0].msg).toContain(`secrets key check failed: the key file ${dataDir}/secrets.key is not the secrets key of this database`);
+      expect(fatal[0].msg).toContain(
+        `secrets key check failed: the key file ${dataDir}/secrets.key is not the secrets key of this database`,
+      );
       expect(fatal[0].msg).toContain('set SECRETS_KEY here');
       expect(second.lines.some((l) => l.msg === 'worker started' || String(l.msg).startsWith('listening'))).toBe(false);
 
       const third = spawnNode(MAIN, { DATABASE_URL: db.url, PORT: '0', WORKERS: '0', SECRETS_KEY: 'b'.repeat(64) });
       expect(await third.exited).toEqual({ code: 2, signal: null });
-      expect(third.lines.find((l) => l.level === 60)?.msg).toContain('secrets key check failed: SECRETS_KEY is not the secrets key of this database');
+      expect(third.lines.find((l) => l.level === 60)?.msg).toContain(
+        'secrets key check failed: SECRETS_KEY is not the secrets key of this database',
+      );
       // The first instance never saw anything of it.
       expect((await getOnce(first.port, '/-/readiness')).status).toBe(200);
     } finally {
@@ -96,18 +115,35 @@ async function changesPropagate(a: Instance, others: Instance[]): Promise<number
   try {
     const limit = 4242 + Math.floor(Math.random() * 1000);
     expect((await ca.call('PUT', `/api/v4/application/settings?default_projects_limit=${limit}`)).status).toBe(200);
-    await seenEverywhere('the setting', async (c) => (await c.call('GET', '/api/v4/application/settings')).body.default_projects_limit === limit);
+    await seenEverywhere(
+      'the setting',
+      async (c) => (await c.call('GET', '/api/v4/application/settings')).body.default_projects_limit === limit,
+    );
 
     expect((await ca.call('POST', '/api/v4/features/scale_out_flag', { value: 'true' })).status).toBe(201);
-    await seenEverywhere('the feature flag', async (c) => ((await c.call('GET', '/api/v4/features')).body as { name: string; state: string }[]).some((f) => f.name === 'scale_out_flag' && f.state === 'on'));
+    await seenEverywhere('the feature flag', async (c) =>
+      ((await c.call('GET', '/api/v4/features')).body as { name: string; state: string }[]).some(
+        (f) => f.name === 'scale_out_flag' && f.state === 'on',
+      ),
+    );
 
-    const message = (await ca.call('POST', '/api/v4/broadcast_messages', { message: `scale-out ${limit}` })).body as { id: number };
-    await seenEverywhere('the broadcast message', async (c) => (await c.call('GET', `/api/v4/broadcast_messages/${message.id}`)).status === 200);
+    const message = (await ca.call('POST', '/api/v4/broadcast_messages', { message: `scale-out ${limit}` })).body as {
+      id: number;
+    };
+    await seenEverywhere(
+      'the broadcast message',
+      async (c) => (await c.call('GET', `/api/v4/broadcast_messages/${message.id}`)).status === 200,
+    );
 
-    const registration = (await ca.call('GET', '/api/v4/application/settings')).body.runners_registration_token as string;
-    const runner = (await ca.call('POST', '/api/v4/runners', { token: registration, description: `so-${limit}` })).body as { id: number };
+    const registration = (await ca.call('GET', '/api/v4/application/settings')).body
+      .runners_registration_token as string;
+    const runner = (await ca.call('POST', '/api/v4/runners', { token: registration, description: `so-${limit}` }))
+      .body as { id: number };
     expect((await ca.call('PUT', `/api/v4/runners/${runner.id}`, { active: false })).status).toBe(200);
-    await seenEverywhere('the paused runner', async (c) => (await c.call('GET', `/api/v4/runners/${runner.id}`)).body.active === false);
+    await seenEverywhere(
+      'the paused runner',
+      async (c) => (await c.call('GET', `/api/v4/runners/${runner.id}`)).body.active === false,
+    );
   } finally {
     ca.close();
     for (const c of cs) c.close();
@@ -143,10 +179,12 @@ function mixedLoad(port: number, workers: number, tag: string) {
           p = '/api/v4/groups';
           r = await c.call(method, p, { name: groupPath, path: groupPath });
           if (r.status === 201) result.written.push({ id: r.body.id, path: groupPath });
-        } else if (step === 4 && result.written.length > 0) p = `/api/v4/groups/${result.written[result.written.length - 1].id}`;
+        } else if (step === 4 && result.written.length > 0)
+          p = `/api/v4/groups/${result.written[result.written.length - 1].id}`;
         if (!r) r = await c.call(method, p);
         result.requests += 1;
-        if (r.status < 200 || r.status >= 300) result.failures.push({ method, path: p, status: r.status, error: r.error, body: r.body });
+        if (r.status < 200 || r.status >= 300)
+          result.failures.push({ method, path: p, status: r.status, error: r.error, body: r.body });
       }
     } finally {
       c.close();
@@ -169,7 +207,13 @@ async function rollingRestart(instances: Instance[], proxy: Proxy): Promise<{ re
   for (const inst of instances) {
     const started = Date.now();
     const exit = await inst.stop('SIGTERM');
-    if (exit.code !== 0) throw new Error(`${inst.name} exited ${JSON.stringify(exit)}:\n${inst.proc.lines.filter((l) => l.level >= 40 || /stop|drain|shut/.test(l.msg)).map((l) => JSON.stringify(l).slice(0, 400)).join('\n')}\n${inst.proc.stderr()}`);
+    if (exit.code !== 0)
+      throw new Error(
+        `${inst.name} exited ${JSON.stringify(exit)}:\n${inst.proc.lines
+          .filter((l) => l.level >= 40 || /stop|drain|shut/.test(l.msg))
+          .map((l) => JSON.stringify(l).slice(0, 400))
+          .join('\n')}\n${inst.proc.stderr()}`,
+      );
     await inst.restart();
     await waitFor(`${inst.name} back in rotation`, async () => (await proxy.upServers()).includes(inst.name), 20_000);
     restartMs.push(Date.now() - started);
@@ -221,7 +265,14 @@ describeWith(['haproxy'], 'three instances behind HAProxy', () => {
       const result = await load.finish();
       const lost = await readBack(instances[1].port, result.written);
 
-      report('haproxy', { requests: result.requests, failures: result.failures.length, writes: result.written.length, lost, restartMs, propagationMs });
+      report('haproxy', {
+        requests: result.requests,
+        failures: result.failures.length,
+        writes: result.written.length,
+        lost,
+        restartMs,
+        propagationMs,
+      });
       expect(result.failures).toEqual([]);
       expect(result.requests).toBeGreaterThan(100);
       expect(result.written.length).toBeGreaterThan(10);
@@ -234,39 +285,50 @@ describeWith(['haproxy'], 'three instances behind HAProxy', () => {
   });
 });
 
-describeWith(['haproxy', 'pgbouncer'], 'three instances behind HAProxy, through PgBouncer in transaction pooling mode', () => {
-  it('serves, propagates changes (LISTEN on DATABASE_DIRECT_URL) and survives a rolling restart', async () => {
-    const db = await freshDatabase('scaleout_pgb');
-    let instances: Instance[] = [];
-    let proxy: Proxy | undefined;
-    const bouncer = await startPgbouncer(db.url);
-    try {
-      const env = { DATABASE_URL: bouncer.url, DATABASE_DIRECT_URL: db.url, ...DRAIN };
-      instances = await Promise.all(['a', 'b', 'c'].map((n) => startInstance(n, env)));
-      expect(instances.flatMap((i) => i.proc.lines.filter(byMsg('applied database migrations')))).toHaveLength(1);
-      proxy = await startHaproxy(instances.map((i) => ({ name: i.name, port: i.port })));
+describeWith(
+  ['haproxy', 'pgbouncer'],
+  'three instances behind HAProxy, through PgBouncer in transaction pooling mode',
+  () => {
+    it('serves, propagates changes (LISTEN on DATABASE_DIRECT_URL) and survives a rolling restart', async () => {
+      const db = await freshDatabase('scaleout_pgb');
+      let instances: Instance[] = [];
+      let proxy: Proxy | undefined;
+      const bouncer = await startPgbouncer(db.url);
+      try {
+        const env = { DATABASE_URL: bouncer.url, DATABASE_DIRECT_URL: db.url, ...DRAIN };
+        instances = await Promise.all(['a', 'b', 'c'].map((n) => startInstance(n, env)));
+        expect(instances.flatMap((i) => i.proc.lines.filter(byMsg('applied database migrations')))).toHaveLength(1);
+        proxy = await startHaproxy(instances.map((i) => ({ name: i.name, port: i.port })));
 
-      const propagationMs = await changesPropagate(instances[2], instances.slice(0, 2));
-      const load = mixedLoad(proxy.port, 4, 'pgb');
-      await new Promise((r) => setTimeout(r, 1000));
-      const { restartMs } = await rollingRestart(instances, proxy);
-      const result = await load.finish();
-      const lost = await readBack(instances[0].port, result.written);
+        const propagationMs = await changesPropagate(instances[2], instances.slice(0, 2));
+        const load = mixedLoad(proxy.port, 4, 'pgb');
+        await new Promise((r) => setTimeout(r, 1000));
+        const { restartMs } = await rollingRestart(instances, proxy);
+        const result = await load.finish();
+        const lost = await readBack(instances[0].port, result.written);
 
-      report('pgbouncer', { requests: result.requests, failures: result.failures.length, writes: result.written.length, lost, restartMs, propagationMs });
-      expect(result.failures).toEqual([]);
-      expect(lost).toBe(0);
-      // The pools really went through PgBouncer (it logs each client login), which refused nothing.
-      expect(bouncer.output()).toMatch(/login attempt: db=scaleout_pgb_\w+ user=/);
-      expect(bouncer.output()).not.toMatch(/unsupported startup parameter|no more connections allowed/);
-    } finally {
-      await proxy?.stop();
-      await stopAll(instances);
-      await bouncer.stop();
-      await db.drop();
-    }
-  });
-});
+        report('pgbouncer', {
+          requests: result.requests,
+          failures: result.failures.length,
+          writes: result.written.length,
+          lost,
+          restartMs,
+          propagationMs,
+        });
+        expect(result.failures).toEqual([]);
+        expect(lost).toBe(0);
+        // The pools really went through PgBouncer (it logs each client login), which refused nothing.
+        expect(bouncer.output()).toMatch(/login attempt: db=scaleout_pgb_\w+ user=/);
+        expect(bouncer.output()).not.toMatch(/unsupported startup parameter|no more connections allowed/);
+      } finally {
+        await proxy?.stop();
+        await stopAll(instances);
+        await bouncer.stop();
+        await db.drop();
+      }
+    });
+  },
+);
 
 describe('SIGTERM with SHUTDOWN_DRAIN_MS', () => {
   it('answers readiness 503 at once, keeps serving requests during the drain, then exits 0', async () => {
@@ -279,7 +341,10 @@ describe('SIGTERM with SHUTDOWN_DRAIN_MS', () => {
       await inst.proc.line('draining', byMsg('draining: /-/readiness answers 503, requests are still served'));
       const ready = await getOnce(inst.port, '/-/readiness');
       expect(ready.status).toBe(503);
-      expect(JSON.parse(ready.body)).toEqual({ status: 'failed', master_check: [{ status: 'failed', message: 'shutting down' }] });
+      expect(JSON.parse(ready.body)).toEqual({
+        status: 'failed',
+        master_check: [{ status: 'failed', message: 'shutting down' }],
+      });
       const served = await getOnce(inst.port, '/api/v4/groups');
       expect(served.status).toBe(200);
       expect(await exited).toEqual({ code: 0, signal: null });

@@ -50,13 +50,23 @@ export interface Instance {
 }
 
 const listeningLine = (port: number, workers: number) => (l: LogLine) =>
-  l.msg === (workers === 0 ? `listening on http://127.0.0.1:${port}` : `listening on http://127.0.0.1:${port} with ${workers} worker${workers === 1 ? '' : 's'}`);
+  l.msg ===
+  (workers === 0
+    ? `listening on http://127.0.0.1:${port}`
+    : `listening on http://127.0.0.1:${port} with ${workers} worker${workers === 1 ? '' : 's'}`);
 
 /** One service instance (`node dist/main.js`, the npm start flags) on `databaseUrl`, listening when resolved. */
 export async function startInstance(name: string, env: Record<string, string>): Promise<Instance> {
   const port = await freePort();
   const workers = Number(env.WORKERS ?? '0');
-  const full = { PORT: String(port), WORKERS: String(workers), INITIAL_ROOT_TOKEN: TOKEN, SECRETS_KEY, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), `so-${name}-`)), ...env };
+  const full = {
+    PORT: String(port),
+    WORKERS: String(workers),
+    INITIAL_ROOT_TOKEN: TOKEN,
+    SECRETS_KEY,
+    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), `so-${name}-`)),
+    ...env,
+  };
   const inst: Instance = {
     name,
     port,
@@ -86,7 +96,11 @@ export interface Proxy {
   upServers(): Promise<string[]>;
 }
 
-function spawnLogged(cmd: string, args: string[], opts: { uid?: number; gid?: number } = {}): { child: ChildProcess; output: () => string } {
+function spawnLogged(
+  cmd: string,
+  args: string[],
+  opts: { uid?: number; gid?: number } = {},
+): { child: ChildProcess; output: () => string } {
   const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], ...opts });
   let out = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString('utf8')));
@@ -145,9 +159,17 @@ export async function startHaproxy(servers: { name: string; port: number }[]): P
       c.on('error', () => resolve(''));
     });
     // CSV: pxname, svname, …, status is the 18th column.
-    return csv.split('\n').filter((l) => l.startsWith('gitlab,') && !l.startsWith('gitlab,BACKEND')).filter((l) => l.split(',')[17] === 'UP').map((l) => l.split(',')[1]);
+    return csv
+      .split('\n')
+      .filter((l) => l.startsWith('gitlab,') && !l.startsWith('gitlab,BACKEND'))
+      .filter((l) => l.split(',')[17] === 'UP')
+      .map((l) => l.split(',')[1]);
   };
-  await waitFor('haproxy sees every server up', async () => proc.child.exitCode === null && (await upServers()).length === servers.length, 20_000).catch((e: Error) => {
+  await waitFor(
+    'haproxy sees every server up',
+    async () => proc.child.exitCode === null && (await upServers()).length === servers.length,
+    20_000,
+  ).catch((e: Error) => {
     throw new Error(`${e.message}\n${proc.output()}`);
   });
   return {
@@ -167,7 +189,9 @@ export async function startHaproxy(servers: { name: string; port: number }[]): P
  * `statement_timeout` is a startup parameter the service sends; PgBouncer cannot forward it and is
  * told to ignore it (docs/scale-out.md#pgbouncer: set it on the role instead).
  */
-export async function startPgbouncer(databaseUrl: string): Promise<{ url: string; stop(): Promise<void>; output(): string }> {
+export async function startPgbouncer(
+  databaseUrl: string,
+): Promise<{ url: string; stop(): Promise<void>; output(): string }> {
   const u = new URL(databaseUrl);
   const db = u.pathname.slice(1);
   const user = decodeURIComponent(u.username);
@@ -176,7 +200,9 @@ export async function startPgbouncer(databaseUrl: string): Promise<{ url: string
   fs.chmodSync(dir, 0o755);
   const port = await freePort();
   fs.writeFileSync(path.join(dir, 'users.txt'), `"${user}" "${password}"\n`);
-  fs.writeFileSync(path.join(dir, 'pgbouncer.ini'), `[databases]
+  fs.writeFileSync(
+    path.join(dir, 'pgbouncer.ini'),
+    `[databases]
 ${db} = host=${u.hostname} port=${u.port || 5432} dbname=${db}
 
 [pgbouncer]
@@ -189,7 +215,8 @@ pool_mode = transaction
 max_client_conn = 500
 default_pool_size = 20
 ignore_startup_parameters = extra_float_digits,statement_timeout,options
-`);
+`,
+  );
   let ids: { uid?: number; gid?: number } = {};
   if (process.getuid?.() === 0) {
     const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
@@ -201,7 +228,11 @@ ignore_startup_parameters = extra_float_digits,statement_timeout,options
   const proc = spawnLogged(which('pgbouncer')!, [path.join(dir, 'pgbouncer.ini')], ids);
   const url = new URL(databaseUrl);
   url.host = `127.0.0.1:${port}`;
-  await waitFor('pgbouncer listens', () => proc.child.exitCode === null && /listening on 127.0.0.1:\d+/.test(proc.output()), 10_000).catch((e: Error) => {
+  await waitFor(
+    'pgbouncer listens',
+    () => proc.child.exitCode === null && /listening on 127.0.0.1:\d+/.test(proc.output()),
+    10_000,
+  ).catch((e: Error) => {
     throw new Error(`${e.message}\n${proc.output()}`);
   });
   return {
@@ -218,12 +249,27 @@ ignore_startup_parameters = extra_float_digits,statement_timeout,options
 /** A keep-alive HTTP client as scripts use one (python-gitlab's requests.Session). */
 export function client(port: number) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the JSON of any route
-  const call = (method: string, urlPath: string, body?: unknown): Promise<{ status: number; body: any; error?: string }> =>
+  const call = (
+    method: string,
+    urlPath: string,
+    body?: unknown,
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the JSON of any route
+  ): Promise<{ status: number; body: any; error?: string }> =>
     new Promise((resolve) => {
       const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
       const req = http.request(
-        { host: '127.0.0.1', port, method, path: urlPath, agent, timeout: 15_000, headers: { 'PRIVATE-TOKEN': TOKEN, ...(data ? { 'content-type': 'application/json', 'content-length': data.length } : {}) } },
+        {
+          host: '127.0.0.1',
+          port,
+          method,
+          path: urlPath,
+          agent,
+          timeout: 15_000,
+          headers: {
+            'PRIVATE-TOKEN': TOKEN,
+            ...(data ? { 'content-type': 'application/json', 'content-length': data.length } : {}),
+          },
+        },
         (res) => {
           let text = '';
           res.on('data', (c: Buffer) => (text += c.toString('utf8')));

@@ -33,13 +33,74 @@ const LONG_QUERY = 'x'.repeat(8_000);
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 /** Values for any parameter (strings as a GitLab client would send them, plus JSON-only shapes). */
 const HOSTILE: unknown[] = [
-  'abc', '-1', '0', '99999999999999999999', '1e300', '-1e300', '1.5', 'NaN', 'Infinity', '0x10', ' 1', '1 ',
-  'a\u0000b', '\u0000', '\u0001\u0008\u001b[31m', '\ud800', '%', '%00', '../../etc/passwd', "'; drop table users; --", '😀'.repeat(50),
-  LONG, '', 'true', 'yes', '2026-13-45', '0001-01-01T00:00:00Z', '9999-12-31T23:59:59Z', '-infinity',
-  [], ['a', 'b'], [1, [2]], { a: 1 }, { $where: 'x' }, { a: { b: { c: 'd' } } }, true, false, null, 1e300, -1, 0, 2 ** 31, -(2 ** 31) - 1, 2 ** 53 + 1, 1.5,
-  b64({ v: 1e300, id: 1 }), b64({ v: '\u0000', id: 1 }), b64({ id: 'x' }), b64([1, 2]), b64(null), 'not-base64!!', b64({ v: { a: 1 }, id: 2 ** 62 }),
+  'abc',
+  '-1',
+  '0',
+  '99999999999999999999',
+  '1e300',
+  '-1e300',
+  '1.5',
+  'NaN',
+  'Infinity',
+  '0x10',
+  ' 1',
+  '1 ',
+  'a\u0000b',
+  '\u0000',
+  '\u0001\u0008\u001b[31m',
+  '\ud800',
+  '%',
+  '%00',
+  '../../etc/passwd',
+  "'; drop table users; --",
+  '😀'.repeat(50),
+  LONG,
+  '',
+  'true',
+  'yes',
+  '2026-13-45',
+  '0001-01-01T00:00:00Z',
+  '9999-12-31T23:59:59Z',
+  '-infinity',
+  [],
+  ['a', 'b'],
+  [1, [2]],
+  { a: 1 },
+  { $where: 'x' },
+  { a: { b: { c: 'd' } } },
+  true,
+  false,
+  null,
+  1e300,
+  -1,
+  0,
+  2 ** 31,
+  -(2 ** 31) - 1,
+  2 ** 53 + 1,
+  1.5,
+  b64({ v: 1e300, id: 1 }),
+  b64({ v: '\u0000', id: 1 }),
+  b64({ id: 'x' }),
+  b64([1, 2]),
+  b64(null),
+  'not-base64!!',
+  b64({ v: { a: 1 }, id: 2 ** 62 }),
 ];
-const PATH_VALUES = ['0', '-1', '99999999999999999999', '2147483648', '1e3', 'abc', '%00', 'a%00b', '..%2F..%2Fetc', '%E0%A4%A', 'x'.repeat(5000), '%F0%9F%98%80', 'a%2Fb%2Fc%2Fd'];
+const PATH_VALUES = [
+  '0',
+  '-1',
+  '99999999999999999999',
+  '2147483648',
+  '1e3',
+  'abc',
+  '%00',
+  'a%00b',
+  '..%2F..%2Fetc',
+  '%E0%A4%A',
+  'x'.repeat(5000),
+  '%F0%9F%98%80',
+  'a%2Fb%2Fc%2Fd',
+];
 
 interface Finding {
   request: string;
@@ -47,10 +108,15 @@ interface Finding {
   body: string;
 }
 
-const SQL_OR_STACK = /(\bselect\b[\s\S]*\bfrom\b|\binsert into\b|\bupdate\b[\s\S]*\bset\b[\s\S]*\bwhere\b|\bdelete from\b|syntax error at|violates .* constraint|\n\s+at .+\(.+:\d+:\d+\)|node_modules\/)/i;
+const SQL_OR_STACK =
+  /(\bselect\b[\s\S]*\bfrom\b|\binsert into\b|\bupdate\b[\s\S]*\bset\b[\s\S]*\bwhere\b|\bdelete from\b|syntax error at|violates .* constraint|\n\s+at .+\(.+:\d+:\d+\)|node_modules\/)/i;
 
 /** Sends one request; a response the client cannot even parse (e.g. oversized headers) is a finding too. */
-async function attempt(findings: Finding[], request: string, send: () => PromiseLike<{ status: number; text: string }>): Promise<void> {
+async function attempt(
+  findings: Finding[],
+  request: string,
+  send: () => PromiseLike<{ status: number; text: string }>,
+): Promise<void> {
   try {
     const res = await send();
     judge(findings, request, res.status, res.text);
@@ -60,7 +126,11 @@ async function attempt(findings: Finding[], request: string, send: () => Promise
 }
 
 function judge(findings: Finding[], request: string, status: number, text: string): void {
-  const bad = status >= 500 || text.includes('INTERNAL_SERVER_ERROR') || (status >= 400 && SQL_OR_STACK.test(text)) || (status >= 400 && !text.startsWith('{'));
+  const bad =
+    status >= 500 ||
+    text.includes('INTERNAL_SERVER_ERROR') ||
+    (status >= 400 && SQL_OR_STACK.test(text)) ||
+    (status >= 400 && !text.startsWith('{'));
   if (bad) findings.push({ request, status, body: text.slice(0, 300) });
 }
 
@@ -91,12 +161,25 @@ beforeAll(async () => {
   routes = routesOf(MODULES);
   user = await createUser(t, { username: 'fuzz-user' });
   const group = await createGroup(t, { path: 'fuzz-group', visibility: 'public' });
-  const project = await createProject(t, { namespace: { id: group.id, fullPath: group.fullPath }, path: 'fuzz-project', visibility: 'public' });
-  ids = { id: String(group.id), project_id: String(project.id), user_id: String(user.id), key: 'k', token_id: '1', impersonation_token_id: '1' };
+  const project = await createProject(t, {
+    namespace: { id: group.id, fullPath: group.fullPath },
+    path: 'fuzz-project',
+    visibility: 'public',
+  });
+  ids = {
+    id: String(group.id),
+    project_id: String(project.id),
+    user_id: String(user.id),
+    key: 'k',
+    token_id: '1',
+    impersonation_token_id: '1',
+  };
 });
 
 function pathWith(route: RouteDef, override?: { name: string; value: string }): string {
-  const path = route.path.replace(/:(\w+)/g, (_m, name: string) => (override?.name === name ? override.value : ids[name] ?? '1'));
+  const path = route.path.replace(/:(\w+)/g, (_m, name: string) =>
+    override?.name === name ? override.value : (ids[name] ?? '1'),
+  );
   return `/api/v4${path}`;
 }
 
@@ -127,17 +210,30 @@ describe('bad input on every REST route never gives a 5xx, SQL or a stack trace'
           cases += 1;
           await attempt(findings, `${route.method} ${route.path} ${name}=${JSON.stringify(value)?.slice(0, 60)}`, () =>
             route.method === 'GET'
-              ? req().query(typeof value === 'object' && value !== null && !Array.isArray(value) ? { [name]: JSON.stringify(value) } : { [name]: value === LONG ? LONG_QUERY : (value as string) })
-              : req().send({ [name]: value }));
+              ? req().query(
+                  typeof value === 'object' && value !== null && !Array.isArray(value)
+                    ? { [name]: JSON.stringify(value) }
+                    : { [name]: value === LONG ? LONG_QUERY : (value as string) },
+                )
+              : req().send({ [name]: value }),
+          );
         }
       }
       if (route.method === 'GET') {
         // Keyset cursors: forged, malformed, out-of-range and NUL-carrying values.
-        for (const cursor of HOSTILE.filter((v) => typeof v === 'string').slice(-8).concat(['', 'eyJ9', b64({ v: 'a', id: -1 }), b64({ v: 'a', id: 1e300 })])) {
+        for (const cursor of HOSTILE.filter((v) => typeof v === 'string')
+          .slice(-8)
+          .concat(['', 'eyJ9', b64({ v: 'a', id: -1 }), b64({ v: 'a', id: 1e300 })])) {
           for (const orderBy of ['id', 'name']) {
             cases += 1;
-            await attempt(findings, `${route.method} ${route.path} keyset order_by=${orderBy} cursor=${String(cursor).slice(0, 40)}`, () =>
-              api(t, ROOT_TOKEN).get(pathWith(route)).query({ pagination: 'keyset', order_by: orderBy, cursor: cursor as string }));
+            await attempt(
+              findings,
+              `${route.method} ${route.path} keyset order_by=${orderBy} cursor=${String(cursor).slice(0, 40)}`,
+              () =>
+                api(t, ROOT_TOKEN)
+                  .get(pathWith(route))
+                  .query({ pagination: 'keyset', order_by: orderBy, cursor: cursor as string }),
+            );
           }
         }
         continue;
@@ -158,7 +254,9 @@ describe('bad input on every REST route never gives a 5xx, SQL or a stack trace'
       ];
       for (const [type, body] of bodies) {
         cases += 1;
-        await attempt(findings, `${route.method} ${route.path} body ${type} ${body.slice(0, 40)}`, () => api(t, ROOT_TOKEN)[m](pathWith(route)).set('Content-Type', type).send(body));
+        await attempt(findings, `${route.method} ${route.path} body ${type} ${body.slice(0, 40)}`, () =>
+          api(t, ROOT_TOKEN)[m](pathWith(route)).set('Content-Type', type).send(body),
+        );
       }
     }
     expect(findings).toEqual([]);
@@ -169,7 +267,9 @@ describe('bad input on every REST route never gives a 5xx, SQL or a stack trace'
     const findings: Finding[] = [];
     for (const route of routes) {
       for (const token of [undefined, user.token, 'bad token \t with spaces', LONG.slice(0, 5000)]) {
-        await attempt(findings, `${route.method} ${route.path} as ${token?.slice(0, 10)}`, () => api(t, token)[method(route)](pathWith(route, { name: 'id', value: '%00' })));
+        await attempt(findings, `${route.method} ${route.path} as ${token?.slice(0, 10)}`, () =>
+          api(t, token)[method(route)](pathWith(route, { name: 'id', value: '%00' })),
+        );
       }
     }
     expect(findings).toEqual([]);
@@ -179,7 +279,10 @@ describe('bad input on every REST route never gives a 5xx, SQL or a stack trace'
 /** A variable value of the argument's type that is still hostile (the schema accepts it, the service must refuse it). */
 function hostileFor(type: GraphQLInputType, depth = 0): unknown[] {
   const inner = isNonNullType(type) ? type.ofType : type;
-  if (isListType(inner)) return hostileFor(inner.ofType, depth + 1).map((v) => [v, v]).concat([[]]);
+  if (isListType(inner))
+    return hostileFor(inner.ofType, depth + 1)
+      .map((v) => [v, v])
+      .concat([[]]);
   const named = getNamedType(inner);
   if (isEnumType(named)) return [named.getValues()[0]?.value];
   if (isInputObjectType(named)) {
@@ -191,12 +294,18 @@ function hostileFor(type: GraphQLInputType, depth = 0): unknown[] {
   }
   if (isScalarType(named)) {
     switch (named.name) {
-      case 'Int': return [0, -1, -(2 ** 31), 2 ** 31 - 1];
-      case 'Float': return [0, -1, 1e300, -1e300];
-      case 'Boolean': return [true, false];
-      case 'ID': return ['0', '-1', '99999999999999999999', 'a\u0000b', '../x', 'x'.repeat(5000), 'a/b/c'];
-      case 'String': return ['', 'a\u0000b', '\u0001\u001b', LONG, '\ud800', b64({ v: 1e300, id: 1 }), b64({ v: '\u0000', id: 1 })];
-      default: return ['a\u0000b', '', 'not-a-date', '9999-99-99', LONG.slice(0, 10000)];
+      case 'Int':
+        return [0, -1, -(2 ** 31), 2 ** 31 - 1];
+      case 'Float':
+        return [0, -1, 1e300, -1e300];
+      case 'Boolean':
+        return [true, false];
+      case 'ID':
+        return ['0', '-1', '99999999999999999999', 'a\u0000b', '../x', 'x'.repeat(5000), 'a/b/c'];
+      case 'String':
+        return ['', 'a\u0000b', '\u0001\u001b', LONG, '\ud800', b64({ v: 1e300, id: 1 }), b64({ v: '\u0000', id: 1 })];
+      default:
+        return ['a\u0000b', '', 'not-a-date', '9999-99-99', LONG.slice(0, 10000)];
     }
   }
   return [null];
@@ -213,7 +322,14 @@ function saneFor(type: GraphQLInputType): unknown {
     for (const f of Object.values(named.getFields())) if (isNonNullType(f.type)) out[f.name] = saneFor(f.type);
     return out;
   }
-  if (isScalarType(named)) return named.name === 'Int' || named.name === 'Float' ? 1 : named.name === 'Boolean' ? false : named.name === 'ID' ? ids.id : 'x';
+  if (isScalarType(named))
+    return named.name === 'Int' || named.name === 'Float'
+      ? 1
+      : named.name === 'Boolean'
+        ? false
+        : named.name === 'ID'
+          ? ids.id
+          : 'x';
   return null;
 }
 
@@ -225,7 +341,10 @@ describe('bad input on every GraphQL root field never gives INTERNAL_SERVER_ERRO
   it('covers every argument of every query and mutation', async () => {
     const findings: Finding[] = [];
     let cases = 0;
-    for (const [op, type] of [['query', schema.getQueryType()], ['mutation', schema.getMutationType()]] as const) {
+    for (const [op, type] of [
+      ['query', schema.getQueryType()],
+      ['mutation', schema.getMutationType()],
+    ] as const) {
       for (const field of Object.values(type?.getFields() ?? {})) {
         // Fixtures stay in place; deletes get the REST path sweep (and their payload twins, `groupDelete`, the same resolvers).
         if (field.name.startsWith('delete') || field.name.endsWith('Delete')) continue;
@@ -238,7 +357,9 @@ describe('bad input on every GraphQL root field never gives INTERNAL_SERVER_ERRO
             for (const a of field.args) if (a !== arg && isNonNullType(a.type)) variables[a.name] = saneFor(a.type);
             variables[arg.name] = value;
             cases += 1;
-            await attempt(findings, `${op} ${field.name}(${arg.name}: ${JSON.stringify(value)?.slice(0, 60)})`, () => api(t, ROOT_TOKEN).graphql(query, variables));
+            await attempt(findings, `${op} ${field.name}(${arg.name}: ${JSON.stringify(value)?.slice(0, 60)})`, () =>
+              api(t, ROOT_TOKEN).graphql(query, variables),
+            );
           }
         }
       }

@@ -1,5 +1,10 @@
 import crypto from 'node:crypto';
-import { chainVerifies, keyMatches, parseBundle, parsePrivateKey } from '../../src/modules/pages-domains/pages-certificate';
+import {
+  chainVerifies,
+  keyMatches,
+  parseBundle,
+  parsePrivateKey,
+} from '../../src/modules/pages-domains/pages-certificate';
 import { extensionLines } from '../../src/modules/pages-domains/pages-certificate-extensions';
 import { certificateSubject, certificateText } from '../../src/modules/pages-domains/pages-certificate-text';
 import { createGroup, createProject } from '../support/factories';
@@ -58,30 +63,99 @@ interface Case {
 }
 
 const TIMES = [
-  '20000101000000Z', '20991231235959Z', '00010101000000Z', '99991231235959Z', '99999999999999Z', '20241301000000Z', '20240230000000Z',
-  '20240132000000Z', '20240101240000Z', '20240101235960Z', '00000101000000Z', '20240101000000.5Z', '20240101000000.123456789Z', '20240101000000+0130',
-  '2024010100Z', '', 'Z', '2024', '20240101000000', '+0000000000000Z',
+  '20000101000000Z',
+  '20991231235959Z',
+  '00010101000000Z',
+  '99991231235959Z',
+  '99999999999999Z',
+  '20241301000000Z',
+  '20240230000000Z',
+  '20240132000000Z',
+  '20240101240000Z',
+  '20240101235960Z',
+  '00000101000000Z',
+  '20240101000000.5Z',
+  '20240101000000.123456789Z',
+  '20240101000000+0130',
+  '2024010100Z',
+  '',
+  'Z',
+  '2024',
+  '20240101000000',
+  '+0000000000000Z',
 ];
-const UTC_TIMES = ['491231235959Z', '500101000000Z', '240101000000Z', '9901010000+0100', '241301000000Z', '2401010000Z', '240101000000-2359', 'abcdefghijklZ'];
-const NAME_OIDS = ['2.5.4.3', '2.5.4.6', '2.5.4.10', '2.5.4.11', '1.2.840.113549.1.9.1', '0.9.2342.19200300.100.1.25', '1.2.3.4', '2.5.4.5', '2.999.1234567890123456789'];
+const UTC_TIMES = [
+  '491231235959Z',
+  '500101000000Z',
+  '240101000000Z',
+  '9901010000+0100',
+  '241301000000Z',
+  '2401010000Z',
+  '240101000000-2359',
+  'abcdefghijklZ',
+];
+const NAME_OIDS = [
+  '2.5.4.3',
+  '2.5.4.6',
+  '2.5.4.10',
+  '2.5.4.11',
+  '1.2.840.113549.1.9.1',
+  '0.9.2342.19200300.100.1.25',
+  '1.2.3.4',
+  '2.5.4.5',
+  '2.999.1234567890123456789',
+];
 const STRING_TAGS = [0x0c, 0x13, 0x16, 0x1e, 0x1c, 0x14, 0x12, 0x1a, 0x1b, 0x04, 0x30, 0x02];
-const EXT_OIDS = ['2.5.29.17', '2.5.29.18', '2.5.29.15', '2.5.29.37', '2.5.29.19', '2.5.29.14', '2.5.29.35', '1.3.6.1.5.5.7.1.1', '2.5.29.31', '2.5.29.32', '2.5.29.30', '1.3.6.1.4.1.11129.2.4.2', '2.16.840.1.113730.1.13', '1.2.3.4'];
+const EXT_OIDS = [
+  '2.5.29.17',
+  '2.5.29.18',
+  '2.5.29.15',
+  '2.5.29.37',
+  '2.5.29.19',
+  '2.5.29.14',
+  '2.5.29.35',
+  '1.3.6.1.5.5.7.1.1',
+  '2.5.29.31',
+  '2.5.29.32',
+  '2.5.29.30',
+  '1.3.6.1.4.1.11129.2.4.2',
+  '2.16.840.1.113730.1.13',
+  '1.2.3.4',
+];
 
 function randomName(r: Rand): Buffer {
-  const rdns = Array.from({ length: r.int(4) }, () => der.set(...Array.from({ length: 1 + r.int(2) }, () => der.seq(der.oid(r.pick(NAME_OIDS)), der.tlv(r.pick(STRING_TAGS), r.bytes(r.int(12)))))));
+  const rdns = Array.from({ length: r.int(4) }, () =>
+    der.set(
+      ...Array.from({ length: 1 + r.int(2) }, () =>
+        der.seq(der.oid(r.pick(NAME_OIDS)), der.tlv(r.pick(STRING_TAGS), r.bytes(r.int(12)))),
+      ),
+    ),
+  );
   return der.seq(...rdns);
 }
 
 function randomGeneralName(r: Rand): Buffer {
   switch (r.int(8)) {
-    case 0: return der.tlv(0x82, r.chance(0.7) ? `h${r.int(99)}.test` : r.bytes(r.int(10)));
-    case 1: return der.tlv(0x87, r.bytes(r.pick([4, 16, 0, 3, 8, 32])));
-    case 2: return der.tlv(0xa4, randomName(r));
-    case 3: return der.tlv(0xa0, der.oid(r.pick(['1.2.3.4', '1.3.6.1.5.5.7.8.7', '1.3.6.1.4.1.311.20.2.3'])), der.tlv(0xa0, der.tlv(r.pick(STRING_TAGS), r.bytes(r.int(8)))));
-    case 4: return der.tlv(0x88, der.oid(r.pick(NAME_OIDS)).subarray(2));
-    case 5: return der.tlv(0x86, `http://x/${r.int(1000)}`);
-    case 6: return der.tlv(0x81, r.bytes(r.int(6)));
-    default: return der.tlv(0x80 + r.int(32), r.bytes(r.int(6)));
+    case 0:
+      return der.tlv(0x82, r.chance(0.7) ? `h${r.int(99)}.test` : r.bytes(r.int(10)));
+    case 1:
+      return der.tlv(0x87, r.bytes(r.pick([4, 16, 0, 3, 8, 32])));
+    case 2:
+      return der.tlv(0xa4, randomName(r));
+    case 3:
+      return der.tlv(
+        0xa0,
+        der.oid(r.pick(['1.2.3.4', '1.3.6.1.5.5.7.8.7', '1.3.6.1.4.1.311.20.2.3'])),
+        der.tlv(0xa0, der.tlv(r.pick(STRING_TAGS), r.bytes(r.int(8)))),
+      );
+    case 4:
+      return der.tlv(0x88, der.oid(r.pick(NAME_OIDS)).subarray(2));
+    case 5:
+      return der.tlv(0x86, `http://x/${r.int(1000)}`);
+    case 6:
+      return der.tlv(0x81, r.bytes(r.int(6)));
+    default:
+      return der.tlv(0x80 + r.int(32), r.bytes(r.int(6)));
   }
 }
 
@@ -92,12 +166,25 @@ function randomExtension(r: Rand): Buffer {
   if (r.chance(0.1)) value = der.nested(1 + r.int(60));
   else if (r.chance(0.15)) value = r.bytes(r.int(40));
   else if (oid === '2.5.29.15') value = der.tlv(0x03, Buffer.concat([Buffer.from([r.int(9)]), r.bytes(r.int(3))]));
-  else if (oid === '2.5.29.19') value = der.seq(...(r.chance(0.5) ? [der.bool(r.chance(0.5))] : []), ...(r.chance(0.5) ? [der.int(r.bytes(1 + r.int(20)))] : []));
-  else if (oid === '2.5.29.37') value = der.seq(...Array.from({ length: r.int(4) }, () => der.oid(r.pick([...NAME_OIDS, '1.3.6.1.5.5.7.3.1']))));
+  else if (oid === '2.5.29.19')
+    value = der.seq(
+      ...(r.chance(0.5) ? [der.bool(r.chance(0.5))] : []),
+      ...(r.chance(0.5) ? [der.int(r.bytes(1 + r.int(20)))] : []),
+    );
+  else if (oid === '2.5.29.37')
+    value = der.seq(...Array.from({ length: r.int(4) }, () => der.oid(r.pick([...NAME_OIDS, '1.3.6.1.5.5.7.3.1']))));
   else if (oid === '2.5.29.14') value = der.octet(r.bytes(r.int(30)));
-  else if (oid === '1.3.6.1.4.1.11129.2.4.2') value = der.octet(Buffer.concat([Buffer.from([0, r.int(200)]), r.bytes(r.int(120))]));
+  else if (oid === '1.3.6.1.4.1.11129.2.4.2')
+    value = der.octet(Buffer.concat([Buffer.from([0, r.int(200)]), r.bytes(r.int(120))]));
   else if (oid === '2.16.840.1.113730.1.13') value = der.ia5(r.bytes(r.int(20)).toString('latin1'));
-  else value = der.seq(...Array.from({ length: r.int(5) }, () => (oid === '2.5.29.17' || oid === '2.5.29.18' ? randomGeneralName(r) : der.seq(der.oid(r.pick(NAME_OIDS)), randomGeneralName(r)))));
+  else
+    value = der.seq(
+      ...Array.from({ length: r.int(5) }, () =>
+        oid === '2.5.29.17' || oid === '2.5.29.18'
+          ? randomGeneralName(r)
+          : der.seq(der.oid(r.pick(NAME_OIDS)), randomGeneralName(r)),
+      ),
+    );
   if (r.chance(0.3) && value.length) {
     value = Buffer.from(value);
     for (let k = 1 + r.int(3); k > 0; k -= 1) value[r.int(value.length)] = r.int(256);
@@ -111,9 +198,13 @@ const time = (r: Rand) => (r.chance(0.3) ? der.utc(r.pick(UTC_TIMES)) : der.gen(
 function structured(r: Rand): Buffer {
   const serial = r.chance(0.1) ? [] : [...r.bytes(r.pick([1, 1, 2, 8, 9, 20, 21, 64]))];
   return rawCertificate({
-    key: FIXED_RSA, serial, version: r.chance(0.9) ? 2 : r.pick([0, 1, 3, 255]),
-    notBefore: r.chance(0.5) ? der.gen('20000101000000Z') : time(r), notAfter: r.chance(0.5) ? der.gen('20991231235959Z') : time(r),
-    subject: r.chance(0.3) ? der.cn('fuzz.test') : randomName(r), extensions: Array.from({ length: r.int(5) }, () => randomExtension(r)),
+    key: FIXED_RSA,
+    serial,
+    version: r.chance(0.9) ? 2 : r.pick([0, 1, 3, 255]),
+    notBefore: r.chance(0.5) ? der.gen('20000101000000Z') : time(r),
+    notAfter: r.chance(0.5) ? der.gen('20991231235959Z') : time(r),
+    subject: r.chance(0.3) ? der.cn('fuzz.test') : randomName(r),
+    extensions: Array.from({ length: r.int(5) }, () => randomExtension(r)),
   }).der;
 }
 
@@ -138,21 +229,44 @@ function namedCases(): Case[] {
   const add = (name: string, certificate: string, key = FIXED_RSA_PEM) => cases.push({ name, certificate, key });
   const root = rsa({ subject: der.cn('Fuzz Root'), extensions: [der.basicConstraints(true)] });
   const issued = (name: string, k: ReturnType<typeof ecKey>) =>
-    add(name, rawCertificate({ key: FIXED_RSA, publicKey: k.publicKey, subject: der.cn(name), issuer: der.cn('Fuzz Root'), serial: [5] }).pem + root, k.keyPem);
-  const deepSan = (depth: number) => der.extension('2.5.29.17', der.seq(der.tlv(0xa0, der.oid('1.2.3.4'), der.tlv(0xa0, der.nested(depth)))));
+    add(
+      name,
+      rawCertificate({
+        key: FIXED_RSA,
+        publicKey: k.publicKey,
+        subject: der.cn(name),
+        issuer: der.cn('Fuzz Root'),
+        serial: [5],
+      }).pem + root,
+      k.keyPem,
+    );
+  const deepSan = (depth: number) =>
+    der.extension('2.5.29.17', der.seq(der.tlv(0xa0, der.oid('1.2.3.4'), der.tlv(0xa0, der.nested(depth)))));
   add('empty serial', rsa({ serial: [] }));
   add('san nesting 5,000', rsa({ extensions: [deepSan(5000)] }));
-  add('issuer nesting 5,000', rsa({ issuer: der.cn('Fuzz Root') }) + rsa({ subject: der.cn('Fuzz Root'), extensions: [der.basicConstraints(true), deepSan(5000)] }));
+  add(
+    'issuer nesting 5,000',
+    rsa({ issuer: der.cn('Fuzz Root') }) +
+      rsa({ subject: der.cn('Fuzz Root'), extensions: [der.basicConstraints(true), deepSan(5000)] }),
+  );
   add('BEGIN never closed, 60 KB', '-----BEGIN CERTIFICATE-----\n'.repeat(2200));
   add('BEGIN never closed, 1 MB', '-----BEGIN CERTIFICATE-----\n'.repeat(37_500));
   add('17 certificates', rsa({}).repeat(17));
   add('leaf and junk blocks', rsa({}) + '-----BEGIN CERTIFICATE-----\n!!\n-----END CERTIFICATE-----\n'.repeat(15));
-  for (const [name, serial] of [['huge serial', [0x7f, ...Array(63).fill(0xff)]], ['negative serial', [0xfe]], ['minus one', [0xff]], ['long negative', [0x80, ...Array(30).fill(1)]], ['non-minimal serial', [0, 1]], ['non-minimal negative', [0xff, 0x80]]] as const) {
+  for (const [name, serial] of [
+    ['huge serial', [0x7f, ...Array(63).fill(0xff)]],
+    ['negative serial', [0xfe]],
+    ['minus one', [0xff]],
+    ['long negative', [0x80, ...Array(30).fill(1)]],
+    ['non-minimal serial', [0, 1]],
+    ['non-minimal negative', [0xff, 0x80]],
+  ] as const) {
     add(name, rsa({ serial: [...serial] }));
   }
   for (const t of TIMES) add(`notAfter ${t}`, rsa({ notAfter: der.gen(t) }));
   for (const t of UTC_TIMES) add(`notBefore UTCTime ${t}`, rsa({ notBefore: der.utc(t) }));
-  for (const curve of ['secp256k1', 'brainpoolP256r1', 'brainpoolP512r1', 'secp521r1', 'secp224r1', 'prime192v1']) issued(`CA-issued ${curve}`, ecKey(curve));
+  for (const curve of ['secp256k1', 'brainpoolP256r1', 'brainpoolP512r1', 'secp521r1', 'secp224r1', 'prime192v1'])
+    issued(`CA-issued ${curve}`, ecKey(curve));
   for (const curve of ['prime256v1', 'secp256k1', 'brainpoolP256r1']) {
     const k = ecKey(curve, 'explicit');
     add(`self-signed explicit ${curve}`, rawCertificate({ key: k.privateKey }).pem, k.keyPem);
@@ -164,8 +278,15 @@ function namedCases(): Case[] {
   const hugeE = Buffer.from(n);
   hugeE[0] >>= 1;
   hugeE[hugeE.length - 1] |= 1;
-  const spki = der.seq(der.seq(der.oid('1.2.840.113549.1.1.1'), der.tlv(0x05)), der.bits(der.seq(der.int(Buffer.concat([Buffer.from([0]), n])), der.int(hugeE))));
-  add('RSA-3072 key with a 3071-bit exponent, in the SPKI', rawCertificate({ key: FIXED_RSA, publicKey: crypto.createPublicKey({ key: spki, format: 'der', type: 'spki' }) }).pem);
+  const spki = der.seq(
+    der.seq(der.oid('1.2.840.113549.1.1.1'), der.tlv(0x05)),
+    der.bits(der.seq(der.int(Buffer.concat([Buffer.from([0]), n])), der.int(hugeE))),
+  );
+  add(
+    'RSA-3072 key with a 3071-bit exponent, in the SPKI',
+    rawCertificate({ key: FIXED_RSA, publicKey: crypto.createPublicKey({ key: spki, format: 'der', type: 'spki' }) })
+      .pem,
+  );
   add('indefinite length', pemOf(Buffer.from([0x30, 0x80, 0x02, 0x01, 0x01, 0x00, 0x00])));
   add('trailing octets', pemOf(Buffer.concat([rawCertificate({ key: FIXED_RSA }).der, Buffer.from([0])])));
   add('bad base64', '-----BEGIN CERTIFICATE-----\n@@@@\n-----END CERTIFICATE-----\n');
@@ -214,9 +335,11 @@ describe('certificate fuzzing', () => {
     const p = await createProject(t, { namespace: await createGroup(t) });
     const base = `/api/v4/projects/${p.id}/pages/domains`;
     const cases: Case[] = [...namedCases()];
-    for (let i = 0; i < 120; i += 1) cases.push({ name: `structured ${i}`, certificate: pemOf(structured(r)), key: FIXED_RSA_PEM });
+    for (let i = 0; i < 120; i += 1)
+      cases.push({ name: `structured ${i}`, certificate: pemOf(structured(r)), key: FIXED_RSA_PEM });
     const valid = rawCertificate({ key: FIXED_RSA }).der;
-    for (let i = 0; i < 60; i += 1) cases.push({ name: `mutated ${i}`, certificate: pemOf(mutated(r, valid)), key: FIXED_RSA_PEM });
+    for (let i = 0; i < 60; i += 1)
+      cases.push({ name: `mutated ${i}`, certificate: pemOf(mutated(r, valid)), key: FIXED_RSA_PEM });
     const created: string[] = [];
     const statuses: Record<number, number> = {};
     for (const [i, c] of cases.entries()) {
@@ -241,10 +364,14 @@ describe('certificate fuzzing', () => {
     const fields = 'a: subject b: certificateText c: expiration d: subject e: certificateText expired';
     // Pages of 10: certificate texts count at their bound (docs/security.md, "Response size").
     for (let page = 1; page <= Math.ceil(created.length / 10); page += 1) {
-      const gql = await api(t, ROOT_TOKEN).graphql(`{ projectPagesDomains(projectId: "${p.id}", perPage: 10, page: ${page}) { nodes { domain certificate { ${fields} } } } }`);
+      const gql = await api(t, ROOT_TOKEN).graphql(
+        `{ projectPagesDomains(projectId: "${p.id}", perPage: 10, page: ${page}) { nodes { domain certificate { ${fields} } } } }`,
+      );
       expect([gql.status, gql.body.errors]).toEqual([200, undefined]);
     }
-    const admin = await api(t, ROOT_TOKEN).graphql('{ pagesDomains(perPage: 20) { nodes { domain certificate { subject certificateText expiration } } } }');
+    const admin = await api(t, ROOT_TOKEN).graphql(
+      '{ pagesDomains(perPage: 20) { nodes { domain certificate { subject certificateText expiration } } } }',
+    );
     expect([admin.status, admin.body.errors]).toEqual([200, undefined]);
     expect(recorded).toEqual([]);
     expect((await api(t).get('/-/liveness')).status).toBe(200);

@@ -24,7 +24,14 @@ describe('unpaged lists are served up to their declared bound', () => {
     ownerToken = owner.token;
     const group = await createGroup(t, { path: 'f2-group', visibility: 'public' });
     const other = await createGroup(t, { path: 'f2-shared', visibility: 'public' });
-    await t.orm.em.getConnection().execute('insert into group_members (group_id, user_id, access_level) values (?, ?, 50), (?, ?, 50)', [group.id, owner.id, other.id, owner.id]);
+    await t.orm.em
+      .getConnection()
+      .execute('insert into group_members (group_id, user_id, access_level) values (?, ?, 50), (?, ?, 50)', [
+        group.id,
+        owner.id,
+        other.id,
+        owner.id,
+      ]);
     for (let i = 0; i < 105; i += 1) {
       const p = await createProject(t, { namespace: group, path: `f2-p${i}`, visibility: 'public' });
       await shareProject(t, p, other, 30);
@@ -36,12 +43,16 @@ describe('unpaged lists are served up to their declared bound', () => {
   it('every list of objects without perPage declares @MaxItems (the schema build refuses otherwise)', async () => {
     expect(unboundedLists(await buildAppSchema(MODULES))).toEqual([]);
     const Item = new GraphQLObjectType({ name: 'Item', fields: { a: { type: GraphQLString } } });
-    const bare = new GraphQLSchema({ query: new GraphQLObjectType({ name: 'Query', fields: { items: { type: new GraphQLList(Item) } } }) });
+    const bare = new GraphQLSchema({
+      query: new GraphQLObjectType({ name: 'Query', fields: { items: { type: new GraphQLList(Item) } } }),
+    });
     expect(unboundedLists(bare)).toEqual(['Query.items']);
   });
 
   it('Group.projects and Group.sharedProjects serve the first 100 by id, and are costed at 100', async () => {
-    const res = await api(t, ownerToken).graphql(`{ group(id: "${groupId}") { projects { id } } shared: group(id: "${sharedWithId}") { sharedProjects { id } } }`);
+    const res = await api(t, ownerToken).graphql(
+      `{ group(id: "${groupId}") { projects { id } } shared: group(id: "${sharedWithId}") { sharedProjects { id } } }`,
+    );
     expect(res.status).toBe(200);
     const ids = res.body.data.group.projects.map((p: { id: number }) => Number(p.id));
     expect(ids).toHaveLength(100);
@@ -87,11 +98,24 @@ describe('the document guard reads the document where Apollo does', () => {
   it('refuses a GET whose query key is repeated in bracketed form', async () => {
     const res = await get(`query=${encodeURIComponent(big)}&query[]=x`);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ errors: [{ message: "The 'query' search parameter may only be specified once, as a plain key.", extensions: { code: 'BAD_REQUEST' } }] });
+    expect(res.body).toEqual({
+      errors: [
+        {
+          message: "The 'query' search parameter may only be specified once, as a plain key.",
+          extensions: { code: 'BAD_REQUEST' },
+        },
+      ],
+    });
   });
 
   it('refuses repeated and bracketed forms of every key Apollo reads', async () => {
-    for (const search of ['query={a}&query={b}', 'query[0]={a}', 'query={a}&variables[x]=1', 'query={a}&operationName=A&operationName=B', 'extensions[a]=1&query={a}']) {
+    for (const search of [
+      'query={a}&query={b}',
+      'query[0]={a}',
+      'query={a}&variables[x]=1',
+      'query={a}&operationName=A&operationName=B',
+      'extensions[a]=1&query={a}',
+    ]) {
       const res = await get(search);
       expect([search, res.status, res.body.errors?.[0]?.extensions?.code]).toEqual([search, 400, 'BAD_REQUEST']);
     }
@@ -100,11 +124,16 @@ describe('the document guard reads the document where Apollo does', () => {
   it('applies the document caps to the GET document Apollo would run', async () => {
     const res = await get(`query=${encodeURIComponent(big)}`);
     expect(res.status).toBe(400);
-    expect(res.body.errors[0]).toEqual({ message: 'Query has 101 aliases; the maximum is 100', extensions: { code: 'QUERY_TOO_LARGE' } });
+    expect(res.body.errors[0]).toEqual({
+      message: 'Query has 101 aliases; the maximum is 100',
+      extensions: { code: 'QUERY_TOO_LARGE' },
+    });
   });
 
   it('still answers ordinary GET and POST operations', async () => {
-    const viaGet = await api(t, ROOT_TOKEN).get(`/graphql?query=${encodeURIComponent('{ currentUser { username } }')}`).set('Apollo-Require-Preflight', 'true');
+    const viaGet = await api(t, ROOT_TOKEN)
+      .get(`/graphql?query=${encodeURIComponent('{ currentUser { username } }')}`)
+      .set('Apollo-Require-Preflight', 'true');
     expect(viaGet.status).toBe(200);
     expect(viaGet.body).toEqual({ data: { currentUser: { username: 'root' } } });
     const viaPost = await api(t, ROOT_TOKEN).graphql('{ currentUser { username } }');
@@ -115,12 +144,19 @@ describe('the document guard reads the document where Apollo does', () => {
 describe('nested lists take a limit within their bound', () => {
   it('serves and costs `limit` items; outside 1..bound is a 400-style field error', async () => {
     const group = await createGroup(t, { path: 'limit-group', visibility: 'public' });
-    for (let i = 0; i < 3; i += 1) await createProject(t, { namespace: group, path: `limit-p${i}`, visibility: 'public' });
-    const res = await api(t, ROOT_TOKEN).graphql(`{ group(id: "${group.id}") { two: projects(limit: 2) { id } all: projects { id } } }`);
+    for (let i = 0; i < 3; i += 1)
+      await createProject(t, { namespace: group, path: `limit-p${i}`, visibility: 'public' });
+    const res = await api(t, ROOT_TOKEN).graphql(
+      `{ group(id: "${group.id}") { two: projects(limit: 2) { id } all: projects { id } } }`,
+    );
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.group.two).toHaveLength(2);
     expect(res.body.data.group.all).toHaveLength(3);
-    expect(await cost('{ groups(perPage: 20) { nodes { projects(limit: 50) { id sharedWithGroups(limit: 5) { groupId } } } } }')).toBe(1 + 20 * (1 + 1 + 50 * (1 + 1 + 5)));
+    expect(
+      await cost(
+        '{ groups(perPage: 20) { nodes { projects(limit: 50) { id sharedWithGroups(limit: 5) { groupId } } } } }',
+      ),
+    ).toBe(1 + 20 * (1 + 1 + 50 * (1 + 1 + 5)));
     for (const limit of [0, 101, -1]) {
       const bad = await api(t, ROOT_TOKEN).graphql(`{ group(id: "${group.id}") { projects(limit: ${limit}) { id } } }`);
       expect(bad.body.errors[0].message).toBe('limit must be between 1 and 100');

@@ -25,7 +25,13 @@ describe('GraphQL cost walk', () => {
   it('walks each fragment once, however often it is spread', async () => {
     const doc = parse(doublingDocument(22));
     const walked: string[] = [];
-    const result = operationCost(await buildAppSchema(MODULES), doc, getOperationAST(doc)!, {}, { onFragmentWalk: (name) => walked.push(name) });
+    const result = operationCost(
+      await buildAppSchema(MODULES),
+      doc,
+      getOperationAST(doc)!,
+      {},
+      { onFragmentWalk: (name) => walked.push(name) },
+    );
     expect(walked.sort()).toEqual(Array.from({ length: 23 }, (_x, i) => `F${i}`).sort());
     // The cost itself is the full expansion: 2^22 leaves are still counted.
     expect(result.cost).toBeGreaterThan(2 ** 22);
@@ -43,20 +49,30 @@ describe('GraphQL cost walk', () => {
   it('caps the document before validation: tokens, aliases, fragment spreads, repeated fields', async () => {
     const cases: [string, RegExp][] = [
       [`{ groups { nodes { ${'id '.repeat(6000)} } } }`, /more than 5000 tokens/],
-      [`{ ${Array.from({ length: 101 }, (_x, i) => `a${i}: currentUser { id }`).join(' ')} }`, /101 aliases; the maximum is 100/],
-      [`{ groups { nodes { ${'...F '.repeat(101)} } } } fragment F on Group { id }`, /101 fragment spreads; the maximum is 100/],
+      [
+        `{ ${Array.from({ length: 101 }, (_x, i) => `a${i}: currentUser { id }`).join(' ')} }`,
+        /101 aliases; the maximum is 100/,
+      ],
+      [
+        `{ groups { nodes { ${'...F '.repeat(101)} } } } fragment F on Group { id }`,
+        /101 fragment spreads; the maximum is 100/,
+      ],
       // graphql-js compares same-named fields pairwise while validating: refused before that walk.
       [`{ groups { nodes { ${'name(x: 1) '.repeat(11)} } } }`, /one field 11 times in a selection; the maximum is 10/],
     ];
     for (const [query, message] of cases) {
       const res = await api(t).graphql(query);
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ errors: [{ message: expect.stringMatching(message), extensions: { code: 'QUERY_TOO_LARGE' } }] });
+      expect(res.body).toEqual({
+        errors: [{ message: expect.stringMatching(message), extensions: { code: 'QUERY_TOO_LARGE' } }],
+      });
     }
   });
 
   it('still lets ordinary queries and repeated fields within the caps through', async () => {
-    const res = await api(t, ROOT_TOKEN).graphql(`{ groups { nodes { id id ...F } } } fragment F on Group { id fullPath }`);
+    const res = await api(t, ROOT_TOKEN).graphql(
+      `{ groups { nodes { id id ...F } } } fragment F on Group { id fullPath }`,
+    );
     expect(res.status).toBe(200);
     expect(res.body.errors).toBeUndefined();
   });
@@ -85,7 +101,9 @@ describe('GraphQL complexity', () => {
     // Served, 60 aliases of one list field are refused before their complexity (at most 10 per selection).
     const res = await api(t).graphql(wide);
     expect(res.status).toBe(400);
-    expect(res.body.errors[0].message).toBe('Query selects the list field projects under more than 10 aliases in one selection; the maximum is 10');
+    expect(res.body.errors[0].message).toBe(
+      'Query selects the list field projects under more than 10 aliases in one selection; the maximum is 10',
+    );
   });
 
   it('multiplies unpaged nested lists by their declared bound (Group.projects, Project.sharedWithGroups)', async () => {

@@ -17,7 +17,11 @@ beforeAll(async () => {
 
 describe('Link header', () => {
   it('is built from EXTERNAL_URL, whatever Host and X-Forwarded-* say', async () => {
-    const res = await api(t).get('/api/v4/groups?per_page=1').set('Host', 'evil.example').set('X-Forwarded-Proto', 'javascript').set('X-Forwarded-Host', 'evil.example');
+    const res = await api(t)
+      .get('/api/v4/groups?per_page=1')
+      .set('Host', 'evil.example')
+      .set('X-Forwarded-Proto', 'javascript')
+      .set('X-Forwarded-Host', 'evil.example');
     expect(res.status).toBe(200);
     const links = (res.headers.link as string).split(', ');
     expect(links).toHaveLength(3);
@@ -25,21 +29,35 @@ describe('Link header', () => {
   });
 
   it('never copies private_token or access_token into a link (offset and keyset)', async () => {
-    const offset = await api(t).get(`/api/v4/groups?per_page=1&private_token=${ROOT_TOKEN}&access_token=${ROOT_TOKEN}&search=hdr`);
+    const offset = await api(t).get(
+      `/api/v4/groups?per_page=1&private_token=${ROOT_TOKEN}&access_token=${ROOT_TOKEN}&search=hdr`,
+    );
     expect(offset.status).toBe(200);
     expect(offset.headers.link).toContain('search=hdr');
     expect(offset.headers.link).not.toContain(ROOT_TOKEN);
     expect(offset.headers.link).not.toMatch(/private_token|access_token/);
-    const keyset = await api(t).get(`/api/v4/groups?pagination=keyset&order_by=id&per_page=1&private_token=${ROOT_TOKEN}`);
+    const keyset = await api(t).get(
+      `/api/v4/groups?pagination=keyset&order_by=id&per_page=1&private_token=${ROOT_TOKEN}`,
+    );
     expect(keyset.status).toBe(200);
-    expect(keyset.headers.link).toMatch(new RegExp(`^<${EXTERNAL_URL}/api/v4/groups\\?pagination=keyset&order_by=id&per_page=1&cursor=`));
+    expect(keyset.headers.link).toMatch(
+      new RegExp(`^<${EXTERNAL_URL}/api/v4/groups\\?pagination=keyset&order_by=id&per_page=1&cursor=`),
+    );
     expect(keyset.headers.link).not.toContain(ROOT_TOKEN);
   });
 
   it('percent-encodes path characters that could end the URL or split the header', () => {
-    expect(linkBase('https://gl.example', '/api/v4/groups/a>b, <c')).toBe('https://gl.example/api/v4/groups/a%3Eb%2C%20%3Cc');
-    const h = paginationHeaders({ total: 2, page: 1, perPage: 1, totalPages: 2 }, 'https://gl.example/x', new URLSearchParams('job_token=s&a=1'));
-    expect(h.Link).toBe('<https://gl.example/x?a=1&page=2&per_page=1>; rel="next", <https://gl.example/x?a=1&page=1&per_page=1>; rel="first", <https://gl.example/x?a=1&page=2&per_page=1>; rel="last"');
+    expect(linkBase('https://gl.example', '/api/v4/groups/a>b, <c')).toBe(
+      'https://gl.example/api/v4/groups/a%3Eb%2C%20%3Cc',
+    );
+    const h = paginationHeaders(
+      { total: 2, page: 1, perPage: 1, totalPages: 2 },
+      'https://gl.example/x',
+      new URLSearchParams('job_token=s&a=1'),
+    );
+    expect(h.Link).toBe(
+      '<https://gl.example/x?a=1&page=2&per_page=1>; rel="next", <https://gl.example/x?a=1&page=1&per_page=1>; rel="first", <https://gl.example/x?a=1&page=2&per_page=1>; rel="last"',
+    );
   });
 });
 
@@ -47,7 +65,14 @@ describe('TRUST_PROXY', () => {
   async function loggedIp(trustProxy: false | number | string | undefined): Promise<string> {
     const lines: string[] = [];
     const stream = new Writable({ write: (chunk, _enc, cb) => (lines.push(String(chunk)), cb()) });
-    const { app, stop } = await buildApp({ orm: t.orm, logger: pino({ level: 'info' }, stream), externalUrl: EXTERNAL_URL, trustProxy, secrets: TEST_SECRETS, modules: MODULES });
+    const { app, stop } = await buildApp({
+      orm: t.orm,
+      logger: pino({ level: 'info' }, stream),
+      externalUrl: EXTERNAL_URL,
+      trustProxy,
+      secrets: TEST_SECRETS,
+      modules: MODULES,
+    });
     await request(app).get('/-/health').set('X-Forwarded-For', '203.0.113.9');
     await stop();
     return lines.map((l) => JSON.parse(l) as { msg: string; ip: string }).find((l) => l.msg === 'request')!.ip;
@@ -104,7 +129,9 @@ describe('security headers', () => {
 describe('X-Request-Id', () => {
   it('keeps a short safe client id and replaces anything else with a generated one', async () => {
     expect((await api(t).get('/-/health').set('X-Request-Id', 'abc-123')).headers['x-request-id']).toBe('abc-123');
-    expect((await api(t).get('/-/health').set('X-Request-Id', 'trace:01.HX_9')).headers['x-request-id']).toBe('trace:01.HX_9');
+    expect((await api(t).get('/-/health').set('X-Request-Id', 'trace:01.HX_9')).headers['x-request-id']).toBe(
+      'trace:01.HX_9',
+    );
     const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
     for (const bad of ['a'.repeat(65), '<script>alert(1)</script>', 'id with spaces', '-leading-dash', '{"json":1}']) {
       const res = await api(t).get('/-/health').set('X-Request-Id', bad);

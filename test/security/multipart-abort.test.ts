@@ -19,7 +19,13 @@ let incoming: http.IncomingMessage | undefined;
 
 beforeAll(async () => {
   const logger = createLogger('info', { write: (s: string) => void lines.push(JSON.parse(s) as Line) });
-  const built = await buildApp({ orm: t.orm, logger, externalUrl: 'http://gitlab.test', secrets: TEST_SECRETS, modules: MODULES });
+  const built = await buildApp({
+    orm: t.orm,
+    logger,
+    externalUrl: 'http://gitlab.test',
+    secrets: TEST_SECRETS,
+    modules: MODULES,
+  });
   stop = built.stop;
   server = http.createServer(built.app);
   server.on('request', (req: http.IncomingMessage) => (incoming = req));
@@ -47,10 +53,17 @@ describe('a multipart upload aborted by the client', () => {
     await new Promise((resolve) => socket.once('connect', resolve));
     socket.on('error', () => undefined);
     incoming = undefined;
-    socket.write([
-      'POST /api/v4/groups HTTP/1.1', 'Host: gitlab.test', `PRIVATE-TOKEN: ${ROOT_TOKEN}`, 'Content-Type: multipart/form-data; boundary=B',
-      `Content-Length: ${500 * 1024}`, '', '',
-    ].join('\r\n'));
+    socket.write(
+      [
+        'POST /api/v4/groups HTTP/1.1',
+        'Host: gitlab.test',
+        `PRIVATE-TOKEN: ${ROOT_TOKEN}`,
+        'Content-Type: multipart/form-data; boundary=B',
+        `Content-Length: ${500 * 1024}`,
+        '',
+        '',
+      ].join('\r\n'),
+    );
     socket.write(`--B\r\nContent-Disposition: form-data; name="description"\r\n\r\n${'x'.repeat(32 * 1024)}`);
     // The parser is reading the body (the request is piped into it), then the client goes away.
     await until(() => incoming?.readableFlowing === true, 'the multipart parser');

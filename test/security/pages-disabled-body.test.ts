@@ -48,11 +48,25 @@ function uploadStart(method: 'POST' | 'PUT', path: string, token: string): Promi
     socket.on('close', () => {
       clearTimeout(timer);
       const [head, body = ''] = raw.split('\r\n\r\n');
-      resolve({ status: Number(head.split(' ')[1]), headers: head.toLowerCase(), body, closedByServer: raw !== '', sent });
+      resolve({
+        status: Number(head.split(' ')[1]),
+        headers: head.toLowerCase(),
+        body,
+        closedByServer: raw !== '',
+        sent,
+      });
     });
     socket.on('connect', () => {
       const first = `--B\r\nContent-Disposition: form-data; name="domain"\r\n\r\nbig.test\r\n--B\r\nContent-Disposition: form-data; name="certificate"; filename="c.pem"\r\n\r\n${'x'.repeat(16 * 1024)}`;
-      const head = [`${method} ${path} HTTP/1.1`, 'Host: gitlab.test', `PRIVATE-TOKEN: ${token}`, 'Content-Type: multipart/form-data; boundary=B', `Content-Length: ${BODY_BYTES}`, '', ''].join('\r\n');
+      const head = [
+        `${method} ${path} HTTP/1.1`,
+        'Host: gitlab.test',
+        `PRIVATE-TOKEN: ${token}`,
+        'Content-Type: multipart/form-data; boundary=B',
+        `Content-Length: ${BODY_BYTES}`,
+        '',
+        '',
+      ].join('\r\n');
       socket.write(head + first);
       sent = first.length;
     });
@@ -64,7 +78,10 @@ describe('PAGES_ENABLED=off: pages uploads are refused before the body is read',
     const p = await createProject(t, { namespace: await createGroup(t) });
     const master = await createUser(t);
     await addProjectMember(t, p, master, 40);
-    for (const [method, path] of [['POST', `/api/v4/projects/${p.id}/pages/domains`], ['PUT', `/api/v4/projects/${p.id}/pages/domains/big.test`]] as const) {
+    for (const [method, path] of [
+      ['POST', `/api/v4/projects/${p.id}/pages/domains`],
+      ['PUT', `/api/v4/projects/${p.id}/pages/domains/big.test`],
+    ] as const) {
       const answer = await uploadStart(method, path, master.token);
       expect([answer.status, JSON.parse(answer.body)]).toEqual([404, { message: '404 Not Found' }]);
       expect(answer.headers).toContain('connection: close');
@@ -73,7 +90,7 @@ describe('PAGES_ENABLED=off: pages uploads are refused before the body is read',
     }
   });
 
-  it('keeps GitLab\'s order before the body: unknown project first, then the switch', async () => {
+  it("keeps GitLab's order before the body: unknown project first, then the switch", async () => {
     const u = await createUser(t);
     const answer = await uploadStart('POST', '/api/v4/projects/424242/pages/domains', u.token);
     expect([answer.status, JSON.parse(answer.body)]).toEqual([404, { message: '404 Project Not Found' }]);

@@ -11,23 +11,30 @@ import { ROOT_TOKEN, api, useTestApp } from '../support/test-app';
  */
 const t = useTestApp({ reset: 'once' });
 
-const gpgList = (alias: string, field = 'key', perPage = 100) => `${alias}: currentUserGpgKeys(perPage: ${perPage}) { nodes { id ${field} } }`;
+const gpgList = (alias: string, field = 'key', perPage = 100) =>
+  `${alias}: currentUserGpgKeys(perPage: ${perPage}) { nodes { id ${field} } }`;
 
 async function sshKeyText(comment = 'k@example.com'): Promise<string> {
   const { publicKey } = crypto.generateKeyPairSync('ed25519');
   const raw = publicKey.export({ format: 'der', type: 'spki' }).subarray(-32);
-  const blob = Buffer.concat([Buffer.from([0, 0, 0, 11]), Buffer.from('ssh-ed25519'), Buffer.from([0, 0, 0, 32]), raw]).toString('base64');
+  const blob = Buffer.concat([
+    Buffer.from([0, 0, 0, 11]),
+    Buffer.from('ssh-ed25519'),
+    Buffer.from([0, 0, 0, 32]),
+    raw,
+  ]).toString('base64');
   return `ssh-ed25519 ${blob} ${comment}`;
 }
 
-describe('100 aliases of a user\'s GPG keys with their text', () => {
+describe("100 aliases of a user's GPG keys with their text", () => {
   it('is refused with 400 before anything runs (aliases of one list field are bounded)', async () => {
     const user = await createUser(t);
     const query = `{ ${Array.from({ length: 100 }, (_, i) => gpgList(`a${i}`)).join(' ')} }`;
     const res = await api(t, user.token).graphql(query);
     expect(res.status).toBe(400);
     expect(res.body.errors[0]).toMatchObject({
-      message: 'Query selects the list field currentUserGpgKeys under more than 10 aliases in one selection; the maximum is 10',
+      message:
+        'Query selects the list field currentUserGpgKeys under more than 10 aliases in one selection; the maximum is 10',
       extensions: { code: 'QUERY_TOO_COMPLEX' },
     });
   });
@@ -36,7 +43,9 @@ describe('100 aliases of a user\'s GPG keys with their text', () => {
     const user = await createUser(t);
     const ten = Array.from({ length: 10 }, (_, i) => gpgList(`a${i}`, 'fingerprint', 5)).join(' ');
     expect((await api(t, user.token).graphql(`{ ${ten} }`)).body.data.a9).toEqual({ nodes: [] });
-    const eleven = await api(t, user.token).graphql(`{ ${ten} ... on Query { a10: currentUserGpgKeys(perPage: 5) { nodes { id } } } }`);
+    const eleven = await api(t, user.token).graphql(
+      `{ ${ten} ... on Query { a10: currentUserGpgKeys(perPage: 5) { nodes { id } } } }`,
+    );
     expect(eleven.status).toBe(400);
     expect(eleven.body.errors[0].message).toContain('under more than 10 aliases');
     // Other list fields have their own ten; a non-list field (currentUser) is not counted.
@@ -49,11 +58,16 @@ describe('100 aliases of a user\'s GPG keys with their text', () => {
     const one = await api(t, user.token).graphql(`{ queryComplexity { score } ${gpgList('a')} }`);
     // 2 (queryComplexity { score }) + 1 (the list) + 100 × (nodes 1 + id 1 + key 65,536 / 256).
     expect(one.body.data.queryComplexity.score).toBe(2 + 1 + 100 * (1 + 1 + 256));
-    const withoutText = await api(t, user.token).graphql(`{ queryComplexity { score } ${gpgList('a', 'fingerprint')} }`);
+    const withoutText = await api(t, user.token).graphql(
+      `{ queryComplexity { score } ${gpgList('a', 'fingerprint')} }`,
+    );
     expect(withoutText.body.data.queryComplexity.score).toBe(2 + 1 + 100 * 3);
     const two = await api(t, user.token).graphql(`{ ${gpgList('a')} ${gpgList('b')} }`);
     expect(two.status).toBe(400);
-    expect(two.body.errors[0]).toMatchObject({ message: 'Query complexity 51602 exceeds the maximum of 30000', extensions: { code: 'QUERY_TOO_COMPLEX' } });
+    expect(two.body.errors[0]).toMatchObject({
+      message: 'Query complexity 51602 exceeds the maximum of 30000',
+      extensions: { code: 'QUERY_TOO_COMPLEX' },
+    });
   });
 
   it('declares a size on every text that can hold more than 256 characters', async () => {
@@ -67,7 +81,9 @@ describe('100 aliases of a user\'s GPG keys with their text', () => {
     expect(res.body.errors).toBeUndefined();
     // 2 + message 40 + description 8 + url 8 + signInText 256 + certificate 256 + 1,024 + 256 + SSH key 20,
     // plus one per list, `nodes` and object.
-    expect(res.body.data.queryComplexity.score).toBe(2 + (2 + 40) + (2 + 8) + (2 + 8) + (1 + 256) + (2 + 1 + 256 + 1024 + 256) + (2 + 20));
+    expect(res.body.data.queryComplexity.score).toBe(
+      2 + (2 + 40) + (2 + 8) + (2 + 8) + (1 + 256) + (2 + 1 + 256 + 1024 + 256) + (2 + 20),
+    );
   });
 });
 
@@ -80,17 +96,37 @@ describe('stored sizes', () => {
     expect(long.status).toBe(400);
     expect(long.body).toEqual({ message: { key: ['is too long (maximum is 65536 characters)'] } });
     // 95 keys stored, then 10 adds at once: five succeed, the others are refused.
-    for (let i = 0; i < 95; i += 1) await api(t, user.token).post('/api/v4/user/gpg_keys').send({ key: syntheticGpgKey(600) }).expect(201);
-    const raced = await Promise.all(Array.from({ length: 10 }, () => api(t, user.token).post('/api/v4/user/gpg_keys').send({ key: syntheticGpgKey(600) })));
+    for (let i = 0; i < 95; i += 1)
+      await api(t, user.token)
+        .post('/api/v4/user/gpg_keys')
+        .send({ key: syntheticGpgKey(600) })
+        .expect(201);
+    const raced = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        api(t, user.token)
+          .post('/api/v4/user/gpg_keys')
+          .send({ key: syntheticGpgKey(600) }),
+      ),
+    );
     expect(raced.map((r) => r.status).sort()).toEqual([...Array(5).fill(201), ...Array(5).fill(400)]);
-    expect(raced.find((r) => r.status === 400)!.body).toEqual({ message: { base: ['You have reached the maximum of 100 GPG keys'] } });
-    expect(await queryOne<{ n: number }>(t, 'select count(*)::int as n from gpg_keys where user_id = ?', [user.id])).toEqual({ n: 100 });
+    expect(raced.find((r) => r.status === 400)!.body).toEqual({
+      message: { base: ['You have reached the maximum of 100 GPG keys'] },
+    });
+    expect(
+      await queryOne<{ n: number }>(t, 'select count(*)::int as n from gpg_keys where user_id = ?', [user.id]),
+    ).toEqual({ n: 100 });
     // GraphQL answers the same model error.
-    const gql = await api(t, user.token).graphql('mutation($k: String!) { createCurrentUserGpgKey(input: { key: $k }) { id } }', { k: syntheticGpgKey(600) });
+    const gql = await api(t, user.token).graphql(
+      'mutation($k: String!) { createCurrentUserGpgKey(input: { key: $k }) { id } }',
+      { k: syntheticGpgKey(600) },
+    );
     expect(gql.body.errors[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' } });
     // Another user is not affected.
     const other = await createUser(t);
-    await api(t, other.token).post('/api/v4/user/gpg_keys').send({ key: syntheticGpgKey(65_000) }).expect(201);
+    await api(t, other.token)
+      .post('/api/v4/user/gpg_keys')
+      .send({ key: syntheticGpgKey(65_000) })
+      .expect(201);
   });
 
   it('a user has at most 1,000 SSH keys', async () => {
@@ -100,21 +136,36 @@ describe('stored sizes', () => {
        select ?, 'k' || i, 'ssh-ed25519 AAAA' || i, md5(? || i::text), now(), now() from generate_series(1, 999) i`,
       [user.id, `${user.id}-`],
     );
-    await api(t, user.token).post('/api/v4/user/keys').send({ title: 'last', key: await sshKeyText() }).expect(201);
-    const over = await api(t, user.token).post('/api/v4/user/keys').send({ title: 'over', key: await sshKeyText() });
+    await api(t, user.token)
+      .post('/api/v4/user/keys')
+      .send({ title: 'last', key: await sshKeyText() })
+      .expect(201);
+    const over = await api(t, user.token)
+      .post('/api/v4/user/keys')
+      .send({ title: 'over', key: await sshKeyText() });
     expect(over.status).toBe(400);
     expect(over.body).toEqual({ message: { base: ['You have reached the maximum of 1000 SSH keys'] } });
   });
 
   it('a broadcast message is at most 10,000 characters, the free-text settings 65,536', async () => {
-    const long = await api(t, ROOT_TOKEN).post('/api/v4/broadcast_messages').send({ message: 'm'.repeat(10_001) });
+    const long = await api(t, ROOT_TOKEN)
+      .post('/api/v4/broadcast_messages')
+      .send({ message: 'm'.repeat(10_001) });
     expect(long.status).toBe(400);
     expect(long.body).toEqual({ message: { message: ['is too long (maximum is 10000 characters)'] } });
-    await api(t, ROOT_TOKEN).post('/api/v4/broadcast_messages').send({ message: 'm'.repeat(10_000) }).expect(201);
-    const settings = await api(t, ROOT_TOKEN).put('/api/v4/application/settings').send({ sign_in_text: 's'.repeat(65_537) });
+    await api(t, ROOT_TOKEN)
+      .post('/api/v4/broadcast_messages')
+      .send({ message: 'm'.repeat(10_000) })
+      .expect(201);
+    const settings = await api(t, ROOT_TOKEN)
+      .put('/api/v4/application/settings')
+      .send({ sign_in_text: 's'.repeat(65_537) });
     expect(settings.status).toBe(400);
     expect(settings.body).toEqual({ message: { sign_in_text: ['is too long (maximum is 65536 characters)'] } });
-    await api(t, ROOT_TOKEN).put('/api/v4/application/settings').send({ sign_in_text: 's'.repeat(65_536) }).expect(200);
+    await api(t, ROOT_TOKEN)
+      .put('/api/v4/application/settings')
+      .send({ sign_in_text: 's'.repeat(65_536) })
+      .expect(200);
   });
 });
 
@@ -134,12 +185,25 @@ describe('lists read long columns only when they show them', () => {
   it('pages domains: url without reading certificates; certificates of node lookups are read in one batch', async () => {
     const ec = await issue({ cn: 'size.domain.test', kind: 'ec' });
     const p = await createProject(t, { namespace: await createGroup(t) });
-    await api(t, ROOT_TOKEN).post(`/api/v4/projects/${p.id}/pages/domains`).send({ domain: 'size.domain.test', certificate: ec.pem, key: ec.keyPem }).expect(201);
-    await api(t, ROOT_TOKEN).post(`/api/v4/projects/${p.id}/pages/domains`).send({ domain: 'plain.domain.test' }).expect(201);
-    const list = await api(t, ROOT_TOKEN).graphql(`{ projectPagesDomains(projectId: "${p.id}") { nodes { id domain url } } }`);
-    expect(list.body.data.projectPagesDomains.nodes.map((d: { url: string }) => d.url)).toEqual(['http://plain.domain.test', 'https://size.domain.test']);
+    await api(t, ROOT_TOKEN)
+      .post(`/api/v4/projects/${p.id}/pages/domains`)
+      .send({ domain: 'size.domain.test', certificate: ec.pem, key: ec.keyPem })
+      .expect(201);
+    await api(t, ROOT_TOKEN)
+      .post(`/api/v4/projects/${p.id}/pages/domains`)
+      .send({ domain: 'plain.domain.test' })
+      .expect(201);
+    const list = await api(t, ROOT_TOKEN).graphql(
+      `{ projectPagesDomains(projectId: "${p.id}") { nodes { id domain url } } }`,
+    );
+    expect(list.body.data.projectPagesDomains.nodes.map((d: { url: string }) => d.url)).toEqual([
+      'http://plain.domain.test',
+      'https://size.domain.test',
+    ]);
     const ids = list.body.data.projectPagesDomains.nodes.map((d: { id: string }) => d.id);
-    const nodes = await api(t, ROOT_TOKEN).graphql(`{ nodes(ids: ${JSON.stringify(ids)}) { ... on PagesDomain { url certificate { subject certificate } } } }`);
+    const nodes = await api(t, ROOT_TOKEN).graphql(
+      `{ nodes(ids: ${JSON.stringify(ids)}) { ... on PagesDomain { url certificate { subject certificate } } } }`,
+    );
     expect(nodes.body.data.nodes).toEqual([
       { url: 'http://plain.domain.test', certificate: null },
       { url: 'https://size.domain.test', certificate: { subject: '/CN=size.domain.test', certificate: ec.pem.trim() } },
@@ -153,11 +217,18 @@ describe('node(ProjectGroupLink)', () => {
   it('needs the linked group to be visible too, as Project.sharedWithGroups', async () => {
     const owner = await createUser(t);
     const outsider = await createUser(t);
-    const project = await createProject(t, { namespace: await createGroup(t, { visibility: 'public' }), visibility: 'public' });
+    const project = await createProject(t, {
+      namespace: await createGroup(t, { visibility: 'public' }),
+      visibility: 'public',
+    });
     const hidden = await createGroup(t, { visibility: 'private' });
     await shareProject(t, project, hidden, 30);
-    await t.orm.em.getConnection().execute('insert into group_members (group_id, user_id, access_level) values (?, ?, 50)', [hidden.id, owner.id]);
-    const link = await queryOne<{ id: number }>(t, 'select id from project_group_links where group_id = ?', [hidden.id]);
+    await t.orm.em
+      .getConnection()
+      .execute('insert into group_members (group_id, user_id, access_level) values (?, ?, 50)', [hidden.id, owner.id]);
+    const link = await queryOne<{ id: number }>(t, 'select id from project_group_links where group_id = ?', [
+      hidden.id,
+    ]);
     const q = `{ node(id: "gid://gitlab/ProjectGroupLink/${link!.id}") { ... on ProjectGroupLink { groupId groupAccess } } nodes(ids: ["gid://gitlab/ProjectGroupLink/${link!.id}"]) { id } }`;
     for (const token of [undefined, outsider.token]) {
       const res = await api(t, token).graphql(q);

@@ -20,7 +20,11 @@ import { uncachedSharedCache } from '../../src/core/db/shared-cache';
 const t = useTestApp();
 
 /** Sends headers and the first part of a body, never the rest: resolves with the status if the server answers anyway. */
-function answerBeforeBody(app: express.Express, path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+function answerBeforeBody(
+  app: express.Express,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const server = http.createServer(app).listen(0, '127.0.0.1', () => {
       const { port } = server.address() as AddressInfo;
@@ -35,12 +39,18 @@ function answerBeforeBody(app: express.Express, path: string, headers: Record<st
         });
       });
       req.on('error', (e) => (e.message.includes('socket hang up') ? undefined : reject(e)));
-      req.write(`--B\r\nContent-Disposition: form-data; name="description"; filename="d.txt"\r\n\r\n${'x'.repeat(64 * 1024)}`);
+      req.write(
+        `--B\r\nContent-Disposition: form-data; name="description"; filename="d.txt"\r\n\r\n${'x'.repeat(64 * 1024)}`,
+      );
     });
   });
 }
 
-const multipartHeaders = (extra: Record<string, string> = {}) => ({ 'Content-Type': 'multipart/form-data; boundary=B', 'Content-Length': String(1024 * 1024), ...extra });
+const multipartHeaders = (extra: Record<string, string> = {}) => ({
+  'Content-Type': 'multipart/form-data; boundary=B',
+  'Content-Length': String(1024 * 1024),
+  ...extra,
+});
 
 /** An app whose only route is POST /groups declaring a `description` file parameter (no real route takes files yet). */
 async function fileRouteApp(): Promise<express.Express> {
@@ -52,11 +62,33 @@ async function fileRouteApp(): Promise<express.Express> {
     const em = t.orm.em.fork();
     const body = (req.body ?? {}) as Record<string, unknown>;
     const query = req.query as Record<string, unknown>;
-    const auth = await authenticateToken(em, null, extractToken({ header: (n) => req.get(n), param: (n) => query[n] ?? body[n] }), new Date());
-    return newCtx({ em, user: auth.user, credential: auth.credential, tokenInvalid: auth.tokenInvalid, externalUrl: EXTERNAL_URL, secrets: TEST_SECRETS, cache: uncachedSharedCache() });
+    const auth = await authenticateToken(
+      em,
+      null,
+      extractToken({ header: (n) => req.get(n), param: (n) => query[n] ?? body[n] }),
+      new Date(),
+    );
+    return newCtx({
+      em,
+      user: auth.user,
+      credential: auth.credential,
+      tokenInvalid: auth.tokenInvalid,
+      externalUrl: EXTERNAL_URL,
+      secrets: TEST_SECRETS,
+      cache: uncachedSharedCache(),
+    });
   };
   const app = express();
-  app.use('/api/v4', buildRestRouter({ schema, routes: [compileRoute(schema, { ...createGroup, files: ['description'] })], createCtx, logger, externalUrl: EXTERNAL_URL }));
+  app.use(
+    '/api/v4',
+    buildRestRouter({
+      schema,
+      routes: [compileRoute(schema, { ...createGroup, files: ['description'] })],
+      createCtx,
+      logger,
+      externalUrl: EXTERNAL_URL,
+    }),
+  );
   app.use(bodyErrorHandler((_err, _req, res) => void res.status(500).json({ message: '500 Internal Server Error' })));
   return app;
 }
@@ -65,7 +97,11 @@ describe('multipart on routes without file parameters', () => {
   it('takes multipart fields and ignores a file part, as GitLab ignores undeclared parameters', async () => {
     const fields = await api(t, ROOT_TOKEN).post('/api/v4/groups').field('name', 'M').field('path', 'm-fields');
     expect(fields.status).toBe(201);
-    const file = await api(t, ROOT_TOKEN).post('/api/v4/groups').field('name', 'F').field('path', 'f-file').attach('description', Buffer.from('text'), 'd.txt');
+    const file = await api(t, ROOT_TOKEN)
+      .post('/api/v4/groups')
+      .field('name', 'F')
+      .field('path', 'f-file')
+      .attach('description', Buffer.from('text'), 'd.txt');
     expect(file.status).toBe(201);
     expect(file.headers['content-type']).toBe('application/json');
     expect(file.body).toMatchObject({ path: 'f-file', description: '' });
@@ -78,10 +114,17 @@ describe('multipart on routes without file parameters', () => {
   });
 
   it('refuses a multipart body over the total size (413) or without Content-Length (411) before reading it', async () => {
-    const big = await answerBeforeBody(t.app, '/api/v4/groups', { ...multipartHeaders({ 'PRIVATE-TOKEN': ROOT_TOKEN }), 'Content-Length': String(3 * 1024 * 1024) });
+    const big = await answerBeforeBody(t.app, '/api/v4/groups', {
+      ...multipartHeaders({ 'PRIVATE-TOKEN': ROOT_TOKEN }),
+      'Content-Length': String(3 * 1024 * 1024),
+    });
     expect(big.status).toBe(413);
     expect(JSON.parse(big.body)).toEqual({ error: 'The multipart body is larger than 2097152 bytes' });
-    const chunked = await answerBeforeBody(t.app, '/api/v4/groups', { 'Content-Type': 'multipart/form-data; boundary=B', 'Transfer-Encoding': 'chunked', 'PRIVATE-TOKEN': ROOT_TOKEN });
+    const chunked = await answerBeforeBody(t.app, '/api/v4/groups', {
+      'Content-Type': 'multipart/form-data; boundary=B',
+      'Transfer-Encoding': 'chunked',
+      'PRIVATE-TOKEN': ROOT_TOKEN,
+    });
     expect(chunked.status).toBe(411);
   });
 
@@ -94,11 +137,16 @@ describe('multipart on routes without file parameters', () => {
   });
 
   it('answers a truncated body and a missing boundary with 400 and a clear body', async () => {
-    const truncated = await api(t, ROOT_TOKEN).post('/api/v4/groups').set('Content-Type', 'multipart/form-data; boundary=B')
+    const truncated = await api(t, ROOT_TOKEN)
+      .post('/api/v4/groups')
+      .set('Content-Type', 'multipart/form-data; boundary=B')
       .send('--B\r\nContent-Disposition: form-data; name="name"\r\n\r\nTrunc');
     expect(truncated.status).toBe(400);
     expect(truncated.body).toEqual({ error: 'Malformed multipart body: Unexpected end of form' });
-    const noBoundary = await api(t, ROOT_TOKEN).post('/api/v4/groups').set('Content-Type', 'multipart/form-data').send('name=x');
+    const noBoundary = await api(t, ROOT_TOKEN)
+      .post('/api/v4/groups')
+      .set('Content-Type', 'multipart/form-data')
+      .send('name=x');
     expect(noBoundary.status).toBe(400);
     expect(noBoundary.body).toEqual({ error: 'Malformed multipart body: Multipart: Boundary not found' });
   });
@@ -113,19 +161,26 @@ describe('a route that declares file parameters', () => {
 
   it('delivers a declared file as its text to an authenticated caller', async () => {
     const u = await createUser(t);
-    const res = await request(await fileRouteApp()).post('/api/v4/groups').set('PRIVATE-TOKEN', u.token)
-      .field('name', 'Up').field('path', 'up').attach('description', Buffer.from('-----BEGIN CERTIFICATE-----\nabc\n'), 'cert.pem');
+    const res = await request(await fileRouteApp())
+      .post('/api/v4/groups')
+      .set('PRIVATE-TOKEN', u.token)
+      .field('name', 'Up')
+      .field('path', 'up')
+      .attach('description', Buffer.from('-----BEGIN CERTIFICATE-----\nabc\n'), 'cert.pem');
     expect(res.status).toBe(201);
     expect(res.body.description).toBe('-----BEGIN CERTIFICATE-----\nabc\n');
   });
 
   it('limits each file, the number of files and undeclared file fields', async () => {
     const app = await fileRouteApp();
-    const post = () => request(app).post('/api/v4/groups').set('PRIVATE-TOKEN', ROOT_TOKEN).field('name', 'L').field('path', 'l');
+    const post = () =>
+      request(app).post('/api/v4/groups').set('PRIVATE-TOKEN', ROOT_TOKEN).field('name', 'L').field('path', 'l');
     const large = await post().attach('description', Buffer.alloc(1024 * 1024 + 1, 'a'), 'big.txt');
     expect(large.status).toBe(413);
     expect(large.body).toEqual({ error: 'Multipart body refused: File too large (description)' });
-    const twice = await post().attach('description', Buffer.from('a'), 'a.txt').attach('description', Buffer.from('b'), 'b.txt');
+    const twice = await post()
+      .attach('description', Buffer.from('a'), 'a.txt')
+      .attach('description', Buffer.from('b'), 'b.txt');
     expect(twice.status).toBe(400);
     // An undeclared file part is ignored.
     const other = await post().attach('avatar', Buffer.from('a'), 'a.png');
@@ -138,7 +193,10 @@ describe('one body error handler for both surfaces', () => {
     for (const path of ['/api/v4/groups', '/graphql']) {
       const bad = await api(t, ROOT_TOKEN).post(path).set('Content-Type', 'application/json').send('{"name":');
       expect([bad.status, bad.body]).toEqual([400, { error: 'The request body is not valid JSON' }]);
-      const big = await api(t, ROOT_TOKEN).post(path).set('Content-Type', 'application/json').send(JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) }));
+      const big = await api(t, ROOT_TOKEN)
+        .post(path)
+        .set('Content-Type', 'application/json')
+        .send(JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) }));
       expect([big.status, big.body]).toEqual([413, { error: 'The request body is too large' }]);
       expect(big.headers['content-type']).toBe('application/json');
     }

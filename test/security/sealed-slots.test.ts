@@ -23,7 +23,13 @@ const reports: UnreadableSecret[] = [];
 
 beforeAll(async () => {
   const secrets = secretBox(Buffer.alloc(32, 7), { onUnreadable: (e) => reports.push(e) }); // TEST_SECRETS' key
-  ({ app, stop } = await buildApp({ orm: t.orm, logger: pino({ level: 'silent' }), externalUrl: 'http://gitlab.test', secrets, modules: MODULES }));
+  ({ app, stop } = await buildApp({
+    orm: t.orm,
+    logger: pino({ level: 'silent' }),
+    externalUrl: 'http://gitlab.test',
+    secrets,
+    modules: MODULES,
+  }));
 });
 afterAll(() => stop());
 beforeEach(() => {
@@ -54,7 +60,10 @@ describe('runner tokens', () => {
     await exec('update ci_runners set token = (select token from ci_runners where id = ?) where id = ?', [a.id, b.id]);
     const res = await graphql('{ allRunners { nodes { id: databaseId token } } }');
     expect(res.body.errors).toBeUndefined();
-    expect(res.body.data.allRunners.nodes).toEqual([{ id: a.id, token: a.token }, { id: b.id, token: null }]);
+    expect(res.body.data.allRunners.nodes).toEqual([
+      { id: a.id, token: a.token },
+      { id: b.id, token: null },
+    ]);
   });
 });
 
@@ -64,7 +73,10 @@ describe('project runners_token', () => {
     const g = await createGroup(t);
     const p1 = await createProject(t, { namespace: g });
     const p2 = await createProject(t, { namespace: g });
-    await exec('update projects set runners_token = null, runners_token_digest = null where id in (?, ?)', [p1.id, p2.id]);
+    await exec('update projects set runners_token = null, runners_token_digest = null where id in (?, ?)', [
+      p1.id,
+      p2.id,
+    ]);
     const first = await admin('/api/v4/projects?order_by=id&sort=asc').expect(200);
     const tokens = new Map(first.body.map((p: { id: number; runners_token: string }) => [p.id, p.runners_token]));
     return { p1, p2, tokens };
@@ -72,7 +84,9 @@ describe('project runners_token', () => {
 
   it('is sealed for its row: a token copied to another project does not open there', async () => {
     const { p1, p2, tokens } = await projectsWithTokens();
-    const [row] = (await exec('select runners_token from projects where id = ?', [p1.id])) as { runners_token: string }[];
+    const [row] = (await exec('select runners_token from projects where id = ?', [p1.id])) as {
+      runners_token: string;
+    }[];
     expect(row.runners_token).toMatch(/^v2:/);
     expect(TEST_SECRETS.open(row.runners_token, runnersTokenSlot(p1.id))).toBe(tokens.get(p1.id));
     expect(() => TEST_SECRETS.open(row.runners_token, runnersTokenSlot(p2.id))).toThrow();
@@ -91,16 +105,24 @@ describe('project runners_token', () => {
     await exec('update projects set runners_token = ? where id = ?', [foreign, p2.id]);
     const res = await admin('/api/v4/projects?order_by=id&sort=asc');
     expect(res.status).toBe(200);
-    expect(res.body.map((p: { id: number; runners_token?: string }) => [p.id, p.runners_token ?? null])).toEqual([[p1.id, tokens.get(p1.id)], [p2.id, null]]);
+    expect(res.body.map((p: { id: number; runners_token?: string }) => [p.id, p.runners_token ?? null])).toEqual([
+      [p1.id, tokens.get(p1.id)],
+      [p2.id, null],
+    ]);
     const gql = await graphql('{ projects(orderBy: ID, sort: ASC) { nodes { id: databaseId runnersToken } } }');
     expect(gql.body.errors).toBeUndefined();
-    expect(gql.body.data.projects.nodes).toEqual([{ id: p1.id, runnersToken: tokens.get(p1.id) }, { id: p2.id, runnersToken: null }]);
+    expect(gql.body.data.projects.nodes).toEqual([
+      { id: p1.id, runnersToken: tokens.get(p1.id) },
+      { id: p2.id, runnersToken: null },
+    ]);
   });
 
   it('tokens sealed before slots (v1) still open', async () => {
     const g = await createGroup(t);
     const p = await createProject(t, { namespace: g }); // the fixture writes the v1 form
-    const [row] = (await exec('select runners_token from projects where id = ?', [p.id])) as { runners_token: string }[];
+    const [row] = (await exec('select runners_token from projects where id = ?', [p.id])) as {
+      runners_token: string;
+    }[];
     expect(row.runners_token).toMatch(/^v1:/);
     expect((await admin(`/api/v4/projects/${p.id}`)).body.runners_token).toBe(p.runnersToken);
   });
@@ -108,8 +130,12 @@ describe('project runners_token', () => {
 
 describe('src/ seals every secret for its slot', () => {
   const SRC = path.join(__dirname, '../../src');
-  const files = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true })
-    .flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+  const files = (dir: string): string[] =>
+    fs
+      .readdirSync(dir, { withFileTypes: true })
+      .flatMap((e) =>
+        e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
+      );
 
   /** The argument text of each `.seal(` call (balanced parentheses). */
   function sealCalls(text: string): string[] {
@@ -137,7 +163,9 @@ describe('src/ seals every secret for its slot', () => {
   };
 
   it('passes a slot at every seal call', () => {
-    const calls = files(SRC).flatMap((f) => sealCalls(fs.readFileSync(f, 'utf8')).map((args) => ({ file: path.relative(SRC, f), args })));
+    const calls = files(SRC).flatMap((f) =>
+      sealCalls(fs.readFileSync(f, 'utf8')).map((args) => ({ file: path.relative(SRC, f), args })),
+    );
     expect(calls.length).toBeGreaterThan(5);
     expect(calls.filter((c) => !twoArgs(c.args))).toEqual([]);
   });

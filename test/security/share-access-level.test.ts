@@ -18,7 +18,9 @@ describe('a share counts only for members of the shared group', () => {
     const guest = await createUser(t, { username: 'guest-only' });
     await addProjectMember(t, project, guest, 10);
     await shareProject(t, project, other, 40);
-    const res = await api(t, guest.token).put(`/api/v4/projects/${project.id}`).send({ description: 'changed by a guest' });
+    const res = await api(t, guest.token)
+      .put(`/api/v4/projects/${project.id}`)
+      .send({ description: 'changed by a guest' });
     expect([res.status, res.body]).toEqual([403, { message: '403 Forbidden' }]);
   });
 });

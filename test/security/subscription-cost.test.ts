@@ -20,7 +20,10 @@ const EVENTS = 'subscription { auditEventAdded { entityType entityId details { a
 /** Statements this app sends (all of them, the subscriptions' included), counted as they go. */
 let statements = 0;
 beforeAll(() => {
-  t.orm.em.getConnection().getKnex().on('query', () => (statements += 1));
+  t.orm.em
+    .getConnection()
+    .getKnex()
+    .on('query', () => (statements += 1));
 });
 
 /** Resolves once no statement has been sent for a while (the subscribers are done with the last event). */
@@ -35,7 +38,9 @@ async function quiet(): Promise<void> {
   }
 }
 
-const emailEvents = (s: LiveStream) => s.events.filter((e) => (e.auditEventAdded as { details: { targetType: string } }).details.targetType === 'Email').length;
+const emailEvents = (s: LiveStream) =>
+  s.events.filter((e) => (e.auditEventAdded as { details: { targetType: string } }).details.targetType === 'Email')
+    .length;
 
 /**
  * Changes (`change(i)`, one at a time) until every stream has an event: subscriptions opened together
@@ -69,7 +74,10 @@ describe('Subscription.auditEventAdded with many idle subscriptions of one user'
     /** `pairs` e-mail addresses added and removed by alice: two audit events each (entity User). */
     const writeEvents = async (pairs: number) => {
       for (let i = 0; i < pairs; i += 1) {
-        const added = await api(t, alice.token).post('/api/v4/user/emails').send({ email: `alice-${written}@example.com` }).expect(201);
+        const added = await api(t, alice.token)
+          .post('/api/v4/user/emails')
+          .send({ email: `alice-${written}@example.com` })
+          .expect(201);
         await api(t, alice.token).delete(`/api/v4/user/emails/${added.body.id}`).expect(204);
         written += 2;
       }
@@ -89,15 +97,26 @@ describe('Subscription.auditEventAdded with many idle subscriptions of one user'
     const withTen = await perEvent(3);
     const hundred = [...ten, ...(await subscribeMany(url, alice.token, 9, 10))];
     // Her group's events reach each of her 100 subscriptions: they are all listening.
-    await reachAll(hundred, (i) => api(t, ROOT_TOKEN).put(`/api/v4/groups/${hers.id}`).send({ description: `ours ${i}` }).expect(200));
+    await reachAll(hundred, (i) =>
+      api(t, ROOT_TOKEN)
+        .put(`/api/v4/groups/${hers.id}`)
+        .send({ description: `ours ${i}` })
+        .expect(200),
+    );
     const withHundred = await perEvent(3);
-    console.log(`statements per audit event, one user's idle auditEventAdded subscriptions open: 10 → ${withTen}, 100 → ${withHundred}`);
+    console.log(
+      `statements per audit event, one user's idle auditEventAdded subscriptions open: 10 → ${withTen}, 100 → ${withHundred}`,
+    );
 
     // The old cost was one SELECT per subscription per event (+90 here); allow a background statement or so.
     expect(withHundred - withTen).toBeLessThan(1);
     expect(hundred.flatMap((s) => s.errors)).toEqual([]);
     // Her e-mail events are not hers to read: every subscription has her group's events only.
-    expect(hundred.flatMap((s) => s.events).every((e) => (e.auditEventAdded as { entityId: number; entityType: string }).entityType === 'Group')).toBe(true);
+    expect(
+      hundred
+        .flatMap((s) => s.events)
+        .every((e) => (e.auditEventAdded as { entityId: number; entityType: string }).entityType === 'Group'),
+    ).toBe(true);
     expect(emailEvents(probe)).toBe(written);
   });
 
@@ -107,13 +126,23 @@ describe('Subscription.auditEventAdded with many idle subscriptions of one user'
     const g = await createGroup(t, { path: 'bobs' });
     await addGroupMember(t, g, bob, 50);
     const first = await subscribeMany(url, bob.token, 1, 1);
-    const sync = (streams: LiveStream[]) => reachAll(streams, (i) => api(t, ROOT_TOKEN).put(`/api/v4/groups/${g.id}`).send({ description: `sync ${i}` }).expect(200));
+    const sync = (streams: LiveStream[]) =>
+      reachAll(streams, (i) =>
+        api(t, ROOT_TOKEN)
+          .put(`/api/v4/groups/${g.id}`)
+          .send({ description: `sync ${i}` })
+          .expect(200),
+      );
     /** Statements one change of his group costs until all `streams` have it. */
     const change = async (description: string, streams: LiveStream[]) => {
       await quiet();
       const before = statements;
       await api(t, ROOT_TOKEN).put(`/api/v4/groups/${g.id}`).send({ description }).expect(200);
-      await waitFor('delivered', () => streams.every((s) => s.events.some((e) => JSON.stringify(e).includes(description))), 20_000);
+      await waitFor(
+        'delivered',
+        () => streams.every((s) => s.events.some((e) => JSON.stringify(e).includes(description))),
+        20_000,
+      );
       await quiet();
       return statements - before;
     };

@@ -49,16 +49,29 @@ function rawUpgrade(port: number, from: string): Promise<RawUpgrade> {
       head = Buffer.concat([head, chunk]);
       const end = head.indexOf('\r\n\r\n');
       if (end < 0) return;
-      answered = { status: Number(/^HTTP\/1\.1 (\d+)/.exec(head.toString('latin1'))?.[1] ?? 0), answeredAt: Date.now(), ended, after: () => rest };
+      answered = {
+        status: Number(/^HTTP\/1\.1 (\d+)/.exec(head.toString('latin1'))?.[1] ?? 0),
+        answeredAt: Date.now(),
+        ended,
+        after: () => rest,
+      };
       rest = head.subarray(end + 4);
       resolve(answered);
     });
     socket.once('close', () => answered || reject(new Error('closed before an answer')));
-    socket.write([
-      'GET /graphql HTTP/1.1', `Host: 127.0.0.1:${port}`, 'Upgrade: websocket', 'Connection: Upgrade',
-      `Sec-WebSocket-Key: ${crypto.randomBytes(16).toString('base64')}`, 'Sec-WebSocket-Version: 13',
-      'Sec-WebSocket-Protocol: graphql-transport-ws', '', '',
-    ].join('\r\n'));
+    socket.write(
+      [
+        'GET /graphql HTTP/1.1',
+        `Host: 127.0.0.1:${port}`,
+        'Upgrade: websocket',
+        'Connection: Upgrade',
+        `Sec-WebSocket-Key: ${crypto.randomBytes(16).toString('base64')}`,
+        'Sec-WebSocket-Version: 13',
+        'Sec-WebSocket-Protocol: graphql-transport-ws',
+        '',
+        '',
+      ].join('\r\n'),
+    );
   });
 }
 
@@ -68,7 +81,10 @@ function acknowledged(url: string, token: string): Promise<boolean> {
   sockets.push(ws);
   return new Promise((resolve) => {
     ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: { 'PRIVATE-TOKEN': token } })));
-    ws.on('message', (data) => (JSON.parse(String(data)) as { type: string }).type === 'connection_ack' && resolve(true));
+    ws.on(
+      'message',
+      (data) => (JSON.parse(String(data)) as { type: string }).type === 'connection_ack' && resolve(true),
+    );
     ws.on('close', () => resolve(false));
     ws.on('unexpected-response', () => resolve(false));
     ws.on('error', () => resolve(false));
@@ -78,7 +94,7 @@ function acknowledged(url: string, token: string): Promise<boolean> {
 const portOf = (url: string) => Number(new URL(url).port);
 
 describe('upgrades that never initialise', () => {
-  it('a flood from one address (more than the instance\'s 1,000 connections) does not keep a client from another address out', async () => {
+  it("a flood from one address (more than the instance's 1,000 connections) does not keep a client from another address out", async () => {
     const url = await live.serve(t.attach, t.app);
     const answers: RawUpgrade[] = [];
     for (let batch = 0; batch < 11; batch += 1) {
@@ -94,12 +110,15 @@ describe('upgrades that never initialise', () => {
     expect(answers.filter((a) => a.status === 429).length).toBe(answers.length - upgraded.length);
   });
 
-  it('terminates a socket that sent nothing at the init deadline, without a closing handshake, and frees its address\'s room', async () => {
+  it("terminates a socket that sent nothing at the init deadline, without a closing handshake, and frees its address's room", async () => {
     const url = await live.serve(t.attach, t.app);
     const silent = await rawUpgrade(portOf(url), '127.0.0.3');
     expect(silent.status).toBe(101);
     let timer: NodeJS.Timeout | undefined;
-    const endedAt = await Promise.race([silent.ended, new Promise<number>((r) => (timer = setTimeout(() => r(0), 15_000)))]);
+    const endedAt = await Promise.race([
+      silent.ended,
+      new Promise<number>((r) => (timer = setTimeout(() => r(0), 15_000))),
+    ]);
     clearTimeout(timer);
     expect(endedAt).toBeGreaterThan(0); // a graceful close would hold it 30 s more
     expect(endedAt - silent.answeredAt).toBeGreaterThanOrEqual(4500); // not before its 5 s

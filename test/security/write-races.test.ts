@@ -41,9 +41,16 @@ describe('writes racing a delete', () => {
     const g = await createGroup(t, { path: 'going' });
     const undo = await deleteBeforeInsert('projects', 'namespaces', 'namespace_id');
     try {
-      const res = await admin().graphql(`mutation { createProject(input: { name: "Late", namespaceId: ${g.id} }) { id } }`);
+      const res = await admin().graphql(
+        `mutation { createProject(input: { name: "Late", namespaceId: ${g.id} }) { id } }`,
+      );
       expect(res.body.data).toEqual({ createProject: null });
-      expect(res.body.errors).toEqual([expect.objectContaining({ message: '404 Namespace Not Found', extensions: expect.objectContaining({ code: 'NOT_FOUND' }) })]);
+      expect(res.body.errors).toEqual([
+        expect.objectContaining({
+          message: '404 Namespace Not Found',
+          extensions: expect.objectContaining({ code: 'NOT_FOUND' }),
+        }),
+      ]);
     } finally {
       await undo();
     }
@@ -90,7 +97,8 @@ async function waitForLockWaiter(objid: number): Promise<void> {
   throw new Error('the service never waited for the lock');
 }
 
-const isDeadlock = (err: unknown) => (err as { code?: string }).code === '40P01' || /deadlock detected/.test(String((err as Error).message));
+const isDeadlock = (err: unknown) =>
+  (err as { code?: string }).code === '40P01' || /deadlock detected/.test(String((err as Error).message));
 
 /**
  * Runs `request` into a deadlock with another session; returns its response once the deadlock is
@@ -133,7 +141,10 @@ describe('writes in a deadlock', () => {
   it('REST: 409 with a retry hint and a JSON body, nothing written', async () => {
     const undo = await lockAThenBOnInsert('broadcast_messages');
     try {
-      const res = await deadlocked(() => admin().post('/api/v4/broadcast_messages').send({ message: 'Deadlocked' }), removeDeadlocked);
+      const res = await deadlocked(
+        () => admin().post('/api/v4/broadcast_messages').send({ message: 'Deadlocked' }),
+        removeDeadlocked,
+      );
       expect(res.status).toBe(409);
       expect(res.headers['content-type']).toBe('application/json');
       expect(res.body).toEqual({ message: '409 Conflict: a concurrent request changed the same data; retry' });
@@ -148,9 +159,17 @@ describe('writes in a deadlock', () => {
   it('GraphQL: a CONFLICT error with the same message', async () => {
     const undo = await lockAThenBOnInsert('broadcast_messages');
     try {
-      const res = await deadlocked(() => admin().graphql('mutation { createBroadcastMessage(input: { message: "Deadlocked" }) { id } }'), removeDeadlocked);
+      const res = await deadlocked(
+        () => admin().graphql('mutation { createBroadcastMessage(input: { message: "Deadlocked" }) { id } }'),
+        removeDeadlocked,
+      );
       expect(res.body.data).toEqual({ createBroadcastMessage: null });
-      expect(res.body.errors).toEqual([expect.objectContaining({ message: '409 Conflict: a concurrent request changed the same data; retry', extensions: expect.objectContaining({ code: 'CONFLICT' }) })]);
+      expect(res.body.errors).toEqual([
+        expect.objectContaining({
+          message: '409 Conflict: a concurrent request changed the same data; retry',
+          extensions: expect.objectContaining({ code: 'CONFLICT' }),
+        }),
+      ]);
     } finally {
       await undo();
     }

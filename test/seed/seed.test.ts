@@ -38,6 +38,9 @@ describe('npm run seed', () => {
       err.mockRestore();
     }
     const sub = await api(t, ROOT_TOKEN).get('/api/v4/groups/scale-1%2Fteam-1/subgroups');
-    expect(sub.body.map((g: { full_path: string }) => g.full_path)).toEqual(['scale-1/team-1/squad-1', 'scale-1/team-1/squad-2']);
+    expect(sub.body.map((g: { full_path: string }) => g.full_path)).toEqual([
+      'scale-1/team-1/squad-1',
+      'scale-1/team-1/squad-2',
+    ]);
   });
 });

@@ -15,7 +15,9 @@ async function createTestRole(adminUrl) {
   const admin = new Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    await admin.query(`create role ${TEST_ROLE.user} login nosuperuser createdb nocreaterole password '${TEST_ROLE.password}'`);
+    await admin.query(
+      `create role ${TEST_ROLE.user} login nosuperuser createdb nocreaterole password '${TEST_ROLE.password}'`,
+    );
   } finally {
     await admin.end();
   }
@@ -27,8 +29,17 @@ module.exports = async function globalSetup() {
     return;
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gl-test-'));
-  const quiet = { info: () => {}, warn: (m) => process.stderr.write(`postgres: ${m}\n`), error: (m) => process.stderr.write(`postgres: ${m}\n`) };
-  const handle = await startOrReuseEmbedded({ dataDir: dir, ephemeral: true, log: quiet, onFatal: (m) => process.stderr.write(`${m}\n`) });
+  const quiet = {
+    info: () => {},
+    warn: (m) => process.stderr.write(`postgres: ${m}\n`),
+    error: (m) => process.stderr.write(`postgres: ${m}\n`),
+  };
+  const handle = await startOrReuseEmbedded({
+    dataDir: dir,
+    ephemeral: true,
+    log: quiet,
+    onFatal: (m) => process.stderr.write(`${m}\n`),
+  });
   const creds = JSON.parse(fs.readFileSync(path.join(dir, 'credentials.json'), 'utf8'));
   const url = new URL(handle.url);
   await createTestRole(`postgres://${creds.user}:${encodeURIComponent(creds.password)}@${url.host}/postgres`);

@@ -14,7 +14,10 @@ export function describeBrowser(name: string): jest.Describe {
   const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   const available = fs.existsSync(path);
   if (!available && process.env.REQUIRE_BROWSER === '1') throw new Error(`REQUIRE_BROWSER=1 but ${path} is missing`);
-  if (!available) process.stderr.write(`\nSKIPPED: ${name} (no Chromium at ${path}; set CHROMIUM_PATH or install Debian's chromium)\n`);
+  if (!available)
+    process.stderr.write(
+      `\nSKIPPED: ${name} (no Chromium at ${path}; set CHROMIUM_PATH or install Debian's chromium)\n`,
+    );
   return available ? describe : describe.skip;
 }
 
@@ -42,7 +45,16 @@ export function useBrowser(groupPath: string, opts: { subscriptions?: boolean } 
     env.base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     env.browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   }, 60000);
   afterAll(async () => {

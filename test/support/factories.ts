@@ -21,13 +21,23 @@ export interface TestUser {
   namespaceId: number;
 }
 
-export async function createUser(t: TestApp, opts: { username?: string; admin?: boolean; external?: boolean; canCreateGroup?: boolean; name?: string } = {}): Promise<TestUser> {
+export async function createUser(
+  t: TestApp,
+  opts: { username?: string; admin?: boolean; external?: boolean; canCreateGroup?: boolean; name?: string } = {},
+): Promise<TestUser> {
   seq += 1;
   const username = opts.username ?? `user${seq}_${crypto.randomBytes(3).toString('hex')}`;
   const u = await one<{ id: number }>(
     t,
     `insert into users (username, email, name, admin, external, can_create_group) values (?, ?, ?, ?, ?, ?) returning id`,
-    [username, `${username}@example.com`, opts.name ?? `User ${username}`, !!opts.admin, !!opts.external, opts.canCreateGroup ?? true],
+    [
+      username,
+      `${username}@example.com`,
+      opts.name ?? `User ${username}`,
+      !!opts.admin,
+      !!opts.external,
+      opts.canCreateGroup ?? true,
+    ],
   );
   const ns = await one<{ id: number }>(
     t,
@@ -37,10 +47,12 @@ export async function createUser(t: TestApp, opts: { username?: string; admin?: 
   await t.orm.em.getConnection().execute(`update namespaces set traversal_ids = array[id] where id = ?`, [ns.id]);
   await t.orm.em.getConnection().execute(`update users set namespace_id = ? where id = ?`, [ns.id, u.id]);
   const token = `tok-${crypto.randomBytes(12).toString('hex')}`;
-  await t.orm.em.getConnection().execute(
-    `insert into personal_access_tokens (user_id, name, token_digest, scopes) values (?, 'test', ?, '{api}')`,
-    [u.id, crypto.createHash('sha256').update(token).digest('hex')],
-  );
+  await t.orm.em
+    .getConnection()
+    .execute(
+      `insert into personal_access_tokens (user_id, name, token_digest, scopes) values (?, 'test', ?, '{api}')`,
+      [u.id, crypto.createHash('sha256').update(token).digest('hex')],
+    );
   return { id: u.id, username, token, namespaceId: ns.id };
 }
 
@@ -51,18 +63,40 @@ export interface TestGroup {
   name: string;
 }
 
-export async function createGroup(t: TestApp, opts: { path?: string; name?: string; visibility?: Vis; parent?: TestGroup; description?: string } = {}): Promise<TestGroup> {
+export async function createGroup(
+  t: TestApp,
+  opts: { path?: string; name?: string; visibility?: Vis; parent?: TestGroup; description?: string } = {},
+): Promise<TestGroup> {
   seq += 1;
   const path = opts.path ?? `group-${seq}`;
   const name = opts.name ?? `Group ${seq}`;
   const fullPath = opts.parent ? `${opts.parent.fullPath}/${path}` : path;
-  const parentRow = opts.parent ? await one<{ traversal_ids: number[]; full_name: string }>(t, 'select traversal_ids, full_name from namespaces where id = ?', [opts.parent.id]) : null;
+  const parentRow = opts.parent
+    ? await one<{ traversal_ids: number[]; full_name: string }>(
+        t,
+        'select traversal_ids, full_name from namespaces where id = ?',
+        [opts.parent.id],
+      )
+    : null;
   const g = await one<{ id: number }>(
     t,
     `insert into namespaces (name, path, full_path, full_name, kind, parent_id, visibility_level, description) values (?, ?, ?, ?, 'group', ?, ?, ?) returning id`,
-    [name, path, fullPath, parentRow ? `${parentRow.full_name} / ${name}` : name, opts.parent?.id ?? null, LEVEL[opts.visibility ?? 'private'], opts.description ?? ''],
+    [
+      name,
+      path,
+      fullPath,
+      parentRow ? `${parentRow.full_name} / ${name}` : name,
+      opts.parent?.id ?? null,
+      LEVEL[opts.visibility ?? 'private'],
+      opts.description ?? '',
+    ],
   );
-  await t.orm.em.getConnection().execute(`update namespaces set traversal_ids = ?::int[] || id where id = ?`, [`{${(parentRow?.traversal_ids ?? []).join(',')}}`, g.id]);
+  await t.orm.em
+    .getConnection()
+    .execute(`update namespaces set traversal_ids = ?::int[] || id where id = ?`, [
+      `{${(parentRow?.traversal_ids ?? []).join(',')}}`,
+      g.id,
+    ]);
   return { id: g.id, path, fullPath, name };
 }
 
@@ -77,7 +111,16 @@ export interface TestProject {
 
 export async function createProject(
   t: TestApp,
-  opts: { namespace: { id: number; fullPath?: string; username?: string }; path?: string; name?: string; visibility?: Vis; archived?: boolean; createdAt?: Date; description?: string; sizes?: [number, number, number, number] },
+  opts: {
+    namespace: { id: number; fullPath?: string; username?: string };
+    path?: string;
+    name?: string;
+    visibility?: Vis;
+    archived?: boolean;
+    createdAt?: Date;
+    description?: string;
+    sizes?: [number, number, number, number];
+  },
 ): Promise<TestProject> {
   seq += 1;
   const path = opts.path ?? `project-${seq}`;
@@ -89,26 +132,76 @@ export async function createProject(
     `insert into projects (name, path, namespace_id, visibility_level, archived, runners_token, runners_token_digest, created_at, updated_at, last_activity_at, description,
        storage_size, repository_size, lfs_objects_size, job_artifacts_size)
      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id`,
-    [opts.name ?? `Project ${seq}`, path, opts.namespace.id, LEVEL[opts.visibility ?? 'private'], !!opts.archived, TEST_SECRETS.seal(runnersToken), TEST_SECRETS.digest(runnersToken),
-      opts.createdAt ?? new Date(), opts.createdAt ?? new Date(), opts.createdAt ?? new Date(), opts.description ?? '', s, r, l, j],
+    [
+      opts.name ?? `Project ${seq}`,
+      path,
+      opts.namespace.id,
+      LEVEL[opts.visibility ?? 'private'],
+      !!opts.archived,
+      TEST_SECRETS.seal(runnersToken),
+      TEST_SECRETS.digest(runnersToken),
+      opts.createdAt ?? new Date(),
+      opts.createdAt ?? new Date(),
+      opts.createdAt ?? new Date(),
+      opts.description ?? '',
+      s,
+      r,
+      l,
+      j,
+    ],
   );
   return { id: p.id, path, fullPath: `${ns.full_path}/${path}`, name: opts.name ?? `Project ${seq}`, runnersToken };
 }
 
-export async function addGroupMember(t: TestApp, group: { id: number }, user: { id: number }, level: number): Promise<void> {
-  await t.orm.em.getConnection().execute('insert into group_members (group_id, user_id, access_level) values (?, ?, ?)', [group.id, user.id, level]);
+export async function addGroupMember(
+  t: TestApp,
+  group: { id: number },
+  user: { id: number },
+  level: number,
+): Promise<void> {
+  await t.orm.em
+    .getConnection()
+    .execute('insert into group_members (group_id, user_id, access_level) values (?, ?, ?)', [
+      group.id,
+      user.id,
+      level,
+    ]);
 }
 
-export async function addProjectMember(t: TestApp, project: { id: number }, user: { id: number }, level: number): Promise<void> {
-  await t.orm.em.getConnection().execute('insert into project_members (project_id, user_id, access_level) values (?, ?, ?)', [project.id, user.id, level]);
+export async function addProjectMember(
+  t: TestApp,
+  project: { id: number },
+  user: { id: number },
+  level: number,
+): Promise<void> {
+  await t.orm.em
+    .getConnection()
+    .execute('insert into project_members (project_id, user_id, access_level) values (?, ?, ?)', [
+      project.id,
+      user.id,
+      level,
+    ]);
 }
 
-export async function shareProject(t: TestApp, project: { id: number }, group: { id: number }, level: number): Promise<void> {
-  await t.orm.em.getConnection().execute('insert into project_group_links (project_id, group_id, group_access) values (?, ?, ?)', [project.id, group.id, level]);
+export async function shareProject(
+  t: TestApp,
+  project: { id: number },
+  group: { id: number },
+  level: number,
+): Promise<void> {
+  await t.orm.em
+    .getConnection()
+    .execute('insert into project_group_links (project_id, group_id, group_access) values (?, ?, ?)', [
+      project.id,
+      group.id,
+      level,
+    ]);
 }
 
 export async function setCustomAttribute(t: TestApp, group: { id: number }, key: string, value: string): Promise<void> {
-  await t.orm.em.getConnection().execute('insert into group_custom_attributes (group_id, key, value) values (?, ?, ?)', [group.id, key, value]);
+  await t.orm.em
+    .getConnection()
+    .execute('insert into group_custom_attributes (group_id, key, value) values (?, ?, ?)', [group.id, key, value]);
 }
 
 export async function queryOne<T>(t: TestApp, sql: string, params: unknown[] = []): Promise<T | undefined> {

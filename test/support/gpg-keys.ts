@@ -107,10 +107,12 @@ export function syntheticGpgKey(chars: number): string {
   const e = Buffer.from([0x00, 0x11, 0x01, 0x00, 0x01]);
   const keyBody = Buffer.concat([Buffer.from([4, 0x6b, 0x06, 0xf9, 0x53, 1, 0x08, 0x00]), n, e]);
   const overhead = 5 + keyBody.length + 5 + 5 + 16 + 200;
-  const rawBudget = Math.floor(((chars - 120) * 3) / 4 * (64 / 65)) - overhead;
+  const rawBudget = Math.floor((((chars - 120) * 3) / 4) * (64 / 65)) - overhead;
   const userId = Buffer.from(`Synthetic ${'x'.repeat(Math.max(1, rawBudget))} <s@example.com>`);
   const data = Buffer.concat([packet(6, keyBody), packet(13, userId), packet(2, randomBytes(16))]);
   const body = data.toString('base64').replace(/.{64}/g, '$&\n').replace(/\n$/, '');
-  const crc = Buffer.from([(crc24(data) >> 16) & 0xff, (crc24(data) >> 8) & 0xff, crc24(data) & 0xff]).toString('base64');
+  const crc = Buffer.from([(crc24(data) >> 16) & 0xff, (crc24(data) >> 8) & 0xff, crc24(data) & 0xff]).toString(
+    'base64',
+  );
   return `-----BEGIN PGP PUBLIC KEY BLOCK-----\n\n${body}\n=${crc}\n-----END PGP PUBLIC KEY BLOCK-----`;
 }

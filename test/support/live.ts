@@ -29,18 +29,30 @@ export function liveHarness() {
       return `ws://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
     },
     connect(url: string, token?: string): Client {
-      const client = createClient({ url, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true, connectionParams: token ? { 'PRIVATE-TOKEN': token } : {} });
+      const client = createClient({
+        url,
+        webSocketImpl: WebSocket,
+        retryAttempts: 0,
+        lazy: true,
+        connectionParams: token ? { 'PRIVATE-TOKEN': token } : {},
+      });
       clients.push(client);
       return client;
     },
     /** Subscribes and resolves once the server has the subscription running (a first commit is then seen). */
     async subscribe(client: Client, query: string, variables?: Record<string, unknown>): Promise<LiveStream> {
       const s: LiveStream = { events: [], at: [], errors: [], done: false, stop: () => undefined };
-      s.stop = client.subscribe({ query, variables }, {
-        next: (r) => (r.errors ? s.errors.push(...r.errors) : (s.events.push(r.data as Record<string, unknown>), s.at.push(Date.now()))),
-        error: (e) => s.errors.push(e),
-        complete: () => (s.done = true),
-      });
+      s.stop = client.subscribe(
+        { query, variables },
+        {
+          next: (r) =>
+            r.errors
+              ? s.errors.push(...r.errors)
+              : (s.events.push(r.data as Record<string, unknown>), s.at.push(Date.now())),
+          error: (e) => s.errors.push(e),
+          complete: () => (s.done = true),
+        },
+      );
       // The LISTEN is up once the server answered the subscribe; a short settle is enough on loopback.
       await new Promise((r) => setTimeout(r, 300));
       return s;

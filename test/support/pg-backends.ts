@@ -12,7 +12,11 @@ export function namedConnection(t: TestApp, name: string): string {
 
 /** The server processes of connections named `name`, oldest first. */
 export async function backendsNamed(t: TestApp, name: string): Promise<number[]> {
-  const rows = (await t.orm.em.getConnection().execute('select pid from pg_stat_activity where application_name = ? order by backend_start', [name])) as { pid: number }[];
+  const rows = (await t.orm.em
+    .getConnection()
+    .execute('select pid from pg_stat_activity where application_name = ? order by backend_start', [name])) as {
+    pid: number;
+  }[];
   return rows.map((r) => r.pid);
 }
 

@@ -27,12 +27,19 @@ export interface PythonGitlab {
 export function pythonGitlab(what: string): PythonGitlab {
   found ??= { bin: findPython() };
   const python = found.bin;
-  if (!python && process.env.REQUIRE_PYTHON_GITLAB === '1') throw new Error('REQUIRE_PYTHON_GITLAB=1 but no python3 can import gitlab (apt-get install python3-gitlab)');
-  if (!python) process.stderr.write(`\nSKIPPED: python-gitlab ${what} (no python3 with the gitlab module; apt-get install python3-gitlab)\n`);
+  if (!python && process.env.REQUIRE_PYTHON_GITLAB === '1')
+    throw new Error('REQUIRE_PYTHON_GITLAB=1 but no python3 can import gitlab (apt-get install python3-gitlab)');
+  if (!python)
+    process.stderr.write(
+      `\nSKIPPED: python-gitlab ${what} (no python3 with the gitlab module; apt-get install python3-gitlab)\n`,
+    );
   return {
     describe: python ? describe : describe.skip,
-    run: (script, args) => new Promise<string>((resolve, reject) => {
-      execFile(python!, ['-c', script, ...args], { timeout: 60000 }, (err, out, errOut) => (err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out)));
-    }),
+    run: (script, args) =>
+      new Promise<string>((resolve, reject) => {
+        execFile(python!, ['-c', script, ...args], { timeout: 60000 }, (err, out, errOut) =>
+          err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out),
+        );
+      }),
   };
 }

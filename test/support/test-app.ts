@@ -6,7 +6,13 @@ import type { Express } from 'express';
 import type { Server } from 'node:http';
 import { buildApp } from '../../src/app';
 import { createAppServer } from '../../src/core/runtime';
-import { ctxFactory, type AppEnv, type Clock, type CurrentUser, type RandomInt } from '../../src/core/context/request-ctx';
+import {
+  ctxFactory,
+  type AppEnv,
+  type Clock,
+  type CurrentUser,
+  type RandomInt,
+} from '../../src/core/context/request-ctx';
 import { secretBox } from '../../src/core/crypto/secret-box';
 import { uncachedSharedCache, type SharedCache } from '../../src/core/db/shared-cache';
 import { initOrm, migrate, type Orm } from '../../src/core/db/orm';
@@ -55,7 +61,12 @@ export interface TestApp {
   /** Serves GraphQL subscriptions on `server`'s WebSocket upgrades (BuiltApp.attach). */
   attach(server: import('node:http').Server): void;
   /** A second service instance on the same database (own pool, own cache, the same options), for multi-instance tests. */
-  secondInstance(): Promise<{ app: Express; cache: SharedCache; attach(server: import('node:http').Server): void; close(): Promise<void> }>;
+  secondInstance(): Promise<{
+    app: Express;
+    cache: SharedCache;
+    attach(server: import('node:http').Server): void;
+    close(): Promise<void>;
+  }>;
   /** Empties every table and re-creates root with ROOT_TOKEN (and waits for every instance to forget its cached credentials). */
   reset(): Promise<void>;
   /**
@@ -96,13 +107,16 @@ export async function setupTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   const orm = await initOrm({ clientUrl: url, poolMax: 5, model });
   const newCtx = ctxFactory(loaderFactory(MODULES));
   await migrate(orm);
-  orm.em.getConnection().getKnex().on('query', (q: { sql: string }) => {
-    // Not counted as a request's statements: a user's daily last_activity_on write, which runs beside the
-    // request (modules/users/user-activity.ts), and the token lookup, which the credential cache makes
-    // once per token and instance (docs/security.md#credential-cache; counted in test/tokens/credential-cache.test.ts).
-    if (!q.sql.startsWith('update users set last_activity_on') && !TOKEN_LOOKUP.test(q.sql)) queryCount += 1;
-    captured?.push(q.sql);
-  });
+  orm.em
+    .getConnection()
+    .getKnex()
+    .on('query', (q: { sql: string }) => {
+      // Not counted as a request's statements: a user's daily last_activity_on write, which runs beside the
+      // request (modules/users/user-activity.ts), and the token lookup, which the credential cache makes
+      // once per token and instance (docs/security.md#credential-cache; counted in test/tokens/credential-cache.test.ts).
+      if (!q.sql.startsWith('update users set last_activity_on') && !TOKEN_LOOKUP.test(q.sql)) queryCount += 1;
+      captured?.push(q.sql);
+    });
   // Before each test: a DELETE of every table and its sequences back to 1, in one implicit transaction
   // (a multi-statement simple query), cheaper on test-sized tables than TRUNCATE … RESTART IDENTITY,
   // which makes a new file for every table and index. Every table of the schema but
@@ -112,12 +126,17 @@ export async function setupTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   // left running commits into the emptied tables. The foreign keys cascade or set null, so any order
   // works; should a later one not, TRUNCATE does the job.
   const conn = orm.em.getConnection();
-  const schemaTables = await conn.execute(`select c.oid::regclass::text as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
-     where n.nspname = current_schema() and c.relkind in ('r', 'p') and c.relname <> 'mikro_orm_migrations' order by 1`) as { name: string }[];
+  const schemaTables =
+    (await conn.execute(`select c.oid::regclass::text as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+     where n.nspname = current_schema() and c.relkind in ('r', 'p') and c.relname <> 'mikro_orm_migrations' order by 1`)) as {
+      name: string;
+    }[];
   const emptied = schemaTables.map((r) => r.name);
-  const owned = await conn.execute(`select s.oid::regclass::text as seq from pg_class s
+  const owned = (await conn.execute(`select s.oid::regclass::text as seq from pg_class s
       join pg_depend d on d.objid = s.oid and d.classid = 'pg_class'::regclass and d.refclassid = 'pg_class'::regclass
-     where s.relkind = 'S' and d.deptype in ('a', 'i') and d.refobjid = any(array[${emptied.map((x) => `'${x}'::regclass`).join(', ')}])`) as { seq: string }[];
+     where s.relkind = 'S' and d.deptype in ('a', 'i') and d.refobjid = any(array[${emptied.map((x) => `'${x}'::regclass`).join(', ')}])`)) as {
+    seq: string;
+  }[];
   const restart = owned.length ? `select ${owned.map((r) => `setval('${r.seq}', 1, false)`).join(', ')};` : '';
   const emptyStatement = `lock table ${emptied.join(', ')} in access exclusive mode; ${emptied.map((x) => `delete from ${x};`).join(' ')} ${restart}`;
   let deleteRefused = false;
@@ -134,7 +153,17 @@ export async function setupTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     await conn.execute(`truncate ${emptied.join(', ')} restart identity cascade`);
   };
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const { app, stop, cache, attach } = await buildApp({ orm, logger, externalUrl: opts.externalUrl ?? EXTERNAL_URL, trustProxy: opts.trustProxy, secrets: TEST_SECRETS, modules: MODULES, clock: opts.clock, env: opts.env, random: opts.random });
+  const { app, stop, cache, attach } = await buildApp({
+    orm,
+    logger,
+    externalUrl: opts.externalUrl ?? EXTERNAL_URL,
+    trustProxy: opts.trustProxy,
+    secrets: TEST_SECRETS,
+    modules: MODULES,
+    clock: opts.clock,
+    env: opts.env,
+    random: opts.random,
+  });
   await cache.ready();
   // On 127.0.0.1, as supertest listens for a bare app: callers keep the address 127.0.0.1.
   // Built as main.ts builds it (core/runtime): the suite runs on the same request objects.
@@ -148,14 +177,17 @@ export async function setupTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   // LISTEN connection is down caches nothing, hence the time limit.
   const settled = async () => {
     const key = `test-settled-${process.pid}-${(marker += 1)}`;
-    const seen = caches.map((c) => new Promise<void>((resolve) => {
-      const on = (k: string) => {
-        if (k !== key) return;
-        c.events.off('invalidated', on);
-        resolve();
-      };
-      c.events.on('invalidated', on);
-    }));
+    const seen = caches.map(
+      (c) =>
+        new Promise<void>((resolve) => {
+          const on = (k: string) => {
+            if (k !== key) return;
+            c.events.off('invalidated', on);
+            resolve();
+          };
+          c.events.on('invalidated', on);
+        }),
+    );
     await uncachedSharedCache().invalidate(orm.em.fork(), key);
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([Promise.all(seen), new Promise<void>((resolve) => (timer = setTimeout(resolve, 2000)))]);
@@ -169,7 +201,17 @@ export async function setupTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     attach,
     async secondInstance() {
       const orm2 = await initOrm({ clientUrl: url, poolMax: 3, model });
-      const built = await buildApp({ orm: orm2, logger, externalUrl: opts.externalUrl ?? EXTERNAL_URL, trustProxy: opts.trustProxy, secrets: TEST_SECRETS, modules: MODULES, clock: opts.clock, env: opts.env, random: opts.random });
+      const built = await buildApp({
+        orm: orm2,
+        logger,
+        externalUrl: opts.externalUrl ?? EXTERNAL_URL,
+        trustProxy: opts.trustProxy,
+        secrets: TEST_SECRETS,
+        modules: MODULES,
+        clock: opts.clock,
+        env: opts.env,
+        random: opts.random,
+      });
       await built.cache.ready();
       caches.push(built.cache);
       const close = async () => {
@@ -214,7 +256,20 @@ export async function setupTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     },
     seedEnv(log, scale = 0) {
       const em = orm.em.fork();
-      return { em, externalUrl: EXTERNAL_URL, log, scale, as: (user: CurrentUser) => newCtx({ em: em.fork(), user, externalUrl: EXTERNAL_URL, secrets: TEST_SECRETS, cache: uncachedSharedCache() }) };
+      return {
+        em,
+        externalUrl: EXTERNAL_URL,
+        log,
+        scale,
+        as: (user: CurrentUser) =>
+          newCtx({
+            em: em.fork(),
+            user,
+            externalUrl: EXTERNAL_URL,
+            secrets: TEST_SECRETS,
+            cache: uncachedSharedCache(),
+          }),
+      };
     },
   };
 }
@@ -229,7 +284,8 @@ export function api(t: Pick<TestApp, 'app'> & Partial<Pick<TestApp, 'server'>>, 
     post: (path: string) => auth(agent.post(path)),
     put: (path: string) => auth(agent.put(path)),
     delete: (path: string) => auth(agent.delete(path)),
-    graphql: (query: string, variables: Record<string, unknown> = {}) => auth(agent.post('/graphql').send({ query, variables })),
+    graphql: (query: string, variables: Record<string, unknown> = {}) =>
+      auth(agent.post('/graphql').send({ query, variables })),
   };
 }
 

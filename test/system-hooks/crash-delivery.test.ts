@@ -19,14 +19,23 @@ interface Hit {
 function call(port: number, method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }> {
   return new Promise((resolve, reject) => {
     const data = body === undefined ? undefined : JSON.stringify(body);
-    const req = http.request({ host: '127.0.0.1', port, method, path, headers: { 'PRIVATE-TOKEN': TOKEN, ...(data ? { 'Content-Type': 'application/json' } : {}) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : null });
-      });
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        headers: { 'PRIVATE-TOKEN': TOKEN, ...(data ? { 'Content-Type': 'application/json' } : {}) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : null });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(data);
   });
@@ -42,7 +51,11 @@ describe('system hook delivery across a crash', () => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        const hit = { uuid: String(req.headers['x-gitlab-event-uuid']), body: JSON.parse(Buffer.concat(chunks).toString('utf8')), answered: hits.length > 0 };
+        const hit = {
+          uuid: String(req.headers['x-gitlab-event-uuid']),
+          body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+          answered: hits.length > 0,
+        };
         hits.push(hit);
         if (!hit.answered) {
           onFirst?.();
@@ -58,7 +71,10 @@ describe('system hook delivery across a crash', () => {
     let b: Instance | undefined;
     try {
       a = await startInstance('a', env);
-      expect((await call(a.port, 'PUT', '/api/v4/application/settings', { allow_local_requests_from_system_hooks: true })).status).toBe(200);
+      expect(
+        (await call(a.port, 'PUT', '/api/v4/application/settings', { allow_local_requests_from_system_hooks: true }))
+          .status,
+      ).toBe(200);
       expect((await call(a.port, 'POST', '/api/v4/hooks', { url })).status).toBe(201);
       const inFlight = new Promise<void>((r) => (onFirst = r));
       expect((await call(a.port, 'POST', '/api/v4/groups', { name: 'Crash', path: 'crash' })).status).toBe(201);
@@ -71,7 +87,10 @@ describe('system hook delivery across a crash', () => {
       await waitFor('four answered deliveries', () => hits.filter((h) => h.answered).length >= 4, 60_000);
       const answered = hits.filter((h) => h.answered);
       expect(answered.map((h) => [h.body.event_name, h.body.name ?? h.body.group_name])).toEqual([
-        ['group_create', 'Crash'], ['user_add_to_group', 'Crash'], ['group_create', 'After'], ['user_add_to_group', 'After'],
+        ['group_create', 'Crash'],
+        ['user_add_to_group', 'Crash'],
+        ['group_create', 'After'],
+        ['user_add_to_group', 'After'],
       ]);
       // The event whose delivery was cut is the one sent again, under its UUID.
       expect(answered[0].uuid).toBe(hits[0].uuid);

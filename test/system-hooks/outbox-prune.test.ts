@@ -8,7 +8,14 @@ import { waitFor } from '../reliability/fault-support';
  * the deliverer deletes what the slowest hook's cursor is past (SYSTEM_HOOK_PRUNE_MS, here 100 ms).
  * A hook that keeps failing holds its events; deleting it lets them go.
  */
-const t = useTestApp({ env: { SYSTEM_HOOK_PRUNE_MS: '100', SYSTEM_HOOK_RETRY_BASE_MS: '100', SYSTEM_HOOK_RETRY_MAX_MS: '200', SYSTEM_HOOK_TIMEOUT_MS: '2000' } });
+const t = useTestApp({
+  env: {
+    SYSTEM_HOOK_PRUNE_MS: '100',
+    SYSTEM_HOOK_RETRY_BASE_MS: '100',
+    SYSTEM_HOOK_RETRY_MAX_MS: '200',
+    SYSTEM_HOOK_TIMEOUT_MS: '2000',
+  },
+});
 const admin = () => api(t, ROOT_TOKEN);
 
 async function receiver(status: () => number) {
@@ -28,20 +35,34 @@ async function receiver(status: () => number) {
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, delivered: () => delivered, bodies, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    delivered: () => delivered,
+    bodies,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 let n = 0;
 /** POST /users: one user_create event. */
 const createUser = async () => {
   n += 1;
-  await admin().post('/api/v4/users').send({ email: `prune${n}@example.com`, username: `prune${n}`, name: `Prune ${n}`, password: 'secret-password-1' }).expect(201);
+  await admin()
+    .post('/api/v4/users')
+    .send({ email: `prune${n}@example.com`, username: `prune${n}`, name: `Prune ${n}`, password: 'secret-password-1' })
+    .expect(201);
 };
-const outbox = async () => Number(((await t.orm.em.getConnection().execute('select count(*) as n from system_hook_events')) as { n: string }[])[0].n);
+const outbox = async () =>
+  Number(
+    ((await t.orm.em.getConnection().execute('select count(*) as n from system_hook_events')) as { n: string }[])[0].n,
+  );
 
 describe('system hooks outbox', () => {
   it('deletes the events every hook has received, keeps those a failing hook has not, and lets them go with the hook', async () => {
-    await admin().put('/api/v4/application/settings').send({ allow_local_requests_from_system_hooks: true }).expect(200);
+    await admin()
+      .put('/api/v4/application/settings')
+      .send({ allow_local_requests_from_system_hooks: true })
+      .expect(200);
     const ok = await receiver(() => 200);
     let failing = true;
     const bad = await receiver(() => (failing ? 500 : 200));
@@ -77,7 +98,10 @@ describe('system hooks outbox', () => {
   });
 
   it('keeps the last 50 delivery logs of a hook', async () => {
-    await admin().put('/api/v4/application/settings').send({ allow_local_requests_from_system_hooks: true }).expect(200);
+    await admin()
+      .put('/api/v4/application/settings')
+      .send({ allow_local_requests_from_system_hooks: true })
+      .expect(200);
     const ok = await receiver(() => 200);
     try {
       const hook = (await admin().post('/api/v4/hooks').send({ url: ok.url }).expect(201)).body as { id: number };
@@ -92,7 +116,10 @@ describe('system hooks outbox', () => {
   });
 
   it('takes a large backlog a slice per round, between deliveries', async () => {
-    await admin().put('/api/v4/application/settings').send({ allow_local_requests_from_system_hooks: true }).expect(200);
+    await admin()
+      .put('/api/v4/application/settings')
+      .send({ allow_local_requests_from_system_hooks: true })
+      .expect(200);
     const conn = t.orm.em.getConnection();
     // 100,000 rows of finished transactions, as an outbox that was never pruned would hold.
     await conn.execute(`insert into system_hook_events (txid, event_name, payload)

@@ -10,7 +10,9 @@ import { waitFor } from '../reliability/fault-support';
  * GitLab 10.3's system hooks (/hooks), delivered from the transactional outbox to a real
  * HTTP receiver on loopback (allowed by allow_local_requests_from_system_hooks, off by default).
  */
-const t = useTestApp({ env: { SYSTEM_HOOK_RETRY_BASE_MS: '100', SYSTEM_HOOK_RETRY_MAX_MS: '400', SYSTEM_HOOK_TIMEOUT_MS: '2000' } });
+const t = useTestApp({
+  env: { SYSTEM_HOOK_RETRY_BASE_MS: '100', SYSTEM_HOOK_RETRY_MAX_MS: '400', SYSTEM_HOOK_TIMEOUT_MS: '2000' },
+});
 const admin = () => api(t, ROOT_TOKEN);
 
 interface Received {
@@ -38,18 +40,31 @@ async function receiver(answer: (n: number, body: Record<string, unknown>) => nu
   return { url, got, attempts: () => n, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
-const allowLocal = (on: boolean) => admin().put('/api/v4/application/settings').send({ allow_local_requests_from_system_hooks: on }).expect(200);
+const allowLocal = (on: boolean) =>
+  admin().put('/api/v4/application/settings').send({ allow_local_requests_from_system_hooks: on }).expect(200);
 const names = (got: Received[]) => got.map((g) => g.body.event_name);
 
 /** Entities::Hook of GitLab 10.3, then later GitLab's alert_status and disabled_until. */
-const HOOK_KEYS = ['alert_status', 'created_at', 'disabled_until', 'enable_ssl_verification', 'id', 'push_events', 'repository_update_events', 'tag_push_events', 'url'];
+const HOOK_KEYS = [
+  'alert_status',
+  'created_at',
+  'disabled_until',
+  'enable_ssl_verification',
+  'id',
+  'push_events',
+  'repository_update_events',
+  'tag_push_events',
+  'url',
+];
 
 describe('/hooks: who may call it and what is refused', () => {
   it('is for administrators only', async () => {
     const u = await createUser(t);
     expect((await api(t).get('/api/v4/hooks').expect(401)).body).toEqual({ message: '401 Unauthorized' });
     expect((await api(t, u.token).get('/api/v4/hooks').expect(403)).body).toEqual({ message: '403 Forbidden' });
-    expect((await api(t, u.token).post('/api/v4/hooks').send({ url: 'http://example.com/' }).expect(403)).body).toEqual({ message: '403 Forbidden' });
+    expect((await api(t, u.token).post('/api/v4/hooks').send({ url: 'http://example.com/' }).expect(403)).body).toEqual(
+      { message: '403 Forbidden' },
+    );
     expect((await api(t, u.token).delete('/api/v4/hooks/1').expect(403)).body).toEqual({ message: '403 Forbidden' });
     const gql = await api(t, u.token).post('/graphql').send({ query: '{ systemHooks { nodes { id } } }' }).expect(200);
     expect(gql.body.errors[0].extensions.code).toBe('FORBIDDEN');
@@ -58,15 +73,33 @@ describe('/hooks: who may call it and what is refused', () => {
   it('requires url and refuses local, private, link-local and non-http addresses unless local requests are allowed', async () => {
     expect((await admin().post('/api/v4/hooks').send({}).expect(400)).body).toEqual({ error: 'url is missing' });
     const refused = async (url: string) => (await admin().post('/api/v4/hooks').send({ url }).expect(400)).body;
-    expect(await refused('http://127.0.0.1:9/x')).toEqual({ message: { url: ['is blocked: Requests to localhost are not allowed'] } });
-    expect(await refused('http://localhost/x')).toEqual({ message: { url: ['is blocked: Requests to localhost are not allowed'] } });
-    expect(await refused('http://[::ffff:127.0.0.1]/x')).toEqual({ message: { url: ['is blocked: Requests to localhost are not allowed'] } });
-    expect(await refused('http://[::1]/x')).toEqual({ message: { url: ['is blocked: Requests to localhost are not allowed'] } });
-    expect(await refused('http://10.1.2.3/x')).toEqual({ message: { url: ['is blocked: Requests to the local network are not allowed'] } });
-    expect(await refused('http://169.254.169.254/latest/meta-data')).toEqual({ message: { url: ['is blocked: Requests to the local network are not allowed'] } });
-    expect(await refused('http://192.168.0.1/')).toEqual({ message: { url: ['is blocked: Requests to the local network are not allowed'] } });
-    expect(await refused('ftp://example.com/')).toEqual({ message: { url: ['is blocked: Only allowed schemes are http, https'] } });
-    expect(await refused('not a url')).toEqual({ message: { url: ['is blocked: Only allowed schemes are http, https'] } });
+    expect(await refused('http://127.0.0.1:9/x')).toEqual({
+      message: { url: ['is blocked: Requests to localhost are not allowed'] },
+    });
+    expect(await refused('http://localhost/x')).toEqual({
+      message: { url: ['is blocked: Requests to localhost are not allowed'] },
+    });
+    expect(await refused('http://[::ffff:127.0.0.1]/x')).toEqual({
+      message: { url: ['is blocked: Requests to localhost are not allowed'] },
+    });
+    expect(await refused('http://[::1]/x')).toEqual({
+      message: { url: ['is blocked: Requests to localhost are not allowed'] },
+    });
+    expect(await refused('http://10.1.2.3/x')).toEqual({
+      message: { url: ['is blocked: Requests to the local network are not allowed'] },
+    });
+    expect(await refused('http://169.254.169.254/latest/meta-data')).toEqual({
+      message: { url: ['is blocked: Requests to the local network are not allowed'] },
+    });
+    expect(await refused('http://192.168.0.1/')).toEqual({
+      message: { url: ['is blocked: Requests to the local network are not allowed'] },
+    });
+    expect(await refused('ftp://example.com/')).toEqual({
+      message: { url: ['is blocked: Only allowed schemes are http, https'] },
+    });
+    expect(await refused('not a url')).toEqual({
+      message: { url: ['is blocked: Only allowed schemes are http, https'] },
+    });
     expect((await admin().get('/api/v4/hooks').expect(200)).body).toEqual([]);
     await allowLocal(true);
     await admin().post('/api/v4/hooks').send({ url: 'http://127.0.0.1:9/x' }).expect(201);
@@ -74,19 +107,29 @@ describe('/hooks: who may call it and what is refused', () => {
 
   it('answers 404 as GitLab 10.3 does for missing hooks', async () => {
     expect((await admin().get('/api/v4/hooks/999999').expect(404)).body).toEqual({ message: '404 Not found' });
-    expect((await admin().delete('/api/v4/hooks/999999').expect(404)).body).toEqual({ message: '404 System hook Not Found' });
+    expect((await admin().delete('/api/v4/hooks/999999').expect(404)).body).toEqual({
+      message: '404 System hook Not Found',
+    });
     expect((await admin().get('/api/v4/hooks/abc').expect(400)).body).toEqual({ error: 'id is invalid' });
   });
 });
 
 describe('/hooks: create, list, test, delete', () => {
-  it('creates with GitLab\'s defaults, never shows the token, lists, sends the test event and deletes', async () => {
+  it("creates with GitLab's defaults, never shows the token, lists, sends the test event and deletes", async () => {
     const r = await receiver();
     try {
       await allowLocal(true);
       const created = (await admin().post('/api/v4/hooks').send({ url: r.url, token: 's3cret' }).expect(201)).body;
       expect(keys(created)).toEqual(HOOK_KEYS);
-      expect(created).toMatchObject({ url: r.url, push_events: true, tag_push_events: false, repository_update_events: false, enable_ssl_verification: true, alert_status: 'executable', disabled_until: null });
+      expect(created).toMatchObject({
+        url: r.url,
+        push_events: true,
+        tag_push_events: false,
+        repository_update_events: false,
+        enable_ssl_verification: true,
+        alert_status: 'executable',
+        disabled_until: null,
+      });
       expect(JSON.stringify(created)).not.toContain('s3cret');
       const list = await admin().get('/api/v4/hooks').expect(200);
       expect(list.body).toEqual([created]);
@@ -94,20 +137,42 @@ describe('/hooks: create, list, test, delete', () => {
 
       // GET /hooks/:id (GitLab 10.3) sends the test payload now and answers it.
       const tested = (await admin().get(`/api/v4/hooks/${created.id}`).expect(200)).body;
-      expect(tested).toEqual({ event_name: 'project_create', name: 'Ruby', path: 'ruby', project_id: 1, owner_name: 'Someone', owner_email: 'example@gitlabhq.com' });
+      expect(tested).toEqual({
+        event_name: 'project_create',
+        name: 'Ruby',
+        path: 'ruby',
+        project_id: 1,
+        owner_name: 'Someone',
+        owner_email: 'example@gitlabhq.com',
+      });
       expect(r.got.map((g) => g.body)).toEqual([tested]);
-      expect(r.got[0].headers).toMatchObject({ 'x-gitlab-event': 'System Hook', 'x-gitlab-token': 's3cret', 'content-type': 'application/json' });
+      expect(r.got[0].headers).toMatchObject({
+        'x-gitlab-event': 'System Hook',
+        'x-gitlab-token': 's3cret',
+        'content-type': 'application/json',
+      });
 
       const logs = (await admin().get(`/api/v4/hooks/${created.id}/events`).expect(200)).body;
       expect(logs).toHaveLength(1);
-      expect(logs[0]).toMatchObject({ trigger: 'system_hooks', event_name: null, url: r.url, response_status: 200, response_body: 'ok', internal_error_message: null });
+      expect(logs[0]).toMatchObject({
+        trigger: 'system_hooks',
+        event_name: null,
+        url: r.url,
+        response_status: 200,
+        response_body: 'ok',
+        internal_error_message: null,
+      });
 
       await admin().delete(`/api/v4/hooks/${created.id}`).expect(204);
       expect((await admin().get('/api/v4/hooks').expect(200)).body).toEqual([]);
-      const audit = (await admin().get('/api/v4/audit_events?entity_type=Gitlab::Audit::InstanceScope').expect(200)).body as { details: Record<string, unknown> }[];
+      const audit = (await admin().get('/api/v4/audit_events?entity_type=Gitlab::Audit::InstanceScope').expect(200))
+        .body as { details: Record<string, unknown> }[];
       // Newest first: removed, then added; the URL without credentials or query string.
       const own = audit.filter((a) => a.details.target_type === 'SystemHook' && a.details.target_details === r.url);
-      expect(own.map((a) => [a.details.remove ? 'remove' : 'add', a.details.target_id])).toEqual([['remove', String(created.id)], ['add', String(created.id)]]);
+      expect(own.map((a) => [a.details.remove ? 'remove' : 'add', a.details.target_id])).toEqual([
+        ['remove', String(created.id)],
+        ['add', String(created.id)],
+      ]);
     } finally {
       await r.close();
     }
@@ -117,17 +182,45 @@ describe('/hooks: create, list, test, delete', () => {
     const r = await receiver();
     try {
       await allowLocal(true);
-      const made = await admin().post('/graphql').send({ query: `mutation { createSystemHook(input: { url: "${r.url}", enableSslVerification: false }) { id: databaseId url enableSslVerification alertStatus failures pending } }` }).expect(200);
-      expect(made.body.data.createSystemHook).toMatchObject({ url: r.url, enableSslVerification: false, alertStatus: 'executable', failures: 0, pending: 0 });
+      const made = await admin()
+        .post('/graphql')
+        .send({
+          query: `mutation { createSystemHook(input: { url: "${r.url}", enableSslVerification: false }) { id: databaseId url enableSslVerification alertStatus failures pending } }`,
+        })
+        .expect(200);
+      expect(made.body.data.createSystemHook).toMatchObject({
+        url: r.url,
+        enableSslVerification: false,
+        alertStatus: 'executable',
+        failures: 0,
+        pending: 0,
+      });
       const id = made.body.data.createSystemHook.id as number;
-      const tested = await admin().post('/graphql').send({ query: `mutation { testSystemHook(id: ${id}) { eventName name ownerEmail } }` }).expect(200);
-      expect(tested.body.data.testSystemHook).toEqual({ eventName: 'project_create', name: 'Ruby', ownerEmail: 'example@gitlabhq.com' });
-      const read = await admin().post('/graphql').send({ query: `{ systemHooks { total nodes { id: databaseId url } } systemHookLogs(id: ${id}) { nodes { trigger responseStatus } } }` }).expect(200);
+      const tested = await admin()
+        .post('/graphql')
+        .send({ query: `mutation { testSystemHook(id: ${id}) { eventName name ownerEmail } }` })
+        .expect(200);
+      expect(tested.body.data.testSystemHook).toEqual({
+        eventName: 'project_create',
+        name: 'Ruby',
+        ownerEmail: 'example@gitlabhq.com',
+      });
+      const read = await admin()
+        .post('/graphql')
+        .send({
+          query: `{ systemHooks { total nodes { id: databaseId url } } systemHookLogs(id: ${id}) { nodes { trigger responseStatus } } }`,
+        })
+        .expect(200);
       expect(read.body.data.systemHooks).toEqual({ total: 1, nodes: [{ id, url: r.url }] });
       expect(read.body.data.systemHookLogs.nodes).toEqual([{ trigger: 'system_hooks', responseStatus: 200 }]);
-      const bad = await admin().post('/graphql').send({ query: 'mutation { createSystemHook(input: { url: "gopher://example.com/" }) { id } }' });
+      const bad = await admin()
+        .post('/graphql')
+        .send({ query: 'mutation { createSystemHook(input: { url: "gopher://example.com/" }) { id } }' });
       expect(bad.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
-      const del = await admin().post('/graphql').send({ query: `mutation { deleteSystemHook(id: ${id}) }` }).expect(200);
+      const del = await admin()
+        .post('/graphql')
+        .send({ query: `mutation { deleteSystemHook(id: ${id}) }` })
+        .expect(200);
       expect(del.body.data.deleteSystemHook).toBe(true);
     } finally {
       await r.close();
@@ -136,15 +229,20 @@ describe('/hooks: create, list, test, delete', () => {
 });
 
 describe('delivery of events', () => {
-  it('sends GitLab 10.3\'s payloads for groups, projects and members, in commit order, with its headers', async () => {
+  it("sends GitLab 10.3's payloads for groups, projects and members, in commit order, with its headers", async () => {
     const r = await receiver();
     try {
       await allowLocal(true);
       await admin().post('/api/v4/hooks').send({ url: r.url, token: 'tok' }).expect(201);
       const bob = await createUser(t, { username: 'bob', name: 'Bob' });
       const group = (await admin().post('/api/v4/groups').send({ name: 'Acme', path: 'acme' }).expect(201)).body;
-      const project = (await admin().post('/api/v4/projects').send({ name: 'Web', path: 'web', namespace_id: group.id }).expect(201)).body;
-      await admin().post(`/api/v4/projects/${project.id}/members`).send({ user_id: bob.id, access_level: 30 }).expect(201);
+      const project = (
+        await admin().post('/api/v4/projects').send({ name: 'Web', path: 'web', namespace_id: group.id }).expect(201)
+      ).body;
+      await admin()
+        .post(`/api/v4/projects/${project.id}/members`)
+        .send({ user_id: bob.id, access_level: 30 })
+        .expect(201);
       await admin().post(`/api/v4/groups/${group.id}/members`).send({ user_id: bob.id, access_level: 20 }).expect(201);
       await admin().delete(`/api/v4/projects/${project.id}/members/${bob.id}`).expect(204);
       await admin().put(`/api/v4/projects/${project.id}`).send({ path: 'web2' }).expect(200);
@@ -152,29 +250,101 @@ describe('delivery of events', () => {
       await admin().delete(`/api/v4/groups/${group.id}/members/${bob.id}`).expect(204);
       await admin().delete(`/api/v4/groups/${group.id}`).expect(204);
       const expected = [
-        'group_create', 'user_add_to_group', 'project_create', 'user_add_to_team', 'user_add_to_group', 'user_remove_from_team',
-        'project_rename', 'group_rename', 'user_remove_from_group', 'project_destroy', 'group_destroy',
+        'group_create',
+        'user_add_to_group',
+        'project_create',
+        'user_add_to_team',
+        'user_add_to_group',
+        'user_remove_from_team',
+        'project_rename',
+        'group_rename',
+        'user_remove_from_group',
+        'project_destroy',
+        'group_destroy',
       ];
       await waitFor('all events delivered', () => r.got.length >= expected.length, 15000);
       expect(names(r.got)).toEqual(expected);
-      for (const g of r.got) expect(g.headers).toMatchObject({ 'x-gitlab-event': 'System Hook', 'x-gitlab-token': 'tok', 'content-type': 'application/json' });
+      for (const g of r.got)
+        expect(g.headers).toMatchObject({
+          'x-gitlab-event': 'System Hook',
+          'x-gitlab-token': 'tok',
+          'content-type': 'application/json',
+        });
       expect(new Set(r.got.map((g) => g.headers['x-gitlab-event-uuid'])).size).toBe(expected.length);
 
       const byName = (n: string, i = 0) => r.got.filter((g) => g.body.event_name === n)[i].body;
       const time = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-      expect(byName('group_create')).toEqual({ event_name: 'group_create', created_at: time, updated_at: time, name: 'Acme', path: 'acme', full_path: 'acme', group_id: group.id, owner_name: null, owner_email: null });
-      expect(keys(byName('project_create'))).toEqual(['created_at', 'event_name', 'name', 'owner_email', 'owner_name', 'path', 'path_with_namespace', 'project_id', 'project_visibility', 'updated_at']);
-      expect(byName('project_create')).toMatchObject({ name: 'Web', path: 'web', path_with_namespace: 'acme/web', project_id: project.id, owner_name: 'Acme', owner_email: '', project_visibility: 'private' });
+      expect(byName('group_create')).toEqual({
+        event_name: 'group_create',
+        created_at: time,
+        updated_at: time,
+        name: 'Acme',
+        path: 'acme',
+        full_path: 'acme',
+        group_id: group.id,
+        owner_name: null,
+        owner_email: null,
+      });
+      expect(keys(byName('project_create'))).toEqual([
+        'created_at',
+        'event_name',
+        'name',
+        'owner_email',
+        'owner_name',
+        'path',
+        'path_with_namespace',
+        'project_id',
+        'project_visibility',
+        'updated_at',
+      ]);
+      expect(byName('project_create')).toMatchObject({
+        name: 'Web',
+        path: 'web',
+        path_with_namespace: 'acme/web',
+        project_id: project.id,
+        owner_name: 'Acme',
+        owner_email: '',
+        project_visibility: 'private',
+      });
       expect(byName('user_add_to_team')).toEqual({
-        event_name: 'user_add_to_team', created_at: time, updated_at: time, project_name: 'Web', project_path: 'web', project_path_with_namespace: 'acme/web', project_id: project.id,
-        user_username: 'bob', user_name: 'Bob', user_email: expect.any(String), user_id: bob.id, access_level: 'Developer', project_visibility: 'private',
+        event_name: 'user_add_to_team',
+        created_at: time,
+        updated_at: time,
+        project_name: 'Web',
+        project_path: 'web',
+        project_path_with_namespace: 'acme/web',
+        project_id: project.id,
+        user_username: 'bob',
+        user_name: 'Bob',
+        user_email: expect.any(String),
+        user_id: bob.id,
+        access_level: 'Developer',
+        project_visibility: 'private',
       });
       expect(byName('user_add_to_group', 1)).toEqual({
-        event_name: 'user_add_to_group', created_at: time, updated_at: time, group_name: 'Acme', group_path: 'acme', group_id: group.id,
-        user_username: 'bob', user_name: 'Bob', user_email: expect.any(String), user_id: bob.id, group_access: 'Reporter',
+        event_name: 'user_add_to_group',
+        created_at: time,
+        updated_at: time,
+        group_name: 'Acme',
+        group_path: 'acme',
+        group_id: group.id,
+        user_username: 'bob',
+        user_name: 'Bob',
+        user_email: expect.any(String),
+        user_id: bob.id,
+        group_access: 'Reporter',
       });
-      expect(byName('project_rename')).toMatchObject({ path: 'web2', path_with_namespace: 'acme/web2', old_path_with_namespace: 'acme/web' });
-      expect(byName('group_rename')).toMatchObject({ path: 'acme2', full_path: 'acme2', old_path: 'acme', old_full_path: 'acme' });
+      expect(byName('project_rename')).toMatchObject({
+        path: 'web2',
+        path_with_namespace: 'acme/web2',
+        old_path_with_namespace: 'acme/web',
+      });
+      expect(byName('group_rename')).toMatchObject({
+        path: 'acme2',
+        full_path: 'acme2',
+        old_path: 'acme',
+        old_full_path: 'acme',
+      });
       expect(byName('project_destroy')).toMatchObject({ path_with_namespace: 'acme2/web2', project_id: project.id });
       expect(byName('group_destroy')).toMatchObject({ full_path: 'acme2', group_id: group.id });
     } finally {
@@ -182,14 +352,21 @@ describe('delivery of events', () => {
     }
   });
 
-  it('sends user_create, user_rename and user_destroy (after the user\'s personal projects) as GitLab 10.3', async () => {
+  it("sends user_create, user_rename and user_destroy (after the user's personal projects) as GitLab 10.3", async () => {
     const r = await receiver();
     try {
       await allowLocal(true);
       await admin().post('/api/v4/hooks').send({ url: r.url }).expect(201);
-      const u = (await admin().post('/api/v4/users').send({ email: 'carol@example.com', password: 'secret-password-1', name: 'Carol', username: 'carol' }).expect(201)).body;
+      const u = (
+        await admin()
+          .post('/api/v4/users')
+          .send({ email: 'carol@example.com', password: 'secret-password-1', name: 'Carol', username: 'carol' })
+          .expect(201)
+      ).body;
       // A personal project written straight to the table (no event of its own).
-      const [ns] = (await t.orm.em.getConnection().execute('select id from namespaces where owner_id = ?', [u.id])) as { id: number }[];
+      const [ns] = (await t.orm.em.getConnection().execute('select id from namespaces where owner_id = ?', [u.id])) as {
+        id: number;
+      }[];
       const mine = await createProject(t, { namespace: { id: ns.id }, path: 'mine' });
       await admin().put(`/api/v4/users/${u.id}`).send({ username: 'caroline' }).expect(200);
       await admin().delete(`/api/v4/users/${u.id}`).expect(204);
@@ -197,10 +374,30 @@ describe('delivery of events', () => {
       await waitFor('user events', () => r.got.length >= expected.length, 10000);
       expect(names(r.got)).toEqual(expected);
       const time = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-      expect(r.got[0].body).toEqual({ event_name: 'user_create', created_at: time, updated_at: time, name: 'Carol', email: 'carol@example.com', user_id: u.id, username: 'carol' });
-      expect(r.got.find((g) => g.body.event_name === 'user_rename')?.body).toMatchObject({ username: 'caroline', old_username: 'carol', user_id: u.id });
-      expect(r.got.find((g) => g.body.event_name === 'project_destroy')?.body).toMatchObject({ project_id: mine.id, path_with_namespace: 'caroline/mine', owner_name: 'Carol', owner_email: 'carol@example.com' });
-      expect(r.got.find((g) => g.body.event_name === 'user_destroy')?.body).toMatchObject({ username: 'caroline', user_id: u.id });
+      expect(r.got[0].body).toEqual({
+        event_name: 'user_create',
+        created_at: time,
+        updated_at: time,
+        name: 'Carol',
+        email: 'carol@example.com',
+        user_id: u.id,
+        username: 'carol',
+      });
+      expect(r.got.find((g) => g.body.event_name === 'user_rename')?.body).toMatchObject({
+        username: 'caroline',
+        old_username: 'carol',
+        user_id: u.id,
+      });
+      expect(r.got.find((g) => g.body.event_name === 'project_destroy')?.body).toMatchObject({
+        project_id: mine.id,
+        path_with_namespace: 'caroline/mine',
+        owner_name: 'Carol',
+        owner_email: 'carol@example.com',
+      });
+      expect(r.got.find((g) => g.body.event_name === 'user_destroy')?.body).toMatchObject({
+        username: 'caroline',
+        user_id: u.id,
+      });
     } finally {
       await r.close();
     }
@@ -216,7 +413,10 @@ describe('delivery of events', () => {
       await admin().post('/api/v4/groups').send({ name: 'After', path: 'after' }).expect(201);
       await waitFor('the committed group', () => r.got.length >= 2, 10000);
       await new Promise((res) => setTimeout(res, 300));
-      expect(r.got.map((g) => [g.body.event_name, g.body.name ?? g.body.group_name])).toEqual([['group_create', 'After'], ['user_add_to_group', 'After']]);
+      expect(r.got.map((g) => [g.body.event_name, g.body.name ?? g.body.group_name])).toEqual([
+        ['group_create', 'After'],
+        ['user_add_to_group', 'After'],
+      ]);
     } finally {
       await r.close();
     }
@@ -232,9 +432,22 @@ describe('delivery of events', () => {
       await waitFor('delivered after retries', () => r.got.length >= 2, 15000);
       expect(names(r.got)).toEqual(['group_create', 'user_add_to_group']);
       expect(r.attempts()).toBe(4);
-      const logs = (await admin().get(`/api/v4/hooks/${hook.id}/events`).expect(200)).body as { response_status: number; event_name: string }[];
-      expect(logs.map((l) => [l.event_name, l.response_status]).reverse()).toEqual([['group_create', 500], ['group_create', 500], ['group_create', 200], ['user_add_to_group', 200]]);
-      const after = (await admin().post('/graphql').send({ query: `{ systemHook(id: ${hook.id}) { failures pending alertStatus disabledUntil } }` }).expect(200)).body.data.systemHook;
+      const logs = (await admin().get(`/api/v4/hooks/${hook.id}/events`).expect(200)).body as {
+        response_status: number;
+        event_name: string;
+      }[];
+      expect(logs.map((l) => [l.event_name, l.response_status]).reverse()).toEqual([
+        ['group_create', 500],
+        ['group_create', 500],
+        ['group_create', 200],
+        ['user_add_to_group', 200],
+      ]);
+      const after = (
+        await admin()
+          .post('/graphql')
+          .send({ query: `{ systemHook(id: ${hook.id}) { failures pending alertStatus disabledUntil } }` })
+          .expect(200)
+      ).body.data.systemHook;
       expect(after).toEqual({ failures: 0, pending: 0, alertStatus: 'executable', disabledUntil: null });
     } finally {
       await r.close();
@@ -247,16 +460,26 @@ describe('delivery of events', () => {
       await allowLocal(true);
       const hook = (await admin().post('/api/v4/hooks').send({ url: r.url }).expect(201)).body;
       await admin().post('/api/v4/groups').send({ name: 'Two', path: 'two' }).expect(201);
-      await waitFor('four failures', async () => (await admin().get('/api/v4/hooks').expect(200)).body[0].alert_status === 'temporarily_disabled', 15000);
+      await waitFor(
+        'four failures',
+        async () => (await admin().get('/api/v4/hooks').expect(200)).body[0].alert_status === 'temporarily_disabled',
+        15000,
+      );
       const shown = (await admin().get('/api/v4/hooks').expect(200)).body[0];
       expect(shown.disabled_until === null || typeof shown.disabled_until === 'string').toBe(true);
       // Local requests switched off again: the next attempt is refused before connecting.
       await allowLocal(false);
       const before = r.attempts();
-      await waitFor('a blocked attempt logged', async () => {
-        const logs = (await admin().get(`/api/v4/hooks/${hook.id}/events`).expect(200)).body as { internal_error_message: string | null }[];
-        return logs[0].internal_error_message === 'is blocked: Requests to localhost are not allowed';
-      }, 15000);
+      await waitFor(
+        'a blocked attempt logged',
+        async () => {
+          const logs = (await admin().get(`/api/v4/hooks/${hook.id}/events`).expect(200)).body as {
+            internal_error_message: string | null;
+          }[];
+          return logs[0].internal_error_message === 'is blocked: Requests to localhost are not allowed';
+        },
+        15000,
+      );
       expect(r.attempts()).toBe(before);
       expect(r.got).toEqual([]);
     } finally {
@@ -264,12 +487,19 @@ describe('delivery of events', () => {
     }
   });
 
-  it('concurrent writes: every event once, each group\'s in order; an older transaction still running holds later events back until it ends', async () => {
+  it("concurrent writes: every event once, each group's in order; an older transaction still running holds later events back until it ends", async () => {
     const r = await receiver();
     try {
       await allowLocal(true);
       await admin().post('/api/v4/hooks').send({ url: r.url }).expect(201);
-      await Promise.all(Array.from({ length: 12 }, (_, i) => admin().post('/api/v4/groups').send({ name: `C${i}`, path: `c-${i}` }).expect(201)));
+      await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          admin()
+            .post('/api/v4/groups')
+            .send({ name: `C${i}`, path: `c-${i}` })
+            .expect(201),
+        ),
+      );
       await waitFor('24 events', () => r.got.length >= 24, 15000);
       await new Promise((res) => setTimeout(res, 300));
       expect(r.got).toHaveLength(24);
@@ -280,7 +510,7 @@ describe('delivery of events', () => {
 
       // A transaction that took its id before the next write and is still open: the write commits, but
       // its events wait (they could otherwise overtake an event that transaction may still write).
-      const older = new Client({ connectionString: (t.orm.config.getClientUrl()) });
+      const older = new Client({ connectionString: t.orm.config.getClientUrl() });
       await older.connect();
       try {
         await older.query('begin');
@@ -307,7 +537,10 @@ describe('delivery of events', () => {
       await admin().post('/api/v4/hooks').send({ url: r.url }).expect(201);
       for (let i = 0; i < 10; i += 1) {
         const app = i % 2 === 0 ? t.app : second.app;
-        await api({ app }, ROOT_TOKEN).post('/api/v4/groups').send({ name: `G${i}`, path: `g-${i}` }).expect(201);
+        await api({ app }, ROOT_TOKEN)
+          .post('/api/v4/groups')
+          .send({ name: `G${i}`, path: `g-${i}` })
+          .expect(201);
       }
       await waitFor('20 events', () => r.got.length >= 20, 15000);
       await new Promise((res) => setTimeout(res, 500));

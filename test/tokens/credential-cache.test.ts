@@ -16,7 +16,8 @@ beforeEach(() => {
 });
 
 const TOKEN_LOOKUP = /from personal_access_tokens t join users u/;
-const lookups = async (fn: () => Promise<unknown>) => (await t.captureQueries(fn)).sql.filter((s) => TOKEN_LOOKUP.test(s)).length;
+const lookups = async (fn: () => Promise<unknown>) =>
+  (await t.captureQueries(fn)).sql.filter((s) => TOKEN_LOOKUP.test(s)).length;
 /** One second instance for the file (its start-up is most of a test's time); reset() waits for it too. */
 let other: Awaited<ReturnType<typeof t.secondInstance>> | undefined;
 const second = async () => (other ??= await t.secondInstance());
@@ -41,7 +42,8 @@ async function withoutTrigger(table: 'users' | 'personal_access_tokens', fn: () 
     await conn.execute(`alter table ${table} enable trigger ${table}_auth_cache_update`);
   }
 }
-const me = (app: Parameters<typeof request>[0], token: string) => request(app).get('/api/v4/user').set('PRIVATE-TOKEN', token);
+const me = (app: Parameters<typeof request>[0], token: string) =>
+  request(app).get('/api/v4/user').set('PRIVATE-TOKEN', token);
 
 describe('credential cache', () => {
   it('reads a token once: later requests with it send no token lookup; an unknown token is looked up every time', async () => {
@@ -59,7 +61,10 @@ describe('credential cache', () => {
 
   it('revoking a token through one instance: refused there at once (without waiting for any notice), and by the other instance after the commit', async () => {
     const u = await createUser(t);
-    const created = await api(t, ROOT_TOKEN).post(`/api/v4/users/${u.id}/impersonation_tokens`).send({ name: 'ci', scopes: ['api'] }).expect(201);
+    const created = await api(t, ROOT_TOKEN)
+      .post(`/api/v4/users/${u.id}/impersonation_tokens`)
+      .send({ name: 'ci', scopes: ['api'] })
+      .expect(201);
     const token = created.body.token as string;
     const b = await second();
     await touch([t.app, b.app], [token]);
@@ -73,7 +78,9 @@ describe('credential cache', () => {
       await me(b.app, token).expect(200);
     });
     // The same write with the trigger on (any update of the row) reaches B at commit.
-    await t.orm.em.getConnection().execute('update personal_access_tokens set updated_at = updated_at where id = ?', [created.body.id]);
+    await t.orm.em
+      .getConnection()
+      .execute('update personal_access_tokens set updated_at = updated_at where id = ?', [created.body.id]);
     await t.settled();
     await me(b.app, token).expect(401);
     await me(b.app, u.token).expect(200); // the user's other token still works
@@ -100,13 +107,17 @@ describe('credential cache', () => {
 
   it('one statement revoking tokens of few users but more than 100 rows tells each of those users', async () => {
     const many = await createUser(t);
-    await t.orm.em.getConnection().execute(
-      `insert into personal_access_tokens (user_id, name, token_digest, scopes) select ?, 'bulk', md5(random()::text || i), '{api}' from generate_series(1, 120) i`,
-      [many.id],
-    );
+    await t.orm.em
+      .getConnection()
+      .execute(
+        `insert into personal_access_tokens (user_id, name, token_digest, scopes) select ?, 'bulk', md5(random()::text || i), '{api}' from generate_series(1, 120) i`,
+        [many.id],
+      );
     const last = await createUser(t); // its token row comes after the 120
     await touch([t.app], [last.token, many.token]);
-    await t.orm.em.getConnection().execute('update personal_access_tokens set revoked = true where user_id in (?, ?)', [many.id, last.id]);
+    await t.orm.em
+      .getConnection()
+      .execute('update personal_access_tokens set revoked = true where user_id in (?, ?)', [many.id, last.id]);
     await t.settled();
     await me(t.app, last.token).expect(401);
     await me(t.app, many.token).expect(401);
@@ -138,9 +149,11 @@ describe('credential cache', () => {
 
   it('a statement touching more than 100 users forgets every cached credential with one notice', async () => {
     const u = await createUser(t);
-    await t.orm.em.getConnection().execute(
-      `insert into users (username, email, name) select 'bulk' || i, 'bulk' || i || '@example.com', 'Bulk ' || i from generate_series(1, 101) i`,
-    );
+    await t.orm.em
+      .getConnection()
+      .execute(
+        `insert into users (username, email, name) select 'bulk' || i, 'bulk' || i || '@example.com', 'Bulk ' || i from generate_series(1, 101) i`,
+      );
     await me(t.app, u.token).expect(200);
     await me(t.app, ROOT_TOKEN).expect(200);
     const notices: string[] = [];
@@ -157,26 +170,36 @@ describe('credential cache', () => {
   it('a settings change forgets every credential (the unique-IPs limit is read with it)', async () => {
     const u = await createUser(t);
     await me(t.app, u.token).expect(200);
-    await api(t, ROOT_TOKEN).put('/api/v4/application/settings').send({ unique_ips_limit_enabled: true, unique_ips_limit_per_user: 1 }).expect(200);
+    await api(t, ROOT_TOKEN)
+      .put('/api/v4/application/settings')
+      .send({ unique_ips_limit_enabled: true, unique_ips_limit_per_user: 1 })
+      .expect(200);
     expect(await lookups(() => me(t.app, u.token).expect(200))).toBe(1);
   });
 
   it('an entry holds for its day only: a token whose expiry day comes is refused from that day on', async () => {
     const u = await createUser(t);
-    await t.orm.em.getConnection().execute(`update personal_access_tokens set expires_at = '2026-11-26' where user_id = ?`, [u.id]);
+    await t.orm.em
+      .getConnection()
+      .execute(`update personal_access_tokens set expires_at = '2026-11-26' where user_id = ?`, [u.id]);
     await t.settled();
     await me(t.app, u.token).expect(200);
     expect(await lookups(() => me(t.app, u.token).expect(200))).toBe(0);
     now = new Date('2026-11-26T00:00:01Z');
     await me(t.app, u.token).expect(401);
-    expect((await queryOne<{ n: string }>(t, 'select count(*) as n from personal_access_tokens where user_id = ?', [u.id]))!.n).toBe('1');
+    expect(
+      (await queryOne<{ n: string }>(t, 'select count(*) as n from personal_access_tokens where user_id = ?', [u.id]))!
+        .n,
+    ).toBe('1');
   });
 
   it('forgets every credential on every instance for any write of application_settings: insert, delete and truncate as update', async () => {
     const b = await t.secondInstance();
     const conn = t.orm.em.getConnection();
     await api(t, ROOT_TOKEN).get('/api/v4/application/settings').expect(200); // the row exists
-    const [{ row }] = (await conn.execute('select row_to_json(s) as row from application_settings s')) as { row: unknown }[];
+    const [{ row }] = (await conn.execute('select row_to_json(s) as row from application_settings s')) as {
+      row: unknown;
+    }[];
     const restore = `insert into application_settings select * from json_populate_record(null::application_settings, '${JSON.stringify(row).replace(/'/g, "''")}'::json)`;
     for (const sql of ['delete from application_settings', restore, 'truncate application_settings', restore]) {
       const heard = new Promise<void>((resolve) => {

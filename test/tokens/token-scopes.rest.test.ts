@@ -12,9 +12,11 @@ const INSUFFICIENT = {
 
 async function tokenFor(app: TestApp, userId: number, scopes: string[], impersonation = false): Promise<string> {
   const token = `scoped-${crypto.randomBytes(10).toString('hex')}`;
-  await queryOne(app, `insert into personal_access_tokens (user_id, name, token_digest, scopes, impersonation) values (?, 'scoped', ?, ?::text[], ?)`, [
-    userId, crypto.createHash('sha256').update(token).digest('hex'), `{${scopes.join(',')}}`, impersonation,
-  ]);
+  await queryOne(
+    app,
+    `insert into personal_access_tokens (user_id, name, token_digest, scopes, impersonation) values (?, 'scoped', ?, ?::text[], ?)`,
+    [userId, crypto.createHash('sha256').update(token).digest('hex'), `{${scopes.join(',')}}`, impersonation],
+  );
   return token;
 }
 
@@ -32,22 +34,27 @@ describe('token scopes (api, read_api, read_user, sudo, read_registry)', () => {
   ];
 
   for (const impersonation of [false, true]) {
-    it.each(MATRIX)(`${impersonation ? 'impersonation' : 'personal'} token with %s: GET %i, write %i, GET /user %i, query %s, mutation %s`, async (scope, get, write, me, query, mutation) => {
-      const u = await createUser(t);
-      const token = await tokenFor(t, u.id, [scope], impersonation);
-      const g = await createGroup(t, { visibility: 'public' });
-      const list = await api(t, token).get('/api/v4/groups');
-      expect(list.status).toBe(get);
-      if (get === 403) expect(list.body).toEqual(INSUFFICIENT);
-      const created = await api(t, token).post('/api/v4/groups').send({ name: `G${g.id}`, path: `g-${g.id}` });
-      expect(created.status).toBe(write);
-      if (write === 403) expect(created.body).toEqual(INSUFFICIENT);
-      expect((await api(t, token).get('/api/v4/user')).status).toBe(me);
-      const q = await api(t, token).graphql(QUERY);
-      expect(q.body.errors?.[0]?.extensions?.code ?? 'ok').toBe(query);
-      const m = await api(t, token).graphql(MUTATION);
-      expect(m.body.errors?.[0]?.extensions?.code ?? 'ok').toBe(mutation);
-    });
+    it.each(MATRIX)(
+      `${impersonation ? 'impersonation' : 'personal'} token with %s: GET %i, write %i, GET /user %i, query %s, mutation %s`,
+      async (scope, get, write, me, query, mutation) => {
+        const u = await createUser(t);
+        const token = await tokenFor(t, u.id, [scope], impersonation);
+        const g = await createGroup(t, { visibility: 'public' });
+        const list = await api(t, token).get('/api/v4/groups');
+        expect(list.status).toBe(get);
+        if (get === 403) expect(list.body).toEqual(INSUFFICIENT);
+        const created = await api(t, token)
+          .post('/api/v4/groups')
+          .send({ name: `G${g.id}`, path: `g-${g.id}` });
+        expect(created.status).toBe(write);
+        if (write === 403) expect(created.body).toEqual(INSUFFICIENT);
+        expect((await api(t, token).get('/api/v4/user')).status).toBe(me);
+        const q = await api(t, token).graphql(QUERY);
+        expect(q.body.errors?.[0]?.extensions?.code ?? 'ok').toBe(query);
+        const m = await api(t, token).graphql(MUTATION);
+        expect(m.body.errors?.[0]?.extensions?.code ?? 'ok').toBe(mutation);
+      },
+    );
   }
 
   it('read_user reads GET /users and GET /users/:id, and the GraphQL currentUser query', async () => {
@@ -55,7 +62,9 @@ describe('token scopes (api, read_api, read_user, sudo, read_registry)', () => {
     const token = await tokenFor(t, u.id, ['read_user']);
     expect((await api(t, token).get('/api/v4/users')).status).toBe(200);
     expect((await api(t, token).get(`/api/v4/users/${u.id}`)).status).toBe(200);
-    expect((await api(t, token).graphql('{ currentUser { username } }')).body.data.currentUser.username).toBe(u.username);
+    expect((await api(t, token).graphql('{ currentUser { username } }')).body.data.currentUser.username).toBe(
+      u.username,
+    );
   });
 
   it('a read-only token of an admin cannot create users or mint tokens for others', async () => {
@@ -63,9 +72,13 @@ describe('token scopes (api, read_api, read_user, sudo, read_registry)', () => {
     const other = await createUser(t);
     for (const scope of ['read_user', 'read_registry', 'read_api']) {
       const token = await tokenFor(t, admin.id, [scope]);
-      const user = await api(t, token).post('/api/v4/users').send({ email: 'x@example.com', password: 'password123', name: 'X', username: 'x' });
+      const user = await api(t, token)
+        .post('/api/v4/users')
+        .send({ email: 'x@example.com', password: 'password123', name: 'X', username: 'x' });
       expect([scope, user.status, user.body]).toEqual([scope, 403, INSUFFICIENT]);
-      const minted = await api(t, token).post(`/api/v4/users/${other.id}/impersonation_tokens`).send({ name: 'x', scopes: ['api'] });
+      const minted = await api(t, token)
+        .post(`/api/v4/users/${other.id}/impersonation_tokens`)
+        .send({ name: 'x', scopes: ['api'] });
       expect([scope, minted.status]).toEqual([scope, 403]);
     }
   });
@@ -80,7 +93,9 @@ describe('token scopes (api, read_api, read_user, sudo, read_registry)', () => {
 
   it('offers read_api when creating an impersonation token', async () => {
     const u = await createUser(t);
-    const res = await api(t, ROOT_TOKEN).post(`/api/v4/users/${u.id}/impersonation_tokens`).send({ name: 'ro', scopes: ['read_api'] });
+    const res = await api(t, ROOT_TOKEN)
+      .post(`/api/v4/users/${u.id}/impersonation_tokens`)
+      .send({ name: 'ro', scopes: ['read_api'] });
     expect(res.status).toBe(201);
     expect(res.body.scopes).toEqual(['read_api']);
     expect((await api(t, res.body.token).get('/api/v4/groups')).status).toBe(200);
@@ -96,7 +111,9 @@ describe('Sudo (header or parameter)', () => {
     const byId = await api(t, ROOT_TOKEN).get(`/api/v4/user?sudo=${u.id}`);
     expect([byId.status, byId.body.username]).toEqual([200, u.username]);
     expect(byId.body.is_admin).toBeUndefined();
-    const created = await api(t, ROOT_TOKEN).post('/api/v4/groups').send({ name: 'Mine', path: 'mine', sudo: u.username });
+    const created = await api(t, ROOT_TOKEN)
+      .post('/api/v4/groups')
+      .send({ name: 'Mine', path: 'mine', sudo: u.username });
     expect(created.status).toBe(201);
     const members = await api(t, ROOT_TOKEN).get(`/api/v4/groups/${created.body.id}/members`);
     expect(members.body.map((m: { username: string }) => m.username)).toEqual([u.username]);
@@ -110,7 +127,10 @@ describe('Sudo (header or parameter)', () => {
     const noScope = await api(t, admin.token).get('/api/v4/user').set('Sudo', u.username);
     expect([noScope.status, noScope.body]).toEqual([403, { ...INSUFFICIENT, scope: 'sudo' }]);
     const unknown = await api(t, ROOT_TOKEN).get('/api/v4/user').set('Sudo', 'nobody');
-    expect([unknown.status, unknown.body]).toEqual([404, { message: "404 User with ID or username 'nobody' Not Found" }]);
+    expect([unknown.status, unknown.body]).toEqual([
+      404,
+      { message: "404 User with ID or username 'nobody' Not Found" },
+    ]);
     const anonymous = await api(t).get('/api/v4/groups').set('Sudo', u.username);
     expect([anonymous.status, anonymous.body]).toEqual([401, { message: '401 Unauthorized' }]);
   });
@@ -120,6 +140,8 @@ describe('Sudo (header or parameter)', () => {
     const admin = await createUser(t, { admin: true });
     const token = await tokenFor(t, admin.id, ['read_api', 'sudo']);
     expect((await api(t, token).get('/api/v4/user').set('Sudo', u.username)).body.username).toBe(u.username);
-    expect((await api(t, token).post('/api/v4/groups').set('Sudo', u.username).send({ name: 'N', path: 'n' })).body).toEqual(INSUFFICIENT);
+    expect(
+      (await api(t, token).post('/api/v4/groups').set('Sudo', u.username).send({ name: 'N', path: 'n' })).body,
+    ).toEqual(INSUFFICIENT);
   });
 });

@@ -13,7 +13,12 @@ function filesUnder(dir: string): string[] {
 /** Every module specifier of a file: static imports, re-exports, `import type`, dynamic import() and require(). */
 function specifiers(text: string): string[] {
   const found: string[] = [];
-  for (const re of [/\bfrom\s+['"]([^'"]+)['"]/g, /\bimport\s*\(\s*['"]([^'"]+)['"]/g, /\brequire\s*\(\s*['"]([^'"]+)['"]/g, /^\s*import\s+['"]([^'"]+)['"]/gm]) {
+  for (const re of [
+    /\bfrom\s+['"]([^'"]+)['"]/g,
+    /\bimport\s*\(\s*['"]([^'"]+)['"]/g,
+    /\brequire\s*\(\s*['"]([^'"]+)['"]/g,
+    /^\s*import\s+['"]([^'"]+)['"]/gm,
+  ]) {
     for (const m of text.matchAll(re)) found.push(m[1]);
   }
   return found;
@@ -38,7 +43,10 @@ describe('src/core', () => {
   });
 
   it('the check sees the import forms it guards against', () => {
-    expect(specifiers(`import { a } from '../../modules/x';\nimport type { B } from "../modules/y";\nexport * from '../modules/z';\nconst c = require('../modules/w');\nawait import('../modules/v');`))
-      .toEqual(['../../modules/x', '../modules/y', '../modules/z', '../modules/v', '../modules/w']);
+    expect(
+      specifiers(
+        `import { a } from '../../modules/x';\nimport type { B } from "../modules/y";\nexport * from '../modules/z';\nconst c = require('../modules/w');\nawait import('../modules/v');`,
+      ),
+    ).toEqual(['../../modules/x', '../modules/y', '../modules/z', '../modules/v', '../modules/w']);
   });
 });

@@ -4,9 +4,18 @@ import { isoString, DateTimeISO } from '../../src/core/graphql/date-time';
 describe('isoString', () => {
   it('matches toISOString at the edges of its range, on leap days and month ends', () => {
     const instants = [
-      '2000-01-01T00:00:00.000Z', '2000-02-29T23:59:59.999Z', '2000-03-01T00:00:00.000Z', '2024-02-29T12:34:56.789Z',
-      '2100-02-28T23:59:59.999Z', '2100-03-01T00:00:00.000Z', '2026-11-25T00:00:00.001Z', '2026-12-31T23:59:59.999Z',
-      '9999-12-31T23:59:59.999Z', '1999-12-31T23:59:59.999Z', '1970-01-01T00:00:00.000Z', '0099-06-01T00:00:00.000Z',
+      '2000-01-01T00:00:00.000Z',
+      '2000-02-29T23:59:59.999Z',
+      '2000-03-01T00:00:00.000Z',
+      '2024-02-29T12:34:56.789Z',
+      '2100-02-28T23:59:59.999Z',
+      '2100-03-01T00:00:00.000Z',
+      '2026-11-25T00:00:00.001Z',
+      '2026-12-31T23:59:59.999Z',
+      '9999-12-31T23:59:59.999Z',
+      '1999-12-31T23:59:59.999Z',
+      '1970-01-01T00:00:00.000Z',
+      '0099-06-01T00:00:00.000Z',
     ];
     for (const s of instants) expect(isoString(new Date(s))).toBe(s);
     expect(isoString(new Date(Date.UTC(10000, 0, 1)))).toBe(new Date(Date.UTC(10000, 0, 1)).toISOString());
@@ -22,7 +31,7 @@ describe('isoString', () => {
     }
   });
 
-  it('the DateTimeISO scalar keeps graphql-scalars\' answers for other values and refuses an invalid date', () => {
+  it("the DateTimeISO scalar keeps graphql-scalars' answers for other values and refuses an invalid date", () => {
     expect(DateTimeISO.serialize(new Date('2026-11-25T10:00:00Z'))).toBe('2026-11-25T10:00:00.000Z');
     expect(DateTimeISO.serialize('2026-11-25T11:00:00+01:00')).toBe('2026-11-25T10:00:00.000Z');
     expect(() => DateTimeISO.serialize(new Date('nope'))).toThrow('DateTime cannot represent an invalid Date instance');

@@ -12,8 +12,19 @@ const byName = new Map(declared.map((s) => [s.name, s]));
 describe('declared environment settings', () => {
   it('are the ones docs/configuration.md documents', () => {
     expect(declared.map((s) => s.name).sort()).toEqual([
-      'FEATURE_GROUPS', 'PAGES_ENABLED', 'PAGES_HOST', 'SUBSCRIPTION_CONNECTIONS_PER_USER', 'SUBSCRIPTION_MAX_PER_USER',
-      'SUBSCRIPTION_PENDING_PER_ADDRESS', 'SUBSCRIPTION_PING_INTERVAL_MS', 'SUBSCRIPTION_RATE_PER_MINUTE', 'SYSTEM_HOOK_PRUNE_MS', 'SYSTEM_HOOK_RETRY_BASE_MS', 'SYSTEM_HOOK_RETRY_MAX_MS', 'SYSTEM_HOOK_TIMEOUT_MS', 'UNIQUE_IPS_PRUNE_MS',
+      'FEATURE_GROUPS',
+      'PAGES_ENABLED',
+      'PAGES_HOST',
+      'SUBSCRIPTION_CONNECTIONS_PER_USER',
+      'SUBSCRIPTION_MAX_PER_USER',
+      'SUBSCRIPTION_PENDING_PER_ADDRESS',
+      'SUBSCRIPTION_PING_INTERVAL_MS',
+      'SUBSCRIPTION_RATE_PER_MINUTE',
+      'SYSTEM_HOOK_PRUNE_MS',
+      'SYSTEM_HOOK_RETRY_BASE_MS',
+      'SYSTEM_HOOK_RETRY_MAX_MS',
+      'SYSTEM_HOOK_TIMEOUT_MS',
+      'UNIQUE_IPS_PRUNE_MS',
     ]);
     const doc = fs.readFileSync(path.join(__dirname, '../../docs/configuration.md'), 'utf8');
     for (const s of declared) expect(doc).toContain(`| \`${s.name}\` |`);
@@ -38,21 +49,35 @@ describe('declared environment settings', () => {
 
   it('accepts what each documents', () => {
     const env = {
-      PAGES_ENABLED: ' OFF ', PAGES_HOST: 'Pages.Acme.io', SYSTEM_HOOK_TIMEOUT_MS: '2000', UNIQUE_IPS_PRUNE_MS: ' 200 ',
-      SUBSCRIPTION_CONNECTIONS_PER_USER: '1', FEATURE_GROUPS: 'beta_testers=alice;qa',
+      PAGES_ENABLED: ' OFF ',
+      PAGES_HOST: 'Pages.Acme.io',
+      SYSTEM_HOOK_TIMEOUT_MS: '2000',
+      UNIQUE_IPS_PRUNE_MS: ' 200 ',
+      SUBSCRIPTION_CONNECTIONS_PER_USER: '1',
+      FEATURE_GROUPS: 'beta_testers=alice;qa',
     };
     expect(() => checkEnvSettings(declared, env)).not.toThrow();
     expect(readSetting(env, byName.get('PAGES_ENABLED')!)).toBe(false);
     expect(readSetting(env, byName.get('PAGES_HOST')!)).toBe('Pages.Acme.io');
     expect(readSetting(env, byName.get('UNIQUE_IPS_PRUNE_MS')!)).toBe(200);
-    expect([...(readSetting(env, byName.get('FEATURE_GROUPS')!) as Map<string, unknown>).keys()]).toEqual(['perf_team', 'beta_testers', 'qa']);
-    for (const on of ['true', '1', 'YES', 'on']) expect(readSetting({ PAGES_ENABLED: on }, byName.get('PAGES_ENABLED')!)).toBe(true);
+    expect([...(readSetting(env, byName.get('FEATURE_GROUPS')!) as Map<string, unknown>).keys()]).toEqual([
+      'perf_team',
+      'beta_testers',
+      'qa',
+    ]);
+    for (const on of ['true', '1', 'YES', 'on'])
+      expect(readSetting({ PAGES_ENABLED: on }, byName.get('PAGES_ENABLED')!)).toBe(true);
   });
 
   it('refuses a wrong value with its name and what it takes, every wrong one at once (before: silently the default)', () => {
     const env = {
-      PAGES_ENABLED: 'maybe', PAGES_HOST: 'not a host', SYSTEM_HOOK_TIMEOUT_MS: '10s', SYSTEM_HOOK_RETRY_MAX_MS: '0',
-      UNIQUE_IPS_PRUNE_MS: '-1', SUBSCRIPTION_PING_INTERVAL_MS: '1.5', SUBSCRIPTION_CONNECTIONS_PER_USER: '9007199254740993',
+      PAGES_ENABLED: 'maybe',
+      PAGES_HOST: 'not a host',
+      SYSTEM_HOOK_TIMEOUT_MS: '10s',
+      SYSTEM_HOOK_RETRY_MAX_MS: '0',
+      UNIQUE_IPS_PRUNE_MS: '-1',
+      SUBSCRIPTION_PING_INTERVAL_MS: '1.5',
+      SUBSCRIPTION_CONNECTIONS_PER_USER: '9007199254740993',
       FEATURE_GROUPS: 'bad-name=alice',
     };
     let thrown: unknown;

@@ -1,4 +1,12 @@
-import { GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString, parse } from 'graphql';
+import {
+  GraphQLInt,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLSchema,
+  GraphQLString,
+  parse,
+} from 'graphql';
 import { compileQuery, isCompiledQuery } from '../../src/core/graphql/jit';
 
 /**
@@ -15,7 +23,10 @@ const view = () => ({
     return boom();
   },
 });
-const Item = new GraphQLObjectType({ name: 'Item', fields: { ok: { type: GraphQLString }, bad: { type: GraphQLString } } });
+const Item = new GraphQLObjectType({
+  name: 'Item',
+  fields: { ok: { type: GraphQLString }, bad: { type: GraphQLString } },
+});
 const Query = new GraphQLObjectType({
   name: 'Query',
   fields: {
@@ -37,7 +48,9 @@ const Mutation = new GraphQLObjectType({
 });
 const schema = new GraphQLSchema({ query: Query, mutation: Mutation });
 
-async function run(doc: string): Promise<{ data?: unknown; errors?: readonly { message: string; path?: readonly (string | number)[] }[] }> {
+async function run(
+  doc: string,
+): Promise<{ data?: unknown; errors?: readonly { message: string; path?: readonly (string | number)[] }[] }> {
   const compiled = compileQuery(schema, parse(doc));
   if (!isCompiledQuery(compiled)) throw new Error('not compiled');
   return compiled.query(undefined, {}, {});
@@ -68,7 +81,11 @@ describe('graphql-jit continuations (core/runtime/graphql-jit-continuations.ts)'
   it('lists and promised list items', async () => {
     const result = await run('{ asyncItems { ok bad } promisedItems { bad } }');
     expect(result.data).toEqual({ asyncItems: [null, null], promisedItems: [null] });
-    expect(result.errors?.map((e) => e.path)).toEqual([['asyncItems', 0], ['asyncItems', 1], ['promisedItems', 0]]);
+    expect(result.errors?.map((e) => e.path)).toEqual([
+      ['asyncItems', 0],
+      ['asyncItems', 1],
+      ['promisedItems', 0],
+    ]);
   });
 
   it('a non-null field nulls its parent, as graphql-js does', async () => {

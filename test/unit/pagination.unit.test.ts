@@ -9,28 +9,69 @@ describe('pagination', () => {
   });
 
   it('builds X-* and Link headers (prev, next, first, last) keeping the query', () => {
-    const h = paginationHeaders({ total: 45, page: 2, perPage: 20, totalPages: 3 }, 'http://h/api/v4/groups', new URLSearchParams('search=x&page=2'));
-    expect(h).toMatchObject({ 'X-Total': '45', 'X-Total-Pages': '3', 'X-Per-Page': '20', 'X-Page': '2', 'X-Next-Page': '3', 'X-Prev-Page': '1' });
+    const h = paginationHeaders(
+      { total: 45, page: 2, perPage: 20, totalPages: 3 },
+      'http://h/api/v4/groups',
+      new URLSearchParams('search=x&page=2'),
+    );
+    expect(h).toMatchObject({
+      'X-Total': '45',
+      'X-Total-Pages': '3',
+      'X-Per-Page': '20',
+      'X-Page': '2',
+      'X-Next-Page': '3',
+      'X-Prev-Page': '1',
+    });
     expect(h.Link).toBe(
       '<http://h/api/v4/groups?search=x&page=1&per_page=20>; rel="prev", <http://h/api/v4/groups?search=x&page=3&per_page=20>; rel="next", ' +
         '<http://h/api/v4/groups?search=x&page=1&per_page=20>; rel="first", <http://h/api/v4/groups?search=x&page=3&per_page=20>; rel="last"',
     );
-    const empty = paginationHeaders({ total: 0, page: 1, perPage: 20, totalPages: 1 }, 'http://h/x', new URLSearchParams());
+    const empty = paginationHeaders(
+      { total: 0, page: 1, perPage: 20, totalPages: 1 },
+      'http://h/x',
+      new URLSearchParams(),
+    );
     expect([empty['X-Next-Page'], empty['X-Prev-Page'], empty['X-Total-Pages']]).toEqual(['', '', '1']);
   });
 
   it('above COUNT_LIMIT rows: no totals, next from the extra row, no prev past the end (GitLab without_count)', () => {
     const req = normalizePage({ page: 3, perPage: 2 });
-    expect(makePage([1, 2, 3], COUNT_LIMIT + 1, req)).toMatchObject({ nodes: [1, 2], total: null, totalPages: null, hasNextPage: true, pagination: 'OFFSET' });
+    expect(makePage([1, 2, 3], COUNT_LIMIT + 1, req)).toMatchObject({
+      nodes: [1, 2],
+      total: null,
+      totalPages: null,
+      hasNextPage: true,
+      pagination: 'OFFSET',
+    });
     expect(makePage([1, 2], COUNT_LIMIT + 1, req)).toMatchObject({ total: null, hasNextPage: false });
-    expect(makePage([1, 2, 3], COUNT_LIMIT, req)).toMatchObject({ nodes: [1, 2], total: COUNT_LIMIT, totalPages: COUNT_LIMIT / 2, hasNextPage: true });
-    const h = paginationHeaders({ total: null, totalPages: null, page: 3, perPage: 2, hasNextPage: true, hasRows: true }, 'http://h/x', new URLSearchParams('a=1'));
+    expect(makePage([1, 2, 3], COUNT_LIMIT, req)).toMatchObject({
+      nodes: [1, 2],
+      total: COUNT_LIMIT,
+      totalPages: COUNT_LIMIT / 2,
+      hasNextPage: true,
+    });
+    const h = paginationHeaders(
+      { total: null, totalPages: null, page: 3, perPage: 2, hasNextPage: true, hasRows: true },
+      'http://h/x',
+      new URLSearchParams('a=1'),
+    );
     expect(h).toEqual({
-      'X-Per-Page': '2', 'X-Page': '3', 'X-Next-Page': '4', 'X-Prev-Page': '2',
+      'X-Per-Page': '2',
+      'X-Page': '3',
+      'X-Next-Page': '4',
+      'X-Prev-Page': '2',
       Link: '<http://h/x?a=1&page=2&per_page=2>; rel="prev", <http://h/x?a=1&page=4&per_page=2>; rel="next", <http://h/x?a=1&page=1&per_page=2>; rel="first"',
     });
-    const past = paginationHeaders({ total: null, totalPages: null, page: 9, perPage: 2, hasNextPage: false, hasRows: false }, 'http://h/x', new URLSearchParams());
-    expect([past['X-Next-Page'], past['X-Prev-Page'], past.Link]).toEqual(['', '', '<http://h/x?page=1&per_page=2>; rel="first"']);
+    const past = paginationHeaders(
+      { total: null, totalPages: null, page: 9, perPage: 2, hasNextPage: false, hasRows: false },
+      'http://h/x',
+      new URLSearchParams(),
+    );
+    expect([past['X-Next-Page'], past['X-Prev-Page'], past.Link]).toEqual([
+      '',
+      '',
+      '<http://h/x?page=1&per_page=2>; rel="first"',
+    ]);
   });
 
   it('link URLs keep the query in place as URLSearchParams#set does: page/per_page where the caller put them, repeats dropped', () => {
@@ -41,10 +82,29 @@ describe('pagination', () => {
       q.set('per_page', String(perPage));
       return `http://h/x?${q.toString()}`;
     };
-    const queries = ['', 'page=2', 'per_page=5&search=a b', 'page=1&x=%26&page=3&per_page=7&per_page=8', 'a=1&b=&c', 'xpage=0&page_size=2&search=page%3D1', 's=%F0%9F%98%80+%2B'];
+    const queries = [
+      '',
+      'page=2',
+      'per_page=5&search=a b',
+      'page=1&x=%26&page=3&per_page=7&per_page=8',
+      'a=1&b=&c',
+      'xpage=0&page_size=2&search=page%3D1',
+      's=%F0%9F%98%80+%2B',
+    ];
     for (const query of queries) {
-      const h = paginationHeaders({ total: 100, page: 2, perPage: 10, totalPages: 10 }, 'http://h/x', new URLSearchParams(query));
-      const expected = [[1, 'prev'], [3, 'next'], [1, 'first'], [10, 'last']].map(([n, rel]) => `<${naive(query, n as number, 10)}>; rel="${rel}"`).join(', ');
+      const h = paginationHeaders(
+        { total: 100, page: 2, perPage: 10, totalPages: 10 },
+        'http://h/x',
+        new URLSearchParams(query),
+      );
+      const expected = [
+        [1, 'prev'],
+        [3, 'next'],
+        [1, 'first'],
+        [10, 'last'],
+      ]
+        .map(([n, rel]) => `<${naive(query, n as number, 10)}>; rel="${rel}"`)
+        .join(', ');
       expect([query, h.Link]).toEqual([query, expected]);
     }
   });

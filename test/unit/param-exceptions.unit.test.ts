@@ -9,15 +9,30 @@ describe('parameter exceptions: absence and allowBlank', () => {
   };
 
   it('absence: sending the parameter at all is a 400, joined in declaration order', () => {
-    expect(() => readParams(specs, [], {}, { slug: 'x' }, {})).toThrow('name is missing, slug is automatically generated and cannot be changed');
-    expect(() => readParams(specs, [], { slug: '' }, { name: 'a' }, {})).toThrow('slug is automatically generated and cannot be changed');
+    expect(() => readParams(specs, [], {}, { slug: 'x' }, {})).toThrow(
+      'name is missing, slug is automatically generated and cannot be changed',
+    );
+    expect(() => readParams(specs, [], { slug: '' }, { name: 'a' }, {})).toThrow(
+      'slug is automatically generated and cannot be changed',
+    );
     expect(readParams(specs, [], {}, { name: 'a' }, {}).variables).toEqual({ input: { name: 'a' } });
   });
 
   it('allowBlank false: a blank string is "<name> is empty" but still counts as sent for the rules', () => {
-    expect(() => readParams(specs, [{ allOrNoneOf: ['certificate', 'name'] }], {}, { name: 'a', certificate: '  ' }, {})).toThrow('certificate is empty');
-    expect(() => readParams({ ...specs, name: { ...specs.name, required: false } }, [{ allOrNoneOf: ['certificate', 'name'] }], {}, { certificate: '' }, {}))
-      .toThrow('certificate is empty, certificate, name provide all or none of parameters');
-    expect(readParams(specs, [], {}, { name: 'a', certificate: 'PEM' }, {}).variables).toEqual({ input: { name: 'a', certificate: 'PEM' } });
+    expect(() =>
+      readParams(specs, [{ allOrNoneOf: ['certificate', 'name'] }], {}, { name: 'a', certificate: '  ' }, {}),
+    ).toThrow('certificate is empty');
+    expect(() =>
+      readParams(
+        { ...specs, name: { ...specs.name, required: false } },
+        [{ allOrNoneOf: ['certificate', 'name'] }],
+        {},
+        { certificate: '' },
+        {},
+      ),
+    ).toThrow('certificate is empty, certificate, name provide all or none of parameters');
+    expect(readParams(specs, [], {}, { name: 'a', certificate: 'PEM' }, {}).variables).toEqual({
+      input: { name: 'a', certificate: 'PEM' },
+    });
   });
 });

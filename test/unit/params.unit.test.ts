@@ -4,7 +4,8 @@ import { parseIdOrPath } from '../../src/core/params/parse-id-or-path';
 describe('GitLab parameter coercion', () => {
   it('booleans: true/false/1/0 and friends, case-insensitive; anything else is invalid', () => {
     for (const v of ['true', 'True', '1', 'yes', 't', true]) expect(coerceParam('b', { type: 'bool' }, v)).toBe(true);
-    for (const v of ['false', 'FALSE', '0', 'no', 'f', false]) expect(coerceParam('b', { type: 'bool' }, v)).toBe(false);
+    for (const v of ['false', 'FALSE', '0', 'no', 'f', false])
+      expect(coerceParam('b', { type: 'bool' }, v)).toBe(false);
     expect(() => coerceParam('b', { type: 'bool' }, 'maybe')).toThrow('b is invalid');
   });
 

@@ -1,7 +1,8 @@
 import { policy } from '../../src/modules/access/policy';
 import type { User } from '../../src/modules/users/user.entity';
 
-const user = (over: Partial<User> = {}) => ({ id: 7, admin: false, canCreateGroup: true, external: false, ...over }) as User;
+const user = (over: Partial<User> = {}) =>
+  ({ id: 7, admin: false, canCreateGroup: true, external: false, ...over }) as User;
 
 describe('permission policy', () => {
   it('group administration needs Owner (inherited levels included) or admin', () => {

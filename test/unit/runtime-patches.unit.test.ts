@@ -9,14 +9,20 @@ import { RUNTIME_PATCHES } from '../../src/core/runtime';
  * here, naming the patch, before it fails in production.
  */
 describe('runtime patches (core/runtime)', () => {
-  it.each(RUNTIME_PATCHES.map((p) => [p.name, p] as const))('%s: the dependency still has what the patch relies on', (_name, patch) => {
-    expect([patch.name, patch.contract()]).toEqual([patch.name, undefined]);
-  });
+  it.each(RUNTIME_PATCHES.map((p) => [p.name, p] as const))(
+    '%s: the dependency still has what the patch relies on',
+    (_name, patch) => {
+      expect([patch.name, patch.contract()]).toEqual([patch.name, undefined]);
+    },
+  );
 
   it('lists every file of core/runtime that touches a dependency (a new patch goes through the door)', () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const fs = require('node:fs') as typeof import('node:fs');
-    const files = fs.readdirSync(`${__dirname}/../../src/core/runtime`).filter((f) => f !== 'index.ts').map((f) => f.replace(/\.ts$/, ''));
+    const files = fs
+      .readdirSync(`${__dirname}/../../src/core/runtime`)
+      .filter((f) => f !== 'index.ts')
+      .map((f) => f.replace(/\.ts$/, ''));
     expect(files.sort()).toEqual(RUNTIME_PATCHES.map((p) => p.name).sort());
   });
 
@@ -35,7 +41,10 @@ describe('runtime patches (core/runtime)', () => {
       // Without the patch express sets its prototypes itself, per request, as it does by default.
       const app = express();
       app.get('/x', (req, res) => {
-        res.json({ proto: Object.getPrototypeOf(req) === (app as unknown as { request: object }).request, q: req.query.a });
+        res.json({
+          proto: Object.getPrototypeOf(req) === (app as unknown as { request: object }).request,
+          q: req.query.a,
+        });
       });
       // What the request is built as before express sees it: node's own prototype when the patch is off.
       const builtAs: boolean[] = [];
@@ -47,11 +56,13 @@ describe('runtime patches (core/runtime)', () => {
       try {
         const { port } = server.address() as AddressInfo;
         const body = await new Promise<string>((resolve, reject) => {
-          http.get({ host: '127.0.0.1', port, path: '/x?a=1', agent: false }, (res) => {
-            let text = '';
-            res.on('data', (c: Buffer) => (text += c.toString()));
-            res.on('end', () => resolve(text));
-          }).on('error', reject);
+          http
+            .get({ host: '127.0.0.1', port, path: '/x?a=1', agent: false }, (res) => {
+              let text = '';
+              res.on('data', (c: Buffer) => (text += c.toString()));
+              res.on('end', () => resolve(text));
+            })
+            .on('error', reject);
         });
         expect(JSON.parse(body)).toEqual({ proto: true, q: '1' });
         expect(builtAs).toEqual([true]);

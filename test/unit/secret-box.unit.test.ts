@@ -33,7 +33,12 @@ describe('secret box (secrets at rest)', () => {
   it('binds a v2 value to its table, column and row: copied elsewhere it does not open', () => {
     const sealed = box.seal('secret', slot);
     expect(box.open(sealed, slot)).toBe('secret'); // now cached for this slot
-    for (const elsewhere of [{ ...slot, row: 8 }, { ...slot, row: '7x' }, { ...slot, column: 'token_digest' }, { ...slot, table: 'projects' }]) {
+    for (const elsewhere of [
+      { ...slot, row: 8 },
+      { ...slot, row: '7x' },
+      { ...slot, column: 'token_digest' },
+      { ...slot, table: 'projects' },
+    ]) {
       expect(() => box.open(sealed, elsewhere)).toThrow('does not open in this slot');
     }
     // A row key that only looks like the slot's ("7" and 7 are the same row).
@@ -56,7 +61,14 @@ describe('secret box (secrets at rest)', () => {
     const sealed = reporting.seal('hidden-value', slot);
     expect(reporting.openOrNull(sealed, slot)).toBe('hidden-value');
     expect(reporting.openOrNull(sealed, { ...slot, row: 9 })).toBeNull();
-    expect(reports).toEqual([{ table: 'ci_runners', column: 'token', row: 9, reason: 'the sealed value does not open in this slot or with this key' }]);
+    expect(reports).toEqual([
+      {
+        table: 'ci_runners',
+        column: 'token',
+        row: 9,
+        reason: 'the sealed value does not open in this slot or with this key',
+      },
+    ]);
     expect(JSON.stringify(reports)).not.toContain('hidden-value');
   });
 

@@ -19,7 +19,15 @@ describe('last_activity_on', () => {
       await activityWritesSettled();
     });
     expect(first.sql.filter((s) => /update users set last_activity_on/.test(s))).toHaveLength(1);
-    expect((await queryOne<{ d: string }>(t, `select to_char(last_activity_on, 'YYYY-MM-DD') as d from users where id = ?`, [u.id]))?.d).toBe('2026-11-20');
+    expect(
+      (
+        await queryOne<{ d: string }>(
+          t,
+          `select to_char(last_activity_on, 'YYYY-MM-DD') as d from users where id = ?`,
+          [u.id],
+        )
+      )?.d,
+    ).toBe('2026-11-20');
     // Seen today: the token lookup's row says so, and nothing more is written.
     const second = await t.captureQueries(async () => {
       const me = await api(t, u.token).get('/api/v4/user').expect(200);
@@ -33,7 +41,9 @@ describe('last_activity_on', () => {
     await api(t).get('/api/v4/projects').expect(200);
     await api(t, 'nope').get('/api/v4/projects').expect(401);
     await activityWritesSettled();
-    expect((await queryOne<{ n: string }>(t, 'select count(*) as n from users where last_activity_on is not null'))?.n).toBe('1');
+    expect(
+      (await queryOne<{ n: string }>(t, 'select count(*) as n from users where last_activity_on is not null'))?.n,
+    ).toBe('1');
   });
 
   it('never fails the request when the write fails', async () => {
@@ -56,7 +66,9 @@ describe('GET /user/activities', () => {
     const v = await createUser(t, { username: 'newcomer' });
     const w = await createUser(t, { username: 'gone' });
     expect((await api(t).get('/api/v4/user/activities')).status).toBe(401);
-    expect((await api(t, u.token).get('/api/v4/user/activities?from=garbage')).body).toEqual({ error: 'from is invalid' });
+    expect((await api(t, u.token).get('/api/v4/user/activities?from=garbage')).body).toEqual({
+      error: 'from is invalid',
+    });
     expect((await api(t, u.token).get('/api/v4/user/activities')).status).toBe(403);
     await activityWritesSettled();
     await sql('update users set last_activity_on = ? where id = ?', ['2026-10-01', u.id]);
@@ -72,9 +84,21 @@ describe('GET /user/activities', () => {
       { username: 'root', last_activity_on: '2026-11-20', last_activity_at: '2026-11-20' },
     ]);
     expect(res.headers['x-total']).toBe('3');
-    expect((await admin().get('/api/v4/user/activities?from=2026-11-19&per_page=1')).body.map((a: { username: string }) => a.username)).toEqual(['newcomer']);
+    expect(
+      (await admin().get('/api/v4/user/activities?from=2026-11-19&per_page=1')).body.map(
+        (a: { username: string }) => a.username,
+      ),
+    ).toEqual(['newcomer']);
     expect((await admin().get('/api/v4/user/activities?from=2026-05-20')).body).toHaveLength(4);
-    const gql = await admin().graphql('{ userActivities(from: "2026-11-01") { total nodes { username lastActivityOn } } }').expect(200);
-    expect(gql.body.data.userActivities).toEqual({ total: 2, nodes: [{ username: 'newcomer', lastActivityOn: '2026-11-19' }, { username: 'root', lastActivityOn: '2026-11-20' }] });
+    const gql = await admin()
+      .graphql('{ userActivities(from: "2026-11-01") { total nodes { username lastActivityOn } } }')
+      .expect(200);
+    expect(gql.body.data.userActivities).toEqual({
+      total: 2,
+      nodes: [
+        { username: 'newcomer', lastActivityOn: '2026-11-19' },
+        { username: 'root', lastActivityOn: '2026-11-20' },
+      ],
+    });
   });
 });

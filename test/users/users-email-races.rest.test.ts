@@ -31,7 +31,10 @@ describe('POST /users/:id/emails racing PUT /users/:id', () => {
         admin().post(`/api/v4/users/${a.id}/emails`).send({ email: address }),
         admin().put(`/api/v4/users/${b.id}`).send({ email: address }),
       ]);
-      expect([[201, 400], [400, 200]]).toContainEqual([added.status, updated.status]);
+      expect([
+        [201, 400],
+        [400, 200],
+      ]).toContainEqual([added.status, updated.status]);
       expect((added.status === 400 ? added : updated).body).toEqual(TAKEN);
       expect(await owners(address)).toBe(1);
     }
@@ -45,9 +48,14 @@ describe('POST /user/emails racing POST /users', () => {
       const a = await createUser(t);
       const [added, created] = await Promise.all([
         api(t, a.token).post('/api/v4/user/emails').send({ email: address }),
-        admin().post('/api/v4/users').send({ email: address, username: `new${round}`, name: 'New', password: 'secret123' }),
+        admin()
+          .post('/api/v4/users')
+          .send({ email: address, username: `new${round}`, name: 'New', password: 'secret123' }),
       ]);
-      expect([[201, 400], [400, 201]]).toContainEqual([added.status, created.status]);
+      expect([
+        [201, 400],
+        [400, 201],
+      ]).toContainEqual([added.status, created.status]);
       expect((added.status === 400 ? added : created).body).toEqual(TAKEN);
       expect(await owners(address)).toBe(1);
     }

@@ -10,29 +10,50 @@ const base = { email: 'long@example.com', name: 'Long', username: 'long' };
 describe('POST /users', () => {
   it('answers 400 is too long for 129 and 1,000,000 characters, creates nothing; 128 characters are fine', async () => {
     for (const password of ['p'.repeat(129), 'p'.repeat(1_000_000)]) {
-      const res = await admin().post('/api/v4/users').send({ ...base, password });
+      const res = await admin()
+        .post('/api/v4/users')
+        .send({ ...base, password });
       expect([res.status, res.body]).toEqual([400, TOO_LONG]);
     }
     expect(await queryOne(t, `select id from users where username = 'long'`)).toBeUndefined();
-    expect((await admin().post('/api/v4/users').send({ ...base, password: 'p'.repeat(128) })).status).toBe(201);
+    expect(
+      (
+        await admin()
+          .post('/api/v4/users')
+          .send({ ...base, password: 'p'.repeat(128) })
+      ).status,
+    ).toBe(201);
   });
 
   it('reports the password among the other invalid fields, as the minimum', async () => {
-    const res = await admin().post('/api/v4/users').send({ ...base, email: 'not-an-email', password: 'p'.repeat(129) });
+    const res = await admin()
+      .post('/api/v4/users')
+      .send({ ...base, email: 'not-an-email', password: 'p'.repeat(129) });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ message: { email: ['is invalid'], password: ['is too long (maximum is 128 characters)'] } });
+    expect(res.body).toEqual({
+      message: { email: ['is invalid'], password: ['is too long (maximum is 128 characters)'] },
+    });
   });
 });
 
 describe('PUT /users/:id', () => {
   it('answers 400 is too long for 129 characters and keeps the stored password; 128 characters are fine', async () => {
     const u = await createUser(t);
-    const digest = async () => (await queryOne<{ d: string | null }>(t, 'select password_digest as d from users where id = ?', [u.id]))?.d;
+    const digest = async () =>
+      (await queryOne<{ d: string | null }>(t, 'select password_digest as d from users where id = ?', [u.id]))?.d;
     const before = await digest();
-    const res = await admin().put(`/api/v4/users/${u.id}`).send({ password: 'p'.repeat(129) });
+    const res = await admin()
+      .put(`/api/v4/users/${u.id}`)
+      .send({ password: 'p'.repeat(129) });
     expect([res.status, res.body]).toEqual([400, TOO_LONG]);
     expect(await digest()).toBe(before);
-    expect((await admin().put(`/api/v4/users/${u.id}`).send({ password: 'p'.repeat(128) })).status).toBe(200);
+    expect(
+      (
+        await admin()
+          .put(`/api/v4/users/${u.id}`)
+          .send({ password: 'p'.repeat(128) })
+      ).status,
+    ).toBe(200);
     expect(await digest()).toMatch(/^scrypt\$/);
   });
 });
@@ -40,12 +61,25 @@ describe('PUT /users/:id', () => {
 describe('GraphQL createUser and updateUser', () => {
   it('refuse a 129-character password with BAD_USER_INPUT and the same field message', async () => {
     const long = 'p'.repeat(129);
-    const created = await admin().graphql('mutation($p: String) { createUser(input: { email: "g@q.l", username: "gql", name: "G", password: $p }) { id } }', { p: long }).expect(200);
+    const created = await admin()
+      .graphql(
+        'mutation($p: String) { createUser(input: { email: "g@q.l", username: "gql", name: "G", password: $p }) { id } }',
+        { p: long },
+      )
+      .expect(200);
     expect(created.body.data).toEqual({ createUser: null });
-    expect(created.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', fields: { password: ['is too long (maximum is 128 characters)'] } });
+    expect(created.body.errors[0].extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      fields: { password: ['is too long (maximum is 128 characters)'] },
+    });
     expect(await queryOne(t, `select id from users where username = 'gql'`)).toBeUndefined();
     const u = await createUser(t);
-    const updated = await admin().graphql(`mutation($p: String) { updateUser(id: ${u.id}, input: { password: $p }) { id } }`, { p: long }).expect(200);
-    expect(updated.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', fields: { password: ['is too long (maximum is 128 characters)'] } });
+    const updated = await admin()
+      .graphql(`mutation($p: String) { updateUser(id: ${u.id}, input: { password: $p }) { id } }`, { p: long })
+      .expect(200);
+    expect(updated.body.errors[0].extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      fields: { password: ['is too long (maximum is 128 characters)'] },
+    });
   });
 });

@@ -11,7 +11,13 @@ describe('GET /user', () => {
     const u = await createUser(t, { username: 'jane' });
     const mine = await api(t, u.token).get('/api/v4/user');
     expect(keys(mine.body)).toEqual(USER_PUBLIC_KEYS);
-    expect(mine.body).toMatchObject({ id: u.id, username: 'jane', email: 'jane@example.com', web_url: 'http://gitlab.test/jane', state: 'active' });
+    expect(mine.body).toMatchObject({
+      id: u.id,
+      username: 'jane',
+      email: 'jane@example.com',
+      web_url: 'http://gitlab.test/jane',
+      state: 'active',
+    });
     expect(keys((await api(t, ROOT_TOKEN).get('/api/v4/user')).body)).toEqual(USER_ADMIN_KEYS);
   });
 });
@@ -27,9 +33,16 @@ describe('GET /users', () => {
     expect(all.headers['x-total']).toBe('3');
     expect(keys(all.body[0])).toEqual(USER_BASIC_KEYS.sort());
     expect(keys((await api(t, ROOT_TOKEN).get('/api/v4/users')).body[0])).toEqual(USER_ADMIN_KEYS);
-    expect((await api(t).get('/api/v4/users?search=ALI')).body.map((u: { username: string }) => u.username)).toEqual(['alice']);
-    expect((await api(t).get('/api/v4/users?username=BOB')).body.map((u: { username: string }) => u.username)).toEqual(['bob']);
-    expect((await api(t).get('/api/v4/users?active=true')).body.map((u: { username: string }) => u.username)).toEqual(['root', 'alice']);
+    expect((await api(t).get('/api/v4/users?search=ALI')).body.map((u: { username: string }) => u.username)).toEqual([
+      'alice',
+    ]);
+    expect((await api(t).get('/api/v4/users?username=BOB')).body.map((u: { username: string }) => u.username)).toEqual([
+      'bob',
+    ]);
+    expect((await api(t).get('/api/v4/users?active=true')).body.map((u: { username: string }) => u.username)).toEqual([
+      'root',
+      'alice',
+    ]);
     expect((await api(t).get('/api/v4/users?active=nope')).body).toEqual({ error: 'active is invalid' });
   });
 
@@ -65,51 +78,114 @@ describe('POST /users', () => {
     const res = await api(t, ROOT_TOKEN)
       .post('/api/v4/users')
       .type('form')
-      .send('email=new@example.com&username=newbie&name=New+Bie&password=secret123&can_create_group=false&projects_limit=5&external=True');
+      .send(
+        'email=new@example.com&username=newbie&name=New+Bie&password=secret123&can_create_group=false&projects_limit=5&external=True',
+      );
     expect(res.status).toBe(201);
     expect(keys(res.body)).toEqual(USER_PUBLIC_KEYS);
-    expect(res.body).toMatchObject({ username: 'newbie', email: 'new@example.com', can_create_group: false, projects_limit: 5, external: true });
-    const ns = await queryOne<{ full_path: string; kind: string }>(t, `select full_path, kind from namespaces where owner_id = ?`, [res.body.id]);
+    expect(res.body).toMatchObject({
+      username: 'newbie',
+      email: 'new@example.com',
+      can_create_group: false,
+      projects_limit: 5,
+      external: true,
+    });
+    const ns = await queryOne<{ full_path: string; kind: string }>(
+      t,
+      `select full_path, kind from namespaces where owner_id = ?`,
+      [res.body.id],
+    );
     expect(ns).toEqual({ full_path: 'newbie', kind: 'user' });
-    const stored = await queryOne<{ password_digest: string }>(t, 'select password_digest from users where id = ?', [res.body.id]);
+    const stored = await queryOne<{ password_digest: string }>(t, 'select password_digest from users where id = ?', [
+      res.body.id,
+    ]);
     expect(stored?.password_digest).toMatch(/^scrypt\$/);
   });
 
   it('reset_password=true instead of a password: created with a random password (GitLab mails a reset link; no mail here), on both surfaces', async () => {
-    const res = await api(t, ROOT_TOKEN).post('/api/v4/users').send({ email: 'reset@example.com', name: 'Reset', username: 'reset', reset_password: true }).expect(201);
-    const stored = await queryOne<{ password_digest: string }>(t, 'select password_digest from users where id = ?', [res.body.id]);
+    const res = await api(t, ROOT_TOKEN)
+      .post('/api/v4/users')
+      .send({ email: 'reset@example.com', name: 'Reset', username: 'reset', reset_password: true })
+      .expect(201);
+    const stored = await queryOne<{ password_digest: string }>(t, 'select password_digest from users where id = ?', [
+      res.body.id,
+    ]);
     expect(stored?.password_digest).toMatch(/^scrypt\$/);
     // With a password too, reset_password wins (GitLab's force_random_password): the given one does not open it.
-    const both = await api(t, ROOT_TOKEN).post('/api/v4/users').send({ email: 'both@example.com', name: 'Both', username: 'both', password: 'secret123', reset_password: 'true' }).expect(201);
-    const a = await api(t, ROOT_TOKEN).post('/api/v4/users').send({ email: 'plain@example.com', name: 'Plain', username: 'plain', password: 'secret123' }).expect(201);
+    const both = await api(t, ROOT_TOKEN)
+      .post('/api/v4/users')
+      .send({
+        email: 'both@example.com',
+        name: 'Both',
+        username: 'both',
+        password: 'secret123',
+        reset_password: 'true',
+      })
+      .expect(201);
+    const a = await api(t, ROOT_TOKEN)
+      .post('/api/v4/users')
+      .send({ email: 'plain@example.com', name: 'Plain', username: 'plain', password: 'secret123' })
+      .expect(201);
     const opens = async (id: number, password: string) => {
-      const [, salt, hash] = (await queryOne<{ password_digest: string }>(t, 'select password_digest from users where id = ?', [id]))!.password_digest.split('$');
+      const [, salt, hash] = (await queryOne<{ password_digest: string }>(
+        t,
+        'select password_digest from users where id = ?',
+        [id],
+      ))!.password_digest.split('$');
       return scryptSync(password, Buffer.from(salt, 'base64url'), 32).toString('base64url') === hash;
     };
     expect(await opens(a.body.id, 'secret123')).toBe(true);
     expect(await opens(both.body.id, 'secret123')).toBe(false);
     // reset_password=false passes Grape's at_least_one_of; the model then wants a password.
-    expect((await api(t, ROOT_TOKEN).post('/api/v4/users').send({ email: 'f@example.com', name: 'F', username: 'f', reset_password: false })).body).toEqual({
+    expect(
+      (
+        await api(t, ROOT_TOKEN)
+          .post('/api/v4/users')
+          .send({ email: 'f@example.com', name: 'F', username: 'f', reset_password: false })
+      ).body,
+    ).toEqual({
       message: { password: ["can't be blank"] },
     });
     // A password sent beside reset_password=true is replaced, so not validated.
-    await api(t, ROOT_TOKEN).post('/api/v4/users').send({ email: 's@example.com', name: 'S', username: 'short', password: 'x', reset_password: true }).expect(201);
-    const gql = await api(t, ROOT_TOKEN).graphql('mutation { createUser(input: { email: "g@example.com", name: "G", username: "gql", resetPassword: true }) { username } }');
+    await api(t, ROOT_TOKEN)
+      .post('/api/v4/users')
+      .send({ email: 's@example.com', name: 'S', username: 'short', password: 'x', reset_password: true })
+      .expect(201);
+    const gql = await api(t, ROOT_TOKEN).graphql(
+      'mutation { createUser(input: { email: "g@example.com", name: "G", username: "gql", resetPassword: true }) { username } }',
+    );
     expect(gql.body).toEqual({ data: { createUser: { username: 'gql' } } });
   });
 
   it('validates: missing params, short password, bad username, duplicates as 409', async () => {
     // GitLab 10.3: `optional :password; optional :reset_password; at_least_one_of :password, :reset_password`, in declaration order.
     expect((await api(t, ROOT_TOKEN).post('/api/v4/users').send({ name: 'x' })).body).toEqual({
-      error: 'email is missing, password, reset_password are missing, at least one parameter must be provided, username is missing',
+      error:
+        'email is missing, password, reset_password are missing, at least one parameter must be provided, username is missing',
     });
     const base = { email: 'a@b.io', name: 'A', username: 'abc', password: 'secret123' };
-    expect((await api(t, ROOT_TOKEN).post('/api/v4/users').send({ ...base, password: 'short' })).body).toEqual({ message: { password: ['is too short (minimum is 8 characters)'] } });
-    expect((await api(t, ROOT_TOKEN).post('/api/v4/users').send({ ...base, username: '-x' })).status).toBe(400);
+    expect(
+      (
+        await api(t, ROOT_TOKEN)
+          .post('/api/v4/users')
+          .send({ ...base, password: 'short' })
+      ).body,
+    ).toEqual({ message: { password: ['is too short (minimum is 8 characters)'] } });
+    expect(
+      (
+        await api(t, ROOT_TOKEN)
+          .post('/api/v4/users')
+          .send({ ...base, username: '-x' })
+      ).status,
+    ).toBe(400);
     expect((await api(t, ROOT_TOKEN).post('/api/v4/users').send(base)).status).toBe(201);
-    const dupEmail = await api(t, ROOT_TOKEN).post('/api/v4/users').send({ ...base, username: 'other' });
+    const dupEmail = await api(t, ROOT_TOKEN)
+      .post('/api/v4/users')
+      .send({ ...base, username: 'other' });
     expect([dupEmail.status, dupEmail.body]).toEqual([409, { message: 'Email has already been taken' }]);
-    const dupName = await api(t, ROOT_TOKEN).post('/api/v4/users').send({ ...base, email: 'z@b.io', username: 'ABC' });
+    const dupName = await api(t, ROOT_TOKEN)
+      .post('/api/v4/users')
+      .send({ ...base, email: 'z@b.io', username: 'ABC' });
     expect([dupName.status, dupName.body]).toEqual([409, { message: 'Username has already been taken' }]);
   });
 });
@@ -117,12 +193,19 @@ describe('POST /users', () => {
 describe('PUT /users/:id and DELETE /users/:id', () => {
   it('updates fields and renames the personal namespace', async () => {
     const u = await createUser(t, { username: 'before' });
-    const res = await api(t, ROOT_TOKEN).put(`/api/v4/users/${u.id}`).send({ username: 'after', name: 'Renamed', admin: true });
+    const res = await api(t, ROOT_TOKEN)
+      .put(`/api/v4/users/${u.id}`)
+      .send({ username: 'after', name: 'Renamed', admin: true });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ username: 'after', name: 'Renamed' });
     expect((await api(t, u.token).get('/api/v4/user')).body.is_admin).toBe(true);
-    expect((await queryOne<{ full_path: string }>(t, 'select full_path from namespaces where owner_id = ?', [u.id]))?.full_path).toBe('after');
-    expect((await api(t, u.token).put(`/api/v4/users/424242`).send({ name: 'x' })).body).toEqual({ message: '404 User Not Found' });
+    expect(
+      (await queryOne<{ full_path: string }>(t, 'select full_path from namespaces where owner_id = ?', [u.id]))
+        ?.full_path,
+    ).toBe('after');
+    expect((await api(t, u.token).put(`/api/v4/users/424242`).send({ name: 'x' })).body).toEqual({
+      message: '404 User Not Found',
+    });
   });
 
   it('deletes a user with their namespace and projects; 204; tokens stop working', async () => {

@@ -40,7 +40,8 @@ export interface TokenCarrier {
   body?: unknown;
 }
 
-const fieldsOf = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const fieldsOf = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
 /**
  * The token a request carries: headers, then the query string and, with `body`, the JSON, form or

@@ -16,7 +16,10 @@ export type KeyCheckResult = 'matched' | 'stored';
 /** A statement runner on the database (the ORM's connection, or a CLI's). */
 type Run = (sql: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
 
-export const runOn = (em: EntityManager): Run => (sql, params = []) => em.getConnection().execute(sql, params, 'all') as Promise<Record<string, unknown>[]>;
+export const runOn =
+  (em: EntityManager): Run =>
+  (sql, params = []) =>
+    em.getConnection().execute(sql, params, 'all') as Promise<Record<string, unknown>[]>;
 
 const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
@@ -24,10 +27,17 @@ const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
  * The sealed values this box cannot open, from a sample of each column (the first `perColumn` rows):
  * a database upgraded from before the key check, or restored next to the wrong key file.
  */
-export async function unreadableSample(run: Run, box: SecretBox, columns: readonly SealedColumn[], perColumn = 3): Promise<SecretSlot[]> {
+export async function unreadableSample(
+  run: Run,
+  box: SecretBox,
+  columns: readonly SealedColumn[],
+  perColumn = 3,
+): Promise<SecretSlot[]> {
   const bad: SecretSlot[] = [];
   for (const c of columns) {
-    const rows = await run(`select (${c.rowKey})::text as row_key, ${ident(c.column)} as sealed from ${ident(c.table)} where ${ident(c.column)} is not null order by 1 limit ${perColumn}`);
+    const rows = await run(
+      `select (${c.rowKey})::text as row_key, ${ident(c.column)} as sealed from ${ident(c.table)} where ${ident(c.column)} is not null order by 1 limit ${perColumn}`,
+    );
     for (const r of rows) {
       const slot = { table: c.table, column: c.column, row: String(r.row_key) };
       try {
@@ -47,9 +57,16 @@ export async function unreadableSample(run: Run, box: SecretBox, columns: readon
  * instance's key comes from, for that message. Safe when several instances start at once: the
  * insert is `on conflict do nothing`, and the row read back decides.
  */
-export async function verifySecretsKey(run: Run, box: SecretBox, columns: readonly SealedColumn[], source: string): Promise<KeyCheckResult> {
+export async function verifySecretsKey(
+  run: Run,
+  box: SecretBox,
+  columns: readonly SealedColumn[],
+  source: string,
+): Promise<KeyCheckResult> {
   const mine = box.keyChecks();
-  const stored = async () => (await run('select key_check, created_at from secrets_key_check where id = 1'))[0] as { key_check: string; created_at: Date } | undefined;
+  const stored = async () =>
+    (await run('select key_check, created_at from secrets_key_check where id = 1'))[0] as
+      { key_check: string; created_at: Date } | undefined;
   let row = await stored();
   let result: KeyCheckResult = 'matched';
   if (!row) {

@@ -13,6 +13,10 @@ export async function reserveRowId(em: EntityManager, table: string): Promise<nu
 
 /** `count` ids of `table` at once (bulk inserts, e.g. the scale seed), in ascending order. */
 export async function reserveRowIds(em: EntityManager, table: string, count: number): Promise<number[]> {
-  const rows = await sqlRows<{ id: string }>(em, `select nextval(pg_get_serial_sequence(?, 'id')) as id from generate_series(1, ?::int) order by 1`, [table, count]);
+  const rows = await sqlRows<{ id: string }>(
+    em,
+    `select nextval(pg_get_serial_sequence(?, 'id')) as id from generate_series(1, ?::int) order by 1`,
+    [table, count],
+  );
   return rows.map((r) => Number(r.id));
 }

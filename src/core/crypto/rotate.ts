@@ -23,7 +23,12 @@ export interface RotationReport {
  * read, so a write by a running instance in between wins. Idempotent: run it again after a failure.
  * Finally the stored key check becomes the current key's.
  */
-export async function resealAll(run: Run, box: SecretBox, columns: readonly SealedColumn[], opts: { batch?: number; log?: (line: string) => void } = {}): Promise<RotationReport> {
+export async function resealAll(
+  run: Run,
+  box: SecretBox,
+  columns: readonly SealedColumn[],
+  opts: { batch?: number; log?: (line: string) => void } = {},
+): Promise<RotationReport> {
   const batch = opts.batch ?? 500;
   const report: RotationReport = { resealed: {}, unreadable: [], skipped: 0 };
   for (const c of columns) {
@@ -71,7 +76,10 @@ export async function resealAll(run: Run, box: SecretBox, columns: readonly Seal
     }
   }
   if (report.unreadable.length === 0) {
-    await run('insert into secrets_key_check (id, key_check) values (1, ?) on conflict (id) do update set key_check = excluded.key_check, updated_at = now()', [box.keyChecks()[0]]);
+    await run(
+      'insert into secrets_key_check (id, key_check) values (1, ?) on conflict (id) do update set key_check = excluded.key_check, updated_at = now()',
+      [box.keyChecks()[0]],
+    );
   }
   return report;
 }

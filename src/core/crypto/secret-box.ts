@@ -114,7 +114,12 @@ export function secretBox(key: Buffer, options: SecretBoxOptions = {}): SecretBo
       const cipher = crypto.createCipheriv('aes-256-gcm', encKey, iv);
       if (slot) cipher.setAAD(Buffer.from(slotData(slot), 'utf8'));
       const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-      return [slot ? 'v2' : 'v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join(':');
+      return [
+        slot ? 'v2' : 'v1',
+        iv.toString('base64url'),
+        cipher.getAuthTag().toString('base64url'),
+        body.toString('base64url'),
+      ].join(':');
     },
     open(sealed, slot) {
       const aad = sealed.startsWith('v2:') ? slotData(slot) : null;
@@ -151,7 +156,8 @@ export function secretBox(key: Buffer, options: SecretBoxOptions = {}): SecretBo
   /** Tries the current key, then each previous one (only during a rotation is there more than one). */
   function openUncached(sealed: string, aad: string | null): string {
     const [version, iv, tag, body, extra] = sealed.split(':');
-    if ((version !== 'v1' && version !== 'v2') || !iv || !tag || body === undefined || extra !== undefined) throw new Error('not a sealed secret');
+    if ((version !== 'v1' && version !== 'v2') || !iv || !tag || body === undefined || extra !== undefined)
+      throw new Error('not a sealed secret');
     for (const k of keys) {
       const decipher = crypto.createDecipheriv('aes-256-gcm', k.enc, Buffer.from(iv, 'base64url'));
       if (aad !== null) decipher.setAAD(Buffer.from(aad, 'utf8'));
@@ -162,7 +168,11 @@ export function secretBox(key: Buffer, options: SecretBoxOptions = {}): SecretBo
         // next key
       }
     }
-    throw new Error(aad === null ? 'the sealed value does not open with this key' : 'the sealed value does not open in this slot or with this key');
+    throw new Error(
+      aad === null
+        ? 'the sealed value does not open with this key'
+        : 'the sealed value does not open in this slot or with this key',
+    );
   }
 }
 

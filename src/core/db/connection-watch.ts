@@ -16,7 +16,10 @@ export const HEARTBEAT_TIMEOUT_MS = 5_000;
  * no 'end' and delivers nothing. Every `everyMs` a `select 1` must answer within `timeoutMs`, or
  * `onSilent` is called (once). The watch stops by itself once `watching()` is false.
  */
-export function heartbeat(c: Client, opts: { everyMs: number; timeoutMs: number; watching: () => boolean; onSilent: () => void }): void {
+export function heartbeat(
+  c: Client,
+  opts: { everyMs: number; timeoutMs: number; watching: () => boolean; onSilent: () => void },
+): void {
   const beat = setInterval(() => {
     if (!opts.watching()) return clearInterval(beat);
     const silent = () => {
@@ -25,10 +28,13 @@ export function heartbeat(c: Client, opts: { everyMs: number; timeoutMs: number;
     };
     const timer = setTimeout(silent, opts.timeoutMs);
     timer.unref();
-    c.query('select 1').then(() => clearTimeout(timer), () => {
-      clearTimeout(timer);
-      silent();
-    });
+    c.query('select 1').then(
+      () => clearTimeout(timer),
+      () => {
+        clearTimeout(timer);
+        silent();
+      },
+    );
   }, opts.everyMs);
   beat.unref();
 }

@@ -39,7 +39,12 @@ export const STARTUP_LOCK = 7_364_021_113;
  * (a transaction pooler would release a session lock at once: hence the direct URL). Instances that
  * start together queue here; each then finds the migrations applied and the key check stored.
  */
-export async function withStartupLock<T>(directUrl: string, logger: Logger, timeoutMs: number, fn: () => Promise<T>): Promise<T> {
+export async function withStartupLock<T>(
+  directUrl: string,
+  logger: Logger,
+  timeoutMs: number,
+  fn: () => Promise<T>,
+): Promise<T> {
   const client = new Client({ connectionString: directUrl, connectionTimeoutMillis: timeoutMs });
   client.on('error', () => undefined); // a lost session surfaces as the failing query below
   await client.connect();
@@ -57,8 +62,13 @@ export async function withStartupLock<T>(directUrl: string, logger: Logger, time
 }
 
 async function warnIfSuperuser(orm: Orm, logger: Logger): Promise<void> {
-  const rows = await orm.em.getConnection().execute<{ rolsuper: boolean }[]>('select rolsuper from pg_roles where rolname = current_user');
-  if (rows[0]?.rolsuper) logger.warn('DATABASE_URL connects as a PostgreSQL superuser; use a role that owns only this database (docs/security.md#database-role)');
+  const rows = await orm.em
+    .getConnection()
+    .execute<{ rolsuper: boolean }[]>('select rolsuper from pg_roles where rolname = current_user');
+  if (rows[0]?.rolsuper)
+    logger.warn(
+      'DATABASE_URL connects as a PostgreSQL superuser; use a role that owns only this database (docs/security.md#database-role)',
+    );
 }
 
 /**
@@ -66,7 +76,12 @@ async function warnIfSuperuser(orm: Orm, logger: Logger): Promise<void> {
  * of this service already runs it) the supervised embedded PostgreSQL under DATA_DIR, as a
  * non-superuser role that owns the database. Then apply migrations and start the health probe.
  */
-export async function openDatabase(config: Config, logger: Logger, model: OrmModel, opts: OpenOptions = {}): Promise<Database> {
+export async function openDatabase(
+  config: Config,
+  logger: Logger,
+  model: OrmModel,
+  opts: OpenOptions = {},
+): Promise<Database> {
   let url = config.databaseUrl;
   let stopEmbedded = async () => undefined as void;
   let live = () => true;
@@ -88,7 +103,13 @@ export async function openDatabase(config: Config, logger: Logger, model: OrmMod
   const directUrl = (config.databaseUrl && config.databaseDirectUrl) || url;
   let orm: Orm | undefined;
   try {
-    orm = await initOrm({ clientUrl: url, model, poolMax, timeouts, driverLog: (m) => logger.debug(`database driver: ${m}`) });
+    orm = await initOrm({
+      clientUrl: url,
+      model,
+      poolMax,
+      timeouts,
+      driverLog: (m) => logger.debug(`database driver: ${m}`),
+    });
     const opened = orm;
     await withStartupLock(directUrl, logger, timeouts.connectTimeoutMs, async () => {
       const applied = await migrate(opened);
@@ -106,7 +127,10 @@ export async function openDatabase(config: Config, logger: Logger, model: OrmMod
     intervalMs: probeIntervalMs,
     timeoutMs: timeouts.connectTimeoutMs,
     live,
-    onChange: (ok) => (ok ? logger.info('database reachable again') : logger.warn('database unreachable: answering 503 until it is back')),
+    onChange: (ok) =>
+      ok
+        ? logger.info('database reachable again')
+        : logger.warn('database unreachable: answering 503 until it is back'),
   });
   const ready = orm;
   return {

@@ -40,7 +40,12 @@ export async function startDbMonitor(opts: MonitorOptions): Promise<DbMonitor> {
   const probe = async (): Promise<boolean> => {
     try {
       if (!client) {
-        const c = new Client({ connectionString: opts.url, connectionTimeoutMillis: opts.timeoutMs, query_timeout: opts.timeoutMs, application_name: 'health-probe' });
+        const c = new Client({
+          connectionString: opts.url,
+          connectionTimeoutMillis: opts.timeoutMs,
+          query_timeout: opts.timeoutMs,
+          application_name: 'health-probe',
+        });
         c.on('error', () => drop());
         client = c;
         await c.connect();

@@ -39,7 +39,11 @@ export interface DeleteTarget {
  * - with a REST If-Unmodified-Since older than the row's last change: 412 `412 Precondition Failed`,
  *   nothing deleted. Compared at the precision of JavaScript dates (milliseconds).
  */
-export async function claimForDelete(ctx: RequestCtx, em: EntityManager, target: DeleteTarget): Promise<{ modified: Date | null }> {
+export async function claimForDelete(
+  ctx: RequestCtx,
+  em: EntityManager,
+  target: DeleteTarget,
+): Promise<{ modified: Date | null }> {
   const [row] = await sqlRows<{ modified: Date | string | null }>(
     em,
     `select ${target.modifiedColumn ?? 'updated_at'} as modified from ${target.table} where ${target.where} for no key update`,

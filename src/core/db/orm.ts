@@ -32,7 +32,11 @@ function driverOptions(t: DbTimeouts | undefined): Record<string, unknown> {
   if (!t) return {};
   return {
     acquireConnectionTimeout: t.acquireTimeoutMs,
-    connection: { connectionTimeoutMillis: t.connectTimeoutMs, statement_timeout: t.statementTimeoutMs, query_timeout: t.statementTimeoutMs + 1000 },
+    connection: {
+      connectionTimeoutMillis: t.connectTimeoutMs,
+      statement_timeout: t.statementTimeoutMs,
+      query_timeout: t.statementTimeoutMs + 1000,
+    },
   };
 }
 
@@ -76,7 +80,13 @@ export async function initOrm(opts: OrmOptions): Promise<Orm> {
     metadataProvider: ReflectMetadataProvider,
     discovery: { warnWhenNoEntities: false },
     extensions: [Migrator],
-    migrations: { migrationsList: [...MIGRATIONS, ...opts.model.migrations], transactional: true, allOrNothing: true, snapshot: false, silent: true },
+    migrations: {
+      migrationsList: [...MIGRATIONS, ...opts.model.migrations],
+      transactional: true,
+      allOrNothing: true,
+      snapshot: false,
+      silent: true,
+    },
     allowGlobalContext: false,
     forceUtcTimezone: true,
     pool: { min: 0, max: opts.poolMax ?? 10 },

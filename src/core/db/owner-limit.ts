@@ -9,9 +9,16 @@ import { sqlRows } from './sql';
  * number; ours keeps what one user can make every read of their keys hold bounded
  * (docs/security.md, "Response size").
  */
-export async function checkOwnerLimit(tx: EntityManager, opts: { table: string; ownerColumn: string; ownerId: number; max: number; what: string }): Promise<void> {
+export async function checkOwnerLimit(
+  tx: EntityManager,
+  opts: { table: string; ownerColumn: string; ownerId: number; max: number; what: string },
+): Promise<void> {
   const { table, ownerColumn, ownerId, max, what } = opts;
   await sqlRows(tx, 'select pg_advisory_xact_lock(hashtext(?), ?)', [table, ownerId]);
-  const [row] = await sqlRows<{ n: number }>(tx, `select count(*)::int as n from (select 1 from ${table} where ${ownerColumn} = ? limit ?) x`, [ownerId, max]);
+  const [row] = await sqlRows<{ n: number }>(
+    tx,
+    `select count(*)::int as n from (select 1 from ${table} where ${ownerColumn} = ? limit ?) x`,
+    [ownerId, max],
+  );
   if (row.n >= max) throw new ValidationError({ base: [`You have reached the maximum of ${max} ${what}`] });
 }

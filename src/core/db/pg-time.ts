@@ -15,7 +15,8 @@ export function pgTime(v: string | Date | null): Date | null {
 function slowParse(v: string): Date {
   let iso = v.charCodeAt(10) === 32 ? `${v.slice(0, 10)}T${v.slice(11)}` : v;
   const sign = iso.charCodeAt(iso.length - 3);
-  if (sign === 43 || sign === 45) iso += ':00'; // "+00" / "-05" → "+00:00"
+  if (sign === 43 || sign === 45)
+    iso += ':00'; // "+00" / "-05" → "+00:00"
   else if (!iso.endsWith('Z') && !/[+-]\d\d:\d\d$/.test(iso)) iso += 'Z'; // no zone: UTC
   return new Date(iso);
 }
@@ -40,7 +41,8 @@ function digits(s: string, i: number, n: number): number {
  */
 function fastMillis(s: string): number | undefined {
   const n = s.length;
-  if (n < 19 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) return undefined;
+  if (n < 19 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58)
+    return undefined;
   const sep = s.charCodeAt(10);
   if (sep !== 32 && sep !== 84) return undefined;
   const year = digits(s, 0, 4);
@@ -49,7 +51,20 @@ function fastMillis(s: string): number | undefined {
   const hour = digits(s, 11, 2);
   const minute = digits(s, 14, 2);
   const second = digits(s, 17, 2);
-  if (year < 100 || month < 1 || month > 12 || day < 1 || day > 31 || hour < 0 || hour > 24 || minute < 0 || minute > 59 || second < 0 || second > 59) return undefined;
+  if (
+    year < 100 ||
+    month < 1 ||
+    month > 12 ||
+    day < 1 ||
+    day > 31 ||
+    hour < 0 ||
+    hour > 24 ||
+    minute < 0 ||
+    minute > 59 ||
+    second < 0 ||
+    second > 59
+  )
+    return undefined;
   let i = 19;
   let ms = 0;
   if (i < n && s.charCodeAt(i) === 46) {

@@ -107,9 +107,14 @@ export async function dumpSchema(em: EntityManager): Promise<string> {
   if (extensions.length) blocks.push(extensions.map((e) => `CREATE EXTENSION IF NOT EXISTS ${e.name};`).join('\n'));
   blocks.push(...functions.map((f) => statement(f.def)));
   for (const [table, cols] of groupByTable(columns)) {
-    const lines = [...cols.map(columnLine), ...(constraintsOf.get(table) ?? []).map((c) => `CONSTRAINT ${c.name} ${c.def}`)];
+    const lines = [
+      ...cols.map(columnLine),
+      ...(constraintsOf.get(table) ?? []).map((c) => `CONSTRAINT ${c.name} ${c.def}`),
+    ];
     const after = [...(indexesOf.get(table) ?? []), ...(triggersOf.get(table) ?? [])].map((o) => statement(o.def));
-    blocks.push([`CREATE TABLE ${cols[0].table} (`, lines.map((l) => `    ${l}`).join(',\n'), ');', ...after].join('\n'));
+    blocks.push(
+      [`CREATE TABLE ${cols[0].table} (`, lines.map((l) => `    ${l}`).join(',\n'), ');', ...after].join('\n'),
+    );
   }
   return `${blocks.join('\n\n')}\n`;
 }

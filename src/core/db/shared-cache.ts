@@ -149,7 +149,9 @@ export function createSharedCache(opts: SharedCacheOptions): SharedCache {
       await c.connect();
       await c.query(`LISTEN ${CACHE_CHANNEL}`);
     } catch (e) {
-      opts.log?.(`shared cache: LISTEN connection failed (${(e as Error).message}); retrying, caching is off meanwhile`);
+      opts.log?.(
+        `shared cache: LISTEN connection failed (${(e as Error).message}); retrying, caching is off meanwhile`,
+      );
       await c.end().catch(() => undefined);
       backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
       if (!closed) setTimeout(() => void connect(), backoff).unref();
@@ -164,10 +166,15 @@ export function createSharedCache(opts: SharedCacheOptions): SharedCache {
     forgetAll(); // anything cached before this connection may have missed a notification
     listening = true;
     // A connection that stops answering counts as lost, as one that ended (connection-watch.ts).
-    heartbeat(c, { everyMs: heartbeatMs, timeoutMs: heartbeatTimeoutMs, watching: () => client === c, onSilent: () => {
-      lose(c);
-      destroyClient(c);
-    } });
+    heartbeat(c, {
+      everyMs: heartbeatMs,
+      timeoutMs: heartbeatTimeoutMs,
+      watching: () => client === c,
+      onSilent: () => {
+        lose(c);
+        destroyClient(c);
+      },
+    });
     for (const w of readyWaiters) w();
     readyWaiters = [];
   };
@@ -192,7 +199,10 @@ export function createSharedCache(opts: SharedCacheOptions): SharedCache {
       if (opts?.ttlMs !== undefined) entry.expiresAt = Date.now() + opts.ttlMs;
       entries.set(key, entry);
       bound();
-      value.then((v) => (entry.loaded = { value: v }), () => entries.get(key) === entry && drop(key));
+      value.then(
+        (v) => (entry.loaded = { value: v }),
+        () => entries.get(key) === entry && drop(key),
+      );
       return value;
     },
     peek<T>(key: string): T | undefined {
@@ -208,7 +218,9 @@ export function createSharedCache(opts: SharedCacheOptions): SharedCache {
     async invalidate(em, key) {
       forget(key);
       // On the write's transaction when there is one, so the notification goes out at its commit.
-      await em.getConnection().execute('select pg_notify(?, ?)', [CACHE_CHANNEL, key], 'all', em.getTransactionContext());
+      await em
+        .getConnection()
+        .execute('select pg_notify(?, ?)', [CACHE_CHANNEL, key], 'all', em.getTransactionContext());
     },
     ready() {
       return listening ? Promise.resolve() : new Promise((resolve) => readyWaiters.push(resolve));
@@ -231,7 +243,9 @@ export function uncachedSharedCache(): SharedCache {
     peek: () => undefined,
     forgetHere: () => undefined,
     async invalidate(em, key) {
-      await em.getConnection().execute('select pg_notify(?, ?)', [CACHE_CHANNEL, key], 'all', em.getTransactionContext());
+      await em
+        .getConnection()
+        .execute('select pg_notify(?, ?)', [CACHE_CHANNEL, key], 'all', em.getTransactionContext());
     },
     ready: () => Promise.resolve(),
     close: () => Promise.resolve(),

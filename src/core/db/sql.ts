@@ -23,7 +23,10 @@ function throughMikroOrm(em: EntityManager): boolean {
  * escaping) and with its error conversion, but without its knex query-builder round. The
  * knex `query` event still fires once per statement (statement counts, logging).
  */
-async function pooledRows(em: EntityManager, statements: { sql: string; params?: unknown[] }[]): Promise<Record<string, unknown>[][]> {
+async function pooledRows(
+  em: EntityManager,
+  statements: { sql: string; params?: unknown[] }[],
+): Promise<Record<string, unknown>[][]> {
   const platform = em.getPlatform();
   const formatted = statements.map((st) => platform.formatQuery(st.sql, st.params ?? []));
   const client = em.getConnection().getKnex().client as unknown as KnexClient;
@@ -45,8 +48,13 @@ async function pooledRows(em: EntityManager, statements: { sql: string; params?:
  * transaction (row locks, reads of its own writes) through MikroORM; elsewhere on a pooled connection
  * (`pooledRows`).
  */
-export async function sqlRows<T = Record<string, unknown>>(em: EntityManager, sql: string, params: unknown[] = []): Promise<T[]> {
-  if (throughMikroOrm(em)) return (await em.getConnection().execute(sql, params, 'all', em.getTransactionContext())) as T[];
+export async function sqlRows<T = Record<string, unknown>>(
+  em: EntityManager,
+  sql: string,
+  params: unknown[] = [],
+): Promise<T[]> {
+  if (throughMikroOrm(em))
+    return (await em.getConnection().execute(sql, params, 'all', em.getTransactionContext())) as T[];
   return (await pooledRows(em, [{ sql, params }]))[0] as T[];
 }
 
@@ -55,7 +63,10 @@ export async function sqlRows<T = Record<string, unknown>>(em: EntityManager, sq
  * text): e.g. a list's count and page (each statement costs a network write). Inside a
  * transaction they run one after the other.
  */
-export async function sqlRowsBatch(em: EntityManager, statements: { sql: string; params?: unknown[] }[]): Promise<Record<string, unknown>[][]> {
+export async function sqlRowsBatch(
+  em: EntityManager,
+  statements: { sql: string; params?: unknown[] }[],
+): Promise<Record<string, unknown>[][]> {
   if (!throughMikroOrm(em)) return pooledRows(em, statements);
   const out: Record<string, unknown>[][] = [];
   for (const st of statements) out.push(await sqlRows(em, st.sql, st.params ?? []));
@@ -69,7 +80,13 @@ export async function sqlRowsBatch(em: EntityManager, statements: { sql: string;
  * write changes between the pick and the delete has a new ctid, so it is left for a later round and
  * never deleted on the strength of its old values. Several instances doing it at once only repeat work.
  */
-export async function deleteInBatches(em: EntityManager, table: string, where: string, params: unknown[] = [], opts: { batch?: number; stopped?: () => boolean } = {}): Promise<number> {
+export async function deleteInBatches(
+  em: EntityManager,
+  table: string,
+  where: string,
+  params: unknown[] = [],
+  opts: { batch?: number; stopped?: () => boolean } = {},
+): Promise<number> {
   const batch = opts.batch ?? 1000;
   let total = 0;
   for (;;) {
@@ -85,7 +102,12 @@ export async function deleteInBatches(em: EntityManager, table: string, where: s
 }
 
 /** Raw SQL selecting whole rows of one table (`alias.*`), mapped to managed entities. */
-export async function sqlEntities<T extends object>(em: EntityManager, entity: EntityClass<T>, sql: string, params: unknown[] = []): Promise<T[]> {
+export async function sqlEntities<T extends object>(
+  em: EntityManager,
+  entity: EntityClass<T>,
+  sql: string,
+  params: unknown[] = [],
+): Promise<T[]> {
   const rows = await sqlRows<Record<string, unknown>>(em, sql, params);
   return rows.map((row) => em.map(entity, row as never));
 }
@@ -118,10 +140,16 @@ function rowMapper(em: EntityManager, entity: EntityClass<object>): RowMapper {
     const to = `o[${JSON.stringify(prop.name)}]`;
     const type = prop.customType;
     const custom = type && type.convertToJSValue !== Type.prototype.convertToJSValue ? type : undefined;
-    const convert = prop.runtimeType === 'Date' ? toDate
-      : custom ? (v: unknown) => custom.convertToJSValue(v, platform)
-        : prop.runtimeType === 'number' ? (v: unknown) => (typeof v === 'string' ? Number(v) : v)
-          : prop.runtimeType === 'boolean' ? (v: unknown) => !!v : undefined;
+    const convert =
+      prop.runtimeType === 'Date'
+        ? toDate
+        : custom
+          ? (v: unknown) => custom.convertToJSValue(v, platform)
+          : prop.runtimeType === 'number'
+            ? (v: unknown) => (typeof v === 'string' ? Number(v) : v)
+            : prop.runtimeType === 'boolean'
+              ? (v: unknown) => !!v
+              : undefined;
     if (!convert) {
       lines.push(`v = ${from}; if (v !== undefined) ${to} = v;`);
       continue;
@@ -129,7 +157,11 @@ function rowMapper(em: EntityManager, entity: EntityClass<object>): RowMapper {
     converters.push(convert);
     lines.push(`v = ${from}; if (v !== undefined) ${to} = v === null ? null : c[${converters.length - 1}](v);`);
   }
-  const build = new Function('proto', 'c', `return function (row) { const o = Object.create(proto); let v; ${lines.join(' ')} return o; };`);
+  const build = new Function(
+    'proto',
+    'c',
+    `return function (row) { const o = Object.create(proto); let v; ${lines.join(' ')} return o; };`,
+  );
   return build(proto, converters) as RowMapper;
 }
 
@@ -140,7 +172,11 @@ function rowMapper(em: EntityManager, entity: EntityClass<object>): RowMapper {
  * the top cost of listed rows). Being an instance of the class, type-graphql passes it to `@Root()`
  * as is. Never flush changes made to it.
  */
-export function lightEntity<T extends object>(em: EntityManager, entity: EntityClass<T>, row: Record<string, unknown>): T {
+export function lightEntity<T extends object>(
+  em: EntityManager,
+  entity: EntityClass<T>,
+  row: Record<string, unknown>,
+): T {
   let map = rowMappers.get(entity);
   if (!map) {
     map = rowMapper(em, entity as EntityClass<object>);
@@ -165,7 +201,11 @@ export function likeEscape(term: string): string {
  * alone is exact and the per-column recheck, a cost on every counted row, is left out.
  * The columns must be NOT NULL (a null would make the joined text null).
  */
-export function anyColumnContains(combined: string, columns: readonly string[], term: string): { sql: string; params: string[] } {
+export function anyColumnContains(
+  combined: string,
+  columns: readonly string[],
+  term: string,
+): { sql: string; params: string[] } {
   const like = `%${likeEscape(term)}%`;
   if (!term.includes(' ')) return { sql: `${combined} ilike ?`, params: [like] };
   return {
@@ -192,12 +232,20 @@ export function takenField(err: unknown): 'name' | 'path' | undefined {
  * Rows of one entity by primary key, as light read-only instances (lightEntity): the batch query
  * behind read-side DataLoaders. Order is not guaranteed; key them by id.
  */
-export async function lightEntitiesById<T extends object>(em: EntityManager, entity: EntityClass<T>, ids: readonly number[]): Promise<T[]> {
+export async function lightEntitiesById<T extends object>(
+  em: EntityManager,
+  entity: EntityClass<T>,
+  ids: readonly number[],
+): Promise<T[]> {
   if (ids.length === 0) return [];
   const meta = em.getMetadata().get(entity.name);
   const pk = meta.getPrimaryProps()[0].fieldNames[0];
   const list = ids.map((id) => Math.trunc(Number(id))).filter(Number.isSafeInteger);
-  const rows = await sqlRows<Record<string, unknown>>(em, `select * from "${meta.tableName}" where "${pk}" = any(?::bigint[])`, [`{${list.join(',')}}`]);
+  const rows = await sqlRows<Record<string, unknown>>(
+    em,
+    `select * from "${meta.tableName}" where "${pk}" = any(?::bigint[])`,
+    [`{${list.join(',')}}`],
+  );
   return rows.map((r) => lightEntity(em, entity, r));
 }
 

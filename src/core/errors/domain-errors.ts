@@ -43,7 +43,10 @@ export class InsufficientScopeError extends DomainError {
 /** `resource` undefined gives GitLab's generic "404 Not found" (record lookup by primary key). */
 export class NotFoundError extends DomainError {
   readonly code = 'NOT_FOUND' as const;
-  constructor(readonly resource?: string, message?: string) {
+  constructor(
+    readonly resource?: string,
+    message?: string,
+  ) {
     super(message ?? (resource ? `404 ${resource} Not Found` : '404 Not found'));
   }
   /** GitLab's bare `not_found!`: "404 Not Found" (e.g. a feature switched off, spec 4.24). */
@@ -75,7 +78,11 @@ export type FieldErrors = Record<string, string[]>;
 export class ValidationError extends DomainError {
   readonly code = 'VALIDATION' as const;
   constructor(readonly fields: FieldErrors) {
-    super(Object.entries(fields).map(([k, v]) => `${k} ${v.join(', ')}`).join('; '));
+    super(
+      Object.entries(fields)
+        .map(([k, v]) => `${k} ${v.join(', ')}`)
+        .join('; '),
+    );
   }
 }
 
@@ -85,7 +92,10 @@ export class ValidationError extends DomainError {
  */
 export class SaveFailedError extends DomainError {
   readonly code = 'SAVE_FAILED' as const;
-  constructor(readonly prefix: string, readonly fields: FieldErrors) {
+  constructor(
+    readonly prefix: string,
+    readonly fields: FieldErrors,
+  ) {
     super(`${prefix} ${rubyHash(fields)}`);
   }
 }
@@ -104,7 +114,10 @@ export class LimitReachedError extends DomainError {
 export class ConflictError extends DomainError {
   readonly code = 'CONFLICT' as const;
   /** `fields`: GitLab's `conflict!(model.errors.messages)`, 409 {"message": {"field": ["msg"]}} (a fork that cannot be saved). */
-  constructor(message: string, readonly fields?: FieldErrors) {
+  constructor(
+    message: string,
+    readonly fields?: FieldErrors,
+  ) {
     super(message);
   }
 }

@@ -3,7 +3,22 @@ import { ConflictError, DatabaseUnavailableError, DomainError, NotFoundError } f
 // Node socket errors and PostgreSQL SQLSTATEs that mean "the database is not reachable right now":
 // class 08 (connection exception), 57P01-57P03 (shutdown, crash shutdown, cannot connect now),
 // 57014 (statement_timeout), 53300 (too many connections). https://www.postgresql.org/docs/current/errcodes-appendix.html
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ERR_STREAM_WRITE_AFTER_END', 'ERR_STREAM_DESTROYED', '57P01', '57P02', '57P03', '57014', '53300']);
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ERR_STREAM_WRITE_AFTER_END',
+  'ERR_STREAM_DESTROYED',
+  '57P01',
+  '57P02',
+  '57P03',
+  '57014',
+  '53300',
+]);
 const UNAVAILABLE_MESSAGES = [
   /Connection terminated/i,
   /Query read timeout/,
@@ -40,8 +55,15 @@ export function isDatabaseUnavailable(err: unknown): boolean {
 
 /** The resource GitLab names in its 404 for a row of a referenced table (`404 Project Not Found`). */
 const RESOURCE_OF_TABLE: Record<string, string> = {
-  projects: 'Project', namespaces: 'Namespace', users: 'User', ci_runners: 'Runner', environments: 'Environment',
-  ci_builds: 'Job', pages_domains: 'PagesDomain', broadcast_messages: 'BroadcastMessage', system_hooks: 'Hook',
+  projects: 'Project',
+  namespaces: 'Namespace',
+  users: 'User',
+  ci_runners: 'Runner',
+  environments: 'Environment',
+  ci_builds: 'Job',
+  pages_domains: 'PagesDomain',
+  broadcast_messages: 'BroadcastMessage',
+  system_hooks: 'Hook',
 };
 
 /**

@@ -43,14 +43,26 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
     // `Failed to save group: path has already been taken`, extensions.fields {path: [...]}.
     if (domain instanceof SaveFailedError) {
       extensions.fields = domain.fields;
-      const plain = Object.entries(domain.fields).map(([k, msgs]) => `${k} ${msgs.join(', ')}`).join('; ');
-      return { message: `${domain.prefix}: ${plain}`, locations: formatted.locations, path: formatted.path, extensions };
+      const plain = Object.entries(domain.fields)
+        .map(([k, msgs]) => `${k} ${msgs.join(', ')}`)
+        .join('; ');
+      return {
+        message: `${domain.prefix}: ${plain}`,
+        locations: formatted.locations,
+        path: formatted.path,
+        extensions,
+      };
     }
     return { message: domain.message, locations: formatted.locations, path: formatted.path, extensions };
   }
   const code = formatted.extensions?.code;
   if (original && !(original instanceof GraphQLError) && (code === undefined || code === 'INTERNAL_SERVER_ERROR')) {
-    return { message: 'Internal server error', locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+    return {
+      message: 'Internal server error',
+      locations: formatted.locations,
+      path: formatted.path,
+      extensions: { code: 'INTERNAL_SERVER_ERROR' },
+    };
   }
   const { stacktrace: _drop, ...rest } = (formatted.extensions ?? {}) as Record<string, unknown>;
   return { ...formatted, extensions: rest };
@@ -63,7 +75,10 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
 export function contextCreationError(err: unknown): never {
   const domain = asDomainError(err);
   if (domain?.code === 'UNAVAILABLE') {
-    throw new GraphQLError(domain.message, { originalError: domain, extensions: { code: graphqlCode(domain.code), http: { status: 503 } } });
+    throw new GraphQLError(domain.message, {
+      originalError: domain,
+      extensions: { code: graphqlCode(domain.code), http: { status: 503 } },
+    });
   }
   throw err;
 }

@@ -1,4 +1,11 @@
-import { ConflictError, LimitReachedError, SaveFailedError, ValidationError, assertUnreachable, type FieldErrors } from './domain-errors';
+import {
+  ConflictError,
+  LimitReachedError,
+  SaveFailedError,
+  ValidationError,
+  assertUnreachable,
+  type FieldErrors,
+} from './domain-errors';
 import { asDomainError } from './driver-errors';
 
 /**
@@ -16,7 +23,9 @@ export function humanizeAttribute(name: string): string {
  * message (`Path has already been taken`); `base` errors are the message alone.
  */
 export function fullMessages(fields: FieldErrors): string[] {
-  return Object.entries(fields).flatMap(([attr, msgs]) => msgs.map((m) => (attr === 'base' ? m : `${humanizeAttribute(attr)} ${m}`)));
+  return Object.entries(fields).flatMap(([attr, msgs]) =>
+    msgs.map((m) => (attr === 'base' ? m : `${humanizeAttribute(attr)} ${m}`)),
+  );
 }
 
 /**

@@ -7,7 +7,10 @@ export function redactSql(text: string): string {
   return text
     .replace(/(?<![A-Za-z0-9_])E'(?:[^']|'')*'|'(?:[^']|'')*'/g, '?')
     .replace(/\)=\([^)]*\)/g, ')=(?)')
-    .replace(/([(,=<>+-]\s*|\b(?:limit|offset|between|and|then|else)\s+)-?\d+(?:\.\d+)?(?:e[+-]?\d+)?(?=$|[\s),;])/gi, '$1?');
+    .replace(
+      /([(,=<>+-]\s*|\b(?:limit|offset|between|and|then|else)\s+)-?\d+(?:\.\d+)?(?:e[+-]?\d+)?(?=$|[\s),;])/gi,
+      '$1?',
+    );
 }
 
 export interface SerializedError {

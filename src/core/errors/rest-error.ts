@@ -1,4 +1,10 @@
-import { ConflictError, DomainError, InsufficientScopeError, LimitReachedError, assertUnreachable } from './domain-errors';
+import {
+  ConflictError,
+  DomainError,
+  InsufficientScopeError,
+  LimitReachedError,
+  assertUnreachable,
+} from './domain-errors';
 
 export interface RestError {
   status: number;
@@ -16,7 +22,14 @@ export function toRestError(err: DomainError): RestError {
     case 'BAD_REQUEST':
       return { status: statusOf(code), body: { message: err.message } };
     case 'INSUFFICIENT_SCOPE':
-      return { status: 403, body: { error: 'insufficient_scope', error_description: err.message, scope: (err as InsufficientScopeError).scope } };
+      return {
+        status: 403,
+        body: {
+          error: 'insufficient_scope',
+          error_description: err.message,
+          scope: (err as InsufficientScopeError).scope,
+        },
+      };
     case 'PARAM':
       return { status: 400, body: { error: err.message } };
     case 'NOT_ALLOWED':

@@ -21,22 +21,32 @@ export type AuditRow = {
 
 /** The audit event ids a NOTIFY on AUDIT_CHANNEL carries (core/events/audit.ts `recordAudit`). */
 export function auditIds(payload: string): number[] {
-  return payload.split(',').map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
+  return payload
+    .split(',')
+    .map(Number)
+    .filter((n) => Number.isSafeInteger(n) && n > 0);
 }
 
 /** An event's details as an object (the driver gives jsonb parsed; a raw text is parsed here). */
-export const auditDetails = (row: AuditRow): Record<string, unknown> => (typeof row.details === 'string' ? JSON.parse(row.details) : row.details) as Record<string, unknown>;
+export const auditDetails = (row: AuditRow): Record<string, unknown> =>
+  (typeof row.details === 'string' ? JSON.parse(row.details) : row.details) as Record<string, unknown>;
 
 /**
  * The audit events a notification names, in id order: one statement per notification per instance,
  * whatever the number of subscribers (the notification's memo, given or carried by `em` while a
  * subscription handles it); without one, a statement of its own. The rows are shared: read them only.
  */
-export function auditRows(em: EntityManager, payload: string, memo: NotificationMemo | undefined = notificationOf(em, payload)): Promise<AuditRow[]> {
+export function auditRows(
+  em: EntityManager,
+  payload: string,
+  memo: NotificationMemo | undefined = notificationOf(em, payload),
+): Promise<AuditRow[]> {
   const read = async () => {
     const ids = auditIds(payload);
     if (ids.length === 0) return [];
-    return sqlRows<AuditRow>(em, 'select * from audit_events where id = any(?::bigint[]) order by id', [`{${ids.join(',')}}`]);
+    return sqlRows<AuditRow>(em, 'select * from audit_events where id = any(?::bigint[]) order by id', [
+      `{${ids.join(',')}}`,
+    ]);
   };
   return memo ? memo.once('audit-rows', read) : read();
 }

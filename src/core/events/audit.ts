@@ -37,7 +37,14 @@ export const AUDIT_CHANNEL = 'audit_events';
 /** Secret values are never stored: their changes are recorded as filtered. */
 export const FILTERED = '[FILTERED]';
 
-const text = (v: unknown): string | null => (v === null || v === undefined ? null : Array.isArray(v) ? v.join(', ') : v instanceof Date ? v.toISOString() : String(v));
+const text = (v: unknown): string | null =>
+  v === null || v === undefined
+    ? null
+    : Array.isArray(v)
+      ? v.join(', ')
+      : v instanceof Date
+        ? v.toISOString()
+        : String(v);
 
 /** Appends `entries` on `em`'s transaction (call it inside the write's `em.transactional`). */
 export async function recordAudit(ctx: RequestCtx, em: EntityManager, entries: AuditEntry[]): Promise<void> {
@@ -62,13 +69,23 @@ export async function recordAudit(ctx: RequestCtx, em: EntityManager, entries: A
     });
     if (ctx.request?.sudoBy) details.impersonated_by = ctx.request.sudoBy;
     values.push('(?, ?, ?, ?::jsonb, ?, ?, ?)');
-    params.push(author?.id ?? null, e.entityId, e.entityType, JSON.stringify(details), ctx.request?.ip ?? null, ctx.request?.id ?? null, ctx.clock.now());
+    params.push(
+      author?.id ?? null,
+      e.entityId,
+      e.entityType,
+      JSON.stringify(details),
+      ctx.request?.ip ?? null,
+      ctx.request?.id ?? null,
+      ctx.clock.now(),
+    );
   }
   const conn = em.getConnection();
   const tx = em.getTransactionContext();
   const rows = (await conn.execute(
     `insert into audit_events (author_id, entity_id, entity_type, details, ip_address, request_id, created_at) values ${values.join(', ')} returning id`,
-    params, 'all', tx,
+    params,
+    'all',
+    tx,
   )) as { id: string }[];
   await conn.execute('select pg_notify(?, ?)', [AUDIT_CHANNEL, rows.map((r) => r.id).join(',')], 'all', tx);
 }
@@ -83,7 +100,9 @@ export interface AttributeDiff {
 
 /** One `change` action per attribute that changed (from → to), secrets filtered. */
 export function changedActions(diff: AttributeDiff[]): AuditAction[] {
-  return diff.filter((d) => text(d.from) !== text(d.to)).map((d) => ({ change: d.name, from: d.secret ? FILTERED : d.from, to: d.secret ? FILTERED : d.to }));
+  return diff
+    .filter((d) => text(d.from) !== text(d.to))
+    .map((d) => ({ change: d.name, from: d.secret ? FILTERED : d.from, to: d.secret ? FILTERED : d.to }));
 }
 
 /** One `change` entry per changed attribute of `base`'s target. */

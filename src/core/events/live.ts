@@ -61,11 +61,15 @@ export type LiveSource<T> =
  * field resolvers receive) takes the renewed context's user, entity manager, loaders and memo before
  * the item is handed out, so nested fields never read a stale dataloader or memo.
  */
-export async function liveIterator<T>(ctx: RequestCtx, channel: string, opts: LiveSource<T> & {
-  visible: (ctx: RequestCtx, item: T, memo: NotificationMemo) => Promise<boolean>;
-  local?: (onPayload: (payload: string) => void) => () => void;
-  accept?: (payload: string) => boolean;
-}): Promise<AsyncIterableIterator<T>> {
+export async function liveIterator<T>(
+  ctx: RequestCtx,
+  channel: string,
+  opts: LiveSource<T> & {
+    visible: (ctx: RequestCtx, item: T, memo: NotificationMemo) => Promise<boolean>;
+    local?: (onPayload: (payload: string) => void) => () => void;
+    accept?: (payload: string) => boolean;
+  },
+): Promise<AsyncIterableIterator<T>> {
   const live = liveOf(ctx);
   const queue: { item: T; fresh: RequestCtx }[] = [];
   let failure: Error | undefined;
@@ -95,7 +99,8 @@ export async function liveIterator<T>(ctx: RequestCtx, channel: string, opts: Li
     viewer = fresh.user;
     for (const item of items ?? (opts.load ? await opts.load(fresh, payload) : [])) {
       if (!(await opts.visible(fresh, item, memo))) continue;
-      if (queue.length >= MAX_QUEUED) throw new ResubscribeError(`subscriber more than ${MAX_QUEUED} events behind; subscribe again`);
+      if (queue.length >= MAX_QUEUED)
+        throw new ResubscribeError(`subscriber more than ${MAX_QUEUED} events behind; subscribe again`);
       queue.push({ item, fresh });
     }
     signal();
@@ -103,11 +108,13 @@ export async function liveIterator<T>(ctx: RequestCtx, channel: string, opts: Li
   const onPayload = (payload: string, memo?: NotificationMemo) => {
     if (opts.accept && !opts.accept(payload)) return;
     // In order: each notification is handled after the previous one.
-    chain = chain.then(() => (done || failure ? undefined : handle(payload, memo ?? new NotificationMemo(payload))))
+    chain = chain
+      .then(() => (done || failure ? undefined : handle(payload, memo ?? new NotificationMemo(payload))))
       .catch((e: unknown) => fail(e instanceof Error ? e : new Error(String(e))));
   };
   // A connection lost while subscribing, or a closing hub, is a reason to subscribe again, as a loss later is.
-  const unlisten = await live.hub.listen(channel, onPayload, (why) => fail(new ResubscribeError(why.message)))
+  const unlisten = await live.hub
+    .listen(channel, onPayload, (why) => fail(new ResubscribeError(why.message)))
     .catch((e: unknown) => {
       throw e instanceof DomainError ? e : new ResubscribeError(e instanceof Error ? e.message : String(e));
     });
@@ -123,7 +130,13 @@ export async function liveIterator<T>(ctx: RequestCtx, channel: string, opts: Li
       for (;;) {
         const next = queue.shift();
         if (next) {
-          Object.assign(ctx, { user: next.fresh.user, credential: next.fresh.credential, em: next.fresh.em, loaders: next.fresh.loaders, memo: next.fresh.memo });
+          Object.assign(ctx, {
+            user: next.fresh.user,
+            credential: next.fresh.credential,
+            em: next.fresh.em,
+            loaders: next.fresh.loaders,
+            memo: next.fresh.memo,
+          });
           return { value: next.item, done: false };
         }
         if (failure) {

@@ -21,7 +21,11 @@ export interface NotificationHub {
    * Calls `onPayload` for each notification on `channel`; resolves once listening. Returns the unsubscribe.
    * Every handler of one notification gets the same memo (values computed once per notification).
    */
-  listen(channel: string, onPayload: (payload: string, memo: NotificationMemo) => void, onLost: (why: Error) => void): Promise<() => void>;
+  listen(
+    channel: string,
+    onPayload: (payload: string, memo: NotificationMemo) => void,
+    onLost: (why: Error) => void,
+  ): Promise<() => void>;
   /** A hold on the LISTEN connection's session (opened if need be, kept open until every hold and handler is gone). */
   hold(): Promise<HubSession>;
   close(): Promise<void>;
@@ -73,10 +77,12 @@ function endSoon(c: Client): Promise<void> {
       resolve();
     }, 1000);
     timer.unref();
-    c.end().catch(() => undefined).finally(() => {
-      clearTimeout(timer);
-      resolve();
-    });
+    c.end()
+      .catch(() => undefined)
+      .finally(() => {
+        clearTimeout(timer);
+        resolve();
+      });
   });
 }
 
@@ -123,7 +129,16 @@ export function createNotificationHub(connectionString: string, opts: Notificati
     });
     c.on('error', () => undefined); // 'end' follows
     c.on('end', () => lose(conn, lostError()));
-    conn.client.then((x) => heartbeat(x, { everyMs: heartbeatMs, timeoutMs: heartbeatTimeoutMs, watching: () => current === conn, onSilent: () => lose(conn, lostError()) }), () => undefined);
+    conn.client.then(
+      (x) =>
+        heartbeat(x, {
+          everyMs: heartbeatMs,
+          timeoutMs: heartbeatTimeoutMs,
+          watching: () => current === conn,
+          onSilent: () => lose(conn, lostError()),
+        }),
+      () => undefined,
+    );
     return conn;
   };
 

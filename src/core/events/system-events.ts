@@ -46,7 +46,11 @@ async function hooksExist(ctx: RequestCtx, em: EntityManager): Promise<boolean> 
   return ctx.cache.get(HOOKS_EXIST_KEY, async () => {
     // On the write's own transaction: a pooled connection here could wait for ever on a pool whose
     // connections all wait for this transaction's row locks (ten parallel creates, pool of five).
-    const [row] = (await em.getConnection().execute('select exists (select 1 from system_hooks) as any', [], 'all', em.getTransactionContext())) as { any: boolean }[];
+    const [row] = (await em
+      .getConnection()
+      .execute('select exists (select 1 from system_hooks) as any', [], 'all', em.getTransactionContext())) as {
+      any: boolean;
+    }[];
     return row.any;
   });
 }
@@ -56,7 +60,11 @@ async function hooksExist(ctx: RequestCtx, em: EntityManager): Promise<boolean> 
  * before a delete, so that the builder still sees the rows). Without any system hook the builder is
  * not called and nothing is written: the cost is one cached lookup.
  */
-export async function emitSystemEvents(ctx: RequestCtx, em: EntityManager, build: () => SystemEvent[] | Promise<SystemEvent[]>): Promise<void> {
+export async function emitSystemEvents(
+  ctx: RequestCtx,
+  em: EntityManager,
+  build: () => SystemEvent[] | Promise<SystemEvent[]>,
+): Promise<void> {
   if (!(await hooksExist(ctx, em))) return;
   const events = await build();
   if (events.length === 0) return;
@@ -72,6 +80,8 @@ export async function emitSystemEvents(ctx: RequestCtx, em: EntityManager, build
        select e->>'event_name', e, ? from hooked, jsonb_array_elements(?::jsonb) with ordinality as t(e, n) order by n
        returning id)
      select pg_notify(?, ?) from (select count(*) as n from added) c where c.n > 0`,
-    [ctx.clock.now(), JSON.stringify(events.map(payloadOf)), CACHE_CHANNEL, OUTBOX_WAKE_KEY], 'all', tx,
+    [ctx.clock.now(), JSON.stringify(events.map(payloadOf)), CACHE_CHANNEL, OUTBOX_WAKE_KEY],
+    'all',
+    tx,
   );
 }

@@ -1,5 +1,8 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
 import { GraphQLError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { RequestCtx } from '../context/request-ctx';
 import { DomainError } from '../errors/domain-errors';
@@ -29,7 +32,8 @@ export function attachRequestInfo(ctx: RequestCtx, info: GraphQLRequestInfo): Re
   return Object.assign(ctx, { [REQUEST_INFO]: info });
 }
 
-const infoOf = (ctx: RequestCtx | undefined): GraphQLRequestInfo | undefined => (ctx as WithInfo | undefined)?.[REQUEST_INFO];
+const infoOf = (ctx: RequestCtx | undefined): GraphQLRequestInfo | undefined =>
+  (ctx as WithInfo | undefined)?.[REQUEST_INFO];
 
 /**
  * Bounded metrics label: operation type plus the root field when there is exactly one and the schema
@@ -37,10 +41,20 @@ const infoOf = (ctx: RequestCtx | undefined): GraphQLRequestInfo | undefined => 
  */
 export function operationLabel(schema: GraphQLSchema, op: OperationDefinitionNode | undefined): string {
   if (!op) return 'graphql invalid';
-  const root = op.operation === 'query' ? schema.getQueryType() : op.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
+  const root =
+    op.operation === 'query'
+      ? schema.getQueryType()
+      : op.operation === 'mutation'
+        ? schema.getMutationType()
+        : schema.getSubscriptionType();
   const fields = op.selectionSet.selections.filter((s) => s.kind === 'Field');
   const only = fields.length === 1 && fields[0].kind === 'Field' ? fields[0].name.value : undefined;
-  const name = only && (only === '__schema' || only === '__type' || root?.getFields()[only]) ? only : fields.length > 1 ? 'multiple' : 'other';
+  const name =
+    only && (only === '__schema' || only === '__type' || root?.getFields()[only])
+      ? only
+      : fields.length > 1
+        ? 'multiple'
+        : 'other';
   return `graphql ${op.operation} ${name}`;
 }
 
@@ -63,7 +77,9 @@ function servicePlugin(hooks?: ApolloHooks): ApolloServerPlugin<RequestCtx> {
           infoOf(contextValue)?.setRoute(label);
           if (!operation) return;
           if (operation.operation === 'subscription') {
-            throw new GraphQLError('Subscriptions are served over WebSocket (graphql-transport-ws) at this path', { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } });
+            throw new GraphQLError('Subscriptions are served over WebSocket (graphql-transport-ws) at this path', {
+              extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+            });
           }
           const cost = checkedCost(schema, document, operation, request.variables);
           const error = queryLimitError(cost);

@@ -21,8 +21,14 @@ function operationOf(piece: BatchPiece | null) {
   } catch {
     return undefined;
   }
-  const operation = getOperationAST(document, typeof piece.operationName === 'string' ? piece.operationName : undefined);
-  const variables = piece.variables && typeof piece.variables === 'object' && !Array.isArray(piece.variables) ? (piece.variables as Record<string, unknown>) : {};
+  const operation = getOperationAST(
+    document,
+    typeof piece.operationName === 'string' ? piece.operationName : undefined,
+  );
+  const variables =
+    piece.variables && typeof piece.variables === 'object' && !Array.isArray(piece.variables)
+      ? (piece.variables as Record<string, unknown>)
+      : {};
   return operation ? { document, operation, variables } : undefined;
 }
 
@@ -38,16 +44,32 @@ export function batchComplexityError(schema: GraphQLSchema, body: readonly unkno
     if (!op) continue;
     const cost = operationCost(schema, op.document, op.operation, op.variables);
     const own = queryLimitError(cost);
-    if (own) return new GraphQLError(`Operation ${i + 1} of the batch: ${own.message}`, { extensions: { code: own.extensions.code } });
+    if (own)
+      return new GraphQLError(`Operation ${i + 1} of the batch: ${own.message}`, {
+        extensions: { code: own.extensions.code },
+      });
     total += cost.cost;
   }
   if (total <= MAX_BATCH_COMPLEXITY) return undefined;
-  return new GraphQLError(`Batch complexity ${total} (all operations together) exceeds the maximum of ${MAX_BATCH_COMPLEXITY}`, { extensions: { code: 'QUERY_TOO_COMPLEX' } });
+  return new GraphQLError(
+    `Batch complexity ${total} (all operations together) exceeds the maximum of ${MAX_BATCH_COMPLEXITY}`,
+    { extensions: { code: 'QUERY_TOO_COMPLEX' } },
+  );
 }
 
 function refusal(error: GraphQLError): HTTPGraphQLResponse {
-  const headers = new HeaderMap([['content-type', 'application/json; charset=utf-8'], ['cache-control', 'no-store']]);
-  return { status: 400, headers, body: { kind: 'complete', string: JSON.stringify({ errors: [{ message: error.message, extensions: error.extensions }] }) } };
+  const headers = new HeaderMap([
+    ['content-type', 'application/json; charset=utf-8'],
+    ['cache-control', 'no-store'],
+  ]);
+  return {
+    status: 400,
+    headers,
+    body: {
+      kind: 'complete',
+      string: JSON.stringify({ errors: [{ message: error.message, extensions: error.extensions }] }),
+    },
+  };
 }
 
 /**
@@ -58,7 +80,11 @@ function refusal(error: GraphQLError): HTTPGraphQLResponse {
  * of work), so a batch holds at most one pooled connection at a time. The response status is the
  * highest of the operations' statuses (200 when all succeeded), as Apollo's shared response head.
  */
-export async function runBatch(schema: GraphQLSchema, body: readonly unknown[], run: (piece: unknown) => Promise<HTTPGraphQLResponse>): Promise<HTTPGraphQLResponse> {
+export async function runBatch(
+  schema: GraphQLSchema,
+  body: readonly unknown[],
+  run: (piece: unknown) => Promise<HTTPGraphQLResponse>,
+): Promise<HTTPGraphQLResponse> {
   const refused = batchComplexityError(schema, body);
   if (refused) return refusal(refused);
   const results: string[] = [];

@@ -62,10 +62,17 @@ function shapeOf(doc: DocumentNode): Shape {
 }
 
 /** The caps on counts that add up (one document, or a whole batch: `what` and `scope` say which). */
-function sizeError(size: Omit<DocumentSize, 'tokens'>, limits: typeof DOCUMENT_LIMITS, what = 'Query has', scope = ''): GraphQLError | undefined {
+function sizeError(
+  size: Omit<DocumentSize, 'tokens'>,
+  limits: typeof DOCUMENT_LIMITS,
+  what = 'Query has',
+  scope = '',
+): GraphQLError | undefined {
   const { aliases, spreads } = size;
-  if (aliases > limits.maxAliases) return tooLarge(`${what} ${aliases} aliases${scope}; the maximum is ${limits.maxAliases}`);
-  if (spreads > limits.maxFragmentSpreads) return tooLarge(`${what} ${spreads} fragment spreads${scope}; the maximum is ${limits.maxFragmentSpreads}`);
+  if (aliases > limits.maxAliases)
+    return tooLarge(`${what} ${aliases} aliases${scope}; the maximum is ${limits.maxAliases}`);
+  if (spreads > limits.maxFragmentSpreads)
+    return tooLarge(`${what} ${spreads} fragment spreads${scope}; the maximum is ${limits.maxFragmentSpreads}`);
   return undefined;
 }
 
@@ -75,7 +82,10 @@ export function documentShapeError(doc: DocumentNode, limits = DOCUMENT_LIMITS):
   const { repeats } = shape;
   const error = sizeError(shape, limits);
   if (error) return error;
-  if (repeats > limits.maxSameNameFields) return tooLarge(`Query selects one field ${repeats} times in a selection; the maximum is ${limits.maxSameNameFields}`);
+  if (repeats > limits.maxSameNameFields)
+    return tooLarge(
+      `Query selects one field ${repeats} times in a selection; the maximum is ${limits.maxSameNameFields}`,
+    );
   return undefined;
 }
 
@@ -94,11 +104,15 @@ function measureDocument(source: string, limits = DOCUMENT_LIMITS): { error?: Gr
   try {
     doc = parser.parseDocument();
   } catch (e) {
-    if (e instanceof GraphQLError && /contains more th\w+ \d+ tokens/.test(e.message)) return { error: tooLarge(`Query has more than ${limits.maxTokens} tokens`), size: EMPTY };
+    if (e instanceof GraphQLError && /contains more th\w+ \d+ tokens/.test(e.message))
+      return { error: tooLarge(`Query has more than ${limits.maxTokens} tokens`), size: EMPTY };
     return { size: EMPTY };
   }
   const shape = shapeOf(doc);
-  return { error: documentShapeError(doc, limits), size: { tokens: parser.tokenCount, aliases: shape.aliases, spreads: shape.spreads } };
+  return {
+    error: documentShapeError(doc, limits),
+    size: { tokens: parser.tokenCount, aliases: shape.aliases, spreads: shape.spreads },
+  };
 }
 
 const EMPTY: DocumentSize = { tokens: 0, aliases: 0, spreads: 0 };
@@ -137,14 +151,22 @@ const cachedLimitError = (source: string): GraphQLError | undefined => cachedMea
  * hash alone would reach Apollo unmeasured and uncounted in the batch's complexity (batch.ts).
  */
 export function batchLimitError(body: readonly unknown[], limits = DOCUMENT_LIMITS): GraphQLError | undefined {
-  if (body.length === 0) return new GraphQLError('No operations found in request.', { extensions: { code: 'BAD_REQUEST' } });
+  if (body.length === 0)
+    return new GraphQLError('No operations found in request.', { extensions: { code: 'BAD_REQUEST' } });
   if (body.length > limits.maxBatchOperations) {
-    return new GraphQLError(`A batch may hold at most ${limits.maxBatchOperations} operations; this one has ${body.length}`, { extensions: { code: 'BATCH_TOO_LARGE' } });
+    return new GraphQLError(
+      `A batch may hold at most ${limits.maxBatchOperations} operations; this one has ${body.length}`,
+      { extensions: { code: 'BATCH_TOO_LARGE' } },
+    );
   }
   const total: DocumentSize = { tokens: 0, aliases: 0, spreads: 0 };
   for (const [i, piece] of body.entries()) {
     const source = (piece as { query?: unknown } | null)?.query;
-    if (typeof source !== 'string') return new GraphQLError(`Operation ${i + 1} of the batch has no query text (a batch takes no persisted query hashes)`, { extensions: { code: 'BAD_REQUEST' } });
+    if (typeof source !== 'string')
+      return new GraphQLError(
+        `Operation ${i + 1} of the batch has no query text (a batch takes no persisted query hashes)`,
+        { extensions: { code: 'BAD_REQUEST' } },
+      );
     const { error, size } = cachedMeasure(source);
     if (error) return tooLarge(`Operation ${i + 1} of the batch: ${error.message}`);
     total.tokens += size.tokens;
@@ -177,7 +199,8 @@ export function documentOf(req: Request): { source?: string; refused?: string } 
   for (const key of params.keys()) {
     const m = APOLLO_KEYS.exec(key);
     if (!m) continue;
-    if (key !== m[1] || seen.has(key)) return { refused: `The '${m[1]}' search parameter may only be specified once, as a plain key.` };
+    if (key !== m[1] || seen.has(key))
+      return { refused: `The '${m[1]}' search parameter may only be specified once, as a plain key.` };
     seen.add(key);
   }
   return { source: params.get('query') ?? undefined };

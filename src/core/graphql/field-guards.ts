@@ -1,4 +1,13 @@
-import { Kind, defaultFieldResolver, isObjectType, type FieldNode, type GraphQLField, type GraphQLFieldResolver, type GraphQLSchema, type ValueNode } from 'graphql';
+import {
+  Kind,
+  defaultFieldResolver,
+  isObjectType,
+  type FieldNode,
+  type GraphQLField,
+  type GraphQLFieldResolver,
+  type GraphQLSchema,
+  type ValueNode,
+} from 'graphql';
 import { allowRuleOf, authorize } from '../auth/allow';
 import { rejectNulBytes } from '../auth/guards';
 import type { RequestCtx } from '../context/request-ctx';
@@ -63,7 +72,10 @@ function guardNested(field: Field): void {
  * A root field without @Allow fails here, at start-up and in every test.
  */
 export function guardFields(schema: GraphQLSchema): GraphQLSchema {
-  const roots = new Map([[schema.getQueryType(), 'query'], [schema.getMutationType(), 'mutation']] as const);
+  const roots = new Map([
+    [schema.getQueryType(), 'query'],
+    [schema.getMutationType(), 'mutation'],
+  ] as const);
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
     const op = roots.get(type);

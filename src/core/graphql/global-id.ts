@@ -65,7 +65,9 @@ function databaseIdFrom(value: unknown, gidClass: string, width: IdWidth): numbe
   const max = idMax(width);
   if (typeof value === 'number') {
     if (Number.isInteger(value) && Math.abs(value) <= max) return value;
-    throw badInput(`${gidClass} id cannot represent ${value}: not ${width === 'int' ? 'a 32-bit integer' : 'an integer below 2^53'}`);
+    throw badInput(
+      `${gidClass} id cannot represent ${value}: not ${width === 'int' ? 'a 32-bit integer' : 'an integer below 2^53'}`,
+    );
   }
   if (typeof value === 'string') {
     if (/^-?\d{1,16}$/.test(value) && Math.abs(Number(value)) <= max) return Number(value);

@@ -15,7 +15,8 @@ export function graphiqlPage(): string {
     endpoint: '/graphql',
     title: 'GraphiQL — GitLab-compatible admin service',
     headerEditorEnabled: true,
-    defaultQuery: '# Send your token in the headers pane: {"PRIVATE-TOKEN": "..."}\n{\n  groups(perPage: 5) {\n    total\n    nodes { id fullPath visibility }\n  }\n}\n',
+    defaultQuery:
+      '# Send your token in the headers pane: {"PRIVATE-TOKEN": "..."}\n{\n  groups(perPage: 5) {\n    total\n    nodes { id fullPath visibility }\n  }\n}\n',
   } as Parameters<typeof RenderGraphiQL>[0]);
   return page;
 }

@@ -19,11 +19,19 @@ export function searchOf(url: string): string {
 }
 
 /** With `batch`, a POST of a JSON array runs as a batch of operations (batch.ts); GET never batches. */
-export function apolloHandler<T extends BaseContext>(server: ApolloServer<T>, context: (req: Request, res: Response) => Promise<T>, batch?: { schema: GraphQLSchema }) {
+export function apolloHandler<T extends BaseContext>(
+  server: ApolloServer<T>,
+  context: (req: Request, res: Response) => Promise<T>,
+  batch?: { schema: GraphQLSchema },
+) {
   server.assertStarted('apolloHandler()');
   return async (req: Request, res: Response): Promise<void> => {
     if (!('body' in req)) {
-      res.status(500).send('`req.body` is not set; this probably means you forgot to set up the `json` middleware before the Apollo Server middleware.');
+      res
+        .status(500)
+        .send(
+          '`req.body` is not set; this probably means you forgot to set up the `json` middleware before the Apollo Server middleware.',
+        );
       return;
     }
     const headers = new HeaderMap();
@@ -31,11 +39,15 @@ export function apolloHandler<T extends BaseContext>(server: ApolloServer<T>, co
       const value = req.headers[key];
       if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
     }
-    const run = (body: unknown) => server.executeHTTPGraphQLRequest({
-      httpGraphQLRequest: { method: req.method.toUpperCase(), headers, search: searchOf(req.url), body },
-      context: () => context(req, res),
-    });
-    const response = batch && req.method === 'POST' && Array.isArray(req.body) ? await runBatch(batch.schema, req.body, run) : await run(req.body);
+    const run = (body: unknown) =>
+      server.executeHTTPGraphQLRequest({
+        httpGraphQLRequest: { method: req.method.toUpperCase(), headers, search: searchOf(req.url), body },
+        context: () => context(req, res),
+      });
+    const response =
+      batch && req.method === 'POST' && Array.isArray(req.body)
+        ? await runBatch(batch.schema, req.body, run)
+        : await run(req.body);
     for (const [key, value] of response.headers) res.setHeader(key, value);
     res.statusCode = response.status || 200;
     if (response.body.kind === 'complete') {

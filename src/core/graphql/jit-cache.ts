@@ -66,7 +66,8 @@ export class LruCache<V> {
     this.delete(key);
     this.map.set(key, { value, weight });
     this.total += weight;
-    while (this.map.size > this.maxEntries || (this.total > this.maxWeight && this.map.size > 1)) this.delete(this.map.keys().next().value as string);
+    while (this.map.size > this.maxEntries || (this.total > this.maxWeight && this.map.size > 1))
+      this.delete(this.map.keys().next().value as string);
   }
 
   clear(): void {
@@ -90,7 +91,11 @@ const caches = new WeakMap<GraphQLSchema, LruCache<JitEntry>>();
 export function jitCacheOf(schema: GraphQLSchema): LruCache<JitEntry> {
   let cache = caches.get(schema);
   if (!cache) {
-    cache = new LruCache<JitEntry>(JIT_CACHE_LIMITS.maxEntries, JIT_CACHE_LIMITS.maxFields, JIT_CACHE_LIMITS.maxDocumentFields);
+    cache = new LruCache<JitEntry>(
+      JIT_CACHE_LIMITS.maxEntries,
+      JIT_CACHE_LIMITS.maxFields,
+      JIT_CACHE_LIMITS.maxDocumentFields,
+    );
     caches.set(schema, cache);
   }
   return cache;

@@ -23,7 +23,13 @@ type ExecutorRequest = Parameters<Executor>[0];
 /** graphql-js `execute`, exactly as Apollo runs it without a gateway. */
 function runWithGraphqlJs(schema: GraphQLSchema, rc: ExecutorRequest): Promise<ExecutionResult> | ExecutionResult {
   const { request, document } = rc;
-  return execute({ schema, document, contextValue: rc.context, variableValues: request.variables, operationName: request.operationName });
+  return execute({
+    schema,
+    document,
+    contextValue: rc.context,
+    variableValues: request.variables,
+    operationName: request.operationName,
+  });
 }
 
 /**
@@ -56,7 +62,12 @@ export function expandedFieldCount(document: DocumentNode, operation: OperationD
   return count(operation.selectionSet);
 }
 
-function compiledFor(schema: GraphQLSchema, cache: LruCache<JitEntry>, rc: ExecutorRequest, operation: OperationDefinitionNode): JitEntry {
+function compiledFor(
+  schema: GraphQLSchema,
+  cache: LruCache<JitEntry>,
+  rc: ExecutorRequest,
+  operation: OperationDefinitionNode,
+): JitEntry {
   // The operation is resolved from the document by its name, so text + name identify the compiled query.
   const name = operation.name?.value;
   const key = `${rc.queryHash ?? rc.source}\n${name ?? ''}`;
@@ -81,7 +92,11 @@ function compiledFor(schema: GraphQLSchema, cache: LruCache<JitEntry>, rc: Execu
 function asGraphqlJsError(error: GraphQLError): GraphQLError {
   const thrown = error.originalError;
   if (thrown instanceof GraphQLError && Array.isArray(thrown.path)) return thrown;
-  const originalError = thrown ?? (error.message.startsWith('Cannot return null for non-nullable field') ? new Error(error.message) : new GraphQLError(error.message));
+  const originalError =
+    thrown ??
+    (error.message.startsWith('Cannot return null for non-nullable field')
+      ? new Error(error.message)
+      : new GraphQLError(error.message));
   const rebuilt = new GraphQLError(error.message, { path: error.path, originalError, extensions: error.extensions });
   return Object.assign(rebuilt, { locations: error.locations });
 }
@@ -132,4 +147,3 @@ export function jitGateway(schema: GraphQLSchema): Gateway {
     },
   };
 }
-

@@ -1,4 +1,13 @@
-import { getNamedType, getNullableType, isCompositeType, isLeafType, isListType, isObjectType, type GraphQLField, type GraphQLSchema } from 'graphql';
+import {
+  getNamedType,
+  getNullableType,
+  isCompositeType,
+  isLeafType,
+  isListType,
+  isObjectType,
+  type GraphQLField,
+  type GraphQLSchema,
+} from 'graphql';
 import { Extensions } from 'type-graphql';
 import { ParamError } from '../errors/domain-errors';
 
@@ -61,13 +70,15 @@ function pageTypeNames(schema: GraphQLSchema): Set<string> {
   const names = new Set<string>();
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
-    for (const f of Object.values(type.getFields())) if (f.args.some((a) => a.name === 'perPage')) names.add(getNamedType(f.type).name);
+    for (const f of Object.values(type.getFields()))
+      if (f.args.some((a) => a.name === 'perPage')) names.add(getNamedType(f.type).name);
   }
   return names;
 }
 
 /** A page's item lists (`nodes`, `edges`): bounded, and counted, by the paged field that returned the page. */
-export const isPageItems = (pages: ReadonlySet<string>, typeName: string, fieldName: string) => (fieldName === 'nodes' || fieldName === 'edges') && pages.has(typeName);
+export const isPageItems = (pages: ReadonlySet<string>, typeName: string, fieldName: string) =>
+  (fieldName === 'nodes' || fieldName === 'edges') && pages.has(typeName);
 
 /**
  * `Type.field` of every list of objects without perPage and without @MaxItems, and of every list of
@@ -85,7 +96,12 @@ export function unboundedLists(schema: GraphQLSchema): string[] {
         continue;
       }
       if (!isCompositeType(getNamedType(f.type))) continue;
-      if (f.args.some((a) => a.name === 'perPage') || isPageItems(pages, type.name, f.name) || maxItemsOf(f) !== undefined) continue;
+      if (
+        f.args.some((a) => a.name === 'perPage') ||
+        isPageItems(pages, type.name, f.name) ||
+        maxItemsOf(f) !== undefined
+      )
+        continue;
       out.push(`${type.name}.${f.name}`);
     }
   }
@@ -95,11 +111,13 @@ export function unboundedLists(schema: GraphQLSchema): string[] {
 /** The `limit` argument of a bounded list: absent → the bound; outside 1..bound → 400. */
 export function servedLimit(limit: number | null | undefined, max: number): number {
   if (limit === undefined || limit === null) return max;
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > max) throw new ParamError(`limit must be between 1 and ${max}`);
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > max)
+    throw new ParamError(`limit must be between 1 and ${max}`);
   return limit;
 }
 
 /** The argument's description (one text for every bounded list). */
-export const limitDescription = (max: number) => `How many items to serve (1 to ${max}, default ${max}); the query's complexity counts this many.`;
+export const limitDescription = (max: number) =>
+  `How many items to serve (1 to ${max}, default ${max}); the query's complexity counts this many.`;
 
 export { pageTypeNames };

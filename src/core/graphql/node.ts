@@ -126,20 +126,34 @@ export function globalIds(schema: GraphQLSchema, modules: readonly AppModule[]):
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || !node || !type.getInterfaces().some((i) => i.name === 'Node')) continue;
     const defs = registry.byType.get(type.name);
-    if (!defs?.length) throw new Error(`type ${type.name} implements Node but no module declares its global id (AppModule.nodes)`);
-    for (const def of defs) if (!registry.byClass.has(def.gidClass)) throw new Error(`no module loads ${def.gidClass} nodes (AppModule.nodes, load)`);
+    if (!defs?.length)
+      throw new Error(`type ${type.name} implements Node but no module declares its global id (AppModule.nodes)`);
+    for (const def of defs)
+      if (!registry.byClass.has(def.gidClass))
+        throw new Error(`no module loads ${def.gidClass} nodes (AppModule.nodes, load)`);
     const fields = type.getFields();
     const [first] = defs;
-    const classOf = defs.length === 1 ? () => first.gidClass : (row: Row) => (defs.find((d) => d.of?.(row as never)) ?? first).gidClass;
+    const classOf =
+      defs.length === 1
+        ? () => first.gidClass
+        : (row: Row) => (defs.find((d) => d.of?.(row as never)) ?? first).gidClass;
     const key = first.key ?? 'id';
     // A per-row class reads what `of` reads: no `reads` then (nested lists select every column).
-    setResolver(fields.id, (row) => globalIdOf(classOf(row), row[key] as string | number), defs.length === 1 ? [key] : undefined);
+    setResolver(
+      fields.id,
+      (row) => globalIdOf(classOf(row), row[key] as string | number),
+      defs.length === 1 ? [key] : undefined,
+    );
     if (fields.databaseId) setResolver(fields.databaseId, (row) => row.id, ['id']);
   }
   return schema;
 }
 
-function setResolver(field: GraphQLField<unknown, unknown> | undefined, resolve: (row: Row) => unknown, reads: string[] | undefined): void {
+function setResolver(
+  field: GraphQLField<unknown, unknown> | undefined,
+  resolve: (row: Row) => unknown,
+  reads: string[] | undefined,
+): void {
   if (!field) return;
   field.resolve = (row) => resolve(row as Row);
   // core/graphql/reads.ts: what nested lists must select for these fields.
@@ -169,7 +183,8 @@ function checkedGlobalId(registry: Registry, id: string): GlobalId {
   if (!gid) throw new ParamError(`${shown(id)} is not a global id (gid://gitlab/<Class>/<id>)`);
   const def = registry.byClass.get(gid.gidClass);
   if (!def) throw new ParamError(`${shown(id)}: no type has global ids of class ${gid.gidClass}`);
-  if ((def.key ?? 'id') === 'id' && !/^\d+$/.test(gid.key)) throw new ParamError(`${shown(id)} is not a global id: ${gid.gidClass} ids are numbers`);
+  if ((def.key ?? 'id') === 'id' && !/^\d+$/.test(gid.key))
+    throw new ParamError(`${shown(id)} is not a global id: ${gid.gidClass} ids are numbers`);
   return gid;
 }
 
@@ -186,16 +201,30 @@ async function resolveNode(ctx: RequestCtx, registry: Registry, id: string): Pro
 
 @Resolver()
 export class NodeResolver {
-  @Query(() => Node, { nullable: true, description: 'The object with this global id, or null when it does not exist or the caller may not see it.' })
+  @Query(() => Node, {
+    nullable: true,
+    description: 'The object with this global id, or null when it does not exist or the caller may not see it.',
+  })
   @Allow('anonymous')
-  node(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo): Promise<object | null> {
+  node(
+    @Arg('id', () => ID) id: string,
+    @Ctx() ctx: RequestCtx,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<object | null> {
     return resolveNode(ctx, registryOfSchema(info.schema), id);
   }
 
-  @Query(() => [Node], { nullable: 'items', description: `The objects with these global ids, in their order (null for each one missing or not visible); at most ${MAX_NODES} ids.` })
+  @Query(() => [Node], {
+    nullable: 'items',
+    description: `The objects with these global ids, in their order (null for each one missing or not visible); at most ${MAX_NODES} ids.`,
+  })
   @Allow('anonymous')
   @MaxItems(MAX_NODES, { countOf: 'ids' })
-  nodes(@Arg('ids', () => [ID]) ids: string[], @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo): Promise<(object | null)[]> {
+  nodes(
+    @Arg('ids', () => [ID]) ids: string[],
+    @Ctx() ctx: RequestCtx,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<(object | null)[]> {
     if (ids.length > MAX_NODES) throw new ParamError(`ids: at most ${MAX_NODES} ids per request (${ids.length} given)`);
     const registry = registryOfSchema(info.schema);
     // Every id is checked before anything loads: one malformed id fails the field.

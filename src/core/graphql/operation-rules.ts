@@ -1,4 +1,11 @@
-import { GraphQLError, type ASTVisitor, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode, type ValidationContext } from 'graphql';
+import {
+  GraphQLError,
+  type ASTVisitor,
+  type DocumentNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type ValidationContext,
+} from 'graphql';
 import { operationCost, queryLimitError, type OperationCost } from './query-limits';
 
 /**
@@ -9,7 +16,9 @@ export function knownOperationTypeRule(context: ValidationContext): ASTVisitor {
   return {
     OperationDefinition(node) {
       if (!context.getSchema().getRootType(node.operation)) {
-        context.reportError(new GraphQLError(`This service does not support ${node.operation} operations`, { nodes: node }));
+        context.reportError(
+          new GraphQLError(`This service does not support ${node.operation} operations`, { nodes: node }),
+        );
       }
     },
   };
@@ -23,12 +32,22 @@ const fixedCosts = new WeakMap<OperationDefinitionNode, OperationCost>();
  * size depends on them), before execution: over a limit → HTTP 400 with QUERY_TOO_DEEP /
  * QUERY_TOO_COMPLEX. An operation without variables costs the same every time: computed once.
  */
-export function queryLimitCheck(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown> | undefined): GraphQLError | undefined {
+export function queryLimitCheck(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown> | undefined,
+): GraphQLError | undefined {
   return queryLimitError(checkedCost(schema, document, operation, variables));
 }
 
 /** The depth and complexity queryLimitCheck compares with the limits (also what `queryComplexity` answers). */
-export function checkedCost(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown> | undefined): OperationCost {
+export function checkedCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown> | undefined,
+): OperationCost {
   if (operation.variableDefinitions?.length) return operationCost(schema, document, operation, variables ?? {});
   let cost = fixedCosts.get(operation);
   if (!cost) {

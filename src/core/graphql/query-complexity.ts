@@ -4,9 +4,14 @@ import { Allow } from '../auth/allow';
 import type { RequestCtx } from '../context/request-ctx';
 import { MAX_COMPLEXITY, MAX_DEPTH, operationCost, type OperationCost } from './query-limits';
 
-@ObjectType('QueryComplexity', { description: 'The cost of the operation this field is part of, as the limits count it (GitLab\'s queryComplexity).' })
+@ObjectType('QueryComplexity', {
+  description: "The cost of the operation this field is part of, as the limits count it (GitLab's queryComplexity).",
+})
 export class QueryComplexityType {
-  @Field(() => Int, { description: 'Complexity of this operation: field values it may resolve, lists counted at their page size or bound.' })
+  @Field(() => Int, {
+    description:
+      'Complexity of this operation: field values it may resolve, lists counted at their page size or bound.',
+  })
   score!: number;
 
   @Field(() => Int, { description: 'The most complexity an operation may have.' })
@@ -32,13 +37,18 @@ export function recordOperationCost(ctx: RequestCtx, cost: OperationCost): void 
 
 /** The same walk from what a resolver sees, for an operation run outside Apollo (none does today). */
 function costFromInfo(info: GraphQLResolveInfo): OperationCost {
-  const document: DocumentNode = { kind: Kind.DOCUMENT, definitions: [info.operation, ...Object.values(info.fragments)] };
+  const document: DocumentNode = {
+    kind: Kind.DOCUMENT,
+    definitions: [info.operation, ...Object.values(info.fragments)],
+  };
   return operationCost(info.schema, document, info.operation, info.variableValues);
 }
 
 @Resolver()
 export class QueryComplexityResolver {
-  @Query(() => QueryComplexityType, { description: 'The complexity and depth of this very operation and their limits, computed before it runs.' })
+  @Query(() => QueryComplexityType, {
+    description: 'The complexity and depth of this very operation and their limits, computed before it runs.',
+  })
   @Allow('anonymous')
   queryComplexity(@Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo): QueryComplexityType {
     const cost = costs.get(ctx) ?? costFromInfo(info);

@@ -44,7 +44,12 @@ export interface CostOptions {
 }
 
 /** An integer argument's value: literal or variable (its value, else its default). */
-function intArg(field: FieldNode, name: string, variables: Record<string, unknown>, defaults: Map<string, ValueNode>): number | undefined {
+function intArg(
+  field: FieldNode,
+  name: string,
+  variables: Record<string, unknown>,
+  defaults: Map<string, ValueNode>,
+): number | undefined {
   const arg = field.arguments?.find((a) => a.name.value === name);
   let raw: unknown;
   if (arg?.value.kind === Kind.INT) raw = Number(arg.value.value);
@@ -92,7 +97,8 @@ export function operationCost(
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
   const defaults = new Map<string, ValueNode>();
-  for (const v of operation.variableDefinitions ?? []) if (v.defaultValue) defaults.set(v.variable.name.value, v.defaultValue);
+  for (const v of operation.variableDefinitions ?? [])
+    if (v.defaultValue) defaults.set(v.variable.name.value, v.defaultValue);
   const memo = new Map<string, OperationCost>();
   const inProgress = new Set<string>();
 
@@ -176,7 +182,11 @@ export function operationCost(
 }
 
 /** A list field (paged or not) of `parent` that one selection set names more than MAX_LIST_ALIASES times. */
-function overAliasedList(schema: GraphQLSchema, set: SelectionSetNode, parent: GraphQLCompositeType): OperationCost['aliasedList'] {
+function overAliasedList(
+  schema: GraphQLSchema,
+  set: SelectionSetNode,
+  parent: GraphQLCompositeType,
+): OperationCost['aliasedList'] {
   const names = new Map<string, Set<string>>();
   const collect = (s: SelectionSetNode, type: GraphQLCompositeType): OperationCost['aliasedList'] => {
     for (const sel of s.selections) {
@@ -212,11 +222,25 @@ function pageTypes(schema: GraphQLSchema): Set<string> {
 }
 
 /** The limit error for an operation, or undefined when it is within both limits. */
-export function queryLimitError(cost: OperationCost, maxDepth = MAX_DEPTH, maxCost = MAX_COMPLEXITY): GraphQLError | undefined {
+export function queryLimitError(
+  cost: OperationCost,
+  maxDepth = MAX_DEPTH,
+  maxCost = MAX_COMPLEXITY,
+): GraphQLError | undefined {
   const http = { status: 400 };
-  if (cost.depth > maxDepth) return new GraphQLError(`Query depth ${cost.depth} exceeds the maximum of ${maxDepth}`, { extensions: { code: 'QUERY_TOO_DEEP', http } });
+  if (cost.depth > maxDepth)
+    return new GraphQLError(`Query depth ${cost.depth} exceeds the maximum of ${maxDepth}`, {
+      extensions: { code: 'QUERY_TOO_DEEP', http },
+    });
   const listed = cost.aliasedList;
-  if (listed) return new GraphQLError(`Query selects the list field ${listed.field} under more than ${MAX_LIST_ALIASES} aliases in one selection; the maximum is ${MAX_LIST_ALIASES}`, { extensions: { code: 'QUERY_TOO_COMPLEX', http } });
-  if (cost.cost > maxCost) return new GraphQLError(`Query complexity ${cost.cost} exceeds the maximum of ${maxCost}`, { extensions: { code: 'QUERY_TOO_COMPLEX', http } });
+  if (listed)
+    return new GraphQLError(
+      `Query selects the list field ${listed.field} under more than ${MAX_LIST_ALIASES} aliases in one selection; the maximum is ${MAX_LIST_ALIASES}`,
+      { extensions: { code: 'QUERY_TOO_COMPLEX', http } },
+    );
+  if (cost.cost > maxCost)
+    return new GraphQLError(`Query complexity ${cost.cost} exceeds the maximum of ${maxCost}`, {
+      extensions: { code: 'QUERY_TOO_COMPLEX', http },
+    });
   return undefined;
 }

@@ -26,7 +26,13 @@ const cache = new WeakMap<readonly FieldNode[], Map<string, string>>();
  * resolver without `@Reads`, or names no single-column property: the safe answer. Computed once per
  * document field (the same AST node serves every row and, for cached documents, every request).
  */
-export function selectedColumns(em: EntityManager, entity: EntityClass<object>, info: GraphQLResolveInfo, alias: string, path: readonly string[] = []): string {
+export function selectedColumns(
+  em: EntityManager,
+  entity: EntityClass<object>,
+  info: GraphQLResolveInfo,
+  alias: string,
+  path: readonly string[] = [],
+): string {
   let byUse = cache.get(info.fieldNodes);
   if (!byUse) {
     byUse = new Map();
@@ -41,7 +47,13 @@ export function selectedColumns(em: EntityManager, entity: EntityClass<object>, 
   return columns;
 }
 
-function computeColumns(em: EntityManager, entity: EntityClass<object>, info: GraphQLResolveInfo, alias: string, path: readonly string[]): string {
+function computeColumns(
+  em: EntityManager,
+  entity: EntityClass<object>,
+  info: GraphQLResolveInfo,
+  alias: string,
+  path: readonly string[],
+): string {
   const all = `${alias}.*`;
   let type = getNamedType(info.returnType);
   for (const step of path) {

@@ -37,12 +37,27 @@ export function buildAppSchema(modules: readonly AppModule[]): Promise<GraphQLSc
     markSimpleFields();
     // Core's own root fields (queryComplexity, node, nodes) and the page types' connection fields (edges,
     // pageInfo, count: core/pagination/page.ts) next to the modules' resolvers.
-    const resolvers: NonEmptyArray<Function> = [...resolversOf(modules), QueryComplexityResolver, NodeResolver, ...pageConnectionResolvers()];
-    schema = buildSchema({ resolvers, validate: false, pubSub: NO_PUBSUB, scalarsMap: [{ type: Date, scalar: DateTimeISO }] }).then((built) => {
+    const resolvers: NonEmptyArray<Function> = [
+      ...resolversOf(modules),
+      QueryComplexityResolver,
+      NodeResolver,
+      ...pageConnectionResolvers(),
+    ];
+    schema = buildSchema({
+      resolvers,
+      validate: false,
+      pubSub: NO_PUBSUB,
+      scalarsMap: [{ type: Date, scalar: DateTimeISO }],
+    }).then((built) => {
       const unbounded = unboundedLists(built);
-      if (unbounded.length) throw new Error(`list fields without perPage or @MaxItems (core/graphql/list-bound.ts): ${unbounded.join(', ')}`);
+      if (unbounded.length)
+        throw new Error(
+          `list fields without perPage or @MaxItems (core/graphql/list-bound.ts): ${unbounded.join(', ')}`,
+        );
       // Payload twins last: each calls its old mutation's resolver as guardFields left it (mutation-payloads.ts).
-      return withMutationPayloads(guardFields(leanFieldResolvers(globalIds(nullableRootFields(built), modules), resolvers)));
+      return withMutationPayloads(
+        guardFields(leanFieldResolvers(globalIds(nullableRootFields(built), modules), resolvers)),
+      );
     });
     cache.set(modules, schema);
   }

@@ -5,7 +5,10 @@ import { Kind, type FragmentDefinitionNode, type GraphQLResolveInfo, type Select
  * fragments), e.g. `selectedFields(info, ['nodes'])` in a page resolver. Lets a list preload only
  * the relations its selection asks for, for REST documents and GraphQL queries alike.
  */
-export function selectedFields(info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments'>, path: readonly string[] = []): Set<string> {
+export function selectedFields(
+  info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments'>,
+  path: readonly string[] = [],
+): Set<string> {
   const out = new Set<string>();
   const fragments = info.fragments as Record<string, FragmentDefinitionNode> | undefined;
   const walk = (set: SelectionSetNode | undefined, depth: number, seen: Set<string>) => {

@@ -51,7 +51,13 @@ const RATE_PER_MINUTE = positiveIntSetting('SUBSCRIPTION_RATE_PER_MINUTE', 400);
 const PENDING_PER_ADDRESS = positiveIntSetting('SUBSCRIPTION_PENDING_PER_ADDRESS', 20);
 
 /** Core's own module-style settings, checked at start with the modules' (core/module/app-module.ts `envSettingsOf`). */
-export const SUBSCRIPTION_SETTINGS = [CONNECTIONS_PER_USER, PING_INTERVAL_MS, MAX_PER_USER, RATE_PER_MINUTE, PENDING_PER_ADDRESS];
+export const SUBSCRIPTION_SETTINGS = [
+  CONNECTIONS_PER_USER,
+  PING_INTERVAL_MS,
+  MAX_PER_USER,
+  RATE_PER_MINUTE,
+  PENDING_PER_ADDRESS,
+];
 
 export function subscriptionSettings(env: AppEnv): SubscriptionSettings {
   return {

@@ -33,7 +33,11 @@ function serially<T>(state: SessionSlots, task: () => Promise<T>): Promise<T> {
 }
 
 /** Resolves to the release of a slot of `userId`, or null when all `limit` are held (on any instance). */
-export async function takeSubscriptionSlot(hub: NotificationHub, userId: number, limit: number): Promise<(() => void) | null> {
+export async function takeSubscriptionSlot(
+  hub: NotificationHub,
+  userId: number,
+  limit: number,
+): Promise<(() => void) | null> {
   const session: HubSession = await hub.hold();
   let state = slotsOf.get(session.connection);
   if (!state) {
@@ -71,6 +75,8 @@ export async function takeSubscriptionSlot(hub: NotificationHub, userId: number,
       const held = mine.held.get(userId);
       held?.delete(taken);
       if (held?.size === 0) mine.held.delete(userId);
-    }).catch(() => undefined).finally(() => session.release());
+    })
+      .catch(() => undefined)
+      .finally(() => session.release());
   };
 }

@@ -4,8 +4,13 @@ import { UploadedFile } from '../http/uploaded-file';
 /** `data:<media type>;base64,<bytes>`: how a GraphQL client sends a file in JSON variables. */
 const DATA_URL = /^data:([\w.+-]+\/[\w.+-]+)?(?:;[\w-]+=[\w.+-]+)*;base64,([A-Za-z0-9+/]*={0,2})$/;
 const EXTENSION: Record<string, string> = {
-  'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/bmp': 'bmp', 'image/tiff': 'tiff',
-  'image/x-icon': 'ico', 'image/vnd.microsoft.icon': 'ico',
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/gif': 'gif',
+  'image/bmp': 'bmp',
+  'image/tiff': 'tiff',
+  'image/x-icon': 'ico',
+  'image/vnd.microsoft.icon': 'ico',
 };
 
 function fromDataUrl(value: string): UploadedFile {
@@ -24,7 +29,8 @@ function fromDataUrl(value: string): UploadedFile {
  */
 export const UploadScalar = new GraphQLScalarType({
   name: 'Upload',
-  description: 'A file: on GraphQL a base64 data URL (`data:image/png;base64,iVBORw0…`); on REST a multipart file part.',
+  description:
+    'A file: on GraphQL a base64 data URL (`data:image/png;base64,iVBORw0…`); on REST a multipart file part.',
   serialize() {
     throw new TypeError('Upload is an input-only scalar');
   },

@@ -42,8 +42,13 @@ export function addressGroup(address: string | undefined): string {
   const [head, tail = ''] = address.split('::');
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
-  const groups = address.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${groups.slice(0, 4).map((g) => parseInt(g || '0', 16).toString(16)).join(':')}::/64`;
+  const groups = address.includes('::')
+    ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => parseInt(g || '0', 16).toString(16))
+    .join(':')}::/64`;
 }
 
 interface Entry {
@@ -68,8 +73,10 @@ export function createAdmission(limits: AdmissionLimits): Admission {
 
   return {
     refusal(address) {
-      if (acknowledged >= limits.connections || pending >= limits.pending) return { status: 503, text: 'Service Unavailable' };
-      if ((pendingBy.get(addressGroup(address)) ?? 0) >= limits.pendingPerAddress) return { status: 429, text: 'Too Many Requests' };
+      if (acknowledged >= limits.connections || pending >= limits.pending)
+        return { status: 503, text: 'Service Unavailable' };
+      if ((pendingBy.get(addressGroup(address)) ?? 0) >= limits.pendingPerAddress)
+        return { status: 429, text: 'Too Many Requests' };
       return null;
     },
     track(ws, address) {

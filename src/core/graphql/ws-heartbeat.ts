@@ -8,7 +8,10 @@ import { WebSocket } from 'ws';
  * graphql-ws protocol's own `ping`/`pong` messages are answered by the protocol server and count as life.
  * One timer for all sockets.
  */
-export function startHeartbeat(clients: Set<WebSocket>, intervalMs: number): { track(ws: WebSocket): void; stop(): void } {
+export function startHeartbeat(
+  clients: Set<WebSocket>,
+  intervalMs: number,
+): { track(ws: WebSocket): void; stop(): void } {
   const heard = new WeakSet<WebSocket>();
   const timer = setInterval(() => {
     for (const ws of clients) {

@@ -23,7 +23,12 @@ export function isClientAbort(req: Request, err: Error): boolean {
   // A request read to its end is not aborted, whatever its stream state (Node destroys it after 'end').
   if (req.complete) return false;
   const code = (err as Error & { code?: string }).code;
-  return req.socket?.destroyed === true || code === 'ECONNRESET' || code === 'ECONNABORTED' || /^(Request aborted|Request closed|aborted)$/.test(err.message ?? '');
+  return (
+    req.socket?.destroyed === true ||
+    code === 'ECONNRESET' ||
+    code === 'ECONNABORTED' ||
+    /^(Request aborted|Request closed|aborted)$/.test(err.message ?? '')
+  );
 }
 
 /**
@@ -36,11 +41,18 @@ export function bodyErrorHandler(unexpected: (err: Error, req: Request, res: Res
     if (res.headersSent) return void res.end();
     // A client abort reaching here (the REST multipart parser logs its own as a warning): no error line.
     if (isClientAbort(req, err)) return void res.destroy();
-    if (err.type === 'entity.parse.failed') return sendJsonError(res, 400, { error: 'The request body is not valid JSON' });
+    if (err.type === 'entity.parse.failed')
+      return sendJsonError(res, 400, { error: 'The request body is not valid JSON' });
     if (err.type === 'entity.too.large') return sendJsonError(res, 413, { error: 'The request body is too large' });
-    if (err instanceof multer.MulterError) return sendJsonError(res, MULTER_STATUS[err.code] ?? 400, { error: `Multipart body refused: ${err.message}${err.field ? ` (${err.field})` : ''}` });
+    if (err instanceof multer.MulterError)
+      return sendJsonError(res, MULTER_STATUS[err.code] ?? 400, {
+        error: `Multipart body refused: ${err.message}${err.field ? ` (${err.field})` : ''}`,
+      });
     // busboy's own failures: truncated body, missing boundary, malformed part headers.
-    if (/^(Multipart|Unexpected end of form|Malformed part header|Unexpected end of file)/.test(err.message ?? '') && !err.status) {
+    if (
+      /^(Multipart|Unexpected end of form|Malformed part header|Unexpected end of file)/.test(err.message ?? '') &&
+      !err.status
+    ) {
       return sendJsonError(res, 400, { error: `Malformed multipart body: ${err.message}` });
     }
     const status = err.status ?? err.statusCode;

@@ -24,8 +24,10 @@ type ServerSocket = Duplex & { _httpMessage?: http.ServerResponse | null };
 /** The whole HTTP/1.1 response for `status`: JSON body, its length, and the connection closed. */
 export function clientErrorResponse(status: number): string {
   const body = JSON.stringify({ error: `${status} ${http.STATUS_CODES[status]}` });
-  return `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json\r\n`
-    + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+  return (
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+  );
 }
 
 function onClientError(err: Error & { code?: string }, socket: ServerSocket): void {

@@ -14,8 +14,21 @@ import type { NextFunction, Request, Response } from 'express';
  *   `Vary: Origin`), and other origins get no CORS headers, which browsers refuse.
  */
 export const EXPOSED_HEADERS = [
-  'Link', 'X-Total', 'X-Total-Pages', 'X-Per-Page', 'X-Page', 'X-Next-Page', 'X-Prev-Page', 'X-Request-Id',
-  'Retry-After', 'RateLimit-Name', 'RateLimit-Limit', 'RateLimit-Observed', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-ResetTime',
+  'Link',
+  'X-Total',
+  'X-Total-Pages',
+  'X-Per-Page',
+  'X-Page',
+  'X-Next-Page',
+  'X-Prev-Page',
+  'X-Request-Id',
+  'Retry-After',
+  'RateLimit-Name',
+  'RateLimit-Limit',
+  'RateLimit-Observed',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'RateLimit-ResetTime',
 ].join(', ');
 const METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
 /** How long browsers may cache a preflight (rack-cors' default). */
@@ -36,13 +49,15 @@ export function corsMiddleware(allowed: '*' | string[]) {
     const origin = req.get('origin');
     if (allowed !== '*') res.vary('Origin');
     const allow = originFor(origin);
-    const preflight = req.method === 'OPTIONS' && origin !== undefined && req.get('access-control-request-method') !== undefined;
+    const preflight =
+      req.method === 'OPTIONS' && origin !== undefined && req.get('access-control-request-method') !== undefined;
     if (preflight) {
       if (allow) {
         res.set('Access-Control-Allow-Origin', allow);
         res.set('Access-Control-Allow-Methods', METHODS);
         const asked = req.get('access-control-request-headers');
-        if (asked && asked.length <= 2048 && HEADER_LIST.test(asked.trim())) res.set('Access-Control-Allow-Headers', asked.trim());
+        if (asked && asked.length <= 2048 && HEADER_LIST.test(asked.trim()))
+          res.set('Access-Control-Allow-Headers', asked.trim());
         res.set('Access-Control-Max-Age', MAX_AGE);
       }
       res.status(204).end();
@@ -60,9 +75,15 @@ export function corsMiddleware(allowed: '*' | string[]) {
 export function parseCorsOrigins(raw: string | undefined): '*' | string[] {
   const value = (raw ?? '').trim();
   if (value === '' || value === '*') return '*';
-  const list = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const o of list) {
-    if (!/^https?:\/\/[^/\s?#]+$/.test(o)) throw new Error(`CORS_ORIGINS entries must be origins such as https://dashboard.example.com (scheme, host, optional port; no path), got "${o}"`);
+    if (!/^https?:\/\/[^/\s?#]+$/.test(o))
+      throw new Error(
+        `CORS_ORIGINS entries must be origins such as https://dashboard.example.com (scheme, host, optional port; no path), got "${o}"`,
+      );
   }
   return list;
 }

@@ -21,13 +21,24 @@ LOOPBACK.addSubnet('0.0.0.0', 8, 'ipv4');
 
 const LOCAL_NETWORK = new BlockList();
 for (const [net, bits] of [
-  ['10.0.0.0', 8], ['172.16.0.0', 12], ['192.168.0.0', 16], // private
+  ['10.0.0.0', 8],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16], // private
   ['169.254.0.0', 16], // link-local, incl. cloud metadata 169.254.169.254
   ['100.64.0.0', 10], // shared address space (carrier-grade NAT)
-  ['192.0.0.0', 24], ['198.18.0.0', 15], // IETF protocol assignments, benchmarking
-  ['224.0.0.0', 4], ['240.0.0.0', 4], // multicast, reserved and broadcast
-] as const) LOCAL_NETWORK.addSubnet(net, bits, 'ipv4');
-for (const [net, bits] of [['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['fec0::', 10]] as const) LOCAL_NETWORK.addSubnet(net, bits, 'ipv6');
+  ['192.0.0.0', 24],
+  ['198.18.0.0', 15], // IETF protocol assignments, benchmarking
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4], // multicast, reserved and broadcast
+] as const)
+  LOCAL_NETWORK.addSubnet(net, bits, 'ipv4');
+for (const [net, bits] of [
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+  ['fec0::', 10],
+] as const)
+  LOCAL_NETWORK.addSubnet(net, bits, 'ipv6');
 
 export class BlockedUrlError extends Error {
   constructor(reason: string) {
@@ -48,7 +59,8 @@ function ipv6Groups(address: string): number[] | undefined {
   const part = (s: string | undefined) => (s ? s.split(':').map((g) => parseInt(g, 16)) : []);
   const left = part(head);
   const right = part(tail);
-  const groups = tail === undefined ? left : [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
+  const groups =
+    tail === undefined ? left : [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
   return groups.length === 8 ? groups : undefined;
 }
 
@@ -104,7 +116,8 @@ export async function checkOutboundUrl(raw: string, allowLocal: boolean): Promis
   } catch {
     throw new BlockedUrlError('Only allowed schemes are http, https');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new BlockedUrlError('Only allowed schemes are http, https');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new BlockedUrlError('Only allowed schemes are http, https');
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (!host) throw new BlockedUrlError('Host cannot be resolved or invalid');
   let answers: { address: string; family: number }[];
@@ -138,12 +151,20 @@ const BODY_KEPT = 2048;
  * POSTs `body` as JSON to an already checked URL, connecting to the checked address; resolves (never
  * rejects) with what happened. `timeoutMs` bounds the whole exchange (GitLab's hooks: 10 s).
  */
-export function postJson(target: CheckedUrl, body: string, headers: Record<string, string>, opts: { timeoutMs: number; verifyTls: boolean }): Promise<OutboundResult> {
+export function postJson(
+  target: CheckedUrl,
+  body: string,
+  headers: Record<string, string>,
+  opts: { timeoutMs: number; verifyTls: boolean },
+): Promise<OutboundResult> {
   const started = process.hrtime.bigint();
   const elapsed = () => Math.round(Number(process.hrtime.bigint() - started) / 1e6);
   const pinned: LookupFunction = (_host, options, cb) => {
     const o = options as { all?: boolean };
-    if (o.all) (cb as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: target.address, family: target.family }]);
+    if (o.all)
+      (cb as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [
+        { address: target.address, family: target.family },
+      ]);
     else cb(null, target.address, target.family);
   };
   const { url } = target;
@@ -177,8 +198,12 @@ export function postJson(target: CheckedUrl, body: string, headers: Record<strin
             kept += Math.min(c.length, BODY_KEPT - kept);
           }
         });
-        res.on('end', () => done({ status: res.statusCode ?? null, body: Buffer.concat(chunks).toString('utf8'), durationMs: elapsed() }));
-        res.on('error', (e) => done({ status: res.statusCode ?? null, body: '', durationMs: elapsed(), error: e.message }));
+        res.on('end', () =>
+          done({ status: res.statusCode ?? null, body: Buffer.concat(chunks).toString('utf8'), durationMs: elapsed() }),
+        );
+        res.on('error', (e) =>
+          done({ status: res.statusCode ?? null, body: '', durationMs: elapsed(), error: e.message }),
+        );
       },
     );
     const timer = setTimeout(() => {

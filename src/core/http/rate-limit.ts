@@ -61,7 +61,10 @@ interface Lease {
 }
 
 /** `warn`: where a failed clean-up of expired windows is reported (it is retried at the next interval). */
-export function createRateLimiter(em: EntityManager, warn: (err: unknown, msg: string) => void = () => undefined): RateLimiter {
+export function createRateLimiter(
+  em: EntityManager,
+  warn: (err: unknown, msg: string) => void = () => undefined,
+): RateLimiter {
   let lastPrune = 0;
   const leases = new Map<string, Lease>();
   return {
@@ -79,7 +82,8 @@ export function createRateLimiter(em: EntityManager, warn: (err: unknown, msg: s
       // One round trip reserves a block: the window's count grows by `n`, of which the part still under
       // the limit is admitted here (the whole block while far from it; none once it is reached).
       // Once this window is known to be spent, each refused request counts one (RateLimit-Observed).
-      const n = lease && lease.windowStart === windowStart && lease.upTo >= throttle.limit ? 1 : leaseSize(throttle.limit);
+      const n =
+        lease && lease.windowStart === windowStart && lease.upTo >= throttle.limit ? 1 : leaseSize(throttle.limit);
       const [row] = await sqlRows<{ hits: number }>(
         em,
         `insert into rate_limit_counters (key, window_start, hits, expires_at) values (?, ?, ?, to_timestamp(?))
@@ -93,8 +97,9 @@ export function createRateLimiter(em: EntityManager, warn: (err: unknown, msg: s
       if (nowMs - lastPrune > PRUNE_EVERY_MS) {
         lastPrune = nowMs;
         // Expired windows of every key; several instances doing it at once only repeat the work.
-        void sqlRows(em, 'delete from rate_limit_counters where expires_at < now()')
-          .catch((err: unknown) => warn(err, 'rate limits: deleting expired counters failed; retrying at the next interval'));
+        void sqlRows(em, 'delete from rate_limit_counters where expires_at < now()').catch((err: unknown) =>
+          warn(err, 'rate limits: deleting expired counters failed; retrying at the next interval'),
+        );
       }
       return { throttle, observed: before + 1, resetAt, nowSeconds: now };
     },
@@ -149,7 +154,8 @@ export interface RequestThrottle {
 }
 
 /** A body that may hold `private_token` (JSON, form or multipart; an empty one holds nothing). */
-const mayCarryToken = (req: Request) => req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length']) > 0;
+const mayCarryToken = (req: Request) =>
+  req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length']) > 0;
 
 /**
  * Each request is charged to the identity it is served as, whatever carries its token (header, query,
@@ -162,7 +168,12 @@ const mayCarryToken = (req: Request) => req.headers['transfer-encoding'] !== und
 export function requestThrottle(deps: RequestThrottleDeps): RequestThrottle {
   const deferred = new WeakMap<Request, ThrottleConfig>();
 
-  async function charge(req: Request, res: Response, config: ThrottleConfig, token: string | undefined): Promise<boolean> {
+  async function charge(
+    req: Request,
+    res: Response,
+    config: ThrottleConfig,
+    token: string | undefined,
+  ): Promise<boolean> {
     const userId = token === undefined ? null : await deps.identify(req, token);
     const rule = userId === null ? config.unauthenticated : config.authenticatedApi;
     if (!rule) return true;
@@ -182,7 +193,11 @@ export function requestThrottle(deps: RequestThrottleDeps): RequestThrottle {
     res.once('close', () => {
       const anonymous = config.unauthenticated;
       if (!deferred.delete(req) || !anonymous) return;
-      deps.limiter.hit(`ip:${req.ip}`, anonymous, Date.now()).catch((err: unknown) => deps.warn(err, 'rate limits: counting a request answered before authentication failed'));
+      deps.limiter
+        .hit(`ip:${req.ip}`, anonymous, Date.now())
+        .catch((err: unknown) =>
+          deps.warn(err, 'rate limits: counting a request answered before authentication failed'),
+        );
     });
     return true;
   }

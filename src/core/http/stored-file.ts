@@ -27,7 +27,10 @@ export function sendStoredFile(req: Request, res: Response, file: StoredFile): v
   const etag = `"${file.sha256}"`;
   const inline = INLINE_TYPES.has(file.contentType);
   res.setHeader('Content-Type', inline ? file.contentType : 'application/octet-stream');
-  res.setHeader('Content-Disposition', `${inline ? 'inline' : 'attachment'}; filename="${headerFilename(file.filename)}"`);
+  res.setHeader(
+    'Content-Disposition',
+    `${inline ? 'inline' : 'attachment'}; filename="${headerFilename(file.filename)}"`,
+  );
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Content-Security-Policy', `default-src 'none'; sandbox; ${CSP_LOCKDOWN}`);
   res.setHeader('Cache-Control', 'max-age=0, private, must-revalidate');

@@ -106,9 +106,13 @@ export interface SealedColumn {
 }
 
 /** Every declared environment setting: core's (GraphQL subscriptions) and the modules'. */
-export const envSettingsOf = (modules: readonly AppModule[]): EnvSetting<unknown>[] => [...SUBSCRIPTION_SETTINGS, ...modules.flatMap((m) => m.settings ?? [])];
+export const envSettingsOf = (modules: readonly AppModule[]): EnvSetting<unknown>[] => [
+  ...SUBSCRIPTION_SETTINGS,
+  ...modules.flatMap((m) => m.settings ?? []),
+];
 
-export const sealedColumnsOf = (modules: readonly AppModule[]): SealedColumn[] => modules.flatMap((m) => m.sealed ?? []);
+export const sealedColumnsOf = (modules: readonly AppModule[]): SealedColumn[] =>
+  modules.flatMap((m) => m.sealed ?? []);
 
 export function defineModule(m: AppModule): AppModule {
   return m;
@@ -144,7 +148,8 @@ export function switchesOf(modules: readonly AppModule[]): (ctx: RequestCtx, nam
   };
 }
 
-export const backgroundOf = (modules: readonly AppModule[]) => modules.flatMap((m) => (m.background ? [m.background] : []));
+export const backgroundOf = (modules: readonly AppModule[]) =>
+  modules.flatMap((m) => (m.background ? [m.background] : []));
 
 export const downloadsOf = (modules: readonly AppModule[]) => modules.flatMap((m) => m.downloads ?? []);
 

@@ -62,7 +62,13 @@ export function decodeConnectionCursor(raw: string): ConnectionCursor {
   }
   if (parsed && typeof parsed === 'object' && 'o' in parsed) {
     const o = (parsed as { o: unknown }).o;
-    if (!Number.isSafeInteger(o) || (o as number) < 0 || (o as number) > MAX_POSITION || Object.keys(parsed).length !== 1) throw ParamError.invalid('cursor');
+    if (
+      !Number.isSafeInteger(o) ||
+      (o as number) < 0 ||
+      (o as number) > MAX_POSITION ||
+      Object.keys(parsed).length !== 1
+    )
+      throw ParamError.invalid('cursor');
     return { kind: 'offset', position: o as number };
   }
   return { kind: 'keyset', key: decodeCursor(raw) };

@@ -30,7 +30,9 @@ export function paginationHeaders(info: PageInfo, baseUrl: string, query: URLSea
   if (next !== null) links.push(link(next, 'next'));
   links.push(link(1, 'first'));
   if (counted) links.push(link(info.totalPages!, 'last'));
-  const totals: Record<string, string> = counted ? { 'X-Total': String(info.total), 'X-Total-Pages': String(info.totalPages) } : {};
+  const totals: Record<string, string> = counted
+    ? { 'X-Total': String(info.total), 'X-Total-Pages': String(info.totalPages) }
+    : {};
   return {
     ...totals,
     'X-Per-Page': String(info.perPage),
@@ -52,8 +54,14 @@ function pageUrl(baseUrl: string, query: URLSearchParams, perPage: number): (n: 
   const pairs = query.toString().split('&');
   // `page` is the one key named so after set(): its pair is the only one starting with "page=".
   const at = pairs.findIndex((p) => p.startsWith('page='));
-  const before = `${baseUrl}?${pairs.slice(0, at).map((p) => `${p}&`).join('')}page=`;
-  const after = pairs.slice(at + 1).map((p) => `&${p}`).join('');
+  const before = `${baseUrl}?${pairs
+    .slice(0, at)
+    .map((p) => `${p}&`)
+    .join('')}page=`;
+  const after = pairs
+    .slice(at + 1)
+    .map((p) => `&${p}`)
+    .join('');
   return (n) => `${before}${n}${after}`;
 }
 
@@ -91,7 +99,12 @@ export function linkBase(externalUrl: string, path: string): string {
  * Keyset pagination: no totals; rel="next" carries the next page's position, `next` (the parameters set
  * on the caller's query: `cursor`, or GitLab's `id_after` / `id_before` for projects), null on the last page.
  */
-export function keysetHeaders(perPage: number, next: Record<string, string> | null, baseUrl: string, query: URLSearchParams): Record<string, string> {
+export function keysetHeaders(
+  perPage: number,
+  next: Record<string, string> | null,
+  baseUrl: string,
+  query: URLSearchParams,
+): Record<string, string> {
   const headers: Record<string, string> = { 'X-Per-Page': String(perPage) };
   if (next) {
     const q = withoutCredentials(query);

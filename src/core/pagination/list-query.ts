@@ -2,7 +2,17 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotAllowedError, ParamError } from '../errors/domain-errors';
 import { sqlRows, sqlRowsBatch } from '../db/sql';
 import { decodeCursor, encodeCursor, encodeOffsetCursor, type Cursor } from './cursor';
-import { COUNT_LIMIT, connectionRequest, makePage, normalizePage, PaginationMode, type ConnectionInfo, type ConnectionInput, type ConnectionRequest, type Page } from './page';
+import {
+  COUNT_LIMIT,
+  connectionRequest,
+  makePage,
+  normalizePage,
+  PaginationMode,
+  type ConnectionInfo,
+  type ConnectionInput,
+  type ConnectionRequest,
+  type Page,
+} from './page';
 
 /**
  * One list query (docs/gitlab-compatibility.md, "Pagination"): a FROM, filters, a sort column and the row mapper. The
@@ -47,17 +57,22 @@ export interface ListQuery<T> {
 export type PageInput = ConnectionInput;
 
 const filterOf = (q: ListQuery<unknown>) => (q.where.length ? q.where.join(' and ') : 'true');
-const orderOf = (q: ListQuery<unknown>) => (q.orderBy === q.id ? `${q.id} ${q.dir}` : `${q.orderBy} ${q.dir}, ${q.id} ${q.dir}`);
+const orderOf = (q: ListQuery<unknown>) =>
+  q.orderBy === q.id ? `${q.id} ${q.dir}` : `${q.orderBy} ${q.dir}, ${q.id} ${q.dir}`;
 
 /** Counts at most COUNT_LIMIT + 1 matching rows (GitLab's `total_count_with_limit`): the cost stays flat on big tables. */
-const boundedCount = (from: string, filter: string) => `select count(*) as n from (select 1 from ${from} where ${filter} limit ${COUNT_LIMIT + 1}) counted`;
+const boundedCount = (from: string, filter: string) =>
+  `select count(*) as n from (select 1 from ${from} where ${filter} limit ${COUNT_LIMIT + 1}) counted`;
 
 /** The bounded count of a list, as a UNION ALL of its `split` branches when it has them (with the params repeated per branch). */
 function listCount(q: ListQuery<unknown>, filter: string): { sql: string; params: unknown[] } {
   if (!q.split?.length) return { sql: boundedCount(q.from, filter), params: q.params };
   const rest = q.splitOf === undefined ? filter : filterOf({ ...q, where: q.where.filter((w) => w !== q.splitOf) });
   const branches = q.split.map((b) => `select 1 from ${q.from} where ${rest} and (${b})`).join(' union all ');
-  return { sql: `select count(*) as n from (${branches} limit ${COUNT_LIMIT + 1}) counted`, params: q.split.flatMap(() => q.params) };
+  return {
+    sql: `select count(*) as n from (${branches} limit ${COUNT_LIMIT + 1}) counted`,
+    params: q.split.flatMap(() => q.params),
+  };
 }
 
 /** From this offset on, a page first skips ids only, then reads its rows (below: one plain query). */
@@ -103,19 +118,29 @@ export type PageKey = string | { match: string };
 const keyFilter = (key: PageKey) => (typeof key === 'string' ? `${key} = page_keys.k` : `(${key.match})`);
 
 /** The bounded count (GitLab's 10,000 rule) of one list per key, as one statement: rows `page_key`, `page_total`. */
-function countsByKeyStatement(q: ListQuery<unknown>, key: PageKey, keys: readonly number[]): { sql: string; params: unknown[] } {
+function countsByKeyStatement(
+  q: ListQuery<unknown>,
+  key: PageKey,
+  keys: readonly number[],
+): { sql: string; params: unknown[] } {
   return {
     sql: `select page_keys.k as page_key, (${boundedCount(q.from, `${filterOf(q)} and ${keyFilter(key)}`)}) as page_total from unnest(${intArrayLiteral(keys)}) as page_keys(k)`,
     params: q.params,
   };
 }
-const totalsOf = (rows: Record<string, unknown>[]) => new Map(rows.map((r) => [Number(r.page_key), Number(r.page_total)]));
+const totalsOf = (rows: Record<string, unknown>[]) =>
+  new Map(rows.map((r) => [Number(r.page_key), Number(r.page_total)]));
 
 /**
  * How many rows of one list each key has, at most COUNT_LIMIT (null above: as the list totals), in one
  * statement: e.g. `Runner.jobCount` across a runner list.
  */
-export async function boundedCountsByKey(em: EntityManager, q: ListQuery<unknown>, key: PageKey, keys: readonly number[]): Promise<Map<number, number | null>> {
+export async function boundedCountsByKey(
+  em: EntityManager,
+  q: ListQuery<unknown>,
+  key: PageKey,
+  keys: readonly number[],
+): Promise<Map<number, number | null>> {
   const { sql, params } = countsByKeyStatement(q, key, keys);
   const totals = totalsOf(await sqlRows(em, sql, params));
   return new Map(keys.map((k) => [Number(k), bounded(totals.get(Number(k)) ?? 0)]));
@@ -127,7 +152,13 @@ export async function boundedCountsByKey(em: EntityManager, q: ListQuery<unknown
  * round trip: a bounded count per key and a lateral page per key, whatever the number of keys and
  * the page size. Every key gets a page (empty when nothing matches).
  */
-export async function offsetPagesByKey<T>(em: EntityManager, q: ListQuery<T>, key: PageKey, keys: readonly number[], args: PageInput): Promise<Map<number, Page<T>>> {
+export async function offsetPagesByKey<T>(
+  em: EntityManager,
+  q: ListQuery<T>,
+  key: PageKey,
+  keys: readonly number[],
+  args: PageInput,
+): Promise<Map<number, Page<T>>> {
   const conn = connectionRequest(args);
   if (conn) return connectionPagesByKey(em, q, key, keys, conn);
   const req = normalizePage(args);
@@ -158,7 +189,8 @@ export async function offsetPagesByKey<T>(em: EntityManager, q: ListQuery<T>, ke
  * (lib/api/helpers/pagination_strategies.rb).
  */
 export function assertKeysetOrder(column: string, supported: readonly string[]): void {
-  if (!supported.includes(column)) throw new NotAllowedError('Keyset pagination is not yet available for this type of request');
+  if (!supported.includes(column))
+    throw new NotAllowedError('Keyset pagination is not yet available for this type of request');
 }
 
 /**
@@ -181,7 +213,11 @@ export async function keysetPage<T extends { id: number }>(
     where.push(q.orderBy === q.id ? `${q.id} ${op} ?` : `(${q.orderBy}, ${q.id}) ${op} (?, ?)`);
     params.push(...(q.orderBy === q.id ? [c.id] : [c.v, c.id]));
   }
-  const rows = await cursorRows(em, `select ${q.select} from ${q.from} where ${filterOf({ ...q, where })} order by ${orderOf(q)} limit ${req.perPage + 1}`, params);
+  const rows = await cursorRows(
+    em,
+    `select ${q.select} from ${q.from} where ${filterOf({ ...q, where })} order by ${orderOf(q)} limit ${req.perPage + 1}`,
+    params,
+  );
   const nodes = rows.slice(0, req.perPage).map(q.map);
   const last = nodes[nodes.length - 1];
   const hasNextPage = rows.length > req.perPage && !!last;
@@ -192,7 +228,17 @@ export async function keysetPage<T extends { id: number }>(
     hasNextPage,
     count: lazyCount(em, q),
   };
-  return { nodes, total: null, page: 1, perPage: req.perPage, totalPages: null, hasNextPage, pagination: PaginationMode.KEYSET, nextCursor, connection };
+  return {
+    nodes,
+    total: null,
+    page: 1,
+    perPage: req.perPage,
+    totalPages: null,
+    hasNextPage,
+    pagination: PaginationMode.KEYSET,
+    nextCursor,
+    connection,
+  };
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -224,7 +270,9 @@ function lazyCount(em: EntityManager, q: ListQuery<unknown>): () => Promise<numb
   let counted: Promise<number | null> | undefined;
   return () => {
     const c = listCount(q, filterOf(q));
-    return (counted ??= sqlRows<{ n: string | number }>(em, c.sql, c.params).then((rows) => bounded(Number(rows[0].n))));
+    return (counted ??= sqlRows<{ n: string | number }>(em, c.sql, c.params).then((rows) =>
+      bounded(Number(rows[0].n)),
+    ));
   };
 }
 
@@ -248,7 +296,11 @@ function keysetCursor(c: ConnectionRequest['after']): Cursor | undefined {
 }
 
 /** The keyset part of a connection query: filter with the cursors, order, limit (one row beyond the page). */
-function keysetSql(q: ListQuery<unknown>, conn: ConnectionRequest, extraWhere: string[] = []): { select: string; where: string[]; params: unknown[]; order: string; limit: number } {
+function keysetSql(
+  q: ListQuery<unknown>,
+  conn: ConnectionRequest,
+  extraWhere: string[] = [],
+): { select: string; where: string[]; params: unknown[]; order: string; limit: number } {
   const where = [...q.where, ...extraWhere];
   const params = [...q.params];
   const forward = q.dir === 'asc' ? '>' : '<';
@@ -266,11 +318,22 @@ function keysetSql(q: ListQuery<unknown>, conn: ConnectionRequest, extraWhere: s
     params.push(...p.params);
   }
   const order = orderOf({ ...q, dir: conn.backward ? flip(q.dir) : q.dir });
-  return { select: `${q.select}, ${q.orderBy} as ${CURSOR_V}, ${q.id} as ${CURSOR_ID}`, where, params, order, limit: conn.size + 1 };
+  return {
+    select: `${q.select}, ${q.orderBy} as ${CURSOR_V}, ${q.id} as ${CURSOR_ID}`,
+    where,
+    params,
+    order,
+    limit: conn.size + 1,
+  };
 }
 
 /** Rows of a keyset connection query (one beyond the page at most, in read order) as a page. */
-function keysetConnection<T>(q: ListQuery<T>, conn: ConnectionRequest, rows: Record<string, unknown>[], count: () => Promise<number | null>): Page<T> {
+function keysetConnection<T>(
+  q: ListQuery<T>,
+  conn: ConnectionRequest,
+  rows: Record<string, unknown>[],
+  count: () => Promise<number | null>,
+): Page<T> {
   const beyond = rows.length > conn.size;
   const kept = rows.slice(0, conn.size);
   if (conn.backward) kept.reverse();
@@ -283,19 +346,44 @@ function keysetConnection<T>(q: ListQuery<T>, conn: ConnectionRequest, rows: Rec
   // cursor bounds that side (GitLab's keyset connection does the same), else false.
   const hasNextPage = conn.backward ? !!conn.before : beyond || !!conn.before;
   const hasPreviousPage = conn.backward ? beyond || !!conn.after : !!conn.after;
-  return connectionPageOf(nodes, conn, PaginationMode.KEYSET, { cursorAt: (i) => cursors[i], hasNextPage, hasPreviousPage, count });
+  return connectionPageOf(nodes, conn, PaginationMode.KEYSET, {
+    cursorAt: (i) => cursors[i],
+    hasNextPage,
+    hasPreviousPage,
+    count,
+  });
 }
 
-function connectionPageOf<T>(nodes: T[], conn: ConnectionRequest, pagination: PaginationMode, connection: ConnectionInfo): Page<T> {
-  return { nodes, total: null, page: 1, perPage: conn.size, totalPages: null, hasNextPage: connection.hasNextPage, pagination, nextCursor: null, connection };
+function connectionPageOf<T>(
+  nodes: T[],
+  conn: ConnectionRequest,
+  pagination: PaginationMode,
+  connection: ConnectionInfo,
+): Page<T> {
+  return {
+    nodes,
+    total: null,
+    page: 1,
+    perPage: conn.size,
+    totalPages: null,
+    hasNextPage: connection.hasNextPage,
+    pagination,
+    nextCursor: null,
+    connection,
+  };
 }
 
 /** A call with first/after/last/before on one list. */
 async function connectionPage<T>(em: EntityManager, q: ListQuery<T>, conn: ConnectionRequest): Promise<Page<T>> {
   const count = lazyCount(em, q);
-  if (conn.after?.kind === 'offset' || conn.before?.kind === 'offset' || !isKeysetOrder(q)) return positionPage(em, q, conn, count);
+  if (conn.after?.kind === 'offset' || conn.before?.kind === 'offset' || !isKeysetOrder(q))
+    return positionPage(em, q, conn, count);
   const k = keysetSql(q, conn);
-  const rows = await cursorRows(em, `select ${k.select} from ${q.from} where ${filterOf({ ...q, where: k.where })} order by ${k.order} limit ${k.limit}`, k.params);
+  const rows = await cursorRows(
+    em,
+    `select ${k.select} from ${q.from} where ${filterOf({ ...q, where: k.where })} order by ${k.order} limit ${k.limit}`,
+    k.params,
+  );
   return keysetConnection(q, conn, rows, count);
 }
 
@@ -321,13 +409,19 @@ function forgedCursor(e: unknown): unknown {
  * A connection cut by position: after/before are position cursors (or none). `last` without `before`
  * needs the list's length: its bounded count (above COUNT_LIMIT rows that is a 400; page by keyset then).
  */
-async function positionPage<T>(em: EntityManager, q: ListQuery<T>, conn: ConnectionRequest, count: () => Promise<number | null>): Promise<Page<T>> {
+async function positionPage<T>(
+  em: EntityManager,
+  q: ListQuery<T>,
+  conn: ConnectionRequest,
+  count: () => Promise<number | null>,
+): Promise<Page<T>> {
   if (conn.after?.kind === 'keyset' || conn.before?.kind === 'keyset') throw ParamError.invalid('cursor');
   const start = conn.after?.kind === 'offset' ? conn.after.position + 1 : 0;
   let end = conn.before?.kind === 'offset' ? conn.before.position : undefined;
   if (conn.backward && end === undefined) {
     const n = await count();
-    if (n === null) throw new ParamError(`last without before is available on lists of at most ${COUNT_LIMIT} items here`);
+    if (n === null)
+      throw new ParamError(`last without before is available on lists of at most ${COUNT_LIMIT} items here`);
     end = n;
   }
   const from = conn.backward ? Math.max(start, end! - conn.size) : start;
@@ -339,7 +433,12 @@ async function positionPage<T>(em: EntityManager, q: ListQuery<T>, conn: Connect
   // Backward, the page ends at `before` (then items follow) or at the list's end.
   const hasNextPage = conn.backward ? !!conn.before : beyond;
   const hasPreviousPage = conn.backward ? from > 0 : start > 0;
-  return connectionPageOf(nodes, conn, PaginationMode.OFFSET, { cursorAt: (i) => encodeOffsetCursor(from + i), hasNextPage, hasPreviousPage, count });
+  return connectionPageOf(nodes, conn, PaginationMode.OFFSET, {
+    cursorAt: (i) => encodeOffsetCursor(from + i),
+    hasNextPage,
+    hasPreviousPage,
+    count,
+  });
 }
 
 /**
@@ -348,7 +447,13 @@ async function positionPage<T>(em: EntityManager, q: ListQuery<T>, conn: Connect
  * bounded counts of all keys in one statement, on the first page that asks. Position cursors are
  * served forward (first/after) only here.
  */
-async function connectionPagesByKey<T>(em: EntityManager, q: ListQuery<T>, key: PageKey, keys: readonly number[], conn: ConnectionRequest): Promise<Map<number, Page<T>>> {
+async function connectionPagesByKey<T>(
+  em: EntityManager,
+  q: ListQuery<T>,
+  key: PageKey,
+  keys: readonly number[],
+  conn: ConnectionRequest,
+): Promise<Map<number, Page<T>>> {
   const ks = `unnest(${intArrayLiteral(keys)}) as page_keys(k)`;
   // Counted only when a page's `count` is read, then for every key at once.
   let counts: Promise<Map<number, number | null>> | undefined;
@@ -358,31 +463,48 @@ async function connectionPagesByKey<T>(em: EntityManager, q: ListQuery<T>, key: 
   };
   const positional = conn.after?.kind === 'offset' || conn.before?.kind === 'offset' || !isKeysetOrder(q);
   if (positional && (conn.backward || conn.before || conn.after?.kind === 'keyset')) {
-    throw new ParamError('this nested list takes first and after only with a cursor from a page read with page/perPage');
+    throw new ParamError(
+      'this nested list takes first and after only with a cursor from a page read with page/perPage',
+    );
   }
   const byKey = new Map<number, Record<string, unknown>[]>(keys.map((k) => [Number(k), []]));
   if (positional) {
     const start = conn.after?.kind === 'offset' ? conn.after.position + 1 : 0;
     const filter = `${filterOf(q)} and ${keyFilter(key)}`;
-    const rows = await sqlRows<Record<string, unknown>>(em, `select page_keys.k as page_key, x.* from ${ks} cross join lateral (
+    const rows = await sqlRows<Record<string, unknown>>(
+      em,
+      `select page_keys.k as page_key, x.* from ${ks} cross join lateral (
         select ${q.select}, row_number() over (order by ${orderOf(q)}) as page_rn from ${q.from} where ${filter}
          order by ${orderOf(q)} limit ${conn.size + 1} offset ${start}) x
-        order by page_keys.k, x.page_rn`, q.params);
+        order by page_keys.k, x.page_rn`,
+      q.params,
+    );
     for (const r of rows) {
       const { page_key: pageKey, page_rn: _rn, ...rest } = r;
       byKey.get(Number(pageKey))?.push(rest);
     }
-    return new Map([...byKey].map(([k, list]) => {
-      const nodes = list.slice(0, conn.size).map(q.map);
-      const info: ConnectionInfo = { cursorAt: (i) => encodeOffsetCursor(start + i), hasNextPage: list.length > conn.size, hasPreviousPage: start > 0, count: countOf(k) };
-      return [k, connectionPageOf(nodes, conn, PaginationMode.OFFSET, info)];
-    }));
+    return new Map(
+      [...byKey].map(([k, list]) => {
+        const nodes = list.slice(0, conn.size).map(q.map);
+        const info: ConnectionInfo = {
+          cursorAt: (i) => encodeOffsetCursor(start + i),
+          hasNextPage: list.length > conn.size,
+          hasPreviousPage: start > 0,
+          count: countOf(k),
+        };
+        return [k, connectionPageOf(nodes, conn, PaginationMode.OFFSET, info)];
+      }),
+    );
   }
   const k = keysetSql(q, conn, [keyFilter(key)]);
-  const rows = await cursorRows(em, `select page_keys.k as page_key, x.* from ${ks} cross join lateral (
+  const rows = await cursorRows(
+    em,
+    `select page_keys.k as page_key, x.* from ${ks} cross join lateral (
       select ${k.select}, row_number() over (order by ${k.order}) as page_rn from ${q.from} where ${filterOf({ ...q, where: k.where })}
        order by ${k.order} limit ${k.limit}) x
-      order by page_keys.k, x.page_rn`, k.params);
+      order by page_keys.k, x.page_rn`,
+    k.params,
+  );
   for (const r of rows) {
     const { page_key: pageKey, page_rn: _rn, ...rest } = r;
     byKey.get(Number(pageKey))?.push(rest);

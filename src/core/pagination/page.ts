@@ -1,4 +1,14 @@
-import { ArgsType, Field, FieldResolver, Int, ObjectType, registerEnumType, Resolver, Root, type ClassType } from 'type-graphql';
+import {
+  ArgsType,
+  Field,
+  FieldResolver,
+  Int,
+  ObjectType,
+  registerEnumType,
+  Resolver,
+  Root,
+  type ClassType,
+} from 'type-graphql';
 import { ParamError } from '../errors/domain-errors';
 import { GraphQLOnly } from '../graphql/graphql-only';
 import { decodeConnectionCursor, encodeOffsetCursor, type ConnectionCursor } from './cursor';
@@ -33,19 +43,33 @@ export class PageArgs {
   perPage?: number;
 
   @GraphQLOnly()
-  @Field(() => Int, { nullable: true, description: 'Connection: the first n items after `after` (0 to 100, default 20; more is served as 100). Not with page, perPage or last.' })
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      'Connection: the first n items after `after` (0 to 100, default 20; more is served as 100). Not with page, perPage or last.',
+  })
   first?: number | null;
 
   @GraphQLOnly()
-  @Field(() => String, { nullable: true, description: 'Connection: items after this cursor (an edge `cursor` or `pageInfo.endCursor`).' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Connection: items after this cursor (an edge `cursor` or `pageInfo.endCursor`).',
+  })
   after?: string | null;
 
   @GraphQLOnly()
-  @Field(() => Int, { nullable: true, description: 'Connection: the last n items before `before` (0 to 100; more is served as 100), in list order. Not with page, perPage or first.' })
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      'Connection: the last n items before `before` (0 to 100; more is served as 100), in list order. Not with page, perPage or first.',
+  })
   last?: number | null;
 
   @GraphQLOnly()
-  @Field(() => String, { nullable: true, description: 'Connection: items before this cursor (an edge `cursor` or `pageInfo.startCursor`).' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Connection: items before this cursor (an edge `cursor` or `pageInfo.startCursor`).',
+  })
   before?: string | null;
 }
 
@@ -87,9 +111,12 @@ function connectionSize(name: string, n: number | null | undefined): number {
  */
 export function connectionRequest(args: ConnectionInput): ConnectionRequest | null {
   if (!given(args.first) && !given(args.after) && !given(args.last) && !given(args.before)) return null;
-  if (given(args.page) || given(args.perPage)) throw new ParamError('page and perPage cannot be combined with first, after, last or before');
-  if (args.pagination === PaginationMode.KEYSET || given(args.cursor)) throw new ParamError('pagination and cursor cannot be combined with first, after, last or before');
-  if (given(args.first) && given(args.last)) throw new ParamError('Can only provide either `first` or `last`, not both');
+  if (given(args.page) || given(args.perPage))
+    throw new ParamError('page and perPage cannot be combined with first, after, last or before');
+  if (args.pagination === PaginationMode.KEYSET || given(args.cursor))
+    throw new ParamError('pagination and cursor cannot be combined with first, after, last or before');
+  if (given(args.first) && given(args.last))
+    throw new ParamError('Can only provide either `first` or `last`, not both');
   const backward = given(args.last);
   const size = backward ? connectionSize('last', args.last) : connectionSize('first', args.first);
   const after = given(args.after) ? decodeConnectionCursor(args.after as string) : undefined;
@@ -172,7 +199,12 @@ export interface ConnectionInfo {
 function connectionOf(page: Page<unknown>): ConnectionInfo {
   if (page.connection) return page.connection;
   const first = (page.page - 1) * page.perPage;
-  return { cursorAt: (i) => encodeOffsetCursor(first + i), hasPreviousPage: page.page > 1, hasNextPage: page.hasNextPage, count: () => page.total };
+  return {
+    cursorAt: (i) => encodeOffsetCursor(first + i),
+    hasPreviousPage: page.page > 1,
+    hasNextPage: page.hasNextPage,
+    count: () => page.total,
+  };
 }
 
 /**
@@ -192,10 +224,15 @@ const LIMIT_TEXT = COUNT_LIMIT.toLocaleString('en-US');
 /** Relay's PageInfo (https://relay.dev/graphql/connections.htm#sec-undefined.PageInfo), shared by every list. */
 @ObjectType('PageInfo', { description: 'Where a page of a list stands (Relay cursor connections).' })
 export class PageInfoType {
-  @Field(() => Boolean, { description: 'Whether items follow this page: from one row read beyond it; with `before`, true.' })
+  @Field(() => Boolean, {
+    description: 'Whether items follow this page: from one row read beyond it; with `before`, true.',
+  })
   hasNextPage!: boolean;
 
-  @Field(() => Boolean, { description: 'Whether items precede this page: from one row read beyond it with `last`; with `after`, true (as GitLab); page > 1 in page mode.' })
+  @Field(() => Boolean, {
+    description:
+      'Whether items precede this page: from one row read beyond it with `last`; with `after`, true (as GitLab); page > 1 in page mode.',
+  })
   hasPreviousPage!: boolean;
 
   @Field(() => String, { nullable: true, description: 'Cursor of the first item; null on an empty page.' })
@@ -236,7 +273,9 @@ export function PageType<T extends object>(item: ClassType<T>, name: string) {
     @Field(() => Int, { nullable: true, description: 'Number of pages (at least 1); null when total is null.' })
     totalPages!: number | null;
 
-    @Field(() => Boolean, { description: 'Whether a next page exists (page + 1, or nextCursor in keyset mode), also when total is null.' })
+    @Field(() => Boolean, {
+      description: 'Whether a next page exists (page + 1, or nextCursor in keyset mode), also when total is null.',
+    })
     hasNextPage!: boolean;
 
     @Field(() => PaginationMode, { description: 'How this page was cut: OFFSET (page numbers) or KEYSET (cursor).' })
@@ -246,7 +285,9 @@ export function PageType<T extends object>(item: ClassType<T>, name: string) {
     nextCursor?: string | null;
   }
 
-  @ObjectType(`${name.replace(/Page$/, '')}Edge`, { description: 'An item of a list with its cursor (Relay cursor connections).' })
+  @ObjectType(`${name.replace(/Page$/, '')}Edge`, {
+    description: 'An item of a list with its cursor (Relay cursor connections).',
+  })
   class EdgeClass implements Edge<T> {
     @Field(() => String, { description: 'Pass as `after` (or `before`) to continue from this item; opaque.' })
     cursor!: string;
@@ -268,7 +309,12 @@ export function PageType<T extends object>(item: ClassType<T>, name: string) {
     pageInfo(@Root() page: Page<T>): PageInfoType {
       const c = connectionOf(page);
       const n = page.nodes.length;
-      return { hasNextPage: c.hasNextPage, hasPreviousPage: c.hasPreviousPage, startCursor: n ? c.cursorAt(0) : null, endCursor: n ? c.cursorAt(n - 1) : null };
+      return {
+        hasNextPage: c.hasNextPage,
+        hasPreviousPage: c.hasPreviousPage,
+        startCursor: n ? c.cursorAt(0) : null,
+        endCursor: n ? c.cursorAt(n - 1) : null,
+      };
     }
 
     @FieldResolver(() => Int, {

@@ -29,24 +29,31 @@ const argsKey = (args: unknown): string => JSON.stringify(canonical(args));
  * distinct argument set and `load(args, parentIds)` answers each set in one round trip, whatever the
  * number of parents (e.g. `Runner.jobCount(statuses)`: list-query.ts `boundedCountsByKey`).
  */
-export function perParent<A, V>(load: (args: A, parentIds: number[]) => Promise<Map<number, V>>): DataLoader<PerParentKey<A>, V, string> {
+export function perParent<A, V>(
+  load: (args: A, parentIds: number[]) => Promise<Map<number, V>>,
+): DataLoader<PerParentKey<A>, V, string> {
   const keyOf = (k: PerParentKey<A>) => `${k.parentId}|${argsKey(k.args)}`;
-  return new DataLoader(async (keys) => {
-    const sets = new Map<string, PerParentKey<A>[]>();
-    for (const k of keys) sets.set(argsKey(k.args), [...(sets.get(argsKey(k.args)) ?? []), k]);
-    const out = new Map<string, V>();
-    for (const [a, set] of sets) {
-      const got = await load(set[0].args, [...new Set(set.map((k) => k.parentId))]);
-      for (const [parentId, value] of got) out.set(`${parentId}|${a}`, value);
-    }
-    return keys.map((k) => (out.has(keyOf(k)) ? out.get(keyOf(k))! : new Error(`no value for parent ${k.parentId}`)));
-  }, { cacheKeyFn: keyOf });
+  return new DataLoader(
+    async (keys) => {
+      const sets = new Map<string, PerParentKey<A>[]>();
+      for (const k of keys) sets.set(argsKey(k.args), [...(sets.get(argsKey(k.args)) ?? []), k]);
+      const out = new Map<string, V>();
+      for (const [a, set] of sets) {
+        const got = await load(set[0].args, [...new Set(set.map((k) => k.parentId))]);
+        for (const [parentId, value] of got) out.set(`${parentId}|${a}`, value);
+      }
+      return keys.map((k) => (out.has(keyOf(k)) ? out.get(keyOf(k))! : new Error(`no value for parent ${k.parentId}`)));
+    },
+    { cacheKeyFn: keyOf },
+  );
 }
 
 /**
  * The same for nested lists (`Runner.jobs`, `Project.jobs`, `Project.environments`): a page per parent,
  * `pages(args, parentIds)` in one round trip per argument set (list-query.ts `offsetPagesByKey`).
  */
-export function perParentPages<A, T>(pages: (args: A, parentIds: number[]) => Promise<Map<number, Page<T>>>): DataLoader<PerParentKey<A>, Page<T>, string> {
+export function perParentPages<A, T>(
+  pages: (args: A, parentIds: number[]) => Promise<Map<number, Page<T>>>,
+): DataLoader<PerParentKey<A>, Page<T>, string> {
   return perParent<A, Page<T>>(pages);
 }

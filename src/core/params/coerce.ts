@@ -122,19 +122,25 @@ export function coerceParam(name: string, spec: ParamSpec, raw: unknown): unknow
         return n;
       });
     case 'stringArray': {
-      const items = asList(raw).map((item) => {
-        if ((typeof item !== 'string' && typeof item !== 'number') || hasNulByte(String(item))) throw ParamError.invalid(name);
-        return String(item).trim();
-      }).filter((s) => s !== '');
+      const items = asList(raw)
+        .map((item) => {
+          if ((typeof item !== 'string' && typeof item !== 'number') || hasNulByte(String(item)))
+            throw ParamError.invalid(name);
+          return String(item).trim();
+        })
+        .filter((s) => s !== '');
       if (spec.values && items.some((i) => !spec.values!.includes(i))) throw ParamError.notInSet(name);
       return spec.values ? items.map((i) => i.toUpperCase()) : items;
     }
     case 'hash': {
       if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw ParamError.invalid(name);
       const entries = Object.entries(raw as Record<string, unknown>);
-      const kept = spec.scalarEntriesOnly ? entries.filter(([, v]) => typeof v === 'string' || typeof v === 'number') : entries;
+      const kept = spec.scalarEntriesOnly
+        ? entries.filter(([, v]) => typeof v === 'string' || typeof v === 'number')
+        : entries;
       return kept.map(([key, value]) => {
-        if ((typeof value !== 'string' && typeof value !== 'number') || hasNulByte(key) || hasNulByte(String(value))) throw ParamError.invalid(name);
+        if ((typeof value !== 'string' && typeof value !== 'number') || hasNulByte(key) || hasNulByte(String(value)))
+          throw ParamError.invalid(name);
         return { key, value: String(value) };
       });
     }

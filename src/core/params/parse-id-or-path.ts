@@ -31,7 +31,11 @@ export function parseIdOrPath(raw: string | number | IdOrPath, gidClasses: reado
  * GraphQL's `group(id, fullPath)` / `project(id, fullPath)`: exactly one of them. `fullPath` is always
  * a full path (GitLab's lookup, even when it is all digits); `id` is read as above.
  */
-export function idOrFullPath(id: string | null | undefined, fullPath: string | null | undefined, gidClasses: readonly string[]): IdOrPath {
+export function idOrFullPath(
+  id: string | null | undefined,
+  fullPath: string | null | undefined,
+  gidClasses: readonly string[],
+): IdOrPath {
   if ((id == null) === (fullPath == null)) throw new ParamError('Give exactly one of id and fullPath');
   if (id != null) return parseIdOrPath(id, gidClasses);
   const path = fullPath!.replace(/^\/+|\/+$/g, '');

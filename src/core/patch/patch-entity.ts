@@ -11,7 +11,11 @@ export function inputFields(cls: ClassOf): readonly string[] {
   if (!names) {
     const all = getMetadataStorage().fields;
     const set = new Set<string>();
-    for (let c: Function | null = cls; c && c !== Object && c !== Function.prototype; c = Object.getPrototypeOf(c) as Function | null) {
+    for (
+      let c: Function | null = cls;
+      c && c !== Object && c !== Function.prototype;
+      c = Object.getPrototypeOf(c) as Function | null
+    ) {
       for (const f of all) if (f.target === c) set.add(f.name);
     }
     names = [...set];
@@ -30,7 +34,12 @@ export type PatchMapping<I> = { [K in keyof I]?: ((value: NonNullable<I[K]>) => 
  * key the input class does not declare, so a request cannot set `id`, `token` or `admin` unless the
  * input declares it. Returns the names of the fields it wrote.
  */
-export function patchEntity<T extends object, I extends Input>(entity: T, input: I, cls: ClassOf, mapping: PatchMapping<I> = {}): string[] {
+export function patchEntity<T extends object, I extends Input>(
+  entity: T,
+  input: I,
+  cls: ClassOf,
+  mapping: PatchMapping<I> = {},
+): string[] {
   const target = entity as Record<string, unknown>;
   const source = input as Record<string, unknown>;
   const written: string[] = [];

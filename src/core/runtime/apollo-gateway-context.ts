@@ -21,7 +21,13 @@ interface HeaderMapLike {
   values(): IterableIterator<string>;
 }
 interface NewRequestContext {
-  request: { query?: string; operationName?: string; variables?: Record<string, unknown>; extensions?: Record<string, unknown>; http?: { method: string; search: string; headers: HeaderMapLike } };
+  request: {
+    query?: string;
+    operationName?: string;
+    variables?: Record<string, unknown>;
+    extensions?: Record<string, unknown>;
+    http?: { method: string; search: string; headers: HeaderMapLike };
+  };
   response: { http: { status?: number; headers: HeaderMapLike } };
   [key: string]: unknown;
 }
@@ -72,18 +78,26 @@ class GatewayResponseHttp {
   }
 }
 
-type MakeContext = ((rc: NewRequestContext, server: { logger: unknown; cache: unknown }, internals: { includeStacktraceInErrorResponses: boolean }) => unknown) & { lean?: true };
+type MakeContext = ((
+  rc: NewRequestContext,
+  server: { logger: unknown; cache: unknown },
+  internals: { includeStacktraceInErrorResponses: boolean },
+) => unknown) & { lean?: true };
 
 /** Apollo's internal module, as its gateway code requires it. */
 function apolloModule(): { makeGatewayGraphQLRequestContext: MakeContext } {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require(path.join(path.dirname(require.resolve('@apollo/server')), 'utils/makeGatewayGraphQLRequestContext.js')) as { makeGatewayGraphQLRequestContext: MakeContext };
+  return require(
+    path.join(path.dirname(require.resolve('@apollo/server')), 'utils/makeGatewayGraphQLRequestContext.js'),
+  ) as { makeGatewayGraphQLRequestContext: MakeContext };
 }
 
 /** The contract the patch relies on: the module and its function are where they were (a test checks it). */
 export function apolloGatewayContextContract(): string | undefined {
   try {
-    return typeof apolloModule().makeGatewayGraphQLRequestContext === 'function' ? undefined : 'makeGatewayGraphQLRequestContext is not a function';
+    return typeof apolloModule().makeGatewayGraphQLRequestContext === 'function'
+      ? undefined
+      : 'makeGatewayGraphQLRequestContext is not a function';
   } catch (e) {
     return `@apollo/server utils/makeGatewayGraphQLRequestContext.js cannot be loaded: ${(e as Error).message}`;
   }
@@ -95,7 +109,11 @@ export function installApolloGatewayContext(): void {
   if (broken) throw new Error(`@apollo/server changed: ${broken} (see core/runtime/apollo-gateway-context.ts)`);
   const mod = apolloModule();
   if (mod.makeGatewayGraphQLRequestContext.lean) return;
-  const lean = (rc: NewRequestContext, server: { logger: unknown; cache: unknown }, internals: { includeStacktraceInErrorResponses: boolean }) => {
+  const lean = (
+    rc: NewRequestContext,
+    server: { logger: unknown; cache: unknown },
+    internals: { includeStacktraceInErrorResponses: boolean },
+  ) => {
     const request: Record<string, unknown> = {};
     if ('query' in rc.request) request.query = rc.request.query;
     if ('operationName' in rc.request) request.operationName = rc.request.operationName;
@@ -104,7 +122,11 @@ export function installApolloGatewayContext(): void {
     const http = rc.request.http;
     if (http) {
       const needQuestion = http.search !== '' && !http.search.startsWith('?');
-      request.http = { method: http.method, url: `https://unknown-url.invalid/${needQuestion ? '?' : ''}${http.search}`, headers: new FetcherHeaders(http.headers) };
+      request.http = {
+        method: http.method,
+        url: `https://unknown-url.invalid/${needQuestion ? '?' : ''}${http.search}`,
+        headers: new FetcherHeaders(http.headers),
+      };
     }
     return {
       request,

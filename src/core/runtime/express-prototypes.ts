@@ -25,7 +25,8 @@ const isClass = (f: Function) => /^class\b/.test(Function.prototype.toString.cal
 
 /** The contract the patch relies on: node's request and response constructors can be called on a new object. */
 export function expressPrototypesContract(): string | undefined {
-  if (isClass(http.IncomingMessage) || isClass(http.ServerResponse)) return 'http.IncomingMessage or http.ServerResponse became a class';
+  if (isClass(http.IncomingMessage) || isClass(http.ServerResponse))
+    return 'http.IncomingMessage or http.ServerResponse became a class';
   return undefined;
 }
 
@@ -33,7 +34,11 @@ export function expressServerOptions(app: Express): http.ServerOptions {
   const { request, response } = app as unknown as { request: object; response: object };
   if (expressPrototypesContract()) return {};
   const IncomingMessage = http.IncomingMessage as unknown as (this: object, socket: Socket) => void;
-  const ServerResponse = http.ServerResponse as unknown as (this: object, req: http.IncomingMessage, options?: object) => void;
+  const ServerResponse = http.ServerResponse as unknown as (
+    this: object,
+    req: http.IncomingMessage,
+    options?: object,
+  ) => void;
   function ExpressRequest(this: object, socket: Socket): void {
     IncomingMessage.call(this, socket);
   }

@@ -53,7 +53,12 @@ function settled(ctx: JitExecutionContext): void {
 }
 
 /** graphql-jit's `resolvePromise`, with both continuations guarded. */
-function resolvePromise(ctx: JitExecutionContext, promise: PromiseLike<unknown>, onSuccess: OnSuccess, onError: OnError): void {
+function resolvePromise(
+  ctx: JitExecutionContext,
+  promise: PromiseLike<unknown>,
+  onSuccess: OnSuccess,
+  onError: OnError,
+): void {
   ctx.promiseCounter += 1;
   promise.then(
     (result) => {
@@ -79,7 +84,11 @@ export function jitContinuationsContract(runtime?: JitRuntime): string | undefin
   } catch (e) {
     return `graphql-jit/dist/runtime.js cannot be loaded: ${(e as Error).message}`;
   }
-  if (typeof r.handleResolverResult !== 'function' || typeof r.handleListItemResult !== 'function' || typeof r.isPromise !== 'function') {
+  if (
+    typeof r.handleResolverResult !== 'function' ||
+    typeof r.handleListItemResult !== 'function' ||
+    typeof r.isPromise !== 'function'
+  ) {
     return 'jitRuntime.handleResolverResult/handleListItemResult/isPromise not found';
   }
   return undefined;

@@ -55,7 +55,12 @@ export const RUNTIME_PATCHES: readonly RuntimePatch[] = [
 ];
 
 /** Patches switched off for this process (read once: the switch is process-wide, like the node flags). */
-const switchedOff = new Set((process.env.RUNTIME_PATCHES_OFF ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+const switchedOff = new Set(
+  (process.env.RUNTIME_PATCHES_OFF ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
 
 export function patchEnabled(name: string): boolean {
   return !switchedOff.has(name);

@@ -17,12 +17,15 @@ interface NetInternals {
 
 /** The contract the supervisor relies on: the internal is still a function. */
 export function serverHandleContract(): string | undefined {
-  return typeof (net as unknown as NetInternals)._createServerHandle === 'function' ? undefined : 'net._createServerHandle is not a function';
+  return typeof (net as unknown as NetInternals)._createServerHandle === 'function'
+    ? undefined
+    : 'net._createServerHandle is not a function';
 }
 
 /** A bound, not listening, server handle for address:port; a negative errno when the bind failed. */
 export function createServerHandle(address: string, port: number, family: number): ServerHandle | number {
   const create = (net as unknown as NetInternals)._createServerHandle;
-  if (typeof create !== 'function') throw new Error(`node changed: ${serverHandleContract()} (see core/runtime/node-server-handle.ts)`);
+  if (typeof create !== 'function')
+    throw new Error(`node changed: ${serverHandleContract()} (see core/runtime/node-server-handle.ts)`);
   return create(address, port, family);
 }

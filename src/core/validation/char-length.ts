@@ -38,7 +38,14 @@ export function cutToChars(s: string, max: number): string {
   let end = 0;
   for (let n = 0; n < max; n += 1) {
     const c = s.charCodeAt(end);
-    end += c >= 0xd800 && c <= 0xdbff && end + 1 < s.length && s.charCodeAt(end + 1) >= 0xdc00 && s.charCodeAt(end + 1) <= 0xdfff ? 2 : 1;
+    end +=
+      c >= 0xd800 &&
+      c <= 0xdbff &&
+      end + 1 < s.length &&
+      s.charCodeAt(end + 1) >= 0xdc00 &&
+      s.charCodeAt(end + 1) <= 0xdfff
+        ? 2
+        : 1;
   }
   return s.slice(0, end);
 }

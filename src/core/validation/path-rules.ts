@@ -22,16 +22,74 @@ export const isValidGroupName = (name: string) => GROUP_NAME.test(name);
 export const isValidProjectName = (name: string) => PROJECT_NAME.test(name);
 
 export const TOP_LEVEL_RESERVED = new Set([
-  '-', '.well-known', '404.html', '422.html', '500.html', '502.html', '503.html', 'abuse_reports', 'admin', 'api',
-  'apple-touch-icon-precomposed.png', 'apple-touch-icon.png', 'assets', 'autocomplete', 'ci', 'dashboard', 'deploy.html',
-  'explore', 'favicon.ico', 'files', 'groups', 'header_logo_dark.png', 'header_logo_light.png', 'health_check', 'help',
-  'import', 'invites', 'jwt', 'koding', 'notification_settings', 'oauth', 'profile', 'projects', 'public', 'robots.txt',
-  's', 'search', 'sent_notifications', 'slash-command-logo.png', 'snippets', 'u', 'unsubscribes', 'uploads', 'users',
+  '-',
+  '.well-known',
+  '404.html',
+  '422.html',
+  '500.html',
+  '502.html',
+  '503.html',
+  'abuse_reports',
+  'admin',
+  'api',
+  'apple-touch-icon-precomposed.png',
+  'apple-touch-icon.png',
+  'assets',
+  'autocomplete',
+  'ci',
+  'dashboard',
+  'deploy.html',
+  'explore',
+  'favicon.ico',
+  'files',
+  'groups',
+  'header_logo_dark.png',
+  'header_logo_light.png',
+  'health_check',
+  'help',
+  'import',
+  'invites',
+  'jwt',
+  'koding',
+  'notification_settings',
+  'oauth',
+  'profile',
+  'projects',
+  'public',
+  'robots.txt',
+  's',
+  'search',
+  'sent_notifications',
+  'slash-command-logo.png',
+  'snippets',
+  'u',
+  'unsubscribes',
+  'uploads',
+  'users',
 ]);
 
 export const SUBGROUP_RESERVED = new Set([
-  '-', 'badges', 'blame', 'blob', 'builds', 'commits', 'create', 'create_dir', 'edit', 'environments', 'files',
-  'find_file', 'gitlab-lfs', 'info', 'new', 'preview', 'raw', 'refs', 'tree', 'update', 'wikis',
+  '-',
+  'badges',
+  'blame',
+  'blob',
+  'builds',
+  'commits',
+  'create',
+  'create_dir',
+  'edit',
+  'environments',
+  'files',
+  'find_file',
+  'gitlab-lfs',
+  'info',
+  'new',
+  'preview',
+  'raw',
+  'refs',
+  'tree',
+  'update',
+  'wikis',
 ]);
 
 /** Converts a project name into a default path (GitLab's `parameterize`). */
@@ -52,7 +110,13 @@ export type FormatRule = readonly [test: (value: string) => boolean, message: st
  * GitLab's name/path/username checks, first failing message only: blank, longer than 255, format,
  * then reserved names (groups, projects and users share it).
  */
-export function checkNameOrPath(bag: FieldErrorBag, field: string, value: string | null | undefined, format?: FormatRule, reserved?: ReadonlySet<string>): void {
+export function checkNameOrPath(
+  bag: FieldErrorBag,
+  field: string,
+  value: string | null | undefined,
+  format?: FormatRule,
+  reserved?: ReadonlySet<string>,
+): void {
   if (!value) bag.add(field, MSG.blank);
   else if (longerThan(value, 255)) bag.add(field, MSG.tooLong);
   else if (format && !format[0](value)) bag.add(field, format[1]);

@@ -57,11 +57,14 @@ export function shape(name: string, fields: Record<string, WireField>): WireShap
 
 type Src = string | FieldOpts | undefined;
 /** `(from?, opts?)` or `(opts)`: an omitted source is filled in by shape() from the key. */
-const args = (a: Src, b: FieldOpts | undefined): [string, FieldOpts] => (typeof a === 'string' ? [a, b ?? {}] : ['', a ?? {}]);
-const scalar = (type: WireScalar, extra: Partial<ScalarField> = {}) => (a?: Src, b?: FieldOpts): ScalarField => {
-  const [from, o] = args(a, b);
-  return { kind: 'scalar', from, type, ...extra, ...o };
-};
+const args = (a: Src, b: FieldOpts | undefined): [string, FieldOpts] =>
+  typeof a === 'string' ? [a, b ?? {}] : ['', a ?? {}];
+const scalar =
+  (type: WireScalar, extra: Partial<ScalarField> = {}) =>
+  (a?: Src, b?: FieldOpts): ScalarField => {
+    const [from, o] = args(a, b);
+    return { kind: 'scalar', from, type, ...extra, ...o };
+  };
 
 export const int = scalar('integer');
 export const num = scalar('number');
@@ -72,11 +75,21 @@ export const date = scalar('date');
 export const json = scalar('json');
 export const strList = scalar('string', { array: true });
 /** GraphQL enum value → GitLab string: `lowerEnum(VALUES)` or `lowerEnum('from', VALUES)`. */
-export function lowerEnum(a: string | readonly string[], b?: readonly string[] | FieldOpts, c: FieldOpts = {}): ScalarField {
-  const [from, values, o] = typeof a === 'string' ? [a, b as readonly string[], c] : ['', a, (b as FieldOpts | undefined) ?? {}];
+export function lowerEnum(
+  a: string | readonly string[],
+  b?: readonly string[] | FieldOpts,
+  c: FieldOpts = {},
+): ScalarField {
+  const [from, values, o] =
+    typeof a === 'string' ? [a, b as readonly string[], c] : ['', a, (b as FieldOpts | undefined) ?? {}];
   return { kind: 'scalar', from, type: 'string', lowerEnum: true, enumValues: values, ...o };
 }
-export const computed = (from: string, type: WireScalar, map: (v: unknown) => unknown): ScalarField => ({ kind: 'scalar', from, type, map });
+export const computed = (from: string, type: WireScalar, map: (v: unknown) => unknown): ScalarField => ({
+  kind: 'scalar',
+  from,
+  type,
+  map,
+});
 /** Nested shape: `obj(Shape)` or `obj('from', Shape)`; `list` for arrays of it. */
 function nested(array: boolean) {
   return (a: string | WireShape, b?: WireShape | FieldOpts, c: FieldOpts = {}): ObjectField => {
@@ -145,7 +158,10 @@ export function present(s: WireShape, data: Record<string, unknown>): Record<str
     if ((v === null || v === undefined) && f.omitIfNull) continue;
     if (f.kind === 'object') {
       if (v === null || v === undefined) out[key] = null;
-      else out[key] = f.array ? (v as Record<string, unknown>[]).map((x) => present(f.shape, x)) : present(f.shape, v as Record<string, unknown>);
+      else
+        out[key] = f.array
+          ? (v as Record<string, unknown>[]).map((x) => present(f.shape, x))
+          : present(f.shape, v as Record<string, unknown>);
     } else {
       out[key] = presentScalar(f, v);
     }
@@ -187,7 +203,9 @@ function presenterOf(s: WireShape): Presenter {
     let expr: string;
     if (f.kind === 'object') {
       const sub = nestedRef(f.shape);
-      expr = f.array ? `(v = ${v}) === null || v === undefined ? null : v.map(${sub})` : `(v = ${v}) === null || v === undefined ? null : ${sub}(v)`;
+      expr = f.array
+        ? `(v = ${v}) === null || v === undefined ? null : v.map(${sub})`
+        : `(v = ${v}) === null || v === undefined ? null : ${sub}(v)`;
     } else if (f.map) {
       expr = `${ref(f.map)}(${v})`;
     } else if (f.lowerEnum) {
@@ -234,8 +252,13 @@ export type JsonSchema = Record<string, unknown>;
 
 function scalarSchema(f: ScalarField): JsonSchema {
   const base: JsonSchema =
-    f.type === 'timestamp' ? { type: 'string', format: 'date-time' } : f.type === 'date' ? { type: 'string', format: 'date' }
-      : f.type === 'json' ? { description: 'any JSON value' } : { type: f.type };
+    f.type === 'timestamp'
+      ? { type: 'string', format: 'date-time' }
+      : f.type === 'date'
+        ? { type: 'string', format: 'date' }
+        : f.type === 'json'
+          ? { description: 'any JSON value' }
+          : { type: f.type };
   if (f.enumValues) base.enum = f.enumValues.map((v) => v.toLowerCase());
   const item = f.nullable ? { ...base, nullable: true } : base;
   return f.array ? { type: 'array', items: base } : item;

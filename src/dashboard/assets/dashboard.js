@@ -86,7 +86,8 @@ const VARIABLES = {
   runner: (id) => ({ id: Number(id), perPage: JOBS_PER_PAGE }),
   runnerChanged: (id) => ({ id: id === undefined ? undefined : Number(id) }),
   /** The next jobs page after `jobs` (a JobPage connection), or null at the end: Relay cursors. */
-  runnerJobsAfter: (id, jobs) => (jobs.pageInfo.hasNextPage ? { id: Number(id), perPage: JOBS_PER_PAGE, after: jobs.pageInfo.endCursor } : null),
+  runnerJobsAfter: (id, jobs) =>
+    jobs.pageInfo.hasNextPage ? { id: Number(id), perPage: JOBS_PER_PAGE, after: jobs.pageInfo.endCursor } : null,
 };
 
 /** What the page reads of any list it asked for: more rows exist, and how many in all (null: > 10,000). */
@@ -125,7 +126,20 @@ const groupHref = (fullPath) => `#/groups/${fullPath.split('/').map(encodeURICom
 const runnerHref = (id) => `#/runners/${encodeURIComponent(id)}`;
 
 function table(id, headers, rows) {
-  return h('table', { id }, h('thead', {}, h('tr', {}, headers.map((x) => h('th', { class: x.startsWith('#') ? 'num' : '' }, x.replace(/^#/, ''))))), h('tbody', {}, rows));
+  return h(
+    'table',
+    { id },
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        headers.map((x) => h('th', { class: x.startsWith('#') ? 'num' : '' }, x.replace(/^#/, ''))),
+      ),
+    ),
+    h('tbody', {}, rows),
+  );
 }
 
 function section(id, title, ...content) {
@@ -183,7 +197,11 @@ function reportErrors(result) {
 }
 
 function showWho(user) {
-  document.getElementById('who').textContent = user ? `@${user.username}${user.isAdmin ? ' (admin)' : ''}` : token.get() ? 'token not accepted' : 'anonymous';
+  document.getElementById('who').textContent = user
+    ? `@${user.username}${user.isAdmin ? ' (admin)' : ''}`
+    : token.get()
+      ? 'token not accepted'
+      : 'anonymous';
   document.getElementById('forget-token').hidden = !token.get();
 }
 
@@ -343,67 +361,120 @@ const live = createLive(
 let screenSubs = [];
 function watch(query, variables, onData) {
   document.body.dataset.subscriptions = String(screenSubs.length + 1);
-  screenSubs.push(live.subscribe(query, variables, (result) => {
-    if (result.errors && result.errors.length) showError(result.errors.map((e) => `live: ${codeOf(e) || 'ERROR'}: ${e.message}`).join('\n'));
-    if (result.data) onData(result.data);
-  }));
+  screenSubs.push(
+    live.subscribe(query, variables, (result) => {
+      if (result.errors && result.errors.length)
+        showError(result.errors.map((e) => `live: ${codeOf(e) || 'ERROR'}: ${e.message}`).join('\n'));
+      if (result.data) onData(result.data);
+    }),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
 // Screen 1: instance overview.
 
 function groupRow(g, child) {
-  return h('tr', { class: child ? 'child' : '', dataset: { group: g.fullPath } },
+  return h(
+    'tr',
+    { class: child ? 'child' : '', dataset: { group: g.fullPath } },
     h('td', {}, h('a', { href: groupHref(g.fullPath) }, g.name), ' ', h('span', { class: 'muted' }, g.fullPath)),
     h('td', { class: 'num' }, count(g.projectsCount)),
     h('td', { class: 'num' }, count(g.descendantGroupsCount)),
-    h('td', { class: 'num' }, count(g.groupMembersCount)));
+    h('td', { class: 'num' }, count(g.groupMembersCount)),
+  );
 }
 
 function latestJobCell(r) {
   if (!r.jobs) return h('td', { class: 'hint' }, 'not visible');
   const job = r.jobs.nodes[0];
   if (!job) return h('td', { class: 'muted' }, 'no jobs');
-  return h('td', {}, badge(job.status, `status-${job.status}`), ' ', job.name, ' ', h('span', { class: 'muted' }, `${job.project.pathWithNamespace} · ${when(job.createdAt)}`));
+  return h(
+    'td',
+    {},
+    badge(job.status, `status-${job.status}`),
+    ' ',
+    job.name,
+    ' ',
+    h('span', { class: 'muted' }, `${job.project.pathWithNamespace} · ${when(job.createdAt)}`),
+  );
 }
 
 function runnerRow(r) {
-  return h('tr', { dataset: { runner: String(r.id) } },
+  return h(
+    'tr',
+    { dataset: { runner: String(r.id) } },
     h('td', {}, h('a', { href: runnerHref(r.id) }, `#${r.id}`), ' ', r.description),
-    h('td', { class: 'status' }, badge(r.status, `status-${r.status}`), r.paused ? [' ', badge('paused', 'paused')] : null),
+    h(
+      'td',
+      { class: 'status' },
+      badge(r.status, `status-${r.status}`),
+      r.paused ? [' ', badge('paused', 'paused')] : null,
+    ),
     h('td', {}, r.isShared ? 'shared' : 'specific'),
-    latestJobCell(r));
+    latestJobCell(r),
+  );
 }
 
 function broadcastItem(m) {
-  const el = h('div', { class: 'broadcast', dataset: { message: String(m.id) } }, m.message, ' ', h('span', { class: 'muted' }, `until ${when(m.endsAt)}`));
+  const el = h(
+    'div',
+    { class: 'broadcast', dataset: { message: String(m.id) } },
+    m.message,
+    ' ',
+    h('span', { class: 'muted' }, `until ${when(m.endsAt)}`),
+  );
   // CSSOM (not a style attribute): allowed by the CSP; invalid colours are ignored by the browser.
   el.style.backgroundColor = m.color || '';
   el.style.color = m.font || '';
   return el;
 }
 
-const gatesText = (gates) => gates.map((g) => `${g.key}=${Array.isArray(g.value) ? g.value.join(',') : g.value}`).join('; ');
-const flagRow = (f) => h('tr', { dataset: { flag: f.name } }, h('td', {}, f.name), h('td', {}, badge(f.state, `state-${f.state}`)), h('td', { class: 'muted' }, gatesText(f.gates)));
+const gatesText = (gates) =>
+  gates.map((g) => `${g.key}=${Array.isArray(g.value) ? g.value.join(',') : g.value}`).join('; ');
+const flagRow = (f) =>
+  h(
+    'tr',
+    { dataset: { flag: f.name } },
+    h('td', {}, f.name),
+    h('td', {}, badge(f.state, `state-${f.state}`)),
+    h('td', { class: 'muted' }, gatesText(f.gates)),
+  );
 
 function accessHint(errors, field, what) {
   const e = fieldError(errors, field);
   const code = e ? codeOf(e) : '';
-  return h('p', { class: 'hint' }, code === 'UNAUTHENTICATED' ? `${what}: sign in with a token.` : `${what}: administrators only.`);
+  return h(
+    'p',
+    { class: 'hint' },
+    code === 'UNAUTHENTICATED' ? `${what}: sign in with a token.` : `${what}: administrators only.`,
+  );
 }
 
 function renderOverview(data, errors) {
   const messages = section('broadcasts', 'Active broadcast messages');
   if (data.broadcastMessages) {
     const list = h('div', { id: 'broadcast-list' }, data.broadcastMessages.nodes.map(broadcastItem));
-    messages.append(list, h('p', { class: 'muted empty-note' }, data.broadcastMessages.nodes.length ? '' : 'None active.'));
+    messages.append(
+      list,
+      h('p', { class: 'muted empty-note' }, data.broadcastMessages.nodes.length ? '' : 'None active.'),
+    );
   } else messages.append(accessHint(errors, 'broadcastMessages', 'Broadcast messages'));
 
   const groups = section('groups', 'Groups');
   if (data.groups) {
-    const rows = data.groups.nodes.flatMap((g) => [groupRow(g, false), ...g.subgroups.nodes.map((s) => groupRow(s, true))]);
+    const rows = data.groups.nodes.flatMap((g) => [
+      groupRow(g, false),
+      ...g.subgroups.nodes.map((s) => groupRow(s, true)),
+    ]);
     groups.append(table('groups-table', ['Group', '#Projects', '#Subgroups', '#Members'], rows));
-    if (listInfo(data.groups).more) groups.append(h('p', { class: 'muted' }, `First ${data.groups.nodes.length} of ${count(listInfo(data.groups).total)} top-level groups.`));
+    if (listInfo(data.groups).more)
+      groups.append(
+        h(
+          'p',
+          { class: 'muted' },
+          `First ${data.groups.nodes.length} of ${count(listInfo(data.groups).total)} top-level groups.`,
+        ),
+      );
     if (!data.groups.nodes.length) groups.append(h('p', { class: 'muted' }, 'No group visible.'));
   } else groups.append(accessHint(errors, 'groups', 'Groups'));
 
@@ -411,7 +482,10 @@ function renderOverview(data, errors) {
   const runners = section('runners', data.allRunners ? 'Runner fleet' : 'Your runners');
   if (fleet) {
     runners.append(table('runners-table', ['Runner', 'Status', 'Type', 'Latest job'], fleet.nodes.map(runnerRow)));
-    if (listInfo(fleet).more) runners.append(h('p', { class: 'muted' }, `First ${fleet.nodes.length} of ${count(listInfo(fleet).total)} runners.`));
+    if (listInfo(fleet).more)
+      runners.append(
+        h('p', { class: 'muted' }, `First ${fleet.nodes.length} of ${count(listInfo(fleet).total)} runners.`),
+      );
   } else runners.append(accessHint(errors, 'runners', 'Runners'));
 
   const flags = section('flags', 'Feature flags');
@@ -462,33 +536,88 @@ function renderGroup(data, errors, fullPath) {
   const crumbs = h('p', { class: 'muted' }, h('a', { href: '#/' }, 'Overview'));
   if (!g) {
     const e = fieldError(errors, 'group');
-    main.replaceChildren(crumbs, section('group', fullPath, h('p', { class: 'hint' }, e && codeOf(e) === 'NOT_FOUND' ? 'No such group, or not visible with this token.' : 'This group could not be loaded.')));
+    main.replaceChildren(
+      crumbs,
+      section(
+        'group',
+        fullPath,
+        h(
+          'p',
+          { class: 'hint' },
+          e && codeOf(e) === 'NOT_FOUND'
+            ? 'No such group, or not visible with this token.'
+            : 'This group could not be loaded.',
+        ),
+      ),
+    );
     return;
   }
   if (g.parent) crumbs.append(' / ', h('a', { href: groupHref(g.parent.fullPath) }, g.parent.name));
   crumbs.append(' / ', g.name);
-  const details = h('section', { id: 'group' },
+  const details = h(
+    'section',
+    { id: 'group' },
     h('h1', {}, g.fullName),
     g.description ? h('p', { id: 'group-description' }, g.description) : null,
-    h('dl', { class: 'details' },
-      h('dt', {}, 'Path'), h('dd', {}, g.fullPath),
-      h('dt', {}, 'Visibility'), h('dd', {}, g.visibility.toLowerCase()),
-      h('dt', {}, 'Created'), h('dd', {}, when(g.createdAt)),
-      h('dt', {}, 'Projects'), h('dd', { id: 'group-projects-count' }, count(g.projectsCount)),
-      h('dt', {}, 'Subgroups (all depths)'), h('dd', {}, count(g.descendantGroupsCount)),
-      h('dt', {}, 'Members'), h('dd', {}, count(g.groupMembersCount))));
+    h(
+      'dl',
+      { class: 'details' },
+      h('dt', {}, 'Path'),
+      h('dd', {}, g.fullPath),
+      h('dt', {}, 'Visibility'),
+      h('dd', {}, g.visibility.toLowerCase()),
+      h('dt', {}, 'Created'),
+      h('dd', {}, when(g.createdAt)),
+      h('dt', {}, 'Projects'),
+      h('dd', { id: 'group-projects-count' }, count(g.projectsCount)),
+      h('dt', {}, 'Subgroups (all depths)'),
+      h('dd', {}, count(g.descendantGroupsCount)),
+      h('dt', {}, 'Members'),
+      h('dd', {}, count(g.groupMembersCount)),
+    ),
+  );
   const subgroups = section('subgroups', 'Subgroups');
-  if (g.subgroups.nodes.length) subgroups.append(table('subgroups-table', ['Group', '#Projects', '#Subgroups', '#Members'], g.subgroups.nodes.map((s) => groupRow(s, false))));
+  if (g.subgroups.nodes.length)
+    subgroups.append(
+      table(
+        'subgroups-table',
+        ['Group', '#Projects', '#Subgroups', '#Members'],
+        g.subgroups.nodes.map((s) => groupRow(s, false)),
+      ),
+    );
   else subgroups.append(h('p', { class: 'muted' }, 'No subgroups.'));
-  if (listInfo(g.subgroups).more) subgroups.append(h('p', { class: 'muted' }, `First ${g.subgroups.nodes.length} of ${count(listInfo(g.subgroups).total)}.`));
+  if (listInfo(g.subgroups).more)
+    subgroups.append(
+      h('p', { class: 'muted' }, `First ${g.subgroups.nodes.length} of ${count(listInfo(g.subgroups).total)}.`),
+    );
   const projects = section('projects', 'Projects');
   if (g.projects.length) {
-    projects.append(table('projects-table', ['Project', 'Visibility', 'Last activity'], g.projects.map((p) => h('tr', { dataset: { project: p.pathWithNamespace } },
-      h('td', {}, p.name, ' ', h('span', { class: 'muted' }, p.pathWithNamespace), p.archived ? [' ', badge('archived')] : null, p.description ? h('div', { class: 'muted' }, p.description) : null),
-      h('td', {}, p.visibility.toLowerCase()),
-      h('td', {}, when(p.lastActivityAt))))));
+    projects.append(
+      table(
+        'projects-table',
+        ['Project', 'Visibility', 'Last activity'],
+        g.projects.map((p) =>
+          h(
+            'tr',
+            { dataset: { project: p.pathWithNamespace } },
+            h(
+              'td',
+              {},
+              p.name,
+              ' ',
+              h('span', { class: 'muted' }, p.pathWithNamespace),
+              p.archived ? [' ', badge('archived')] : null,
+              p.description ? h('div', { class: 'muted' }, p.description) : null,
+            ),
+            h('td', {}, p.visibility.toLowerCase()),
+            h('td', {}, when(p.lastActivityAt)),
+          ),
+        ),
+      ),
+    );
   } else projects.append(h('p', { class: 'muted' }, 'No projects.'));
-  if (g.projectsCount !== null && g.projectsCount > g.projects.length) projects.append(h('p', { class: 'muted' }, `First ${g.projects.length} of ${count(g.projectsCount)}.`));
+  if (g.projectsCount !== null && g.projectsCount > g.projects.length)
+    projects.append(h('p', { class: 'muted' }, `First ${g.projects.length} of ${count(g.projectsCount)}.`));
   main.replaceChildren(crumbs, details, subgroups, projects);
 }
 
@@ -496,42 +625,83 @@ function renderGroup(data, errors, fullPath) {
 // Screen 3: a runner, its jobs newest first with infinite scroll.
 
 function runnerDetails(id, r) {
-  return h('section', { id: 'runner' },
+  return h(
+    'section',
+    { id: 'runner' },
     h('h1', {}, `Runner #${id}`, ' ', h('span', { id: 'runner-description' }, r.description)),
-    h('dl', { class: 'details' },
-      h('dt', {}, 'Status'), h('dd', { id: 'runner-status', class: 'status' }, badge(r.status, `status-${r.status}`), r.paused ? [' ', badge('paused', 'paused')] : null),
-      h('dt', {}, 'Type'), h('dd', {}, r.isShared ? 'shared' : 'specific'),
-      h('dt', {}, 'Tags'), h('dd', {}, r.tagList.length ? r.tagList.join(', ') : '—', r.runUntagged ? ' (also untagged jobs)' : ''),
-      h('dt', {}, 'Locked'), h('dd', {}, r.locked ? 'yes' : 'no'),
+    h(
+      'dl',
+      { class: 'details' },
+      h('dt', {}, 'Status'),
+      h(
+        'dd',
+        { id: 'runner-status', class: 'status' },
+        badge(r.status, `status-${r.status}`),
+        r.paused ? [' ', badge('paused', 'paused')] : null,
+      ),
+      h('dt', {}, 'Type'),
+      h('dd', {}, r.isShared ? 'shared' : 'specific'),
+      h('dt', {}, 'Tags'),
+      h('dd', {}, r.tagList.length ? r.tagList.join(', ') : '—', r.runUntagged ? ' (also untagged jobs)' : ''),
+      h('dt', {}, 'Locked'),
+      h('dd', {}, r.locked ? 'yes' : 'no'),
       r.contactedAt !== undefined ? [h('dt', {}, 'Last contact'), h('dd', {}, when(r.contactedAt))] : null,
-      r.version ? [h('dt', {}, 'Version'), h('dd', {}, [r.version, r.platform, r.architecture].filter(Boolean).join(' · '))] : null,
-      r.projects ? [h('dt', {}, 'Projects'), h('dd', {}, r.projects.map((p) => p.pathWithNamespace).join(', ') || '—')] : null));
+      r.version
+        ? [h('dt', {}, 'Version'), h('dd', {}, [r.version, r.platform, r.architecture].filter(Boolean).join(' · '))]
+        : null,
+      r.projects
+        ? [h('dt', {}, 'Projects'), h('dd', {}, r.projects.map((p) => p.pathWithNamespace).join(', ') || '—')]
+        : null,
+    ),
+  );
 }
 
-const jobRow = (j) => h('tr', { dataset: { job: String(j.id) } },
-  h('td', { class: 'num' }, `#${j.id}`),
-  h('td', {}, badge(j.status, `status-${j.status}`)),
-  h('td', {}, j.name, ' ', h('span', { class: 'muted' }, j.stage)),
-  h('td', {}, j.ref),
-  h('td', {}, j.project.pathWithNamespace),
-  h('td', {}, when(j.createdAt)),
-  h('td', { class: 'num' }, j.duration === null ? '—' : `${Math.round(j.duration)} s`));
+const jobRow = (j) =>
+  h(
+    'tr',
+    { dataset: { job: String(j.id) } },
+    h('td', { class: 'num' }, `#${j.id}`),
+    h('td', {}, badge(j.status, `status-${j.status}`)),
+    h('td', {}, j.name, ' ', h('span', { class: 'muted' }, j.stage)),
+    h('td', {}, j.ref),
+    h('td', {}, j.project.pathWithNamespace),
+    h('td', {}, when(j.createdAt)),
+    h('td', { class: 'num' }, j.duration === null ? '—' : `${Math.round(j.duration)} s`),
+  );
 
 function renderRunner(data, errors, id, isCurrent) {
   const r = data.runner;
   const crumbs = h('p', { class: 'muted' }, h('a', { href: '#/' }, 'Overview'), ' / ', `Runner #${id}`);
   if (!r) {
     const e = fieldError(errors, 'runner');
-    main.replaceChildren(crumbs, section('runner', `Runner #${id}`, h('p', { class: 'hint' }, e && codeOf(e) === 'NOT_FOUND' ? 'No such runner, or not visible with this token.' : 'This runner could not be loaded.')));
+    main.replaceChildren(
+      crumbs,
+      section(
+        'runner',
+        `Runner #${id}`,
+        h(
+          'p',
+          { class: 'hint' },
+          e && codeOf(e) === 'NOT_FOUND'
+            ? 'No such runner, or not visible with this token.'
+            : 'This runner could not be loaded.',
+        ),
+      ),
+    );
     return;
   }
   const jobs = section('jobs-section', 'Jobs (newest first)');
   main.replaceChildren(crumbs, runnerDetails(id, r), jobs);
-  if (!r.jobs) jobs.append(h('p', { class: 'hint' }, 'Jobs are listed for administrators and the runner\u2019s owners.'));
+  if (!r.jobs)
+    jobs.append(h('p', { class: 'hint' }, 'Jobs are listed for administrators and the runner\u2019s owners.'));
   else {
     const note = h('p', { id: 'jobs-note', class: 'muted' });
     const sentinel = h('div', { class: 'sentinel', id: 'jobs-sentinel' });
-    jobs.append(table('jobs', ['#Job', 'Status', 'Name', 'Ref', 'Project', 'Created', '#Duration'], r.jobs.nodes.map(jobRow)), note, sentinel);
+    jobs.append(
+      table('jobs', ['#Job', 'Status', 'Name', 'Ref', 'Project', 'Created', '#Duration'], r.jobs.nodes.map(jobRow)),
+      note,
+      sentinel,
+    );
     scrollJobs(id, r.jobs, note, sentinel, isCurrent);
   }
   if (!data.currentUser) return;
@@ -555,7 +725,9 @@ function scrollJobs(id, first, note, sentinel, isCurrent) {
   let busy = false;
   const describe = () => {
     document.body.dataset.jobs = String(body.children.length);
-    note.textContent = listInfo(last).more ? `${body.children.length} of ${count(listInfo(last).total)} jobs — scroll for more` : `All ${body.children.length} jobs.`;
+    note.textContent = listInfo(last).more
+      ? `${body.children.length} of ${count(listInfo(last).total)} jobs — scroll for more`
+      : `All ${body.children.length} jobs.`;
   };
   describe();
   if (!VARIABLES.runnerJobsAfter(id, last)) return;
@@ -600,7 +772,8 @@ function route() {
   let m;
   try {
     if (hash === '/') return { screen: 'overview' };
-    if ((m = /^\/groups\/(.+)$/.exec(hash))) return { screen: 'group', fullPath: m[1].split('/').map(decodeURIComponent).join('/') };
+    if ((m = /^\/groups\/(.+)$/.exec(hash)))
+      return { screen: 'group', fullPath: m[1].split('/').map(decodeURIComponent).join('/') };
     if ((m = /^\/runners\/([^/]+)$/.exec(hash))) return { screen: 'runner', id: decodeURIComponent(m[1]) };
   } catch {
     // A malformed %-sequence: an unknown page.
@@ -637,7 +810,15 @@ async function render(opts) {
       showError('The token was not accepted (revoked, expired or mistyped): forget it, or enter another one.');
     }
     if (!result.data) {
-      main.replaceChildren(h('p', { class: 'hint' }, token.get() && result.status === 401 ? 'The token was not accepted: forget it or enter another one.' : 'Nothing to show.'));
+      main.replaceChildren(
+        h(
+          'p',
+          { class: 'hint' },
+          token.get() && result.status === 401
+            ? 'The token was not accepted: forget it or enter another one.'
+            : 'Nothing to show.',
+        ),
+      );
     } else if (r.screen === 'overview') renderOverview(data, result.errors);
     else if (r.screen === 'group') renderGroup(data, result.errors, r.fullPath);
     else renderRunner(data, result.errors, r.id, isCurrent);

@@ -3,7 +3,11 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import { sqlRows } from '../../core/db/sql';
 import { groupLevelsSql, projectLevelsSql } from './visibility-sql';
 
-async function levels(ctx: RequestCtx, sql: (ids: readonly number[]) => string, ids: readonly number[]): Promise<number[]> {
+async function levels(
+  ctx: RequestCtx,
+  sql: (ids: readonly number[]) => string,
+  ids: readonly number[],
+): Promise<number[]> {
   if (!ctx.user) return ids.map(() => 0);
   const rows = await sqlRows<{ id: number; level: number }>(ctx.em, sql(ids));
   const map = new Map(rows.map((r) => [Number(r.id), Number(r.level)]));

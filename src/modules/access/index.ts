@@ -3,4 +3,8 @@ import { accessLoaders } from './access.loaders';
 import { GroupMember, ProjectMember } from './member.entity';
 
 /** Memberships, access levels, visibility and the object-level policy used by every resource. */
-export const accessModule = defineModule({ name: 'access', entities: [GroupMember, ProjectMember], loaders: accessLoaders });
+export const accessModule = defineModule({
+  name: 'access',
+  entities: [GroupMember, ProjectMember],
+  loaders: accessLoaders,
+});

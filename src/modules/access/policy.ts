@@ -37,7 +37,8 @@ export const policy = {
   canEnvironment: (user: User | null, level: number, jobsEnabled: boolean, action: EnvironmentAction) =>
     !!user && jobsEnabled && (user.admin || level >= ENVIRONMENT_ROLE[action]),
   /** Fork a project (GitLab 10.3's :fork_project): Reporter or above, a project open to the caller (public; internal for non-external users), or admin. */
-  canForkProject: (user: User | null, level: number, openToCaller: boolean) => !!user && (user.admin || openToCaller || level >= AccessLevel.REPORTER),
+  canForkProject: (user: User | null, level: number, openToCaller: boolean) =>
+    !!user && (user.admin || openToCaller || level >= AccessLevel.REPORTER),
   /** Delete a project, or remove its fork relation: Owner (personal namespace owner or group owner) or admin. */
   canDeleteProject: (user: User | null, level: number) => !!user && (user.admin || level >= AccessLevel.OWNER),
   /** Group statistics and custom attributes: administrators only (spec 5.3). */
@@ -45,11 +46,13 @@ export const policy = {
   /** Group custom attributes (fields and list filters): administrators only. */
   canSeeCustomAttributes: (user: User | null) => !!user && user.admin,
   /** A project in a personal namespace: its owner or an admin. */
-  canCreateProjectInUserNamespace: (user: User | null, ownerId: number | null) => !!user && (user.admin || user.id === ownerId),
+  canCreateProjectInUserNamespace: (user: User | null, ownerId: number | null) =>
+    !!user && (user.admin || user.id === ownerId),
   /** The per-user project limit binds everyone but administrators. */
   hasProjectLimit: (user: User) => !user.admin,
   /** Personal projects allowed: external users have none (GitLab forces projects_limit to 0 for them). */
   projectsLimit: (user: User) => (user.external ? 0 : user.projectsLimit),
   /** Reading a private user's email and admin flag: self or admin. */
-  canSeePrivateUserFields: (viewer: User | null, subjectId: number) => !!viewer && (viewer.admin || viewer.id === subjectId),
+  canSeePrivateUserFields: (viewer: User | null, subjectId: number) =>
+    !!viewer && (viewer.admin || viewer.id === subjectId),
 };

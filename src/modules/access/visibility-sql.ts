@@ -10,7 +10,8 @@ import { VISIBILITY_LEVEL } from './visibility.type';
 const uid = (user: User) => Number(user.id);
 
 /** A membership or share counts until its expires_at day (GitLab removes expired members daily). */
-export const activeMembership = (alias: string) => `(${alias}.expires_at is null or ${alias}.expires_at > current_date)`;
+export const activeMembership = (alias: string) =>
+  `(${alias}.expires_at is null or ${alias}.expires_at > current_date)`;
 
 export function intArray(ids: readonly number[]): string {
   return `'{${ids.map((id) => Math.trunc(Number(id))).join(',')}}'::int[]`;
@@ -20,7 +21,8 @@ export function intArray(ids: readonly number[]): string {
  * The user's active direct group memberships as an array subquery: PostgreSQL runs it once per
  * statement (an InitPlan), so predicates built on it cost one index lookup of group_members.
  */
-const memberGroups = (user: User) => `array(select gm.group_id from group_members gm where gm.user_id = ${uid(user)} and ${activeMembership('gm')})`;
+const memberGroups = (user: User) =>
+  `array(select gm.group_id from group_members gm where gm.user_id = ${uid(user)} and ${activeMembership('gm')})`;
 
 /** Predicate on a namespaces alias: at or below one of the user's groups (GIN index namespaces_traversal_ids_gin). */
 const inMemberTree = (user: User, alias: string) => `${alias}.traversal_ids && ${memberGroups(user)}`;
@@ -33,7 +35,9 @@ const inMemberTree = (user: User, alias: string) => `${alias}.traversal_ids && $
 const memberTree = (user: User) => `array(select d.id from namespaces d where ${inMemberTree(user, 'd')})`;
 
 /** Projects reached other than through a namespace: direct project membership, shares with a group of the member tree. */
-const directProjects = (user: User) => `array(select pm.project_id from project_members pm where pm.user_id = ${uid(user)} and ${activeMembership('pm')}
+const directProjects = (
+  user: User,
+) => `array(select pm.project_id from project_members pm where pm.user_id = ${uid(user)} and ${activeMembership('pm')}
     union all select pl.project_id from project_group_links pl where pl.group_id = any(${memberTree(user)}) and ${activeMembership('pl')})`;
 
 /**

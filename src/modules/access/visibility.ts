@@ -26,14 +26,20 @@ export async function groupVisibility(ctx: RequestCtx, alias: string): Promise<s
  * The disjoint halves of a signed-in non-admin caller's project (or group) visibility predicate, for
  * `ListQuery.split`: visible by level, else by membership. Undefined for admins and anonymous callers (one predicate).
  */
-function splitVisibility(ctx: RequestCtx, alias: string, authorized: (user: NonNullable<RequestCtx['user']>, alias: string) => string): string[] | undefined {
+function splitVisibility(
+  ctx: RequestCtx,
+  alias: string,
+  authorized: (user: NonNullable<RequestCtx['user']>, alias: string) => string,
+): string[] | undefined {
   if (!ctx.user || policy.isAdmin(ctx.user)) return undefined;
   const level = levelPredicate(alias, ctx.user);
   return [level, `not (${level}) and ${authorized(ctx.user, alias)}`];
 }
 
-export const projectVisibilitySplit = async (ctx: RequestCtx, alias: string) => splitVisibility(ctx, alias, authorizedProject);
-export const groupVisibilitySplit = async (ctx: RequestCtx, alias: string) => splitVisibility(ctx, alias, authorizedGroup);
+export const projectVisibilitySplit = async (ctx: RequestCtx, alias: string) =>
+  splitVisibility(ctx, alias, authorizedProject);
+export const groupVisibilitySplit = async (ctx: RequestCtx, alias: string) =>
+  splitVisibility(ctx, alias, authorizedGroup);
 
 /**
  * Predicate on a namespaces alias for the namespaces API: admins all; others their own namespace and

@@ -6,14 +6,21 @@ export enum Visibility {
   PUBLIC = 'PUBLIC',
 }
 
-registerEnumType(Visibility, { name: 'Visibility', description: 'private, internal or public (GitLab visibility levels 0, 10, 20).' });
+registerEnumType(Visibility, {
+  name: 'Visibility',
+  description: 'private, internal or public (GitLab visibility levels 0, 10, 20).',
+});
 
 /** GitLab's visibility levels as stored: the one table of 0 / 10 / 20. */
 export const VISIBILITY_LEVEL: Record<Visibility, number> = { PRIVATE: 0, INTERNAL: 10, PUBLIC: 20 };
 export const VISIBILITY_REST_VALUES = ['private', 'internal', 'public'] as const;
 
 export function toVisibility(level: number): Visibility {
-  return level >= VISIBILITY_LEVEL.PUBLIC ? Visibility.PUBLIC : level >= VISIBILITY_LEVEL.INTERNAL ? Visibility.INTERNAL : Visibility.PRIVATE;
+  return level >= VISIBILITY_LEVEL.PUBLIC
+    ? Visibility.PUBLIC
+    : level >= VISIBILITY_LEVEL.INTERNAL
+      ? Visibility.INTERNAL
+      : Visibility.PRIVATE;
 }
 
 export enum SortDirection {

@@ -12,7 +12,9 @@ export class ApplicationSettingsResolver {
     return applicationSettingsService.get(ctx);
   }
 
-  @Mutation(() => ApplicationSettingsType, { description: 'Changes the given settings (at least one); administrators only.' })
+  @Mutation(() => ApplicationSettingsType, {
+    description: 'Changes the given settings (at least one); administrators only.',
+  })
   @Allow('admin')
   updateApplicationSettings(
     @Arg('input', () => UpdateApplicationSettingsInput) input: UpdateApplicationSettingsInput,
@@ -21,7 +23,9 @@ export class ApplicationSettingsResolver {
     return applicationSettingsService.update(ctx, input);
   }
 
-  @Mutation(() => ApplicationSettingsType, { description: 'A new instance runner registration token; the old one stops working.' })
+  @Mutation(() => ApplicationSettingsType, {
+    description: 'A new instance runner registration token; the old one stops working.',
+  })
   @Allow('admin')
   resetRunnersRegistrationToken(@Ctx() ctx: RequestCtx): Promise<Record<string, unknown>> {
     return applicationSettingsService.resetRunnersToken(ctx);

@@ -10,11 +10,20 @@ const tag = 'application settings';
  */
 export const applicationSettingsRoutes = defineRoutes([
   {
-    method: 'GET', path: '/application/settings', field: 'Query.applicationSettings',
-    shape: ApplicationSettingsWire, summary: 'Get the application settings (admin)', tag,
+    method: 'GET',
+    path: '/application/settings',
+    field: 'Query.applicationSettings',
+    shape: ApplicationSettingsWire,
+    summary: 'Get the application settings (admin)',
+    tag,
   },
   {
-    method: 'PUT', path: '/application/settings', field: 'Mutation.updateApplicationSettings', rules: SETTINGS_RULES,
-    shape: ApplicationSettingsWire, summary: 'Change application settings (admin); at least one setting', tag,
+    method: 'PUT',
+    path: '/application/settings',
+    field: 'Mutation.updateApplicationSettings',
+    rules: SETTINGS_RULES,
+    shape: ApplicationSettingsWire,
+    summary: 'Change application settings (admin); at least one setting',
+    tag,
   },
 ]);

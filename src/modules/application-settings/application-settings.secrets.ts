@@ -19,7 +19,10 @@ type Run = (em: EntityManager, sql: string, params: unknown[]) => Promise<unknow
 
 /** What a raw row still holds from before sealing: clear credentials, an unbound (v1) registration token. */
 export function hasLeftovers(raw: Record<string, unknown>, secrets: SecretBox): boolean {
-  return SECRET_SETTINGS.some((s) => raw[s.name] !== null && raw[s.name] !== undefined) || !secrets.isBound(String(raw.runners_registration_token_sealed));
+  return (
+    SECRET_SETTINGS.some((s) => raw[s.name] !== null && raw[s.name] !== undefined) ||
+    !secrets.isBound(String(raw.runners_registration_token_sealed))
+  );
 }
 
 /**
@@ -29,20 +32,29 @@ export function hasLeftovers(raw: Record<string, unknown>, secrets: SecretBox): 
  * a concurrent settings write or another instance's sealing wins and this one changes nothing.
  * `updated_at` is kept: the settings do not change.
  */
-export async function sealLeftovers(em: EntityManager, run: Run, raw: Record<string, unknown>, secrets: SecretBox): Promise<void> {
+export async function sealLeftovers(
+  em: EntityManager,
+  run: Run,
+  raw: Record<string, unknown>,
+  secrets: SecretBox,
+): Promise<void> {
   for (const s of SECRET_SETTINGS) {
     const clear = raw[s.name];
     if (clear === null || clear === undefined) continue;
-    await run(em, `update application_settings set "${sealedColumn(s)}" = ?, "${s.name}" = null where id = 1 and "${s.name}" = ?`, [
-      secrets.seal(String(clear), settingSlot(s)), clear,
-    ]);
+    await run(
+      em,
+      `update application_settings set "${sealedColumn(s)}" = ?, "${s.name}" = null where id = 1 and "${s.name}" = ?`,
+      [secrets.seal(String(clear), settingSlot(s)), clear],
+    );
   }
   const token = String(raw.runners_registration_token_sealed);
   // A token that does not open (another key) stays as it is; openOrNull has logged it.
   const plain = secrets.isBound(token) ? null : secrets.openOrNull(token, REGISTRATION_TOKEN_SLOT);
   if (plain !== null) {
-    await run(em, 'update application_settings set runners_registration_token_sealed = ? where id = 1 and runners_registration_token_sealed = ?', [
-      secrets.seal(plain, REGISTRATION_TOKEN_SLOT), token,
-    ]);
+    await run(
+      em,
+      'update application_settings set runners_registration_token_sealed = ? where id = 1 and runners_registration_token_sealed = ?',
+      [secrets.seal(plain, REGISTRATION_TOKEN_SLOT), token],
+    );
   }
 }

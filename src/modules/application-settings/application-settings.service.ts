@@ -7,7 +7,14 @@ import { camelCase } from '../../core/params/coerce';
 import { toVisibility } from '../access/visibility.type';
 import { SETTINGS, SETTING_BY_NAME, WEB_PASSWORD_ALIASES, type SettingDef } from './application-settings.catalogue';
 import type { SettingValue, SettingValues } from './application-settings.rules';
-import { loadRow, newRunnersToken, readRow, storeRunnersToken, updateColumns, type SettingsRow } from './application-settings.store';
+import {
+  loadRow,
+  newRunnersToken,
+  readRow,
+  storeRunnersToken,
+  updateColumns,
+  type SettingsRow,
+} from './application-settings.store';
 import { REGISTRATION_TOKEN_SLOT } from './application-settings.secrets';
 import { changesOf, checkModel, checkParameters, sentValues, toStored } from './application-settings.validation';
 
@@ -67,7 +74,11 @@ async function get(ctx: RequestCtx): Promise<Record<string, unknown>> {
 /** GitLab stores the performance bar group by id; a path that names no group clears it. */
 async function groupIdByPath(ctx: RequestCtx, path: unknown): Promise<number | null> {
   if (typeof path !== 'string' || path.trim() === '') return null;
-  const [row] = await sqlRows<{ id: number }>(ctx.em, `select id from namespaces where kind = 'group' and lower(full_path) = lower(?)`, [path.trim()]);
+  const [row] = await sqlRows<{ id: number }>(
+    ctx.em,
+    `select id from namespaces where kind = 'group' and lower(full_path) = lower(?)`,
+    [path.trim()],
+  );
   return row?.id ?? null;
 }
 
@@ -101,10 +112,22 @@ async function update(ctx: RequestCtx, input: Record<string, unknown>): Promise<
     if (changes.size > 0) {
       await updateColumns(em, ctx.secrets, changes, ctx.clock.now());
       // One audit event per changed setting, in this transaction; credentials are recorded as filtered.
-      await recordAudit(ctx, em, auditChanges({ ...INSTANCE_SCOPE, targetType: 'ApplicationSetting', targetId: 1, targetDetails: 'application_settings' },
-        [...changes.keys()].map((s) => ({ name: s.name, from: locked.values[s.name], to: merged[s.name], secret: s.secret }))));
+      await recordAudit(
+        ctx,
+        em,
+        auditChanges(
+          { ...INSTANCE_SCOPE, targetType: 'ApplicationSetting', targetId: 1, targetDetails: 'application_settings' },
+          [...changes.keys()].map((s) => ({
+            name: s.name,
+            from: locked.values[s.name],
+            to: merged[s.name],
+            secret: s.secret,
+          })),
+        ),
+      );
       // Every instance re-reads the throttles when this commits (throttles.ts).
-      if ([...changes.keys()].some((s) => s.name.startsWith('throttle_'))) await ctx.cache.invalidate(em, THROTTLES_CACHE_KEY);
+      if ([...changes.keys()].some((s) => s.name.startsWith('throttle_')))
+        await ctx.cache.invalidate(em, THROTTLES_CACHE_KEY);
     }
     return (await readRow(em, ctx.secrets))!;
   });

@@ -5,7 +5,14 @@ import { pgArray } from '../../core/db/sql';
 import { VISIBILITY_LEVEL, type Visibility } from '../access/visibility.type';
 import { STORED_SETTINGS, type SettingDef } from './application-settings.catalogue';
 import type { SettingValue, SettingValues } from './application-settings.rules';
-import { REGISTRATION_TOKEN_SLOT, SECRET_SETTINGS, hasLeftovers, sealLeftovers, sealedColumn, settingSlot } from './application-settings.secrets';
+import {
+  REGISTRATION_TOKEN_SLOT,
+  SECRET_SETTINGS,
+  hasLeftovers,
+  sealLeftovers,
+  sealedColumn,
+  settingSlot,
+} from './application-settings.secrets';
 
 /**
  * SQL of the settings row (id 1). Values are in stored form: visibility levels as numbers, decimals
@@ -22,7 +29,11 @@ export interface SettingsRow {
 const quote = (name: string) => `"${name}"`;
 
 /** Raw SQL on the entity manager's transaction when there is one (row lock, update, read-back). */
-async function sqlRows<T = Record<string, unknown>>(em: EntityManager, sql: string, params: unknown[] = []): Promise<T[]> {
+async function sqlRows<T = Record<string, unknown>>(
+  em: EntityManager,
+  sql: string,
+  params: unknown[] = [],
+): Promise<T[]> {
   return (await em.getConnection().execute(sql, params, 'all', em.getTransactionContext())) as T[];
 }
 const iso = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as ${col}`;
@@ -37,7 +48,12 @@ function toRow(r: Record<string, unknown>, secrets: SecretBox): SettingsRow {
     const sealed = r[sealedColumn(s)];
     if (typeof sealed === 'string') values[s.name] = secrets.openOrNull(sealed, settingSlot(s));
   }
-  return { values, tokenSealed: String(r.runners_registration_token_sealed), createdAt: new Date(String(r.created_at)), updatedAt: new Date(String(r.updated_at)) };
+  return {
+    values,
+    tokenSealed: String(r.runners_registration_token_sealed),
+    createdAt: new Date(String(r.created_at)),
+    updatedAt: new Date(String(r.updated_at)),
+  };
 }
 
 /** The catalogue default in stored form. */
@@ -52,7 +68,10 @@ function bind(s: SettingDef, value: SettingValue): [string, unknown[]] {
   if (value === null) return ['null', []];
   if (Array.isArray(value)) {
     const cast = s.kind === 'visibilities' ? '::int' : '';
-    return [`array(select t.x${cast} from jsonb_array_elements_text(?::jsonb) with ordinality t(x, n) order by t.n)`, [JSON.stringify(value)]];
+    return [
+      `array(select t.x${cast} from jsonb_array_elements_text(?::jsonb) with ordinality t(x, n) order by t.n)`,
+      [JSON.stringify(value)],
+    ];
   }
   return [s.kind === 'decimal' ? '?::numeric' : '?', [value]];
 }
@@ -62,7 +81,11 @@ export function newRunnersToken(): string {
   return crypto.randomBytes(15).toString('base64url');
 }
 
-export async function readRow(em: EntityManager, secrets: SecretBox, forUpdate = false): Promise<SettingsRow | undefined> {
+export async function readRow(
+  em: EntityManager,
+  secrets: SecretBox,
+  forUpdate = false,
+): Promise<SettingsRow | undefined> {
   const [r] = await sqlRows(em, forUpdate ? `${SELECT} for update` : SELECT);
   return r ? toRow(r, secrets) : undefined;
 }
@@ -82,7 +105,11 @@ export async function ensureRow(em: EntityManager, secrets: SecretBox, now: Date
   cols.push('runners_registration_token_sealed', 'runners_registration_token_digest', 'created_at', 'updated_at');
   marks.push('?', '?', '?', '?');
   params.push(secrets.seal(token, REGISTRATION_TOKEN_SLOT), secrets.digest(token), now, now);
-  await sqlRows(em, `insert into application_settings (${cols.join(', ')}) values (${marks.join(', ')}) on conflict (id) do nothing`, params);
+  await sqlRows(
+    em,
+    `insert into application_settings (${cols.join(', ')}) values (${marks.join(', ')}) on conflict (id) do nothing`,
+    params,
+  );
 }
 
 /**
@@ -104,7 +131,12 @@ function sealedBind(s: SettingDef, value: SettingValue, secrets: SecretBox): [st
 }
 
 /** Writes only the given columns (concurrent updates of different settings never undo each other). */
-export async function updateColumns(em: EntityManager, secrets: SecretBox, changes: Map<SettingDef, SettingValue>, now: Date): Promise<void> {
+export async function updateColumns(
+  em: EntityManager,
+  secrets: SecretBox,
+  changes: Map<SettingDef, SettingValue>,
+  now: Date,
+): Promise<void> {
   const sets: string[] = [];
   const params: unknown[] = [];
   for (const [s, value] of changes) {
@@ -117,7 +149,12 @@ export async function updateColumns(em: EntityManager, secrets: SecretBox, chang
   await sqlRows(em, `update application_settings set ${sets.join(', ')}, updated_at = ? where id = 1`, params);
 }
 
-export async function storeRunnersToken(em: EntityManager, secrets: SecretBox, token: string, now: Date): Promise<void> {
+export async function storeRunnersToken(
+  em: EntityManager,
+  secrets: SecretBox,
+  token: string,
+  now: Date,
+): Promise<void> {
   await sqlRows(
     em,
     'update application_settings set runners_registration_token_sealed = ?, runners_registration_token_digest = ?, updated_at = ? where id = 1',
@@ -128,6 +165,10 @@ export async function storeRunnersToken(em: EntityManager, secrets: SecretBox, t
 /** One primary-key read comparing digests: the same work whatever the token. */
 /** `digests`: of the candidate token under the current key and any previous one (a rotation in progress). */
 export async function runnersTokenDigestMatches(em: EntityManager, digests: string[]): Promise<boolean> {
-  const rows = await sqlRows(em, 'select 1 from application_settings where id = 1 and runners_registration_token_digest = any(?::text[])', [pgArray(digests)]);
+  const rows = await sqlRows(
+    em,
+    'select 1 from application_settings where id = 1 and runners_registration_token_digest = any(?::text[])',
+    [pgArray(digests)],
+  );
   return rows.length > 0;
 }

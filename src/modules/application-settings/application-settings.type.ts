@@ -40,8 +40,12 @@ function inputType(s: SettingDef): TypeFn {
   return outputType(s);
 }
 
-const field = (target: object, name: string, type: TypeFn, opts: { nullable?: boolean; description?: string; deprecationReason?: string }) =>
-  Field(type, opts)(target, name);
+const field = (
+  target: object,
+  name: string,
+  type: TypeFn,
+  opts: { nullable?: boolean; description?: string; deprecationReason?: string },
+) => Field(type, opts)(target, name);
 
 /** GET /application/settings (spec 2.5): every setting plus id, timestamps, legacy aliases and the runner token. */
 export class ApplicationSettingsType {
@@ -49,36 +53,51 @@ export class ApplicationSettingsType {
 }
 field(ApplicationSettingsType.prototype, 'id', () => Int, { description: 'Always 1.' });
 for (const s of SETTINGS) {
-  field(ApplicationSettingsType.prototype, camelCase(s.name), outputType(s), { nullable: s.nullable === true, description: s.description });
+  field(ApplicationSettingsType.prototype, camelCase(s.name), outputType(s), {
+    nullable: s.nullable === true,
+    description: s.description,
+  });
   // Lists admins write, with no maximum: the cost walk counts them high (list-bound.ts).
-  if (s.kind === 'strings' || s.kind === 'visibilities') CostItems()(ApplicationSettingsType.prototype, camelCase(s.name));
+  if (s.kind === 'strings' || s.kind === 'visibilities')
+    CostItems()(ApplicationSettingsType.prototype, camelCase(s.name));
   // Free text: counted at its bound (text-cost.ts).
-  if (s.kind === 'string' && s.maxLength && s.maxLength > TEXT_COST_CHARS) TextCost(s.maxLength)(ApplicationSettingsType.prototype, camelCase(s.name));
+  if (s.kind === 'string' && s.maxLength && s.maxLength > TEXT_COST_CHARS)
+    TextCost(s.maxLength)(ApplicationSettingsType.prototype, camelCase(s.name));
 }
 for (const alias of WEB_PASSWORD_ALIASES) {
-  field(ApplicationSettingsType.prototype, camelCase(alias), () => Boolean, { description: 'Legacy name of passwordAuthenticationEnabledForWeb.' });
+  field(ApplicationSettingsType.prototype, camelCase(alias), () => Boolean, {
+    description: 'Legacy name of passwordAuthenticationEnabledForWeb.',
+  });
 }
 field(ApplicationSettingsType.prototype, 'runnersRegistrationToken', () => String, {
   nullable: true,
-  description: 'Instance token runners register with (registerRunner); rotate with resetRunnersRegistrationToken. Null only when the stored value does not open with the configured secrets keys (logged, counted in secrets_unreadable_total).',
+  description:
+    'Instance token runners register with (registerRunner); rotate with resetRunnersRegistrationToken. Null only when the stored value does not open with the configured secrets keys (logged, counted in secrets_unreadable_total).',
 });
 field(ApplicationSettingsType.prototype, 'createdAt', () => Date, {});
 field(ApplicationSettingsType.prototype, 'updatedAt', () => Date, {});
-ObjectType('ApplicationSettings', { description: 'Instance-wide settings, administrators only.' })(ApplicationSettingsType);
+ObjectType('ApplicationSettings', { description: 'Instance-wide settings, administrators only.' })(
+  ApplicationSettingsType,
+);
 
 /** PUT /application/settings: every setting optional; at least one must be given. */
 export class UpdateApplicationSettingsInput {
   [setting: string]: unknown;
 }
 for (const s of SETTINGS) {
-  field(UpdateApplicationSettingsInput.prototype, camelCase(s.name), inputType(s), { nullable: true, description: s.description });
+  field(UpdateApplicationSettingsInput.prototype, camelCase(s.name), inputType(s), {
+    nullable: true,
+    description: s.description,
+  });
 }
 for (const alias of WEB_PASSWORD_ALIASES) {
   field(UpdateApplicationSettingsInput.prototype, camelCase(alias), () => Boolean, {
-    nullable: true, deprecationReason: 'Use passwordAuthenticationEnabledForWeb.',
+    nullable: true,
+    deprecationReason: 'Use passwordAuthenticationEnabledForWeb.',
   });
 }
 field(UpdateApplicationSettingsInput.prototype, camelCase(QUEUES_TYPO), () => [String], {
-  nullable: true, deprecationReason: 'GitLab 10.x spelling, required when throttling is enabled; stored as jobqueueThrottlingQueues.',
+  nullable: true,
+  deprecationReason: 'GitLab 10.x spelling, required when throttling is enabled; stored as jobqueueThrottlingQueues.',
 });
 InputType('UpdateApplicationSettingsInput')(UpdateApplicationSettingsInput);

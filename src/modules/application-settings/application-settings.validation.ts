@@ -2,7 +2,14 @@ import { ParamError, ValidationError } from '../../core/errors/domain-errors';
 import { FieldErrorBag } from '../../core/errors/field-error-bag';
 import { camelCase } from '../../core/params/coerce';
 import { VISIBILITY_LEVEL, type Visibility } from '../access/visibility.type';
-import { QUEUES_TYPO, SETTINGS, SETTING_BY_NAME, SETTING_LIST_MAX, WEB_PASSWORD_ALIASES, type SettingDef } from './application-settings.catalogue';
+import {
+  QUEUES_TYPO,
+  SETTINGS,
+  SETTING_BY_NAME,
+  SETTING_LIST_MAX,
+  WEB_PASSWORD_ALIASES,
+  type SettingDef,
+} from './application-settings.catalogue';
 import type { SettingValue, SettingValues } from './application-settings.rules';
 import { ruleProblems } from '../../rest/param-rules';
 import type { ParamRule } from '../../rest/route';
@@ -36,8 +43,17 @@ function valueAllowed(s: SettingDef, v: unknown): boolean {
  * service checks them for GraphQL with the same function.
  */
 const GIVEN_ORDER = [
-  'domain_blacklist_enabled', 'require_two_factor_authentication', 'shared_runners_enabled', 'metrics_enabled', 'jobqueue_throttling_enabled',
-  'captcha_enabled', 'spamfilter_enabled', 'errortracker_enabled', 'clientside_errortracker_enabled', 'devenv_enabled', 'diagram_enabled',
+  'domain_blacklist_enabled',
+  'require_two_factor_authentication',
+  'shared_runners_enabled',
+  'metrics_enabled',
+  'jobqueue_throttling_enabled',
+  'captcha_enabled',
+  'spamfilter_enabled',
+  'errortracker_enabled',
+  'clientside_errortracker_enabled',
+  'devenv_enabled',
+  'diagram_enabled',
   'housekeeping_enabled',
 ];
 /** A switch GitLab does not have goes last, as a `given` appended at the end of the params block. */
@@ -57,7 +73,8 @@ export function checkParameters(sent: Sent): void {
   const problems: string[] = [];
   for (const s of SETTINGS) {
     const v = sent.get(s.name);
-    if (v !== undefined && s.values && s.kind !== 'visibility' && !valueAllowed(s, v)) problems.push(`${s.name} does not have a valid value`);
+    if (v !== undefined && s.values && s.kind !== 'visibility' && !valueAllowed(s, v))
+      problems.push(`${s.name} does not have a valid value`);
   }
   problems.push(...ruleProblems(SETTINGS_RULES, Object.fromEntries(sent)));
   if (problems.length) throw new ParamError(problems.join(', '));
@@ -96,7 +113,11 @@ export function toStored(s: SettingDef, v: unknown): SettingValue {
 export function changesOf(sent: Sent): Map<SettingDef, unknown> {
   const changes = new Map<SettingDef, unknown>();
   for (const [name, v] of sent) {
-    const target = (WEB_PASSWORD_ALIASES as readonly string[]).includes(name) ? WEB : name === QUEUES_TYPO ? QUEUES : name;
+    const target = (WEB_PASSWORD_ALIASES as readonly string[]).includes(name)
+      ? WEB
+      : name === QUEUES_TYPO
+        ? QUEUES
+        : name;
     if (target !== name && sent.has(target)) continue; // the real name wins over its alias
     changes.set(SETTING_BY_NAME.get(target)!, v);
   }
@@ -117,13 +138,20 @@ export function checkModel(merged: SettingValues, changed: Iterable<SettingDef>)
   const bag = new FieldErrorBag();
   for (const s of changed) {
     const v = merged[s.name];
-    if (s.kind === 'strings' && Array.isArray(v) && v.length > SETTING_LIST_MAX) bag.add(s.name, `has too many entries (maximum is ${SETTING_LIST_MAX})`);
+    if (s.kind === 'strings' && Array.isArray(v) && v.length > SETTING_LIST_MAX)
+      bag.add(s.name, `has too many entries (maximum is ${SETTING_LIST_MAX})`);
     else if (s.maxLength && tooLong(v, s.maxLength)) {
-      bag.add(s.name, s.kind === 'strings' ? `has an entry that is too long (maximum is ${s.maxLength} characters)` : `is too long (maximum is ${s.maxLength} characters)`);
+      bag.add(
+        s.name,
+        s.kind === 'strings'
+          ? `has an entry that is too long (maximum is ${s.maxLength} characters)`
+          : `is too long (maximum is ${s.maxLength} characters)`,
+      );
     }
   }
   for (const s of SETTINGS) {
-    for (const rule of s.rules ?? []) for (const h of rule(merged[s.name] ?? null, merged)) bag.add(h.field ?? s.name, h.message);
+    for (const rule of s.rules ?? [])
+      for (const h of rule(merged[s.name] ?? null, merged)) bag.add(h.field ?? s.name, h.message);
   }
   if (!bag.empty) throw new ValidationError(bag.errors);
 }

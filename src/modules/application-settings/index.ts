@@ -14,7 +14,12 @@ import { Migration20261209090100ThrottlesCacheNotify } from './migrations/Migrat
 export { matchesRunnersRegistrationToken } from './runners-registration-token';
 export { knownThrottleConfig, throttleConfig } from './throttles';
 export { UNIQUE_IPS_COLUMNS, UNIQUE_IPS_JOIN, uniqueIpsRefusal, type UniqueIpsLimit } from './unique-ips';
-export { defaultVisibilityLevel, newUserDefaults, sharedRunnersDefault, visibilityRestriction } from './application-settings.effects';
+export {
+  defaultVisibilityLevel,
+  newUserDefaults,
+  sharedRunnersDefault,
+  visibilityRestriction,
+} from './application-settings.effects';
 
 /** Application settings (spec 4.18): GET/PUT /application/settings, GraphQL applicationSettings. */
 export const applicationSettingsModule = defineModule({
@@ -22,8 +27,14 @@ export const applicationSettingsModule = defineModule({
   entities: [ApplicationSettings, UserRequestIp],
   migrations: [
     { name: 'Migration20261122100000_application_settings', class: Migration20261122100000ApplicationSettings },
-    { name: 'Migration20261123100000_application_settings_secrets', class: Migration20261123100000ApplicationSettingsSecrets },
-    { name: 'Migration20261202110000_application_settings_throttles', class: Migration20261202110000ApplicationSettingsThrottles },
+    {
+      name: 'Migration20261123100000_application_settings_secrets',
+      class: Migration20261123100000ApplicationSettingsSecrets,
+    },
+    {
+      name: 'Migration20261202110000_application_settings_throttles',
+      class: Migration20261202110000ApplicationSettingsThrottles,
+    },
     { name: 'Migration20261203090000_allow_local_requests', class: Migration20261203090000AllowLocalRequests },
     { name: 'Migration20261203150000_application_settings_10_3', class: Migration20261203150000ApplicationSettings103 },
     { name: 'Migration20261209090100_throttles_cache_notify', class: Migration20261209090100ThrottlesCacheNotify },
@@ -34,7 +45,12 @@ export const applicationSettingsModule = defineModule({
   background: (env) => startRequestIpsPrune(env),
   settings: [UNIQUE_IPS_PRUNE_MS],
   sealed: [
-    { table: 'application_settings', column: 'runners_registration_token_sealed', rowKey: 'id', digestColumn: 'runners_registration_token_digest' },
+    {
+      table: 'application_settings',
+      column: 'runners_registration_token_sealed',
+      rowKey: 'id',
+      digestColumn: 'runners_registration_token_digest',
+    },
     ...SECRET_SETTINGS.map((s) => ({ table: 'application_settings', column: sealedColumn(s), rowKey: 'id' })),
   ],
 });

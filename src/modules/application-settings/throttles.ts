@@ -12,14 +12,22 @@ export const THROTTLES_CACHE_KEY = 'application_settings:throttles';
 
 type Row = Record<string, boolean | number>;
 
-const COLUMNS = ['unauthenticated', 'authenticated_api'].flatMap((t) => [`throttle_${t}_enabled`, `throttle_${t}_requests_per_period`, `throttle_${t}_period_in_seconds`]);
+const COLUMNS = ['unauthenticated', 'authenticated_api'].flatMap((t) => [
+  `throttle_${t}_enabled`,
+  `throttle_${t}_requests_per_period`,
+  `throttle_${t}_period_in_seconds`,
+]);
 
 async function load(em: EntityManager): Promise<ThrottleConfig> {
   const [row] = await sqlRows<Row>(em, `select ${COLUMNS.join(', ')} from application_settings where id = 1`);
   if (!row) return {};
   const of = (t: 'unauthenticated' | 'authenticated_api') =>
     row[`throttle_${t}_enabled`]
-      ? { name: `throttle_${t}` as const, limit: Number(row[`throttle_${t}_requests_per_period`]), periodSeconds: Number(row[`throttle_${t}_period_in_seconds`]) }
+      ? {
+          name: `throttle_${t}` as const,
+          limit: Number(row[`throttle_${t}_requests_per_period`]),
+          periodSeconds: Number(row[`throttle_${t}_period_in_seconds`]),
+        }
       : undefined;
   return { unauthenticated: of('unauthenticated'), authenticatedApi: of('authenticated_api') };
 }

@@ -9,8 +9,10 @@ import { positiveIntSetting, readSetting } from '../../core/module/env-settings'
  * distinct addresses than allowed within the window are refused (GitLab's UniqueIpsLimiter). The token
  * lookup joins these columns (one query: nothing extra while the limit is off).
  */
-export const UNIQUE_IPS_JOIN = 'left join application_settings ips_s on ips_s.id = 1 and ips_s.unique_ips_limit_enabled';
-export const UNIQUE_IPS_COLUMNS = 'ips_s.unique_ips_limit_per_user as ips_limit, ips_s.unique_ips_limit_time_window as ips_window';
+export const UNIQUE_IPS_JOIN =
+  'left join application_settings ips_s on ips_s.id = 1 and ips_s.unique_ips_limit_enabled';
+export const UNIQUE_IPS_COLUMNS =
+  'ips_s.unique_ips_limit_per_user as ips_limit, ips_s.unique_ips_limit_time_window as ips_window';
 
 export interface UniqueIpsLimit {
   ips_limit: number | null;
@@ -23,7 +25,13 @@ export const TOO_MANY_IPS = 'Too many IPs';
  * Records this request's address for the user (one statement: upsert, expiry of old addresses, count
  * of the others still in the window) and returns the refusal when the count exceeds the limit.
  */
-export async function uniqueIpsRefusal(em: EntityManager, limit: UniqueIpsLimit, userId: number, ip: string | undefined, now: Date): Promise<ForbiddenError | null> {
+export async function uniqueIpsRefusal(
+  em: EntityManager,
+  limit: UniqueIpsLimit,
+  userId: number,
+  ip: string | undefined,
+  now: Date,
+): Promise<ForbiddenError | null> {
   if (limit.ips_limit === null || limit.ips_window === null || !ip) return null;
   const since = new Date(now.getTime() - limit.ips_window * 1000);
   const [row] = await sqlRows<{ n: number }>(
@@ -72,10 +80,16 @@ export function startRequestIpsPrune(env: BackgroundEnv): BackgroundTask {
   const timer = setInterval(() => {
     if (busy) return; // the previous round is still deleting
     busy = true;
-    running = pruneRequestIps(env.em, new Date(), () => stopped).then(
-      (n) => void (n > 0 && env.logger.info({ deleted: n }, 'unique IPs: deleted addresses past the window')),
-      (err: unknown) => env.logger.warn({ err }, 'unique IPs: deleting addresses past the window failed; retrying at the next interval'),
-    ).finally(() => (busy = false));
+    running = pruneRequestIps(env.em, new Date(), () => stopped)
+      .then(
+        (n) => void (n > 0 && env.logger.info({ deleted: n }, 'unique IPs: deleted addresses past the window')),
+        (err: unknown) =>
+          env.logger.warn(
+            { err },
+            'unique IPs: deleting addresses past the window failed; retrying at the next interval',
+          ),
+      )
+      .finally(() => (busy = false));
   }, everyMs);
   timer.unref();
   return {

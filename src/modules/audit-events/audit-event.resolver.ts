@@ -4,7 +4,14 @@ import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
 import { auditEventService as service } from './audit-event.service';
-import { AuditEventPage, AuditEventStreamArgs, AuditEventType, AuditEventsArgs, GroupAuditEventsArgs, ProjectAuditEventsArgs } from './audit-event.type';
+import {
+  AuditEventPage,
+  AuditEventStreamArgs,
+  AuditEventType,
+  AuditEventsArgs,
+  GroupAuditEventsArgs,
+  ProjectAuditEventsArgs,
+} from './audit-event.type';
 
 /** GitLab's audit events API (EE): administrators read every event. */
 @Resolver(() => AuditEventType)
@@ -15,7 +22,9 @@ export class AuditEventResolver {
     return service.list(ctx, args);
   }
 
-  @Query(() => AuditEventPage, { description: 'The events of one group (created, changed; its members later), for its Owners; newest first.' })
+  @Query(() => AuditEventPage, {
+    description: 'The events of one group (created, changed; its members later), for its Owners; newest first.',
+  })
   @Allow('user')
   groupAuditEvents(@Args() args: GroupAuditEventsArgs, @Ctx() ctx: RequestCtx): Promise<Page<AuditEventType>> {
     const { groupId, ...rest } = args;
@@ -30,8 +39,9 @@ export class AuditEventResolver {
   }
 
   @Subscription(() => AuditEventType, {
-    description: 'Live: each audit event as its change commits, on any instance (WebSocket, graphql-transport-ws). '
-      + 'Administrators receive every event; other users the events of groups they own and projects they are Master of.',
+    description:
+      'Live: each audit event as its change commits, on any instance (WebSocket, graphql-transport-ws). ' +
+      'Administrators receive every event; other users the events of groups they own and projects they are Master of.',
     subscribe: ({ args, context }) => service.live(context as RequestCtx, args as AuditEventStreamArgs),
   })
   @Allow('user')
@@ -41,13 +51,21 @@ export class AuditEventResolver {
 
   @Query(() => AuditEventType, { description: 'One event of a group, for its Owners.' })
   @Allow('user')
-  groupAuditEvent(@Arg('groupId', () => ID) groupId: string, @Arg('id', () => AuditEventIdArg) id: number, @Ctx() ctx: RequestCtx): Promise<AuditEventType> {
+  groupAuditEvent(
+    @Arg('groupId', () => ID) groupId: string,
+    @Arg('id', () => AuditEventIdArg) id: number,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<AuditEventType> {
     return service.oneOfGroup(ctx, groupId, id);
   }
 
   @Query(() => AuditEventType, { description: 'One event of a project, for its Masters.' })
   @Allow('user')
-  projectAuditEvent(@Arg('projectId', () => ID) projectId: string, @Arg('id', () => AuditEventIdArg) id: number, @Ctx() ctx: RequestCtx): Promise<AuditEventType> {
+  projectAuditEvent(
+    @Arg('projectId', () => ID) projectId: string,
+    @Arg('id', () => AuditEventIdArg) id: number,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<AuditEventType> {
     return service.oneOfProject(ctx, projectId, id);
   }
 

@@ -19,11 +19,29 @@ const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
 function view(r: Row): AuditEventType {
   const d = auditDetails(r);
   const details: AuditEventDetailsType = {
-    change: str(d.change), from: str(d.from), to: str(d.to), add: str(d.add), as: str(d.as), remove: str(d.remove), customMessage: str(d.custom_message),
-    authorName: String(d.author_name ?? ''), targetId: String(d.target_id ?? ''), targetType: String(d.target_type ?? ''), targetDetails: String(d.target_details ?? ''),
-    ipAddress: str(d.ip_address), entityPath: String(d.entity_path ?? ''), impersonatedBy: str(d.impersonated_by),
+    change: str(d.change),
+    from: str(d.from),
+    to: str(d.to),
+    add: str(d.add),
+    as: str(d.as),
+    remove: str(d.remove),
+    customMessage: str(d.custom_message),
+    authorName: String(d.author_name ?? ''),
+    targetId: String(d.target_id ?? ''),
+    targetType: String(d.target_type ?? ''),
+    targetDetails: String(d.target_details ?? ''),
+    ipAddress: str(d.ip_address),
+    entityPath: String(d.entity_path ?? ''),
+    impersonatedBy: str(d.impersonated_by),
   };
-  return { id: String(r.id), authorId: r.author_id, entityId: r.entity_id, entityType: r.entity_type, details, createdAt: pgTime(r.created_at) };
+  return {
+    id: String(r.id),
+    authorId: r.author_id,
+    entityId: r.entity_id,
+    entityType: r.entity_type,
+    details,
+    createdAt: pgTime(r.created_at),
+  };
 }
 
 /** GET /audit_events (GitLab EE's API): newest first, filtered by time window and entity. */
@@ -46,7 +64,20 @@ async function list(ctx: RequestCtx, args: AuditEventsArgs): Promise<Page<AuditE
     where.push('a.entity_id = ?');
     params.push(args.entityId);
   }
-  return offsetPage(ctx.em, { select: 'a.*', from: 'audit_events a', where, params, orderBy: 'a.id', dir: 'desc', id: 'a.id', map: (r) => view(r as Row) }, args);
+  return offsetPage(
+    ctx.em,
+    {
+      select: 'a.*',
+      from: 'audit_events a',
+      where,
+      params,
+      orderBy: 'a.id',
+      dir: 'desc',
+      id: 'a.id',
+      map: (r) => view(r as Row),
+    },
+    args,
+  );
 }
 
 /** GET /groups/:id/audit_events (GitLab EE): the group's own events, for its Owners (and administrators). */
@@ -63,7 +94,11 @@ async function ofProject(ctx: RequestCtx, idOrPath: string, args: AuditEventsArg
 
 /** One event of the entity (GitLab EE's group/project audit event routes): another entity's event is 404 too. */
 async function oneOf(ctx: RequestCtx, entityType: string, entityId: number, id: number): Promise<AuditEventType> {
-  const [row] = await sqlRows<Row>(ctx.em, 'select * from audit_events where id = ? and entity_type = ? and entity_id = ?', [id, entityType, entityId]);
+  const [row] = await sqlRows<Row>(
+    ctx.em,
+    'select * from audit_events where id = ? and entity_type = ? and entity_id = ?',
+    [id, entityType, entityId],
+  );
   if (!row) throw new NotFoundError();
   return view(row);
 }
@@ -103,9 +138,9 @@ const MEMBER_SCOPES = new Set(['Group', 'Project']);
  * rule's shape (administrators everything; others only events of a group or project).
  */
 const candidate = (args: AuditEventStreamArgs, viewer: CurrentUser) => (e: AuditEventType) =>
-  (!args.entityType || e.entityType === args.entityType)
-  && (args.entityId === undefined || args.entityId === null || e.entityId === args.entityId)
-  && (viewer.admin || MEMBER_SCOPES.has(e.entityType));
+  (!args.entityType || e.entityType === args.entityType) &&
+  (args.entityId === undefined || args.entityId === null || e.entityId === args.entityId) &&
+  (viewer.admin || MEMBER_SCOPES.has(e.entityType));
 
 /**
  * Subscription.auditEventAdded: the events each commit's NOTIFY names (ids), as the caller may read
@@ -116,7 +151,9 @@ const candidate = (args: AuditEventStreamArgs, viewer: CurrentUser) => (e: Audit
 function live(ctx: RequestCtx, args: AuditEventStreamArgs): Promise<AsyncIterableIterator<AuditEventType>> {
   return liveIterator(ctx, AUDIT_CHANNEL, {
     async select(payload, memo, viewer) {
-      const events = await memo.once('audit-event-views', async () => (await auditRows(ctx.em, payload, memo)).map(view));
+      const events = await memo.once('audit-event-views', async () =>
+        (await auditRows(ctx.em, payload, memo)).map(view),
+      );
       return events.filter(candidate(args, viewer));
     },
     visible: (fresh: RequestCtx, e: AuditEventType, memo: NotificationMemo) =>
@@ -127,7 +164,9 @@ function live(ctx: RequestCtx, args: AuditEventStreamArgs): Promise<AsyncIterabl
 /** node(id)/nodes(ids): administrators only, as `auditEvent(id)` (one statement). */
 async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]): Promise<AuditEventType[]> {
   if (!ctx.user?.admin) return [];
-  return (await sqlRows<Row>(ctx.em, 'select * from audit_events where id = any(?::bigint[])', [pgArray(ids.map(Number))])).map(view);
+  return (
+    await sqlRows<Row>(ctx.em, 'select * from audit_events where id = any(?::bigint[])', [pgArray(ids.map(Number))])
+  ).map(view);
 }
 
 export const auditEventService = { list, ofGroup, ofProject, oneOfGroup, oneOfProject, get, live, visibleByIds };

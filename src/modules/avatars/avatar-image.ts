@@ -12,10 +12,18 @@ export const MSG_AVATAR_TOO_BIG = 'is too big (should be at most 200 KB)';
 export const MSG_AVATAR_NOT_IMAGE = 'only images allowed';
 
 /** The raster types an avatar may be, by the content type they are served with. */
-export const AVATAR_CONTENT_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/bmp', 'image/tiff', 'image/x-icon'] as const;
+export const AVATAR_CONTENT_TYPES = [
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/bmp',
+  'image/tiff',
+  'image/x-icon',
+] as const;
 export type AvatarContentType = (typeof AVATAR_CONTENT_TYPES)[number];
 
-const startsWith = (b: Buffer, bytes: readonly number[], at = 0) => b.length >= at + bytes.length && bytes.every((v, i) => b[at + i] === v);
+const startsWith = (b: Buffer, bytes: readonly number[], at = 0) =>
+  b.length >= at + bytes.length && bytes.every((v, i) => b[at + i] === v);
 const ascii = (s: string) => [...s].map((c) => c.charCodeAt(0));
 
 const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
@@ -63,7 +71,8 @@ export interface CheckedAvatar {
 export function avatarProblems(filename: string, data: Buffer): string[] {
   const problems: string[] = [];
   const ext = extensionOf(sanitizeFilename(filename));
-  if (!(AVATAR_EXTENSIONS as readonly string[]).includes(ext) || sniffImage(data) === null) problems.push(MSG_AVATAR_NOT_IMAGE);
+  if (!(AVATAR_EXTENSIONS as readonly string[]).includes(ext) || sniffImage(data) === null)
+    problems.push(MSG_AVATAR_NOT_IMAGE);
   if (data.length > AVATAR_MAX_BYTES) problems.push(MSG_AVATAR_TOO_BIG);
   return problems;
 }

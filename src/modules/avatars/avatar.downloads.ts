@@ -3,7 +3,8 @@ import { INT4_MAX } from '../../core/params/coerce';
 import { projectVisibility } from '../access/visibility';
 import { readAvatar } from './avatar.store';
 
-const idOf = (raw: string | undefined): number | null => (raw && /^\d{1,10}$/.test(raw) && Number(raw) <= INT4_MAX ? Number(raw) : null);
+const idOf = (raw: string | undefined): number | null =>
+  raw && /^\d{1,10}$/.test(raw) && Number(raw) <= INT4_MAX ? Number(raw) : null;
 
 /**
  * GitLab's avatar URLs. As its UploadsController (10.3): a user's avatar is public (`when User: true`);

@@ -13,7 +13,12 @@ const OWNER_COLUMN: Record<AvatarModel, string> = { user: 'user_id', project: 'p
  * The absolute URL of an avatar (`avatar_url`), from EXTERNAL_URL as every other URL of the service
  * (`web_url`, Link headers): GitLab's `/uploads/-/system/<model>/avatar/<id>/<file name>`. Null without one.
  */
-export function avatarUrl(externalUrl: string, model: AvatarModel, id: number, filename: string | null | undefined): string | null {
+export function avatarUrl(
+  externalUrl: string,
+  model: AvatarModel,
+  id: number,
+  filename: string | null | undefined,
+): string | null {
   return filename ? `${externalUrl}/uploads/-/system/${model}/avatar/${id}/${encodeURIComponent(filename)}` : null;
 }
 
@@ -21,7 +26,12 @@ export function avatarUrl(externalUrl: string, model: AvatarModel, id: number, f
  * Stores (or replaces) the owner's avatar inside the caller's transaction and returns the file name
  * to keep on the owner's row. The file was checked with avatarProblems() first.
  */
-export async function saveAvatar(em: EntityManager, model: AvatarModel, ownerId: number, file: UploadedFile): Promise<string> {
+export async function saveAvatar(
+  em: EntityManager,
+  model: AvatarModel,
+  ownerId: number,
+  file: UploadedFile,
+): Promise<string> {
   const contentType = sniffImage(file.data);
   if (!contentType) throw new Error('saveAvatar: the file is not a checked image');
   const filename = sanitizeFilename(file.filename);
@@ -41,13 +51,33 @@ export async function saveAvatar(em: EntityManager, model: AvatarModel, ownerId:
  * The avatar of `model` `id` named `filename`, if `visible` (an SQL predicate over the owner's row,
  * aliased `o`) lets the caller see its owner; null otherwise (404, as missing).
  */
-export async function readAvatar(em: EntityManager, model: AvatarModel, id: number, filename: string, visible = 'true'): Promise<StoredFile | null> {
+export async function readAvatar(
+  em: EntityManager,
+  model: AvatarModel,
+  id: number,
+  filename: string,
+  visible = 'true',
+): Promise<StoredFile | null> {
   const owner = model === 'user' ? 'users' : 'projects';
-  const [row] = await sqlRows<{ filename: string; content_type: string; sha256: string; data: Buffer; created_at: Date }>(
+  const [row] = await sqlRows<{
+    filename: string;
+    content_type: string;
+    sha256: string;
+    data: Buffer;
+    created_at: Date;
+  }>(
     em,
     `select a.filename, a.content_type, a.sha256, a.data, a.created_at from avatars a join ${owner} o on o.id = a.${OWNER_COLUMN[model]}
       where a.${OWNER_COLUMN[model]} = ? and a.filename = ? and ${visible}`,
     [id, filename],
   );
-  return row ? { data: row.data, contentType: row.content_type, filename: row.filename, sha256: row.sha256, modifiedAt: new Date(row.created_at) } : null;
+  return row
+    ? {
+        data: row.data,
+        contentType: row.content_type,
+        filename: row.filename,
+        sha256: row.sha256,
+        modifiedAt: new Date(row.created_at),
+      }
+    : null;
 }

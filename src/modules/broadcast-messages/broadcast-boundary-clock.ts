@@ -103,10 +103,16 @@ export function onBroadcastBoundary(ctx: RequestCtx, onTick: OnTick): () => void
   if (!state.unlisten) {
     state.since = state.clock.now();
     // Any committed write may have created or moved a message: plan again (one query per notification).
-    const listening = hub.listen(AUDIT_CHANNEL, () => void plan(state), () => (state.unlisten = undefined)).catch(() => {
-      if (state.unlisten === listening) state.unlisten = undefined; // the next subscriber tries again
-      return undefined;
-    });
+    const listening = hub
+      .listen(
+        AUDIT_CHANNEL,
+        () => void plan(state),
+        () => (state.unlisten = undefined),
+      )
+      .catch(() => {
+        if (state.unlisten === listening) state.unlisten = undefined; // the next subscriber tries again
+        return undefined;
+      });
     state.unlisten = listening;
     void plan(state);
   }

@@ -25,10 +25,20 @@ const ids = (databaseId: number) => ({ id: globalIdOf('BroadcastMessage', databa
 async function written(ctx: RequestCtx, payload: string): Promise<BroadcastMessageChange[]> {
   const targets = await auditTargets(ctx.em, payload, 'BroadcastMessage');
   if (targets.length === 0) return [];
-  const found = new Map((await ctx.em.find(BroadcastMessage, { id: { $in: targets.map((t) => Number(t.targetId)) } })).map((m) => [m.id, m]));
+  const found = new Map(
+    (await ctx.em.find(BroadcastMessage, { id: { $in: targets.map((t) => Number(t.targetId)) } })).map((m) => [
+      m.id,
+      m,
+    ]),
+  );
   return targets.map((t) => {
     const m = found.get(Number(t.targetId)) ?? null;
-    const action = t.removed || !m ? BroadcastMessageAction.DELETED : t.added ? BroadcastMessageAction.CREATED : BroadcastMessageAction.UPDATED;
+    const action =
+      t.removed || !m
+        ? BroadcastMessageAction.DELETED
+        : t.added
+          ? BroadcastMessageAction.CREATED
+          : BroadcastMessageAction.UPDATED;
     return { action, ...ids(Number(t.targetId)), broadcastMessage: m };
   });
 }
@@ -52,7 +62,11 @@ async function crossed(ctx: RequestCtx, from: Date, to: Date): Promise<Broadcast
     const since = m.updatedAt.getTime() > from.getTime() ? m.updatedAt : from;
     const now = isActive(m, to);
     if (isActive(m, since) === now) continue;
-    out.push({ action: now ? BroadcastMessageAction.ACTIVATED : BroadcastMessageAction.DEACTIVATED, ...ids(m.id), broadcastMessage: m });
+    out.push({
+      action: now ? BroadcastMessageAction.ACTIVATED : BroadcastMessageAction.DEACTIVATED,
+      ...ids(m.id),
+      broadcastMessage: m,
+    });
   }
   return out;
 }

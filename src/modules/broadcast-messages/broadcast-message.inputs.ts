@@ -4,7 +4,10 @@ import { PageArgs } from '../../core/pagination/page';
 /** The list's arguments: pages, and (for dashboards) only the messages shown now or only the others. */
 @ArgsType()
 export class BroadcastMessagesArgs extends PageArgs {
-  @Field(() => Boolean, { nullable: true, description: 'true: only messages whose window contains now; false: only the others.' })
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'true: only messages whose window contains now; false: only the others.',
+  })
   active?: boolean;
 }
 

@@ -4,7 +4,11 @@ import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
 import type { BroadcastMessage } from './broadcast-message.entity';
-import { BroadcastMessagesArgs, CreateBroadcastMessageInput, UpdateBroadcastMessageInput } from './broadcast-message.inputs';
+import {
+  BroadcastMessagesArgs,
+  CreateBroadcastMessageInput,
+  UpdateBroadcastMessageInput,
+} from './broadcast-message.inputs';
 import { broadcastMessageService as service, isActive } from './broadcast-message.service';
 import { BroadcastMessageChangeType, BroadcastMessagePage, BroadcastMessageType } from './broadcast-message.type';
 import { broadcastMessageChanges, type BroadcastMessageChange } from './broadcast-message-changes';
@@ -20,13 +24,21 @@ export class BroadcastMessageResolver {
 
   @Query(() => BroadcastMessageType, { description: 'Administrators only.' })
   @Allow('admin')
-  broadcastMessage(@Arg('id', () => BroadcastMessageIdArg) id: number, @Ctx() ctx: RequestCtx): Promise<BroadcastMessage> {
+  broadcastMessage(
+    @Arg('id', () => BroadcastMessageIdArg) id: number,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<BroadcastMessage> {
     return service.get(ctx, id);
   }
 
-  @Mutation(() => BroadcastMessageType, { description: 'Administrators only. Defaults: starts now, ends in one hour, #E75E40 on #FFFFFF.' })
+  @Mutation(() => BroadcastMessageType, {
+    description: 'Administrators only. Defaults: starts now, ends in one hour, #E75E40 on #FFFFFF.',
+  })
   @Allow('admin')
-  createBroadcastMessage(@Arg('input', () => CreateBroadcastMessageInput) input: CreateBroadcastMessageInput, @Ctx() ctx: RequestCtx): Promise<BroadcastMessage> {
+  createBroadcastMessage(
+    @Arg('input', () => CreateBroadcastMessageInput) input: CreateBroadcastMessageInput,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<BroadcastMessage> {
     return service.create(ctx, input);
   }
 
@@ -47,8 +59,9 @@ export class BroadcastMessageResolver {
   }
 
   @Subscription(() => BroadcastMessageChangeType, {
-    description: 'Live: each message created, updated or deleted (on any instance), and each message becoming active or inactive '
-      + 'as time enters or leaves its window (WebSocket, graphql-transport-ws). Administrators only.',
+    description:
+      'Live: each message created, updated or deleted (on any instance), and each message becoming active or inactive ' +
+      'as time enters or leaves its window (WebSocket, graphql-transport-ws). Administrators only.',
     subscribe: ({ context }) => broadcastMessageChanges(context as RequestCtx),
   })
   @Allow('admin')

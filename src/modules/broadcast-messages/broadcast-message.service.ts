@@ -36,7 +36,11 @@ function list(ctx: RequestCtx, args: PageArgs & { active?: boolean | null }): Pr
     where.push(args.active ? '(b.starts_at <= ? and b.ends_at >= ?)' : 'not (b.starts_at <= ? and b.ends_at >= ?)');
     params.push(now, now);
   }
-  return offsetPage(ctx.em, { select: 'b.*', from: 'broadcast_messages b', where, params, orderBy: 'b.id', dir: 'desc', id: 'b.id', map }, args);
+  return offsetPage(
+    ctx.em,
+    { select: 'b.*', from: 'broadcast_messages b', where, params, orderBy: 'b.id', dir: 'desc', id: 'b.id', map },
+    args,
+  );
 }
 
 /** Lookup by primary key: GitLab's generic `404 Not found` (lower-case f). */
@@ -50,7 +54,10 @@ async function get(ctx: RequestCtx, id: number): Promise<BroadcastMessage> {
 function parseWindow(input: UpdateBroadcastMessageInput): { startsAt?: Date; endsAt?: Date } {
   const problems: string[] = [];
   const out: { startsAt?: Date; endsAt?: Date } = {};
-  for (const [key, name] of [['startsAt', 'starts_at'], ['endsAt', 'ends_at']] as const) {
+  for (const [key, name] of [
+    ['startsAt', 'starts_at'],
+    ['endsAt', 'ends_at'],
+  ] as const) {
     const raw = input[key];
     if (raw == null) continue;
     try {
@@ -71,9 +78,22 @@ type Draft = Pick<BroadcastMessage, 'message' | 'startsAt' | 'endsAt' | 'color' 
  * managed changes: a failed write leaves nothing for a later flush in the same request (a GraphQL
  * document may hold several mutations).
  */
-function patched(current: Draft, input: UpdateBroadcastMessageInput, window: { startsAt?: Date; endsAt?: Date }): { draft: Draft; written: string[] } {
-  const draft: Draft = { message: current.message, startsAt: current.startsAt, endsAt: current.endsAt, color: current.color, font: current.font };
-  const written = patchEntity(draft, input, UpdateBroadcastMessageInput, { startsAt: () => ({ startsAt: window.startsAt }), endsAt: () => ({ endsAt: window.endsAt }) });
+function patched(
+  current: Draft,
+  input: UpdateBroadcastMessageInput,
+  window: { startsAt?: Date; endsAt?: Date },
+): { draft: Draft; written: string[] } {
+  const draft: Draft = {
+    message: current.message,
+    startsAt: current.startsAt,
+    endsAt: current.endsAt,
+    color: current.color,
+    font: current.font,
+  };
+  const written = patchEntity(draft, input, UpdateBroadcastMessageInput, {
+    startsAt: () => ({ startsAt: window.startsAt }),
+    endsAt: () => ({ endsAt: window.endsAt }),
+  });
   validate(draft);
   return { draft, written };
 }
@@ -82,7 +102,8 @@ function patched(current: Draft, input: UpdateBroadcastMessageInput, window: { s
 function validate(m: Draft): void {
   const bag = new FieldErrorBag();
   if (m.message.trim() === '') bag.add('message', MSG.blank);
-  if (longerThan(m.message, BROADCAST_MESSAGE_MAX)) bag.add('message', `is too long (maximum is ${BROADCAST_MESSAGE_MAX} characters)`);
+  if (longerThan(m.message, BROADCAST_MESSAGE_MAX))
+    bag.add('message', `is too long (maximum is ${BROADCAST_MESSAGE_MAX} characters)`);
   if (m.color.trim() !== '' && !COLOR.test(m.color)) bag.add('color', COLOR_MSG);
   if (m.font.trim() !== '' && !COLOR.test(m.font)) bag.add('font', COLOR_MSG);
   if (!bag.empty) throw new ValidationError(bag.errors);
@@ -91,7 +112,13 @@ function validate(m: Draft): void {
 async function create(ctx: RequestCtx, input: CreateBroadcastMessageInput): Promise<BroadcastMessage> {
   const window = parseWindow(input);
   const now = ctx.clock.now();
-  const defaults: Draft = { message: '', startsAt: now, endsAt: new Date(now.getTime() + ONE_HOUR_MS), color: DEFAULT_COLOR, font: DEFAULT_FONT };
+  const defaults: Draft = {
+    message: '',
+    startsAt: now,
+    endsAt: new Date(now.getTime() + ONE_HOUR_MS),
+    color: DEFAULT_COLOR,
+    font: DEFAULT_FONT,
+  };
   const { draft } = patched(defaults, input, window);
   const m = Object.assign(new BroadcastMessage(), draft, { createdAt: now, updatedAt: now });
   await ctx.em.transactional(async (tx) => {
@@ -112,7 +139,18 @@ async function update(ctx: RequestCtx, id: number, input: UpdateBroadcastMessage
   Object.assign(m, draft, { updatedAt: ctx.clock.now() });
   await ctx.em.transactional(async (tx) => {
     await tx.flush();
-    await recordAudit(ctx, tx, changes(audited(m), (['message', 'startsAt', 'endsAt', 'color', 'font'] as const).map((k) => ({ name: snake(k), from: before[k], to: m[k] }))));
+    await recordAudit(
+      ctx,
+      tx,
+      changes(
+        audited(m),
+        (['message', 'startsAt', 'endsAt', 'color', 'font'] as const).map((k) => ({
+          name: snake(k),
+          from: before[k],
+          to: m[k],
+        })),
+      ),
+    );
   });
   return m;
 }
@@ -128,7 +166,12 @@ async function remove(ctx: RequestCtx, id: number): Promise<boolean> {
 }
 
 /** Audit events of a message: instance-wide, the message as the target. */
-const audited = (m: BroadcastMessage) => ({ ...INSTANCE_SCOPE, targetType: 'BroadcastMessage', targetId: m.id, targetDetails: cutToChars(m.message, 255) });
+const audited = (m: BroadcastMessage) => ({
+  ...INSTANCE_SCOPE,
+  targetType: 'BroadcastMessage',
+  targetId: m.id,
+  targetDetails: cutToChars(m.message, 255),
+});
 const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 export const broadcastMessageService = { list, get, create, update, remove };

@@ -5,7 +5,10 @@ import { PageType } from '../../core/pagination/page';
 import { TextCost } from '../../core/graphql/text-cost';
 import { BROADCAST_MESSAGE_MAX } from './broadcast-message.entity';
 
-@ObjectType('BroadcastMessage', { description: 'A banner shown to every user between startsAt and endsAt.', implements: Node })
+@ObjectType('BroadcastMessage', {
+  description: 'A banner shown to every user between startsAt and endsAt.',
+  implements: Node,
+})
 export class BroadcastMessageType extends DatabaseNode {
   @Field(() => String) @TextCost(BROADCAST_MESSAGE_MAX) message!: string;
   @Field(() => Date) startsAt!: Date;
@@ -25,14 +28,21 @@ export enum BroadcastMessageAction {
 }
 registerEnumType(BroadcastMessageAction, {
   name: 'BroadcastMessageAction',
-  description: 'CREATED, UPDATED, DELETED by an administrator; ACTIVATED, DEACTIVATED when time enters or leaves the window.',
+  description:
+    'CREATED, UPDATED, DELETED by an administrator; ACTIVATED, DEACTIVATED when time enters or leaves the window.',
 });
 
-@ObjectType('BroadcastMessageChange', { description: 'A broadcast message that changed, as it is when the change is delivered.' })
+@ObjectType('BroadcastMessageChange', {
+  description: 'A broadcast message that changed, as it is when the change is delivered.',
+})
 export class BroadcastMessageChangeType {
   @Field(() => BroadcastMessageAction) action!: BroadcastMessageAction;
-  @Field(() => ID, { description: 'Global id of the message (also when it was deleted): `BroadcastMessage.id`.' }) id!: string;
-  @Field(() => Int, { description: 'Database id of the message (also when it was deleted): `BroadcastMessage.databaseId`.' }) databaseId!: number;
+  @Field(() => ID, { description: 'Global id of the message (also when it was deleted): `BroadcastMessage.id`.' })
+  id!: string;
+  @Field(() => Int, {
+    description: 'Database id of the message (also when it was deleted): `BroadcastMessage.databaseId`.',
+  })
+  databaseId!: number;
   @Field(() => BroadcastMessageType, { nullable: true, description: 'null when the message no longer exists.' })
   broadcastMessage!: BroadcastMessageType | null;
 }

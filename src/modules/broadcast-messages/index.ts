@@ -10,7 +10,17 @@ import { Migration20261122110000BroadcastMessages } from './migrations/Migration
 /** Broadcast messages (spec 4.19–4.23): administrators only on both surfaces. */
 export const broadcastMessagesModule = defineModule({
   name: 'broadcast-messages',
-  nodes: [nodeDef({ type: 'BroadcastMessage', gidClass: 'BroadcastMessage', load: loadByIds(BroadcastMessage, () => true, (ctx) => policy.isAdmin(ctx.user)) })],
+  nodes: [
+    nodeDef({
+      type: 'BroadcastMessage',
+      gidClass: 'BroadcastMessage',
+      load: loadByIds(
+        BroadcastMessage,
+        () => true,
+        (ctx) => policy.isAdmin(ctx.user),
+      ),
+    }),
+  ],
   entities: [BroadcastMessage],
   migrations: [{ name: 'Migration20261122110000_broadcast_messages', class: Migration20261122110000BroadcastMessages }],
   resolvers: [BroadcastMessageResolver],

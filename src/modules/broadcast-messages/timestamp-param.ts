@@ -1,7 +1,8 @@
 import { ParamError } from '../../core/errors/domain-errors';
 
 // Date, optional time (T or space), optional fraction, optional zone (Z, ±hh, ±hhmm, ±hh:mm).
-const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+const ISO_8601 =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 
 const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -27,7 +28,8 @@ export function parseTimestamp(name: string, raw: string): Date {
   const [y, mo, d, h, mi, s] = [ys, mos, ds, hs, mis, ss].map(Number);
   const offset = offsetMinutes(zone);
   const days = mo === 2 && isLeap(y) ? 29 : DAYS[mo - 1];
-  if (offset === undefined || y < 1 || mo < 1 || mo > 12 || d < 1 || d > days || h > 23 || mi > 59 || s > 59) throw ParamError.invalid(name);
+  if (offset === undefined || y < 1 || mo < 1 || mo > 12 || d < 1 || d > days || h > 23 || mi > 59 || s > 59)
+    throw ParamError.invalid(name);
   const date = new Date(0);
   date.setUTCFullYear(y, mo - 1, d);
   date.setUTCHours(h, mi - offset, s, frac ? Math.floor(Number(`0${frac}`) * 1000) : 0);

@@ -24,7 +24,10 @@ export async function seedCiDemo(env: SeedEnv): Promise<void> {
             (select p.id from projects p join namespaces n on n.id = p.namespace_id where n.full_path = 'acme/web' and p.path = 'website')) as project_id
        from ci_runners r where r.description not like 'scale-runner-%' order by r.id`,
   );
-  const users = await sqlRows<{ id: number }>(em, `select id from users where username in ('alice', 'bob') order by id`);
+  const users = await sqlRows<{ id: number }>(
+    em,
+    `select id from users where username in ('alice', 'bob') order by id`,
+  );
   let n = 0;
   for (const r of runners) {
     if (r.project_id === null) continue;
@@ -36,7 +39,15 @@ export async function seedCiDemo(env: SeedEnv): Promise<void> {
       em,
       `insert into ci_commits (project_id, sha, title, message, author_name, author_email, authored_date, committer_name, committer_email, committed_date, parent_ids)
        values (?, ?, ?, ?, 'Alice Owner', 'alice@example.com', ?, 'Alice Owner', 'alice@example.com', ?, ?::text[]) on conflict do nothing`,
-      [r.project_id, sha, `Update CI for ${r.description}`, `Update CI for ${r.description}\n\nDemo commit.`, at, at, `{${crypto.createHash('sha1').update(sha).digest('hex')}}`],
+      [
+        r.project_id,
+        sha,
+        `Update CI for ${r.description}`,
+        `Update CI for ${r.description}\n\nDemo commit.`,
+        at,
+        at,
+        `{${crypto.createHash('sha1').update(sha).digest('hex')}}`,
+      ],
     );
     const [pipeline] = await sqlRows<{ id: number }>(
       em,
@@ -50,7 +61,20 @@ export async function seedCiDemo(env: SeedEnv): Promise<void> {
         em,
         `insert into ci_builds (project_id, pipeline_id, runner_id, user_id, status, stage, name, ref, tag, coverage, created_at, started_at, finished_at, updated_at)
          values (?, ?, ?, ?, ?, ?, ?, 'master', false, ?, ?, ?, ?, ?)`,
-        [r.project_id, pipeline.id, r.id, user, status, i < 3 ? 'build' : 'test', `${status}-job`, status === 'success' ? 92.5 : null, at, started, finished, at],
+        [
+          r.project_id,
+          pipeline.id,
+          r.id,
+          user,
+          status,
+          i < 3 ? 'build' : 'test',
+          `${status}-job`,
+          status === 'success' ? 92.5 : null,
+          at,
+          started,
+          finished,
+          at,
+        ],
       );
     }
   }

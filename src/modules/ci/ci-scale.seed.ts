@@ -11,13 +11,19 @@ const JOBS_PER_PIPELINE = 10;
  */
 export async function seedCiScaleUnit(q: Query, unit: number, runnerIds: number[]): Promise<void> {
   const tops = Array.from({ length: 10 }, (_, i) => `scale-${unit * 10 - 9 + i}`);
-  const projects = (await q<{ id: number }>(
-    `select p.id from projects p join namespaces n on n.id = p.namespace_id join namespaces top on top.id = n.traversal_ids[1]
+  const projects = (
+    await q<{ id: number }>(
+      `select p.id from projects p join namespaces n on n.id = p.namespace_id join namespaces top on top.id = n.traversal_ids[1]
       where top.path = any(?::text[]) order by p.id limit ?`,
-    [`{${tops.join(',')}}`, (runnerIds.length - 1) * 10],
-  )).map((r) => Number(r.id));
+      [`{${tops.join(',')}}`, (runnerIds.length - 1) * 10],
+    )
+  ).map((r) => Number(r.id));
   if (projects.length === 0) return;
-  const users = (await q<{ id: number }>(`select id from users where username like 'scale-user-%' order by id limit 100 offset ?`, [(unit - 1) * 100])).map((r) => Number(r.id));
+  const users = (
+    await q<{ id: number }>(`select id from users where username like 'scale-user-%' order by id limit 100 offset ?`, [
+      (unit - 1) * 100,
+    ])
+  ).map((r) => Number(r.id));
   // runner k (k >= 1) gets projects[(k-1)*10 .. k*10-1]
   await q(
     `insert into ci_runner_projects (runner_id, project_id)
@@ -34,8 +40,19 @@ export async function seedCiScaleUnit(q: Query, unit: number, runnerIds: number[
             (array['success','failed','running','canceled'])[1 + i % 4], (?::int[])[1 + i % ?::int],
             now() - ((? - i) || ' minutes')::interval, now()
        from generate_series(1, ?) i, lateral (select i % ?::int as r) x`,
-    [`{${projects.join(',')}}`, projects.length, projects.length, R, unit, unit, `{${users.join(',') || 'NULL'}}`, Math.max(1, users.length),
-      PIPELINES_PER_UNIT, PIPELINES_PER_UNIT, R],
+    [
+      `{${projects.join(',')}}`,
+      projects.length,
+      projects.length,
+      R,
+      unit,
+      unit,
+      `{${users.join(',') || 'NULL'}}`,
+      Math.max(1, users.length),
+      PIPELINES_PER_UNIT,
+      PIPELINES_PER_UNIT,
+      R,
+    ],
   );
   await q(
     `insert into ci_commits (project_id, sha, title, message, author_name, author_email, authored_date, committer_name, committer_email, committed_date, parent_ids)

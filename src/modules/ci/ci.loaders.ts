@@ -32,9 +32,18 @@ const COMMIT_COLUMNS = `c.sha as commit_sha, c.title, c.message, c.author_name, 
 
 function commitOf(r: CommitSqlRow): CommitType {
   return {
-    id: r.commit_sha, shortId: r.commit_sha.slice(0, 8), title: r.title, message: r.message, authorName: r.author_name, authorEmail: r.author_email,
-    authoredDate: pgTime(r.authored_date), committerName: r.committer_name, committerEmail: r.committer_email,
-    committedDate: pgTime(r.committed_date), createdAt: pgTime(r.committed_date), parentIds: r.parent_ids,
+    id: r.commit_sha,
+    shortId: r.commit_sha.slice(0, 8),
+    title: r.title,
+    message: r.message,
+    authorName: r.author_name,
+    authorEmail: r.author_email,
+    authoredDate: pgTime(r.authored_date),
+    committerName: r.committer_name,
+    committerEmail: r.committer_email,
+    committedDate: pgTime(r.committed_date),
+    createdAt: pgTime(r.committed_date),
+    parentIds: r.parent_ids,
   };
 }
 
@@ -52,7 +61,9 @@ async function loadPipelineCommits(ctx: RequestCtx, ids: readonly number[]): Pro
 /** Pipelines and their commits in one query (a job page needs both): fills both loaders. */
 async function preloadPipelinesWithCommits(ctx: RequestCtx, pipelineIds: readonly number[]): Promise<void> {
   const l = ctx.loaders;
-  const ids = [...new Set(pipelineIds)].filter((id) => l.ciPipeline.peek(id) === undefined || l.ciPipelineCommit.peek(id) === undefined);
+  const ids = [...new Set(pipelineIds)].filter(
+    (id) => l.ciPipeline.peek(id) === undefined || l.ciPipelineCommit.peek(id) === undefined,
+  );
   if (ids.length === 0) return;
   const rows = await sqlRows<CommitSqlRow & { id: number; sha: string; ref: string; status: string }>(
     ctx.em,
@@ -68,20 +79,28 @@ async function preloadPipelinesWithCommits(ctx: RequestCtx, pipelineIds: readonl
 }
 
 async function loadPipelines(ctx: RequestCtx, ids: readonly number[]): Promise<(PipelineType | null)[]> {
-  const rows = await sqlRows<PipelineType>(ctx.em, `select id, sha, ref, status from ci_pipelines where id = any(${intArray(ids)})`);
+  const rows = await sqlRows<PipelineType>(
+    ctx.em,
+    `select id, sha, ref, status from ci_pipelines where id = any(${intArray(ids)})`,
+  );
   return byId(ids, rows, (p) => p.id);
 }
 
 /** node(id)/nodes(ids) of pipelines: the ones among these ids in projects the caller may see (one statement). */
 export async function visiblePipelines(ctx: RequestCtx, ids: readonly (number | string)[]): Promise<PipelineType[]> {
-  return sqlRows<PipelineType>(ctx.em, `select c.id, c.sha, c.ref, c.status from ci_pipelines c join projects p on p.id = c.project_id
-    where c.id = any(${intArray(ids.map(Number))}) and ${await projectVisibility(ctx, 'p')}`);
+  return sqlRows<PipelineType>(
+    ctx.em,
+    `select c.id, c.sha, c.ref, c.status from ci_pipelines c join projects p on p.id = c.project_id
+    where c.id = any(${intArray(ids.map(Number))}) and ${await projectVisibility(ctx, 'p')}`,
+  );
 }
 
 /** Batched lookups behind a job's user, commit, pipeline and project (no query per job). */
 export function ciLoaders(ctx: RequestCtx) {
   return {
-    ciProject: new PeekLoader<number, Project | null>(async (ids) => byId(ids, await lightEntitiesById(ctx.em, Project, ids), (p) => p.id)),
+    ciProject: new PeekLoader<number, Project | null>(async (ids) =>
+      byId(ids, await lightEntitiesById(ctx.em, Project, ids), (p) => p.id),
+    ),
     ciPipeline: new PeekLoader<number, PipelineType | null>((ids) => loadPipelines(ctx, ids)),
     ciPipelineCommit: new PeekLoader<number, CommitType | null>((ids) => loadPipelineCommits(ctx, ids)),
   };
@@ -92,12 +111,22 @@ export function ciLoaders(ctx: RequestCtx) {
  * projects' namespaces; pipelines and commits in one joined query) before the page is returned, so that each job's relation fields resolve
  * without a promise.
  */
-export async function preloadJobRelations(ctx: RequestCtx, jobs: readonly { userId: number | null; pipelineId: number; projectId: number }[]): Promise<void> {
+export async function preloadJobRelations(
+  ctx: RequestCtx,
+  jobs: readonly { userId: number | null; pipelineId: number; projectId: number }[],
+): Promise<void> {
   if (jobs.length === 0) return;
   const l = ctx.loaders;
   const users = jobs.flatMap((j) => (j.userId === null ? [] : [j.userId]));
   const pipelines = jobs.map((j) => j.pipelineId);
-  await Promise.all([l.user.preload(users), preloadPipelinesWithCommits(ctx, pipelines), preloadProjectsWithNamespaces(ctx, jobs.map((j) => j.projectId))]);
+  await Promise.all([
+    l.user.preload(users),
+    preloadPipelinesWithCommits(ctx, pipelines),
+    preloadProjectsWithNamespaces(
+      ctx,
+      jobs.map((j) => j.projectId),
+    ),
+  ]);
 }
 
 /** Projects and their namespaces in one query (a job shows name_with_namespace): fills both loaders. */
@@ -114,7 +143,8 @@ async function preloadProjectsWithNamespaces(ctx: RequestCtx, projectIds: readon
     const r = found.get(id);
     const project = r ? lightEntity(ctx.em, Project, r) : null;
     l.ciProject.fill(id, project);
-    if (project && r?.ns && l.namespace.peek(project.namespaceId) === undefined) l.namespace.fill(project.namespaceId, lightEntity(ctx.em, Namespace, r.ns));
+    if (project && r?.ns && l.namespace.peek(project.namespaceId) === undefined)
+      l.namespace.fill(project.namespaceId, lightEntity(ctx.em, Namespace, r.ns));
   }
 }
 

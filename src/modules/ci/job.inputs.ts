@@ -9,6 +9,9 @@ export class JobListArgs extends PageArgs {
   @Field(() => JobStatus, { nullable: true, description: 'Only jobs in this status (all when omitted).' })
   status?: JobStatus;
 
-  @Field(() => SortDirection, { nullable: true, description: 'By id; default ASC (DESC: newest first, as a dashboard shows them).' })
+  @Field(() => SortDirection, {
+    nullable: true,
+    description: 'By id; default ASC (DESC: newest first, as a dashboard shows them).',
+  })
   sort?: SortDirection;
 }

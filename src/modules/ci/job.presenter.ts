@@ -18,7 +18,12 @@ export const CommitWire = shape('Commit', {
   committed_date: time('committedDate'),
 });
 
-export const PipelineBasicWire = shape('PipelineBasic', { id: int('id'), sha: str('sha'), ref: str('ref'), status: str('status') });
+export const PipelineBasicWire = shape('PipelineBasic', {
+  id: int('id'),
+  sha: str('sha'),
+  ref: str('ref'),
+  status: str('status'),
+});
 
 export const ProjectIdentityWire = shape('ProjectIdentity', {
   id: int('id'),

@@ -21,18 +21,22 @@ export class JobResolver {
   // GitLab's Subscription.ciJobStatusUpdated(jobId: CiBuildID!): CiJob (nullable, as GitLab's subscription fields).
   @Subscription(() => JobType, {
     nullable: true,
-    description: 'Live: the job after each change of its status, on any instance (WebSocket, graphql-transport-ws). '
-      + 'Only a job the caller may read (with its project); for another job nothing is sent.',
+    description:
+      'Live: the job after each change of its status, on any instance (WebSocket, graphql-transport-ws). ' +
+      'Only a job the caller may read (with its project); for another job nothing is sent.',
     subscribe: ({ args, context }) => jobStatusChanges(context as RequestCtx, (args as { jobId: number }).jobId),
   })
   @Allow('user')
-  ciJobStatusUpdated(@Root() job: JobRow, @Arg('jobId', () => JobIdArg, { description: 'Global ID of the job.' }) _jobId: number): JobRow {
+  ciJobStatusUpdated(
+    @Root() job: JobRow,
+    @Arg('jobId', () => JobIdArg, { description: 'Global ID of the job.' }) _jobId: number,
+  ): JobRow {
     return job;
   }
 
   @FieldResolver(() => UserType, { nullable: true })
   user(@Root() job: JobRow, @Ctx() ctx: RequestCtx): User | Promise<User | null> | null {
-    return job.userId === null ? null : ctx.loaders.user.peek(job.userId) ?? ctx.loaders.user.load(job.userId);
+    return job.userId === null ? null : (ctx.loaders.user.peek(job.userId) ?? ctx.loaders.user.load(job.userId));
   }
 
   @FieldResolver(() => CommitType, { nullable: true, description: 'null when the commit is unknown.' })

@@ -37,9 +37,21 @@ function toJobRow(r: JobSqlRow, now: Date): JobRow {
   const startedAt = pgTime(r.started_at);
   const finishedAt = pgTime(r.finished_at);
   return {
-    id: r.id, status: r.status.toUpperCase() as JobStatus, stage: r.stage, name: r.name, ref: r.ref, tag: r.tag,
-    coverage: r.coverage === null ? null : Number(r.coverage), createdAt: pgTime(r.created_at), startedAt, finishedAt,
-    duration: durationOf(startedAt, finishedAt, now), projectId: r.project_id, pipelineId: r.pipeline_id, userId: r.user_id, runnerId: r.runner_id,
+    id: r.id,
+    status: r.status.toUpperCase() as JobStatus,
+    stage: r.stage,
+    name: r.name,
+    ref: r.ref,
+    tag: r.tag,
+    coverage: r.coverage === null ? null : Number(r.coverage),
+    createdAt: pgTime(r.created_at),
+    startedAt,
+    finishedAt,
+    duration: durationOf(startedAt, finishedAt, now),
+    projectId: r.project_id,
+    pipelineId: r.pipeline_id,
+    userId: r.user_id,
+    runnerId: r.runner_id,
   };
 }
 
@@ -53,7 +65,12 @@ const PARENT_COLUMN = { runner: 'b.runner_id', project: 'b.project_id' } as cons
  * ci_builds_runner_status_idx, and the (project_id, id) / (project_id, status, id) indexes give index
  * range scans). Callers check that the parents' jobs may be read.
  */
-async function listForParents(ctx: RequestCtx, parent: keyof typeof PARENT_COLUMN, ids: readonly number[], args: JobListArgs): Promise<Map<number, Page<JobRow>>> {
+async function listForParents(
+  ctx: RequestCtx,
+  parent: keyof typeof PARENT_COLUMN,
+  ids: readonly number[],
+  args: JobListArgs,
+): Promise<Map<number, Page<JobRow>>> {
   return offsetPagesByKey(ctx.em, jobQuery(args, ctx.clock.now()), PARENT_COLUMN[parent], ids, args);
 }
 
@@ -61,7 +78,12 @@ async function listForParents(ctx: RequestCtx, parent: keyof typeof PARENT_COLUM
  * How many jobs each runner or project has (Runner.jobCount), at most COUNT_LIMIT (null above), in one
  * statement; `statuses`: only jobs in one of these (GitLab's `jobCount(statuses:)`; an empty list matches none).
  */
-async function countForParents(ctx: RequestCtx, parent: keyof typeof PARENT_COLUMN, ids: readonly number[], statuses?: readonly JobStatus[] | null): Promise<Map<number, number | null>> {
+async function countForParents(
+  ctx: RequestCtx,
+  parent: keyof typeof PARENT_COLUMN,
+  ids: readonly number[],
+  statuses?: readonly JobStatus[] | null,
+): Promise<Map<number, number | null>> {
   const query = jobQuery({}, ctx.clock.now());
   if (statuses) {
     query.where.push('b.status = any(?::text[])');
@@ -70,7 +92,8 @@ async function countForParents(ctx: RequestCtx, parent: keyof typeof PARENT_COLU
   return boundedCountsByKey(ctx.em, query, PARENT_COLUMN[parent], ids);
 }
 
-const JOB_COLUMNS = 'b.id, b.status, b.stage, b.name, b.ref, b.tag, b.coverage, b.created_at, b.started_at, b.finished_at, b.project_id, b.pipeline_id, b.user_id, b.runner_id';
+const JOB_COLUMNS =
+  'b.id, b.status, b.stage, b.name, b.ref, b.tag, b.coverage, b.created_at, b.started_at, b.finished_at, b.project_id, b.pipeline_id, b.user_id, b.runner_id';
 
 /** Jobs ordered by id, filtered by status; the caller adds which runner(s). */
 function jobQuery(args: Pick<JobListArgs, 'status' | 'sort'>, now: Date): ListQuery<JobRow> {
@@ -81,7 +104,16 @@ function jobQuery(args: Pick<JobListArgs, 'status' | 'sort'>, now: Date): ListQu
     params.push(args.status.toLowerCase());
   }
   const dir = args.sort === SortDirection.DESC ? 'desc' : 'asc';
-  return { select: JOB_COLUMNS, from: 'ci_builds b', where, params, orderBy: 'b.id', dir, id: 'b.id', map: (r) => toJobRow(r as unknown as JobSqlRow, now) };
+  return {
+    select: JOB_COLUMNS,
+    from: 'ci_builds b',
+    where,
+    params,
+    orderBy: 'b.id',
+    dir,
+    id: 'b.id',
+    map: (r) => toJobRow(r as unknown as JobSqlRow, now),
+  };
 }
 
 /** One runner's jobs (GET /runners/:id/jobs) through the shared list builder: plain rows, ordered by id. */
@@ -100,12 +132,20 @@ async function listForRunner(ctx: RequestCtx, runnerId: number, args: JobListArg
  */
 async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]): Promise<JobRow[]> {
   const now = ctx.clock.now();
-  const rows = await sqlRows<JobSqlRow & { jobs_enabled: boolean; public_jobs: boolean }>(ctx.em, `select ${JOB_COLUMNS}, p.jobs_enabled, p.public_jobs
+  const rows = await sqlRows<JobSqlRow & { jobs_enabled: boolean; public_jobs: boolean }>(
+    ctx.em,
+    `select ${JOB_COLUMNS}, p.jobs_enabled, p.public_jobs
     from ci_builds b join projects p on p.id = b.project_id
-    where b.id = any(?::int[]) and ${await projectVisibility(ctx, 'p')}`, [pgArray(ids.map(Number))]);
-  const levels = await Promise.all(rows.map((r) => (r.public_jobs || !ctx.user ? 0 : ctx.loaders.projectLevel.load(Number(r.project_id)))));
+    where b.id = any(?::int[]) and ${await projectVisibility(ctx, 'p')}`,
+    [pgArray(ids.map(Number))],
+  );
+  const levels = await Promise.all(
+    rows.map((r) => (r.public_jobs || !ctx.user ? 0 : ctx.loaders.projectLevel.load(Number(r.project_id)))),
+  );
   return rows
-    .filter((r, i) => policy.canReadJobs(ctx.user, { jobsEnabled: r.jobs_enabled, publicJobs: r.public_jobs }, () => levels[i]))
+    .filter((r, i) =>
+      policy.canReadJobs(ctx.user, { jobsEnabled: r.jobs_enabled, publicJobs: r.public_jobs }, () => levels[i]),
+    )
     .map((r) => toJobRow(r, now));
 }
 

@@ -16,7 +16,16 @@ export enum JobStatus {
   MANUAL = 'MANUAL',
 }
 registerEnumType(JobStatus, { name: 'JobStatus' });
-export const JOB_STATUS_REST_VALUES = ['created', 'pending', 'running', 'success', 'failed', 'canceled', 'skipped', 'manual'] as const;
+export const JOB_STATUS_REST_VALUES = [
+  'created',
+  'pending',
+  'running',
+  'success',
+  'failed',
+  'canceled',
+  'skipped',
+  'manual',
+] as const;
 
 /** The commit a pipeline builds (GitLab's Commit entity). */
 @ObjectType('Commit')
@@ -55,7 +64,10 @@ export class JobType extends DatabaseNode {
   @Field(() => Date) createdAt!: Date;
   @Field(() => Date, { nullable: true }) startedAt!: Date | null;
   @Field(() => Date, { nullable: true }) finishedAt!: Date | null;
-  @Field(() => Float, { nullable: true, description: 'Seconds from start to finish (or to now while running); null before start.' })
+  @Field(() => Float, {
+    nullable: true,
+    description: 'Seconds from start to finish (or to now while running); null before start.',
+  })
   duration!: number | null;
 }
 

@@ -13,7 +13,9 @@ import { JobPage, type JobRow } from './job.type';
 export function projectJobLoaders(ctx: RequestCtx) {
   return {
     /** `Project.jobs` across the projects of a list: one bounded count and one page query per argument set. */
-    projectJobs: perParentPages<JobListArgs, JobRow>((args, ids) => jobService.listForParents(ctx, 'project', ids, args)),
+    projectJobs: perParentPages<JobListArgs, JobRow>((args, ids) =>
+      jobService.listForParents(ctx, 'project', ids, args),
+    ),
   };
 }
 
@@ -32,7 +34,8 @@ declare module '../../core/context/loaders' {
 export class ProjectJobsResolver {
   @FieldResolver(() => JobPage, {
     nullable: true,
-    description: "The project's jobs by id (sort DESC: newest first), optionally in one status; null when jobs are disabled, or not public and the caller is below Reporter.",
+    description:
+      "The project's jobs by id (sort DESC: newest first), optionally in one status; null when jobs are disabled, or not public and the caller is below Reporter.",
   })
   @Reads('id', 'jobsEnabled', 'publicJobs')
   async jobs(@Root() p: Project, @Args() args: JobListArgs, @Ctx() ctx: RequestCtx): Promise<Page<JobRow> | null> {

@@ -8,7 +8,12 @@ import { userService } from '../users/user.service';
 import type { User } from '../users/user.entity';
 import type { Namespace } from '../namespaces/namespace.entity';
 import type { Project } from '../projects/project.entity';
-import { CUSTOM_ATTRIBUTES_MAX, customAttributeStore as store, type CustomAttributeAudit, type CustomAttributeOwner } from './custom-attribute.store';
+import {
+  CUSTOM_ATTRIBUTES_MAX,
+  customAttributeStore as store,
+  type CustomAttributeAudit,
+  type CustomAttributeOwner,
+} from './custom-attribute.store';
 import { CustomAttributeType, type KeyValue } from './custom-attribute.type';
 
 /** How an owner kind is named and found (404 `<Owner> Not Found` when missing or not visible). */
@@ -24,15 +29,24 @@ interface OwnerSpec {
 
 export const CUSTOM_ATTRIBUTE_OWNERS: OwnerSpec[] = [
   {
-    owner: 'User', idArg: 'userId', idType: Int, find: (ctx, id: number) => userService.get(ctx, id),
+    owner: 'User',
+    idArg: 'userId',
+    idType: Int,
+    find: (ctx, id: number) => userService.get(ctx, id),
     audit: (_ctx, u: User) => ({ entityType: 'User', entityId: u.id, entityPath: u.username }),
   },
   {
-    owner: 'Group', idArg: 'groupId', idType: ID, find: (ctx, id: string) => groupService.findVisible(ctx, id),
+    owner: 'Group',
+    idArg: 'groupId',
+    idType: ID,
+    find: (ctx, id: string) => groupService.findVisible(ctx, id),
     audit: (_ctx, g: Namespace) => ({ entityType: 'Group', entityId: g.id, entityPath: g.fullPath }),
   },
   {
-    owner: 'Project', idArg: 'projectId', idType: ID, find: (ctx, id: string) => projectService.findVisible(ctx, id),
+    owner: 'Project',
+    idArg: 'projectId',
+    idType: ID,
+    find: (ctx, id: string) => projectService.findVisible(ctx, id),
     audit: (ctx, p: Project) => projectAuditEntity(ctx, p.id),
   },
 ];
@@ -46,11 +60,17 @@ function customAttributeResolver(spec: OwnerSpec): Function {
   const { owner, idArg, idType } = spec;
   const lower = owner.charAt(0).toLowerCase() + owner.slice(1);
   const find = spec.find as (ctx: RequestCtx, id: string | number) => Promise<{ id: number }>;
-  const audit = spec.audit as (ctx: RequestCtx, owner: { id: number }) => CustomAttributeAudit | Promise<CustomAttributeAudit>;
+  const audit = spec.audit as (
+    ctx: RequestCtx,
+    owner: { id: number },
+  ) => CustomAttributeAudit | Promise<CustomAttributeAudit>;
 
   @Resolver()
   class CustomAttributeResolver {
-    @Query(() => [CustomAttributeType], { name: `${lower}CustomAttributes`, description: `Administrators only. The first ${CUSTOM_ATTRIBUTES_MAX} by key.` })
+    @Query(() => [CustomAttributeType], {
+      name: `${lower}CustomAttributes`,
+      description: `Administrators only. The first ${CUSTOM_ATTRIBUTES_MAX} by key.`,
+    })
     @Allow('admin')
     @MaxItems(CUSTOM_ATTRIBUTES_MAX)
     async list(@Arg(idArg, () => idType) id: string | number, @Ctx() ctx: RequestCtx): Promise<KeyValue[]> {
@@ -59,7 +79,11 @@ function customAttributeResolver(spec: OwnerSpec): Function {
 
     @Query(() => CustomAttributeType, { name: `${lower}CustomAttribute`, description: 'Administrators only.' })
     @Allow('admin')
-    async get(@Arg(idArg, () => idType) id: string | number, @Arg('key', () => String) key: string, @Ctx() ctx: RequestCtx): Promise<KeyValue> {
+    async get(
+      @Arg(idArg, () => idType) id: string | number,
+      @Arg('key', () => String) key: string,
+      @Ctx() ctx: RequestCtx,
+    ): Promise<KeyValue> {
       return store.get(ctx, owner, (await find(ctx, id)).id, key);
     }
 
@@ -77,7 +101,11 @@ function customAttributeResolver(spec: OwnerSpec): Function {
 
     @Mutation(() => Boolean, { name: `delete${owner}CustomAttribute`, description: 'Administrators only.' })
     @Allow('admin')
-    async remove(@Arg(idArg, () => idType) id: string | number, @Arg('key', () => String) key: string, @Ctx() ctx: RequestCtx): Promise<boolean> {
+    async remove(
+      @Arg(idArg, () => idType) id: string | number,
+      @Arg('key', () => String) key: string,
+      @Ctx() ctx: RequestCtx,
+    ): Promise<boolean> {
       const found = await find(ctx, id);
       return store.remove(ctx, owner, found.id, key, await audit(ctx, found));
     }

@@ -23,19 +23,31 @@ const TABLES: Record<CustomAttributeOwner, { table: string; column: string }> = 
 /** The audit entity of an owner (its events are the owner's: User, Group or Project with its path). */
 export type CustomAttributeAudit = Pick<AuditEntry, 'entityType' | 'entityId' | 'entityPath'>;
 
-const attributeAudit = (entity: CustomAttributeAudit, key: string): Omit<AuditEntry, 'action'> =>
-  ({ ...entity, targetType: 'CustomAttribute', targetId: key, targetDetails: key });
+const attributeAudit = (entity: CustomAttributeAudit, key: string): Omit<AuditEntry, 'action'> => ({
+  ...entity,
+  targetType: 'CustomAttribute',
+  targetId: key,
+  targetDetails: key,
+});
 
 /** Reads stop at this many attributes of one owner (by key). */
 export const CUSTOM_ATTRIBUTES_MAX = 100;
 
 async function list(ctx: RequestCtx, owner: CustomAttributeOwner, id: number): Promise<KeyValue[]> {
   const { table, column } = TABLES[owner];
-  return sqlRows<KeyValue>(ctx.em, `select key, value from ${table} where ${column} = ? order by key limit ${CUSTOM_ATTRIBUTES_MAX}`, [id]);
+  return sqlRows<KeyValue>(
+    ctx.em,
+    `select key, value from ${table} where ${column} = ? order by key limit ${CUSTOM_ATTRIBUTES_MAX}`,
+    [id],
+  );
 }
 
 /** The attributes of many owners (dataloaders of the `customAttributes` fields): one query per batch. */
-export async function customAttributesOf(ctx: RequestCtx, owner: CustomAttributeOwner, ids: readonly number[]): Promise<KeyValue[][]> {
+export async function customAttributesOf(
+  ctx: RequestCtx,
+  owner: CustomAttributeOwner,
+  ids: readonly number[],
+): Promise<KeyValue[][]> {
   const { table, column } = TABLES[owner];
   const rows = await sqlRows<{ owner_id: number; key: string; value: string }>(
     ctx.em,
@@ -49,7 +61,10 @@ export async function customAttributesOf(ctx: RequestCtx, owner: CustomAttribute
 
 async function get(ctx: RequestCtx, owner: CustomAttributeOwner, id: number, key: string): Promise<KeyValue> {
   const { table, column } = TABLES[owner];
-  const [row] = await sqlRows<KeyValue>(ctx.em, `select key, value from ${table} where ${column} = ? and key = ?`, [id, key]);
+  const [row] = await sqlRows<KeyValue>(ctx.em, `select key, value from ${table} where ${column} = ? and key = ?`, [
+    id,
+    key,
+  ]);
   if (!row) throw new NotFoundError('Custom Attribute');
   return row;
 }
@@ -58,11 +73,25 @@ async function get(ctx: RequestCtx, owner: CustomAttributeOwner, id: number, key
  * Creates or replaces (GitLab: find_or_initialize_by key, then update value); the audit event (a change
  * of the key from its old value, or an add) is written on the same transaction when `audit` is given.
  */
-async function set(ctx: RequestCtx, owner: CustomAttributeOwner, id: number, key: string, value: string, audit?: CustomAttributeAudit): Promise<KeyValue> {
+async function set(
+  ctx: RequestCtx,
+  owner: CustomAttributeOwner,
+  id: number,
+  key: string,
+  value: string,
+  audit?: CustomAttributeAudit,
+): Promise<KeyValue> {
   const { table, column } = TABLES[owner];
-  if (longerThan(key, 255) || longerThan(value, 255)) throw new ValidationError({ [longerThan(key, 255) ? 'key' : 'value']: ['is too long (maximum is 255 characters)'] });
+  if (longerThan(key, 255) || longerThan(value, 255))
+    throw new ValidationError({
+      [longerThan(key, 255) ? 'key' : 'value']: ['is too long (maximum is 255 characters)'],
+    });
   return ctx.em.transactional(async (em) => {
-    const [old] = await sqlRows<{ value: string }>(em, `select value from ${table} where ${column} = ? and key = ? for update`, [id, key]);
+    const [old] = await sqlRows<{ value: string }>(
+      em,
+      `select value from ${table} where ${column} = ? and key = ? for update`,
+      [id, key],
+    );
     const [row] = await sqlRows<KeyValue>(
       em,
       `insert into ${table} (${column}, key, value, created_at, updated_at) values (?, ?, ?, now(), now())
@@ -70,13 +99,24 @@ async function set(ctx: RequestCtx, owner: CustomAttributeOwner, id: number, key
       [id, key, value],
     );
     if (audit && old?.value !== value) {
-      await recordAudit(ctx, em, [{ ...attributeAudit(audit, key), action: old ? { change: key, from: old.value, to: value } : { add: 'custom_attribute' } }]);
+      await recordAudit(ctx, em, [
+        {
+          ...attributeAudit(audit, key),
+          action: old ? { change: key, from: old.value, to: value } : { add: 'custom_attribute' },
+        },
+      ]);
     }
     return row;
   });
 }
 
-async function remove(ctx: RequestCtx, owner: CustomAttributeOwner, id: number, key: string, audit?: CustomAttributeAudit): Promise<boolean> {
+async function remove(
+  ctx: RequestCtx,
+  owner: CustomAttributeOwner,
+  id: number,
+  key: string,
+  audit?: CustomAttributeAudit,
+): Promise<boolean> {
   const { table, column } = TABLES[owner];
   await ctx.em.transactional(async (em) => {
     const rows = await sqlRows(em, `delete from ${table} where ${column} = ? and key = ? returning id`, [id, key]);
@@ -91,7 +131,12 @@ async function remove(ctx: RequestCtx, owner: CustomAttributeOwner, id: number, 
  * match; applied for administrators only, ignored (not refused) for others. Appends to `where`/`params`.
  */
 export function customAttributeFilter(
-  ctx: RequestCtx, owner: CustomAttributeOwner, idSql: string, filters: readonly CustomAttributeFilter[] | undefined, where: string[], params: unknown[],
+  ctx: RequestCtx,
+  owner: CustomAttributeOwner,
+  idSql: string,
+  filters: readonly CustomAttributeFilter[] | undefined,
+  where: string[],
+  params: unknown[],
 ): void {
   if (!filters?.length || !policy.canSeeCustomAttributes(ctx.user)) return;
   const { table, column } = TABLES[owner];

@@ -1,6 +1,10 @@
 import { defineModule } from '../../core/module/app-module';
 import { customAttributeResolvers } from './custom-attribute.resolver';
-import { ProjectCustomAttributesField, UserCustomAttributesField, customAttributeLoaders } from './custom-attribute.fields';
+import {
+  ProjectCustomAttributesField,
+  UserCustomAttributesField,
+  customAttributeLoaders,
+} from './custom-attribute.fields';
 import { customAttributeRoutes } from './custom-attribute.rest';
 import { Migration20261203100000CustomAttributes } from './migrations/Migration20261203100000_custom_attributes';
 

@@ -33,12 +33,40 @@ export async function seedDemo(env: SeedEnv): Promise<void> {
   await mk('erin', 'Erin NoGroups', { canCreateGroup: false });
 
   const a = as(alice);
-  const acme = await groupService.create(a, { name: 'ACME', path: 'acme', visibility: Visibility.PUBLIC, description: 'The ACME corporation' });
-  const platform = await groupService.create(a, { name: 'Platform', path: 'platform', parentId: acme.id, visibility: Visibility.INTERNAL });
-  const infra = await groupService.create(a, { name: 'Infra', path: 'infra', parentId: platform.id, visibility: Visibility.PRIVATE });
-  const web = await groupService.create(a, { name: 'Web', path: 'web', parentId: acme.id, visibility: Visibility.PUBLIC });
-  const lab = await groupService.create(admin, { name: 'Secret Lab', path: 'secret-lab', visibility: Visibility.PRIVATE });
-  const community = await groupService.create(admin, { name: 'Community', path: 'community', visibility: Visibility.INTERNAL });
+  const acme = await groupService.create(a, {
+    name: 'ACME',
+    path: 'acme',
+    visibility: Visibility.PUBLIC,
+    description: 'The ACME corporation',
+  });
+  const platform = await groupService.create(a, {
+    name: 'Platform',
+    path: 'platform',
+    parentId: acme.id,
+    visibility: Visibility.INTERNAL,
+  });
+  const infra = await groupService.create(a, {
+    name: 'Infra',
+    path: 'infra',
+    parentId: platform.id,
+    visibility: Visibility.PRIVATE,
+  });
+  const web = await groupService.create(a, {
+    name: 'Web',
+    path: 'web',
+    parentId: acme.id,
+    visibility: Visibility.PUBLIC,
+  });
+  const lab = await groupService.create(admin, {
+    name: 'Secret Lab',
+    path: 'secret-lab',
+    visibility: Visibility.PRIVATE,
+  });
+  const community = await groupService.create(admin, {
+    name: 'Community',
+    path: 'community',
+    visibility: Visibility.INTERNAL,
+  });
 
   await memberService.add(a, 'group', String(platform.id), { userId: bob.id, accessLevel: 30 });
   await memberService.add(admin, 'group', String(lab.id), { userId: carol.id, accessLevel: 10 });
@@ -59,7 +87,10 @@ export async function seedDemo(env: SeedEnv): Promise<void> {
   await projectService.star(as(bob), String(website.id));
   await customAttributeStore.set(admin, 'Group', acme.id, 'tier', 'gold');
   // Storage statistics (no repositories here): deterministic sizes per project.
-  await sqlRows(em, `update projects set repository_size = id * 1048576, lfs_objects_size = id * 524288, job_artifacts_size = id * 262144,
-                       storage_size = id * (1048576 + 524288 + 262144)`);
+  await sqlRows(
+    em,
+    `update projects set repository_size = id * 1048576, lfs_objects_size = id * 524288, job_artifacts_size = id * 262144,
+                       storage_size = id * (1048576 + 524288 + 262144)`,
+  );
   log('demo data: 5 users, 6 groups (3 levels, every visibility), 7 projects, members, a share, statistics');
 }

@@ -8,7 +8,11 @@ import { User } from '../users/user.entity';
  * (pages domains, environments). Null, with a log line, when the demo data is missing or when
  * `table` already holds rows for the project (the seeds are idempotent).
  */
-export async function demoWebsite(env: SeedEnv, what: string, table: string): Promise<{ ctx: RequestCtx; projectId: string } | null> {
+export async function demoWebsite(
+  env: SeedEnv,
+  what: string,
+  table: string,
+): Promise<{ ctx: RequestCtx; projectId: string } | null> {
   const alice = await env.em.findOne(User, { username: 'alice' });
   const [project] = await sqlRows<{ id: number }>(
     env.em,
@@ -18,7 +22,9 @@ export async function demoWebsite(env: SeedEnv, what: string, table: string): Pr
     env.log(`${what}: demo project acme/web/website missing: skipped`);
     return null;
   }
-  const [existing] = await sqlRows<{ n: string }>(env.em, `select count(*) as n from ${table} where project_id = ?`, [project.id]);
+  const [existing] = await sqlRows<{ n: string }>(env.em, `select count(*) as n from ${table} where project_id = ?`, [
+    project.id,
+  ]);
   if (Number(existing.n) > 0) {
     env.log(`${what}: already present: skipped`);
     return null;

@@ -20,28 +20,43 @@ export async function seedScale(em: EntityManager, scale: number): Promise<void>
     await em.transactional(async (tx) => {
       const q = (sql: string, params: unknown[] = []) => tx.getConnection().execute(sql, params, 'run');
       // users + personal namespaces
-      await q(`insert into users (username, email, name) select 'scale-user-' || i, 'scale-user-' || i || '@example.com', 'Scale User ' || i
-               from generate_series(?::int * 100 - 99, ?::int * 100) i on conflict do nothing`, [from, to]);
+      await q(
+        `insert into users (username, email, name) select 'scale-user-' || i, 'scale-user-' || i || '@example.com', 'Scale User ' || i
+               from generate_series(?::int * 100 - 99, ?::int * 100) i on conflict do nothing`,
+        [from, to],
+      );
       await q(`insert into namespaces (name, path, full_path, full_name, kind, owner_id)
                select u.username, u.username, u.username, u.username, 'user', u.id from users u
                 where u.username like 'scale-user-%' and u.namespace_id is null on conflict do nothing`);
-      await q(`update users u set namespace_id = n.id from namespaces n where n.owner_id = u.id and n.kind = 'user' and u.namespace_id is null`);
+      await q(
+        `update users u set namespace_id = n.id from namespaces n where n.owner_id = u.id and n.kind = 'user' and u.namespace_id is null`,
+      );
       // level 1: 10 top-level groups per unit, visibility cycling private/internal/public
-      await q(`insert into namespaces (name, path, full_path, full_name, kind, visibility_level, description)
+      await q(
+        `insert into namespaces (name, path, full_path, full_name, kind, visibility_level, description)
                select 'Scale ' || i, 'scale-' || i, 'scale-' || i, 'Scale ' || i, 'group', (i % 3) * 10, 'benchmark group ' || i
-                 from generate_series(?::int * 10 - 9, ?::int * 10) i on conflict do nothing`, [from, to]);
+                 from generate_series(?::int * 10 - 9, ?::int * 10) i on conflict do nothing`,
+        [from, to],
+      );
       await q(`update namespaces set traversal_ids = array[id] where traversal_ids = '{}' and parent_id is null`);
       // level 2: 3 children each; level 3: 2 children under each level-2 group (10 + 30 + 60 = 100 per unit)
-      for (const [parentLike, children, prefix] of [[`scale-%`, 3, 'team'], [`scale-%/team-%`, 2, 'squad']] as const) {
-        await q(`insert into namespaces (name, path, full_path, full_name, kind, parent_id, visibility_level)
+      for (const [parentLike, children, prefix] of [
+        [`scale-%`, 3, 'team'],
+        [`scale-%/team-%`, 2, 'squad'],
+      ] as const) {
+        await q(
+          `insert into namespaces (name, path, full_path, full_name, kind, parent_id, visibility_level)
                  select initcap(?) || ' ' || j, ? || '-' || j, p.full_path || '/' || ? || '-' || j, p.full_name || ' / ' || initcap(?) || ' ' || j,
                         'group', p.id, least(p.visibility_level, ((p.id + j) % 3) * 10)
                    from namespaces p cross join generate_series(1, ?) j
                   where p.kind = 'group' and p.full_path like ? and p.full_path not like ? and p.traversal_ids <> '{}'
                     and p.id not in (select parent_id from namespaces where parent_id is not null)
                  on conflict do nothing`,
-          [prefix, prefix, prefix, prefix, children, parentLike, `${parentLike}/%`]);
-        await q(`update namespaces c set traversal_ids = p.traversal_ids || c.id from namespaces p where c.parent_id = p.id and c.traversal_ids = '{}' and p.traversal_ids <> '{}'`);
+          [prefix, prefix, prefix, prefix, children, parentLike, `${parentLike}/%`],
+        );
+        await q(
+          `update namespaces c set traversal_ids = p.traversal_ids || c.id from namespaces p where c.parent_id = p.id and c.traversal_ids = '{}' and p.traversal_ids <> '{}'`,
+        );
       }
       // 10 projects per group, some archived, with storage statistics
       await q(`insert into projects (name, path, namespace_id, visibility_level, archived, description, tag_list,
@@ -53,10 +68,13 @@ export async function seedScale(em: EntityManager, scale: number): Promise<void>
                 where g.kind = 'group' and g.full_path like 'scale-%' and not exists (select 1 from projects x where x.namespace_id = g.id)
                on conflict do nothing`);
       // members: an owner per top-level group, developers and guests further down
-      await q(`insert into group_members (group_id, user_id, access_level)
+      await q(
+        `insert into group_members (group_id, user_id, access_level)
                select g.id, u.id, case when g.parent_id is null then 50 when g.id % 2 = 0 then 30 else 10 end
                  from namespaces g join users u on u.username = 'scale-user-' || (1 + g.id % (? * 100))
-                where g.kind = 'group' and g.full_path like 'scale-%' on conflict do nothing`, [to]);
+                where g.kind = 'group' and g.full_path like 'scale-%' on conflict do nothing`,
+        [to],
+      );
       // shares: every 7th project shared with another group
       await q(`insert into project_group_links (project_id, group_id, group_access)
                select p.id, g.id, 30 from projects p join namespaces g on g.id = (select min(id) from namespaces where kind = 'group' and id > p.namespace_id + 5)

@@ -16,6 +16,6 @@ const EMAIL_LOCK_CLASS = 20_261_121;
  */
 export async function lockEmailAddress(em: EntityManager, address: string): Promise<void> {
   // Outside a transaction the lock would end with its own statement and serialize nothing.
-  if (!em.getTransactionContext()) throw new Error('lockEmailAddress needs the write\'s transaction');
+  if (!em.getTransactionContext()) throw new Error("lockEmailAddress needs the write's transaction");
   await sqlRows(em, 'select pg_advisory_xact_lock(?, hashtext(lower(?)))', [EMAIL_LOCK_CLASS, address]);
 }

@@ -30,21 +30,36 @@ export class EmailResolver {
     return service.getOwn(ctx, emailId);
   }
 
-  @Mutation(() => EmailType, { description: 'Administrators only: adds a secondary e-mail address to a user (unconfirmed; no mail is sent).' })
+  @Mutation(() => EmailType, {
+    description: 'Administrators only: adds a secondary e-mail address to a user (unconfirmed; no mail is sent).',
+  })
   @Allow('admin')
-  createUserEmail(@Arg('userId', () => UserIdArg) userId: number, @Arg('input', () => CreateEmailInput) input: CreateEmailInput, @Ctx() ctx: RequestCtx): Promise<Email> {
+  createUserEmail(
+    @Arg('userId', () => UserIdArg) userId: number,
+    @Arg('input', () => CreateEmailInput) input: CreateEmailInput,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<Email> {
     return service.addForUser(ctx, userId, input);
   }
 
   @Mutation(() => Boolean, { description: "Administrators only: deletes one of a user's secondary e-mail addresses." })
   @Allow('admin')
-  deleteUserEmail(@Arg('userId', () => UserIdArg) userId: number, @Arg('emailId', () => EmailIdArg) emailId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+  deleteUserEmail(
+    @Arg('userId', () => UserIdArg) userId: number,
+    @Arg('emailId', () => EmailIdArg) emailId: number,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<boolean> {
     return service.removeForUser(ctx, userId, emailId);
   }
 
-  @Mutation(() => EmailType, { description: 'Adds a secondary e-mail address to the authenticated user (unconfirmed; no mail is sent).' })
+  @Mutation(() => EmailType, {
+    description: 'Adds a secondary e-mail address to the authenticated user (unconfirmed; no mail is sent).',
+  })
   @Allow('user')
-  createCurrentUserEmail(@Arg('input', () => CreateEmailInput) input: CreateEmailInput, @Ctx() ctx: RequestCtx): Promise<Email> {
+  createCurrentUserEmail(
+    @Arg('input', () => CreateEmailInput) input: CreateEmailInput,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<Email> {
     return service.addOwn(ctx, input);
   }
 

@@ -22,7 +22,11 @@ import { longerThan } from '../../core/validation/char-length';
 const EMAIL_FORMAT = /^[^@ \t\r\n\f\v]+@[^@ \t\r\n\f\v]+$/;
 
 /** `Email#email=`: `value.downcase.strip`. */
-export const normalizeEmail = (value: string): string => value.toLowerCase().replace(/^[\t\n\v\f\r ]+/, '').replace(/[\t\n\v\f\r \0]+$/, '');
+export const normalizeEmail = (value: string): string =>
+  value
+    .toLowerCase()
+    .replace(/^[\t\n\v\f\r ]+/, '')
+    .replace(/[\t\n\v\f\r \0]+$/, '');
 
 /**
  * The model's validations in its order: presence, uniqueness among secondary addresses, format, then
@@ -48,7 +52,20 @@ async function validate(em: RequestCtx['em'], email: string): Promise<void> {
 /** One user's addresses by id (GitLab: `paginate(user.emails)`), on the (user_id, id) index. */
 function listOf(ctx: RequestCtx, userId: number, args: PageInput): Promise<Page<Email>> {
   const map = (r: Record<string, unknown>) => lightEntity(ctx.em, Email, r);
-  return offsetPage(ctx.em, { select: 'e.*', from: 'emails e', where: ['e.user_id = ?'], params: [userId], orderBy: 'e.id', dir: 'asc', id: 'e.id', map }, args);
+  return offsetPage(
+    ctx.em,
+    {
+      select: 'e.*',
+      from: 'emails e',
+      where: ['e.user_id = ?'],
+      params: [userId],
+      orderBy: 'e.id',
+      dir: 'asc',
+      id: 'e.id',
+      map,
+    },
+    args,
+  );
 }
 
 async function findOwned(ctx: RequestCtx, user: User, emailId: number): Promise<Email> {
@@ -59,7 +76,12 @@ async function findOwned(ctx: RequestCtx, user: User, emailId: number): Promise<
 
 /** An address's audit events: on its user (entity User), the address as target. */
 const emailAudit = (user: User, e: Email): Omit<AuditEntry, 'action'> => ({
-  entityType: 'User', entityId: user.id, entityPath: user.username, targetType: 'Email', targetId: e.id, targetDetails: e.email,
+  entityType: 'User',
+  entityId: user.id,
+  entityPath: user.username,
+  targetType: 'Email',
+  targetId: e.id,
+  targetDetails: e.email,
 });
 
 /** Stored unconfirmed: GitLab 10.3 mails a confirmation link (devise confirmable); this service sends no mail. */
@@ -70,14 +92,15 @@ async function add(ctx: RequestCtx, user: User, input: CreateEmailInput): Promis
   const email = Object.assign(new Email(), { userId: user.id, email: address, createdAt: now, updatedAt: now });
   // A concurrent add of the same address loses on the unique lower(email) index with the model's message.
   await onUniqueViolation(
-    () => ctx.em.transactional(async (tx) => {
-      // A parallel write of the address as someone's primary one: the lock orders the two, the check again sees the first.
-      await lockEmailAddress(tx, address);
-      await validate(tx, address);
-      tx.persist(email);
-      await tx.flush();
-      await recordAudit(ctx, tx, [{ ...emailAudit(user, email), action: { add: 'email' } }]);
-    }),
+    () =>
+      ctx.em.transactional(async (tx) => {
+        // A parallel write of the address as someone's primary one: the lock orders the two, the check again sees the first.
+        await lockEmailAddress(tx, address);
+        await validate(tx, address);
+        tx.persist(email);
+        await tx.flush();
+        await recordAudit(ctx, tx, [{ ...emailAudit(user, email), action: { add: 'email' } }]);
+      }),
     () => new ValidationError({ email: [MSG.taken] }),
   );
   return email;

@@ -6,7 +6,8 @@ import { PageType } from '../../core/pagination/page';
 @ObjectType('Email', { description: "One of a user's secondary e-mail addresses.", implements: Node })
 export class EmailType extends DatabaseNode {
   @Field(() => String, { description: 'Lower-case.' }) email!: string;
-  @Field(() => Date, { nullable: true, description: 'Always null: no confirmation mail is sent.' }) confirmedAt!: Date | null;
+  @Field(() => Date, { nullable: true, description: 'Always null: no confirmation mail is sent.' })
+  confirmedAt!: Date | null;
   @Field(() => Date) createdAt!: Date;
 }
 

@@ -7,7 +7,14 @@ import { sqlRows } from '../../core/db/sql';
  * secondary addresses, and the previous primary becomes one (confirmed when the user is: here always,
  * users being created confirmed). Without a mail sent, this is all of it.
  */
-export async function primaryEmailChanged(em: EntityManager, userId: number, previous: string, current: string, confirmedAt: Date, now: Date): Promise<void> {
+export async function primaryEmailChanged(
+  em: EntityManager,
+  userId: number,
+  previous: string,
+  current: string,
+  confirmedAt: Date,
+  now: Date,
+): Promise<void> {
   await sqlRows(
     em,
     `with gone as (delete from emails where user_id = ? and lower(email) = lower(?))

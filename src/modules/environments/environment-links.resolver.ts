@@ -13,7 +13,9 @@ import { EnvironmentPage } from './environment.type';
 export function environmentListLoaders(ctx: RequestCtx) {
   return {
     /** `Project.environments` across the projects of a list: the same list as projectEnvironments, one round trip. */
-    projectEnvironmentLists: perParentPages<PageArgs, Environment>((args, ids) => environmentService.listForProjects(ctx, ids, args)),
+    projectEnvironmentLists: perParentPages<PageArgs, Environment>((args, ids) =>
+      environmentService.listForProjects(ctx, ids, args),
+    ),
   };
 }
 
@@ -25,9 +27,17 @@ declare module '../../core/context/loaders' {
 /** A project's environments as its field (GitLab's `Project.environments`), for those who may list them as projectEnvironments. */
 @Resolver(() => ProjectType)
 export class ProjectEnvironmentsResolver {
-  @FieldResolver(() => EnvironmentPage, { nullable: true, description: 'The project\'s environments by id; null when the caller may not list them (Reporter or above, with jobs enabled).' })
+  @FieldResolver(() => EnvironmentPage, {
+    nullable: true,
+    description:
+      "The project's environments by id; null when the caller may not list them (Reporter or above, with jobs enabled).",
+  })
   @Reads('id', 'jobsEnabled')
-  async environments(@Root() p: Project, @Args() args: PageArgs, @Ctx() ctx: RequestCtx): Promise<Page<Environment> | null> {
+  async environments(
+    @Root() p: Project,
+    @Args() args: PageArgs,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<Page<Environment> | null> {
     const level = ctx.user ? await ctx.loaders.projectLevel.load(p.id) : 0;
     if (!policy.canEnvironment(ctx.user, level, p.jobsEnabled, 'read')) return null;
     return ctx.loaders.projectEnvironmentLists.load({ parentId: p.id, args });

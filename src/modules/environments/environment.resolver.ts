@@ -7,7 +7,13 @@ import type { Project } from '../projects/project.entity';
 import { ProjectType } from '../projects/project.type';
 import type { Environment } from './environment.entity';
 import { environmentService } from './environment.service';
-import { CreateEnvironmentInput, EnvironmentPage, EnvironmentsArgs, EnvironmentType, UpdateEnvironmentInput } from './environment.type';
+import {
+  CreateEnvironmentInput,
+  EnvironmentPage,
+  EnvironmentsArgs,
+  EnvironmentType,
+  UpdateEnvironmentInput,
+} from './environment.type';
 
 /** Spec 4.30-4.34; roles are checked in the service (reporter reads, developer creates and stops, master updates and deletes). */
 @Resolver(() => EnvironmentType)
@@ -20,13 +26,21 @@ export class EnvironmentResolver {
 
   @Query(() => EnvironmentType)
   @Allow('user')
-  environment(@Arg('projectId', () => ID) projectId: string, @Arg('environmentId', () => EnvironmentIdArg) environmentId: number, @Ctx() ctx: RequestCtx): Promise<Environment> {
+  environment(
+    @Arg('projectId', () => ID) projectId: string,
+    @Arg('environmentId', () => EnvironmentIdArg) environmentId: number,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<Environment> {
     return environmentService.get(ctx, projectId, environmentId);
   }
 
   @Mutation(() => EnvironmentType)
   @Allow('user')
-  createEnvironment(@Arg('projectId', () => ID) projectId: string, @Arg('input', () => CreateEnvironmentInput) input: CreateEnvironmentInput, @Ctx() ctx: RequestCtx): Promise<Environment> {
+  createEnvironment(
+    @Arg('projectId', () => ID) projectId: string,
+    @Arg('input', () => CreateEnvironmentInput) input: CreateEnvironmentInput,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<Environment> {
     return environmentService.create(ctx, projectId, input);
   }
 
@@ -43,13 +57,21 @@ export class EnvironmentResolver {
 
   @Mutation(() => Boolean)
   @Allow('user')
-  deleteEnvironment(@Arg('projectId', () => ID) projectId: string, @Arg('environmentId', () => EnvironmentIdArg) environmentId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+  deleteEnvironment(
+    @Arg('projectId', () => ID) projectId: string,
+    @Arg('environmentId', () => EnvironmentIdArg) environmentId: number,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<boolean> {
     return environmentService.remove(ctx, projectId, environmentId);
   }
 
   @Mutation(() => EnvironmentType)
   @Allow('user')
-  stopEnvironment(@Arg('projectId', () => ID) projectId: string, @Arg('environmentId', () => EnvironmentIdArg) environmentId: number, @Ctx() ctx: RequestCtx): Promise<Environment> {
+  stopEnvironment(
+    @Arg('projectId', () => ID) projectId: string,
+    @Arg('environmentId', () => EnvironmentIdArg) environmentId: number,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<Environment> {
     return environmentService.stop(ctx, projectId, environmentId);
   }
 

@@ -8,7 +8,10 @@ export async function seedEnvironments(env: SeedEnv): Promise<void> {
   if (!site) return;
   const { ctx, projectId: id } = site;
   await environmentService.create(ctx, id, { name: 'production', externalUrl: 'https://www.acme.test' });
-  const staging = await environmentService.create(ctx, id, { name: 'staging', externalUrl: 'https://staging.acme.test' });
+  const staging = await environmentService.create(ctx, id, {
+    name: 'staging',
+    externalUrl: 'https://staging.acme.test',
+  });
   await environmentService.create(ctx, id, { name: 'review/fix-login' });
   await environmentService.stop(ctx, id, staging.id);
   env.log('environments: production, review/fix-login (available), staging (stopped) on acme/web/website');

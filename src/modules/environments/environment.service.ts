@@ -23,7 +23,8 @@ import { blankToNull, validateEnvironment } from './environment.validation';
 async function projectFor(ctx: RequestCtx, idOrPath: string, action: EnvironmentAction): Promise<Project> {
   const user = requireUser(ctx);
   const project = await projectService.findVisible(ctx, idOrPath);
-  if (!policy.canEnvironment(user, await projectService.accessLevel(ctx, project), project.jobsEnabled, action)) throw new ForbiddenError();
+  if (!policy.canEnvironment(user, await projectService.accessLevel(ctx, project), project.jobsEnabled, action))
+    throw new ForbiddenError();
   ctx.loaders.environmentProject.prime(project.id, project);
   return project;
 }
@@ -37,7 +38,16 @@ async function find(ctx: RequestCtx, project: Project, environmentId: number): P
 
 /** Environments by id; the caller adds which project(s). Index environments (project_id, id) serves the filter and the order. */
 function environmentQuery(ctx: RequestCtx): ListQuery<Environment> {
-  return { select: 'e.*', from: 'environments e', where: [], params: [], orderBy: 'e.id', dir: 'asc', id: 'e.id', map: (row) => ctx.em.map(Environment, row as never) };
+  return {
+    select: 'e.*',
+    from: 'environments e',
+    where: [],
+    params: [],
+    orderBy: 'e.id',
+    dir: 'asc',
+    id: 'e.id',
+    map: (row) => ctx.em.map(Environment, row as never),
+  };
 }
 
 async function list(ctx: RequestCtx, args: EnvironmentsArgs): Promise<Page<Environment>> {
@@ -52,7 +62,11 @@ async function list(ctx: RequestCtx, args: EnvironmentsArgs): Promise<Page<Envir
  * The same list for several projects at once (`Project.environments` across a project list; the caller
  * checked who may read each): one round trip.
  */
-async function listForProjects(ctx: RequestCtx, projectIds: readonly number[], args: PageInput): Promise<Map<number, Page<Environment>>> {
+async function listForProjects(
+  ctx: RequestCtx,
+  projectIds: readonly number[],
+  args: PageInput,
+): Promise<Map<number, Page<Environment>>> {
   return offsetPagesByKey(ctx.em, environmentQuery(ctx), 'e.project_id', projectIds, args);
 }
 
@@ -66,14 +80,28 @@ async function save(ctx: RequestCtx, env: Environment, audit: (e: Environment) =
   if (!bag.empty) throw new ValidationError(bag.errors);
   env.updatedAt = ctx.clock.now();
   const entity = await projectAuditEntity(ctx, env.projectId);
-  await onUniqueViolation(() => ctx.em.transactional(async (em) => {
-    em.persist(env);
-    await em.flush();
-    await recordAudit(ctx, em, audit(env).map((action) => ({ ...entity, targetType: 'Environment', targetId: env.id, targetDetails: env.name, action })));
-  }), (e) => {
-    const field = String((e as { constraint?: string }).constraint).includes('slug') ? 'slug' : 'name';
-    return new ValidationError({ [field]: [MSG.taken] });
-  });
+  await onUniqueViolation(
+    () =>
+      ctx.em.transactional(async (em) => {
+        em.persist(env);
+        await em.flush();
+        await recordAudit(
+          ctx,
+          em,
+          audit(env).map((action) => ({
+            ...entity,
+            targetType: 'Environment',
+            targetId: env.id,
+            targetDetails: env.name,
+            action,
+          })),
+        );
+      }),
+    (e) => {
+      const field = String((e as { constraint?: string }).constraint).includes('slug') ? 'slug' : 'name';
+      return new ValidationError({ [field]: [MSG.taken] });
+    },
+  );
   return env;
 }
 
@@ -92,13 +120,23 @@ async function create(ctx: RequestCtx, projectId: string, input: CreateEnvironme
 }
 
 /** Name and external_url only; the slug stays what it was (spec 4.32). */
-async function update(ctx: RequestCtx, projectId: string, environmentId: number, input: UpdateEnvironmentInput): Promise<Environment> {
+async function update(
+  ctx: RequestCtx,
+  projectId: string,
+  environmentId: number,
+  input: UpdateEnvironmentInput,
+): Promise<Environment> {
   const env = await find(ctx, await projectFor(ctx, projectId, 'update'), environmentId);
   const before = { name: env.name, external_url: env.externalUrl };
   patchEntity(env, input, UpdateEnvironmentInput, { externalUrl: 'skip' });
   // An empty external_url is "sent" (null/undefined mean unchanged) and clears the URL.
   if (input.externalUrl !== undefined && input.externalUrl !== null) env.externalUrl = blankToNull(input.externalUrl);
-  return save(ctx, env, (e) => changedActions([{ name: 'name', from: before.name, to: e.name }, { name: 'external_url', from: before.external_url, to: e.externalUrl }]));
+  return save(ctx, env, (e) =>
+    changedActions([
+      { name: 'name', from: before.name, to: e.name },
+      { name: 'external_url', from: before.external_url, to: e.externalUrl },
+    ]),
+  );
 }
 
 /** GitLab 10.3 deletes an environment in any state. */
@@ -108,7 +146,15 @@ async function remove(ctx: RequestCtx, projectId: string, environmentId: number)
   await ctx.em.transactional(async (em) => {
     await claimForDelete(ctx, em, byId('environments', env.id));
     await em.nativeDelete(Environment, { id: env.id });
-    await recordAudit(ctx, em, [{ ...entity, targetType: 'Environment', targetId: env.id, targetDetails: env.name, action: { remove: 'environment' } }]);
+    await recordAudit(ctx, em, [
+      {
+        ...entity,
+        targetType: 'Environment',
+        targetId: env.id,
+        targetDetails: env.name,
+        action: { remove: 'environment' },
+      },
+    ]);
   });
   return true;
 }
@@ -123,9 +169,21 @@ async function stop(ctx: RequestCtx, projectId: string, environmentId: number): 
     const now = ctx.clock.now();
     const entity = await projectAuditEntity(ctx, env.projectId);
     await ctx.em.transactional(async (em) => {
-      const changed = await sqlRows(em, "update environments set state = 'stopped', updated_at = ? where id = ? and state = 'available' returning id", [now, env.id]);
+      const changed = await sqlRows(
+        em,
+        "update environments set state = 'stopped', updated_at = ? where id = ? and state = 'available' returning id",
+        [now, env.id],
+      );
       if (changed.length > 0) {
-        await recordAudit(ctx, em, [{ ...entity, targetType: 'Environment', targetId: env.id, targetDetails: env.name, action: { change: 'state', from: 'available', to: 'stopped' } }]);
+        await recordAudit(ctx, em, [
+          {
+            ...entity,
+            targetType: 'Environment',
+            targetId: env.id,
+            targetDetails: env.name,
+            action: { change: 'state', from: 'available', to: 'stopped' },
+          },
+        ]);
       }
     });
     // The answer shows the row as it is now (stopped by this request or by a concurrent one).
@@ -142,10 +200,16 @@ async function stop(ctx: RequestCtx, projectId: string, environmentId: number): 
 async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]): Promise<Environment[]> {
   const user = ctx.user;
   if (!user) return [];
-  const rows = await sqlRows<Record<string, unknown> & { jobs_enabled: boolean }>(ctx.em, `select e.*, p.jobs_enabled from environments e
-    join projects p on p.id = e.project_id where e.id = any(?::int[]) and ${await projectVisibility(ctx, 'p')}`, [pgArray(ids.map(Number))]);
+  const rows = await sqlRows<Record<string, unknown> & { jobs_enabled: boolean }>(
+    ctx.em,
+    `select e.*, p.jobs_enabled from environments e
+    join projects p on p.id = e.project_id where e.id = any(?::int[]) and ${await projectVisibility(ctx, 'p')}`,
+    [pgArray(ids.map(Number))],
+  );
   const levels = await Promise.all(rows.map((r) => ctx.loaders.projectLevel.load(Number(r.project_id))));
-  return rows.filter((r, i) => policy.canEnvironment(user, levels[i], r.jobs_enabled, 'read')).map((r) => lightEntity(ctx.em, Environment, r));
+  return rows
+    .filter((r, i) => policy.canEnvironment(user, levels[i], r.jobs_enabled, 'read'))
+    .map((r) => lightEntity(ctx.em, Environment, r));
 }
 
 export const environmentService = { list, listForProjects, get, create, update, remove, stop, visibleByIds };

@@ -7,7 +7,8 @@ import { longerThan } from '../../core/validation/char-length';
 
 /** GitLab 10.x environment name rule and message. */
 const NAME_FORMAT = /^[a-zA-Z0-9_\\/${}. -]+$/;
-export const ENVIRONMENT_NAME_MESSAGE = "can contain only letters, digits, '-', '_', '/', '$', '{', '}', '.', and spaces";
+export const ENVIRONMENT_NAME_MESSAGE =
+  "can contain only letters, digits, '-', '_', '/', '$', '{', '}', '.', and spaces";
 export const URL_MESSAGE = 'must be a valid URL';
 
 /** http or https URL that parses (GitLab's addressable_url validator). */

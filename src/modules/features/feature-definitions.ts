@@ -9,7 +9,10 @@ export interface FeatureDefinition {
 }
 
 export const FEATURE_DEFINITIONS: Readonly<Record<string, FeatureDefinition>> = {
-  graphiql: { defaultEnabled: true, description: 'The GraphiQL page (GET /-/graphiql and GET /graphql from a browser).' },
+  graphiql: {
+    defaultEnabled: true,
+    description: 'The GraphiQL page (GET /-/graphiql and GET /graphql from a browser).',
+  },
 };
 
 export function defaultEnabled(name: string): boolean {

@@ -12,11 +12,19 @@ const NAME = /^[A-Za-z0-9_]+$/;
 
 export function parseFeatureGroups(raw: string | undefined): FeatureGroups {
   const groups = new Map<string, Set<string>>([['perf_team', new Set()]]);
-  for (const entry of (raw ?? '').split(';').map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of (raw ?? '')
+    .split(';')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const [name, members = ''] = entry.split('=', 2).map((s) => s.trim());
-    if (!NAME.test(name)) throw new ConfigError(`FEATURE_GROUPS: "${name}" is not a valid group name (letters, digits, '_')`);
+    if (!NAME.test(name))
+      throw new ConfigError(`FEATURE_GROUPS: "${name}" is not a valid group name (letters, digits, '_')`);
     const set = groups.get(name) ?? new Set<string>();
-    for (const username of members.split(',').map((u) => u.trim()).filter(Boolean)) set.add(username.toLowerCase());
+    for (const username of members
+      .split(',')
+      .map((u) => u.trim())
+      .filter(Boolean))
+      set.add(username.toLowerCase());
     groups.set(name, set);
   }
   return groups;

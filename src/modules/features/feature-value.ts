@@ -18,14 +18,19 @@ export function parseGateValue(value: string): GateChange {
   if (value === 'true') return { kind: 'enable' };
   if (value === 'false' || value === '0') return { kind: 'disable' };
   const percentage = rubyToI(value);
-  if (percentage < 0 || percentage > 100) throw new ParamError('value must be true, false or a percentage between 0 and 100');
+  if (percentage < 0 || percentage > 100)
+    throw new ParamError('value must be true, false or a percentage between 0 and 100');
   return { kind: 'percentage', percentage };
 }
 
 /** Later GitLab: `key` goes with a percentage only, never with a target (Grape mutually_exclusive). */
 export const KEY_EXCLUSIVE_WITH = ['feature_group', 'user'] as const;
 
-export function checkKeyExclusive(input: { key?: string | null; featureGroup?: string | null; user?: string | null }): void {
+export function checkKeyExclusive(input: {
+  key?: string | null;
+  featureGroup?: string | null;
+  user?: string | null;
+}): void {
   if (input.key == null) return;
   const sent = { feature_group: input.featureGroup, user: input.user };
   const clashes = KEY_EXCLUSIVE_WITH.filter((p) => sent[p] != null);

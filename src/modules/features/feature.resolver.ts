@@ -13,14 +13,19 @@ import { featureChanges, type FeatureFlagChange } from './feature-changes';
 /** Spec 4.35–4.36 plus later GitLab's DELETE; administrators only, except featureEnabled. */
 @Resolver(() => FeatureType)
 export class FeatureResolver {
-  @Query(() => [FeatureType], { description: `Administrators only: every persisted feature, in storage order (not paginated; at most ${FEATURES_MAX}).` })
+  @Query(() => [FeatureType], {
+    description: `Administrators only: every persisted feature, in storage order (not paginated; at most ${FEATURES_MAX}).`,
+  })
   @Allow('admin')
   @MaxItems(FEATURES_MAX)
   features(@Ctx() ctx: RequestCtx): Promise<Feature[]> {
     return service.list(ctx);
   }
 
-  @Query(() => Boolean, { description: 'Whether a flag is on for the caller (anonymous callers too), with the same evaluation the service uses.' })
+  @Query(() => Boolean, {
+    description:
+      'Whether a flag is on for the caller (anonymous callers too), with the same evaluation the service uses.',
+  })
   @Allow('anonymous')
   featureEnabled(@Arg('name', () => String) name: string, @Ctx() ctx: RequestCtx): Promise<boolean> {
     checkFeatureName(name);
@@ -29,18 +34,26 @@ export class FeatureResolver {
 
   @Mutation(() => FeatureType, { description: 'Administrators only: sets a gate, creating the feature when new.' })
   @Allow('admin')
-  setFeatureGate(@Arg('name', () => String) name: string, @Arg('input', () => SetFeatureGateInput) input: SetFeatureGateInput, @Ctx() ctx: RequestCtx): Promise<Feature> {
+  setFeatureGate(
+    @Arg('name', () => String) name: string,
+    @Arg('input', () => SetFeatureGateInput) input: SetFeatureGateInput,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<Feature> {
     return service.set(ctx, name, input);
   }
 
-  @Mutation(() => Boolean, { description: 'Administrators only: removes the feature (it answers its default again); true even when it did not exist.' })
+  @Mutation(() => Boolean, {
+    description:
+      'Administrators only: removes the feature (it answers its default again); true even when it did not exist.',
+  })
   @Allow('admin')
   deleteFeature(@Arg('name', () => String) name: string, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return service.remove(ctx, name);
   }
 
   @Subscription(() => FeatureFlagChangeType, {
-    description: 'Live: each flag set or deleted, on any instance, as it is once the change committed (WebSocket, graphql-transport-ws). Administrators only.',
+    description:
+      'Live: each flag set or deleted, on any instance, as it is once the change committed (WebSocket, graphql-transport-ws). Administrators only.',
     subscribe: ({ context }) => featureChanges(context as RequestCtx),
   })
   @Allow('admin')

@@ -11,11 +11,28 @@ const tag = 'features';
  * coercion turns the values into "true" / "50" as Grape does.
  */
 export const featureRoutes = defineRoutes([
-  { method: 'GET', path: '/features', field: 'Query.features', shape: FeatureWire, summary: 'List every persisted feature (admin; not paginated)', tag },
   {
-    method: 'POST', path: '/features/:name', field: 'Mutation.setFeatureGate',
-    rules: KEY_EXCLUSIVE_WITH.map((p) => ({ mutuallyExclusive: ['key', p] })),
-    shape: FeatureWire, summary: 'Set a gate value, creating the feature when new (admin); always 201', tag,
+    method: 'GET',
+    path: '/features',
+    field: 'Query.features',
+    shape: FeatureWire,
+    summary: 'List every persisted feature (admin; not paginated)',
+    tag,
   },
-  { method: 'DELETE', path: '/features/:name', field: 'Mutation.deleteFeature', summary: 'Delete a feature: it answers its default again (admin)', tag },
+  {
+    method: 'POST',
+    path: '/features/:name',
+    field: 'Mutation.setFeatureGate',
+    rules: KEY_EXCLUSIVE_WITH.map((p) => ({ mutuallyExclusive: ['key', p] })),
+    shape: FeatureWire,
+    summary: 'Set a gate value, creating the feature when new (admin); always 201',
+    tag,
+  },
+  {
+    method: 'DELETE',
+    path: '/features/:name',
+    field: 'Mutation.deleteFeature',
+    summary: 'Delete a feature: it answers its default again (admin)',
+    tag,
+  },
 ]);

@@ -15,6 +15,10 @@ export async function seedFeatures(env: SeedEnv): Promise<void> {
   await featureService.set(admin, 'legacy_importer', { value: 'false' }); // off
   await featureService.set(admin, 'async_search', { value: '25' }); // conditional: 25 % of the time
   await featureService.set(admin, 'fast_diffs', { value: '50', key: 'percentage_of_actors' }); // conditional: half of the users
-  await featureService.set(admin, 'profiling_bar', { value: 'true', featureGroup: 'perf_team', user: alice ? 'alice' : undefined }); // conditional: group (+ actor)
+  await featureService.set(admin, 'profiling_bar', {
+    value: 'true',
+    featureGroup: 'perf_team',
+    user: alice ? 'alice' : undefined,
+  }); // conditional: group (+ actor)
   log('feature flags: 5 (on, off, percentage of time, percentage of actors, group and actor)');
 }

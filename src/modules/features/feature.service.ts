@@ -19,13 +19,27 @@ export const FEATURES_CACHE_KEY = 'features';
 type Target = { gate: 'actors' | 'groups'; value: string };
 
 async function loadAll(em: EntityManager): Promise<ReadonlyMap<string, GateValues>> {
-  const rows = await sqlRows<{ name: string; boolean_value: boolean; actors: string[]; groups: string[]; percentage_of_actors: number; percentage_of_time: number }>(
-    em,
-    'select name, boolean_value, actors, groups, percentage_of_actors, percentage_of_time from features',
+  const rows = await sqlRows<{
+    name: string;
+    boolean_value: boolean;
+    actors: string[];
+    groups: string[];
+    percentage_of_actors: number;
+    percentage_of_time: number;
+  }>(em, 'select name, boolean_value, actors, groups, percentage_of_actors, percentage_of_time from features');
+  return new Map(
+    rows.map((r) => [
+      r.name,
+      {
+        name: r.name,
+        booleanValue: r.boolean_value,
+        actors: r.actors,
+        groups: r.groups,
+        percentageOfActors: r.percentage_of_actors,
+        percentageOfTime: r.percentage_of_time,
+      },
+    ]),
   );
-  return new Map(rows.map((r) => [r.name, {
-    name: r.name, booleanValue: r.boolean_value, actors: r.actors, groups: r.groups, percentageOfActors: r.percentage_of_actors, percentageOfTime: r.percentage_of_time,
-  }]));
 }
 
 /**
@@ -48,7 +62,9 @@ async function resolveTargets(ctx: RequestCtx, input: SetFeatureGateInput): Prom
     targets.push({ gate: 'groups', value: input.featureGroup });
   }
   if (input.user != null) {
-    const [row] = await sqlRows<{ id: number }>(ctx.em, 'select id from users where lower(username) = lower(?)', [input.user]);
+    const [row] = await sqlRows<{ id: number }>(ctx.em, 'select id from users where lower(username) = lower(?)', [
+      input.user,
+    ]);
     if (!row) throw new ParamError(`user ${input.user} is not found`);
     targets.push({ gate: 'actors', value: actorId(row) });
   }
@@ -63,7 +79,8 @@ function applyChange(f: Feature, change: GateChange, targets: Target[], key: str
     return; // targets are ignored for percentages
   }
   if (targets.length === 0) {
-    if (change.kind === 'enable') f.booleanValue = true; // other gates are kept
+    if (change.kind === 'enable')
+      f.booleanValue = true; // other gates are kept
     else Object.assign(f, { booleanValue: false, actors: [], groups: [], percentageOfActors: 0, percentageOfTime: 0 }); // a plain false clears every gate
     return;
   }
@@ -76,7 +93,13 @@ function applyChange(f: Feature, change: GateChange, targets: Target[], key: str
 
 /** The gate values an audit event compares (feature_flag.<gate>: from → to). */
 function gateSnapshot(f: Feature) {
-  return { boolean: f.booleanValue, actors: [...f.actors].sort().join(', '), groups: [...f.groups].sort().join(', '), percentage_of_actors: f.percentageOfActors, percentage_of_time: f.percentageOfTime };
+  return {
+    boolean: f.booleanValue,
+    actors: [...f.actors].sort().join(', '),
+    groups: [...f.groups].sort().join(', '),
+    percentage_of_actors: f.percentageOfActors,
+    percentage_of_time: f.percentageOfTime,
+  };
 }
 
 /** spec 4.36: creates the feature when new, applies the change under a row lock, tells every instance. */
@@ -87,9 +110,14 @@ async function set(ctx: RequestCtx, name: string, input: SetFeatureGateInput): P
   const change = parseGateValue(input.value);
   const now = ctx.clock.now();
   return ctx.em.transactional(async (tx) => {
-    await tx.getConnection().execute(
-      'insert into features (name, created_at, updated_at) values (?, ?, ?) on conflict (name) do nothing', [name, now, now], 'run', tx.getTransactionContext(),
-    );
+    await tx
+      .getConnection()
+      .execute(
+        'insert into features (name, created_at, updated_at) values (?, ?, ?) on conflict (name) do nothing',
+        [name, now, now],
+        'run',
+        tx.getTransactionContext(),
+      );
     const f = await tx.findOneOrFail(Feature, { name }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     const before = gateSnapshot(f);
     applyChange(f, change, targets, input.key);
@@ -97,8 +125,18 @@ async function set(ctx: RequestCtx, name: string, input: SetFeatureGateInput): P
     await tx.flush();
     await ctx.cache.invalidate(tx, FEATURES_CACHE_KEY);
     const after = gateSnapshot(f);
-    await recordAudit(ctx, tx, changes({ ...INSTANCE_SCOPE, targetType: 'Feature', targetId: name, targetDetails: name },
-      Object.keys(after).map((k) => ({ name: `feature_flag.${k}`, from: before[k as keyof typeof before], to: after[k as keyof typeof after] }))));
+    await recordAudit(
+      ctx,
+      tx,
+      changes(
+        { ...INSTANCE_SCOPE, targetType: 'Feature', targetId: name, targetDetails: name },
+        Object.keys(after).map((k) => ({
+          name: `feature_flag.${k}`,
+          from: before[k as keyof typeof before],
+          to: after[k as keyof typeof after],
+        })),
+      ),
+    );
     return f;
   });
 }
@@ -107,9 +145,20 @@ async function set(ctx: RequestCtx, name: string, input: SetFeatureGateInput): P
 async function remove(ctx: RequestCtx, name: string): Promise<boolean> {
   checkFeatureName(name);
   await ctx.em.transactional(async (tx) => {
-    const deleted = await tx.getConnection().execute('delete from features where name = ? returning name', [name], 'all', tx.getTransactionContext());
+    const deleted = await tx
+      .getConnection()
+      .execute('delete from features where name = ? returning name', [name], 'all', tx.getTransactionContext());
     await ctx.cache.invalidate(tx, FEATURES_CACHE_KEY);
-    if ((deleted as unknown[]).length > 0) await recordAudit(ctx, tx, [{ ...INSTANCE_SCOPE, targetType: 'Feature', targetId: name, targetDetails: name, action: { remove: 'feature_flag' } }]);
+    if ((deleted as unknown[]).length > 0)
+      await recordAudit(ctx, tx, [
+        {
+          ...INSTANCE_SCOPE,
+          targetType: 'Feature',
+          targetId: name,
+          targetDetails: name,
+          action: { remove: 'feature_flag' },
+        },
+      ]);
   });
   return true;
 }
@@ -124,7 +173,11 @@ export function featureFlags(em: EntityManager, cache: SharedCache): Promise<Rea
  * actors (stable per user) and percentage of time (per call); an unset flag answers its default.
  * Reads the shared cache, so a hot path costs no query.
  */
-export async function isFeatureEnabled(ctx: RequestCtx, name: string, opts: { user: Pick<User, 'id' | 'username'> | null }): Promise<boolean> {
+export async function isFeatureEnabled(
+  ctx: RequestCtx,
+  name: string,
+  opts: { user: Pick<User, 'id' | 'username'> | null },
+): Promise<boolean> {
   const all = await featureFlags(ctx.em, ctx.cache);
   const groups = featureGroups(ctx.env);
   return evaluateFeature(all.get(name), defaultEnabled(name), {

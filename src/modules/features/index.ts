@@ -15,10 +15,15 @@ import { Migration20261209090100FeaturesCacheNotify } from './migrations/Migrati
 export const featuresModule = defineModule({
   name: 'features',
   // By name, as `features` (administrators only).
-  nodes: [nodeDef<Feature>({
-    type: 'Feature', gidClass: 'Feature', key: 'name',
-    load: async (ctx, names) => (policy.isAdmin(ctx.user) ? ctx.em.find(Feature, { name: { $in: names.map(String) } }) : []),
-  })],
+  nodes: [
+    nodeDef<Feature>({
+      type: 'Feature',
+      gidClass: 'Feature',
+      key: 'name',
+      load: async (ctx, names) =>
+        policy.isAdmin(ctx.user) ? ctx.em.find(Feature, { name: { $in: names.map(String) } }) : [],
+    }),
+  ],
   entities: [Feature],
   migrations: [
     { name: 'Migration20261122110100_features', class: Migration20261122110100Features },
@@ -29,5 +34,8 @@ export const featuresModule = defineModule({
   seed: [seedFeatures],
   settings: [FEATURE_GROUPS],
   // Core asks before serving optional pages (e.g. 'graphiql'); only flags defined here answer.
-  switches: async (ctx, name) => (Object.hasOwn(FEATURE_DEFINITIONS, name) ? isFeatureEnabled(ctx, name, { user: ctx.tokenInvalid ? null : ctx.user }) : undefined),
+  switches: async (ctx, name) =>
+    Object.hasOwn(FEATURE_DEFINITIONS, name)
+      ? isFeatureEnabled(ctx, name, { user: ctx.tokenInvalid ? null : ctx.user })
+      : undefined,
 });

@@ -10,6 +10,9 @@ export class UserGpgKeysArgs extends PageArgs {
 /** The one writable field: the key (GitLab 10.3 `requires :key, type: String`). */
 @InputType('CreateGpgKeyInput')
 export class CreateGpgKeyInput {
-  @Field(() => String, { description: "An ASCII-armored OpenPGP public key block ('-----BEGIN PGP PUBLIC KEY BLOCK-----' … '-----END PGP PUBLIC KEY BLOCK-----')." })
+  @Field(() => String, {
+    description:
+      "An ASCII-armored OpenPGP public key block ('-----BEGIN PGP PUBLIC KEY BLOCK-----' … '-----END PGP PUBLIC KEY BLOCK-----').",
+  })
   key!: string;
 }

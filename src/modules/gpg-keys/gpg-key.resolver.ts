@@ -21,31 +21,51 @@ import { GpgKeyPage, GpgKeyType } from './gpg-key.type';
 export class GpgKeyResolver {
   @Query(() => GpgKeyPage, { description: "Administrators only. A user's GPG keys, oldest first." })
   @Allow('anonymous', { scopes: ['read_user'] })
-  userGpgKeys(@Args() args: UserGpgKeysArgs, @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo): Promise<Page<GpgKey>> {
+  userGpgKeys(
+    @Args() args: UserGpgKeysArgs,
+    @Ctx() ctx: RequestCtx,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<Page<GpgKey>> {
     return service.list(ctx, args, { withKey: pageItemsSelect(info, 'key') });
   }
 
   @Mutation(() => GpgKeyType, { description: 'Administrators only. Adds a GPG public key to a user.' })
   @Allow('user')
-  createUserGpgKey(@Arg('userId', () => UserIdArg) userId: number, @Arg('input', () => CreateGpgKeyInput) input: CreateGpgKeyInput, @Ctx() ctx: RequestCtx): Promise<GpgKey> {
+  createUserGpgKey(
+    @Arg('userId', () => UserIdArg) userId: number,
+    @Arg('input', () => CreateGpgKeyInput) input: CreateGpgKeyInput,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<GpgKey> {
     return service.create(ctx, input, userId);
   }
 
   @Mutation(() => Boolean, { description: "Administrators only. Deletes a user's GPG key." })
   @Allow('user')
-  deleteUserGpgKey(@Arg('userId', () => UserIdArg) userId: number, @Arg('keyId', () => GpgKeyIdArg) keyId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+  deleteUserGpgKey(
+    @Arg('userId', () => UserIdArg) userId: number,
+    @Arg('keyId', () => GpgKeyIdArg) keyId: number,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<boolean> {
     return service.remove(ctx, keyId, userId);
   }
 
   @Mutation(() => Boolean, { description: "Administrators only. Revokes a user's GPG key (the key is removed)." })
   @Allow('user')
-  revokeUserGpgKey(@Arg('userId', () => UserIdArg) userId: number, @Arg('keyId', () => GpgKeyIdArg) keyId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+  revokeUserGpgKey(
+    @Arg('userId', () => UserIdArg) userId: number,
+    @Arg('keyId', () => GpgKeyIdArg) keyId: number,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<boolean> {
     return service.revoke(ctx, keyId, userId);
   }
 
   @Query(() => GpgKeyPage, { description: "The caller's GPG keys, oldest first." })
   @Allow('user', { scopes: ['read_user'] })
-  currentUserGpgKeys(@Args() args: PageArgs, @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo): Promise<Page<GpgKey>> {
+  currentUserGpgKeys(
+    @Args() args: PageArgs,
+    @Ctx() ctx: RequestCtx,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<Page<GpgKey>> {
     return service.list(ctx, args, { withKey: pageItemsSelect(info, 'key') });
   }
 
@@ -57,7 +77,10 @@ export class GpgKeyResolver {
 
   @Mutation(() => GpgKeyType, { description: 'Adds a GPG public key to the caller.' })
   @Allow('user')
-  createCurrentUserGpgKey(@Arg('input', () => CreateGpgKeyInput) input: CreateGpgKeyInput, @Ctx() ctx: RequestCtx): Promise<GpgKey> {
+  createCurrentUserGpgKey(
+    @Arg('input', () => CreateGpgKeyInput) input: CreateGpgKeyInput,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<GpgKey> {
     return service.create(ctx, input);
   }
 

@@ -49,11 +49,28 @@ async function ownerOf(ctx: RequestCtx, userId?: number): Promise<User> {
  * GitLab `paginate(user.gpg_keys)`: no order given, here the id (the user_id index, then the page).
  * The key text (up to 64 KiB a row) is read only when the list shows it (`withKey`).
  */
-async function list(ctx: RequestCtx, args: PageArgs & { userId?: number }, opts: { withKey: boolean }): Promise<Page<GpgKey>> {
+async function list(
+  ctx: RequestCtx,
+  args: PageArgs & { userId?: number },
+  opts: { withKey: boolean },
+): Promise<Page<GpgKey>> {
   const user = await ownerOf(ctx, args.userId);
   const map = (r: Record<string, unknown>) => lightEntity(ctx.em, GpgKey, r);
   const select = opts.withKey ? 'k.*' : 'k.id, k.user_id, k.fingerprint, k.primary_keyid, k.created_at, k.updated_at';
-  return offsetPage(ctx.em, { select, from: 'gpg_keys k', where: ['k.user_id = ?'], params: [user.id], orderBy: 'k.id', dir: 'asc', id: 'k.id', map }, args);
+  return offsetPage(
+    ctx.em,
+    {
+      select,
+      from: 'gpg_keys k',
+      where: ['k.user_id = ?'],
+      params: [user.id],
+      orderBy: 'k.id',
+      dir: 'asc',
+      id: 'k.id',
+      map,
+    },
+    args,
+  );
 }
 
 async function find(ctx: RequestCtx, user: User, keyId: number): Promise<GpgKey> {
@@ -72,7 +89,8 @@ async function get(ctx: RequestCtx, keyId: number, userId?: number): Promise<Gpg
  * Two texts with one fingerprint are the same key: an equal stored text is found by fingerprint.
  */
 async function validate(ctx: RequestCtx, key: string): Promise<PublicKeyInfo> {
-  if (key.length > KEY_MAX_LENGTH) throw new ValidationError({ key: [`is too long (maximum is ${KEY_MAX_LENGTH} characters)`] });
+  if (key.length > KEY_MAX_LENGTH)
+    throw new ValidationError({ key: [`is too long (maximum is ${KEY_MAX_LENGTH} characters)`] });
   const bag = new FieldErrorBag();
   if (key === '') bag.add('key', MSG.blank);
   if (!hasArmorFormat(key)) bag.add('key', KEY_FORMAT_MSG);
@@ -80,7 +98,9 @@ async function validate(ctx: RequestCtx, key: string): Promise<PublicKeyInfo> {
   const info = readPublicKey(key);
   if (!info) throw new ValidationError({ fingerprint: [MSG.blank], primary_keyid: [MSG.blank] });
   const taken = await sqlRows<{ key: string; fingerprint: string; primary_keyid: string }>(
-    ctx.em, 'select key, fingerprint, primary_keyid from gpg_keys where fingerprint = ? or primary_keyid = ?', [info.fingerprint, info.keyId],
+    ctx.em,
+    'select key, fingerprint, primary_keyid from gpg_keys where fingerprint = ? or primary_keyid = ?',
+    [info.fingerprint, info.keyId],
   );
   if (taken.some((r) => r.key === key)) throw new ValidationError({ key: [MSG.taken] });
   if (taken.some((r) => r.fingerprint === info.fingerprint)) bag.add('fingerprint', MSG.taken);
@@ -94,10 +114,23 @@ async function create(ctx: RequestCtx, input: CreateGpgKeyInput, userId?: number
   const text = rubyStrip(input.key);
   const info = await validate(ctx, text);
   const now = ctx.clock.now();
-  const key = Object.assign(new GpgKey(), { userId: user.id, key: text, fingerprint: info.fingerprint, primaryKeyid: info.keyId, createdAt: now, updatedAt: now });
+  const key = Object.assign(new GpgKey(), {
+    userId: user.id,
+    key: text,
+    fingerprint: info.fingerprint,
+    primaryKeyid: info.keyId,
+    createdAt: now,
+    updatedAt: now,
+  });
   try {
     await ctx.em.transactional(async (tx) => {
-      await checkOwnerLimit(tx, { table: 'gpg_keys', ownerColumn: 'user_id', ownerId: user.id, max: KEYS_PER_USER_MAX, what: 'GPG keys' });
+      await checkOwnerLimit(tx, {
+        table: 'gpg_keys',
+        ownerColumn: 'user_id',
+        ownerId: user.id,
+        max: KEYS_PER_USER_MAX,
+        what: 'GPG keys',
+      });
       tx.persist(key);
       await tx.flush();
       await recordAudit(ctx, tx, [{ ...audited(user, key), action: { add: 'gpg_key' } }]);
@@ -127,7 +160,12 @@ async function remove(ctx: RequestCtx, keyId: number, userId?: number): Promise<
 
 /** A key's audit events are its user's (entity User), the key named by its fingerprint. */
 const audited = (user: User, key: GpgKey): Omit<AuditEntry, 'action'> => ({
-  entityType: 'User', entityId: user.id, entityPath: user.username, targetType: 'GpgKey', targetId: key.id, targetDetails: key.fingerprint,
+  entityType: 'User',
+  entityId: user.id,
+  entityPath: user.username,
+  targetType: 'GpgKey',
+  targetId: key.id,
+  targetDetails: key.fingerprint,
 });
 
 export const gpgKeyService = { list, get, create, remove, revoke: remove };

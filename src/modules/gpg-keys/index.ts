@@ -9,7 +9,17 @@ import { Migration20261204110000GpgKeys } from './migrations/Migration2026120411
 /** GPG keys of users (GitLab 10.3's users API): administrators for any user, everyone for their own. */
 export const gpgKeysModule = defineModule({
   name: 'gpg-keys',
-  nodes: [nodeDef({ type: 'GpgKey', gidClass: 'GpgKey', load: loadByIds(GpgKey, (ctx, k) => policy.isAdmin(ctx.user) || k.userId === ctx.user?.id, (ctx) => !!ctx.user) })],
+  nodes: [
+    nodeDef({
+      type: 'GpgKey',
+      gidClass: 'GpgKey',
+      load: loadByIds(
+        GpgKey,
+        (ctx, k) => policy.isAdmin(ctx.user) || k.userId === ctx.user?.id,
+        (ctx) => !!ctx.user,
+      ),
+    }),
+  ],
   entities: [GpgKey],
   migrations: [{ name: 'Migration20261204110000_gpg_keys', class: Migration20261204110000GpgKeys }],
   resolvers: [GpgKeyResolver],

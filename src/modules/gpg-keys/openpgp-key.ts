@@ -19,7 +19,15 @@ export interface PublicKeyInfo {
 /** At most this many packets in a key block (a key with a few thousand certifications stays below). */
 export const MAX_PACKETS = 20_000;
 
-const TAG = { signature: 2, publicKey: 6, marker: 10, trust: 12, userId: 13, publicSubkey: 14, userAttribute: 17 } as const;
+const TAG = {
+  signature: 2,
+  publicKey: 6,
+  marker: 10,
+  trust: 12,
+  userId: 13,
+  publicSubkey: 14,
+  userAttribute: 17,
+} as const;
 const KEY_BLOCK_TAGS = new Set<number>(Object.values(TAG));
 
 interface Packet {
@@ -91,11 +99,15 @@ function skipPrefixed(b: Uint8Array, pos: number): number {
 // Public-key algorithm (§9.1, RFC 6637, EdDSA draft) → the fields after the algorithm octet.
 type Field = 'mpi' | 'prefixed';
 const ALGORITHM_FIELDS: Record<number, Field[]> = {
-  1: ['mpi', 'mpi'], 2: ['mpi', 'mpi'], 3: ['mpi', 'mpi'], // RSA: n, e
-  16: ['mpi', 'mpi', 'mpi'], 20: ['mpi', 'mpi', 'mpi'], // Elgamal: p, g, y
+  1: ['mpi', 'mpi'],
+  2: ['mpi', 'mpi'],
+  3: ['mpi', 'mpi'], // RSA: n, e
+  16: ['mpi', 'mpi', 'mpi'],
+  20: ['mpi', 'mpi', 'mpi'], // Elgamal: p, g, y
   17: ['mpi', 'mpi', 'mpi', 'mpi'], // DSA: p, q, g, y
   18: ['prefixed', 'mpi', 'prefixed'], // ECDH: curve OID, point, KDF parameters
-  19: ['prefixed', 'mpi'], 22: ['prefixed', 'mpi'], // ECDSA, EdDSA: curve OID, point
+  19: ['prefixed', 'mpi'],
+  22: ['prefixed', 'mpi'], // ECDSA, EdDSA: curve OID, point
 };
 
 /** A version 4 public-key packet body (§5.5.2) whose algorithm fields fill it exactly (v3 and v5: gpg 2.2 refuses or lacks them). */

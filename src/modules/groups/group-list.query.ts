@@ -1,6 +1,12 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { lightEntity, likeEscape } from '../../core/db/sql';
-import { assertKeysetOrder, keysetPage, offsetPage, offsetPagesByKey, type ListQuery } from '../../core/pagination/list-query';
+import {
+  assertKeysetOrder,
+  keysetPage,
+  offsetPage,
+  offsetPagesByKey,
+  type ListQuery,
+} from '../../core/pagination/list-query';
 import { PaginationMode, type Page } from '../../core/pagination/page';
 import { AccessLevel } from '../access/access-level';
 import { activeMembership, intArray } from '../access/visibility-sql';
@@ -65,12 +71,18 @@ async function groupFilter(ctx: RequestCtx, args: GroupsArgs, scope: GroupListSc
   if ((args as GroupListArgs).topLevelOnly) where.push('n.parent_id is null');
   if (args.search) where.push(searchFilter(args.search, params));
   if (args.owned) {
-    where.push(ctx.user ? `n.id in (select gm.group_id from group_members gm where gm.user_id = ${Number(ctx.user.id)} and gm.access_level = ${AccessLevel.OWNER} and ${activeMembership('gm')})` : 'false');
+    where.push(
+      ctx.user
+        ? `n.id in (select gm.group_id from group_members gm where gm.user_id = ${Number(ctx.user.id)} and gm.access_level = ${AccessLevel.OWNER} and ${activeMembership('gm')})`
+        : 'false',
+    );
   }
   // custom_attributes filters apply for administrators only (docs/gitlab-compatibility.md, "Groups").
   if (policy.canSeeCustomAttributes(ctx.user) && args.customAttributes?.length) {
     for (const attr of args.customAttributes) {
-      where.push('exists (select 1 from group_custom_attributes ca where ca.group_id = n.id and ca.key = ? and ca.value = ?)');
+      where.push(
+        'exists (select 1 from group_custom_attributes ca where ca.group_id = n.id and ca.key = ? and ca.value = ?)',
+      );
       params.push(attr.key, attr.value);
     }
   }
@@ -92,13 +104,28 @@ function groupRow(ctx: RequestCtx, row: Record<string, unknown>): Namespace {
 
 async function groupQuery(ctx: RequestCtx, args: GroupsArgs, scope: GroupListScope): Promise<ListQuery<Namespace>> {
   const { from, where, split, splitOf, params, column, dir } = await groupFilter(ctx, args, scope);
-  return { select: 'n.*', from, where, split, splitOf, params, orderBy: `n.${column}`, dir, id: 'n.id', map: (r) => groupRow(ctx, r) };
+  return {
+    select: 'n.*',
+    from,
+    where,
+    split,
+    splitOf,
+    params,
+    orderBy: `n.${column}`,
+    dir,
+    id: 'n.id',
+    map: (r) => groupRow(ctx, r),
+  };
 }
 
 /** Keyset pagination orders (GitLab: name; `id` is ours, docs/gitlab-compatibility.md#where-we-chose-between-the-spec-and-the-reference). */
 const KEYSET_ORDERS = ['n.name', 'n.id'];
 
-export async function listGroups(ctx: RequestCtx, args: GroupsArgs, scope: GroupListScope = {}): Promise<Page<Namespace>> {
+export async function listGroups(
+  ctx: RequestCtx,
+  args: GroupsArgs,
+  scope: GroupListScope = {},
+): Promise<Page<Namespace>> {
   const query = await groupQuery(ctx, args, scope);
   if (args.pagination !== PaginationMode.KEYSET) return offsetPage(ctx.em, query, args);
   assertKeysetOrder(query.orderBy, KEYSET_ORDERS);
@@ -109,7 +136,11 @@ export async function listGroups(ctx: RequestCtx, args: GroupsArgs, scope: Group
  * Subgroup pages of many parents with the same arguments in one round trip (the GraphQL `Group.subgroups`
  * field inside a list): each parent gets its own page and bounded total. Offset pagination only.
  */
-export async function listSubgroupsBatched(ctx: RequestCtx, args: GroupsArgs, parentIds: readonly number[]): Promise<Map<number, Page<Namespace>>> {
+export async function listSubgroupsBatched(
+  ctx: RequestCtx,
+  args: GroupsArgs,
+  parentIds: readonly number[],
+): Promise<Map<number, Page<Namespace>>> {
   return offsetPagesByKey(ctx.em, await groupQuery(ctx, args, {}), 'n.parent_id', parentIds, args);
 }
 
@@ -119,12 +150,20 @@ export async function listSubgroupsBatched(ctx: RequestCtx, args: GroupsArgs, pa
  * group itself left out), or its direct subgroups with includeParentDescendants: false. Every group
  * the caller may see, as `groups(allAvailable: true)`; ordered by name.
  */
-export async function listDescendantGroupsBatched(ctx: RequestCtx, args: DescendantGroupsArgs, parentIds: readonly number[]): Promise<Map<number, Page<Namespace>>> {
+export async function listDescendantGroupsBatched(
+  ctx: RequestCtx,
+  args: DescendantGroupsArgs,
+  parentIds: readonly number[],
+): Promise<Map<number, Page<Namespace>>> {
   const query = await groupQuery(ctx, { allAvailable: true, search: args.search, owned: args.owned }, {});
   // The descendants' ids first (GIN), then their rows by id: left to a plain predicate under `order by
   // name limit n`, the planner walks the name index of every group.
-  const key = args.includeParentDescendants === false
-    ? 'n.parent_id'
-    : { match: 'n.id = any(array(select d.id from namespaces d where d.traversal_ids @> array[page_keys.k] and d.id <> page_keys.k))' };
+  const key =
+    args.includeParentDescendants === false
+      ? 'n.parent_id'
+      : {
+          match:
+            'n.id = any(array(select d.id from namespaces d where d.traversal_ids @> array[page_keys.k] and d.id <> page_keys.k))',
+        };
   return offsetPagesByKey(ctx.em, query, key, parentIds, args);
 }

@@ -8,7 +8,10 @@ export class GroupProjectsArgs extends ProjectFilterArgs {
   id!: string;
 
   // GraphQL only (GitLab's GraphQL name): GET /groups/:id/projects keeps its parameters.
-  @Field(() => Boolean, { nullable: true, description: 'Also the projects of every descendant group (besides the ones shared with this group).' })
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Also the projects of every descendant group (besides the ones shared with this group).',
+  })
   @GraphQLOnly()
   includeSubgroups?: boolean;
 }

@@ -23,7 +23,10 @@ export class GroupsArgs extends KeysetArgs(PageArgs, 'NAME or ID') {
   @Field(() => Boolean, { nullable: true, description: 'Every group the caller can see, not only their own.' })
   allAvailable?: boolean;
 
-  @Field(() => String, { nullable: true, description: 'Name or path; substring for 3+ characters, exact otherwise (case-insensitive).' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Name or path; substring for 3+ characters, exact otherwise (case-insensitive).',
+  })
   search?: string;
 
   @Field(() => GroupOrderBy, { nullable: true, description: 'Default NAME.' })
@@ -46,7 +49,10 @@ export class GroupListArgs extends GroupsArgs {
   topLevelOnly?: boolean;
 
   // GraphQL only (GitLab's GraphQL `groups(parentPath)`): GET /groups keeps its parameters.
-  @Field(() => ID, { nullable: true, description: 'Only the direct subgroups of the group with this full path (none when the caller may not see it).' })
+  @Field(() => ID, {
+    nullable: true,
+    description: 'Only the direct subgroups of the group with this full path (none when the caller may not see it).',
+  })
   @GraphQLOnly()
   parentPath?: string;
 }
@@ -54,10 +60,17 @@ export class GroupListArgs extends GroupsArgs {
 /** `Group.descendantGroups` (GitLab's arguments): subgroups at any depth the caller may see, by name. */
 @ArgsType()
 export class DescendantGroupsArgs extends PageArgs {
-  @Field(() => Boolean, { nullable: true, defaultValue: true, description: 'All descendants (default); false: direct subgroups only.' })
+  @Field(() => Boolean, {
+    nullable: true,
+    defaultValue: true,
+    description: 'All descendants (default); false: direct subgroups only.',
+  })
   includeParentDescendants?: boolean;
 
-  @Field(() => String, { nullable: true, description: 'Name or path; substring for 3+ characters, exact otherwise (case-insensitive).' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Name or path; substring for 3+ characters, exact otherwise (case-insensitive).',
+  })
   search?: string;
 
   @Field(() => Boolean, { nullable: true, description: 'Only groups the caller owns.' })
@@ -72,18 +85,32 @@ export enum NamespaceProjectSort {
   REPOSITORY_SIZE_ASC = 'REPOSITORY_SIZE_ASC',
   REPOSITORY_SIZE_DESC = 'REPOSITORY_SIZE_DESC',
 }
-registerEnumType(NamespaceProjectSort, { name: 'NamespaceProjectSort', description: 'Order of a group\'s projects (ties by id in the same direction); by id ascending when omitted.' });
+registerEnumType(NamespaceProjectSort, {
+  name: 'NamespaceProjectSort',
+  description: "Order of a group's projects (ties by id in the same direction); by id ascending when omitted.",
+});
 
 /** `Group.projectsPage`: GitLab's `Group.projects` arguments on a paged list (docs/rest.md#groups). */
 @ArgsType()
 export class GroupProjectsPageArgs extends PageArgs {
-  @Field(() => Boolean, { nullable: true, defaultValue: false, description: 'Also the projects of every descendant group.' })
+  @Field(() => Boolean, {
+    nullable: true,
+    defaultValue: false,
+    description: 'Also the projects of every descendant group.',
+  })
   includeSubgroups?: boolean;
 
-  @Field(() => Boolean, { nullable: true, defaultValue: true, description: 'Archived projects too (default, as GitLab); false leaves them out.' })
+  @Field(() => Boolean, {
+    nullable: true,
+    defaultValue: true,
+    description: 'Archived projects too (default, as GitLab); false leaves them out.',
+  })
   includeArchived?: boolean;
 
-  @Field(() => String, { nullable: true, description: 'Substring of the name, path or description (case-insensitive), like the projects list\'s search.' })
+  @Field(() => String, {
+    nullable: true,
+    description: "Substring of the name, path or description (case-insensitive), like the projects list's search.",
+  })
   search?: string;
 
   @Field(() => NamespaceProjectSort, { nullable: true })
@@ -105,7 +132,11 @@ export class GroupAttributesInput {
   @Field(() => Visibility, { nullable: true, description: 'Default on create: private.' }) visibility?: Visibility;
   @Field(() => Boolean, { nullable: true }) lfsEnabled?: boolean;
   @Field(() => Boolean, { nullable: true }) requestAccessEnabled?: boolean;
-  @Field(() => Boolean, { nullable: true, description: 'Projects in this group (and its subgroups) may not be shared with other groups.' }) shareWithGroupLock?: boolean;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Projects in this group (and its subgroups) may not be shared with other groups.',
+  })
+  shareWithGroupLock?: boolean;
 }
 
 @InputType('UpdateGroupInput')

@@ -9,7 +9,12 @@ import { Namespace } from '../namespaces/namespace.entity';
 import { PeekLoader } from '../../core/context/peek-loader';
 import { Project } from '../projects/project.entity';
 import { listDescendantGroupsBatched, listGroups, listSubgroupsBatched } from './group-list.query';
-import { NamespaceProjectSort, type DescendantGroupsArgs, type GroupProjectsPageArgs, type GroupsArgs } from './group.inputs';
+import {
+  NamespaceProjectSort,
+  type DescendantGroupsArgs,
+  type GroupProjectsPageArgs,
+  type GroupsArgs,
+} from './group.inputs';
 import { offsetPagesByKey, type ListQuery } from '../../core/pagination/list-query';
 import { perParentPages } from '../../core/pagination/per-parent-pages';
 import { projectSearch } from '../projects/project-search';
@@ -37,7 +42,12 @@ export async function loadGroupStatistics(ctx: RequestCtx, ids: readonly number[
   const map = new Map(rows.map((r) => [Number(r.id), r]));
   return ids.map((id) => {
     const r = map.get(id);
-    return { storageSize: Number(r?.s ?? 0), repositorySize: Number(r?.r ?? 0), lfsObjectsSize: Number(r?.l ?? 0), jobArtifactsSize: Number(r?.j ?? 0) };
+    return {
+      storageSize: Number(r?.s ?? 0),
+      repositorySize: Number(r?.r ?? 0),
+      lfsObjectsSize: Number(r?.l ?? 0),
+      jobArtifactsSize: Number(r?.j ?? 0),
+    };
   });
 }
 
@@ -51,7 +61,11 @@ export interface GroupProjectsKey {
 }
 
 /** Runs `query(columns, ids, limit)` once per distinct column list and limit; rows carry their group as `group_key`. */
-async function projectListsByGroup(ctx: RequestCtx, keys: readonly GroupProjectsKey[], query: (columns: string, ids: number[], limit: number) => Promise<string>): Promise<Project[][]> {
+async function projectListsByGroup(
+  ctx: RequestCtx,
+  keys: readonly GroupProjectsKey[],
+  query: (columns: string, ids: number[], limit: number) => Promise<string>,
+): Promise<Project[][]> {
   const byColumns = new Map<string, GroupProjectsKey[]>();
   for (const k of keys) {
     const variant = `${k.limit} ${k.columns}`;
@@ -86,20 +100,37 @@ async function projectListsByGroup(ctx: RequestCtx, keys: readonly GroupProjects
 export const GROUP_DETAIL_PROJECTS = 100;
 
 /** Per group (lateral, so each stops at the bound): the first projects by id the caller may see. */
-async function perGroupProjects(ctx: RequestCtx, columns: string, ids: number[], limit: number, from: string, where: string): Promise<string> {
+async function perGroupProjects(
+  ctx: RequestCtx,
+  columns: string,
+  ids: number[],
+  limit: number,
+  from: string,
+  where: string,
+): Promise<string> {
   return `select k.id as group_key, x.* from unnest(${intArray(ids)}) k(id) cross join lateral (
       select ${columns} from ${from} where ${where} and ${await projectVisibility(ctx, 'p')} order by p.id limit ${Math.min(Math.trunc(limit), GROUP_DETAIL_PROJECTS)}) x`;
 }
 
 /** The detail form's `projects`: projects in each group's namespace that the caller may see (docs/gitlab-compatibility.md, "Groups"). */
 export function loadGroupProjects(ctx: RequestCtx, keys: readonly GroupProjectsKey[]): Promise<Project[][]> {
-  return projectListsByGroup(ctx, keys, (columns, ids, limit) => perGroupProjects(ctx, columns, ids, limit, 'projects p', 'p.namespace_id = k.id'));
+  return projectListsByGroup(ctx, keys, (columns, ids, limit) =>
+    perGroupProjects(ctx, columns, ids, limit, 'projects p', 'p.namespace_id = k.id'),
+  );
 }
 
 /** The detail form's `shared_projects`: projects shared with each group that the caller may see. */
 export function loadGroupSharedProjects(ctx: RequestCtx, keys: readonly GroupProjectsKey[]): Promise<Project[][]> {
   return projectListsByGroup(ctx, keys, (columns, ids, limit) =>
-    perGroupProjects(ctx, columns, ids, limit, 'project_group_links l join projects p on p.id = l.project_id', 'l.group_id = k.id'));
+    perGroupProjects(
+      ctx,
+      columns,
+      ids,
+      limit,
+      'project_group_links l join projects p on p.id = l.project_id',
+      'l.group_id = k.id',
+    ),
+  );
 }
 
 /** Custom attributes per group: administrators set them; reads stop at this many (by key). */
@@ -129,7 +160,11 @@ const PROJECT_SORT: Record<NamespaceProjectSort, { orderBy: string; dir: 'asc' |
  * a lateral page per group): the projects the caller may see in the group, or with includeSubgroups
  * in the group and its descendants (traversal_ids GIN), archived ones unless includeArchived: false.
  */
-async function groupProjectPages(ctx: RequestCtx, args: GroupProjectsPageArgs, groupIds: number[]): Promise<Map<number, Page<Project>>> {
+async function groupProjectPages(
+  ctx: RequestCtx,
+  args: GroupProjectsPageArgs,
+  groupIds: number[],
+): Promise<Map<number, Page<Project>>> {
   const where = [await projectVisibility(ctx, 'p')];
   const params: unknown[] = [];
   if (args.includeArchived === false) where.push('not p.archived');
@@ -139,9 +174,20 @@ async function groupProjectPages(ctx: RequestCtx, args: GroupProjectsPageArgs, g
     params.push(...search.params);
   }
   const { orderBy, dir } = args.sort ? PROJECT_SORT[args.sort] : { orderBy: 'p.id', dir: 'asc' as const };
-  const query: ListQuery<Project> = { select: 'p.*', from: 'projects p', where, params, orderBy, dir, id: 'p.id', map: (r) => lightEntity(ctx.em, Project, r) };
+  const query: ListQuery<Project> = {
+    select: 'p.*',
+    from: 'projects p',
+    where,
+    params,
+    orderBy,
+    dir,
+    id: 'p.id',
+    map: (r) => lightEntity(ctx.em, Project, r),
+  };
   const key = args.includeSubgroups
-    ? { match: 'p.namespace_id = any(array(select d.id from namespaces d where d.traversal_ids @> array[page_keys.k]))' }
+    ? {
+        match: 'p.namespace_id = any(array(select d.id from namespaces d where d.traversal_ids @> array[page_keys.k]))',
+      }
     : 'p.namespace_id';
   return offsetPagesByKey(ctx.em, query, key, groupIds, args);
 }
@@ -156,11 +202,12 @@ export type GroupCount = 'projects' | 'descendantGroups' | 'members';
  * may see, its visible descendant groups (traversal_ids GIN), its direct members.
  */
 async function loadGroupCounts(ctx: RequestCtx, kind: GroupCount, ids: readonly number[]): Promise<(number | null)[]> {
-  const inner = kind === 'projects'
-    ? `select 1 from projects p where p.namespace_id = g.id and ${await projectVisibility(ctx, 'p')}`
-    : kind === 'descendantGroups'
-      ? `select 1 from namespaces d where d.traversal_ids @> array[g.id] and d.id <> g.id and d.kind = 'group' and ${await groupVisibility(ctx, 'd')}`
-      : 'select 1 from group_members m where m.group_id = g.id';
+  const inner =
+    kind === 'projects'
+      ? `select 1 from projects p where p.namespace_id = g.id and ${await projectVisibility(ctx, 'p')}`
+      : kind === 'descendantGroups'
+        ? `select 1 from namespaces d where d.traversal_ids @> array[g.id] and d.id <> g.id and d.kind = 'group' and ${await groupVisibility(ctx, 'd')}`
+        : 'select 1 from group_members m where m.group_id = g.id';
   const rows = await sqlRows<{ id: number; n: string }>(
     ctx.em,
     `select g.id, (select count(*) from (${inner} limit ${COUNT_LIMIT + 1}) x) as n from unnest(${intArray(ids)}) as g(id)`,
@@ -174,7 +221,10 @@ async function loadGroupCounts(ctx: RequestCtx, kind: GroupCount, ids: readonly 
 
 /** Groups among `ids` the caller may see (GET /groups/:id would not be 404): one query per batch. */
 async function loadVisibleGroups(ctx: RequestCtx, ids: readonly number[]): Promise<(Namespace | null)[]> {
-  const rows = await sqlRows<Record<string, unknown>>(ctx.em, `select g.* from namespaces g where g.id = any(${intArray(ids)}) and g.kind = 'group' and ${await groupVisibility(ctx, 'g')}`);
+  const rows = await sqlRows<Record<string, unknown>>(
+    ctx.em,
+    `select g.* from namespaces g where g.id = any(${intArray(ids)}) and g.kind = 'group' and ${await groupVisibility(ctx, 'g')}`,
+  );
   const byId = new Map(rows.map((r) => [Number(r.id), lightEntity(ctx.em, Namespace, r)]));
   return ids.map((id) => byId.get(id) ?? null);
 }
@@ -186,13 +236,22 @@ export function groupLoaders(ctx: RequestCtx) {
     visibleGroup: new PeekLoader<number, Namespace | null>((ids) => loadVisibleGroups(ctx, ids)),
     groupStatistics: new DataLoader<number, GroupStatistics>((ids) => loadGroupStatistics(ctx, ids)),
     groupProjectsCount: new DataLoader<number, number | null>((ids) => loadGroupCounts(ctx, 'projects', ids)),
-    groupDescendantGroupsCount: new DataLoader<number, number | null>((ids) => loadGroupCounts(ctx, 'descendantGroups', ids)),
+    groupDescendantGroupsCount: new DataLoader<number, number | null>((ids) =>
+      loadGroupCounts(ctx, 'descendantGroups', ids),
+    ),
     groupMembersCount: new DataLoader<number, number | null>((ids) => loadGroupCounts(ctx, 'members', ids)),
-    groupProjects: new DataLoader<GroupProjectsKey, Project[], string>((keys) => loadGroupProjects(ctx, keys), { cacheKeyFn: projectsKey }),
-    groupSharedProjects: new DataLoader<GroupProjectsKey, Project[], string>((keys) => loadGroupSharedProjects(ctx, keys), { cacheKeyFn: projectsKey }),
+    groupProjects: new DataLoader<GroupProjectsKey, Project[], string>((keys) => loadGroupProjects(ctx, keys), {
+      cacheKeyFn: projectsKey,
+    }),
+    groupSharedProjects: new DataLoader<GroupProjectsKey, Project[], string>(
+      (keys) => loadGroupSharedProjects(ctx, keys),
+      { cacheKeyFn: projectsKey },
+    ),
     groupCustomAttributes: new DataLoader<number, KeyValue[]>((ids) => customAttributesOf(ctx, 'Group', ids)),
     // Nested per-group lists: core's perParentPages batches the keys per distinct argument set.
-    descendantGroups: perParentPages<DescendantGroupsArgs, Namespace>((args, ids) => listDescendantGroupsBatched(ctx, args, ids)),
+    descendantGroups: perParentPages<DescendantGroupsArgs, Namespace>((args, ids) =>
+      listDescendantGroupsBatched(ctx, args, ids),
+    ),
     groupProjectPages: perParentPages<GroupProjectsPageArgs, Project>((args, ids) => groupProjectPages(ctx, args, ids)),
     subgroups: perParentPages<GroupsArgs, Namespace>((args, ids) => subgroupPages(ctx, args, ids)),
   };

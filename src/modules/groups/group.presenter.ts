@@ -51,4 +51,3 @@ export const GroupUpdateWire = shape('GroupUpdate', {
   ...GROUP_FIELDS,
   projects: list(ProjectWithPublicWire),
 });
-

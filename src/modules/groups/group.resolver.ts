@@ -13,8 +13,21 @@ import { selectedColumns } from '../../core/graphql/reads';
 import { MaxItems, limitDescription, servedLimit } from '../../core/graphql/list-bound';
 import { projectService } from '../projects/project.service';
 import { ProjectPage, ProjectType } from '../projects/project.type';
-import { CreateGroupInput, DescendantGroupsArgs, GroupListArgs, GroupProjectsPageArgs, GroupsArgs, SubgroupsArgs, UpdateGroupInput } from './group.inputs';
-import { GROUP_CUSTOM_ATTRIBUTES_MAX, GROUP_DETAIL_PROJECTS, type GroupStatistics, type KeyValue } from './group.loaders';
+import {
+  CreateGroupInput,
+  DescendantGroupsArgs,
+  GroupListArgs,
+  GroupProjectsPageArgs,
+  GroupsArgs,
+  SubgroupsArgs,
+  UpdateGroupInput,
+} from './group.inputs';
+import {
+  GROUP_CUSTOM_ATTRIBUTES_MAX,
+  GROUP_DETAIL_PROJECTS,
+  type GroupStatistics,
+  type KeyValue,
+} from './group.loaders';
 import { groupService } from './group.service';
 import { CustomAttributeType, GroupPage, GroupStatisticsType, GroupType } from './group.type';
 import type { Namespace } from '../namespaces/namespace.entity';
@@ -28,11 +41,18 @@ export class GroupResolver {
     return groupService.list(ctx, args);
   }
 
-  @Query(() => GroupType, { description: 'A group by `fullPath` or by `id` (global id, database id or full path); null with NOT_FOUND when not visible.' })
+  @Query(() => GroupType, {
+    description:
+      'A group by `fullPath` or by `id` (global id, database id or full path); null with NOT_FOUND when not visible.',
+  })
   @Allow('anonymous')
   group(
     @Arg('id', () => ID, { nullable: true }) id: string | null,
-    @Arg('fullPath', () => ID, { nullable: true, description: 'The full path (`acme/platform`), as GitLab\'s `group(fullPath)`.' }) fullPath: string | null,
+    @Arg('fullPath', () => ID, {
+      nullable: true,
+      description: "The full path (`acme/platform`), as GitLab's `group(fullPath)`.",
+    })
+    fullPath: string | null,
     @Ctx() ctx: RequestCtx,
   ): Promise<Namespace> {
     return groupService.findVisible(ctx, idOrFullPath(id, fullPath, ['Group']));
@@ -46,22 +66,37 @@ export class GroupResolver {
 
   @Query(() => ProjectPage, { description: 'Projects of a group and projects shared with it.' })
   @Allow('anonymous')
-  async groupProjects(@Args() args: GroupProjectsArgs, @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo): Promise<Page<Project>> {
+  async groupProjects(
+    @Args() args: GroupProjectsArgs,
+    @Ctx() ctx: RequestCtx,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<Page<Project>> {
     const group = await groupService.findVisible(ctx, args.id);
-    const page = await projectService.list(ctx, { ...args, archived: args.archived ?? false }, { groupId: group.id, includeSubgroups: !!args.includeSubgroups });
+    const page = await projectService.list(
+      ctx,
+      { ...args, archived: args.archived ?? false },
+      { groupId: group.id, includeSubgroups: !!args.includeSubgroups },
+    );
     await preloadProjectRelations(ctx, page.nodes, info, ['nodes']);
     return page;
   }
 
   @Mutation(() => GroupType)
   @Allow('user')
-  createGroup(@Arg('input', () => CreateGroupInput) input: CreateGroupInput, @Ctx() ctx: RequestCtx): Promise<Namespace> {
+  createGroup(
+    @Arg('input', () => CreateGroupInput) input: CreateGroupInput,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<Namespace> {
     return groupService.create(ctx, input);
   }
 
   @Mutation(() => GroupType)
   @Allow('user')
-  updateGroup(@Arg('id', () => ID) id: string, @Arg('input', () => UpdateGroupInput) input: UpdateGroupInput, @Ctx() ctx: RequestCtx): Promise<Namespace> {
+  updateGroup(
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => UpdateGroupInput) input: UpdateGroupInput,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<Namespace> {
     return groupService.update(ctx, id, input);
   }
 
@@ -74,7 +109,11 @@ export class GroupResolver {
   @Mutation(() => GroupType, { description: 'Administrators only; returns the target group.' })
   @Allow('admin')
   @PayloadMutation({ name: 'projectTransferToGroup' })
-  transferProjectToGroup(@Arg('id', () => ID) id: string, @Arg('projectId', () => ID) projectId: string, @Ctx() ctx: RequestCtx): Promise<Namespace> {
+  transferProjectToGroup(
+    @Arg('id', () => ID) id: string,
+    @Arg('projectId', () => ID) projectId: string,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<Namespace> {
     return groupService.transferProject(ctx, id, projectId);
   }
 
@@ -94,23 +133,35 @@ export class GroupResolver {
     return `${ctx.externalUrl}/groups/${g.fullPath}`;
   }
 
-  @FieldResolver(() => GroupType, { nullable: true, description: 'The parent group, when the caller may see it (as group(id) would); null for a top-level group.' })
+  @FieldResolver(() => GroupType, {
+    nullable: true,
+    description: 'The parent group, when the caller may see it (as group(id) would); null for a top-level group.',
+  })
   parent(@Root() g: Namespace, @Ctx() ctx: RequestCtx): Namespace | null | Promise<Namespace | null> {
     if (!g.parentId) return null;
     return ctx.loaders.visibleGroup.peek(g.parentId) ?? ctx.loaders.visibleGroup.load(g.parentId);
   }
 
-  @FieldResolver(() => Int, { nullable: true, description: 'Projects of this group (not of subgroups) the caller may see, counted up to 10,000 (null above).' })
+  @FieldResolver(() => Int, {
+    nullable: true,
+    description: 'Projects of this group (not of subgroups) the caller may see, counted up to 10,000 (null above).',
+  })
   projectsCount(@Root() g: Namespace, @Ctx() ctx: RequestCtx): Promise<number | null> {
     return ctx.loaders.groupProjectsCount.load(g.id);
   }
 
-  @FieldResolver(() => Int, { nullable: true, description: 'Subgroups at any depth the caller may see, counted up to 10,000 (null above).' })
+  @FieldResolver(() => Int, {
+    nullable: true,
+    description: 'Subgroups at any depth the caller may see, counted up to 10,000 (null above).',
+  })
   descendantGroupsCount(@Root() g: Namespace, @Ctx() ctx: RequestCtx): Promise<number | null> {
     return ctx.loaders.groupDescendantGroupsCount.load(g.id);
   }
 
-  @FieldResolver(() => Int, { nullable: true, description: 'Direct members of this group, counted up to 10,000 (null above).' })
+  @FieldResolver(() => Int, {
+    nullable: true,
+    description: 'Direct members of this group, counted up to 10,000 (null above).',
+  })
   groupMembersCount(@Root() g: Namespace, @Ctx() ctx: RequestCtx): Promise<number | null> {
     return ctx.loaders.groupMembersCount.load(g.id);
   }
@@ -120,17 +171,41 @@ export class GroupResolver {
     return policy.canSeeStatistics(ctx.user) ? ctx.loaders.groupStatistics.load(g.id) : null;
   }
 
-  @FieldResolver(() => [ProjectType], { description: `Projects in the group the caller may see, the first ${GROUP_DETAIL_PROJECTS} by id (GitLab’s detail form; all of them: groupProjects).` })
+  @FieldResolver(() => [ProjectType], {
+    description: `Projects in the group the caller may see, the first ${GROUP_DETAIL_PROJECTS} by id (GitLab’s detail form; all of them: groupProjects).`,
+  })
   @MaxItems(GROUP_DETAIL_PROJECTS)
-  projects(@Root() g: Namespace, @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo, @Arg('limit', () => Int, { nullable: true, description: limitDescription(GROUP_DETAIL_PROJECTS) }) limit: number | undefined): Promise<Project[]> {
-    const key = { groupId: g.id, columns: selectedColumns(ctx.em, Project, info, 'p'), limit: servedLimit(limit, GROUP_DETAIL_PROJECTS) };
+  projects(
+    @Root() g: Namespace,
+    @Ctx() ctx: RequestCtx,
+    @Info() info: GraphQLResolveInfo,
+    @Arg('limit', () => Int, { nullable: true, description: limitDescription(GROUP_DETAIL_PROJECTS) })
+    limit: number | undefined,
+  ): Promise<Project[]> {
+    const key = {
+      groupId: g.id,
+      columns: selectedColumns(ctx.em, Project, info, 'p'),
+      limit: servedLimit(limit, GROUP_DETAIL_PROJECTS),
+    };
     return withPreloadedRelations(ctx, ctx.loaders.groupProjects.load(key), info);
   }
 
-  @FieldResolver(() => [ProjectType], { description: `Projects shared with the group that the caller may see, the first ${GROUP_DETAIL_PROJECTS} by id.` })
+  @FieldResolver(() => [ProjectType], {
+    description: `Projects shared with the group that the caller may see, the first ${GROUP_DETAIL_PROJECTS} by id.`,
+  })
   @MaxItems(GROUP_DETAIL_PROJECTS)
-  sharedProjects(@Root() g: Namespace, @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo, @Arg('limit', () => Int, { nullable: true, description: limitDescription(GROUP_DETAIL_PROJECTS) }) limit: number | undefined): Promise<Project[]> {
-    const key = { groupId: g.id, columns: selectedColumns(ctx.em, Project, info, 'p'), limit: servedLimit(limit, GROUP_DETAIL_PROJECTS) };
+  sharedProjects(
+    @Root() g: Namespace,
+    @Ctx() ctx: RequestCtx,
+    @Info() info: GraphQLResolveInfo,
+    @Arg('limit', () => Int, { nullable: true, description: limitDescription(GROUP_DETAIL_PROJECTS) })
+    limit: number | undefined,
+  ): Promise<Project[]> {
+    const key = {
+      groupId: g.id,
+      columns: selectedColumns(ctx.em, Project, info, 'p'),
+      limit: servedLimit(limit, GROUP_DETAIL_PROJECTS),
+    };
     return withPreloadedRelations(ctx, ctx.loaders.groupSharedProjects.load(key), info);
   }
 
@@ -141,8 +216,15 @@ export class GroupResolver {
   }
 
   /** GitLab's `Group.descendantGroups`; batched across the groups of a list (one count and one page statement per argument set). */
-  @FieldResolver(() => GroupPage, { description: 'Subgroups at any depth the caller may see (as `groups(allAvailable: true)`), by name; includeParentDescendants: false for the direct ones.' })
-  descendantGroups(@Root() g: Namespace, @Args() args: DescendantGroupsArgs, @Ctx() ctx: RequestCtx): Promise<Page<Namespace>> {
+  @FieldResolver(() => GroupPage, {
+    description:
+      'Subgroups at any depth the caller may see (as `groups(allAvailable: true)`), by name; includeParentDescendants: false for the direct ones.',
+  })
+  descendantGroups(
+    @Root() g: Namespace,
+    @Args() args: DescendantGroupsArgs,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<Page<Namespace>> {
     return ctx.loaders.descendantGroups.load({ parentId: g.id, args: { ...args } });
   }
 
@@ -151,13 +233,21 @@ export class GroupResolver {
    * `projects` is the detail form's bounded list (GET /groups/:id reads it), so the connection has its own name.
    */
   @FieldResolver(() => ProjectPage, {
-    description: 'The projects the caller may see in this group (with includeSubgroups: and in its descendants), as GitLab\'s Group.projects connection; by id when sort is omitted. Batched across the groups of a list.',
+    description:
+      "The projects the caller may see in this group (with includeSubgroups: and in its descendants), as GitLab's Group.projects connection; by id when sort is omitted. Batched across the groups of a list.",
   })
-  projectsPage(@Root() g: Namespace, @Args() args: GroupProjectsPageArgs, @Ctx() ctx: RequestCtx): Promise<Page<Project>> {
+  projectsPage(
+    @Root() g: Namespace,
+    @Args() args: GroupProjectsPageArgs,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<Page<Project>> {
     return ctx.loaders.groupProjectPages.load({ parentId: g.id, args: { ...args } });
   }
 
-  @FieldResolver(() => [CustomAttributeType], { nullable: true, description: `Administrators only; null for others. The first ${GROUP_CUSTOM_ATTRIBUTES_MAX} by key.` })
+  @FieldResolver(() => [CustomAttributeType], {
+    nullable: true,
+    description: `Administrators only; null for others. The first ${GROUP_CUSTOM_ATTRIBUTES_MAX} by key.`,
+  })
   @MaxItems(GROUP_CUSTOM_ATTRIBUTES_MAX)
   customAttributes(@Root() g: Namespace, @Ctx() ctx: RequestCtx): Promise<KeyValue[]> | null {
     return policy.canSeeCustomAttributes(ctx.user) ? ctx.loaders.groupCustomAttributes.load(g.id) : null;

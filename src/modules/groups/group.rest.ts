@@ -4,35 +4,91 @@ import { ProjectSimpleWire, ProjectWire } from '../projects/project.presenter';
 import { GroupDetailWire, GroupSearchHitWire, GroupUpdateWire, GroupWire } from './group.presenter';
 
 /** REST-only parameter of the group lists: selects the `statistics` key (wire includeIf). */
-const LIST_PARAMS: Record<string, ParamException> = { statistics: { type: 'bool', arg: '-', description: 'Include storage statistics (administrators only).' } };
+const LIST_PARAMS: Record<string, ParamException> = {
+  statistics: { type: 'bool', arg: '-', description: 'Include storage statistics (administrators only).' },
+};
 
 // spec 2.3: a search answers the reduced record (id, name, path, description).
-const groupListShape = (p: Record<string, unknown>) => (typeof p.search === 'string' && p.search !== '' ? GroupSearchHitWire : GroupWire);
+const groupListShape = (p: Record<string, unknown>) =>
+  typeof p.search === 'string' && p.search !== '' ? GroupSearchHitWire : GroupWire;
 
 const tag = 'groups';
 
 export const groupRoutes = defineRoutes([
-  { method: 'GET', path: '/groups', field: 'Query.groups', params: LIST_PARAMS, paginated: true, shape: groupListShape, shapes: [GroupWire, GroupSearchHitWire], summary: 'List groups', tag },
   {
-    method: 'GET', path: '/groups/:id/subgroups', field: 'Query.groupSubgroups', params: LIST_PARAMS, paginated: true,
-    shape: groupListShape, shapes: [GroupWire, GroupSearchHitWire], summary: 'List direct subgroups', tag,
+    method: 'GET',
+    path: '/groups',
+    field: 'Query.groups',
+    params: LIST_PARAMS,
+    paginated: true,
+    shape: groupListShape,
+    shapes: [GroupWire, GroupSearchHitWire],
+    summary: 'List groups',
+    tag,
   },
   {
-    method: 'GET', path: '/groups/:id/projects', field: 'Query.groupProjects', params: PROJECT_FILTER_PARAMS, paginated: true,
-    shape: projectShapeFor, shapes: [ProjectWire, ProjectSimpleWire], summary: "List a group's projects (and projects shared with it)", tag,
+    method: 'GET',
+    path: '/groups/:id/subgroups',
+    field: 'Query.groupSubgroups',
+    params: LIST_PARAMS,
+    paginated: true,
+    shape: groupListShape,
+    shapes: [GroupWire, GroupSearchHitWire],
+    summary: 'List direct subgroups',
+    tag,
+  },
+  {
+    method: 'GET',
+    path: '/groups/:id/projects',
+    field: 'Query.groupProjects',
+    params: PROJECT_FILTER_PARAMS,
+    paginated: true,
+    shape: projectShapeFor,
+    shapes: [ProjectWire, ProjectSimpleWire],
+    summary: "List a group's projects (and projects shared with it)",
+    tag,
   },
   // `group(id, fullPath)`: REST's `:id` is the id or path; GraphQL's `fullPath` is no REST parameter.
-  { method: 'GET', path: '/groups/:id', field: 'Query.group', params: { id: { required: true }, full_path: { omit: true } }, shape: GroupDetailWire, summary: 'Get a group with its projects', tag },
   {
-    method: 'POST', path: '/groups', field: 'Mutation.createGroup',
-    params: { parent_id: { notFound: 'Group' } },
-    shape: GroupDetailWire, summary: 'Create a group', tag,
+    method: 'GET',
+    path: '/groups/:id',
+    field: 'Query.group',
+    params: { id: { required: true }, full_path: { omit: true } },
+    shape: GroupDetailWire,
+    summary: 'Get a group with its projects',
+    tag,
   },
-  { method: 'PUT', path: '/groups/:id', field: 'Mutation.updateGroup', shape: GroupUpdateWire, summary: 'Update a group', tag },
-  { method: 'DELETE', path: '/groups/:id', field: 'Mutation.deleteGroup', summary: 'Delete a group with its subgroups and projects', tag },
   {
-    method: 'POST', path: '/groups/:id/projects/:project_id', field: 'Mutation.transferProjectToGroup',
-    shape: GroupDetailWire, summary: 'Transfer a project into the group (admin)', tag,
+    method: 'POST',
+    path: '/groups',
+    field: 'Mutation.createGroup',
+    params: { parent_id: { notFound: 'Group' } },
+    shape: GroupDetailWire,
+    summary: 'Create a group',
+    tag,
+  },
+  {
+    method: 'PUT',
+    path: '/groups/:id',
+    field: 'Mutation.updateGroup',
+    shape: GroupUpdateWire,
+    summary: 'Update a group',
+    tag,
+  },
+  {
+    method: 'DELETE',
+    path: '/groups/:id',
+    field: 'Mutation.deleteGroup',
+    summary: 'Delete a group with its subgroups and projects',
+    tag,
+  },
+  {
+    method: 'POST',
+    path: '/groups/:id/projects/:project_id',
+    field: 'Mutation.transferProjectToGroup',
+    shape: GroupDetailWire,
+    summary: 'Transfer a project into the group (admin)',
+    tag,
   },
   // Custom attributes: the custom-attributes module (one route set per owner kind).
 ]);

@@ -3,7 +3,13 @@ import { uncountForksUnder } from '../projects/forks-count';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { changes, recordAudit } from '../../core/events/audit';
 import { emitSystemEvents } from '../../core/events/system-events';
-import { groupEvent, groupMemberAdded, projectEvents, subtreeGroupEvents, subtreeProjectIds } from '../access/system-event-payloads';
+import {
+  groupEvent,
+  groupMemberAdded,
+  projectEvents,
+  subtreeGroupEvents,
+  subtreeProjectIds,
+} from '../access/system-event-payloads';
 import { requireUser } from '../../core/auth/guards';
 import { sqlEntities, sqlRows, takenField } from '../../core/db/sql';
 import { ForbiddenError, NotFoundError, SaveFailedError, ValidationError } from '../../core/errors/domain-errors';
@@ -20,11 +26,23 @@ import { defaultVisibilityLevel, visibilityRestriction } from '../application-se
 import { listGroups } from './group-list.query';
 import { lockAncestry } from './group-lock';
 import { patchEntity, type PatchMapping } from '../../core/patch/patch-entity';
-import { CreateGroupInput, UpdateGroupInput, type GroupAttributesInput, type GroupListArgs, type GroupsArgs } from './group.inputs';
+import {
+  CreateGroupInput,
+  UpdateGroupInput,
+  type GroupAttributesInput,
+  type GroupListArgs,
+  type GroupsArgs,
+} from './group.inputs';
 import { Namespace } from '../namespaces/namespace.entity';
 import { FieldErrorBag } from '../../core/errors/field-error-bag';
 import { MSG } from '../../core/errors/messages';
-import { SUBGROUP_RESERVED, TOP_LEVEL_RESERVED, checkNameOrPath, isValidGroupName, isValidNamespacePath } from '../../core/validation/path-rules';
+import {
+  SUBGROUP_RESERVED,
+  TOP_LEVEL_RESERVED,
+  checkNameOrPath,
+  isValidGroupName,
+  isValidNamespacePath,
+} from '../../core/validation/path-rules';
 import { onUniqueViolation } from '../../core/db/unique-violation';
 import { longerThan } from '../../core/validation/char-length';
 
@@ -33,7 +51,12 @@ async function findVisible(ctx: RequestCtx, idOrPath: string | number | IdOrPath
   const ref = parseIdOrPath(idOrPath, ['Group']);
   if ('none' in ref) throw new NotFoundError('Group');
   const [cond, value] = 'id' in ref ? ['n.id = ?', ref.id] : ['lower(n.full_path) = lower(?)', ref.path];
-  const rows = await sqlEntities(ctx.em, Namespace, `select n.* from namespaces n where ${cond} and n.kind = 'group' and ${await groupVisibility(ctx, 'n')}`, [value]);
+  const rows = await sqlEntities(
+    ctx.em,
+    Namespace,
+    `select n.* from namespaces n where ${cond} and n.kind = 'group' and ${await groupVisibility(ctx, 'n')}`,
+    [value],
+  );
   if (!rows[0]) throw new NotFoundError('Group');
   return rows[0];
 }
@@ -73,13 +96,21 @@ const STORED: PatchMapping<GroupAttributesInput> = { visibility: (v) => ({ visib
 /** Name, path, description and visibility-vs-parent rules (docs/gitlab-compatibility.md, "Names and paths", "Groups"). */
 function validate(group: Namespace, parent: Namespace | null, bag: FieldErrorBag): void {
   checkNameOrPath(bag, 'name', group.name, [isValidGroupName, MSG.groupName]);
-  checkNameOrPath(bag, 'path', group.path, [isValidNamespacePath, MSG.namespacePath], parent ? SUBGROUP_RESERVED : TOP_LEVEL_RESERVED);
+  checkNameOrPath(
+    bag,
+    'path',
+    group.path,
+    [isValidNamespacePath, MSG.namespacePath],
+    parent ? SUBGROUP_RESERVED : TOP_LEVEL_RESERVED,
+  );
   if (longerThan(group.description, 255)) bag.add('description', MSG.tooLong);
   if (parent && group.visibilityLevel > parent.visibilityLevel) {
-    bag.add('visibility_level', `${levelName(group.visibilityLevel)} is not allowed since the parent group has a ${levelName(parent.visibilityLevel)} visibility.`);
+    bag.add(
+      'visibility_level',
+      `${levelName(group.visibilityLevel)} is not allowed since the parent group has a ${levelName(parent.visibilityLevel)} visibility.`,
+    );
   }
 }
-
 
 async function create(ctx: RequestCtx, input: CreateGroupInput): Promise<Namespace> {
   const user = requireUser(ctx);
@@ -91,7 +122,12 @@ async function create(ctx: RequestCtx, input: CreateGroupInput): Promise<Namespa
     throw new ForbiddenError();
   }
   const now = ctx.clock.now();
-  const group = Object.assign(new Namespace(), { kind: 'group', parentId: parent?.id ?? null, createdAt: now, updatedAt: now });
+  const group = Object.assign(new Namespace(), {
+    kind: 'group',
+    parentId: parent?.id ?? null,
+    createdAt: now,
+    updatedAt: now,
+  });
   patchEntity(group, input, CreateGroupInput, { ...STORED, parentId: 'skip' });
   if (input.visibility == null) group.visibilityLevel = await defaultVisibilityLevel(ctx, 'group');
   // A subgroup of a share-locked group is locked too (GitLab's lock holds for the subtree).
@@ -103,23 +139,36 @@ async function create(ctx: RequestCtx, input: CreateGroupInput): Promise<Namespa
   const bag = new FieldErrorBag();
   validate(group, parent, bag);
   if (!bag.empty) throw new SaveFailedError('Failed to save group', bag.errors);
-  const write = () => ctx.em.transactional(async (em) => {
-    if (parent) {
-      // The parent's path as of now, held until commit (a concurrent rename waits or went first).
-      const locked = (await lockAncestry(em, parent.id)).get(parent.id);
-      if (!locked) throw new NotFoundError('Group');
-      group.fullPath = `${locked.full_path}/${group.path}`;
-      group.fullName = `${locked.full_name} / ${group.name}`;
-      parent.traversalIds = locked.traversal_ids;
-    }
-    em.persist(group);
-    await em.flush();
-    group.traversalIds = [...(parent?.traversalIds ?? []), group.id];
-    em.persist(em.create(GroupMember, { groupId: group.id, userId: user.id, accessLevel: AccessLevel.OWNER, expiresAt: null, createdAt: now, updatedAt: now }));
-    await em.flush();
-    await recordAudit(ctx, em, [{ ...groupAudit(group), action: { add: 'group' } }]);
-    await emitSystemEvents(ctx, em, () => [groupEvent(group, 'create'), groupMemberAdded(group, user, AccessLevel.OWNER, now)]);
-  });
+  const write = () =>
+    ctx.em.transactional(async (em) => {
+      if (parent) {
+        // The parent's path as of now, held until commit (a concurrent rename waits or went first).
+        const locked = (await lockAncestry(em, parent.id)).get(parent.id);
+        if (!locked) throw new NotFoundError('Group');
+        group.fullPath = `${locked.full_path}/${group.path}`;
+        group.fullName = `${locked.full_name} / ${group.name}`;
+        parent.traversalIds = locked.traversal_ids;
+      }
+      em.persist(group);
+      await em.flush();
+      group.traversalIds = [...(parent?.traversalIds ?? []), group.id];
+      em.persist(
+        em.create(GroupMember, {
+          groupId: group.id,
+          userId: user.id,
+          accessLevel: AccessLevel.OWNER,
+          expiresAt: null,
+          createdAt: now,
+          updatedAt: now,
+        }),
+      );
+      await em.flush();
+      await recordAudit(ctx, em, [{ ...groupAudit(group), action: { add: 'group' } }]);
+      await emitSystemEvents(ctx, em, () => [
+        groupEvent(group, 'create'),
+        groupMemberAdded(group, user, AccessLevel.OWNER, now),
+      ]);
+    });
   await onUniqueViolation(write, (e) => new SaveFailedError('Failed to save group', { [takenField(e)!]: [MSG.taken] }));
   forgetAccess(ctx);
   return group;
@@ -142,7 +191,8 @@ async function update(ctx: RequestCtx, idOrPath: string, input: UpdateGroupInput
   const old = { fullPath: group.fullPath, fullName: group.fullName, visibilityLevel: group.visibilityLevel };
   const before = auditedGroupFields(group);
   patchEntity(group, input, UpdateGroupInput, STORED);
-  const restricted = group.visibilityLevel === old.visibilityLevel ? undefined : await visibilityRestriction(ctx, group.visibilityLevel);
+  const restricted =
+    group.visibilityLevel === old.visibilityLevel ? undefined : await visibilityRestriction(ctx, group.visibilityLevel);
   if (restricted) throw new ValidationError({ visibility_level: [restricted] });
   group.updatedAt = ctx.clock.now();
   const bag = new FieldErrorBag();
@@ -150,47 +200,76 @@ async function update(ctx: RequestCtx, idOrPath: string, input: UpdateGroupInput
   if (input.visibility) {
     const children = await childVisibility(ctx, group);
     const v = levelName(group.visibilityLevel);
-    if (children.projects > group.visibilityLevel) bag.add('visibility_level', `${v} is not allowed since this group contains projects with higher visibility.`);
-    if (children.subgroups > group.visibilityLevel) bag.add('visibility_level', `${v} is not allowed since there are sub-groups with higher visibility.`);
+    if (children.projects > group.visibilityLevel)
+      bag.add('visibility_level', `${v} is not allowed since this group contains projects with higher visibility.`);
+    if (children.subgroups > group.visibilityLevel)
+      bag.add('visibility_level', `${v} is not allowed since there are sub-groups with higher visibility.`);
   }
   if (!bag.empty) throw new ValidationError(bag.errors);
-  const write = () => ctx.em.transactional(async (em) => {
-    // Paths re-read under the ancestry lock: a concurrent rename of an ancestor or subgroup create waits.
-    const locked = await lockAncestry(em, group.id);
-    const self = locked.get(group.id);
-    const above = parent ? locked.get(parent.id) : undefined;
-    if (!self) throw new NotFoundError('Group');
-    old.fullPath = self.full_path;
-    old.fullName = self.full_name;
-    group.fullPath = above ? `${above.full_path}/${group.path}` : group.path;
-    group.fullName = above ? `${above.full_name} / ${group.name}` : group.name;
-    await em.flush();
-    // Locking a group locks its whole subtree (GitLab's force_share_with_group_lock_on_descendants).
-    if (group.shareWithGroupLock && !before.share_with_group_lock) {
-      await sqlRows(em, 'update namespaces set share_with_group_lock = true where traversal_ids @> array[?]::int[] and id <> ?', [group.id, group.id]);
-    }
-    if (group.fullPath !== old.fullPath || group.fullName !== old.fullName) {
-      // Descendants keep their suffix under the new prefix: one statement for the whole subtree.
-      await sqlRows(
-        em,
-        `update namespaces set full_path = ? || substr(full_path, ?), full_name = ? || substr(full_name, ?)
+  const write = () =>
+    ctx.em.transactional(async (em) => {
+      // Paths re-read under the ancestry lock: a concurrent rename of an ancestor or subgroup create waits.
+      const locked = await lockAncestry(em, group.id);
+      const self = locked.get(group.id);
+      const above = parent ? locked.get(parent.id) : undefined;
+      if (!self) throw new NotFoundError('Group');
+      old.fullPath = self.full_path;
+      old.fullName = self.full_name;
+      group.fullPath = above ? `${above.full_path}/${group.path}` : group.path;
+      group.fullName = above ? `${above.full_name} / ${group.name}` : group.name;
+      await em.flush();
+      // Locking a group locks its whole subtree (GitLab's force_share_with_group_lock_on_descendants).
+      if (group.shareWithGroupLock && !before.share_with_group_lock) {
+        await sqlRows(
+          em,
+          'update namespaces set share_with_group_lock = true where traversal_ids @> array[?]::int[] and id <> ?',
+          [group.id, group.id],
+        );
+      }
+      if (group.fullPath !== old.fullPath || group.fullName !== old.fullName) {
+        // Descendants keep their suffix under the new prefix: one statement for the whole subtree.
+        await sqlRows(
+          em,
+          `update namespaces set full_path = ? || substr(full_path, ?), full_name = ? || substr(full_name, ?)
           where traversal_ids @> array[?]::int[] and id <> ?`,
-        [group.fullPath, old.fullPath.length + 1, group.fullName, old.fullName.length + 1, group.id, group.id],
+          [group.fullPath, old.fullPath.length + 1, group.fullName, old.fullName.length + 1, group.id, group.id],
+        );
+      }
+      const after = auditedGroupFields(group);
+      await recordAudit(
+        ctx,
+        em,
+        changes(
+          groupAudit(group),
+          Object.keys(after).map((k) => ({ name: k, from: before[k], to: after[k] })),
+        ),
       );
-    }
-    const after = auditedGroupFields(group);
-    await recordAudit(ctx, em, changes(groupAudit(group), Object.keys(after).map((k) => ({ name: k, from: before[k], to: after[k] }))));
-    if (group.path !== before.path) await emitSystemEvents(ctx, em, () => [groupEvent(group, 'rename', { path: String(before.path), fullPath: old.fullPath })]);
-  });
+      if (group.path !== before.path)
+        await emitSystemEvents(ctx, em, () => [
+          groupEvent(group, 'rename', { path: String(before.path), fullPath: old.fullPath }),
+        ]);
+    });
   await onUniqueViolation(write, (e) => new ValidationError({ [takenField(e)!]: [MSG.taken] }));
   return group;
 }
 
 /** Audit events of a group: the group is the entity (GitLab's group audit events) and the target. */
-const groupAudit = (g: Namespace) => ({ entityType: 'Group', entityId: g.id, entityPath: g.fullPath, targetType: 'Group', targetId: g.id, targetDetails: g.fullPath });
+const groupAudit = (g: Namespace) => ({
+  entityType: 'Group',
+  entityId: g.id,
+  entityPath: g.fullPath,
+  targetType: 'Group',
+  targetId: g.id,
+  targetDetails: g.fullPath,
+});
 const auditedGroupFields = (g: Namespace): Record<string, unknown> => ({
-  name: g.name, path: g.path, description: g.description, visibility_level: levelName(g.visibilityLevel),
-  lfs_enabled: g.lfsEnabled, request_access_enabled: g.requestAccessEnabled, share_with_group_lock: g.shareWithGroupLock,
+  name: g.name,
+  path: g.path,
+  description: g.description,
+  visibility_level: levelName(g.visibilityLevel),
+  lfs_enabled: g.lfsEnabled,
+  request_access_enabled: g.requestAccessEnabled,
+  share_with_group_lock: g.shareWithGroupLock,
 });
 
 /** Deletes the group, its subgroups and all their projects in one statement (FK cascades). */
@@ -201,7 +280,10 @@ async function remove(ctx: RequestCtx, idOrPath: string): Promise<boolean> {
     // The subtree locked first (no project created in it from here), its forks off their sources' forks_count.
     await uncountForksUnder(em, [group.id]);
     // GitLab destroys the projects one by one, then the subgroups, then the group: one event each.
-    await emitSystemEvents(ctx, em, async () => [...(await projectEvents(em, await subtreeProjectIds(em, group.id), 'destroy')), ...(await subtreeGroupEvents(em, group.id))]);
+    await emitSystemEvents(ctx, em, async () => [
+      ...(await projectEvents(em, await subtreeProjectIds(em, group.id), 'destroy')),
+      ...(await subtreeGroupEvents(em, group.id)),
+    ]);
     await em.nativeDelete(Namespace, { id: group.id });
     await recordAudit(ctx, em, [{ ...groupAudit(group), action: { remove: 'group' } }]);
   });
@@ -215,7 +297,8 @@ const TRANSFER_CLASH = 'Project with same name or path in target namespace alrea
 async function transferProject(ctx: RequestCtx, idOrPath: string, projectIdOrPath: string): Promise<Namespace> {
   const group = await findVisible(ctx, idOrPath);
   const project: Project = await projectService.findVisible(ctx, projectIdOrPath);
-  if (project.namespaceId === group.id) throw new SaveFailedError(TRANSFER, { new_namespace: ['Transfer failed, please contact an admin.'] });
+  if (project.namespaceId === group.id)
+    throw new SaveFailedError(TRANSFER, { new_namespace: ['Transfer failed, please contact an admin.'] });
   const [clash] = await sqlRows<{ n: string }>(
     ctx.em,
     'select count(*) as n from projects where namespace_id = ? and (lower(path) = lower(?) or lower(name) = lower(?))',
@@ -228,14 +311,25 @@ async function transferProject(ctx: RequestCtx, idOrPath: string, projectIdOrPat
   project.visibilityLevel = Math.min(project.visibilityLevel, group.visibilityLevel);
   project.updatedAt = ctx.clock.now();
   // The target's ancestry stays locked until the move commits (no rename or delete in between).
-  const move = () => ctx.em.transactional(async (em) => {
-    if (!(await lockAncestry(em, group.id)).has(group.id)) throw new NotFoundError('Group');
-    await em.flush();
-    await emitSystemEvents(ctx, em, () => projectEvents(em, [project.id], 'transfer', oldPath));
-  });
+  const move = () =>
+    ctx.em.transactional(async (em) => {
+      if (!(await lockAncestry(em, group.id)).has(group.id)) throw new NotFoundError('Group');
+      await em.flush();
+      await emitSystemEvents(ctx, em, () => projectEvents(em, [project.id], 'transfer', oldPath));
+    });
   await onUniqueViolation(move, () => new SaveFailedError(TRANSFER, { new_namespace: [TRANSFER_CLASH] }));
   ctx.loaders.groupProjects.clearAll(); // every column variant of the group's list
   return group;
 }
 
-export const groupService = { findVisible, visibleByIds, findOwned, list, subgroups, create, update, remove, transferProject };
+export const groupService = {
+  findVisible,
+  visibleByIds,
+  findOwned,
+  list,
+  subgroups,
+  create,
+  update,
+  remove,
+  transferProject,
+};

@@ -25,7 +25,11 @@ export class GroupType extends DatabaseNode {
   @Field(() => String, { nullable: true }) avatarUrl!: string | null;
   @Field(() => String) webUrl!: string;
   @Field(() => Boolean) requestAccessEnabled!: boolean;
-  @Field(() => Boolean, { description: 'Projects in this group and its subgroups may not be shared with other groups (GitLab 10.3 accepts it on writes; REST does not show it).' }) shareWithGroupLock!: boolean;
+  @Field(() => Boolean, {
+    description:
+      'Projects in this group and its subgroups may not be shared with other groups (GitLab 10.3 accepts it on writes; REST does not show it).',
+  })
+  shareWithGroupLock!: boolean;
   @Field(() => String) fullName!: string;
   @Field(() => String) fullPath!: string;
   @Field(() => Int, { nullable: true }) parentId!: number | null;

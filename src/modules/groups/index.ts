@@ -9,7 +9,11 @@ import { Migration20261203140100GroupsGrowthIndexes } from './migrations/Migrati
 import { Migration20261203161000ShareWithGroupLock } from './migrations/Migration20261203161000_share_with_group_lock';
 
 export const groupsModule = defineModule({
-  name: 'groups', entities: [GroupCustomAttribute], resolvers: [GroupResolver], routes: groupRoutes, loaders: groupLoaders,
+  name: 'groups',
+  entities: [GroupCustomAttribute],
+  resolvers: [GroupResolver],
+  routes: groupRoutes,
+  loaders: groupLoaders,
   nodes: [nodeDef({ type: 'Group', gidClass: 'Group', load: groupService.visibleByIds })],
   migrations: [
     { name: 'Migration20261203140100_groups_growth_indexes', class: Migration20261203140100GroupsGrowthIndexes },

@@ -11,7 +11,15 @@ import { Migration20261204120200KeysFingerprintSha256 } from './migrations/Migra
 export const keysModule = defineModule({
   name: 'keys',
   nodes: [
-    nodeDef({ type: 'SshKey', gidClass: 'Key', load: loadByIds(SshKey, (ctx, k) => policy.isAdmin(ctx.user) || k.userId === ctx.user?.id, (ctx) => !!ctx.user) }),
+    nodeDef({
+      type: 'SshKey',
+      gidClass: 'Key',
+      load: loadByIds(
+        SshKey,
+        (ctx, k) => policy.isAdmin(ctx.user) || k.userId === ctx.user?.id,
+        (ctx) => !!ctx.user,
+      ),
+    }),
     nodeDef({ type: 'SshKeyWithUser', gidClass: 'Key' }),
   ],
   entities: [SshKey],

@@ -44,13 +44,20 @@ export class SshKeyResolver {
 
   @Mutation(() => Boolean, { description: "Administrators only: deletes one of a user's SSH keys." })
   @Allow('admin')
-  deleteUserSshKey(@Arg('userId', () => UserIdArg) userId: number, @Arg('keyId', () => KeyIdArg) keyId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+  deleteUserSshKey(
+    @Arg('userId', () => UserIdArg) userId: number,
+    @Arg('keyId', () => KeyIdArg) keyId: number,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<boolean> {
     return service.removeForUser(ctx, userId, keyId);
   }
 
   @Mutation(() => SshKeyType, { description: 'Adds an SSH key to the authenticated user.' })
   @Allow('user')
-  createCurrentUserSshKey(@Arg('input', () => CreateSshKeyInput) input: CreateSshKeyInput, @Ctx() ctx: RequestCtx): Promise<SshKey> {
+  createCurrentUserSshKey(
+    @Arg('input', () => CreateSshKeyInput) input: CreateSshKeyInput,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<SshKey> {
     return service.addOwn(ctx, input);
   }
 
@@ -70,7 +77,10 @@ export class SshKeyWithUserResolver {
     return service.get(ctx, id);
   }
 
-  @Query(() => SshKeyWithUserType, { description: 'Administrators only: the SSH key with this fingerprint (MD5 colon hex, or SHA256:base64), with its user.' })
+  @Query(() => SshKeyWithUserType, {
+    description:
+      'Administrators only: the SSH key with this fingerprint (MD5 colon hex, or SHA256:base64), with its user.',
+  })
   @Allow('admin')
   sshKeyByFingerprint(@Arg('fingerprint', () => String) fingerprint: string, @Ctx() ctx: RequestCtx): Promise<SshKey> {
     return service.findByFingerprint(ctx, fingerprint);

@@ -35,14 +35,16 @@ export function normalizeKey(value: string): string {
 }
 
 /** Array#to_sentence(two_words_connector: ' or ', last_word_connector: ', or '). */
-const sentence = (w: string[]) => (w.length <= 2 ? w.join(' or ') : `${w.slice(0, -1).join(', ')}, or ${w[w.length - 1]}`);
+const sentence = (w: string[]) =>
+  w.length <= 2 ? w.join(' or ') : `${w.slice(0, -1).join(', ')}, or ${w[w.length - 1]}`;
 
 /** `key_meets_restrictions`: a forbidden type (an unreadable key has none: forbidden too), or too few bits. */
 async function restrictionProblem(ctx: RequestCtx, parsed: SshPublicKey | null): Promise<string | undefined> {
   const settings = await currentSettings(ctx);
   const limit = (t: SshKeyType) => Number(settings[`${t}_key_restriction`] ?? 0);
   const min = parsed ? limit(parsed.type) : FORBIDDEN;
-  if (min === FORBIDDEN) return `type is forbidden. Must be ${sentence(KEY_TYPES.filter((t) => limit(t) !== FORBIDDEN).map((t) => t.toUpperCase()))}`;
+  if (min === FORBIDDEN)
+    return `type is forbidden. Must be ${sentence(KEY_TYPES.filter((t) => limit(t) !== FORBIDDEN).map((t) => t.toUpperCase()))}`;
   if (parsed && parsed.bits < min) return `must be at least ${min} bits`;
   return undefined;
 }
@@ -57,7 +59,11 @@ async function validate(ctx: RequestCtx, title: string, key: string): Promise<Ss
   if (!KEY_FORMAT.test(key)) bag.add('key', 'is invalid');
   const parsed = blank(key) ? null : parseSshPublicKey(key);
   if (parsed) {
-    const [row] = await sqlRows<{ taken: boolean }>(ctx.em, 'select exists(select 1 from keys where fingerprint = ?) as taken', [parsed.fingerprint]);
+    const [row] = await sqlRows<{ taken: boolean }>(
+      ctx.em,
+      'select exists(select 1 from keys where fingerprint = ?) as taken',
+      [parsed.fingerprint],
+    );
     if (row.taken) bag.add('fingerprint', MSG.taken);
   } else {
     bag.add('fingerprint', 'cannot be generated');
@@ -71,7 +77,20 @@ async function validate(ctx: RequestCtx, title: string, key: string): Promise<Ss
 /** One user's keys by id (GitLab: `paginate(user.keys)`), on the (user_id, id) index. */
 function listOf(ctx: RequestCtx, userId: number, args: PageInput): Promise<Page<SshKey>> {
   const map = (r: Record<string, unknown>) => lightEntity(ctx.em, SshKey, r);
-  return offsetPage(ctx.em, { select: 'k.*', from: 'keys k', where: ['k.user_id = ?'], params: [userId], orderBy: 'k.id', dir: 'asc', id: 'k.id', map }, args);
+  return offsetPage(
+    ctx.em,
+    {
+      select: 'k.*',
+      from: 'keys k',
+      where: ['k.user_id = ?'],
+      params: [userId],
+      orderBy: 'k.id',
+      dir: 'asc',
+      id: 'k.id',
+      map,
+    },
+    args,
+  );
 }
 
 async function findOwned(ctx: RequestCtx, user: User, keyId: number): Promise<SshKey> {
@@ -82,12 +101,22 @@ async function findOwned(ctx: RequestCtx, user: User, keyId: number): Promise<Ss
 
 /** A key's audit events: on its user (entity User), the key as target by title. */
 const keyAudit = (user: User, k: SshKey): Omit<AuditEntry, 'action'> => ({
-  entityType: 'User', entityId: user.id, entityPath: user.username, targetType: 'Key', targetId: k.id, targetDetails: k.title,
+  entityType: 'User',
+  entityId: user.id,
+  entityPath: user.username,
+  targetType: 'Key',
+  targetId: k.id,
+  targetDetails: k.title,
 });
 
 /** GitLab 10.3's SystemHooksService for a Key: key_create / key_destroy with key, id and username. */
 const keyEvent = (user: User, k: SshKey, event: 'create' | 'destroy'): SystemEvent[] => [
-  { name: `key_${event}`, createdAt: k.createdAt, updatedAt: k.updatedAt, data: { key: k.key, id: k.id, username: user.username } },
+  {
+    name: `key_${event}`,
+    createdAt: k.createdAt,
+    updatedAt: k.updatedAt,
+    data: { key: k.key, id: k.id, username: user.username },
+  },
 ];
 
 async function add(ctx: RequestCtx, user: User, input: CreateSshKeyInput): Promise<SshKey> {
@@ -95,17 +124,30 @@ async function add(ctx: RequestCtx, user: User, input: CreateSshKeyInput): Promi
   const parsed = await validate(ctx, input.title, keyText);
   const now = ctx.clock.now();
   const key = Object.assign(new SshKey(), {
-    userId: user.id, title: input.title, key: keyText, fingerprint: parsed.fingerprint, fingerprintSha256: parsed.fingerprintSha256, createdAt: now, updatedAt: now,
+    userId: user.id,
+    title: input.title,
+    key: keyText,
+    fingerprint: parsed.fingerprint,
+    fingerprintSha256: parsed.fingerprintSha256,
+    createdAt: now,
+    updatedAt: now,
   });
   // A concurrent add of the same key loses on the unique fingerprint index with the model's message.
   await onUniqueViolation(
-    () => ctx.em.transactional(async (tx) => {
-      await checkOwnerLimit(tx, { table: 'keys', ownerColumn: 'user_id', ownerId: user.id, max: KEYS_PER_USER_MAX, what: 'SSH keys' });
-      tx.persist(key);
-      await tx.flush();
-      await recordAudit(ctx, tx, [{ ...keyAudit(user, key), action: { add: 'ssh_key' } }]);
-      await emitSystemEvents(ctx, tx, () => keyEvent(user, key, 'create'));
-    }),
+    () =>
+      ctx.em.transactional(async (tx) => {
+        await checkOwnerLimit(tx, {
+          table: 'keys',
+          ownerColumn: 'user_id',
+          ownerId: user.id,
+          max: KEYS_PER_USER_MAX,
+          what: 'SSH keys',
+        });
+        tx.persist(key);
+        await tx.flush();
+        await recordAudit(ctx, tx, [{ ...keyAudit(user, key), action: { add: 'ssh_key' } }]);
+        await emitSystemEvents(ctx, tx, () => keyEvent(user, key, 'create'));
+      }),
     () => new ValidationError({ fingerprint: [MSG.taken] }),
   );
   return key;
@@ -143,9 +185,12 @@ export const sshKeyService = {
    */
   async findByFingerprint(ctx: RequestCtx, fingerprint: string): Promise<SshKey> {
     const sha = /^sha256:/i.test(fingerprint) ? fingerprint.replace(/^sha256:/i, '') : null;
-    const valid = sha !== null ? Buffer.from(sha, 'base64').length === 32 : /^([0-9a-f]{2}:){15}[0-9a-f]{2}/i.test(fingerprint);
+    const valid =
+      sha !== null ? Buffer.from(sha, 'base64').length === 32 : /^([0-9a-f]{2}:){15}[0-9a-f]{2}/i.test(fingerprint);
     if (!valid) throw new BadRequestError('Failed to return the key');
-    const key = await ctx.em.findOne(SshKey, sha !== null ? { fingerprintSha256: sha } : { fingerprint }, { orderBy: { id: 'asc' } });
+    const key = await ctx.em.findOne(SshKey, sha !== null ? { fingerprintSha256: sha } : { fingerprint }, {
+      orderBy: { id: 'asc' },
+    });
     if (!key) throw new NotFoundError('Key');
     return key;
   },

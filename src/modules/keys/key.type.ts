@@ -8,7 +8,9 @@ import { KEY_MAX } from './key.limits';
 @ObjectType('SshKey', { description: "A user's SSH public key.", implements: Node })
 export class SshKeyType extends DatabaseNode {
   @Field(() => String) title!: string;
-  @Field(() => String, { description: 'The key as stored: type, base64 blob and comment, on one line.' }) @TextCost(KEY_MAX) key!: string;
+  @Field(() => String, { description: 'The key as stored: type, base64 blob and comment, on one line.' })
+  @TextCost(KEY_MAX)
+  key!: string;
   @Field(() => String, { description: 'MD5 fingerprint of the key, colon-separated hex.' }) fingerprint!: string;
   @Field(() => Date) createdAt!: Date;
 }

@@ -69,8 +69,15 @@ const mpint = (b: Buffer): Buffer => {
   return sshString(n.length > 0 && n[0] & 0x80 ? Buffer.concat([Buffer.from([0]), n]) : n);
 };
 
-const md5Colons = (blob: Buffer): string => createHash('md5').update(blob).digest('hex').replace(/(..)(?=.)/g, '$1:');
-const fingerprints = (blob: Buffer) => ({ fingerprint: md5Colons(blob), fingerprintSha256: createHash('sha256').update(blob).digest('base64').replace(/=+$/, '') });
+const md5Colons = (blob: Buffer): string =>
+  createHash('md5')
+    .update(blob)
+    .digest('hex')
+    .replace(/(..)(?=.)/g, '$1:');
+const fingerprints = (blob: Buffer) => ({
+  fingerprint: md5Colons(blob),
+  fingerprintSha256: createHash('sha256').update(blob).digest('base64').replace(/=+$/, ''),
+});
 
 function readKey(blob: Buffer): SshPublicKey | null {
   const r = new Reader(blob);
@@ -82,7 +89,11 @@ function readKey(blob: Buffer): SshPublicKey | null {
   }
   if (type === 'ssh-dss') {
     const [p, q, g, y] = [r.bytes(), r.bytes(), r.bytes(), r.bytes()];
-    return { type: 'dsa', bits: numBits(p), ...fingerprints(Buffer.concat([str(type), mpint(p), mpint(q), mpint(g), mpint(y)])) };
+    return {
+      type: 'dsa',
+      bits: numBits(p),
+      ...fingerprints(Buffer.concat([str(type), mpint(p), mpint(q), mpint(g), mpint(y)])),
+    };
   }
   if (type === 'ssh-ed25519') {
     const pub = r.bytes();
@@ -101,7 +112,11 @@ function readKey(blob: Buffer): SshPublicKey | null {
       if (e instanceof Truncated) throw e;
       return null;
     }
-    return { type: 'ecdsa', bits: curve.bits, ...fingerprints(Buffer.concat([str(type), str(ec[1]), sshString(point)])) };
+    return {
+      type: 'ecdsa',
+      bits: curve.bits,
+      ...fingerprints(Buffer.concat([str(type), str(ec[1]), sshString(point)])),
+    };
   }
   // Certificates (GitLab 10.3 fails on them with a 500) and unknown types are no key.
   return null;

@@ -4,7 +4,11 @@ import { USER_BASIC_FIELDS } from '../users/user.presenter';
 import { MemberWire } from './member.presenter';
 
 /** GitLab's Entities::AccessRequester: UserBasic plus requested_at. */
-export const AccessRequesterWire = shape('AccessRequester', { ...USER_BASIC_FIELDS, id: int('userId'), requested_at: time() });
+export const AccessRequesterWire = shape('AccessRequester', {
+  ...USER_BASIC_FIELDS,
+  id: int('userId'),
+  requested_at: time(),
+});
 
 /** GitLab 10.3's lib/api/access_requests.rb, mounted for groups and projects. */
 function routes(kind: 'group' | 'project'): RouteDef[] {
@@ -14,13 +18,43 @@ function routes(kind: 'group' | 'project'): RouteDef[] {
   const USER = { user_id: { arg: 'userId', notFound: '' } };
   const tag = 'access requests';
   return [
-    { method: 'GET', path: base, field: `Query.${kind}AccessRequests`, params: SRC, paginated: true, shape: AccessRequesterWire, summary: `List the access requests of a ${kind}`, tag },
-    { method: 'POST', path: base, field: `Mutation.request${Kind}Access`, params: SRC, shape: AccessRequesterWire, summary: `Request access to a ${kind}`, tag },
     {
-      method: 'PUT', path: `${base}/:user_id/approve`, field: `Mutation.approve${Kind}AccessRequest`, params: { ...SRC, ...USER }, status: 201,
-      shape: MemberWire, summary: `Approve an access request to a ${kind}`, tag,
+      method: 'GET',
+      path: base,
+      field: `Query.${kind}AccessRequests`,
+      params: SRC,
+      paginated: true,
+      shape: AccessRequesterWire,
+      summary: `List the access requests of a ${kind}`,
+      tag,
     },
-    { method: 'DELETE', path: `${base}/:user_id`, field: `Mutation.deny${Kind}AccessRequest`, params: { ...SRC, ...USER }, summary: `Deny (or withdraw) an access request to a ${kind}`, tag },
+    {
+      method: 'POST',
+      path: base,
+      field: `Mutation.request${Kind}Access`,
+      params: SRC,
+      shape: AccessRequesterWire,
+      summary: `Request access to a ${kind}`,
+      tag,
+    },
+    {
+      method: 'PUT',
+      path: `${base}/:user_id/approve`,
+      field: `Mutation.approve${Kind}AccessRequest`,
+      params: { ...SRC, ...USER },
+      status: 201,
+      shape: MemberWire,
+      summary: `Approve an access request to a ${kind}`,
+      tag,
+    },
+    {
+      method: 'DELETE',
+      path: `${base}/:user_id`,
+      field: `Mutation.deny${Kind}AccessRequest`,
+      params: { ...SRC, ...USER },
+      summary: `Deny (or withdraw) an access request to a ${kind}`,
+      tag,
+    },
   ];
 }
 

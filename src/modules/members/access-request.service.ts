@@ -27,30 +27,68 @@ import type { MemberType } from './member.type';
  */
 const { source, auditEntity, roleName, findRow } = memberInternals;
 
-type Row = { id: number; user_id: number; username: string; name: string; state: string; avatar: string | null; requested_at: Date | string };
+type Row = {
+  id: number;
+  user_id: number;
+  username: string;
+  name: string;
+  state: string;
+  avatar: string | null;
+  requested_at: Date | string;
+};
 
 function view(ctx: RequestCtx, r: Row): AccessRequesterType {
   return {
-    id: Number(r.id), userId: Number(r.user_id), username: r.username, name: r.name, state: r.state, avatarUrl: avatarUrl(ctx.externalUrl, 'user', Number(r.user_id), r.avatar),
-    webUrl: userWebUrl(ctx.externalUrl, r.username), requestedAt: pgTime(r.requested_at),
+    id: Number(r.id),
+    userId: Number(r.user_id),
+    username: r.username,
+    name: r.name,
+    state: r.state,
+    avatarUrl: avatarUrl(ctx.externalUrl, 'user', Number(r.user_id), r.avatar),
+    webUrl: userWebUrl(ctx.externalUrl, r.username),
+    requestedAt: pgTime(r.requested_at),
   };
 }
 
 const COLUMNS = 'r.id, r.user_id, u.username, u.name, u.state, u.avatar, r.requested_at';
 
 /** GET /:sources/:id/access_requests: for those who manage the members (403 otherwise), in request order. */
-async function list(ctx: RequestCtx, kind: SourceKind, idOrPath: string, args: PageArgs): Promise<Page<AccessRequesterType>> {
+async function list(
+  ctx: RequestCtx,
+  kind: SourceKind,
+  idOrPath: string,
+  args: PageArgs,
+): Promise<Page<AccessRequesterType>> {
   requireUser(ctx);
   const src = await source(ctx, kind, idOrPath);
   if (!src.canAdmin) throw new ForbiddenError();
-  return offsetPage(ctx.em, {
-    select: COLUMNS, from: 'access_requests r join users u on u.id = r.user_id', where: ['r.source_type = ?', 'r.source_id = ?'], params: [kind, src.id],
-    orderBy: 'r.id', dir: 'asc', id: 'r.id', map: (r) => view(ctx, r as Row),
-  }, args);
+  return offsetPage(
+    ctx.em,
+    {
+      select: COLUMNS,
+      from: 'access_requests r join users u on u.id = r.user_id',
+      where: ['r.source_type = ?', 'r.source_id = ?'],
+      params: [kind, src.id],
+      orderBy: 'r.id',
+      dir: 'asc',
+      id: 'r.id',
+      map: (r) => view(ctx, r as Row),
+    },
+    args,
+  );
 }
 
-async function requestRow(ctx: RequestCtx, kind: SourceKind, sourceId: number, userId: number): Promise<Row | undefined> {
-  const [row] = await sqlRows<Row>(ctx.em, `select ${COLUMNS} from access_requests r join users u on u.id = r.user_id where r.source_type = ? and r.source_id = ? and r.user_id = ?`, [kind, sourceId, userId]);
+async function requestRow(
+  ctx: RequestCtx,
+  kind: SourceKind,
+  sourceId: number,
+  userId: number,
+): Promise<Row | undefined> {
+  const [row] = await sqlRows<Row>(
+    ctx.em,
+    `select ${COLUMNS} from access_requests r join users u on u.id = r.user_id where r.source_type = ? and r.source_id = ? and r.user_id = ?`,
+    [kind, sourceId, userId],
+  );
   return row;
 }
 
@@ -63,17 +101,39 @@ async function request(ctx: RequestCtx, kind: SourceKind, idOrPath: string): Pro
   const src = await source(ctx, kind, idOrPath);
   if (!src.requestAccessEnabled || src.level > 0) throw new ForbiddenError();
   const entity = await auditEntity(ctx, src);
-  await onUniqueViolation(() => ctx.em.transactional(async (em) => {
-    await sqlRows(em, 'insert into access_requests (source_type, source_id, user_id, requested_at) values (?, ?, ?, ?)', [kind, src.id, user.id, ctx.clock.now()]);
-    await recordAudit(ctx, em, [{ ...entity, targetType: 'User', targetId: user.id, targetDetails: user.username, action: { customMessage: 'Requested access' } }]);
-  }), () => new ForbiddenError());
+  await onUniqueViolation(
+    () =>
+      ctx.em.transactional(async (em) => {
+        await sqlRows(
+          em,
+          'insert into access_requests (source_type, source_id, user_id, requested_at) values (?, ?, ?, ?)',
+          [kind, src.id, user.id, ctx.clock.now()],
+        );
+        await recordAudit(ctx, em, [
+          {
+            ...entity,
+            targetType: 'User',
+            targetId: user.id,
+            targetDetails: user.username,
+            action: { customMessage: 'Requested access' },
+          },
+        ]);
+      }),
+    () => new ForbiddenError(),
+  );
   const row = await requestRow(ctx, kind, src.id, user.id);
   if (!row) throw new NotFoundError();
   return view(ctx, row);
 }
 
 /** PUT /:sources/:id/access_requests/:user_id/approve: the request becomes a membership (201, the Member). */
-async function approve(ctx: RequestCtx, kind: SourceKind, idOrPath: string, userId: number, accessLevel?: number | null): Promise<MemberType> {
+async function approve(
+  ctx: RequestCtx,
+  kind: SourceKind,
+  idOrPath: string,
+  userId: number,
+  accessLevel?: number | null,
+): Promise<MemberType> {
   requireUser(ctx);
   const level = accessLevel ?? AccessLevel.DEVELOPER;
   const allowed: readonly number[] = kind === 'group' ? GROUP_MEMBER_ACCESS_LEVELS : PROJECT_MEMBER_ACCESS_LEVELS;
@@ -83,14 +143,34 @@ async function approve(ctx: RequestCtx, kind: SourceKind, idOrPath: string, user
   if (!src.canAdmin) throw new ForbiddenError();
   const entity = await auditEntity(ctx, src);
   const now = ctx.clock.now();
-  await onUniqueViolation(() => ctx.em.transactional(async (em) => {
-    const gone = await sqlRows(em, 'delete from access_requests where source_type = ? and source_id = ? and user_id = ? returning id', [kind, src.id, userId]);
-    if (gone.length === 0) throw new NotFoundError(); // approved or denied meanwhile
-    await sqlRows(em, `insert into ${src.table} (${src.fk}, user_id, access_level, expires_at, created_at, updated_at) values (?, ?, ?, null, ?, ?)`, [src.id, userId, level, now, now]);
-    const [u] = await sqlRows<{ username: string }>(em, 'select username from users where id = ?', [userId]);
-    await recordAudit(ctx, em, [{ ...entity, targetType: 'User', targetId: userId, targetDetails: u?.username ?? String(userId), action: { add: 'user_access', as: roleName(level) } }]);
-    await emitSystemEvents(ctx, em, () => memberEvent(em, kind, src.id, userId, 'create'));
-  }), () => new ConflictError('Member already exists'));
+  await onUniqueViolation(
+    () =>
+      ctx.em.transactional(async (em) => {
+        const gone = await sqlRows(
+          em,
+          'delete from access_requests where source_type = ? and source_id = ? and user_id = ? returning id',
+          [kind, src.id, userId],
+        );
+        if (gone.length === 0) throw new NotFoundError(); // approved or denied meanwhile
+        await sqlRows(
+          em,
+          `insert into ${src.table} (${src.fk}, user_id, access_level, expires_at, created_at, updated_at) values (?, ?, ?, null, ?, ?)`,
+          [src.id, userId, level, now, now],
+        );
+        const [u] = await sqlRows<{ username: string }>(em, 'select username from users where id = ?', [userId]);
+        await recordAudit(ctx, em, [
+          {
+            ...entity,
+            targetType: 'User',
+            targetId: userId,
+            targetDetails: u?.username ?? String(userId),
+            action: { add: 'user_access', as: roleName(level) },
+          },
+        ]);
+        await emitSystemEvents(ctx, em, () => memberEvent(em, kind, src.id, userId, 'create'));
+      }),
+    () => new ConflictError('Member already exists'),
+  );
   forgetAccess(ctx);
   return findRow(ctx, src, userId);
 }
@@ -105,9 +185,27 @@ async function deny(ctx: RequestCtx, kind: SourceKind, idOrPath: string, userId:
   const entity = await auditEntity(ctx, src);
   await ctx.em.transactional(async (em) => {
     // Of concurrent denials one deletes and records it; the request's only time is when it was made.
-    await claimForDelete(ctx, em, { table: 'access_requests', where: 'source_type = ? and source_id = ? and user_id = ?', params: [kind, src.id, userId], missing: () => new NotFoundError(), modifiedColumn: 'requested_at' });
-    await sqlRows(em, 'delete from access_requests where source_type = ? and source_id = ? and user_id = ?', [kind, src.id, userId]);
-    await recordAudit(ctx, em, [{ ...entity, targetType: 'User', targetId: userId, targetDetails: row.username, action: { customMessage: user.id === userId ? 'Withdrew access request' : 'Denied access request' } }]);
+    await claimForDelete(ctx, em, {
+      table: 'access_requests',
+      where: 'source_type = ? and source_id = ? and user_id = ?',
+      params: [kind, src.id, userId],
+      missing: () => new NotFoundError(),
+      modifiedColumn: 'requested_at',
+    });
+    await sqlRows(em, 'delete from access_requests where source_type = ? and source_id = ? and user_id = ?', [
+      kind,
+      src.id,
+      userId,
+    ]);
+    await recordAudit(ctx, em, [
+      {
+        ...entity,
+        targetType: 'User',
+        targetId: userId,
+        targetDetails: row.username,
+        action: { customMessage: user.id === userId ? 'Withdrew access request' : 'Denied access request' },
+      },
+    ]);
   });
   return true;
 }
@@ -121,10 +219,17 @@ async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]):
   const user = ctx.user;
   if (!user) return [];
   const rows = await sqlRows<Row & { source_type: SourceKind; source_id: number }>(
-    ctx.em, `select r.source_type, r.source_id, ${COLUMNS} from access_requests r join users u on u.id = r.user_id where r.id = any(?::int[]) order by r.id`, [pgArray(ids.map(Number))],
+    ctx.em,
+    `select r.source_type, r.source_id, ${COLUMNS} from access_requests r join users u on u.id = r.user_id where r.id = any(?::int[]) order by r.id`,
+    [pgArray(ids.map(Number))],
   );
-  const levels = await Promise.all(rows.map((r) => (r.source_type === 'group' ? ctx.loaders.groupLevel : ctx.loaders.projectLevel).load(Number(r.source_id))));
-  const manages = (r: (typeof rows)[number], i: number) => (r.source_type === 'group' ? policy.canAdminGroup : policy.canAdminProject)(user, levels[i]);
+  const levels = await Promise.all(
+    rows.map((r) =>
+      (r.source_type === 'group' ? ctx.loaders.groupLevel : ctx.loaders.projectLevel).load(Number(r.source_id)),
+    ),
+  );
+  const manages = (r: (typeof rows)[number], i: number) =>
+    (r.source_type === 'group' ? policy.canAdminGroup : policy.canAdminProject)(user, levels[i]);
   return rows.filter((r, i) => Number(r.user_id) === user.id || manages(r, i)).map((r) => view(ctx, r));
 }
 

@@ -9,11 +9,14 @@ import { PageType } from '../../core/pagination/page';
  */
 @ObjectType('AccessRequester', { implements: Node })
 export class AccessRequesterType extends DatabaseNode {
-  @Field(() => ID, { description: 'The access request\'s global id, gid://gitlab/AccessRequest/<n> (the user\'s id is userId).' })
+  @Field(() => ID, {
+    description: "The access request's global id, gid://gitlab/AccessRequest/<n> (the user's id is userId).",
+  })
   override id!: number;
 
-  @Field(() => Int, { description: 'The access request\'s row id (REST\'s access requester id is userId).' }) override databaseId?: number;
-  @Field(() => Int, { description: 'The requesting user\'s id.' }) userId!: number;
+  @Field(() => Int, { description: "The access request's row id (REST's access requester id is userId)." })
+  override databaseId?: number;
+  @Field(() => Int, { description: "The requesting user's id." }) userId!: number;
   @Field(() => String) username!: string;
   @Field(() => String) name!: string;
   @Field(() => String) state!: string;

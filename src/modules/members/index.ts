@@ -15,8 +15,18 @@ export const membersModule = defineModule({
   name: 'members',
   // GitLab's two membership classes share the Member type (their tables have their own id sequences).
   nodes: [
-    nodeDef<MemberType>({ type: 'Member', gidClass: 'GroupMember', of: (m) => m.sourceType === 'group', load: (ctx, ids) => memberService.visibleByIds(ctx, 'group', ids) }),
-    nodeDef<MemberType>({ type: 'Member', gidClass: 'ProjectMember', of: (m) => m.sourceType === 'project', load: (ctx, ids) => memberService.visibleByIds(ctx, 'project', ids) }),
+    nodeDef<MemberType>({
+      type: 'Member',
+      gidClass: 'GroupMember',
+      of: (m) => m.sourceType === 'group',
+      load: (ctx, ids) => memberService.visibleByIds(ctx, 'group', ids),
+    }),
+    nodeDef<MemberType>({
+      type: 'Member',
+      gidClass: 'ProjectMember',
+      of: (m) => m.sourceType === 'project',
+      load: (ctx, ids) => memberService.visibleByIds(ctx, 'project', ids),
+    }),
     // GitLab keeps an access request in the membership row (requested_at set); here it is its own row, so its own class.
     nodeDef({ type: 'AccessRequester', gidClass: 'AccessRequest', load: accessRequestService.visibleByIds }),
   ],

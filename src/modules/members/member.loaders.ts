@@ -9,8 +9,12 @@ import type { MemberListArgs, MemberType } from './member.type';
  */
 export function memberLoaders(ctx: RequestCtx) {
   return {
-    groupMemberLists: perParentPages<MemberListArgs, MemberType>((args, ids) => memberPagesFor(ctx, 'group', args, ids)),
-    projectMemberLists: perParentPages<MemberListArgs, MemberType>((args, ids) => memberPagesFor(ctx, 'project', args, ids)),
+    groupMemberLists: perParentPages<MemberListArgs, MemberType>((args, ids) =>
+      memberPagesFor(ctx, 'group', args, ids),
+    ),
+    projectMemberLists: perParentPages<MemberListArgs, MemberType>((args, ids) =>
+      memberPagesFor(ctx, 'project', args, ids),
+    ),
   };
 }
 

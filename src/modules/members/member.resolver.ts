@@ -14,17 +14,26 @@ import { MemberInput, MemberListArgs, MemberPage, MembersArgs, MemberType, Updat
 
 @Resolver(() => MemberType)
 export class MemberResolver {
-  @FieldResolver(() => UserType, { nullable: true, description: 'The member (null only if the user was deleted meanwhile).' })
+  @FieldResolver(() => UserType, {
+    nullable: true,
+    description: 'The member (null only if the user was deleted meanwhile).',
+  })
   user(@Root() m: MemberType, @Ctx() ctx: RequestCtx): User | null | Promise<User | null> {
     return ctx.loaders.user.peek(m.userId) ?? ctx.loaders.user.load(m.userId);
   }
 
-  @FieldResolver(() => GroupType, { nullable: true, description: 'The group of a group membership, when the caller may see it; null for a project membership.' })
+  @FieldResolver(() => GroupType, {
+    nullable: true,
+    description: 'The group of a group membership, when the caller may see it; null for a project membership.',
+  })
   group(@Root() m: MemberType, @Ctx() ctx: RequestCtx): Namespace | null | Promise<Namespace | null> {
     return m.sourceType === 'group' ? ctx.loaders.visibleGroup.load(m.sourceId) : null;
   }
 
-  @FieldResolver(() => ProjectType, { nullable: true, description: 'The project of a project membership, when the caller may see it; null for a group membership.' })
+  @FieldResolver(() => ProjectType, {
+    nullable: true,
+    description: 'The project of a project membership, when the caller may see it; null for a group membership.',
+  })
   project(@Root() m: MemberType, @Ctx() ctx: RequestCtx): Project | null | Promise<Project | null> {
     return m.sourceType === 'project' ? ctx.loaders.visibleProject.load(m.sourceId) : null;
   }
@@ -43,25 +52,41 @@ export class MemberResolver {
 
   @Query(() => MemberType)
   @Allow('anonymous')
-  groupMember(@Arg('groupId', () => ID) groupId: string, @Arg('userId', () => Int) userId: number, @Ctx() ctx: RequestCtx): Promise<MemberType> {
+  groupMember(
+    @Arg('groupId', () => ID) groupId: string,
+    @Arg('userId', () => Int) userId: number,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<MemberType> {
     return memberService.get(ctx, 'group', groupId, userId);
   }
 
   @Query(() => MemberType)
   @Allow('anonymous')
-  projectMember(@Arg('projectId', () => ID) projectId: string, @Arg('userId', () => Int) userId: number, @Ctx() ctx: RequestCtx): Promise<MemberType> {
+  projectMember(
+    @Arg('projectId', () => ID) projectId: string,
+    @Arg('userId', () => Int) userId: number,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<MemberType> {
     return memberService.get(ctx, 'project', projectId, userId);
   }
 
   @Mutation(() => MemberType)
   @Allow('user')
-  addGroupMember(@Arg('groupId', () => ID) groupId: string, @Arg('input', () => MemberInput) input: MemberInput, @Ctx() ctx: RequestCtx): Promise<MemberType> {
+  addGroupMember(
+    @Arg('groupId', () => ID) groupId: string,
+    @Arg('input', () => MemberInput) input: MemberInput,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<MemberType> {
     return memberService.add(ctx, 'group', groupId, input);
   }
 
   @Mutation(() => MemberType)
   @Allow('user')
-  addProjectMember(@Arg('projectId', () => ID) projectId: string, @Arg('input', () => MemberInput) input: MemberInput, @Ctx() ctx: RequestCtx): Promise<MemberType> {
+  addProjectMember(
+    @Arg('projectId', () => ID) projectId: string,
+    @Arg('input', () => MemberInput) input: MemberInput,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<MemberType> {
     return memberService.add(ctx, 'project', projectId, input);
   }
 
@@ -89,13 +114,21 @@ export class MemberResolver {
 
   @Mutation(() => Boolean)
   @Allow('user')
-  removeGroupMember(@Arg('groupId', () => ID) groupId: string, @Arg('userId', () => Int) userId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+  removeGroupMember(
+    @Arg('groupId', () => ID) groupId: string,
+    @Arg('userId', () => Int) userId: number,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<boolean> {
     return memberService.remove(ctx, 'group', groupId, userId);
   }
 
   @Mutation(() => Boolean)
   @Allow('user')
-  removeProjectMember(@Arg('projectId', () => ID) projectId: string, @Arg('userId', () => Int) userId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+  removeProjectMember(
+    @Arg('projectId', () => ID) projectId: string,
+    @Arg('userId', () => Int) userId: number,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<boolean> {
     return memberService.remove(ctx, 'project', projectId, userId);
   }
 }
@@ -107,7 +140,10 @@ export class MemberResolver {
  */
 @Resolver(() => GroupType)
 class GroupMembersResolver {
-  @FieldResolver(() => MemberPage, { description: 'Members of the group: direct by default; with INHERITED also those of its ancestor groups, one entry per user (the highest access level).' })
+  @FieldResolver(() => MemberPage, {
+    description:
+      'Members of the group: direct by default; with INHERITED also those of its ancestor groups, one entry per user (the highest access level).',
+  })
   groupMembers(@Root() g: Namespace, @Args() args: MemberListArgs, @Ctx() ctx: RequestCtx): Promise<Page<MemberType>> {
     return ctx.loaders.groupMemberLists.load({ parentId: g.id, args: normalizedMemberListArgs(args) });
   }
@@ -115,7 +151,10 @@ class GroupMembersResolver {
 
 @Resolver(() => ProjectType)
 class ProjectMembersResolver {
-  @FieldResolver(() => MemberPage, { description: 'Members of the project: direct by default; with INHERITED also those of its group and that group\'s ancestors, one entry per user (the highest access level).' })
+  @FieldResolver(() => MemberPage, {
+    description:
+      "Members of the project: direct by default; with INHERITED also those of its group and that group's ancestors, one entry per user (the highest access level).",
+  })
   @Reads('id')
   projectMembers(@Root() p: Project, @Args() args: MemberListArgs, @Ctx() ctx: RequestCtx): Promise<Page<MemberType>> {
     return ctx.loaders.projectMemberLists.load({ parentId: p.id, args: normalizedMemberListArgs(args) });

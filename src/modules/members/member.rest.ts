@@ -13,22 +13,51 @@ function memberRoutes(kind: 'group' | 'project'): RouteDef[] {
   const tag = 'members';
   return [
     {
-      method: 'GET', path: base, field: `Query.${kind}Members`, params: { id: { arg: 'sourceId' } },
-      paginated: true, shape: MemberWire, summary: `List direct members of a ${kind}`, tag,
+      method: 'GET',
+      path: base,
+      field: `Query.${kind}Members`,
+      params: { id: { arg: 'sourceId' } },
+      paginated: true,
+      shape: MemberWire,
+      summary: `List direct members of a ${kind}`,
+      tag,
     },
-    { method: 'GET', path: `${base}/:user_id`, field: `Query.${kind}Member`, params: { ...SRC, ...USER }, shape: MemberWire, summary: `Get a member of a ${kind}`, tag },
     {
-      method: 'POST', path: base, field: `Mutation.add${Kind}Member`,
+      method: 'GET',
+      path: `${base}/:user_id`,
+      field: `Query.${kind}Member`,
+      params: { ...SRC, ...USER },
+      shape: MemberWire,
+      summary: `Get a member of a ${kind}`,
+      tag,
+    },
+    {
+      method: 'POST',
+      path: base,
+      field: `Mutation.add${Kind}Member`,
       // Listed in Grape's order, the order of its joined messages (user_id is missing, access_level is missing).
       params: { ...SRC, user_id: { notFound: 'User' }, access_level: {}, ...EXPIRES },
-      shape: MemberWire, summary: `Add a member to a ${kind}`, tag,
+      shape: MemberWire,
+      summary: `Add a member to a ${kind}`,
+      tag,
     },
     {
-      method: 'PUT', path: `${base}/:user_id`, field: `Mutation.update${Kind}Member`,
+      method: 'PUT',
+      path: `${base}/:user_id`,
+      field: `Mutation.update${Kind}Member`,
       params: { ...SRC, ...USER, ...EXPIRES },
-      shape: MemberWire, summary: `Change a ${kind} member's access level`, tag,
+      shape: MemberWire,
+      summary: `Change a ${kind} member's access level`,
+      tag,
     },
-    { method: 'DELETE', path: `${base}/:user_id`, field: `Mutation.remove${Kind}Member`, params: { ...SRC, ...USER }, summary: `Remove a member from a ${kind}`, tag },
+    {
+      method: 'DELETE',
+      path: `${base}/:user_id`,
+      field: `Mutation.remove${Kind}Member`,
+      params: { ...SRC, ...USER },
+      summary: `Remove a member from a ${kind}`,
+      tag,
+    },
   ];
 }
 

@@ -21,7 +21,16 @@ import { User } from '../users/user.entity';
 import { userWebUrl } from '../users/user-web-url';
 import { GroupMember, ProjectMember } from '../access/member.entity';
 import { patchEntity } from '../../core/patch/patch-entity';
-import { accessLevelOf, MemberInput, MemberRelation, UpdateMemberInput, type MemberListArgs, type MembersArgs, type MemberSourceType, type MemberType } from './member.type';
+import {
+  accessLevelOf,
+  MemberInput,
+  MemberRelation,
+  UpdateMemberInput,
+  type MemberListArgs,
+  type MembersArgs,
+  type MemberSourceType,
+  type MemberType,
+} from './member.type';
 import { avatarUrl } from '../avatars';
 
 export type SourceKind = 'group' | 'project';
@@ -43,16 +52,41 @@ async function source(ctx: RequestCtx, kind: SourceKind, idOrPath: string): Prom
   if (kind === 'group') {
     const group = await groupService.findVisible(ctx, idOrPath);
     const level = ctx.user ? await ctx.loaders.groupLevel.load(group.id) : 0;
-    return { kind, id: group.id, table: 'group_members', fk: 'group_id', canAdmin: policy.canAdminGroup(ctx.user, level), level, requestAccessEnabled: group.requestAccessEnabled };
+    return {
+      kind,
+      id: group.id,
+      table: 'group_members',
+      fk: 'group_id',
+      canAdmin: policy.canAdminGroup(ctx.user, level),
+      level,
+      requestAccessEnabled: group.requestAccessEnabled,
+    };
   }
   const project = await projectService.findVisible(ctx, idOrPath);
   const level = await projectService.accessLevel(ctx, project);
-  return { kind, id: project.id, table: 'project_members', fk: 'project_id', canAdmin: policy.canAdminProject(ctx.user, level), level, requestAccessEnabled: project.requestAccessEnabled };
+  return {
+    kind,
+    id: project.id,
+    table: 'project_members',
+    fk: 'project_id',
+    canAdmin: policy.canAdminProject(ctx.user, level),
+    level,
+    requestAccessEnabled: project.requestAccessEnabled,
+  };
 }
 
 type Row = Record<string, unknown> & {
-  member_id: number; user_id: number; username: string; name: string; state: string; avatar: string | null;
-  access_level: number; expires_at: string | null; created_at: string | Date; source_type: MemberSourceType; source_id: number;
+  member_id: number;
+  user_id: number;
+  username: string;
+  name: string;
+  state: string;
+  avatar: string | null;
+  access_level: number;
+  expires_at: string | null;
+  created_at: string | Date;
+  source_type: MemberSourceType;
+  source_id: number;
 };
 
 /**
@@ -64,11 +98,20 @@ function view(ctx: RequestCtx, r: Row, kind: SourceKind, listId: number): Member
   const sourceId = Number(r.source_id);
   const level = Number(r.access_level);
   return {
-    id: Number(r.member_id), userId: Number(r.user_id),
-    username: r.username, name: r.name, state: r.state, avatarUrl: avatarUrl(ctx.externalUrl, 'user', Number(r.user_id), r.avatar), webUrl: userWebUrl(ctx.externalUrl, r.username),
-    accessLevel: accessLevelOf(level), accessLevelValue: level, expiresAt: r.expires_at, createdAt: pgTime(r.created_at),
+    id: Number(r.member_id),
+    userId: Number(r.user_id),
+    username: r.username,
+    name: r.name,
+    state: r.state,
+    avatarUrl: avatarUrl(ctx.externalUrl, 'user', Number(r.user_id), r.avatar),
+    webUrl: userWebUrl(ctx.externalUrl, r.username),
+    accessLevel: accessLevelOf(level),
+    accessLevelValue: level,
+    expiresAt: r.expires_at,
+    createdAt: pgTime(r.created_at),
     relation: r.source_type === kind && sourceId === listId ? MemberRelation.DIRECT : MemberRelation.INHERITED,
-    sourceType: r.source_type, sourceId,
+    sourceType: r.source_type,
+    sourceId,
   };
 }
 
@@ -82,7 +125,9 @@ const directRows = (src: Pick<Source, 'kind' | 'table' | 'fk'>) =>
 
 /** The membership table of `kind`. */
 const membershipTable = (kind: SourceKind): Pick<Source, 'kind' | 'table' | 'fk'> =>
-  kind === 'group' ? { kind, table: 'group_members', fk: 'group_id' } : { kind, table: 'project_members', fk: 'project_id' };
+  kind === 'group'
+    ? { kind, table: 'group_members', fk: 'group_id' }
+    : { kind, table: 'project_members', fk: 'project_id' };
 
 /** Membership columns of a union branch. */
 const MEMBER_COLS = (a: string) => `${a}.id, ${a}.user_id, ${a}.access_level, ${a}.expires_at, ${a}.created_at`;
@@ -105,8 +150,12 @@ function relationsFrom(kind: SourceKind, relations: ReadonlySet<MemberRelation>)
     branches.push(`select ${MEMBER_COLS('gm')}, 'group'::text as source_type, gm.group_id as source_id from group_members gm
       where gm.group_id = any(s.traversal_ids)${which} and (gm.group_id = s.id or ${activeMembership('gm')})`);
   } else {
-    if (direct) branches.push(`select ${MEMBER_COLS('pm')}, 'project'::text as source_type, pm.project_id as source_id from project_members pm where pm.project_id = s.id`);
-    if (inherited) branches.push(`select ${MEMBER_COLS('gm')}, 'group'::text as source_type, gm.group_id as source_id from group_members gm
+    if (direct)
+      branches.push(
+        `select ${MEMBER_COLS('pm')}, 'project'::text as source_type, pm.project_id as source_id from project_members pm where pm.project_id = s.id`,
+      );
+    if (inherited)
+      branches.push(`select ${MEMBER_COLS('gm')}, 'group'::text as source_type, gm.group_id as source_id from group_members gm
       where sn.kind = 'group' and gm.group_id = any(sn.traversal_ids) and ${activeMembership('gm')}`);
   }
   const sources = kind === 'group' ? `namespaces s` : `projects s join namespaces sn on sn.id = s.namespace_id`;
@@ -123,7 +172,13 @@ function relationSet(relations: readonly MemberRelation[] | null | undefined): S
  * A member list: DIRECT alone reads the membership table as before (the REST lists); other relations
  * the per-user union above, ordered by membership id then user id (ids of two tables may meet).
  */
-function memberListQuery(ctx: RequestCtx, kind: SourceKind, relations: ReadonlySet<MemberRelation>, search: string | null | undefined, listId: (r: Row) => number): ListQuery<MemberType> & { key: string } {
+function memberListQuery(
+  ctx: RequestCtx,
+  kind: SourceKind,
+  relations: ReadonlySet<MemberRelation>,
+  search: string | null | undefined,
+  listId: (r: Row) => number,
+): ListQuery<MemberType> & { key: string } {
   const table = membershipTable(kind);
   const directOnly = relations.size === 1 && relations.has(MemberRelation.DIRECT);
   const where: string[] = [];
@@ -135,9 +190,29 @@ function memberListQuery(ctx: RequestCtx, kind: SourceKind, relations: ReadonlyS
   }
   const map = (r: Record<string, unknown>) => view(ctx, r as Row, kind, listId(r as Row));
   if (directOnly) {
-    return { select: COLUMNS, from: `${directRows(table)} m join users u on u.id = m.user_id`, where, params, orderBy: 'm.id', dir: 'asc', id: 'm.id', map, key: `m.${table.fk}` };
+    return {
+      select: COLUMNS,
+      from: `${directRows(table)} m join users u on u.id = m.user_id`,
+      where,
+      params,
+      orderBy: 'm.id',
+      dir: 'asc',
+      id: 'm.id',
+      map,
+      key: `m.${table.fk}`,
+    };
   }
-  return { select: COLUMNS, from: relationsFrom(kind, relations), where, params, orderBy: 'm.id', dir: 'asc', id: 'm.user_id', map, key: 'm.list_key' };
+  return {
+    select: COLUMNS,
+    from: relationsFrom(kind, relations),
+    where,
+    params,
+    orderBy: 'm.id',
+    dir: 'asc',
+    id: 'm.user_id',
+    map,
+    key: 'm.list_key',
+  };
 }
 
 /**
@@ -145,13 +220,22 @@ function memberListQuery(ctx: RequestCtx, kind: SourceKind, relations: ReadonlyS
  * the caller may see, the visibility of that source's member list (`source` above: a visible source
  * lists its members to anyone). One statement; each shown as of its own source (relation DIRECT).
  */
-async function visibleByIds(ctx: RequestCtx, kind: SourceKind, ids: readonly (number | string)[]): Promise<MemberType[]> {
+async function visibleByIds(
+  ctx: RequestCtx,
+  kind: SourceKind,
+  ids: readonly (number | string)[],
+): Promise<MemberType[]> {
   const src = membershipTable(kind);
-  const visible = kind === 'group'
-    ? `exists (select 1 from namespaces s where s.id = m.source_id and s.kind = 'group' and ${await groupVisibility(ctx, 's')})`
-    : `exists (select 1 from projects s where s.id = m.source_id and ${await projectVisibility(ctx, 's')})`;
-  const rows = await sqlRows<Row>(ctx.em, `select ${COLUMNS} from ${directRows(src)} m join users u on u.id = m.user_id
-    where m.id = any(?::int[]) and ${visible}`, [pgArray(ids.map(Number))]);
+  const visible =
+    kind === 'group'
+      ? `exists (select 1 from namespaces s where s.id = m.source_id and s.kind = 'group' and ${await groupVisibility(ctx, 's')})`
+      : `exists (select 1 from projects s where s.id = m.source_id and ${await projectVisibility(ctx, 's')})`;
+  const rows = await sqlRows<Row>(
+    ctx.em,
+    `select ${COLUMNS} from ${directRows(src)} m join users u on u.id = m.user_id
+    where m.id = any(?::int[]) and ${visible}`,
+    [pgArray(ids.map(Number))],
+  );
   return rows.map((r) => view(ctx, r, kind, Number(r.source_id)));
 }
 
@@ -166,18 +250,32 @@ async function list(ctx: RequestCtx, kind: SourceKind, args: MembersArgs): Promi
  * one bounded count and one page query (offsetPagesByKey), whatever the number of parents. The member
  * loaders (member.loaders.ts) call it once per kind and distinct argument set.
  */
-export async function memberPagesFor(ctx: RequestCtx, kind: SourceKind, args: MemberListArgs, sourceIds: readonly number[]): Promise<Map<number, Page<MemberType>>> {
+export async function memberPagesFor(
+  ctx: RequestCtx,
+  kind: SourceKind,
+  args: MemberListArgs,
+  sourceIds: readonly number[],
+): Promise<Map<number, Page<MemberType>>> {
   // list_key (inherited lists) or the membership's source column (direct lists) tells whose row it is.
-  const q = memberListQuery(ctx, kind, relationSet(args.relations), args.search, (r) => Number(r.list_key ?? r.source_id));
+  const q = memberListQuery(ctx, kind, relationSet(args.relations), args.search, (r) =>
+    Number(r.list_key ?? r.source_id),
+  );
   const select = q.key === 'm.list_key' ? `${q.select}, m.list_key` : q.select;
   return offsetPagesByKey(ctx.em, { ...q, select }, q.key, sourceIds, args);
 }
 
 /** The field's arguments in one form (relations deduplicated and sorted, DIRECT by default), so that equal lists share a batch. */
-export const normalizedMemberListArgs = (a: MemberListArgs): MemberListArgs => ({ ...a, relations: [...relationSet(a.relations)].sort() });
+export const normalizedMemberListArgs = (a: MemberListArgs): MemberListArgs => ({
+  ...a,
+  relations: [...relationSet(a.relations)].sort(),
+});
 
 async function findRow(ctx: RequestCtx, src: Source, userId: number): Promise<MemberType> {
-  const rows = await sqlRows<Row>(ctx.em, `select ${COLUMNS} from ${directRows(src)} m join users u on u.id = m.user_id where m.${src.fk} = ? and m.user_id = ?`, [src.id, userId]);
+  const rows = await sqlRows<Row>(
+    ctx.em,
+    `select ${COLUMNS} from ${directRows(src)} m join users u on u.id = m.user_id where m.${src.fk} = ? and m.user_id = ?`,
+    [src.id, userId],
+  );
   if (!rows[0]) throw new NotFoundError('Member');
   return view(ctx, rows[0], src.kind, src.id);
 }
@@ -186,7 +284,13 @@ async function get(ctx: RequestCtx, kind: SourceKind, idOrPath: string, userId: 
   return findRow(ctx, await source(ctx, kind, idOrPath), userId);
 }
 
-async function manageable(ctx: RequestCtx, kind: SourceKind, idOrPath: string, accessLevel: number | undefined, expiresAt?: string | null): Promise<Source> {
+async function manageable(
+  ctx: RequestCtx,
+  kind: SourceKind,
+  idOrPath: string,
+  accessLevel: number | undefined,
+  expiresAt?: string | null,
+): Promise<Source> {
   requireUser(ctx);
   const src = await source(ctx, kind, idOrPath);
   if (!src.canAdmin) throw new ForbiddenError();
@@ -201,35 +305,63 @@ async function add(ctx: RequestCtx, kind: SourceKind, idOrPath: string, input: M
   const user = await ctx.em.findOne(User, { id: input.userId });
   if (!user) throw new NotFoundError('User');
   const now = ctx.clock.now();
-  const member = kind === 'group' ? Object.assign(new GroupMember(), { groupId: src.id }) : Object.assign(new ProjectMember(), { projectId: src.id });
+  const member =
+    kind === 'group'
+      ? Object.assign(new GroupMember(), { groupId: src.id })
+      : Object.assign(new ProjectMember(), { projectId: src.id });
   patchEntity(Object.assign(member, { createdAt: now, updatedAt: now }), input, MemberInput);
   const entity = await auditEntity(ctx, src);
-  await onUniqueViolation(() => ctx.em.transactional(async (em) => {
-    em.persist(member);
-    await em.flush();
-    await recordAudit(ctx, em, [{ ...entity, targetType: 'User', targetId: user.id, targetDetails: user.username, action: { add: 'user_access', as: roleName(member.accessLevel) } }]);
-    await emitSystemEvents(ctx, em, () => memberEvent(em, kind, src.id, user.id, 'create'));
-  }), () => new ConflictError('Member already exists'));
+  await onUniqueViolation(
+    () =>
+      ctx.em.transactional(async (em) => {
+        em.persist(member);
+        await em.flush();
+        await recordAudit(ctx, em, [
+          {
+            ...entity,
+            targetType: 'User',
+            targetId: user.id,
+            targetDetails: user.username,
+            action: { add: 'user_access', as: roleName(member.accessLevel) },
+          },
+        ]);
+        await emitSystemEvents(ctx, em, () => memberEvent(em, kind, src.id, user.id, 'create'));
+      }),
+    () => new ConflictError('Member already exists'),
+  );
   forgetAccess(ctx);
   return findRow(ctx, src, user.id);
 }
 
-async function update(ctx: RequestCtx, kind: SourceKind, idOrPath: string, userId: number, input: UpdateMemberInput): Promise<MemberType> {
+async function update(
+  ctx: RequestCtx,
+  kind: SourceKind,
+  idOrPath: string,
+  userId: number,
+  input: UpdateMemberInput,
+): Promise<MemberType> {
   const src = await manageable(ctx, kind, idOrPath, input.accessLevel, input.expiresAt);
   const row = await findRow(ctx, src, userId);
   const entity = await auditEntity(ctx, src);
   await ctx.em.transactional(async (em) => {
     if (kind === 'group' && input.accessLevel < AccessLevel.OWNER) await ensureAnotherOwner(em, src, userId);
-    const member = kind === 'group'
-      ? await em.findOneOrFail(GroupMember, { groupId: src.id, userId })
-      : await em.findOneOrFail(ProjectMember, { projectId: src.id, userId });
+    const member =
+      kind === 'group'
+        ? await em.findOneOrFail(GroupMember, { groupId: src.id, userId })
+        : await em.findOneOrFail(ProjectMember, { projectId: src.id, userId });
     const before = { access_level: roleName(member.accessLevel), expires_at: member.expiresAt };
     patchEntity(member, input, UpdateMemberInput);
     member.updatedAt = ctx.clock.now();
     await em.flush();
     const after = { access_level: roleName(member.accessLevel), expires_at: member.expiresAt };
-    await recordAudit(ctx, em, changes({ ...entity, targetType: 'User', targetId: userId, targetDetails: row.username },
-      (['access_level', 'expires_at'] as const).map((k) => ({ name: k, from: before[k], to: after[k] }))));
+    await recordAudit(
+      ctx,
+      em,
+      changes(
+        { ...entity, targetType: 'User', targetId: userId, targetDetails: row.username },
+        (['access_level', 'expires_at'] as const).map((k) => ({ name: k, from: before[k], to: after[k] })),
+      ),
+    );
   });
   forgetAccess(ctx);
   return findRow(ctx, src, userId);
@@ -259,11 +391,24 @@ async function remove(ctx: RequestCtx, kind: SourceKind, idOrPath: string, userI
   await ctx.em.transactional(async (em) => {
     // The group's row before the member's, as group delete, user delete and member updates take them.
     if (kind === 'group') await sqlRows(em, 'select 1 from namespaces where id = ? for update', [src.id]);
-    await claimForDelete(ctx, em, { table: src.table, where: `${src.fk} = ? and user_id = ?`, params: [src.id, userId], missing: () => new NotFoundError('Member') });
+    await claimForDelete(ctx, em, {
+      table: src.table,
+      where: `${src.fk} = ? and user_id = ?`,
+      params: [src.id, userId],
+      missing: () => new NotFoundError('Member'),
+    });
     if (kind === 'group') await ensureAnotherOwner(em, src, userId);
     await emitSystemEvents(ctx, em, () => memberEvent(em, kind, src.id, userId, 'destroy'));
     await sqlRows(em, `delete from ${src.table} where ${src.fk} = ? and user_id = ?`, [src.id, userId]);
-    await recordAudit(ctx, em, [{ ...entity, targetType: 'User', targetId: userId, targetDetails: row.username, action: { remove: 'user_access' } }]);
+    await recordAudit(ctx, em, [
+      {
+        ...entity,
+        targetType: 'User',
+        targetId: userId,
+        targetDetails: row.username,
+        action: { remove: 'user_access' },
+      },
+    ]);
   });
   forgetAccess(ctx);
   return true;
@@ -274,10 +419,17 @@ const ROLES: Record<number, string> = { 10: 'Guest', 20: 'Reporter', 30: 'Develo
 const roleName = (level: number) => ROLES[level] ?? String(level);
 
 /** The audit entity of a membership change: the group or project, with its full path. */
-async function auditEntity(ctx: RequestCtx, src: Source): Promise<{ entityType: string; entityId: number; entityPath: string }> {
-  const [row] = await sqlRows<{ path: string }>(ctx.em, src.kind === 'group'
-    ? 'select full_path as path from namespaces where id = ?'
-    : `select n.full_path || '/' || p.path as path from projects p join namespaces n on n.id = p.namespace_id where p.id = ?`, [src.id]);
+async function auditEntity(
+  ctx: RequestCtx,
+  src: Source,
+): Promise<{ entityType: string; entityId: number; entityPath: string }> {
+  const [row] = await sqlRows<{ path: string }>(
+    ctx.em,
+    src.kind === 'group'
+      ? 'select full_path as path from namespaces where id = ?'
+      : `select n.full_path || '/' || p.path as path from projects p join namespaces n on n.id = p.namespace_id where p.id = ?`,
+    [src.id],
+  );
   return { entityType: src.kind === 'group' ? 'Group' : 'Project', entityId: src.id, entityPath: row?.path ?? '' };
 }
 

@@ -16,7 +16,7 @@ registerEnumType(MemberRelation, {
   description: 'DIRECT: memberships of the group or project itself; INHERITED: memberships of the groups above it.',
   valuesConfig: {
     DIRECT: { description: 'Members of the group or project itself.' },
-    INHERITED: { description: 'Members of the ancestor groups (for a project: its group and that group\'s ancestors).' },
+    INHERITED: { description: "Members of the ancestor groups (for a project: its group and that group's ancestors)." },
   },
 });
 
@@ -32,7 +32,11 @@ export enum AccessLevelEnum {
   MAINTAINER = 'MAINTAINER',
   OWNER = 'OWNER',
 }
-registerEnumType(AccessLevelEnum, { name: 'AccessLevelEnum', description: 'A membership\'s role: 10 GUEST, 20 REPORTER, 30 DEVELOPER, 40 MAINTAINER (Master in GitLab 10.3), 50 OWNER.' });
+registerEnumType(AccessLevelEnum, {
+  name: 'AccessLevelEnum',
+  description:
+    "A membership's role: 10 GUEST, 20 REPORTER, 30 DEVELOPER, 40 MAINTAINER (Master in GitLab 10.3), 50 OWNER.",
+});
 
 const LEVELS: Record<number, [AccessLevelEnum, string]> = {
   10: [AccessLevelEnum.GUEST, 'Guest'],
@@ -43,11 +47,12 @@ const LEVELS: Record<number, [AccessLevelEnum, string]> = {
 };
 
 /** GitLab's GraphQL `AccessLevel`: the integer and its name. */
-@ObjectType('AccessLevel', { description: 'A membership\'s access level as an integer and as its name.' })
+@ObjectType('AccessLevel', { description: "A membership's access level as an integer and as its name." })
 export class AccessLevelType {
   @Field(() => Int, { description: '10, 20, 30, 40 or 50.' }) integerValue!: number;
   @Field(() => AccessLevelEnum) stringValue!: AccessLevelEnum;
-  @Field(() => String, { description: 'Human-readable name: Guest, Reporter, Developer, Maintainer, Owner.' }) humanAccess!: string;
+  @Field(() => String, { description: 'Human-readable name: Guest, Reporter, Developer, Maintainer, Owner.' })
+  humanAccess!: string;
 }
 
 export function accessLevelOf(level: number): AccessLevelType {
@@ -63,25 +68,36 @@ export type MemberSourceType = 'group' | 'project';
  * `GroupMember` or `ProjectMember` by `sourceType`), so the same user in two lists is two cache
  * entries; rows carry the membership row's id as `id`. `userId` is the user's (REST's member `id`).
  */
-@ObjectType('Member', { implements: Node, description: 'A user\'s membership of a group or project: its own id, the user, the role and where it comes from.' })
+@ObjectType('Member', {
+  implements: Node,
+  description: "A user's membership of a group or project: its own id, the user, the role and where it comes from.",
+})
 export class MemberType extends DatabaseNode {
   @Field(() => ID, {
-    description: 'The membership\'s global id, gid://gitlab/GroupMember/<n> or gid://gitlab/ProjectMember/<n> (the user\'s id is userId, or user { id }).',
+    description:
+      "The membership's global id, gid://gitlab/GroupMember/<n> or gid://gitlab/ProjectMember/<n> (the user's id is userId, or user { id }).",
   })
   override id!: number;
 
-  @Field(() => Int, { description: 'The membership row\'s id (unique per GroupMember / ProjectMember; REST\'s member id is userId).' }) override databaseId?: number;
-  @Field(() => Int, { description: 'The member\'s user id.' }) userId!: number;
+  @Field(() => Int, {
+    description: "The membership row's id (unique per GroupMember / ProjectMember; REST's member id is userId).",
+  })
+  override databaseId?: number;
+  @Field(() => Int, { description: "The member's user id." }) userId!: number;
   @Field(() => String) username!: string;
   @Field(() => String) name!: string;
   @Field(() => String) state!: string;
   @Field(() => String, { nullable: true }) avatarUrl!: string | null;
   @Field(() => String) webUrl!: string;
   @Field(() => AccessLevelType, { description: 'The role, as integer and name.' }) accessLevel!: AccessLevelType;
-  @Field(() => Int, { description: 'The role as a plain integer (accessLevel.integerValue).' }) accessLevelValue!: number;
+  @Field(() => Int, { description: 'The role as a plain integer (accessLevel.integerValue).' })
+  accessLevelValue!: number;
   @Field(() => String, { nullable: true, description: 'YYYY-MM-DD' }) expiresAt!: string | null;
   @Field(() => Date) createdAt!: Date;
-  @Field(() => MemberRelation, { description: 'DIRECT when the membership is of the listed group or project itself, else INHERITED.' }) relation!: MemberRelation;
+  @Field(() => MemberRelation, {
+    description: 'DIRECT when the membership is of the listed group or project itself, else INHERITED.',
+  })
+  relation!: MemberRelation;
   /** Where the membership row lives: the group or project of `group` / `project`. */
   sourceType!: MemberSourceType;
   sourceId!: number;
@@ -98,7 +114,11 @@ export class MembersArgs extends PageArgs {
 /** The member list of a group or project as a field of it. */
 @ArgsType()
 export class MemberListArgs extends PageArgs {
-  @Field(() => [MemberRelation], { nullable: true, description: 'Which memberships to list (default [DIRECT]). A user present at several levels appears once, with the highest access level.' })
+  @Field(() => [MemberRelation], {
+    nullable: true,
+    description:
+      'Which memberships to list (default [DIRECT]). A user present at several levels appears once, with the highest access level.',
+  })
   relations?: MemberRelation[];
 
   @Field(() => String, { nullable: true, description: 'Substring of the username or name.' }) search?: string;
@@ -106,7 +126,8 @@ export class MemberListArgs extends PageArgs {
 
 @InputType('UpdateMemberInput')
 export class UpdateMemberInput {
-  @Field(() => Int, { description: '10 guest, 20 reporter, 30 developer, 40 master, 50 owner (groups only).' }) accessLevel!: number;
+  @Field(() => Int, { description: '10 guest, 20 reporter, 30 developer, 40 master, 50 owner (groups only).' })
+  accessLevel!: number;
   @Field(() => String, { nullable: true, description: 'YYYY-MM-DD' }) expiresAt?: string;
 }
 

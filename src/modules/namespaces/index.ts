@@ -8,9 +8,18 @@ import { namespaceRoutes } from './namespace.rest';
 
 /** Namespaces: groups and personal (user) namespaces share one table (docs/gitlab-compatibility.md, "Namespaces"). */
 export const namespacesModule = defineModule({
-  name: 'namespaces', entities: [Namespace], resolvers: [NamespaceResolver], routes: namespaceRoutes, loaders: namespaceLoaders,
+  name: 'namespaces',
+  entities: [Namespace],
+  resolvers: [NamespaceResolver],
+  routes: namespaceRoutes,
+  loaders: namespaceLoaders,
   nodes: [
     nodeDef<Namespace>({ type: 'Namespace', gidClass: 'Group', of: (n) => n.kind === 'group' }),
-    nodeDef<Namespace>({ type: 'Namespace', gidClass: 'Namespaces::UserNamespace', of: (n) => n.kind === 'user', load: namespaceService.visibleUserNamespaces }),
+    nodeDef<Namespace>({
+      type: 'Namespace',
+      gidClass: 'Namespaces::UserNamespace',
+      of: (n) => n.kind === 'user',
+      load: namespaceService.visibleUserNamespaces,
+    }),
   ],
 });

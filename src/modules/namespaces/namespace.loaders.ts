@@ -30,11 +30,19 @@ async function membersCountWithDescendants(ctx: RequestCtx, ids: readonly number
 /** Namespaces by id (a project's namespace, a group's parent): one query per batch. */
 export function namespaceLoaders(ctx: RequestCtx) {
   return {
-    namespace: new PeekLoader<number, Namespace | null>(async (ids) => byId(ids, await lightEntitiesById(ctx.em, Namespace, ids))),
+    namespace: new PeekLoader<number, Namespace | null>(async (ids) =>
+      byId(ids, await lightEntitiesById(ctx.em, Namespace, ids)),
+    ),
     /** Namespaces by id that `namespace(fullPath)` would show the caller (else null): a namespace's parent. */
     visibleNamespace: new PeekLoader<number, Namespace | null>(async (ids) => {
-      const rows = await sqlRows<Record<string, unknown>>(ctx.em, `select n.* from namespaces n where n.id = any(${intArray(ids)}) and ${await namespaceVisibility(ctx, 'n')}`);
-      return byId(ids, rows.map((r) => lightEntity(ctx.em, Namespace, r)));
+      const rows = await sqlRows<Record<string, unknown>>(
+        ctx.em,
+        `select n.* from namespaces n where n.id = any(${intArray(ids)}) and ${await namespaceVisibility(ctx, 'n')}`,
+      );
+      return byId(
+        ids,
+        rows.map((r) => lightEntity(ctx.em, Namespace, r)),
+      );
     }),
     membersCountWithDescendants: new DataLoader<number, number>((ids) => membersCountWithDescendants(ctx, ids)),
   };

@@ -22,7 +22,11 @@ export class NamespaceResolver {
     return namespaceService.get(ctx, fullPath);
   }
 
-  @FieldResolver(() => NamespaceType, { nullable: true, description: 'The parent group, when the caller may see it as namespace(fullPath) would; null for a top-level namespace.' })
+  @FieldResolver(() => NamespaceType, {
+    nullable: true,
+    description:
+      'The parent group, when the caller may see it as namespace(fullPath) would; null for a top-level namespace.',
+  })
   parent(@Root() ns: Namespace, @Ctx() ctx: RequestCtx): Namespace | null | Promise<Namespace | null> {
     if (ns.parentId === null || ns.parentId === undefined) return null;
     return ctx.loaders.visibleNamespace.peek(ns.parentId) ?? ctx.loaders.visibleNamespace.load(ns.parentId);

@@ -18,7 +18,11 @@ async function list(ctx: RequestCtx, args: NamespacesArgs): Promise<Page<Namespa
     params.push(term, term);
   }
   const map = (r: Record<string, unknown>) => lightEntity(ctx.em, Namespace, r);
-  return offsetPage(ctx.em, { select: 'n.*', from: 'namespaces n', where, params, orderBy: 'n.id', dir: 'asc', id: 'n.id', map }, args);
+  return offsetPage(
+    ctx.em,
+    { select: 'n.*', from: 'namespaces n', where, params, orderBy: 'n.id', dir: 'asc', id: 'n.id', map },
+    args,
+  );
 }
 
 /** By id or URL-decoded full path; anything the caller may not see is 404 Namespace Not Found. */
@@ -26,14 +30,24 @@ async function get(ctx: RequestCtx, idOrPath: string): Promise<Namespace> {
   const ref = parseIdOrPath(idOrPath, NAMESPACE_GID_CLASSES);
   if ('none' in ref) throw new NotFoundError('Namespace');
   const [cond, value] = 'id' in ref ? ['n.id = ?', ref.id] : ['lower(n.full_path) = lower(?)', ref.path];
-  const [ns] = await sqlEntities(ctx.em, Namespace, `select n.* from namespaces n where ${cond} and ${await namespaceVisibility(ctx, 'n')}`, [value]);
+  const [ns] = await sqlEntities(
+    ctx.em,
+    Namespace,
+    `select n.* from namespaces n where ${cond} and ${await namespaceVisibility(ctx, 'n')}`,
+    [value],
+  );
   if (!ns) throw new NotFoundError('Namespace');
   return ns;
 }
 
 /** node(id)/nodes(ids) of user namespaces (groups load as Group): the ones among these ids the caller may see. */
 async function visibleUserNamespaces(ctx: RequestCtx, ids: readonly (number | string)[]): Promise<Namespace[]> {
-  return sqlEntities(ctx.em, Namespace, `select n.* from namespaces n where n.id = any(?::int[]) and n.kind = 'user' and ${await namespaceVisibility(ctx, 'n')}`, [pgArray(ids.map(Number))]);
+  return sqlEntities(
+    ctx.em,
+    Namespace,
+    `select n.* from namespaces n where n.id = any(?::int[]) and n.kind = 'user' and ${await namespaceVisibility(ctx, 'n')}`,
+    [pgArray(ids.map(Number))],
+  );
 }
 
 /**

@@ -3,7 +3,11 @@ import { PageType } from '../../core/pagination/page';
 import { DatabaseNode, Node } from '../../core/graphql/node';
 
 /** GitLab's namespace entity: a group or a user's personal namespace (a view over the entity). */
-@ObjectType('Namespace', { implements: Node, description: 'A group (its global id is the group\'s: `gid://gitlab/Group/7`) or a user\'s personal namespace (`gid://gitlab/Namespaces::UserNamespace/3`).' })
+@ObjectType('Namespace', {
+  implements: Node,
+  description:
+    "A group (its global id is the group's: `gid://gitlab/Group/7`) or a user's personal namespace (`gid://gitlab/Namespaces::UserNamespace/3`).",
+})
 export class NamespaceType extends DatabaseNode {
   @Field(() => String) name!: string;
   @Field(() => String) path!: string;

@@ -18,7 +18,10 @@ export const pagesDomainsModule = defineModule({
   entities: [PagesDomain],
   migrations: [
     { name: 'Migration20261122120000_pages_domains', class: Migration20261122120000PagesDomains },
-    { name: 'Migration20261201120000_pages_certificate_details', class: Migration20261201120000PagesCertificateDetails },
+    {
+      name: 'Migration20261201120000_pages_certificate_details',
+      class: Migration20261201120000PagesCertificateDetails,
+    },
   ],
   resolvers: [PagesDomainResolver, PagesDomainLinksResolver],
   routes: pagesDomainRoutes,

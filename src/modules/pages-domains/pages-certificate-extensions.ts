@@ -14,7 +14,8 @@ import { sctList } from './pages-certificate-sct';
 type Printer = (v: Buffer, indent: string) => string | null;
 
 const hexUpper = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(16).toUpperCase().padStart(2, '0')).join(':');
-const upToNul = (bytes: Uint8Array) => latin1(bytes.subarray(0, bytes.indexOf(0) < 0 ? bytes.length : bytes.indexOf(0)));
+const upToNul = (bytes: Uint8Array) =>
+  latin1(bytes.subarray(0, bytes.indexOf(0) < 0 ? bytes.length : bytes.indexOf(0)));
 const isString = (t: Tlv) => [0x0c, 0x12, 0x13, 0x14, 0x16, 0x1a, 0x1e].includes(t.tag);
 
 /** `ASN1_STRING_print`: octets outside ' '..'~' (except CR and LF) as '.'. */
@@ -43,25 +44,33 @@ function ipAddress(b: Uint8Array): string {
 }
 
 const OTHER_NAMES: Record<string, [label: string, tag: number]> = {
-  '1.3.6.1.5.5.7.8.9': ['SmtpUTF8Mailbox', 0x0c], '1.3.6.1.5.5.7.8.5': ['XmppAddr', 0x0c],
-  '1.3.6.1.5.5.7.8.7': ['SRVName', 0x16], '1.3.6.1.4.1.311.20.2.3': ['UPN', 0x0c], '1.3.6.1.5.5.7.8.8': ['NAIRealm', 0x0c],
+  '1.3.6.1.5.5.7.8.9': ['SmtpUTF8Mailbox', 0x0c],
+  '1.3.6.1.5.5.7.8.5': ['XmppAddr', 0x0c],
+  '1.3.6.1.5.5.7.8.7': ['SRVName', 0x16],
+  '1.3.6.1.4.1.311.20.2.3': ['UPN', 0x0c],
+  '1.3.6.1.5.5.7.8.8': ['NAIRealm', 0x0c],
 };
 
 /** `i2v_GENERAL_NAME`: "DNS:x", "IP Address:1.2.3.4", "DirName:/CN=x", "othername: 1.2.3.4::v", … */
 function generalName(d: Buffer, g: Tlv): string | null {
   const data = d.subarray(g.body, g.end);
   switch (g.tag) {
-    case 0x81: case 0x82: case 0x86: {
+    case 0x81:
+    case 0x82:
+    case 0x86: {
       const value = lenValue(data);
       return value === null ? null : `${{ 0x81: 'email', 0x82: 'DNS', 0x86: 'URI' }[g.tag]}:${value}`;
     }
-    case 0x87: return `IP Address:${ipAddress(data)}`;
+    case 0x87:
+      return `IP Address:${ipAddress(data)}`;
     case 0x88: {
       const oid = oidText(d, { ...g, tag: 0x06 });
       return oid && `Registered ID:${longName(oid)}`;
     }
-    case 0xa3: return 'X400Name:<unsupported>';
-    case 0xa5: return 'EdiPartyName:<unsupported>';
+    case 0xa3:
+      return 'X400Name:<unsupported>';
+    case 0xa5:
+      return 'EdiPartyName:<unsupported>';
     case 0xa4: {
       const inner = childrenOf(d, g);
       const line = inner?.length === 1 && inner[0].tag === 0x30 ? onelineName(d, inner[0], 255) : null;
@@ -78,7 +87,8 @@ function generalName(d: Buffer, g: Tlv): string | null {
       const text = printable ? lenValue(d.subarray(value.body, value.end)) : known ? null : '<unsupported>';
       return text === null ? null : `othername: ${known ? known[0] : longName(oid)}::${text}`;
     }
-    default: return null;
+    default:
+      return null;
   }
 }
 
@@ -102,7 +112,11 @@ function generalNames(d: Buffer, list: Tlv): string[] | null {
 
 /** `X509V3_EXT_val_prn`: values joined by ", " (or one a line), `<EMPTY>` when there are none. */
 const values = (list: string[] | null, indent: string, multiline = false): string | null =>
-  list === null ? null : list.length === 0 ? `${indent}<EMPTY>\n` : indent + list.join(multiline ? `\n${indent}` : ', ');
+  list === null
+    ? null
+    : list.length === 0
+      ? `${indent}<EMPTY>\n`
+      : indent + list.join(multiline ? `\n${indent}` : ', ');
 
 function integerText(d: Buffer, t: Tlv): string | null {
   if (t.tag !== 0x02 || t.end === t.body) return null;
@@ -113,7 +127,17 @@ function integerText(d: Buffer, t: Tlv): string | null {
   return abs.toString(2).length < 128 ? String(n) : `${sign}0x${abs.toString(16).toUpperCase()}`;
 }
 
-const KEY_USAGE = ['Digital Signature', 'Non Repudiation', 'Key Encipherment', 'Data Encipherment', 'Key Agreement', 'Certificate Sign', 'CRL Sign', 'Encipher Only', 'Decipher Only'];
+const KEY_USAGE = [
+  'Digital Signature',
+  'Non Repudiation',
+  'Key Encipherment',
+  'Data Encipherment',
+  'Key Agreement',
+  'Certificate Sign',
+  'CRL Sign',
+  'Encipher Only',
+  'Decipher Only',
+];
 
 const PRINTERS: Record<string, Printer> = {
   '2.5.29.19': (v, indent) => {
@@ -124,7 +148,10 @@ const PRINTERS: Record<string, Printer> = {
     if ((ca && ca.end - ca.body !== 1) || (p.length === 2 && !ca)) return null;
     const pathlen = len ? integerText(v, len) : undefined;
     if (pathlen === null) return null;
-    return values([`CA:${ca && v[ca.body] ? 'TRUE' : 'FALSE'}`, ...(pathlen !== undefined ? [`pathlen:${pathlen}`] : [])], indent);
+    return values(
+      [`CA:${ca && v[ca.body] ? 'TRUE' : 'FALSE'}`, ...(pathlen !== undefined ? [`pathlen:${pathlen}`] : [])],
+      indent,
+    );
   },
   '2.5.29.15': (v, indent) => {
     const t = wholeTlv(v);
@@ -136,7 +163,12 @@ const PRINTERS: Record<string, Printer> = {
   },
   '2.5.29.37': (v, indent) => {
     const names = sequence(v)?.map((t) => oidText(v, t));
-    return names?.length && names.every((n) => n !== null) ? values(names.map((n) => longName(n as string)), indent) : null;
+    return names?.length && names.every((n) => n !== null)
+      ? values(
+          names.map((n) => longName(n as string)),
+          indent,
+        )
+      : null;
   },
   '2.5.29.14': (v, indent) => {
     const t = wholeTlv(v);
@@ -224,7 +256,17 @@ const PRINTERS: Record<string, Printer> = {
   },
 };
 
-const REASONS = ['Unused', 'Key Compromise', 'CA Compromise', 'Affiliation Changed', 'Superseded', 'Cessation Of Operation', 'Certificate Hold', 'Privilege Withdrawn', 'AA Compromise'];
+const REASONS = [
+  'Unused',
+  'Key Compromise',
+  'CA Compromise',
+  'Affiliation Changed',
+  'Superseded',
+  'Cessation Of Operation',
+  'Certificate Hold',
+  'Privilege Withdrawn',
+  'AA Compromise',
+];
 
 /** `print_gens`: one name a line at indent + 2 (no final newline). */
 function printedNames(v: Buffer, list: Tlv, indent: string): string | null {
@@ -260,7 +302,8 @@ function qualifier(v: Buffer, q: Tlv, indent: string): string | null {
   const p = q.tag === 0x30 ? childrenOf(v, q) : null;
   const oid = p?.length === 2 ? oidText(v, p[0]) : null;
   if (!p || !oid) return null;
-  if (oid === '1.3.6.1.5.5.7.2.1') return p[1].tag === 0x16 ? `${indent}CPS: ${upToNul(v.subarray(p[1].body, p[1].end))}` : null;
+  if (oid === '1.3.6.1.5.5.7.2.1')
+    return p[1].tag === 0x16 ? `${indent}CPS: ${upToNul(v.subarray(p[1].body, p[1].end))}` : null;
   if (oid !== '1.3.6.1.5.5.7.2.2') return `${indent}  Unknown Qualifier: ${longName(oid)}`;
   const notice = p[1].tag === 0x30 ? childrenOf(v, p[1]) : null;
   if (!notice || notice.length > 2) return null;

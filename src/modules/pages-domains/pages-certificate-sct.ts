@@ -51,7 +51,7 @@ export function sctList(v: Buffer, indent: string): string | null {
   const list = t && t.tag === 0x04 ? v.subarray(t.body, t.end) : null;
   if (!list || list.length < 2 || list.readUInt16BE(0) !== list.length - 2) return null;
   const out: string[] = [];
-  for (let at = 2; at < list.length; ) {
+  for (let at = 2; at < list.length;) {
     if (at + 2 > list.length) return null;
     const len = list.readUInt16BE(at);
     if (len === 0 || at + 2 + len > list.length) return null;

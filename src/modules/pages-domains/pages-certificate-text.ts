@@ -85,29 +85,42 @@ function signatureDump(bytes: Uint8Array, indent: number): string {
 }
 
 const CURVES: Record<string, [name: string, orderBits: number, nist?: string]> = {
-  '1.2.840.10045.3.1.1': ['prime192v1', 192, 'P-192'], '1.3.132.0.33': ['secp224r1', 224, 'P-224'],
-  '1.2.840.10045.3.1.7': ['prime256v1', 256, 'P-256'], '1.3.132.0.34': ['secp384r1', 384, 'P-384'],
-  '1.3.132.0.35': ['secp521r1', 521, 'P-521'], '1.3.132.0.10': ['secp256k1', 256],
-  '1.3.36.3.3.2.8.1.1.3': ['brainpoolP192r1', 192], '1.3.36.3.3.2.8.1.1.5': ['brainpoolP224r1', 224],
-  '1.3.36.3.3.2.8.1.1.7': ['brainpoolP256r1', 256], '1.3.36.3.3.2.8.1.1.9': ['brainpoolP320r1', 320],
-  '1.3.36.3.3.2.8.1.1.11': ['brainpoolP384r1', 384], '1.3.36.3.3.2.8.1.1.13': ['brainpoolP512r1', 512],
+  '1.2.840.10045.3.1.1': ['prime192v1', 192, 'P-192'],
+  '1.3.132.0.33': ['secp224r1', 224, 'P-224'],
+  '1.2.840.10045.3.1.7': ['prime256v1', 256, 'P-256'],
+  '1.3.132.0.34': ['secp384r1', 384, 'P-384'],
+  '1.3.132.0.35': ['secp521r1', 521, 'P-521'],
+  '1.3.132.0.10': ['secp256k1', 256],
+  '1.3.36.3.3.2.8.1.1.3': ['brainpoolP192r1', 192],
+  '1.3.36.3.3.2.8.1.1.5': ['brainpoolP224r1', 224],
+  '1.3.36.3.3.2.8.1.1.7': ['brainpoolP256r1', 256],
+  '1.3.36.3.3.2.8.1.1.9': ['brainpoolP320r1', 320],
+  '1.3.36.3.3.2.8.1.1.11': ['brainpoolP384r1', 384],
+  '1.3.36.3.3.2.8.1.1.13': ['brainpoolP512r1', 512],
 };
 
 /** Explicit EC parameters (RFC 3279 ECParameters) as `ec_param_explicit_txt` prints them. */
 function explicitCurve(der: Buffer, params: Tlv): { orderBits: number; lines: string[] } | null {
   const p = childrenOf(der, params);
-  if (!p || p.length < 5 || p[1].tag !== 0x30 || p[2].tag !== 0x30 || p[3].tag !== 0x04 || p[4].tag !== 0x02) return null;
+  if (!p || p.length < 5 || p[1].tag !== 0x30 || p[2].tag !== 0x30 || p[3].tag !== 0x04 || p[4].tag !== 0x02)
+    return null;
   const field = childrenOf(der, p[1]);
   const curve = childrenOf(der, p[2]);
   const fieldType = field?.length === 2 ? oidText(der, field[0]) : null;
   if (!field || !curve || curve.length < 2 || !fieldType) return null;
   const order = toBig(der.subarray(p[4].body, p[4].end));
-  const prime = fieldType === '1.2.840.10045.1.1' && field[1].tag === 0x02 ? toBig(der.subarray(field[1].body, field[1].end)) : null;
+  const prime =
+    fieldType === '1.2.840.10045.1.1' && field[1].tag === 0x02
+      ? toBig(der.subarray(field[1].body, field[1].end))
+      : null;
   const base = der.subarray(p[3].body, p[3].end);
-  const form = ({ 2: 'compressed', 3: 'compressed', 4: 'uncompressed', 6: 'hybrid', 7: 'hybrid' } as Record<number, string>)[base[0]];
+  const form = (
+    { 2: 'compressed', 3: 'compressed', 4: 'uncompressed', 6: 'hybrid', 7: 'hybrid' } as Record<number, string>
+  )[base[0]];
   if (prime === null || !form) return null;
   let cofactor = p[5]?.tag === 0x02 ? toBig(der.subarray(p[5].body, p[5].end)) : 0n;
-  if (cofactor === 0n) cofactor = bitLength(order) <= (bitLength(prime) + 1) / 2 + 3 ? 0n : (prime + 1n + (order >> 1n)) / order; // ec_guess_cofactor
+  if (cofactor === 0n)
+    cofactor = bitLength(order) <= (bitLength(prime) + 1) / 2 + 3 ? 0n : (prime + 1n + (order >> 1n)) / order; // ec_guess_cofactor
   const seed = curve[2]?.tag === 0x03 ? der.subarray(curve[2].body + 1, curve[2].end) : null;
   const lines = [
     `Field Type: ${OIDS[fieldType][0]}`,
@@ -137,9 +150,15 @@ function publicKeyLines(f: CertFields): string[] {
     const explicit = spkiAlg.params.tag === 0x30 ? explicitCurve(der, spkiAlg.params) : null;
     if (named) {
       const [name, bits, nist] = named;
-      return [`Public-Key: (${bits} bit)`, ...labeledOctets('pub:', publicKey), `ASN1 OID: ${name}`, ...(nist ? [`NIST CURVE: ${nist}`] : [])];
+      return [
+        `Public-Key: (${bits} bit)`,
+        ...labeledOctets('pub:', publicKey),
+        `ASN1 OID: ${name}`,
+        ...(nist ? [`NIST CURVE: ${nist}`] : []),
+      ];
     }
-    if (explicit) return [`Public-Key: (${explicit.orderBits} bit)`, ...labeledOctets('pub:', publicKey), ...explicit.lines];
+    if (explicit)
+      return [`Public-Key: (${explicit.orderBits} bit)`, ...labeledOctets('pub:', publicKey), ...explicit.lines];
   }
   return ['Unable to load Public Key'];
 }
@@ -160,12 +179,16 @@ function fullText(c: ParsedCertificate): string {
   out += `        Subject: ${name(f.subject)}\n        Subject Public Key Info:\n`;
   out += `            Public Key Algorithm: ${longName(f.spkiAlg.oid)}\n`;
   const key = publicKeyLines(f);
-  out += key[0] === 'Unable to load Public Key' ? `            ${key[0]}\n` : key.map((l) => `                ${l}\n`).join('');
+  out +=
+    key[0] === 'Unable to load Public Key'
+      ? `            ${key[0]}\n`
+      : key.map((l) => `                ${l}\n`).join('');
   if (f.issuerUid) out += `        Issuer Unique ID: ${signatureDump(f.issuerUid, 12)}`;
   if (f.subjectUid) out += `        Subject Unique ID: ${signatureDump(f.subjectUid, 12)}`;
   if (f.extensions.length) {
     out += '        X509v3 extensions:\n';
-    for (const ext of f.extensions) out += `            ${longName(ext.oid)}: ${ext.critical ? 'critical' : ''}\n${extensionLines(ext, 16)}\n`;
+    for (const ext of f.extensions)
+      out += `            ${longName(ext.oid)}: ${ext.critical ? 'critical' : ''}\n${extensionLines(ext, 16)}\n`;
   }
   out += `    Signature Algorithm: ${longName(f.sigAlg.oid)}\n    Signature Value:\n${signatureDump(f.signature, 8)}`;
   return out;

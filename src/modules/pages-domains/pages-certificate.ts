@@ -162,7 +162,9 @@ let systemRoots: { der: Buffer; parsed?: ParsedCertificate | null }[] | undefine
  * the wanted issuer name are parsed, each at most once per process.
  */
 export function rootsIssuing(cert: ParsedCertificate): ParsedCertificate[] {
-  systemRoots ??= tls.rootCertificates.map((pem) => ({ der: Buffer.from(pem.replace(/-----[^-]+-----|\s/g, ''), 'base64') }));
+  systemRoots ??= tls.rootCertificates.map((pem) => ({
+    der: Buffer.from(pem.replace(/-----[^-]+-----|\s/g, ''), 'base64'),
+  }));
   const { der, issuer } = cert.fields;
   const name = der.subarray(issuer.start, issuer.end);
   const out: ParsedCertificate[] = [];
@@ -213,7 +215,9 @@ export function chainVerifies(certs: ParsedCertificate[], now: Date): boolean {
   for (let depth = 0; depth < MAX_PATH; depth += 1) {
     if (!(current.notBefore <= now && now <= current.notAfter)) return false;
     if (current !== leaf && issuedBy(current, current) && signedBy(current, current)) return true;
-    const next = [...certs.slice(1), ...rootsIssuing(current)].find((c) => !used.has(c) && issuedBy(current, c) && signedBy(current, c));
+    const next = [...certs.slice(1), ...rootsIssuing(current)].find(
+      (c) => !used.has(c) && issuedBy(current, c) && signedBy(current, c),
+    );
     if (!next) return false;
     used.add(next);
     current = next;

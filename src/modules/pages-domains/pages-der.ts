@@ -46,7 +46,7 @@ export function readTlv(buf: Uint8Array, pos: number, limit: number): Tlv | null
 /** The elements filling `parent`'s content exactly; null when they do not. */
 export function childrenOf(buf: Uint8Array, parent: Tlv): Tlv[] | null {
   const out: Tlv[] = [];
-  for (let pos = parent.body; pos < parent.end; ) {
+  for (let pos = parent.body; pos < parent.end;) {
     const child = readTlv(buf, pos, parent.end);
     if (!child) return null;
     out.push(child);

@@ -8,7 +8,10 @@ import { PagesDomainType } from './pages-domain.type';
 /** A pages domain's project (an object link a dashboard follows), batched, null when the caller may not see the project. */
 @Resolver(() => PagesDomainType)
 export class PagesDomainLinksResolver {
-  @FieldResolver(() => ProjectType, { nullable: true, description: 'The project serving the domain, when the caller may see it.' })
+  @FieldResolver(() => ProjectType, {
+    nullable: true,
+    description: 'The project serving the domain, when the caller may see it.',
+  })
   project(@Root() d: PagesDomain, @Ctx() ctx: RequestCtx): Project | null | Promise<Project | null> {
     return ctx.loaders.visibleProject.peek(d.projectId) ?? ctx.loaders.visibleProject.load(d.projectId);
   }

@@ -10,13 +10,24 @@ export interface PagesCertificateColumns {
 }
 
 async function loadCertificates(ctx: RequestCtx, ids: readonly number[]): Promise<PagesCertificateColumns[]> {
-  const rows = await sqlRows<{ id: number; certificate: string | null; certificate_subject: string | null; certificate_text: string | null }>(
-    ctx.em, 'select id, certificate, certificate_subject, certificate_text from pages_domains where id = any(?::int[])', [pgArray(ids)],
+  const rows = await sqlRows<{
+    id: number;
+    certificate: string | null;
+    certificate_subject: string | null;
+    certificate_text: string | null;
+  }>(
+    ctx.em,
+    'select id, certificate, certificate_subject, certificate_text from pages_domains where id = any(?::int[])',
+    [pgArray(ids)],
   );
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.map((id) => {
     const r = byId.get(id);
-    return { certificate: r?.certificate ?? null, certificateSubject: r?.certificate_subject ?? null, certificateText: r?.certificate_text ?? null };
+    return {
+      certificate: r?.certificate ?? null,
+      certificateSubject: r?.certificate_subject ?? null,
+      certificateText: r?.certificate_text ?? null,
+    };
   });
 }
 

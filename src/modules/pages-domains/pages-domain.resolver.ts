@@ -7,7 +7,12 @@ import { PageArgs, type Page } from '../../core/pagination/page';
 import type { PagesDomain } from './pages-domain.entity';
 import { pagesDomainService } from './pages-domain.service';
 import {
-  CreatePagesDomainInput, PagesDomainCertificateType, PagesDomainPage, PagesDomainType, ProjectPagesDomainsArgs, UpdatePagesDomainInput,
+  CreatePagesDomainInput,
+  PagesDomainCertificateType,
+  PagesDomainPage,
+  PagesDomainType,
+  ProjectPagesDomainsArgs,
+  UpdatePagesDomainInput,
 } from './pages-domain.type';
 
 /** Spec 4.24-4.29. Admin and Master checks run in the service, after the pages switch (GitLab's order). */
@@ -15,25 +20,41 @@ import {
 export class PagesDomainResolver {
   @Query(() => PagesDomainPage, { description: 'Every pages domain of the instance (administrators).' })
   @Allow('user')
-  pagesDomains(@Args() args: PageArgs, @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo): Promise<Page<PagesDomain>> {
+  pagesDomains(
+    @Args() args: PageArgs,
+    @Ctx() ctx: RequestCtx,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<Page<PagesDomain>> {
     return pagesDomainService.listAll(ctx, args, { certificates: pageItemsSelect(info, 'certificate') });
   }
 
   @Query(() => PagesDomainPage, { description: 'Pages domains of a project, by domain (Master or above).' })
   @Allow('user')
-  projectPagesDomains(@Args() args: ProjectPagesDomainsArgs, @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo): Promise<Page<PagesDomain>> {
+  projectPagesDomains(
+    @Args() args: ProjectPagesDomainsArgs,
+    @Ctx() ctx: RequestCtx,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<Page<PagesDomain>> {
     return pagesDomainService.listProject(ctx, args, { certificates: pageItemsSelect(info, 'certificate') });
   }
 
   @Query(() => PagesDomainType)
   @Allow('user')
-  pagesDomain(@Arg('projectId', () => ID) projectId: string, @Arg('domain', () => String) domain: string, @Ctx() ctx: RequestCtx): Promise<PagesDomain> {
+  pagesDomain(
+    @Arg('projectId', () => ID) projectId: string,
+    @Arg('domain', () => String) domain: string,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<PagesDomain> {
     return pagesDomainService.get(ctx, projectId, domain);
   }
 
   @Mutation(() => PagesDomainType)
   @Allow('user')
-  createPagesDomain(@Arg('projectId', () => ID) projectId: string, @Arg('input', () => CreatePagesDomainInput) input: CreatePagesDomainInput, @Ctx() ctx: RequestCtx): Promise<PagesDomain> {
+  createPagesDomain(
+    @Arg('projectId', () => ID) projectId: string,
+    @Arg('input', () => CreatePagesDomainInput) input: CreatePagesDomainInput,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<PagesDomain> {
     return pagesDomainService.create(ctx, projectId, input);
   }
 
@@ -50,7 +71,11 @@ export class PagesDomainResolver {
 
   @Mutation(() => Boolean)
   @Allow('user')
-  deletePagesDomain(@Arg('projectId', () => ID) projectId: string, @Arg('domain', () => String) domain: string, @Ctx() ctx: RequestCtx): Promise<boolean> {
+  deletePagesDomain(
+    @Arg('projectId', () => ID) projectId: string,
+    @Arg('domain', () => String) domain: string,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<boolean> {
     return pagesDomainService.remove(ctx, projectId, domain);
   }
 
@@ -62,14 +87,24 @@ export class PagesDomainResolver {
 
   /** Stored values only: the certificate was parsed when the domain was saved; a read never parses. */
   @FieldResolver(() => PagesDomainCertificateType, { nullable: true })
-  certificate(@Root() d: PagesDomain, @Ctx() ctx: RequestCtx): PagesDomainCertificateType | null | Promise<PagesDomainCertificateType | null> {
+  certificate(
+    @Root() d: PagesDomain,
+    @Ctx() ctx: RequestCtx,
+  ): PagesDomainCertificateType | null | Promise<PagesDomainCertificateType | null> {
     // A light row (pages-domain.service.ts, LIGHT_COLUMNS) has '' for a certificate it did not read.
-    if (d.certificate === '') return ctx.loaders.pagesCertificate.load(d.id).then((c) => certificateView(ctx, { ...d, ...c }));
+    if (d.certificate === '')
+      return ctx.loaders.pagesCertificate.load(d.id).then((c) => certificateView(ctx, { ...d, ...c }));
     return certificateView(ctx, d);
   }
 }
 
-function certificateView(ctx: RequestCtx, d: Pick<PagesDomain, 'certificate' | 'certificateNotAfter' | 'certificateNotBefore' | 'certificateSubject' | 'certificateText'>): PagesDomainCertificateType | null {
+function certificateView(
+  ctx: RequestCtx,
+  d: Pick<
+    PagesDomain,
+    'certificate' | 'certificateNotAfter' | 'certificateNotBefore' | 'certificateSubject' | 'certificateText'
+  >,
+): PagesDomainCertificateType | null {
   if (!d.certificate || !d.certificateNotAfter || !d.certificateNotBefore) return null;
   const now = ctx.clock.now();
   return {

@@ -8,15 +8,28 @@ x509.cryptoProvider.set(crypto.webcrypto as unknown as Crypto);
 
 /** A self-signed RSA certificate and its PKCS#8 key, made in process (demo data only). */
 async function selfSigned(cn: string): Promise<{ certificate: string; key: string }> {
-  const alg = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256', publicExponent: new Uint8Array([1, 0, 1]), modulusLength: 2048 };
+  const alg = {
+    name: 'RSASSA-PKCS1-v1_5',
+    hash: 'SHA-256',
+    publicExponent: new Uint8Array([1, 0, 1]),
+    modulusLength: 2048,
+  };
   const keys = (await crypto.webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as CryptoKeyPair;
   const now = Date.now();
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: '01', name: `CN=${cn}`, notBefore: new Date(now - 86_400_000), notAfter: new Date(now + 365 * 86_400_000), signingAlgorithm: alg, keys,
+    serialNumber: '01',
+    name: `CN=${cn}`,
+    notBefore: new Date(now - 86_400_000),
+    notAfter: new Date(now + 365 * 86_400_000),
+    signingAlgorithm: alg,
+    keys,
     extensions: [new x509.SubjectAlternativeNameExtension([{ type: 'dns', value: cn }])],
   });
   const pkcs8 = Buffer.from(await crypto.webcrypto.subtle.exportKey('pkcs8', keys.privateKey)).toString('base64');
-  return { certificate: cert.toString('pem'), key: `-----BEGIN PRIVATE KEY-----\n${pkcs8.match(/.{1,64}/g)!.join('\n')}\n-----END PRIVATE KEY-----\n` };
+  return {
+    certificate: cert.toString('pem'),
+    key: `-----BEGIN PRIVATE KEY-----\n${pkcs8.match(/.{1,64}/g)!.join('\n')}\n-----END PRIVATE KEY-----\n`,
+  };
 }
 
 /** Demo domains on acme/web/website, one http-only and one with a certificate; idempotent. */

@@ -88,11 +88,31 @@ const LIGHT_COLUMNS = `d.id, d.project_id, d.domain, case when d.certificate is 
   d.certificate_not_before, d.certificate_not_after, d.created_at, d.updated_at`;
 
 /** The pages_domains rows of a list, through the one list builder (count + page + id tie-break). */
-function listOf(ctx: RequestCtx, where: string[], params: unknown[], orderBy: string, args: PageArgs, opts: PagesDomainListOpts): Promise<Page<PagesDomain>> {
-  const map = opts.certificates ? (row: Record<string, unknown>) => ctx.em.map(PagesDomain, row as never) : (row: Record<string, unknown>) => lightEntity(ctx.em, PagesDomain, row);
-  return offsetPage(ctx.em, {
-    select: opts.certificates ? 'd.*' : LIGHT_COLUMNS, from: 'pages_domains d', where, params, orderBy, dir: 'asc', id: 'd.id', map,
-  }, args);
+function listOf(
+  ctx: RequestCtx,
+  where: string[],
+  params: unknown[],
+  orderBy: string,
+  args: PageArgs,
+  opts: PagesDomainListOpts,
+): Promise<Page<PagesDomain>> {
+  const map = opts.certificates
+    ? (row: Record<string, unknown>) => ctx.em.map(PagesDomain, row as never)
+    : (row: Record<string, unknown>) => lightEntity(ctx.em, PagesDomain, row);
+  return offsetPage(
+    ctx.em,
+    {
+      select: opts.certificates ? 'd.*' : LIGHT_COLUMNS,
+      from: 'pages_domains d',
+      where,
+      params,
+      orderBy,
+      dir: 'asc',
+      id: 'd.id',
+      map,
+    },
+    args,
+  );
 }
 
 async function listAll(ctx: RequestCtx, args: PageArgs, opts: PagesDomainListOpts): Promise<Page<PagesDomain>> {
@@ -101,7 +121,11 @@ async function listAll(ctx: RequestCtx, args: PageArgs, opts: PagesDomainListOpt
 }
 
 /** Ordered by domain (index pages_domains (project_id, domain)). */
-async function listProject(ctx: RequestCtx, args: ProjectPagesDomainsArgs, opts: PagesDomainListOpts): Promise<Page<PagesDomain>> {
+async function listProject(
+  ctx: RequestCtx,
+  args: ProjectPagesDomainsArgs,
+  opts: PagesDomainListOpts,
+): Promise<Page<PagesDomain>> {
   const project = await projectFilter(ctx, args.projectId);
   await authorizePages(ctx, project);
   return listOf(ctx, ['d.project_id = ?'], [project.id], 'd.domain', args, opts);
@@ -123,7 +147,14 @@ async function save(ctx: RequestCtx, row: PagesDomain, draft: DomainDraft): Prom
   const subjectBefore = draft.id === undefined ? undefined : row.certificateSubject;
   row.domain = draft.domain;
   row.certificate = draft.certificate;
-  row.sealedKey = draft.key === null ? null : ctx.secrets.seal(draft.key, { table: 'pages_domains', column: 'sealed_key', row: `${row.projectId}:${row.domain.toLowerCase()}` });
+  row.sealedKey =
+    draft.key === null
+      ? null
+      : ctx.secrets.seal(draft.key, {
+          table: 'pages_domains',
+          column: 'sealed_key',
+          row: `${row.projectId}:${row.domain.toLowerCase()}`,
+        });
   row.certificateNotBefore = parsed.leaf?.notBefore ?? null;
   row.certificateNotAfter = parsed.leaf?.notAfter ?? null;
   row.certificateSubject = parsed.leaf ? certificateSubject(parsed.leaf) : null;
@@ -131,14 +162,37 @@ async function save(ctx: RequestCtx, row: PagesDomain, draft: DomainDraft): Prom
   row.updatedAt = ctx.clock.now();
   const entity = await projectAuditEntity(ctx, row.projectId);
   // Audited: the domain added, or its certificate (by subject and expiry; never the key) changed.
-  const actions: AuditAction[] = subjectBefore === undefined
-    ? [{ add: 'pages_domain' }]
-    : changedActions([{ name: 'certificate', from: subjectBefore ?? 'none', to: row.certificateSubject ? `${row.certificateSubject} (expires ${row.certificateNotAfter?.toISOString()})` : 'none' }]);
-  await onUniqueViolation(() => ctx.em.transactional(async (em) => {
-    em.persist(row);
-    await em.flush();
-    await recordAudit(ctx, em, actions.map((action) => ({ ...entity, targetType: 'PagesDomain', targetId: row.id, targetDetails: row.domain, action })));
-  }), () => new ValidationError({ domain: [MSG.taken] }));
+  const actions: AuditAction[] =
+    subjectBefore === undefined
+      ? [{ add: 'pages_domain' }]
+      : changedActions([
+          {
+            name: 'certificate',
+            from: subjectBefore ?? 'none',
+            to: row.certificateSubject
+              ? `${row.certificateSubject} (expires ${row.certificateNotAfter?.toISOString()})`
+              : 'none',
+          },
+        ]);
+  await onUniqueViolation(
+    () =>
+      ctx.em.transactional(async (em) => {
+        em.persist(row);
+        await em.flush();
+        await recordAudit(
+          ctx,
+          em,
+          actions.map((action) => ({
+            ...entity,
+            targetType: 'PagesDomain',
+            targetId: row.id,
+            targetDetails: row.domain,
+            action,
+          })),
+        );
+      }),
+    () => new ValidationError({ domain: [MSG.taken] }),
+  );
   return row;
 }
 
@@ -147,7 +201,12 @@ async function create(ctx: RequestCtx, projectId: string, input: CreatePagesDoma
   checkParams(input, true);
   await authorizePages(ctx, project);
   const domain = lowerDomain(input.domain);
-  const row = ctx.em.create(PagesDomain, { projectId: project.id, domain, createdAt: ctx.clock.now(), updatedAt: ctx.clock.now() });
+  const row = ctx.em.create(PagesDomain, {
+    projectId: project.id,
+    domain,
+    createdAt: ctx.clock.now(),
+    updatedAt: ctx.clock.now(),
+  });
   return save(ctx, row, { id: undefined, domain, certificate: input.certificate ?? null, key: input.key ?? null });
 }
 
@@ -155,13 +214,25 @@ async function create(ctx: RequestCtx, projectId: string, input: CreatePagesDoma
  * GitLab's update semantics (spec 4.28): neither given clears both; a certificate alone keeps the
  * stored key (and must match it); a key alone clears the certificate (and so fails the match rule).
  */
-async function update(ctx: RequestCtx, projectId: string, domain: string, input: UpdatePagesDomainInput): Promise<PagesDomain> {
+async function update(
+  ctx: RequestCtx,
+  projectId: string,
+  domain: string,
+  input: UpdatePagesDomainInput,
+): Promise<PagesDomain> {
   const project = await projectFilter(ctx, projectId);
   checkParams(input, false);
   await authorizePages(ctx, project);
   const row = await find(ctx, project, domain);
   const certificate = input.certificate ?? null;
-  const storedKey = row.sealedKey === null ? null : ctx.secrets.openOrNull(row.sealedKey, { table: 'pages_domains', column: 'sealed_key', row: `${row.projectId}:${row.domain.toLowerCase()}` });
+  const storedKey =
+    row.sealedKey === null
+      ? null
+      : ctx.secrets.openOrNull(row.sealedKey, {
+          table: 'pages_domains',
+          column: 'sealed_key',
+          row: `${row.projectId}:${row.domain.toLowerCase()}`,
+        });
   const key = input.key ?? (certificate !== null ? storedKey : null);
   return save(ctx, row, { id: row.id, domain: row.domain, certificate, key });
 }
@@ -174,7 +245,15 @@ async function remove(ctx: RequestCtx, projectId: string, domain: string): Promi
   await ctx.em.transactional(async (em) => {
     await claimForDelete(ctx, em, byId('pages_domains', row.id, 'PagesDomain'));
     await em.nativeDelete(PagesDomain, { id: row.id });
-    await recordAudit(ctx, em, [{ ...entity, targetType: 'PagesDomain', targetId: row.id, targetDetails: row.domain, action: { remove: 'pages_domain' } }]);
+    await recordAudit(ctx, em, [
+      {
+        ...entity,
+        targetType: 'PagesDomain',
+        targetId: row.id,
+        targetDetails: row.domain,
+        action: { remove: 'pages_domain' },
+      },
+    ]);
   });
   return true;
 }
@@ -186,10 +265,16 @@ async function remove(ctx: RequestCtx, projectId: string, domain: string): Promi
 async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]): Promise<PagesDomain[]> {
   if (!ctx.user || !pagesConfig(ctx.env).enabled) return [];
   // Light rows: the certificate resolver reads the long columns of the domains it is asked for (pagesCertificate).
-  const rows = await sqlRows(ctx.em, `select ${LIGHT_COLUMNS} from pages_domains d join projects p on p.id = d.project_id
-    where d.id = any(?::int[]) and ${await projectVisibility(ctx, 'p')}`, [pgArray(ids.map(Number))]);
+  const rows = await sqlRows(
+    ctx.em,
+    `select ${LIGHT_COLUMNS} from pages_domains d join projects p on p.id = d.project_id
+    where d.id = any(?::int[]) and ${await projectVisibility(ctx, 'p')}`,
+    [pgArray(ids.map(Number))],
+  );
   const levels = await Promise.all(rows.map((r) => ctx.loaders.projectLevel.load(Number(r.project_id))));
-  return rows.filter((_, i) => policy.canAdminProject(ctx.user, levels[i])).map((r) => lightEntity(ctx.em, PagesDomain, r));
+  return rows
+    .filter((_, i) => policy.canAdminProject(ctx.user, levels[i]))
+    .map((r) => lightEntity(ctx.em, PagesDomain, r));
 }
 
 export const pagesDomainService = { listAll, listProject, get, create, update, remove, visibleByIds };

@@ -3,7 +3,15 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import { sqlRows } from '../../core/db/sql';
 import { FieldErrorBag } from '../../core/errors/field-error-bag';
 import { MSG } from '../../core/errors/messages';
-import { CERTIFICATE_CAPS, chainVerifies, keyMatches, parseBundle, parsePrivateKey, type BundleProblem, type ParsedCertificate } from './pages-certificate';
+import {
+  CERTIFICATE_CAPS,
+  chainVerifies,
+  keyMatches,
+  parseBundle,
+  parsePrivateKey,
+  type BundleProblem,
+  type ParsedCertificate,
+} from './pages-certificate';
 import { pagesConfig } from './pages-config';
 import { longerThan, shorterThan } from '../../core/validation/char-length';
 
@@ -70,10 +78,17 @@ const present = (v: string | null): v is string => v !== null && v.trim() !== ''
  * GitLab's PagesDomain validations in their order: 400 {"message":{...}} when the bag is not empty.
  * A field over one of our caps gets only that message: the match and chain rules are not run on it.
  */
-export async function validatePagesDomain(ctx: RequestCtx, d: DomainDraft): Promise<{ bag: FieldErrorBag; parsed: ParsedPair }> {
+export async function validatePagesDomain(
+  ctx: RequestCtx,
+  d: DomainDraft,
+): Promise<{ bag: FieldErrorBag; parsed: ParsedPair }> {
   const bag = new FieldErrorBag();
   for (const msg of hostnameErrors(d.domain)) bag.add('domain', msg);
-  const taken = await sqlRows(ctx.em, 'select 1 from pages_domains where lower(domain) = lower(?) and id <> ? limit 1', [d.domain, d.id ?? 0]);
+  const taken = await sqlRows(
+    ctx.em,
+    'select 1 from pages_domains where lower(domain) = lower(?) and id <> ? limit 1',
+    [d.domain, d.id ?? 0],
+  );
   if (taken.length) bag.add('domain', MSG.taken);
   const bundle = present(d.certificate) ? parseBundle(d.certificate) : null;
   const certs = bundle && 'certs' in bundle ? bundle.certs : null;
@@ -86,7 +101,9 @@ export async function validatePagesDomain(ctx: RequestCtx, d: DomainDraft): Prom
   if (d.domain.toLowerCase().endsWith(host.toLowerCase())) bag.add('domain', PAGES_MSG.restricted(host));
   const capped = keyTooLong || (bundle !== null && 'problem' in bundle && bundle.problem !== 'invalid');
   const leaf = certs?.[0] ?? null;
-  if (!capped && (present(d.certificate) || present(d.key)) && !(leaf && key && keyMatches(leaf, key))) bag.add('key', PAGES_MSG.mismatch);
-  if (!capped && present(d.certificate) && !(certs && chainVerifies(certs, ctx.clock.now()))) bag.add('certificate', PAGES_MSG.intermediates);
+  if (!capped && (present(d.certificate) || present(d.key)) && !(leaf && key && keyMatches(leaf, key)))
+    bag.add('key', PAGES_MSG.mismatch);
+  if (!capped && present(d.certificate) && !(certs && chainVerifies(certs, ctx.clock.now())))
+    bag.add('certificate', PAGES_MSG.intermediates);
   return { bag, parsed: { leaf, key } };
 }

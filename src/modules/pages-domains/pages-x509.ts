@@ -65,7 +65,8 @@ function extensionsOf(der: Buffer, wrapper: Tlv): CertExtension[] | null {
     const oid = oidText(der, parts[0]);
     const critical = parts.length === 3 ? parts[1] : null;
     const value = parts[parts.length - 1];
-    if (!oid || value.tag !== 0x04 || (critical && (critical.tag !== 0x01 || critical.end - critical.body !== 1))) return null;
+    if (!oid || value.tag !== 0x04 || (critical && (critical.tag !== 0x01 || critical.end - critical.body !== 1)))
+      return null;
     out.push({ oid, critical: critical !== null && der[critical.body] !== 0, value: contentOf(der, value) });
   }
   return out;
@@ -88,15 +89,34 @@ export function readCertificate(der: Buffer): CertFields | null {
     i += 1;
   }
   const [serial, alg, issuer, validity, subject, spki] = tbs.slice(i, i + 6);
-  if (!spki || serial.tag !== 0x02 || issuer.tag !== 0x30 || validity.tag !== 0x30 || subject.tag !== 0x30 || spki.tag !== 0x30) return null;
+  if (
+    !spki ||
+    serial.tag !== 0x02 ||
+    issuer.tag !== 0x30 ||
+    validity.tag !== 0x30 ||
+    subject.tag !== 0x30 ||
+    spki.tag !== 0x30
+  )
+    return null;
   const tbsSigAlg = algorithmId(der, alg);
   const spkiParts = childrenOf(der, spki);
   const spkiAlg = spkiParts?.length === 2 ? algorithmId(der, spkiParts[0]) : null;
   const publicKey = spkiParts?.length === 2 && spkiParts[1].tag === 0x03 ? bits(der, spkiParts[1]) : null;
   if (!tbsSigAlg || !spkiAlg || !publicKey) return null;
   const fields: CertFields = {
-    der, version, serial: contentOf(der, serial), tbsSigAlg, issuer, subject, spkiAlg, publicKey,
-    issuerUid: null, subjectUid: null, extensions: [], sigAlg, signature,
+    der,
+    version,
+    serial: contentOf(der, serial),
+    tbsSigAlg,
+    issuer,
+    subject,
+    spkiAlg,
+    publicKey,
+    issuerUid: null,
+    subjectUid: null,
+    extensions: [],
+    sigAlg,
+    signature,
   };
   for (const rest of tbs.slice(i + 6)) {
     if (rest.tag === 0x81 && !fields.issuerUid) fields.issuerUid = bits(der, rest);

@@ -34,7 +34,8 @@ export async function uncountForksUnder(em: EntityManager, namespaceIds: readonl
   );
   const bySource = new Map<number, number>();
   // Re-read under the lock: a fork unlinked meanwhile shows its source as null.
-  for (const f of forks) if (f.source !== null) bySource.set(Number(f.source), (bySource.get(Number(f.source)) ?? 0) + 1);
+  for (const f of forks)
+    if (f.source !== null) bySource.set(Number(f.source), (bySource.get(Number(f.source)) ?? 0) + 1);
   for (const [source, n] of [...bySource].sort((a, b) => a[0] - b[0])) {
     await sqlRows(em, 'update projects set forks_count = forks_count - ? where id = ?', [n, source]);
   }

@@ -15,16 +15,26 @@ import { Migration20261207090000ProjectsSearchTrgm } from './migrations/Migratio
 import { Migration20261210090000ProjectsForksCountRecount } from './migrations/Migration20261210090000_projects_forks_count_recount';
 
 export const projectsModule = defineModule({
-  name: 'projects', entities: [Project, ProjectGroupLink, ProjectStar], resolvers: [ProjectResolver, ProjectForkResolver, ProjectLinksResolver], routes: projectRoutes, loaders: projectLoaders,
+  name: 'projects',
+  entities: [Project, ProjectGroupLink, ProjectStar],
+  resolvers: [ProjectResolver, ProjectForkResolver, ProjectLinksResolver],
+  routes: projectRoutes,
+  loaders: projectLoaders,
   nodes: [
     nodeDef({ type: 'Project', gidClass: 'Project', load: projectService.visibleByIds }),
     nodeDef({ type: 'ProjectGroupLink', gidClass: 'ProjectGroupLink', load: projectService.visibleGroupLinks }),
   ],
   migrations: [
     { name: 'Migration20261203140000_projects_growth_indexes', class: Migration20261203140000ProjectsGrowthIndexes },
-    { name: 'Migration20261204090000_project_forks_and_settings', class: Migration20261204090000ProjectForksAndSettings },
+    {
+      name: 'Migration20261204090000_project_forks_and_settings',
+      class: Migration20261204090000ProjectForksAndSettings,
+    },
     { name: 'Migration20261207090000_projects_search_trgm', class: Migration20261207090000ProjectsSearchTrgm },
-    { name: 'Migration20261210090000_projects_forks_count_recount', class: Migration20261210090000ProjectsForksCountRecount },
+    {
+      name: 'Migration20261210090000_projects_forks_count_recount',
+      class: Migration20261210090000ProjectsForksCountRecount,
+    },
   ],
   // Added by the runners module's migration; sealed and read here (project-runners-token.ts).
   sealed: [{ table: 'projects', column: 'runners_token', rowKey: 'id', digestColumn: 'runners_token_digest' }],

@@ -27,7 +27,10 @@ export class ProjectUsersArgs extends PageArgs {
   @Field(() => ID, { description: 'The project: an id or a full path.' })
   id!: string;
 
-  @Field(() => String, { nullable: true, description: 'Name or username (words of 3 or more characters match substrings), or the exact e-mail.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Name or username (words of 3 or more characters match substrings), or the exact e-mail.',
+  })
   search?: string;
 }
 
@@ -35,45 +38,71 @@ export class ProjectUsersArgs extends PageArgs {
 export class ProjectForkResolver {
   @Query(() => ProjectPage, { description: 'The forks of a project that the caller may see.' })
   @Allow('anonymous')
-  async projectForks(@Args() args: ProjectForksArgs, @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo): Promise<Page<Project>> {
+  async projectForks(
+    @Args() args: ProjectForksArgs,
+    @Ctx() ctx: RequestCtx,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<Page<Project>> {
     const page = await projectForkService.forks(ctx, args.id, args);
     await preloadProjectRelations(ctx, page.nodes, info, ['nodes']);
     return page;
   }
 
-  @Query(() => UserPage, { description: 'The users with access to a project: members, members of its groups and of the groups it is shared with.' })
+  @Query(() => UserPage, {
+    description:
+      'The users with access to a project: members, members of its groups and of the groups it is shared with.',
+  })
   @Allow('anonymous')
   projectUsers(@Args() args: ProjectUsersArgs, @Ctx() ctx: RequestCtx): Promise<Page<User>> {
     return projectTeamService.users(ctx, args.id, args);
   }
 
-  @Mutation(() => ProjectType, { description: 'Forks a project into the caller\'s namespace or `namespace` (an id, path or name). No repository is copied.' })
+  @Mutation(() => ProjectType, {
+    description:
+      "Forks a project into the caller's namespace or `namespace` (an id, path or name). No repository is copied.",
+  })
   @Allow('user')
   forkProject(
     @Arg('id', () => ID) id: string,
-    @Arg('namespace', () => String, { nullable: true, description: 'Target namespace: an id, a path or a name.' }) namespace: string | null,
+    @Arg('namespace', () => String, { nullable: true, description: 'Target namespace: an id, a path or a name.' })
+    namespace: string | null,
     @Ctx() ctx: RequestCtx,
   ): Promise<Project> {
     return projectForkService.fork(ctx, id, namespace);
   }
 
   // Admin is checked in the service, after the parameters (GitLab 10.3's `authenticated_as_admin!` in the endpoint).
-  @Mutation(() => ProjectType, { description: 'Administrators only: marks a project as a fork of another (CONFLICT when it already is a fork).' })
+  @Mutation(() => ProjectType, {
+    description: 'Administrators only: marks a project as a fork of another (CONFLICT when it already is a fork).',
+  })
   @Allow('user')
-  linkProjectFork(@Arg('id', () => ID) id: string, @Arg('forkedFromId', () => ID) forkedFromId: string, @Ctx() ctx: RequestCtx): Promise<Project> {
+  linkProjectFork(
+    @Arg('id', () => ID) id: string,
+    @Arg('forkedFromId', () => ID) forkedFromId: string,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<Project> {
     return projectForkService.link(ctx, id, forkedFromId);
   }
 
-  @Mutation(() => Boolean, { description: 'Removes the fork relation (Owner or administrator); false when the project is no fork.' })
+  @Mutation(() => Boolean, {
+    description: 'Removes the fork relation (Owner or administrator); false when the project is no fork.',
+  })
   @Allow('user')
   @PayloadMutation({ field: 'changed' })
   unlinkProjectFork(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return projectForkService.unlink(ctx, id);
   }
 
-  @Mutation(() => ProjectType, { description: 'Administrators only: creates a project as another user (in their namespace by default, within their projects_limit).' })
+  @Mutation(() => ProjectType, {
+    description:
+      'Administrators only: creates a project as another user (in their namespace by default, within their projects_limit).',
+  })
   @Allow('user')
-  createProjectForUser(@Arg('userId', () => UserIdArg) userId: number, @Arg('input', () => CreateProjectInput) input: CreateProjectInput, @Ctx() ctx: RequestCtx): Promise<Project> {
+  createProjectForUser(
+    @Arg('userId', () => UserIdArg) userId: number,
+    @Arg('input', () => CreateProjectInput) input: CreateProjectInput,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<Project> {
     return projectForkService.createForUser(ctx, userId, input);
   }
 }

@@ -2,7 +2,13 @@ import { checkUnmodifiedSince } from '../../core/db/delete-claim';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
 import { sqlEntities, sqlRows } from '../../core/db/sql';
-import { ConflictError, ForbiddenError, LimitReachedError, NotFoundError, ValidationError } from '../../core/errors/domain-errors';
+import {
+  ConflictError,
+  ForbiddenError,
+  LimitReachedError,
+  NotFoundError,
+  ValidationError,
+} from '../../core/errors/domain-errors';
 import { UploadedFile } from '../../core/http/uploaded-file';
 import type { Page } from '../../core/pagination/page';
 import { policy } from '../access/policy';
@@ -25,7 +31,12 @@ import { projectService } from './project.service';
 /** GitLab's `Namespace.find_by_path_or_name` (path or name, case-insensitive), or an id when all digits. */
 async function findNamespace(ctx: RequestCtx, ref: string): Promise<Namespace | null> {
   if (/^\d+$/.test(ref)) return Number(ref) > 2147483647 ? null : ctx.em.findOne(Namespace, { id: Number(ref) });
-  const [ns] = await sqlEntities(ctx.em, Namespace, 'select n.* from namespaces n where lower(n.path) = lower(?) or lower(n.name) = lower(?) order by n.id limit 1', [ref, ref]);
+  const [ns] = await sqlEntities(
+    ctx.em,
+    Namespace,
+    'select n.* from namespaces n where lower(n.path) = lower(?) or lower(n.name) = lower(?) order by n.id limit 1',
+    [ref, ref],
+  );
   return ns ?? null;
 }
 
@@ -39,7 +50,8 @@ async function canCreateIn(ctx: RequestCtx, ns: Namespace): Promise<boolean> {
 /** ForkService#allowed_visibility_level: the source's level unless restricted, else the highest unrestricted one. */
 async function forkVisibility(ctx: RequestCtx, level: number): Promise<number> {
   if (!(await visibilityRestriction(ctx, level))) return level;
-  for (const l of [VISIBILITY_LEVEL.PUBLIC, VISIBILITY_LEVEL.INTERNAL]) if (!(await visibilityRestriction(ctx, l))) return l;
+  for (const l of [VISIBILITY_LEVEL.PUBLIC, VISIBILITY_LEVEL.INTERNAL])
+    if (!(await visibilityRestriction(ctx, l))) return l;
   return VISIBILITY_LEVEL.PRIVATE;
 }
 
@@ -54,7 +66,9 @@ function asConflict(e: unknown): never {
 async function avatarOf(ctx: RequestCtx, source: Project): Promise<UploadedFile | undefined> {
   if (!source.avatar) return undefined;
   const [row] = await sqlRows<{ filename: string; content_type: string; data: Buffer }>(
-    ctx.em, 'select filename, content_type, data from avatars where project_id = ?', [source.id],
+    ctx.em,
+    'select filename, content_type, data from avatars where project_id = ?',
+    [source.id],
   );
   return row ? new UploadedFile(row.filename, row.content_type, row.data) : undefined;
 }
@@ -71,16 +85,27 @@ async function fork(ctx: RequestCtx, idOrPath: string, namespaceRef?: string | n
   }
   // :fork_project: Reporter or above, or a project public (internal: for non-external users) to the caller.
   const level = await projectService.accessLevel(ctx, source);
-  const open = source.visibilityLevel === VISIBILITY_LEVEL.PUBLIC || (source.visibilityLevel === VISIBILITY_LEVEL.INTERNAL && !user.external);
-  if (!policy.canForkProject(user, level, open)) throw new ConflictError('forked_from_project_id is forbidden', { forked_from_project_id: ['is forbidden'] });
+  const open =
+    source.visibilityLevel === VISIBILITY_LEVEL.PUBLIC ||
+    (source.visibilityLevel === VISIBILITY_LEVEL.INTERNAL && !user.external);
+  if (!policy.canForkProject(user, level, open))
+    throw new ConflictError('forked_from_project_id is forbidden', { forked_from_project_id: ['is forbidden'] });
   const visibility = await forkVisibility(ctx, source.visibilityLevel);
   if (visibility > source.visibilityLevel) {
     const name = toVisibility(visibility).toLowerCase();
-    throw new ConflictError(`visibility_level ${name}`, { visibility_level: [`${name} is not allowed since the fork source project has lower visibility.`] });
+    throw new ConflictError(`visibility_level ${name}`, {
+      visibility_level: [`${name} is not allowed since the fork source project has lower visibility.`],
+    });
   }
   const input: CreateProjectInput = {
-    name: source.name, path: source.path, description: source.description, visibility: toVisibility(visibility),
-    sharedRunnersEnabled: source.sharedRunnersEnabled, jobsEnabled: source.jobsEnabled, namespaceId, avatar: await avatarOf(ctx, source),
+    name: source.name,
+    path: source.path,
+    description: source.description,
+    visibility: toVisibility(visibility),
+    sharedRunnersEnabled: source.sharedRunnersEnabled,
+    jobsEnabled: source.jobsEnabled,
+    namespaceId,
+    avatar: await avatarOf(ctx, source),
   };
   return projectService.create(ctx, input, { forkOf: source }).catch(asConflict);
 }
@@ -91,7 +116,11 @@ async function link(ctx: RequestCtx, idOrPath: string, forkedFromId: string): Pr
   const source = await projectService.findVisible(ctx, forkedFromId);
   const project = await projectService.findVisible(ctx, idOrPath);
   const linked = await ctx.em.transactional(async (em) => {
-    const rows = await sqlRows(em, 'update projects set forked_from_project_id = ? where id = ? and forked_from_project_id is null returning id', [source.id, project.id]);
+    const rows = await sqlRows(
+      em,
+      'update projects set forked_from_project_id = ? where id = ? and forked_from_project_id is null returning id',
+      [source.id, project.id],
+    );
     if (rows.length > 0) await countForkChange(em, source.id, 1);
     return rows.length > 0;
   });
@@ -107,7 +136,11 @@ async function unlink(ctx: RequestCtx, idOrPath: string): Promise<boolean> {
   return ctx.em.transactional(async (em) => {
     // The link read under the row's lock: of two parallel unlinks the second waits, then finds none (304).
     // GitLab's destroy_conditionally!(user_project): If-Unmodified-Since against the project, before the 304.
-    const [row] = await sqlRows<{ source: number | null; updated_at: Date }>(em, 'select forked_from_project_id as source, updated_at from projects where id = ? for update', [project.id]);
+    const [row] = await sqlRows<{ source: number | null; updated_at: Date }>(
+      em,
+      'select forked_from_project_id as source, updated_at from projects where id = ? for update',
+      [project.id],
+    );
     if (!row) throw new NotFoundError('Project');
     checkUnmodifiedSince(ctx, new Date(row.updated_at));
     if (row.source === null) return false;

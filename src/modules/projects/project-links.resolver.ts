@@ -14,13 +14,19 @@ import { ProjectType } from './project.type';
  */
 @Resolver(() => ProjectType)
 export class ProjectLinksResolver {
-  @FieldResolver(() => GroupType, { nullable: true, description: 'The group the project belongs to, when the caller may see it; null for a personal project.' })
+  @FieldResolver(() => GroupType, {
+    nullable: true,
+    description: 'The group the project belongs to, when the caller may see it; null for a personal project.',
+  })
   @Reads('namespaceId')
   group(@Root() p: Project, @Ctx() ctx: RequestCtx): Namespace | null | Promise<Namespace | null> {
     return ctx.loaders.visibleGroup.peek(p.namespaceId) ?? ctx.loaders.visibleGroup.load(p.namespaceId);
   }
 
-  @FieldResolver(() => UserType, { nullable: true, description: 'The user who created the project (null when unknown or deleted).' })
+  @FieldResolver(() => UserType, {
+    nullable: true,
+    description: 'The user who created the project (null when unknown or deleted).',
+  })
   @Reads('creatorId')
   creator(@Root() p: Project, @Ctx() ctx: RequestCtx): User | null | Promise<User | null> {
     if (p.creatorId === null || p.creatorId === undefined) return null;

@@ -4,12 +4,21 @@ import { selectedFields } from '../../core/graphql/selection';
 import type { Project } from './project.entity';
 
 /** Project fields computed from the project's namespace (project.resolver.ts). */
-const NAMESPACE_FIELDS = ['namespace', 'nameWithNamespace', 'pathWithNamespace', 'webUrl', 'httpUrlToRepo', 'sshUrlToRepo', 'lfsEnabled'];
+const NAMESPACE_FIELDS = [
+  'namespace',
+  'nameWithNamespace',
+  'pathWithNamespace',
+  'webUrl',
+  'httpUrlToRepo',
+  'sshUrlToRepo',
+  'lfsEnabled',
+];
 
 /** Fork sources (visible ones) and then their namespaces, which their BasicProjectDetails name. */
 async function preloadForkSources(ctx: RequestCtx, projects: readonly Project[]): Promise<void> {
   const ids: number[] = [];
-  for (const p of projects) if (p.forkedFromProjectId !== null && p.forkedFromProjectId !== undefined) ids.push(p.forkedFromProjectId);
+  for (const p of projects)
+    if (p.forkedFromProjectId !== null && p.forkedFromProjectId !== undefined) ids.push(p.forkedFromProjectId);
   if (ids.length === 0) return;
   await ctx.loaders.visibleProject.preload(ids);
   const namespaceIds: number[] = [];
@@ -64,7 +73,12 @@ function loadedProjects(results: PromiseSettledResult<Project[]>[]): Project[] {
  * before the list is returned, so each row's fields resolve without a promise. The same
  * statements the rows' fields would batch lazily; nothing the selection does not ask for.
  */
-export async function preloadProjectRelations(ctx: RequestCtx, projects: readonly Project[], info: GraphQLResolveInfo, path: readonly string[] = []): Promise<void> {
+export async function preloadProjectRelations(
+  ctx: RequestCtx,
+  projects: readonly Project[],
+  info: GraphQLResolveInfo,
+  path: readonly string[] = [],
+): Promise<void> {
   await preload(ctx, projects, wantedOf(info, path));
 }
 
@@ -81,7 +95,11 @@ const passes = new WeakMap<RequestCtx, Pass>();
  * joins one preload, which waits for all of them and then runs one namespace batch and one share
  * batch for all their projects (the detail form would otherwise run each twice).
  */
-export function withPreloadedRelations(ctx: RequestCtx, list: Promise<Project[]>, info: GraphQLResolveInfo): Promise<Project[]> {
+export function withPreloadedRelations(
+  ctx: RequestCtx,
+  list: Promise<Project[]>,
+  info: GraphQLResolveInfo,
+): Promise<Project[]> {
   let pass = passes.get(ctx);
   if (!pass) {
     const current: Pass = { lists: [], wanted: new Set() };

@@ -7,6 +7,9 @@ import { anyColumnContains } from '../../core/db/sql';
  */
 export function projectSearch(alias: string, term: string): { sql: string; params: string[] } {
   const col = (c: string) => `${alias}.${c}`;
-  return anyColumnContains(`(${col('name')} || ' ' || ${col('path')} || ' ' || ${col('description')})`, [col('name'), col('path'), col('description')], term);
+  return anyColumnContains(
+    `(${col('name')} || ' ' || ${col('path')} || ' ' || ${col('description')})`,
+    [col('name'), col('path'), col('description')],
+    term,
+  );
 }
-

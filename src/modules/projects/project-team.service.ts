@@ -65,7 +65,16 @@ async function users(ctx: RequestCtx, idOrPath: string, args: ProjectUsersArgs):
     orderBy = 'u.search_rank asc, u.name';
     searchFilter(args.search, where, params);
   }
-  const query: ListQuery<User> = { select: 'u.*', from, where, params, orderBy, dir: 'asc', id: 'u.id', map: (r) => lightEntity(ctx.em, User, r) };
+  const query: ListQuery<User> = {
+    select: 'u.*',
+    from,
+    where,
+    params,
+    orderBy,
+    dir: 'asc',
+    id: 'u.id',
+    map: (r) => lightEntity(ctx.em, User, r),
+  };
   return offsetPage(ctx.em, query, args);
 }
 

@@ -15,7 +15,14 @@ export enum ProjectOrderBy {
   LAST_ACTIVITY_AT = 'LAST_ACTIVITY_AT',
 }
 registerEnumType(ProjectOrderBy, { name: 'ProjectOrderBy' });
-export const PROJECT_ORDER_REST_VALUES = ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at'] as const;
+export const PROJECT_ORDER_REST_VALUES = [
+  'id',
+  'name',
+  'path',
+  'created_at',
+  'updated_at',
+  'last_activity_at',
+] as const;
 
 /** Filters shared by GET /projects and GET /groups/:id/projects (spec 4.12). */
 @ArgsType()
@@ -87,13 +94,18 @@ export class ProjectAttributesInput {
   @Field(() => Boolean, { nullable: true }) publicJobs?: boolean;
   @Field(() => Boolean, { nullable: true }) requestAccessEnabled?: boolean;
   @Field(() => [String], { nullable: true }) tagList?: string[];
-  @Field(() => String, { nullable: true, description: 'Path of the CI configuration file (stored; no CI runs here).' }) ciConfigPath?: string;
+  @Field(() => String, { nullable: true, description: 'Path of the CI configuration file (stored; no CI runs here).' })
+  ciConfigPath?: string;
   @Field(() => Boolean, { nullable: true }) resolveOutdatedDiffDiscussions?: boolean;
   @Field(() => Boolean, { nullable: true }) lfsEnabled?: boolean;
   @Field(() => Boolean, { nullable: true }) onlyAllowMergeIfPipelineSucceeds?: boolean;
   @Field(() => Boolean, { nullable: true }) onlyAllowMergeIfAllDiscussionsAreResolved?: boolean;
   @Field(() => Boolean, { nullable: true }) printingMergeRequestLinkEnabled?: boolean;
-  @Field(() => UploadScalar, { nullable: true, description: 'Avatar image: png, jpg, jpeg, gif, bmp, tiff or ico, at most 200 KB.' }) avatar?: UploadedFile;
+  @Field(() => UploadScalar, {
+    nullable: true,
+    description: 'Avatar image: png, jpg, jpeg, gif, bmp, tiff or ico, at most 200 KB.',
+  })
+  avatar?: UploadedFile;
 }
 
 @InputType('CreateProjectInput')

@@ -23,7 +23,14 @@ export const PROJECT_SHARES_MAX = 100;
 
 /** shared_with_groups of many projects in one query: only groups the caller may read (GET /groups/:id would not be 404). */
 export async function loadProjectShares(ctx: RequestCtx, ids: readonly number[]): Promise<ProjectShareView[][]> {
-  const rows = await sqlRows<{ project_id: number; group_id: number; name: string; full_path: string; group_access: number; expires_at: string | null }>(
+  const rows = await sqlRows<{
+    project_id: number;
+    group_id: number;
+    name: string;
+    full_path: string;
+    group_access: number;
+    expires_at: string | null;
+  }>(
     ctx.em,
     `select k.id as project_id, s.* from unnest(${intArray(ids)}) k(id) cross join lateral (
        select l.group_id, g.name, g.full_path, l.group_access, to_char(l.expires_at, 'YYYY-MM-DD') as expires_at
@@ -33,7 +40,13 @@ export async function loadProjectShares(ctx: RequestCtx, ids: readonly number[])
   const byProject = new Map<number, ProjectShareView[]>();
   for (const r of rows) {
     const list = byProject.get(r.project_id) ?? [];
-    list.push({ groupId: r.group_id, groupName: r.name, groupFullPath: r.full_path, groupAccessLevel: r.group_access, expiresAt: r.expires_at });
+    list.push({
+      groupId: r.group_id,
+      groupName: r.name,
+      groupFullPath: r.full_path,
+      groupAccessLevel: r.group_access,
+      expiresAt: r.expires_at,
+    });
     byProject.set(r.project_id, list);
   }
   return ids.map((id) => byProject.get(id) ?? []);
@@ -52,7 +65,10 @@ async function loadNamespaceOwners(ctx: RequestCtx, namespaceIds: readonly numbe
 
 /** Fork sources and linked projects by id, only those the caller may see (else null). One query per batch. */
 async function loadVisibleProjects(ctx: RequestCtx, ids: readonly number[]): Promise<(Project | null)[]> {
-  const rows = await sqlRows<Record<string, unknown>>(ctx.em, `select p.* from projects p where p.id = any(${intArray(ids)}) and ${await projectVisibility(ctx, 'p')}`);
+  const rows = await sqlRows<Record<string, unknown>>(
+    ctx.em,
+    `select p.* from projects p where p.id = any(${intArray(ids)}) and ${await projectVisibility(ctx, 'p')}`,
+  );
   const byId = new Map(rows.map((r) => [Number(r.id), lightEntity(ctx.em, Project, r)]));
   return ids.map((id) => byId.get(id) ?? null);
 }
@@ -68,7 +84,8 @@ export interface ProjectPermissionsView {
 
 /** GitLab's NotificationSetting level `global` (3): what a membership shows while no setting is stored (none is, here). */
 const NOTIFICATION_GLOBAL = 3;
-const access = (level: number | null): MemberAccessView | null => (level == null ? null : { accessLevel: Number(level), notificationLevel: NOTIFICATION_GLOBAL });
+const access = (level: number | null): MemberAccessView | null =>
+  level == null ? null : { accessLevel: Number(level), notificationLevel: NOTIFICATION_GLOBAL };
 
 /**
  * GitLab 10.3's ProjectWithAccess `permissions` of many projects in one query: the caller's own

@@ -58,7 +58,10 @@ export const ProjectLinksWire = shape('ProjectLinks', {
 });
 
 /** ProjectWithAccess `permissions.*_access` (GitLab 10.3's MemberAccess). */
-export const MemberAccessWire = shape('MemberAccess', { access_level: int(), notification_level: int({ nullable: true }) });
+export const MemberAccessWire = shape('MemberAccess', {
+  access_level: int(),
+  notification_level: int({ nullable: true }),
+});
 export const ProjectPermissionsWire = shape('ProjectPermissions', {
   project_access: obj(MemberAccessWire, { nullable: true }),
   group_access: obj(MemberAccessWire, { nullable: true }),
@@ -111,7 +114,10 @@ const FULL_FIELDS = {
 export const ProjectWire = shape('Project', FULL_FIELDS);
 
 /** GitLab 10.3's ProjectWithAccess: GET /projects, /projects/:id and the other project lists for signed-in callers. */
-export const ProjectWithAccessWire = shape('ProjectWithAccess', { ...FULL_FIELDS, permissions: obj(ProjectPermissionsWire) });
+export const ProjectWithAccessWire = shape('ProjectWithAccess', {
+  ...FULL_FIELDS,
+  permissions: obj(ProjectPermissionsWire),
+});
 
 /** Projects inside the PUT /groups/:id response carry `public` too (spec 2.4). */
 export const ProjectWithPublicWire = shape('ProjectWithPublic', { ...FULL_FIELDS, public: bool() });

@@ -17,7 +17,16 @@ import { CreateProjectInput, ProjectsArgs, ShareProjectInput, UpdateProjectInput
 import { PROJECT_SHARES_MAX, type ProjectPermissionsView, type ProjectShareView } from './project.loaders';
 import { projectService } from './project.service';
 import { projectRunnersToken } from './project-runners-token';
-import { ProjectGroupLinkType, ProjectLinksType, ProjectPage, ProjectPermissionsType, ProjectStatisticsType, ProjectType, SharedWithGroupType, StarProjectPayload } from './project.type';
+import {
+  ProjectGroupLinkType,
+  ProjectLinksType,
+  ProjectPage,
+  ProjectPermissionsType,
+  ProjectStatisticsType,
+  ProjectType,
+  SharedWithGroupType,
+  StarProjectPayload,
+} from './project.type';
 import { UserType } from '../users/user.type';
 import type { User } from '../users/user.entity';
 import type { Page } from '../../core/pagination/page';
@@ -58,17 +67,28 @@ const fullPathOf = (ns: Namespace, p: Project) => `${ns.fullPath}/${p.path}`;
 export class ProjectResolver {
   @Query(() => ProjectPage, { description: 'Projects visible to the caller.' })
   @Allow('anonymous')
-  async projects(@Args() args: ProjectsArgs, @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo): Promise<Page<Project>> {
+  async projects(
+    @Args() args: ProjectsArgs,
+    @Ctx() ctx: RequestCtx,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<Page<Project>> {
     const page = await projectService.list(ctx, args);
     await preloadProjectRelations(ctx, page.nodes, info, ['nodes']);
     return page;
   }
 
-  @Query(() => ProjectType, { description: 'A project by `fullPath` or by `id` (global id, database id or full path); null with NOT_FOUND when not visible.' })
+  @Query(() => ProjectType, {
+    description:
+      'A project by `fullPath` or by `id` (global id, database id or full path); null with NOT_FOUND when not visible.',
+  })
   @Allow('anonymous')
   project(
     @Arg('id', () => ID, { nullable: true }) id: string | null,
-    @Arg('fullPath', () => ID, { nullable: true, description: 'The full path (`acme/platform/api`), as GitLab\'s `project(fullPath)`.' }) fullPath: string | null,
+    @Arg('fullPath', () => ID, {
+      nullable: true,
+      description: "The full path (`acme/platform/api`), as GitLab's `project(fullPath)`.",
+    })
+    fullPath: string | null,
     @Ctx() ctx: RequestCtx,
   ): Promise<Project> {
     return projectService.findVisible(ctx, idOrFullPath(id, fullPath, ['Project']));
@@ -76,13 +96,20 @@ export class ProjectResolver {
 
   @Mutation(() => ProjectType)
   @Allow('user')
-  createProject(@Arg('input', () => CreateProjectInput) input: CreateProjectInput, @Ctx() ctx: RequestCtx): Promise<Project> {
+  createProject(
+    @Arg('input', () => CreateProjectInput) input: CreateProjectInput,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<Project> {
     return projectService.create(ctx, input);
   }
 
   @Mutation(() => ProjectType)
   @Allow('user')
-  updateProject(@Arg('id', () => ID) id: string, @Arg('input', () => UpdateProjectInput) input: UpdateProjectInput, @Ctx() ctx: RequestCtx): Promise<Project> {
+  updateProject(
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => UpdateProjectInput) input: UpdateProjectInput,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<Project> {
     return projectService.update(ctx, id, input);
   }
 
@@ -107,33 +134,57 @@ export class ProjectResolver {
   @Mutation(() => StarProjectPayload)
   @Allow('user')
   @PayloadMutation({ field: 'star' })
-  starProject(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestCtx): Promise<{ project: Project; changed: boolean }> {
+  starProject(
+    @Arg('id', () => ID) id: string,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<{ project: Project; changed: boolean }> {
     return projectService.star(ctx, id);
   }
 
-  @Mutation(() => StarProjectPayload, { description: 'Removes the caller\'s star (changed false when it was not starred).' })
+  @Mutation(() => StarProjectPayload, {
+    description: "Removes the caller's star (changed false when it was not starred).",
+  })
   @Allow('user')
   @PayloadMutation({ field: 'star' })
-  unstarProject(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestCtx): Promise<{ project: Project; changed: boolean }> {
+  unstarProject(
+    @Arg('id', () => ID) id: string,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<{ project: Project; changed: boolean }> {
     return projectService.unstar(ctx, id);
   }
 
   @Mutation(() => ProjectGroupLinkType)
   @Allow('user')
-  shareProject(@Arg('id', () => ID) id: string, @Arg('input', () => ShareProjectInput) input: ShareProjectInput, @Ctx() ctx: RequestCtx): Promise<ProjectGroupLink> {
+  shareProject(
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => ShareProjectInput) input: ShareProjectInput,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<ProjectGroupLink> {
     return projectService.share(ctx, id, input);
   }
 
   @Mutation(() => Boolean)
   @Allow('user')
-  unshareProject(@Arg('id', () => ID) id: string, @Arg('groupId', () => GroupIdArg) groupId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+  unshareProject(
+    @Arg('id', () => ID) id: string,
+    @Arg('groupId', () => GroupIdArg) groupId: number,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<boolean> {
     return projectService.unshare(ctx, id, groupId);
   }
 
-  @FieldResolver(() => ProjectStatisticsType, { description: 'Storage statistics (REST: `statistics=true`, as GitLab 10.3: for whoever may see the project).' })
+  @FieldResolver(() => ProjectStatisticsType, {
+    description: 'Storage statistics (REST: `statistics=true`, as GitLab 10.3: for whoever may see the project).',
+  })
   @Reads('storageSize', 'repositorySize', 'lfsObjectsSize', 'jobArtifactsSize')
   statistics(@Root() p: Project): ProjectStatisticsType {
-    return { commitCount: 0, storageSize: Number(p.storageSize), repositorySize: Number(p.repositorySize), lfsObjectsSize: Number(p.lfsObjectsSize), jobArtifactsSize: Number(p.jobArtifactsSize) };
+    return {
+      commitCount: 0,
+      storageSize: Number(p.storageSize),
+      repositorySize: Number(p.repositorySize),
+      lfsObjectsSize: Number(p.lfsObjectsSize),
+      jobArtifactsSize: Number(p.jobArtifactsSize),
+    };
   }
 
   @FieldResolver(() => Visibility)
@@ -160,7 +211,10 @@ export class ProjectResolver {
     return withNamespace(ctx, p, (ns) => fullPathOf(ns, p));
   }
 
-  @FieldResolver(() => String, { nullable: true, description: 'Absolute URL of the uploaded avatar image; null without one.' })
+  @FieldResolver(() => String, {
+    nullable: true,
+    description: 'Absolute URL of the uploaded avatar image; null without one.',
+  })
   @Reads('id', 'avatar')
   avatarUrl(@Root() p: Project, @Ctx() ctx: RequestCtx): string | null {
     return avatarUrl(ctx.externalUrl, 'project', p.id, p.avatar);
@@ -184,10 +238,17 @@ export class ProjectResolver {
     return withNamespace(ctx, p, (ns) => `git@${host(ctx)}:${fullPathOf(ns, p)}.git`);
   }
 
-  @FieldResolver(() => [SharedWithGroupType], { description: `The groups the project is shared with, the first ${PROJECT_SHARES_MAX} shares.` })
+  @FieldResolver(() => [SharedWithGroupType], {
+    description: `The groups the project is shared with, the first ${PROJECT_SHARES_MAX} shares.`,
+  })
   @Reads('id')
   @MaxItems(PROJECT_SHARES_MAX)
-  sharedWithGroups(@Root() p: Project, @Ctx() ctx: RequestCtx, @Arg('limit', () => Int, { nullable: true, description: limitDescription(PROJECT_SHARES_MAX) }) limit: number | undefined): ProjectShareView[] | Promise<ProjectShareView[]> {
+  sharedWithGroups(
+    @Root() p: Project,
+    @Ctx() ctx: RequestCtx,
+    @Arg('limit', () => Int, { nullable: true, description: limitDescription(PROJECT_SHARES_MAX) })
+    limit: number | undefined,
+  ): ProjectShareView[] | Promise<ProjectShareView[]> {
     // Loaded up to the bound (one batch for every project of the page), served up to `limit`.
     const served = servedLimit(limit, PROJECT_SHARES_MAX);
     const shares = ctx.loaders.projectShares.peek(p.id) ?? ctx.loaders.projectShares.load(p.id);
@@ -209,8 +270,13 @@ export class ProjectResolver {
     // GitLab 10.3 (Entities::Project `_links`): plain URLs by id, issues and merge requests only when enabled.
     const base = `${ctx.externalUrl}/api/v4/projects/${p.id}`;
     return {
-      self: base, issues: p.issuesEnabled ? `${base}/issues` : null, mergeRequests: p.mergeRequestsEnabled ? `${base}/merge_requests` : null,
-      repoBranches: `${base}/repository/branches`, labels: `${base}/labels`, events: `${base}/events`, members: `${base}/members`,
+      self: base,
+      issues: p.issuesEnabled ? `${base}/issues` : null,
+      mergeRequests: p.mergeRequestsEnabled ? `${base}/merge_requests` : null,
+      repoBranches: `${base}/repository/branches`,
+      labels: `${base}/labels`,
+      events: `${base}/events`,
+      members: `${base}/members`,
     };
   }
 
@@ -221,12 +287,12 @@ export class ProjectResolver {
     return hit !== undefined ? hit : ctx.loaders.namespaceOwner.load(p.namespaceId);
   }
 
-  @FieldResolver(() => Boolean, { description: 'Git LFS: the project\'s setting, else its group\'s, else on.' })
+  @FieldResolver(() => Boolean, { description: "Git LFS: the project's setting, else its group's, else on." })
   @Reads('lfsEnabled', 'namespaceId')
   lfsEnabled(@Root() p: Project, @Ctx() ctx: RequestCtx): boolean | Promise<boolean> {
     // GitLab 10.3's Project#lfs_enabled? (LFS is on for the instance): a personal namespace's is on.
     if (p.lfsEnabled !== null && p.lfsEnabled !== undefined) return p.lfsEnabled;
-    return withNamespace(ctx, p, (ns) => (ns.kind === 'group' ? ns.lfsEnabled ?? true : true));
+    return withNamespace(ctx, p, (ns) => (ns.kind === 'group' ? (ns.lfsEnabled ?? true) : true));
   }
 
   @FieldResolver(() => String, { description: 'Always "none": nothing is imported here.' })
@@ -241,7 +307,10 @@ export class ProjectResolver {
     return null;
   }
 
-  @FieldResolver(() => ProjectType, { nullable: true, description: 'The project this one is a fork of, when the caller may see it.' })
+  @FieldResolver(() => ProjectType, {
+    nullable: true,
+    description: 'The project this one is a fork of, when the caller may see it.',
+  })
   @Reads('forkedFromProjectId')
   forkedFromProject(@Root() p: Project, @Ctx() ctx: RequestCtx): Project | null | Promise<Project | null> {
     const id = p.forkedFromProjectId;
@@ -250,9 +319,15 @@ export class ProjectResolver {
     return hit !== undefined ? hit : ctx.loaders.visibleProject.load(id);
   }
 
-  @FieldResolver(() => ProjectPermissionsType, { nullable: true, description: 'The caller\'s own membership of the project and of its group; null for anonymous callers.' })
+  @FieldResolver(() => ProjectPermissionsType, {
+    nullable: true,
+    description: "The caller's own membership of the project and of its group; null for anonymous callers.",
+  })
   @Reads('id')
-  permissions(@Root() p: Project, @Ctx() ctx: RequestCtx): ProjectPermissionsView | null | Promise<ProjectPermissionsView> {
+  permissions(
+    @Root() p: Project,
+    @Ctx() ctx: RequestCtx,
+  ): ProjectPermissionsView | null | Promise<ProjectPermissionsView> {
     if (!ctx.user) return null;
     return ctx.loaders.projectPermissions.peek(p.id) ?? ctx.loaders.projectPermissions.load(p.id);
   }

@@ -15,25 +15,48 @@ const STATISTICS_PARAM: Record<string, ParamException> = { statistics: PROJECT_F
 /** `project(id, fullPath)`: REST's `:id` is the id or path; GraphQL's `fullPath` is no REST parameter. */
 const BY_ID: Record<string, ParamException> = { id: { required: true }, full_path: { omit: true } };
 
-export const projectShapeFor = (vars: Record<string, unknown>) => (vars.simple === true ? ProjectSimpleWire : ProjectWire);
+export const projectShapeFor = (vars: Record<string, unknown>) =>
+  vars.simple === true ? ProjectSimpleWire : ProjectWire;
 /** GitLab 10.3's present_projects: `simple` → BasicProjectDetails, a signed-in caller → ProjectWithAccess (with `permissions`). */
-export const projectListShapeFor = (vars: Record<string, unknown>, ctx: RequestCtx) => (vars.simple === true ? ProjectSimpleWire : ctx.user ? ProjectWithAccessWire : ProjectWire);
+export const projectListShapeFor = (vars: Record<string, unknown>, ctx: RequestCtx) =>
+  vars.simple === true ? ProjectSimpleWire : ctx.user ? ProjectWithAccessWire : ProjectWire;
 export const PROJECT_LIST_SHAPES = [ProjectWire, ProjectWithAccessWire, ProjectSimpleWire];
-const projectWithAccessFor = (_vars: Record<string, unknown>, ctx: RequestCtx) => (ctx.user ? ProjectWithAccessWire : ProjectWire);
+const projectWithAccessFor = (_vars: Record<string, unknown>, ctx: RequestCtx) =>
+  ctx.user ? ProjectWithAccessWire : ProjectWire;
 
 /** 10.3's name of public_jobs on POST/PUT /projects (`expose :public_builds, as: :public_jobs`). */
 const WRITE_PARAMS: Record<string, ParamException> = { public_builds: { aliasOf: 'public_jobs' } };
 
 /** GitLab's keyset rel="next" for projects: `id_after` (sort asc) or `id_before` (desc) the page's last id. */
-const idAfterOrBefore = (next: Cursor, p: Record<string, unknown>): Record<string, string> =>
-  ({ [(p.sort ?? PROJECT_DEFAULT_SORT) === SortDirection.ASC ? 'id_after' : 'id_before']: String(next.id) });
+const idAfterOrBefore = (next: Cursor, p: Record<string, unknown>): Record<string, string> => ({
+  [(p.sort ?? PROJECT_DEFAULT_SORT) === SortDirection.ASC ? 'id_after' : 'id_before']: String(next.id),
+});
 
 /** GitLab 10.3's `update_params_at_least_one_of`, then this service's names (public_jobs, avatar): a PUT must send one. */
 const UPDATE_AT_LEAST_ONE_OF = [
-  'jobs_enabled', 'resolve_outdated_diff_discussions', 'ci_config_path', 'container_registry_enabled', 'default_branch', 'description', 'issues_enabled',
-  'lfs_enabled', 'merge_requests_enabled', 'name', 'only_allow_merge_if_all_discussions_are_resolved', 'only_allow_merge_if_pipeline_succeeds', 'path',
-  'printing_merge_request_link_enabled', 'public_builds', 'request_access_enabled', 'shared_runners_enabled', 'snippets_enabled', 'tag_list',
-  'visibility', 'wiki_enabled', 'public_jobs', 'avatar',
+  'jobs_enabled',
+  'resolve_outdated_diff_discussions',
+  'ci_config_path',
+  'container_registry_enabled',
+  'default_branch',
+  'description',
+  'issues_enabled',
+  'lfs_enabled',
+  'merge_requests_enabled',
+  'name',
+  'only_allow_merge_if_all_discussions_are_resolved',
+  'only_allow_merge_if_pipeline_succeeds',
+  'path',
+  'printing_merge_request_link_enabled',
+  'public_builds',
+  'request_access_enabled',
+  'shared_runners_enabled',
+  'snippets_enabled',
+  'tag_list',
+  'visibility',
+  'wiki_enabled',
+  'public_jobs',
+  'avatar',
 ];
 
 // spec 4.12: a share's expiry is a calendar date (400 "expires_at is invalid" before any lookup).
@@ -42,61 +65,165 @@ const tag = 'projects';
 
 export const projectRoutes = defineRoutes([
   {
-    method: 'GET', path: '/projects', field: 'Query.projects', params: PROJECT_FILTER_PARAMS, paginated: true, keysetNext: idAfterOrBefore,
-    shape: projectListShapeFor, shapes: PROJECT_LIST_SHAPES, summary: 'List projects visible to the caller', tag,
+    method: 'GET',
+    path: '/projects',
+    field: 'Query.projects',
+    params: PROJECT_FILTER_PARAMS,
+    paginated: true,
+    keysetNext: idAfterOrBefore,
+    shape: projectListShapeFor,
+    shapes: PROJECT_LIST_SHAPES,
+    summary: 'List projects visible to the caller',
+    tag,
   },
   {
-    method: 'GET', path: '/projects/:id', field: 'Query.project', params: { ...STATISTICS_PARAM, ...BY_ID }, shape: projectWithAccessFor, shapes: [ProjectWire, ProjectWithAccessWire],
-    summary: 'Get a project', tag,
+    method: 'GET',
+    path: '/projects/:id',
+    field: 'Query.project',
+    params: { ...STATISTICS_PARAM, ...BY_ID },
+    shape: projectWithAccessFor,
+    shapes: [ProjectWire, ProjectWithAccessWire],
+    summary: 'Get a project',
+    tag,
   },
   {
-    method: 'POST', path: '/projects', field: 'Mutation.createProject', params: WRITE_PARAMS,
-    rules: [{ atLeastOneOf: ['name', 'path'] }], files: ['avatar'], shape: ProjectWire, summary: 'Create a project', tag,
+    method: 'POST',
+    path: '/projects',
+    field: 'Mutation.createProject',
+    params: WRITE_PARAMS,
+    rules: [{ atLeastOneOf: ['name', 'path'] }],
+    files: ['avatar'],
+    shape: ProjectWire,
+    summary: 'Create a project',
+    tag,
   },
   {
     // GitLab 10.3: admin only (checked after the parameters), `name` required, the project created as that user.
-    method: 'POST', path: '/projects/user/:user_id', field: 'Mutation.createProjectForUser',
-    params: { name: { required: true }, user_id: { notFound: 'User' }, ...WRITE_PARAMS }, files: ['avatar'], shape: ProjectWire,
-    summary: 'Create a project for a user (admin)', tag,
+    method: 'POST',
+    path: '/projects/user/:user_id',
+    field: 'Mutation.createProjectForUser',
+    params: { name: { required: true }, user_id: { notFound: 'User' }, ...WRITE_PARAMS },
+    files: ['avatar'],
+    shape: ProjectWire,
+    summary: 'Create a project for a user (admin)',
+    tag,
   },
   {
-    method: 'PUT', path: '/projects/:id', field: 'Mutation.updateProject', params: WRITE_PARAMS, files: ['avatar'], shape: ProjectWire,
+    method: 'PUT',
+    path: '/projects/:id',
+    field: 'Mutation.updateProject',
+    params: WRITE_PARAMS,
+    files: ['avatar'],
+    shape: ProjectWire,
     rules: [{ atLeastOneOf: UPDATE_AT_LEAST_ONE_OF }],
-    summary: 'Update a project', tag,
-  },
-  { method: 'POST', path: '/projects/:id/fork', field: 'Mutation.forkProject', shape: ProjectWire, summary: 'Fork a project (no repository is copied)', tag },
-  {
-    method: 'GET', path: '/projects/:id/forks', field: 'Query.projectForks', params: PROJECT_FILTER_PARAMS, paginated: true,
-    shape: projectListShapeFor, shapes: PROJECT_LIST_SHAPES, summary: 'List the forks of a project', tag,
+    summary: 'Update a project',
+    tag,
   },
   {
-    method: 'POST', path: '/projects/:id/fork/:forked_from_id', field: 'Mutation.linkProjectFork', shape: ProjectWire,
-    summary: 'Mark a project as a fork of another (admin; 409 when already a fork)', tag,
+    method: 'POST',
+    path: '/projects/:id/fork',
+    field: 'Mutation.forkProject',
+    shape: ProjectWire,
+    summary: 'Fork a project (no repository is copied)',
+    tag,
   },
   {
-    method: 'DELETE', path: '/projects/:id/fork', field: 'Mutation.unlinkProjectFork', status: (data) => ((data as unknown) === true ? 204 : 304),
-    summary: 'Remove the fork relation (304 when the project is no fork)', tag,
+    method: 'GET',
+    path: '/projects/:id/forks',
+    field: 'Query.projectForks',
+    params: PROJECT_FILTER_PARAMS,
+    paginated: true,
+    shape: projectListShapeFor,
+    shapes: PROJECT_LIST_SHAPES,
+    summary: 'List the forks of a project',
+    tag,
   },
-  { method: 'GET', path: '/projects/:id/users', field: 'Query.projectUsers', paginated: true, shape: UserBasicWire, summary: 'List the users of a project', tag },
+  {
+    method: 'POST',
+    path: '/projects/:id/fork/:forked_from_id',
+    field: 'Mutation.linkProjectFork',
+    shape: ProjectWire,
+    summary: 'Mark a project as a fork of another (admin; 409 when already a fork)',
+    tag,
+  },
+  {
+    method: 'DELETE',
+    path: '/projects/:id/fork',
+    field: 'Mutation.unlinkProjectFork',
+    status: (data) => ((data as unknown) === true ? 204 : 304),
+    summary: 'Remove the fork relation (304 when the project is no fork)',
+    tag,
+  },
+  {
+    method: 'GET',
+    path: '/projects/:id/users',
+    field: 'Query.projectUsers',
+    paginated: true,
+    shape: UserBasicWire,
+    summary: 'List the users of a project',
+    tag,
+  },
   // GitLab 10.3 destroys projects asynchronously and answers `accepted!`: 202 {"message":"202 Accepted"} (the row is gone here already).
-  { method: 'DELETE', path: '/projects/:id', field: 'Mutation.deleteProject', status: 202, scalar: 'accepted', summary: 'Delete a project', tag },
-  { method: 'POST', path: '/projects/:id/archive', field: 'Mutation.archiveProject', shape: ProjectWire, summary: 'Archive a project', tag },
-  { method: 'POST', path: '/projects/:id/unarchive', field: 'Mutation.unarchiveProject', shape: ProjectWire, summary: 'Unarchive a project', tag },
   {
-    method: 'POST', path: '/projects/:id/star', field: 'Mutation.starProject', unwrap: 'project',
-    status: (data) => (data.changed ? 201 : 304), shape: ProjectWire, summary: 'Star a project (304 when already starred)', tag,
+    method: 'DELETE',
+    path: '/projects/:id',
+    field: 'Mutation.deleteProject',
+    status: 202,
+    scalar: 'accepted',
+    summary: 'Delete a project',
+    tag,
   },
   {
-    method: 'POST', path: '/projects/:id/unstar', field: 'Mutation.unstarProject', unwrap: 'project',
-    status: (data) => (data.changed ? 201 : 304), shape: ProjectWire, summary: 'Unstar a project (304 when not starred)', tag,
+    method: 'POST',
+    path: '/projects/:id/archive',
+    field: 'Mutation.archiveProject',
+    shape: ProjectWire,
+    summary: 'Archive a project',
+    tag,
   },
   {
-    method: 'POST', path: '/projects/:id/share', field: 'Mutation.shareProject',
+    method: 'POST',
+    path: '/projects/:id/unarchive',
+    field: 'Mutation.unarchiveProject',
+    shape: ProjectWire,
+    summary: 'Unarchive a project',
+    tag,
+  },
+  {
+    method: 'POST',
+    path: '/projects/:id/star',
+    field: 'Mutation.starProject',
+    unwrap: 'project',
+    status: (data) => (data.changed ? 201 : 304),
+    shape: ProjectWire,
+    summary: 'Star a project (304 when already starred)',
+    tag,
+  },
+  {
+    method: 'POST',
+    path: '/projects/:id/unstar',
+    field: 'Mutation.unstarProject',
+    unwrap: 'project',
+    status: (data) => (data.changed ? 201 : 304),
+    shape: ProjectWire,
+    summary: 'Unstar a project (304 when not starred)',
+    tag,
+  },
+  {
+    method: 'POST',
+    path: '/projects/:id/share',
+    field: 'Mutation.shareProject',
     params: EXPIRES,
-    shape: ProjectGroupLinkWire, summary: 'Share a project with a group', tag,
+    shape: ProjectGroupLinkWire,
+    summary: 'Share a project with a group',
+    tag,
   },
   {
-    method: 'DELETE', path: '/projects/:id/share/:group_id', field: 'Mutation.unshareProject',
-    params: { group_id: { notFound: 'Group Link' } }, summary: 'Stop sharing a project with a group', tag,
+    method: 'DELETE',
+    path: '/projects/:id/share/:group_id',
+    field: 'Mutation.unshareProject',
+    params: { group_id: { notFound: 'Group Link' } },
+    summary: 'Stop sharing a project with a group',
+    tag,
   },
 ]);

@@ -6,14 +6,28 @@ import { byId, claimForDelete } from '../../core/db/delete-claim';
 import type { CurrentUser, RequestCtx } from '../../core/context/request-ctx';
 import { lightEntity, pgArray, sqlEntities, sqlRows, takenField } from '../../core/db/sql';
 import { projectSearch } from './project-search';
-import { BadRequestError, ConflictError, ForbiddenError, LimitReachedError, NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
+import {
+  BadRequestError,
+  ConflictError,
+  ForbiddenError,
+  LimitReachedError,
+  NotFoundError,
+  ParamError,
+  ValidationError,
+} from '../../core/errors/domain-errors';
 import { assertKeysetOrder, keysetPage, offsetPage, type ListQuery } from '../../core/pagination/list-query';
 import { PaginationMode, type Page } from '../../core/pagination/page';
 import { parseIdOrPath, type IdOrPath } from '../../core/params/parse-id-or-path';
 import { requireUser } from '../../core/auth/guards';
 import { AccessLevel, SHARE_ACCESS_LEVELS } from '../access/access-level';
 import { policy } from '../access/policy';
-import { forgetAccess, groupVisibility, memberProjects, projectVisibility, projectVisibilitySplit } from '../access/visibility';
+import {
+  forgetAccess,
+  groupVisibility,
+  memberProjects,
+  projectVisibility,
+  projectVisibilitySplit,
+} from '../access/visibility';
 import { groupLevelOf, type CreateOptions } from './project-creator';
 import { countForkChange } from './forks-count';
 import { SortDirection, VISIBILITY_LEVEL, toVisibility } from '../access/visibility.type';
@@ -21,7 +35,12 @@ import { PROJECT_TAGS_MAX } from './project.type';
 import { Namespace } from '../namespaces/namespace.entity';
 import { FieldErrorBag } from '../../core/errors/field-error-bag';
 import { MSG } from '../../core/errors/messages';
-import { checkNameOrPath, isValidProjectName, isValidProjectPath, parameterize } from '../../core/validation/path-rules';
+import {
+  checkNameOrPath,
+  isValidProjectName,
+  isValidProjectPath,
+  parameterize,
+} from '../../core/validation/path-rules';
 import { onUniqueViolation } from '../../core/db/unique-violation';
 import { checkColumnLengths } from '../../core/validation/column-length';
 import { ProjectMember } from '../access/member.entity';
@@ -34,7 +53,14 @@ import type { UploadedFile } from '../../core/http/uploaded-file';
 import { avatarProblems, saveAvatar } from '../avatars';
 import { customAttributeFilter } from '../custom-attributes/custom-attribute.store';
 import { defaultVisibilityLevel, sharedRunnersDefault, visibilityRestriction } from '../application-settings';
-import { CreateProjectInput, PROJECT_DEFAULT_SORT, ProjectOrderBy, UpdateProjectInput, type ProjectsArgs, type ShareProjectInput } from './project.inputs';
+import {
+  CreateProjectInput,
+  PROJECT_DEFAULT_SORT,
+  ProjectOrderBy,
+  UpdateProjectInput,
+  type ProjectsArgs,
+  type ShareProjectInput,
+} from './project.inputs';
 import { longerThan } from '../../core/validation/char-length';
 
 const ORDER_COLUMNS: Record<ProjectOrderBy, string> = {
@@ -47,7 +73,11 @@ const ORDER_COLUMNS: Record<ProjectOrderBy, string> = {
 };
 
 /** Input fields stored differently from how they are written (the rest is copied by patchEntity). */
-const STORED: PatchMapping<CreateProjectInput> = { visibility: (v) => ({ visibilityLevel: VISIBILITY_LEVEL[v] }), namespaceId: 'skip', avatar: 'skip' };
+const STORED: PatchMapping<CreateProjectInput> = {
+  visibility: (v) => ({ visibilityLevel: VISIBILITY_LEVEL[v] }),
+  namespaceId: 'skip',
+  avatar: 'skip',
+};
 
 export interface ProjectScope {
   /** GET /groups/:id/projects: projects in the group's namespace plus projects shared with it (docs/gitlab-compatibility.md, "Projects and members"). */
@@ -103,9 +133,11 @@ async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {
   const params: unknown[] = [];
   if (scope.groupId !== undefined) {
     // `= any(array(…))`, not `in (subquery)`: both sides are index scans ORed in one bitmap.
-    where.push(scope.includeSubgroups
-      ? `(p.namespace_id = any(array(select d.id from namespaces d where d.traversal_ids @> array[?::int])) or p.id = any(array(select project_id from project_group_links where group_id = ?)))`
-      : `(p.namespace_id = ? or p.id = any(array(select project_id from project_group_links where group_id = ?)))`);
+    where.push(
+      scope.includeSubgroups
+        ? `(p.namespace_id = any(array(select d.id from namespaces d where d.traversal_ids @> array[?::int])) or p.id = any(array(select project_id from project_group_links where group_id = ?)))`
+        : `(p.namespace_id = ? or p.id = any(array(select project_id from project_group_links where group_id = ?)))`,
+    );
     params.push(scope.groupId, scope.groupId);
   }
   if (scope.namespaceId !== undefined) {
@@ -139,7 +171,9 @@ async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {
     where.push(user ? `p.namespace_id in (select id from namespaces where owner_id = ${Number(user.id)})` : 'false');
   }
   if (args.starred) {
-    where.push(user ? `p.id in (select project_id from users_star_projects where user_id = ${Number(user.id)})` : 'false');
+    where.push(
+      user ? `p.id in (select project_id from users_star_projects where user_id = ${Number(user.id)})` : 'false',
+    );
   }
   if (args.membership && !memberOnly) {
     where.push(await memberProjects(ctx, 'p'));
@@ -155,7 +189,19 @@ async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {
   const column = ORDER_COLUMNS[args.orderBy ?? ProjectOrderBy.CREATED_AT];
   const dir = (args.sort ?? PROJECT_DEFAULT_SORT) === SortDirection.ASC ? 'asc' : 'desc';
   const split = memberOnly ? undefined : await projectVisibilitySplit(ctx, 'p');
-  const query: ListQuery<Project> = { select: 'p.*', from: 'projects p', where, params, orderBy: `p.${column}`, dir, id: 'p.id', split, splitOf: visible, deferRows: memberOnly, map: (r) => lightEntity(ctx.em, Project, r) };
+  const query: ListQuery<Project> = {
+    select: 'p.*',
+    from: 'projects p',
+    where,
+    params,
+    orderBy: `p.${column}`,
+    dir,
+    id: 'p.id',
+    split,
+    splitOf: visible,
+    deferRows: memberOnly,
+    map: (r) => lightEntity(ctx.em, Project, r),
+  };
   if (args.pagination !== PaginationMode.KEYSET) return offsetPage(ctx.em, query, args);
   // GitLab's Gitlab::Pagination::Keyset: projects by id only (order_by=id, either direction).
   assertKeysetOrder(query.orderBy, ['p.id']);
@@ -170,10 +216,12 @@ function validateAttributes(ctx: RequestCtx, project: Project, bag: FieldErrorBa
   checkNameOrPath(bag, 'path', project.path, [isValidProjectPath, MSG.projectPath]);
   checkColumnLengths(bag, ctx.em.getMetadata().get(Project.name), project, ['name', 'path']);
   if (project.tagList.length > MAX_TAGS) bag.add('tag_list', `is too long (maximum is ${MAX_TAGS} tags)`);
-  if (project.tagList.some((t) => longerThan(t, 255))) bag.add('tag_list', 'is too long (maximum is 255 characters per tag)');
+  if (project.tagList.some((t) => longerThan(t, 255)))
+    bag.add('tag_list', 'is too long (maximum is 255 characters per tag)');
   // GitLab 10.3's Project validation of ci_config_path (its setter drops NUL characters first).
   if (project.ciConfigPath) project.ciConfigPath = project.ciConfigPath.replace(/\0/g, '');
-  if (project.ciConfigPath && /(\.{2}|^\/)/.test(project.ciConfigPath)) bag.add('ci_config_path', 'cannot include leading slash or directory traversal.');
+  if (project.ciConfigPath && /(\.{2}|^\/)/.test(project.ciConfigPath))
+    bag.add('ci_config_path', 'cannot include leading slash or directory traversal.');
   else if (project.ciConfigPath && longerThan(project.ciConfigPath, 255)) bag.add('ci_config_path', MSG.tooLong);
 }
 
@@ -181,7 +229,10 @@ async function checkVisibilityAgainstNamespace(ctx: RequestCtx, project: Project
   const ns = await ctx.em.findOneOrFail(Namespace, { id: project.namespaceId });
   if (ns.kind === 'group' && project.visibilityLevel > ns.visibilityLevel) {
     const name = (l: number) => toVisibility(l).toLowerCase();
-    bag.add('visibility_level', `${name(project.visibilityLevel)} is not allowed in a ${name(ns.visibilityLevel)} group.`);
+    bag.add(
+      'visibility_level',
+      `${name(project.visibilityLevel)} is not allowed in a ${name(ns.visibilityLevel)} group.`,
+    );
   }
 }
 
@@ -210,10 +261,17 @@ async function storeAvatar(em: RequestCtx['em'], project: Project, file: Uploade
  * inside the insert's transaction with the namespace row locked, so parallel creates are serialized and
  * the limit holds under a race.
  */
-async function checkProjectLimit(em: RequestCtx['em'], user: CurrentUser, namespaceId: number, lock = false): Promise<void> {
+async function checkProjectLimit(
+  em: RequestCtx['em'],
+  user: CurrentUser,
+  namespaceId: number,
+  lock = false,
+): Promise<void> {
   if (lock) await sqlRows(em, 'select id from namespaces where id = ? for update', [namespaceId]);
   const limit = policy.projectsLimit(user);
-  const [c] = await sqlRows<{ n: string }>(em, 'select count(*) as n from projects where namespace_id = ?', [namespaceId]);
+  const [c] = await sqlRows<{ n: string }>(em, 'select count(*) as n from projects where namespace_id = ?', [
+    namespaceId,
+  ]);
   if (Number(c.n) >= limit) {
     // GitLab 10.3 (Project#check_limit, then POST /projects' `error!(errors[:limit_reached], 403)`).
     throw new LimitReachedError([
@@ -225,13 +283,19 @@ async function checkProjectLimit(em: RequestCtx['em'], user: CurrentUser, namesp
 }
 
 /** Persists after validation; a unique-index race still ends as the same 400, never a 500. */
-async function save(ctx: RequestCtx, project: Project, before: WriteStep = noStep, extra: WriteStep = noStep): Promise<void> {
-  const write = () => ctx.em.transactional(async (em) => {
-    await before(em);
-    em.persist(project);
-    await em.flush();
-    await extra(em);
-  });
+async function save(
+  ctx: RequestCtx,
+  project: Project,
+  before: WriteStep = noStep,
+  extra: WriteStep = noStep,
+): Promise<void> {
+  const write = () =>
+    ctx.em.transactional(async (em) => {
+      await before(em);
+      em.persist(project);
+      await em.flush();
+      await extra(em);
+    });
   await onUniqueViolation(write, (e) => new ValidationError({ [takenField(e)!]: [MSG.taken] }));
 }
 
@@ -264,47 +328,81 @@ async function create(ctx: RequestCtx, input: CreateProjectInput, opts: CreateOp
   if (!project.path && project.name) project.path = parameterize(project.name);
   if (!project.name && project.path) project.name = project.path;
   validateAttributes(ctx, project, bag);
-  for (const problem of input.avatar ? avatarProblems(input.avatar.filename, input.avatar.data) : []) bag.add('avatar', problem);
+  for (const problem of input.avatar ? avatarProblems(input.avatar.filename, input.avatar.data) : [])
+    bag.add('avatar', problem);
   await checkVisibilityAgainstNamespace(ctx, project, bag);
   await checkUniqueness(ctx, project, bag);
   if (!bag.empty) throw new ValidationError(bag.errors);
-  await save(ctx, project, async (em) => {
-    if (limited) await checkProjectLimit(em, user, ns.id, true);
-  }, async (em) => {
-    if (input.avatar) await storeAvatar(em, project, input.avatar);
-    // GitLab 10.x adds the owner of a personal namespace as Master of the new project.
-    if (ns.kind === 'user' && ns.ownerId !== null) {
-      const m = em.create(ProjectMember, { projectId: project.id, userId: ns.ownerId, accessLevel: AccessLevel.MASTER, expiresAt: null, createdAt: ctx.clock.now(), updatedAt: ctx.clock.now() });
-      em.persist(m);
-      await em.flush();
-    }
-    await recordAudit(ctx, em, [{ ...projectAudit(project, ns.fullPath), action: { add: 'project' } }]);
-    // GitLab 10.3: project_create, then user_add_to_team for the personal namespace's owner.
-    await emitSystemEvents(ctx, em, async () => [
-      ...(await projectEvents(em, [project.id], 'create')),
-      ...(ns.kind === 'user' && ns.ownerId !== null ? await memberEvent(em, 'project', project.id, ns.ownerId, 'create') : []),
-    ]);
-    // Last: parallel forks of one source queue on its row from here to their commit.
-    if (opts.forkOf) await countForkChange(em, opts.forkOf.id, 1);
-  });
+  await save(
+    ctx,
+    project,
+    async (em) => {
+      if (limited) await checkProjectLimit(em, user, ns.id, true);
+    },
+    async (em) => {
+      if (input.avatar) await storeAvatar(em, project, input.avatar);
+      // GitLab 10.x adds the owner of a personal namespace as Master of the new project.
+      if (ns.kind === 'user' && ns.ownerId !== null) {
+        const m = em.create(ProjectMember, {
+          projectId: project.id,
+          userId: ns.ownerId,
+          accessLevel: AccessLevel.MASTER,
+          expiresAt: null,
+          createdAt: ctx.clock.now(),
+          updatedAt: ctx.clock.now(),
+        });
+        em.persist(m);
+        await em.flush();
+      }
+      await recordAudit(ctx, em, [{ ...projectAudit(project, ns.fullPath), action: { add: 'project' } }]);
+      // GitLab 10.3: project_create, then user_add_to_team for the personal namespace's owner.
+      await emitSystemEvents(ctx, em, async () => [
+        ...(await projectEvents(em, [project.id], 'create')),
+        ...(ns.kind === 'user' && ns.ownerId !== null
+          ? await memberEvent(em, 'project', project.id, ns.ownerId, 'create')
+          : []),
+      ]);
+      // Last: parallel forks of one source queue on its row from here to their commit.
+      if (opts.forkOf) await countForkChange(em, opts.forkOf.id, 1);
+    },
+  );
   forgetAccess(ctx);
   return project;
 }
 
 /** The audit entity of a change inside a project (its environments, pages domains): the project with its full path. */
-export async function projectAuditEntity(ctx: RequestCtx, projectId: number): Promise<{ entityType: string; entityId: number; entityPath: string }> {
-  const [row] = await sqlRows<{ path: string }>(ctx.em, `select n.full_path || '/' || p.path as path from projects p join namespaces n on n.id = p.namespace_id where p.id = ?`, [projectId]);
+export async function projectAuditEntity(
+  ctx: RequestCtx,
+  projectId: number,
+): Promise<{ entityType: string; entityId: number; entityPath: string }> {
+  const [row] = await sqlRows<{ path: string }>(
+    ctx.em,
+    `select n.full_path || '/' || p.path as path from projects p join namespaces n on n.id = p.namespace_id where p.id = ?`,
+    [projectId],
+  );
   return { entityType: 'Project', entityId: projectId, entityPath: row?.path ?? '' };
 }
 
 /** Audit events of a project: the project is the entity (GitLab's project audit events) and the target. */
 const projectAudit = (p: Project, namespacePath: string) => {
   const path = namespacePath ? `${namespacePath}/${p.path}` : p.path;
-  return { entityType: 'Project', entityId: p.id, entityPath: path, targetType: 'Project', targetId: p.id, targetDetails: path };
+  return {
+    entityType: 'Project',
+    entityId: p.id,
+    entityPath: path,
+    targetType: 'Project',
+    targetId: p.id,
+    targetDetails: path,
+  };
 };
 const auditedProjectFields = (p: Project): Record<string, unknown> => ({
-  name: p.name, path: p.path, description: p.description, visibility_level: toVisibility(p.visibilityLevel).toLowerCase(), default_branch: p.defaultBranch,
-  shared_runners_enabled: p.sharedRunnersEnabled, request_access_enabled: p.requestAccessEnabled,
+  name: p.name,
+  path: p.path,
+  description: p.description,
+  visibility_level: toVisibility(p.visibilityLevel).toLowerCase(),
+  default_branch: p.defaultBranch,
+  shared_runners_enabled: p.sharedRunnersEnabled,
+  request_access_enabled: p.requestAccessEnabled,
 });
 
 async function update(ctx: RequestCtx, idOrPath: string, input: UpdateProjectInput): Promise<Project> {
@@ -312,22 +410,39 @@ async function update(ctx: RequestCtx, idOrPath: string, input: UpdateProjectInp
   const oldLevel = project.visibilityLevel;
   const before = auditedProjectFields(project);
   patchEntity(project, input, UpdateProjectInput, STORED);
-  const restricted = project.visibilityLevel === oldLevel ? undefined : await visibilityRestriction(ctx, project.visibilityLevel);
+  const restricted =
+    project.visibilityLevel === oldLevel ? undefined : await visibilityRestriction(ctx, project.visibilityLevel);
   if (restricted) throw new ValidationError({ visibility_level: [restricted] });
   project.updatedAt = ctx.clock.now();
   const bag = new FieldErrorBag();
   validateAttributes(ctx, project, bag);
-  for (const problem of input.avatar ? avatarProblems(input.avatar.filename, input.avatar.data) : []) bag.add('avatar', problem);
+  for (const problem of input.avatar ? avatarProblems(input.avatar.filename, input.avatar.data) : [])
+    bag.add('avatar', problem);
   await checkVisibilityAgainstNamespace(ctx, project, bag);
   await checkUniqueness(ctx, project, bag);
   if (!bag.empty) throw new ValidationError(bag.errors);
   const after = auditedProjectFields(project);
   const nsPath = (await ctx.loaders.namespace.load(project.namespaceId))?.fullPath ?? '';
-  await save(ctx, project, (em) => (input.avatar ? storeAvatar(em, project, input.avatar) : noStep(em)), async (em) => {
-    await recordAudit(ctx, em, changes(projectAudit(project, nsPath), Object.keys(after).map((k) => ({ name: k, from: before[k], to: after[k] }))));
-    // A new path renames the project (GitLab's project_rename; a new name alone sends nothing).
-    if (after.path !== before.path) await emitSystemEvents(ctx, em, () => projectEvents(em, [project.id], 'rename', `${nsPath}/${String(before.path)}`));
-  });
+  await save(
+    ctx,
+    project,
+    (em) => (input.avatar ? storeAvatar(em, project, input.avatar) : noStep(em)),
+    async (em) => {
+      await recordAudit(
+        ctx,
+        em,
+        changes(
+          projectAudit(project, nsPath),
+          Object.keys(after).map((k) => ({ name: k, from: before[k], to: after[k] })),
+        ),
+      );
+      // A new path renames the project (GitLab's project_rename; a new name alone sends nothing).
+      if (after.path !== before.path)
+        await emitSystemEvents(ctx, em, () =>
+          projectEvents(em, [project.id], 'rename', `${nsPath}/${String(before.path)}`),
+        );
+    },
+  );
   return project;
 }
 
@@ -340,7 +455,11 @@ async function remove(ctx: RequestCtx, idOrPath: string): Promise<boolean> {
     await claimForDelete(ctx, em, byId('projects', project.id, 'Project'));
     await emitSystemEvents(ctx, em, () => projectEvents(em, [project.id], 'destroy'));
     // The link as the deleted row had it (a concurrent unlink may have removed it since the project was read).
-    const [gone] = await sqlRows<{ source: number | null }>(em, 'delete from projects where id = ? returning forked_from_project_id as source', [project.id]);
+    const [gone] = await sqlRows<{ source: number | null }>(
+      em,
+      'delete from projects where id = ? returning forked_from_project_id as source',
+      [project.id],
+    );
     if (gone?.source) await countForkChange(em, Number(gone.source), -1);
     await recordAudit(ctx, em, [{ ...projectAudit(project, nsPath), action: { remove: 'project' } }]);
   });
@@ -380,7 +499,11 @@ async function star(ctx: RequestCtx, idOrPath: string): Promise<{ project: Proje
 async function unstar(ctx: RequestCtx, idOrPath: string): Promise<{ project: Project; changed: boolean }> {
   const user = requireUser(ctx);
   const project = await findVisible(ctx, idOrPath);
-  const deleted = await sqlRows(ctx.em, 'delete from users_star_projects where user_id = ? and project_id = ? returning id', [user.id, project.id]);
+  const deleted = await sqlRows(
+    ctx.em,
+    'delete from users_star_projects where user_id = ? and project_id = ? returning id',
+    [user.id, project.id],
+  );
   if (deleted.length > 0) {
     await sqlRows(ctx.em, 'update projects set star_count = greatest(star_count - 1, 0) where id = ?', [project.id]);
     project.starCount = Math.max(0, project.starCount - 1);
@@ -390,31 +513,54 @@ async function unstar(ctx: RequestCtx, idOrPath: string): Promise<{ project: Pro
 
 async function share(ctx: RequestCtx, idOrPath: string, input: ShareProjectInput): Promise<ProjectGroupLink> {
   // Parameter checks come before lookups (docs/gitlab-compatibility.md, "Order of checks"), on both surfaces.
-  if (!(SHARE_ACCESS_LEVELS as readonly number[]).includes(input.groupAccess)) throw ParamError.notInSet('group_access');
+  if (!(SHARE_ACCESS_LEVELS as readonly number[]).includes(input.groupAccess))
+    throw ParamError.notInSet('group_access');
   assertOptionalDate('expires_at', input.expiresAt);
   const project = await findAdministrable(ctx, idOrPath);
   // GitLab 10.3: a project of a group with share_with_group_lock (set on it or inherited) is not shared.
-  if ((await ctx.loaders.namespace.load(project.namespaceId))?.shareWithGroupLock) throw new BadRequestError('The project sharing with group is disabled');
-  const groups = await sqlEntities(ctx.em, Namespace, `select n.* from namespaces n where n.id = ? and n.kind = 'group'`, [input.groupId]);
+  if ((await ctx.loaders.namespace.load(project.namespaceId))?.shareWithGroupLock)
+    throw new BadRequestError('The project sharing with group is disabled');
+  const groups = await sqlEntities(
+    ctx.em,
+    Namespace,
+    `select n.* from namespaces n where n.id = ? and n.kind = 'group'`,
+    [input.groupId],
+  );
   const group = groups[0];
   if (!group) throw new NotFoundError('Group');
   // A project can be shared with any group the caller can see.
-  const visible = await sqlRows(ctx.em, `select 1 from namespaces n where n.id = ? and ${await groupVisibility(ctx, 'n')}`, [group.id]);
+  const visible = await sqlRows(
+    ctx.em,
+    `select 1 from namespaces n where n.id = ? and ${await groupVisibility(ctx, 'n')}`,
+    [group.id],
+  );
   if (visible.length === 0) throw new NotFoundError('Group');
   const link = ctx.em.create(ProjectGroupLink, {
-    projectId: project.id, groupId: group.id, groupAccess: input.groupAccess, expiresAt: input.expiresAt ?? null, createdAt: ctx.clock.now(),
+    projectId: project.id,
+    groupId: group.id,
+    groupAccess: input.groupAccess,
+    expiresAt: input.expiresAt ?? null,
+    createdAt: ctx.clock.now(),
   });
-  await onUniqueViolation(() => ctx.em.persistAndFlush(link), () => new ConflictError('Group already shared with this group'));
+  await onUniqueViolation(
+    () => ctx.em.persistAndFlush(link),
+    () => new ConflictError('Group already shared with this group'),
+  );
   forgetAccess(ctx);
   return link;
 }
-
 
 async function unshare(ctx: RequestCtx, idOrPath: string, groupId: number): Promise<boolean> {
   const project = await findAdministrable(ctx, idOrPath);
   await ctx.em.transactional(async (em) => {
     // GitLab's destroy_conditionally!(link): a share is never changed after it is made, so its creation is its last change.
-    await claimForDelete(ctx, em, { table: 'project_group_links', where: 'project_id = ? and group_id = ?', params: [project.id, groupId], missing: () => new NotFoundError('Group Link'), modifiedColumn: 'created_at' });
+    await claimForDelete(ctx, em, {
+      table: 'project_group_links',
+      where: 'project_id = ? and group_id = ?',
+      params: [project.id, groupId],
+      missing: () => new NotFoundError('Group Link'),
+      modifiedColumn: 'created_at',
+    });
     await em.nativeDelete(ProjectGroupLink, { projectId: project.id, groupId });
   });
   forgetAccess(ctx);
@@ -433,9 +579,29 @@ async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]):
  * access level stay hidden).
  */
 async function visibleGroupLinks(ctx: RequestCtx, ids: readonly (number | string)[]): Promise<ProjectGroupLink[]> {
-  return sqlEntities(ctx.em, ProjectGroupLink, `select l.* from project_group_links l join projects p on p.id = l.project_id
+  return sqlEntities(
+    ctx.em,
+    ProjectGroupLink,
+    `select l.* from project_group_links l join projects p on p.id = l.project_id
     join namespaces g on g.id = l.group_id
-    where l.id = any(?::int[]) and ${await projectVisibility(ctx, 'p')} and ${await groupVisibility(ctx, 'g')}`, [pgArray(ids.map(Number))]);
+    where l.id = any(?::int[]) and ${await projectVisibility(ctx, 'p')} and ${await groupVisibility(ctx, 'g')}`,
+    [pgArray(ids.map(Number))],
+  );
 }
 
-export const projectService = { findVisible, visibleByIds, visibleGroupLinks, findAdministrable, accessLevel, list, create, update, remove, setArchived, star, unstar, share, unshare };
+export const projectService = {
+  findVisible,
+  visibleByIds,
+  visibleGroupLinks,
+  findAdministrable,
+  accessLevel,
+  list,
+  create,
+  update,
+  remove,
+  setArchived,
+  star,
+  unstar,
+  share,
+  unshare,
+};

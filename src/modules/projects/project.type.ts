@@ -62,24 +62,27 @@ export class ProjectType extends DatabaseNode {
   @Field(() => String, { nullable: true }) ciConfigPath!: string | null;
 }
 
-@ObjectType('ProjectLinks', { description: 'API URLs of the project and its sub-resources (GitLab\'s `_links`).' })
+@ObjectType('ProjectLinks', { description: "API URLs of the project and its sub-resources (GitLab's `_links`)." })
 export class ProjectLinksType {
   @Field(() => String) self!: string;
   @Field(() => String, { nullable: true, description: 'null when issues are disabled.' }) issues!: string | null;
-  @Field(() => String, { nullable: true, description: 'null when merge requests are disabled.' }) mergeRequests!: string | null;
+  @Field(() => String, { nullable: true, description: 'null when merge requests are disabled.' }) mergeRequests!:
+    string | null;
   @Field(() => String) repoBranches!: string;
   @Field(() => String) labels!: string;
   @Field(() => String) events!: string;
   @Field(() => String) members!: string;
 }
 
-@ObjectType('MemberAccess', { description: 'The caller\'s own membership: its access level and notification level (3, global: none is stored).' })
+@ObjectType('MemberAccess', {
+  description: "The caller's own membership: its access level and notification level (3, global: none is stored).",
+})
 export class MemberAccessType {
   @Field(() => Int) accessLevel!: number;
   @Field(() => Int, { nullable: true }) notificationLevel!: number | null;
 }
 
-@ObjectType('ProjectPermissions', { description: 'The caller\'s direct membership of the project and of its group.' })
+@ObjectType('ProjectPermissions', { description: "The caller's direct membership of the project and of its group." })
 export class ProjectPermissionsType {
   @Field(() => MemberAccessType, { nullable: true }) projectAccess!: MemberAccessType | null;
   @Field(() => MemberAccessType, { nullable: true }) groupAccess!: MemberAccessType | null;
@@ -98,5 +101,6 @@ export class ProjectGroupLinkType extends DatabaseNode {
 @ObjectType('StarProjectPayload')
 export class StarProjectPayload {
   @Field(() => ProjectType) project!: ProjectType;
-  @Field(() => Boolean, { description: 'false when the project was already starred (REST answers 304).' }) changed!: boolean;
+  @Field(() => Boolean, { description: 'false when the project was already starred (REST answers 304).' })
+  changed!: boolean;
 }

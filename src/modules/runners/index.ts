@@ -16,7 +16,11 @@ export const runnersModule = defineModule({
   name: 'runners',
   // As runner(id): signed-in callers, shared runners or the ones they own; admins all.
   nodes: [
-    nodeDef({ type: 'Runner', gidClass: 'Ci::Runner', load: (ctx, ids) => ctx.loaders.visibleRunner.loadPresent(ids.map(Number)) }),
+    nodeDef({
+      type: 'Runner',
+      gidClass: 'Ci::Runner',
+      load: (ctx, ids) => ctx.loaders.visibleRunner.loadPresent(ids.map(Number)),
+    }),
     nodeDef({ type: 'RunnerRegistration', gidClass: 'Ci::Runner' }),
   ],
   entities: [Runner, RunnerProject],

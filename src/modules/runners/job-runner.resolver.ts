@@ -7,7 +7,11 @@ import { RunnerType } from './runner.type';
 /** A job's runner (an object link a dashboard follows), here because the runners module depends on ci, not the reverse. */
 @Resolver(() => JobType)
 export class JobRunnerResolver {
-  @FieldResolver(() => RunnerType, { nullable: true, description: 'The runner that took the job, when the caller may read it (as runner(id)); null otherwise or before a runner took it.' })
+  @FieldResolver(() => RunnerType, {
+    nullable: true,
+    description:
+      'The runner that took the job, when the caller may read it (as runner(id)); null otherwise or before a runner took it.',
+  })
   runner(@Root() job: JobRow, @Ctx() ctx: RequestCtx): Runner | null | Promise<Runner | null> {
     if (job.runnerId === null) return null;
     return ctx.loaders.visibleRunner.peek(job.runnerId) ?? ctx.loaders.visibleRunner.load(job.runnerId);

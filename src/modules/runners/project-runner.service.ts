@@ -21,7 +21,8 @@ import { runnerService } from './runner.service';
 async function findAdministrable(ctx: RequestCtx, projectId: string): Promise<Project> {
   const user = requireUser(ctx);
   const project = await projectService.findVisible(ctx, projectId);
-  if (!policy.canAdminProject(user, policy.isAdmin(user) ? 0 : await projectService.accessLevel(ctx, project))) throw new ForbiddenError();
+  if (!policy.canAdminProject(user, policy.isAdmin(user) ? 0 : await projectService.accessLevel(ctx, project)))
+    throw new ForbiddenError();
   return project;
 }
 
@@ -33,7 +34,13 @@ async function list(ctx: RequestCtx, args: ProjectRunnersArgs): Promise<Page<Run
   const project = await findAdministrable(ctx, args.projectId);
   const scope = checkScope(args.scope, ['active', 'paused', 'online', 'specific', 'shared']);
   const shared = project.sharedRunnersEnabled ? ' or r.is_shared' : '';
-  return listRunners(ctx, `(r.id in (select rp.runner_id from ci_runner_projects rp where rp.project_id = ?)${shared})`, [project.id], scope, args);
+  return listRunners(
+    ctx,
+    `(r.id in (select rp.runner_id from ci_runner_projects rp where rp.project_id = ?)${shared})`,
+    [project.id],
+    scope,
+    args,
+  );
 }
 
 /** Spec 4.8, GitLab's order: runner 404, shared 403, locked 403, then (non-admins) ownership 403; 409 when already enabled. */
@@ -51,7 +58,11 @@ async function enable(ctx: RequestCtx, projectId: string, runnerId: number | nul
       // The runner's row, as its delete and disables take it: a delete's project count sees this link, or the link waits for the delete.
       const [live] = await sqlRows(em, 'select 1 from ci_runners where id = ? for no key update', [runner.id]);
       if (!live) throw new NotFoundError();
-      await sqlRows(em, 'insert into ci_runner_projects (runner_id, project_id, created_at) values (?, ?, ?)', [runner.id, project.id, ctx.clock.now()]);
+      await sqlRows(em, 'insert into ci_runner_projects (runner_id, project_id, created_at) values (?, ?, ?)', [
+        runner.id,
+        project.id,
+        ctx.clock.now(),
+      ]);
     });
   } catch (e) {
     if (isUniqueViolation(e)) throw conflict;
@@ -68,10 +79,15 @@ async function disable(ctx: RequestCtx, projectId: string, runnerId: number): Pr
     // The runner's row first (as enabling and deleting take it): two disables of one runner's last two projects cannot both pass the count.
     await sqlRows(em, 'select 1 from ci_runners where id = ? for no key update', [runnerId]);
     const { modified } = await claimForDelete(ctx, em, {
-      table: 'ci_runner_projects', where: 'runner_id = ? and project_id = ?', params: [runnerId, project.id],
-      missing: () => new NotFoundError('Runner'), modifiedColumn: 'created_at', deferPrecondition: true,
+      table: 'ci_runner_projects',
+      where: 'runner_id = ? and project_id = ?',
+      params: [runnerId, project.id],
+      missing: () => new NotFoundError('Runner'),
+      modifiedColumn: 'created_at',
+      deferPrecondition: true,
     });
-    if ((await runnerService.projectCount(em, runnerId)) === 1) throw new ForbiddenError('Only one project associated with the runner. Please remove the runner instead');
+    if ((await runnerService.projectCount(em, runnerId)) === 1)
+      throw new ForbiddenError('Only one project associated with the runner. Please remove the runner instead');
     checkUnmodifiedSince(ctx, modified);
     await em.nativeDelete(RunnerProject, { runnerId, projectId: project.id });
   });

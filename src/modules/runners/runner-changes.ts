@@ -25,7 +25,11 @@ export interface RunnerChange {
 async function readableAtStart(ctx: RequestCtx, id: number | null | undefined): Promise<Set<number>> {
   const owned = await ownedRunnerIds(ctx);
   const only = id ?? null;
-  const shared = await sqlRows<{ id: number }>(ctx.em, `select id from ci_runners where is_shared${only === null ? '' : ' and id = ?'}`, only === null ? [] : [only]);
+  const shared = await sqlRows<{ id: number }>(
+    ctx.em,
+    `select id from ci_runners where is_shared${only === null ? '' : ' and id = ?'}`,
+    only === null ? [] : [only],
+  );
   const all = [...owned, ...shared.map((r) => Number(r.id))];
   return new Set(only === null ? all : all.filter((x) => x === only));
 }
@@ -38,14 +42,24 @@ async function readableAtStart(ctx: RequestCtx, id: number | null | undefined): 
  * could read the runner before (readableAtStart). Status by time (online = contacted within the last
  * hour) is not an event: clients derive it from contactedAt.
  */
-export async function runnerChanges(ctx: RequestCtx, id: number | null | undefined): Promise<AsyncIterableIterator<RunnerChange>> {
+export async function runnerChanges(
+  ctx: RequestCtx,
+  id: number | null | undefined,
+): Promise<AsyncIterableIterator<RunnerChange>> {
   const known = policy.isAdmin(ctx.user) ? new Set<number>() : await readableAtStart(ctx, id);
   return liveIterator(ctx, AUDIT_CHANNEL, {
     async load(fresh, payload) {
-      const ids = (await auditTargets(fresh.em, payload, 'Ci::Runner')).map((t) => Number(t.targetId)).filter((x) => id == null || x === id);
+      const ids = (await auditTargets(fresh.em, payload, 'Ci::Runner'))
+        .map((t) => Number(t.targetId))
+        .filter((x) => id == null || x === id);
       if (ids.length === 0) return [];
       const found = new Map((await fresh.em.find(Runner, { id: { $in: ids } })).map((r) => [r.id, r]));
-      return ids.map((x) => ({ id: globalIdOf('Ci::Runner', x), databaseId: x, runner: found.get(x) ?? null, deleted: !found.has(x) }));
+      return ids.map((x) => ({
+        id: globalIdOf('Ci::Runner', x),
+        databaseId: x,
+        runner: found.get(x) ?? null,
+        deleted: !found.has(x),
+      }));
     },
     async visible(fresh, change) {
       if (policy.isAdmin(fresh.user)) return true;

@@ -25,8 +25,19 @@ const DEMO_RUNNERS: DemoRunner[] = [
   { description: 'shared-docker', shared: true, tags: ['docker', 'linux'], contactedMinutesAgo: 5 },
   { description: 'shared-paused', shared: true, active: false, contactedMinutesAgo: 600 },
   { description: 'website-runner', projects: ['acme/web/website'], contactedMinutesAgo: 1 },
-  { description: 'platform-locked', locked: true, projects: ['acme/platform/api', 'acme/platform/legacy'], tags: ['ruby'], contactedMinutesAgo: 90 },
-  { description: 'infra-protected', accessLevel: 1, projects: ['acme/platform/infra/terraform'], contactedMinutesAgo: 20 },
+  {
+    description: 'platform-locked',
+    locked: true,
+    projects: ['acme/platform/api', 'acme/platform/legacy'],
+    tags: ['ruby'],
+    contactedMinutesAgo: 90,
+  },
+  {
+    description: 'infra-protected',
+    accessLevel: 1,
+    projects: ['acme/platform/infra/terraform'],
+    contactedMinutesAgo: 20,
+  },
   { description: 'dotfiles-paused', active: false, projects: ['alice/dotfiles'] },
 ];
 
@@ -56,13 +67,29 @@ export async function seedRunnersDemo(env: SeedEnv): Promise<void> {
     const token = crypto.randomBytes(15).toString('hex');
     const id = await reserveRowId(ctx.em, 'ci_runners');
     const runner = ctx.em.create(Runner, {
-      id, token: ctx.secrets.seal(token, runnerTokenSlot(id)), tokenDigest: ctx.secrets.digest(token), description: d.description, isShared: !!d.shared,
-      active: d.active ?? true, locked: !!d.locked, accessLevel: d.accessLevel ?? 0, tagList: d.tags ?? [], runUntagged: true,
-      name: 'gitlab-runner', version: '10.3.0', revision: '5cf5e19a', platform: 'linux', architecture: 'amd64',
-      contactedAt: d.contactedMinutesAgo === undefined ? null : new Date(now.getTime() - d.contactedMinutesAgo * 60_000), createdAt: now, updatedAt: now,
+      id,
+      token: ctx.secrets.seal(token, runnerTokenSlot(id)),
+      tokenDigest: ctx.secrets.digest(token),
+      description: d.description,
+      isShared: !!d.shared,
+      active: d.active ?? true,
+      locked: !!d.locked,
+      accessLevel: d.accessLevel ?? 0,
+      tagList: d.tags ?? [],
+      runUntagged: true,
+      name: 'gitlab-runner',
+      version: '10.3.0',
+      revision: '5cf5e19a',
+      platform: 'linux',
+      architecture: 'amd64',
+      contactedAt:
+        d.contactedMinutesAgo === undefined ? null : new Date(now.getTime() - d.contactedMinutesAgo * 60_000),
+      createdAt: now,
+      updatedAt: now,
     });
     await ctx.em.persistAndFlush(runner);
-    for (const projectId of await projectIdsByPath(ctx, d.projects ?? [])) ctx.em.persist(ctx.em.create(RunnerProject, { runnerId: runner.id, projectId, createdAt: now }));
+    for (const projectId of await projectIdsByPath(ctx, d.projects ?? []))
+      ctx.em.persist(ctx.em.create(RunnerProject, { runnerId: runner.id, projectId, createdAt: now }));
     await ctx.em.flush();
   }
   env.log(`demo runners: ${DEMO_RUNNERS.length} (2 shared, 4 specific; locked, paused, ref_protected, online ones)`);

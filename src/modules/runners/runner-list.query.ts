@@ -47,7 +47,11 @@ export interface RunnerFilters {
 }
 
 /** GitLab's runner types on this service's runners: shared = instance, specific = project; no group runners. */
-const TYPE_FILTER: Record<NonNullable<RunnerFilters['type']>, string> = { INSTANCE_TYPE: 'r.is_shared', PROJECT_TYPE: 'not r.is_shared', GROUP_TYPE: 'false' };
+const TYPE_FILTER: Record<NonNullable<RunnerFilters['type']>, string> = {
+  INSTANCE_TYPE: 'r.is_shared',
+  PROJECT_TYPE: 'not r.is_shared',
+  GROUP_TYPE: 'false',
+};
 
 /**
  * Sort columns (CiRunnerSort), each with its (expression, id) index (migration runner_sort_indexes):
@@ -91,7 +95,13 @@ function scopeFilter(scope: ScopeName, now: Date, params: unknown[]): string {
  * One runner list: a base filter (which runners the route covers) and an optional scope, ordered by
  * id, through the shared list builder (a count and a page query). Indexes: ci_runners_{shared,active,contacted}_idx.
  */
-export function listRunners(ctx: RequestCtx, base: string, baseParams: unknown[], scope: ScopeName | undefined, args: PageInput & RunnerFilters): Promise<Page<Runner>> {
+export function listRunners(
+  ctx: RequestCtx,
+  base: string,
+  baseParams: unknown[],
+  scope: ScopeName | undefined,
+  args: PageInput & RunnerFilters,
+): Promise<Page<Runner>> {
   const params = [...baseParams];
   const where = [base];
   if (scope) where.push(scopeFilter(scope, ctx.clock.now(), params));
@@ -108,5 +118,18 @@ export function listRunners(ctx: RequestCtx, base: string, baseParams: unknown[]
   if (args.type) where.push(TYPE_FILTER[args.type]);
   // Without sort: by id, as before (REST's order).
   const { orderBy, dir } = args.sort ? SORT[args.sort] : { orderBy: 'r.id', dir: 'asc' as const };
-  return offsetPage(ctx.em, { select: 'r.*', from: 'ci_runners r', where, params, orderBy, dir, id: 'r.id', map: (row) => ctx.em.map(Runner, row as never) }, args);
+  return offsetPage(
+    ctx.em,
+    {
+      select: 'r.*',
+      from: 'ci_runners r',
+      where,
+      params,
+      orderBy,
+      dir,
+      id: 'r.id',
+      map: (row) => ctx.em.map(Runner, row as never),
+    },
+    args,
+  );
 }

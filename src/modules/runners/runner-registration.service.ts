@@ -43,7 +43,8 @@ async function register(ctx: RequestCtx, input: RegisterRunnerInput): Promise<{ 
   await ctx.em.transactional(async (em) => {
     em.persist(runner);
     await em.flush();
-    if (projectId !== null) em.persist(em.create(RunnerProject, { runnerId: runner.id, projectId, createdAt: ctx.clock.now() }));
+    if (projectId !== null)
+      em.persist(em.create(RunnerProject, { runnerId: runner.id, projectId, createdAt: ctx.clock.now() }));
     await em.flush();
   });
   forgetOwnedRunners(ctx);

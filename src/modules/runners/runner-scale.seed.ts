@@ -22,11 +22,16 @@ export async function seedRunnersScale(env: SeedEnv): Promise<void> {
   const bar = new ProgressBar('scale jobs', units);
   bar.update(0);
   for (let u = 1; u <= units; u += 1) {
-    const exists = (await conn.execute(`select 1 from ci_runners where description = ?`, [`scale-runner-${u}-1`], 'all')) as unknown[];
+    const exists = (await conn.execute(
+      `select 1 from ci_runners where description = ?`,
+      [`scale-runner-${u}-1`],
+      'all',
+    )) as unknown[];
     if (exists.length === 0) {
       const tokens = Array.from({ length: RUNNERS_PER_UNIT }, () => crypto.randomBytes(15).toString('hex'));
       await ctx.em.transactional(async (tx) => {
-        const q = <T>(sql: string, params: unknown[] = []) => tx.getConnection().execute(sql, params, 'all') as Promise<T[]>;
+        const q = <T>(sql: string, params: unknown[] = []) =>
+          tx.getConnection().execute(sql, params, 'all') as Promise<T[]>;
         // Tokens are sealed for their rows: the ids are taken first (core/crypto/reserve-row-id.ts).
         const ids = await reserveRowIds(tx, 'ci_runners', tokens.length);
         const rows = await q<{ id: number }>(
@@ -34,12 +39,25 @@ export async function seedRunnersScale(env: SeedEnv): Promise<void> {
            select t.id, t.sealed, t.digest, 'scale-runner-' || ?::int || '-' || t.k, t.k = 1, case when t.k % 3 = 0 then now() else null end,
                   '{scale}', '10.3.0', 'linux', 'amd64'
              from unnest(?::int[], ?::text[], ?::text[]) with ordinality as t(id, sealed, digest, k) order by t.k returning id`,
-          [u, `{${ids.join(',')}}`, `{${tokens.map((x, i) => ctx.secrets.seal(x, runnerTokenSlot(ids[i]))).join(',')}}`, `{${tokens.map((x) => ctx.secrets.digest(x)).join(',')}}`],
+          [
+            u,
+            `{${ids.join(',')}}`,
+            `{${tokens.map((x, i) => ctx.secrets.seal(x, runnerTokenSlot(ids[i]))).join(',')}}`,
+            `{${tokens.map((x) => ctx.secrets.digest(x)).join(',')}}`,
+          ],
         );
-        await seedCiScaleUnit(q, u, rows.map((r) => Number(r.id)));
+        await seedCiScaleUnit(
+          q,
+          u,
+          rows.map((r) => Number(r.id)),
+        );
       });
     }
     bar.update(u);
   }
-  await conn.execute('analyze ci_runners; analyze ci_runner_projects; analyze ci_pipelines; analyze ci_commits; analyze ci_builds', [], 'run');
+  await conn.execute(
+    'analyze ci_runners; analyze ci_runner_projects; analyze ci_pipelines; analyze ci_commits; analyze ci_builds',
+    [],
+    'run',
+  );
 }

@@ -28,6 +28,7 @@ export function normalizeTags(items: readonly string[]): string[] {
 export function validateRunner(ctx: RequestCtx, runner: Runner): void {
   const bag = new FieldErrorBag();
   checkColumnLengths(bag, ctx.em.getMetadata().get(Runner.name), runner);
-  if (runner.tagList.length === 0 && !runner.runUntagged) bag.add('tags_list', 'can not be empty when runner is not allowed to pick untagged jobs');
+  if (runner.tagList.length === 0 && !runner.runUntagged)
+    bag.add('tags_list', 'can not be empty when runner is not allowed to pick untagged jobs');
   if (!bag.empty) throw new ValidationError(bag.errors);
 }

@@ -5,4 +5,8 @@ import type { SecretSlot } from '../../core/crypto/secret-box';
  * a sealed token copied to another runner does not open there. Writers reserve the id before the
  * insert (core/crypto/reserve-row-id.ts).
  */
-export const runnerTokenSlot = (runnerId: number): SecretSlot => ({ table: 'ci_runners', column: 'token', row: runnerId });
+export const runnerTokenSlot = (runnerId: number): SecretSlot => ({
+  table: 'ci_runners',
+  column: 'token',
+  row: runnerId,
+});

@@ -2,7 +2,14 @@ import { RunnerIdArg } from './runner.type';
 import { ArgsType, Field, ID, InputType } from 'type-graphql';
 import { PageArgs } from '../../core/pagination/page';
 import { GraphQLOnly } from '../../core/graphql/graphql-only';
-import { CiRunnerSort, CiRunnerType, OwnRunnerScope, RunnerAccessLevel, RunnerScope, RunnerStatus } from './runner.type';
+import {
+  CiRunnerSort,
+  CiRunnerType,
+  OwnRunnerScope,
+  RunnerAccessLevel,
+  RunnerScope,
+  RunnerStatus,
+} from './runner.type';
 
 /** What a runner fleet dashboard filters by (later GitLab's `status`, `tag_list`; `search` on the description). */
 @ArgsType()
@@ -17,7 +24,7 @@ export class RunnerFilterArgs extends PageArgs {
   search?: string;
 
   // GraphQL only (GitLab's GraphQL names): GET /runners and GET /runners/all keep their parameters.
-  @Field(() => CiRunnerType, { nullable: true, description: 'Only runners of this type (GitLab\'s `type`).' })
+  @Field(() => CiRunnerType, { nullable: true, description: "Only runners of this type (GitLab's `type`)." })
   @GraphQLOnly()
   type?: CiRunnerType;
 
@@ -55,7 +62,8 @@ export class ProjectRunnersArgs extends PageArgs {
 export class UpdateRunnerInput {
   @Field(() => String, { nullable: true }) description?: string;
   @Field(() => Boolean, { nullable: true }) active?: boolean;
-  @Field(() => [String], { nullable: true, description: 'The complete tag list (replaces it); comma lists are split.' }) tagList?: string[];
+  @Field(() => [String], { nullable: true, description: 'The complete tag list (replaces it); comma lists are split.' })
+  tagList?: string[];
   @Field(() => Boolean, { nullable: true }) runUntagged?: boolean;
   @Field(() => Boolean, { nullable: true }) locked?: boolean;
   @Field(() => RunnerAccessLevel, { nullable: true }) accessLevel?: RunnerAccessLevel;
@@ -72,12 +80,19 @@ export class RunnerInfoEntryInput {
 @InputType()
 export class RegisterRunnerInput extends UpdateRunnerInput {
   @Field(() => String, { description: 'The instance registration token or a project runners_token.' }) token!: string;
-  @Field(() => [RunnerInfoEntryInput], { nullable: true, description: "The runner's metadata, as REST's info[name]=… hash." })
+  @Field(() => [RunnerInfoEntryInput], {
+    nullable: true,
+    description: "The runner's metadata, as REST's info[name]=… hash.",
+  })
   info?: RunnerInfoEntryInput[];
 }
 
 @ArgsType()
 export class EnableProjectRunnerArgs {
   @Field(() => ID) projectId!: string;
-  @Field(() => RunnerIdArg, { nullable: true, description: 'Required; checked after the project filter (GitLab order).' }) runnerId?: number;
+  @Field(() => RunnerIdArg, {
+    nullable: true,
+    description: 'Required; checked after the project filter (GitLab order).',
+  })
+  runnerId?: number;
 }

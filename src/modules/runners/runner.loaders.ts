@@ -25,7 +25,9 @@ export const RUNNER_PROJECTS_MAX = 100;
  * projects the caller is a member of (GitLab: `authorized_projects.where(id: runner.projects)`).
  */
 async function loadRunnerProjects(ctx: RequestCtx, runnerIds: readonly number[]): Promise<Project[][]> {
-  const filter = policy.isAdmin(ctx.user) ? '' : ` and exists (select 1 from projects ap where ap.id = rp.project_id and ${await memberProjects(ctx, 'ap')})`;
+  const filter = policy.isAdmin(ctx.user)
+    ? ''
+    : ` and exists (select 1 from projects ap where ap.id = rp.project_id and ${await memberProjects(ctx, 'ap')})`;
   const rows = await sqlRows<Record<string, unknown>>(
     ctx.em,
     `select k.id as runner_key, p.* from unnest(${intArray(runnerIds)}) k(id) cross join lateral (
@@ -62,7 +64,9 @@ export function runnerLoaders(ctx: RequestCtx) {
      * Runner.jobCount(statuses) across the runners of a list: one statement per distinct set of
      * statuses, bounded as the list totals (ci_builds_runner_idx, ci_builds_runner_status_idx).
      */
-    runnerJobCount: perParent<{ statuses: JobStatus[] | null }, number | null>((args, ids) => jobService.countForParents(ctx, 'runner', ids, args.statuses)),
+    runnerJobCount: perParent<{ statuses: JobStatus[] | null }, number | null>((args, ids) =>
+      jobService.countForParents(ctx, 'runner', ids, args.statuses),
+    ),
     /** Runner.jobs across the runners of a list: one count and one page query per argument set. */
     runnerJobs: perParentPages<JobListArgs, JobRow>((args, ids) => jobService.listForParents(ctx, 'runner', ids, args)),
   };

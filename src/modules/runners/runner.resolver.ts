@@ -14,9 +14,25 @@ import { runnerRegistrationService } from './runner-registration.service';
 import { mayReadRunnerToken } from './runner-access';
 import { runnerTokenSlot } from './runner-token';
 import type { Runner } from './runner.entity';
-import { AllRunnersArgs, EnableProjectRunnerArgs, ProjectRunnersArgs, RegisterRunnerInput, RunnersArgs, UpdateRunnerInput } from './runner.inputs';
+import {
+  AllRunnersArgs,
+  EnableProjectRunnerArgs,
+  ProjectRunnersArgs,
+  RegisterRunnerInput,
+  RunnersArgs,
+  UpdateRunnerInput,
+} from './runner.inputs';
 import { runnerService } from './runner.service';
-import { CiRunnerType, RunnerAccessLevel, RunnerChangeType, RunnerStatus, RunnerPage, RunnerRegistrationType, RunnerType, accessLevelOf } from './runner.type';
+import {
+  CiRunnerType,
+  RunnerAccessLevel,
+  RunnerChangeType,
+  RunnerStatus,
+  RunnerPage,
+  RunnerRegistrationType,
+  RunnerType,
+  accessLevelOf,
+} from './runner.type';
 import { runnerChanges, type RunnerChange } from './runner-changes';
 import { MaxItems, limitDescription, servedLimit } from '../../core/graphql/list-bound';
 import { RUNNER_PROJECTS_MAX } from './runner.loaders';
@@ -43,11 +59,17 @@ export class RunnerResolver {
 
   @Query(() => JobPage, { description: "A runner's jobs, ordered by id." })
   @Allow('user')
-  runnerJobs(@Arg('id', () => RunnerIdArg) id: number, @Args() args: JobListArgs, @Ctx() ctx: RequestCtx): Promise<Page<JobRow>> {
+  runnerJobs(
+    @Arg('id', () => RunnerIdArg) id: number,
+    @Args() args: JobListArgs,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<Page<JobRow>> {
     return runnerService.jobs(ctx, id, args);
   }
 
-  @Query(() => RunnerPage, { description: "Runners enabled in a project, plus shared ones when the project uses them." })
+  @Query(() => RunnerPage, {
+    description: 'Runners enabled in a project, plus shared ones when the project uses them.',
+  })
   @Allow('user')
   projectRunners(@Args() args: ProjectRunnersArgs, @Ctx() ctx: RequestCtx): Promise<Page<Runner>> {
     return projectRunnerService.list(ctx, args);
@@ -55,7 +77,11 @@ export class RunnerResolver {
 
   @Mutation(() => RunnerType, { description: 'Changes the given attributes of a runner.' })
   @Allow('user')
-  updateRunner(@Arg('id', () => RunnerIdArg) id: number, @Arg('input', () => UpdateRunnerInput) input: UpdateRunnerInput, @Ctx() ctx: RequestCtx): Promise<Runner> {
+  updateRunner(
+    @Arg('id', () => RunnerIdArg) id: number,
+    @Arg('input', () => UpdateRunnerInput) input: UpdateRunnerInput,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<Runner> {
     return runnerService.update(ctx, id, input);
   }
 
@@ -75,17 +101,26 @@ export class RunnerResolver {
   @Mutation(() => Boolean, { description: 'Disables a specific runner in a project.' })
   @Allow('user')
   @PayloadMutation({ name: 'runnerUnassignFromProject' })
-  disableProjectRunner(@Arg('projectId', () => ID) projectId: string, @Arg('runnerId', () => RunnerIdArg) runnerId: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+  disableProjectRunner(
+    @Arg('projectId', () => ID) projectId: string,
+    @Arg('runnerId', () => RunnerIdArg) runnerId: number,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<boolean> {
     return projectRunnerService.disable(ctx, projectId, runnerId);
   }
 
-  @Mutation(() => RunnerRegistrationType, { description: 'Runner-facing: registers a runner (no user token; the registration token decides).' })
+  @Mutation(() => RunnerRegistrationType, {
+    description: 'Runner-facing: registers a runner (no user token; the registration token decides).',
+  })
   @Allow('anonymous')
-  registerRunner(@Arg('input', () => RegisterRunnerInput) input: RegisterRunnerInput, @Ctx() ctx: RequestCtx): Promise<RunnerRegistrationType> {
+  registerRunner(
+    @Arg('input', () => RegisterRunnerInput) input: RegisterRunnerInput,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<RunnerRegistrationType> {
     return runnerRegistrationService.register(ctx, input);
   }
 
-  @Mutation(() => Boolean, { description: "Runner-facing: a runner removes itself with its own token." })
+  @Mutation(() => Boolean, { description: 'Runner-facing: a runner removes itself with its own token.' })
   @Allow('anonymous')
   unregisterRunner(@Arg('token', () => String) token: string, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return runnerRegistrationService.unregister(ctx, token);
@@ -98,12 +133,16 @@ export class RunnerResolver {
   }
 
   @Subscription(() => RunnerChangeType, {
-    description: 'Live: each runner changed (paused or resumed, description, tags, …) or removed, on any instance (WebSocket, graphql-transport-ws). '
-      + 'Administrators receive every runner; other users the runners `runner(id)` shows them. `online` changes with time and is not an event: derive it from contactedAt.',
+    description:
+      'Live: each runner changed (paused or resumed, description, tags, …) or removed, on any instance (WebSocket, graphql-transport-ws). ' +
+      'Administrators receive every runner; other users the runners `runner(id)` shows them. `online` changes with time and is not an event: derive it from contactedAt.',
     subscribe: ({ args, context }) => runnerChanges(context as RequestCtx, (args as { id?: number | null }).id),
   })
   @Allow('user')
-  runnerChanged(@Root() change: RunnerChange, @Arg('id', () => RunnerIdArg, { nullable: true, description: 'Only this runner.' }) _id?: number): RunnerChange {
+  runnerChanged(
+    @Root() change: RunnerChange,
+    @Arg('id', () => RunnerIdArg, { nullable: true, description: 'Only this runner.' }) _id?: number,
+  ): RunnerChange {
     return change;
   }
 
@@ -112,31 +151,41 @@ export class RunnerResolver {
     return accessLevelOf(r.accessLevel);
   }
 
-  @FieldResolver(() => RunnerStatus, { description: 'From the last contact (later GitLab\'s runner status).' })
+  @FieldResolver(() => RunnerStatus, { description: "From the last contact (later GitLab's runner status)." })
   status(@Root() r: Runner, @Ctx() ctx: RequestCtx): RunnerStatus {
     return RunnerStatus[runnerStatus(r, ctx.clock.now())];
   }
 
-  @FieldResolver(() => CiRunnerType, { description: 'INSTANCE_TYPE for a shared runner, PROJECT_TYPE for a specific one (GitLab\'s runnerType).' })
+  @FieldResolver(() => CiRunnerType, {
+    description: "INSTANCE_TYPE for a shared runner, PROJECT_TYPE for a specific one (GitLab's runnerType).",
+  })
   runnerType(@Root() r: Runner): CiRunnerType {
     return r.isShared ? CiRunnerType.INSTANCE_TYPE : CiRunnerType.PROJECT_TYPE;
   }
 
   @FieldResolver(() => Int, {
     nullable: true,
-    description: 'Jobs this runner ran, counted up to 10,000 (null above); null too where `jobs` is (the caller may not list them). Batched across the runners of a list.',
+    description:
+      'Jobs this runner ran, counted up to 10,000 (null above); null too where `jobs` is (the caller may not list them). Batched across the runners of a list.',
   })
   async jobCount(
     @Root() r: Runner,
     @Ctx() ctx: RequestCtx,
-    @Arg('statuses', () => [JobStatus], { nullable: true, description: 'Only jobs in one of these statuses (all when omitted; an empty list counts none).' }) statuses?: JobStatus[] | null,
+    @Arg('statuses', () => [JobStatus], {
+      nullable: true,
+      description: 'Only jobs in one of these statuses (all when omitted; an empty list counts none).',
+    })
+    statuses?: JobStatus[] | null,
   ): Promise<number | null> {
     if (!ctx.user || !(await runnerService.canListJobs(ctx, r))) return null;
     // One argument set per distinct set of statuses, whatever their order or repetitions.
-    return ctx.loaders.runnerJobCount.load({ parentId: r.id, args: { statuses: statuses ? [...new Set(statuses)].sort() : null } });
+    return ctx.loaders.runnerJobCount.load({
+      parentId: r.id,
+      args: { statuses: statuses ? [...new Set(statuses)].sort() : null },
+    });
   }
 
-  @FieldResolver(() => Boolean, { description: 'Not active: takes no jobs (later GitLab\'s paused).' })
+  @FieldResolver(() => Boolean, { description: "Not active: takes no jobs (later GitLab's paused)." })
   paused(@Root() r: Runner): boolean {
     return !r.active;
   }
@@ -147,22 +196,35 @@ export class RunnerResolver {
   }
 
   // Who sees it: runner-access.ts `mayReadRunnerToken` (the caller of GET /runners/:id); null when the stored token does not open.
-  @FieldResolver(() => String, { nullable: true, description: 'Administrators always; others only for specific runners.' })
+  @FieldResolver(() => String, {
+    nullable: true,
+    description: 'Administrators always; others only for specific runners.',
+  })
   token(@Root() r: Runner, @Ctx() ctx: RequestCtx): string | null | Promise<string | null> {
     const reveal = (may: boolean) => (may ? ctx.secrets.openOrNull(r.token, runnerTokenSlot(r.id)) : null);
     const may = mayReadRunnerToken(ctx, r);
     return typeof may === 'boolean' ? reveal(may) : may.then(reveal);
   }
 
-  @FieldResolver(() => [ProjectType], { description: `Administrators: every project; others: the projects they are a member of. The first ${RUNNER_PROJECTS_MAX} by id.` })
+  @FieldResolver(() => [ProjectType], {
+    description: `Administrators: every project; others: the projects they are a member of. The first ${RUNNER_PROJECTS_MAX} by id.`,
+  })
   @MaxItems(RUNNER_PROJECTS_MAX)
-  projects(@Root() r: Runner, @Ctx() ctx: RequestCtx, @Arg('limit', () => Int, { nullable: true, description: limitDescription(RUNNER_PROJECTS_MAX) }) limit: number | undefined): Promise<Project[]> {
+  projects(
+    @Root() r: Runner,
+    @Ctx() ctx: RequestCtx,
+    @Arg('limit', () => Int, { nullable: true, description: limitDescription(RUNNER_PROJECTS_MAX) })
+    limit: number | undefined,
+  ): Promise<Project[]> {
     const served = servedLimit(limit, RUNNER_PROJECTS_MAX);
     const all = ctx.loaders.runnerProjects.load(r.id);
     return served === RUNNER_PROJECTS_MAX ? all : all.then((list) => list.slice(0, served));
   }
 
-  @FieldResolver(() => JobPage, { nullable: true, description: 'null when the caller may not list the jobs (admins: any runner; others: owned runners).' })
+  @FieldResolver(() => JobPage, {
+    nullable: true,
+    description: 'null when the caller may not list the jobs (admins: any runner; others: owned runners).',
+  })
   async jobs(@Root() r: Runner, @Args() args: JobListArgs, @Ctx() ctx: RequestCtx): Promise<Page<JobRow> | null> {
     if (!ctx.user || !(await runnerService.canListJobs(ctx, r))) return null;
     return ctx.loaders.runnerJobs.load({ parentId: r.id, args: { ...args } });

@@ -81,32 +81,55 @@ async function update(ctx: RequestCtx, id: number, input: UpdateRunnerInput): Pr
   const after = auditedFields(runner);
   await ctx.em.transactional(async (tx) => {
     await tx.flush();
-    await recordAudit(ctx, tx, changes(auditTarget(runner), Object.keys(after).map((k) => ({ name: k, from: before[k], to: after[k] }))));
+    await recordAudit(
+      ctx,
+      tx,
+      changes(
+        auditTarget(runner),
+        Object.keys(after).map((k) => ({ name: k, from: before[k], to: after[k] })),
+      ),
+    );
   });
   return runner;
 }
 
 /** Projects the runner is enabled in (`em`: a transaction's, to count under its lock on the runner). */
 async function projectCount(em: RequestCtx['em'], runnerId: number): Promise<number> {
-  const [row] = await sqlRows<{ n: number }>(em, 'select count(*)::int as n from ci_runner_projects where runner_id = ?', [runnerId]);
+  const [row] = await sqlRows<{ n: number }>(
+    em,
+    'select count(*)::int as n from ci_runner_projects where runner_id = ?',
+    [runnerId],
+  );
   return row.n;
 }
 
 /** Audit events of runners: instance-wide (runners are an administrator's fleet), the runner as the target. */
-const auditTarget = (r: Runner) => ({ ...INSTANCE_SCOPE, targetType: 'Ci::Runner', targetId: r.id, targetDetails: r.description || `#${r.id}` });
+const auditTarget = (r: Runner) => ({
+  ...INSTANCE_SCOPE,
+  targetType: 'Ci::Runner',
+  targetId: r.id,
+  targetDetails: r.description || `#${r.id}`,
+});
 const auditedFields = (r: Runner): Record<string, unknown> => ({
-  description: r.description, active: r.active, tag_list: [...r.tagList].join(', '), run_untagged: r.runUntagged, locked: r.locked, access_level: r.accessLevel,
+  description: r.description,
+  active: r.active,
+  tag_list: [...r.tagList].join(', '),
+  run_untagged: r.runUntagged,
+  locked: r.locked,
+  access_level: r.accessLevel,
 });
 
 /** Spec 4.5: non-admins: not shared, not enabled in more than one project, owned; then 204. */
 async function remove(ctx: RequestCtx, id: number): Promise<boolean> {
   const runner = await findWritable(ctx, id, async (r) => {
-    if ((await projectCount(ctx.em, r.id)) > 1) throw new ForbiddenError('Runner associated with more than one project');
+    if ((await projectCount(ctx.em, r.id)) > 1)
+      throw new ForbiddenError('Runner associated with more than one project');
   });
   await ctx.em.transactional(async (tx) => {
     await claimForDelete(ctx, tx, byId('ci_runners', runner.id));
     // Counted again under the runner's lock: a project enabled meanwhile (project-runner.service.ts takes the same lock).
-    if (!policy.isAdmin(ctx.user) && (await projectCount(tx, runner.id)) > 1) throw new ForbiddenError('Runner associated with more than one project');
+    if (!policy.isAdmin(ctx.user) && (await projectCount(tx, runner.id)) > 1)
+      throw new ForbiddenError('Runner associated with more than one project');
     await tx.nativeDelete(Runner, { id: runner.id });
     await recordAudit(ctx, tx, [{ ...auditTarget(runner), action: { remove: 'runner' } }]);
   });

@@ -8,11 +8,15 @@ export enum RunnerAccessLevel {
   NOT_PROTECTED = 'NOT_PROTECTED',
   REF_PROTECTED = 'REF_PROTECTED',
 }
-registerEnumType(RunnerAccessLevel, { name: 'RunnerAccessLevel', description: 'not_protected: any ref; ref_protected: protected refs only.' });
+registerEnumType(RunnerAccessLevel, {
+  name: 'RunnerAccessLevel',
+  description: 'not_protected: any ref; ref_protected: protected refs only.',
+});
 export const RUNNER_ACCESS_LEVEL_REST_VALUES = ['not_protected', 'ref_protected'] as const;
 /** Stored values (GitLab's enum): 0 not_protected, 1 ref_protected. */
 export const ACCESS_LEVEL_VALUE: Record<RunnerAccessLevel, number> = { NOT_PROTECTED: 0, REF_PROTECTED: 1 };
-export const accessLevelOf = (v: number): RunnerAccessLevel => (v === 1 ? RunnerAccessLevel.REF_PROTECTED : RunnerAccessLevel.NOT_PROTECTED);
+export const accessLevelOf = (v: number): RunnerAccessLevel =>
+  v === 1 ? RunnerAccessLevel.REF_PROTECTED : RunnerAccessLevel.NOT_PROTECTED;
 
 export enum RunnerScope {
   ACTIVE = 'ACTIVE',
@@ -30,7 +34,8 @@ export enum RunnerStatus {
 }
 registerEnumType(RunnerStatus, {
   name: 'RunnerStatus',
-  description: 'ONLINE: contacted within the last hour; STALE: last contact (or creation, never contacted) over 3 months ago; NEVER_CONTACTED: not yet, created within 3 months; OFFLINE: the rest.',
+  description:
+    'ONLINE: contacted within the last hour; STALE: last contact (or creation, never contacted) over 3 months ago; NEVER_CONTACTED: not yet, created within 3 months; OFFLINE: the rest.',
 });
 export const RUNNER_STATUS_REST_VALUES = ['online', 'offline', 'stale', 'never_contacted'] as const;
 
@@ -43,7 +48,11 @@ export enum CiRunnerType {
   GROUP_TYPE = 'GROUP_TYPE',
   PROJECT_TYPE = 'PROJECT_TYPE',
 }
-registerEnumType(CiRunnerType, { name: 'CiRunnerType', description: 'INSTANCE_TYPE: shared runners; PROJECT_TYPE: specific runners (enabled in projects); GROUP_TYPE: none exist here.' });
+registerEnumType(CiRunnerType, {
+  name: 'CiRunnerType',
+  description:
+    'INSTANCE_TYPE: shared runners; PROJECT_TYPE: specific runners (enabled in projects); GROUP_TYPE: none exist here.',
+});
 
 /** GitLab's CiRunnerSort. A runner that never made contact sorts as the oldest contact. */
 export enum CiRunnerSort {
@@ -54,10 +63,14 @@ export enum CiRunnerSort {
 }
 registerEnumType(CiRunnerSort, {
   name: 'CiRunnerSort',
-  description: 'Order of a runner list (ties by id in the same direction); never-contacted runners come first with CONTACTED_ASC, last with CONTACTED_DESC. Without sort: by id, ascending.',
+  description:
+    'Order of a runner list (ties by id in the same direction); never-contacted runners come first with CONTACTED_ASC, last with CONTACTED_DESC. Without sort: by id, ascending.',
 });
 
-registerEnumType(RunnerScope, { name: 'RunnerScope', description: 'online: contacted within the last hour; paused: not active.' });
+registerEnumType(RunnerScope, {
+  name: 'RunnerScope',
+  description: 'online: contacted within the last hour; paused: not active.',
+});
 
 /** What `runners` (the caller's own specific runners) accepts: no specific/shared split there. */
 export enum OwnRunnerScope {
@@ -65,7 +78,10 @@ export enum OwnRunnerScope {
   PAUSED = 'PAUSED',
   ONLINE = 'ONLINE',
 }
-registerEnumType(OwnRunnerScope, { name: 'OwnRunnerScope', description: 'online: contacted within the last hour; paused: not active.' });
+registerEnumType(OwnRunnerScope, {
+  name: 'OwnRunnerScope',
+  description: 'online: contacted within the last hour; paused: not active.',
+});
 
 /** A view over the Runner entity; computed and conditional fields resolve in runner.resolver.ts. */
 @ObjectType('Runner', { implements: Node })
@@ -87,16 +103,27 @@ export class RunnerType extends DatabaseNode {
 
 export const RunnerPage = PageType(RunnerType, 'RunnerPage');
 
-@ObjectType('RunnerRegistration', { description: 'What registerRunner answers: the new runner id and its token (shown once).', implements: Node })
+@ObjectType('RunnerRegistration', {
+  description: 'What registerRunner answers: the new runner id and its token (shown once).',
+  implements: Node,
+})
 export class RunnerRegistrationType extends DatabaseNode {
   @Field(() => String) token!: string;
 }
 
-@ObjectType('RunnerChange', { description: 'A runner that was changed or removed, as it is when the change is delivered.' })
+@ObjectType('RunnerChange', {
+  description: 'A runner that was changed or removed, as it is when the change is delivered.',
+})
 export class RunnerChangeType {
-  @Field(() => ID, { description: 'Global id of the runner (also when it was removed): `Runner.id`, e.g. to find the row a client shows.' }) id!: string;
-  @Field(() => Int, { description: 'Database id of the runner (also when it was removed): `Runner.databaseId`.' }) databaseId!: number;
-  @Field(() => RunnerType, { nullable: true, description: 'null when the runner no longer exists.' }) runner!: RunnerType | null;
+  @Field(() => ID, {
+    description:
+      'Global id of the runner (also when it was removed): `Runner.id`, e.g. to find the row a client shows.',
+  })
+  id!: string;
+  @Field(() => Int, { description: 'Database id of the runner (also when it was removed): `Runner.databaseId`.' })
+  databaseId!: number;
+  @Field(() => RunnerType, { nullable: true, description: 'null when the runner no longer exists.' })
+  runner!: RunnerType | null;
   @Field(() => Boolean, { description: 'The runner was removed.' }) deleted!: boolean;
 }
 

@@ -62,7 +62,12 @@ const PRUNE_MS = positiveIntSetting('SYSTEM_HOOK_PRUNE_MS', 60_000);
 export const DELIVERY_SETTINGS = [TIMEOUT_MS, RETRY_BASE_MS, RETRY_MAX_MS, PRUNE_MS];
 
 export function deliveryConfig(env: AppEnv): DeliveryConfig {
-  return { timeoutMs: readSetting(env, TIMEOUT_MS), retryBaseMs: readSetting(env, RETRY_BASE_MS), retryMaxMs: readSetting(env, RETRY_MAX_MS), pruneMs: readSetting(env, PRUNE_MS) };
+  return {
+    timeoutMs: readSetting(env, TIMEOUT_MS),
+    retryBaseMs: readSetting(env, RETRY_BASE_MS),
+    retryMaxMs: readSetting(env, RETRY_MAX_MS),
+    pruneMs: readSetting(env, PRUNE_MS),
+  };
 }
 
 export const hookTokenSlot = (id: number): SecretSlot => ({ table: 'system_hooks', column: 'token_sealed', row: id });
@@ -76,7 +81,10 @@ export interface HookTarget {
 
 /** The application setting that lets hooks reach local addresses (later GitLab's name). */
 export async function localRequestsAllowed(em: EntityManager): Promise<boolean> {
-  const [row] = await sqlRows<{ allowed: boolean }>(em, 'select allow_local_requests_from_system_hooks as allowed from application_settings where id = 1');
+  const [row] = await sqlRows<{ allowed: boolean }>(
+    em,
+    'select allow_local_requests_from_system_hooks as allowed from application_settings where id = 1',
+  );
   return row?.allowed === true;
 }
 
@@ -85,7 +93,10 @@ export async function localRequestsAllowed(em: EntityManager): Promise<boolean> 
  * address) and logs the attempt; never throws for the receiver's failures.
  */
 export async function sendToHook(
-  em: EntityManager, secrets: SecretBox, hook: HookTarget, payload: Record<string, unknown>,
+  em: EntityManager,
+  secrets: SecretBox,
+  hook: HookTarget,
+  payload: Record<string, unknown>,
   opts: { timeoutMs: number; eventId: number | null; uuid: string; trigger: string; allowLocal: boolean },
   /** A statement on the hook's row run with the log's, as one (the delivery's cursor move or back-off). */
   then?: (result: OutboundResult) => { sql: string; params: unknown[] },
@@ -101,7 +112,10 @@ export async function sendToHook(
       'User-Agent': 'GitLab/10.3.0',
       ...(token ? { 'X-Gitlab-Token': token } : {}),
     };
-    result = await postJson(target, body, headers, { timeoutMs: opts.timeoutMs, verifyTls: hook.enable_ssl_verification });
+    result = await postJson(target, body, headers, {
+      timeoutMs: opts.timeoutMs,
+      verifyTls: hook.enable_ssl_verification,
+    });
   } catch (e) {
     result = { status: null, body: '', durationMs: 0, error: (e as Error).message };
   }
@@ -112,7 +126,19 @@ export async function sendToHook(
        insert into system_hook_logs (hook_id, event_id, trigger, url, request_data, response_status, response_body, execution_duration, internal_error_message)
        select id, ?, ?, url, ?::jsonb, ?, ?, ?, ? from system_hooks where id = ? returning hook_id)${next ? `, hook as (${next.sql})` : ''}
      delete from system_hook_logs where hook_id = ? and id <= (select id from system_hook_logs where hook_id = ? order by id desc offset ${LOGS_KEPT - 1} limit 1)`,
-    [opts.eventId, opts.trigger, body, result.status, result.body.replace(/\u0000/g, ''), result.durationMs, result.error ?? null, hook.id, ...(next ? next.params : []), hook.id, hook.id],
+    [
+      opts.eventId,
+      opts.trigger,
+      body,
+      result.status,
+      result.body.replace(/\u0000/g, ''),
+      result.durationMs,
+      result.error ?? null,
+      hook.id,
+      ...(next ? next.params : []),
+      hook.id,
+      hook.id,
+    ],
   );
   return result;
 }
@@ -175,19 +201,47 @@ export function startDelivery(env: BackgroundEnv, config: DeliveryConfig = deliv
       const payload = typeof ev.payload === 'string' ? (JSON.parse(ev.payload) as Record<string, unknown>) : ev.payload;
       const delay = Math.min(config.retryBaseMs * 2 ** Math.min(failures, 30), config.retryMaxMs);
       // The cursor moves (or the hook backs off) in the statement that logs the attempt: one round trip and commit per event.
-      const result = await sendToHook(em, env.secrets, hook, payload, { timeoutMs: config.timeoutMs, eventId: Number(ev.id), uuid: ev.uuid, trigger: ev.event_name, allowLocal }, (r) => (succeeded(r)
-        ? { sql: `update system_hooks set last_txid = ?::xid8, last_event_id = ?, failures = 0, next_attempt_at = '-infinity', lease_until = now() + make_interval(secs => ?) where id = ? and lease_owner = ? returning id`, params: [ev.txid, ev.id, leaseMs / 1000, hook.id, owner] }
-        : { sql: `update system_hooks set failures = ?, next_attempt_at = now() + make_interval(secs => ?), lease_owner = null, lease_until = null where id = ? and lease_owner = ? returning id`, params: [failures + 1, delay / 1000, hook.id, owner] }));
+      const result = await sendToHook(
+        em,
+        env.secrets,
+        hook,
+        payload,
+        { timeoutMs: config.timeoutMs, eventId: Number(ev.id), uuid: ev.uuid, trigger: ev.event_name, allowLocal },
+        (r) =>
+          succeeded(r)
+            ? {
+                sql: `update system_hooks set last_txid = ?::xid8, last_event_id = ?, failures = 0, next_attempt_at = '-infinity', lease_until = now() + make_interval(secs => ?) where id = ? and lease_owner = ? returning id`,
+                params: [ev.txid, ev.id, leaseMs / 1000, hook.id, owner],
+              }
+            : {
+                sql: `update system_hooks set failures = ?, next_attempt_at = now() + make_interval(secs => ?), lease_owner = null, lease_until = null where id = ? and lease_owner = ? returning id`,
+                params: [failures + 1, delay / 1000, hook.id, owner],
+              },
+      );
       if (succeeded(result)) {
         failures = 0;
         continue;
       }
       failures += 1;
       const report = failures === 1 || failures === DISABLE_AFTER || failures % 10 === 0 ? 'warn' : 'debug';
-      logger[report]({ hookId: hook.id, eventId: Number(ev.id), failures, status: result.status, error: result.error, retryInMs: delay }, 'system hook delivery failed; backing off');
+      logger[report](
+        {
+          hookId: hook.id,
+          eventId: Number(ev.id),
+          failures,
+          status: result.status,
+          error: result.error,
+          retryInMs: delay,
+        },
+        'system hook delivery failed; backing off',
+      );
       return;
     }
-    await sqlRows(em, 'update system_hooks set lease_owner = null, lease_until = null where id = ? and lease_owner = ?', [hook.id, owner]);
+    await sqlRows(
+      em,
+      'update system_hooks set lease_owner = null, lease_until = null where id = ? and lease_owner = ?',
+      [hook.id, owner],
+    );
   };
 
   /**
@@ -203,12 +257,18 @@ export function startDelivery(env: BackgroundEnv, config: DeliveryConfig = deliv
     lastPrune = Date.now();
     const until = Date.now() + PRUNE_BUDGET_MS;
     const [slowest] = await sqlRows<{ txid: string; id: string }>(
-      em, 'select h.last_txid::text as txid, h.last_event_id as id from system_hooks h order by h.last_txid, h.last_event_id limit 1');
+      em,
+      'select h.last_txid::text as txid, h.last_event_id as id from system_hooks h order by h.last_txid, h.last_event_id limit 1',
+    );
     // Without a hook: what is ready, unless one appears (checked in the statement's own snapshot).
-    const upTo = slowest ? { sql: '(e.txid, e.id) <= (?::xid8, ?)', params: [slowest.txid, slowest.id] } : { sql: `not exists (select 1 from system_hooks) and ${OUTBOX_READY}`, params: [] };
+    const upTo = slowest
+      ? { sql: '(e.txid, e.id) <= (?::xid8, ?)', params: [slowest.txid, slowest.id] }
+      : { sql: `not exists (select 1 from system_hooks) and ${OUTBOX_READY}`, params: [] };
     let after: { txid: bigint; id: bigint } | undefined;
     for (;;) {
-      const from = after ? { sql: ' and (e.txid, e.id) > (?::xid8, ?)', params: [String(after.txid), String(after.id)] } : { sql: '', params: [] };
+      const from = after
+        ? { sql: ' and (e.txid, e.id) > (?::xid8, ?)', params: [String(after.txid), String(after.id)] }
+        : { sql: '', params: [] };
       const rows = await sqlRows<{ txid: string; id: string }>(
         em,
         `delete from system_hook_events where id in (

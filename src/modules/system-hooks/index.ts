@@ -15,7 +15,17 @@ import { systemHookRoutes } from './system-hook.rest';
  */
 export const systemHooksModule = defineModule({
   name: 'system-hooks',
-  nodes: [nodeDef({ type: 'SystemHook', gidClass: 'SystemHook', load: loadByIds(SystemHook, () => true, (ctx) => policy.isAdmin(ctx.user)) })],
+  nodes: [
+    nodeDef({
+      type: 'SystemHook',
+      gidClass: 'SystemHook',
+      load: loadByIds(
+        SystemHook,
+        () => true,
+        (ctx) => policy.isAdmin(ctx.user),
+      ),
+    }),
+  ],
   entities: [SystemHook],
   migrations: [
     { name: 'Migration20261203100000_system_hooks', class: Migration20261203100000SystemHooks },

@@ -5,7 +5,12 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import { PageArgs, type Page } from '../../core/pagination/page';
 import { systemHookService as service } from './system-hook.service';
 import {
-  CreateSystemHookInput, SystemHookLogPage, SystemHookLogsArgs, SystemHookPage, SystemHookTestDataType, SystemHookType,
+  CreateSystemHookInput,
+  SystemHookLogPage,
+  SystemHookLogsArgs,
+  SystemHookPage,
+  SystemHookTestDataType,
+  SystemHookType,
   type SystemHookLogType,
 } from './system-hook.type';
 
@@ -24,15 +29,22 @@ export class SystemHookResolver {
     return service.get(ctx, id);
   }
 
-  @Query(() => SystemHookLogPage, { description: 'Administrators only: the last 50 delivery attempts of a hook, newest first.' })
+  @Query(() => SystemHookLogPage, {
+    description: 'Administrators only: the last 50 delivery attempts of a hook, newest first.',
+  })
   @Allow('admin')
   systemHookLogs(@Args() args: SystemHookLogsArgs, @Ctx() ctx: RequestCtx): Promise<Page<SystemHookLogType>> {
     return service.logs(ctx, args.id, args);
   }
 
-  @Mutation(() => SystemHookType, { description: 'Administrators only. The hook receives the events committed from now on.' })
+  @Mutation(() => SystemHookType, {
+    description: 'Administrators only. The hook receives the events committed from now on.',
+  })
   @Allow('admin')
-  createSystemHook(@Arg('input', () => CreateSystemHookInput) input: CreateSystemHookInput, @Ctx() ctx: RequestCtx): Promise<SystemHookType> {
+  createSystemHook(
+    @Arg('input', () => CreateSystemHookInput) input: CreateSystemHookInput,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<SystemHookType> {
     return service.create(ctx, input);
   }
 
@@ -42,9 +54,14 @@ export class SystemHookResolver {
     return service.remove(ctx, id);
   }
 
-  @Mutation(() => SystemHookTestDataType, { description: 'Administrators only: sends GitLab\'s test event (project_create "Ruby") to the hook now.' })
+  @Mutation(() => SystemHookTestDataType, {
+    description: 'Administrators only: sends GitLab\'s test event (project_create "Ruby") to the hook now.',
+  })
   @Allow('admin')
-  testSystemHook(@Arg('id', () => SystemHookIdArg) id: number, @Ctx() ctx: RequestCtx): Promise<SystemHookTestDataType> {
+  testSystemHook(
+    @Arg('id', () => SystemHookIdArg) id: number,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<SystemHookTestDataType> {
     return service.test(ctx, id);
   }
 }

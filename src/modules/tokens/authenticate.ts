@@ -35,7 +35,12 @@ export const AUTH_CACHE_TTL_MS = 60_000;
  * Migration20261208090000_auth_cache_notify), whoever wrote; the service's own writes also forget them
  * in their instance right after commit (`forgetCredentials`).
  */
-async function credentialRow(em: EntityManager, cache: SharedCache | null, digest: string, today: string): Promise<AuthRow | undefined> {
+async function credentialRow(
+  em: EntityManager,
+  cache: SharedCache | null,
+  digest: string,
+  today: string,
+): Promise<AuthRow | undefined> {
   const load = async () => {
     const [row] = await sqlRows<AuthRow>(
       em,
@@ -53,7 +58,10 @@ async function credentialRow(em: EntityManager, cache: SharedCache | null, diges
   };
   if (!cache) return load().catch(noCredential);
   return cache
-    .get(`auth:token:${digest}:${today}`, load, { tags: (row) => [AUTH_CACHE_TAG, authCacheUserTag(Number(row.id))], ttlMs: AUTH_CACHE_TTL_MS })
+    .get(`auth:token:${digest}:${today}`, load, {
+      tags: (row) => [AUTH_CACHE_TAG, authCacheUserTag(Number(row.id))],
+      ttlMs: AUTH_CACHE_TTL_MS,
+    })
     .catch(noCredential);
 }
 
@@ -68,7 +76,13 @@ function noCredential(e: unknown): undefined {
  * Resolves a supplied token to its active user and scopes; unknown, revoked, expired or blocked →
  * tokenInvalid. `cache`: the app's shared cache (null: always read the database).
  */
-export async function authenticateToken(em: EntityManager, cache: SharedCache | null, token: string | undefined, now: Date, ip?: string): Promise<AuthResult> {
+export async function authenticateToken(
+  em: EntityManager,
+  cache: SharedCache | null,
+  token: string | undefined,
+  now: Date,
+  ip?: string,
+): Promise<AuthResult> {
   if (token === undefined) return ANONYMOUS;
   if (token === '' || token.length > 255) return { user: null, credential: null, tokenInvalid: true };
   const row = await credentialRow(em, cache, digestToken(token), now.toISOString().slice(0, 10));

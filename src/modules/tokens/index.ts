@@ -8,9 +8,27 @@ import { tokenRoutes } from './token.rest';
 import { Migration20261208090000AuthCacheNotify } from './migrations/Migration20261208090000_auth_cache_notify';
 import { Migration20261209090100AuthCacheSettingsEvents } from './migrations/Migration20261209090100_auth_cache_settings_events';
 
-export const tokensModule = defineModule({ name: 'tokens',
-  nodes: [nodeDef({ type: 'ImpersonationToken', gidClass: 'PersonalAccessToken', load: loadByIds(PersonalAccessToken, (_ctx, t) => t.impersonation, (ctx) => policy.isAdmin(ctx.user)) })], entities: [PersonalAccessToken], resolvers: [TokenResolver, TokenLinksResolver], routes: tokenRoutes,
+export const tokensModule = defineModule({
+  name: 'tokens',
+  nodes: [
+    nodeDef({
+      type: 'ImpersonationToken',
+      gidClass: 'PersonalAccessToken',
+      load: loadByIds(
+        PersonalAccessToken,
+        (_ctx, t) => t.impersonation,
+        (ctx) => policy.isAdmin(ctx.user),
+      ),
+    }),
+  ],
+  entities: [PersonalAccessToken],
+  resolvers: [TokenResolver, TokenLinksResolver],
+  routes: tokenRoutes,
   migrations: [
     { name: 'Migration20261208090000_auth_cache_notify', class: Migration20261208090000AuthCacheNotify },
-    { name: 'Migration20261209090100_auth_cache_settings_events', class: Migration20261209090100AuthCacheSettingsEvents },
-  ] });
+    {
+      name: 'Migration20261209090100_auth_cache_settings_events',
+      class: Migration20261209090100AuthCacheSettingsEvents,
+    },
+  ],
+});

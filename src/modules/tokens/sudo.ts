@@ -1,6 +1,11 @@
 import { hasNulByte } from '../../core/params/coerce';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ForbiddenError, InsufficientScopeError, NotFoundError, UnauthenticatedError } from '../../core/errors/domain-errors';
+import {
+  ForbiddenError,
+  InsufficientScopeError,
+  NotFoundError,
+  UnauthenticatedError,
+} from '../../core/errors/domain-errors';
 import { sqlEntities } from '../../core/db/sql';
 import { policy } from '../access/policy';
 import { User } from '../users/user.entity';
@@ -18,9 +23,15 @@ export async function applySudo(em: EntityManager, auth: AuthResult, identifier:
   if (!policy.isAdmin(auth.user)) throw new ForbiddenError('Must be admin to use sudo');
   if (!auth.credential.scopes.includes('sudo')) throw new InsufficientScopeError('sudo');
   // A username is at most 255 characters and text cannot carry NUL: no such user, without asking the database.
-  if (identifier.length > 255 || hasNulByte(identifier)) throw new NotFoundError(`User with ID or username '${identifier.slice(0, 255)}'`);
+  if (identifier.length > 255 || hasNulByte(identifier))
+    throw new NotFoundError(`User with ID or username '${identifier.slice(0, 255)}'`);
   const byId = /^\d+$/.test(identifier) && Number(identifier) <= 2147483647;
-  const [user] = await sqlEntities(em, User, `select u.* from users u where ${byId ? 'u.id = ?' : 'lower(u.username) = lower(?)'}`, [byId ? Number(identifier) : identifier]);
+  const [user] = await sqlEntities(
+    em,
+    User,
+    `select u.* from users u where ${byId ? 'u.id = ?' : 'lower(u.username) = lower(?)'}`,
+    [byId ? Number(identifier) : identifier],
+  );
   if (!user) throw new NotFoundError(`User with ID or username '${identifier}'`);
   return { user, credential: { ...auth.credential, sudoer: auth.user }, tokenInvalid: false, refusal: auth.refusal };
 }

@@ -13,17 +13,26 @@ import { ImpersonationTokenPage, ImpersonationTokenType } from './token.type';
 export class TokenResolver {
   @Query(() => ImpersonationTokenPage, { description: 'Administrators only.' })
   @Allow('admin', { scopes: ['read_user'] })
-  impersonationTokens(@Args() args: ImpersonationTokensArgs, @Ctx() ctx: RequestCtx): Promise<Page<PersonalAccessToken>> {
+  impersonationTokens(
+    @Args() args: ImpersonationTokensArgs,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<Page<PersonalAccessToken>> {
     return tokenService.list(ctx, args);
   }
 
   @Query(() => ImpersonationTokenType, { description: 'Administrators only.' })
   @Allow('admin', { scopes: ['read_user'] })
-  impersonationToken(@Arg('userId', () => UserIdArg) userId: number, @Arg('id', () => ImpersonationTokenIdArg) id: number, @Ctx() ctx: RequestCtx): Promise<PersonalAccessToken> {
+  impersonationToken(
+    @Arg('userId', () => UserIdArg) userId: number,
+    @Arg('id', () => ImpersonationTokenIdArg) id: number,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<PersonalAccessToken> {
     return tokenService.get(ctx, userId, id);
   }
 
-  @Mutation(() => ImpersonationTokenType, { description: 'Administrators only; the response carries the plain token once.' })
+  @Mutation(() => ImpersonationTokenType, {
+    description: 'Administrators only; the response carries the plain token once.',
+  })
   @Allow('admin')
   createImpersonationToken(
     @Arg('userId', () => UserIdArg) userId: number,
@@ -35,7 +44,11 @@ export class TokenResolver {
 
   @Mutation(() => Boolean, { description: 'Administrators only; the token stops working at once.' })
   @Allow('admin')
-  revokeImpersonationToken(@Arg('userId', () => UserIdArg) userId: number, @Arg('id', () => ImpersonationTokenIdArg) id: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+  revokeImpersonationToken(
+    @Arg('userId', () => UserIdArg) userId: number,
+    @Arg('id', () => ImpersonationTokenIdArg) id: number,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<boolean> {
     return tokenService.revoke(ctx, userId, id);
   }
 

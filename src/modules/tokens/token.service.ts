@@ -35,7 +35,11 @@ async function list(ctx: RequestCtx, args: ImpersonationTokensArgs): Promise<Pag
   if (args.state === TokenState.INACTIVE) where.push(`not ${active}`);
   if (args.state === TokenState.ACTIVE || args.state === TokenState.INACTIVE) params.push(today(ctx));
   const map = (r: Record<string, unknown>) => ctx.em.map(PersonalAccessToken, r as never);
-  return offsetPage(ctx.em, { select: 't.*', from: 'personal_access_tokens t', where, params, orderBy: 't.id', dir: 'asc', id: 't.id', map }, args);
+  return offsetPage(
+    ctx.em,
+    { select: 't.*', from: 'personal_access_tokens t', where, params, orderBy: 't.id', dir: 'asc', id: 't.id', map },
+    args,
+  );
 }
 
 async function get(ctx: RequestCtx, userId: number, id: number): Promise<PersonalAccessToken> {
@@ -50,11 +54,18 @@ async function create(ctx: RequestCtx, userId: number, input: CreateImpersonatio
   const user = await userService.get(ctx, userId);
   if (!input.scopes || input.scopes.length === 0) throw ParamError.missing('scopes');
   if (input.scopes.some((s) => !(TOKEN_SCOPES as readonly string[]).includes(s))) throw ParamError.notInSet('scopes');
-  if (!input.name || longerThan(input.name, 255)) throw new ValidationError({ name: [input.name ? 'is too long (maximum is 255 characters)' : "can't be blank"] });
+  if (!input.name || longerThan(input.name, 255))
+    throw new ValidationError({ name: [input.name ? 'is too long (maximum is 255 characters)' : "can't be blank"] });
   assertOptionalDate('expires_at', input.expiresAt);
   assertNotPast('expires_at', input.expiresAt, ctx.clock.now());
   const plain = generateToken();
-  const token = Object.assign(new PersonalAccessToken(), { userId: user.id, tokenDigest: digestToken(plain), impersonation: true, createdAt: ctx.clock.now(), updatedAt: ctx.clock.now() });
+  const token = Object.assign(new PersonalAccessToken(), {
+    userId: user.id,
+    tokenDigest: digestToken(plain),
+    impersonation: true,
+    createdAt: ctx.clock.now(),
+    updatedAt: ctx.clock.now(),
+  });
   patchEntity(token, input, CreateImpersonationTokenInput, { scopes: (s) => ({ scopes: [...new Set(s)] }) });
   await ctx.em.transactional(async (em) => {
     em.persist(token);
@@ -66,7 +77,12 @@ async function create(ctx: RequestCtx, userId: number, input: CreateImpersonatio
 
 /** A token's audit events: on its user (entity User), the token as target by name, never its value. */
 const tokenAudit = (user: User, t: PersonalAccessToken): Omit<AuditEntry, 'action'> => ({
-  entityType: 'User', entityId: user.id, entityPath: user.username, targetType: 'PersonalAccessToken', targetId: t.id, targetDetails: t.name,
+  entityType: 'User',
+  entityId: user.id,
+  entityPath: user.username,
+  targetType: 'PersonalAccessToken',
+  targetId: t.id,
+  targetDetails: t.name,
 });
 
 async function revoke(ctx: RequestCtx, userId: number, id: number): Promise<boolean> {
@@ -75,8 +91,13 @@ async function revoke(ctx: RequestCtx, userId: number, id: number): Promise<bool
   await ctx.em.transactional(async (em) => {
     await claimForDelete(ctx, em, byId('personal_access_tokens', token.id, 'Impersonation Token'));
     // One conditional UPDATE: of concurrent revokes exactly one records the removal.
-    const revoked = await sqlRows(em, 'update personal_access_tokens set revoked = true, updated_at = ? where id = ? and not revoked returning id', [ctx.clock.now(), token.id]);
-    if (revoked.length > 0) await recordAudit(ctx, em, [{ ...tokenAudit(user, token), action: { remove: 'impersonation_token' } }]);
+    const revoked = await sqlRows(
+      em,
+      'update personal_access_tokens set revoked = true, updated_at = ? where id = ? and not revoked returning id',
+      [ctx.clock.now(), token.id],
+    );
+    if (revoked.length > 0)
+      await recordAudit(ctx, em, [{ ...tokenAudit(user, token), action: { remove: 'impersonation_token' } }]);
   });
   forgetCredentials(ctx.cache, user.id);
   return true;

@@ -14,7 +14,8 @@ export class ImpersonationTokenType extends DatabaseNode {
   @Field(() => Int) userId!: number;
   @Field(() => Boolean) impersonation!: boolean;
   @Field(() => String, { nullable: true, description: 'YYYY-MM-DD' }) expiresAt!: string | null;
-  @Field(() => String, { nullable: true, description: 'The plain token; only in the response that created it.' }) token!: string | null;
+  @Field(() => String, { nullable: true, description: 'The plain token; only in the response that created it.' })
+  token!: string | null;
 }
 
 export const ImpersonationTokenPage = PageType(ImpersonationTokenType, 'ImpersonationTokenPage');

@@ -61,7 +61,8 @@ export async function checkIdentity(ctx: RequestCtx, userId: number | undefined,
   const [unpaired] = ruleProblems([IDENTITY_PAIR], { extern_uid: input.externUid, provider: input.provider });
   if (unpaired) throw new ParamError(unpaired);
   if (input.provider == null || input.externUid == null) return;
-  if (input.provider.trim() === '' || longerThan(input.provider, 255) || longerThan(input.externUid, 255)) throw INVALID();
+  if (input.provider.trim() === '' || longerThan(input.provider, 255) || longerThan(input.externUid, 255))
+    throw INVALID();
   const taken = await sqlRows(
     ctx.em,
     'select 1 from identities where provider = ? and lower(extern_uid) = lower(?) and user_id <> ?',
@@ -75,15 +76,34 @@ export async function checkIdentity(ctx: RequestCtx, userId: number | undefined,
  * identity of that provider is updated, else one is added); returns its audit entry, if anything changed.
  */
 export async function saveIdentity(
-  em: EntityManager, userId: number, input: IdentityInput, audit: Omit<AuditEntry, 'action' | 'targetType' | 'targetId' | 'targetDetails'>,
+  em: EntityManager,
+  userId: number,
+  input: IdentityInput,
+  audit: Omit<AuditEntry, 'action' | 'targetType' | 'targetId' | 'targetDetails'>,
 ): Promise<AuditEntry[]> {
   const { provider, externUid } = input;
   if (provider == null || externUid == null) return [];
-  const [old] = await sqlRows<{ id: number; extern_uid: string }>(em, 'select id, extern_uid from identities where user_id = ? and provider = ? for update', [userId, provider]);
+  const [old] = await sqlRows<{ id: number; extern_uid: string }>(
+    em,
+    'select id, extern_uid from identities where user_id = ? and provider = ? for update',
+    [userId, provider],
+  );
   if (old && old.extern_uid === externUid) return [];
   const [row] = old
-    ? await sqlRows<{ id: number }>(em, 'update identities set extern_uid = ?, updated_at = now() where id = ? returning id', [externUid, old.id])
-    : await sqlRows<{ id: number }>(em, 'insert into identities (user_id, provider, extern_uid) values (?, ?, ?) returning id', [userId, provider, externUid]);
+    ? await sqlRows<{ id: number }>(
+        em,
+        'update identities set extern_uid = ?, updated_at = now() where id = ? returning id',
+        [externUid, old.id],
+      )
+    : await sqlRows<{ id: number }>(
+        em,
+        'insert into identities (user_id, provider, extern_uid) values (?, ?, ?) returning id',
+        [userId, provider, externUid],
+      );
   const target = { ...audit, targetType: 'Identity', targetId: row.id, targetDetails: provider };
-  return [old ? { ...target, action: { change: 'extern_uid', from: old.extern_uid, to: externUid } } : { ...target, action: { add: 'identity' } }];
+  return [
+    old
+      ? { ...target, action: { change: 'extern_uid', from: old.extern_uid, to: externUid } }
+      : { ...target, action: { add: 'identity' } },
+  ];
 }

@@ -20,7 +20,13 @@ declare module '../../core/context/request-ctx' {
 
 export const usersModule = defineModule({
   name: 'users',
-  nodes: [nodeDef({ type: 'User', gidClass: 'User', load: (ctx, ids) => ctx.loaders.user.loadPresent(ids.map(Number)) })], entities: [User, Identity], resolvers: [UserResolver, UserProjectsResolver, UserActivityResolver], routes: userRoutes, loaders: (ctx) => ({ ...identityLoaders(ctx), ...userLoaders(ctx) }),
+  nodes: [
+    nodeDef({ type: 'User', gidClass: 'User', load: (ctx, ids) => ctx.loaders.user.loadPresent(ids.map(Number)) }),
+  ],
+  entities: [User, Identity],
+  resolvers: [UserResolver, UserProjectsResolver, UserActivityResolver],
+  routes: userRoutes,
+  loaders: (ctx) => ({ ...identityLoaders(ctx), ...userLoaders(ctx) }),
   migrations: [
     { name: 'Migration20261203100100_identities', class: Migration20261203100100Identities },
     { name: 'Migration20261203140200_users_email_trgm', class: Migration20261203140200UsersEmailTrgm },

@@ -32,7 +32,11 @@ export function noteActivity(em: EntityManager, user: User, now: Date): void {
   }
   if (written.get(user.id) === day) return;
   written.set(user.id, day);
-  const write = sqlRows(em, 'update users set last_activity_on = ?::date where id = ? and last_activity_on is distinct from ?::date', [day, user.id, day])
+  const write = sqlRows(
+    em,
+    'update users set last_activity_on = ?::date where id = ? and last_activity_on is distinct from ?::date',
+    [day, user.id, day],
+  )
     .then(() => undefined)
     .catch(() => {
       written.delete(user.id);
@@ -66,15 +70,27 @@ function firstDay(from: string | null | undefined, now: Date): string {
     if (Number.isNaN(at.getTime())) throw ParamError.invalid('from');
   }
   const day = dayOf(at);
-  return at.getTime() === Date.parse(`${day}T00:00:00Z`) ? day : dayOf(new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000));
+  return at.getTime() === Date.parse(`${day}T00:00:00Z`)
+    ? day
+    : dayOf(new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000));
 }
 
 /** GET /user/activities (admin, checked after `from` as in 10.3): users active on or after `from`, by day then id. */
 export async function listActivities(ctx: RequestCtx, args: PageInput & { from?: string | null }): Promise<Page<User>> {
   const since = firstDay(args.from, ctx.clock.now());
   if (!policy.isAdmin(requireUser(ctx))) throw new ForbiddenError();
-  return offsetPage(ctx.em, {
-    select: 'u.*', from: 'users u', where: ['u.last_activity_on >= ?::date'], params: [since],
-    orderBy: 'u.last_activity_on', dir: 'asc', id: 'u.id', map: (r) => lightEntity(ctx.em, User, r),
-  }, args);
+  return offsetPage(
+    ctx.em,
+    {
+      select: 'u.*',
+      from: 'users u',
+      where: ['u.last_activity_on >= ?::date'],
+      params: [since],
+      orderBy: 'u.last_activity_on',
+      dir: 'asc',
+      id: 'u.id',
+      map: (r) => lightEntity(ctx.em, User, r),
+    },
+    args,
+  );
 }

@@ -30,9 +30,17 @@ export class UserProjectsResolver {
    */
   @Query(() => ProjectPage, { description: "A user's personal projects visible to the caller." })
   @Allow('anonymous')
-  async userProjects(@Args() args: UserProjectsArgs, @Ctx() ctx: RequestCtx, @Info() info: GraphQLResolveInfo): Promise<Page<Project>> {
+  async userProjects(
+    @Args() args: UserProjectsArgs,
+    @Ctx() ctx: RequestCtx,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<Page<Project>> {
     const user = await userService.findByIdOrUsername(ctx, args.userId);
-    const page = await projectService.list(ctx, { ...args, owned: undefined, membership: undefined }, { namespaceId: user.namespaceId ?? 0 });
+    const page = await projectService.list(
+      ctx,
+      { ...args, owned: undefined, membership: undefined },
+      { namespaceId: user.namespaceId ?? 0 },
+    );
     await preloadProjectRelations(ctx, page.nodes, info, ['nodes']);
     return page;
   }

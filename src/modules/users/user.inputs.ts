@@ -18,10 +18,16 @@ export class UsersArgs extends PageArgs {
   @Field(() => Boolean, { nullable: true, description: 'Only blocked users.' })
   blocked?: boolean;
 
-  @Field(() => String, { nullable: true, description: 'With provider: the user with this external uid at that provider (administrators only).' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'With provider: the user with this external uid at that provider (administrators only).',
+  })
   externUid?: string;
 
-  @Field(() => String, { nullable: true, description: 'With externUid: the external authentication provider (administrators only).' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'With externUid: the external authentication provider (administrators only).',
+  })
   provider?: string;
 
   @Field(() => [CustomAttributeFilter], { nullable: true, description: 'Administrators only; ignored for others.' })
@@ -54,16 +60,26 @@ export class UserAttributesInput {
   @Field(() => String, { nullable: true }) linkedin?: string;
   @Field(() => String, { nullable: true }) twitter?: string;
   @Field(() => String, { nullable: true }) websiteUrl?: string;
-  @Field(() => UploadScalar, { nullable: true, description: 'Avatar image: png, jpg, jpeg, gif, bmp, tiff or ico, at most 200 KB.' }) avatar?: UploadedFile;
-  @Field(() => String, { nullable: true, description: 'With provider: the user\'s uid at an external authentication provider (an identity).' }) externUid?: string;
-  @Field(() => String, { nullable: true, description: 'With externUid: the external authentication provider.' }) provider?: string;
+  @Field(() => UploadScalar, {
+    nullable: true,
+    description: 'Avatar image: png, jpg, jpeg, gif, bmp, tiff or ico, at most 200 KB.',
+  })
+  avatar?: UploadedFile;
+  @Field(() => String, {
+    nullable: true,
+    description: "With provider: the user's uid at an external authentication provider (an identity).",
+  })
+  externUid?: string;
+  @Field(() => String, { nullable: true, description: 'With externUid: the external authentication provider.' })
+  provider?: string;
 }
 
 @InputType('CreateUserInput')
 export class CreateUserInput extends UserAttributesInput {
   @Field(() => Boolean, {
     nullable: true,
-    description: 'Instead of a password (GitLab 10.3\'s reset_password): a random one is set. GitLab also mails a reset link; this service sends no mail, so an administrator sets the password later (docs/rest.md#resources-at-a-glance, users).',
+    description:
+      "Instead of a password (GitLab 10.3's reset_password): a random one is set. GitLab also mails a reset link; this service sends no mail, so an administrator sets the password later (docs/rest.md#resources-at-a-glance, users).",
   })
   resetPassword?: boolean;
 }

@@ -16,7 +16,10 @@ import { MaxItems } from '../../core/graphql/list-bound';
 
 @Resolver(() => UserType)
 export class UserResolver {
-  @Query(() => UserType, { nullable: true, description: 'The authenticated user; null for an anonymous caller (as GitLab\'s GraphQL API).' })
+  @Query(() => UserType, {
+    nullable: true,
+    description: "The authenticated user; null for an anonymous caller (as GitLab's GraphQL API).",
+  })
   @Allow('anonymous', { scopes: ['read_user'] })
   currentUser(@Ctx() ctx: RequestCtx): User | null {
     return ctx.user ?? null;
@@ -42,7 +45,11 @@ export class UserResolver {
 
   @Mutation(() => UserType, { description: 'Administrators only.' })
   @Allow('admin')
-  updateUser(@Arg('id', () => UserIdArg) id: number, @Arg('input', () => UpdateUserInput) input: UpdateUserInput, @Ctx() ctx: RequestCtx): Promise<User> {
+  updateUser(
+    @Arg('id', () => UserIdArg) id: number,
+    @Arg('input', () => UpdateUserInput) input: UpdateUserInput,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<User> {
     return userService.update(ctx, id, input);
   }
 
@@ -50,20 +57,25 @@ export class UserResolver {
   @Allow('admin')
   deleteUser(
     @Arg('id', () => UserIdArg) id: number,
-    @Arg('hardDelete', () => Boolean, { nullable: true, description: 'Also delete the groups the user solely owns.' }) hardDelete: boolean | null,
+    @Arg('hardDelete', () => Boolean, { nullable: true, description: 'Also delete the groups the user solely owns.' })
+    hardDelete: boolean | null,
     @Ctx() ctx: RequestCtx,
   ): Promise<boolean> {
     return userService.remove(ctx, id, hardDelete ?? false);
   }
 
-  @Mutation(() => Boolean, { description: 'Administrators only. True when the user is blocked now; false when the user already was.' })
+  @Mutation(() => Boolean, {
+    description: 'Administrators only. True when the user is blocked now; false when the user already was.',
+  })
   @Allow('admin')
   @PayloadMutation({ field: 'changed' })
   blockUser(@Arg('id', () => UserIdArg) id: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
     return userService.block(ctx, id);
   }
 
-  @Mutation(() => Boolean, { description: 'Administrators only. True when the user is active now; false when the user already was.' })
+  @Mutation(() => Boolean, {
+    description: 'Administrators only. True when the user is active now; false when the user already was.',
+  })
   @Allow('admin')
   @PayloadMutation({ field: 'changed' })
   unblockUser(@Arg('id', () => UserIdArg) id: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
@@ -75,12 +87,19 @@ export class UserResolver {
     return userWebUrl(ctx.externalUrl, u.username);
   }
 
-  @FieldResolver(() => String, { nullable: true, description: 'Absolute URL of the uploaded avatar image; null without one.' })
+  @FieldResolver(() => String, {
+    nullable: true,
+    description: 'Absolute URL of the uploaded avatar image; null without one.',
+  })
   avatarUrl(@Root() u: User, @Ctx() ctx: RequestCtx): string | null {
     return avatarUrl(ctx.externalUrl, 'user', u.id, u.avatar);
   }
 
-  @FieldResolver(() => String, { nullable: true, description: 'The last day of an authenticated request (YYYY-MM-DD). Only for the user themself and administrators.' })
+  @FieldResolver(() => String, {
+    nullable: true,
+    description:
+      'The last day of an authenticated request (YYYY-MM-DD). Only for the user themself and administrators.',
+  })
   lastActivityOn(@Root() u: User, @Ctx() ctx: RequestCtx): string | null {
     return policy.canSeePrivateUserFields(ctx.user, u.id) ? u.lastActivityOn : null;
   }
@@ -95,11 +114,17 @@ export class UserResolver {
     return policy.canSeePrivateUserFields(ctx.user, u.id) ? u.admin : null;
   }
 
-  @FieldResolver(() => Boolean, { nullable: true }) canCreateGroup(@Root() u: User, @Ctx() ctx: RequestCtx): boolean | null {
+  @FieldResolver(() => Boolean, { nullable: true }) canCreateGroup(
+    @Root() u: User,
+    @Ctx() ctx: RequestCtx,
+  ): boolean | null {
     return policy.canSeePrivateUserFields(ctx.user, u.id) ? u.canCreateGroup : null;
   }
 
-  @FieldResolver(() => Boolean, { nullable: true }) canCreateProject(@Root() u: User, @Ctx() ctx: RequestCtx): boolean | null {
+  @FieldResolver(() => Boolean, { nullable: true }) canCreateProject(
+    @Root() u: User,
+    @Ctx() ctx: RequestCtx,
+  ): boolean | null {
     return policy.canSeePrivateUserFields(ctx.user, u.id) ? u.projectsLimit > 0 : null;
   }
 
@@ -111,7 +136,10 @@ export class UserResolver {
     return policy.canSeePrivateUserFields(ctx.user, u.id) ? u.external : null;
   }
 
-  @FieldResolver(() => [IdentityType], { nullable: true, description: 'Accounts at external authentication providers. Only for the user themself and administrators.' })
+  @FieldResolver(() => [IdentityType], {
+    nullable: true,
+    description: 'Accounts at external authentication providers. Only for the user themself and administrators.',
+  })
   @MaxItems(IDENTITIES_MAX)
   identities(@Root() u: User, @Ctx() ctx: RequestCtx): Promise<IdentityView[]> | null {
     return policy.canSeePrivateUserFields(ctx.user, u.id) ? ctx.loaders.userIdentities.load(u.id) : null;

@@ -13,7 +13,15 @@ import { lockEmailAddress } from '../emails/email-address-lock';
 import { lightEntity, likeEscape, sqlEntities, sqlRows } from '../../core/db/sql';
 import { forgetCredentials } from '../../core/auth/credential-cache';
 import { onUniqueViolation } from '../../core/db/unique-violation';
-import { ConflictError, ForbiddenError, NotFoundError, ParamError, UnauthenticatedError, ValidationError, type DomainError } from '../../core/errors/domain-errors';
+import {
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  ParamError,
+  UnauthenticatedError,
+  ValidationError,
+  type DomainError,
+} from '../../core/errors/domain-errors';
 import { offsetPage } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
 import { Namespace } from '../namespaces/namespace.entity';
@@ -48,7 +56,10 @@ const passwordAllowed = (p: string) => !shorterThan(p, PASSWORD_MIN) && !longerT
  * before anything is stored.
  */
 const STORED: PatchMapping<UserAttributesInput> = {
-  password: (p) => (passwordAllowed(p) ? { passwordDigest: hashPassword(p) } : {}), provider: 'skip', externUid: 'skip', avatar: 'skip',
+  password: (p) => (passwordAllowed(p) ? { passwordDigest: hashPassword(p) } : {}),
+  provider: 'skip',
+  externUid: 'skip',
+  avatar: 'skip',
 };
 
 async function get(ctx: RequestCtx, id: number): Promise<User> {
@@ -96,7 +107,20 @@ async function list(ctx: RequestCtx, args: UsersArgs): Promise<Page<User>> {
     params.push(parseTimestamp('created_before', args.createdBefore));
   }
   customAttributeFilter(ctx, 'User', 'u.id', args.customAttributes, where, params);
-  return offsetPage(ctx.em, { select: 'u.*', from: 'users u', where, params, orderBy: 'u.id', dir: 'asc', id: 'u.id', map: (r) => lightEntity(ctx.em, User, r) }, args);
+  return offsetPage(
+    ctx.em,
+    {
+      select: 'u.*',
+      from: 'users u',
+      where,
+      params,
+      orderBy: 'u.id',
+      dir: 'asc',
+      id: 'u.id',
+      map: (r) => lightEntity(ctx.em, User, r),
+    },
+    args,
+  );
 }
 
 function validate(ctx: RequestCtx, user: User, input: UserAttributesInput): void {
@@ -107,10 +131,14 @@ function validate(ctx: RequestCtx, user: User, input: UserAttributesInput): void
   checkColumnLengths(bag, ctx.em.getMetadata().get(User.name), user, ['name', 'email', 'username']);
   checkNameOrPath(bag, 'username', user.username, [isValidNamespacePath, MSG.namespacePath], TOP_LEVEL_RESERVED);
   // Devise's password_length 8..128 (GitLab 10.3): one message, the bound that is crossed.
-  if (input.password != null && shorterThan(input.password, PASSWORD_MIN)) bag.add('password', `is too short (minimum is ${PASSWORD_MIN} characters)`);
-  else if (input.password != null && longerThan(input.password, PASSWORD_MAX)) bag.add('password', `is too long (maximum is ${PASSWORD_MAX} characters)`);
-  if (input.projectsLimit != null && input.projectsLimit < 0) bag.add('projects_limit', 'must be greater than or equal to 0');
-  for (const problem of input.avatar ? avatarProblems(input.avatar.filename, input.avatar.data) : []) bag.add('avatar', problem);
+  if (input.password != null && shorterThan(input.password, PASSWORD_MIN))
+    bag.add('password', `is too short (minimum is ${PASSWORD_MIN} characters)`);
+  else if (input.password != null && longerThan(input.password, PASSWORD_MAX))
+    bag.add('password', `is too long (maximum is ${PASSWORD_MAX} characters)`);
+  if (input.projectsLimit != null && input.projectsLimit < 0)
+    bag.add('projects_limit', 'must be greater than or equal to 0');
+  for (const problem of input.avatar ? avatarProblems(input.avatar.filename, input.avatar.data) : [])
+    bag.add('avatar', problem);
   if (!bag.empty) throw new ValidationError(bag.errors);
 }
 
@@ -145,17 +173,23 @@ async function claimEmail(em: RequestCtx['em'], user: User): Promise<void> {
 function conflictFromIndex(e: unknown): DomainError {
   const detail = String((e as { constraint?: string; message?: string }).constraint ?? (e as Error).message);
   if (detail.includes('identities')) return new ValidationError({ identities: ['is invalid'] });
-  return new ConflictError(detail.includes('email') ? 'Email has already been taken' : 'Username has already been taken');
+  return new ConflictError(
+    detail.includes('email') ? 'Email has already been taken' : 'Username has already been taken',
+  );
 }
 
 async function create(ctx: RequestCtx, given: CreateUserInput): Promise<User> {
   const missing = (['email', 'name', 'username'] as const).filter((k) => given[k] == null);
   if (missing.length) throw ParamError.missing(...missing);
   // The route's rule, for GraphQL's caller too (REST has answered it with the other parameters' problems).
-  const [noPassword] = ruleProblems([PASSWORD_OR_RESET], { password: given.password, reset_password: given.resetPassword });
+  const [noPassword] = ruleProblems([PASSWORD_OR_RESET], {
+    password: given.password,
+    reset_password: given.resetPassword,
+  });
   if (noPassword) throw new ParamError(noPassword);
   // reset_password=false without a password passes Grape's at_least_one_of and fails the model, as in GitLab.
-  if (given.password == null && given.resetPassword === false) throw new ValidationError({ password: ["can't be blank"] });
+  if (given.password == null && given.resetPassword === false)
+    throw new ValidationError({ password: ["can't be blank"] });
   // GitLab validates the random password it sets, not one sent beside reset_password.
   const input = given.resetPassword === true ? { ...given, password: undefined } : given;
   const user = new User();
@@ -174,22 +208,42 @@ async function create(ctx: RequestCtx, given: CreateUserInput): Promise<User> {
   validate(ctx, user, input);
   await checkConflicts(ctx.em, user);
   await checkIdentity(ctx, undefined, input);
-  await insertWithNamespace(ctx, user, async (em) => {
-    if (input.avatar) await storeAvatar(em, user, input.avatar);
-    const identity = await saveIdentity(em, user.id, input, userEntity(user));
-    await recordAudit(ctx, em, [{ ...userAudit(user), action: { add: 'user' } }, ...identity]);
-    await emitSystemEvents(ctx, em, () => userEvent(em, user.id, 'create'));
-  }, (em) => claimEmail(em, user));
+  await insertWithNamespace(
+    ctx,
+    user,
+    async (em) => {
+      if (input.avatar) await storeAvatar(em, user, input.avatar);
+      const identity = await saveIdentity(em, user.id, input, userEntity(user));
+      await recordAudit(ctx, em, [{ ...userAudit(user), action: { add: 'user' } }, ...identity]);
+      await emitSystemEvents(ctx, em, () => userEvent(em, user.id, 'create'));
+    },
+    (em) => claimEmail(em, user),
+  );
   return user;
 }
 
 /** Audit events of a user (GitLab EE's `for_user`): the user is the entity, by username. */
-const userEntity = (u: User): Pick<AuditEntry, 'entityType' | 'entityId' | 'entityPath'> => ({ entityType: 'User', entityId: u.id, entityPath: u.username });
-const userAudit = (u: User): Omit<AuditEntry, 'action'> => ({ ...userEntity(u), targetType: 'User', targetId: u.id, targetDetails: u.username });
+const userEntity = (u: User): Pick<AuditEntry, 'entityType' | 'entityId' | 'entityPath'> => ({
+  entityType: 'User',
+  entityId: u.id,
+  entityPath: u.username,
+});
+const userAudit = (u: User): Omit<AuditEntry, 'action'> => ({
+  ...userEntity(u),
+  targetType: 'User',
+  targetId: u.id,
+  targetDetails: u.username,
+});
 /** The attributes whose changes are recorded (the password as filtered). */
 const auditedUserFields = (u: User): Record<string, unknown> => ({
-  name: u.name, username: u.username, email: u.email, admin: u.admin, external: u.external, can_create_group: u.canCreateGroup,
-  projects_limit: u.projectsLimit, password: u.passwordDigest,
+  name: u.name,
+  username: u.username,
+  email: u.email,
+  admin: u.admin,
+  external: u.external,
+  can_create_group: u.canCreateGroup,
+  projects_limit: u.projectsLimit,
+  password: u.passwordDigest,
 });
 
 /** Stores the avatar (checked by validate) in the write's transaction and keeps its file name on the user. */
@@ -203,23 +257,33 @@ async function storeAvatar(em: RequestCtx['em'], user: User, file: UploadedFile)
  * (identity, audit) after the inserts and `before` steps ahead of them (claimEmail).
  */
 export async function insertWithNamespace(
-  ctx: Pick<RequestCtx, 'em' | 'clock'>, user: User, extra?: (em: RequestCtx['em']) => Promise<void>, before?: (em: RequestCtx['em']) => Promise<void>,
+  ctx: Pick<RequestCtx, 'em' | 'clock'>,
+  user: User,
+  extra?: (em: RequestCtx['em']) => Promise<void>,
+  before?: (em: RequestCtx['em']) => Promise<void>,
 ): Promise<void> {
-  const write = () => ctx.em.transactional(async (em) => {
-    if (before) await before(em);
-    em.persist(user);
-    await em.flush();
-    const ns = Object.assign(new Namespace(), {
-      name: user.username, path: user.username, fullPath: user.username, fullName: user.username, kind: 'user' as const, ownerId: user.id,
-      createdAt: ctx.clock.now(), updatedAt: ctx.clock.now(),
+  const write = () =>
+    ctx.em.transactional(async (em) => {
+      if (before) await before(em);
+      em.persist(user);
+      await em.flush();
+      const ns = Object.assign(new Namespace(), {
+        name: user.username,
+        path: user.username,
+        fullPath: user.username,
+        fullName: user.username,
+        kind: 'user' as const,
+        ownerId: user.id,
+        createdAt: ctx.clock.now(),
+        updatedAt: ctx.clock.now(),
+      });
+      em.persist(ns);
+      await em.flush();
+      ns.traversalIds = [ns.id];
+      user.namespaceId = ns.id;
+      await em.flush();
+      if (extra) await extra(em);
     });
-    em.persist(ns);
-    await em.flush();
-    ns.traversalIds = [ns.id];
-    user.namespaceId = ns.id;
-    await em.flush();
-    if (extra) await extra(em);
-  });
   await onUniqueViolation(write, conflictFromIndex);
 }
 
@@ -235,19 +299,25 @@ async function update(ctx: RequestCtx, id: number, input: UpdateUserInput): Prom
   const after = auditedUserFields(user);
   const diff = Object.keys(after).map((k) => ({ name: k, from: before[k], to: after[k], secret: k === 'password' }));
   const emailChanged = String(before.email).toLowerCase() !== user.email.toLowerCase();
-  const write = () => ctx.em.transactional(async (em) => {
-    if (emailChanged) await claimEmail(em, user);
-    if (user.username !== oldUsername && user.namespaceId) {
-      await em.nativeUpdate(Namespace, { id: user.namespaceId }, { name: user.username, path: user.username, fullPath: user.username, fullName: user.username });
-    }
-    if (input.avatar) await storeAvatar(em, user, input.avatar);
-    await em.flush();
-    const oldEmail = String(before.email);
-    if (emailChanged) await primaryEmailChanged(em, user.id, oldEmail, user.email, user.createdAt, ctx.clock.now());
-    const identity = await saveIdentity(em, user.id, input, userEntity(user));
-    await recordAudit(ctx, em, [...changes(userAudit(user), diff), ...identity]);
-    if (user.username !== oldUsername) await emitSystemEvents(ctx, em, () => userEvent(em, user.id, 'rename', oldUsername));
-  });
+  const write = () =>
+    ctx.em.transactional(async (em) => {
+      if (emailChanged) await claimEmail(em, user);
+      if (user.username !== oldUsername && user.namespaceId) {
+        await em.nativeUpdate(
+          Namespace,
+          { id: user.namespaceId },
+          { name: user.username, path: user.username, fullPath: user.username, fullName: user.username },
+        );
+      }
+      if (input.avatar) await storeAvatar(em, user, input.avatar);
+      await em.flush();
+      const oldEmail = String(before.email);
+      if (emailChanged) await primaryEmailChanged(em, user.id, oldEmail, user.email, user.createdAt, ctx.clock.now());
+      const identity = await saveIdentity(em, user.id, input, userEntity(user));
+      await recordAudit(ctx, em, [...changes(userAudit(user), diff), ...identity]);
+      if (user.username !== oldUsername)
+        await emitSystemEvents(ctx, em, () => userEvent(em, user.id, 'rename', oldUsername));
+    });
   await onUniqueViolation(write, conflictFromIndex);
   forgetCredentials(ctx.cache, user.id);
   return user;
@@ -284,7 +354,9 @@ async function remove(ctx: RequestCtx, id: number, hardDelete = false): Promise<
     await uncountForksUnder(em, [...solo.map((g) => Number(g.id)), ...(user.namespaceId ? [user.namespaceId] : [])]);
     // GitLab removes the personal projects (project_destroy each), then the user: its SSH keys first (key_destroy each), then user_destroy.
     await emitSystemEvents(ctx, em, async () => [
-      ...(await projectEvents(em, await personalProjectIds(em, user.id), 'destroy')), ...(await userKeyDestroyEvents(em, user.id)), ...(await userEvent(em, user.id, 'destroy')),
+      ...(await projectEvents(em, await personalProjectIds(em, user.id), 'destroy')),
+      ...(await userKeyDestroyEvents(em, user.id)),
+      ...(await userEvent(em, user.id, 'destroy')),
     ]);
     for (const g of solo) await em.nativeDelete(Namespace, { id: g.id });
     // The personal namespace (and with it the user's projects) goes with the user (FK cascade).
@@ -305,9 +377,15 @@ async function setBlocked(ctx: RequestCtx, id: number, blocked: boolean): Promis
   const user = await get(ctx, id);
   const [from, to] = blocked ? ['active', 'blocked'] : ['blocked', 'active'];
   const changed = await ctx.em.transactional(async (em) => {
-    const rows = await sqlRows(em, 'update users set state = ?, updated_at = ? where id = ? and state = ? returning id', [to, ctx.clock.now(), user.id, from]);
+    const rows = await sqlRows(
+      em,
+      'update users set state = ?, updated_at = ? where id = ? and state = ? returning id',
+      [to, ctx.clock.now(), user.id, from],
+    );
     if (rows.length === 0) return false;
-    await recordAudit(ctx, em, [{ ...userAudit(user), action: { customMessage: blocked ? 'Blocked user' : 'Unblocked user' } }]);
+    await recordAudit(ctx, em, [
+      { ...userAudit(user), action: { customMessage: blocked ? 'Blocked user' : 'Unblocked user' } },
+    ]);
     return true;
   });
   forgetCredentials(ctx.cache, user.id);
@@ -319,9 +397,23 @@ async function findByIdOrUsername(ctx: RequestCtx, ref: string): Promise<User> {
   const byId = /^\d+$/.test(ref);
   if (byId && Number(ref) > 2147483647) throw new NotFoundError('User');
   // By username through the unique lower(username) index.
-  const [user] = await sqlEntities(ctx.em, User, `select u.* from users u where ${byId ? 'u.id = ?' : 'lower(u.username) = lower(?)'}`, [byId ? Number(ref) : ref]);
+  const [user] = await sqlEntities(
+    ctx.em,
+    User,
+    `select u.* from users u where ${byId ? 'u.id = ?' : 'lower(u.username) = lower(?)'}`,
+    [byId ? Number(ref) : ref],
+  );
   if (!user) throw new NotFoundError('User');
   return user;
 }
 
-export const userService = { get, findByIdOrUsername, list, create, update, remove, block: (ctx: RequestCtx, id: number) => setBlocked(ctx, id, true), unblock: (ctx: RequestCtx, id: number) => setBlocked(ctx, id, false) };
+export const userService = {
+  get,
+  findByIdOrUsername,
+  list,
+  create,
+  update,
+  remove,
+  block: (ctx: RequestCtx, id: number) => setBlocked(ctx, id, true),
+  unblock: (ctx: RequestCtx, id: number) => setBlocked(ctx, id, false),
+};

@@ -19,7 +19,9 @@ export async function ensureAppRole(adminUrl: string, app: RoleCredentials, data
     const role = admin.escapeIdentifier(app.user);
     const exists = await admin.query('select 1 from pg_roles where rolname = $1', [app.user]);
     if (exists.rowCount === 0) await admin.query(`create role ${role}`);
-    await admin.query(`alter role ${role} with login nosuperuser nocreatedb nocreaterole noreplication nobypassrls password ${admin.escapeLiteral(app.password)}`);
+    await admin.query(
+      `alter role ${role} with login nosuperuser nocreatedb nocreaterole noreplication nobypassrls password ${admin.escapeLiteral(app.password)}`,
+    );
     const db = await admin.query('select 1 from pg_database where datname = $1', [database]);
     if (db.rowCount === 0) await admin.query(`create database ${admin.escapeIdentifier(database)} owner ${role}`);
     else await admin.query(`alter database ${admin.escapeIdentifier(database)} owner to ${role}`);
@@ -38,7 +40,10 @@ export async function ensureAppRole(adminUrl: string, app: RoleCredentials, data
           and not (c.relkind = 'S' and exists (select 1 from pg_depend d where d.objid = c.oid and d.deptype in ('a', 'i')))`,
       [app.user],
     );
-    for (const o of owned.rows) await inDb.query(`alter ${o.kind} public.${inDb.escapeIdentifier(o.name)} owner to ${inDb.escapeIdentifier(app.user)}`);
+    for (const o of owned.rows)
+      await inDb.query(
+        `alter ${o.kind} public.${inDb.escapeIdentifier(o.name)} owner to ${inDb.escapeIdentifier(app.user)}`,
+      );
   } finally {
     await inDb.end();
   }

@@ -100,9 +100,18 @@ export async function startOrReuseEmbedded(opts: StartOptions): Promise<Embedded
   const running = readJson<InstanceInfo>(instanceFile);
   const ownerAlive = running !== undefined && running.pid !== process.pid && isAlive(running.pid);
   if (ownerAlive && (await canConnect(running.port))) {
-    if (!creds?.app) throw new Error(`an older version of the service (pid ${running.pid}) runs the embedded PostgreSQL in ${dataDir}; stop it first`);
+    if (!creds?.app)
+      throw new Error(
+        `an older version of the service (pid ${running.pid}) runs the embedded PostgreSQL in ${dataDir}; stop it first`,
+      );
     log.info(`reusing the embedded PostgreSQL already running on port ${running.port} (pid ${running.pid})`);
-    return { url: urlFor(creds.app, running.port, DATABASE_NAME), owned: false, healthy: () => true, pid: () => undefined, stop: async () => undefined };
+    return {
+      url: urlFor(creds.app, running.port, DATABASE_NAME),
+      owned: false,
+      healthy: () => true,
+      pid: () => undefined,
+      stop: async () => undefined,
+    };
   }
 
   const binaries = locatePgBinaries();
@@ -114,7 +123,16 @@ export async function startOrReuseEmbedded(opts: StartOptions): Promise<Embedded
 
   const flags = ['-c', 'unix_socket_directories=', '-c', 'listen_addresses=127.0.0.1'];
   if (opts.ephemeral) flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
-  const serverOpts: PgServerOptions = { binaries, launcher, pgDir, port: await freePort(), flags, log, onFatal: opts.onFatal, restartAttempts: opts.restartAttempts };
+  const serverOpts: PgServerOptions = {
+    binaries,
+    launcher,
+    pgDir,
+    port: await freePort(),
+    flags,
+    log,
+    onFatal: opts.onFatal,
+    restartAttempts: opts.restartAttempts,
+  };
   const server = new PgServer(serverOpts);
   if (!initialised) {
     log.info(`initialising embedded PostgreSQL ${binaries.version} in ${pgDir} (${launcher.describe})`);

@@ -33,7 +33,9 @@ function repairSymlinks(pkgDir: string): void {
       fs.rmSync(link, { force: true }); // a dangling link
       fs.symlinkSync(path.relative(path.dirname(link), path.join(pkgDir, source)), link);
     } catch (e) {
-      throw new Error(`cannot create the PostgreSQL library link ${link} (${(e as Error).message}); run npm ci as the owner of node_modules`);
+      throw new Error(
+        `cannot create the PostgreSQL library link ${link} (${(e as Error).message}); run npm ci as the owner of node_modules`,
+      );
     }
   }
 }
@@ -45,7 +47,9 @@ export function locatePgBinaries(): PgBinaries {
     // The package exports only dist/index.js; its root is two levels up.
     pkgDir = path.resolve(path.dirname(require.resolve(pkg)), '..');
   } catch {
-    throw new Error(`the PostgreSQL binaries for this platform (${pkg}) are not installed; run npm ci, or set DATABASE_URL`);
+    throw new Error(
+      `the PostgreSQL binaries for this platform (${pkg}) are not installed; run npm ci, or set DATABASE_URL`,
+    );
   }
   const pkgJson = path.join(pkgDir, 'package.json');
   repairSymlinks(pkgDir);

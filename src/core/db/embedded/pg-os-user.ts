@@ -31,9 +31,15 @@ function ensurePostgresUser(): { uid: number; gid: number } {
   if (idOf('-u', 'postgres') === undefined) {
     try {
       if (idOf('-g', 'postgres') === undefined) execFileSync('groupadd', ['--system', 'postgres'], { stdio: 'ignore' });
-      execFileSync('useradd', ['--system', '-g', 'postgres', '--no-create-home', '-s', '/usr/sbin/nologin', 'postgres'], { stdio: 'ignore' });
+      execFileSync(
+        'useradd',
+        ['--system', '-g', 'postgres', '--no-create-home', '-s', '/usr/sbin/nologin', 'postgres'],
+        { stdio: 'ignore' },
+      );
     } catch (e) {
-      throw new Error(`running as root, the embedded PostgreSQL needs an OS user "postgres" and creating it failed (${(e as Error).message}); create it, run as a normal user, or set DATABASE_URL`);
+      throw new Error(
+        `running as root, the embedded PostgreSQL needs an OS user "postgres" and creating it failed (${(e as Error).message}); create it, run as a normal user, or set DATABASE_URL`,
+      );
     }
   }
   return { uid: idOf('-u', 'postgres')!, gid: idOf('-g', 'postgres')! };
@@ -41,7 +47,10 @@ function ensurePostgresUser(): { uid: number; gid: number } {
 
 function hasBoundingCap(cap: number): boolean {
   try {
-    const line = fs.readFileSync('/proc/self/status', 'utf8').split('\n').find((l) => l.startsWith('CapBnd:'));
+    const line = fs
+      .readFileSync('/proc/self/status', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('CapBnd:'));
     return line !== undefined && (BigInt(`0x${line.split(/\s+/)[1]}`) & (1n << BigInt(cap))) !== 0n;
   } catch {
     return false;
@@ -59,9 +68,24 @@ export function pgLauncher(): PgLauncher {
   if (setpriv && hasBoundingCap(CAP_DAC_READ_SEARCH)) {
     // no_setuid_fixup: access(2) checks with the real uid, and without this bit the kernel drops the
     // capability for them; initdb and postgres validate their own binaries with access(2).
-    const prefix = ['--reuid=postgres', '--regid=postgres', '--init-groups', '--securebits=+no_setuid_fixup', '--inh-caps=+dac_read_search', '--ambient-caps=+dac_read_search'];
-    return { owner, command: (file, args) => ({ file: setpriv, args: [...prefix, file, ...args] }), describe: 'as OS user postgres (setpriv, CAP_DAC_READ_SEARCH)' };
+    const prefix = [
+      '--reuid=postgres',
+      '--regid=postgres',
+      '--init-groups',
+      '--securebits=+no_setuid_fixup',
+      '--inh-caps=+dac_read_search',
+      '--ambient-caps=+dac_read_search',
+    ];
+    return {
+      owner,
+      command: (file, args) => ({ file: setpriv, args: [...prefix, file, ...args] }),
+      describe: 'as OS user postgres (setpriv, CAP_DAC_READ_SEARCH)',
+    };
   }
   // Without setpriv or the capability: plain uid switch; works when every parent directory is traversable.
-  return { owner, command: (file, args) => ({ file, args, ...owner }), describe: 'as OS user postgres (no setpriv: parents of DATA_DIR must be traversable)' };
+  return {
+    owner,
+    command: (file, args) => ({ file, args, ...owner }),
+    describe: 'as OS user postgres (no setpriv: parents of DATA_DIR must be traversable)',
+  };
 }

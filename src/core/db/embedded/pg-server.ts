@@ -32,7 +32,10 @@ export function isAlive(pid: number): boolean {
 
 /** The last lines PostgreSQL wrote that explain a failure (FATAL, PANIC, ERROR), else the last line. */
 function reasonOf(output: string): string {
-  const lines = output.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = output
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const bad = lines.filter((l) => /\b(FATAL|PANIC|ERROR):/.test(l) || /error/i.test(l));
   return (bad.length ? bad.slice(-2) : lines.slice(-1)).join(' / ') || 'no output';
 }
@@ -48,10 +51,22 @@ export async function runInitdb(opts: PgServerOptions, superuser: string, passwo
     fs.chownSync(pwFile, launcher.owner.uid, launcher.owner.gid);
   }
   try {
-    const args = [`--pgdata=${pgDir}`, '--auth=scram-sha-256', `--username=${superuser}`, `--pwfile=${pwFile}`, '--encoding=UTF8', '--no-locale'];
+    const args = [
+      `--pgdata=${pgDir}`,
+      '--auth=scram-sha-256',
+      `--username=${superuser}`,
+      `--pwfile=${pwFile}`,
+      '--encoding=UTF8',
+      '--no-locale',
+    ];
     const cmd = launcher.command(opts.binaries.initdb, args);
     await new Promise<void>((resolve, reject) => {
-      const child = spawn(cmd.file, cmd.args, { uid: cmd.uid, gid: cmd.gid, env: ENV, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(cmd.file, cmd.args, {
+        uid: cmd.uid,
+        gid: cmd.gid,
+        env: ENV,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       child.stdout.on('data', (c: Buffer) => (out += c.toString()));
       child.stderr.on('data', (c: Buffer) => (out += c.toString()));
@@ -95,7 +110,13 @@ export class PgServer {
     const cmd = launcher.command(binaries.postgres, ['-D', pgDir, '-p', String(port), ...flags]);
     // Own process group: Ctrl-C or a group SIGTERM reaches only the service, which stops PostgreSQL
     // last (main.ts); otherwise the supervisor would see it exit and restart it during shutdown.
-    const child = spawn(cmd.file, cmd.args, { uid: cmd.uid, gid: cmd.gid, env: ENV, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    const child = spawn(cmd.file, cmd.args, {
+      uid: cmd.uid,
+      gid: cmd.gid,
+      env: ENV,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      detached: true,
+    });
     this.child = child;
     await new Promise<void>((resolve, reject) => {
       let out = '';
@@ -114,8 +135,10 @@ export class PgServer {
       });
       child.on('error', (e) => reject(new Error(`cannot run postgres: ${e.message}`)));
       child.on('exit', (code, signal) => {
-        if (!ready) reject(new Error(`postgres exited during start-up (${signal ?? `code ${code}`}): ${reasonOf(out)}`));
-        else if (this.child === child && !this.stopping) void this.recover(`code ${code ?? '-'}, signal ${signal ?? '-'}`);
+        if (!ready)
+          reject(new Error(`postgres exited during start-up (${signal ?? `code ${code}`}): ${reasonOf(out)}`));
+        else if (this.child === child && !this.stopping)
+          void this.recover(`code ${code ?? '-'}, signal ${signal ?? '-'}`);
       });
     });
   }
@@ -139,7 +162,9 @@ export class PgServer {
     let pid: number;
     let dataDir: string;
     try {
-      [pid, dataDir] = ((lines) => [Number(lines[0]), lines[1]] as const)(fs.readFileSync(path.join(this.opts.pgDir, 'postmaster.pid'), 'utf8').split('\n'));
+      [pid, dataDir] = ((lines) => [Number(lines[0]), lines[1]] as const)(
+        fs.readFileSync(path.join(this.opts.pgDir, 'postmaster.pid'), 'utf8').split('\n'),
+      );
     } catch {
       return;
     }
@@ -171,7 +196,9 @@ export class PgServer {
     this.restarting = false;
     if (this.stopping) return;
     this.failed = true;
-    this.opts.onFatal(`embedded PostgreSQL died and could not be restarted after ${attempts} attempts (${last}); check ${this.opts.pgDir} and its log above, then restart the service`);
+    this.opts.onFatal(
+      `embedded PostgreSQL died and could not be restarted after ${attempts} attempts (${last}); check ${this.opts.pgDir} and its log above, then restart the service`,
+    );
   }
 
   /** Fast shutdown (SIGINT), SIGKILL after `timeoutMs`; resolves at once if it is not running. */

@@ -52,10 +52,14 @@ export class Migration20261121000000Initial extends Migration {
         created_at timestamptz(3) not null default now(),
         updated_at timestamptz(3) not null default now()
       );`);
-    this.addSql(`alter table users add constraint users_namespace_fk foreign key (namespace_id) references namespaces (id) on delete set null;`);
+    this.addSql(
+      `alter table users add constraint users_namespace_fk foreign key (namespace_id) references namespaces (id) on delete set null;`,
+    );
     // One path space for users and groups (gitlab-behaviour 2.7): the unique index decides races.
     this.addSql(`create unique index namespaces_full_path_lower_uniq on namespaces (lower(full_path));`);
-    this.addSql(`create unique index namespaces_group_name_uniq on namespaces (coalesce(parent_id, 0), name) where kind = 'group';`);
+    this.addSql(
+      `create unique index namespaces_group_name_uniq on namespaces (coalesce(parent_id, 0), name) where kind = 'group';`,
+    );
     this.addSql(`create index namespaces_traversal_ids_gin on namespaces using gin (traversal_ids);`);
     this.addSql(`create index namespaces_parent_idx on namespaces (parent_id, kind);`);
     this.addSql(`create index namespaces_kind_name_idx on namespaces (kind, name, id);`);

@@ -3,7 +3,11 @@ export class ProgressBar {
   private lastPct = -1;
   private readonly started = Date.now();
 
-  constructor(private readonly label: string, private readonly total: number, private readonly out: NodeJS.WriteStream = process.stderr) {}
+  constructor(
+    private readonly label: string,
+    private readonly total: number,
+    private readonly out: NodeJS.WriteStream = process.stderr,
+  ) {}
 
   update(done: number): void {
     const pct = this.total === 0 ? 100 : Math.floor((done / this.total) * 100);

@@ -12,6 +12,8 @@ const SECRETS = ['captcha_private_key', 'spamfilter_api_key', 'errortracker_dsn'
  */
 export class Migration20261123100000ApplicationSettingsSecrets extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`alter table application_settings ${SECRETS.map((s) => `add column ${s}_sealed text null`).join(', ')};`);
+    this.addSql(
+      `alter table application_settings ${SECRETS.map((s) => `add column ${s}_sealed text null`).join(', ')};`,
+    );
   }
 }

@@ -6,7 +6,8 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261209090100ThrottlesCacheNotify extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`create trigger application_settings_throttles_cache after insert or update or delete or truncate on application_settings
+    this
+      .addSql(`create trigger application_settings_throttles_cache after insert or update or delete or truncate on application_settings
       for each statement execute function cache_notify('application_settings:throttles');`);
   }
 

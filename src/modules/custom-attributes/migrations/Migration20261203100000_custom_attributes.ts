@@ -7,7 +7,10 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261203100000CustomAttributes extends Migration {
   override async up(): Promise<void> {
-    for (const [table, column, owner] of [['user_custom_attributes', 'user_id', 'users'], ['project_custom_attributes', 'project_id', 'projects']]) {
+    for (const [table, column, owner] of [
+      ['user_custom_attributes', 'user_id', 'users'],
+      ['project_custom_attributes', 'project_id', 'projects'],
+    ]) {
       this.addSql(`
         create table ${table} (
           id serial primary key,

@@ -7,6 +7,8 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261203140100GroupsGrowthIndexes extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`create index namespaces_public_group_name_idx on namespaces (name, id) where kind = 'group' and visibility_level = 20;`);
+    this.addSql(
+      `create index namespaces_public_group_name_idx on namespaces (name, id) where kind = 'group' and visibility_level = 20;`,
+    );
   }
 }

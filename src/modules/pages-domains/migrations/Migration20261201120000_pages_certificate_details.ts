@@ -15,11 +15,14 @@ const BATCH = 100;
  */
 export class Migration20261201120000PagesCertificateDetails extends Migration {
   override async up(): Promise<void> {
-    await this.execute('alter table pages_domains add column if not exists certificate_subject text null, add column if not exists certificate_text text null');
+    await this.execute(
+      'alter table pages_domains add column if not exists certificate_subject text null, add column if not exists certificate_text text null',
+    );
     await this.execute('update pages_domains set domain = lower(domain) where domain <> lower(domain)');
-    for (let last = 0; ; ) {
+    for (let last = 0; ;) {
       const rows = (await this.execute(
-        'select id, certificate from pages_domains where certificate is not null and certificate_text is null and id > ? order by id limit ?', [last, BATCH],
+        'select id, certificate from pages_domains where certificate is not null and certificate_text is null and id > ? order by id limit ?',
+        [last, BATCH],
       )) as { id: number; certificate: string }[];
       if (!rows.length) break;
       for (const row of rows) {
@@ -27,7 +30,13 @@ export class Migration20261201120000PagesCertificateDetails extends Migration {
         await this.execute(
           `update pages_domains set certificate_subject = ?, certificate_text = ?,
             certificate_not_before = coalesce(?, certificate_not_before), certificate_not_after = coalesce(?, certificate_not_after) where id = ?`,
-          [leaf ? certificateSubject(leaf) : '', leaf ? certificateText(leaf) : '', leaf?.notBefore ?? null, leaf?.notAfter ?? null, row.id],
+          [
+            leaf ? certificateSubject(leaf) : '',
+            leaf ? certificateText(leaf) : '',
+            leaf?.notBefore ?? null,
+            leaf?.notAfter ?? null,
+            row.id,
+          ],
         );
       }
       last = rows[rows.length - 1].id;

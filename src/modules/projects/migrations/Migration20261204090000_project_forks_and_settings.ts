@@ -19,6 +19,8 @@ export class Migration20261204090000ProjectForksAndSettings extends Migration {
         add column only_allow_merge_if_all_discussions_are_resolved boolean not null default false,
         add column printing_merge_request_link_enabled boolean not null default true,
         add column ci_config_path varchar(255) null;`);
-    this.addSql(`create index projects_forked_from_idx on projects (forked_from_project_id, created_at, id) where forked_from_project_id is not null;`);
+    this.addSql(
+      `create index projects_forked_from_idx on projects (forked_from_project_id, created_at, id) where forked_from_project_id is not null;`,
+    );
   }
 }

@@ -41,7 +41,9 @@ export class Migration20261122130000Runners extends Migration {
         project_id integer not null references projects (id) on delete cascade,
         created_at timestamptz(3) not null default now()
       );`);
-    this.addSql(`create unique index ci_runner_projects_runner_project_uniq on ci_runner_projects (runner_id, project_id);`);
+    this.addSql(
+      `create unique index ci_runner_projects_runner_project_uniq on ci_runner_projects (runner_id, project_id);`,
+    );
     this.addSql(`create index ci_runner_projects_project_idx on ci_runner_projects (project_id, runner_id);`);
     this.addSql(`alter table projects alter column runners_token type text, alter column runners_token drop not null;`);
     this.addSql(`update projects set runners_token = null;`);

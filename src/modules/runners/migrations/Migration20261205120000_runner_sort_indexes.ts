@@ -8,6 +8,8 @@ import { Migration } from '@mikro-orm/migrations';
 export class Migration20261205120000RunnerSortIndexes extends Migration {
   override async up(): Promise<void> {
     this.addSql('create index if not exists ci_runners_created_sort_idx on ci_runners (created_at, id);');
-    this.addSql("create index if not exists ci_runners_contacted_sort_idx on ci_runners ((coalesce(contacted_at, '-infinity'::timestamptz)), id);");
+    this.addSql(
+      "create index if not exists ci_runners_contacted_sort_idx on ci_runners ((coalesce(contacted_at, '-infinity'::timestamptz)), id);",
+    );
   }
 }

@@ -52,7 +52,8 @@ export class Migration20261208090000AuthCacheNotify extends Migration {
 
   override async down(): Promise<void> {
     for (const table of ['users', 'personal_access_tokens']) {
-      for (const event of ['update', 'delete', 'truncate']) this.addSql(`drop trigger if exists ${table}_auth_cache_${event} on ${table};`);
+      for (const event of ['update', 'delete', 'truncate'])
+        this.addSql(`drop trigger if exists ${table}_auth_cache_${event} on ${table};`);
     }
     this.addSql('drop trigger if exists application_settings_auth_cache on application_settings;');
     this.addSql('drop function if exists auth_cache_notify_users();');

@@ -9,7 +9,8 @@ import { Migration } from '@mikro-orm/migrations';
 export class Migration20261209090100AuthCacheSettingsEvents extends Migration {
   override async up(): Promise<void> {
     this.addSql('drop trigger if exists application_settings_auth_cache on application_settings;');
-    this.addSql(`create trigger application_settings_auth_cache after insert or update or delete or truncate on application_settings
+    this
+      .addSql(`create trigger application_settings_auth_cache after insert or update or delete or truncate on application_settings
       for each statement execute function cache_notify('auth');`);
   }
 

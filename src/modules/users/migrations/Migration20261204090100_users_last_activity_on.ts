@@ -8,6 +8,8 @@ import { Migration } from '@mikro-orm/migrations';
 export class Migration20261204090100UsersLastActivityOn extends Migration {
   override async up(): Promise<void> {
     this.addSql(`alter table users add column last_activity_on date null;`);
-    this.addSql(`create index users_last_activity_on_idx on users (last_activity_on, id) where last_activity_on is not null;`);
+    this.addSql(
+      `create index users_last_activity_on_idx on users (last_activity_on, id) where last_activity_on is not null;`,
+    );
   }
 }
