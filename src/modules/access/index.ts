@@ -8,3 +8,13 @@ export const accessModule = defineModule({
   entities: [GroupMember, ProjectMember],
   loaders: accessLoaders,
 });
+
+// The door of access: what every other module may use (access depends on no other module, so
+// importing it from anywhere makes no cycle).
+export * from './access-level';
+export * from './member.entity';
+export * from './policy';
+export * from './system-event-payloads';
+export * from './visibility';
+export * from './visibility-sql';
+export * from './visibility.type';

@@ -1,6 +1,5 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
-import { policy } from '../access/policy';
-import { toVisibility } from '../access/visibility.type';
+import { policy, toVisibility } from '../access';
 import { currentSettings } from './application-settings.service';
 
 /**

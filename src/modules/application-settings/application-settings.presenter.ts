@@ -1,5 +1,5 @@
 import { bool, int, lowerEnum, num, shape, str, strList, time, type WireField } from '../../core/wire/wire';
-import { VISIBILITY_REST_VALUES } from '../access/visibility.type';
+import { VISIBILITY_REST_VALUES } from '../access';
 import { SETTINGS, WEB_PASSWORD_ALIASES, type SettingDef } from './application-settings.catalogue';
 
 /** The wire field of one setting; the key is the setting's name, its GraphQL source the camelCase. */

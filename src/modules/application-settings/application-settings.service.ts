@@ -4,7 +4,7 @@ import { changes as auditChanges, INSTANCE_SCOPE, recordAudit } from '../../core
 import { THROTTLES_CACHE_KEY } from './throttles';
 import { sqlRows } from '../../core/db/sql';
 import { camelCase } from '../../core/params/coerce';
-import { toVisibility } from '../access/visibility.type';
+import { toVisibility } from '../access';
 import { SETTINGS, SETTING_BY_NAME, WEB_PASSWORD_ALIASES, type SettingDef } from './application-settings.catalogue';
 import type { SettingValue, SettingValues } from './application-settings.rules';
 import {

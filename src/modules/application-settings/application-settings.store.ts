@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SecretBox } from '../../core/crypto/secret-box';
 import { pgArray } from '../../core/db/sql';
-import { VISIBILITY_LEVEL, type Visibility } from '../access/visibility.type';
+import { VISIBILITY_LEVEL, type Visibility } from '../access';
 import { STORED_SETTINGS, type SettingDef } from './application-settings.catalogue';
 import type { SettingValue, SettingValues } from './application-settings.rules';
 import {

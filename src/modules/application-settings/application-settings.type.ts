@@ -1,6 +1,6 @@
 import { Field, Float, InputType, Int, ObjectType } from 'type-graphql';
 import { camelCase } from '../../core/params/coerce';
-import { Visibility } from '../access/visibility.type';
+import { Visibility } from '../access';
 import { CostItems } from '../../core/graphql/list-bound';
 import { TEXT_COST_CHARS, TextCost } from '../../core/graphql/text-cost';
 import { SETTINGS, WEB_PASSWORD_ALIASES, QUEUES_TYPO, type SettingDef } from './application-settings.catalogue';

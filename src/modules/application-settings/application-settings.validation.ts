@@ -1,7 +1,7 @@
 import { ParamError, ValidationError } from '../../core/errors/domain-errors';
 import { FieldErrorBag } from '../../core/errors/field-error-bag';
 import { camelCase } from '../../core/params/coerce';
-import { VISIBILITY_LEVEL, type Visibility } from '../access/visibility.type';
+import { VISIBILITY_LEVEL, type Visibility } from '../access';
 import {
   QUEUES_TYPO,
   SETTINGS,

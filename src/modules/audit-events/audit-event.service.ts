@@ -4,7 +4,7 @@ import { offsetPage } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
 import { pgArray, sqlRows } from '../../core/db/sql';
 import { pgTime } from '../../core/db/pg-time';
-import { parseTimestamp } from '../broadcast-messages/timestamp-param';
+import { parseTimestamp } from '../../core/params/timestamp-param';
 import { groupService } from '../groups/group.service';
 import { projectService } from '../projects/project.service';
 import { AUDIT_CHANNEL } from '../../core/events/audit';

@@ -1,6 +1,6 @@
 import type { DownloadRoute } from '../../core/module/app-module';
 import { INT4_MAX } from '../../core/params/coerce';
-import { projectVisibility } from '../access/visibility';
+import { projectVisibility } from '../access';
 import { readAvatar } from './avatar.store';
 
 const idOf = (raw: string | undefined): number | null =>

@@ -10,7 +10,7 @@ import type { Page, PageArgs } from '../../core/pagination/page';
 import { BROADCAST_MESSAGE_MAX, BroadcastMessage } from './broadcast-message.entity';
 import { longerThan } from '../../core/validation/char-length';
 import { UpdateBroadcastMessageInput, type CreateBroadcastMessageInput } from './broadcast-message.inputs';
-import { parseTimestamp } from './timestamp-param';
+import { parseTimestamp } from '../../core/params/timestamp-param';
 import { cutToChars } from '../../core/validation/char-length';
 
 /** GitLab's defaults on create (https://docs.gitlab.com/ee/api/broadcast_messages.html; spec 2.6). */

@@ -1,5 +1,5 @@
 import { loadByIds, nodeDef } from '../../core/graphql/node';
-import { policy } from '../access/policy';
+import { policy } from '../access';
 import { defineModule } from '../../core/module/app-module';
 import { BroadcastMessage } from './broadcast-message.entity';
 import { BroadcastMessageResolver } from './broadcast-message.resolver';

@@ -1,8 +1,7 @@
 import { PeekLoader } from '../../core/context/peek-loader';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { lightEntitiesById, lightEntity, sqlRows } from '../../core/db/sql';
-import { intArray } from '../access/visibility-sql';
-import { projectVisibility } from '../access/visibility';
+import { intArray, projectVisibility } from '../access';
 import { Project } from '../projects/project.entity';
 import { Namespace } from '../namespaces/namespace.entity';
 import { pgTime } from '../../core/db/pg-time';

@@ -30,3 +30,7 @@ export const ciModule = defineModule({
   loaders: (ctx) => ({ ...ciLoaders(ctx), ...projectJobLoaders(ctx) }),
   seed: [seedCiDemo],
 });
+
+// Types other modules use: type-only, so importing them through this door adds no load-order cycle.
+export type { JobListArgs } from './job.inputs';
+export type { JobRow, JobStatus } from './job.type';

@@ -1,7 +1,7 @@
 import { ArgsType, Field } from 'type-graphql';
 import { PageArgs } from '../../core/pagination/page';
 import { JobStatus } from './job.type';
-import { SortDirection } from '../access/visibility.type';
+import { SortDirection } from '../access';
 
 /** Filters of a runner's job list (spec 4.6). */
 @ArgsType()

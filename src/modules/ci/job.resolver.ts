@@ -1,9 +1,9 @@
 import { Arg, Ctx, FieldResolver, Resolver, Root, Subscription } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
-import type { Project } from '../projects/project.entity';
+import type { Project } from '../projects';
 import { ProjectType } from '../projects/project.type';
-import type { User } from '../users/user.entity';
+import type { User } from '../users';
 import { UserType } from '../users/user.type';
 import { CommitType, JobIdArg, JobType, PipelineType, type JobRow } from './job.type';
 import { jobStatusChanges } from './job-status-changes';

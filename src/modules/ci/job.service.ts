@@ -2,11 +2,9 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import { offsetPage, boundedCountsByKey, offsetPagesByKey, type ListQuery } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
 import type { JobListArgs } from './job.inputs';
-import { SortDirection } from '../access/visibility.type';
+import { SortDirection, policy, projectVisibility } from '../access';
 import { pgTime } from '../../core/db/pg-time';
 import { pgArray, sqlRows } from '../../core/db/sql';
-import { policy } from '../access/policy';
-import { projectVisibility } from '../access/visibility';
 import { preloadJobRelations } from './ci.loaders';
 import type { JobRow, JobStatus } from './job.type';
 

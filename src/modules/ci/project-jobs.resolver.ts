@@ -1,10 +1,10 @@
 import { Args, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { Reads } from '../../core/graphql/reads';
-import { policy } from '../access/policy';
+import { policy } from '../access';
 import type { Page } from '../../core/pagination/page';
 import { perParentPages } from '../../core/pagination/per-parent-pages';
-import type { Project } from '../projects/project.entity';
+import type { Project } from '../projects';
 import { ProjectType } from '../projects/project.type';
 import { JobListArgs } from './job.inputs';
 import { jobService } from './job.service';

@@ -5,9 +5,9 @@ import { MaxItems } from '../../core/graphql/list-bound';
 import { groupService } from '../groups/group.service';
 import { projectAuditEntity, projectService } from '../projects/project.service';
 import { userService } from '../users/user.service';
-import type { User } from '../users/user.entity';
-import type { Namespace } from '../namespaces/namespace.entity';
-import type { Project } from '../projects/project.entity';
+import type { User } from '../users';
+import type { Namespace } from '../namespaces';
+import type { Project } from '../projects';
 import {
   CUSTOM_ATTRIBUTES_MAX,
   customAttributeStore as store,

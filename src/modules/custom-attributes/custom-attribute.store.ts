@@ -2,8 +2,7 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import { sqlRows } from '../../core/db/sql';
 import { recordAudit, type AuditEntry } from '../../core/events/audit';
 import { NotFoundError, ValidationError } from '../../core/errors/domain-errors';
-import { policy } from '../access/policy';
-import { intArray } from '../access/visibility-sql';
+import { policy, intArray } from '../access';
 import type { CustomAttributeFilter, KeyValue } from './custom-attribute.type';
 import { longerThan } from '../../core/validation/char-length';
 

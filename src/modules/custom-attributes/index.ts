@@ -21,3 +21,6 @@ export const customAttributesModule = defineModule({
   loaders: customAttributeLoaders,
   routes: customAttributeRoutes,
 });
+
+// Types other modules use: type-only, so importing them through this door adds no load-order cycle.
+export type { KeyValue } from './custom-attribute.type';

@@ -7,7 +7,7 @@ import { memberService } from '../members/member.service';
 import { projectService } from '../projects/project.service';
 import { userService } from '../users/user.service';
 import { User } from '../users/user.entity';
-import { Visibility } from '../access/visibility.type';
+import { Visibility } from '../access';
 
 /**
  * The demo dataset, written through the same services as the API (so it obeys every rule):

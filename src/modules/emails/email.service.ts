@@ -9,7 +9,7 @@ import { MSG } from '../../core/errors/messages';
 import { recordAudit, type AuditEntry } from '../../core/events/audit';
 import { offsetPage, type PageInput } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
-import type { User } from '../users/user.entity';
+import type { User } from '../users';
 import { userService } from '../users/user.service';
 import { lockEmailAddress } from './email-address-lock';
 import { Email } from './email.entity';

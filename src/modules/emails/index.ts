@@ -1,5 +1,5 @@
 import { loadByIds, nodeDef } from '../../core/graphql/node';
-import { policy } from '../access/policy';
+import { policy } from '../access';
 import { defineModule } from '../../core/module/app-module';
 import { Email } from './email.entity';
 import { EmailResolver } from './email.resolver';

@@ -3,7 +3,7 @@ import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } fr
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
-import type { Project } from '../projects/project.entity';
+import type { Project } from '../projects';
 import { ProjectType } from '../projects/project.type';
 import type { Environment } from './environment.entity';
 import { environmentService } from './environment.service';

@@ -2,7 +2,7 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import { AUDIT_CHANNEL } from '../../core/events/audit';
 import { auditTargets } from '../../core/events/audit-targets';
 import { liveIterator } from '../../core/events/live';
-import { policy } from '../access/policy';
+import { policy } from '../access';
 import { Feature } from './feature.entity';
 
 /** What Subscription.featureFlagChanged delivers: the flag as `features` returns it, or its deletion. */

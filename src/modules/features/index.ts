@@ -1,6 +1,6 @@
 import { defineModule } from '../../core/module/app-module';
 import { nodeDef } from '../../core/graphql/node';
-import { policy } from '../access/policy';
+import { policy } from '../access';
 import { FEATURE_DEFINITIONS } from './feature-definitions';
 import { FEATURE_GROUPS } from './feature-groups';
 import { Feature } from './feature.entity';

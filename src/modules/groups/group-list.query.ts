@@ -8,13 +8,19 @@ import {
   type ListQuery,
 } from '../../core/pagination/list-query';
 import { PaginationMode, type Page } from '../../core/pagination/page';
-import { AccessLevel } from '../access/access-level';
-import { activeMembership, intArray } from '../access/visibility-sql';
-import { groupVisibility, groupVisibilitySplit, ownGroups } from '../access/visibility';
-import { SortDirection, VISIBILITY_LEVEL } from '../access/visibility.type';
+import {
+  AccessLevel,
+  activeMembership,
+  intArray,
+  groupVisibility,
+  groupVisibilitySplit,
+  ownGroups,
+  SortDirection,
+  VISIBILITY_LEVEL,
+  policy,
+} from '../access';
 import { GroupOrderBy, type DescendantGroupsArgs, type GroupListArgs, type GroupsArgs } from './group.inputs';
 import { Namespace } from '../namespaces/namespace.entity';
-import { policy } from '../access/policy';
 
 /**
  * The group list query behind GET /groups and GET /groups/:id/subgroups (docs/gitlab-compatibility.md, "Groups"):

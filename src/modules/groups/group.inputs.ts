@@ -1,7 +1,7 @@
 import { ArgsType, Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
 import { KeysetArgs, PageArgs } from '../../core/pagination/page';
 import { GraphQLOnly } from '../../core/graphql/graphql-only';
-import { SortDirection, Visibility } from '../access/visibility.type';
+import { SortDirection, Visibility } from '../access';
 import { CustomAttributeFilter } from '../custom-attributes/custom-attribute.type';
 
 export enum GroupOrderBy {

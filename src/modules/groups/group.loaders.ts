@@ -2,8 +2,7 @@ import DataLoader from 'dataloader';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { PaginationMode, type Page } from '../../core/pagination/page';
 import { lightEntity, sqlRows } from '../../core/db/sql';
-import { intArray } from '../access/visibility-sql';
-import { groupVisibility, projectVisibility } from '../access/visibility';
+import { intArray, groupVisibility, projectVisibility } from '../access';
 import { COUNT_LIMIT } from '../../core/pagination/page';
 import { Namespace } from '../namespaces/namespace.entity';
 import { PeekLoader } from '../../core/context/peek-loader';
@@ -19,7 +18,7 @@ import { offsetPagesByKey, type ListQuery } from '../../core/pagination/list-que
 import { perParentPages } from '../../core/pagination/per-parent-pages';
 import { projectSearch } from '../projects/project-search';
 import { CUSTOM_ATTRIBUTES_MAX, customAttributesOf } from '../custom-attributes/custom-attribute.store';
-import type { KeyValue } from '../custom-attributes/custom-attribute.type';
+import type { KeyValue } from '../custom-attributes';
 
 export interface GroupStatistics {
   storageSize: number;

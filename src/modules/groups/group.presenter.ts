@@ -1,5 +1,5 @@
 import { bool, int, list, lowerEnum, num, obj, shape, str } from '../../core/wire/wire';
-import { VISIBILITY_REST_VALUES } from '../access/visibility.type';
+import { VISIBILITY_REST_VALUES } from '../access';
 import { ProjectWire, ProjectWithPublicWire } from '../projects/project.presenter';
 
 /** Wire forms of a group (spec 2.3; docs/gitlab-compatibility.md, "Groups"). */

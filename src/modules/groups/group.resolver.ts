@@ -6,8 +6,7 @@ import { PayloadMutation } from '../../core/graphql/mutation-payloads';
 import { idOrFullPath } from '../../core/params/parse-id-or-path';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
-import { policy } from '../access/policy';
-import { Visibility, toVisibility } from '../access/visibility.type';
+import { policy, Visibility, toVisibility } from '../access';
 import { Project } from '../projects/project.entity';
 import { selectedColumns } from '../../core/graphql/reads';
 import { MaxItems, limitDescription, servedLimit } from '../../core/graphql/list-bound';
@@ -30,7 +29,7 @@ import {
 } from './group.loaders';
 import { groupService } from './group.service';
 import { CustomAttributeType, GroupPage, GroupStatisticsType, GroupType } from './group.type';
-import type { Namespace } from '../namespaces/namespace.entity';
+import type { Namespace } from '../namespaces';
 import { GroupProjectsArgs } from './group-projects.args';
 
 @Resolver(() => GroupType)

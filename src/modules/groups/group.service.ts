@@ -9,18 +9,20 @@ import {
   projectEvents,
   subtreeGroupEvents,
   subtreeProjectIds,
-} from '../access/system-event-payloads';
+  AccessLevel,
+  policy,
+  forgetAccess,
+  groupVisibility,
+  VISIBILITY_LEVEL,
+  toVisibility,
+  GroupMember,
+} from '../access';
 import { requireUser } from '../../core/auth/guards';
 import { sqlEntities, sqlRows, takenField } from '../../core/db/sql';
 import { ForbiddenError, NotFoundError, SaveFailedError, ValidationError } from '../../core/errors/domain-errors';
 import type { Page } from '../../core/pagination/page';
 import { parseIdOrPath, type IdOrPath } from '../../core/params/parse-id-or-path';
-import { AccessLevel } from '../access/access-level';
-import { policy } from '../access/policy';
-import { forgetAccess, groupVisibility } from '../access/visibility';
-import { VISIBILITY_LEVEL, toVisibility } from '../access/visibility.type';
-import { GroupMember } from '../access/member.entity';
-import type { Project } from '../projects/project.entity';
+import type { Project } from '../projects';
 import { projectService } from '../projects/project.service';
 import { defaultVisibilityLevel, visibilityRestriction } from '../application-settings';
 import { listGroups } from './group-list.query';

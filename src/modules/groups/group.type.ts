@@ -2,7 +2,7 @@ import { idArgOf } from '../../core/graphql/global-id';
 import { Field, Int, ObjectType } from 'type-graphql';
 import { PageType } from '../../core/pagination/page';
 import { DatabaseNode, Node } from '../../core/graphql/node';
-import { Visibility } from '../access/visibility.type';
+import { Visibility } from '../access';
 
 @ObjectType('GroupStatistics', { description: 'Storage sizes summed over the group’s projects (administrators only).' })
 export class GroupStatisticsType {

@@ -11,7 +11,7 @@ import { emitSystemEvents, type SystemEvent } from '../../core/events/system-eve
 import { offsetPage, type PageInput } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
 import { currentSettings } from '../application-settings/application-settings.service';
-import type { User } from '../users/user.entity';
+import type { User } from '../users';
 import { userService } from '../users/user.service';
 import { SshKey } from './key.entity';
 import type { CreateSshKeyInput } from './key.inputs';

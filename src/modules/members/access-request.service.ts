@@ -9,10 +9,14 @@ import { recordAudit } from '../../core/events/audit';
 import { emitSystemEvents } from '../../core/events/system-events';
 import { offsetPage } from '../../core/pagination/list-query';
 import type { Page, PageArgs } from '../../core/pagination/page';
-import { AccessLevel, GROUP_MEMBER_ACCESS_LEVELS, PROJECT_MEMBER_ACCESS_LEVELS } from '../access/access-level';
-import { policy } from '../access/policy';
-import { forgetAccess } from '../access/visibility';
-import { memberEvent } from '../access/system-event-payloads';
+import {
+  AccessLevel,
+  GROUP_MEMBER_ACCESS_LEVELS,
+  PROJECT_MEMBER_ACCESS_LEVELS,
+  policy,
+  forgetAccess,
+  memberEvent,
+} from '../access';
 import { avatarUrl } from '../avatars';
 import { userWebUrl } from '../users/user-web-url';
 import type { AccessRequesterType } from './access-request.type';

@@ -1,7 +1,19 @@
 import { assertOptionalDate } from '../../core/params/coerce';
 import { changes, recordAudit } from '../../core/events/audit';
 import { emitSystemEvents } from '../../core/events/system-events';
-import { memberEvent } from '../access/system-event-payloads';
+import {
+  memberEvent,
+  AccessLevel,
+  GROUP_MEMBER_ACCESS_LEVELS,
+  PROJECT_MEMBER_ACCESS_LEVELS,
+  policy,
+  forgetAccess,
+  groupVisibility,
+  projectVisibility,
+  activeMembership,
+  GroupMember,
+  ProjectMember,
+} from '../access';
 import { claimForDelete } from '../../core/db/delete-claim';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
@@ -11,15 +23,10 @@ import { ConflictError, ForbiddenError, NotFoundError, ParamError } from '../../
 import { offsetPage, offsetPagesByKey, type ListQuery } from '../../core/pagination/list-query';
 import { pgTime } from '../../core/db/pg-time';
 import type { Page } from '../../core/pagination/page';
-import { AccessLevel, GROUP_MEMBER_ACCESS_LEVELS, PROJECT_MEMBER_ACCESS_LEVELS } from '../access/access-level';
-import { policy } from '../access/policy';
-import { forgetAccess, groupVisibility, projectVisibility } from '../access/visibility';
-import { activeMembership } from '../access/visibility-sql';
 import { groupService } from '../groups/group.service';
 import { projectService } from '../projects/project.service';
 import { User } from '../users/user.entity';
 import { userWebUrl } from '../users/user-web-url';
-import { GroupMember, ProjectMember } from '../access/member.entity';
 import { patchEntity } from '../../core/patch/patch-entity';
 import {
   accessLevelOf,

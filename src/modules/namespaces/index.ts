@@ -23,3 +23,6 @@ export const namespacesModule = defineModule({
     }),
   ],
 });
+
+// Types other modules use: type-only, so importing them through this door adds no load-order cycle.
+export type { Namespace } from './namespace.entity';

@@ -2,8 +2,7 @@ import DataLoader from 'dataloader';
 import { PeekLoader } from '../../core/context/peek-loader';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { lightEntitiesById, lightEntity, sqlRows } from '../../core/db/sql';
-import { namespaceVisibility } from '../access/visibility';
-import { activeMembership, intArray } from '../access/visibility-sql';
+import { namespaceVisibility, activeMembership, intArray } from '../access';
 import { Namespace } from './namespace.entity';
 
 function byId<T extends { id: number }>(ids: readonly number[], items: T[]): (T | null)[] {

@@ -2,7 +2,7 @@ import { Arg, Args, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 't
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
-import { policy } from '../access/policy';
+import { policy } from '../access';
 import type { Namespace } from './namespace.entity';
 import { NamespacesArgs } from './namespace.inputs';
 import { namespaceService } from './namespace.service';

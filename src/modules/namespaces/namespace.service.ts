@@ -4,7 +4,7 @@ import { NotFoundError } from '../../core/errors/domain-errors';
 import { offsetPage } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
 import { parseIdOrPath } from '../../core/params/parse-id-or-path';
-import { namespaceVisibility } from '../access/visibility';
+import { namespaceVisibility } from '../access';
 import type { NamespacesArgs } from './namespace.inputs';
 import { Namespace } from './namespace.entity';
 

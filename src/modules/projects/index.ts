@@ -39,3 +39,6 @@ export const projectsModule = defineModule({
   // Added by the runners module's migration; sealed and read here (project-runners-token.ts).
   sealed: [{ table: 'projects', column: 'runners_token', rowKey: 'id', digestColumn: 'runners_token_digest' }],
 });
+
+// Types other modules use: type-only, so importing them through this door adds no load-order cycle.
+export type { Project } from './project.entity';

@@ -1,6 +1,6 @@
 import type { CurrentUser, RequestCtx } from '../../core/context/request-ctx';
 import { sqlRows } from '../../core/db/sql';
-import { groupLevelsSql } from '../access/visibility-sql';
+import { groupLevelsSql } from '../access';
 import type { Project } from './project.entity';
 
 /** A create on behalf of another user (POST /projects/user/:user_id), or a fork (project-fork.service.ts). */

@@ -5,7 +5,7 @@ import { Allow } from '../../core/auth/allow';
 import { PayloadMutation } from '../../core/graphql/mutation-payloads';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { PageArgs, type Page } from '../../core/pagination/page';
-import type { User } from '../users/user.entity';
+import type { User } from '../users';
 import { UserPage } from '../users/user.type';
 import { preloadProjectRelations } from './project-preload';
 import { projectForkService } from './project-fork.service';

@@ -11,8 +11,7 @@ import {
 } from '../../core/errors/domain-errors';
 import { UploadedFile } from '../../core/http/uploaded-file';
 import type { Page } from '../../core/pagination/page';
-import { policy } from '../access/policy';
-import { VISIBILITY_LEVEL, toVisibility } from '../access/visibility.type';
+import { policy, VISIBILITY_LEVEL, toVisibility } from '../access';
 import { visibilityRestriction } from '../application-settings';
 import { Namespace } from '../namespaces/namespace.entity';
 import { User } from '../users/user.entity';

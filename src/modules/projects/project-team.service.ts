@@ -2,7 +2,7 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import { lightEntity, likeEscape } from '../../core/db/sql';
 import { offsetPage, type ListQuery, type PageInput } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
-import { activeMembership } from '../access/visibility-sql';
+import { activeMembership } from '../access';
 import { User } from '../users/user.entity';
 import { projectService } from './project.service';
 

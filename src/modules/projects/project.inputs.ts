@@ -3,7 +3,7 @@ import { ArgsType, Field, InputType, Int, registerEnumType } from 'type-graphql'
 import { KeysetArgs, PageArgs } from '../../core/pagination/page';
 import { UploadScalar } from '../../core/graphql/upload-scalar';
 import type { UploadedFile } from '../../core/http/uploaded-file';
-import { SortDirection, Visibility } from '../access/visibility.type';
+import { SortDirection, Visibility } from '../access';
 import { CustomAttributeFilter } from '../custom-attributes/custom-attribute.type';
 
 export enum ProjectOrderBy {

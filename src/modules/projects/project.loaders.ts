@@ -1,8 +1,7 @@
 import { PeekLoader } from '../../core/context/peek-loader';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { lightEntity, sqlRows } from '../../core/db/sql';
-import { activeMembership, intArray } from '../access/visibility-sql';
-import { groupVisibility, projectVisibility } from '../access/visibility';
+import { activeMembership, intArray, groupVisibility, projectVisibility } from '../access';
 import { User } from '../users/user.entity';
 import { Project } from './project.entity';
 

@@ -1,5 +1,5 @@
 import { bool, int, list, lowerEnum, num, obj, shape, str, strList, time } from '../../core/wire/wire';
-import { VISIBILITY_REST_VALUES } from '../access/visibility.type';
+import { VISIBILITY_REST_VALUES } from '../access';
 import { UserBasicWire } from '../users/user.presenter';
 
 /**

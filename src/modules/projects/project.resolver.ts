@@ -8,9 +8,8 @@ import { idOrFullPath } from '../../core/params/parse-id-or-path';
 import { Reads } from '../../core/graphql/reads';
 import { MaxItems, limitDescription, servedLimit } from '../../core/graphql/list-bound';
 import type { RequestCtx } from '../../core/context/request-ctx';
-import { policy } from '../access/policy';
-import { VISIBILITY_LEVEL, Visibility, toVisibility } from '../access/visibility.type';
-import type { Namespace } from '../namespaces/namespace.entity';
+import { policy, VISIBILITY_LEVEL, Visibility, toVisibility } from '../access';
+import type { Namespace } from '../namespaces';
 import { NamespaceType } from '../namespaces/namespace.type';
 import { Project } from './project.entity';
 import { CreateProjectInput, ProjectsArgs, ShareProjectInput, UpdateProjectInput } from './project.inputs';
@@ -28,7 +27,7 @@ import {
   StarProjectPayload,
 } from './project.type';
 import { UserType } from '../users/user.type';
-import type { User } from '../users/user.entity';
+import type { User } from '../users';
 import type { Page } from '../../core/pagination/page';
 import type { ProjectGroupLink } from './project-group-link.entity';
 import { avatarUrl } from '../avatars';

@@ -1,7 +1,7 @@
 import { defineRoutes, type ParamException } from '../../rest/route';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Cursor } from '../../core/pagination/cursor';
-import { SortDirection } from '../access/visibility.type';
+import { SortDirection } from '../access';
 import { PROJECT_DEFAULT_SORT } from './project.inputs';
 import { ProjectGroupLinkWire, ProjectSimpleWire, ProjectWire, ProjectWithAccessWire } from './project.presenter';
 import { UserBasicWire } from '../users/user.presenter';

@@ -1,7 +1,22 @@
 import { assertOptionalDate } from '../../core/params/coerce';
 import { changes, recordAudit } from '../../core/events/audit';
 import { emitSystemEvents } from '../../core/events/system-events';
-import { memberEvent, projectEvents } from '../access/system-event-payloads';
+import {
+  memberEvent,
+  projectEvents,
+  AccessLevel,
+  SHARE_ACCESS_LEVELS,
+  policy,
+  forgetAccess,
+  groupVisibility,
+  memberProjects,
+  projectVisibility,
+  projectVisibilitySplit,
+  SortDirection,
+  VISIBILITY_LEVEL,
+  toVisibility,
+  ProjectMember,
+} from '../access';
 import { byId, claimForDelete } from '../../core/db/delete-claim';
 import type { CurrentUser, RequestCtx } from '../../core/context/request-ctx';
 import { lightEntity, pgArray, sqlEntities, sqlRows, takenField } from '../../core/db/sql';
@@ -19,18 +34,8 @@ import { assertKeysetOrder, keysetPage, offsetPage, type ListQuery } from '../..
 import { PaginationMode, type Page } from '../../core/pagination/page';
 import { parseIdOrPath, type IdOrPath } from '../../core/params/parse-id-or-path';
 import { requireUser } from '../../core/auth/guards';
-import { AccessLevel, SHARE_ACCESS_LEVELS } from '../access/access-level';
-import { policy } from '../access/policy';
-import {
-  forgetAccess,
-  groupVisibility,
-  memberProjects,
-  projectVisibility,
-  projectVisibilitySplit,
-} from '../access/visibility';
 import { groupLevelOf, type CreateOptions } from './project-creator';
 import { countForkChange } from './forks-count';
-import { SortDirection, VISIBILITY_LEVEL, toVisibility } from '../access/visibility.type';
 import { PROJECT_TAGS_MAX } from './project.type';
 import { Namespace } from '../namespaces/namespace.entity';
 import { FieldErrorBag } from '../../core/errors/field-error-bag';
@@ -43,7 +48,6 @@ import {
 } from '../../core/validation/path-rules';
 import { onUniqueViolation } from '../../core/db/unique-violation';
 import { checkColumnLengths } from '../../core/validation/column-length';
-import { ProjectMember } from '../access/member.entity';
 import { ProjectGroupLink } from './project-group-link.entity';
 import { Project } from './project.entity';
 import { newRunnersToken } from './project-runners-token';

@@ -4,7 +4,7 @@ import { PageType } from '../../core/pagination/page';
 import { MaxItems } from '../../core/graphql/list-bound';
 import { TextCost } from '../../core/graphql/text-cost';
 import { PROJECT_DESCRIPTION_MAX } from './project.entity';
-import { Visibility } from '../access/visibility.type';
+import { Visibility } from '../access';
 
 @ObjectType('SharedWithGroup')
 export class SharedWithGroupType {

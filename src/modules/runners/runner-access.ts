@@ -1,7 +1,6 @@
 import type { CurrentUser, RequestCtx } from '../../core/context/request-ctx';
 import { sqlRows } from '../../core/db/sql';
-import { AccessLevel } from '../access/access-level';
-import { policy } from '../access/policy';
+import { AccessLevel, policy } from '../access';
 import type { Runner } from './runner.entity';
 
 /**

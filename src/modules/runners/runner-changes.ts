@@ -4,7 +4,7 @@ import { AUDIT_CHANNEL } from '../../core/events/audit';
 import { auditTargets } from '../../core/events/audit-targets';
 import { liveIterator } from '../../core/events/live';
 import { globalIdOf } from '../../core/graphql/global-id';
-import { policy } from '../access/policy';
+import { policy } from '../access';
 import { mayReadRunner, ownedRunnerIds } from './runner-access';
 import { Runner } from './runner.entity';
 

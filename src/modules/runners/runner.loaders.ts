@@ -5,12 +5,10 @@ import { PeekLoader } from '../../core/context/peek-loader';
 import { Runner } from './runner.entity';
 import { mayReadRunner } from './runner-access';
 import { perParent, perParentPages } from '../../core/pagination/per-parent-pages';
-import { policy } from '../access/policy';
-import { memberProjects } from '../access/visibility';
-import { intArray } from '../access/visibility-sql';
-import type { JobListArgs } from '../ci/job.inputs';
+import { policy, memberProjects, intArray } from '../access';
+import type { JobListArgs } from '../ci';
 import { jobService } from '../ci/job.service';
-import type { JobRow, JobStatus } from '../ci/job.type';
+import type { JobRow, JobStatus } from '../ci';
 import { Project } from '../projects/project.entity';
 
 /**

@@ -6,7 +6,7 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
 import { JobListArgs } from '../ci/job.inputs';
 import { JobPage, JobStatus, type JobRow } from '../ci/job.type';
-import type { Project } from '../projects/project.entity';
+import type { Project } from '../projects';
 import { ProjectType } from '../projects/project.type';
 import { projectRunnerService } from './project-runner.service';
 import { ONLINE_WINDOW_MS, runnerStatus } from './runner-list.query';

@@ -1,5 +1,5 @@
 import { loadByIds, nodeDef } from '../../core/graphql/node';
-import { policy } from '../access/policy';
+import { policy } from '../access';
 import { defineModule } from '../../core/module/app-module';
 import { DELIVERY_SETTINGS, startDelivery } from './delivery';
 import { SystemHook } from './system-hook.entity';

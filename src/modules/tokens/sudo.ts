@@ -7,7 +7,7 @@ import {
   UnauthenticatedError,
 } from '../../core/errors/domain-errors';
 import { sqlEntities } from '../../core/db/sql';
-import { policy } from '../access/policy';
+import { policy } from '../access';
 import { User } from '../users/user.entity';
 import type { AuthResult } from './authenticate';
 

@@ -1,6 +1,6 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { RequestCtx } from '../../core/context/request-ctx';
-import type { User } from '../users/user.entity';
+import type { User } from '../users';
 import { UserType } from '../users/user.type';
 import type { PersonalAccessToken } from './personal-access-token.entity';
 import { ImpersonationTokenType } from './token.type';

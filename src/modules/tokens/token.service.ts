@@ -5,7 +5,7 @@ import { byId, claimForDelete } from '../../core/db/delete-claim';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { digestToken, generateToken } from '../../core/auth/token';
 import { recordAudit, type AuditEntry } from '../../core/events/audit';
-import type { User } from '../users/user.entity';
+import type { User } from '../users';
 import { NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
 import { offsetPage } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';

@@ -4,7 +4,7 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import { sqlRows } from '../../core/db/sql';
 import type { AuditEntry } from '../../core/events/audit';
 import { ParamError, ValidationError } from '../../core/errors/domain-errors';
-import { intArray } from '../access/visibility-sql';
+import { intArray } from '../access';
 import { longerThan } from '../../core/validation/char-length';
 import { ruleProblems } from '../../rest/param-rules';
 import type { ParamRule } from '../../rest/route';

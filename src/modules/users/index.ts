@@ -34,3 +34,6 @@ export const usersModule = defineModule({
     { name: 'Migration20261204090100_users_last_activity_on', class: Migration20261204090100UsersLastActivityOn },
   ],
 });
+
+// Types other modules use: type-only, so importing them through this door adds no load-order cycle.
+export type { User } from './user.entity';

@@ -5,7 +5,7 @@ import { lightEntity, sqlRows } from '../../core/db/sql';
 import { ForbiddenError, ParamError } from '../../core/errors/domain-errors';
 import { offsetPage, type PageInput } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
-import { policy } from '../access/policy';
+import { policy } from '../access';
 import { User } from './user.entity';
 
 /**

@@ -5,7 +5,7 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
 import { CustomAttributeFilter } from '../custom-attributes/custom-attribute.type';
 import { preloadProjectRelations } from '../projects/project-preload';
-import type { Project } from '../projects/project.entity';
+import type { Project } from '../projects';
 import { ProjectFilterArgs } from '../projects/project.inputs';
 import { projectService } from '../projects/project.service';
 import { ProjectPage } from '../projects/project.type';

@@ -4,7 +4,7 @@ import { defineRoutes, type ParamException } from '../../rest/route';
 import { PASSWORD_OR_RESET } from './user.service';
 import { IDENTITY_PAIR } from './identity.service';
 import { UserActivityWire, UserBasicWire, UserPublicWire, UserWire, UserWithAdminWire } from './user.presenter';
-import { policy } from '../access/policy';
+import { policy } from '../access';
 import { PROJECT_FILTER_PARAMS, PROJECT_LIST_SHAPES, projectListShapeFor } from '../projects/project.rest';
 
 const forAdmin = (ctx: RequestCtx) => policy.isAdmin(ctx.user);

@@ -6,8 +6,16 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
 import { changes, recordAudit, type AuditEntry } from '../../core/events/audit';
 import { emitSystemEvents } from '../../core/events/system-events';
-import { parseTimestamp } from '../broadcast-messages/timestamp-param';
-import { personalProjectIds, projectEvents, userEvent, userKeyDestroyEvents } from '../access/system-event-payloads';
+import { parseTimestamp } from '../../core/params/timestamp-param';
+import {
+  personalProjectIds,
+  projectEvents,
+  userEvent,
+  userKeyDestroyEvents,
+  policy,
+  AccessLevel,
+  activeMembership,
+} from '../access';
 import { primaryEmailChanged } from '../emails/primary-email';
 import { lockEmailAddress } from '../emails/email-address-lock';
 import { lightEntity, likeEscape, sqlEntities, sqlRows } from '../../core/db/sql';
@@ -31,9 +39,6 @@ import { checkColumnLengths } from '../../core/validation/column-length';
 import { TOP_LEVEL_RESERVED, checkNameOrPath, isValidNamespacePath } from '../../core/validation/path-rules';
 import { newUserDefaults } from '../application-settings';
 import { hashPassword } from './password';
-import { policy } from '../access/policy';
-import { AccessLevel } from '../access/access-level';
-import { activeMembership } from '../access/visibility-sql';
 import { User } from './user.entity';
 import type { UploadedFile } from '../../core/http/uploaded-file';
 import { avatarProblems, saveAvatar } from '../avatars';

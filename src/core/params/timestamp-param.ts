@@ -1,4 +1,4 @@
-import { ParamError } from '../../core/errors/domain-errors';
+import { ParamError } from '../errors/domain-errors';
 
 // Date, optional time (T or space), optional fraction, optional zone (Z, ±hh, ±hhmm, ±hh:mm).
 const ISO_8601 =
