@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { RUNTIME_PATCHES, unknownPatchSwitches } from './core/runtime';
 import path from 'node:path';
 import { isCidr } from './ops/ip-whitelist';
 import { parseSecretsKey } from './core/crypto/secret-box';
@@ -153,6 +154,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     /\/+$/,
     '',
   );
+  const badSwitches = unknownPatchSwitches(env.RUNTIME_PATCHES_OFF);
+  if (badSwitches.length) {
+    const names = RUNTIME_PATCHES.filter((p) => p.switchable).map((p) => p.name);
+    throw new ConfigError(`RUNTIME_PATCHES_OFF may name ${names.join(', ')}; got "${badSwitches.join(', ')}"`);
+  }
   if (!/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(externalUrl))
     throw new ConfigError(`EXTERNAL_URL must be an http(s) URL without query or fragment, got "${externalUrl}"`);
   return {

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
+import { loadConfig } from '../../src/config';
 import { RUNTIME_PATCHES } from '../../src/core/runtime';
 
 /**
@@ -24,6 +25,14 @@ describe('runtime patches (core/runtime)', () => {
       .filter((f) => f !== 'index.ts')
       .map((f) => f.replace(/\.ts$/, ''));
     expect(files.sort()).toEqual(RUNTIME_PATCHES.map((p) => p.name).sort());
+  });
+
+  it('RUNTIME_PATCHES_OFF names only switchable patches: anything else stops the start with a configuration error', () => {
+    expect(() => loadConfig({ RUNTIME_PATCHES_OFF: 'express-prototypes,apollo-gateway-context' })).not.toThrow();
+    expect(() => loadConfig({ RUNTIME_PATCHES_OFF: 'express-prototype' })).toThrow(
+      'RUNTIME_PATCHES_OFF may name graphql-jit-continuations, apollo-gateway-context, express-prototypes; got "express-prototype"',
+    );
+    expect(() => loadConfig({ RUNTIME_PATCHES_OFF: 'node-server-handle' })).toThrow('got "node-server-handle"');
   });
 
   it('RUNTIME_PATCHES_OFF switches a patch off for the process, and the service code runs without it', async () => {

@@ -35,7 +35,7 @@ export interface OperationCost {
   depth: number;
   cost: number;
   /** The first list field selected under more than MAX_LIST_ALIASES response names in one selection set. */
-  aliasedList?: { field: string; names: number };
+  aliasedList?: { field: string };
 }
 
 export interface CostOptions {
@@ -201,7 +201,7 @@ function overAliasedList(
         const seen = names.get(key) ?? new Set<string>();
         seen.add((sel.alias ?? sel.name).value);
         names.set(key, seen);
-        if (seen.size > MAX_LIST_ALIASES) return { field: def.name, names: seen.size };
+        if (seen.size > MAX_LIST_ALIASES) return { field: def.name };
       }
     }
     return undefined;

@@ -54,6 +54,15 @@ export const RUNTIME_PATCHES: readonly RuntimePatch[] = [
   },
 ];
 
+/** The names in a RUNTIME_PATCHES_OFF value that are not switchable patches (config.ts refuses them at start). */
+export function unknownPatchSwitches(raw: string | undefined): string[] {
+  const switchable = new Set(RUNTIME_PATCHES.filter((p) => p.switchable).map((p) => p.name));
+  return (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s && !switchable.has(s));
+}
+
 /** Patches switched off for this process (read once: the switch is process-wide, like the node flags). */
 const switchedOff = new Set(
   (process.env.RUNTIME_PATCHES_OFF ?? '')
