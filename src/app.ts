@@ -37,10 +37,10 @@ import {
   type AppModule,
 } from './core/module/app-module';
 import { checkEnvSettings } from './core/module/env-settings';
-import { ANONYMOUS, authenticateToken, type AuthResult } from './modules/tokens/authenticate';
+import { ANONYMOUS, authenticateToken, type AuthResult } from './modules/tokens';
 import { knownThrottleConfig, throttleConfig } from './modules/application-settings';
 import { createRateLimiter, requestThrottle } from './core/http/rate-limit';
-import { applySudo } from './modules/tokens/sudo';
+import { applySudo } from './modules/tokens';
 import { createErrorReporter } from './ops/error-reporter';
 import { createMetrics } from './ops/metrics';
 import { opsRouter } from './ops/ops.router';

@@ -60,7 +60,7 @@ async function serve(config: Config, logger: Logger, worker: boolean): Promise<v
         void shutdown('database lost', 1);
       },
       // Under the supervisor the primary has run these before forking.
-      once: worker ? undefined : startupSteps(config, logger, secrets),
+      once: worker ? undefined : startupSteps(config, logger, secrets, MODULES),
     });
   } catch (e) {
     logger.fatal(startupMessage(e, config));
@@ -161,7 +161,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   if (cluster.isWorker) return serve(config, logger.child({ worker: cluster.worker?.id }), true);
   if (config.workers === 0) return serve(config, logger, false);
-  return runPrimary(config, logger);
+  return runPrimary(config, logger, MODULES);
 }
 
 main().catch((e: unknown) => {

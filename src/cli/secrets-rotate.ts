@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   const out = (m: string) => process.stdout.write(`${m}\n`);
   const secrets = secretsFrom(config, logger);
   const db = await openDatabase(config, logger, ormModelOf(MODULES), {
-    once: startupSteps(config, logger, secrets),
+    once: startupSteps(config, logger, secrets, MODULES),
   }).catch((e: unknown) => {
     process.stderr.write(`${startupMessage(e, config)}\n`);
     process.exit(startupExitCode(e));

@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   const secrets = secretsFrom(config);
   // The same once-per-database steps as a start (key check: the seed seals tokens too; root user).
   const db = await openDatabase(config, logger, ormModelOf(MODULES), {
-    once: startupSteps(config, logger, secrets),
+    once: startupSteps(config, logger, secrets, MODULES),
   }).catch((e: unknown) => {
     process.stderr.write(`${startupMessage(e, config)}\n`);
     process.exit(startupExitCode(e));

@@ -4,8 +4,7 @@ import { secretsFrom, type SecretBox } from '../core/crypto/secret-box';
 import { openDatabase } from '../core/db/database';
 import { startOrReuseEmbedded, type EmbeddedHandle } from '../core/db/embedded/embedded-postgres';
 import type { Orm } from '../core/db/orm';
-import { ormModelOf } from '../core/module/app-module';
-import { MODULES } from '../modules';
+import { ormModelOf, type AppModule } from '../core/module/app-module';
 import { installProcessPolicy } from './process-policy';
 import { reason, startupExitCode, startupMessage, startupSteps } from './startup-failure';
 import { openSharedListener, type SharedListener } from './shared-listener';
@@ -33,7 +32,7 @@ async function warnConnectionBudget(orm: Orm, config: Config, logger: Logger): P
  * listen on its socket and connect to the same database URL. It owns the embedded server: stopped after the last worker has exited.
  * Start-up failures keep the single-process behaviour: one fatal line, exit 1 (2 for configuration).
  */
-export async function runPrimary(config: Config, logger: Logger): Promise<void> {
+export async function runPrimary(config: Config, logger: Logger, modules: readonly AppModule[]): Promise<void> {
   const started = Date.now();
   let supervisor: Supervisor | undefined;
   let embedded: EmbeddedHandle | undefined;
@@ -83,8 +82,8 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
       });
       url = embedded.url;
     }
-    const db = await openDatabase({ ...config, databaseUrl: url }, logger, ormModelOf(MODULES), {
-      once: startupSteps(config, logger, secrets),
+    const db = await openDatabase({ ...config, databaseUrl: url }, logger, ormModelOf(modules), {
+      once: startupSteps(config, logger, secrets, modules),
     });
     try {
       await warnConnectionBudget(db.orm, config, logger);

@@ -3,9 +3,8 @@ import type { Config } from '../config';
 import { keySource, runOn, SecretsKeyMismatch, verifySecretsKey } from '../core/crypto/key-check';
 import type { SecretBox } from '../core/crypto/secret-box';
 import type { Orm } from '../core/db/orm';
-import { sealedColumnsOf } from '../core/module/app-module';
-import { MODULES } from '../modules';
-import { ensureRootUser } from '../modules/tokens/root-user';
+import { sealedColumnsOf, type AppModule } from '../core/module/app-module';
+import { ensureRootUser } from '../modules/tokens';
 import { redactSql } from '../core/errors/redact-sql';
 
 /** A start-up error as one redacted phrase (no stack: docs/operations.md#start-up-failures). */
@@ -24,9 +23,14 @@ export function startupHint(config: Config): string {
  * The once-per-database start-up steps, run under the start-up lock after the migrations
  * (core/db/database.ts `once`): the secrets key check, then the root user on an empty database.
  */
-export function startupSteps(config: Config, logger: Logger, secrets: SecretBox): (orm: Orm) => Promise<void> {
+export function startupSteps(
+  config: Config,
+  logger: Logger,
+  secrets: SecretBox,
+  modules: readonly AppModule[],
+): (orm: Orm) => Promise<void> {
   return async (orm) => {
-    const result = await verifySecretsKey(runOn(orm.em.fork()), secrets, sealedColumnsOf(MODULES), keySource(config));
+    const result = await verifySecretsKey(runOn(orm.em.fork()), secrets, sealedColumnsOf(modules), keySource(config));
     if (result === 'stored')
       logger.info(
         'stored the secrets key check: every instance on this database must use this key (docs/scale-out.md)',

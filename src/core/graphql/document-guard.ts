@@ -1,7 +1,7 @@
 import { GraphQLError, Kind, type DocumentNode, type SelectionSetNode } from 'graphql';
 import { Parser } from 'graphql/language/parser';
 import type { NextFunction, Request, Response } from 'express';
-import { searchOf } from './http-adapter';
+import { searchOf } from './url-search';
 
 /** Document caps, checked on the raw text before Apollo parses and validates it (docs/security.md#graphql). */
 export const DOCUMENT_LIMITS = {

@@ -1,5 +1,5 @@
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
-import { INT4_MAX } from '../params/coerce';
+import { INT4_MAX } from '../params/int4';
 
 /**
  * GitLab's global ids (docs.gitlab.com/ee/api/graphql, "Global IDs"): `gid://gitlab/<Class>/<id>`,
@@ -33,7 +33,6 @@ export function parseGlobalId(value: unknown): GlobalId | null {
 
 /** The largest id of a class: int4 (`integer` keys), or 2^53 − 1 for `bigint` keys (exact in JSON and JavaScript). */
 export type IdWidth = 'int' | 'bigint';
-// A function, not a table: params/coerce imports this module, so INT4_MAX is not set yet at load.
 const idMax = (width: IdWidth): number => (width === 'int' ? INT4_MAX : Number.MAX_SAFE_INTEGER);
 
 /** A gid's key as a database id: digits within the class's id width, else undefined (such an object does not exist). */

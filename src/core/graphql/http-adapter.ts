@@ -2,23 +2,16 @@ import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
 import type { Request, Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import { runBatch } from './batch';
+import { searchOf } from './url-search';
 
 /**
  * POST/GET /graphql handed to Apollo Server (Apollo's "Building integrations" contract: an
  * HTTPGraphQLRequest in, an HTTPGraphQLResponse out), as @as-integrations/express5 does, minus what
  * that integration adds per request and nobody uses here: express's `res.send`, which
  * hashes every response body for an ETag (meaningless on a `no-store` POST answer), and a legacy
- * `url.parse` of the request URL for its query string.
+ * `url.parse` of the request URL for its query string (url-search.ts). With `batch`, a POST of a JSON
+ * array runs as a batch of operations (batch.ts); GET never batches.
  */
-/** The URL's query string with its `?` (what `url.parse(url).search` gives, '' for none). */
-export function searchOf(url: string): string {
-  const hash = url.indexOf('#');
-  const path = hash < 0 ? url : url.slice(0, hash);
-  const q = path.indexOf('?');
-  return q < 0 ? '' : path.slice(q);
-}
-
-/** With `batch`, a POST of a JSON array runs as a batch of operations (batch.ts); GET never batches. */
 export function apolloHandler<T extends BaseContext>(
   server: ApolloServer<T>,
   context: (req: Request, res: Response) => Promise<T>,

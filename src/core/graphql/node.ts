@@ -6,7 +6,6 @@ import { Arg, Ctx, Field, ID, Info, Int, InterfaceType, ObjectType, Query, Resol
 import { Allow } from '../auth/allow';
 import type { RequestCtx } from '../context/request-ctx';
 import { ParamError } from '../errors/domain-errors';
-import type { AppModule } from '../module/app-module';
 import { databaseIdOf, globalIdOf, parseGlobalId, shown, type GlobalId, type IdWidth } from './global-id';
 import { MaxItems } from './list-bound';
 
@@ -98,7 +97,10 @@ const registryOfSchema = (schema: GraphQLSchema): Registry => registries.get(sch
 
 const keyOf = (def: NodeDef, row: object): unknown => (row as Record<string, unknown>)[def.key ?? 'id'];
 
-function registryOf(modules: readonly AppModule[]): Registry {
+/** What node.ts reads of a module (core/module/app-module.ts: AppModule.nodes). */
+type WithNodes = { nodes?: NodeDef[] };
+
+function registryOf(modules: readonly WithNodes[]): Registry {
   const byClass = new Map<string, NodeDef>();
   const byType = new Map<string, NodeDef[]>();
   for (const def of modules.flatMap((m) => m.nodes ?? [])) {
@@ -117,7 +119,7 @@ type Row = Record<string, unknown>;
  * `id` is selected) and `databaseId` (the row's id). A Node type no module declares, or a declared
  * class nothing loads, stops the start-up.
  */
-export function globalIds(schema: GraphQLSchema, modules: readonly AppModule[]): GraphQLSchema {
+export function globalIds(schema: GraphQLSchema, modules: readonly WithNodes[]): GraphQLSchema {
   const registry = registryOf(modules);
   const node = schema.getType('Node');
   if (node) registries.set(node, registry);

@@ -1,6 +1,9 @@
 import { NotFoundError, ParamError } from '../errors/domain-errors';
 import { UploadedFile } from '../http/uploaded-file';
 import { GID_PREFIX } from '../graphql/global-id';
+import { INT4_MAX } from './int4';
+
+export { INT4_MAX };
 
 /**
  * GitLab (Grape) parameter coercion, shared by every REST route (docs/gitlab-compatibility.md, "Parameters").
@@ -41,7 +44,6 @@ export interface ParamSpec {
   allowBlank?: false;
 }
 
-export const INT4_MAX = 2147483647;
 const TRUE = new Set(['true', '1', 't', 'yes', 'y', 'on']);
 const FALSE = new Set(['false', '0', 'f', 'no', 'n', 'off']);
 

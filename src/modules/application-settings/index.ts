@@ -54,3 +54,4 @@ export const applicationSettingsModule = defineModule({
     ...SECRET_SETTINGS.map((s) => ({ table: 'application_settings', column: sealedColumn(s), rowKey: 'id' })),
   ],
 });
+export { currentSettings } from './application-settings.service';

@@ -3,6 +3,7 @@ import { avatarDownloads } from './avatar.downloads';
 import { Avatar } from './avatar.entity';
 import { Migration20261125150000Avatars } from './migrations/Migration20261125150000_avatars';
 
+// The door: what other modules may use (docs/architecture.md, "Modules").
 export { AVATAR_MAX_BYTES, avatarProblems } from './avatar-image';
 export { avatarUrl, saveAvatar, type AvatarModel } from './avatar.store';
 

@@ -1,5 +1,5 @@
 import type { SeedEnv } from '../../core/module/app-module';
-import { User } from '../users/user.entity';
+import { User } from '../users';
 import { broadcastMessageService } from './broadcast-message.service';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

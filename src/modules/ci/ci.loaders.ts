@@ -2,8 +2,8 @@ import { PeekLoader } from '../../core/context/peek-loader';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { lightEntitiesById, lightEntity, sqlRows } from '../../core/db/sql';
 import { intArray, projectVisibility } from '../access';
-import { Project } from '../projects/project.entity';
-import { Namespace } from '../namespaces/namespace.entity';
+import { Project } from '../projects';
+import { Namespace } from '../namespaces';
 import { pgTime } from '../../core/db/pg-time';
 import type { CommitType, PipelineType } from './job.type';
 

@@ -31,6 +31,9 @@ export const ciModule = defineModule({
   seed: [seedCiDemo],
 });
 
-// Types other modules use: type-only, so importing them through this door adds no load-order cycle.
-export type { JobListArgs } from './job.inputs';
-export type { JobRow, JobStatus } from './job.type';
+// The door: what other modules may use (docs/architecture.md, "Modules").
+export { JobListArgs } from './job.inputs';
+export { seedCiScaleUnit } from './ci-scale.seed';
+export { JobWire } from './job.presenter';
+export { jobService } from './job.service';
+export { JobPage, JobStatus, JobType, type JobRow } from './job.type';

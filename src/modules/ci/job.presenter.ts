@@ -1,5 +1,5 @@
 import { int, lowerEnum, num, obj, shape, str, strList, time, bool } from '../../core/wire/wire';
-import { UserWire } from '../users/user.presenter';
+import { UserWire } from '../users';
 import { JOB_STATUS_REST_VALUES } from './job.type';
 
 /** GitLab 10.3 entities behind GET /runners/:id/jobs (JobBasicWithProject, spec 2.2). */

@@ -2,9 +2,9 @@ import { Arg, Ctx, FieldResolver, Resolver, Root, Subscription } from 'type-grap
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Project } from '../projects';
-import { ProjectType } from '../projects/project.type';
+import { ProjectType } from '../projects';
 import type { User } from '../users';
-import { UserType } from '../users/user.type';
+import { UserType } from '../users';
 import { CommitType, JobIdArg, JobType, PipelineType, type JobRow } from './job.type';
 import { jobStatusChanges } from './job-status-changes';
 

@@ -5,7 +5,7 @@ import { policy } from '../access';
 import type { Page } from '../../core/pagination/page';
 import { perParentPages } from '../../core/pagination/per-parent-pages';
 import type { Project } from '../projects';
-import { ProjectType } from '../projects/project.type';
+import { ProjectType } from '../projects';
 import { JobListArgs } from './job.inputs';
 import { jobService } from './job.service';
 import { JobPage, type JobRow } from './job.type';

@@ -1,12 +1,12 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { sqlRows } from '../../core/db/sql';
 import type { SeedEnv } from '../../core/module/app-module';
-import { groupService } from '../groups/group.service';
-import { customAttributeStore } from '../custom-attributes/custom-attribute.store';
-import { memberService } from '../members/member.service';
-import { projectService } from '../projects/project.service';
-import { userService } from '../users/user.service';
-import { User } from '../users/user.entity';
+import { groupService } from '../groups';
+import { customAttributeStore } from '../custom-attributes';
+import { memberService } from '../members';
+import { projectService } from '../projects';
+import { userService } from '../users';
+import { User } from '../users';
 import { Visibility } from '../access';
 
 /**

@@ -1,7 +1,7 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { sqlRows } from '../../core/db/sql';
 import type { SeedEnv } from '../../core/module/app-module';
-import { User } from '../users/user.entity';
+import { User } from '../users';
 
 /**
  * The demo project acme/web/website acting as its owner alice, for the area seeds that decorate it

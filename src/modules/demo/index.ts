@@ -7,3 +7,6 @@ export const demoModule = defineModule({
   name: 'demo',
   seed: [(env) => seedDemo(env), async (env) => (env.scale > 0 ? seedScale(env.em, env.scale) : undefined)],
 });
+
+// The door: what other modules may use (docs/architecture.md, "Modules").
+export { demoWebsite } from './demo-website';

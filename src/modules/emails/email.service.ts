@@ -9,12 +9,13 @@ import { MSG } from '../../core/errors/messages';
 import { recordAudit, type AuditEntry } from '../../core/events/audit';
 import { offsetPage, type PageInput } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
-import type { User } from '../users';
-import { userService } from '../users/user.service';
 import { lockEmailAddress } from './email-address-lock';
 import { Email } from './email.entity';
 import type { CreateEmailInput } from './email.inputs';
 import { longerThan } from '../../core/validation/char-length';
+
+/** The user an address belongs to (the users module finds it and checks who may act on it). */
+export type EmailOwner = { id: number; username: string };
 
 /** GitLab 10.3's Email model (app/models/email.rb), Emails::CreateService / DestroyService, and the routes of lib/api/users.rb. */
 
@@ -68,14 +69,14 @@ function listOf(ctx: RequestCtx, userId: number, args: PageInput): Promise<Page<
   );
 }
 
-async function findOwned(ctx: RequestCtx, user: User, emailId: number): Promise<Email> {
+async function findOwned(ctx: RequestCtx, user: EmailOwner, emailId: number): Promise<Email> {
   const email = await ctx.em.findOne(Email, { id: emailId, userId: user.id });
   if (!email) throw new NotFoundError('Email');
   return email;
 }
 
 /** An address's audit events: on its user (entity User), the address as target. */
-const emailAudit = (user: User, e: Email): Omit<AuditEntry, 'action'> => ({
+const emailAudit = (user: EmailOwner, e: Email): Omit<AuditEntry, 'action'> => ({
   entityType: 'User',
   entityId: user.id,
   entityPath: user.username,
@@ -85,7 +86,7 @@ const emailAudit = (user: User, e: Email): Omit<AuditEntry, 'action'> => ({
 });
 
 /** Stored unconfirmed: GitLab 10.3 mails a confirmation link (devise confirmable); this service sends no mail. */
-async function add(ctx: RequestCtx, user: User, input: CreateEmailInput): Promise<Email> {
+async function add(ctx: RequestCtx, user: EmailOwner, input: CreateEmailInput): Promise<Email> {
   const address = normalizeEmail(input.email);
   await validate(ctx.em, address);
   const now = ctx.clock.now();
@@ -106,7 +107,7 @@ async function add(ctx: RequestCtx, user: User, input: CreateEmailInput): Promis
   return email;
 }
 
-async function remove(ctx: RequestCtx, user: User, emailId: number): Promise<boolean> {
+async function remove(ctx: RequestCtx, user: EmailOwner, emailId: number): Promise<boolean> {
   const email = await findOwned(ctx, user, emailId);
   await ctx.em.transactional(async (tx) => {
     await claimForDelete(ctx, tx, byId('emails', email.id, 'Email'));
@@ -118,19 +119,13 @@ async function remove(ctx: RequestCtx, user: User, emailId: number): Promise<boo
 
 export const emailService = {
   /** GET /users/:id/emails (admin). */
-  async listForUser(ctx: RequestCtx, userId: number, args: PageInput): Promise<Page<Email>> {
-    return listOf(ctx, (await userService.get(ctx, userId)).id, args);
-  },
+  listForUser: (ctx: RequestCtx, user: EmailOwner, args: PageInput) => listOf(ctx, user.id, args),
   /** GET /user/emails. */
   listOwn: (ctx: RequestCtx, args: PageInput) => listOf(ctx, requireUser(ctx).id, args),
   /** GET /user/emails/:email_id: another user's address is `404 Email Not Found` as a missing one. */
   getOwn: (ctx: RequestCtx, emailId: number) => findOwned(ctx, requireUser(ctx), emailId),
-  async addForUser(ctx: RequestCtx, userId: number, input: CreateEmailInput): Promise<Email> {
-    return add(ctx, await userService.get(ctx, userId), input);
-  },
+  addForUser: add,
   addOwn: (ctx: RequestCtx, input: CreateEmailInput) => add(ctx, requireUser(ctx), input),
-  async removeForUser(ctx: RequestCtx, userId: number, emailId: number): Promise<boolean> {
-    return remove(ctx, await userService.get(ctx, userId), emailId);
-  },
+  removeForUser: remove,
   removeOwn: (ctx: RequestCtx, emailId: number) => remove(ctx, requireUser(ctx), emailId),
 };

@@ -2,11 +2,12 @@ import { loadByIds, nodeDef } from '../../core/graphql/node';
 import { policy } from '../access';
 import { defineModule } from '../../core/module/app-module';
 import { Email } from './email.entity';
-import { EmailResolver } from './email.resolver';
-import { emailRoutes } from './email.rest';
 import { Migration20261204120100Emails } from './migrations/Migration20261204120100_emails';
 
-/** Secondary e-mail addresses of users (GitLab 10.3's /users/:id/emails, /user/emails). */
+/**
+ * Secondary e-mail addresses of users: storage and GitLab 10.3's rules. Their routes (/users/:id/emails,
+ * /user/emails) are the users module's, as in GitLab's users API.
+ */
 export const emailsModule = defineModule({
   name: 'emails',
   nodes: [
@@ -22,6 +23,13 @@ export const emailsModule = defineModule({
   ],
   entities: [Email],
   migrations: [{ name: 'Migration20261204120100_emails', class: Migration20261204120100Emails }],
-  resolvers: [EmailResolver],
-  routes: emailRoutes,
 });
+
+// The door: what other modules may use (docs/architecture.md, "Modules").
+export { lockEmailAddress } from './email-address-lock';
+export { Email } from './email.entity';
+export { CreateEmailInput } from './email.inputs';
+export { EmailWire } from './email.presenter';
+export { emailService, normalizeEmail, type EmailOwner } from './email.service';
+export { EmailIdArg, EmailPage, EmailType } from './email.type';
+export { primaryEmailChanged } from './primary-email';

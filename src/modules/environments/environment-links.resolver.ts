@@ -5,7 +5,7 @@ import { PageArgs, type Page } from '../../core/pagination/page';
 import { perParentPages } from '../../core/pagination/per-parent-pages';
 import { policy } from '../access';
 import type { Project } from '../projects';
-import { ProjectType } from '../projects/project.type';
+import { ProjectType } from '../projects';
 import type { Environment } from './environment.entity';
 import { environmentService } from './environment.service';
 import { EnvironmentPage } from './environment.type';

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { RequestCtx } from '../../core/context/request-ctx';
-import { Project } from '../projects/project.entity';
+import { Project } from '../projects';
 
 /** The project of environments: primed by the service with the project it already loaded. */
 export function environmentLoaders(ctx: RequestCtx) {

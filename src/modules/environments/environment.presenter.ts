@@ -1,5 +1,5 @@
 import { int, obj, shape, str } from '../../core/wire/wire';
-import { ProjectSimpleWire } from '../projects/project.presenter';
+import { ProjectSimpleWire } from '../projects';
 
 /**
  * GitLab 10.x `Entities::Environment` (EnvironmentBasic + project as BasicProjectDetails), plus

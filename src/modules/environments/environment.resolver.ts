@@ -4,7 +4,7 @@ import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
 import type { Project } from '../projects';
-import { ProjectType } from '../projects/project.type';
+import { ProjectType } from '../projects';
 import type { Environment } from './environment.entity';
 import { environmentService } from './environment.service';
 import {

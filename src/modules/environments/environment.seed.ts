@@ -1,5 +1,5 @@
 import type { SeedEnv } from '../../core/module/app-module';
-import { demoWebsite } from '../demo/demo-website';
+import { demoWebsite } from '../demo';
 import { environmentService } from './environment.service';
 
 /** Demo environments on acme/web/website (both states), through the service; idempotent. */

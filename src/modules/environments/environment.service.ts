@@ -1,7 +1,7 @@
 import { byId, claimForDelete } from '../../core/db/delete-claim';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { changedActions, recordAudit, type AuditAction } from '../../core/events/audit';
-import { projectAuditEntity } from '../projects/project.service';
+import { projectAuditEntity } from '../projects';
 import { requireUser } from '../../core/auth/guards';
 import { onUniqueViolation } from '../../core/db/unique-violation';
 import { lightEntity, pgArray, sqlRows } from '../../core/db/sql';
@@ -12,7 +12,7 @@ import { offsetPage, offsetPagesByKey, type ListQuery, type PageInput } from '..
 import type { Page } from '../../core/pagination/page';
 import { patchEntity } from '../../core/patch/patch-entity';
 import type { Project } from '../projects';
-import { projectService } from '../projects/project.service';
+import { projectService } from '../projects';
 import { Environment } from './environment.entity';
 import { generateSlug } from './environment-slug';
 import { UpdateEnvironmentInput, type CreateEnvironmentInput, type EnvironmentsArgs } from './environment.type';

@@ -2,7 +2,7 @@ import { idArgOf } from '../../core/graphql/global-id';
 import { DatabaseNode, Node } from '../../core/graphql/node';
 import { ArgsType, Field, ID, InputType, ObjectType } from 'type-graphql';
 import { PageArgs, PageType } from '../../core/pagination/page';
-import { ProjectType } from '../projects/project.type';
+import { ProjectType } from '../projects';
 
 /** An environment of a project (spec 2.8); `state` as later GitLab (available / stopped). */
 @ObjectType('Environment', { implements: Node })

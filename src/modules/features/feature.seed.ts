@@ -1,5 +1,5 @@
 import type { SeedEnv } from '../../core/module/app-module';
-import { User } from '../users/user.entity';
+import { User } from '../users';
 import { featureService } from './feature.service';
 
 /** Demo flags in every state and gate kind (idempotent: skipped when any feature exists). */

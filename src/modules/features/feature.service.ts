@@ -5,7 +5,7 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import { sqlRows } from '../../core/db/sql';
 import type { SharedCache } from '../../core/db/shared-cache';
 import { ParamError } from '../../core/errors/domain-errors';
-import { User } from '../users/user.entity';
+import { User } from '../users';
 import { defaultEnabled } from './feature-definitions';
 import { actorId, evaluateFeature, type GateValues } from './feature-gates';
 import { featureGroups, inFeatureGroup } from './feature-groups';

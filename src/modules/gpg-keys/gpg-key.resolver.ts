@@ -1,4 +1,4 @@
-import { UserIdArg } from '../users/user.type';
+import { UserIdArg } from '../users';
 import { GpgKeyIdArg } from './gpg-key.type';
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, Info, Mutation, Query, Resolver } from 'type-graphql';

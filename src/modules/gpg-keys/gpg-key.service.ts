@@ -10,7 +10,7 @@ import { MSG } from '../../core/errors/messages';
 import { offsetPage } from '../../core/pagination/list-query';
 import type { Page, PageArgs } from '../../core/pagination/page';
 import { policy } from '../access';
-import { userService } from '../users/user.service';
+import { userService } from '../users';
 import type { User } from '../users';
 import { GpgKey } from './gpg-key.entity';
 import type { CreateGpgKeyInput } from './gpg-key.inputs';

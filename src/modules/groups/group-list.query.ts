@@ -20,7 +20,7 @@ import {
   policy,
 } from '../access';
 import { GroupOrderBy, type DescendantGroupsArgs, type GroupListArgs, type GroupsArgs } from './group.inputs';
-import { Namespace } from '../namespaces/namespace.entity';
+import { Namespace } from '../namespaces';
 
 /**
  * The group list query behind GET /groups and GET /groups/:id/subgroups (docs/gitlab-compatibility.md, "Groups"):

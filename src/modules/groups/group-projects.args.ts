@@ -1,6 +1,6 @@
 import { ArgsType, Field, ID } from 'type-graphql';
 import { GraphQLOnly } from '../../core/graphql/graphql-only';
-import { ProjectFilterArgs } from '../projects/project.inputs';
+import { ProjectFilterArgs } from '../projects';
 
 @ArgsType()
 export class GroupProjectsArgs extends ProjectFilterArgs {

@@ -2,7 +2,7 @@ import { ArgsType, Field, ID, InputType, Int, registerEnumType } from 'type-grap
 import { KeysetArgs, PageArgs } from '../../core/pagination/page';
 import { GraphQLOnly } from '../../core/graphql/graphql-only';
 import { SortDirection, Visibility } from '../access';
-import { CustomAttributeFilter } from '../custom-attributes/custom-attribute.type';
+import { CustomAttributeFilter } from '../custom-attributes';
 
 export enum GroupOrderBy {
   NAME = 'NAME',

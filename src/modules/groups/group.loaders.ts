@@ -4,9 +4,9 @@ import { PaginationMode, type Page } from '../../core/pagination/page';
 import { lightEntity, sqlRows } from '../../core/db/sql';
 import { intArray, groupVisibility, projectVisibility } from '../access';
 import { COUNT_LIMIT } from '../../core/pagination/page';
-import { Namespace } from '../namespaces/namespace.entity';
+import { Namespace } from '../namespaces';
 import { PeekLoader } from '../../core/context/peek-loader';
-import { Project } from '../projects/project.entity';
+import { Project } from '../projects';
 import { listDescendantGroupsBatched, listGroups, listSubgroupsBatched } from './group-list.query';
 import {
   NamespaceProjectSort,
@@ -16,9 +16,8 @@ import {
 } from './group.inputs';
 import { offsetPagesByKey, type ListQuery } from '../../core/pagination/list-query';
 import { perParentPages } from '../../core/pagination/per-parent-pages';
-import { projectSearch } from '../projects/project-search';
-import { CUSTOM_ATTRIBUTES_MAX, customAttributesOf } from '../custom-attributes/custom-attribute.store';
-import type { KeyValue } from '../custom-attributes';
+import { projectSearch } from '../projects';
+import { CUSTOM_ATTRIBUTES_MAX, customAttributesOf, type KeyValue } from '../custom-attributes';
 
 export interface GroupStatistics {
   storageSize: number;

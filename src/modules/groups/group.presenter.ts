@@ -1,6 +1,6 @@
 import { bool, int, list, lowerEnum, num, obj, shape, str } from '../../core/wire/wire';
 import { VISIBILITY_REST_VALUES } from '../access';
-import { ProjectWire, ProjectWithPublicWire } from '../projects/project.presenter';
+import { ProjectWire, ProjectWithPublicWire } from '../projects';
 
 /** Wire forms of a group (spec 2.3; docs/gitlab-compatibility.md, "Groups"). */
 export const GroupStatisticsWire = shape('GroupStatistics', {

@@ -1,17 +1,17 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { preloadProjectRelations, withPreloadedRelations } from '../projects/project-preload';
+import { preloadProjectRelations, withPreloadedRelations } from '../projects';
 import { Allow } from '../../core/auth/allow';
 import { PayloadMutation } from '../../core/graphql/mutation-payloads';
 import { idOrFullPath } from '../../core/params/parse-id-or-path';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
 import { policy, Visibility, toVisibility } from '../access';
-import { Project } from '../projects/project.entity';
+import { Project } from '../projects';
 import { selectedColumns } from '../../core/graphql/reads';
 import { MaxItems, limitDescription, servedLimit } from '../../core/graphql/list-bound';
-import { projectService } from '../projects/project.service';
-import { ProjectPage, ProjectType } from '../projects/project.type';
+import { projectService } from '../projects';
+import { ProjectPage, ProjectType } from '../projects';
 import {
   CreateGroupInput,
   DescendantGroupsArgs,

@@ -1,7 +1,8 @@
 import { defineRoutes, type ParamException } from '../../rest/route';
-import { PROJECT_FILTER_PARAMS, projectShapeFor } from '../projects/project.rest';
-import { ProjectSimpleWire, ProjectWire } from '../projects/project.presenter';
+import { PROJECT_FILTER_PARAMS, projectShapeFor } from '../projects';
+import { ProjectSimpleWire, ProjectWire } from '../projects';
 import { GroupDetailWire, GroupSearchHitWire, GroupUpdateWire, GroupWire } from './group.presenter';
+import { groupCustomAttributeEndpoints } from './group-custom-attributes';
 
 /** REST-only parameter of the group lists: selects the `statistics` key (wire includeIf). */
 const LIST_PARAMS: Record<string, ParamException> = {
@@ -92,3 +93,6 @@ export const groupRoutes = defineRoutes([
   },
   // Custom attributes: the custom-attributes module (one route set per owner kind).
 ]);
+
+/** `/groups/:id/custom_attributes[/:key]` (the custom-attributes module's endpoints, as GitLab includes them). */
+export const groupCustomAttributeRoutes = groupCustomAttributeEndpoints.routes;

@@ -1,5 +1,4 @@
 import { byId, claimForDelete } from '../../core/db/delete-claim';
-import { uncountForksUnder } from '../projects/forks-count';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { changes, recordAudit } from '../../core/events/audit';
 import { emitSystemEvents } from '../../core/events/system-events';
@@ -23,7 +22,7 @@ import { ForbiddenError, NotFoundError, SaveFailedError, ValidationError } from 
 import type { Page } from '../../core/pagination/page';
 import { parseIdOrPath, type IdOrPath } from '../../core/params/parse-id-or-path';
 import type { Project } from '../projects';
-import { projectService } from '../projects/project.service';
+import { projectService } from '../projects';
 import { defaultVisibilityLevel, visibilityRestriction } from '../application-settings';
 import { listGroups } from './group-list.query';
 import { lockAncestry } from './group-lock';
@@ -35,7 +34,7 @@ import {
   type GroupListArgs,
   type GroupsArgs,
 } from './group.inputs';
-import { Namespace } from '../namespaces/namespace.entity';
+import { Namespace, beforeNamespacesRemoved } from '../namespaces';
 import { FieldErrorBag } from '../../core/errors/field-error-bag';
 import { MSG } from '../../core/errors/messages';
 import {
@@ -280,7 +279,7 @@ async function remove(ctx: RequestCtx, idOrPath: string): Promise<boolean> {
   await ctx.em.transactional(async (em) => {
     await claimForDelete(ctx, em, byId('namespaces', group.id, 'Group'));
     // The subtree locked first (no project created in it from here), its forks off their sources' forks_count.
-    await uncountForksUnder(em, [group.id]);
+    await beforeNamespacesRemoved(em, [group.id]);
     // GitLab destroys the projects one by one, then the subgroups, then the group: one event each.
     await emitSystemEvents(ctx, em, async () => [
       ...(await projectEvents(em, await subtreeProjectIds(em, group.id), 'destroy')),

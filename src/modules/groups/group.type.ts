@@ -12,7 +12,7 @@ export class GroupStatisticsType {
   @Field(() => Number) jobArtifactsSize!: number;
 }
 
-export { CustomAttributeType } from '../custom-attributes/custom-attribute.type';
+export { CustomAttributeType } from '../custom-attributes';
 
 /** A view over the Namespace entity (kind = group); relations resolve through dataloaders. */
 @ObjectType('Group', { implements: Node })

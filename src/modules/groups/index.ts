@@ -4,15 +4,17 @@ import { groupService } from './group.service';
 import { GroupCustomAttribute } from './group-custom-attribute.entity';
 import { groupLoaders } from './group.loaders';
 import { GroupResolver } from './group.resolver';
-import { groupRoutes } from './group.rest';
+import { ProjectGroupField } from './project-group.resolver';
+import { groupRoutes, groupCustomAttributeRoutes } from './group.rest';
+import { groupCustomAttributeEndpoints } from './group-custom-attributes';
 import { Migration20261203140100GroupsGrowthIndexes } from './migrations/Migration20261203140100_groups_growth_indexes';
 import { Migration20261203161000ShareWithGroupLock } from './migrations/Migration20261203161000_share_with_group_lock';
 
 export const groupsModule = defineModule({
   name: 'groups',
   entities: [GroupCustomAttribute],
-  resolvers: [GroupResolver],
-  routes: groupRoutes,
+  resolvers: [GroupResolver, ProjectGroupField, groupCustomAttributeEndpoints.resolver],
+  routes: [...groupRoutes, ...groupCustomAttributeRoutes],
   loaders: groupLoaders,
   nodes: [nodeDef({ type: 'Group', gidClass: 'Group', load: groupService.visibleByIds })],
   migrations: [
@@ -20,3 +22,7 @@ export const groupsModule = defineModule({
     { name: 'Migration20261203161000_share_with_group_lock', class: Migration20261203161000ShareWithGroupLock },
   ],
 });
+
+// The door: what other modules may use (docs/architecture.md, "Modules").
+export { groupService } from './group.service';
+export { GroupType } from './group.type';

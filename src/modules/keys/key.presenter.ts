@@ -1,5 +1,5 @@
 import { int, obj, shape, str, time } from '../../core/wire/wire';
-import { UserPublicWire } from '../users/user.presenter';
+import { UserPublicWire } from '../users';
 
 /** GitLab 10.3.4+'s Entities::SSHKey (`can_push` left it in 10.3.4: it only ever meant deploy keys). */
 const SSH_KEY = { id: int(), title: str(), key: str(), created_at: time() };

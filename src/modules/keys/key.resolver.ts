@@ -1,11 +1,11 @@
-import { UserIdArg } from '../users/user.type';
+import { UserIdArg } from '../users';
 import { KeyIdArg } from './key.type';
 import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { PageArgs, type Page } from '../../core/pagination/page';
-import { User } from '../users/user.entity';
-import { UserType } from '../users/user.type';
+import { User } from '../users';
+import { UserType } from '../users';
 import type { SshKey } from './key.entity';
 import { CreateSshKeyInput, UserSshKeysArgs } from './key.inputs';
 import { sshKeyService as service } from './key.service';

@@ -1,6 +1,6 @@
 import { defineRoutes, type RouteDef } from '../../rest/route';
 import { int, shape, time } from '../../core/wire/wire';
-import { USER_BASIC_FIELDS } from '../users/user.presenter';
+import { USER_BASIC_FIELDS } from '../users';
 import { MemberWire } from './member.presenter';
 
 /** GitLab's Entities::AccessRequester: UserBasic plus requested_at. */

@@ -18,7 +18,7 @@ import {
   memberEvent,
 } from '../access';
 import { avatarUrl } from '../avatars';
-import { userWebUrl } from '../users/user-web-url';
+import { userWebUrl } from '../users';
 import type { AccessRequesterType } from './access-request.type';
 import { memberInternals, type SourceKind } from './member.service';
 import type { MemberType } from './member.type';

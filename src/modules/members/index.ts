@@ -35,3 +35,6 @@ export const membersModule = defineModule({
   routes: [...memberRestRoutes, ...accessRequestRoutes],
   migrations: [{ name: 'Migration20261203170000_access_requests', class: Migration20261203170000AccessRequests }],
 });
+
+// The door: what other modules may use (docs/architecture.md, "Modules").
+export { memberService } from './member.service';

@@ -1,5 +1,5 @@
 import { date, int, shape } from '../../core/wire/wire';
-import { USER_BASIC_FIELDS } from '../users/user.presenter';
+import { USER_BASIC_FIELDS } from '../users';
 
 /**
  * A member is the UserBasic record plus the membership (spec 4.13). REST's `id` is the user's id

@@ -3,12 +3,12 @@ import { Allow } from '../../core/auth/allow';
 import { Reads } from '../../core/graphql/reads';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
-import { GroupType } from '../groups/group.type';
+import { GroupType } from '../groups';
 import type { Namespace } from '../namespaces';
 import type { Project } from '../projects';
-import { ProjectType } from '../projects/project.type';
+import { ProjectType } from '../projects';
 import type { User } from '../users';
-import { UserType } from '../users/user.type';
+import { UserType } from '../users';
 import { memberService, normalizedMemberListArgs } from './member.service';
 import { MemberInput, MemberListArgs, MemberPage, MembersArgs, MemberType, UpdateMemberInput } from './member.type';
 

@@ -23,10 +23,10 @@ import { ConflictError, ForbiddenError, NotFoundError, ParamError } from '../../
 import { offsetPage, offsetPagesByKey, type ListQuery } from '../../core/pagination/list-query';
 import { pgTime } from '../../core/db/pg-time';
 import type { Page } from '../../core/pagination/page';
-import { groupService } from '../groups/group.service';
-import { projectService } from '../projects/project.service';
-import { User } from '../users/user.entity';
-import { userWebUrl } from '../users/user-web-url';
+import { groupService } from '../groups';
+import { projectService } from '../projects';
+import { User } from '../users';
+import { userWebUrl } from '../users';
 import { patchEntity } from '../../core/patch/patch-entity';
 import {
   accessLevelOf,

@@ -24,5 +24,7 @@ export const namespacesModule = defineModule({
   ],
 });
 
-// Types other modules use: type-only, so importing them through this door adds no load-order cycle.
-export type { Namespace } from './namespace.entity';
+// The door: what other modules may use (docs/architecture.md, "Modules").
+export { Namespace } from './namespace.entity';
+export { beforeNamespacesRemoved, namespaceRemoval, type NamespaceRemovalStep } from './namespace-removal';
+export { NamespaceType } from './namespace.type';

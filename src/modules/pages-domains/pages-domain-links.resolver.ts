@@ -1,7 +1,7 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Project } from '../projects';
-import { ProjectType } from '../projects/project.type';
+import { ProjectType } from '../projects';
 import type { PagesDomain } from './pages-domain.entity';
 import { PagesDomainType } from './pages-domain.type';
 

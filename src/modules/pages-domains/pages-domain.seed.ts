@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import * as x509 from '@peculiar/x509';
 import type { SeedEnv } from '../../core/module/app-module';
-import { demoWebsite } from '../demo/demo-website';
+import { demoWebsite } from '../demo';
 import { pagesDomainService } from './pages-domain.service';
 
 x509.cryptoProvider.set(crypto.webcrypto as unknown as Crypto);

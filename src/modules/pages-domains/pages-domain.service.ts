@@ -1,7 +1,7 @@
 import { byId, claimForDelete } from '../../core/db/delete-claim';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { changedActions, recordAudit, type AuditAction } from '../../core/events/audit';
-import { projectAuditEntity } from '../projects/project.service';
+import { projectAuditEntity } from '../projects';
 import { requireUser } from '../../core/auth/guards';
 import { onUniqueViolation } from '../../core/db/unique-violation';
 import { lightEntity, pgArray, sqlRows } from '../../core/db/sql';
@@ -11,7 +11,7 @@ import { MSG } from '../../core/errors/messages';
 import { offsetPage } from '../../core/pagination/list-query';
 import type { Page, PageArgs } from '../../core/pagination/page';
 import type { Project } from '../projects';
-import { projectService } from '../projects/project.service';
+import { projectService } from '../projects';
 import { certificateSubject, certificateText } from './pages-certificate-text';
 import { pagesConfig } from './pages-config';
 import { PagesDomain } from './pages-domain.entity';

@@ -1,4 +1,6 @@
 import { defineModule } from '../../core/module/app-module';
+import { namespaceRemoval } from '../namespaces';
+import { uncountForksUnder } from './forks-count';
 import { nodeDef } from '../../core/graphql/node';
 import { projectService } from './project.service';
 import { ProjectGroupLink } from './project-group-link.entity';
@@ -8,18 +10,34 @@ import { projectLoaders } from './project.loaders';
 import { ProjectLinksResolver } from './project-links.resolver';
 import { ProjectResolver } from './project.resolver';
 import { ProjectForkResolver } from './project-fork.resolver';
-import { projectRoutes } from './project.rest';
+import { UserProjectsResolver } from './user-projects.resolver';
+import { projectRoutes, projectCustomAttributeRoutes } from './project.rest';
+import {
+  ProjectCustomAttributesField,
+  projectCustomAttributeEndpoints,
+  projectCustomAttributeLoaders,
+} from './project-custom-attributes';
 import { Migration20261203140000ProjectsGrowthIndexes } from './migrations/Migration20261203140000_projects_growth_indexes';
 import { Migration20261204090000ProjectForksAndSettings } from './migrations/Migration20261204090000_project_forks_and_settings';
 import { Migration20261207090000ProjectsSearchTrgm } from './migrations/Migration20261207090000_projects_search_trgm';
 import { Migration20261210090000ProjectsForksCountRecount } from './migrations/Migration20261210090000_projects_forks_count_recount';
 
+// A namespace's removal takes its projects: their forks leave their sources' counts first.
+namespaceRemoval.register(uncountForksUnder);
+
 export const projectsModule = defineModule({
   name: 'projects',
   entities: [Project, ProjectGroupLink, ProjectStar],
-  resolvers: [ProjectResolver, ProjectForkResolver, ProjectLinksResolver],
-  routes: projectRoutes,
-  loaders: projectLoaders,
+  resolvers: [
+    ProjectResolver,
+    ProjectForkResolver,
+    ProjectLinksResolver,
+    UserProjectsResolver,
+    ProjectCustomAttributesField,
+    projectCustomAttributeEndpoints.resolver,
+  ],
+  routes: [...projectRoutes, ...projectCustomAttributeRoutes],
+  loaders: (ctx) => ({ ...projectLoaders(ctx), ...projectCustomAttributeLoaders(ctx) }),
   nodes: [
     nodeDef({ type: 'Project', gidClass: 'Project', load: projectService.visibleByIds }),
     nodeDef({ type: 'ProjectGroupLink', gidClass: 'ProjectGroupLink', load: projectService.visibleGroupLinks }),
@@ -40,5 +58,13 @@ export const projectsModule = defineModule({
   sealed: [{ table: 'projects', column: 'runners_token', rowKey: 'id', digestColumn: 'runners_token_digest' }],
 });
 
-// Types other modules use: type-only, so importing them through this door adds no load-order cycle.
-export type { Project } from './project.entity';
+// The door: what other modules may use (docs/architecture.md, "Modules").
+export { Project } from './project.entity';
+export { preloadProjectRelations, withPreloadedRelations } from './project-preload';
+export { projectIdByRunnersToken } from './project-runners-token';
+export { projectSearch } from './project-search';
+export { ProjectFilterArgs } from './project.inputs';
+export { ProjectSimpleWire, ProjectWire, ProjectWithPublicWire } from './project.presenter';
+export { PROJECT_FILTER_PARAMS, projectShapeFor } from './project.rest';
+export { projectAuditEntity, projectService } from './project.service';
+export { ProjectPage, ProjectType } from './project.type';

@@ -1,4 +1,4 @@
-import { UserIdArg } from '../users/user.type';
+import { UserIdArg } from '../users';
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, ArgsType, Ctx, Field, ID, Info, Mutation, Query, Resolver } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
@@ -6,7 +6,7 @@ import { PayloadMutation } from '../../core/graphql/mutation-payloads';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { PageArgs, type Page } from '../../core/pagination/page';
 import type { User } from '../users';
-import { UserPage } from '../users/user.type';
+import { UserPage } from '../users';
 import { preloadProjectRelations } from './project-preload';
 import { projectForkService } from './project-fork.service';
 import { projectTeamService } from './project-team.service';

@@ -3,7 +3,7 @@ import { lightEntity, likeEscape } from '../../core/db/sql';
 import { offsetPage, type ListQuery, type PageInput } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
 import { activeMembership } from '../access';
-import { User } from '../users/user.entity';
+import { User } from '../users';
 import { projectService } from './project.service';
 
 /**

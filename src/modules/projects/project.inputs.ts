@@ -1,10 +1,13 @@
-import { GroupIdArg } from '../groups/group.type';
+import { idArgOf } from '../../core/graphql/global-id';
 import { ArgsType, Field, InputType, Int, registerEnumType } from 'type-graphql';
 import { KeysetArgs, PageArgs } from '../../core/pagination/page';
 import { UploadScalar } from '../../core/graphql/upload-scalar';
 import type { UploadedFile } from '../../core/http/uploaded-file';
 import { SortDirection, Visibility } from '../access';
-import { CustomAttributeFilter } from '../custom-attributes/custom-attribute.type';
+import { CustomAttributeFilter } from '../custom-attributes';
+
+/** A group's id as an argument (the same scalar as the groups module's: core/graphql/global-id.ts). */
+export const GroupIdArg = idArgOf('Group');
 
 export enum ProjectOrderBy {
   ID = 'ID',

@@ -2,7 +2,7 @@ import { PeekLoader } from '../../core/context/peek-loader';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { lightEntity, sqlRows } from '../../core/db/sql';
 import { activeMembership, intArray, groupVisibility, projectVisibility } from '../access';
-import { User } from '../users/user.entity';
+import { User } from '../users';
 import { Project } from './project.entity';
 
 export interface ProjectShareView {

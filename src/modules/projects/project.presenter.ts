@@ -1,6 +1,6 @@
 import { bool, int, list, lowerEnum, num, obj, shape, str, strList, time } from '../../core/wire/wire';
 import { VISIBILITY_REST_VALUES } from '../access';
-import { UserBasicWire } from '../users/user.presenter';
+import { UserBasicWire } from '../users';
 
 /**
  * Wire forms of a project (spec 2.4; docs/gitlab-compatibility.md, "Projects and members"). spec 2.4

@@ -1,4 +1,3 @@
-import { GroupIdArg } from '../groups/group.type';
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { preloadProjectRelations } from './project-preload';
@@ -10,9 +9,9 @@ import { MaxItems, limitDescription, servedLimit } from '../../core/graphql/list
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { policy, VISIBILITY_LEVEL, Visibility, toVisibility } from '../access';
 import type { Namespace } from '../namespaces';
-import { NamespaceType } from '../namespaces/namespace.type';
+import { NamespaceType } from '../namespaces';
 import { Project } from './project.entity';
-import { CreateProjectInput, ProjectsArgs, ShareProjectInput, UpdateProjectInput } from './project.inputs';
+import { CreateProjectInput, GroupIdArg, ProjectsArgs, ShareProjectInput, UpdateProjectInput } from './project.inputs';
 import { PROJECT_SHARES_MAX, type ProjectPermissionsView, type ProjectShareView } from './project.loaders';
 import { projectService } from './project.service';
 import { projectRunnersToken } from './project-runners-token';
@@ -26,7 +25,7 @@ import {
   SharedWithGroupType,
   StarProjectPayload,
 } from './project.type';
-import { UserType } from '../users/user.type';
+import { UserType } from '../users';
 import type { User } from '../users';
 import type { Page } from '../../core/pagination/page';
 import type { ProjectGroupLink } from './project-group-link.entity';

@@ -4,7 +4,8 @@ import type { Cursor } from '../../core/pagination/cursor';
 import { SortDirection } from '../access';
 import { PROJECT_DEFAULT_SORT } from './project.inputs';
 import { ProjectGroupLinkWire, ProjectSimpleWire, ProjectWire, ProjectWithAccessWire } from './project.presenter';
-import { UserBasicWire } from '../users/user.presenter';
+import { UserBasicWire } from '../users';
+import { projectCustomAttributeEndpoints } from './project-custom-attributes';
 
 /** REST-only parameter of the project lists (spec 4.12): the reduced record. */
 export const PROJECT_FILTER_PARAMS: Record<string, ParamException> = {
@@ -64,6 +65,17 @@ const EXPIRES: Record<string, ParamException> = { expires_at: { type: 'date' } }
 const tag = 'projects';
 
 export const projectRoutes = defineRoutes([
+  {
+    method: 'GET',
+    path: '/users/:user_id/projects',
+    field: 'Query.userProjects',
+    params: PROJECT_FILTER_PARAMS,
+    paginated: true,
+    shape: projectListShapeFor,
+    shapes: PROJECT_LIST_SHAPES,
+    summary: "List a user's personal projects visible to the caller",
+    tag: 'users',
+  },
   {
     method: 'GET',
     path: '/projects',
@@ -227,3 +239,6 @@ export const projectRoutes = defineRoutes([
     tag,
   },
 ]);
+
+/** `/projects/:id/custom_attributes[/:key]` (the custom-attributes module's endpoints, as GitLab includes them). */
+export const projectCustomAttributeRoutes = projectCustomAttributeEndpoints.routes;

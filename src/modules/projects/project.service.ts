@@ -37,7 +37,7 @@ import { requireUser } from '../../core/auth/guards';
 import { groupLevelOf, type CreateOptions } from './project-creator';
 import { countForkChange } from './forks-count';
 import { PROJECT_TAGS_MAX } from './project.type';
-import { Namespace } from '../namespaces/namespace.entity';
+import { Namespace } from '../namespaces';
 import { FieldErrorBag } from '../../core/errors/field-error-bag';
 import { MSG } from '../../core/errors/messages';
 import {
@@ -55,7 +55,7 @@ import { reserveRowId } from '../../core/crypto/reserve-row-id';
 import { patchEntity, type PatchMapping } from '../../core/patch/patch-entity';
 import type { UploadedFile } from '../../core/http/uploaded-file';
 import { avatarProblems, saveAvatar } from '../avatars';
-import { customAttributeFilter } from '../custom-attributes/custom-attribute.store';
+import { customAttributeFilter } from '../custom-attributes';
 import { defaultVisibilityLevel, sharedRunnersDefault, visibilityRestriction } from '../application-settings';
 import {
   CreateProjectInput,

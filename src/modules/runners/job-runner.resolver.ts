@@ -1,6 +1,6 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { RequestCtx } from '../../core/context/request-ctx';
-import { JobType, type JobRow } from '../ci/job.type';
+import { JobType, type JobRow } from '../ci';
 import type { Runner } from './runner.entity';
 import { RunnerType } from './runner.type';
 

@@ -6,7 +6,7 @@ import { ConflictError, ForbiddenError, NotFoundError, ParamError } from '../../
 import type { Page } from '../../core/pagination/page';
 import { policy } from '../access';
 import type { Project } from '../projects';
-import { projectService } from '../projects/project.service';
+import { projectService } from '../projects';
 import { forgetOwnedRunners, ownsRunner } from './runner-access';
 import { checkScope, listRunners } from './runner-list.query';
 import { Runner, RunnerProject } from './runner.entity';

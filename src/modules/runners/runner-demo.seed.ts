@@ -3,7 +3,7 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import { reserveRowId } from '../../core/crypto/reserve-row-id';
 import { sqlRows } from '../../core/db/sql';
 import type { SeedEnv } from '../../core/module/app-module';
-import { User } from '../users/user.entity';
+import { User } from '../users';
 import { Runner, RunnerProject } from './runner.entity';
 import { runnerTokenSlot } from './runner-token';
 

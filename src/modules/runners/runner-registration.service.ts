@@ -3,7 +3,7 @@ import { byId, claimForDelete } from '../../core/db/delete-claim';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { reserveRowId } from '../../core/crypto/reserve-row-id';
 import { ForbiddenError } from '../../core/errors/domain-errors';
-import { projectIdByRunnersToken } from '../projects/project-runners-token';
+import { projectIdByRunnersToken } from '../projects';
 import { isInstanceRegistrationToken } from './registration-token';
 import { forgetOwnedRunners } from './runner-access';
 import { validateRunner } from './runner-tags';

@@ -2,8 +2,8 @@ import crypto from 'node:crypto';
 import { reserveRowIds } from '../../core/crypto/reserve-row-id';
 import { ProgressBar } from '../../core/db/seed/progress';
 import type { SeedEnv } from '../../core/module/app-module';
-import { User } from '../users/user.entity';
-import { seedCiScaleUnit } from '../ci/ci-scale.seed';
+import { User } from '../users';
+import { seedCiScaleUnit } from '../ci';
 import { runnerTokenSlot } from './runner-token';
 
 const RUNNERS_PER_UNIT = 10;

@@ -7,9 +7,9 @@ import { mayReadRunner } from './runner-access';
 import { perParent, perParentPages } from '../../core/pagination/per-parent-pages';
 import { policy, memberProjects, intArray } from '../access';
 import type { JobListArgs } from '../ci';
-import { jobService } from '../ci/job.service';
+import { jobService } from '../ci';
 import type { JobRow, JobStatus } from '../ci';
-import { Project } from '../projects/project.entity';
+import { Project } from '../projects';
 
 /**
  * At most this many projects in a runner's `projects` (GraphQL `Runner.projects`, REST GET

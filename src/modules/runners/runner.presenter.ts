@@ -1,5 +1,5 @@
 import { bool, int, list, lowerEnum, shape, str, strList, time } from '../../core/wire/wire';
-import { ProjectSimpleWire } from '../projects/project.presenter';
+import { ProjectSimpleWire } from '../projects';
 import { RUNNER_ACCESS_LEVEL_REST_VALUES } from './runner.type';
 
 /** GitLab 10.3 Entities::Runner: lists and the enable response (spec 2.1). */

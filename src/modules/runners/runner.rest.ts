@@ -1,5 +1,5 @@
 import { defineRoutes } from '../../rest/route';
-import { JobWire } from '../ci/job.presenter';
+import { JobWire } from '../ci';
 import { RunnerDetailWire, RunnerRegistrationWire, RunnerWire } from './runner.presenter';
 
 const tag = 'runners';

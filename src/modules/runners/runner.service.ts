@@ -7,7 +7,7 @@ import { ForbiddenError, NotFoundError, ParamError } from '../../core/errors/dom
 import type { Page } from '../../core/pagination/page';
 import { policy, intArray } from '../access';
 import type { JobListArgs } from '../ci';
-import { jobService } from '../ci/job.service';
+import { jobService } from '../ci';
 import type { JobRow } from '../ci';
 import { forgetOwnedRunners, mayReadRunner, ownedRunnerIds, ownsRunner } from './runner-access';
 import { checkScope, listRunners } from './runner-list.query';

@@ -6,8 +6,8 @@ import { lightEntity, sqlRows } from '../../core/db/sql';
 import type { SharedCache } from '../../core/db/shared-cache';
 import { AUTH_CACHE_TAG, authCacheUserTag } from '../../core/auth/credential-cache';
 import { digestToken } from '../../core/auth/token';
-import { User } from '../users/user.entity';
-import { noteActivity } from '../users/user-activity';
+import { User } from '../users';
+import { noteActivity } from '../users';
 import { activeTokenSql } from './token-active';
 
 export interface AuthResult {

@@ -32,3 +32,8 @@ export const tokensModule = defineModule({
     },
   ],
 });
+
+// The door: what other modules may use (docs/architecture.md, "Modules").
+export { ANONYMOUS, authenticateToken, type AuthResult } from './authenticate';
+export { ensureRootUser } from './root-user';
+export { applySudo } from './sudo';

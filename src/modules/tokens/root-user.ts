@@ -2,8 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { digestToken, generateToken } from '../../core/auth/token';
 import { systemClock } from '../../core/context/request-ctx';
-import { User } from '../users/user.entity';
-import { insertWithNamespace } from '../users/user.service';
+import { User } from '../users';
+import { insertWithNamespace } from '../users';
 import { PersonalAccessToken } from './personal-access-token.entity';
 
 /**

@@ -8,7 +8,7 @@ import {
 } from '../../core/errors/domain-errors';
 import { sqlEntities } from '../../core/db/sql';
 import { policy } from '../access';
-import { User } from '../users/user.entity';
+import { User } from '../users';
 import type { AuthResult } from './authenticate';
 
 /**

@@ -1,7 +1,7 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { User } from '../users';
-import { UserType } from '../users/user.type';
+import { UserType } from '../users';
 import type { PersonalAccessToken } from './personal-access-token.entity';
 import { ImpersonationTokenType } from './token.type';
 

@@ -1,4 +1,4 @@
-import { UserIdArg } from '../users/user.type';
+import { UserIdArg } from '../users';
 import { ArgsType, Field, InputType, registerEnumType } from 'type-graphql';
 import { PageArgs } from '../../core/pagination/page';
 

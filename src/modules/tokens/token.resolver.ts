@@ -1,4 +1,4 @@
-import { UserIdArg } from '../users/user.type';
+import { UserIdArg } from '../users';
 import { ImpersonationTokenIdArg } from './token.type';
 import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';

@@ -9,7 +9,7 @@ import type { User } from '../users';
 import { NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
 import { offsetPage } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
-import { userService } from '../users/user.service';
+import { userService } from '../users';
 import { PersonalAccessToken } from './personal-access-token.entity';
 import { TOKEN_SCOPES } from '../../core/auth/allow';
 import { activeTokenSql, isTokenActive } from './token-active';

@@ -2,11 +2,17 @@ import { nodeDef } from '../../core/graphql/node';
 import { defineModule } from '../../core/module/app-module';
 import { User } from './user.entity';
 import { UserResolver } from './user.resolver';
-import { userRoutes } from './user.rest';
+import { userRoutes, userCustomAttributeRoutes } from './user.rest';
+import { UserEmailsResolver } from './user-emails.resolver';
+import { userEmailRoutes } from './user-emails.rest';
 import { Identity } from './identity.entity';
 import { identityLoaders } from './identity.service';
 import { userLoaders } from './user.loaders';
-import { UserProjectsResolver } from './user-projects.resolver';
+import {
+  UserCustomAttributesField,
+  userCustomAttributeEndpoints,
+  userCustomAttributeLoaders,
+} from './user-custom-attributes';
 import { UserActivityResolver } from './user-activity.resolver';
 import { Migration20261203100100Identities } from './migrations/Migration20261203100100_identities';
 import { Migration20261203140200UsersEmailTrgm } from './migrations/Migration20261203140200_users_email_trgm';
@@ -24,9 +30,15 @@ export const usersModule = defineModule({
     nodeDef({ type: 'User', gidClass: 'User', load: (ctx, ids) => ctx.loaders.user.loadPresent(ids.map(Number)) }),
   ],
   entities: [User, Identity],
-  resolvers: [UserResolver, UserProjectsResolver, UserActivityResolver],
-  routes: userRoutes,
-  loaders: (ctx) => ({ ...identityLoaders(ctx), ...userLoaders(ctx) }),
+  resolvers: [
+    UserResolver,
+    UserActivityResolver,
+    UserEmailsResolver,
+    UserCustomAttributesField,
+    userCustomAttributeEndpoints.resolver,
+  ],
+  routes: [...userRoutes, ...userEmailRoutes, ...userCustomAttributeRoutes],
+  loaders: (ctx) => ({ ...identityLoaders(ctx), ...userLoaders(ctx), ...userCustomAttributeLoaders(ctx) }),
   migrations: [
     { name: 'Migration20261203100100_identities', class: Migration20261203100100Identities },
     { name: 'Migration20261203140200_users_email_trgm', class: Migration20261203140200UsersEmailTrgm },
@@ -35,5 +47,10 @@ export const usersModule = defineModule({
   ],
 });
 
-// Types other modules use: type-only, so importing them through this door adds no load-order cycle.
-export type { User } from './user.entity';
+// The door: what other modules may use (docs/architecture.md, "Modules").
+export { User } from './user.entity';
+export { noteActivity } from './user-activity';
+export { userWebUrl } from './user-web-url';
+export { USER_BASIC_FIELDS, UserBasicWire, UserPublicWire, UserWire } from './user.presenter';
+export { insertWithNamespace, userService } from './user.service';
+export { UserIdArg, UserPage, UserType } from './user.type';

@@ -2,7 +2,7 @@ import { ArgsType, Field, InputType, Int } from 'type-graphql';
 import { PageArgs } from '../../core/pagination/page';
 import { UploadScalar } from '../../core/graphql/upload-scalar';
 import type { UploadedFile } from '../../core/http/uploaded-file';
-import { CustomAttributeFilter } from '../custom-attributes/custom-attribute.type';
+import { CustomAttributeFilter } from '../custom-attributes';
 
 @ArgsType()
 export class UsersArgs extends PageArgs {

@@ -5,7 +5,7 @@ import { PASSWORD_OR_RESET } from './user.service';
 import { IDENTITY_PAIR } from './identity.service';
 import { UserActivityWire, UserBasicWire, UserPublicWire, UserWire, UserWithAdminWire } from './user.presenter';
 import { policy } from '../access';
-import { PROJECT_FILTER_PARAMS, PROJECT_LIST_SHAPES, projectListShapeFor } from '../projects/project.rest';
+import { userCustomAttributeEndpoints } from './user-custom-attributes';
 
 const forAdmin = (ctx: RequestCtx) => policy.isAdmin(ctx.user);
 
@@ -108,17 +108,6 @@ export const userRoutes = defineRoutes([
   },
   {
     method: 'GET',
-    path: '/users/:user_id/projects',
-    field: 'Query.userProjects',
-    params: PROJECT_FILTER_PARAMS,
-    paginated: true,
-    shape: projectListShapeFor,
-    shapes: PROJECT_LIST_SHAPES,
-    summary: "List a user's personal projects visible to the caller",
-    tag,
-  },
-  {
-    method: 'GET',
     path: '/user/activities',
     field: 'Query.userActivities',
     paginated: true,
@@ -127,3 +116,6 @@ export const userRoutes = defineRoutes([
     tag,
   },
 ]);
+
+/** `/users/:id/custom_attributes[/:key]` (the custom-attributes module's endpoints, as GitLab includes them). */
+export const userCustomAttributeRoutes = userCustomAttributeEndpoints.routes;

@@ -16,8 +16,7 @@ import {
   AccessLevel,
   activeMembership,
 } from '../access';
-import { primaryEmailChanged } from '../emails/primary-email';
-import { lockEmailAddress } from '../emails/email-address-lock';
+import { lockEmailAddress, primaryEmailChanged } from '../emails';
 import { lightEntity, likeEscape, sqlEntities, sqlRows } from '../../core/db/sql';
 import { forgetCredentials } from '../../core/auth/credential-cache';
 import { onUniqueViolation } from '../../core/db/unique-violation';
@@ -32,7 +31,7 @@ import {
 } from '../../core/errors/domain-errors';
 import { offsetPage } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
-import { Namespace } from '../namespaces/namespace.entity';
+import { Namespace, beforeNamespacesRemoved } from '../namespaces';
 import { FieldErrorBag } from '../../core/errors/field-error-bag';
 import { MSG } from '../../core/errors/messages';
 import { checkColumnLengths } from '../../core/validation/column-length';
@@ -44,9 +43,8 @@ import type { UploadedFile } from '../../core/http/uploaded-file';
 import { avatarProblems, saveAvatar } from '../avatars';
 import { patchEntity, type PatchMapping } from '../../core/patch/patch-entity';
 import { UserAttributesInput, type CreateUserInput, type UpdateUserInput, type UsersArgs } from './user.inputs';
-import { customAttributeFilter } from '../custom-attributes/custom-attribute.store';
+import { customAttributeFilter } from '../custom-attributes';
 import { checkIdentity, saveIdentity } from './identity.service';
-import { uncountForksUnder } from '../projects/forks-count';
 import { longerThan, shorterThan } from '../../core/validation/char-length';
 
 const EMAIL = /^[^@\s]+@[^@\s]+$/;
@@ -356,7 +354,10 @@ async function remove(ctx: RequestCtx, id: number, hardDelete = false): Promise<
     );
     if (solo.length > 0 && !hardDelete) throw new ConflictError(SOLE_OWNER);
     // The namespaces that go locked first (no project created in them from here); their forks leave their sources' forks_count.
-    await uncountForksUnder(em, [...solo.map((g) => Number(g.id)), ...(user.namespaceId ? [user.namespaceId] : [])]);
+    await beforeNamespacesRemoved(em, [
+      ...solo.map((g) => Number(g.id)),
+      ...(user.namespaceId ? [user.namespaceId] : []),
+    ]);
     // GitLab removes the personal projects (project_destroy each), then the user: its SSH keys first (key_destroy each), then user_destroy.
     await emitSystemEvents(ctx, em, async () => [
       ...(await projectEvents(em, await personalProjectIds(em, user.id), 'destroy')),

@@ -1,5 +1,5 @@
 import { defineRoutes, type ParamException } from '../../rest/route';
-import { EmailWire } from './email.presenter';
+import { EmailWire } from '../emails';
 
 // Path ids beyond int4 are the 404 of what they name, as any unknown id.
 const USER: Record<string, ParamException> = { id: { arg: 'userId', notFound: 'User' } };
@@ -7,7 +7,7 @@ const EMAIL: Record<string, ParamException> = { email_id: { notFound: 'Email' } 
 const tag = 'emails';
 
 /** GitLab 10.3's secondary e-mail routes (lib/api/users.rb); who may call each is its field's @Allow. */
-export const emailRoutes = defineRoutes([
+export const userEmailRoutes = defineRoutes([
   {
     method: 'GET',
     path: '/users/:id/emails',

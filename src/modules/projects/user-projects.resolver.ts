@@ -3,15 +3,15 @@ import { ArgsType, Args, Ctx, Field, ID, Info, Query, Resolver } from 'type-grap
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
-import { CustomAttributeFilter } from '../custom-attributes/custom-attribute.type';
-import { preloadProjectRelations } from '../projects/project-preload';
-import type { Project } from '../projects';
-import { ProjectFilterArgs } from '../projects/project.inputs';
-import { projectService } from '../projects/project.service';
-import { ProjectPage } from '../projects/project.type';
-import { userService } from './user.service';
+import { CustomAttributeFilter } from '../custom-attributes';
+import { userService } from '../users';
+import { preloadProjectRelations } from './project-preload';
+import type { Project } from './project.entity';
+import { ProjectFilterArgs } from './project.inputs';
+import { projectService } from './project.service';
+import { ProjectPage } from './project.type';
 
-/** GET /users/:user_id/projects: GitLab 10.3's collection_params (the projects list's filters, order and pages). */
+/** GET /users/:user_id/projects (GitLab files it in its projects API): GitLab 10.3's collection_params (the projects list's filters, order and pages). */
 @ArgsType()
 export class UserProjectsArgs extends ProjectFilterArgs {
   @Field(() => ID, { description: 'The user: an id or a username.' })

@@ -1,21 +1,23 @@
-import { UserIdArg } from '../users/user.type';
-import { EmailIdArg } from './email.type';
-import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, ArgsType, Ctx, Field, Mutation, Query, Resolver } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { PageArgs, type Page } from '../../core/pagination/page';
-import type { Email } from './email.entity';
-import { CreateEmailInput, UserEmailsArgs } from './email.inputs';
-import { emailService as service } from './email.service';
-import { EmailPage, EmailType } from './email.type';
+import { CreateEmailInput, EmailIdArg, EmailPage, EmailType, emailService as service, type Email } from '../emails';
+import { userService } from './user.service';
+import { UserIdArg } from './user.type';
 
-/** GitLab 10.3's secondary e-mail routes (users.rb): a user's own addresses, and any user's for administrators. */
+@ArgsType()
+export class UserEmailsArgs extends PageArgs {
+  @Field(() => UserIdArg) userId!: number;
+}
+
+/** GitLab 10.3's secondary e-mail routes (lib/api/users.rb; storage and rules: the emails module): a user's own addresses, and any user's for administrators. */
 @Resolver(() => EmailType)
-export class EmailResolver {
+export class UserEmailsResolver {
   @Query(() => EmailPage, { description: "Administrators only: a user's secondary e-mail addresses by id." })
   @Allow('admin', { scopes: ['read_user'] })
-  userEmails(@Args() args: UserEmailsArgs, @Ctx() ctx: RequestCtx): Promise<Page<Email>> {
-    return service.listForUser(ctx, args.userId, args);
+  async userEmails(@Args() args: UserEmailsArgs, @Ctx() ctx: RequestCtx): Promise<Page<Email>> {
+    return service.listForUser(ctx, await userService.get(ctx, args.userId), args);
   }
 
   @Query(() => EmailPage, { description: "The authenticated user's secondary e-mail addresses by id." })
@@ -34,22 +36,22 @@ export class EmailResolver {
     description: 'Administrators only: adds a secondary e-mail address to a user (unconfirmed; no mail is sent).',
   })
   @Allow('admin')
-  createUserEmail(
+  async createUserEmail(
     @Arg('userId', () => UserIdArg) userId: number,
     @Arg('input', () => CreateEmailInput) input: CreateEmailInput,
     @Ctx() ctx: RequestCtx,
   ): Promise<Email> {
-    return service.addForUser(ctx, userId, input);
+    return service.addForUser(ctx, await userService.get(ctx, userId), input);
   }
 
   @Mutation(() => Boolean, { description: "Administrators only: deletes one of a user's secondary e-mail addresses." })
   @Allow('admin')
-  deleteUserEmail(
+  async deleteUserEmail(
     @Arg('userId', () => UserIdArg) userId: number,
     @Arg('emailId', () => EmailIdArg) emailId: number,
     @Ctx() ctx: RequestCtx,
   ): Promise<boolean> {
-    return service.removeForUser(ctx, userId, emailId);
+    return service.removeForUser(ctx, await userService.get(ctx, userId), emailId);
   }
 
   @Mutation(() => EmailType, {
