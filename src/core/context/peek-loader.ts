@@ -1,9 +1,12 @@
 import DataLoader from 'dataloader';
 
+/** A value now, or a promise of it: what a field resolver answers through `PeekLoader.get`. */
+export type Loaded<T> = T | Promise<T>;
+
 /**
  * A DataLoader that also answers synchronously for keys it has already loaded in this request.
- * Per-row field resolvers use `peek` to return a value instead of a promise when a list primed the
- * loader for its page (otherwise a promise per row and field). `preload` and
+ * Per-row field resolvers call `get`, which returns the value instead of a promise when a list primed
+ * the loader for its page (otherwise a promise per row and field), and `map` to go on from it. `preload` and
  * `fill` keep values in a plain map and give no key a promise of its own; `load` answers from that
  * map first, so whichever way a key arrived, it is fetched once per request.
  */
@@ -27,6 +30,16 @@ export class PeekLoader<K, V> extends DataLoader<K, V> {
   /** The value of a key loaded earlier in this request, else undefined. */
   peek(key: K): V | undefined {
     return this.loaded.get(key);
+  }
+
+  /** The key's value: at once when loaded earlier in this request, else a promise (one batch per tick). */
+  get(key: K): Loaded<V> {
+    return this.loaded.has(key) ? (this.loaded.get(key) as V) : this.load(key);
+  }
+
+  /** `f` of the key's value, synchronously when it is loaded already. */
+  map<T>(key: K, f: (value: V) => T): Loaded<T> {
+    return this.loaded.has(key) ? f(this.loaded.get(key) as V) : this.load(key).then(f);
   }
 
   /** The running preload batch fetching this key, if any. */

@@ -50,6 +50,8 @@ export interface RequestCtx {
   loaders: Loaders;
   clock: Clock;
   externalUrl: string;
+  /** EXTERNAL_URL's host name (SSH clone URLs). */
+  externalHost: string;
   /** Seals and opens secrets stored at rest (runner tokens, private keys). */
   secrets: SecretBox;
   /** App-scoped cache kept correct across instances (core/db/shared-cache). */
@@ -95,6 +97,16 @@ export interface CtxArgs {
 export type CtxFactory = (args: CtxArgs) => RequestCtx;
 
 export function ctxFactory(loaders: (ctx: RequestCtx) => object): CtxFactory {
+  // The app's EXTERNAL_URL is one string: its host is parsed once per app, not per request.
+  const hosts = new Map<string, string>();
+  const hostOf = (url: string): string => {
+    let host = hosts.get(url);
+    if (host === undefined) {
+      host = new URL(url).hostname;
+      if (hosts.size < 8) hosts.set(url, host);
+    }
+    return host;
+  };
   return (args) => {
     const ctx: RequestCtx = {
       em: args.em,
@@ -104,6 +116,7 @@ export function ctxFactory(loaders: (ctx: RequestCtx) => object): CtxFactory {
       refusal: args.refusal ?? null,
       clock: args.clock ?? systemClock,
       externalUrl: args.externalUrl,
+      externalHost: hostOf(args.externalUrl),
       secrets: args.secrets,
       cache: args.cache,
       memo: new Map(),

@@ -7,6 +7,7 @@ import type { User } from '../users';
 import { UserType } from '../users';
 import { CommitType, JobIdArg, JobType, PipelineType, type JobRow } from './job.type';
 import { jobStatusChanges } from './job-status-changes';
+import type { Loaded } from '../../core/context/peek-loader';
 
 function missing(job: JobRow, what: string): never {
   throw new Error(`job ${job.id} has no ${what}`);
@@ -35,26 +36,22 @@ export class JobResolver {
   }
 
   @FieldResolver(() => UserType, { nullable: true })
-  user(@Root() job: JobRow, @Ctx() ctx: RequestCtx): User | Promise<User | null> | null {
-    return job.userId === null ? null : (ctx.loaders.user.peek(job.userId) ?? ctx.loaders.user.load(job.userId));
+  user(@Root() job: JobRow, @Ctx() ctx: RequestCtx): Loaded<User | null> {
+    return job.userId === null ? null : ctx.loaders.user.get(job.userId);
   }
 
   @FieldResolver(() => CommitType, { nullable: true, description: 'null when the commit is unknown.' })
-  commit(@Root() job: JobRow, @Ctx() ctx: RequestCtx): CommitType | Promise<CommitType | null> {
-    return ctx.loaders.ciPipelineCommit.peek(job.pipelineId) ?? ctx.loaders.ciPipelineCommit.load(job.pipelineId);
+  commit(@Root() job: JobRow, @Ctx() ctx: RequestCtx): Loaded<CommitType | null> {
+    return ctx.loaders.ciPipelineCommit.get(job.pipelineId);
   }
 
   @FieldResolver(() => PipelineType)
-  pipeline(@Root() job: JobRow, @Ctx() ctx: RequestCtx): PipelineType | Promise<PipelineType> {
-    const hit = ctx.loaders.ciPipeline.peek(job.pipelineId);
-    if (hit) return hit;
-    return ctx.loaders.ciPipeline.load(job.pipelineId).then((p) => p ?? missing(job, 'pipeline'));
+  pipeline(@Root() job: JobRow, @Ctx() ctx: RequestCtx): Loaded<PipelineType> {
+    return ctx.loaders.ciPipeline.map(job.pipelineId, (p) => p ?? missing(job, 'pipeline'));
   }
 
   @FieldResolver(() => ProjectType)
-  project(@Root() job: JobRow, @Ctx() ctx: RequestCtx): Project | Promise<Project> {
-    const hit = ctx.loaders.ciProject.peek(job.projectId);
-    if (hit) return hit;
-    return ctx.loaders.ciProject.load(job.projectId).then((p) => p ?? missing(job, 'project'));
+  project(@Root() job: JobRow, @Ctx() ctx: RequestCtx): Loaded<Project> {
+    return ctx.loaders.ciProject.map(job.projectId, (p) => p ?? missing(job, 'project'));
   }
 }

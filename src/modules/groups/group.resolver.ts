@@ -31,6 +31,7 @@ import { groupService } from './group.service';
 import { CustomAttributeType, GroupPage, GroupStatisticsType, GroupType } from './group.type';
 import type { Namespace } from '../namespaces';
 import { GroupProjectsArgs } from './group-projects.args';
+import type { Loaded } from '../../core/context/peek-loader';
 
 @Resolver(() => GroupType)
 export class GroupResolver {
@@ -136,9 +137,9 @@ export class GroupResolver {
     nullable: true,
     description: 'The parent group, when the caller may see it (as group(id) would); null for a top-level group.',
   })
-  parent(@Root() g: Namespace, @Ctx() ctx: RequestCtx): Namespace | null | Promise<Namespace | null> {
+  parent(@Root() g: Namespace, @Ctx() ctx: RequestCtx): Loaded<Namespace | null> {
     if (!g.parentId) return null;
-    return ctx.loaders.visibleGroup.peek(g.parentId) ?? ctx.loaders.visibleGroup.load(g.parentId);
+    return ctx.loaders.visibleGroup.get(g.parentId);
   }
 
   @FieldResolver(() => Int, {

@@ -11,6 +11,7 @@ import type { User } from '../users';
 import { UserType } from '../users';
 import { memberService, normalizedMemberListArgs } from './member.service';
 import { MemberInput, MemberListArgs, MemberPage, MembersArgs, MemberType, UpdateMemberInput } from './member.type';
+import type { Loaded } from '../../core/context/peek-loader';
 
 @Resolver(() => MemberType)
 export class MemberResolver {
@@ -18,15 +19,15 @@ export class MemberResolver {
     nullable: true,
     description: 'The member (null only if the user was deleted meanwhile).',
   })
-  user(@Root() m: MemberType, @Ctx() ctx: RequestCtx): User | null | Promise<User | null> {
-    return ctx.loaders.user.peek(m.userId) ?? ctx.loaders.user.load(m.userId);
+  user(@Root() m: MemberType, @Ctx() ctx: RequestCtx): Loaded<User | null> {
+    return ctx.loaders.user.get(m.userId);
   }
 
   @FieldResolver(() => GroupType, {
     nullable: true,
     description: 'The group of a group membership, when the caller may see it; null for a project membership.',
   })
-  group(@Root() m: MemberType, @Ctx() ctx: RequestCtx): Namespace | null | Promise<Namespace | null> {
+  group(@Root() m: MemberType, @Ctx() ctx: RequestCtx): Loaded<Namespace | null> {
     return m.sourceType === 'group' ? ctx.loaders.visibleGroup.load(m.sourceId) : null;
   }
 
@@ -34,7 +35,7 @@ export class MemberResolver {
     nullable: true,
     description: 'The project of a project membership, when the caller may see it; null for a group membership.',
   })
-  project(@Root() m: MemberType, @Ctx() ctx: RequestCtx): Project | null | Promise<Project | null> {
+  project(@Root() m: MemberType, @Ctx() ctx: RequestCtx): Loaded<Project | null> {
     return m.sourceType === 'project' ? ctx.loaders.visibleProject.load(m.sourceId) : null;
   }
 

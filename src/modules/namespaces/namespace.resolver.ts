@@ -7,6 +7,7 @@ import type { Namespace } from './namespace.entity';
 import { NamespacesArgs } from './namespace.inputs';
 import { namespaceService } from './namespace.service';
 import { NamespacePage, NamespaceType } from './namespace.type';
+import type { Loaded } from '../../core/context/peek-loader';
 
 @Resolver(() => NamespaceType)
 export class NamespaceResolver {
@@ -27,9 +28,9 @@ export class NamespaceResolver {
     description:
       'The parent group, when the caller may see it as namespace(fullPath) would; null for a top-level namespace.',
   })
-  parent(@Root() ns: Namespace, @Ctx() ctx: RequestCtx): Namespace | null | Promise<Namespace | null> {
+  parent(@Root() ns: Namespace, @Ctx() ctx: RequestCtx): Loaded<Namespace | null> {
     if (ns.parentId === null || ns.parentId === undefined) return null;
-    return ctx.loaders.visibleNamespace.peek(ns.parentId) ?? ctx.loaders.visibleNamespace.load(ns.parentId);
+    return ctx.loaders.visibleNamespace.get(ns.parentId);
   }
 
   /** Later GitLab: distinct members of the group and its subgroups, for callers who administer it. */

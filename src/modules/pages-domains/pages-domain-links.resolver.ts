@@ -4,6 +4,7 @@ import type { Project } from '../projects';
 import { ProjectType } from '../projects';
 import type { PagesDomain } from './pages-domain.entity';
 import { PagesDomainType } from './pages-domain.type';
+import type { Loaded } from '../../core/context/peek-loader';
 
 /** A pages domain's project (an object link a dashboard follows), batched, null when the caller may not see the project. */
 @Resolver(() => PagesDomainType)
@@ -12,7 +13,7 @@ export class PagesDomainLinksResolver {
     nullable: true,
     description: 'The project serving the domain, when the caller may see it.',
   })
-  project(@Root() d: PagesDomain, @Ctx() ctx: RequestCtx): Project | null | Promise<Project | null> {
-    return ctx.loaders.visibleProject.peek(d.projectId) ?? ctx.loaders.visibleProject.load(d.projectId);
+  project(@Root() d: PagesDomain, @Ctx() ctx: RequestCtx): Loaded<Project | null> {
+    return ctx.loaders.visibleProject.get(d.projectId);
   }
 }

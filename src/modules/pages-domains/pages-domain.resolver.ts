@@ -14,6 +14,7 @@ import {
   ProjectPagesDomainsArgs,
   UpdatePagesDomainInput,
 } from './pages-domain.type';
+import type { Loaded } from '../../core/context/peek-loader';
 
 /** Spec 4.24-4.29. Admin and Master checks run in the service, after the pages switch (GitLab's order). */
 @Resolver(() => PagesDomainType)
@@ -87,10 +88,7 @@ export class PagesDomainResolver {
 
   /** Stored values only: the certificate was parsed when the domain was saved; a read never parses. */
   @FieldResolver(() => PagesDomainCertificateType, { nullable: true })
-  certificate(
-    @Root() d: PagesDomain,
-    @Ctx() ctx: RequestCtx,
-  ): PagesDomainCertificateType | null | Promise<PagesDomainCertificateType | null> {
+  certificate(@Root() d: PagesDomain, @Ctx() ctx: RequestCtx): Loaded<PagesDomainCertificateType | null> {
     // A light row (pages-domain.service.ts, LIGHT_COLUMNS) has '' for a certificate it did not read.
     if (d.certificate === '')
       return ctx.loaders.pagesCertificate.load(d.id).then((c) => certificateView(ctx, { ...d, ...c }));

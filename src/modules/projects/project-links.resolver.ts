@@ -5,6 +5,7 @@ import type { User } from '../users';
 import { UserType } from '../users';
 import type { Project } from './project.entity';
 import { ProjectType } from './project.type';
+import type { Loaded } from '../../core/context/peek-loader';
 
 /**
  * Where a dashboard goes from a project (object links, as GitLab's `Project.group`,
@@ -17,8 +18,8 @@ export class ProjectLinksResolver {
     description: 'The user who created the project (null when unknown or deleted).',
   })
   @Reads('creatorId')
-  creator(@Root() p: Project, @Ctx() ctx: RequestCtx): User | null | Promise<User | null> {
+  creator(@Root() p: Project, @Ctx() ctx: RequestCtx): Loaded<User | null> {
     if (p.creatorId === null || p.creatorId === undefined) return null;
-    return ctx.loaders.user.peek(p.creatorId) ?? ctx.loaders.user.load(p.creatorId);
+    return ctx.loaders.user.get(p.creatorId);
   }
 }

@@ -7,6 +7,7 @@ import { idOrFullPath } from '../../core/params/parse-id-or-path';
 import { Reads } from '../../core/graphql/reads';
 import { MaxItems, limitDescription, servedLimit } from '../../core/graphql/list-bound';
 import type { RequestCtx } from '../../core/context/request-ctx';
+import type { Loaded } from '../../core/context/peek-loader';
 import { policy, VISIBILITY_LEVEL, Visibility, toVisibility } from '../access';
 import type { Namespace } from '../namespaces';
 import { NamespaceType } from '../namespaces';
@@ -31,32 +32,18 @@ import type { Page } from '../../core/pagination/page';
 import type { ProjectGroupLink } from './project-group-link.entity';
 import { avatarUrl } from '../avatars';
 
-let lastUrl = '';
-let lastHost = '';
-/** EXTERNAL_URL's host name (parsed once, not per row). */
-function host(ctx: RequestCtx): string {
-  if (ctx.externalUrl !== lastUrl) {
-    lastHost = new URL(ctx.externalUrl).hostname;
-    lastUrl = ctx.externalUrl;
-  }
-  return lastHost;
-}
-
 function nsMissing(project: Project): never {
   throw new Error(`project ${project.id} has no namespace`);
 }
 
 /** The project's namespace: at once when the list primed the loader (preloadProjectRelations), else batched. */
-function namespaceOf(ctx: RequestCtx, project: Project): Namespace | Promise<Namespace> {
-  const hit = ctx.loaders.namespace.peek(project.namespaceId);
-  if (hit) return hit;
-  return ctx.loaders.namespace.load(project.namespaceId).then((ns) => ns ?? nsMissing(project));
+function namespaceOf(ctx: RequestCtx, project: Project): Loaded<Namespace> {
+  return withNamespace(ctx, project, (ns) => ns);
 }
 
 /** `f(namespace)`, synchronously when the namespace is already loaded. */
-function withNamespace<T>(ctx: RequestCtx, project: Project, f: (ns: Namespace) => T): T | Promise<T> {
-  const ns = namespaceOf(ctx, project);
-  return ns instanceof Promise ? ns.then(f) : f(ns);
+function withNamespace<T>(ctx: RequestCtx, project: Project, f: (ns: Namespace) => T): Loaded<T> {
+  return ctx.loaders.namespace.map(project.namespaceId, (ns) => f(ns ?? nsMissing(project)));
 }
 
 const fullPathOf = (ns: Namespace, p: Project) => `${ns.fullPath}/${p.path}`;
@@ -193,19 +180,19 @@ export class ProjectResolver {
 
   @FieldResolver(() => NamespaceType, { description: 'The namespace (group or user) the project lives in.' })
   @Reads('namespaceId')
-  namespace(@Root() p: Project, @Ctx() ctx: RequestCtx): Namespace | Promise<Namespace> {
+  namespace(@Root() p: Project, @Ctx() ctx: RequestCtx): Loaded<Namespace> {
     return namespaceOf(ctx, p);
   }
 
   @FieldResolver(() => String)
   @Reads('name', 'namespaceId')
-  nameWithNamespace(@Root() p: Project, @Ctx() ctx: RequestCtx): string | Promise<string> {
+  nameWithNamespace(@Root() p: Project, @Ctx() ctx: RequestCtx): Loaded<string> {
     return withNamespace(ctx, p, (ns) => `${ns.kind === 'user' ? ns.name : ns.fullName} / ${p.name}`);
   }
 
   @FieldResolver(() => String)
   @Reads('path', 'namespaceId')
-  pathWithNamespace(@Root() p: Project, @Ctx() ctx: RequestCtx): string | Promise<string> {
+  pathWithNamespace(@Root() p: Project, @Ctx() ctx: RequestCtx): Loaded<string> {
     return withNamespace(ctx, p, (ns) => fullPathOf(ns, p));
   }
 
@@ -220,20 +207,20 @@ export class ProjectResolver {
 
   @FieldResolver(() => String)
   @Reads('path', 'namespaceId')
-  webUrl(@Root() p: Project, @Ctx() ctx: RequestCtx): string | Promise<string> {
+  webUrl(@Root() p: Project, @Ctx() ctx: RequestCtx): Loaded<string> {
     return withNamespace(ctx, p, (ns) => `${ctx.externalUrl}/${fullPathOf(ns, p)}`);
   }
 
   @FieldResolver(() => String)
   @Reads('path', 'namespaceId')
-  httpUrlToRepo(@Root() p: Project, @Ctx() ctx: RequestCtx): string | Promise<string> {
+  httpUrlToRepo(@Root() p: Project, @Ctx() ctx: RequestCtx): Loaded<string> {
     return withNamespace(ctx, p, (ns) => `${ctx.externalUrl}/${fullPathOf(ns, p)}.git`);
   }
 
   @FieldResolver(() => String)
   @Reads('path', 'namespaceId')
-  sshUrlToRepo(@Root() p: Project, @Ctx() ctx: RequestCtx): string | Promise<string> {
-    return withNamespace(ctx, p, (ns) => `git@${host(ctx)}:${fullPathOf(ns, p)}.git`);
+  sshUrlToRepo(@Root() p: Project, @Ctx() ctx: RequestCtx): Loaded<string> {
+    return withNamespace(ctx, p, (ns) => `git@${ctx.externalHost}:${fullPathOf(ns, p)}.git`);
   }
 
   @FieldResolver(() => [SharedWithGroupType], {
@@ -246,10 +233,10 @@ export class ProjectResolver {
     @Ctx() ctx: RequestCtx,
     @Arg('limit', () => Int, { nullable: true, description: limitDescription(PROJECT_SHARES_MAX) })
     limit: number | undefined,
-  ): ProjectShareView[] | Promise<ProjectShareView[]> {
+  ): Loaded<ProjectShareView[]> {
     // Loaded up to the bound (one batch for every project of the page), served up to `limit`.
     const served = servedLimit(limit, PROJECT_SHARES_MAX);
-    const shares = ctx.loaders.projectShares.peek(p.id) ?? ctx.loaders.projectShares.load(p.id);
+    const shares = ctx.loaders.projectShares.get(p.id);
     if (served === PROJECT_SHARES_MAX) return shares;
     return Array.isArray(shares) ? shares.slice(0, served) : shares.then((all) => all.slice(0, served));
   }
@@ -280,14 +267,13 @@ export class ProjectResolver {
 
   @FieldResolver(() => UserType, { nullable: true, description: 'The owner of a personal project; null in a group.' })
   @Reads('namespaceId')
-  owner(@Root() p: Project, @Ctx() ctx: RequestCtx): User | null | Promise<User | null> {
-    const hit = ctx.loaders.namespaceOwner.peek(p.namespaceId);
-    return hit !== undefined ? hit : ctx.loaders.namespaceOwner.load(p.namespaceId);
+  owner(@Root() p: Project, @Ctx() ctx: RequestCtx): Loaded<User | null> {
+    return ctx.loaders.namespaceOwner.get(p.namespaceId);
   }
 
   @FieldResolver(() => Boolean, { description: "Git LFS: the project's setting, else its group's, else on." })
   @Reads('lfsEnabled', 'namespaceId')
-  lfsEnabled(@Root() p: Project, @Ctx() ctx: RequestCtx): boolean | Promise<boolean> {
+  lfsEnabled(@Root() p: Project, @Ctx() ctx: RequestCtx): Loaded<boolean> {
     // GitLab 10.3's Project#lfs_enabled? (LFS is on for the instance): a personal namespace's is on.
     if (p.lfsEnabled !== null && p.lfsEnabled !== undefined) return p.lfsEnabled;
     return withNamespace(ctx, p, (ns) => (ns.kind === 'group' ? (ns.lfsEnabled ?? true) : true));
@@ -310,11 +296,10 @@ export class ProjectResolver {
     description: 'The project this one is a fork of, when the caller may see it.',
   })
   @Reads('forkedFromProjectId')
-  forkedFromProject(@Root() p: Project, @Ctx() ctx: RequestCtx): Project | null | Promise<Project | null> {
+  forkedFromProject(@Root() p: Project, @Ctx() ctx: RequestCtx): Loaded<Project | null> {
     const id = p.forkedFromProjectId;
     if (id === null || id === undefined) return null;
-    const hit = ctx.loaders.visibleProject.peek(id);
-    return hit !== undefined ? hit : ctx.loaders.visibleProject.load(id);
+    return ctx.loaders.visibleProject.get(id);
   }
 
   @FieldResolver(() => ProjectPermissionsType, {
@@ -322,12 +307,9 @@ export class ProjectResolver {
     description: "The caller's own membership of the project and of its group; null for anonymous callers.",
   })
   @Reads('id')
-  permissions(
-    @Root() p: Project,
-    @Ctx() ctx: RequestCtx,
-  ): ProjectPermissionsView | null | Promise<ProjectPermissionsView> {
+  permissions(@Root() p: Project, @Ctx() ctx: RequestCtx): Loaded<ProjectPermissionsView | null> {
     if (!ctx.user) return null;
-    return ctx.loaders.projectPermissions.peek(p.id) ?? ctx.loaders.projectPermissions.load(p.id);
+    return ctx.loaders.projectPermissions.get(p.id);
   }
 
   @FieldResolver(() => Boolean, { description: 'true for public projects.' })

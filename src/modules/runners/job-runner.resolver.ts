@@ -3,6 +3,7 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import { JobType, type JobRow } from '../ci';
 import type { Runner } from './runner.entity';
 import { RunnerType } from './runner.type';
+import type { Loaded } from '../../core/context/peek-loader';
 
 /** A job's runner (an object link a dashboard follows), here because the runners module depends on ci, not the reverse. */
 @Resolver(() => JobType)
@@ -12,8 +13,8 @@ export class JobRunnerResolver {
     description:
       'The runner that took the job, when the caller may read it (as runner(id)); null otherwise or before a runner took it.',
   })
-  runner(@Root() job: JobRow, @Ctx() ctx: RequestCtx): Runner | null | Promise<Runner | null> {
+  runner(@Root() job: JobRow, @Ctx() ctx: RequestCtx): Loaded<Runner | null> {
     if (job.runnerId === null) return null;
-    return ctx.loaders.visibleRunner.peek(job.runnerId) ?? ctx.loaders.visibleRunner.load(job.runnerId);
+    return ctx.loaders.visibleRunner.get(job.runnerId);
   }
 }

@@ -2,6 +2,7 @@ import type { CurrentUser, RequestCtx } from '../../core/context/request-ctx';
 import { sqlRows } from '../../core/db/sql';
 import { AccessLevel, policy } from '../access';
 import type { Runner } from './runner.entity';
+import type { Loaded } from '../../core/context/peek-loader';
 
 /**
  * Runners "owned" by a user (GitLab `ci_authorized_runners`: specific runners enabled in one of
@@ -65,7 +66,7 @@ export async function mayReadRunner(ctx: RequestCtx, runner: Runner): Promise<bo
  * !is_shared?`, after `authenticate_show_runner!`). Being Master of a project the runner is enabled in
  * (through a share too) is owning it, so the project's runner list and GET /runners/:id agree.
  */
-export function mayReadRunnerToken(ctx: RequestCtx, runner: Runner): boolean | Promise<boolean> {
+export function mayReadRunnerToken(ctx: RequestCtx, runner: Runner): Loaded<boolean> {
   // Answered at once where no lookup is needed: a list of runners costs no promise per row for admins.
   if (policy.isAdmin(ctx.user)) return true;
   if (runner.isShared || !ctx.user) return false;

@@ -36,6 +36,7 @@ import {
 import { runnerChanges, type RunnerChange } from './runner-changes';
 import { MaxItems, limitDescription, servedLimit } from '../../core/graphql/list-bound';
 import { RUNNER_PROJECTS_MAX } from './runner.loaders';
+import type { Loaded } from '../../core/context/peek-loader';
 
 @Resolver(() => RunnerType)
 export class RunnerResolver {
@@ -200,7 +201,7 @@ export class RunnerResolver {
     nullable: true,
     description: 'Administrators always; others only for specific runners.',
   })
-  token(@Root() r: Runner, @Ctx() ctx: RequestCtx): string | null | Promise<string | null> {
+  token(@Root() r: Runner, @Ctx() ctx: RequestCtx): Loaded<string | null> {
     const reveal = (may: boolean) => (may ? ctx.secrets.openOrNull(r.token, runnerTokenSlot(r.id)) : null);
     const may = mayReadRunnerToken(ctx, r);
     return typeof may === 'boolean' ? reveal(may) : may.then(reveal);

@@ -4,12 +4,13 @@ import type { User } from '../users';
 import { UserType } from '../users';
 import type { PersonalAccessToken } from './personal-access-token.entity';
 import { ImpersonationTokenType } from './token.type';
+import type { Loaded } from '../../core/context/peek-loader';
 
 /** An impersonation token's user (an object link), batched (tokens are listed for administrators only). */
 @Resolver(() => ImpersonationTokenType)
 export class TokenLinksResolver {
   @FieldResolver(() => UserType, { nullable: true, description: 'The user the token acts as.' })
-  user(@Root() t: PersonalAccessToken, @Ctx() ctx: RequestCtx): User | null | Promise<User | null> {
-    return ctx.loaders.user.peek(t.userId) ?? ctx.loaders.user.load(t.userId);
+  user(@Root() t: PersonalAccessToken, @Ctx() ctx: RequestCtx): Loaded<User | null> {
+    return ctx.loaders.user.get(t.userId);
   }
 }
