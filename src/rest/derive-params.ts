@@ -11,7 +11,7 @@ import {
   type GraphQLInputObjectType,
 } from 'graphql';
 import { snakeCase, type ParamSpec, type ParamType } from '../core/params/coerce';
-import type { ParamException, RouteDef } from './route';
+import type { ParamException, ParamRule, RouteDef } from './route';
 import { GRAPHQL_ONLY_EXTENSION } from '../core/graphql/graphql-only';
 
 /**
@@ -128,9 +128,31 @@ export function deriveParams(route: RouteDef, args: readonly GraphQLArgument[]):
   for (const [name, spec] of derived) params[name] ??= spec;
   for (const m of route.path.matchAll(/:(\w+)/g))
     if (!params[m[1]]) throw new Error(`${where}: path parameter ${m[1]} has no GraphQL argument`);
-  for (const rule of route.rules ?? []) {
-    const names = 'given' in rule ? [rule.given, ...rule.requires] : Object.values(rule)[0];
-    for (const n of names) if (!params[n]) throw new Error(`${where}: rule names unknown parameter ${n}`);
-  }
   return params;
+}
+
+/** The parameters the `input` argument gives, each alias (a second GitLab name) right after its field. */
+function inputParams(route: RouteDef, params: Record<string, ParamSpec>): string[] {
+  const aliases = Object.entries(route.params ?? {}).filter(([, ex]) => ex.aliasOf);
+  const out: string[] = [];
+  for (const [name, spec] of Object.entries(params)) {
+    if (!spec.arg?.startsWith('input.') || aliases.some(([a]) => a === name)) continue;
+    out.push(name, ...aliases.filter(([, ex]) => ex.aliasOf === name).map(([a]) => a));
+  }
+  return out;
+}
+
+/** The route's cross-parameter rules with their parameter lists resolved and checked against the table. */
+export function deriveRules(route: RouteDef, params: Record<string, ParamSpec>): ParamRule[] {
+  const where = `REST route ${route.method} ${route.path}`;
+  return (route.rules ?? []).map((rule) => {
+    const resolved: ParamRule =
+      'atLeastOneOf' in rule && rule.atLeastOneOf === 'input'
+        ? { ...rule, atLeastOneOf: inputParams(route, params) }
+        : rule;
+    const names = 'given' in resolved ? [resolved.given, ...resolved.requires] : Object.values(resolved)[0];
+    if (!Array.isArray(names) || names.length === 0) throw new Error(`${where}: a rule names no parameter`);
+    for (const n of names) if (!params[n]) throw new Error(`${where}: rule names unknown parameter ${n}`);
+    return resolved;
+  });
 }

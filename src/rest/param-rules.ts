@@ -7,8 +7,11 @@ export function ruleProblems(rules: readonly ParamRule[], params: Record<string,
   const problems: string[] = [];
   for (const rule of rules) {
     if ('atLeastOneOf' in rule) {
-      if (!rule.atLeastOneOf.some((n) => given(params[n])))
-        problems.push(`${rule.atLeastOneOf.join(', ')} are missing, at least one parameter must be provided`);
+      const names = rule.atLeastOneOf;
+      // 'input' is resolved when the route is compiled (rest/derive-params.ts: deriveRules).
+      if (!Array.isArray(names)) throw new Error('atLeastOneOf: input is resolved by deriveRules');
+      if (!names.some((n) => given(params[n])))
+        problems.push(`${names.join(', ')} are missing, at least one parameter must be provided`);
     } else if ('mutuallyExclusive' in rule) {
       const sent = rule.mutuallyExclusive.filter((n) => given(params[n]));
       if (sent.length > 1) problems.push(`${sent.join(', ')} are mutually exclusive`);

@@ -21,8 +21,8 @@ import type { RequestCtx } from '../core/context/request-ctx';
 import { includeVariables, includeVariable, selectionOf, type WireShape } from '../core/wire/wire';
 import { allowRuleOf, type AllowRule } from '../core/auth/allow';
 import type { ParamSpec } from '../core/params/coerce';
-import { deriveParams } from './derive-params';
-import type { RouteDef } from './route';
+import { deriveParams, deriveRules } from './derive-params';
+import type { ParamRule, RouteDef } from './route';
 
 export interface CompiledRoute {
   route: RouteDef;
@@ -38,6 +38,8 @@ export interface CompiledRoute {
   allow: AllowRule;
   /** The full parameter table: derived from the field's arguments plus the route's exceptions. */
   params: Record<string, ParamSpec>;
+  /** The route's cross-parameter rules, their lists resolved (`atLeastOneOf: 'input'`). */
+  rules: ParamRule[];
   /** Success status unless `route.status` computes one: fixed, or POST 201, DELETE 204, else 200. */
   status: number;
 }
@@ -164,6 +166,7 @@ export function compileRoute(schema: GraphQLSchema, route: RouteDef): CompiledRo
         : route.method === 'DELETE'
           ? 204
           : 200;
+  const params = deriveParams(route, field.args);
   return {
     route,
     field,
@@ -172,7 +175,8 @@ export function compileRoute(schema: GraphQLSchema, route: RouteDef): CompiledRo
     runners,
     requiredInputs,
     allow,
-    params: deriveParams(route, field.args),
+    params,
+    rules: deriveRules(route, params),
     status,
   };
 }

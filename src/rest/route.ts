@@ -22,8 +22,12 @@ export interface ParamException extends Partial<ParamSpec> {
  * (docs/gitlab-compatibility.md, "Parameter errors"). `given` fires when the switch is sent with
  * the value `is` (default true), like Grape's `given x do requires a, b end`.
  */
-export type ParamRule = (
-  | { atLeastOneOf: string[] }
+export type ParamRule = /**
+ * `'input'`: every parameter the root field's `input` argument gives (its fields in declaration
+ * order, each alias after the field it names), so a field added to the input joins the rule.
+ */
+(
+  | { atLeastOneOf: string[] | 'input' }
   | { mutuallyExclusive: string[] }
   | { allOrNoneOf: string[] }
   | {

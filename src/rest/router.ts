@@ -117,7 +117,7 @@ async function handle(c: CompiledRoute, deps: RestDeps, req: Request, res: Respo
   if (route.filter) await route.filter(ctx, req.params as Record<string, string>);
   const { params, variables } = readParams(
     c.params,
-    route.rules ?? [],
+    c.rules,
     req.query as Record<string, unknown>,
     body,
     req.params as Record<string, string>,

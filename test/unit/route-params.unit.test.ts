@@ -1,5 +1,5 @@
 import { buildSchema } from 'graphql';
-import { deriveParams } from '../../src/rest/derive-params';
+import { deriveParams, deriveRules } from '../../src/rest/derive-params';
 import { readParams } from '../../src/rest/params';
 import type { RouteDef } from '../../src/rest/route';
 
@@ -111,9 +111,8 @@ describe('REST parameters derived from GraphQL arguments', () => {
     expect(() => deriveParams(route({ path: '/things/:thing_id' }), args)).toThrow(
       'path parameter thing_id has no GraphQL argument',
     );
-    expect(() => deriveParams(route({ rules: [{ atLeastOneOf: ['name', 'nope'] }] }), args)).toThrow(
-      'rule names unknown parameter nope',
-    );
+    const withRules = (rules: RouteDef['rules']) => deriveRules(route({ rules }), deriveParams(route({ rules }), args));
+    expect(() => withRules([{ atLeastOneOf: ['name', 'nope'] }])).toThrow('rule names unknown parameter nope');
   });
 });
 
@@ -121,7 +120,8 @@ describe('parameter rules (Grape given / at_least_one_of / mutually_exclusive / 
   const errorOf = (rules: RouteDef['rules'], body: Record<string, unknown>): string | undefined => {
     const r = route({ rules, params: { name: { required: false } } });
     try {
-      readParams(deriveParams(r, args), r.rules ?? [], {}, body, { id: '1' });
+      const params = deriveParams(r, args);
+      readParams(params, deriveRules(r, params), {}, body, { id: '1' });
       return undefined;
     } catch (e) {
       return (e as Error).message;
@@ -134,6 +134,31 @@ describe('parameter rules (Grape given / at_least_one_of / mutually_exclusive / 
     expect(errorOf(rules, { metrics_enabled: 'true', metrics_host: 'h' })).toBe('metrics_port is missing');
     expect(errorOf(rules, { metrics_enabled: 'false' })).toBeUndefined();
     expect(errorOf(rules, {})).toBeUndefined();
+  });
+
+  it("at_least_one_of 'input' is every parameter of the input argument, an alias after its field", () => {
+    const r = route({ params: { signin: { aliasOf: 'signin_enabled' } }, rules: [{ atLeastOneOf: 'input' }] });
+    const [rule] = deriveRules(r, deriveParams(r, args));
+    expect(rule).toEqual({
+      atLeastOneOf: [
+        'name',
+        'color_choice',
+        'tag_list',
+        'ids',
+        'enabled',
+        'size',
+        'created_at',
+        'metrics_enabled',
+        'metrics_host',
+        'metrics_port',
+        'signin_enabled',
+        'signin',
+      ],
+    });
+    expect(errorOf([{ atLeastOneOf: 'input' }], { per_page: 2 })).toMatch(
+      /^name, color_choice, .*, signin_enabled are missing, at least one parameter must be provided$/,
+    );
+    expect(errorOf([{ atLeastOneOf: 'input' }], { metrics_port: 2 })).toBeUndefined();
   });
 
   it('at_least_one_of, mutually_exclusive and all_or_none_of use GitLab’s messages', () => {

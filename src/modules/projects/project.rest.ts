@@ -33,33 +33,6 @@ const idAfterOrBefore = (next: Cursor, p: Record<string, unknown>): Record<strin
   [(p.sort ?? PROJECT_DEFAULT_SORT) === SortDirection.ASC ? 'id_after' : 'id_before']: String(next.id),
 });
 
-/** GitLab 10.3's `update_params_at_least_one_of`, then this service's names (public_jobs, avatar): a PUT must send one. */
-const UPDATE_AT_LEAST_ONE_OF = [
-  'jobs_enabled',
-  'resolve_outdated_diff_discussions',
-  'ci_config_path',
-  'container_registry_enabled',
-  'default_branch',
-  'description',
-  'issues_enabled',
-  'lfs_enabled',
-  'merge_requests_enabled',
-  'name',
-  'only_allow_merge_if_all_discussions_are_resolved',
-  'only_allow_merge_if_pipeline_succeeds',
-  'path',
-  'printing_merge_request_link_enabled',
-  'public_builds',
-  'request_access_enabled',
-  'shared_runners_enabled',
-  'snippets_enabled',
-  'tag_list',
-  'visibility',
-  'wiki_enabled',
-  'public_jobs',
-  'avatar',
-];
-
 // spec 4.12: a share's expiry is a calendar date (400 "expires_at is invalid" before any lookup).
 const EXPIRES: Record<string, ParamException> = { expires_at: { type: 'date' } };
 const tag = 'projects';
@@ -127,7 +100,8 @@ export const projectRoutes = defineRoutes([
     params: WRITE_PARAMS,
     files: ['avatar'],
     shape: ProjectWire,
-    rules: [{ atLeastOneOf: UPDATE_AT_LEAST_ONE_OF }],
+    // GitLab 10.3's `update_params_at_least_one_of`: a PUT must send one of the writable attributes.
+    rules: [{ atLeastOneOf: 'input' }],
     summary: 'Update a project',
     tag,
   },

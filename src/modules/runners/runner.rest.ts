@@ -69,7 +69,7 @@ export const runnerRoutes = defineRoutes([
     path: '/runners/:id',
     field: 'Mutation.updateRunner',
     params: BY_ID,
-    rules: [{ atLeastOneOf: ['description', 'active', 'tag_list', 'run_untagged', 'locked', 'access_level'] }],
+    rules: [{ atLeastOneOf: 'input' }],
     shape: RunnerDetailWire,
     summary: "Update a runner's details",
     tag,
