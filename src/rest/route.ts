@@ -22,28 +22,29 @@ export interface ParamException extends Partial<ParamSpec> {
  * (docs/gitlab-compatibility.md, "Parameter errors"). `given` fires when the switch is sent with
  * the value `is` (default true), like Grape's `given x do requires a, b end`.
  */
-export type ParamRule = /**
- * `'input'`: every parameter the root field's `input` argument gives (its fields in declaration
- * order, each alias after the field it names), so a field added to the input joins the rule.
- */
-(
-  | { atLeastOneOf: string[] | 'input' }
-  | { mutuallyExclusive: string[] }
-  | { allOrNoneOf: string[] }
-  | {
-      given: string;
-      is?: unknown;
-      requires: string[];
-      /** Other names that satisfy a required one (legacy spellings). */ aliases?: Record<string, string[]>;
-    }
-) & {
+export type ParamRule =
   /**
-   * Where Grape declares the rule among the parameters: its problem is reported at that parameter's
-   * place in the joined message (`email is missing, password, reset_password are missing, …, username
-   * is missing`); without it, after every parameter's own problems.
+   * `'input'`: every parameter the root field's `input` argument gives (its fields in declaration
+   * order, each alias after the field it names), so a field added to the input joins the rule.
    */
-  at?: string;
-};
+  (
+    | { atLeastOneOf: string[] | 'input' }
+    | { mutuallyExclusive: string[] }
+    | { allOrNoneOf: string[] }
+    | {
+        given: string;
+        is?: unknown;
+        requires: string[];
+        /** Other names that satisfy a required one (legacy spellings). */ aliases?: Record<string, string[]>;
+      }
+  ) & {
+    /**
+     * Where Grape declares the rule among the parameters: its problem is reported at that parameter's
+     * place in the joined message (`email is missing, password, reset_password are missing, …, username
+     * is missing`); without it, after every parameter's own problems.
+     */
+    at?: string;
+  };
 
 /**
  * One REST route, declared as data (the single source of truth for /api/v4):

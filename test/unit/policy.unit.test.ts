@@ -1,4 +1,7 @@
-import { policy } from '../../src/modules/access/policy';
+import { namespacePolicy } from '../../src/modules/namespaces/namespace.policy';
+import { groupPolicy } from '../../src/modules/groups/group.policy';
+import { projectPolicy } from '../../src/modules/projects/project.policy';
+import { userPolicy } from '../../src/modules/users/user.policy';
 import type { User } from '../../src/modules/users/user.entity';
 
 const user = (over: Partial<User> = {}) =>
@@ -6,29 +9,29 @@ const user = (over: Partial<User> = {}) =>
 
 describe('permission policy', () => {
   it('group administration needs Owner (inherited levels included) or admin', () => {
-    expect(policy.canAdminGroup(null, 50)).toBe(false);
-    expect(policy.canAdminGroup(user(), 40)).toBe(false);
-    expect(policy.canAdminGroup(user(), 50)).toBe(true);
-    expect(policy.canAdminGroup(user({ admin: true }), 0)).toBe(true);
+    expect(namespacePolicy.canAdminGroup(null, 50)).toBe(false);
+    expect(namespacePolicy.canAdminGroup(user(), 40)).toBe(false);
+    expect(namespacePolicy.canAdminGroup(user(), 50)).toBe(true);
+    expect(namespacePolicy.canAdminGroup(user({ admin: true }), 0)).toBe(true);
   });
 
   it('project administration needs Master; deletion needs Owner', () => {
-    expect(policy.canAdminProject(user(), 30)).toBe(false);
-    expect(policy.canAdminProject(user(), 40)).toBe(true);
-    expect(policy.canDeleteProject(user(), 40)).toBe(false);
-    expect(policy.canDeleteProject(user(), 50)).toBe(true);
+    expect(projectPolicy.canAdminProject(user(), 30)).toBe(false);
+    expect(projectPolicy.canAdminProject(user(), 40)).toBe(true);
+    expect(projectPolicy.canDeleteProject(user(), 40)).toBe(false);
+    expect(projectPolicy.canDeleteProject(user(), 50)).toBe(true);
   });
 
   it('top-level groups follow can_create_group; statistics are admin-only', () => {
-    expect(policy.canCreateTopLevelGroup(user({ canCreateGroup: false }))).toBe(false);
-    expect(policy.canCreateTopLevelGroup(user({ canCreateGroup: false, admin: true }))).toBe(true);
-    expect(policy.canSeeStatistics(user())).toBe(false);
-    expect(policy.canSeeStatistics(user({ admin: true }))).toBe(true);
+    expect(groupPolicy.canCreateTopLevelGroup(user({ canCreateGroup: false }))).toBe(false);
+    expect(groupPolicy.canCreateTopLevelGroup(user({ canCreateGroup: false, admin: true }))).toBe(true);
+    expect(groupPolicy.canSeeStatistics(user())).toBe(false);
+    expect(groupPolicy.canSeeStatistics(user({ admin: true }))).toBe(true);
   });
 
   it('private user fields are for the user themself and admins', () => {
-    expect(policy.canSeePrivateUserFields(user(), 7)).toBe(true);
-    expect(policy.canSeePrivateUserFields(user(), 8)).toBe(false);
-    expect(policy.canSeePrivateUserFields(null, 7)).toBe(false);
+    expect(userPolicy.canSeePrivateUserFields(user(), 7)).toBe(true);
+    expect(userPolicy.canSeePrivateUserFields(user(), 8)).toBe(false);
+    expect(userPolicy.canSeePrivateUserFields(null, 7)).toBe(false);
   });
 });

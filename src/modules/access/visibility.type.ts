@@ -29,4 +29,3 @@ export enum SortDirection {
 }
 
 registerEnumType(SortDirection, { name: 'SortDirection' });
-export const SORT_REST_VALUES = ['asc', 'desc'] as const;

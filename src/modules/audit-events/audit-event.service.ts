@@ -13,6 +13,7 @@ import { liveIterator } from '../../core/events/live';
 import type { NotificationMemo } from '../../core/events/notification-memo';
 import type { CurrentUser } from '../../core/context/request-ctx';
 import type { AuditEventDetailsType, AuditEventStreamArgs, AuditEventType, AuditEventsArgs } from './audit-event.type';
+import { auditEventPolicy } from './audit-event.policy';
 
 const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
 
@@ -120,7 +121,7 @@ async function get(ctx: RequestCtx, id: number): Promise<AuditEventType> {
 
 /** Whether the caller may read an event: the same rule as the three list routes. */
 async function readable(ctx: RequestCtx, e: AuditEventType): Promise<boolean> {
-  if (ctx.user?.admin) return true;
+  if (auditEventPolicy.canReadAll(ctx.user)) return true;
   try {
     if (e.entityType === 'Group') return !!(await groupService.findOwned(ctx, String(e.entityId)));
     if (e.entityType === 'Project') return !!(await projectService.findAdministrable(ctx, String(e.entityId)));
@@ -130,9 +131,6 @@ async function readable(ctx: RequestCtx, e: AuditEventType): Promise<boolean> {
   return false;
 }
 
-/** The entities whose events a user who is not an administrator may read (readable's rule). */
-const MEMBER_SCOPES = new Set(['Group', 'Project']);
-
 /**
  * What a subscriber could receive of an event, decided without the database: its filter, then the
  * rule's shape (administrators everything; others only events of a group or project).
@@ -140,7 +138,7 @@ const MEMBER_SCOPES = new Set(['Group', 'Project']);
 const candidate = (args: AuditEventStreamArgs, viewer: CurrentUser) => (e: AuditEventType) =>
   (!args.entityType || e.entityType === args.entityType) &&
   (args.entityId === undefined || args.entityId === null || e.entityId === args.entityId) &&
-  (viewer.admin || MEMBER_SCOPES.has(e.entityType));
+  auditEventPolicy.mayReadEntityKind(viewer, e.entityType);
 
 /**
  * Subscription.auditEventAdded: the events each commit's NOTIFY names (ids), as the caller may read
@@ -157,13 +155,15 @@ function live(ctx: RequestCtx, args: AuditEventStreamArgs): Promise<AsyncIterabl
       return events.filter(candidate(args, viewer));
     },
     visible: (fresh: RequestCtx, e: AuditEventType, memo: NotificationMemo) =>
-      memo.once(`audit-event-readable:${fresh.user?.id}:${fresh.user?.admin}:${e.id}`, () => readable(fresh, e)),
+      memo.once(`audit-event-readable:${fresh.user?.id}:${auditEventPolicy.canReadAll(fresh.user)}:${e.id}`, () =>
+        readable(fresh, e),
+      ),
   });
 }
 
 /** node(id)/nodes(ids): administrators only, as `auditEvent(id)` (one statement). */
 async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]): Promise<AuditEventType[]> {
-  if (!ctx.user?.admin) return [];
+  if (!auditEventPolicy.canReadAll(ctx.user)) return [];
   return (
     await sqlRows<Row>(ctx.em, 'select * from audit_events where id = any(?::bigint[])', [pgArray(ids.map(Number))])
   ).map(view);

@@ -2,11 +2,12 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import { offsetPage, boundedCountsByKey, offsetPagesByKey, type ListQuery } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
 import type { JobListArgs } from './job.inputs';
-import { SortDirection, policy, projectVisibility } from '../access';
+import { SortDirection, projectVisibility } from '../access';
 import { pgTime } from '../../core/db/pg-time';
 import { pgArray, sqlRows } from '../../core/db/sql';
 import { preloadJobRelations } from './ci.loaders';
 import type { JobRow, JobStatus } from './job.type';
+import { ciPolicy } from './ci.policy';
 
 interface JobSqlRow {
   id: number;
@@ -126,7 +127,7 @@ async function listForRunner(ctx: RequestCtx, runnerId: number, args: JobListArg
 
 /**
  * node(id)/nodes(ids) of jobs: the ones among these ids whose project the caller may see and whose jobs
- * they may read (`policy.canReadJobs`, as `Project.jobs`); one statement, levels batched.
+ * they may read (`ciPolicy.canReadJobs`, as `Project.jobs`); one statement, levels batched.
  */
 async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]): Promise<JobRow[]> {
   const now = ctx.clock.now();
@@ -142,7 +143,7 @@ async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]):
   );
   return rows
     .filter((r, i) =>
-      policy.canReadJobs(ctx.user, { jobsEnabled: r.jobs_enabled, publicJobs: r.public_jobs }, () => levels[i]),
+      ciPolicy.canReadJobs(ctx.user, { jobsEnabled: r.jobs_enabled, publicJobs: r.public_jobs }, () => levels[i]),
     )
     .map((r) => toJobRow(r, now));
 }

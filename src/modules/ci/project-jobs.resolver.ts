@@ -1,7 +1,6 @@
 import { Args, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { Reads } from '../../core/graphql/reads';
-import { policy } from '../access';
 import type { Page } from '../../core/pagination/page';
 import { perParentPages } from '../../core/pagination/per-parent-pages';
 import type { Project } from '../projects';
@@ -9,6 +8,7 @@ import { ProjectType } from '../projects';
 import { JobListArgs } from './job.inputs';
 import { jobService } from './job.service';
 import { JobPage, type JobRow } from './job.type';
+import { ciPolicy } from './ci.policy';
 
 export function projectJobLoaders(ctx: RequestCtx) {
   return {
@@ -26,7 +26,7 @@ declare module '../../core/context/loaders' {
 
 /**
  * A project's jobs as its field (GitLab's `Project.jobs`), where a dashboard goes from a project to its
- * CI. GitLab's read_build (`policy.canReadJobs`), the same rule as `node(id)` of a job and
+ * CI. GitLab's read_build (`ciPolicy.canReadJobs`), the same rule as `node(id)` of a job and
  * `ciJobStatusUpdated` here: null when the project's jobs are disabled, or not public and the caller
  * is below Reporter.
  */
@@ -40,7 +40,7 @@ export class ProjectJobsResolver {
   @Reads('id', 'jobsEnabled', 'publicJobs')
   async jobs(@Root() p: Project, @Args() args: JobListArgs, @Ctx() ctx: RequestCtx): Promise<Page<JobRow> | null> {
     const level = p.publicJobs || !ctx.user ? 0 : await ctx.loaders.projectLevel.load(p.id);
-    if (!policy.canReadJobs(ctx.user, p, () => level)) return null;
+    if (!ciPolicy.canReadJobs(ctx.user, p, () => level)) return null;
     return ctx.loaders.projectJobs.load({ parentId: p.id, args });
   }
 }

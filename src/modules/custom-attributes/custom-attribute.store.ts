@@ -2,9 +2,10 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import { sqlRows } from '../../core/db/sql';
 import { recordAudit, type AuditEntry } from '../../core/events/audit';
 import { NotFoundError, ValidationError } from '../../core/errors/domain-errors';
-import { policy, intArray } from '../access';
+import { intArray } from '../access';
 import type { CustomAttributeFilter, KeyValue } from './custom-attribute.type';
 import { longerThan } from '../../core/validation/char-length';
+import { customAttributePolicy } from './custom-attribute.policy';
 
 /**
  * GitLab's custom attributes (lib/api/custom_attributes_endpoints.rb, included by users, groups and
@@ -137,7 +138,7 @@ export function customAttributeFilter(
   where: string[],
   params: unknown[],
 ): void {
-  if (!filters?.length || !policy.canSeeCustomAttributes(ctx.user)) return;
+  if (!filters?.length || !customAttributePolicy.canSeeCustomAttributes(ctx.user)) return;
   const { table, column } = TABLES[owner];
   for (const f of filters) {
     where.push(`exists (select 1 from ${table} ca where ca.${column} = ${idSql} and ca.key = ? and ca.value = ?)`);

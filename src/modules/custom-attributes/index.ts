@@ -32,3 +32,4 @@ export {
   CustomAttributeWire,
   type KeyValue,
 } from './custom-attribute.type';
+export { customAttributePolicy } from './custom-attribute.policy';

@@ -3,12 +3,12 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import { Reads } from '../../core/graphql/reads';
 import { PageArgs, type Page } from '../../core/pagination/page';
 import { perParentPages } from '../../core/pagination/per-parent-pages';
-import { policy } from '../access';
 import type { Project } from '../projects';
 import { ProjectType } from '../projects';
 import type { Environment } from './environment.entity';
 import { environmentService } from './environment.service';
 import { EnvironmentPage } from './environment.type';
+import { environmentPolicy } from './environment.policy';
 
 export function environmentListLoaders(ctx: RequestCtx) {
   return {
@@ -39,7 +39,7 @@ export class ProjectEnvironmentsResolver {
     @Ctx() ctx: RequestCtx,
   ): Promise<Page<Environment> | null> {
     const level = ctx.user ? await ctx.loaders.projectLevel.load(p.id) : 0;
-    if (!policy.canEnvironment(ctx.user, level, p.jobsEnabled, 'read')) return null;
+    if (!environmentPolicy.canEnvironment(ctx.user, level, p.jobsEnabled, 'read')) return null;
     return ctx.loaders.projectEnvironmentLists.load({ parentId: p.id, args });
   }
 }

@@ -5,7 +5,7 @@ import { projectAuditEntity } from '../projects';
 import { requireUser } from '../../core/auth/guards';
 import { onUniqueViolation } from '../../core/db/unique-violation';
 import { lightEntity, pgArray, sqlRows } from '../../core/db/sql';
-import { projectVisibility, policy, type EnvironmentAction } from '../access';
+import { projectVisibility } from '../access';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../core/errors/domain-errors';
 import { MSG } from '../../core/errors/messages';
 import { offsetPage, offsetPagesByKey, type ListQuery, type PageInput } from '../../core/pagination/list-query';
@@ -17,12 +17,15 @@ import { Environment } from './environment.entity';
 import { generateSlug } from './environment-slug';
 import { UpdateEnvironmentInput, type CreateEnvironmentInput, type EnvironmentsArgs } from './environment.type';
 import { blankToNull, validateEnvironment } from './environment.validation';
+import { environmentPolicy, type EnvironmentAction } from './environment.policy';
 
 /** The project (404 when invisible) if the caller may do `action` on its environments (else 403). */
 async function projectFor(ctx: RequestCtx, idOrPath: string, action: EnvironmentAction): Promise<Project> {
   const user = requireUser(ctx);
   const project = await projectService.findVisible(ctx, idOrPath);
-  if (!policy.canEnvironment(user, await projectService.accessLevel(ctx, project), project.jobsEnabled, action))
+  if (
+    !environmentPolicy.canEnvironment(user, await projectService.accessLevel(ctx, project), project.jobsEnabled, action)
+  )
     throw new ForbiddenError();
   ctx.loaders.environmentProject.prime(project.id, project);
   return project;
@@ -207,7 +210,7 @@ async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]):
   );
   const levels = await Promise.all(rows.map((r) => ctx.loaders.projectLevel.load(Number(r.project_id))));
   return rows
-    .filter((r, i) => policy.canEnvironment(user, levels[i], r.jobs_enabled, 'read'))
+    .filter((r, i) => environmentPolicy.canEnvironment(user, levels[i], r.jobs_enabled, 'read'))
     .map((r) => lightEntity(ctx.em, Environment, r));
 }
 

@@ -21,6 +21,7 @@ import {
 } from '../access';
 import { GroupOrderBy, type DescendantGroupsArgs, type GroupListArgs, type GroupsArgs } from './group.inputs';
 import { Namespace } from '../namespaces';
+import { customAttributePolicy } from '../custom-attributes';
 
 /**
  * The group list query behind GET /groups and GET /groups/:id/subgroups (docs/gitlab-compatibility.md, "Groups"):
@@ -84,7 +85,7 @@ async function groupFilter(ctx: RequestCtx, args: GroupsArgs, scope: GroupListSc
     );
   }
   // custom_attributes filters apply for administrators only (docs/gitlab-compatibility.md, "Groups").
-  if (policy.canSeeCustomAttributes(ctx.user) && args.customAttributes?.length) {
+  if (customAttributePolicy.canSeeCustomAttributes(ctx.user) && args.customAttributes?.length) {
     for (const attr of args.customAttributes) {
       where.push(
         'exists (select 1 from group_custom_attributes ca where ca.group_id = n.id and ca.key = ? and ca.value = ?)',

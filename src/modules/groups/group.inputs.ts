@@ -10,7 +10,6 @@ export enum GroupOrderBy {
   ID = 'ID',
 }
 registerEnumType(GroupOrderBy, { name: 'GroupOrderBy' });
-export const GROUP_ORDER_REST_VALUES = ['name', 'path', 'id'] as const;
 
 export { CustomAttributeFilter };
 

@@ -6,7 +6,7 @@ import { PayloadMutation } from '../../core/graphql/mutation-payloads';
 import { idOrFullPath } from '../../core/params/parse-id-or-path';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
-import { policy, Visibility, toVisibility } from '../access';
+import { Visibility, toVisibility } from '../access';
 import { Project } from '../projects';
 import { selectedColumns } from '../../core/graphql/reads';
 import { MaxItems, limitDescription, servedLimit } from '../../core/graphql/list-bound';
@@ -32,6 +32,8 @@ import { CustomAttributeType, GroupPage, GroupStatisticsType, GroupType } from '
 import type { Namespace } from '../namespaces';
 import { GroupProjectsArgs } from './group-projects.args';
 import type { Loaded } from '../../core/context/peek-loader';
+import { customAttributePolicy } from '../custom-attributes';
+import { groupPolicy } from './group.policy';
 
 @Resolver(() => GroupType)
 export class GroupResolver {
@@ -168,7 +170,7 @@ export class GroupResolver {
 
   @FieldResolver(() => GroupStatisticsType, { nullable: true, description: 'Administrators only; null for others.' })
   statistics(@Root() g: Namespace, @Ctx() ctx: RequestCtx): Promise<GroupStatistics> | null {
-    return policy.canSeeStatistics(ctx.user) ? ctx.loaders.groupStatistics.load(g.id) : null;
+    return groupPolicy.canSeeStatistics(ctx.user) ? ctx.loaders.groupStatistics.load(g.id) : null;
   }
 
   @FieldResolver(() => [ProjectType], {
@@ -250,6 +252,6 @@ export class GroupResolver {
   })
   @MaxItems(GROUP_CUSTOM_ATTRIBUTES_MAX)
   customAttributes(@Root() g: Namespace, @Ctx() ctx: RequestCtx): Promise<KeyValue[]> | null {
-    return policy.canSeeCustomAttributes(ctx.user) ? ctx.loaders.groupCustomAttributes.load(g.id) : null;
+    return customAttributePolicy.canSeeCustomAttributes(ctx.user) ? ctx.loaders.groupCustomAttributes.load(g.id) : null;
   }
 }

@@ -9,7 +9,6 @@ import {
   subtreeGroupEvents,
   subtreeProjectIds,
   AccessLevel,
-  policy,
   forgetAccess,
   groupVisibility,
   VISIBILITY_LEVEL,
@@ -46,6 +45,8 @@ import {
 } from '../../core/validation/path-rules';
 import { onUniqueViolation } from '../../core/db/unique-violation';
 import { longerThan } from '../../core/validation/char-length';
+import { groupPolicy } from './group.policy';
+import { namespacePolicy } from '../namespaces';
 
 /** A group by id or full path that the caller may read; otherwise 404 "Group Not Found" (docs/gitlab-compatibility.md, "Groups"). */
 async function findVisible(ctx: RequestCtx, idOrPath: string | number | IdOrPath): Promise<Namespace> {
@@ -70,7 +71,7 @@ async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]):
 async function findOwned(ctx: RequestCtx, idOrPath: string | number): Promise<Namespace> {
   const user = requireUser(ctx);
   const group = await findVisible(ctx, idOrPath);
-  if (!policy.canAdminGroup(user, await ctx.loaders.groupLevel.load(group.id))) throw new ForbiddenError();
+  if (!namespacePolicy.canAdminGroup(user, await ctx.loaders.groupLevel.load(group.id))) throw new ForbiddenError();
   return group;
 }
 
@@ -118,8 +119,8 @@ async function create(ctx: RequestCtx, input: CreateGroupInput): Promise<Namespa
   let parent: Namespace | null = null;
   if (input.parentId != null) {
     parent = await findVisible(ctx, input.parentId);
-    if (!policy.canAdminGroup(user, await ctx.loaders.groupLevel.load(parent.id))) throw new ForbiddenError();
-  } else if (!policy.canCreateTopLevelGroup(user)) {
+    if (!namespacePolicy.canAdminGroup(user, await ctx.loaders.groupLevel.load(parent.id))) throw new ForbiddenError();
+  } else if (!groupPolicy.canCreateTopLevelGroup(user)) {
     throw new ForbiddenError();
   }
   const now = ctx.clock.now();

@@ -13,7 +13,6 @@ import {
   AccessLevel,
   GROUP_MEMBER_ACCESS_LEVELS,
   PROJECT_MEMBER_ACCESS_LEVELS,
-  policy,
   forgetAccess,
   memberEvent,
 } from '../access';
@@ -22,6 +21,8 @@ import { userWebUrl } from '../users';
 import type { AccessRequesterType } from './access-request.type';
 import { memberInternals, type SourceKind } from './member.service';
 import type { MemberType } from './member.type';
+import { projectPolicy } from '../projects';
+import { namespacePolicy } from '../namespaces';
 
 /**
  * Access requests of groups and projects (GitLab 10.3's lib/api/access_requests.rb): a signed-in user
@@ -233,7 +234,7 @@ async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]):
     ),
   );
   const manages = (r: (typeof rows)[number], i: number) =>
-    (r.source_type === 'group' ? policy.canAdminGroup : policy.canAdminProject)(user, levels[i]);
+    (r.source_type === 'group' ? namespacePolicy.canAdminGroup : projectPolicy.canAdminProject)(user, levels[i]);
   return rows.filter((r, i) => Number(r.user_id) === user.id || manages(r, i)).map((r) => view(ctx, r));
 }
 

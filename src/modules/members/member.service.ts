@@ -6,7 +6,6 @@ import {
   AccessLevel,
   GROUP_MEMBER_ACCESS_LEVELS,
   PROJECT_MEMBER_ACCESS_LEVELS,
-  policy,
   forgetAccess,
   groupVisibility,
   projectVisibility,
@@ -39,6 +38,8 @@ import {
   type MemberType,
 } from './member.type';
 import { avatarUrl } from '../avatars';
+import { projectPolicy } from '../projects';
+import { namespacePolicy } from '../namespaces';
 
 export type SourceKind = 'group' | 'project';
 
@@ -64,7 +65,7 @@ async function source(ctx: RequestCtx, kind: SourceKind, idOrPath: string): Prom
       id: group.id,
       table: 'group_members',
       fk: 'group_id',
-      canAdmin: policy.canAdminGroup(ctx.user, level),
+      canAdmin: namespacePolicy.canAdminGroup(ctx.user, level),
       level,
       requestAccessEnabled: group.requestAccessEnabled,
     };
@@ -76,7 +77,7 @@ async function source(ctx: RequestCtx, kind: SourceKind, idOrPath: string): Prom
     id: project.id,
     table: 'project_members',
     fk: 'project_id',
-    canAdmin: policy.canAdminProject(ctx.user, level),
+    canAdmin: projectPolicy.canAdminProject(ctx.user, level),
     level,
     requestAccessEnabled: project.requestAccessEnabled,
   };

@@ -28,3 +28,4 @@ export const namespacesModule = defineModule({
 export { Namespace } from './namespace.entity';
 export { beforeNamespacesRemoved, namespaceRemoval, type NamespaceRemovalStep } from './namespace-removal';
 export { NamespaceType } from './namespace.type';
+export { namespacePolicy } from './namespace.policy';

@@ -8,6 +8,7 @@ import { NamespacesArgs } from './namespace.inputs';
 import { namespaceService } from './namespace.service';
 import { NamespacePage, NamespaceType } from './namespace.type';
 import type { Loaded } from '../../core/context/peek-loader';
+import { namespacePolicy } from './namespace.policy';
 
 @Resolver(() => NamespaceType)
 export class NamespaceResolver {
@@ -38,6 +39,6 @@ export class NamespaceResolver {
   async membersCountWithDescendants(@Root() ns: Namespace, @Ctx() ctx: RequestCtx): Promise<number | null> {
     if (ns.kind !== 'group') return null;
     const level = policy.isAdmin(ctx.user) ? 0 : await ctx.loaders.groupLevel.load(ns.id);
-    return policy.canAdminGroup(ctx.user, level) ? ctx.loaders.membersCountWithDescendants.load(ns.id) : null;
+    return namespacePolicy.canAdminGroup(ctx.user, level) ? ctx.loaders.membersCountWithDescendants.load(ns.id) : null;
   }
 }

@@ -17,6 +17,7 @@ import { pagesConfig } from './pages-config';
 import { PagesDomain } from './pages-domain.entity';
 import type { CreatePagesDomainInput, ProjectPagesDomainsArgs, UpdatePagesDomainInput } from './pages-domain.type';
 import { validatePagesDomain, type DomainDraft } from './pages-domain.validation';
+import { projectPolicy } from '../projects';
 
 /** "Pages feature must be enabled" (spec 4.24): 404 "404 Not Found" for everyone, admins included. */
 function requireEnabled(ctx: RequestCtx): void {
@@ -46,7 +47,8 @@ export async function projectFilter(ctx: RequestCtx, idOrPath: string): Promise<
 
 /** read_pages / update_pages: Master or Owner on the project, or an admin (spec 4.25-4.29). */
 async function authorizePages(ctx: RequestCtx, project: Project): Promise<void> {
-  if (!policy.canAdminProject(ctx.user, await projectService.accessLevel(ctx, project))) throw new ForbiddenError();
+  if (!projectPolicy.canAdminProject(ctx.user, await projectService.accessLevel(ctx, project)))
+    throw new ForbiddenError();
 }
 
 /** Grape's rules for certificate/key: allow_blank false, and on create all_or_none_of (spec 4.27). */
@@ -272,7 +274,7 @@ async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]):
   );
   const levels = await Promise.all(rows.map((r) => ctx.loaders.projectLevel.load(Number(r.project_id))));
   return rows
-    .filter((_, i) => policy.canAdminProject(ctx.user, levels[i]))
+    .filter((_, i) => projectPolicy.canAdminProject(ctx.user, levels[i]))
     .map((r) => lightEntity(ctx.em, PagesDomain, r));
 }
 

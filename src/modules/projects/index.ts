@@ -68,3 +68,4 @@ export { ProjectSimpleWire, ProjectWire, ProjectWithPublicWire } from './project
 export { PROJECT_FILTER_PARAMS, projectShapeFor } from './project.rest';
 export { projectAuditEntity, projectService } from './project.service';
 export { ProjectPage, ProjectType } from './project.type';
+export { projectPolicy } from './project.policy';

@@ -3,7 +3,6 @@ import { Ctx, FieldResolver, ID, Resolver, Root } from 'type-graphql';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { MaxItems } from '../../core/graphql/list-bound';
 import { Reads } from '../../core/graphql/reads';
-import { policy } from '../access';
 import {
   CUSTOM_ATTRIBUTES_FIELD_DESCRIPTION,
   CUSTOM_ATTRIBUTES_MAX,
@@ -15,6 +14,7 @@ import {
 import type { Project } from './project.entity';
 import { projectAuditEntity, projectService } from './project.service';
 import { ProjectType } from './project.type';
+import { customAttributePolicy } from '../custom-attributes';
 
 /** `/projects/:id/custom_attributes` and its root fields (GitLab's projects API includes CustomAttributesEndpoints). */
 export const projectCustomAttributeEndpoints = customAttributeEndpoints<Project, string>({
@@ -42,6 +42,8 @@ export class ProjectCustomAttributesField {
   @MaxItems(CUSTOM_ATTRIBUTES_MAX)
   @Reads('id')
   customAttributes(@Root() p: Project, @Ctx() ctx: RequestCtx): Promise<KeyValue[]> | null {
-    return policy.canSeeCustomAttributes(ctx.user) ? ctx.loaders.projectCustomAttributes.load(p.id) : null;
+    return customAttributePolicy.canSeeCustomAttributes(ctx.user)
+      ? ctx.loaders.projectCustomAttributes.load(p.id)
+      : null;
   }
 }

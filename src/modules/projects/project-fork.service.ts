@@ -19,6 +19,7 @@ import { countForkChange } from './forks-count';
 import { Project } from './project.entity';
 import type { CreateProjectInput, ProjectFilterArgs } from './project.inputs';
 import { projectService } from './project.service';
+import { projectPolicy } from './project.policy';
 
 /**
  * Forks without repositories (GitLab 10.3's Projects::ForkService, lib/api/projects.rb): a fork is a
@@ -42,8 +43,8 @@ async function findNamespace(ctx: RequestCtx, ref: string): Promise<Namespace | 
 /** `can?(user, :create_projects, namespace)`: the owner of a personal namespace, Master of a group, or an admin. */
 async function canCreateIn(ctx: RequestCtx, ns: Namespace): Promise<boolean> {
   const user = requireUser(ctx);
-  if (ns.kind === 'user') return policy.canCreateProjectInUserNamespace(user, ns.ownerId);
-  return policy.canCreateProjectInGroup(user, await ctx.loaders.groupLevel.load(ns.id));
+  if (ns.kind === 'user') return projectPolicy.canCreateProjectInUserNamespace(user, ns.ownerId);
+  return projectPolicy.canCreateProjectInGroup(user, await ctx.loaders.groupLevel.load(ns.id));
 }
 
 /** ForkService#allowed_visibility_level: the source's level unless restricted, else the highest unrestricted one. */
@@ -87,7 +88,7 @@ async function fork(ctx: RequestCtx, idOrPath: string, namespaceRef?: string | n
   const open =
     source.visibilityLevel === VISIBILITY_LEVEL.PUBLIC ||
     (source.visibilityLevel === VISIBILITY_LEVEL.INTERNAL && !user.external);
-  if (!policy.canForkProject(user, level, open))
+  if (!projectPolicy.canForkProject(user, level, open))
     throw new ConflictError('forked_from_project_id is forbidden', { forked_from_project_id: ['is forbidden'] });
   const visibility = await forkVisibility(ctx, source.visibilityLevel);
   if (visibility > source.visibilityLevel) {
@@ -131,7 +132,7 @@ async function link(ctx: RequestCtx, idOrPath: string, forkedFromId: string): Pr
 async function unlink(ctx: RequestCtx, idOrPath: string): Promise<boolean> {
   const user = requireUser(ctx);
   const project = await projectService.findVisible(ctx, idOrPath);
-  if (!policy.canDeleteProject(user, await projectService.accessLevel(ctx, project))) throw new ForbiddenError();
+  if (!projectPolicy.canDeleteProject(user, await projectService.accessLevel(ctx, project))) throw new ForbiddenError();
   return ctx.em.transactional(async (em) => {
     // The link read under the row's lock: of two parallel unlinks the second waits, then finds none (304).
     // GitLab's destroy_conditionally!(user_project): If-Unmodified-Since against the project, before the 304.

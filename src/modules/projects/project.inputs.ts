@@ -18,14 +18,6 @@ export enum ProjectOrderBy {
   LAST_ACTIVITY_AT = 'LAST_ACTIVITY_AT',
 }
 registerEnumType(ProjectOrderBy, { name: 'ProjectOrderBy' });
-export const PROJECT_ORDER_REST_VALUES = [
-  'id',
-  'name',
-  'path',
-  'created_at',
-  'updated_at',
-  'last_activity_at',
-] as const;
 
 /** Filters shared by GET /projects and GET /groups/:id/projects (spec 4.12). */
 @ArgsType()

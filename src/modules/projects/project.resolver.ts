@@ -31,6 +31,7 @@ import type { User } from '../users';
 import type { Page } from '../../core/pagination/page';
 import type { ProjectGroupLink } from './project-group-link.entity';
 import { avatarUrl } from '../avatars';
+import { projectPolicy } from './project.policy';
 
 function nsMissing(project: Project): never {
   throw new Error(`project ${project.id} has no namespace`);
@@ -246,7 +247,7 @@ export class ProjectResolver {
   async runnersToken(@Root() p: Project, @Ctx() ctx: RequestCtx): Promise<string | null> {
     if (!ctx.user) return null;
     const level = policy.isAdmin(ctx.user) ? 0 : await ctx.loaders.projectLevel.load(p.id);
-    return policy.canAdminProject(ctx.user, level) ? projectRunnersToken(ctx, p) : null;
+    return projectPolicy.canAdminProject(ctx.user, level) ? projectRunnersToken(ctx, p) : null;
   }
 
   @FieldResolver(() => ProjectLinksType, { description: 'API URLs of the project and its sub-resources.' })

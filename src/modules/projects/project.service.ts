@@ -66,6 +66,7 @@ import {
   type ShareProjectInput,
 } from './project.inputs';
 import { longerThan } from '../../core/validation/char-length';
+import { projectPolicy } from './project.policy';
 
 const ORDER_COLUMNS: Record<ProjectOrderBy, string> = {
   ID: 'id',
@@ -123,7 +124,7 @@ async function accessLevel(ctx: RequestCtx, project: Project): Promise<number> {
 async function findAdministrable(ctx: RequestCtx, idOrPath: string | number): Promise<Project> {
   const user = requireUser(ctx);
   const project = await findVisible(ctx, idOrPath);
-  if (!policy.canAdminProject(user, await accessLevel(ctx, project))) throw new ForbiddenError();
+  if (!projectPolicy.canAdminProject(user, await accessLevel(ctx, project))) throw new ForbiddenError();
   return project;
 }
 
@@ -272,7 +273,7 @@ async function checkProjectLimit(
   lock = false,
 ): Promise<void> {
   if (lock) await sqlRows(em, 'select id from namespaces where id = ? for update', [namespaceId]);
-  const limit = policy.projectsLimit(user);
+  const limit = projectPolicy.projectsLimit(user);
   const [c] = await sqlRows<{ n: string }>(em, 'select count(*) as n from projects where namespace_id = ?', [
     namespaceId,
   ]);
@@ -309,10 +310,10 @@ async function create(ctx: RequestCtx, input: CreateProjectInput, opts: CreateOp
   const namespaceId = input.namespaceId ?? user.namespaceId;
   const ns = namespaceId ? await ctx.em.findOne(Namespace, { id: namespaceId }) : null;
   let allowed = false;
-  if (ns?.kind === 'user') allowed = policy.canCreateProjectInUserNamespace(user, ns.ownerId);
-  else if (ns) allowed = policy.canCreateProjectInGroup(user, await groupLevelOf(ctx, user, ns.id));
+  if (ns?.kind === 'user') allowed = projectPolicy.canCreateProjectInUserNamespace(user, ns.ownerId);
+  else if (ns) allowed = projectPolicy.canCreateProjectInGroup(user, await groupLevelOf(ctx, user, ns.id));
   if (!ns || !allowed) throw new ValidationError({ namespace: ['is not valid'] });
-  const limited = ns.kind === 'user' && policy.hasProjectLimit(user);
+  const limited = ns.kind === 'user' && projectPolicy.hasProjectLimit(user);
   if (limited) await checkProjectLimit(ctx.em, user, ns.id);
   const project = new Project();
   project.namespaceId = ns.id;
@@ -453,7 +454,7 @@ async function update(ctx: RequestCtx, idOrPath: string, input: UpdateProjectInp
 async function remove(ctx: RequestCtx, idOrPath: string): Promise<boolean> {
   const user = requireUser(ctx);
   const project = await findVisible(ctx, idOrPath);
-  if (!policy.canDeleteProject(user, await accessLevel(ctx, project))) throw new ForbiddenError();
+  if (!projectPolicy.canDeleteProject(user, await accessLevel(ctx, project))) throw new ForbiddenError();
   const nsPath = (await ctx.loaders.namespace.load(project.namespaceId))?.fullPath ?? '';
   await ctx.em.transactional(async (em) => {
     await claimForDelete(ctx, em, byId('projects', project.id, 'Project'));

@@ -7,11 +7,12 @@ import type { Page } from '../../core/pagination/page';
 import { policy } from '../access';
 import type { Project } from '../projects';
 import { projectService } from '../projects';
-import { forgetOwnedRunners, ownsRunner } from './runner-access';
+import { forgetOwnedRunners, ownsRunner } from './runner.policy';
 import { checkScope, listRunners } from './runner-list.query';
 import { Runner, RunnerProject } from './runner.entity';
 import type { ProjectRunnersArgs } from './runner.inputs';
 import { runnerService } from './runner.service';
+import { projectPolicy } from '../projects';
 
 /**
  * Project runners (spec 4.7-4.9). GitLab runs a filter before anything else on these routes: the
@@ -21,7 +22,7 @@ import { runnerService } from './runner.service';
 async function findAdministrable(ctx: RequestCtx, projectId: string): Promise<Project> {
   const user = requireUser(ctx);
   const project = await projectService.findVisible(ctx, projectId);
-  if (!policy.canAdminProject(user, policy.isAdmin(user) ? 0 : await projectService.accessLevel(ctx, project)))
+  if (!projectPolicy.canAdminProject(user, policy.isAdmin(user) ? 0 : await projectService.accessLevel(ctx, project)))
     throw new ForbiddenError();
   return project;
 }

@@ -5,7 +5,7 @@ import { auditTargets } from '../../core/events/audit-targets';
 import { liveIterator } from '../../core/events/live';
 import { globalIdOf } from '../../core/graphql/global-id';
 import { policy } from '../access';
-import { mayReadRunner, ownedRunnerIds } from './runner-access';
+import { mayReadRunner, ownedRunnerIds } from './runner.policy';
 import { Runner } from './runner.entity';
 
 /** What Subscription.runnerChanged delivers. */

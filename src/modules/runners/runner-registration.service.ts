@@ -5,7 +5,7 @@ import { reserveRowId } from '../../core/crypto/reserve-row-id';
 import { ForbiddenError } from '../../core/errors/domain-errors';
 import { projectIdByRunnersToken } from '../projects';
 import { isInstanceRegistrationToken } from './registration-token';
-import { forgetOwnedRunners } from './runner-access';
+import { forgetOwnedRunners } from './runner.policy';
 import { validateRunner } from './runner-tags';
 import { runnerTokenSlot } from './runner-token';
 import { patchEntity } from '../../core/patch/patch-entity';

@@ -3,7 +3,7 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import { lightEntitiesById, lightEntity, sqlRows } from '../../core/db/sql';
 import { PeekLoader } from '../../core/context/peek-loader';
 import { Runner } from './runner.entity';
-import { mayReadRunner } from './runner-access';
+import { mayReadRunner } from './runner.policy';
 import { perParent, perParentPages } from '../../core/pagination/per-parent-pages';
 import { policy, memberProjects, intArray } from '../access';
 import type { JobListArgs } from '../ci';
@@ -43,7 +43,7 @@ async function loadRunnerProjects(ctx: RequestCtx, runnerIds: readonly number[])
 }
 
 /**
- * Runners by id as `runner(id)` lets the caller read them (runner-access.ts `mayReadRunner`): admins
+ * Runners by id as `runner(id)` lets the caller read them (runner.policy.ts `mayReadRunner`): admins
  * any, signed-in users shared ones and the ones they own; else null. One query per batch.
  */
 async function loadVisibleRunners(ctx: RequestCtx, ids: readonly number[]): Promise<(Runner | null)[]> {

@@ -11,7 +11,7 @@ import { ProjectType } from '../projects';
 import { projectRunnerService } from './project-runner.service';
 import { ONLINE_WINDOW_MS, runnerStatus } from './runner-list.query';
 import { runnerRegistrationService } from './runner-registration.service';
-import { mayReadRunnerToken } from './runner-access';
+import { mayReadRunnerToken } from './runner.policy';
 import { runnerTokenSlot } from './runner-token';
 import type { Runner } from './runner.entity';
 import {
@@ -196,7 +196,7 @@ export class RunnerResolver {
     return !!r.contactedAt && r.contactedAt.getTime() > ctx.clock.now().getTime() - ONLINE_WINDOW_MS;
   }
 
-  // Who sees it: runner-access.ts `mayReadRunnerToken` (the caller of GET /runners/:id); null when the stored token does not open.
+  // Who sees it: runner.policy.ts `mayReadRunnerToken` (the caller of GET /runners/:id); null when the stored token does not open.
   @FieldResolver(() => String, {
     nullable: true,
     description: 'Administrators always; others only for specific runners.',

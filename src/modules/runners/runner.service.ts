@@ -9,7 +9,7 @@ import { policy, intArray } from '../access';
 import type { JobListArgs } from '../ci';
 import { jobService } from '../ci';
 import type { JobRow } from '../ci';
-import { forgetOwnedRunners, mayReadRunner, ownedRunnerIds, ownsRunner } from './runner-access';
+import { forgetOwnedRunners, mayReadRunner, ownedRunnerIds, ownsRunner } from './runner.policy';
 import { checkScope, listRunners } from './runner-list.query';
 import { normalizeTags, validateRunner } from './runner-tags';
 import { Runner } from './runner.entity';
@@ -20,7 +20,7 @@ import { ACCESS_LEVEL_VALUE } from './runner.type';
 const NO_ACCESS = 'No access granted';
 const UPDATABLE = ['description', 'active', 'tag_list', 'run_untagged', 'locked', 'access_level'];
 
-/** Spec 4.1: specific runners the caller owns (runner-access.ts); scope active, paused or online. */
+/** Spec 4.1: specific runners the caller owns (runner.policy.ts); scope active, paused or online. */
 async function list(ctx: RequestCtx, args: RunnersArgs): Promise<Page<Runner>> {
   requireUser(ctx);
   const scope = checkScope(args.scope, ['active', 'paused', 'online']);
@@ -41,7 +41,7 @@ async function find(ctx: RequestCtx, id: number): Promise<Runner> {
   return runner;
 }
 
-/** Spec 4.3: admins any runner, everyone any shared runner, others the runners they own (runner-access.ts). */
+/** Spec 4.3: admins any runner, everyone any shared runner, others the runners they own (runner.policy.ts). */
 async function get(ctx: RequestCtx, id: number): Promise<Runner> {
   requireUser(ctx);
   const runner = await find(ctx, id);

@@ -37,7 +37,6 @@ registerEnumType(RunnerStatus, {
   description:
     'ONLINE: contacted within the last hour; STALE: last contact (or creation, never contacted) over 3 months ago; NEVER_CONTACTED: not yet, created within 3 months; OFFLINE: the rest.',
 });
-export const RUNNER_STATUS_REST_VALUES = ['online', 'offline', 'stale', 'never_contacted'] as const;
 
 /**
  * GitLab's CiRunnerType. Runners here are instance-wide (shared) or enabled in projects (specific);

@@ -8,7 +8,6 @@ export enum TokenState {
   INACTIVE = 'INACTIVE',
 }
 registerEnumType(TokenState, { name: 'TokenState' });
-export const TOKEN_STATE_REST_VALUES = ['all', 'active', 'inactive'] as const;
 
 @ArgsType()
 export class ImpersonationTokensArgs extends PageArgs {

@@ -3,7 +3,6 @@ import { Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { MaxItems } from '../../core/graphql/list-bound';
 import { Reads } from '../../core/graphql/reads';
-import { policy } from '../access';
 import {
   CUSTOM_ATTRIBUTES_FIELD_DESCRIPTION,
   CUSTOM_ATTRIBUTES_MAX,
@@ -15,6 +14,7 @@ import {
 import type { User } from './user.entity';
 import { userService } from './user.service';
 import { UserType } from './user.type';
+import { customAttributePolicy } from '../custom-attributes';
 
 /** `/users/:id/custom_attributes` and its root fields (GitLab's users API includes CustomAttributesEndpoints). */
 export const userCustomAttributeEndpoints = customAttributeEndpoints<User, number>({
@@ -42,6 +42,6 @@ export class UserCustomAttributesField {
   @MaxItems(CUSTOM_ATTRIBUTES_MAX)
   @Reads('id')
   customAttributes(@Root() u: User, @Ctx() ctx: RequestCtx): Promise<KeyValue[]> | null {
-    return policy.canSeeCustomAttributes(ctx.user) ? ctx.loaders.userCustomAttributes.load(u.id) : null;
+    return customAttributePolicy.canSeeCustomAttributes(ctx.user) ? ctx.loaders.userCustomAttributes.load(u.id) : null;
   }
 }

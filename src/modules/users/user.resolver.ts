@@ -4,7 +4,6 @@ import { Allow } from '../../core/auth/allow';
 import { PayloadMutation } from '../../core/graphql/mutation-payloads';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
-import { policy } from '../access';
 import { User } from './user.entity';
 import { CreateUserInput, UpdateUserInput, UsersArgs } from './user.inputs';
 import { userService } from './user.service';
@@ -13,6 +12,7 @@ import { avatarUrl } from '../avatars';
 import { IdentityType, UserPage, UserType } from './user.type';
 import { IDENTITIES_MAX, type IdentityView } from './identity.service';
 import { MaxItems } from '../../core/graphql/list-bound';
+import { userPolicy } from './user.policy';
 
 @Resolver(() => UserType)
 export class UserResolver {
@@ -101,39 +101,39 @@ export class UserResolver {
       'The last day of an authenticated request (YYYY-MM-DD). Only for the user themself and administrators.',
   })
   lastActivityOn(@Root() u: User, @Ctx() ctx: RequestCtx): string | null {
-    return policy.canSeePrivateUserFields(ctx.user, u.id) ? u.lastActivityOn : null;
+    return userPolicy.canSeePrivateUserFields(ctx.user, u.id) ? u.lastActivityOn : null;
   }
 
   @FieldResolver(() => String, { nullable: true, description: 'Only for the user themself and administrators.' })
   email(@Root() u: User, @Ctx() ctx: RequestCtx): string | null {
-    return policy.canSeePrivateUserFields(ctx.user, u.id) ? u.email : null;
+    return userPolicy.canSeePrivateUserFields(ctx.user, u.id) ? u.email : null;
   }
 
   @FieldResolver(() => Boolean, { nullable: true, description: 'Only for the user themself and administrators.' })
   isAdmin(@Root() u: User, @Ctx() ctx: RequestCtx): boolean | null {
-    return policy.canSeePrivateUserFields(ctx.user, u.id) ? u.admin : null;
+    return userPolicy.canSeePrivateUserFields(ctx.user, u.id) ? u.admin : null;
   }
 
   @FieldResolver(() => Boolean, { nullable: true }) canCreateGroup(
     @Root() u: User,
     @Ctx() ctx: RequestCtx,
   ): boolean | null {
-    return policy.canSeePrivateUserFields(ctx.user, u.id) ? u.canCreateGroup : null;
+    return userPolicy.canSeePrivateUserFields(ctx.user, u.id) ? u.canCreateGroup : null;
   }
 
   @FieldResolver(() => Boolean, { nullable: true }) canCreateProject(
     @Root() u: User,
     @Ctx() ctx: RequestCtx,
   ): boolean | null {
-    return policy.canSeePrivateUserFields(ctx.user, u.id) ? u.projectsLimit > 0 : null;
+    return userPolicy.canSeePrivateUserFields(ctx.user, u.id) ? u.projectsLimit > 0 : null;
   }
 
   @FieldResolver(() => Int, { nullable: true }) projectsLimit(@Root() u: User, @Ctx() ctx: RequestCtx): number | null {
-    return policy.canSeePrivateUserFields(ctx.user, u.id) ? u.projectsLimit : null;
+    return userPolicy.canSeePrivateUserFields(ctx.user, u.id) ? u.projectsLimit : null;
   }
 
   @FieldResolver(() => Boolean, { nullable: true }) external(@Root() u: User, @Ctx() ctx: RequestCtx): boolean | null {
-    return policy.canSeePrivateUserFields(ctx.user, u.id) ? u.external : null;
+    return userPolicy.canSeePrivateUserFields(ctx.user, u.id) ? u.external : null;
   }
 
   @FieldResolver(() => [IdentityType], {
@@ -142,6 +142,6 @@ export class UserResolver {
   })
   @MaxItems(IDENTITIES_MAX)
   identities(@Root() u: User, @Ctx() ctx: RequestCtx): Promise<IdentityView[]> | null {
-    return policy.canSeePrivateUserFields(ctx.user, u.id) ? ctx.loaders.userIdentities.load(u.id) : null;
+    return userPolicy.canSeePrivateUserFields(ctx.user, u.id) ? ctx.loaders.userIdentities.load(u.id) : null;
   }
 }
