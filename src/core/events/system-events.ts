@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestCtx } from '../context/request-ctx';
 import { CACHE_CHANNEL } from '../db/shared-cache';
+import type { SystemEvent } from './system-event-catalogue';
 
 /**
  * System events (GitLab 10.3's system hooks, "System hooks" in GitLab's docs): what a
@@ -16,15 +17,7 @@ import { CACHE_CHANNEL } from '../db/shared-cache';
  * the oldest transaction still running (`pg_snapshot_xmin`), so a row that commits later can never sort
  * before one already delivered (docs/rest.md#system-hooks). `OUTBOX_READY` is that condition.
  */
-export interface SystemEvent {
-  /** GitLab's event_name: project_create, user_add_to_group, … */
-  name: string;
-  /** The payload's other keys, in GitLab's order (event_name, created_at, updated_at come first). */
-  data: Record<string, unknown>;
-  /** The model's own timestamps (GitLab sends `created_at`/`updated_at` of the changed record). */
-  createdAt: Date;
-  updatedAt: Date;
-}
+export type { SystemEvent };
 
 /** The key of the shared cache whose invalidation wakes every instance's deliverer (core/db/shared-cache.ts). */
 export const OUTBOX_WAKE_KEY = 'system_hooks:outbox';

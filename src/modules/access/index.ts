@@ -14,7 +14,6 @@ export const accessModule = defineModule({
 export * from './access-level';
 export * from './member.entity';
 export * from './policy';
-export * from './system-event-payloads';
 export * from './visibility';
 export * from './visibility-sql';
 export * from './visibility.type';

@@ -2,19 +2,7 @@ import { byId, claimForDelete } from '../../core/db/delete-claim';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { changes, recordAudit } from '../../core/events/audit';
 import { emitSystemEvents } from '../../core/events/system-events';
-import {
-  groupEvent,
-  groupMemberAdded,
-  projectEvents,
-  subtreeGroupEvents,
-  subtreeProjectIds,
-  AccessLevel,
-  forgetAccess,
-  groupVisibility,
-  VISIBILITY_LEVEL,
-  toVisibility,
-  GroupMember,
-} from '../access';
+import { AccessLevel, forgetAccess, groupVisibility, VISIBILITY_LEVEL, toVisibility, GroupMember } from '../access';
 import { requireUser } from '../../core/auth/guards';
 import { sqlEntities, sqlRows, takenField } from '../../core/db/sql';
 import { ForbiddenError, NotFoundError, SaveFailedError, ValidationError } from '../../core/errors/domain-errors';
@@ -47,6 +35,8 @@ import { onUniqueViolation } from '../../core/db/unique-violation';
 import { longerThan } from '../../core/validation/char-length';
 import { groupPolicy } from './group.policy';
 import { namespacePolicy } from '../namespaces';
+import { groupEvent, groupMemberAdded, subtreeGroupEvents } from './group.events';
+import { projectEvents, subtreeProjectIds } from '../projects';
 
 /** A group by id or full path that the caller may read; otherwise 404 "Group Not Found" (docs/gitlab-compatibility.md, "Groups"). */
 async function findVisible(ctx: RequestCtx, idOrPath: string | number | IdOrPath): Promise<Namespace> {

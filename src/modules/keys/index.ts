@@ -1,5 +1,7 @@
 import { loadByIds, nodeDef } from '../../core/graphql/node';
 import { policy } from '../access';
+// Provides the key_destroy events of a user's removal (core/events/system-event-catalogue.ts).
+import './key.events';
 import { defineModule } from '../../core/module/app-module';
 import { SshKey } from './key.entity';
 import { SshKeyResolver, SshKeyWithUserResolver } from './key.resolver';

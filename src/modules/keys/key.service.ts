@@ -7,7 +7,7 @@ import { BadRequestError, NotFoundError, ValidationError } from '../../core/erro
 import { FieldErrorBag } from '../../core/errors/field-error-bag';
 import { MSG } from '../../core/errors/messages';
 import { recordAudit, type AuditEntry } from '../../core/events/audit';
-import { emitSystemEvents, type SystemEvent } from '../../core/events/system-events';
+import { emitSystemEvents } from '../../core/events/system-events';
 import { offsetPage, type PageInput } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
 import { currentSettings } from '../application-settings';
@@ -19,6 +19,7 @@ import { parseSshPublicKey, type SshKeyType, type SshPublicKey } from './ssh-pub
 import { longerThan } from '../../core/validation/char-length';
 import { checkOwnerLimit } from '../../core/db/owner-limit';
 import { KEY_MAX, KEYS_PER_USER_MAX } from './key.limits';
+import { keyEvent } from './key.events';
 
 /** GitLab 10.3's Key model (app/models/key.rb) and the key routes of lib/api/users.rb and keys.rb. */
 
@@ -108,16 +109,6 @@ const keyAudit = (user: User, k: SshKey): Omit<AuditEntry, 'action'> => ({
   targetId: k.id,
   targetDetails: k.title,
 });
-
-/** GitLab 10.3's SystemHooksService for a Key: key_create / key_destroy with key, id and username. */
-const keyEvent = (user: User, k: SshKey, event: 'create' | 'destroy'): SystemEvent[] => [
-  {
-    name: `key_${event}`,
-    createdAt: k.createdAt,
-    updatedAt: k.updatedAt,
-    data: { key: k.key, id: k.id, username: user.username },
-  },
-];
 
 async function add(ctx: RequestCtx, user: User, input: CreateSshKeyInput): Promise<SshKey> {
   const keyText = normalizeKey(input.key);

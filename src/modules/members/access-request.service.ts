@@ -9,13 +9,7 @@ import { recordAudit } from '../../core/events/audit';
 import { emitSystemEvents } from '../../core/events/system-events';
 import { offsetPage } from '../../core/pagination/list-query';
 import type { Page, PageArgs } from '../../core/pagination/page';
-import {
-  AccessLevel,
-  GROUP_MEMBER_ACCESS_LEVELS,
-  PROJECT_MEMBER_ACCESS_LEVELS,
-  forgetAccess,
-  memberEvent,
-} from '../access';
+import { AccessLevel, GROUP_MEMBER_ACCESS_LEVELS, PROJECT_MEMBER_ACCESS_LEVELS, forgetAccess } from '../access';
 import { avatarUrl } from '../avatars';
 import { userWebUrl } from '../users';
 import type { AccessRequesterType } from './access-request.type';
@@ -23,6 +17,7 @@ import { memberInternals, type SourceKind } from './member.service';
 import type { MemberType } from './member.type';
 import { projectPolicy } from '../projects';
 import { namespacePolicy } from '../namespaces';
+import { memberEvent } from './member.events';
 
 /**
  * Access requests of groups and projects (GitLab 10.3's lib/api/access_requests.rb): a signed-in user

@@ -2,7 +2,6 @@ import { assertOptionalDate } from '../../core/params/coerce';
 import { changes, recordAudit } from '../../core/events/audit';
 import { emitSystemEvents } from '../../core/events/system-events';
 import {
-  memberEvent,
   AccessLevel,
   GROUP_MEMBER_ACCESS_LEVELS,
   PROJECT_MEMBER_ACCESS_LEVELS,
@@ -40,6 +39,7 @@ import {
 import { avatarUrl } from '../avatars';
 import { projectPolicy } from '../projects';
 import { namespacePolicy } from '../namespaces';
+import { memberEvent } from './member.events';
 
 export type SourceKind = 'group' | 'project';
 

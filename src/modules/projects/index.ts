@@ -69,3 +69,4 @@ export { PROJECT_FILTER_PARAMS, projectShapeFor } from './project.rest';
 export { projectAuditEntity, projectService } from './project.service';
 export { ProjectPage, ProjectType } from './project.type';
 export { projectPolicy } from './project.policy';
+export { projectEvents, subtreeProjectIds } from './project.events';

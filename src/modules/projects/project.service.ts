@@ -2,8 +2,6 @@ import { assertOptionalDate } from '../../core/params/coerce';
 import { changes, recordAudit } from '../../core/events/audit';
 import { emitSystemEvents } from '../../core/events/system-events';
 import {
-  memberEvent,
-  projectEvents,
   AccessLevel,
   SHARE_ACCESS_LEVELS,
   policy,
@@ -67,6 +65,8 @@ import {
 } from './project.inputs';
 import { longerThan } from '../../core/validation/char-length';
 import { projectPolicy } from './project.policy';
+import { membershipEvents } from '../../core/events/system-event-catalogue';
+import { projectEvents } from './project.events';
 
 const ORDER_COLUMNS: Record<ProjectOrderBy, string> = {
   ID: 'id',
@@ -364,7 +364,7 @@ async function create(ctx: RequestCtx, input: CreateProjectInput, opts: CreateOp
       await emitSystemEvents(ctx, em, async () => [
         ...(await projectEvents(em, [project.id], 'create')),
         ...(ns.kind === 'user' && ns.ownerId !== null
-          ? await memberEvent(em, 'project', project.id, ns.ownerId, 'create')
+          ? await membershipEvents.build(em, 'project', project.id, ns.ownerId, 'create')
           : []),
       ]);
       // Last: parallel forks of one source queue on its row from here to their commit.

@@ -7,15 +7,7 @@ import { requireUser } from '../../core/auth/guards';
 import { changes, recordAudit, type AuditEntry } from '../../core/events/audit';
 import { emitSystemEvents } from '../../core/events/system-events';
 import { parseTimestamp } from '../../core/params/timestamp-param';
-import {
-  personalProjectIds,
-  projectEvents,
-  userEvent,
-  userKeyDestroyEvents,
-  policy,
-  AccessLevel,
-  activeMembership,
-} from '../access';
+import { policy, AccessLevel, activeMembership } from '../access';
 import { lockEmailAddress, primaryEmailChanged } from '../emails';
 import { lightEntity, likeEscape, sqlEntities, sqlRows } from '../../core/db/sql';
 import { forgetCredentials } from '../../core/auth/credential-cache';
@@ -46,6 +38,8 @@ import { UserAttributesInput, type CreateUserInput, type UpdateUserInput, type U
 import { customAttributeFilter } from '../custom-attributes';
 import { checkIdentity, saveIdentity } from './identity.service';
 import { longerThan, shorterThan } from '../../core/validation/char-length';
+import { projectsInNamespacesEvents, userSshKeyEvents } from '../../core/events/system-event-catalogue';
+import { userEvent } from './user.events';
 
 const EMAIL = /^[^@\s]+@[^@\s]+$/;
 /** POST /users: GitLab 10.3's `at_least_one_of :password, :reset_password`, declared at `password`. */
@@ -360,8 +354,8 @@ async function remove(ctx: RequestCtx, id: number, hardDelete = false): Promise<
     ]);
     // GitLab removes the personal projects (project_destroy each), then the user: its SSH keys first (key_destroy each), then user_destroy.
     await emitSystemEvents(ctx, em, async () => [
-      ...(await projectEvents(em, await personalProjectIds(em, user.id), 'destroy')),
-      ...(await userKeyDestroyEvents(em, user.id)),
+      ...(user.namespaceId ? await projectsInNamespacesEvents.build(em, [user.namespaceId], 'destroy') : []),
+      ...(await userSshKeyEvents.build(em, user.id, 'destroy')),
       ...(await userEvent(em, user.id, 'destroy')),
     ]);
     for (const g of solo) await em.nativeDelete(Namespace, { id: g.id });
