@@ -71,7 +71,9 @@ export const projectsInNamespacesEvents = new SystemEventSource<[namespaceIds: r
 );
 
 /** key_destroy for each of a user's SSH keys (keys module). */
-export const userSshKeyEvents = new SystemEventSource<[userId: number, event: 'destroy']>("a user's SSH keys");
+export const userSshKeyEvents = new SystemEventSource<[user: { id: number; username: string }, event: 'destroy']>(
+  "a user's SSH keys",
+);
 
 /** user_add_to_team / user_remove_from_team (and the group twins) of one membership (members module). */
 export const membershipEvents = new SystemEventSource<

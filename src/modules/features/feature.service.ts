@@ -5,7 +5,7 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import { sqlRows } from '../../core/db/sql';
 import type { SharedCache } from '../../core/db/shared-cache';
 import { ParamError } from '../../core/errors/domain-errors';
-import { User } from '../users';
+import { userService, type User } from '../users';
 import { defaultEnabled } from './feature-definitions';
 import { actorId, evaluateFeature, type GateValues } from './feature-gates';
 import { featureGroups, inFeatureGroup } from './feature-groups';
@@ -62,11 +62,9 @@ async function resolveTargets(ctx: RequestCtx, input: SetFeatureGateInput): Prom
     targets.push({ gate: 'groups', value: input.featureGroup });
   }
   if (input.user != null) {
-    const [row] = await sqlRows<{ id: number }>(ctx.em, 'select id from users where lower(username) = lower(?)', [
-      input.user,
-    ]);
-    if (!row) throw new ParamError(`user ${input.user} is not found`);
-    targets.push({ gate: 'actors', value: actorId(row) });
+    const id = await userService.idByUsername(ctx, input.user);
+    if (id === null) throw new ParamError(`user ${input.user} is not found`);
+    targets.push({ gate: 'actors', value: actorId({ id }) });
   }
   return targets;
 }

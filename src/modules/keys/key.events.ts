@@ -16,20 +16,22 @@ export const keyEvent = (user: Pick<User, 'username'>, k: SshKey, event: 'create
   },
 ];
 
-type KeyRow = { id: number; key: string; username: string; created_at: Date | string; updated_at: Date | string };
-
 /** key_destroy for each of a user's SSH keys (GitLab 10.3 destroys them with the user, before user_destroy). */
-async function userKeyDestroyEvents(em: EntityManager, userId: number, _event: 'destroy'): Promise<SystemEvent[]> {
-  const keys = await sqlRows<KeyRow>(
+async function userKeyDestroyEvents(
+  em: EntityManager,
+  user: { id: number; username: string },
+  _event: 'destroy',
+): Promise<SystemEvent[]> {
+  const keys = await sqlRows<{ id: number; key: string; created_at: Date | string; updated_at: Date | string }>(
     em,
-    'select k.id, k.key, u.username, k.created_at, k.updated_at from keys k join users u on u.id = k.user_id where k.user_id = ? order by k.id',
-    [userId],
+    'select k.id, k.key, k.created_at, k.updated_at from keys k where k.user_id = ? order by k.id',
+    [user.id],
   );
   return keys.map((k) => ({
     name: 'key_destroy',
     createdAt: pgTime(k.created_at),
     updatedAt: pgTime(k.updated_at),
-    data: { key: k.key, id: k.id, username: k.username },
+    data: { key: k.key, id: k.id, username: user.username },
   }));
 }
 

@@ -1,11 +1,9 @@
-import { UserIdArg } from '../users';
+import { UserIdArg, UserType, type User } from '../users';
 import { KeyIdArg } from './key.type';
 import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { PageArgs, type Page } from '../../core/pagination/page';
-import { User } from '../users';
-import { UserType } from '../users';
 import type { SshKey } from './key.entity';
 import { CreateSshKeyInput, UserSshKeysArgs } from './key.inputs';
 import { sshKeyService as service } from './key.service';
@@ -88,6 +86,8 @@ export class SshKeyWithUserResolver {
 
   @FieldResolver(() => UserType)
   async user(@Root() key: SshKey, @Ctx() ctx: RequestCtx): Promise<User> {
-    return ctx.em.findOneOrFail(User, { id: key.userId });
+    const user = await ctx.loaders.user.load(key.userId);
+    if (!user) throw new Error(`key ${key.id} has no user`);
+    return user;
   }
 }

@@ -355,7 +355,7 @@ async function remove(ctx: RequestCtx, id: number, hardDelete = false): Promise<
     // GitLab removes the personal projects (project_destroy each), then the user: its SSH keys first (key_destroy each), then user_destroy.
     await emitSystemEvents(ctx, em, async () => [
       ...(user.namespaceId ? await projectsInNamespacesEvents.build(em, [user.namespaceId], 'destroy') : []),
-      ...(await userSshKeyEvents.build(em, user.id, 'destroy')),
+      ...(await userSshKeyEvents.build(em, user, 'destroy')),
       ...(await userEvent(em, user.id, 'destroy')),
     ]);
     for (const g of solo) await em.nativeDelete(Namespace, { id: g.id });
@@ -407,9 +407,18 @@ async function findByIdOrUsername(ctx: RequestCtx, ref: string): Promise<User> {
   return user;
 }
 
+/** The id of the user with this username (case-insensitive), or null. */
+async function idByUsername(ctx: RequestCtx, username: string): Promise<number | null> {
+  const [row] = await sqlRows<{ id: number }>(ctx.em, 'select id from users where lower(username) = lower(?)', [
+    username,
+  ]);
+  return row ? Number(row.id) : null;
+}
+
 export const userService = {
   get,
   findByIdOrUsername,
+  idByUsername,
   list,
   create,
   update,
