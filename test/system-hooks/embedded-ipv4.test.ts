@@ -115,3 +115,14 @@ describe('delivery to an IPv6 address that embeds a loopback one', () => {
     });
   });
 });
+
+describe('POST /hooks with a host name', () => {
+  it('saves a name that does not resolve (checked again at delivery) and refuses local names before DNS', async () => {
+    // RFC 6761: `.invalid` never resolves, wherever the suite runs.
+    const saved = await admin().post('/api/v4/hooks').send({ url: 'http://hooks.example.invalid/x' }).expect(201);
+    expect(saved.body).toMatchObject({ url: 'http://hooks.example.invalid/x' });
+    await admin().delete(`/api/v4/hooks/${saved.body.id}`).expect(204);
+    for (const url of ['http://app.localhost/x', 'http://LOCALHOST./x'])
+      expect([url, await refused(url)]).toEqual([url, LOCALHOST]);
+  });
+});

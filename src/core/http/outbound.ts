@@ -1,4 +1,5 @@
 import { BlockList, isIP } from 'node:net';
+import os from 'node:os';
 import { lookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
@@ -45,6 +46,9 @@ export class BlockedUrlError extends Error {
     super(`is blocked: ${reason}`);
   }
 }
+
+/** The host name did not resolve (or not in time). */
+class UnresolvableHost extends BlockedUrlError {}
 
 /** The eight 16-bit groups of an IPv6 address in any spelling (`::`, a trailing dotted IPv4), or undefined. */
 function ipv6Groups(address: string): number[] | undefined {
@@ -108,8 +112,24 @@ export interface CheckedUrl {
   family: 4 | 6;
 }
 
+function isLocalName(host: string): boolean {
+  const name = host.toLowerCase().replace(/\.$/, '');
+  return name === 'localhost' || name.endsWith('.localhost') || name === os.hostname().toLowerCase();
+}
+
+/** Every address of a name, within `ms` when given (a lookup that does not answer in time fails). */
+function resolveAll(host: string, ms?: number): Promise<{ address: string; family: number }[]> {
+  const answer = lookup(host, { all: true, verbatim: true });
+  if (ms === undefined) return answer;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('DNS timeout')), ms);
+  });
+  return Promise.race([answer, late]).finally(() => clearTimeout(timer));
+}
+
 /** Parses and checks `raw`; throws BlockedUrlError with GitLab's reason. */
-export async function checkOutboundUrl(raw: string, allowLocal: boolean): Promise<CheckedUrl> {
+export async function checkOutboundUrl(raw: string, allowLocal: boolean, lookupMs?: number): Promise<CheckedUrl> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -120,19 +140,41 @@ export async function checkOutboundUrl(raw: string, allowLocal: boolean): Promis
     throw new BlockedUrlError('Only allowed schemes are http, https');
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (!host) throw new BlockedUrlError('Host cannot be resolved or invalid');
+  // Names that are this machine whatever DNS says (RFC 6761's localhost, the host's own name): refused
+  // before any lookup, so an unresolvable spelling of them is not saved either.
+  if (!allowLocal && isLocalName(host)) throw new BlockedUrlError('Requests to localhost are not allowed');
   let answers: { address: string; family: number }[];
   try {
-    answers = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true, verbatim: true });
+    answers = isIP(host) ? [{ address: host, family: isIP(host) }] : await resolveAll(host, lookupMs);
   } catch {
-    throw new BlockedUrlError('Host cannot be resolved or invalid');
+    throw new UnresolvableHost('Host cannot be resolved or invalid');
   }
-  if (answers.length === 0) throw new BlockedUrlError('Host cannot be resolved or invalid');
+  if (answers.length === 0) throw new UnresolvableHost('Host cannot be resolved or invalid');
   // Every answer must pass: a name that also resolves to a local address is refused.
   for (const a of answers) {
     const refusal = addressRefusal(a.address, allowLocal);
     if (refusal) throw new BlockedUrlError(refusal);
   }
   return { url, address: answers[0].address, family: answers[0].family === 6 ? 6 : 4 };
+}
+
+/** How long a save waits for DNS before it takes the name as unresolvable (delivery checks again). */
+const SAVE_LOOKUP_MS = 3000;
+
+/**
+ * The check when a URL is saved (a system hook): the scheme, and the addresses its host resolves to
+ * now. A name that does not resolve (no DNS here, or not yet) is saved, as GitLab saves it (10.x's
+ * UrlBlocker lets an unresolvable name through; later GitLab skips DNS at save time): the check that
+ * counts is at delivery (`checkOutboundUrl`, which pins the address it checked). A name that resolves
+ * to a local address is refused unless local requests are allowed.
+ */
+export async function checkOutboundUrlAtSave(raw: string, allowLocal: boolean): Promise<void> {
+  try {
+    await checkOutboundUrl(raw, allowLocal, SAVE_LOOKUP_MS);
+  } catch (e) {
+    if (e instanceof UnresolvableHost) return;
+    throw e;
+  }
 }
 
 export interface OutboundResult {

@@ -6,7 +6,7 @@ import { sqlRows } from '../../core/db/sql';
 import { NotFoundError, ValidationError } from '../../core/errors/domain-errors';
 import { INSTANCE_SCOPE, recordAudit } from '../../core/events/audit';
 import { HOOKS_EXIST_KEY } from '../../core/events/system-events';
-import { BlockedUrlError, checkOutboundUrl } from '../../core/http/outbound';
+import { BlockedUrlError, checkOutboundUrlAtSave } from '../../core/http/outbound';
 import { offsetPage } from '../../core/pagination/list-query';
 import type { Page, PageArgs } from '../../core/pagination/page';
 import { deliveryConfig, DISABLE_AFTER, hookTokenSlot, localRequestsAllowed, sendToHook } from './delivery';
@@ -82,12 +82,12 @@ async function get(ctx: RequestCtx, id: number): Promise<SystemHookType> {
   return view(r);
 }
 
-/** The URL rules (400 {"message":{"url":[…]}}): later GitLab's UrlBlocker texts. */
+/** The URL rules (400 {"message":{"url":[…]}}): later GitLab's UrlBlocker texts; DNS is judged again at delivery. */
 async function checkUrl(ctx: RequestCtx, url: string): Promise<void> {
   if (url.trim() === '') throw new ValidationError({ url: ["can't be blank"] });
   if (longerThan(url, 2048)) throw new ValidationError({ url: ['is too long (maximum is 2048 characters)'] });
   try {
-    await checkOutboundUrl(url, await localRequestsAllowed(ctx.em));
+    await checkOutboundUrlAtSave(url, await localRequestsAllowed(ctx.em));
   } catch (e) {
     if (e instanceof BlockedUrlError) throw new ValidationError({ url: [e.message] });
     throw e;
