@@ -17,6 +17,8 @@ export interface Config {
    */
   databaseDirectUrl: string | undefined;
   dataDir: string;
+  /** EMBEDDED_PG_PORT: the embedded PostgreSQL's port on 127.0.0.1; unset: a free port chosen at each start. */
+  embeddedPgPort: number | undefined;
   initialRootToken: string | undefined;
   externalUrl: string;
   /** Express `trust proxy`: false (default), a hop count, or proxy addresses/subnets (docs/security.md#running-behind-a-proxy-trust_proxy). */
@@ -127,6 +129,25 @@ function corsFromEnv(raw: string | undefined): '*' | string[] {
   }
 }
 
+/** A TCP port (1-65535) or undefined when unset. */
+function portFromEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = (env[name] ?? '').trim();
+  if (raw === '') return undefined;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 65535)
+    throw new ConfigError(`${name} must be a port number from 1 to 65535, got "${env[name]}"`);
+  return Number(raw);
+}
+
+/** EMBEDDED_PG_PORT pins the embedded server's port; with DATABASE_URL nothing is embedded. */
+function embeddedPortFromEnv(env: NodeJS.ProcessEnv): number | undefined {
+  const port = portFromEnv(env, 'EMBEDDED_PG_PORT');
+  if (port !== undefined && env.DATABASE_URL)
+    throw new ConfigError(
+      "EMBEDDED_PG_PORT is the embedded PostgreSQL's port; with DATABASE_URL set nothing is embedded: unset one",
+    );
+  return port;
+}
+
 /** More workers than that only multiply memory and database connections (docs/configuration.md#environment-variables). */
 export const MAX_WORKERS = 64;
 
@@ -167,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     databaseDirectUrl: env.DATABASE_DIRECT_URL || env.DATABASE_URL || undefined,
     dataDir: path.resolve(env.DATA_DIR || './.data'),
+    embeddedPgPort: embeddedPortFromEnv(env),
     initialRootToken: token,
     externalUrl,
     trustProxy: trustProxyFromEnv(env.TRUST_PROXY),

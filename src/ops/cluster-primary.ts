@@ -75,6 +75,7 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
     if (!url) {
       embedded = await startOrReuseEmbedded({
         dataDir: config.dataDir,
+        port: config.embeddedPgPort,
         log: { info: (m) => logger.info(m), warn: (m) => logger.warn(m), error: (m) => logger.error(m) },
         onFatal: (m) => {
           logger.fatal(m);
