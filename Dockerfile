@@ -29,6 +29,6 @@ EXPOSE 8080
 # SIGTERM reaches node itself (no shell, no npm): it drains, stops the workers, then the embedded PostgreSQL.
 STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:'+process.env.PORT+'/-/readiness').then(r=>process.exit(r.status===200?0:1),()=>process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.MONITORING_PORT||process.env.PORT)+'/-/readiness').then(r=>process.exit(r.status===200?0:1),()=>process.exit(1))"]
 # The flags of package.json's start script (a test keeps them equal).
 CMD ["node", "--max-old-space-size=384", "--max-semi-space-size=32", "--no-allocation-site-pretenuring", "dist/main.js"]

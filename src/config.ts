@@ -40,6 +40,10 @@ export interface Config {
   };
   /** Who may read /-/metrics, /-/readiness, /-/liveness, /-/health (CIDR list; GitLab's monitoring whitelist). */
   monitoringWhitelist: string[];
+  /** MONITORING_PORT: those endpoints on a listener of their own (and not on PORT); unset: on PORT. */
+  monitoringPort: number | undefined;
+  /** MONITORING_HOST: that listener's address; default HOST. */
+  monitoringHost: string;
   /** SECRETS_KEY; absent → DATA_DIR/secrets.key (generated on first start). */
   secretsKey: Buffer | undefined;
   /** SECRETS_KEY_PREVIOUS (comma list): keys that only open, during a rotation (docs/operations.md#secrets-key-rotation). */
@@ -148,6 +152,24 @@ function embeddedPortFromEnv(env: NodeJS.ProcessEnv): number | undefined {
   return port;
 }
 
+/** MONITORING_PORT and MONITORING_HOST: the monitoring listener, apart from the main one. */
+function monitoringFromEnv(
+  env: NodeJS.ProcessEnv,
+  host: string,
+  port: number,
+): { port: number | undefined; host: string } {
+  const monitoringPort = portFromEnv(env, 'MONITORING_PORT');
+  const monitoringHost = (env.MONITORING_HOST ?? '').trim();
+  if (monitoringPort === undefined) {
+    if (monitoringHost !== '')
+      throw new ConfigError('MONITORING_HOST needs MONITORING_PORT (the listener it is the address of)');
+    return { port: undefined, host };
+  }
+  if (monitoringPort === port)
+    throw new ConfigError(`MONITORING_PORT must differ from PORT (${port}): it is a listener of its own`);
+  return { port: monitoringPort, host: monitoringHost || host };
+}
+
 /** More workers than that only multiply memory and database connections (docs/configuration.md#environment-variables). */
 export const MAX_WORKERS = 64;
 
@@ -182,6 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (!/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(externalUrl))
     throw new ConfigError(`EXTERNAL_URL must be an http(s) URL without query or fragment, got "${externalUrl}"`);
+  const monitoring = monitoringFromEnv(env, host, port);
   return {
     host,
     port,
@@ -203,6 +226,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       probeIntervalMs: intFromEnv(env, 'DB_PROBE_INTERVAL_MS', 1000),
     },
     monitoringWhitelist: parseWhitelist(env.MONITORING_WHITELIST),
+    monitoringPort: monitoring.port,
+    monitoringHost: monitoring.host,
     secretsKey: secretsKeyFromEnv(env),
     secretsKeyPrevious: previousKeysFromEnv(env),
     workers: workersFromEnv(env.WORKERS),

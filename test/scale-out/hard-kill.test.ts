@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
 import { waitFor } from '../reliability/fault-support';
-import { buildDist, freshDatabase, type RunningProcess } from '../reliability/service-process';
+import { buildDist, freshDatabase, getOnce, type RunningProcess } from '../reliability/service-process';
 import {
   client,
   describeWith,
@@ -64,10 +64,14 @@ describeWith(['haproxy'], 'the HAProxy example when an instance is killed under 
     let proxy: Proxy | undefined;
     try {
       // `a` as npm start runs it (supervisor and one worker), `b` as one process.
-      instances.push(await startInstance('a', { DATABASE_URL: db.url, WORKERS: '1' }, ['-r', HOLD]));
-      instances.push(await startInstance('b', { DATABASE_URL: db.url }, ['-r', HOLD]));
+      const opts = { nodeArgs: ['-r', HOLD], monitoring: true };
+      instances.push(await startInstance('a', { DATABASE_URL: db.url, WORKERS: '1' }, opts));
+      instances.push(await startInstance('b', { DATABASE_URL: db.url }, opts));
       const [a, b] = instances;
-      proxy = await startHaproxy(instances.map((i) => ({ name: i.name, port: i.port })));
+      proxy = await startHaproxy(instances.map(({ name, port, monitoringPort }) => ({ name, port, monitoringPort })));
+      // The monitoring endpoints are on each instance's monitoring port, never through the balancer.
+      for (const p of ['/-/metrics', '/-/readiness']) expect((await getOnce(proxy.port, p)).status).toBe(404);
+      for (const i of instances) expect((await getOnce(i.monitoringPort!, '/-/metrics')).status).toBe(200);
 
       const writes: Outcome[] = [];
       const reads: Outcome[] = [];

@@ -40,6 +40,8 @@ export function describeWith(tools: string[], name: string, fn: () => void): voi
 export interface Instance {
   name: string;
   port: number;
+  /** MONITORING_PORT, when started with `monitoring` (the balancer checks readiness there). */
+  monitoringPort?: number;
   env: Record<string, string>;
   proc: RunningProcess;
   /** Starts the process again with the same settings (after it stopped). */
@@ -57,14 +59,16 @@ const listeningLine = (port: number, workers: number) => (l: LogLine) =>
 
 /**
  * One service instance (`node dist/main.js`, the npm start flags) on `databaseUrl`, listening when
- * resolved; `nodeArgs` go before the script (a test preload).
+ * resolved; `nodeArgs` go before the script (a test preload); `monitoring`: with a MONITORING_PORT.
  */
 export async function startInstance(
   name: string,
   env: Record<string, string>,
-  nodeArgs: string[] = [],
+  opts: { nodeArgs?: string[]; monitoring?: boolean } = {},
 ): Promise<Instance> {
+  const nodeArgs = opts.nodeArgs ?? [];
   const port = await freePort();
+  const monitoringPort = opts.monitoring ? await freePort() : undefined;
   const workers = Number(env.WORKERS ?? '0');
   const full = {
     PORT: String(port),
@@ -72,11 +76,13 @@ export async function startInstance(
     INITIAL_ROOT_TOKEN: TOKEN,
     SECRETS_KEY,
     DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), `so-${name}-`)),
+    ...(monitoringPort ? { MONITORING_PORT: String(monitoringPort) } : {}),
     ...env,
   };
   const inst: Instance = {
     name,
     port,
+    monitoringPort,
     env: full,
     proc: spawnNode(MAIN, full, nodeArgs),
     async restart() {
@@ -121,12 +127,14 @@ export const HAPROXY_EXAMPLE = path.join(__dirname, '../../deploy/haproxy.cfg');
 export interface Backend {
   name: string;
   port: number;
+  /** Where its health check goes (the example's `check port`). */
+  monitoringPort?: number;
 }
 
 /**
  * deploy/haproxy.cfg as it is, with the test's addresses: the frontend binds 127.0.0.1:`port`, and the
- * example's server lines are replaced by one per backend with the example's options, plus a stats socket
- * (the test reads which servers are up).
+ * example's server lines are replaced by one per backend with the example's options (its monitoring
+ * port in `check port`), plus a stats socket (the test reads which servers are up).
  */
 export function haproxyConfig(port: number, servers: Backend[], statsSocket: string): string {
   const lines = fs.readFileSync(HAPROXY_EXAMPLE, 'utf8').split('\n');
@@ -135,7 +143,13 @@ export function haproxyConfig(port: number, servers: Backend[], statsSocket: str
   const out: string[] = [];
   for (const line of lines) {
     if (isServer(line)) {
-      if (!out.some(isServer)) out.push(...servers.map((s) => `  server ${s.name} 127.0.0.1:${s.port}${options}`));
+      if (!out.some(isServer))
+        out.push(
+          ...servers.map((s) => {
+            const check = s.monitoringPort ? options.replace(/ port \d+/, ` port ${s.monitoringPort}`) : options;
+            return `  server ${s.name} 127.0.0.1:${s.port}${check}`;
+          }),
+        );
     } else if (/^\s+bind :\d+$/.test(line)) out.push(`  bind 127.0.0.1:${port}`);
     else out.push(line);
     if (line === 'global') out.push(`  stats socket ${statsSocket} mode 600 level admin`);

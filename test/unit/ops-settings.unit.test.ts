@@ -23,3 +23,27 @@ describe('EMBEDDED_PG_PORT', () => {
     );
   });
 });
+
+describe('MONITORING_PORT and MONITORING_HOST', () => {
+  it('unset: the monitoring endpoints stay on PORT', () => {
+    expect(loadConfig({}).monitoringPort).toBeUndefined();
+  });
+
+  it('a port of its own, on HOST unless MONITORING_HOST says otherwise', () => {
+    expect(loadConfig({ HOST: '0.0.0.0', MONITORING_PORT: '9090' })).toMatchObject({
+      monitoringPort: 9090,
+      monitoringHost: '0.0.0.0',
+    });
+    expect(loadConfig({ MONITORING_PORT: '9090', MONITORING_HOST: '10.0.0.5' }).monitoringHost).toBe('10.0.0.5');
+  });
+
+  it('refuses PORT itself, a bad port, and MONITORING_HOST alone', () => {
+    expect(() => loadConfig({ PORT: '9090', MONITORING_PORT: '9090' })).toThrow(
+      'MONITORING_PORT must differ from PORT (9090): it is a listener of its own',
+    );
+    expect(() => loadConfig({ MONITORING_PORT: 'metrics' })).toThrow(
+      'MONITORING_PORT must be a port number from 1 to 65535, got "metrics"',
+    );
+    expect(() => loadConfig({ MONITORING_HOST: '127.0.0.1' })).toThrow('MONITORING_HOST needs MONITORING_PORT');
+  });
+});
