@@ -41,9 +41,10 @@ import { ANONYMOUS, authenticateToken, type AuthResult } from './modules/tokens'
 import { knownThrottleConfig, throttleConfig } from './modules/application-settings';
 import { createRateLimiter, requestThrottle } from './core/http/rate-limit';
 import { applySudo } from './modules/tokens';
+import { accessLogger } from './ops/access-log';
 import { createErrorReporter } from './ops/error-reporter';
-import { createMetrics } from './ops/metrics';
-import { opsRouter } from './ops/ops.router';
+import { createMetrics, type Metrics } from './ops/metrics';
+import { createOps, type Ops } from './ops/ops.router';
 import { buildOpenApi } from './rest/openapi';
 import { compileRoute } from './rest/route-document';
 import { BODY_LIMIT_BYTES } from './rest/body-parsers';
@@ -89,6 +90,10 @@ export interface AppDeps {
   background?: boolean;
   /** True once the process is draining for shutdown: /-/readiness answers 503 (docs/scale-out.md#rolling-restarts-and-haproxy). */
   draining?: () => boolean;
+  /** What /-/metrics answers: under the supervisor the instance's view from the primary; default this process's registry. */
+  instanceMetrics?: () => Promise<string | undefined>;
+  /** false (MONITORING_PORT set): /-/health, /-/liveness, /-/readiness and /-/metrics are not served here; default true. */
+  opsOnMainPort?: boolean;
 }
 
 export interface BuiltApp {
@@ -98,6 +103,10 @@ export interface BuiltApp {
   cache: SharedCache;
   /** Serves GraphQL subscriptions over WebSocket on `server`'s upgrades (docs/graphql.md#subscriptions-live-updates); undone by `stop`. */
   attach(server: http.Server): void;
+  /** The ops endpoints' state, for a monitoring listener and the supervisor (ops/ops.router.ts). */
+  ops: Ops;
+  /** This process's metrics registry (the supervisor collects it, ops/worker-fleet.ts). */
+  metrics: Metrics;
 }
 
 /** Collapses repeated slashes and drops a trailing one (python-gitlab sends both). */
@@ -116,7 +125,7 @@ export async function buildApp(given: AppDeps): Promise<BuiltApp> {
   const { orm, logger } = deps;
   const schema = await buildAppSchema(deps.modules);
   const newCtx = ctxFactory(loaderFactory(deps.modules));
-  const metrics = createMetrics(orm);
+  const metrics = createMetrics(orm, deps.health);
   const reporter = createErrorReporter(logger, metrics.dbErrors);
   const app = express();
   app.disable('x-powered-by');
@@ -124,26 +133,12 @@ export async function buildApp(given: AppDeps): Promise<BuiltApp> {
   // qs with a high arrayLimit (core/http/query-parser.ts; docs/gitlab-compatibility.md, "Parameters").
   app.set('query parser', parseQuery);
 
+  // One line per request at level info (docs/operations.md#logs); nothing per request above that level.
+  const logRequest = logger.isLevelEnabled('info') ? accessLogger(logger) : undefined;
   app.use((req, res, next) => {
     req.id = requestIdFrom(req.get('x-request-id'));
     res.setHeader('X-Request-Id', req.id);
-    // One line per request at level info (docs/operations.md#logs); nothing per request above that level.
-    if (logger.isLevelEnabled('info')) {
-      const started = process.hrtime.bigint();
-      res.on('finish', () => {
-        logger.info(
-          {
-            reqId: req.id,
-            method: req.method,
-            path: req.path,
-            ip: req.ip,
-            status: res.statusCode,
-            ms: Number(process.hrtime.bigint() - started) / 1e6,
-          },
-          'request',
-        );
-      });
-    }
+    logRequest?.(req, res);
     // The process-level error policy (ops/process-policy.ts) logs uncaught errors with this context.
     withRequestContext(req, next);
   });
@@ -151,15 +146,18 @@ export async function buildApp(given: AppDeps): Promise<BuiltApp> {
   app.use(metrics.middleware);
   // Before the ops endpoints, the rate limits and authentication: a preflight is answered here.
   app.use(corsMiddleware(deps.corsOrigins ?? '*'));
-  // The ops endpoints all live under /-/: other requests skip that router's path matching.
-  const ops = opsRouter({
+  const ops = createOps({
     orm,
     metrics,
     health: deps.health,
     whitelist: deps.monitoringWhitelist,
     draining: deps.draining,
+    metricsText: deps.instanceMetrics,
   });
-  app.use((req, res, next) => (req.url.startsWith('/-/') ? ops(req, res, next) : next()));
+  // The ops endpoints all live under /-/: other requests skip that router's path matching. With a
+  // monitoring port they are served there only (docs/operations.md#monitoring-port).
+  if (deps.opsOnMainPort !== false)
+    app.use((req, res, next) => (req.url.startsWith('/-/') ? ops.router(req, res, next) : next()));
 
   // Rate limits (application settings throttle_*; docs/rest.md#rate-limits-throttle_): after the ops endpoints, which
   // are never throttled, before both surfaces. Off (the default), this costs one cached lookup.
@@ -374,6 +372,8 @@ export async function buildApp(given: AppDeps): Promise<BuiltApp> {
     app,
     cache,
     attach,
+    ops,
+    metrics,
     stop: async () => {
       for (const s of sockets.splice(0)) await s.close();
       await hub.close();

@@ -17,6 +17,8 @@ export interface Config {
    */
   databaseDirectUrl: string | undefined;
   dataDir: string;
+  /** EMBEDDED_PG_PORT: the embedded PostgreSQL's port on 127.0.0.1; unset: a free port chosen at each start. */
+  embeddedPgPort: number | undefined;
   initialRootToken: string | undefined;
   externalUrl: string;
   /** Express `trust proxy`: false (default), a hop count, or proxy addresses/subnets (docs/security.md#running-behind-a-proxy-trust_proxy). */
@@ -38,6 +40,10 @@ export interface Config {
   };
   /** Who may read /-/metrics, /-/readiness, /-/liveness, /-/health (CIDR list; GitLab's monitoring whitelist). */
   monitoringWhitelist: string[];
+  /** MONITORING_PORT: those endpoints on a listener of their own (and not on PORT); unset: on PORT. */
+  monitoringPort: number | undefined;
+  /** MONITORING_HOST: that listener's address; default HOST. */
+  monitoringHost: string;
   /** SECRETS_KEY; absent → DATA_DIR/secrets.key (generated on first start). */
   secretsKey: Buffer | undefined;
   /** SECRETS_KEY_PREVIOUS (comma list): keys that only open, during a rotation (docs/operations.md#secrets-key-rotation). */
@@ -127,6 +133,43 @@ function corsFromEnv(raw: string | undefined): '*' | string[] {
   }
 }
 
+/** A TCP port (1-65535) or undefined when unset. */
+function portFromEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = (env[name] ?? '').trim();
+  if (raw === '') return undefined;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 65535)
+    throw new ConfigError(`${name} must be a port number from 1 to 65535, got "${env[name]}"`);
+  return Number(raw);
+}
+
+/** EMBEDDED_PG_PORT pins the embedded server's port; with DATABASE_URL nothing is embedded. */
+function embeddedPortFromEnv(env: NodeJS.ProcessEnv): number | undefined {
+  const port = portFromEnv(env, 'EMBEDDED_PG_PORT');
+  if (port !== undefined && env.DATABASE_URL)
+    throw new ConfigError(
+      "EMBEDDED_PG_PORT is the embedded PostgreSQL's port; with DATABASE_URL set nothing is embedded: unset one",
+    );
+  return port;
+}
+
+/** MONITORING_PORT and MONITORING_HOST: the monitoring listener, apart from the main one. */
+function monitoringFromEnv(
+  env: NodeJS.ProcessEnv,
+  host: string,
+  port: number,
+): { port: number | undefined; host: string } {
+  const monitoringPort = portFromEnv(env, 'MONITORING_PORT');
+  const monitoringHost = (env.MONITORING_HOST ?? '').trim();
+  if (monitoringPort === undefined) {
+    if (monitoringHost !== '')
+      throw new ConfigError('MONITORING_HOST needs MONITORING_PORT (the listener it is the address of)');
+    return { port: undefined, host };
+  }
+  if (monitoringPort === port)
+    throw new ConfigError(`MONITORING_PORT must differ from PORT (${port}): it is a listener of its own`);
+  return { port: monitoringPort, host: monitoringHost || host };
+}
+
 /** More workers than that only multiply memory and database connections (docs/configuration.md#environment-variables). */
 export const MAX_WORKERS = 64;
 
@@ -161,12 +204,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (!/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(externalUrl))
     throw new ConfigError(`EXTERNAL_URL must be an http(s) URL without query or fragment, got "${externalUrl}"`);
+  const monitoring = monitoringFromEnv(env, host, port);
   return {
     host,
     port,
     databaseUrl: env.DATABASE_URL || undefined,
     databaseDirectUrl: env.DATABASE_DIRECT_URL || env.DATABASE_URL || undefined,
     dataDir: path.resolve(env.DATA_DIR || './.data'),
+    embeddedPgPort: embeddedPortFromEnv(env),
     initialRootToken: token,
     externalUrl,
     trustProxy: trustProxyFromEnv(env.TRUST_PROXY),
@@ -181,6 +226,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       probeIntervalMs: intFromEnv(env, 'DB_PROBE_INTERVAL_MS', 1000),
     },
     monitoringWhitelist: parseWhitelist(env.MONITORING_WHITELIST),
+    monitoringPort: monitoring.port,
+    monitoringHost: monitoring.host,
     secretsKey: secretsKeyFromEnv(env),
     secretsKeyPrevious: previousKeysFromEnv(env),
     workers: workersFromEnv(env.WORKERS),

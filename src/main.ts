@@ -15,6 +15,8 @@ import type { buildApp as BuildApp } from './app';
 import { runPrimary } from './ops/cluster-primary';
 import { CRASH_GRACE_MS, installProcessPolicy } from './ops/process-policy';
 import { watchRequests } from './ops/in-flight-requests';
+import { listenMonitoring } from './ops/monitoring-server';
+import { answerFleetRequests, instanceMetricsFromPrimary } from './ops/worker-fleet';
 import { listenOnSupervisorSocket } from './ops/shared-listener';
 import { reason, startupExitCode, startupMessage, startupSteps } from './ops/startup-failure';
 import { announceDraining, announceListening, sendToSupervisor } from './ops/worker-messages';
@@ -70,7 +72,7 @@ async function serve(config: Config, logger: Logger, worker: boolean): Promise<v
   // Loaded here, not at the top: the supervisor's primary never serves and so never loads the app (less memory).
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { buildApp } = require('./app') as { buildApp: typeof BuildApp };
-  const { app, stop, attach } = await buildApp({
+  const { app, stop, attach, ops, metrics } = await buildApp({
     orm: db.orm,
     logger,
     externalUrl: config.externalUrl,
@@ -84,7 +86,14 @@ async function serve(config: Config, logger: Logger, worker: boolean): Promise<v
     corsOrigins: config.corsOrigins,
     auditRetentionDays: config.auditRetentionDays,
     draining: () => draining,
+    // Under the supervisor a scrape shows the whole instance (ops/fleet-view.ts); with MONITORING_PORT
+    // the ops endpoints are served on that port only (by the primary, or below by this process).
+    instanceMetrics: worker ? instanceMetricsFromPrimary : undefined,
+    opsOnMainPort: config.monitoringPort === undefined,
   });
+  const stopAnswering = worker
+    ? answerFleetRequests({ registry: metrics.registry, readiness: ops.readiness })
+    : undefined;
   // While draining, every answer closes its connection (set before the app answers): clients and
   // balancers reconnect elsewhere instead of reusing a connection that is about to be closed.
   // Requests and responses are built with express's prototypes (core/runtime, express-prototypes: no
@@ -112,6 +121,19 @@ async function serve(config: Config, logger: Logger, worker: boolean): Promise<v
     await db.close();
     process.exit(1);
   });
+  const monitor =
+    worker || config.monitoringPort === undefined
+      ? undefined
+      : await listenMonitoring(config.monitoringHost, config.monitoringPort, config.monitoringWhitelist, {
+          ...ops,
+          metrics: ops.metricsText,
+        }).catch(async (e: unknown) => {
+          logger.fatal(
+            `cannot listen on ${config.monitoringHost}:${config.monitoringPort}: ${reason(e)}; set MONITORING_PORT or MONITORING_HOST`,
+          );
+          await db.close();
+          process.exit(1);
+        });
 
   let stopping = false;
   shutdown = async (signal: string, code = 0, graceMs = config.shutdownTimeoutMs, drainMs = 0) => {
@@ -134,6 +156,8 @@ async function serve(config: Config, logger: Logger, worker: boolean): Promise<v
     server.closeIdleConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     logger.info('http server closed');
+    await monitor?.close();
+    stopAnswering?.();
     watch?.stop();
     await stop();
     await db.close();
@@ -145,6 +169,11 @@ async function serve(config: Config, logger: Logger, worker: boolean): Promise<v
   // Logged once the signal handlers are in place: a supervisor or test that stops the process as soon
   // as it reads this line gets the drain and the graceful stop, never the default kill of a signal that
   // arrived between the line and the handlers.
+  if (monitor)
+    logger.info(
+      { host: config.monitoringHost, port: monitor.port },
+      `monitoring endpoints on http://${config.monitoringHost}:${monitor.port}`,
+    );
   logger.info(
     { host: config.host, port: config.port, ms: Date.now() - started },
     `listening on http://${config.host}:${config.port}`,

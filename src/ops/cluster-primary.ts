@@ -9,6 +9,8 @@ import { installProcessPolicy } from './process-policy';
 import { reason, startupExitCode, startupMessage, startupSteps } from './startup-failure';
 import { openSharedListener, type SharedListener } from './shared-listener';
 import { startSupervisor, type Supervisor } from './supervisor';
+import { fleetView } from './fleet-view';
+import { listenMonitoring, type MonitoringServer } from './monitoring-server';
 
 /** PostgreSQL's default superuser_reserved_connections. */
 const RESERVED_CONNECTIONS = 3;
@@ -36,12 +38,21 @@ export async function runPrimary(config: Config, logger: Logger, modules: readon
   const started = Date.now();
   let supervisor: Supervisor | undefined;
   let embedded: EmbeddedHandle | undefined;
+  let monitor: MonitoringServer | undefined;
   let stopping = false;
+  // The instance's one view: every worker's metrics, labelled by slot; readiness from a serving worker.
+  const fleet = fleetView(
+    () => supervisor?.serving() ?? [],
+    () => stopping,
+  );
   const shutdown = async (why: string, code: number): Promise<void> => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal: why }, 'shutting down: workers stop accepting connections and finish in-flight requests');
     await supervisor?.stop();
+    // Open until the workers are gone: the balancer's check reads 503 "shutting down" meanwhile.
+    await monitor?.close();
+    fleet.stop();
     await embedded?.stop();
     logger.info({ exitCode: code }, 'stopped');
     process.exit(code);
@@ -59,6 +70,22 @@ export async function runPrimary(config: Config, logger: Logger, modules: readon
     process.exit(1);
   }
 
+  if (config.monitoringPort !== undefined) {
+    try {
+      monitor = await listenMonitoring(config.monitoringHost, config.monitoringPort, config.monitoringWhitelist, {
+        live: () => embedded?.healthy() ?? true,
+        readiness: fleet.readiness,
+        metrics: fleet.metrics,
+        contentType: fleet.contentType,
+      });
+    } catch (e) {
+      logger.fatal(
+        `cannot listen on ${config.monitoringHost}:${config.monitoringPort}: ${reason(e)}; set MONITORING_PORT or MONITORING_HOST`,
+      );
+      process.exit(1);
+    }
+  }
+
   // Created here, before any worker reads it (the file is created race-free anyway, but once is clearer).
   let secrets: SecretBox;
   try {
@@ -74,6 +101,7 @@ export async function runPrimary(config: Config, logger: Logger, modules: readon
     if (!url) {
       embedded = await startOrReuseEmbedded({
         dataDir: config.dataDir,
+        port: config.embeddedPgPort,
         log: { info: (m) => logger.info(m), warn: (m) => logger.warn(m), error: (m) => logger.error(m) },
         onFatal: (m) => {
           logger.fatal(m);
@@ -106,6 +134,11 @@ export async function runPrimary(config: Config, logger: Logger, modules: readon
     onGiveUp: (code) => void shutdown('a worker failed to start', code),
   });
   await supervisor.ready;
+  if (monitor)
+    logger.info(
+      { host: config.monitoringHost, port: monitor.port },
+      `monitoring endpoints on http://${config.monitoringHost}:${monitor.port}`,
+    );
   logger.info(
     { host: config.host, port: listener.port, workers: config.workers, ms: Date.now() - started },
     `listening on http://${config.host}:${listener.port} with ${config.workers} worker${config.workers === 1 ? '' : 's'}`,

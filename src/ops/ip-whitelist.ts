@@ -36,15 +36,21 @@ export function ipAllowed(ip: string | undefined, whitelist: string[]): boolean 
   return allowedBy(compile(whitelist), ip);
 }
 
+/** The whitelist compiled once: a peer address → allowed. */
+export function whitelistCheck(whitelist: string[]): (ip: string | undefined) => boolean {
+  const list = compile(whitelist);
+  return (ip) => allowedBy(list, ip);
+}
+
 /**
  * GitLab answers 404 to health and metrics requests from outside `monitoring_whitelist`
  * (https://docs.gitlab.com/ee/administration/monitoring/ip_allowlist.html). The peer address of the
  * TCP connection is used, never X-Forwarded-For, which any client can set.
  */
 export function monitoringWhitelist(whitelist: string[]) {
-  const list = compile(whitelist);
+  const allowed = whitelistCheck(whitelist);
   return (req: Request, res: Response, next: NextFunction): void => {
-    if (allowedBy(list, req.socket.remoteAddress)) return next();
+    if (allowed(req.socket.remoteAddress)) return next();
     res.status(404).type('text/plain').send('Not Found');
   };
 }

@@ -1,10 +1,11 @@
 import type { NextFunction, Request, Response } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { DbHealth } from '../core/db/db-monitor';
 import type { Orm } from '../core/db/orm';
 import { processErrorsTotal } from './process-policy';
 import { secretsUnreadableTotal } from '../core/crypto/secret-box';
 
-/** Prometheus metrics: requests and latency by bounded route label and status, pool gauges, DB errors. */
+/** Prometheus metrics: requests and latency by bounded route label and status, database up, pool gauges, DB errors. */
 export interface Metrics {
   registry: Registry;
   dbErrors: Counter<'kind'>;
@@ -42,7 +43,11 @@ function poolOf(orm: Orm): TarnPool | undefined {
   return (orm.em.getConnection().getKnex().client as { pool?: TarnPool }).pool;
 }
 
-export function createMetrics(orm?: Orm): Metrics {
+/**
+ * This process's registry. Under the supervisor a scrape shows every worker's registry, labelled
+ * `worker` (ops/fleet-metrics.ts); `db_up` follows the database health probe (1: the last probe answered).
+ */
+export function createMetrics(orm?: Orm, health?: DbHealth): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ['method', 'route', 'status'] as const;
@@ -68,6 +73,14 @@ export function createMetrics(orm?: Orm): Metrics {
   // Process-wide (installProcessPolicy counts into it); each registry of this process exports it.
   registry.registerMetric(processErrorsTotal);
   registry.registerMetric(secretsUnreadableTotal);
+  new Gauge({
+    name: 'db_up',
+    help: 'Whether the database answered the last health probe (1) or not (0); the probe runs every DB_PROBE_INTERVAL_MS',
+    registers: [registry],
+    collect() {
+      this.set(!health || health.available() ? 1 : 0);
+    },
+  });
   if (orm) {
     const gauge = (name: string, help: string, read: (p: TarnPool) => number) =>
       new Gauge({

@@ -12,11 +12,28 @@ export interface OpsDeps {
   whitelist?: string[];
   /** The process is shutting down: readiness fails so that load balancers stop sending requests. */
   draining?: () => boolean;
+  /**
+   * The metrics a scrape answers: under the supervisor every worker's (ops/fleet-view.ts, through the
+   * primary), undefined when they could not be gathered; default this process's registry.
+   */
+  metricsText?: () => Promise<string | undefined>;
 }
 
-const READINESS_TIMEOUT_MS = 1500;
-const FAILED = { status: 'failed', master_check: [{ status: 'failed', message: 'database unavailable' }] };
-const DRAINING = { status: 'failed', master_check: [{ status: 'failed', message: 'shutting down' }] };
+/** An answer of /-/readiness (GitLab's body shapes). */
+export interface Readiness {
+  status: number;
+  body: unknown;
+  /** Close the connection after answering (draining). */
+  close?: boolean;
+}
+
+export const READINESS_TIMEOUT_MS = 1500;
+const READY: Readiness = { status: 200, body: { status: 'ok', master_check: [{ status: 'ok' }] } };
+export const readinessFailed = (message: string): Readiness => ({
+  status: 503,
+  body: { status: 'failed', master_check: [{ status: 'failed', message }] },
+});
+export const READINESS_DRAINING: Readiness = { ...readinessFailed('shutting down'), close: true };
 
 function selectOne(orm: Orm): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
@@ -31,13 +48,32 @@ function selectOne(orm: Orm): Promise<boolean> {
   return Promise.race([query, timeout]).finally(() => clearTimeout(timer));
 }
 
+/** The ops endpoints of one process: the router for the main port, and what a separate listener or the supervisor asks. */
+export interface Ops {
+  /** /-/health, /-/liveness, /-/readiness, /-/metrics behind MONITORING_WHITELIST. */
+  router: Router;
+  readiness(): Promise<Readiness>;
+  live(): boolean;
+  metricsText(): Promise<string | undefined>;
+  contentType: string;
+}
+
 /**
  * GitLab's health endpoints (https://docs.gitlab.com/ee/administration/monitoring/health_check.html)
  * and Prometheus metrics, only for MONITORING_WHITELIST. Readiness answers within 1.5 s with a body
  * that never carries driver text; liveness fails once the embedded PostgreSQL is gone for good.
  */
-export function opsRouter(deps: OpsDeps): Router {
+export function createOps(deps: OpsDeps): Ops {
   const { orm, metrics, health } = deps;
+  const readiness = async (): Promise<Readiness> => {
+    if (deps.draining?.()) return READINESS_DRAINING;
+    const ok = (!health || health.available()) && (await selectOne(orm));
+    return ok ? READY : readinessFailed('database unavailable');
+  };
+  const live = () => !health || health.live();
+  const metricsText = deps.metricsText ?? (() => metrics.registry.metrics());
+  const contentType = metrics.registry.contentType;
+
   const router = express.Router();
   router.use(
     ['/-/health', '/-/liveness', '/-/readiness', '/-/metrics'],
@@ -47,17 +83,18 @@ export function opsRouter(deps: OpsDeps): Router {
     res.type('text/plain').send('GitLab OK');
   });
   router.get('/-/liveness', (_req, res) => {
-    if (health && !health.live()) return void res.status(503).json({ status: 'failed' });
+    if (!live()) return void res.status(503).json({ status: 'failed' });
     res.json({ status: 'ok' });
   });
   router.get('/-/readiness', async (_req, res) => {
-    if (deps.draining?.()) return void res.status(503).set('Connection', 'close').json(DRAINING);
-    const ok = (!health || health.available()) && (await selectOne(orm));
-    if (ok) res.json({ status: 'ok', master_check: [{ status: 'ok' }] });
-    else res.status(503).json(FAILED);
+    const r = await readiness();
+    if (r.close) res.set('Connection', 'close');
+    res.status(r.status).json(r.body);
   });
   router.get('/-/metrics', async (_req, res) => {
-    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+    const text = await metricsText();
+    if (text === undefined) return void res.status(503).type('text/plain').send('metrics unavailable');
+    res.type(contentType).send(text);
   });
-  return router;
+  return { router, readiness, live, metricsText, contentType };
 }

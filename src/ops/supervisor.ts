@@ -44,9 +44,17 @@ export interface SupervisorOptions {
   onGiveUp: (code: number) => void;
 }
 
+/** A worker that listens and is not draining, with its slot (0 … WORKERS-1; a replacement takes its predecessor's). */
+export interface ServingWorker {
+  worker: Worker;
+  index: number;
+}
+
 export interface Supervisor {
   /** Resolves once every first worker listens (never when start-up fails: see onGiveUp). */
   ready: Promise<void>;
+  /** The workers serving now, by slot (ops/fleet-view.ts labels their metrics with it). */
+  serving(): ServingWorker[];
   /** SIGTERM to every worker (each finishes its in-flight requests), SIGKILL after stopTimeoutMs; resolves when all exited. */
   stop(): Promise<void>;
 }
@@ -69,6 +77,8 @@ export function restartDelay(recentStartFailures: number, free: number): number 
 
 interface Slot {
   worker: Worker;
+  /** 0 … WORKERS-1, kept by replacements: a bounded `worker` label for metrics. */
+  index: number;
   forkedAt: number;
   /** The worker this one replaces, and when that one died or started draining. */
   replaces?: { id: number; at: number };
@@ -92,9 +102,9 @@ export function startSupervisor(opts: SupervisorOptions): Supervisor {
   let markReady: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (markReady = resolve));
 
-  const fork = (replaces?: { id: number; at: number }): Worker => {
+  const fork = (index: number, replaces?: { id: number; at: number }): Worker => {
     const worker = cluster.fork(opts.env);
-    const slot: Slot = { worker, forkedAt: Date.now(), replaces, draining: false, reported: new Map() };
+    const slot: Slot = { worker, index, forkedAt: Date.now(), replaces, draining: false, reported: new Map() };
     slots.set(worker.id, slot);
     logger.info({ worker: worker.id, pid: worker.process.pid, replaces: replaces?.id }, 'worker started');
     worker.on('message', (m: unknown) => {
@@ -150,7 +160,7 @@ export function startSupervisor(opts: SupervisorOptions): Supervisor {
   const replace = (slot: Slot, at: number): void => {
     if (stopping || slot.draining) return;
     slot.draining = true;
-    fork({ id: slot.worker.id, at });
+    fork(slot.index, { id: slot.worker.id, at });
   };
 
   /** A worker died before it listened: forked again after restartDelay. */
@@ -159,14 +169,14 @@ export function startSupervisor(opts: SupervisorOptions): Supervisor {
     startFailures.push(at);
     const delay = restartDelay(startFailures.length, opts.workers);
     const replaces = { id: slot.worker.id, at };
-    if (delay === 0) return void fork(replaces);
+    if (delay === 0) return void fork(slot.index, replaces);
     logger.warn(
       { worker: slot.worker.id, delayMs: delay, startFailuresLastMinute: startFailures.length },
       'workers keep failing to start: waiting before forking the replacement',
     );
     const timer = setTimeout(() => {
       timers.delete(timer);
-      if (!stopping) fork(replaces);
+      if (!stopping) fork(slot.index, replaces);
     }, delay);
     timers.add(timer);
   };
@@ -240,6 +250,12 @@ export function startSupervisor(opts: SupervisorOptions): Supervisor {
     };
   };
 
-  for (let i = 0; i < opts.workers; i += 1) firstWorkers.add(fork().id);
-  return { ready, stop };
+  const serving = (): ServingWorker[] =>
+    [...slots.values()]
+      .filter((s) => s.listeningAt !== undefined && !s.draining && !stopping)
+      .map((s) => ({ worker: s.worker, index: s.index }))
+      .sort((a, b) => a.index - b.index);
+
+  for (let i = 0; i < opts.workers; i += 1) firstWorkers.add(fork(i).id);
+  return { ready, stop, serving };
 }

@@ -125,6 +125,11 @@ describe('GET /-/metrics', () => {
     const text = (await request(app).get('/-/metrics')).text;
     await stopFresh();
     expect([...routeLabels(text)].sort()).toEqual(['GET /groups', 'graphql query groups', 'unmatched']);
+    // The latency histograms have the same bounded labels.
+    const histogramRoutes = new Set(
+      [...text.matchAll(/^http_request_duration_seconds_count\{[^}]*route="([^"]*)"/gm)].map((m) => m[1]),
+    );
+    expect([...histogramRoutes].sort()).toEqual(['GET /groups', 'graphql query groups', 'unmatched']);
   });
 
   it('exports pool gauges and counts database errors', async () => {
@@ -135,6 +140,7 @@ describe('GET /-/metrics', () => {
     expect(text).toMatch(/^db_pool_connections_in_use \d+$/m);
     expect(text).toMatch(/^db_pool_connections_idle \d+$/m);
     expect(text).toMatch(/^db_pool_waiting \d+$/m);
+    expect(text).toMatch(/^db_up 1$/m);
     expect(text).toMatch(/^db_errors_total\{kind="query"\} [1-9]\d*$/m);
   });
 
@@ -158,6 +164,36 @@ describe('GET /-/metrics', () => {
     target.emit('unhandledRejection', new Error('nobody listened either'), Promise.resolve());
     expect(await read('unhandled_rejection')).toBe(before + 2);
     expect((await request(app).get('/-/metrics')).text).toContain('# TYPE process_errors_total counter');
+  });
+});
+
+describe('the access log', () => {
+  const requestLines = () => lines.filter((l) => l.msg === 'request');
+
+  it('has the full path with its query, credentials redacted, the route and the user served', async () => {
+    const res = await request(app).get(`/api/v4/groups?per_page=2&private_token=${ROOT_TOKEN}&search=a%20b`);
+    expect(res.status).toBe(200);
+    expect(requestLines()).toEqual([
+      expect.objectContaining({
+        method: 'GET',
+        path: '/api/v4/groups?per_page=2&private_token=[FILTERED]&search=a%20b',
+        route: 'GET /groups',
+        userId: 1,
+        status: 200,
+      }),
+    ]);
+    expect(JSON.stringify(lines)).not.toContain(ROOT_TOKEN);
+  });
+
+  it('redacts every credential parameter, however it is spelled, and logs anonymous callers as user null', async () => {
+    await request(app).post('/api/v4/runners/verify?token=needle-runner-43').send({});
+    await request(app).get('/api/v4/groups?private%5Ftoken=needle-44&ACCESS_TOKEN=needle-45&input[password]=needle-46');
+    const [verify, groups] = requestLines();
+    expect(verify).toMatchObject({ path: '/api/v4/runners/verify?token=[FILTERED]', userId: null });
+    expect(groups).toMatchObject({
+      path: '/api/v4/groups?private%5Ftoken=[FILTERED]&ACCESS_TOKEN=[FILTERED]&input[password]=[FILTERED]',
+    });
+    expect(JSON.stringify(lines)).not.toMatch(/needle-4[3-6]/);
   });
 });
 

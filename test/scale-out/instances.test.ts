@@ -241,6 +241,9 @@ function report(what: string, figures: Record<string, unknown>): void {
 }
 
 const DRAIN = { SHUTDOWN_DRAIN_MS: '1500' };
+/** Behind the balancer, as the example runs them: readiness checked on a monitoring port of their own. */
+const MONITORED = { monitoring: true };
+const backendOf = ({ name, port, monitoringPort }: Instance) => ({ name, port, monitoringPort });
 
 describeWith(['haproxy'], 'three instances behind HAProxy', () => {
   it('a rolling restart under continuous mixed load: no failed request, no lost write; changes reach the other instances at once', async () => {
@@ -250,11 +253,11 @@ describeWith(['haproxy'], 'three instances behind HAProxy', () => {
     try {
       // One instance under the supervisor (npm start's default shape), two single-process.
       instances = [
-        await startInstance('a', { DATABASE_URL: db.url, WORKERS: '1', ...DRAIN }),
-        await startInstance('b', { DATABASE_URL: db.url, ...DRAIN }),
-        await startInstance('c', { DATABASE_URL: db.url, ...DRAIN }),
+        await startInstance('a', { DATABASE_URL: db.url, WORKERS: '1', ...DRAIN }, MONITORED),
+        await startInstance('b', { DATABASE_URL: db.url, ...DRAIN }, MONITORED),
+        await startInstance('c', { DATABASE_URL: db.url, ...DRAIN }, MONITORED),
       ];
-      proxy = await startHaproxy(instances.map((i) => ({ name: i.name, port: i.port })));
+      proxy = await startHaproxy(instances.map(backendOf));
 
       const propagationMs = await changesPropagate(instances[0], instances.slice(1));
 
@@ -296,9 +299,9 @@ describeWith(
       const bouncer = await startPgbouncer(db.url);
       try {
         const env = { DATABASE_URL: bouncer.url, DATABASE_DIRECT_URL: db.url, ...DRAIN };
-        instances = await Promise.all(['a', 'b', 'c'].map((n) => startInstance(n, env)));
+        instances = await Promise.all(['a', 'b', 'c'].map((n) => startInstance(n, env, MONITORED)));
         expect(instances.flatMap((i) => i.proc.lines.filter(byMsg('applied database migrations')))).toHaveLength(1);
-        proxy = await startHaproxy(instances.map((i) => ({ name: i.name, port: i.port })));
+        proxy = await startHaproxy(instances.map(backendOf));
 
         const propagationMs = await changesPropagate(instances[2], instances.slice(0, 2));
         const load = mixedLoad(proxy.port, 4, 'pgb');

@@ -40,6 +40,8 @@ export function describeWith(tools: string[], name: string, fn: () => void): voi
 export interface Instance {
   name: string;
   port: number;
+  /** MONITORING_PORT, when started with `monitoring` (the balancer checks readiness there). */
+  monitoringPort?: number;
   env: Record<string, string>;
   proc: RunningProcess;
   /** Starts the process again with the same settings (after it stopped). */
@@ -55,9 +57,18 @@ const listeningLine = (port: number, workers: number) => (l: LogLine) =>
     ? `listening on http://127.0.0.1:${port}`
     : `listening on http://127.0.0.1:${port} with ${workers} worker${workers === 1 ? '' : 's'}`);
 
-/** One service instance (`node dist/main.js`, the npm start flags) on `databaseUrl`, listening when resolved. */
-export async function startInstance(name: string, env: Record<string, string>): Promise<Instance> {
+/**
+ * One service instance (`node dist/main.js`, the npm start flags) on `databaseUrl`, listening when
+ * resolved; `nodeArgs` go before the script (a test preload); `monitoring`: with a MONITORING_PORT.
+ */
+export async function startInstance(
+  name: string,
+  env: Record<string, string>,
+  opts: { nodeArgs?: string[]; monitoring?: boolean } = {},
+): Promise<Instance> {
+  const nodeArgs = opts.nodeArgs ?? [];
   const port = await freePort();
+  const monitoringPort = opts.monitoring ? await freePort() : undefined;
   const workers = Number(env.WORKERS ?? '0');
   const full = {
     PORT: String(port),
@@ -65,15 +76,17 @@ export async function startInstance(name: string, env: Record<string, string>): 
     INITIAL_ROOT_TOKEN: TOKEN,
     SECRETS_KEY,
     DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), `so-${name}-`)),
+    ...(monitoringPort ? { MONITORING_PORT: String(monitoringPort) } : {}),
     ...env,
   };
   const inst: Instance = {
     name,
     port,
+    monitoringPort,
     env: full,
-    proc: spawnNode(MAIN, full),
+    proc: spawnNode(MAIN, full, nodeArgs),
     async restart() {
-      inst.proc = spawnNode(MAIN, full);
+      inst.proc = spawnNode(MAIN, full, nodeArgs);
       await inst.proc.line(`${name} listening again`, listeningLine(port, workers), 60_000);
     },
     async stop(signal = 'SIGTERM') {
@@ -108,41 +121,43 @@ function spawnLogged(
   return { child, output: () => out };
 }
 
-/**
- * The HAProxy configuration docs/scale-out.md#rolling-restarts-and-haproxy shows: health check on /-/readiness,
- * a retry (on another server) for connection failures and empty responses, request bodies buffered so
- * that a retried POST can be replayed.
- */
-export function haproxyConfig(port: number, servers: { name: string; port: number }[], statsSocket: string): string {
-  return `global
-  stats socket ${statsSocket} mode 600 level admin
-  maxconn 2000
+/** The HAProxy example of docs/scale-out.md#rolling-restarts-and-haproxy: the file operators copy. */
+export const HAPROXY_EXAMPLE = path.join(__dirname, '../../deploy/haproxy.cfg');
 
-defaults
-  mode http
-  timeout connect 2s
-  timeout client 30s
-  timeout server 30s
-  timeout http-request 10s
-  option http-buffer-request
-  retries 3
-  retry-on conn-failure empty-response
-  option redispatch 1
-
-frontend api
-  bind 127.0.0.1:${port}
-  default_backend gitlab
-
-backend gitlab
-  balance roundrobin
-  option httpchk GET /-/readiness
-  http-check expect status 200
-  default-server inter 250ms fall 2 rise 2
-${servers.map((s) => `  server ${s.name} 127.0.0.1:${s.port} check`).join('\n')}
-`;
+export interface Backend {
+  name: string;
+  port: number;
+  /** Where its health check goes (the example's `check port`). */
+  monitoringPort?: number;
 }
 
-export async function startHaproxy(servers: { name: string; port: number }[]): Promise<Proxy> {
+/**
+ * deploy/haproxy.cfg as it is, with the test's addresses: the frontend binds 127.0.0.1:`port`, and the
+ * example's server lines are replaced by one per backend with the example's options (its monitoring
+ * port in `check port`), plus a stats socket (the test reads which servers are up).
+ */
+export function haproxyConfig(port: number, servers: Backend[], statsSocket: string): string {
+  const lines = fs.readFileSync(HAPROXY_EXAMPLE, 'utf8').split('\n');
+  const isServer = (l: string) => /^\s+server \S+ \S+:\d+/.test(l);
+  const options = lines.find(isServer)!.replace(/^\s+server \S+ \S+:\d+/, '');
+  const out: string[] = [];
+  for (const line of lines) {
+    if (isServer(line)) {
+      if (!out.some(isServer))
+        out.push(
+          ...servers.map((s) => {
+            const check = s.monitoringPort ? options.replace(/ port \d+/, ` port ${s.monitoringPort}`) : options;
+            return `  server ${s.name} 127.0.0.1:${s.port}${check}`;
+          }),
+        );
+    } else if (/^\s+bind :\d+$/.test(line)) out.push(`  bind 127.0.0.1:${port}`);
+    else out.push(line);
+    if (line === 'global') out.push(`  stats socket ${statsSocket} mode 600 level admin`);
+  }
+  return out.join('\n');
+}
+
+export async function startHaproxy(servers: Backend[]): Promise<Proxy> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'so-haproxy-'));
   const port = await freePort();
   const socket = path.join(dir, 'stats.sock');
@@ -253,6 +268,7 @@ export function client(port: number) {
     method: string,
     urlPath: string,
     body?: unknown,
+    headers: Record<string, string> = {},
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the JSON of any route
   ): Promise<{ status: number; body: any; error?: string }> =>
     new Promise((resolve) => {
@@ -267,6 +283,7 @@ export function client(port: number) {
           timeout: 15_000,
           headers: {
             'PRIVATE-TOKEN': TOKEN,
+            ...headers,
             ...(data ? { 'content-type': 'application/json', 'content-length': data.length } : {}),
           },
         },

@@ -89,6 +89,7 @@ export async function openDatabase(
   if (!url) {
     const handle = await startOrReuseEmbedded({
       dataDir: config.dataDir,
+      port: config.embeddedPgPort,
       ephemeral: opts.ephemeral,
       restartAttempts: opts.restartAttempts,
       log: { info: (m) => logger.info(m), warn: (m) => logger.warn(m), error: (m) => logger.error(m) },

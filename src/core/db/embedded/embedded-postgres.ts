@@ -51,6 +51,15 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** Whether 127.0.0.1:`port` can be bound now. */
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
 function canConnect(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ port, host: '127.0.0.1' }, () => {
@@ -84,6 +93,8 @@ export interface StartOptions {
   log: { info(msg: string): void; warn(msg: string): void; error(msg: string): void };
   /** PostgreSQL died for good (after the restart attempts): the caller exits. */
   onFatal: (message: string) => void;
+  /** EMBEDDED_PG_PORT: listen on this port (127.0.0.1); default a free port chosen now. */
+  port?: number;
   /** Faster, non-durable settings for throwaway test clusters. */
   ephemeral?: boolean;
   restartAttempts?: number;
@@ -105,6 +116,10 @@ export async function startOrReuseEmbedded(opts: StartOptions): Promise<Embedded
         `an older version of the service (pid ${running.pid}) runs the embedded PostgreSQL in ${dataDir}; stop it first`,
       );
     log.info(`reusing the embedded PostgreSQL already running on port ${running.port} (pid ${running.pid})`);
+    if (opts.port !== undefined && opts.port !== running.port)
+      log.warn(
+        `the embedded PostgreSQL runs on port ${running.port}, not EMBEDDED_PG_PORT ${opts.port}, until the service process ${running.pid} that started it restarts`,
+      );
     return {
       url: urlFor(creds.app, running.port, DATABASE_NAME),
       owned: false,
@@ -127,20 +142,25 @@ export async function startOrReuseEmbedded(opts: StartOptions): Promise<Embedded
     binaries,
     launcher,
     pgDir,
-    port: await freePort(),
+    port: opts.port ?? (await freePort()),
     flags,
     log,
     onFatal: opts.onFatal,
     restartAttempts: opts.restartAttempts,
   };
   const server = new PgServer(serverOpts);
+  // A postmaster a killed service process left on this data directory may hold the port: stopped first.
+  if (!ownerAlive) await server.stopOrphan();
+  if (opts.port !== undefined && !(await portFree(opts.port)))
+    throw new Error(
+      `EMBEDDED_PG_PORT ${opts.port} is in use on 127.0.0.1 by another program; stop it or choose another port`,
+    );
   if (!initialised) {
     log.info(`initialising embedded PostgreSQL ${binaries.version} in ${pgDir} (${launcher.describe})`);
     await runInitdb(serverOpts, creds.user, creds.password);
   } else if (launcher.owner) {
     fs.chownSync(pgDir, launcher.owner.uid, launcher.owner.gid);
   }
-  if (!ownerAlive) await server.stopOrphan();
   await server.start();
   try {
     await ensureAppRole(urlFor(creds, server.port, 'postgres'), creds.app, DATABASE_NAME);
