@@ -8,6 +8,7 @@ const { Client } = require('pg');
 const { waitReady, startService, seed, databaseUrl, stop } = require('./processes');
 const { treeMemory } = require('./rss');
 const { addLarge } = require('./large');
+const { addFarEnd } = require('./far-end');
 const { growthContext, growthScenarios, timeRoute } = require('./growth');
 
 const LARGE_DB = 'gitlab_large';
@@ -113,6 +114,7 @@ async function largeRun(opts) {
     log(`seeding ${scale} scale unit(s) into the small data set (idempotent)…`);
     seed(small.env, scale);
     const smallUrl = databaseUrl(dataDir);
+    await addFarEnd(smallUrl, log);
     await vacuumAnalyze(smallUrl);
     const largeUrl = await ensureLargeDatabase(dataDir);
     const largeDir = path.join(dataDir, 'large');
@@ -123,6 +125,7 @@ async function largeRun(opts) {
     seed(big.env, scale);
     const started = Date.now();
     const counts = await addLarge(superUrl(dataDir, LARGE_DB).url, large, log);
+    await addFarEnd(largeUrl, log);
     const loadSeconds = Math.round((Date.now() - started) / 1000);
     const sides = [
       { name: 'small', svc: small, url: smallUrl },
