@@ -10,6 +10,8 @@ const { treeMemory } = require('./rss');
 const { addLarge } = require('./large');
 const { addFarEnd } = require('./far-end');
 const { growthContext, growthScenarios, timeRoute } = require('./growth');
+const { factsLines, writeSection } = require('./results');
+const { growthLines, ms } = require('./growth-report');
 
 const LARGE_DB = 'gitlab_large';
 
@@ -94,15 +96,6 @@ async function newMemberIds(dbUrl, groupId) {
   }
 }
 
-const ms = (x) => (x < 10 ? x.toFixed(1) : Math.round(x).toLocaleString('en-US'));
-
-/** The growth target: large ≤ 2 × small (or at most 3 ms more); non-admin member lists ≤ 3 ×. */
-function verdict(key, small, large) {
-  if (key.includes('page=5000')) return 'deep offset (empty page at small)';
-  const limit = key.includes('member') && !key.startsWith('POST') ? 3 : 2;
-  return large <= small * limit || large - small <= 3 ? 'ok' : `**over ${limit}×**`;
-}
-
 async function largeRun(opts) {
   const { dataDir, scale, token, port, workers, requests, large, log } = opts;
   const only = opts.only ?? [''];
@@ -161,19 +154,13 @@ async function largeRun(opts) {
       rows.push(r);
     }
     const mem = sides.map((s) => treeMemory(s.svc.child.pid));
-    console.log(
-      `\ngrowth: small = scale ${scale}; large = the same plus ${counts.groups.toLocaleString('en-US')} groups, ${counts.projects.toLocaleString('en-US')} projects, ${counts.users.toLocaleString('en-US')} users, ${counts.jobs.toLocaleString('en-US')} jobs in all (bulk load this run: ${loadSeconds} s); one client, ${requests} sequential requests per list and side after 3 warm-ups; ${new Date().toISOString().slice(0, 16)}Z`,
-    );
-    console.log('\n| request | small p50 / p99 ms | large p50 / p99 ms | growth (large / small p50) | target |');
-    console.log('|---|---|---|---|---|');
-    for (const r of rows) {
-      console.log(
-        `| ${r.key}${r.path ? ` \`${r.path}\`` : ''} | ${ms(r.small.p50)} / ${ms(r.small.p99)} | ${ms(r.large.p50)} / ${ms(r.large.p99)} | ${(r.large.p50 / r.small.p50).toFixed(2)}× | ${verdict(r.key, r.small.p50, r.large.p50)} |`,
-      );
-    }
-    console.log(
-      `\nservice memory (MB): small ${mem[0].rssSum} RSS, large ${mem[1].rssSum} RSS (target < 250 per service)`,
-    );
+    const section = [
+      ...(await factsLines(opts.facts, largeUrl)),
+      '',
+      ...growthLines({ scale, requests, counts, loadSeconds, rows, mem }),
+    ];
+    console.log(`\n${section.join('\n')}`);
+    if (opts.results) log(`written: ${path.relative(process.cwd(), writeSection('growth', section, opts.results))}`);
   } finally {
     await stop(big && big.child);
     await stop(small.child);
