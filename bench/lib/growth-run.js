@@ -133,14 +133,14 @@ async function largeRun(opts) {
       .map((sc, i) => ({ sc, per: sides.map((s) => growthScenarios(s.ctx)[i]) }))
       .filter(({ sc }) => wanted(sc.key));
     for (const { sc, per } of lists) {
-      const r = { key: sc.key, path: sc.path.replace('/api/v4', '') };
+      const r = { key: sc.key, who: sc.who, path: sc.path.replace('/api/v4', '') };
       for (let k = 0; k < sides.length; k += 1)
         r[sides[k].name] = await timeRoute(sides[k].svc.base, per[k].path, tokenOf(sides[k], sc.who), requests);
       log(`  ${sc.key}: small p50 ${ms(r.small.p50)} ms, large p50 ${ms(r.large.p50)} ms`);
       rows.push(r);
     }
     for (const w of writeScenarios(sides[0].ctx, stamp).filter((x) => wanted(x.key))) {
-      const r = { key: w.key, path: '' };
+      const r = { key: w.key, who: w.who, path: '' };
       for (const s of sides) {
         const sw = writeScenarios(s.ctx, `${stamp}${s.name[0]}`).find((x) => x.key === w.key);
         r[s.name] = await timeRoute(
