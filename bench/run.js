@@ -14,6 +14,8 @@
 //   --profile DIR     run the service under node --cpu-prof, profiles written to DIR when it stops
 //   --workers N       the service's WORKERS (default: its own, one per core; 0 = one process without
 //                     supervisor); the floor runs as many processes (at least one), so both use the same cores
+//   --results FILE    where the run's section goes (default bench/RESULTS.md, docs/benchmarks.md#results)
+//   --no-results      the run writes no file
 // Env BENCH_DIST=DIR runs another build of the service (default dist/). Besides req/s, each round
 // records the CPU ms per request of the service and of the floor (from /proc, summed over their
 // processes): steadier than req/s on a shared machine. Memory: RSS and PSS per process (primary, workers).
@@ -26,6 +28,8 @@ const { treeMemory, sampleRss } = require('./lib/rss');
 const { scenarios } = require('./lib/scenarios');
 const { addGroups, cursorOfPage } = require('./lib/keyset');
 const { largeRun } = require('./lib/growth-run');
+const { floorTable, memoryLine, fmt } = require('./lib/floor-report');
+const { startFacts, factsLines, writeSection, resultsFile } = require('./lib/results');
 
 const argv = process.argv.slice(2);
 const has = (name) => argv.includes(`--${name}`);
@@ -52,7 +56,8 @@ const dataDir = keepDir ? path.resolve(keepDir) : fs.mkdtempSync(path.join(os.tm
 fs.mkdirSync(dataDir, { recursive: true });
 fs.chmodSync(dataDir, 0o755);
 const log = (m) => process.stderr.write(`${m}\n`);
-const fmt = (n) => Math.round(n).toLocaleString('en-US');
+const facts = startFacts(argv);
+const results = resultsFile(argv);
 
 async function measure(service, floor, sc, rss) {
   const check = await compareBodies(service.base, floor.base, sc.req, token, sc.mask);
@@ -85,36 +90,6 @@ async function measure(service, floor, sc, rss) {
   return out;
 }
 
-function printTable(results) {
-  const byKey = new Map(results.map((r) => [r.key, r]));
-  console.log(
-    '\n| scenario | service req/s | floor req/s | service / floor | service p50 / p99 ms | noise % (svc/floor) | CPU ms/req svc / floor (ratio) | bodies |',
-  );
-  console.log('|---|---|---|---|---|---|---|---|');
-  for (const r of results) {
-    const ref = r.ratioTo && byKey.get(r.ratioTo) ? byKey.get(r.ratioTo).floor : r.floor;
-    const refNote = r.ratioTo && byKey.get(r.ratioTo) ? ` (vs REST ${fmt(ref)})` : '';
-    const body = r.check.ok ? 'equal' : `**${r.check.note.split(':')[0]}**`;
-    const bad = r.bad ? ` ${r.bad} non-2xx/errors!` : '';
-    console.log(
-      `| ${r.title} | ${fmt(r.service)} | ${fmt(r.floor)} | ${(r.service / ref).toFixed(2)}${refNote} | ${r.p50} / ${r.p99} | ${r.noise} | ${r.cpuS.toFixed(2)} / ${r.cpuF.toFixed(2)} (${(r.cpuF / r.cpuS).toFixed(2)}) | ${body}${bad} |`,
-    );
-  }
-}
-
-/** `12 / 180 / 185` per process (primary first when supervised). */
-const perProcess = (m) => m.rss.join(' / ');
-
-function printMemory(rss) {
-  const start = rss[0];
-  const peak = rss.reduce((a, m) => (m.rssSum > a.rssSum ? m : a), start);
-  const last = rss[rss.length - 1];
-  const shape = start.pids.length > 1 ? `primary / ${start.pids.length - 1} workers` : 'one process';
-  console.log(
-    `\nservice memory (MB, ${shape}): RSS at start ${perProcess(start)} (sum ${start.rssSum}, PSS sum ${start.pssSum}); after each service round: max sum ${peak.rssSum} (${perProcess(peak)}), last ${perProcess(last)} (sum ${last.rssSum}, PSS sum ${last.pssSum})`,
-  );
-}
-
 async function soakRun(service, list) {
   log(`soak: ${soak} s of mixed load, RSS (all service processes) sampled every 5 s`);
   const sampler = sampleRss(service.child.pid, 5000);
@@ -130,9 +105,7 @@ async function soakRun(service, list) {
   const samples = sampler.stop().map((x) => x.mb);
   const steady = samples.slice(Math.min(2, samples.length - 1));
   const last = sampler.samples[sampler.samples.length - 1];
-  console.log(
-    `\nRSS over ${soak} s soak (MB, sum of the service's processes, every 5 s): ${samples.join(' ')}; growth after the first 10 s: ${steady[steady.length - 1] - steady[0]} MB; last per process ${last ? last.perProcess.join(' / ') : '-'}`,
-  );
+  return `Soak: RSS over ${soak} s of mixed load (MB, sum of the service's processes, every 5 s): ${samples.join(' ')}; growth after the first 10 s: ${steady[steady.length - 1] - steady[0]} MB; last per process ${last ? last.perProcess.join(' / ') : '-'}.`;
 }
 
 async function keysetCheck(service, dbUrl) {
@@ -149,9 +122,8 @@ async function keysetCheck(service, dbUrl) {
   }
   const p1 = median(a.map((x) => x.p50));
   const p5000 = median(b.map((x) => x.p50));
-  console.log(
-    `\nkeyset at ${fmt(total)} groups: page 1 ${fmt(median(a.map((x) => x.rps)))} req/s (p50 ${p1} ms), page 5,000 ${fmt(median(b.map((x) => x.rps)))} req/s (p50 ${p5000} ms); page 5,000 / page 1 latency ${(p5000 / p1).toFixed(2)}×`,
-  );
+  const ratio = p5000 / p1;
+  return `Keyset at ${fmt(total)} groups (\`GET /groups?pagination=keyset&order_by=name\`): page 1 ${fmt(median(a.map((x) => x.rps)))} req/s (p50 ${p1} ms), page 5,000 ${fmt(median(b.map((x) => x.rps)))} req/s (p50 ${p5000} ms); page 5,000 / page 1 latency ${ratio.toFixed(2)}× (target ≤ 1.5×: ${ratio <= 1.5 ? 'pass' : '**fail**'}).`;
 }
 
 /** A specific runner of the first scale unit (1,000 jobs at scale ≥ 1). */
@@ -185,6 +157,8 @@ async function main() {
         large,
         log,
         only,
+        facts,
+        results,
       });
     } finally {
       if (!keepDir) fs.rmSync(dataDir, { recursive: true, force: true });
@@ -208,21 +182,28 @@ async function main() {
     const runnerId = await scaleRunnerId(dbUrl);
     const list = scenarios({ detailId: hit.id, runnerId }).filter((s) => only.some((o) => s.key.includes(o)));
     const rss = [treeMemory(service.child.pid)];
-    const results = [];
-    for (const sc of list) results.push({ ...(await measure(service, floor, sc, rss)), ratioTo: sc.ratioTo });
-    failed = results.some((r) => !r.check.ok);
+    const measured = [];
+    for (const sc of list)
+      measured.push({ ...(await measure(service, floor, sc, rss)), ratioTo: sc.ratioTo, target: sc.target });
+    failed = measured.some((r) => !r.check.ok);
     const shape = `service WORKERS=${workers ?? `default (${os.availableParallelism()})`}, floor ${floorWorkers} process${floorWorkers > 1 ? 'es' : ''}`;
-    console.log(
-      `\nscale ${scale} (${fmt(scale * 100)} groups, ${fmt(scale * 1000)} projects), ${load.connections} connections, ${load.duration} s × ${rounds} rounds per side, medians; ${shape}; ${os.cpus().length} cores (${os.cpus()[0].model}), node ${process.version}, ${new Date().toISOString().slice(0, 16)}Z`,
-    );
-    printTable(results);
-    printMemory(rss);
+    const lines = [
+      `Scale ${scale} (${fmt(scale * 100)} groups, ${fmt(scale * 1000)} projects), ${load.connections} connections, ${load.duration} s × ${rounds} round${rounds === 1 ? '' : 's'} per side alternated, medians; ${shape}.`,
+      '',
+      ...floorTable(measured),
+      '',
+      memoryLine(rss),
+    ];
     if (failed)
-      console.log(
-        '\n!!! BODY MISMATCH: service and floor answered differently (see above); ratios of those rows mean nothing',
+      lines.push(
+        '',
+        '**Body mismatch**: service and floor answered differently; the ratios of those rows mean nothing.',
       );
-    if (soak > 0) await soakRun(service, list);
-    if (keysetTarget > 0) await keysetCheck(service, dbUrl);
+    if (soak > 0) lines.push('', await soakRun(service, list));
+    if (keysetTarget > 0) lines.push('', await keysetCheck(service, dbUrl));
+    const section = [...(await factsLines(facts, dbUrl)), '', ...lines];
+    console.log(`\n${section.join('\n')}`);
+    if (results) log(`written: ${path.relative(process.cwd(), writeSection('floor', section, results))}`);
   } finally {
     await stop(floor && floor.child);
     await stop(service.child);

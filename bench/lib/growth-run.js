@@ -8,7 +8,10 @@ const { Client } = require('pg');
 const { waitReady, startService, seed, databaseUrl, stop } = require('./processes');
 const { treeMemory } = require('./rss');
 const { addLarge } = require('./large');
+const { addFarEnd } = require('./far-end');
 const { growthContext, growthScenarios, timeRoute } = require('./growth');
+const { factsLines, writeSection } = require('./results');
+const { growthLines, ms } = require('./growth-report');
 
 const LARGE_DB = 'gitlab_large';
 
@@ -93,15 +96,6 @@ async function newMemberIds(dbUrl, groupId) {
   }
 }
 
-const ms = (x) => (x < 10 ? x.toFixed(1) : Math.round(x).toLocaleString('en-US'));
-
-/** The growth target: large ≤ 2 × small (or at most 3 ms more); non-admin member lists ≤ 3 ×. */
-function verdict(key, small, large) {
-  if (key.includes('page=5000')) return 'deep offset (empty page at small)';
-  const limit = key.includes('member') && !key.startsWith('POST') ? 3 : 2;
-  return large <= small * limit || large - small <= 3 ? 'ok' : `**over ${limit}×**`;
-}
-
 async function largeRun(opts) {
   const { dataDir, scale, token, port, workers, requests, large, log } = opts;
   const only = opts.only ?? [''];
@@ -113,6 +107,7 @@ async function largeRun(opts) {
     log(`seeding ${scale} scale unit(s) into the small data set (idempotent)…`);
     seed(small.env, scale);
     const smallUrl = databaseUrl(dataDir);
+    await addFarEnd(smallUrl, log);
     await vacuumAnalyze(smallUrl);
     const largeUrl = await ensureLargeDatabase(dataDir);
     const largeDir = path.join(dataDir, 'large');
@@ -123,6 +118,7 @@ async function largeRun(opts) {
     seed(big.env, scale);
     const started = Date.now();
     const counts = await addLarge(superUrl(dataDir, LARGE_DB).url, large, log);
+    await addFarEnd(largeUrl, log);
     const loadSeconds = Math.round((Date.now() - started) / 1000);
     const sides = [
       { name: 'small', svc: small, url: smallUrl },
@@ -137,14 +133,14 @@ async function largeRun(opts) {
       .map((sc, i) => ({ sc, per: sides.map((s) => growthScenarios(s.ctx)[i]) }))
       .filter(({ sc }) => wanted(sc.key));
     for (const { sc, per } of lists) {
-      const r = { key: sc.key, path: sc.path.replace('/api/v4', '') };
+      const r = { key: sc.key, who: sc.who, path: sc.path.replace('/api/v4', '') };
       for (let k = 0; k < sides.length; k += 1)
         r[sides[k].name] = await timeRoute(sides[k].svc.base, per[k].path, tokenOf(sides[k], sc.who), requests);
       log(`  ${sc.key}: small p50 ${ms(r.small.p50)} ms, large p50 ${ms(r.large.p50)} ms`);
       rows.push(r);
     }
     for (const w of writeScenarios(sides[0].ctx, stamp).filter((x) => wanted(x.key))) {
-      const r = { key: w.key, path: '' };
+      const r = { key: w.key, who: w.who, path: '' };
       for (const s of sides) {
         const sw = writeScenarios(s.ctx, `${stamp}${s.name[0]}`).find((x) => x.key === w.key);
         r[s.name] = await timeRoute(
@@ -158,19 +154,13 @@ async function largeRun(opts) {
       rows.push(r);
     }
     const mem = sides.map((s) => treeMemory(s.svc.child.pid));
-    console.log(
-      `\ngrowth: small = scale ${scale}; large = the same plus ${counts.groups.toLocaleString('en-US')} groups, ${counts.projects.toLocaleString('en-US')} projects, ${counts.users.toLocaleString('en-US')} users, ${counts.jobs.toLocaleString('en-US')} jobs in all (bulk load this run: ${loadSeconds} s); one client, ${requests} sequential requests per list and side after 3 warm-ups; ${new Date().toISOString().slice(0, 16)}Z`,
-    );
-    console.log('\n| request | small p50 / p99 ms | large p50 / p99 ms | growth (large / small p50) | target |');
-    console.log('|---|---|---|---|---|');
-    for (const r of rows) {
-      console.log(
-        `| ${r.key}${r.path ? ` \`${r.path}\`` : ''} | ${ms(r.small.p50)} / ${ms(r.small.p99)} | ${ms(r.large.p50)} / ${ms(r.large.p99)} | ${(r.large.p50 / r.small.p50).toFixed(2)}× | ${verdict(r.key, r.small.p50, r.large.p50)} |`,
-      );
-    }
-    console.log(
-      `\nservice memory (MB): small ${mem[0].rssSum} RSS, large ${mem[1].rssSum} RSS (target < 250 per service)`,
-    );
+    const section = [
+      ...(await factsLines(opts.facts, largeUrl)),
+      '',
+      ...growthLines({ scale, requests, counts, loadSeconds, rows, mem }),
+    ];
+    console.log(`\n${section.join('\n')}`);
+    if (opts.results) log(`written: ${path.relative(process.cwd(), writeSection('growth', section, opts.results))}`);
   } finally {
     await stop(big && big.child);
     await stop(small.child);

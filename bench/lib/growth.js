@@ -2,6 +2,7 @@
 // as anonymous, as a non-admin member of 50 groups and as an admin, measured with one client sending
 // sequential requests (p50 and p99 of N), on the small and the large data set in the same run.
 const { ensureMember } = require('./large');
+const { FAR_TERM, FAR_ATTRIBUTE } = require('./far-end');
 
 /** A token of bulk-member (an impersonation token made by the admin), and the ids the routes need. */
 async function growthContext(base, adminToken, dbUrl) {
@@ -25,6 +26,8 @@ async function growthContext(base, adminToken, dbUrl) {
 /**
  * `who`: 'anon', 'member' or 'admin'. `scale-5`, `scale-user-5` and `website` match the same rows at both
  * sizes; `project-5` (a term whose trigrams are in most rows) matches 1,000 projects of the small set and 112,000 of the large one.
+ * The far-end scenarios match the same 1,000 rows (2,000 namespaces) at both sizes, all at the far end of
+ * the list's order: the oldest projects, the last groups by name, the highest user and namespace ids (far-end.js).
  */
 function growthScenarios({ groupId, projectId, runnerId }) {
   const s = (key, who, path) => ({ key, who, path: `/api/v4${path}` });
@@ -57,6 +60,7 @@ function growthScenarios({ groupId, projectId, runnerId }) {
     s('projects search admin', 'admin', '/projects?search=project-5'),
     s('projects search anonymous', 'anon', '/projects?search=project-5'),
     s('projects search member', 'member', '/projects?search=project-5'),
+    ...farEndScenarios(s),
     s('projects keyset id admin', 'admin', '/projects?pagination=keyset&order_by=id'),
     s('projects keyset id anonymous', 'anon', '/projects?pagination=keyset&order_by=id'),
     s('project members admin', 'admin', `/projects/${projectId}/members`),
@@ -67,6 +71,25 @@ function growthScenarios({ groupId, projectId, runnerId }) {
     s('runner jobs admin', 'admin', `/runners/${runnerId}/jobs`),
     s('broadcast messages admin', 'admin', '/broadcast_messages'),
     s('pages domains admin', 'admin', '/pages/domains'),
+  ];
+}
+
+/** Selective filters whose every match lies at the far end of the list's order (docs/growth.md#far-end-matches). */
+function farEndScenarios(s) {
+  const term = `search=${FAR_TERM}`;
+  const attr = `custom_attributes[${FAR_ATTRIBUTE.key}]=${FAR_ATTRIBUTE.value}`;
+  return [
+    s('projects far-end search admin', 'admin', `/projects?${term}`),
+    s('projects far-end search anonymous', 'anon', `/projects?${term}`),
+    s('projects far-end search member', 'member', `/projects?${term}`),
+    s('projects far-end search order_by=name admin', 'admin', `/projects?${term}&order_by=name&sort=asc`),
+    s('projects far-end custom_attributes admin', 'admin', `/projects?${attr}`),
+    s('groups far-end search admin', 'admin', `/groups?${term}`),
+    s('groups far-end search anonymous', 'anon', `/groups?${term}`),
+    s('groups far-end custom_attributes admin', 'admin', `/groups?${attr}`),
+    s('namespaces far-end search admin', 'admin', `/namespaces?${term}`),
+    s('users far-end search admin', 'admin', `/users?${term}`),
+    s('users far-end custom_attributes admin', 'admin', `/users?${attr}`),
   ];
 }
 

@@ -75,6 +75,32 @@ describe('GET /projects as a signed-in user', () => {
   });
 });
 
+describe('GET /projects?search= as a signed-in user (a selective list: its matches are sorted, not walked)', () => {
+  it('gives the rows and total of the full order, by name and by creation, across pages', async () => {
+    const expected = await visibleIds(
+      t,
+      `path like 'bulk-1%' and (visibility_level >= 10 or path in ('bulk-1106','bulk-1110','bulk-1115','bulk-1120','bulk-1121','bulk-1122','bulk-1123','bulk-1124','bulk-1125','bulk-1135'))`,
+    );
+    const byName = await queryOne<{ ids: number[] }>(
+      t,
+      `select array_agg(id order by name, id) as ids from projects where id = any(?::int[])`,
+      [`{${expected.join(',')}}`],
+    );
+    const page = await api(t, user.token)
+      .get('/api/v4/projects?search=bulk-1&order_by=name&sort=asc&per_page=20&page=3')
+      .expect(200);
+    expect(page.body.map((p: { id: number }) => p.id)).toEqual(byName!.ids.map(Number).slice(40, 60));
+    expect(page.headers['x-total']).toBe(String(expected.length));
+    const newest = await api(t, user.token).get('/api/v4/projects?search=bulk-1&per_page=100&page=3').expect(200);
+    expect(newest.body.map((p: { id: number }) => p.id)).toEqual(
+      expected
+        .map(Number)
+        .sort((a, b) => a - b)
+        .slice(200, 300),
+    );
+  });
+});
+
 describe('GET /projects deep offset pages, admin', () => {
   it('page 52 of 20 by created_at desc equals rows 1,021-1,040 of the full order', async () => {
     const all = await queryOne<{ ids: number[] }>(

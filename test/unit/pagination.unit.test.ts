@@ -1,5 +1,6 @@
 import { paginationHeaders } from '../../src/core/pagination/headers';
 import { COUNT_LIMIT, makePage, normalizePage } from '../../src/core/pagination/page';
+import { matchFirstPageSql, matchFirstRows } from '../../src/core/pagination/match-first';
 
 describe('pagination', () => {
   it('normalizes page and per_page as GitLab does', () => {
@@ -107,5 +108,50 @@ describe('pagination', () => {
         .join(', ');
       expect([query, h.Link]).toEqual([query, expected]);
     }
+  });
+});
+
+describe('matchFirstPageSql', () => {
+  const q = (orderBy: string, dir: 'asc' | 'desc') => ({
+    select: 'x.*',
+    from: 'things x',
+    where: ['x.name ilike ?'],
+    params: ['%a%'],
+    orderBy,
+    dir,
+    id: 'x.id',
+    map: (r: Record<string, unknown>) => r,
+  });
+
+  it("sorts the count's matches by the list's order: each part with its direction, the last one and the id with the list's", () => {
+    const { sql, params } = matchFirstPageSql(
+      q('x.kind desc nulls last, coalesce(x.a, x.b)', 'asc'),
+      'x.name ilike ?',
+      21,
+      40,
+    );
+    expect(sql).toContain(
+      'select x.id as page_id, x.kind as page_o0, coalesce(x.a, x.b) as page_o1 from things x where x.name ilike ? limit 10001',
+    );
+    expect(sql).toContain('order by page_o0 desc nulls last, page_o1 asc, page_id asc limit 21 offset 40');
+    expect(sql).toContain('order by x.kind desc nulls last, coalesce(x.a, x.b) asc, x.id asc limit 21 offset 40');
+    // the matches' filter, then the walk's
+    expect(params).toEqual(['%a%', '%a%']);
+  });
+
+  it('orders by the id alone when the list is ordered by its id', () => {
+    const { sql } = matchFirstPageSql(q('x.id', 'desc'), 'x.name ilike ?', 21, 0);
+    expect(sql).toContain('select x.id as page_id from things x');
+    expect(sql).toContain('order by page_id desc limit 21 offset 0');
+  });
+
+  it('reads the total from the first row and drops the empty row of an empty page', () => {
+    expect(matchFirstRows([{ page_total: '7', page_rn: null, id: null }])).toEqual({ total: 7, rows: [] });
+    expect(
+      matchFirstRows([
+        { page_total: '2', page_rn: '1', id: 4 },
+        { page_total: '2', page_rn: '2', id: 3 },
+      ]),
+    ).toEqual({ total: 2, rows: [{ id: 4 }, { id: 3 }] });
   });
 });

@@ -2,6 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotAllowedError, ParamError } from '../errors/domain-errors';
 import { sqlRows, sqlRowsBatch } from '../db/sql';
 import { decodeCursor, encodeCursor, encodeOffsetCursor, type Cursor } from './cursor';
+import { boundedCount, filterOf, listCount, orderOf, orderParts, pageSql, type ListQuery } from './list-sql';
+import { matchFirstPageSql, matchFirstRows } from './match-first';
 import {
   COUNT_LIMIT,
   connectionRequest,
@@ -14,92 +16,27 @@ import {
   type Page,
 } from './page';
 
-/**
- * One list query (docs/gitlab-compatibility.md, "Pagination"): a FROM, filters, a sort column and the row mapper. The
- * builder adds the stable tie-breaker (`<alias>.id` in the same direction), and gives either an
- * offset page (one bounded count + one page query in one round trip, whatever the page size) or a
- * keyset page (no count).
- */
-export interface ListQuery<T> {
-  /** Selected columns, e.g. `p.*`. */
-  select: string;
-  /** FROM clause (table with alias, joins). */
-  from: string;
-  /** ANDed predicates with `?` placeholders, and their values in order. */
-  where: string[];
-  params: unknown[];
-  /**
-   * Sort column, e.g. `p.created_at` (NOT NULL, or filtered so). Connection arguments cut the list by
-   * keyset on (orderBy, id) when it is one column or expression; an order of several columns (`a asc, b`) is cut by
-   * position instead (docs/graphql.md#connections-relay).
-   */
-  orderBy: string;
-  dir: 'asc' | 'desc';
-  /** The unique id column ending every ORDER BY, e.g. `p.id`. */
-  id: string;
-  /**
-   * Disjoint predicates (without `?`) whose union is one of `where`'s ORs, e.g. a user's visibility:
-   * `level >= 10` and `not (level >= 10) and <membership>`. The bounded count then adds up one branch per
-   * predicate, each planned on its own index: an OR is one filter over a whole index.
-   */
-  split?: string[];
-  /** The `where` entry that `split` divides: the count's branches stand in for it instead of repeating it. */
-  splitOf?: string;
-  /**
-   * Read the page's ids first, then its rows, at every offset (not only deep ones): for filters that
-   * enumerate a set to sort (a member's 5,000 projects), the sort then carries ids, not whole rows.
-   */
-  deferRows?: boolean;
-  map: (row: Record<string, unknown>) => T;
-}
+export type { ListQuery } from './list-sql';
 
 /** page/perPage, or the connection arguments first/after/last/before (core/pagination/page.ts). */
 export type PageInput = ConnectionInput;
 
-const filterOf = (q: ListQuery<unknown>) => (q.where.length ? q.where.join(' and ') : 'true');
-const orderOf = (q: ListQuery<unknown>) =>
-  q.orderBy === q.id ? `${q.id} ${q.dir}` : `${q.orderBy} ${q.dir}, ${q.id} ${q.dir}`;
-
-/** Counts at most COUNT_LIMIT + 1 matching rows (GitLab's `total_count_with_limit`): the cost stays flat on big tables. */
-const boundedCount = (from: string, filter: string) =>
-  `select count(*) as n from (select 1 from ${from} where ${filter} limit ${COUNT_LIMIT + 1}) counted`;
-
-/** The bounded count of a list, as a UNION ALL of its `split` branches when it has them (with the params repeated per branch). */
-function listCount(q: ListQuery<unknown>, filter: string): { sql: string; params: unknown[] } {
-  if (!q.split?.length) return { sql: boundedCount(q.from, filter), params: q.params };
-  const rest = q.splitOf === undefined ? filter : filterOf({ ...q, where: q.where.filter((w) => w !== q.splitOf) });
-  const branches = q.split.map((b) => `select 1 from ${q.from} where ${rest} and (${b})`).join(' union all ');
-  return {
-    sql: `select count(*) as n from (${branches} limit ${COUNT_LIMIT + 1}) counted`,
-    params: q.split.flatMap(() => q.params),
-  };
-}
-
-/** From this offset on, a page first skips ids only, then reads its rows (below: one plain query). */
-const DEFERRED_OFFSET = 1000;
-
-/**
- * The page query. Deep pages skip the offset on ids (an index-only scan when one index holds the filter,
- * the order and the id) and read only the page's rows: PostgreSQL reads every skipped row otherwise
- * (e.g. `GET /groups?page=5000` at a million groups). Same rows, same order.
- */
-function pageSql(q: ListQuery<unknown>, filter: string, limit: number, offset: number): string {
-  const page = `select ${q.select} from ${q.from} where ${filter} order by ${orderOf(q)} limit ${limit} offset ${offset}`;
-  if (offset < DEFERRED_OFFSET && !q.deferRows) return page;
-  const ids = `select ${q.id} from ${q.from} where ${filter} order by ${orderOf(q)} limit ${limit} offset ${offset}`;
-  return `select ${q.select} from ${q.from} where ${q.id} = any(array(${ids})) order by ${orderOf(q)}`;
-}
-
 /**
  * Offset pagination: bounded count + page in SQL (one round trip, two statements), ordered by the
  * sort column then id. The page reads one row more than perPage: above COUNT_LIMIT it tells whether
- * a next page exists.
+ * a next page exists. A selective list runs both as one statement that sorts the count's matches
+ * when there are at most COUNT_LIMIT of them (match-first.ts).
  */
 export async function offsetPage<T>(em: EntityManager, q: ListQuery<T>, args: PageInput): Promise<Page<T>> {
   const conn = connectionRequest(args);
   if (conn) return connectionPage(em, q, conn);
   const req = normalizePage(args);
   const filter = filterOf(q);
+  if (q.selective) {
+    const st = matchFirstPageSql(q, filter, req.perPage + 1, req.offset);
+    const page = matchFirstRows(await sqlRows(em, st.sql, st.params));
+    return makePage(page.rows.map(q.map), page.total, req);
+  }
   const [counted, rows] = await sqlRowsBatch(em, [
     listCount(q, filter),
     { sql: pageSql(q, filter, req.perPage + 1, req.offset), params: q.params },
@@ -254,15 +191,7 @@ const CURSOR_V = 'page_cursor_v';
 const CURSOR_ID = 'page_cursor_id';
 
 /** One sort expression (`coalesce(r.contacted_at, …)` is one): no comma outside parentheses. */
-function isKeysetOrder(q: ListQuery<unknown>): boolean {
-  let depth = 0;
-  for (const ch of q.orderBy) {
-    if (ch === '(') depth += 1;
-    else if (ch === ')') depth -= 1;
-    else if (ch === ',' && depth === 0) return false;
-  }
-  return true;
-}
+const isKeysetOrder = (q: ListQuery<unknown>): boolean => orderParts(q.orderBy).length === 1;
 const flip = (dir: 'asc' | 'desc'): 'asc' | 'desc' => (dir === 'asc' ? 'desc' : 'asc');
 
 /** The bounded count of the whole filtered list, run on first use only (the `count` field), then kept. */

@@ -12,7 +12,7 @@ import type { Express } from 'express';
  * `Object.setPrototypeOf` (express 5, lib/application.js). V8 then keeps both objects, and everything
  * reachable from them (the request context, its loaders, the rows read), alive through the next
  * young-generation collection, so every request's data is promoted to the old generation and only a
- * full mark-compact frees it (what it costs: bench/RESULTS.md).
+ * full mark-compact frees it (what it costs: docs/runtime-patches.md#measured).
  *
  * With the prototypes already set, express's `Object.setPrototypeOf(req, app.request)` changes
  * nothing (the same prototype), and every express API (req.query, req.ip, res.status, ...) reads

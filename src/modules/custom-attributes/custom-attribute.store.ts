@@ -128,7 +128,8 @@ async function remove(
 
 /**
  * The `custom_attributes[key]=value` list filter (GitLab's CustomAttributesFilter): every pair must
- * match; applied for administrators only, ignored (not refused) for others. Appends to `where`/`params`.
+ * match; applied for administrators only, ignored (not refused) for others. Appends to `where`/`params`;
+ * true when it did (the list is then selective: ListQuery.selective).
  */
 export function customAttributeFilter(
   ctx: RequestCtx,
@@ -137,13 +138,14 @@ export function customAttributeFilter(
   filters: readonly CustomAttributeFilter[] | undefined,
   where: string[],
   params: unknown[],
-): void {
-  if (!filters?.length || !customAttributePolicy.canSeeCustomAttributes(ctx.user)) return;
+): boolean {
+  if (!filters?.length || !customAttributePolicy.canSeeCustomAttributes(ctx.user)) return false;
   const { table, column } = TABLES[owner];
   for (const f of filters) {
     where.push(`exists (select 1 from ${table} ca where ca.${column} = ${idSql} and ca.key = ? and ca.value = ?)`);
     params.push(f.key, f.value);
   }
+  return true;
 }
 
 export const customAttributeStore = { list, get, set, remove };

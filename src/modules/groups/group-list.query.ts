@@ -58,6 +58,7 @@ interface GroupFilter {
   params: unknown[];
   column: string;
   dir: 'asc' | 'desc';
+  selective: boolean;
 }
 
 /** WHERE and ORDER BY of a group list, shared by the single list and the batched subgroups loader. */
@@ -85,8 +86,9 @@ async function groupFilter(ctx: RequestCtx, args: GroupsArgs, scope: GroupListSc
     );
   }
   // custom_attributes filters apply for administrators only (docs/gitlab-compatibility.md, "Groups").
-  if (customAttributePolicy.canSeeCustomAttributes(ctx.user) && args.customAttributes?.length) {
-    for (const attr of args.customAttributes) {
+  const byAttributes = customAttributePolicy.canSeeCustomAttributes(ctx.user) && !!args.customAttributes?.length;
+  if (byAttributes) {
+    for (const attr of args.customAttributes ?? []) {
       where.push(
         'exists (select 1 from group_custom_attributes ca where ca.group_id = n.id and ca.key = ? and ca.value = ?)',
       );
@@ -96,7 +98,9 @@ async function groupFilter(ctx: RequestCtx, args: GroupsArgs, scope: GroupListSc
   const column = ORDER[args.orderBy ?? GroupOrderBy.NAME];
   const dir = (args.sort ?? SortDirection.ASC) === SortDirection.ASC ? 'asc' : 'desc';
   const split = ctx.user && args.allAvailable ? await groupVisibilitySplit(ctx, 'n') : undefined;
-  return { from, where, split, splitOf: visible, params, column, dir };
+  // filters whose matches may be few and anywhere along the order (docs/growth.md#far-end-matches)
+  const selective = !!args.search || !!args.owned || byAttributes;
+  return { from, where, split, splitOf: visible, params, column, dir, selective };
 }
 
 /**
@@ -110,7 +114,7 @@ function groupRow(ctx: RequestCtx, row: Record<string, unknown>): Namespace {
 }
 
 async function groupQuery(ctx: RequestCtx, args: GroupsArgs, scope: GroupListScope): Promise<ListQuery<Namespace>> {
-  const { from, where, split, splitOf, params, column, dir } = await groupFilter(ctx, args, scope);
+  const { from, where, split, splitOf, params, column, dir, selective } = await groupFilter(ctx, args, scope);
   return {
     select: 'n.*',
     from,
@@ -121,6 +125,7 @@ async function groupQuery(ctx: RequestCtx, args: GroupsArgs, scope: GroupListSco
     orderBy: `n.${column}`,
     dir,
     id: 'n.id',
+    selective,
     map: (r) => groupRow(ctx, r),
   };
 }

@@ -20,7 +20,17 @@ async function list(ctx: RequestCtx, args: NamespacesArgs): Promise<Page<Namespa
   const map = (r: Record<string, unknown>) => lightEntity(ctx.em, Namespace, r);
   return offsetPage(
     ctx.em,
-    { select: 'n.*', from: 'namespaces n', where, params, orderBy: 'n.id', dir: 'asc', id: 'n.id', map },
+    {
+      select: 'n.*',
+      from: 'namespaces n',
+      where,
+      params,
+      orderBy: 'n.id',
+      dir: 'asc',
+      id: 'n.id',
+      selective: !!args.search, // docs/growth.md#far-end-matches
+      map,
+    },
     args,
   );
 }

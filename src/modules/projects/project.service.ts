@@ -153,7 +153,7 @@ async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {
     where.push('p.forked_from_project_id = ?');
     params.push(scope.forkedFrom);
   }
-  customAttributeFilter(ctx, 'Project', 'p.id', args.customAttributes, where, params);
+  const byAttributes = customAttributeFilter(ctx, 'Project', 'p.id', args.customAttributes, where, params);
   if (args.archived !== undefined && args.archived !== null) {
     where.push('p.archived = ?');
     params.push(args.archived);
@@ -205,6 +205,9 @@ async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {
     split,
     splitOf: visible,
     deferRows: memberOnly,
+    // filters whose matches may be few and anywhere along the order (docs/growth.md#far-end-matches)
+    selective:
+      byAttributes || !!args.search || !!args.owned || !!args.starred || !!args.visibility || args.archived === true,
     map: (r) => lightEntity(ctx.em, Project, r),
   };
   if (args.pagination !== PaginationMode.KEYSET) return offsetPage(ctx.em, query, args);

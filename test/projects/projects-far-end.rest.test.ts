@@ -1,0 +1,123 @@
+import { createGroup, queryOne } from '../support/factories';
+import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
+
+/**
+ * A selective list answers in time that does not depend on where its matches lie in the order
+ * (docs/growth.md#far-end-matches). Data: a million projects `b<i>`, then 1,000 projects named
+ * `zzfar archive` (one per group, so the planner counts that name among its most common values and
+ * knows there are about a thousand) that are the oldest and the last by name, each with the custom
+ * attribute zzfar=archive. Assuming them spread along the order, the planner would walk
+ * projects_created_idx (or projects_name_idx) over the million other rows to fill a page; the plan
+ * of each request is asserted to filter out no more rows than there are matches.
+ */
+const t = useTestApp({ reset: 'once' });
+const BULK = 1_000_000;
+const FAR = 1_000;
+
+type PlanNode = Record<string, unknown> & { Plans?: PlanNode[] };
+
+/** Over a plan's nodes (all loops): rows thrown away by filters and index rechecks, and rows of `projects` read. */
+function planRows(node: PlanNode): { removed: number; read: number } {
+  const loops = Number(node['Actual Loops'] ?? 0);
+  const removed =
+    (Number(node['Rows Removed by Filter'] ?? 0) + Number(node['Rows Removed by Index Recheck'] ?? 0)) * loops;
+  const read = node['Relation Name'] === 'projects' ? Number(node['Actual Rows'] ?? 0) * loops + removed : 0;
+  return (node.Plans ?? [])
+    .map(planRows)
+    .reduce((a, b) => ({ removed: a.removed + b.removed, read: a.read + b.read }), {
+      removed,
+      read,
+    });
+}
+
+/** The request's page statement (the one ordering projects), run again under EXPLAIN ANALYZE. */
+async function pagePlanOf(
+  path: string,
+): Promise<{ body: { id: number }[]; total: string | undefined; removed: number; read: number }> {
+  const { result: res, sql } = await t.captureQueries(() => api(t, ROOT_TOKEN).get(path).expect(200));
+  const page = sql.filter((s) => /from projects p/.test(s) && /order by p\./.test(s));
+  expect(page).toHaveLength(1);
+  const rows = (await t.orm.em.getConnection().execute(`explain (analyze, format json) ${page[0]}`)) as {
+    'QUERY PLAN': { Plan: PlanNode }[];
+  }[];
+  return { body: res.body, total: res.headers['x-total'], ...planRows(rows[0]['QUERY PLAN'][0].Plan) };
+}
+
+/** The far projects' ids in an order (SQL, as the list must give them). */
+async function farIds(order: string): Promise<number[]> {
+  const row = await queryOne<{ ids: number[] }>(
+    t,
+    `select array_agg(id order by ${order}) as ids from projects where name = 'zzfar archive'`,
+  );
+  return row!.ids.map(Number);
+}
+
+beforeAll(async () => {
+  const group = await createGroup(t, { path: 'bulk', visibility: 'public' });
+  const conn = t.orm.em.getConnection();
+  await conn.execute(
+    `insert into projects (name, path, namespace_id, visibility_level, created_at, updated_at, last_activity_at)
+     select 'b' || i, 'b' || i, ?, 20, ts, ts, ts
+       from generate_series(1, ${BULK}) i, lateral (select timestamptz '2020-01-01' - i * interval '1 second' as ts) x`,
+    [group.id],
+  );
+  await conn.execute(
+    `insert into namespaces (name, path, full_path, full_name, kind, visibility_level)
+     select 'far-' || i, 'far-' || i, 'far-' || i, 'far-' || i, 'group', 20 from generate_series(1, ${FAR}) i`,
+  );
+  await conn.execute(`update namespaces set traversal_ids = array[id] where path like 'far-%'`);
+  await conn.execute(
+    `insert into projects (name, path, namespace_id, visibility_level, description, created_at, updated_at, last_activity_at)
+     select 'zzfar archive', 'zzfar-archive', n.id, 20, 'zzfar archive', ts, ts, ts
+       from namespaces n, lateral (select timestamptz '2000-01-01' - n.id * interval '1 second' as ts) x
+      where n.path like 'far-%'`,
+  );
+  await conn.execute(
+    `insert into project_custom_attributes (project_id, key, value)
+     select id, 'zzfar', 'archive' from projects where name = 'zzfar archive'`,
+  );
+  await conn.execute('analyze projects, namespaces, project_custom_attributes');
+}, 300_000);
+
+describe('GET /projects with every match at the far end of a million rows', () => {
+  // The next test file's reset would delete a million rows one by one: empty the tables at once.
+  afterAll(() => t.orm.em.getConnection().execute('truncate projects, project_custom_attributes cascade'));
+
+  it('search: the oldest matches, newest first, without walking the created_at index', async () => {
+    const { body, total, removed, read } = await pagePlanOf('/api/v4/projects?search=zzfar&per_page=20');
+    expect(body.map((p) => p.id)).toEqual((await farIds('created_at desc, id desc')).slice(0, 20));
+    expect(total).toBe(String(FAR));
+    // the matches once (count and sort), then the page by id (per_page + 1 rows: the last says a next page exists)
+    expect([removed, read]).toEqual([0, FAR + 21]);
+  });
+
+  it('search ordered by name: the last names first page, without walking the name index', async () => {
+    const { body, total, removed, read } = await pagePlanOf(
+      '/api/v4/projects?search=zzfar&order_by=name&sort=asc&per_page=20&page=3',
+    );
+    expect(body.map((p) => p.id)).toEqual((await farIds('name, id')).slice(40, 60));
+    expect(total).toBe(String(FAR));
+    expect([removed, read]).toEqual([0, FAR + 21]);
+  });
+
+  it('custom_attributes: the same rows the same way', async () => {
+    const { body, total, removed } = await pagePlanOf('/api/v4/projects?custom_attributes[zzfar]=archive&per_page=20');
+    expect(body.map((p) => p.id)).toEqual((await farIds('created_at desc, id desc')).slice(0, 20));
+    expect(total).toBe(String(FAR));
+    expect(removed).toBeLessThanOrEqual(FAR);
+  });
+
+  it('a term matching more than 10,000 projects pages along the order (no total), as an unfiltered list does', async () => {
+    const { body, total, removed, read } = await pagePlanOf('/api/v4/projects?search=b12&per_page=20');
+    const row = await queryOne<{ ids: number[] }>(
+      t,
+      `select array_agg(id order by created_at desc, id desc) as ids
+         from (select id, created_at from projects where name like '%b12%' order by created_at desc, id desc limit 20) x`,
+    );
+    expect(body.map((p) => p.id)).toEqual(row!.ids.map(Number));
+    expect(total).toBeUndefined();
+    // 11,111 matches: the count stops at 10,001 of them, and the first 20 are among the 1,210 newest rows
+    expect(removed).toBeLessThan(2_000);
+    expect(read).toBeLessThan(10_001 + 1_210 + 20 + 100);
+  });
+});
