@@ -4,7 +4,6 @@ import { keySource, runOn, SecretsKeyMismatch, verifySecretsKey } from '../core/
 import type { SecretBox } from '../core/crypto/secret-box';
 import type { Orm } from '../core/db/orm';
 import { sealedColumnsOf, type AppModule } from '../core/module/app-module';
-import { ensureRootUser } from '../modules/tokens';
 import { redactSql } from '../core/errors/redact-sql';
 
 /** A start-up error as one redacted phrase (no stack: docs/operations.md#start-up-failures). */
@@ -35,7 +34,8 @@ export function startupSteps(
       logger.info(
         'stored the secrets key check: every instance on this database must use this key (docs/scale-out.md)',
       );
-    await ensureRootUser(orm.em.fork(), config.initialRootToken, logger);
+    for (const m of modules)
+      await m.atStart?.({ em: orm.em.fork(), logger, initialRootToken: config.initialRootToken });
   };
 }
 

@@ -79,6 +79,19 @@ export interface AppModule {
    * checked at start (a wrong value stops it, exit code 2) and read with `readSetting(ctx.env, …)`.
    */
   settings?: EnvSetting<unknown>[];
+  /**
+   * Work run once when the database is ready, before the service serves (the tokens module's root user
+   * from INITIAL_ROOT_TOKEN), in registry order, by the start-up steps (ops/startup-failure.ts).
+   */
+  atStart?: (env: StartEnv) => Promise<void>;
+}
+
+/** What a module's start-up step gets: an entity manager, the logger, the start-up settings it may read. */
+export interface StartEnv {
+  em: EntityManager;
+  logger: Logger;
+  /** INITIAL_ROOT_TOKEN (docs/configuration.md). */
+  initialRootToken: string | undefined;
 }
 
 /** What a background task gets: its own entity manager (raw statements), the shared cache, secrets, a logger. */

@@ -1,8 +1,9 @@
 import DataLoader from 'dataloader';
-import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { MaxItems } from '../../core/graphql/list-bound';
+import { Reads } from '../../core/graphql/reads';
 import { defineRoutes, type ParamException, type RouteDef } from '../../rest/route';
 import {
   CUSTOM_ATTRIBUTES_MAX,
@@ -11,7 +12,11 @@ import {
   type CustomAttributeAudit,
   type CustomAttributeOwner,
 } from './custom-attribute.store';
+import { customAttributePolicy } from './custom-attribute.policy';
 import { CustomAttributeType, CustomAttributeWire, type KeyValue } from './custom-attribute.type';
+
+/** The `customAttributes` field's description, the same on User, Group and Project. */
+const FIELD_DESCRIPTION = `Administrators only; null for others. The first ${CUSTOM_ATTRIBUTES_MAX} by key.`;
 
 /** How an owner kind is named and found (404 `<Owner> Not Found` when missing or not visible). */
 export interface CustomAttributeOwnerSpec<O extends { id: number }, I extends string | number> {
@@ -22,12 +27,15 @@ export interface CustomAttributeOwnerSpec<O extends { id: number }, I extends st
   find: (ctx: RequestCtx, id: I) => Promise<O>;
   /** The owner's audit entity (writes record their events on it). */
   audit: (ctx: RequestCtx, owner: O) => CustomAttributeAudit | Promise<CustomAttributeAudit>;
+  /** The owner's GraphQL object type, which gains `customAttributes`. */
+  type: Function;
 }
 
-/** The root fields and routes of one owner kind, for its module's definition. */
+/** What an owner module adds to its definition: resolvers, routes and the field's per-request loader. */
 export interface CustomAttributeEndpoints {
-  resolver: Function;
+  resolvers: Function[];
   routes: RouteDef[];
+  loaders: (ctx: RequestCtx) => object;
 }
 
 /**
@@ -42,6 +50,21 @@ export function customAttributeEndpoints<O extends { id: number }, I extends str
 ): CustomAttributeEndpoints {
   const { owner, idArg, idType, find, audit } = spec;
   const lower = owner.charAt(0).toLowerCase() + owner.slice(1);
+  const loaderName = `${lower}CustomAttributes`;
+  const loaderOf = (ctx: RequestCtx) =>
+    (ctx.loaders as unknown as Record<string, DataLoader<number, KeyValue[]>>)[loaderName];
+
+  /** `<Owner>.customAttributes`: administrators only, batched per request. */
+  @Resolver(() => spec.type)
+  class CustomAttributesField {
+    @FieldResolver(() => [CustomAttributeType], { nullable: true, description: FIELD_DESCRIPTION })
+    @MaxItems(CUSTOM_ATTRIBUTES_MAX)
+    @Reads('id')
+    customAttributes(@Root() o: { id: number }, @Ctx() ctx: RequestCtx): Promise<KeyValue[]> | null {
+      return customAttributePolicy.canSeeCustomAttributes(ctx.user) ? loaderOf(ctx).load(o.id) : null;
+    }
+  }
+  Object.defineProperty(CustomAttributesField, 'name', { value: `${owner}CustomAttributesField` });
 
   @Resolver()
   class CustomAttributeResolver {
@@ -89,7 +112,13 @@ export function customAttributeEndpoints<O extends { id: number }, I extends str
     }
   }
   Object.defineProperty(CustomAttributeResolver, 'name', { value: `${owner}CustomAttributeResolver` });
-  return { resolver: CustomAttributeResolver, routes: routesOf(owner, idArg) };
+  return {
+    resolvers: [CustomAttributeResolver, CustomAttributesField],
+    routes: routesOf(owner, idArg),
+    loaders: (ctx) => ({
+      [loaderName]: new DataLoader<number, KeyValue[]>((ids) => customAttributesOf(ctx, owner, ids)),
+    }),
+  };
 }
 
 function routesOf(owner: CustomAttributeOwner, idArg: string): RouteDef[] {
@@ -136,11 +165,3 @@ function routesOf(owner: CustomAttributeOwner, idArg: string): RouteDef[] {
     },
   ]);
 }
-
-/** A per-request batch of one owner kind's attributes (for its `customAttributes` field). */
-export function customAttributeLoader(ctx: RequestCtx, owner: CustomAttributeOwner): DataLoader<number, KeyValue[]> {
-  return new DataLoader<number, KeyValue[]>((ids) => customAttributesOf(ctx, owner, ids));
-}
-
-/** The `customAttributes` field's description, the same on User, Group and Project. */
-export const CUSTOM_ATTRIBUTES_FIELD_DESCRIPTION = `Administrators only; null for others. The first ${CUSTOM_ATTRIBUTES_MAX} by key.`;

@@ -13,12 +13,7 @@ export const customAttributesModule = defineModule({
   migrations: [{ name: 'Migration20261203100000_custom_attributes', class: Migration20261203100000CustomAttributes }],
 });
 
-export {
-  customAttributeEndpoints,
-  customAttributeLoader,
-  CUSTOM_ATTRIBUTES_FIELD_DESCRIPTION,
-  type CustomAttributeEndpoints,
-} from './custom-attribute.endpoints';
+export { customAttributeEndpoints, type CustomAttributeEndpoints } from './custom-attribute.endpoints';
 export {
   CUSTOM_ATTRIBUTES_MAX,
   customAttributeFilter,

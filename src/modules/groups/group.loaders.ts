@@ -17,7 +17,6 @@ import {
 import { offsetPagesByKey, type ListQuery } from '../../core/pagination/list-query';
 import { perParentPages } from '../../core/pagination/per-parent-pages';
 import { projectSearch } from '../projects';
-import { CUSTOM_ATTRIBUTES_MAX, customAttributesOf, type KeyValue } from '../custom-attributes';
 
 export interface GroupStatistics {
   storageSize: number;
@@ -25,8 +24,6 @@ export interface GroupStatistics {
   lfsObjectsSize: number;
   jobArtifactsSize: number;
 }
-
-export type { KeyValue };
 
 /** Storage statistics summed over each group's projects, in SQL (spec 2.3). */
 export async function loadGroupStatistics(ctx: RequestCtx, ids: readonly number[]): Promise<GroupStatistics[]> {
@@ -132,7 +129,6 @@ export function loadGroupSharedProjects(ctx: RequestCtx, keys: readonly GroupPro
 }
 
 /** Custom attributes per group: administrators set them; reads stop at this many (by key). */
-export const GROUP_CUSTOM_ATTRIBUTES_MAX = CUSTOM_ATTRIBUTES_MAX;
 
 /**
  * `Group.subgroups(args)` for many parents: one query per distinct argument set (keyset pages, which
@@ -245,7 +241,6 @@ export function groupLoaders(ctx: RequestCtx) {
       (keys) => loadGroupSharedProjects(ctx, keys),
       { cacheKeyFn: projectsKey },
     ),
-    groupCustomAttributes: new DataLoader<number, KeyValue[]>((ids) => customAttributesOf(ctx, 'Group', ids)),
     // Nested per-group lists: core's perParentPages batches the keys per distinct argument set.
     descendantGroups: perParentPages<DescendantGroupsArgs, Namespace>((args, ids) =>
       listDescendantGroupsBatched(ctx, args, ids),

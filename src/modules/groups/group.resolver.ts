@@ -21,18 +21,12 @@ import {
   SubgroupsArgs,
   UpdateGroupInput,
 } from './group.inputs';
-import {
-  GROUP_CUSTOM_ATTRIBUTES_MAX,
-  GROUP_DETAIL_PROJECTS,
-  type GroupStatistics,
-  type KeyValue,
-} from './group.loaders';
+import { GROUP_DETAIL_PROJECTS, type GroupStatistics } from './group.loaders';
 import { groupService } from './group.service';
-import { CustomAttributeType, GroupPage, GroupStatisticsType, GroupType } from './group.type';
+import { GroupPage, GroupStatisticsType, GroupType } from './group.type';
 import type { Namespace } from '../namespaces';
 import { GroupProjectsArgs } from './group-projects.args';
 import type { Loaded } from '../../core/context/peek-loader';
-import { customAttributePolicy } from '../custom-attributes';
 import { groupPolicy } from './group.policy';
 
 @Resolver(() => GroupType)
@@ -244,14 +238,5 @@ export class GroupResolver {
     @Ctx() ctx: RequestCtx,
   ): Promise<Page<Project>> {
     return ctx.loaders.groupProjectPages.load({ parentId: g.id, args: { ...args } });
-  }
-
-  @FieldResolver(() => [CustomAttributeType], {
-    nullable: true,
-    description: `Administrators only; null for others. The first ${GROUP_CUSTOM_ATTRIBUTES_MAX} by key.`,
-  })
-  @MaxItems(GROUP_CUSTOM_ATTRIBUTES_MAX)
-  customAttributes(@Root() g: Namespace, @Ctx() ctx: RequestCtx): Promise<KeyValue[]> | null {
-    return customAttributePolicy.canSeeCustomAttributes(ctx.user) ? ctx.loaders.groupCustomAttributes.load(g.id) : null;
   }
 }

@@ -12,8 +12,6 @@ export class GroupStatisticsType {
   @Field(() => Number) jobArtifactsSize!: number;
 }
 
-export { CustomAttributeType } from '../custom-attributes';
-
 /** A view over the Namespace entity (kind = group); relations resolve through dataloaders. */
 @ObjectType('Group', { implements: Node })
 export class GroupType extends DatabaseNode {

@@ -13,9 +13,9 @@ import { Migration20261203161000ShareWithGroupLock } from './migrations/Migratio
 export const groupsModule = defineModule({
   name: 'groups',
   entities: [GroupCustomAttribute],
-  resolvers: [GroupResolver, ProjectGroupField, groupCustomAttributeEndpoints.resolver],
+  resolvers: [GroupResolver, ProjectGroupField, ...groupCustomAttributeEndpoints.resolvers],
   routes: [...groupRoutes, ...groupCustomAttributeRoutes],
-  loaders: groupLoaders,
+  loaders: (ctx) => ({ ...groupLoaders(ctx), ...groupCustomAttributeEndpoints.loaders(ctx) }),
   nodes: [nodeDef({ type: 'Group', gidClass: 'Group', load: groupService.visibleByIds })],
   migrations: [
     { name: 'Migration20261203140100_groups_growth_indexes', class: Migration20261203140100GroupsGrowthIndexes },

@@ -12,11 +12,7 @@ import { ProjectResolver } from './project.resolver';
 import { ProjectForkResolver } from './project-fork.resolver';
 import { UserProjectsResolver } from './user-projects.resolver';
 import { projectRoutes, projectCustomAttributeRoutes } from './project.rest';
-import {
-  ProjectCustomAttributesField,
-  projectCustomAttributeEndpoints,
-  projectCustomAttributeLoaders,
-} from './project-custom-attributes';
+import { projectCustomAttributeEndpoints } from './project-custom-attributes';
 import { Migration20261203140000ProjectsGrowthIndexes } from './migrations/Migration20261203140000_projects_growth_indexes';
 import { Migration20261204090000ProjectForksAndSettings } from './migrations/Migration20261204090000_project_forks_and_settings';
 import { Migration20261207090000ProjectsSearchTrgm } from './migrations/Migration20261207090000_projects_search_trgm';
@@ -33,11 +29,10 @@ export const projectsModule = defineModule({
     ProjectForkResolver,
     ProjectLinksResolver,
     UserProjectsResolver,
-    ProjectCustomAttributesField,
-    projectCustomAttributeEndpoints.resolver,
+    ...projectCustomAttributeEndpoints.resolvers,
   ],
   routes: [...projectRoutes, ...projectCustomAttributeRoutes],
-  loaders: (ctx) => ({ ...projectLoaders(ctx), ...projectCustomAttributeLoaders(ctx) }),
+  loaders: (ctx) => ({ ...projectLoaders(ctx), ...projectCustomAttributeEndpoints.loaders(ctx) }),
   nodes: [
     nodeDef({ type: 'Project', gidClass: 'Project', load: projectService.visibleByIds }),
     nodeDef({ type: 'ProjectGroupLink', gidClass: 'ProjectGroupLink', load: projectService.visibleGroupLinks }),

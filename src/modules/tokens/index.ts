@@ -7,9 +7,12 @@ import { TokenLinksResolver } from './token-links.resolver';
 import { tokenRoutes } from './token.rest';
 import { Migration20261208090000AuthCacheNotify } from './migrations/Migration20261208090000_auth_cache_notify';
 import { Migration20261209090100AuthCacheSettingsEvents } from './migrations/Migration20261209090100_auth_cache_settings_events';
+import { ensureRootUser } from './root-user';
 
 export const tokensModule = defineModule({
   name: 'tokens',
+  // The administrator from INITIAL_ROOT_TOKEN, once the database is ready (docs/configuration.md).
+  atStart: ({ em, logger, initialRootToken }) => ensureRootUser(em, initialRootToken, logger),
   nodes: [
     nodeDef({
       type: 'ImpersonationToken',
@@ -35,5 +38,4 @@ export const tokensModule = defineModule({
 
 // The door: what other modules may use (docs/architecture.md, "Modules").
 export { ANONYMOUS, authenticateToken, type AuthResult } from './authenticate';
-export { ensureRootUser } from './root-user';
 export { applySudo } from './sudo';

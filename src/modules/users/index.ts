@@ -8,11 +8,7 @@ import { userEmailRoutes } from './user-emails.rest';
 import { Identity } from './identity.entity';
 import { identityLoaders } from './identity.service';
 import { userLoaders } from './user.loaders';
-import {
-  UserCustomAttributesField,
-  userCustomAttributeEndpoints,
-  userCustomAttributeLoaders,
-} from './user-custom-attributes';
+import { userCustomAttributeEndpoints } from './user-custom-attributes';
 import { UserActivityResolver } from './user-activity.resolver';
 import { Migration20261203100100Identities } from './migrations/Migration20261203100100_identities';
 import { Migration20261203140200UsersEmailTrgm } from './migrations/Migration20261203140200_users_email_trgm';
@@ -30,15 +26,9 @@ export const usersModule = defineModule({
     nodeDef({ type: 'User', gidClass: 'User', load: (ctx, ids) => ctx.loaders.user.loadPresent(ids.map(Number)) }),
   ],
   entities: [User, Identity],
-  resolvers: [
-    UserResolver,
-    UserActivityResolver,
-    UserEmailsResolver,
-    UserCustomAttributesField,
-    userCustomAttributeEndpoints.resolver,
-  ],
+  resolvers: [UserResolver, UserActivityResolver, UserEmailsResolver, ...userCustomAttributeEndpoints.resolvers],
   routes: [...userRoutes, ...userEmailRoutes, ...userCustomAttributeRoutes],
-  loaders: (ctx) => ({ ...identityLoaders(ctx), ...userLoaders(ctx), ...userCustomAttributeLoaders(ctx) }),
+  loaders: (ctx) => ({ ...identityLoaders(ctx), ...userLoaders(ctx), ...userCustomAttributeEndpoints.loaders(ctx) }),
   migrations: [
     { name: 'Migration20261203100100_identities', class: Migration20261203100100Identities },
     { name: 'Migration20261203140200_users_email_trgm', class: Migration20261203140200UsersEmailTrgm },
