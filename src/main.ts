@@ -143,8 +143,9 @@ async function serve(config: Config, logger: Logger, worker: boolean): Promise<v
     if (drainMs > 0) {
       // Rolling restarts (docs/scale-out.md#rolling-restarts-and-haproxy): the balancer's health check sees 503
       // and stops routing here, while requests it still sends are served.
+      // Idle keep-alive connections stay open until the balancer has stopped routing here: closing one
+      // now races with a request the balancer is sending on it (docs/scale-out.md#what-the-balancer-may-retry).
       logger.info({ signal, drainMs }, 'draining: /-/readiness answers 503, requests are still served');
-      server.closeIdleConnections();
       await new Promise((resolve) => setTimeout(resolve, drainMs));
     }
     logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
