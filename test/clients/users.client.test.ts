@@ -2,6 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pythonGitlab } from '../support/python-gitlab';
 import { ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
+import { ALICE } from '../support/gpg-keys';
+import { SSH_KEYS } from '../support/ssh-keys';
 
 /** python-gitlab 3.12 drives block/unblock, identities, custom attributes and a user's projects with its own managers. */
 const t = {} as TestApp;
@@ -58,6 +60,41 @@ describePython('python-gitlab users', () => {
       project_attrs: [['env', 'prod']],
       projects: ['py/tool'],
       projects_by_manager: ['py/tool'],
+    });
+  });
+});
+
+const MODERATION = `
+import json, sys
+import gitlab
+gl = gitlab.Gitlab(sys.argv[1], private_token=sys.argv[2])
+u = gl.users.create({"email": "mod@example.com", "username": "mod", "name": "Mod", "password": "secret123", "provider": "ldapmain", "extern_uid": "uid=mod"})
+out = {"deactivate": [u.deactivate(), u.state, gl.users.get(u.id).state, u.activate(), u.state]}
+out["ban"] = [u.ban(), u.state, gl.users.get(u.id).state, u.unban(), u.state]
+try:
+    u.unban()
+    out["unban_again"] = "no error"
+except gitlab.exceptions.GitlabUnbanError as e:
+    out["unban_again"] = [e.response_code, e.error_message]
+u.identityproviders.delete("ldapmain")
+out["identities"] = gl.users.get(u.id).identities
+key = u.keys.create({"title": "laptop", "key": sys.argv[3]})
+out["key"] = u.keys.get(key.id).title
+gpg = u.gpgkeys.create({"key": sys.argv[4]})
+out["gpg"] = u.gpgkeys.get(gpg.id).id == gpg.id
+print(json.dumps(out))
+`;
+
+describePython('python-gitlab user moderation', () => {
+  it('deactivates, activates, bans and unbans; deletes an identity; reads one SSH and one GPG key', async () => {
+    const stdout = await python.run(MODERATION, [host, ROOT_TOKEN, SSH_KEYS.rsa2048.key, ALICE.key]);
+    expect(JSON.parse(stdout)).toEqual({
+      deactivate: [true, 'deactivated', 'deactivated', true, 'active'],
+      ban: [true, 'banned', 'banned', true, 'active'],
+      unban_again: [403, 'You cannot unban active users.'],
+      identities: [],
+      key: 'laptop',
+      gpg: true,
     });
   });
 });

@@ -30,6 +30,12 @@ export class ForbiddenError extends DomainError {
   constructor(readonly reason?: string) {
     super(reason ? `403 Forbidden - ${reason}` : '403 Forbidden');
   }
+  /** GitLab's `render_api_error!(message, 403)`: the message as it is, without the "403 Forbidden - " prefix. */
+  static withMessage(text: string): ForbiddenError {
+    const e = new ForbiddenError(text);
+    e.message = text;
+    return e;
+  }
 }
 
 /** The token lacks the scope an operation needs (docs/permissions.md). */

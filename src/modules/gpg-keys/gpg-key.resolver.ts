@@ -29,6 +29,16 @@ export class GpgKeyResolver {
     return service.list(ctx, args, { withKey: pageItemsSelect(info, 'key') });
   }
 
+  @Query(() => GpgKeyType, { description: "One of a user's GPG keys: public, as GitLab serves it." })
+  @Allow('anonymous', { scopes: ['read_user'] })
+  userGpgKey(
+    @Arg('userId', () => UserIdArg) userId: number,
+    @Arg('keyId', () => GpgKeyIdArg) keyId: number,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<GpgKey> {
+    return service.getForUser(ctx, userId, keyId);
+  }
+
   @Mutation(() => GpgKeyType, { description: 'Administrators only. Adds a GPG public key to a user.' })
   @Allow('user')
   createUserGpgKey(

@@ -31,6 +31,16 @@ export const gpgKeyRoutes = defineRoutes([
     tag,
   },
   {
+    // Current GitLab (13.5): any caller reads one key of a user; the list stays 10.3's (admin).
+    method: 'GET',
+    path: '/users/:id/gpg_keys/:key_id',
+    field: 'Query.userGpgKey',
+    params: { ...USER, ...KEY },
+    shape: GpgKeyWire,
+    summary: "Get one of a user's GPG keys",
+    tag,
+  },
+  {
     method: 'DELETE',
     path: '/users/:id/gpg_keys/:key_id',
     field: 'Mutation.deleteUserGpgKey',

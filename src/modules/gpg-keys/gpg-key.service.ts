@@ -168,4 +168,9 @@ const audited = (user: User, key: GpgKey): Omit<AuditEntry, 'action'> => ({
   targetDetails: key.fingerprint,
 });
 
-export const gpgKeyService = { list, get, create, remove, revoke: remove };
+/** GET /users/:id/gpg_keys/:key_id (current GitLab, 13.5): one key of a user, for any caller (public keys). */
+async function getForUser(ctx: RequestCtx, userId: number, keyId: number): Promise<GpgKey> {
+  return find(ctx, await userService.get(ctx, userId), keyId);
+}
+
+export const gpgKeyService = { list, get, getForUser, create, remove, revoke: remove };

@@ -18,6 +18,16 @@ export class SshKeyResolver {
     return service.listForUser(ctx, args.userId, args);
   }
 
+  @Query(() => SshKeyType, { description: "One of a user's SSH keys: public, as GitLab serves a user's keys." })
+  @Allow('anonymous', { scopes: ['read_user'] })
+  userSshKey(
+    @Arg('userId', () => UserIdArg) userId: number,
+    @Arg('keyId', () => KeyIdArg) keyId: number,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<SshKey> {
+    return service.getForUser(ctx, userId, keyId);
+  }
+
   @Query(() => SshKeyPage, { description: "The authenticated user's SSH keys by id." })
   @Allow('user', { scopes: ['read_user'] })
   currentUserSshKeys(@Args() args: PageArgs, @Ctx() ctx: RequestCtx): Promise<Page<SshKey>> {

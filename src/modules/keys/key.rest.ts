@@ -28,6 +28,16 @@ export const sshKeyRoutes = defineRoutes([
     tag,
   },
   {
+    // Current GitLab (14.9): any caller reads one key of a user; the list stays 10.3's (admin).
+    method: 'GET',
+    path: '/users/:id/keys/:key_id',
+    field: 'Query.userSshKey',
+    params: { ...USER, ...KEY },
+    shape: SshKeyWire,
+    summary: "Get one of a user's SSH keys",
+    tag,
+  },
+  {
     method: 'DELETE',
     path: '/users/:id/keys/:key_id',
     field: 'Mutation.deleteUserSshKey',

@@ -160,6 +160,10 @@ export const sshKeyService = {
   async listForUser(ctx: RequestCtx, userId: number, args: PageInput): Promise<Page<SshKey>> {
     return listOf(ctx, (await userService.get(ctx, userId)).id, args);
   },
+  /** GET /users/:id/keys/:key_id (current GitLab): a user's public key, for any caller, as GitLab serves it. */
+  async getForUser(ctx: RequestCtx, userId: number, keyId: number): Promise<SshKey> {
+    return findOwned(ctx, await userService.get(ctx, userId), keyId);
+  },
   /** GET /user/keys. */
   listOwn: (ctx: RequestCtx, args: PageInput) => listOf(ctx, requireUser(ctx).id, args),
   /** GET /user/keys/:key_id: another user's key is `404 Key Not Found` as a missing one. */

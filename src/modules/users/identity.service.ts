@@ -2,8 +2,9 @@ import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { sqlRows } from '../../core/db/sql';
-import type { AuditEntry } from '../../core/events/audit';
-import { ParamError, ValidationError } from '../../core/errors/domain-errors';
+import { recordAudit, type AuditEntry } from '../../core/events/audit';
+import { claimForDelete } from '../../core/db/delete-claim';
+import { NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
 import { intArray } from '../access';
 import { longerThan } from '../../core/validation/char-length';
 import { ruleProblems } from '../../rest/param-rules';
@@ -106,4 +107,39 @@ export async function saveIdentity(
       ? { ...target, action: { change: 'extern_uid', from: old.extern_uid, to: externUid } }
       : { ...target, action: { add: 'identity' } },
   ];
+}
+
+/**
+ * DELETE /users/:id/identities/:provider (current GitLab, admin): removes the user's identity at that
+ * provider (`404 Identity Not Found` without one), with GitLab's conditional delete and an audit event.
+ */
+export async function removeIdentity(
+  ctx: RequestCtx,
+  userId: number,
+  provider: string,
+  audit: Omit<AuditEntry, 'action' | 'targetType' | 'targetId' | 'targetDetails'>,
+): Promise<boolean> {
+  await ctx.em.transactional(async (em) => {
+    await claimForDelete(ctx, em, {
+      table: 'identities',
+      where: 'user_id = ? and provider = ?',
+      params: [userId, provider],
+      missing: () => new NotFoundError('Identity'),
+    });
+    const [row] = await sqlRows<{ id: number }>(
+      em,
+      'delete from identities where user_id = ? and provider = ? returning id',
+      [userId, provider],
+    );
+    await recordAudit(ctx, em, [
+      {
+        ...audit,
+        targetType: 'Identity',
+        targetId: Number(row.id),
+        targetDetails: provider,
+        action: { remove: 'identity' },
+      },
+    ]);
+  });
+  return true;
 }

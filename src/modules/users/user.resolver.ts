@@ -7,6 +7,7 @@ import type { Page } from '../../core/pagination/page';
 import { User } from './user.entity';
 import { CreateUserInput, UpdateUserInput, UsersArgs } from './user.inputs';
 import { userService } from './user.service';
+import { userState } from './user-state';
 import { userWebUrl } from './user-web-url';
 import { avatarUrl } from '../avatars';
 import { IdentityType, UserPage, UserType } from './user.type';
@@ -70,7 +71,7 @@ export class UserResolver {
   @Allow('admin')
   @PayloadMutation({ field: 'changed' })
   blockUser(@Arg('id', () => UserIdArg) id: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
-    return userService.block(ctx, id);
+    return userState.block(ctx, id) as Promise<boolean>;
   }
 
   @Mutation(() => Boolean, {
@@ -79,7 +80,52 @@ export class UserResolver {
   @Allow('admin')
   @PayloadMutation({ field: 'changed' })
   unblockUser(@Arg('id', () => UserIdArg) id: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
-    return userService.unblock(ctx, id);
+    return userState.unblock(ctx, id) as Promise<boolean>;
+  }
+
+  @Mutation(() => Boolean, { description: "Administrators only. Removes the user's identity at an external provider." })
+  @Allow('admin')
+  deleteUserIdentity(
+    @Arg('id', () => UserIdArg) id: number,
+    @Arg('provider', () => String) provider: string,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<boolean> {
+    return userService.deleteIdentity(ctx, id, provider);
+  }
+
+  @Mutation(() => Boolean, {
+    nullable: true,
+    description:
+      'Administrators only. True when the user is deactivated now; null when the user already was. Only a user without activity for 90 days can be deactivated.',
+  })
+  @Allow('admin')
+  @PayloadMutation({ field: 'changed' })
+  deactivateUser(@Arg('id', () => UserIdArg) id: number, @Ctx() ctx: RequestCtx): Promise<boolean | null> {
+    return userState.deactivate(ctx, id);
+  }
+
+  @Mutation(() => Boolean, {
+    description:
+      'Administrators only. True when a deactivated user is active now; false when the user already was active.',
+  })
+  @Allow('admin')
+  @PayloadMutation({ field: 'changed' })
+  activateUser(@Arg('id', () => UserIdArg) id: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+    return userState.activate(ctx, id) as Promise<boolean>;
+  }
+
+  @Mutation(() => Boolean, { description: 'Administrators only. Bans an active user: true.' })
+  @Allow('admin')
+  @PayloadMutation({ field: 'changed' })
+  banUser(@Arg('id', () => UserIdArg) id: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+    return userState.ban(ctx, id) as Promise<boolean>;
+  }
+
+  @Mutation(() => Boolean, { description: 'Administrators only. Unbans a banned user: true.' })
+  @Allow('admin')
+  @PayloadMutation({ field: 'changed' })
+  unbanUser(@Arg('id', () => UserIdArg) id: number, @Ctx() ctx: RequestCtx): Promise<boolean> {
+    return userState.unban(ctx, id) as Promise<boolean>;
   }
 
   @FieldResolver(() => String)

@@ -107,6 +107,24 @@ export const userRoutes = defineRoutes([
     tag,
   },
   {
+    method: 'DELETE',
+    path: '/users/:id/identities/:provider',
+    field: 'Mutation.deleteUserIdentity',
+    params: USER_ID,
+    summary: "Delete a user's identity at a provider (admin)",
+    tag,
+  },
+  // Current GitLab's user moderation API (docs/client-routes.md): 201 with `true`, or GitLab's 403 message.
+  ...(['deactivate', 'activate', 'ban', 'unban'] as const).map((verb) => ({
+    method: 'POST' as const,
+    path: `/users/:id/${verb}`,
+    field: `Mutation.${verb}User`,
+    params: USER_ID,
+    scalar: 'boolean' as const,
+    summary: `${verb[0].toUpperCase()}${verb.slice(1)} a user (admin)`,
+    tag,
+  })),
+  {
     method: 'GET',
     path: '/user/activities',
     field: 'Query.userActivities',

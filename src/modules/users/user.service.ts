@@ -36,7 +36,7 @@ import { avatarProblems, saveAvatar } from '../avatars';
 import { patchEntity, type PatchMapping } from '../../core/patch/patch-entity';
 import { UserAttributesInput, type CreateUserInput, type UpdateUserInput, type UsersArgs } from './user.inputs';
 import { customAttributeFilter } from '../custom-attributes';
-import { checkIdentity, saveIdentity } from './identity.service';
+import { checkIdentity, removeIdentity, saveIdentity } from './identity.service';
 import { longerThan, shorterThan } from '../../core/validation/char-length';
 import { projectsInNamespacesEvents, userSshKeyEvents } from '../../core/events/system-event-catalogue';
 import { userEvent } from './user.events';
@@ -227,7 +227,7 @@ const userEntity = (u: User): Pick<AuditEntry, 'entityType' | 'entityId' | 'enti
   entityId: u.id,
   entityPath: u.username,
 });
-const userAudit = (u: User): Omit<AuditEntry, 'action'> => ({
+export const userAudit = (u: User): Omit<AuditEntry, 'action'> => ({
   ...userEntity(u),
   targetType: 'User',
   targetId: u.id,
@@ -370,30 +370,6 @@ async function remove(ctx: RequestCtx, id: number, hardDelete = false): Promise<
   return true;
 }
 
-/**
- * POST /users/:id/block and /unblock (GitLab 10.3: `user.block` / `user.activate`, the state machine's
- * answer): true when the user changed state, false when the transition does not apply (blocking a
- * blocked user, unblocking an active one). A blocked user's tokens stop authenticating at once.
- */
-async function setBlocked(ctx: RequestCtx, id: number, blocked: boolean): Promise<boolean> {
-  const user = await get(ctx, id);
-  const [from, to] = blocked ? ['active', 'blocked'] : ['blocked', 'active'];
-  const changed = await ctx.em.transactional(async (em) => {
-    const rows = await sqlRows(
-      em,
-      'update users set state = ?, updated_at = ? where id = ? and state = ? returning id',
-      [to, ctx.clock.now(), user.id, from],
-    );
-    if (rows.length === 0) return false;
-    await recordAudit(ctx, em, [
-      { ...userAudit(user), action: { customMessage: blocked ? 'Blocked user' : 'Unblocked user' } },
-    ]);
-    return true;
-  });
-  forgetCredentials(ctx.cache, user.id);
-  return changed;
-}
-
 /** GitLab's `find_user`: all digits is an id, anything else a username (404 User Not Found). */
 async function findByIdOrUsername(ctx: RequestCtx, ref: string): Promise<User> {
   const byId = /^\d+$/.test(ref);
@@ -417,7 +393,14 @@ async function idByUsername(ctx: RequestCtx, username: string): Promise<number |
   return row ? Number(row.id) : null;
 }
 
+/** DELETE /users/:id/identities/:provider (admin). */
+async function deleteIdentity(ctx: RequestCtx, id: number, provider: string): Promise<boolean> {
+  const user = await get(ctx, id);
+  return removeIdentity(ctx, user.id, provider, userEntity(user));
+}
+
 export const userService = {
+  deleteIdentity,
   get,
   findByIdOrUsername,
   idByUsername,
@@ -425,6 +408,4 @@ export const userService = {
   create,
   update,
   remove,
-  block: (ctx: RequestCtx, id: number) => setBlocked(ctx, id, true),
-  unblock: (ctx: RequestCtx, id: number) => setBlocked(ctx, id, false),
 };

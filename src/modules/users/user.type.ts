@@ -8,7 +8,7 @@ import { PageType } from '../../core/pagination/page';
 export class UserType extends DatabaseNode {
   @Field(() => String) username!: string;
   @Field(() => String) name!: string;
-  @Field(() => String, { description: 'active or blocked' }) state!: string;
+  @Field(() => String, { description: 'active, blocked, banned or deactivated' }) state!: string;
   @Field(() => Date) createdAt!: Date;
   @Field(() => String) bio!: string;
   @Field(() => String) location!: string;
