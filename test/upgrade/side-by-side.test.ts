@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import { Client } from 'pg';
 import { buildDist, freshDatabase, getOnce } from '../reliability/service-process';
 import { client, startInstance, type Instance } from '../scale-out/topology';
 import { buildRelease, currentVersion, previousRelease, ROOT, type Release } from './previous-release';
@@ -103,6 +104,11 @@ describe(`the previous release and this one on one database`, () => {
   it('N-1 joins a database N migrated, both serve under load; N stops and N-1 serves on (rollback)', async () => {
     const url = await database('upgrade_n_first');
     const current = await start('current', url);
+    // A migration of a later release that N-1 does not know: it starts all the same (and runs no `down`).
+    const pg = new Client({ connectionString: url });
+    await pg.connect();
+    await pg.query(`insert into mikro_orm_migrations (name) values ('Migration29991231000000_later_release')`);
+    await pg.end();
     const prior = await start('previous', url);
     expect(prior.proc.lines.filter((l) => l.level >= 50)).toEqual([]);
     // N-1 says which release it is (0.1.0 had no /version yet: 404).
