@@ -42,15 +42,20 @@ export function previousRelease(): Release {
   );
   if (!previous)
     throw new Error(`CHANGELOG.md names no released version other than ${current} with a "Commit: <sha>" line`);
+  return requireCommit(previous);
+}
+
+/** The release, once its commit is known to be in this clone; else an error saying how to fetch it. */
+export function requireCommit(release: Release): Release {
   try {
-    git(['cat-file', '-e', `${previous.commit}^{commit}`]);
+    git(['cat-file', '-e', `${release.commit}^{commit}`]);
   } catch {
     throw new Error(
-      `the previous release ${previous.version} (commit ${previous.commit}, CHANGELOG.md) is not in this clone: ` +
-        `fetch it (git fetch --unshallow, or git fetch origin ${previous.commit}); the upgrade tests need it`,
+      `the previous release ${release.version} (commit ${release.commit}, CHANGELOG.md) is not in this clone: ` +
+        `fetch it (git fetch --unshallow, or git fetch origin ${release.commit}); the upgrade tests need it`,
     );
   }
-  return previous;
+  return release;
 }
 
 /** Names of the migrations a commit ships (`Migration<stamp>_<what>`), from its tree. */
