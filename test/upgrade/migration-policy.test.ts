@@ -2,7 +2,7 @@ import type { ContractStep } from '../../src/core/db/contract-step';
 import { MIGRATIONS } from '../../src/core/db/migrations';
 import { ormModelOf } from '../../src/core/module/app-module';
 import { MODULES } from '../../src/modules';
-import { migrationNamesAt, previousRelease } from './previous-release';
+import { changedSince, migrationFilesAt, migrationNamesAt, previousRelease } from './previous-release';
 import { compareVersions, contractingStatements, policyProblems, sqlOf } from './migration-statements';
 
 // Expand first, contract one release later (docs/operations.md#upgrades-and-rollbacks).
@@ -26,6 +26,11 @@ describe('migrations added since the previous release', () => {
         }),
       );
     expect(problems).toEqual([]);
+  });
+
+  it("leave the previous release's migrations as they shipped (a database that ran one never sees an edit)", () => {
+    const { commit } = previousRelease();
+    expect(changedSince(commit, migrationFilesAt(commit))).toEqual([]);
   });
 
   it('run after every migration of the previous release (name order is run order)', () => {

@@ -58,14 +58,24 @@ export function requireCommit(release: Release): Release {
   return release;
 }
 
-/** Names of the migrations a commit ships (`Migration<stamp>_<what>`), from its tree. */
+/** The migration files a commit ships (`src/.../migrations/Migration<stamp>_<what>.ts`), from its tree. */
+export function migrationFilesAt(commit: string): string[] {
+  return git(['ls-tree', '-r', '--name-only', commit, '--', 'src'])
+    .split('\n')
+    .filter((f) => /\/migrations\/Migration\d{14}_[a-z0-9_]+\.ts$/.test(f));
+}
+
+/** Names of the migrations a commit ships (`Migration<stamp>_<what>`). */
 export function migrationNamesAt(commit: string): Set<string> {
-  return new Set(
-    git(['ls-tree', '-r', '--name-only', commit, '--', 'src'])
-      .split('\n')
-      .filter((f) => /\/migrations\/Migration\d{14}_[a-z0-9_]+\.ts$/.test(f))
-      .map((f) => path.basename(f, '.ts')),
-  );
+  return new Set(migrationFilesAt(commit).map((f) => path.basename(f, '.ts')));
+}
+
+/** Which of `files` differ in this working tree from `commit` (changed, moved or deleted). */
+export function changedSince(commit: string, files: string[]): string[] {
+  if (files.length === 0) return [];
+  return git(['diff', '--name-only', commit, '--', ...files])
+    .split('\n')
+    .filter(Boolean);
 }
 
 const depsOf = (pkg: Record<string, unknown>) => JSON.stringify([pkg.dependencies, pkg.devDependencies, pkg.overrides]);
