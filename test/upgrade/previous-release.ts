@@ -113,8 +113,12 @@ export function buildRelease(release: Release): string {
       if (!fs.existsSync(path.join(work, 'dist/main.js'))) throw e;
     }
     fs.writeFileSync(path.join(work, '.built'), `${release.version} ${release.commit}\n`);
-    fs.rmSync(dir, { recursive: true, force: true });
-    fs.renameSync(work, dir);
+    if (fs.existsSync(done))
+      fs.rmSync(work, { recursive: true, force: true }); // another run finished first
+    else {
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.renameSync(work, dir);
+    }
   } catch (e) {
     fs.rmSync(work, { recursive: true, force: true });
     throw e;
