@@ -88,16 +88,27 @@ const depsOf = (pkg: Record<string, unknown>) => JSON.stringify([pkg.dependencie
 export function buildRelease(release: Release): string {
   const dir = path.join(os.tmpdir(), `gitlab-admin-release-${release.commit.slice(0, 12)}`);
   const done = path.join(dir, '.built');
-  if (fs.existsSync(done) && fs.existsSync(path.join(dir, 'dist/main.js'))) return dir;
+  const ownModules = fs.realpathSync(path.join(ROOT, 'node_modules'));
+  const ours = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
+  if (fs.existsSync(done) && fs.existsSync(path.join(dir, 'dist/main.js'))) {
+    const linked = path.join(dir, 'node_modules');
+    const theirs = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as Record<string, unknown>;
+    const isLink = fs.lstatSync(linked, { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
+    // A build cached by another checkout links that checkout's node_modules (maybe gone since): link ours.
+    if (isLink && depsOf(theirs) === depsOf(ours) && fs.readlinkSync(linked) !== ownModules) {
+      fs.rmSync(linked);
+      fs.symlinkSync(ownModules, linked);
+    }
+    if ((!isLink || depsOf(theirs) === depsOf(ours)) && fs.existsSync(path.join(linked, 'typescript'))) return dir;
+    fs.rmSync(dir, { recursive: true, force: true }); // unusable here: built again below
+  }
   const work = fs.mkdtempSync(`${dir}-building-`);
   try {
     execFileSync('sh', ['-c', `git -C "${ROOT}" archive --format=tar ${release.commit} | tar -x -C "${work}"`], {
       stdio: 'pipe',
     });
     const theirs = JSON.parse(fs.readFileSync(path.join(work, 'package.json'), 'utf8')) as Record<string, unknown>;
-    const ours = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
-    if (depsOf(theirs) === depsOf(ours))
-      fs.symlinkSync(fs.realpathSync(path.join(ROOT, 'node_modules')), path.join(work, 'node_modules'));
+    if (depsOf(theirs) === depsOf(ours)) fs.symlinkSync(ownModules, path.join(work, 'node_modules'));
     else execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: work, stdio: 'pipe' });
     // tsc writes dist/ even where the old tree does not type-check against today's node_modules.
     try {
