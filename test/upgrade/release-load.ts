@@ -71,6 +71,10 @@ async function turn(
       written.groups.push({ id: group.id, path: name, via: self.t.name });
       await call(other, 'GET', `/api/v4/groups/${group.id}`);
       await call(other, 'PUT', `/api/v4/groups/${group.id}`, { description: `changed by ${other.t.name}` });
+      // A group of its own for the delete (the kept ones receive projects meanwhile).
+      const gone = (await call(self, 'POST', '/api/v4/groups', { name: `${name}-gone`, path: `${name}-gone` })) as
+        { id: number } | undefined;
+      if (gone) await call(other, 'DELETE', `/api/v4/groups/${gone.id}`);
       return;
     }
     case 3: {
@@ -79,10 +83,11 @@ async function turn(
       const project = (await call(self, 'POST', '/api/v4/projects', { name, path: name, namespace_id: group.id })) as
         { id: number } | undefined;
       if (!project) return;
-      written.projects.push({ id: project.id, via: self.t.name });
       await call(other, 'GET', `/api/v4/projects/${project.id}`);
       await call(other, 'PUT', `/api/v4/projects/${project.id}`, { description: `changed by ${other.t.name}` });
       await call(self, 'GET', `/api/v4/groups/${group.id}/projects`);
+      // Listed once this turn is done with it: another turn may delete it from then on.
+      written.projects.push({ id: project.id, via: self.t.name });
       return;
     }
     default: {
