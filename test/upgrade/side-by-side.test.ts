@@ -35,10 +35,10 @@ async function database(prefix: string): Promise<string> {
   return db.url;
 }
 
-async function start(which: 'current' | 'previous', databaseUrl: string): Promise<Instance> {
+async function start(which: 'current' | 'previous', databaseUrl: string, workers = 0): Promise<Instance> {
   const inst = await startInstance(
     which,
-    { DATABASE_URL: databaseUrl, WORKERS: '0' },
+    { DATABASE_URL: databaseUrl, WORKERS: String(workers) },
     which === 'previous' ? { main: previousMain } : {},
   );
   started.push(inst);
@@ -84,7 +84,8 @@ async function expectReadable(on: Instance, written: LoadResult['written']): Pro
 
 describe(`the previous release and this one on one database`, () => {
   it('this release reports itself: /version, the metric and the start-up line', async () => {
-    const current = await start('current', await database('upgrade_version'));
+    // Under the supervisor: the primary's line, and the workers' metrics in one scrape.
+    const current = await start('current', await database('upgrade_version'), 1);
     const line = current.proc.lines.find((l) => String(l.msg).startsWith('listening on'))!;
     expect([line.version, line.revision]).toEqual([currentVersion(), HEAD]);
     const c = client(current.port);
@@ -96,7 +97,7 @@ describe(`the previous release and this one on one database`, () => {
     }
     const metrics = await getOnce(current.port, '/-/metrics');
     expect(metrics.body).toContain(
-      `gitlab_build_info{version="${currentVersion()}",revision="${HEAD}",gitlab_version="10.3.0+gitlab-admin.${currentVersion()}"} 1`,
+      `gitlab_build_info{version="${currentVersion()}",revision="${HEAD}",gitlab_version="10.3.0+gitlab-admin.${currentVersion()}",worker="0"} 1`,
     );
     await current.dispose();
   });
