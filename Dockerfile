@@ -1,6 +1,6 @@
 # The service as a container image: built here, started as `node dist/main.js` (no compile step at
 # start). docs/operations.md#process-managers-and-containers says how to run it and what is tested.
-#   docker build -t gitlab-admin .
+#   docker build --build-arg SOURCE_REVISION=$(git rev-parse HEAD) -t gitlab-admin .
 #   docker run -p 8080:8080 -v gitlab-admin-data:/data -e EXTERNAL_URL=http://localhost:8080 gitlab-admin
 
 FROM node:20-bookworm-slim AS build
@@ -8,8 +8,11 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+COPY scripts ./scripts
 COPY src ./src
-RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+# The commit GET /api/v4/version reports (dist/build-info.json): the context has no .git to read it from.
+ARG SOURCE_REVISION=unknown
+RUN SOURCE_REVISION=$SOURCE_REVISION npm run build && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim
 WORKDIR /app

@@ -36,3 +36,5 @@ if (built < sources) {
   );
   fs.utimesSync(marker, new Date(), new Date());
 }
+// The checkout's commit, also when only the commit changed since the last build (git commit of a built tree).
+execFileSync(process.execPath, [path.join(__dirname, 'write-build-info.js')], { stdio: 'inherit', cwd: root });

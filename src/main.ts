@@ -7,6 +7,7 @@ import { answerClientErrors } from './core/http/client-error-response';
 import { createAppServer } from './core/runtime';
 import { redactSql } from './core/errors/redact-sql';
 import { secretsFrom } from './core/crypto/secret-box';
+import { releaseLogFields } from './core/build-info';
 import { createLogger } from './core/logger';
 import { envSettingsOf, ormModelOf } from './core/module/app-module';
 import { checkEnvSettings } from './core/module/env-settings';
@@ -176,7 +177,7 @@ async function serve(config: Config, logger: Logger, worker: boolean): Promise<v
       `monitoring endpoints on http://${config.monitoringHost}:${monitor.port}`,
     );
   logger.info(
-    { host: config.host, port: config.port, ms: Date.now() - started },
+    { host: config.host, port: config.port, ms: Date.now() - started, ...releaseLogFields() },
     `listening on http://${config.host}:${config.port}`,
   );
   if (worker) announceListening();

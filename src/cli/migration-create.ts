@@ -26,7 +26,10 @@ function main(): void {
     file,
     `import { Migration } from '@mikro-orm/migrations';
 
-/** ${what.replace(/_/g, ' ')}: every index deliberate (one per list filter and ORDER BY). */
+/**
+ * ${what.replace(/_/g, ' ')}: every index deliberate (one per list filter and ORDER BY). Expand only: the
+ * previous release runs on this schema too (docs/operations.md#upgrades-and-rollbacks).
+ */
 export class ${cls} extends Migration {
   override async up(): Promise<void> {
     this.addSql(\`\`);

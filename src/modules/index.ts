@@ -14,6 +14,7 @@ import { gpgKeysModule } from './gpg-keys';
 import { groupsModule } from './groups';
 import { keysModule } from './keys';
 import { membersModule } from './members';
+import { metadataModule } from './metadata';
 import { namespacesModule } from './namespaces';
 import { pagesDomainsModule } from './pages-domains';
 import { projectsModule } from './projects';
@@ -49,4 +50,5 @@ export const MODULES: readonly AppModule[] = [
   systemHooksModule,
   keysModule,
   emailsModule,
+  metadataModule,
 ];

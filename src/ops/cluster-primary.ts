@@ -6,6 +6,7 @@ import { startOrReuseEmbedded, type EmbeddedHandle } from '../core/db/embedded/e
 import type { Orm } from '../core/db/orm';
 import { ormModelOf, type AppModule } from '../core/module/app-module';
 import { installProcessPolicy } from './process-policy';
+import { releaseLogFields } from '../core/build-info';
 import { reason, startupExitCode, startupMessage, startupSteps } from './startup-failure';
 import { openSharedListener, type SharedListener } from './shared-listener';
 import { startSupervisor, type Supervisor } from './supervisor';
@@ -140,7 +141,13 @@ export async function runPrimary(config: Config, logger: Logger, modules: readon
       `monitoring endpoints on http://${config.monitoringHost}:${monitor.port}`,
     );
   logger.info(
-    { host: config.host, port: listener.port, workers: config.workers, ms: Date.now() - started },
+    {
+      host: config.host,
+      port: listener.port,
+      workers: config.workers,
+      ms: Date.now() - started,
+      ...releaseLogFields(),
+    },
     `listening on http://${config.host}:${listener.port} with ${config.workers} worker${config.workers === 1 ? '' : 's'}`,
   );
 }

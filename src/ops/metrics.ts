@@ -4,6 +4,7 @@ import type { DbHealth } from '../core/db/db-monitor';
 import type { Orm } from '../core/db/orm';
 import { processErrorsTotal } from './process-policy';
 import { secretsUnreadableTotal } from '../core/crypto/secret-box';
+import { buildInfo } from '../core/build-info';
 
 /** Prometheus metrics: requests and latency by bounded route label and status, database up, pool gauges, DB errors. */
 export interface Metrics {
@@ -73,6 +74,14 @@ export function createMetrics(orm?: Orm, health?: DbHealth): Metrics {
   // Process-wide (installProcessPolicy counts into it); each registry of this process exports it.
   registry.registerMetric(processErrorsTotal);
   registry.registerMetric(secretsUnreadableTotal);
+  // GitLab's own services' name for it: which release serves, for dashboards of a rolling upgrade.
+  const build = buildInfo();
+  new Gauge({
+    name: 'gitlab_build_info',
+    help: 'Always 1: the release (version), its git commit (revision) and the GitLab API version it answers as',
+    labelNames: ['version', 'revision', 'gitlab_version'] as const,
+    registers: [registry],
+  }).set({ version: build.version, revision: build.revision, gitlab_version: build.gitlabVersion }, 1);
   new Gauge({
     name: 'db_up',
     help: 'Whether the database answered the last health probe (1) or not (0); the probe runs every DB_PROBE_INTERVAL_MS',

@@ -59,14 +59,16 @@ const listeningLine = (port: number, workers: number) => (l: LogLine) =>
 
 /**
  * One service instance (`node dist/main.js`, the npm start flags) on `databaseUrl`, listening when
- * resolved; `nodeArgs` go before the script (a test preload); `monitoring`: with a MONITORING_PORT.
+ * resolved; `nodeArgs` go before the script (a test preload); `monitoring`: with a MONITORING_PORT;
+ * `main`: another build's entry (the previous release, test/upgrade).
  */
 export async function startInstance(
   name: string,
   env: Record<string, string>,
-  opts: { nodeArgs?: string[]; monitoring?: boolean } = {},
+  opts: { nodeArgs?: string[]; monitoring?: boolean; main?: string } = {},
 ): Promise<Instance> {
   const nodeArgs = opts.nodeArgs ?? [];
+  const main = opts.main ?? MAIN;
   const port = await freePort();
   const monitoringPort = opts.monitoring ? await freePort() : undefined;
   const workers = Number(env.WORKERS ?? '0');
@@ -84,9 +86,9 @@ export async function startInstance(
     port,
     monitoringPort,
     env: full,
-    proc: spawnNode(MAIN, full, nodeArgs),
+    proc: spawnNode(main, full, nodeArgs),
     async restart() {
-      inst.proc = spawnNode(MAIN, full, nodeArgs);
+      inst.proc = spawnNode(main, full, nodeArgs);
       await inst.proc.line(`${name} listening again`, listeningLine(port, workers), 60_000);
     },
     async stop(signal = 'SIGTERM') {
