@@ -51,6 +51,44 @@ export class MemberResolver {
     return memberService.list(ctx, 'project', args);
   }
 
+  @Query(() => MemberPage, {
+    description:
+      "A group's members with those of its ancestor groups, one entry per user with the highest access level.",
+  })
+  @Allow('anonymous')
+  groupMembersAll(@Args() args: MembersArgs, @Ctx() ctx: RequestCtx): Promise<Page<MemberType>> {
+    return memberService.listAll(ctx, 'group', args);
+  }
+
+  @Query(() => MemberPage, {
+    description:
+      "A project's members with those of its group and the group's ancestors, one entry per user with the highest access level.",
+  })
+  @Allow('anonymous')
+  projectMembersAll(@Args() args: MembersArgs, @Ctx() ctx: RequestCtx): Promise<Page<MemberType>> {
+    return memberService.listAll(ctx, 'project', args);
+  }
+
+  @Query(() => MemberType, { description: "A user's entry in `groupMembersAll`." })
+  @Allow('anonymous')
+  groupMemberAll(
+    @Arg('groupId', () => ID) groupId: string,
+    @Arg('userId', () => Int) userId: number,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<MemberType> {
+    return memberService.getAll(ctx, 'group', groupId, userId);
+  }
+
+  @Query(() => MemberType, { description: "A user's entry in `projectMembersAll`." })
+  @Allow('anonymous')
+  projectMemberAll(
+    @Arg('projectId', () => ID) projectId: string,
+    @Arg('userId', () => Int) userId: number,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<MemberType> {
+    return memberService.getAll(ctx, 'project', projectId, userId);
+  }
+
   @Query(() => MemberType)
   @Allow('anonymous')
   groupMember(

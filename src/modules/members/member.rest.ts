@@ -23,6 +23,26 @@ function memberRoutes(kind: 'group' | 'project'): RouteDef[] {
       tag,
     },
     {
+      // Later GitLab: members of the source and of the groups above it (docs/client-routes.md).
+      method: 'GET',
+      path: `${base}/all`,
+      field: `Query.${kind}MembersAll`,
+      params: { id: { arg: 'sourceId' } },
+      paginated: true,
+      shape: MemberWire,
+      summary: `List members of a ${kind}, inherited ones included`,
+      tag,
+    },
+    {
+      method: 'GET',
+      path: `${base}/all/:user_id`,
+      field: `Query.${kind}MemberAll`,
+      params: { ...SRC, ...USER },
+      shape: MemberWire,
+      summary: `Get a member of a ${kind}, inherited ones included`,
+      tag,
+    },
+    {
       method: 'GET',
       path: `${base}/:user_id`,
       field: `Query.${kind}Member`,

@@ -441,7 +441,32 @@ async function auditEntity(
   return { entityType: src.kind === 'group' ? 'Group' : 'Project', entityId: src.id, entityPath: row?.path ?? '' };
 }
 
-export const memberService = { list, get, add, update, remove, visibleByIds };
+/** GitLab's `members/all` relations: the source's own members and those of the groups above it. */
+const ALL = new Set([MemberRelation.DIRECT, MemberRelation.INHERITED]);
+
+/**
+ * GET /groups/:id/members/all and /projects/:id/members/all (GitLab's `find_all_members_for_*`):
+ * direct and inherited members, one entry per user with the highest access level (relationsFrom).
+ */
+async function listAll(ctx: RequestCtx, kind: SourceKind, args: MembersArgs): Promise<Page<MemberType>> {
+  const src = await source(ctx, kind, args.sourceId);
+  const q = memberListQuery(ctx, kind, ALL, args.query, () => src.id);
+  return offsetPage(ctx.em, { ...q, where: [`${q.key} = ?`, ...q.where], params: [src.id, ...q.params] }, args);
+}
+
+/** GET …/members/all/:user_id: the user's entry in that list, `404 Member Not Found` without one. */
+async function getAll(ctx: RequestCtx, kind: SourceKind, idOrPath: string, userId: number): Promise<MemberType> {
+  const src = await source(ctx, kind, idOrPath);
+  const q = memberListQuery(ctx, kind, ALL, null, () => src.id);
+  const rows = await sqlRows<Row>(ctx.em, `select ${q.select} from ${q.from} where ${q.key} = ? and m.user_id = ?`, [
+    src.id,
+    userId,
+  ]);
+  if (!rows[0]) throw new NotFoundError('Member');
+  return q.map(rows[0]);
+}
+
+export const memberService = { list, listAll, get, getAll, add, update, remove, visibleByIds };
 
 /** For the access requests of the same sources (access-request.service.ts). */
 export const memberInternals = { source, auditEntity, roleName, findRow };

@@ -1,0 +1,62 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pythonGitlab } from '../support/python-gitlab';
+import { ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
+
+/** python-gitlab 3.12's `members_all` managers of groups and projects. */
+const t = {} as TestApp;
+let server: http.Server;
+let host: string;
+
+const python = pythonGitlab('members');
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => t.app(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  host = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  Object.assign(t, await setupTestApp({ externalUrl: host }));
+  await t.reset();
+}, 60000);
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  await t.close();
+});
+
+const SCRIPT = `
+import json, sys
+import gitlab
+gl = gitlab.Gitlab(sys.argv[1], private_token=sys.argv[2])
+ann = gl.users.create({"email": "ann@example.com", "username": "ann", "name": "Ann", "password": "secret123"})
+bob = gl.users.create({"email": "bob@example.com", "username": "bob", "name": "Bob", "password": "secret123"})
+top = gl.groups.create({"name": "top", "path": "top"})
+sub = gl.groups.create({"name": "sub", "path": "sub", "parent_id": top.id})
+project = gl.projects.create({"name": "tool", "namespace_id": sub.id})
+top.members.create({"user_id": ann.id, "access_level": 30})
+project.members.create({"user_id": bob.id, "access_level": 20})
+out = {
+  "group": sorted((m.username, m.access_level) for m in sub.members_all.list(get_all=True)),
+  "project": sorted((m.username, m.access_level) for m in project.members_all.list(get_all=True)),
+  "one": project.members_all.get(ann.id).access_level,
+  "direct": sorted(m.username for m in project.members.list(get_all=True)),
+}
+print(json.dumps(out))
+`;
+
+python.describe('python-gitlab members_all', () => {
+  it('lists inherited members of a subgroup and a project, and gets one', async () => {
+    const out = JSON.parse(await python.run(SCRIPT, [host, ROOT_TOKEN]));
+    expect(out).toEqual({
+      group: [
+        ['ann', 30],
+        ['root', 50],
+      ],
+      project: [
+        ['ann', 30],
+        ['bob', 20],
+        ['root', 50],
+      ],
+      one: 30,
+      direct: ['bob'],
+    });
+  });
+});
