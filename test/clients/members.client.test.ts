@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { pythonGitlab } from '../support/python-gitlab';
 import { ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
 
-/** python-gitlab 3.12's `members_all` managers of groups and projects. */
+/** python-gitlab 3.12's `members_all` managers of groups and projects, and `namespaces.exists`. */
 const t = {} as TestApp;
 let server: http.Server;
 let host: string;
@@ -38,11 +38,12 @@ out = {
   "project": sorted((m.username, m.access_level) for m in project.members_all.list(get_all=True)),
   "one": project.members_all.get(ann.id).access_level,
   "direct": sorted(m.username for m in project.members.list(get_all=True)),
+  "exists": [gl.namespaces.exists("top").suggests, gl.namespaces.exists("sub", parent_id=top.id).exists, gl.namespaces.exists("nope").exists],
 }
 print(json.dumps(out))
 `;
 
-python.describe('python-gitlab members_all', () => {
+python.describe('python-gitlab members_all and namespaces.exists', () => {
   it('lists inherited members of a subgroup and a project, and gets one', async () => {
     const out = JSON.parse(await python.run(SCRIPT, [host, ROOT_TOKEN]));
     expect(out).toEqual({
@@ -57,6 +58,7 @@ python.describe('python-gitlab members_all', () => {
       ],
       one: 30,
       direct: ['bob'],
+      exists: [['top1'], true, false],
     });
   });
 });

@@ -1,4 +1,4 @@
-import { int, shape, str } from '../../core/wire/wire';
+import { bool, int, shape, str, strList } from '../../core/wire/wire';
 
 /** GitLab's namespace entity (docs/gitlab-compatibility.md, "Namespaces"). */
 export const NamespaceWire = shape('Namespace', {
@@ -11,3 +11,6 @@ export const NamespaceWire = shape('Namespace', {
   // Later GitLab: groups the caller administers only; absent otherwise.
   members_count_with_descendants: int({ omitIfNull: true }),
 });
+
+/** GET /namespaces/:namespace/exists (later GitLab's `present :exists` and `present :suggests`). */
+export const NamespaceExistsWire = shape('NamespaceExists', { exists: bool(), suggests: strList() });

@@ -6,7 +6,7 @@ import { policy } from '../access';
 import type { Namespace } from './namespace.entity';
 import { NamespacesArgs } from './namespace.inputs';
 import { namespaceService } from './namespace.service';
-import { NamespacePage, NamespaceType } from './namespace.type';
+import { NamespaceExistenceType, NamespacePage, NamespaceType } from './namespace.type';
 import type { Loaded } from '../../core/context/peek-loader';
 import { namespacePolicy } from './namespace.policy';
 
@@ -22,6 +22,20 @@ export class NamespaceResolver {
   @Allow('user')
   namespace(@Arg('fullPath', () => ID) fullPath: string, @Ctx() ctx: RequestCtx): Promise<Namespace> {
     return namespaceService.get(ctx, fullPath);
+  }
+
+  @Query(() => NamespaceExistenceType, {
+    description:
+      'Whether a top-level namespace (or a child of parentId) has this path, case-insensitively, with a free path to suggest.',
+  })
+  @Allow('user')
+  namespaceExists(
+    @Arg('path', () => String) path: string,
+    @Arg('parentId', () => Int, { nullable: true, description: 'Only the children of this namespace.' })
+    parentId: number | null,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<NamespaceExistenceType> {
+    return namespaceService.exists(ctx, path, parentId);
   }
 
   @FieldResolver(() => NamespaceType, {

@@ -1,5 +1,5 @@
 import { defineRoutes } from '../../rest/route';
-import { NamespaceWire } from './namespace.presenter';
+import { NamespaceExistsWire, NamespaceWire } from './namespace.presenter';
 
 const tag = 'namespaces';
 
@@ -12,6 +12,16 @@ export const namespaceRoutes = defineRoutes([
     paginated: true,
     shape: NamespaceWire,
     summary: "List the caller's namespaces",
+    tag,
+  },
+  {
+    // Later GitLab: `{ "exists": …, "suggests": […] }` (docs/client-routes.md).
+    method: 'GET',
+    path: '/namespaces/:namespace/exists',
+    field: 'Query.namespaceExists',
+    params: { namespace: { arg: 'path' } },
+    shape: NamespaceExistsWire,
+    summary: 'Whether a namespace path is taken',
     tag,
   },
   {

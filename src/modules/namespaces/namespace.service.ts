@@ -1,5 +1,5 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
-import { lightEntity, likeEscape, pgArray, sqlEntities } from '../../core/db/sql';
+import { lightEntity, likeEscape, pgArray, sqlEntities, sqlRows } from '../../core/db/sql';
 import { NotFoundError } from '../../core/errors/domain-errors';
 import { offsetPage } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
@@ -66,4 +66,37 @@ async function visibleUserNamespaces(ctx: RequestCtx, ids: readonly (number | st
  */
 export const NAMESPACE_GID_CLASSES = ['Group', 'Namespaces::UserNamespace'] as const;
 
-export const namespaceService = { list, get, visibleUserNamespaces };
+/** How many numbered variants `exists` tries for a suggestion (GitLab's Uniquify counts on without bound). */
+const SUGGESTION_PROBES = 1000;
+
+/**
+ * GET /namespaces/:namespace/exists (later GitLab): whether a namespace has this path among the
+ * top-level namespaces (users' and groups') or the children of `parentId`, case-insensitively, and if so
+ * the path GitLab's `Namespace.clean_path` would suggest: the path with the first free counter (`my-group1`).
+ * Each probe is one lookup in the lower(full_path) unique index; an unknown parent has no children.
+ */
+async function exists(
+  ctx: RequestCtx,
+  path: string,
+  parentId: number | null | undefined,
+): Promise<{ exists: boolean; suggests: string[] }> {
+  let prefix = '';
+  if (parentId != null) {
+    const [parent] = await sqlRows<{ full_path: string }>(ctx.em, 'select full_path from namespaces where id = ?', [
+      parentId,
+    ]);
+    if (!parent) return { exists: false, suggests: [] };
+    prefix = `${parent.full_path}/`;
+  }
+  const [free] = await sqlRows<{ n: number }>(
+    ctx.em,
+    `select c.n from generate_series(0, ${SUGGESTION_PROBES}) c(n)
+     where not exists (select 1 from namespaces where lower(full_path) = lower(? || case when c.n = 0 then '' else c.n::text end))
+     order by c.n limit 1`,
+    [`${prefix}${path}`],
+  );
+  if (free && Number(free.n) === 0) return { exists: false, suggests: [] };
+  return { exists: true, suggests: free ? [`${path}${Number(free.n)}`] : [] };
+}
+
+export const namespaceService = { list, get, visibleUserNamespaces, exists };

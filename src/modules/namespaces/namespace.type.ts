@@ -1,3 +1,4 @@
+import { MaxItems } from '../../core/graphql/list-bound';
 import { Field, Int, ObjectType } from 'type-graphql';
 import { PageType } from '../../core/pagination/page';
 import { DatabaseNode, Node } from '../../core/graphql/node';
@@ -17,3 +18,14 @@ export class NamespaceType extends DatabaseNode {
 }
 
 export const NamespacePage = PageType(NamespaceType, 'NamespacePage');
+
+/** Whether a namespace path is taken, as GitLab's REST `GET /namespaces/:namespace/exists` answers. */
+@ObjectType('NamespaceExistence')
+export class NamespaceExistenceType {
+  @Field(() => Boolean) exists!: boolean;
+  @Field(() => [String], {
+    description: 'A free path to use instead (the path with a counter); empty when it is free.',
+  })
+  @MaxItems(1)
+  suggests!: string[];
+}
