@@ -38,6 +38,7 @@ out = {
   "project": sorted((m.username, m.access_level) for m in project.members_all.list(get_all=True)),
   "one": project.members_all.get(ann.id).access_level,
   "direct": sorted(m.username for m in project.members.list(get_all=True)),
+  "descendants": [g.full_path for g in top.descendant_groups.list(get_all=True)],
   "exists": [gl.namespaces.exists("top").suggests, gl.namespaces.exists("sub", parent_id=top.id).exists, gl.namespaces.exists("nope").exists],
 }
 print(json.dumps(out))
@@ -58,6 +59,7 @@ python.describe('python-gitlab members_all and namespaces.exists', () => {
       ],
       one: 30,
       direct: ['bob'],
+      descendants: ['top/sub'],
       exists: [['top1'], true, false],
     });
   });

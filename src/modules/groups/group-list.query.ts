@@ -30,6 +30,8 @@ import { customAttributePolicy } from '../custom-attributes';
 export interface GroupListScope {
   /** Direct children of this group only (subgroups). */
   parentId?: number;
+  /** Subgroups of this group at any depth (descendant groups; the traversal_ids GIN index). */
+  ancestorId?: number;
 }
 
 const ORDER: Record<GroupOrderBy, string> = { NAME: 'name', PATH: 'path', ID: 'id' };
@@ -74,6 +76,10 @@ async function groupFilter(ctx: RequestCtx, args: GroupsArgs, scope: GroupListSc
   if (scope.parentId !== undefined) {
     where.push('n.parent_id = ?');
     params.push(scope.parentId);
+  }
+  if (scope.ancestorId !== undefined) {
+    where.push('n.traversal_ids @> array[?]::int[] and n.id <> ?');
+    params.push(scope.ancestorId, scope.ancestorId);
   }
   if (args.skipGroups?.length) where.push(`not (n.id = any(${intArray(args.skipGroups)}))`);
   if ((args as GroupListArgs).topLevelOnly) where.push('n.parent_id is null');

@@ -60,6 +60,12 @@ export class GroupResolver {
     return groupService.subgroups(ctx, args.id, args);
   }
 
+  @Query(() => GroupPage, { description: 'Visible subgroups at any depth, filtered and ordered as groupSubgroups.' })
+  @Allow('anonymous')
+  groupDescendantGroups(@Args() args: SubgroupsArgs, @Ctx() ctx: RequestCtx): Promise<Page<Namespace>> {
+    return groupService.descendantGroups(ctx, args.id, args);
+  }
+
   @Query(() => ProjectPage, { description: 'Projects of a group and projects shared with it.' })
   @Allow('anonymous')
   async groupProjects(

@@ -39,6 +39,18 @@ export const groupRoutes = defineRoutes([
     tag,
   },
   {
+    // Later GitLab: the subgroups list at any depth (docs/client-routes.md).
+    method: 'GET',
+    path: '/groups/:id/descendant_groups',
+    field: 'Query.groupDescendantGroups',
+    params: LIST_PARAMS,
+    paginated: true,
+    shape: groupListShape,
+    shapes: [GroupWire, GroupSearchHitWire],
+    summary: 'List subgroups at any depth',
+    tag,
+  },
+  {
     method: 'GET',
     path: '/groups/:id/projects',
     field: 'Query.groupProjects',

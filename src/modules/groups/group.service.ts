@@ -80,6 +80,12 @@ async function subgroups(ctx: RequestCtx, idOrPath: string, args: GroupsArgs): P
   return listGroups(ctx, args, { parentId: parent.id });
 }
 
+/** GET /groups/:id/descendant_groups (later GitLab): the subgroups at any depth, filtered and ordered as subgroups. */
+async function descendantGroups(ctx: RequestCtx, idOrPath: string, args: GroupsArgs): Promise<Page<Namespace>> {
+  const parent = await findVisible(ctx, idOrPath);
+  return listGroups(ctx, args, { ancestorId: parent.id });
+}
+
 const levelName = (level: number) => toVisibility(level).toLowerCase();
 
 /** Input fields stored differently from how they are written. */
@@ -320,6 +326,7 @@ export const groupService = {
   findOwned,
   list,
   subgroups,
+  descendantGroups,
   create,
   update,
   remove,
