@@ -240,6 +240,48 @@ describe('GET /projects/:id/environments', () => {
   });
 });
 
+describe('GET /projects/:id/environments/:environment_id', () => {
+  it('answers one environment with the list entity to reporters and above; 404s as GitLab', async () => {
+    const w = await world();
+    const env = await createEnv(t, w.project, 'staging', 'https://staging.example.test');
+    const one = await api(t, w.token('reporter'))
+      .get(`${base(w.project)}/${env.id}`)
+      .expect(200);
+    expect(keys(one.body)).toEqual(ENV_KEYS);
+    expect(one.body).toMatchObject({ id: env.id, name: 'staging', slug: 'staging', state: 'available' });
+    expect(one.body).toEqual((await api(t, ROOT_TOKEN).get(base(w.project)).expect(200)).body[0]);
+    expect(
+      (
+        await api(t, w.token('guest'))
+          .get(`${base(w.project)}/${env.id}`)
+          .expect(403)
+      ).body,
+    ).toEqual({
+      message: '403 Forbidden',
+    });
+    expect(
+      (
+        await api(t, w.token('private non-member'))
+          .get(`${base(w.project)}/${env.id}`)
+          .expect(404)
+      ).body,
+    ).toEqual({ message: '404 Project Not Found' });
+    expect(
+      (
+        await api(t, ROOT_TOKEN)
+          .get(`${base(w.project)}/424242`)
+          .expect(404)
+      ).body,
+    ).toEqual({
+      message: '404 Not found',
+    });
+    const other = await createProject(t, { namespace: await createGroup(t) });
+    await api(t, ROOT_TOKEN)
+      .get(`${base(other)}/${env.id}`)
+      .expect(404);
+  });
+});
+
 describe('POST /projects/:id/environments', () => {
   let p: TestProject;
   beforeEach(async () => {

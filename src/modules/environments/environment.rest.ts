@@ -20,6 +20,16 @@ export const environmentRoutes = defineRoutes([
     tag,
   },
   {
+    // Later GitLab (read_environment: Reporter); the spec's environment keys (docs/client-routes.md).
+    method: 'GET',
+    path: '/projects/:id/environments/:environment_id',
+    field: 'Query.environment',
+    params: { ...PROJECT, ...ENVIRONMENT },
+    shape: EnvironmentWire,
+    summary: 'Get an environment',
+    tag,
+  },
+  {
     // Grape's order: name, external_url, slug (the order of the joined messages).
     method: 'POST',
     path: '/projects/:id/environments',

@@ -3,12 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { pythonGitlab } from '../support/python-gitlab';
 import { ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
 
-/** python-gitlab 3.12's `members_all` managers of groups and projects, and `namespaces.exists`. */
+/** python-gitlab 3.12's managers for routes GitLab added after 10.3 (docs/client-routes.md): members_all, descendant groups, namespace existence, one environment. */
 const t = {} as TestApp;
 let server: http.Server;
 let host: string;
 
-const python = pythonGitlab('members');
+const python = pythonGitlab('later-routes');
 
 beforeAll(async () => {
   server = http.createServer((req, res) => t.app(req, res));
@@ -39,13 +39,14 @@ out = {
   "one": project.members_all.get(ann.id).access_level,
   "direct": sorted(m.username for m in project.members.list(get_all=True)),
   "descendants": [g.full_path for g in top.descendant_groups.list(get_all=True)],
+  "environment": project.environments.get(project.environments.create({"name": "staging"}).id).slug,
   "exists": [gl.namespaces.exists("top").suggests, gl.namespaces.exists("sub", parent_id=top.id).exists, gl.namespaces.exists("nope").exists],
 }
 print(json.dumps(out))
 `;
 
-python.describe('python-gitlab members_all and namespaces.exists', () => {
-  it('lists inherited members of a subgroup and a project, and gets one', async () => {
+python.describe('python-gitlab on later routes', () => {
+  it('lists inherited members and descendant groups, checks a namespace path, reads one environment', async () => {
     const out = JSON.parse(await python.run(SCRIPT, [host, ROOT_TOKEN]));
     expect(out).toEqual({
       group: [
@@ -60,6 +61,7 @@ python.describe('python-gitlab members_all and namespaces.exists', () => {
       one: 30,
       direct: ['bob'],
       descendants: ['top/sub'],
+      environment: 'staging',
       exists: [['top1'], true, false],
     });
   });
