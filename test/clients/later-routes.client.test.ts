@@ -40,6 +40,11 @@ out = {
   "direct": sorted(m.username for m in project.members.list(get_all=True)),
   "descendants": [g.full_path for g in top.descendant_groups.list(get_all=True)],
   "environment": project.environments.get(project.environments.create({"name": "staging"}).id).slug,
+  "pat": [
+    (lambda pat: [pat.name, bool(pat.token), [t.name for t in gl.personal_access_tokens.list(user_id=ann.id)], gl.personal_access_tokens.delete(pat.id), [t.revoked for t in gl.personal_access_tokens.list(user_id=ann.id)]])(
+      ann.personal_access_tokens.create({"name": "bot", "scopes": ["api"]})
+    )
+  ][0],
   "exists": [gl.namespaces.exists("top").suggests, gl.namespaces.exists("sub", parent_id=top.id).exists, gl.namespaces.exists("nope").exists],
 }
 print(json.dumps(out))
@@ -62,6 +67,7 @@ python.describe('python-gitlab on later routes', () => {
       direct: ['bob'],
       descendants: ['top/sub'],
       environment: 'staging',
+      pat: ['bot', true, ['bot'], null, [true]],
       exists: [['top1'], true, false],
     });
   });

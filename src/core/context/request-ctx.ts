@@ -33,6 +33,8 @@ export interface Credential {
   scopes: readonly string[];
   /** Impersonation tokens follow the same scope rules. */
   impersonation: boolean;
+  /** The token's row id (`/personal_access_tokens/self`); absent for in-process credentials. */
+  tokenId?: number;
   /** The administrator behind a Sudo request (ctx.user is then the impersonated user). */
   sudoer?: CurrentUser;
 }

@@ -9,6 +9,7 @@ import { digestToken } from '../../core/auth/token';
 import { User } from '../users';
 import { noteActivity } from '../users';
 import { activeTokenSql } from './token-active';
+import { noteTokenUse } from './token-use';
 
 export interface AuthResult {
   user: User | null;
@@ -21,7 +22,13 @@ export interface AuthResult {
 /** No token at all: an anonymous caller (callers without a token may skip the call: nothing to look up). */
 export const ANONYMOUS: AuthResult = Object.freeze({ user: null, credential: null, tokenInvalid: false });
 
-type AuthRow = Record<string, unknown> & UniqueIpsLimit & { token_scopes: string[]; token_impersonation: boolean };
+type AuthRow = Record<string, unknown> &
+  UniqueIpsLimit & {
+    token_scopes: string[];
+    token_impersonation: boolean;
+    token_id: number;
+    token_last_used_at: Date | string | null;
+  };
 
 /** A backstop only: every write that matters invalidates at once (docs/security.md#credential-cache). */
 export const AUTH_CACHE_TTL_MS = 60_000;
@@ -44,7 +51,7 @@ async function credentialRow(
   const load = async () => {
     const [row] = await sqlRows<AuthRow>(
       em,
-      `select u.*, t.scopes as token_scopes, t.impersonation as token_impersonation, ${UNIQUE_IPS_COLUMNS}
+      `select u.*, t.id as token_id, t.last_used_at as token_last_used_at, t.scopes as token_scopes, t.impersonation as token_impersonation, ${UNIQUE_IPS_COLUMNS}
          from personal_access_tokens t join users u on u.id = t.user_id ${UNIQUE_IPS_JOIN}
         where t.token_digest = ? and ${activeTokenSql('t')} and u.state = 'active'`,
       [digest, today],
@@ -87,13 +94,16 @@ export async function authenticateToken(
   if (token === '' || token.length > 255) return { user: null, credential: null, tokenInvalid: true };
   const row = await credentialRow(em, cache, digestToken(token), now.toISOString().slice(0, 10));
   if (!row) return { user: null, credential: null, tokenInvalid: true };
-  const { token_scopes: scopes, token_impersonation: impersonation, ips_limit, ips_window } = row;
+  const { token_scopes: scopes, token_impersonation: impersonation, token_id, ips_limit, ips_window } = row;
   const refusal = await uniqueIpsRefusal(em, { ips_limit, ips_window }, Number(row.id), ip, now);
   // A read-only record of the caller (not in the identity map), mapped per request from the (shared,
   // never mutated) row: services that change a user load it through the EntityManager (mapping
   // a managed entity is most of MikroORM's per-request cost). The row mapper reads the users
   // columns only, so the token columns need no copy of the row without them.
   const user = lightEntity(em, User, row);
-  if (!refusal) noteActivity(em, user, now);
-  return { user, credential: { scopes, impersonation }, tokenInvalid: false, refusal };
+  if (!refusal) {
+    noteActivity(em, user, now);
+    noteTokenUse(em, Number(token_id), row.token_last_used_at, now);
+  }
+  return { user, credential: { scopes, impersonation, tokenId: Number(token_id) }, tokenInvalid: false, refusal };
 }

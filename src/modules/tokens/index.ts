@@ -3,6 +3,7 @@ import { policy } from '../access';
 import { defineModule } from '../../core/module/app-module';
 import { PersonalAccessToken } from './personal-access-token.entity';
 import { TokenResolver } from './token.resolver';
+import { PersonalAccessTokenResolver } from './personal-access-token.resolver';
 import { TokenLinksResolver } from './token-links.resolver';
 import { tokenRoutes } from './token.rest';
 import { Migration20261208090000AuthCacheNotify } from './migrations/Migration20261208090000_auth_cache_notify';
@@ -23,9 +24,15 @@ export const tokensModule = defineModule({
         (ctx) => policy.isAdmin(ctx.user),
       ),
     }),
+    // The same class, a personal token shown by the personal access tokens API (no node lookup).
+    nodeDef({
+      type: 'PersonalAccessToken',
+      gidClass: 'PersonalAccessToken',
+      of: (t: PersonalAccessToken) => !t.impersonation,
+    }),
   ],
   entities: [PersonalAccessToken],
-  resolvers: [TokenResolver, TokenLinksResolver],
+  resolvers: [TokenResolver, PersonalAccessTokenResolver, TokenLinksResolver],
   routes: tokenRoutes,
   migrations: [
     { name: 'Migration20261208090000_auth_cache_notify', class: Migration20261208090000AuthCacheNotify },

@@ -6,7 +6,7 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import { digestToken, generateToken } from '../../core/auth/token';
 import { recordAudit, type AuditEntry } from '../../core/events/audit';
 import type { User } from '../users';
-import { NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
+import { BadRequestError, NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
 import { offsetPage } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
 import { userService } from '../users';
@@ -49,9 +49,22 @@ async function get(ctx: RequestCtx, userId: number, id: number): Promise<Persona
   return token;
 }
 
-/** Creates a token; the plain value is returned once and only its SHA-256 digest is stored. */
+/** Creates an impersonation token; the plain value is returned once and only its SHA-256 digest is stored. */
 async function create(ctx: RequestCtx, userId: number, input: CreateImpersonationTokenInput): Promise<TokenView> {
-  const user = await userService.get(ctx, userId);
+  return issueToken(ctx, await userService.get(ctx, userId), input, { impersonation: true });
+}
+
+/**
+ * Checks and stores a new token of `user` (an impersonation or a personal access token), with its audit
+ * event; the plain value is returned once and only its SHA-256 digest is stored. `replaces`: the token a
+ * rotation revokes in the same transaction (none when it was revoked meanwhile: the rotation fails).
+ */
+export async function issueToken(
+  ctx: RequestCtx,
+  user: User,
+  input: CreateImpersonationTokenInput,
+  opts: { impersonation: boolean; replaces?: PersonalAccessToken },
+): Promise<TokenView> {
   if (!input.scopes || input.scopes.length === 0) throw ParamError.missing('scopes');
   if (input.scopes.some((s) => !(TOKEN_SCOPES as readonly string[]).includes(s))) throw ParamError.notInSet('scopes');
   if (!input.name || longerThan(input.name, 255))
@@ -62,21 +75,33 @@ async function create(ctx: RequestCtx, userId: number, input: CreateImpersonatio
   const token = Object.assign(new PersonalAccessToken(), {
     userId: user.id,
     tokenDigest: digestToken(plain),
-    impersonation: true,
+    impersonation: opts.impersonation,
     createdAt: ctx.clock.now(),
     updatedAt: ctx.clock.now(),
   });
   patchEntity(token, input, CreateImpersonationTokenInput, { scopes: (s) => ({ scopes: [...new Set(s)] }) });
+  const kind = opts.impersonation ? 'impersonation_token' : 'personal_access_token';
+  const old = opts.replaces;
   await ctx.em.transactional(async (em) => {
+    if (old) {
+      const revoked = await sqlRows(
+        em,
+        'update personal_access_tokens set revoked = true, updated_at = ? where id = ? and not revoked returning id',
+        [ctx.clock.now(), old.id],
+      );
+      if (revoked.length === 0) throw new BadRequestError('400 Bad request - token already revoked');
+      await recordAudit(ctx, em, [{ ...tokenAudit(user, old), action: { remove: kind } }]);
+    }
     em.persist(token);
     await em.flush();
-    await recordAudit(ctx, em, [{ ...tokenAudit(user, token), action: { add: 'impersonation_token' } }]);
+    await recordAudit(ctx, em, [{ ...tokenAudit(user, token), action: { add: kind } }]);
   });
+  if (old) forgetCredentials(ctx.cache, user.id);
   return Object.assign(token, { token: plain });
 }
 
 /** A token's audit events: on its user (entity User), the token as target by name, never its value. */
-const tokenAudit = (user: User, t: PersonalAccessToken): Omit<AuditEntry, 'action'> => ({
+export const tokenAudit = (user: User, t: PersonalAccessToken): Omit<AuditEntry, 'action'> => ({
   entityType: 'User',
   entityId: user.id,
   entityPath: user.username,
