@@ -710,6 +710,17 @@ CREATE TABLE user_custom_attributes (
 CREATE INDEX user_custom_attributes_kv_idx ON public.user_custom_attributes USING btree (key, value);
 CREATE UNIQUE INDEX user_custom_attributes_uniq ON public.user_custom_attributes USING btree (user_id, key);
 
+CREATE TABLE user_follow_users (
+    follower_id integer NOT NULL,
+    followee_id integer NOT NULL,
+    created_at timestamp(3) with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT user_follow_users_pkey PRIMARY KEY (follower_id, followee_id),
+    CONSTRAINT user_follow_users_check CHECK ((follower_id <> followee_id)),
+    CONSTRAINT user_follow_users_followee_id_fkey FOREIGN KEY (followee_id) REFERENCES users(id) ON DELETE CASCADE,
+    CONSTRAINT user_follow_users_follower_id_fkey FOREIGN KEY (follower_id) REFERENCES users(id) ON DELETE CASCADE
+);
+CREATE INDEX user_follow_users_followee_idx ON public.user_follow_users USING btree (followee_id, follower_id);
+
 CREATE TABLE user_request_ips (
     user_id integer NOT NULL,
     ip character varying(64) NOT NULL,

@@ -10,6 +10,8 @@ import { identityLoaders } from './identity.service';
 import { userLoaders } from './user.loaders';
 import { userCustomAttributeEndpoints } from './user-custom-attributes';
 import { UserActivityResolver } from './user-activity.resolver';
+import { UserFollowsResolver } from './user-follows.resolver';
+import { Migration20261211090000UserFollows } from './migrations/Migration20261211090000_user_follows';
 import { Migration20261203100100Identities } from './migrations/Migration20261203100100_identities';
 import { Migration20261203140200UsersEmailTrgm } from './migrations/Migration20261203140200_users_email_trgm';
 import { Migration20261203160000UsersCreatedAt } from './migrations/Migration20261203160000_users_created_at';
@@ -26,7 +28,13 @@ export const usersModule = defineModule({
     nodeDef({ type: 'User', gidClass: 'User', load: (ctx, ids) => ctx.loaders.user.loadPresent(ids.map(Number)) }),
   ],
   entities: [User, Identity],
-  resolvers: [UserResolver, UserActivityResolver, UserEmailsResolver, ...userCustomAttributeEndpoints.resolvers],
+  resolvers: [
+    UserResolver,
+    UserActivityResolver,
+    UserFollowsResolver,
+    UserEmailsResolver,
+    ...userCustomAttributeEndpoints.resolvers,
+  ],
   routes: [...userRoutes, ...userEmailRoutes, ...userCustomAttributeRoutes],
   loaders: (ctx) => ({ ...identityLoaders(ctx), ...userLoaders(ctx), ...userCustomAttributeEndpoints.loaders(ctx) }),
   migrations: [
@@ -34,6 +42,7 @@ export const usersModule = defineModule({
     { name: 'Migration20261203140200_users_email_trgm', class: Migration20261203140200UsersEmailTrgm },
     { name: 'Migration20261203160000_users_created_at', class: Migration20261203160000UsersCreatedAt },
     { name: 'Migration20261204090100_users_last_activity_on', class: Migration20261204090100UsersLastActivityOn },
+    { name: 'Migration20261211090000_user_follows', class: Migration20261211090000UserFollows },
   ],
 });
 

@@ -114,6 +114,27 @@ export const userRoutes = defineRoutes([
     summary: "Delete a user's identity at a provider (admin)",
     tag,
   },
+  // Later GitLab: following users (docs/rest.md#following); 304 when nothing changed.
+  ...(['follow', 'unfollow'] as const).map((verb) => ({
+    method: 'POST' as const,
+    path: `/users/:id/${verb}`,
+    field: `Mutation.${verb}User`,
+    params: USER_ID,
+    status: (data: unknown) => (data ? 201 : 304),
+    shape: UserBasicWire,
+    summary: `${verb === 'follow' ? 'Follow' : 'Unfollow'} a user`,
+    tag,
+  })),
+  ...(['followers', 'following'] as const).map((which) => ({
+    method: 'GET' as const,
+    path: `/users/:id/${which}`,
+    field: which === 'followers' ? 'Query.userFollowers' : 'Query.userFollowing',
+    params: USER_ID,
+    paginated: true,
+    shape: UserBasicWire,
+    summary: which === 'followers' ? "A user's followers" : 'The users a user follows',
+    tag,
+  })),
   // Current GitLab's user moderation API (docs/client-routes.md): 201 with `true`, or GitLab's 403 message.
   ...(['deactivate', 'activate', 'ban', 'unban'] as const).map((verb) => ({
     method: 'POST' as const,
