@@ -17,3 +17,4 @@ export * from './policy';
 export * from './visibility';
 export * from './visibility-sql';
 export * from './visibility.type';
+export * from './membership-sql';

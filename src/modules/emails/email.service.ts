@@ -141,3 +141,7 @@ export const emailService = {
   removeForUser: remove,
   removeOwn: (ctx: RequestCtx, emailId: number) => remove(ctx, requireUser(ctx), emailId),
 };
+
+/** Predicate with two parameters (an address, a user id): another user has it as secondary address. */
+export const secondaryEmailInUseByOther = () =>
+  'exists(select 1 from emails where lower(email) = lower(?) and user_id <> ?)';

@@ -29,3 +29,14 @@ export { Namespace } from './namespace.entity';
 export { beforeNamespacesRemoved, namespaceRemoval, type NamespaceRemovalStep } from './namespace-removal';
 export { NamespaceType } from './namespace.type';
 export { namespacePolicy } from './namespace.policy';
+export {
+  createPersonalNamespace,
+  deleteNamespace,
+  deletePersonalNamespaceOf,
+  fullPathTakenByOther,
+  groupIdByFullPath,
+  groupsWithoutOtherOwner,
+  joinNamespace,
+  lockGroupsOwnedBy,
+  renamePersonalNamespace,
+} from './namespace-sql';

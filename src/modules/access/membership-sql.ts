@@ -1,0 +1,24 @@
+import { AccessLevel } from './access-level';
+import { activeMembership } from './visibility-sql';
+
+// The membership tables (group_members, project_members) for other modules' statements
+// (docs/architecture.md, "Tables"): who is a member of what, at which level, and until when.
+// Arguments are SQL expressions (a column, a `?` placeholder or an inlined integer).
+
+/** Joins the membership rows of the group `groupId` names, as `as`. */
+export const joinGroupMembers = (groupId: string, as = 'gm') =>
+  `join group_members ${as} on ${as}.group_id = ${groupId}`;
+
+/** Joins the membership rows of the project `projectId` names, as `as`. */
+export const joinProjectMembers = (projectId: string, as = 'pm') =>
+  `join project_members ${as} on ${as}.project_id = ${projectId}`;
+
+/** Predicate: the group `groupId` has an active Owner other than the user `userId`. */
+export const otherActiveOwner = (groupId: string, userId: string) =>
+  `exists (select 1 from group_members o
+         where o.group_id = ${groupId} and o.user_id <> ${userId} and o.access_level = ${AccessLevel.OWNER} and ${activeMembership('o')})`;
+
+/** Scalar subquery: how many distinct users are active members of any of the groups `groupIds` (an int[] expression). */
+export const activeGroupMemberCount = (groupIds: string) =>
+  `(select count(distinct gm.user_id) from group_members gm
+                    where gm.group_id = any(${groupIds}) and ${activeMembership('gm')})`;
