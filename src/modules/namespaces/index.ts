@@ -38,5 +38,6 @@ export {
   groupsWithoutOtherOwner,
   joinNamespace,
   lockGroupsOwnedBy,
+  namespaceFromRow,
   renamePersonalNamespace,
 } from './namespace-sql';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sqlRows } from '../../core/db/sql';
+import { lightEntity, sqlRows } from '../../core/db/sql';
 import { AccessLevel, joinGroupMembers, otherActiveOwner } from '../access';
 import { Namespace } from './namespace.entity';
 
@@ -87,3 +87,7 @@ export async function deleteNamespace(em: EntityManager, id: number): Promise<vo
 export async function deletePersonalNamespaceOf(em: EntityManager, ownerId: number): Promise<void> {
   await em.nativeDelete(Namespace, { ownerId });
 }
+
+/** A read-only Namespace from a row carrying the namespaces columns: not in the identity map. */
+export const namespaceFromRow = (em: EntityManager, row: Record<string, unknown>): Namespace =>
+  lightEntity(em, Namespace, row);

@@ -65,3 +65,12 @@ export { projectAuditEntity, projectService } from './project.service';
 export { ProjectPage, ProjectType } from './project.type';
 export { projectPolicy } from './project.policy';
 export { projectEvents, subtreeProjectIds } from './project.events';
+export {
+  findProjects,
+  joinProject,
+  projectColumns,
+  projectFromRow,
+  projectMatches,
+  projectsById,
+  projectsWithNamespaces,
+} from './project-sql';

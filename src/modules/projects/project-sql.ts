@@ -1,0 +1,51 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { lightEntitiesById, lightEntity, sqlRows } from '../../core/db/sql';
+import { selectedColumns } from '../../core/graphql/reads';
+import { intArray } from '../access';
+import { joinNamespace, namespaceFromRow, type Namespace } from '../namespaces';
+import { Project } from './project.entity';
+
+// The projects table for other modules' statements and batches (docs/architecture.md, "Tables"):
+// they join a row's project with `joinProject` (its visibility: `projectVisibility` on the alias) and
+// map project rows with `projectFromRow`.
+
+/** Joins the project that `projectId` (a column of the caller's row) names, as `as`. */
+export const joinProject = (projectId: string, as = 'p') => `join projects ${as} on ${as}.id = ${projectId}`;
+
+/** A read-only Project from a row carrying the projects columns: not in the identity map. */
+export const projectFromRow = (em: EntityManager, row: Record<string, unknown>): Project =>
+  lightEntity(em, Project, row);
+
+/** Read-only projects by id, in one statement (missing ids are left out). */
+export const projectsById = (em: EntityManager, ids: readonly number[]): Promise<Project[]> =>
+  lightEntitiesById(em, Project, ids);
+
+/** Managed projects by id, in one statement (missing ids are left out). */
+export const findProjects = (em: EntityManager, ids: readonly number[]): Promise<Project[]> =>
+  em.find(Project, { id: { $in: [...ids] } });
+
+/** The select list of a projects alias that a nested list's GraphQL selection reads (docs/architecture.md, "Performance notes"). */
+export const projectColumns = (em: EntityManager, info: GraphQLResolveInfo, alias: string): string =>
+  selectedColumns(em, Project, info, alias);
+
+/** Projects by id with their namespaces, in one statement (a job shows `name_with_namespace`). */
+export async function projectsWithNamespaces(
+  em: EntityManager,
+  ids: readonly number[],
+): Promise<Map<number, { project: Project; namespace: Namespace | null }>> {
+  const rows = await sqlRows<Record<string, unknown> & { id: number; ns: Record<string, unknown> | null }>(
+    em,
+    `select p.*, to_jsonb(n) as ns from projects p left ${joinNamespace('p.namespace_id')} where p.id = any(${intArray(ids)})`,
+  );
+  return new Map(
+    rows.map((r) => [
+      Number(r.id),
+      { project: projectFromRow(em, r), namespace: r.ns ? namespaceFromRow(em, r.ns) : null },
+    ]),
+  );
+}
+
+/** Predicate: the project that `projectId` names satisfies `predicate` (written on the alias `as`). */
+export const projectMatches = (projectId: string, as: string, predicate: string) =>
+  `exists (select 1 from projects ${as} where ${as}.id = ${projectId} and ${predicate})`;
