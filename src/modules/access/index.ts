@@ -18,3 +18,4 @@ export * from './visibility';
 export * from './visibility-sql';
 export * from './visibility.type';
 export * from './membership-sql';
+export * from './membership-rows';

@@ -22,3 +22,24 @@ export const otherActiveOwner = (groupId: string, userId: string) =>
 export const activeGroupMemberCount = (groupIds: string) =>
   `(select count(distinct gm.user_id) from group_members gm
                     where gm.group_id = any(${groupIds}) and ${activeMembership('gm')})`;
+
+/** A select of the user ids of the project's active direct members. */
+export const activeProjectMemberIds = (projectId: string) =>
+  `select pm.user_id from project_members pm where pm.project_id = ${projectId} and ${activeMembership('pm')}`;
+
+/** A select of the user ids of the active members of any of the groups `groupIds` (an int[] expression). */
+export const activeGroupMemberIds = (groupIds: string) =>
+  `select gm.user_id from group_members gm
+      where gm.group_id = any(${groupIds}) and ${activeMembership('gm')}`;
+
+/** Joins, as `as`, the active memberships of any of the groups `groupIds` (an int[] expression, e.g. a row's traversal_ids). */
+export const joinActiveGroupMembers = (groupIds: string, as: string) =>
+  `join group_members ${as} on ${as}.group_id = any(${groupIds}) and ${activeMembership(as)}`;
+
+/** Joins, as `as`, the user's active membership of the project `projectId` names (callers write `left` before it). */
+export const joinUserProjectMembership = (projectId: string, userId: number, as = 'pm') =>
+  `join project_members ${as} on ${as}.project_id = ${projectId} and ${as}.user_id = ${userId} and ${activeMembership(as)}`;
+
+/** Joins, as `as`, the user's active direct membership of the group `groupId` names (callers write `left` before it). */
+export const joinUserGroupMembership = (groupId: string, userId: number, as = 'gm') =>
+  `join group_members ${as} on ${as}.group_id = ${groupId} and ${as}.user_id = ${userId} and ${activeMembership(as)}`;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sqlRows } from '../../core/db/sql';
 import type { StoredFile } from '../../core/http/stored-file';
-import type { UploadedFile } from '../../core/http/uploaded-file';
+import { UploadedFile } from '../../core/http/uploaded-file';
 import { sanitizeFilename, sniffImage } from './avatar-image';
 
 /** Who an avatar belongs to; GitLab's upload path names the model (`/uploads/-/system/user/avatar/1/…`). */
@@ -80,4 +80,18 @@ export async function readAvatar(
         modifiedAt: new Date(row.created_at),
       }
     : null;
+}
+
+/** The stored image of `model` `ownerId`'s avatar, as an upload to store again (a fork copies its source's). */
+export async function avatarFileOf(
+  em: EntityManager,
+  model: AvatarModel,
+  ownerId: number,
+): Promise<UploadedFile | undefined> {
+  const [row] = await sqlRows<{ filename: string; content_type: string; data: Buffer }>(
+    em,
+    `select filename, content_type, data from avatars where ${OWNER_COLUMN[model]} = ?`,
+    [ownerId],
+  );
+  return row ? new UploadedFile(row.filename, row.content_type, row.data) : undefined;
 }

@@ -5,7 +5,7 @@ import { Migration20261125150000Avatars } from './migrations/Migration2026112515
 
 // The door: what other modules may use (docs/architecture.md, "Modules").
 export { AVATAR_MAX_BYTES, avatarProblems } from './avatar-image';
-export { avatarUrl, saveAvatar, type AvatarModel } from './avatar.store';
+export { avatarFileOf, avatarUrl, saveAvatar, type AvatarModel } from './avatar.store';
 
 /** Avatars of users and projects: stored in PostgreSQL, served at GitLab's /uploads paths (docs/security.md#avatars). */
 export const avatarsModule = defineModule({

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { lightEntity, sqlRows } from '../../core/db/sql';
+import { lightEntity, pgArray, sqlEntities, sqlRows } from '../../core/db/sql';
 import { AccessLevel, joinGroupMembers, otherActiveOwner } from '../access';
 import { Namespace } from './namespace.entity';
 
@@ -91,3 +91,72 @@ export async function deletePersonalNamespaceOf(em: EntityManager, ownerId: numb
 /** A read-only Namespace from a row carrying the namespaces columns: not in the identity map. */
 export const namespaceFromRow = (em: EntityManager, row: Record<string, unknown>): Namespace =>
   lightEntity(em, Namespace, row);
+
+/** A select of the ids of the namespaces at or below any of `rootIds` (an int[] expression): GIN on traversal_ids. */
+export const subtreeIds = (rootIds: string, as = 'n') =>
+  `select ${as}.id from namespaces ${as} where ${as}.traversal_ids && ${rootIds}`;
+
+/** Locks the namespaces at or below these ones (id order), for the caller's transaction. */
+export async function lockSubtrees(em: EntityManager, rootIds: readonly number[]): Promise<void> {
+  await sqlRows(em, `${subtreeIds('?::int[]')} order by n.id for update`, [pgArray(rootIds)]);
+}
+
+/** GitLab's `Namespace.find_by_path_or_name` (path or name, case-insensitive), or by id when all digits. */
+export async function findNamespaceByPathOrName(em: EntityManager, ref: string): Promise<Namespace | null> {
+  if (/^\d+$/.test(ref)) return Number(ref) > 2147483647 ? null : em.findOne(Namespace, { id: Number(ref) });
+  const [ns] = await sqlEntities(
+    em,
+    Namespace,
+    'select n.* from namespaces n where lower(n.path) = lower(?) or lower(n.name) = lower(?) order by n.id limit 1',
+    [ref, ref],
+  );
+  return ns ?? null;
+}
+
+/** An int[] subquery: the group `namespaceId` names and its ancestors (empty for a personal namespace). */
+export const groupAndAncestorIds = (namespaceId: string) =>
+  `array(select unnest(n.traversal_ids) from namespaces n where n.id = ${namespaceId} and n.kind = 'group')`;
+
+/** A select of the owner of the personal namespace `namespaceId` names (no row for a group). */
+export const personalNamespaceOwnerId = (namespaceId: string) =>
+  `select n.owner_id from namespaces n where n.id = ${namespaceId} and n.owner_id is not null`;
+
+/** An int[] subquery: the ids of the group `groupId` names and its descendants (without itself when `self` is false). */
+export const descendantIds = (groupId: string, self = true) =>
+  `array(select d.id from namespaces d where d.traversal_ids @> array[${groupId}]${self ? '' : ` and d.id <> ${groupId}`})`;
+
+/** A select of the ids of the personal namespaces the user `userId` owns. */
+export const ownedNamespaceIds = (userId: string) => `select id from namespaces where owner_id = ${userId}`;
+
+/**
+ * A select of `owned_namespace_id` and `owner_id` for those of the namespaces `ids` (an int[]
+ * expression) that are personal: join the owner's row on `owner_id`.
+ */
+export const personalNamespaceOwners = (ids: string) =>
+  `select n.id as owned_namespace_id, n.owner_id from namespaces n where n.id = any(${ids}) and n.kind = 'user'`;
+
+/** Locks one namespace row (no project is created in or moved into it until the caller's transaction ends). */
+export async function lockNamespace(em: EntityManager, id: number): Promise<void> {
+  await sqlRows(em, 'select id from namespaces where id = ? for update', [id]);
+}
+
+/** The namespace by id, managed by `em` (null when there is none). */
+export const findNamespace = (em: EntityManager, id: number): Promise<Namespace | null> =>
+  em.findOne(Namespace, { id });
+
+/** The group by id, managed by `em` (undefined when there is none or it is a personal namespace). */
+export async function findGroup(em: EntityManager, id: number): Promise<Namespace | undefined> {
+  const [group] = await sqlEntities(em, Namespace, `select n.* from namespaces n where n.id = ? and n.kind = 'group'`, [
+    id,
+  ]);
+  return group;
+}
+
+/** Whether the namespace `id` satisfies `predicate` (written on the alias `n`). */
+export async function namespaceSatisfies(em: EntityManager, id: number, predicate: string): Promise<boolean> {
+  const rows = await sqlRows(em, `select 1 from namespaces n where n.id = ? and ${predicate}`, [id]);
+  return rows.length > 0;
+}
+
+/** The namespace by id, managed by `em` (throws when there is none). */
+export const getNamespace = (em: EntityManager, id: number): Promise<Namespace> => em.findOneOrFail(Namespace, { id });

@@ -1,8 +1,15 @@
 import { PeekLoader } from '../../core/context/peek-loader';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { lightEntity, sqlRows } from '../../core/db/sql';
-import { activeMembership, intArray, groupVisibility, projectVisibility } from '../access';
-import { User } from '../users';
+import {
+  intArray,
+  groupVisibility,
+  joinUserGroupMembership,
+  joinUserProjectMembership,
+  projectVisibility,
+} from '../access';
+import { joinUser, userFromRow, type User } from '../users';
+import { joinNamespace, personalNamespaceOwners } from '../namespaces';
 import { Project } from './project.entity';
 
 export interface ProjectShareView {
@@ -33,7 +40,7 @@ export async function loadProjectShares(ctx: RequestCtx, ids: readonly number[])
     ctx.em,
     `select k.id as project_id, s.* from unnest(${intArray(ids)}) k(id) cross join lateral (
        select l.group_id, g.name, g.full_path, l.group_access, to_char(l.expires_at, 'YYYY-MM-DD') as expires_at
-         from project_group_links l join namespaces g on g.id = l.group_id
+         from project_group_links l ${joinNamespace('l.group_id', 'g')}
         where l.project_id = k.id and ${await groupVisibility(ctx, 'g')} order by l.id limit ${PROJECT_SHARES_MAX}) s`,
   );
   const byProject = new Map<number, ProjectShareView[]>();
@@ -55,10 +62,10 @@ export async function loadProjectShares(ctx: RequestCtx, ids: readonly number[])
 async function loadNamespaceOwners(ctx: RequestCtx, namespaceIds: readonly number[]): Promise<(User | null)[]> {
   const rows = await sqlRows<Record<string, unknown>>(
     ctx.em,
-    `select n.id as owned_namespace_id, u.* from namespaces n join users u on u.id = n.owner_id where n.id = any(${intArray(namespaceIds)}) and n.kind = 'user'`,
+    `select o.owned_namespace_id, u.* from (${personalNamespaceOwners(intArray(namespaceIds))}) o ${joinUser('o.owner_id')}`,
   );
   const byNamespace = new Map<number, User>();
-  for (const { owned_namespace_id: ns, ...user } of rows) byNamespace.set(Number(ns), lightEntity(ctx.em, User, user));
+  for (const { owned_namespace_id: ns, ...user } of rows) byNamespace.set(Number(ns), userFromRow(ctx.em, user));
   return namespaceIds.map((id) => byNamespace.get(id) ?? null);
 }
 
@@ -96,8 +103,8 @@ async function loadPermissions(ctx: RequestCtx, ids: readonly number[]): Promise
   const rows = await sqlRows<{ id: number; pa: number | null; ga: number | null }>(
     ctx.em,
     `select pr.id, pm.access_level as pa, gm.access_level as ga from unnest(${intArray(ids)}) k(id) join projects pr on pr.id = k.id
-       left join project_members pm on pm.project_id = pr.id and pm.user_id = ${uid} and ${activeMembership('pm')}
-       left join group_members gm on gm.group_id = pr.namespace_id and gm.user_id = ${uid} and ${activeMembership('gm')}`,
+       left ${joinUserProjectMembership('pr.id', uid)}
+       left ${joinUserGroupMembership('pr.namespace_id', uid)}`,
   );
   const byId = new Map(rows.map((r) => [Number(r.id), { projectAccess: access(r.pa), groupAccess: access(r.ga) }]));
   return ids.map((id) => byId.get(id) ?? { projectAccess: null, groupAccess: null });

@@ -43,5 +43,6 @@ export { noteActivity } from './user-activity';
 export { userWebUrl } from './user-web-url';
 export { USER_BASIC_FIELDS, UserBasicWire, UserPublicWire, UserWire } from './user.presenter';
 export { insertWithNamespace, userService } from './user.service';
+export { usersAmongQuery } from './user-search';
 export { anyUser, findUser, findUserByIdOrUsername, joinUser, newUser, userFromRow, usernameOf } from './user-sql';
 export { UserIdArg, UserPage, UserType } from './user.type';
