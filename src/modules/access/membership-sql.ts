@@ -43,3 +43,12 @@ export const joinUserProjectMembership = (projectId: string, userId: number, as 
 /** Joins, as `as`, the user's active direct membership of the group `groupId` names (callers write `left` before it). */
 export const joinUserGroupMembership = (groupId: string, userId: number, as = 'gm') =>
   `join group_members ${as} on ${as}.group_id = ${groupId} and ${as}.user_id = ${userId} and ${activeMembership(as)}`;
+
+/** A row source (`from …`): the user's active group memberships at `minLevel` or above, as `as`. */
+export const groupMembershipsOf = (userId: number, minLevel: number, as = 'gm') =>
+  `group_members ${as}
+                       where ${as}.user_id = ${userId} and ${as}.access_level >= ${minLevel} and ${activeMembership(as)}`;
+
+/** A row source (`from …`): the user's active project memberships at `minLevel` or above, as `as`. */
+export const projectMembershipsOf = (userId: number, minLevel: number, as = 'pm') =>
+  `project_members ${as} where ${as}.user_id = ${userId} and ${as}.access_level >= ${minLevel} and ${activeMembership(as)}`;

@@ -70,6 +70,7 @@ export {
   joinProject,
   projectColumns,
   projectFromRow,
+  projectIdsWithLevel,
   projectMatches,
   projectsById,
   projectsWithNamespaces,

@@ -2,8 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { GraphQLResolveInfo } from 'graphql';
 import { lightEntitiesById, lightEntity, sqlRows } from '../../core/db/sql';
 import { selectedColumns } from '../../core/graphql/reads';
-import { intArray } from '../access';
-import { joinNamespace, namespaceFromRow, type Namespace } from '../namespaces';
+import { activeMembership, groupMembershipsOf, intArray, projectMembershipsOf } from '../access';
+import { joinNamespace, namespaceFromRow, ownedNamespaceIds, subtreeIds, type Namespace } from '../namespaces';
 import { Project } from './project.entity';
 
 // The projects table for other modules' statements and batches (docs/architecture.md, "Tables"):
@@ -49,3 +49,20 @@ export async function projectsWithNamespaces(
 /** Predicate: the project that `projectId` names satisfies `predicate` (written on the alias `as`). */
 export const projectMatches = (projectId: string, as: string, predicate: string) =>
   `exists (select 1 from projects ${as} where ${as}.id = ${projectId} and ${predicate})`;
+
+/**
+ * A select of the ids of the projects where the user's access is `minLevel` or above (GitLab's
+ * `authorized_projects(min_access_level)`): project membership, group membership here or in an
+ * ancestor group, a share of the project with such a group (the share's access must reach the level
+ * too: GitLab keeps the lower of the two), or their personal namespace.
+ */
+export function projectIdsWithLevel(userId: number, minLevel: number): string {
+  return `with mg as (select coalesce(array_agg(gm.group_id), '{}') as ids from ${groupMembershipsOf(userId, minLevel)}),
+    tree as (${subtreeIds('(select ids from mg)')}),
+    mp as (select pm.project_id as id from ${projectMembershipsOf(userId, minLevel)}
+      union select p.id from projects p where p.namespace_id = any(array(select id from tree))
+      union select pl.project_id from project_group_links pl
+        where pl.group_id = any(array(select id from tree)) and pl.group_access >= ${minLevel} and ${activeMembership('pl')}
+      union select p.id from projects p where p.namespace_id = any(array(${ownedNamespaceIds(String(userId))})))
+    select id from mp`;
+}
