@@ -19,3 +19,4 @@ export * from './visibility-sql';
 export * from './visibility.type';
 export * from './membership-sql';
 export * from './membership-rows';
+export * from './membership-kinds';

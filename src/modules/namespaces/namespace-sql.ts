@@ -160,3 +160,16 @@ export async function namespaceSatisfies(em: EntityManager, id: number, predicat
 
 /** The namespace by id, managed by `em` (throws when there is none). */
 export const getNamespace = (em: EntityManager, id: number): Promise<Namespace> => em.findOneOrFail(Namespace, { id });
+
+/** A row source: each namespace's `id` and ancestry (`traversal_ids`, root→self) as `as`, for per-group lists keyed by `as.id`. */
+export const groupAncestryRows = (as: string) => `(select id, traversal_ids from namespaces) ${as}`;
+
+/** Predicate: the namespace that `namespaceId` names satisfies `predicate` (written on the alias `as`). */
+export const namespaceMatches = (namespaceId: string, as: string, predicate: string) =>
+  `exists (select 1 from namespaces ${as} where ${as}.id = ${namespaceId} and ${predicate})`;
+
+/** The full path of a namespace ('' when there is none). */
+export async function namespaceFullPath(em: EntityManager, id: number): Promise<string> {
+  const [row] = await sqlRows<{ path: string }>(em, 'select full_path as path from namespaces where id = ?', [id]);
+  return row?.path ?? '';
+}

@@ -68,6 +68,7 @@ export { projectEvents, subtreeProjectIds } from './project.events';
 export {
   findProjects,
   joinProject,
+  projectAncestryRows,
   projectColumns,
   projectFromRow,
   projectIdsWithLevel,

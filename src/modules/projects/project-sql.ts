@@ -66,3 +66,10 @@ export function projectIdsWithLevel(userId: number, minLevel: number): string {
       union select p.id from projects p where p.namespace_id = any(array(${ownedNamespaceIds(String(userId))})))
     select id from mp`;
 }
+
+/**
+ * A row source: each project's `id` with its namespace's ancestry (`namespace_kind`, `traversal_ids`)
+ * as `as`, for per-project lists keyed by `as.id`.
+ */
+export const projectAncestryRows = (as: string) =>
+  `(select p.id, n.kind as namespace_kind, n.traversal_ids from projects p ${joinNamespace('p.namespace_id')}) ${as}`;
