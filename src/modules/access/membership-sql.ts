@@ -52,3 +52,10 @@ export const groupMembershipsOf = (userId: number, minLevel: number, as = 'gm') 
 /** A row source (`from …`): the user's active project memberships at `minLevel` or above, as `as`. */
 export const projectMembershipsOf = (userId: number, minLevel: number, as = 'pm') =>
   `project_members ${as} where ${as}.user_id = ${userId} and ${as}.access_level >= ${minLevel} and ${activeMembership(as)}`;
+
+/** A select of one row per membership (any state) of the group `groupId` names, for counts. */
+export const groupMembershipRows = (groupId: string) => `select 1 from group_members m where m.group_id = ${groupId}`;
+
+/** A select of the ids of the groups where the user has an active direct membership at exactly `level`. */
+export const groupIdsWhereUserIs = (userId: number, level: number) =>
+  `select gm.group_id from group_members gm where gm.user_id = ${userId} and gm.access_level = ${level} and ${activeMembership('gm')}`;

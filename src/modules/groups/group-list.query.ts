@@ -1,5 +1,5 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
-import { lightEntity, likeEscape } from '../../core/db/sql';
+import { likeEscape } from '../../core/db/sql';
 import {
   assertKeysetOrder,
   keysetPage,
@@ -10,7 +10,7 @@ import {
 import { PaginationMode, type Page } from '../../core/pagination/page';
 import {
   AccessLevel,
-  activeMembership,
+  groupIdsWhereUserIs,
   intArray,
   groupVisibility,
   groupVisibilitySplit,
@@ -20,7 +20,7 @@ import {
   policy,
 } from '../access';
 import { GroupOrderBy, type DescendantGroupsArgs, type GroupListArgs, type GroupsArgs } from './group.inputs';
-import { Namespace } from '../namespaces';
+import { descendantIds, groupListRows, namespaceFromRow, type Namespace } from '../namespaces';
 import { customAttributePolicy } from '../custom-attributes';
 
 /**
@@ -65,11 +65,9 @@ interface GroupFilter {
 async function groupFilter(ctx: RequestCtx, args: GroupsArgs, scope: GroupListScope): Promise<GroupFilter> {
   const params: unknown[] = [];
   const visible = await visibilityFilter(ctx, args);
-  // A user's own groups (the default set) are a short id list: read them first behind a fence, then
-  // order them. Left to the planner, `id = any(…)` under `order by name limit 21` walks the name index
-  // of every group, a cost that grows with the instance, not with the user.
+  // A user's own groups (the default set) are a short id list: read them first behind a fence, then order them.
   const own = !!ctx.user && !policy.isAdmin(ctx.user) && !args.allAvailable;
-  const from = own ? `(select * from namespaces n where ${visible} offset 0) n` : 'namespaces n';
+  const from = groupListRows(own ? visible : undefined);
   const where = own ? [`n.kind = 'group'`] : [`n.kind = 'group'`, visible];
   if (scope.parentId !== undefined) {
     where.push('n.parent_id = ?');
@@ -79,11 +77,7 @@ async function groupFilter(ctx: RequestCtx, args: GroupsArgs, scope: GroupListSc
   if ((args as GroupListArgs).topLevelOnly) where.push('n.parent_id is null');
   if (args.search) where.push(searchFilter(args.search, params));
   if (args.owned) {
-    where.push(
-      ctx.user
-        ? `n.id in (select gm.group_id from group_members gm where gm.user_id = ${Number(ctx.user.id)} and gm.access_level = ${AccessLevel.OWNER} and ${activeMembership('gm')})`
-        : 'false',
-    );
+    where.push(ctx.user ? `n.id in (${groupIdsWhereUserIs(Number(ctx.user.id), AccessLevel.OWNER)})` : 'false');
   }
   // custom_attributes filters apply for administrators only (docs/gitlab-compatibility.md, "Groups").
   const byAttributes = customAttributePolicy.canSeeCustomAttributes(ctx.user) && !!args.customAttributes?.length;
@@ -108,7 +102,7 @@ async function groupFilter(ctx: RequestCtx, args: GroupsArgs, scope: GroupListSc
  * parent are then answered without fetching the same row again.
  */
 function groupRow(ctx: RequestCtx, row: Record<string, unknown>): Namespace {
-  const group = lightEntity(ctx.em, Namespace, row);
+  const group = namespaceFromRow(ctx.em, row);
   ctx.loaders.namespace.fill(group.id, group);
   return group;
 }
@@ -174,8 +168,7 @@ export async function listDescendantGroupsBatched(
     args.includeParentDescendants === false
       ? 'n.parent_id'
       : {
-          match:
-            'n.id = any(array(select d.id from namespaces d where d.traversal_ids @> array[page_keys.k] and d.id <> page_keys.k))',
+          match: `n.id = any(${descendantIds('page_keys.k', false)})`,
         };
   return offsetPagesByKey(ctx.em, query, key, parentIds, args);
 }

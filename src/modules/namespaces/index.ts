@@ -57,3 +57,17 @@ export {
   renamePersonalNamespace,
   subtreeIds,
 } from './namespace-sql';
+export {
+  descendantGroupRows,
+  findGroupBy,
+  groupClaim,
+  groupListRows,
+  groupsByIds,
+  lockShareWithGroupBelow,
+  maxSubgroupVisibility,
+  newGroup,
+  renameDescendants,
+  subtreeDeepestFirst,
+  type SubtreeGroupRow,
+} from './group-rows';
+export { lockAncestry, type LockedNamespace } from './namespace-lock';

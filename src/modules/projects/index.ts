@@ -68,11 +68,22 @@ export { projectEvents, subtreeProjectIds } from './project.events';
 export {
   findProjects,
   joinProject,
+  maxProjectVisibilityIn,
   projectAncestryRows,
   projectColumns,
   projectFromRow,
   projectIdsWithLevel,
   projectMatches,
+  projectPathOrNameTakenIn,
+  projectsOfNamespace,
   projectsById,
   projectsWithNamespaces,
 } from './project-sql';
+export {
+  projectPagesByGroup,
+  projectsInGroup,
+  projectsSharedWithGroup,
+  storageByNamespace,
+  type GroupProjectRows,
+  type NamespaceStorage,
+} from './namespace-projects';

@@ -73,3 +73,26 @@ export function projectIdsWithLevel(userId: number, minLevel: number): string {
  */
 export const projectAncestryRows = (as: string) =>
   `(select p.id, n.kind as namespace_kind, n.traversal_ids from projects p ${joinNamespace('p.namespace_id')}) ${as}`;
+
+/** Scalar subquery: the highest visibility level among the projects of the namespace `namespaceId` names. */
+export const maxProjectVisibilityIn = (namespaceId: string) =>
+  `(select max(visibility_level) from projects where namespace_id = ${namespaceId})`;
+
+/** Whether a project of the namespace already has this path or name (case-insensitive): a transfer would clash. */
+export async function projectPathOrNameTakenIn(
+  em: EntityManager,
+  namespaceId: number,
+  path: string,
+  name: string,
+): Promise<boolean> {
+  const [clash] = await sqlRows<{ n: string }>(
+    em,
+    'select count(*) as n from projects where namespace_id = ? and (lower(path) = lower(?) or lower(name) = lower(?))',
+    [namespaceId, path, name],
+  );
+  return Number(clash.n) > 0;
+}
+
+/** A select of one row per project of the namespace `namespaceId` names that satisfies `predicate` (on `p`), for counts. */
+export const projectsOfNamespace = (namespaceId: string, predicate: string) =>
+  `select 1 from projects p where p.namespace_id = ${namespaceId} and ${predicate}`;
