@@ -1,8 +1,8 @@
 import { PeekLoader } from '../../core/context/peek-loader';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { sqlRows } from '../../core/db/sql';
-import { intArray, projectVisibility } from '../access';
-import { joinProject, projectsById, projectsWithNamespaces, type Project } from '../projects';
+import { intArray } from '../access';
+import { joinProject, projectsById, projectsWithNamespaces, type Project, projectVisibility } from '../projects';
 import { pgTime } from '../../core/db/pg-time';
 import type { CommitType, PipelineType } from './job.type';
 

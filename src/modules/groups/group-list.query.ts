@@ -8,17 +8,8 @@ import {
   type ListQuery,
 } from '../../core/pagination/list-query';
 import { PaginationMode, type Page } from '../../core/pagination/page';
-import {
-  AccessLevel,
-  groupIdsWhereUserIs,
-  intArray,
-  groupVisibility,
-  groupVisibilitySplit,
-  ownGroups,
-  SortDirection,
-  VISIBILITY_LEVEL,
-  policy,
-} from '../access';
+import { groupVisibility, groupVisibilitySplit, ownGroups } from '../projects';
+import { AccessLevel, groupIdsWhereUserIs, intArray, SortDirection, VISIBILITY_LEVEL, policy } from '../access';
 import { GroupOrderBy, type DescendantGroupsArgs, type GroupListArgs, type GroupsArgs } from './group.inputs';
 import { descendantIds, groupListRows, namespaceFromRow, type Namespace } from '../namespaces';
 import { customAttributePolicy } from '../custom-attributes';

@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { PaginationMode, type Page } from '../../core/pagination/page';
 import { sqlRows } from '../../core/db/sql';
-import { groupMembershipRows, intArray, groupVisibility, projectVisibility } from '../access';
+import { groupMembershipRows, intArray } from '../access';
 import { COUNT_LIMIT } from '../../core/pagination/page';
 import { descendantGroupRows, groupsByIds, type Namespace } from '../namespaces';
 import { PeekLoader } from '../../core/context/peek-loader';
@@ -16,6 +16,8 @@ import {
   type GroupProjectRows,
   type NamespaceStorage,
   type Project,
+  groupVisibility,
+  projectVisibility,
 } from '../projects';
 import { listDescendantGroupsBatched, listGroups, listSubgroupsBatched } from './group-list.query';
 import {

@@ -9,19 +9,13 @@ import { recordAudit } from '../../core/events/audit';
 import { emitSystemEvents } from '../../core/events/system-events';
 import { offsetPage } from '../../core/pagination/list-query';
 import type { Page, PageArgs } from '../../core/pagination/page';
-import {
-  AccessLevel,
-  GROUP_MEMBER_ACCESS_LEVELS,
-  PROJECT_MEMBER_ACCESS_LEVELS,
-  forgetAccess,
-  insertMembership,
-} from '../access';
+import { AccessLevel, GROUP_MEMBER_ACCESS_LEVELS, PROJECT_MEMBER_ACCESS_LEVELS, insertMembership } from '../access';
 import { avatarUrl } from '../avatars';
 import { joinUser, usernameOf, userWebUrl } from '../users';
 import type { AccessRequesterType } from './access-request.type';
 import { memberInternals, type SourceKind } from './member.service';
 import type { MemberType } from './member.type';
-import { projectPolicy } from '../projects';
+import { projectPolicy, forgetAccess } from '../projects';
 import { namespacePolicy } from '../namespaces';
 import { memberEvent } from './member.events';
 

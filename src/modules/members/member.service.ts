@@ -5,9 +5,6 @@ import {
   AccessLevel,
   GROUP_MEMBER_ACCESS_LEVELS,
   PROJECT_MEMBER_ACCESS_LEVELS,
-  forgetAccess,
-  groupVisibility,
-  projectVisibility,
   deleteMembership,
   directMemberships,
   getMembership,
@@ -27,7 +24,15 @@ import { offsetPage, offsetPagesByKey, type ListQuery } from '../../core/paginat
 import { pgTime } from '../../core/db/pg-time';
 import type { Page } from '../../core/pagination/page';
 import { groupService } from '../groups';
-import { projectAncestryRows, projectAuditEntity, projectMatches, projectService } from '../projects';
+import {
+  projectAncestryRows,
+  projectAuditEntity,
+  projectMatches,
+  projectService,
+  forgetAccess,
+  groupVisibility,
+  projectVisibility,
+} from '../projects';
 import { findUser, joinUser, userWebUrl } from '../users';
 import { patchEntity } from '../../core/patch/patch-entity';
 import {

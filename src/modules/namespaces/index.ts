@@ -71,3 +71,12 @@ export {
   type SubtreeGroupRow,
 } from './group-rows';
 export { lockAncestry, type LockedNamespace } from './namespace-lock';
+export {
+  ancestryOf,
+  groupLevelsSql,
+  groupsWithAncestors,
+  inMemberTree,
+  levelsOf,
+  memberTreeIds,
+  ownedNamespaceIdArray,
+} from './namespace-access';

@@ -3,6 +3,7 @@ import { PeekLoader } from '../../core/context/peek-loader';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { lightEntitiesById, lightEntity, sqlRows } from '../../core/db/sql';
 import { namespaceVisibility, activeGroupMemberCount, intArray } from '../access';
+import { groupLevelsSql, levelsOf } from './namespace-access';
 import { Namespace } from './namespace.entity';
 
 function byId<T extends { id: number }>(ids: readonly number[], items: T[]): (T | null)[] {
@@ -43,6 +44,8 @@ export function namespaceLoaders(ctx: RequestCtx) {
       );
     }),
     membersCountWithDescendants: new DataLoader<number, number>((ids) => membersCountWithDescendants(ctx, ids)),
+    /** The caller's effective access level per group: one query per batch. */
+    groupLevel: new DataLoader<number, number>((ids) => levelsOf(ctx, groupLevelsSql, ids)),
   };
 }
 

@@ -1,15 +1,11 @@
+import DataLoader from 'dataloader';
 import { PeekLoader } from '../../core/context/peek-loader';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { lightEntity, sqlRows } from '../../core/db/sql';
-import {
-  intArray,
-  groupVisibility,
-  joinUserGroupMembership,
-  joinUserProjectMembership,
-  projectVisibility,
-} from '../access';
+import { groupVisibility, projectLevelsSql, projectVisibility } from './project-visibility';
+import { intArray, joinUserGroupMembership, joinUserProjectMembership } from '../access';
 import { joinUser, userFromRow, type User } from '../users';
-import { joinNamespace, personalNamespaceOwners } from '../namespaces';
+import { joinNamespace, levelsOf, personalNamespaceOwners } from '../namespaces';
 import { Project } from './project.entity';
 
 export interface ProjectShareView {
@@ -112,6 +108,8 @@ async function loadPermissions(ctx: RequestCtx, ids: readonly number[]): Promise
 
 export function projectLoaders(ctx: RequestCtx) {
   return {
+    /** The caller's effective access level per project: one query per batch. */
+    projectLevel: new DataLoader<number, number>((ids) => levelsOf(ctx, projectLevelsSql, ids)),
     projectShares: new PeekLoader<number, ProjectShareView[]>((ids) => loadProjectShares(ctx, ids)),
     namespaceOwner: new PeekLoader<number, User | null>((ids) => loadNamespaceOwners(ctx, ids)),
     /** Projects by id that the caller may see (else null), as `project(id)` would answer: links to a project (fork sources too). */

@@ -2,14 +2,16 @@ import { assertOptionalDate } from '../../core/params/coerce';
 import { changes, recordAudit } from '../../core/events/audit';
 import { emitSystemEvents } from '../../core/events/system-events';
 import {
-  AccessLevel,
-  SHARE_ACCESS_LEVELS,
-  policy,
   forgetAccess,
   groupVisibility,
   memberProjects,
   projectVisibility,
   projectVisibilitySplit,
+} from './project-visibility';
+import {
+  AccessLevel,
+  SHARE_ACCESS_LEVELS,
+  policy,
   SortDirection,
   VISIBILITY_LEVEL,
   toVisibility,

@@ -5,11 +5,11 @@ import { PeekLoader } from '../../core/context/peek-loader';
 import { Runner } from './runner.entity';
 import { mayReadRunner } from './runner.policy';
 import { perParent, perParentPages } from '../../core/pagination/per-parent-pages';
-import { policy, memberProjects, intArray } from '../access';
+import { policy, intArray } from '../access';
 import type { JobListArgs } from '../ci';
 import { jobService } from '../ci';
 import type { JobRow, JobStatus } from '../ci';
-import { joinProject, projectFromRow, projectMatches, type Project } from '../projects';
+import { joinProject, projectFromRow, projectMatches, type Project, memberProjects } from '../projects';
 
 /**
  * At most this many projects in a runner's `projects` (GraphQL `Runner.projects`, REST GET

@@ -1,6 +1,8 @@
 import { nodeDef } from '../../core/graphql/node';
 import { defineModule } from '../../core/module/app-module';
+import { avatarDownload } from '../avatars';
 import { User } from './user.entity';
+import { joinUser } from './user-sql';
 import { UserResolver } from './user.resolver';
 import { userRoutes, userCustomAttributeRoutes } from './user.rest';
 import { UserEmailsResolver } from './user-emails.resolver';
@@ -28,6 +30,8 @@ export const usersModule = defineModule({
   entities: [User, Identity],
   resolvers: [UserResolver, UserActivityResolver, UserEmailsResolver, ...userCustomAttributeEndpoints.resolvers],
   routes: [...userRoutes, ...userEmailRoutes, ...userCustomAttributeRoutes],
+  // GitLab's user avatar URL: public (UploadsController, `when User: true`).
+  downloads: [avatarDownload('user', (owner) => joinUser(owner, 'o'))],
   loaders: (ctx) => ({ ...identityLoaders(ctx), ...userLoaders(ctx), ...userCustomAttributeEndpoints.loaders(ctx) }),
   migrations: [
     { name: 'Migration20261203100100_identities', class: Migration20261203100100Identities },
