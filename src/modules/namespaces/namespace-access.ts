@@ -26,9 +26,9 @@ export const groupsWithAncestors = (predicate: string) =>
   `array(select unnest(x.traversal_ids) from namespaces x where x.kind = 'group'
       and (${predicate}))`;
 
-/** The ancestry (`traversal_ids`, root→self) of the namespace `namespaceId` names, as a scalar subquery. */
+/** The ancestry (`traversal_ids`, root→self) of the namespace `namespaceId` names, as an int[] expression (a scalar subquery). */
 export const ancestryOf = (namespaceId: string) =>
-  `(select s.traversal_ids from namespaces s where s.id = ${namespaceId})`;
+  `(select s.traversal_ids from namespaces s where s.id = ${namespaceId})::int[]`;
 
 /** Effective access level per group id (membership here or in an ancestor). One query per batch. */
 export function groupLevelsSql(userId: number, ids: readonly number[]): string {
