@@ -1,7 +1,7 @@
 import { defineModule } from '../../core/module/app-module';
 import { GroupMember, ProjectMember } from './member.entity';
 
-/** Memberships, access levels, visibility and the object-level policy used by every resource. */
+/** Memberships (their tables and SQL), access levels and the object-level policy used by every resource. */
 export const accessModule = defineModule({
   name: 'access',
   entities: [GroupMember, ProjectMember],
@@ -15,6 +15,6 @@ export * from './policy';
 export * from './visibility';
 export * from './visibility-sql';
 export * from './visibility.type';
-export * from './membership-sql';
-export * from './membership-rows';
 export * from './membership-kinds';
+export * from './membership-rows';
+export * from './membership-sql';
