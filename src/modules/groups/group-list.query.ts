@@ -12,7 +12,7 @@ import { groupVisibility, groupVisibilitySplit, ownGroups } from '../projects';
 import { AccessLevel, groupIdsWhereUserIs, intArray, SortDirection, VISIBILITY_LEVEL, policy } from '../access';
 import { GroupOrderBy, type DescendantGroupsArgs, type GroupListArgs, type GroupsArgs } from './group.inputs';
 import { descendantIds, groupListRows, namespaceFromRow, type Namespace } from '../namespaces';
-import { customAttributePolicy } from '../custom-attributes';
+import { customAttributeFilter } from '../custom-attributes';
 
 /**
  * The group list query behind GET /groups and GET /groups/:id/subgroups (docs/gitlab-compatibility.md, "Groups"):
@@ -71,15 +71,7 @@ async function groupFilter(ctx: RequestCtx, args: GroupsArgs, scope: GroupListSc
     where.push(ctx.user ? `n.id in (${groupIdsWhereUserIs(Number(ctx.user.id), AccessLevel.OWNER)})` : 'false');
   }
   // custom_attributes filters apply for administrators only (docs/gitlab-compatibility.md, "Groups").
-  const byAttributes = customAttributePolicy.canSeeCustomAttributes(ctx.user) && !!args.customAttributes?.length;
-  if (byAttributes) {
-    for (const attr of args.customAttributes ?? []) {
-      where.push(
-        'exists (select 1 from group_custom_attributes ca where ca.group_id = n.id and ca.key = ? and ca.value = ?)',
-      );
-      params.push(attr.key, attr.value);
-    }
-  }
+  const byAttributes = customAttributeFilter(ctx, 'Group', 'n.id', args.customAttributes, where, params);
   const column = ORDER[args.orderBy ?? GroupOrderBy.NAME];
   const dir = (args.sort ?? SortDirection.ASC) === SortDirection.ASC ? 'asc' : 'desc';
   const split = ctx.user && args.allAvailable ? await groupVisibilitySplit(ctx, 'n') : undefined;
