@@ -1,12 +1,10 @@
 import { defineModule } from '../../core/module/app-module';
-import { accessLoaders } from './access.loaders';
 import { GroupMember, ProjectMember } from './member.entity';
 
-/** Memberships, access levels, visibility and the object-level policy used by every resource. */
+/** Memberships (their tables and SQL), access levels and the object-level policy used by every resource. */
 export const accessModule = defineModule({
   name: 'access',
   entities: [GroupMember, ProjectMember],
-  loaders: accessLoaders,
 });
 
 // The door of access: what every other module may use (access depends on no other module, so
@@ -17,3 +15,6 @@ export * from './policy';
 export * from './visibility';
 export * from './visibility-sql';
 export * from './visibility.type';
+export * from './membership-kinds';
+export * from './membership-rows';
+export * from './membership-sql';

@@ -2,9 +2,9 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import { forgetCredentials } from '../../core/auth/credential-cache';
 import { changes as auditChanges, INSTANCE_SCOPE, recordAudit } from '../../core/events/audit';
 import { THROTTLES_CACHE_KEY } from './throttles';
-import { sqlRows } from '../../core/db/sql';
 import { camelCase } from '../../core/params/coerce';
 import { toVisibility } from '../access';
+import { groupIdByFullPath } from '../namespaces';
 import { SETTINGS, SETTING_BY_NAME, WEB_PASSWORD_ALIASES, type SettingDef } from './application-settings.catalogue';
 import type { SettingValue, SettingValues } from './application-settings.rules';
 import {
@@ -74,12 +74,7 @@ async function get(ctx: RequestCtx): Promise<Record<string, unknown>> {
 /** GitLab stores the performance bar group by id; a path that names no group clears it. */
 async function groupIdByPath(ctx: RequestCtx, path: unknown): Promise<number | null> {
   if (typeof path !== 'string' || path.trim() === '') return null;
-  const [row] = await sqlRows<{ id: number }>(
-    ctx.em,
-    `select id from namespaces where kind = 'group' and lower(full_path) = lower(?)`,
-    [path.trim()],
-  );
-  return row?.id ?? null;
+  return groupIdByFullPath(ctx.em, path.trim());
 }
 
 async function storedChanges(ctx: RequestCtx, input: Record<string, unknown>): Promise<Map<SettingDef, SettingValue>> {

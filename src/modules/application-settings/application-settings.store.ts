@@ -172,3 +172,12 @@ export async function runnersTokenDigestMatches(em: EntityManager, digests: stri
   );
   return rows.length > 0;
 }
+
+/** `allow_local_requests_from_system_hooks`: one primary-key read for the system hooks' SSRF rules. */
+export async function localRequestsFromSystemHooksAllowed(em: EntityManager): Promise<boolean> {
+  const [row] = await sqlRows<{ allowed: boolean }>(
+    em,
+    'select allow_local_requests_from_system_hooks as allowed from application_settings where id = 1',
+  );
+  return row?.allowed === true;
+}

@@ -12,6 +12,7 @@ import { Migration20261123100000ApplicationSettingsSecrets } from './migrations/
 import { Migration20261209090100ThrottlesCacheNotify } from './migrations/Migration20261209090100_throttles_cache_notify';
 
 export { matchesRunnersRegistrationToken } from './runners-registration-token';
+export { localRequestsFromSystemHooksAllowed } from './application-settings.store';
 export { knownThrottleConfig, throttleConfig } from './throttles';
 export { UNIQUE_IPS_COLUMNS, UNIQUE_IPS_JOIN, uniqueIpsRefusal, type UniqueIpsLimit } from './unique-ips';
 export {

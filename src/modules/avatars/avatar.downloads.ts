@@ -1,29 +1,29 @@
+import type { RequestCtx } from '../../core/context/request-ctx';
 import type { DownloadRoute } from '../../core/module/app-module';
 import { INT4_MAX } from '../../core/params/coerce';
-import { projectVisibility } from '../access';
-import { readAvatar } from './avatar.store';
+import { readAvatar, type AvatarModel, type JoinAvatarOwner } from './avatar.store';
 
 const idOf = (raw: string | undefined): number | null =>
   raw && /^\d{1,10}$/.test(raw) && Number(raw) <= INT4_MAX ? Number(raw) : null;
 
 /**
- * GitLab's avatar URLs. As its UploadsController (10.3): a user's avatar is public (`when User: true`);
- * a project's is readable by whoever may read the project (token by header or `private_token`), and
+ * GitLab's avatar URL of a model (`/uploads/-/system/<model>/avatar/:id/:filename`), declared by the
+ * owner's module (users, projects), which knows its rows and who may see them. As GitLab's
+ * UploadsController (10.3): without `visible` the avatar is public (a user's, `when User: true`); with
+ * it, readable by whoever `visible` (an SQL predicate on the owner's row `o`) lets see the owner, and
  * otherwise the same 404 as a missing file.
  */
-export const avatarDownloads: DownloadRoute[] = [
-  {
-    path: '/uploads/-/system/user/avatar/:id/:filename',
+export function avatarDownload(
+  model: AvatarModel,
+  joinOwner: JoinAvatarOwner,
+  visible?: (ctx: RequestCtx) => Promise<string>,
+): DownloadRoute {
+  return {
+    path: `/uploads/-/system/${model}/avatar/:id/:filename`,
     find: async (ctx, p) => {
       const id = idOf(p.id);
-      return id === null ? null : readAvatar(ctx.em, 'user', id, p.filename);
+      if (id === null) return null;
+      return readAvatar(ctx.em, model, id, p.filename, joinOwner, visible ? await visible(ctx) : undefined);
     },
-  },
-  {
-    path: '/uploads/-/system/project/avatar/:id/:filename',
-    find: async (ctx, p) => {
-      const id = idOf(p.id);
-      return id === null ? null : readAvatar(ctx.em, 'project', id, p.filename, await projectVisibility(ctx, 'o'));
-    },
-  },
-];
+  };
+}

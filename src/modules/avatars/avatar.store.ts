@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sqlRows } from '../../core/db/sql';
 import type { StoredFile } from '../../core/http/stored-file';
-import type { UploadedFile } from '../../core/http/uploaded-file';
+import { UploadedFile } from '../../core/http/uploaded-file';
 import { sanitizeFilename, sniffImage } from './avatar-image';
 
 /** Who an avatar belongs to; GitLab's upload path names the model (`/uploads/-/system/user/avatar/1/…`). */
@@ -48,6 +48,12 @@ export async function saveAvatar(
 }
 
 /**
+ * Joins an avatar's owner row as `o`, given the avatar's owner column (`a.user_id`, `a.project_id`):
+ * the owner's module writes it (users' `joinUser`, projects' `joinProject`).
+ */
+export type JoinAvatarOwner = (ownerColumn: string) => string;
+
+/**
  * The avatar of `model` `id` named `filename`, if `visible` (an SQL predicate over the owner's row,
  * aliased `o`) lets the caller see its owner; null otherwise (404, as missing).
  */
@@ -56,9 +62,9 @@ export async function readAvatar(
   model: AvatarModel,
   id: number,
   filename: string,
+  joinOwner: JoinAvatarOwner,
   visible = 'true',
 ): Promise<StoredFile | null> {
-  const owner = model === 'user' ? 'users' : 'projects';
   const [row] = await sqlRows<{
     filename: string;
     content_type: string;
@@ -67,7 +73,7 @@ export async function readAvatar(
     created_at: Date;
   }>(
     em,
-    `select a.filename, a.content_type, a.sha256, a.data, a.created_at from avatars a join ${owner} o on o.id = a.${OWNER_COLUMN[model]}
+    `select a.filename, a.content_type, a.sha256, a.data, a.created_at from avatars a ${joinOwner(`a.${OWNER_COLUMN[model]}`)}
       where a.${OWNER_COLUMN[model]} = ? and a.filename = ? and ${visible}`,
     [id, filename],
   );
@@ -80,4 +86,18 @@ export async function readAvatar(
         modifiedAt: new Date(row.created_at),
       }
     : null;
+}
+
+/** The stored image of `model` `ownerId`'s avatar, as an upload to store again (a fork copies its source's). */
+export async function avatarFileOf(
+  em: EntityManager,
+  model: AvatarModel,
+  ownerId: number,
+): Promise<UploadedFile | undefined> {
+  const [row] = await sqlRows<{ filename: string; content_type: string; data: Buffer }>(
+    em,
+    `select filename, content_type, data from avatars where ${OWNER_COLUMN[model]} = ?`,
+    [ownerId],
+  );
+  return row ? new UploadedFile(row.filename, row.content_type, row.data) : undefined;
 }

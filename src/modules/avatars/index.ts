@@ -1,16 +1,18 @@
 import { defineModule } from '../../core/module/app-module';
-import { avatarDownloads } from './avatar.downloads';
 import { Avatar } from './avatar.entity';
 import { Migration20261125150000Avatars } from './migrations/Migration20261125150000_avatars';
 
 // The door: what other modules may use (docs/architecture.md, "Modules").
 export { AVATAR_MAX_BYTES, avatarProblems } from './avatar-image';
-export { avatarUrl, saveAvatar, type AvatarModel } from './avatar.store';
+export { avatarDownload } from './avatar.downloads';
+export { avatarFileOf, avatarUrl, saveAvatar, type AvatarModel, type JoinAvatarOwner } from './avatar.store';
 
-/** Avatars of users and projects: stored in PostgreSQL, served at GitLab's /uploads paths (docs/security.md#avatars). */
+/**
+ * Avatars of users and projects: stored in PostgreSQL, served at GitLab's /uploads paths
+ * (docs/security.md#avatars) by the routes the users and projects modules declare with `avatarDownload`.
+ */
 export const avatarsModule = defineModule({
   name: 'avatars',
   entities: [Avatar],
   migrations: [{ name: 'Migration20261125150000_avatars', class: Migration20261125150000Avatars }],
-  downloads: avatarDownloads,
 });

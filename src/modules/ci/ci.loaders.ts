@@ -1,9 +1,8 @@
 import { PeekLoader } from '../../core/context/peek-loader';
 import type { RequestCtx } from '../../core/context/request-ctx';
-import { lightEntitiesById, lightEntity, sqlRows } from '../../core/db/sql';
-import { intArray, projectVisibility } from '../access';
-import { Project } from '../projects';
-import { Namespace } from '../namespaces';
+import { sqlRows } from '../../core/db/sql';
+import { intArray } from '../access';
+import { joinProject, projectsById, projectsWithNamespaces, type Project, projectVisibility } from '../projects';
 import { pgTime } from '../../core/db/pg-time';
 import type { CommitType, PipelineType } from './job.type';
 
@@ -89,7 +88,7 @@ async function loadPipelines(ctx: RequestCtx, ids: readonly number[]): Promise<(
 export async function visiblePipelines(ctx: RequestCtx, ids: readonly (number | string)[]): Promise<PipelineType[]> {
   return sqlRows<PipelineType>(
     ctx.em,
-    `select c.id, c.sha, c.ref, c.status from ci_pipelines c join projects p on p.id = c.project_id
+    `select c.id, c.sha, c.ref, c.status from ci_pipelines c ${joinProject('c.project_id')}
     where c.id = any(${intArray(ids.map(Number))}) and ${await projectVisibility(ctx, 'p')}`,
   );
 }
@@ -98,7 +97,7 @@ export async function visiblePipelines(ctx: RequestCtx, ids: readonly (number | 
 export function ciLoaders(ctx: RequestCtx) {
   return {
     ciProject: new PeekLoader<number, Project | null>(async (ids) =>
-      byId(ids, await lightEntitiesById(ctx.em, Project, ids), (p) => p.id),
+      byId(ids, await projectsById(ctx.em, ids), (p) => p.id),
     ),
     ciPipeline: new PeekLoader<number, PipelineType | null>((ids) => loadPipelines(ctx, ids)),
     ciPipelineCommit: new PeekLoader<number, CommitType | null>((ids) => loadPipelineCommits(ctx, ids)),
@@ -133,17 +132,13 @@ async function preloadProjectsWithNamespaces(ctx: RequestCtx, projectIds: readon
   const l = ctx.loaders;
   const ids = [...new Set(projectIds)].filter((id) => l.ciProject.peek(id) === undefined);
   if (ids.length === 0) return;
-  const rows = await sqlRows<Record<string, unknown> & { id: number; ns: Record<string, unknown> | null }>(
-    ctx.em,
-    `select p.*, to_jsonb(n) as ns from projects p left join namespaces n on n.id = p.namespace_id where p.id = any(${intArray(ids)})`,
-  );
-  const found = new Map(rows.map((r) => [Number(r.id), r]));
+  const found = await projectsWithNamespaces(ctx.em, ids);
   for (const id of ids) {
     const r = found.get(id);
-    const project = r ? lightEntity(ctx.em, Project, r) : null;
+    const project = r?.project ?? null;
     l.ciProject.fill(id, project);
-    if (project && r?.ns && l.namespace.peek(project.namespaceId) === undefined)
-      l.namespace.fill(project.namespaceId, lightEntity(ctx.em, Namespace, r.ns));
+    if (project && r?.namespace && l.namespace.peek(project.namespaceId) === undefined)
+      l.namespace.fill(project.namespaceId, r.namespace);
   }
 }
 

@@ -2,7 +2,8 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import { offsetPage, boundedCountsByKey, offsetPagesByKey, type ListQuery } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
 import type { JobListArgs } from './job.inputs';
-import { SortDirection, projectVisibility } from '../access';
+import { SortDirection } from '../access';
+import { joinProject, projectVisibility } from '../projects';
 import { pgTime } from '../../core/db/pg-time';
 import { pgArray, sqlRows } from '../../core/db/sql';
 import { preloadJobRelations } from './ci.loaders';
@@ -134,7 +135,7 @@ async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]):
   const rows = await sqlRows<JobSqlRow & { jobs_enabled: boolean; public_jobs: boolean }>(
     ctx.em,
     `select ${JOB_COLUMNS}, p.jobs_enabled, p.public_jobs
-    from ci_builds b join projects p on p.id = b.project_id
+    from ci_builds b ${joinProject('b.project_id')}
     where b.id = any(?::int[]) and ${await projectVisibility(ctx, 'p')}`,
     [pgArray(ids.map(Number))],
   );

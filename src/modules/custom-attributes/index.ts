@@ -1,4 +1,5 @@
 import { defineModule } from '../../core/module/app-module';
+import { GroupCustomAttribute } from './group-custom-attribute.entity';
 import { Migration20261203100000CustomAttributes } from './migrations/Migration20261203100000_custom_attributes';
 
 /**
@@ -10,6 +11,8 @@ import { Migration20261203100000CustomAttributes } from './migrations/Migration2
  */
 export const customAttributesModule = defineModule({
   name: 'custom-attributes',
+  // The groups' table predates this module's migration (the initial one); its entity is mapped here with the others' storage.
+  entities: [GroupCustomAttribute],
   migrations: [{ name: 'Migration20261203100000_custom_attributes', class: Migration20261203100000CustomAttributes }],
 });
 

@@ -17,6 +17,12 @@ import { longerThan } from '../../core/validation/char-length';
 /** The user an address belongs to (the users module finds it and checks who may act on it). */
 export type EmailOwner = { id: number; username: string };
 
+/**
+ * An SQL predicate with one parameter, the address: some user has it as primary address. The users
+ * table is the users module's, so the users module passes it in (docs/architecture.md, "Tables").
+ */
+export type PrimaryEmailInUse = string;
+
 /** GitLab 10.3's Email model (app/models/email.rb), Emails::CreateService / DestroyService, and the routes of lib/api/users.rb. */
 
 /** Devise 4.2's default email_regexp (GitLab 10.3 keeps it), Ruby's \s spelt out. */
@@ -34,13 +40,13 @@ export const normalizeEmail = (value: string): string =>
  * `unique_email` (no user has it as primary address); both "taken" messages are GitLab's. Beyond
  * GitLab: more than 255 characters is `is too long` (GitLab's varchar column failed with a 500).
  */
-async function validate(em: RequestCtx['em'], email: string): Promise<void> {
+async function validate(em: RequestCtx['em'], email: string, primaryInUse: PrimaryEmailInUse): Promise<void> {
   const bag = new FieldErrorBag();
   if (/^\s*$/u.test(email)) bag.add('email', MSG.blank);
   const [row] = await sqlRows<{ secondary: boolean; primary: boolean }>(
     em,
     `select exists(select 1 from emails where lower(email) = lower(?)) as secondary,
-            exists(select 1 from users where lower(email) = lower(?)) as primary`,
+            ${primaryInUse} as primary`,
     [email, email],
   );
   if (row.secondary) bag.add('email', MSG.taken);
@@ -86,9 +92,14 @@ const emailAudit = (user: EmailOwner, e: Email): Omit<AuditEntry, 'action'> => (
 });
 
 /** Stored unconfirmed: GitLab 10.3 mails a confirmation link (devise confirmable); this service sends no mail. */
-async function add(ctx: RequestCtx, user: EmailOwner, input: CreateEmailInput): Promise<Email> {
+async function add(
+  ctx: RequestCtx,
+  user: EmailOwner,
+  input: CreateEmailInput,
+  primaryInUse: PrimaryEmailInUse,
+): Promise<Email> {
   const address = normalizeEmail(input.email);
-  await validate(ctx.em, address);
+  await validate(ctx.em, address, primaryInUse);
   const now = ctx.clock.now();
   const email = Object.assign(new Email(), { userId: user.id, email: address, createdAt: now, updatedAt: now });
   // A concurrent add of the same address loses on the unique lower(email) index with the model's message.
@@ -97,7 +108,7 @@ async function add(ctx: RequestCtx, user: EmailOwner, input: CreateEmailInput): 
       ctx.em.transactional(async (tx) => {
         // A parallel write of the address as someone's primary one: the lock orders the two, the check again sees the first.
         await lockEmailAddress(tx, address);
-        await validate(tx, address);
+        await validate(tx, address, primaryInUse);
         tx.persist(email);
         await tx.flush();
         await recordAudit(ctx, tx, [{ ...emailAudit(user, email), action: { add: 'email' } }]);
@@ -125,7 +136,12 @@ export const emailService = {
   /** GET /user/emails/:email_id: another user's address is `404 Email Not Found` as a missing one. */
   getOwn: (ctx: RequestCtx, emailId: number) => findOwned(ctx, requireUser(ctx), emailId),
   addForUser: add,
-  addOwn: (ctx: RequestCtx, input: CreateEmailInput) => add(ctx, requireUser(ctx), input),
+  addOwn: (ctx: RequestCtx, input: CreateEmailInput, primaryInUse: PrimaryEmailInUse) =>
+    add(ctx, requireUser(ctx), input, primaryInUse),
   removeForUser: remove,
   removeOwn: (ctx: RequestCtx, emailId: number) => remove(ctx, requireUser(ctx), emailId),
 };
+
+/** Predicate with two parameters (an address, a user id): another user has it as secondary address. */
+export const secondaryEmailInUseByOther = () =>
+  'exists(select 1 from emails where lower(email) = lower(?) and user_id <> ?)';

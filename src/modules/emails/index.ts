@@ -30,6 +30,12 @@ export { lockEmailAddress } from './email-address-lock';
 export { Email } from './email.entity';
 export { CreateEmailInput } from './email.inputs';
 export { EmailWire } from './email.presenter';
-export { emailService, normalizeEmail, type EmailOwner } from './email.service';
+export {
+  emailService,
+  normalizeEmail,
+  secondaryEmailInUseByOther,
+  type EmailOwner,
+  type PrimaryEmailInUse,
+} from './email.service';
 export { EmailIdArg, EmailPage, EmailType } from './email.type';
 export { primaryEmailChanged } from './primary-email';

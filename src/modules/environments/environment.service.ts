@@ -1,18 +1,17 @@
 import { byId, claimForDelete } from '../../core/db/delete-claim';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { changedActions, recordAudit, type AuditAction } from '../../core/events/audit';
-import { projectAuditEntity } from '../projects';
+import { projectAuditEntity, projectVisibility } from '../projects';
 import { requireUser } from '../../core/auth/guards';
 import { onUniqueViolation } from '../../core/db/unique-violation';
 import { lightEntity, pgArray, sqlRows } from '../../core/db/sql';
-import { projectVisibility } from '../access';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../core/errors/domain-errors';
 import { MSG } from '../../core/errors/messages';
 import { offsetPage, offsetPagesByKey, type ListQuery, type PageInput } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
 import { patchEntity } from '../../core/patch/patch-entity';
 import type { Project } from '../projects';
-import { projectService } from '../projects';
+import { joinProject, projectService } from '../projects';
 import { Environment } from './environment.entity';
 import { generateSlug } from './environment-slug';
 import { UpdateEnvironmentInput, type CreateEnvironmentInput, type EnvironmentsArgs } from './environment.type';
@@ -205,7 +204,7 @@ async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]):
   const rows = await sqlRows<Record<string, unknown> & { jobs_enabled: boolean }>(
     ctx.em,
     `select e.*, p.jobs_enabled from environments e
-    join projects p on p.id = e.project_id where e.id = any(?::int[]) and ${await projectVisibility(ctx, 'p')}`,
+    ${joinProject('e.project_id')} where e.id = any(?::int[]) and ${await projectVisibility(ctx, 'p')}`,
     [pgArray(ids.map(Number))],
   );
   const levels = await Promise.all(rows.map((r) => ctx.loaders.projectLevel.load(Number(r.project_id))));

@@ -1,5 +1,5 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
-import { lightEntity, likeEscape } from '../../core/db/sql';
+import { likeEscape } from '../../core/db/sql';
 import {
   assertKeysetOrder,
   keysetPage,
@@ -8,20 +8,11 @@ import {
   type ListQuery,
 } from '../../core/pagination/list-query';
 import { PaginationMode, type Page } from '../../core/pagination/page';
-import {
-  AccessLevel,
-  activeMembership,
-  intArray,
-  groupVisibility,
-  groupVisibilitySplit,
-  ownGroups,
-  SortDirection,
-  VISIBILITY_LEVEL,
-  policy,
-} from '../access';
+import { groupVisibility, groupVisibilitySplit, ownGroups } from '../projects';
+import { AccessLevel, groupIdsWhereUserIs, intArray, SortDirection, VISIBILITY_LEVEL, policy } from '../access';
 import { GroupOrderBy, type DescendantGroupsArgs, type GroupListArgs, type GroupsArgs } from './group.inputs';
-import { Namespace } from '../namespaces';
-import { customAttributePolicy } from '../custom-attributes';
+import { descendantIds, groupListRows, namespaceFromRow, type Namespace } from '../namespaces';
+import { customAttributeFilter } from '../custom-attributes';
 
 /**
  * The group list query behind GET /groups and GET /groups/:id/subgroups (docs/gitlab-compatibility.md, "Groups"):
@@ -67,11 +58,9 @@ interface GroupFilter {
 async function groupFilter(ctx: RequestCtx, args: GroupsArgs, scope: GroupListScope): Promise<GroupFilter> {
   const params: unknown[] = [];
   const visible = await visibilityFilter(ctx, args);
-  // A user's own groups (the default set) are a short id list: read them first behind a fence, then
-  // order them. Left to the planner, `id = any(…)` under `order by name limit 21` walks the name index
-  // of every group, a cost that grows with the instance, not with the user.
+  // A user's own groups (the default set) are a short id list: read them first behind a fence, then order them.
   const own = !!ctx.user && !policy.isAdmin(ctx.user) && !args.allAvailable;
-  const from = own ? `(select * from namespaces n where ${visible} offset 0) n` : 'namespaces n';
+  const from = groupListRows(own ? visible : undefined);
   const where = own ? [`n.kind = 'group'`] : [`n.kind = 'group'`, visible];
   if (scope.parentId !== undefined) {
     where.push('n.parent_id = ?');
@@ -85,22 +74,10 @@ async function groupFilter(ctx: RequestCtx, args: GroupsArgs, scope: GroupListSc
   if ((args as GroupListArgs).topLevelOnly) where.push('n.parent_id is null');
   if (args.search) where.push(searchFilter(args.search, params));
   if (args.owned) {
-    where.push(
-      ctx.user
-        ? `n.id in (select gm.group_id from group_members gm where gm.user_id = ${Number(ctx.user.id)} and gm.access_level = ${AccessLevel.OWNER} and ${activeMembership('gm')})`
-        : 'false',
-    );
+    where.push(ctx.user ? `n.id in (${groupIdsWhereUserIs(Number(ctx.user.id), AccessLevel.OWNER)})` : 'false');
   }
   // custom_attributes filters apply for administrators only (docs/gitlab-compatibility.md, "Groups").
-  const byAttributes = customAttributePolicy.canSeeCustomAttributes(ctx.user) && !!args.customAttributes?.length;
-  if (byAttributes) {
-    for (const attr of args.customAttributes ?? []) {
-      where.push(
-        'exists (select 1 from group_custom_attributes ca where ca.group_id = n.id and ca.key = ? and ca.value = ?)',
-      );
-      params.push(attr.key, attr.value);
-    }
-  }
+  const byAttributes = customAttributeFilter(ctx, 'Group', 'n.id', args.customAttributes, where, params);
   const column = ORDER[args.orderBy ?? GroupOrderBy.NAME];
   const dir = (args.sort ?? SortDirection.ASC) === SortDirection.ASC ? 'asc' : 'desc';
   const split = ctx.user && args.allAvailable ? await groupVisibilitySplit(ctx, 'n') : undefined;
@@ -114,7 +91,7 @@ async function groupFilter(ctx: RequestCtx, args: GroupsArgs, scope: GroupListSc
  * parent are then answered without fetching the same row again.
  */
 function groupRow(ctx: RequestCtx, row: Record<string, unknown>): Namespace {
-  const group = lightEntity(ctx.em, Namespace, row);
+  const group = namespaceFromRow(ctx.em, row);
   ctx.loaders.namespace.fill(group.id, group);
   return group;
 }
@@ -180,8 +157,7 @@ export async function listDescendantGroupsBatched(
     args.includeParentDescendants === false
       ? 'n.parent_id'
       : {
-          match:
-            'n.id = any(array(select d.id from namespaces d where d.traversal_ids @> array[page_keys.k] and d.id <> page_keys.k))',
+          match: `n.id = any(${descendantIds('page_keys.k', false)})`,
         };
   return offsetPagesByKey(ctx.em, query, key, parentIds, args);
 }

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { pgTime } from '../../core/db/pg-time';
-import { sqlRows } from '../../core/db/sql';
 import type { SystemEvent } from '../../core/events/system-events';
 import { HUMAN_ACCESS } from '../access';
+import { subtreeDeepestFirst } from '../namespaces';
 
 /** The groups' system hook payloads (GitLab 10.3's SystemHooksService for a Group). */
 
@@ -43,11 +43,7 @@ export function groupEvent(
 
 /** Every group of a subtree (the group and its descendants), deepest first, for group_destroy. */
 export async function subtreeGroupEvents(em: EntityManager, groupId: number): Promise<SystemEvent[]> {
-  const rows = await sqlRows<GroupRow>(
-    em,
-    `select id, name, path, full_path, created_at, updated_at from namespaces where traversal_ids @> array[?]::int[] order by cardinality(traversal_ids) desc, id`,
-    [groupId],
-  );
+  const rows = await subtreeDeepestFirst(em, groupId);
   return rows.map((g) => groupEvent(g, 'destroy'));
 }
 

@@ -1,12 +1,24 @@
 import DataLoader from 'dataloader';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { PaginationMode, type Page } from '../../core/pagination/page';
-import { lightEntity, sqlRows } from '../../core/db/sql';
-import { intArray, groupVisibility, projectVisibility } from '../access';
+import { sqlRows } from '../../core/db/sql';
+import { groupMembershipRows, intArray } from '../access';
 import { COUNT_LIMIT } from '../../core/pagination/page';
-import { Namespace } from '../namespaces';
+import { descendantGroupRows, groupsByIds, type Namespace } from '../namespaces';
 import { PeekLoader } from '../../core/context/peek-loader';
-import { Project } from '../projects';
+import {
+  projectFromRow,
+  projectPagesByGroup,
+  projectsInGroup,
+  projectsOfNamespace,
+  projectsSharedWithGroup,
+  storageByNamespace,
+  type GroupProjectRows,
+  type NamespaceStorage,
+  type Project,
+  groupVisibility,
+  projectVisibility,
+} from '../projects';
 import { listDescendantGroupsBatched, listGroups, listSubgroupsBatched } from './group-list.query';
 import {
   NamespaceProjectSort,
@@ -14,37 +26,14 @@ import {
   type GroupProjectsPageArgs,
   type GroupsArgs,
 } from './group.inputs';
-import { offsetPagesByKey, type ListQuery } from '../../core/pagination/list-query';
 import { perParentPages } from '../../core/pagination/per-parent-pages';
 import { projectSearch } from '../projects';
 
-export interface GroupStatistics {
-  storageSize: number;
-  repositorySize: number;
-  lfsObjectsSize: number;
-  jobArtifactsSize: number;
-}
+export type GroupStatistics = NamespaceStorage;
 
 /** Storage statistics summed over each group's projects, in SQL (spec 2.3). */
-export async function loadGroupStatistics(ctx: RequestCtx, ids: readonly number[]): Promise<GroupStatistics[]> {
-  const rows = await sqlRows<Record<string, string | number>>(
-    ctx.em,
-    `select g.id, coalesce(sum(p.storage_size), 0) as s, coalesce(sum(p.repository_size), 0) as r,
-            coalesce(sum(p.lfs_objects_size), 0) as l, coalesce(sum(p.job_artifacts_size), 0) as j
-       from namespaces g left join projects p on p.namespace_id = g.id
-      where g.id = any(${intArray(ids)}) group by g.id`,
-  );
-  const map = new Map(rows.map((r) => [Number(r.id), r]));
-  return ids.map((id) => {
-    const r = map.get(id);
-    return {
-      storageSize: Number(r?.s ?? 0),
-      repositorySize: Number(r?.r ?? 0),
-      lfsObjectsSize: Number(r?.l ?? 0),
-      jobArtifactsSize: Number(r?.j ?? 0),
-    };
-  });
-}
+export const loadGroupStatistics = (ctx: RequestCtx, ids: readonly number[]): Promise<GroupStatistics[]> =>
+  storageByNamespace(ctx.em, ids);
 
 /** A group's project list, with the columns its selection needs (core/graphql/reads.ts). */
 export interface GroupProjectsKey {
@@ -77,7 +66,7 @@ async function projectListsByGroup(
     for (const row of rows) {
       const key = Number(row.group_key);
       const list = byGroup.get(key);
-      const project = lightEntity(ctx.em, Project, row);
+      const project = projectFromRow(ctx.em, row);
       if (list) list.push(project);
       else byGroup.set(key, [project]);
     }
@@ -100,31 +89,23 @@ async function perGroupProjects(
   columns: string,
   ids: number[],
   limit: number,
-  from: string,
-  where: string,
+  rows: GroupProjectRows,
 ): Promise<string> {
   return `select k.id as group_key, x.* from unnest(${intArray(ids)}) k(id) cross join lateral (
-      select ${columns} from ${from} where ${where} and ${await projectVisibility(ctx, 'p')} order by p.id limit ${Math.min(Math.trunc(limit), GROUP_DETAIL_PROJECTS)}) x`;
+      select ${columns} from ${rows.from} where ${rows.where} and ${await projectVisibility(ctx, 'p')} order by p.id limit ${Math.min(Math.trunc(limit), GROUP_DETAIL_PROJECTS)}) x`;
 }
 
 /** The detail form's `projects`: projects in each group's namespace that the caller may see (docs/gitlab-compatibility.md, "Groups"). */
 export function loadGroupProjects(ctx: RequestCtx, keys: readonly GroupProjectsKey[]): Promise<Project[][]> {
   return projectListsByGroup(ctx, keys, (columns, ids, limit) =>
-    perGroupProjects(ctx, columns, ids, limit, 'projects p', 'p.namespace_id = k.id'),
+    perGroupProjects(ctx, columns, ids, limit, projectsInGroup('k.id')),
   );
 }
 
 /** The detail form's `shared_projects`: projects shared with each group that the caller may see. */
 export function loadGroupSharedProjects(ctx: RequestCtx, keys: readonly GroupProjectsKey[]): Promise<Project[][]> {
   return projectListsByGroup(ctx, keys, (columns, ids, limit) =>
-    perGroupProjects(
-      ctx,
-      columns,
-      ids,
-      limit,
-      'project_group_links l join projects p on p.id = l.project_id',
-      'l.group_id = k.id',
-    ),
+    perGroupProjects(ctx, columns, ids, limit, projectsSharedWithGroup('k.id')),
   );
 }
 
@@ -168,22 +149,7 @@ async function groupProjectPages(
     params.push(...search.params);
   }
   const { orderBy, dir } = args.sort ? PROJECT_SORT[args.sort] : { orderBy: 'p.id', dir: 'asc' as const };
-  const query: ListQuery<Project> = {
-    select: 'p.*',
-    from: 'projects p',
-    where,
-    params,
-    orderBy,
-    dir,
-    id: 'p.id',
-    map: (r) => lightEntity(ctx.em, Project, r),
-  };
-  const key = args.includeSubgroups
-    ? {
-        match: 'p.namespace_id = any(array(select d.id from namespaces d where d.traversal_ids @> array[page_keys.k]))',
-      }
-    : 'p.namespace_id';
-  return offsetPagesByKey(ctx.em, query, key, groupIds, args);
+  return projectPagesByGroup(ctx.em, { where, params, orderBy, dir }, !!args.includeSubgroups, groupIds, args);
 }
 
 const projectsKey = (k: GroupProjectsKey) => `${k.groupId}:${k.limit}:${k.columns}`;
@@ -198,10 +164,10 @@ export type GroupCount = 'projects' | 'descendantGroups' | 'members';
 async function loadGroupCounts(ctx: RequestCtx, kind: GroupCount, ids: readonly number[]): Promise<(number | null)[]> {
   const inner =
     kind === 'projects'
-      ? `select 1 from projects p where p.namespace_id = g.id and ${await projectVisibility(ctx, 'p')}`
+      ? projectsOfNamespace('g.id', await projectVisibility(ctx, 'p'))
       : kind === 'descendantGroups'
-        ? `select 1 from namespaces d where d.traversal_ids @> array[g.id] and d.id <> g.id and d.kind = 'group' and ${await groupVisibility(ctx, 'd')}`
-        : 'select 1 from group_members m where m.group_id = g.id';
+        ? descendantGroupRows('g.id', await groupVisibility(ctx, 'd'))
+        : groupMembershipRows('g.id');
   const rows = await sqlRows<{ id: number; n: string }>(
     ctx.em,
     `select g.id, (select count(*) from (${inner} limit ${COUNT_LIMIT + 1}) x) as n from unnest(${intArray(ids)}) as g(id)`,
@@ -215,11 +181,8 @@ async function loadGroupCounts(ctx: RequestCtx, kind: GroupCount, ids: readonly 
 
 /** Groups among `ids` the caller may see (GET /groups/:id would not be 404): one query per batch. */
 async function loadVisibleGroups(ctx: RequestCtx, ids: readonly number[]): Promise<(Namespace | null)[]> {
-  const rows = await sqlRows<Record<string, unknown>>(
-    ctx.em,
-    `select g.* from namespaces g where g.id = any(${intArray(ids)}) and g.kind = 'group' and ${await groupVisibility(ctx, 'g')}`,
-  );
-  const byId = new Map(rows.map((r) => [Number(r.id), lightEntity(ctx.em, Namespace, r)]));
+  const groups = await groupsByIds(ctx.em, ids, await groupVisibility(ctx, 'g'));
+  const byId = new Map(groups.map((g) => [g.id, g]));
   return ids.map((id) => byId.get(id) ?? null);
 }
 

@@ -7,8 +7,7 @@ import { idOrFullPath } from '../../core/params/parse-id-or-path';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
 import { Visibility, toVisibility } from '../access';
-import { Project } from '../projects';
-import { selectedColumns } from '../../core/graphql/reads';
+import { projectColumns, type Project } from '../projects';
 import { MaxItems, limitDescription, servedLimit } from '../../core/graphql/list-bound';
 import { projectService } from '../projects';
 import { ProjectPage, ProjectType } from '../projects';
@@ -186,7 +185,7 @@ export class GroupResolver {
   ): Promise<Project[]> {
     const key = {
       groupId: g.id,
-      columns: selectedColumns(ctx.em, Project, info, 'p'),
+      columns: projectColumns(ctx.em, info, 'p'),
       limit: servedLimit(limit, GROUP_DETAIL_PROJECTS),
     };
     return withPreloadedRelations(ctx, ctx.loaders.groupProjects.load(key), info);
@@ -205,7 +204,7 @@ export class GroupResolver {
   ): Promise<Project[]> {
     const key = {
       groupId: g.id,
-      columns: selectedColumns(ctx.em, Project, info, 'p'),
+      columns: projectColumns(ctx.em, info, 'p'),
       limit: servedLimit(limit, GROUP_DETAIL_PROJECTS),
     };
     return withPreloadedRelations(ctx, ctx.loaders.groupSharedProjects.load(key), info);

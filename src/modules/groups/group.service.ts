@@ -1,18 +1,17 @@
-import { byId, claimForDelete } from '../../core/db/delete-claim';
+import { claimForDelete } from '../../core/db/delete-claim';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { changes, recordAudit } from '../../core/events/audit';
 import { emitSystemEvents } from '../../core/events/system-events';
-import { AccessLevel, forgetAccess, groupVisibility, VISIBILITY_LEVEL, toVisibility, GroupMember } from '../access';
+import { AccessLevel, addGroupMember, VISIBILITY_LEVEL, toVisibility } from '../access';
 import { requireUser } from '../../core/auth/guards';
-import { sqlEntities, sqlRows, takenField } from '../../core/db/sql';
+import { sqlRows, takenField } from '../../core/db/sql';
 import { ForbiddenError, NotFoundError, SaveFailedError, ValidationError } from '../../core/errors/domain-errors';
 import type { Page } from '../../core/pagination/page';
 import { parseIdOrPath, type IdOrPath } from '../../core/params/parse-id-or-path';
 import type { Project } from '../projects';
-import { projectService } from '../projects';
+import { projectService, forgetAccess, groupVisibility } from '../projects';
 import { defaultVisibilityLevel, visibilityRestriction } from '../application-settings';
 import { listGroups } from './group-list.query';
-import { lockAncestry } from './group-lock';
 import { patchEntity, type PatchMapping } from '../../core/patch/patch-entity';
 import {
   CreateGroupInput,
@@ -21,7 +20,19 @@ import {
   type GroupListArgs,
   type GroupsArgs,
 } from './group.inputs';
-import { Namespace, beforeNamespacesRemoved } from '../namespaces';
+import {
+  beforeNamespacesRemoved,
+  deleteNamespace,
+  findGroupBy,
+  findNamespace,
+  groupClaim,
+  lockAncestry,
+  lockShareWithGroupBelow,
+  maxSubgroupVisibility,
+  newGroup,
+  renameDescendants,
+  type Namespace,
+} from '../namespaces';
 import { FieldErrorBag } from '../../core/errors/field-error-bag';
 import { MSG } from '../../core/errors/messages';
 import {
@@ -36,21 +47,19 @@ import { longerThan } from '../../core/validation/char-length';
 import { groupPolicy } from './group.policy';
 import { namespacePolicy } from '../namespaces';
 import { groupEvent, groupMemberAdded, subtreeGroupEvents } from './group.events';
-import { projectEvents, subtreeProjectIds } from '../projects';
+import { maxProjectVisibilityIn, projectEvents, projectPathOrNameTakenIn, subtreeProjectIds } from '../projects';
 
 /** A group by id or full path that the caller may read; otherwise 404 "Group Not Found" (docs/gitlab-compatibility.md, "Groups"). */
 async function findVisible(ctx: RequestCtx, idOrPath: string | number | IdOrPath): Promise<Namespace> {
   const ref = parseIdOrPath(idOrPath, ['Group']);
   if ('none' in ref) throw new NotFoundError('Group');
-  const [cond, value] = 'id' in ref ? ['n.id = ?', ref.id] : ['lower(n.full_path) = lower(?)', ref.path];
-  const rows = await sqlEntities(
+  const group = await findGroupBy(
     ctx.em,
-    Namespace,
-    `select n.* from namespaces n where ${cond} and n.kind = 'group' and ${await groupVisibility(ctx, 'n')}`,
-    [value],
+    'id' in ref ? { id: ref.id } : { path: ref.path },
+    await groupVisibility(ctx, 'n'),
   );
-  if (!rows[0]) throw new NotFoundError('Group');
-  return rows[0];
+  if (!group) throw new NotFoundError('Group');
+  return group;
 }
 
 /** node(id)/nodes(ids): the groups among these ids the caller may read, through the links' `visibleGroup` loader. */
@@ -120,7 +129,7 @@ async function create(ctx: RequestCtx, input: CreateGroupInput): Promise<Namespa
     throw new ForbiddenError();
   }
   const now = ctx.clock.now();
-  const group = Object.assign(new Namespace(), {
+  const group = newGroup({
     kind: 'group',
     parentId: parent?.id ?? null,
     createdAt: now,
@@ -150,16 +159,7 @@ async function create(ctx: RequestCtx, input: CreateGroupInput): Promise<Namespa
       em.persist(group);
       await em.flush();
       group.traversalIds = [...(parent?.traversalIds ?? []), group.id];
-      em.persist(
-        em.create(GroupMember, {
-          groupId: group.id,
-          userId: user.id,
-          accessLevel: AccessLevel.OWNER,
-          expiresAt: null,
-          createdAt: now,
-          updatedAt: now,
-        }),
-      );
+      addGroupMember(em, group.id, { userId: user.id, accessLevel: AccessLevel.OWNER, expiresAt: null, now });
       await em.flush();
       await recordAudit(ctx, em, [{ ...groupAudit(group), action: { add: 'group' } }]);
       await emitSystemEvents(ctx, em, () => [
@@ -176,8 +176,8 @@ async function create(ctx: RequestCtx, input: CreateGroupInput): Promise<Namespa
 async function childVisibility(ctx: RequestCtx, group: Namespace): Promise<{ projects: number; subgroups: number }> {
   const [row] = await sqlRows<{ p: number | null; s: number | null }>(
     ctx.em,
-    `select (select max(visibility_level) from projects where namespace_id = ?) as p,
-            (select max(visibility_level) from namespaces where parent_id = ?) as s`,
+    `select ${maxProjectVisibilityIn('?')} as p,
+            ${maxSubgroupVisibility('?')} as s`,
     [group.id, group.id],
   );
   return { projects: row.p ?? -1, subgroups: row.s ?? -1 };
@@ -185,7 +185,7 @@ async function childVisibility(ctx: RequestCtx, group: Namespace): Promise<{ pro
 
 async function update(ctx: RequestCtx, idOrPath: string, input: UpdateGroupInput): Promise<Namespace> {
   const group = await findOwned(ctx, idOrPath);
-  const parent = group.parentId ? await ctx.em.findOne(Namespace, { id: group.parentId }) : null;
+  const parent = group.parentId ? await findNamespace(ctx.em, group.parentId) : null;
   const old = { fullPath: group.fullPath, fullName: group.fullName, visibilityLevel: group.visibilityLevel };
   const before = auditedGroupFields(group);
   patchEntity(group, input, UpdateGroupInput, STORED);
@@ -218,19 +218,15 @@ async function update(ctx: RequestCtx, idOrPath: string, input: UpdateGroupInput
       await em.flush();
       // Locking a group locks its whole subtree (GitLab's force_share_with_group_lock_on_descendants).
       if (group.shareWithGroupLock && !before.share_with_group_lock) {
-        await sqlRows(
-          em,
-          'update namespaces set share_with_group_lock = true where traversal_ids @> array[?]::int[] and id <> ?',
-          [group.id, group.id],
-        );
+        await lockShareWithGroupBelow(em, group.id);
       }
       if (group.fullPath !== old.fullPath || group.fullName !== old.fullName) {
         // Descendants keep their suffix under the new prefix: one statement for the whole subtree.
-        await sqlRows(
+        await renameDescendants(
           em,
-          `update namespaces set full_path = ? || substr(full_path, ?), full_name = ? || substr(full_name, ?)
-          where traversal_ids @> array[?]::int[] and id <> ?`,
-          [group.fullPath, old.fullPath.length + 1, group.fullName, old.fullName.length + 1, group.id, group.id],
+          group.id,
+          { old: old.fullPath, now: group.fullPath },
+          { old: old.fullName, now: group.fullName },
         );
       }
       const after = auditedGroupFields(group);
@@ -274,7 +270,7 @@ const auditedGroupFields = (g: Namespace): Record<string, unknown> => ({
 async function remove(ctx: RequestCtx, idOrPath: string): Promise<boolean> {
   const group = await findOwned(ctx, idOrPath);
   await ctx.em.transactional(async (em) => {
-    await claimForDelete(ctx, em, byId('namespaces', group.id, 'Group'));
+    await claimForDelete(ctx, em, groupClaim(group.id));
     // The subtree locked first (no project created in it from here), its forks off their sources' forks_count.
     await beforeNamespacesRemoved(em, [group.id]);
     // GitLab destroys the projects one by one, then the subgroups, then the group: one event each.
@@ -282,7 +278,7 @@ async function remove(ctx: RequestCtx, idOrPath: string): Promise<boolean> {
       ...(await projectEvents(em, await subtreeProjectIds(em, group.id), 'destroy')),
       ...(await subtreeGroupEvents(em, group.id)),
     ]);
-    await em.nativeDelete(Namespace, { id: group.id });
+    await deleteNamespace(em, group.id);
     await recordAudit(ctx, em, [{ ...groupAudit(group), action: { remove: 'group' } }]);
   });
   return true;
@@ -297,12 +293,8 @@ async function transferProject(ctx: RequestCtx, idOrPath: string, projectIdOrPat
   const project: Project = await projectService.findVisible(ctx, projectIdOrPath);
   if (project.namespaceId === group.id)
     throw new SaveFailedError(TRANSFER, { new_namespace: ['Transfer failed, please contact an admin.'] });
-  const [clash] = await sqlRows<{ n: string }>(
-    ctx.em,
-    'select count(*) as n from projects where namespace_id = ? and (lower(path) = lower(?) or lower(name) = lower(?))',
-    [group.id, project.path, project.name],
-  );
-  if (Number(clash.n) > 0) throw new SaveFailedError(TRANSFER, { new_namespace: [TRANSFER_CLASH] });
+  if (await projectPathOrNameTakenIn(ctx.em, group.id, project.path, project.name))
+    throw new SaveFailedError(TRANSFER, { new_namespace: [TRANSFER_CLASH] });
   const oldPath = `${(await ctx.loaders.namespace.load(project.namespaceId))?.fullPath ?? ''}/${project.path}`;
   project.namespaceId = group.id;
   // A project may not be more visible than its new group.

@@ -1,7 +1,6 @@
 import { defineModule } from '../../core/module/app-module';
 import { nodeDef } from '../../core/graphql/node';
 import { groupService } from './group.service';
-import { GroupCustomAttribute } from './group-custom-attribute.entity';
 import { groupLoaders } from './group.loaders';
 import { GroupResolver } from './group.resolver';
 import { ProjectGroupField } from './project-group.resolver';
@@ -12,7 +11,6 @@ import { Migration20261203161000ShareWithGroupLock } from './migrations/Migratio
 
 export const groupsModule = defineModule({
   name: 'groups',
-  entities: [GroupCustomAttribute],
   resolvers: [GroupResolver, ProjectGroupField, ...groupCustomAttributeEndpoints.resolvers],
   routes: [...groupRoutes, ...groupCustomAttributeRoutes],
   loaders: (ctx) => ({ ...groupLoaders(ctx), ...groupCustomAttributeEndpoints.loaders(ctx) }),

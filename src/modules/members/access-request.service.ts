@@ -9,13 +9,13 @@ import { recordAudit } from '../../core/events/audit';
 import { emitSystemEvents } from '../../core/events/system-events';
 import { offsetPage } from '../../core/pagination/list-query';
 import type { Page, PageArgs } from '../../core/pagination/page';
-import { AccessLevel, GROUP_MEMBER_ACCESS_LEVELS, PROJECT_MEMBER_ACCESS_LEVELS, forgetAccess } from '../access';
+import { AccessLevel, GROUP_MEMBER_ACCESS_LEVELS, PROJECT_MEMBER_ACCESS_LEVELS, insertMembership } from '../access';
 import { avatarUrl } from '../avatars';
-import { userWebUrl } from '../users';
+import { joinUser, usernameOf, userWebUrl } from '../users';
 import type { AccessRequesterType } from './access-request.type';
 import { memberInternals, type SourceKind } from './member.service';
 import type { MemberType } from './member.type';
-import { projectPolicy } from '../projects';
+import { projectPolicy, forgetAccess } from '../projects';
 import { namespacePolicy } from '../namespaces';
 import { memberEvent } from './member.events';
 
@@ -66,7 +66,7 @@ async function list(
     ctx.em,
     {
       select: COLUMNS,
-      from: 'access_requests r join users u on u.id = r.user_id',
+      from: `access_requests r ${joinUser('r.user_id')}`,
       where: ['r.source_type = ?', 'r.source_id = ?'],
       params: [kind, src.id],
       orderBy: 'r.id',
@@ -86,7 +86,7 @@ async function requestRow(
 ): Promise<Row | undefined> {
   const [row] = await sqlRows<Row>(
     ctx.em,
-    `select ${COLUMNS} from access_requests r join users u on u.id = r.user_id where r.source_type = ? and r.source_id = ? and r.user_id = ?`,
+    `select ${COLUMNS} from access_requests r ${joinUser('r.user_id')} where r.source_type = ? and r.source_id = ? and r.user_id = ?`,
     [kind, sourceId, userId],
   );
   return row;
@@ -152,18 +152,14 @@ async function approve(
           [kind, src.id, userId],
         );
         if (gone.length === 0) throw new NotFoundError(); // approved or denied meanwhile
-        await sqlRows(
-          em,
-          `insert into ${src.table} (${src.fk}, user_id, access_level, expires_at, created_at, updated_at) values (?, ?, ?, null, ?, ?)`,
-          [src.id, userId, level, now, now],
-        );
-        const [u] = await sqlRows<{ username: string }>(em, 'select username from users where id = ?', [userId]);
+        await insertMembership(em, kind, src.id, userId, level, now);
+        const username = await usernameOf(em, userId);
         await recordAudit(ctx, em, [
           {
             ...entity,
             targetType: 'User',
             targetId: userId,
-            targetDetails: u?.username ?? String(userId),
+            targetDetails: username ?? String(userId),
             action: { add: 'user_access', as: roleName(level) },
           },
         ]);
@@ -220,7 +216,7 @@ async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]):
   if (!user) return [];
   const rows = await sqlRows<Row & { source_type: SourceKind; source_id: number }>(
     ctx.em,
-    `select r.source_type, r.source_id, ${COLUMNS} from access_requests r join users u on u.id = r.user_id where r.id = any(?::int[]) order by r.id`,
+    `select r.source_type, r.source_id, ${COLUMNS} from access_requests r ${joinUser('r.user_id')} where r.id = any(?::int[]) order by r.id`,
     [pgArray(ids.map(Number))],
   );
   const levels = await Promise.all(

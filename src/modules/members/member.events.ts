@@ -3,7 +3,10 @@ import { pgTime } from '../../core/db/pg-time';
 import { sqlRows } from '../../core/db/sql';
 import type { SystemEvent } from '../../core/events/system-events';
 import { membershipEvents } from '../../core/events/system-event-catalogue';
-import { HUMAN_ACCESS, VISIBILITY_NAME } from '../access';
+import { HUMAN_ACCESS, VISIBILITY_NAME, directMemberships } from '../access';
+import { joinNamespace } from '../namespaces';
+import { joinProject } from '../projects';
+import { joinUser } from '../users';
 
 /** The memberships' system hook payloads (GitLab 10.3's SystemHooksService for a GroupMember / ProjectMember). */
 
@@ -37,10 +40,10 @@ export async function memberEvent(
     kind === 'group'
       ? `select m.created_at, m.updated_at, m.access_level, u.id as user_id, u.username, u.name as user_name, u.email,
               g.id as source_id, g.name as source_name, g.path as source_path, g.full_path as source_full_path, g.visibility_level
-         from group_members m join users u on u.id = m.user_id join namespaces g on g.id = m.group_id where m.group_id = ? and m.user_id = ?`
+         from ${directMemberships('group')} m ${joinUser('m.user_id')} ${joinNamespace('m.group_id', 'g')} where m.group_id = ? and m.user_id = ?`
       : `select m.created_at, m.updated_at, m.access_level, u.id as user_id, u.username, u.name as user_name, u.email,
               p.id as source_id, p.name as source_name, p.path as source_path, n.full_path || '/' || p.path as source_full_path, p.visibility_level
-         from project_members m join users u on u.id = m.user_id join projects p on p.id = m.project_id join namespaces n on n.id = p.namespace_id
+         from ${directMemberships('project')} m ${joinUser('m.user_id')} ${joinProject('m.project_id')} ${joinNamespace('p.namespace_id')}
         where m.project_id = ? and m.user_id = ?`;
   const [m] = await sqlRows<MemberRow>(em, sql, [sourceId, userId]);
   if (!m) return [];

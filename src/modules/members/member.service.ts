@@ -5,12 +5,14 @@ import {
   AccessLevel,
   GROUP_MEMBER_ACCESS_LEVELS,
   PROJECT_MEMBER_ACCESS_LEVELS,
-  forgetAccess,
-  groupVisibility,
-  projectVisibility,
-  activeMembership,
-  GroupMember,
-  ProjectMember,
+  deleteMembership,
+  directMemberships,
+  getMembership,
+  groupOwners,
+  memberListRows,
+  membershipClaim,
+  membershipSourceColumn,
+  newMembership,
 } from '../access';
 import { claimForDelete } from '../../core/db/delete-claim';
 import type { RequestCtx } from '../../core/context/request-ctx';
@@ -22,9 +24,16 @@ import { offsetPage, offsetPagesByKey, type ListQuery } from '../../core/paginat
 import { pgTime } from '../../core/db/pg-time';
 import type { Page } from '../../core/pagination/page';
 import { groupService } from '../groups';
-import { projectService } from '../projects';
-import { User } from '../users';
-import { userWebUrl } from '../users';
+import {
+  projectAncestryRows,
+  projectAuditEntity,
+  projectMatches,
+  projectService,
+  forgetAccess,
+  groupVisibility,
+  projectVisibility,
+} from '../projects';
+import { findUser, joinUser, userWebUrl } from '../users';
 import { patchEntity } from '../../core/patch/patch-entity';
 import {
   accessLevelOf,
@@ -38,7 +47,7 @@ import {
 } from './member.type';
 import { avatarUrl } from '../avatars';
 import { projectPolicy } from '../projects';
-import { namespacePolicy } from '../namespaces';
+import { groupAncestryRows, lockNamespace, namespaceFullPath, namespaceMatches, namespacePolicy } from '../namespaces';
 import { memberEvent } from './member.events';
 
 export type SourceKind = 'group' | 'project';
@@ -46,8 +55,6 @@ export type SourceKind = 'group' | 'project';
 interface Source {
   kind: SourceKind;
   id: number;
-  table: 'group_members' | 'project_members';
-  fk: 'group_id' | 'project_id';
   canAdmin: boolean;
   /** The caller's access level to the source (0 without any). */
   level: number;
@@ -63,8 +70,6 @@ async function source(ctx: RequestCtx, kind: SourceKind, idOrPath: string): Prom
     return {
       kind,
       id: group.id,
-      table: 'group_members',
-      fk: 'group_id',
       canAdmin: namespacePolicy.canAdminGroup(ctx.user, level),
       level,
       requestAccessEnabled: group.requestAccessEnabled,
@@ -75,8 +80,6 @@ async function source(ctx: RequestCtx, kind: SourceKind, idOrPath: string): Prom
   return {
     kind,
     id: project.id,
-    table: 'project_members',
-    fk: 'project_id',
     canAdmin: projectPolicy.canAdminProject(ctx.user, level),
     level,
     requestAccessEnabled: project.requestAccessEnabled,
@@ -127,48 +130,11 @@ function view(ctx: RequestCtx, r: Row, kind: SourceKind, listId: number): Member
 const COLUMNS = `m.id as member_id, m.user_id, u.username, u.name, u.state, u.avatar, m.access_level,
   to_char(m.expires_at, 'YYYY-MM-DD') as expires_at, m.created_at, m.source_type, m.source_id`;
 
-/** A direct membership table as rows with their source (`m.source_type`, `m.source_id`). */
-const directRows = (src: Pick<Source, 'kind' | 'table' | 'fk'>) =>
-  `(select x.*, '${src.kind}'::text as source_type, x.${src.fk} as source_id from ${src.table} x)`;
-
-/** The membership table of `kind`. */
-const membershipTable = (kind: SourceKind): Pick<Source, 'kind' | 'table' | 'fk'> =>
-  kind === 'group'
-    ? { kind, table: 'group_members', fk: 'group_id' }
-    : { kind, table: 'project_members', fk: 'project_id' };
-
-/** Membership columns of a union branch. */
-const MEMBER_COLS = (a: string) => `${a}.id, ${a}.user_id, ${a}.access_level, ${a}.expires_at, ${a}.created_at`;
-
-/**
- * FROM of a member list per list key (`m.list_key`: the group or project id) with relations: the
- * direct memberships and/or those of the groups above (a group's ancestors; a project's group and its
- * ancestors), active ones only for inherited rows (an expired one grants nothing), one row per user:
- * the highest access level, then the later expiry (none first), then the older membership, as GitLab's
- * MembersFinder (`DISTINCT ON (user_id) … ORDER BY access_level DESC, expires_at DESC, created_at`).
- * Filtering on `m.list_key` is pushed into the DISTINCT ON subquery (a DISTINCT ON column), so one
- * list reads only its own ancestors' rows.
- */
+/** The member lists of `kind` with relations, joined to their users `u` (access's `memberListRows`). */
 function relationsFrom(kind: SourceKind, relations: ReadonlySet<MemberRelation>): string {
-  const direct = relations.has(MemberRelation.DIRECT);
-  const inherited = relations.has(MemberRelation.INHERITED);
-  const branches: string[] = [];
-  if (kind === 'group') {
-    const which = direct && inherited ? '' : direct ? ' and gm.group_id = s.id' : ' and gm.group_id <> s.id';
-    branches.push(`select ${MEMBER_COLS('gm')}, 'group'::text as source_type, gm.group_id as source_id from group_members gm
-      where gm.group_id = any(s.traversal_ids)${which} and (gm.group_id = s.id or ${activeMembership('gm')})`);
-  } else {
-    if (direct)
-      branches.push(
-        `select ${MEMBER_COLS('pm')}, 'project'::text as source_type, pm.project_id as source_id from project_members pm where pm.project_id = s.id`,
-      );
-    if (inherited)
-      branches.push(`select ${MEMBER_COLS('gm')}, 'group'::text as source_type, gm.group_id as source_id from group_members gm
-      where sn.kind = 'group' and gm.group_id = any(sn.traversal_ids) and ${activeMembership('gm')}`);
-  }
-  const sources = kind === 'group' ? `namespaces s` : `projects s join namespaces sn on sn.id = s.namespace_id`;
-  return `(select distinct on (s.id, x.user_id) s.id as list_key, x.* from ${sources} cross join lateral (${branches.join(' union all ')}) x
-     order by s.id, x.user_id, x.access_level desc, x.expires_at desc, x.created_at, x.id) m join users u on u.id = m.user_id`;
+  const sources = kind === 'group' ? groupAncestryRows('s') : projectAncestryRows('s');
+  const which = { direct: relations.has(MemberRelation.DIRECT), inherited: relations.has(MemberRelation.INHERITED) };
+  return `${memberListRows(kind, which, sources)} m ${joinUser('m.user_id')}`;
 }
 
 /** The relations asked for (default and empty list: DIRECT). */
@@ -187,7 +153,6 @@ function memberListQuery(
   search: string | null | undefined,
   listId: (r: Row) => number,
 ): ListQuery<MemberType> & { key: string } {
-  const table = membershipTable(kind);
   const directOnly = relations.size === 1 && relations.has(MemberRelation.DIRECT);
   const where: string[] = [];
   const params: unknown[] = [];
@@ -200,14 +165,14 @@ function memberListQuery(
   if (directOnly) {
     return {
       select: COLUMNS,
-      from: `${directRows(table)} m join users u on u.id = m.user_id`,
+      from: `${directMemberships(kind)} m ${joinUser('m.user_id')}`,
       where,
       params,
       orderBy: 'm.id',
       dir: 'asc',
       id: 'm.id',
       map,
-      key: `m.${table.fk}`,
+      key: `m.${membershipSourceColumn(kind)}`,
     };
   }
   return {
@@ -233,14 +198,13 @@ async function visibleByIds(
   kind: SourceKind,
   ids: readonly (number | string)[],
 ): Promise<MemberType[]> {
-  const src = membershipTable(kind);
   const visible =
     kind === 'group'
-      ? `exists (select 1 from namespaces s where s.id = m.source_id and s.kind = 'group' and ${await groupVisibility(ctx, 's')})`
-      : `exists (select 1 from projects s where s.id = m.source_id and ${await projectVisibility(ctx, 's')})`;
+      ? namespaceMatches('m.source_id', 's', `s.kind = 'group' and ${await groupVisibility(ctx, 's')}`)
+      : projectMatches('m.source_id', 's', await projectVisibility(ctx, 's'));
   const rows = await sqlRows<Row>(
     ctx.em,
-    `select ${COLUMNS} from ${directRows(src)} m join users u on u.id = m.user_id
+    `select ${COLUMNS} from ${directMemberships(kind)} m ${joinUser('m.user_id')}
     where m.id = any(?::int[]) and ${visible}`,
     [pgArray(ids.map(Number))],
   );
@@ -281,7 +245,7 @@ export const normalizedMemberListArgs = (a: MemberListArgs): MemberListArgs => (
 async function findRow(ctx: RequestCtx, src: Source, userId: number): Promise<MemberType> {
   const rows = await sqlRows<Row>(
     ctx.em,
-    `select ${COLUMNS} from ${directRows(src)} m join users u on u.id = m.user_id where m.${src.fk} = ? and m.user_id = ?`,
+    `select ${COLUMNS} from ${directMemberships(src.kind)} m ${joinUser('m.user_id')} where m.${membershipSourceColumn(src.kind)} = ? and m.user_id = ?`,
     [src.id, userId],
   );
   if (!rows[0]) throw new NotFoundError('Member');
@@ -310,13 +274,10 @@ async function manageable(
 
 async function add(ctx: RequestCtx, kind: SourceKind, idOrPath: string, input: MemberInput): Promise<MemberType> {
   const src = await manageable(ctx, kind, idOrPath, input.accessLevel, input.expiresAt);
-  const user = await ctx.em.findOne(User, { id: input.userId });
+  const user = await findUser(ctx.em, input.userId);
   if (!user) throw new NotFoundError('User');
   const now = ctx.clock.now();
-  const member =
-    kind === 'group'
-      ? Object.assign(new GroupMember(), { groupId: src.id })
-      : Object.assign(new ProjectMember(), { projectId: src.id });
+  const member = newMembership(kind, src.id);
   patchEntity(Object.assign(member, { createdAt: now, updatedAt: now }), input, MemberInput);
   const entity = await auditEntity(ctx, src);
   await onUniqueViolation(
@@ -353,10 +314,7 @@ async function update(
   const entity = await auditEntity(ctx, src);
   await ctx.em.transactional(async (em) => {
     if (kind === 'group' && input.accessLevel < AccessLevel.OWNER) await ensureAnotherOwner(em, src, userId);
-    const member =
-      kind === 'group'
-        ? await em.findOneOrFail(GroupMember, { groupId: src.id, userId })
-        : await em.findOneOrFail(ProjectMember, { projectId: src.id, userId });
+    const member = await getMembership(em, kind, src.id, userId);
     const before = { access_level: roleName(member.accessLevel), expires_at: member.expiresAt };
     patchEntity(member, input, UpdateMemberInput);
     member.updatedAt = ctx.clock.now();
@@ -381,15 +339,9 @@ async function update(
  * each other concurrently are serialized: the second one sees the first one's change and is refused.
  */
 async function ensureAnotherOwner(em: RequestCtx['em'], src: Source, userId: number): Promise<void> {
-  await sqlRows(em, 'select id from namespaces where id = ? for update', [src.id]);
-  const rows = await sqlRows<{ others: string; is_owner: boolean }>(
-    em,
-    `select count(*) filter (where gm.user_id <> ? and gm.access_level = ${AccessLevel.OWNER} and ${activeMembership('gm')}) as others,
-            bool_or(gm.user_id = ? and gm.access_level = ${AccessLevel.OWNER}) as is_owner
-       from group_members gm where gm.group_id = ?`,
-    [userId, userId, src.id],
-  );
-  if (rows[0]?.is_owner && Number(rows[0].others) === 0) throw new ForbiddenError();
+  await lockNamespace(em, src.id);
+  const owners = await groupOwners(em, src.id, userId);
+  if (owners.isOwner && owners.others === 0) throw new ForbiddenError();
 }
 
 async function remove(ctx: RequestCtx, kind: SourceKind, idOrPath: string, userId: number): Promise<boolean> {
@@ -398,16 +350,11 @@ async function remove(ctx: RequestCtx, kind: SourceKind, idOrPath: string, userI
   const entity = await auditEntity(ctx, src);
   await ctx.em.transactional(async (em) => {
     // The group's row before the member's, as group delete, user delete and member updates take them.
-    if (kind === 'group') await sqlRows(em, 'select 1 from namespaces where id = ? for update', [src.id]);
-    await claimForDelete(ctx, em, {
-      table: src.table,
-      where: `${src.fk} = ? and user_id = ?`,
-      params: [src.id, userId],
-      missing: () => new NotFoundError('Member'),
-    });
+    if (kind === 'group') await lockNamespace(em, src.id);
+    await claimForDelete(ctx, em, membershipClaim(kind, src.id, userId));
     if (kind === 'group') await ensureAnotherOwner(em, src, userId);
     await emitSystemEvents(ctx, em, () => memberEvent(em, kind, src.id, userId, 'destroy'));
-    await sqlRows(em, `delete from ${src.table} where ${src.fk} = ? and user_id = ?`, [src.id, userId]);
+    await deleteMembership(em, kind, src.id, userId);
     await recordAudit(ctx, em, [
       {
         ...entity,
@@ -431,14 +378,8 @@ async function auditEntity(
   ctx: RequestCtx,
   src: Source,
 ): Promise<{ entityType: string; entityId: number; entityPath: string }> {
-  const [row] = await sqlRows<{ path: string }>(
-    ctx.em,
-    src.kind === 'group'
-      ? 'select full_path as path from namespaces where id = ?'
-      : `select n.full_path || '/' || p.path as path from projects p join namespaces n on n.id = p.namespace_id where p.id = ?`,
-    [src.id],
-  );
-  return { entityType: src.kind === 'group' ? 'Group' : 'Project', entityId: src.id, entityPath: row?.path ?? '' };
+  if (src.kind === 'project') return projectAuditEntity(ctx, src.id);
+  return { entityType: 'Group', entityId: src.id, entityPath: await namespaceFullPath(ctx.em, src.id) };
 }
 
 /** GitLab's `members/all` relations: the source's own members and those of the groups above it. */

@@ -29,3 +29,54 @@ export { Namespace } from './namespace.entity';
 export { beforeNamespacesRemoved, namespaceRemoval, type NamespaceRemovalStep } from './namespace-removal';
 export { NamespaceType } from './namespace.type';
 export { namespacePolicy } from './namespace.policy';
+export {
+  createPersonalNamespace,
+  deleteNamespace,
+  deletePersonalNamespaceOf,
+  descendantIds,
+  findGroup,
+  findNamespace,
+  findNamespaceByPathOrName,
+  fullPathTakenByOther,
+  getNamespace,
+  groupAncestryRows,
+  groupAndAncestorIds,
+  groupIdByFullPath,
+  groupsWithoutOtherOwner,
+  joinNamespace,
+  lockGroupsOwnedBy,
+  lockNamespace,
+  lockSubtrees,
+  namespaceFromRow,
+  namespaceFullPath,
+  namespaceMatches,
+  namespaceSatisfies,
+  ownedNamespaceIds,
+  personalNamespaceOwnerId,
+  personalNamespaceOwners,
+  renamePersonalNamespace,
+  subtreeIds,
+} from './namespace-sql';
+export {
+  descendantGroupRows,
+  findGroupBy,
+  groupClaim,
+  groupListRows,
+  groupsByIds,
+  lockShareWithGroupBelow,
+  maxSubgroupVisibility,
+  newGroup,
+  renameDescendants,
+  subtreeDeepestFirst,
+  type SubtreeGroupRow,
+} from './group-rows';
+export { lockAncestry, type LockedNamespace } from './namespace-lock';
+export {
+  ancestryOf,
+  groupLevelsSql,
+  groupsWithAncestors,
+  inMemberTree,
+  levelsOf,
+  memberTreeIds,
+  ownedNamespaceIdArray,
+} from './namespace-access';

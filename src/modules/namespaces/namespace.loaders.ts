@@ -2,7 +2,8 @@ import DataLoader from 'dataloader';
 import { PeekLoader } from '../../core/context/peek-loader';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { lightEntitiesById, lightEntity, sqlRows } from '../../core/db/sql';
-import { namespaceVisibility, activeMembership, intArray } from '../access';
+import { namespaceVisibility, activeGroupMemberCount, intArray } from '../access';
+import { groupLevelsSql, levelsOf } from './namespace-access';
 import { Namespace } from './namespace.entity';
 
 function byId<T extends { id: number }>(ids: readonly number[], items: T[]): (T | null)[] {
@@ -18,8 +19,7 @@ function byId<T extends { id: number }>(ids: readonly number[], items: T[]): (T 
 async function membersCountWithDescendants(ctx: RequestCtx, ids: readonly number[]): Promise<number[]> {
   const rows = await sqlRows<{ id: number; n: string }>(
     ctx.em,
-    `select g.id, (select count(distinct gm.user_id) from group_members gm
-                    where gm.group_id = any(array(select d.id from namespaces d where d.traversal_ids @> array[g.id])) and ${activeMembership('gm')}) as n
+    `select g.id, ${activeGroupMemberCount('array(select d.id from namespaces d where d.traversal_ids @> array[g.id])')} as n
        from namespaces g where g.id = any(${intArray(ids)})`,
   );
   const map = new Map(rows.map((r) => [Number(r.id), Number(r.n)]));
@@ -44,6 +44,8 @@ export function namespaceLoaders(ctx: RequestCtx) {
       );
     }),
     membersCountWithDescendants: new DataLoader<number, number>((ids) => membersCountWithDescendants(ctx, ids)),
+    /** The caller's effective access level per group: one query per batch. */
+    groupLevel: new DataLoader<number, number>((ids) => levelsOf(ctx, groupLevelsSql, ids)),
   };
 }
 

@@ -1,17 +1,17 @@
 import { byId, claimForDelete } from '../../core/db/delete-claim';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { changedActions, recordAudit, type AuditAction } from '../../core/events/audit';
-import { projectAuditEntity } from '../projects';
+import { projectAuditEntity, projectVisibility } from '../projects';
 import { requireUser } from '../../core/auth/guards';
 import { onUniqueViolation } from '../../core/db/unique-violation';
 import { lightEntity, pgArray, sqlRows } from '../../core/db/sql';
-import { projectVisibility, policy } from '../access';
+import { policy } from '../access';
 import { ForbiddenError, NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
 import { MSG } from '../../core/errors/messages';
 import { offsetPage } from '../../core/pagination/list-query';
 import type { Page, PageArgs } from '../../core/pagination/page';
 import type { Project } from '../projects';
-import { projectService } from '../projects';
+import { joinProject, projectService } from '../projects';
 import { certificateSubject, certificateText } from './pages-certificate-text';
 import { pagesConfig } from './pages-config';
 import { PagesDomain } from './pages-domain.entity';
@@ -268,7 +268,7 @@ async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]):
   // Light rows: the certificate resolver reads the long columns of the domains it is asked for (pagesCertificate).
   const rows = await sqlRows(
     ctx.em,
-    `select ${LIGHT_COLUMNS} from pages_domains d join projects p on p.id = d.project_id
+    `select ${LIGHT_COLUMNS} from pages_domains d ${joinProject('d.project_id')}
     where d.id = any(?::int[]) and ${await projectVisibility(ctx, 'p')}`,
     [pgArray(ids.map(Number))],
   );

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { pgArray, sqlRows } from '../../core/db/sql';
+import { lockSubtrees, subtreeIds } from '../namespaces';
 
 /**
  * `projects.forks_count` (GitLab's ForksCountService cache) follows every write that adds or removes
@@ -24,12 +25,11 @@ export async function countForkChange(em: EntityManager, sourceId: number, delta
  */
 export async function uncountForksUnder(em: EntityManager, namespaceIds: readonly number[]): Promise<void> {
   if (namespaceIds.length === 0) return;
-  const subtree = 'select n.id from namespaces n where n.traversal_ids && ?::int[]';
-  await sqlRows(em, `${subtree} order by n.id for update`, [pgArray(namespaceIds)]);
+  await lockSubtrees(em, namespaceIds);
   const forks = await sqlRows<{ source: number | null }>(
     em,
     `select p.forked_from_project_id as source from projects p
-      where p.namespace_id = any(array(${subtree})) and p.forked_from_project_id is not null order by p.id for update`,
+      where p.namespace_id = any(array(${subtreeIds('?::int[]')})) and p.forked_from_project_id is not null order by p.id for update`,
     [pgArray(namespaceIds)],
   );
   const bySource = new Map<number, number>();

@@ -1,5 +1,8 @@
 import { defineModule } from '../../core/module/app-module';
+import { avatarDownload } from '../avatars';
 import { namespaceRemoval } from '../namespaces';
+import { joinProject } from './project-sql';
+import { projectVisibility } from './project-visibility';
 import { uncountForksUnder } from './forks-count';
 import { nodeDef } from '../../core/graphql/node';
 import { projectService } from './project.service';
@@ -32,6 +35,14 @@ export const projectsModule = defineModule({
     ...projectCustomAttributeEndpoints.resolvers,
   ],
   routes: [...projectRoutes, ...projectCustomAttributeRoutes],
+  // GitLab's project avatar URL: readable by whoever may read the project.
+  downloads: [
+    avatarDownload(
+      'project',
+      (owner) => joinProject(owner, 'o'),
+      (ctx) => projectVisibility(ctx, 'o'),
+    ),
+  ],
   loaders: (ctx) => ({ ...projectLoaders(ctx), ...projectCustomAttributeEndpoints.loaders(ctx) }),
   nodes: [
     nodeDef({ type: 'Project', gidClass: 'Project', load: projectService.visibleByIds }),
@@ -65,3 +76,34 @@ export { projectAuditEntity, projectService } from './project.service';
 export { ProjectPage, ProjectType } from './project.type';
 export { projectPolicy } from './project.policy';
 export { projectEvents, subtreeProjectIds } from './project.events';
+export {
+  findProjects,
+  joinProject,
+  maxProjectVisibilityIn,
+  projectAncestryRows,
+  projectColumns,
+  projectFromRow,
+  projectIdsWithLevel,
+  projectMatches,
+  projectPathOrNameTakenIn,
+  projectsOfNamespace,
+  projectsById,
+  projectsWithNamespaces,
+} from './project-sql';
+export {
+  projectPagesByGroup,
+  projectsInGroup,
+  projectsSharedWithGroup,
+  storageByNamespace,
+  type GroupProjectRows,
+  type NamespaceStorage,
+} from './namespace-projects';
+export {
+  forgetAccess,
+  groupVisibility,
+  groupVisibilitySplit,
+  memberProjects,
+  ownGroups,
+  projectVisibility,
+  projectVisibilitySplit,
+} from './project-visibility';

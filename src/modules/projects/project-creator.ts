@@ -1,6 +1,6 @@
 import type { CurrentUser, RequestCtx } from '../../core/context/request-ctx';
 import { sqlRows } from '../../core/db/sql';
-import { groupLevelsSql } from '../access';
+import { groupLevelsSql } from '../namespaces';
 import type { Project } from './project.entity';
 
 /** A create on behalf of another user (POST /projects/user/:user_id), or a fork (project-fork.service.ts). */
@@ -14,6 +14,6 @@ export interface CreateOptions {
 /** The creator's effective level in a group: the caller's from the request's loader, another user's by one query. */
 export async function groupLevelOf(ctx: RequestCtx, user: CurrentUser, groupId: number): Promise<number> {
   if (user === ctx.user) return ctx.loaders.groupLevel.load(groupId);
-  const [row] = await sqlRows<{ level: number }>(ctx.em, groupLevelsSql(user, [groupId]));
+  const [row] = await sqlRows<{ level: number }>(ctx.em, groupLevelsSql(Number(user.id), [groupId]));
   return Number(row?.level ?? 0);
 }

@@ -1,7 +1,7 @@
 import { checkUnmodifiedSince } from '../../core/db/delete-claim';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
-import { sqlEntities, sqlRows } from '../../core/db/sql';
+import { sqlRows } from '../../core/db/sql';
 import {
   ConflictError,
   ForbiddenError,
@@ -13,8 +13,9 @@ import { UploadedFile } from '../../core/http/uploaded-file';
 import type { Page } from '../../core/pagination/page';
 import { policy, VISIBILITY_LEVEL, toVisibility } from '../access';
 import { visibilityRestriction } from '../application-settings';
-import { Namespace } from '../namespaces';
-import { User } from '../users';
+import { avatarFileOf } from '../avatars';
+import { findNamespaceByPathOrName, type Namespace } from '../namespaces';
+import { findUser } from '../users';
 import { countForkChange } from './forks-count';
 import { Project } from './project.entity';
 import type { CreateProjectInput, ProjectFilterArgs } from './project.inputs';
@@ -27,18 +28,6 @@ import { projectPolicy } from './project.policy';
  * avatar, linked by `forked_from_project_id`; there is no repository to copy. Creating one for another
  * user (POST /projects/user/:user_id) runs the same create as POST /projects, as that user.
  */
-
-/** GitLab's `Namespace.find_by_path_or_name` (path or name, case-insensitive), or an id when all digits. */
-async function findNamespace(ctx: RequestCtx, ref: string): Promise<Namespace | null> {
-  if (/^\d+$/.test(ref)) return Number(ref) > 2147483647 ? null : ctx.em.findOne(Namespace, { id: Number(ref) });
-  const [ns] = await sqlEntities(
-    ctx.em,
-    Namespace,
-    'select n.* from namespaces n where lower(n.path) = lower(?) or lower(n.name) = lower(?) order by n.id limit 1',
-    [ref, ref],
-  );
-  return ns ?? null;
-}
 
 /** `can?(user, :create_projects, namespace)`: the owner of a personal namespace, Master of a group, or an admin. */
 async function canCreateIn(ctx: RequestCtx, ns: Namespace): Promise<boolean> {
@@ -65,12 +54,7 @@ function asConflict(e: unknown): never {
 /** The source's avatar as a file to store for the fork (ForkService copies an image avatar). */
 async function avatarOf(ctx: RequestCtx, source: Project): Promise<UploadedFile | undefined> {
   if (!source.avatar) return undefined;
-  const [row] = await sqlRows<{ filename: string; content_type: string; data: Buffer }>(
-    ctx.em,
-    'select filename, content_type, data from avatars where project_id = ?',
-    [source.id],
-  );
-  return row ? new UploadedFile(row.filename, row.content_type, row.data) : undefined;
+  return avatarFileOf(ctx.em, 'project', source.id);
 }
 
 /** POST /projects/:id/fork: into the caller's namespace, or `namespace` (id, path or name; 404 Target Namespace). */
@@ -79,7 +63,7 @@ async function fork(ctx: RequestCtx, idOrPath: string, namespaceRef?: string | n
   const source = await projectService.findVisible(ctx, idOrPath);
   let namespaceId = user.namespaceId ?? undefined;
   if (namespaceRef) {
-    const ns = await findNamespace(ctx, namespaceRef);
+    const ns = await findNamespaceByPathOrName(ctx.em, namespaceRef);
     if (!ns || !(await canCreateIn(ctx, ns))) throw new NotFoundError('Target Namespace');
     namespaceId = ns.id;
   }
@@ -159,7 +143,7 @@ async function forks(ctx: RequestCtx, idOrPath: string, args: ProjectFilterArgs)
 /** POST /projects/user/:user_id (admin): POST /projects as that user (their namespace, permissions and projects_limit). */
 async function createForUser(ctx: RequestCtx, userId: number, input: CreateProjectInput): Promise<Project> {
   if (!policy.isAdmin(requireUser(ctx))) throw new ForbiddenError();
-  const creator = userId > 2147483647 ? null : await ctx.em.findOne(User, { id: userId });
+  const creator = userId > 2147483647 ? null : await findUser(ctx.em, userId);
   if (!creator) throw new NotFoundError('User');
   // 10.3 renders this route's failures with render_validation_error!: a reached limit is a 400 here, not POST /projects' 403.
   return projectService.create(ctx, input, { creator }).catch((e: unknown) => {

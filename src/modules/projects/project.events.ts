@@ -4,6 +4,8 @@ import { sqlRows } from '../../core/db/sql';
 import type { SystemEvent } from '../../core/events/system-events';
 import { projectsInNamespacesEvents } from '../../core/events/system-event-catalogue';
 import { VISIBILITY_NAME } from '../access';
+import { joinNamespace } from '../namespaces';
+import { joinUser } from '../users';
 
 /**
  * The projects' system hook payloads (GitLab 10.3's SystemHooksService for a Project), built from the
@@ -28,7 +30,7 @@ const PROJECT_SQL = `
   select p.id, p.name, p.path, n.full_path || '/' || p.path as full_path, p.visibility_level, p.created_at, p.updated_at,
          case when n.kind = 'user' then u.name else n.name end as owner_name,
          case when n.kind = 'user' then u.email else '' end as owner_email
-    from projects p join namespaces n on n.id = p.namespace_id left join users u on n.kind = 'user' and u.id = n.owner_id`;
+    from projects p ${joinNamespace('p.namespace_id')} left ${joinUser('n.owner_id')} and n.kind = 'user'`;
 
 /** project_create, project_destroy, project_rename, project_transfer (the last two with old_path_with_namespace). */
 export async function projectEvents(
@@ -62,7 +64,7 @@ export async function projectEvents(
 export async function subtreeProjectIds(em: EntityManager, groupId: number): Promise<number[]> {
   const rows = await sqlRows<{ id: number }>(
     em,
-    `select p.id from projects p join namespaces n on n.id = p.namespace_id where n.traversal_ids @> array[?]::int[] order by p.id`,
+    `select p.id from projects p ${joinNamespace('p.namespace_id')} where n.traversal_ids @> array[?]::int[] order by p.id`,
     [groupId],
   );
   return rows.map((r) => r.id);

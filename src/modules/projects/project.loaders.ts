@@ -1,8 +1,11 @@
+import DataLoader from 'dataloader';
 import { PeekLoader } from '../../core/context/peek-loader';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { lightEntity, sqlRows } from '../../core/db/sql';
-import { activeMembership, intArray, groupVisibility, projectVisibility } from '../access';
-import { User } from '../users';
+import { groupVisibility, projectLevelsSql, projectVisibility } from './project-visibility';
+import { intArray, joinUserGroupMembership, joinUserProjectMembership } from '../access';
+import { joinUser, userFromRow, type User } from '../users';
+import { joinNamespace, levelsOf, personalNamespaceOwners } from '../namespaces';
 import { Project } from './project.entity';
 
 export interface ProjectShareView {
@@ -33,7 +36,7 @@ export async function loadProjectShares(ctx: RequestCtx, ids: readonly number[])
     ctx.em,
     `select k.id as project_id, s.* from unnest(${intArray(ids)}) k(id) cross join lateral (
        select l.group_id, g.name, g.full_path, l.group_access, to_char(l.expires_at, 'YYYY-MM-DD') as expires_at
-         from project_group_links l join namespaces g on g.id = l.group_id
+         from project_group_links l ${joinNamespace('l.group_id', 'g')}
         where l.project_id = k.id and ${await groupVisibility(ctx, 'g')} order by l.id limit ${PROJECT_SHARES_MAX}) s`,
   );
   const byProject = new Map<number, ProjectShareView[]>();
@@ -55,10 +58,10 @@ export async function loadProjectShares(ctx: RequestCtx, ids: readonly number[])
 async function loadNamespaceOwners(ctx: RequestCtx, namespaceIds: readonly number[]): Promise<(User | null)[]> {
   const rows = await sqlRows<Record<string, unknown>>(
     ctx.em,
-    `select n.id as owned_namespace_id, u.* from namespaces n join users u on u.id = n.owner_id where n.id = any(${intArray(namespaceIds)}) and n.kind = 'user'`,
+    `select o.owned_namespace_id, u.* from (${personalNamespaceOwners(intArray(namespaceIds))}) o ${joinUser('o.owner_id')}`,
   );
   const byNamespace = new Map<number, User>();
-  for (const { owned_namespace_id: ns, ...user } of rows) byNamespace.set(Number(ns), lightEntity(ctx.em, User, user));
+  for (const { owned_namespace_id: ns, ...user } of rows) byNamespace.set(Number(ns), userFromRow(ctx.em, user));
   return namespaceIds.map((id) => byNamespace.get(id) ?? null);
 }
 
@@ -96,8 +99,8 @@ async function loadPermissions(ctx: RequestCtx, ids: readonly number[]): Promise
   const rows = await sqlRows<{ id: number; pa: number | null; ga: number | null }>(
     ctx.em,
     `select pr.id, pm.access_level as pa, gm.access_level as ga from unnest(${intArray(ids)}) k(id) join projects pr on pr.id = k.id
-       left join project_members pm on pm.project_id = pr.id and pm.user_id = ${uid} and ${activeMembership('pm')}
-       left join group_members gm on gm.group_id = pr.namespace_id and gm.user_id = ${uid} and ${activeMembership('gm')}`,
+       left ${joinUserProjectMembership('pr.id', uid)}
+       left ${joinUserGroupMembership('pr.namespace_id', uid)}`,
   );
   const byId = new Map(rows.map((r) => [Number(r.id), { projectAccess: access(r.pa), groupAccess: access(r.ga) }]));
   return ids.map((id) => byId.get(id) ?? { projectAccess: null, groupAccess: null });
@@ -105,6 +108,8 @@ async function loadPermissions(ctx: RequestCtx, ids: readonly number[]): Promise
 
 export function projectLoaders(ctx: RequestCtx) {
   return {
+    /** The caller's effective access level per project: one query per batch. */
+    projectLevel: new DataLoader<number, number>((ids) => levelsOf(ctx, projectLevelsSql, ids)),
     projectShares: new PeekLoader<number, ProjectShareView[]>((ids) => loadProjectShares(ctx, ids)),
     namespaceOwner: new PeekLoader<number, User | null>((ids) => loadNamespaceOwners(ctx, ids)),
     /** Projects by id that the caller may see (else null), as `project(id)` would answer: links to a project (fork sources too). */

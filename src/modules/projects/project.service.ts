@@ -2,18 +2,20 @@ import { assertOptionalDate } from '../../core/params/coerce';
 import { changes, recordAudit } from '../../core/events/audit';
 import { emitSystemEvents } from '../../core/events/system-events';
 import {
-  AccessLevel,
-  SHARE_ACCESS_LEVELS,
-  policy,
   forgetAccess,
   groupVisibility,
   memberProjects,
   projectVisibility,
   projectVisibilitySplit,
+} from './project-visibility';
+import {
+  AccessLevel,
+  SHARE_ACCESS_LEVELS,
+  policy,
   SortDirection,
   VISIBILITY_LEVEL,
   toVisibility,
-  ProjectMember,
+  addProjectMember,
 } from '../access';
 import { byId, claimForDelete } from '../../core/db/delete-claim';
 import type { CurrentUser, RequestCtx } from '../../core/context/request-ctx';
@@ -35,7 +37,16 @@ import { requireUser } from '../../core/auth/guards';
 import { groupLevelOf, type CreateOptions } from './project-creator';
 import { countForkChange } from './forks-count';
 import { PROJECT_TAGS_MAX } from './project.type';
-import { Namespace } from '../namespaces';
+import {
+  descendantIds,
+  findGroup,
+  findNamespace,
+  getNamespace,
+  joinNamespace,
+  lockNamespace,
+  namespaceSatisfies,
+  ownedNamespaceIds,
+} from '../namespaces';
 import { FieldErrorBag } from '../../core/errors/field-error-bag';
 import { MSG } from '../../core/errors/messages';
 import {
@@ -108,7 +119,7 @@ async function findVisible(ctx: RequestCtx, idOrPath: string | number | IdOrPath
     rows = await sqlEntities(
       ctx.em,
       Project,
-      `select p.* from projects p join namespaces n on n.id = p.namespace_id
+      `select p.* from projects p ${joinNamespace('p.namespace_id')}
         where lower(n.full_path) = lower(?) and lower(p.path) = lower(?) and ${visible}`,
       [ref.path.slice(0, cut), ref.path.slice(cut + 1)],
     );
@@ -140,7 +151,7 @@ async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {
     // `= any(array(…))`, not `in (subquery)`: both sides are index scans ORed in one bitmap.
     where.push(
       scope.includeSubgroups
-        ? `(p.namespace_id = any(array(select d.id from namespaces d where d.traversal_ids @> array[?::int])) or p.id = any(array(select project_id from project_group_links where group_id = ?)))`
+        ? `(p.namespace_id = any(${descendantIds('?::int')}) or p.id = any(array(select project_id from project_group_links where group_id = ?)))`
         : `(p.namespace_id = ? or p.id = any(array(select project_id from project_group_links where group_id = ?)))`,
     );
     params.push(scope.groupId, scope.groupId);
@@ -173,7 +184,7 @@ async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {
   }
   const user = ctx.user;
   if (args.owned) {
-    where.push(user ? `p.namespace_id in (select id from namespaces where owner_id = ${Number(user.id)})` : 'false');
+    where.push(user ? `p.namespace_id in (${ownedNamespaceIds(String(Number(user.id)))})` : 'false');
   }
   if (args.starred) {
     where.push(
@@ -234,7 +245,7 @@ function validateAttributes(ctx: RequestCtx, project: Project, bag: FieldErrorBa
 }
 
 async function checkVisibilityAgainstNamespace(ctx: RequestCtx, project: Project, bag: FieldErrorBag): Promise<void> {
-  const ns = await ctx.em.findOneOrFail(Namespace, { id: project.namespaceId });
+  const ns = await getNamespace(ctx.em, project.namespaceId);
   if (ns.kind === 'group' && project.visibilityLevel > ns.visibilityLevel) {
     const name = (l: number) => toVisibility(l).toLowerCase();
     bag.add(
@@ -275,7 +286,7 @@ async function checkProjectLimit(
   namespaceId: number,
   lock = false,
 ): Promise<void> {
-  if (lock) await sqlRows(em, 'select id from namespaces where id = ? for update', [namespaceId]);
+  if (lock) await lockNamespace(em, namespaceId);
   const limit = projectPolicy.projectsLimit(user);
   const [c] = await sqlRows<{ n: string }>(em, 'select count(*) as n from projects where namespace_id = ?', [
     namespaceId,
@@ -311,7 +322,7 @@ async function create(ctx: RequestCtx, input: CreateProjectInput, opts: CreateOp
   const user = opts.creator ?? requireUser(ctx);
   const bag = new FieldErrorBag();
   const namespaceId = input.namespaceId ?? user.namespaceId;
-  const ns = namespaceId ? await ctx.em.findOne(Namespace, { id: namespaceId }) : null;
+  const ns = namespaceId ? await findNamespace(ctx.em, namespaceId) : null;
   let allowed = false;
   if (ns?.kind === 'user') allowed = projectPolicy.canCreateProjectInUserNamespace(user, ns.ownerId);
   else if (ns) allowed = projectPolicy.canCreateProjectInGroup(user, await groupLevelOf(ctx, user, ns.id));
@@ -351,15 +362,12 @@ async function create(ctx: RequestCtx, input: CreateProjectInput, opts: CreateOp
       if (input.avatar) await storeAvatar(em, project, input.avatar);
       // GitLab 10.x adds the owner of a personal namespace as Master of the new project.
       if (ns.kind === 'user' && ns.ownerId !== null) {
-        const m = em.create(ProjectMember, {
-          projectId: project.id,
+        addProjectMember(em, project.id, {
           userId: ns.ownerId,
           accessLevel: AccessLevel.MASTER,
           expiresAt: null,
-          createdAt: ctx.clock.now(),
-          updatedAt: ctx.clock.now(),
+          now: ctx.clock.now(),
         });
-        em.persist(m);
         await em.flush();
       }
       await recordAudit(ctx, em, [{ ...projectAudit(project, ns.fullPath), action: { add: 'project' } }]);
@@ -385,7 +393,7 @@ export async function projectAuditEntity(
 ): Promise<{ entityType: string; entityId: number; entityPath: string }> {
   const [row] = await sqlRows<{ path: string }>(
     ctx.em,
-    `select n.full_path || '/' || p.path as path from projects p join namespaces n on n.id = p.namespace_id where p.id = ?`,
+    `select n.full_path || '/' || p.path as path from projects p ${joinNamespace('p.namespace_id')} where p.id = ?`,
     [projectId],
   );
   return { entityType: 'Project', entityId: projectId, entityPath: row?.path ?? '' };
@@ -528,21 +536,10 @@ async function share(ctx: RequestCtx, idOrPath: string, input: ShareProjectInput
   // GitLab 10.3: a project of a group with share_with_group_lock (set on it or inherited) is not shared.
   if ((await ctx.loaders.namespace.load(project.namespaceId))?.shareWithGroupLock)
     throw new BadRequestError('The project sharing with group is disabled');
-  const groups = await sqlEntities(
-    ctx.em,
-    Namespace,
-    `select n.* from namespaces n where n.id = ? and n.kind = 'group'`,
-    [input.groupId],
-  );
-  const group = groups[0];
+  const group = await findGroup(ctx.em, input.groupId);
   if (!group) throw new NotFoundError('Group');
   // A project can be shared with any group the caller can see.
-  const visible = await sqlRows(
-    ctx.em,
-    `select 1 from namespaces n where n.id = ? and ${await groupVisibility(ctx, 'n')}`,
-    [group.id],
-  );
-  if (visible.length === 0) throw new NotFoundError('Group');
+  if (!(await namespaceSatisfies(ctx.em, group.id, await groupVisibility(ctx, 'n')))) throw new NotFoundError('Group');
   const link = ctx.em.create(ProjectGroupLink, {
     projectId: project.id,
     groupId: group.id,
@@ -591,7 +588,7 @@ async function visibleGroupLinks(ctx: RequestCtx, ids: readonly (number | string
     ctx.em,
     ProjectGroupLink,
     `select l.* from project_group_links l join projects p on p.id = l.project_id
-    join namespaces g on g.id = l.group_id
+    ${joinNamespace('l.group_id', 'g')}
     where l.id = any(?::int[]) and ${await projectVisibility(ctx, 'p')} and ${await groupVisibility(ctx, 'g')}`,
     [pgArray(ids.map(Number))],
   );

@@ -1,15 +1,15 @@
 import DataLoader from 'dataloader';
 import type { RequestCtx } from '../../core/context/request-ctx';
-import { lightEntitiesById, lightEntity, sqlRows } from '../../core/db/sql';
+import { lightEntitiesById, sqlRows } from '../../core/db/sql';
 import { PeekLoader } from '../../core/context/peek-loader';
 import { Runner } from './runner.entity';
 import { mayReadRunner } from './runner.policy';
 import { perParent, perParentPages } from '../../core/pagination/per-parent-pages';
-import { policy, memberProjects, intArray } from '../access';
+import { policy, intArray } from '../access';
 import type { JobListArgs } from '../ci';
 import { jobService } from '../ci';
 import type { JobRow, JobStatus } from '../ci';
-import { Project } from '../projects';
+import { joinProject, projectFromRow, projectMatches, type Project, memberProjects } from '../projects';
 
 /**
  * At most this many projects in a runner's `projects` (GraphQL `Runner.projects`, REST GET
@@ -25,18 +25,18 @@ export const RUNNER_PROJECTS_MAX = 100;
 async function loadRunnerProjects(ctx: RequestCtx, runnerIds: readonly number[]): Promise<Project[][]> {
   const filter = policy.isAdmin(ctx.user)
     ? ''
-    : ` and exists (select 1 from projects ap where ap.id = rp.project_id and ${await memberProjects(ctx, 'ap')})`;
+    : ` and ${projectMatches('rp.project_id', 'ap', await memberProjects(ctx, 'ap'))}`;
   const rows = await sqlRows<Record<string, unknown>>(
     ctx.em,
     `select k.id as runner_key, p.* from unnest(${intArray(runnerIds)}) k(id) cross join lateral (
        select rp.project_id from ci_runner_projects rp where rp.runner_id = k.id${filter} order by rp.project_id limit ${RUNNER_PROJECTS_MAX}) l
-       join projects p on p.id = l.project_id order by k.id, p.id`,
+       ${joinProject('l.project_id')} order by k.id, p.id`,
   );
   const byRunner = new Map<number, Project[]>();
   for (const row of rows) {
     const key = Number(row.runner_key);
     const list = byRunner.get(key) ?? [];
-    list.push(lightEntity(ctx.em, Project, row));
+    list.push(projectFromRow(ctx.em, row));
     byRunner.set(key, list);
   }
   return runnerIds.map((id) => byRunner.get(id) ?? []);

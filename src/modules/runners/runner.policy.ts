@@ -1,6 +1,7 @@
 import type { CurrentUser, RequestCtx } from '../../core/context/request-ctx';
 import { sqlRows } from '../../core/db/sql';
 import { AccessLevel, policy } from '../access';
+import { projectIdsWithLevel } from '../projects';
 import type { Runner } from './runner.entity';
 import type { Loaded } from '../../core/context/peek-loader';
 
@@ -13,18 +14,8 @@ import type { Loaded } from '../../core/context/peek-loader';
  * not widen the set. Computed once per request and inlined as an int array.
  */
 function ownedRunnerIdsSql(user: CurrentUser): string {
-  const uid = Number(user.id);
-  const active = (a: string) => `(${a}.expires_at is null or ${a}.expires_at > current_date)`;
-  return `with mg as (select coalesce(array_agg(gm.group_id), '{}') as ids from group_members gm
-                       where gm.user_id = ${uid} and gm.access_level >= ${AccessLevel.MASTER} and ${active('gm')}),
-    tree as (select n.id from namespaces n, mg where n.traversal_ids && mg.ids),
-    mp as (select pm.project_id as id from project_members pm where pm.user_id = ${uid} and pm.access_level >= ${AccessLevel.MASTER} and ${active('pm')}
-      union select p.id from projects p where p.namespace_id = any(array(select id from tree))
-      union select pl.project_id from project_group_links pl
-        where pl.group_id = any(array(select id from tree)) and pl.group_access >= ${AccessLevel.MASTER} and ${active('pl')}
-      union select p.id from projects p where p.namespace_id = any(array(select id from namespaces where owner_id = ${uid})))
-    select distinct rp.runner_id as id from ci_runner_projects rp join ci_runners r on r.id = rp.runner_id
-     where rp.project_id = any(array(select id from mp)) and not r.is_shared`;
+  return `select distinct rp.runner_id as id from ci_runner_projects rp join ci_runners r on r.id = rp.runner_id
+     where rp.project_id = any(array(${projectIdsWithLevel(Number(user.id), AccessLevel.MASTER)})) and not r.is_shared`;
 }
 
 export function ownedRunnerIds(ctx: RequestCtx): Promise<number[]> {

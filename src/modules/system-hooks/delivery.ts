@@ -8,6 +8,7 @@ import { OUTBOX_READY, OUTBOX_WAKE_KEY } from '../../core/events/system-events';
 import { checkOutboundUrl, postJson, type OutboundResult } from '../../core/http/outbound';
 import type { BackgroundEnv, BackgroundTask } from '../../core/module/app-module';
 import { positiveIntSetting, readSetting } from '../../core/module/env-settings';
+import { localRequestsFromSystemHooksAllowed } from '../application-settings';
 
 /**
  * Delivery of system hook events (docs/rest.md#system-hooks): at least once, in order per hook, from any
@@ -80,13 +81,7 @@ export interface HookTarget {
 }
 
 /** The application setting that lets hooks reach local addresses (later GitLab's name). */
-export async function localRequestsAllowed(em: EntityManager): Promise<boolean> {
-  const [row] = await sqlRows<{ allowed: boolean }>(
-    em,
-    'select allow_local_requests_from_system_hooks as allowed from application_settings where id = 1',
-  );
-  return row?.allowed === true;
-}
+export const localRequestsAllowed = (em: EntityManager): Promise<boolean> => localRequestsFromSystemHooksAllowed(em);
 
 /**
  * Sends one payload to a hook (checked against the SSRF rules at this moment, connected to the checked

@@ -2,12 +2,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Credential } from '../../core/context/request-ctx';
 import type { DomainError } from '../../core/errors/domain-errors';
 import { UNIQUE_IPS_COLUMNS, UNIQUE_IPS_JOIN, uniqueIpsRefusal, type UniqueIpsLimit } from '../application-settings';
-import { lightEntity, sqlRows } from '../../core/db/sql';
+import { sqlRows } from '../../core/db/sql';
 import type { SharedCache } from '../../core/db/shared-cache';
 import { AUTH_CACHE_TAG, authCacheUserTag } from '../../core/auth/credential-cache';
 import { digestToken } from '../../core/auth/token';
-import { User } from '../users';
-import { noteActivity } from '../users';
+import { joinUser, noteActivity, userFromRow, type User } from '../users';
 import { activeTokenSql } from './token-active';
 import { noteTokenUse } from './token-use';
 
@@ -52,7 +51,7 @@ async function credentialRow(
     const [row] = await sqlRows<AuthRow>(
       em,
       `select u.*, t.id as token_id, t.last_used_at as token_last_used_at, t.scopes as token_scopes, t.impersonation as token_impersonation, ${UNIQUE_IPS_COLUMNS}
-         from personal_access_tokens t join users u on u.id = t.user_id ${UNIQUE_IPS_JOIN}
+         from personal_access_tokens t ${joinUser('t.user_id')} ${UNIQUE_IPS_JOIN}
         where t.token_digest = ? and ${activeTokenSql('t')} and u.state = 'active'`,
       [digest, today],
     );
@@ -100,7 +99,7 @@ export async function authenticateToken(
   // never mutated) row: services that change a user load it through the EntityManager (mapping
   // a managed entity is most of MikroORM's per-request cost). The row mapper reads the users
   // columns only, so the token columns need no copy of the row without them.
-  const user = lightEntity(em, User, row);
+  const user = userFromRow(em, row);
   if (!refusal) {
     noteActivity(em, user, now);
     noteTokenUse(em, Number(token_id), row.token_last_used_at, now);

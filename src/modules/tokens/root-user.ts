@@ -2,8 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { digestToken, generateToken } from '../../core/auth/token';
 import { systemClock } from '../../core/context/request-ctx';
-import { User } from '../users';
-import { insertWithNamespace } from '../users';
+import { anyUser, insertWithNamespace, newUser } from '../users';
 import { PersonalAccessToken } from './personal-access-token.entity';
 
 /**
@@ -15,9 +14,8 @@ export async function ensureRootUser(
   initialToken: string | undefined,
   logger: Logger,
 ): Promise<void> {
-  if ((await em.count(User, {})) > 0) return;
-  const root = new User();
-  Object.assign(root, {
+  if (await anyUser(em)) return;
+  const root = newUser({
     username: 'root',
     email: 'admin@example.com',
     name: 'Administrator',

@@ -6,9 +6,8 @@ import {
   NotFoundError,
   UnauthenticatedError,
 } from '../../core/errors/domain-errors';
-import { sqlEntities } from '../../core/db/sql';
 import { policy } from '../access';
-import { User } from '../users';
+import { findUserByIdOrUsername } from '../users';
 import type { AuthResult } from './authenticate';
 
 /**
@@ -25,13 +24,7 @@ export async function applySudo(em: EntityManager, auth: AuthResult, identifier:
   // A username is at most 255 characters and text cannot carry NUL: no such user, without asking the database.
   if (identifier.length > 255 || hasNulByte(identifier))
     throw new NotFoundError(`User with ID or username '${identifier.slice(0, 255)}'`);
-  const byId = /^\d+$/.test(identifier) && Number(identifier) <= 2147483647;
-  const [user] = await sqlEntities(
-    em,
-    User,
-    `select u.* from users u where ${byId ? 'u.id = ?' : 'lower(u.username) = lower(?)'}`,
-    [byId ? Number(identifier) : identifier],
-  );
+  const user = await findUserByIdOrUsername(em, identifier);
   if (!user) throw new NotFoundError(`User with ID or username '${identifier}'`);
   return { user, credential: { ...auth.credential, sudoer: auth.user }, tokenInvalid: false, refusal: auth.refusal };
 }

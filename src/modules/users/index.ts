@@ -1,6 +1,8 @@
 import { nodeDef } from '../../core/graphql/node';
 import { defineModule } from '../../core/module/app-module';
+import { avatarDownload } from '../avatars';
 import { User } from './user.entity';
+import { joinUser } from './user-sql';
 import { UserResolver } from './user.resolver';
 import { userRoutes, userCustomAttributeRoutes } from './user.rest';
 import { UserEmailsResolver } from './user-emails.resolver';
@@ -36,6 +38,8 @@ export const usersModule = defineModule({
     ...userCustomAttributeEndpoints.resolvers,
   ],
   routes: [...userRoutes, ...userEmailRoutes, ...userCustomAttributeRoutes],
+  // GitLab's user avatar URL: public (UploadsController, `when User: true`).
+  downloads: [avatarDownload('user', (owner) => joinUser(owner, 'o'))],
   loaders: (ctx) => ({ ...identityLoaders(ctx), ...userLoaders(ctx), ...userCustomAttributeEndpoints.loaders(ctx) }),
   migrations: [
     { name: 'Migration20261203100100_identities', class: Migration20261203100100Identities },
@@ -52,4 +56,6 @@ export { noteActivity } from './user-activity';
 export { userWebUrl } from './user-web-url';
 export { USER_BASIC_FIELDS, UserBasicWire, UserPublicWire, UserWire } from './user.presenter';
 export { insertWithNamespace, userService } from './user.service';
+export { usersAmongQuery } from './user-search';
+export { anyUser, findUser, findUserByIdOrUsername, joinUser, newUser, userFromRow, usernameOf } from './user-sql';
 export { UserIdArg, UserPage, UserType } from './user.type';

@@ -3,6 +3,7 @@ import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { PageArgs, type Page } from '../../core/pagination/page';
 import { CreateEmailInput, EmailIdArg, EmailPage, EmailType, emailService as service, type Email } from '../emails';
+import { primaryEmailInUse } from './user-sql';
 import { userService } from './user.service';
 import { UserIdArg } from './user.type';
 
@@ -41,7 +42,7 @@ export class UserEmailsResolver {
     @Arg('input', () => CreateEmailInput) input: CreateEmailInput,
     @Ctx() ctx: RequestCtx,
   ): Promise<Email> {
-    return service.addForUser(ctx, await userService.get(ctx, userId), input);
+    return service.addForUser(ctx, await userService.get(ctx, userId), input, primaryEmailInUse());
   }
 
   @Mutation(() => Boolean, { description: "Administrators only: deletes one of a user's secondary e-mail addresses." })
@@ -62,7 +63,7 @@ export class UserEmailsResolver {
     @Arg('input', () => CreateEmailInput) input: CreateEmailInput,
     @Ctx() ctx: RequestCtx,
   ): Promise<Email> {
-    return service.addOwn(ctx, input);
+    return service.addOwn(ctx, input, primaryEmailInUse());
   }
 
   @Mutation(() => Boolean, { description: "Deletes one of the authenticated user's secondary e-mail addresses." })

@@ -7,8 +7,8 @@ import { requireUser } from '../../core/auth/guards';
 import { changes, recordAudit, type AuditEntry } from '../../core/events/audit';
 import { emitSystemEvents } from '../../core/events/system-events';
 import { parseTimestamp } from '../../core/params/timestamp-param';
-import { policy, AccessLevel, activeMembership } from '../access';
-import { lockEmailAddress, primaryEmailChanged } from '../emails';
+import { policy } from '../access';
+import { lockEmailAddress, primaryEmailChanged, secondaryEmailInUseByOther } from '../emails';
 import { lightEntity, likeEscape, sqlEntities, sqlRows } from '../../core/db/sql';
 import { forgetCredentials } from '../../core/auth/credential-cache';
 import { onUniqueViolation } from '../../core/db/unique-violation';
@@ -23,7 +23,16 @@ import {
 } from '../../core/errors/domain-errors';
 import { offsetPage } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
-import { Namespace, beforeNamespacesRemoved } from '../namespaces';
+import {
+  beforeNamespacesRemoved,
+  createPersonalNamespace,
+  deleteNamespace,
+  deletePersonalNamespaceOf,
+  fullPathTakenByOther,
+  groupsWithoutOtherOwner,
+  lockGroupsOwnedBy,
+  renamePersonalNamespace,
+} from '../namespaces';
 import { FieldErrorBag } from '../../core/errors/field-error-bag';
 import { MSG } from '../../core/errors/messages';
 import { checkColumnLengths } from '../../core/validation/column-length';
@@ -149,8 +158,8 @@ async function checkConflicts(em: RequestCtx['em'], user: User): Promise<void> {
   const [row] = await sqlRows<{ email: boolean; username: boolean; secondary: boolean }>(
     em,
     `select exists(select 1 from users where lower(email) = lower(?) and id <> ?) as email,
-            exists(select 1 from namespaces where lower(full_path) = lower(?) and (owner_id is null or owner_id <> ?)) as username,
-            exists(select 1 from emails where lower(email) = lower(?) and user_id <> ?) as secondary`,
+            ${fullPathTakenByOther()} as username,
+            ${secondaryEmailInUseByOther()} as secondary`,
     [user.email, user.id ?? 0, user.username, user.id ?? 0, user.email, user.id ?? 0],
   );
   if (row.email) throw new ConflictError('Email has already been taken');
@@ -266,19 +275,7 @@ export async function insertWithNamespace(
       if (before) await before(em);
       em.persist(user);
       await em.flush();
-      const ns = Object.assign(new Namespace(), {
-        name: user.username,
-        path: user.username,
-        fullPath: user.username,
-        fullName: user.username,
-        kind: 'user' as const,
-        ownerId: user.id,
-        createdAt: ctx.clock.now(),
-        updatedAt: ctx.clock.now(),
-      });
-      em.persist(ns);
-      await em.flush();
-      ns.traversalIds = [ns.id];
+      const ns = await createPersonalNamespace(em, user, ctx.clock.now());
       user.namespaceId = ns.id;
       await em.flush();
       if (extra) await extra(em);
@@ -302,11 +299,7 @@ async function update(ctx: RequestCtx, id: number, input: UpdateUserInput): Prom
     ctx.em.transactional(async (em) => {
       if (emailChanged) await claimEmail(em, user);
       if (user.username !== oldUsername && user.namespaceId) {
-        await em.nativeUpdate(
-          Namespace,
-          { id: user.namespaceId },
-          { name: user.username, path: user.username, fullPath: user.username, fullName: user.username },
-        );
+        await renamePersonalNamespace(em, user.namespaceId, user.username);
       }
       if (input.avatar) await storeAvatar(em, user, input.avatar);
       await em.flush();
@@ -336,33 +329,20 @@ async function remove(ctx: RequestCtx, id: number, hardDelete = false): Promise<
   if (user.id === admin.id) throw new ForbiddenError('You cannot delete yourself');
   await ctx.em.transactional(async (em) => {
     await claimForDelete(ctx, em, byId('users', user.id, 'User'));
-    const owned = await sqlRows<{ id: number }>(
-      em,
-      `select n.id from namespaces n join group_members gm on gm.group_id = n.id
-        where gm.user_id = ? and gm.access_level = ${AccessLevel.OWNER} order by n.id for update of n`,
-      [user.id],
-    );
-    const solo = await sqlRows<{ id: number }>(
-      em,
-      `select n.id from namespaces n where n.id = any(?::int[]) and not exists (select 1 from group_members o
-         where o.group_id = n.id and o.user_id <> ? and o.access_level = ${AccessLevel.OWNER} and ${activeMembership('o')})`,
-      [`{${owned.map((r) => Number(r.id)).join(',')}}`, user.id],
-    );
+    const owned = await lockGroupsOwnedBy(em, user.id);
+    const solo = await groupsWithoutOtherOwner(em, owned, user.id);
     if (solo.length > 0 && !hardDelete) throw new ConflictError(SOLE_OWNER);
     // The namespaces that go locked first (no project created in them from here); their forks leave their sources' forks_count.
-    await beforeNamespacesRemoved(em, [
-      ...solo.map((g) => Number(g.id)),
-      ...(user.namespaceId ? [user.namespaceId] : []),
-    ]);
+    await beforeNamespacesRemoved(em, [...solo, ...(user.namespaceId ? [user.namespaceId] : [])]);
     // GitLab removes the personal projects (project_destroy each), then the user: its SSH keys first (key_destroy each), then user_destroy.
     await emitSystemEvents(ctx, em, async () => [
       ...(user.namespaceId ? await projectsInNamespacesEvents.build(em, [user.namespaceId], 'destroy') : []),
       ...(await userSshKeyEvents.build(em, user, 'destroy')),
       ...(await userEvent(em, user.id, 'destroy')),
     ]);
-    for (const g of solo) await em.nativeDelete(Namespace, { id: g.id });
+    for (const id of solo) await deleteNamespace(em, id);
     // The personal namespace (and with it the user's projects) goes with the user (FK cascade).
-    await em.nativeDelete(Namespace, { ownerId: user.id });
+    await deletePersonalNamespaceOf(em, user.id);
     await em.nativeDelete(User, { id: user.id });
     await recordAudit(ctx, em, [{ ...userAudit(user), action: { remove: 'user' } }]);
   });

@@ -1,4 +1,4 @@
-import type { RequestCtx } from '../../core/context/request-ctx';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { sqlRows } from '../../core/db/sql';
 
 export interface LockedNamespace {
@@ -14,7 +14,7 @@ export interface LockedNamespace {
  * create, rename, project transfer) takes this lock first inside its transaction, so a rename cannot
  * run between reading a parent's full_path and inserting a child under it.
  */
-export async function lockAncestry(em: RequestCtx['em'], id: number): Promise<Map<number, LockedNamespace>> {
+export async function lockAncestry(em: EntityManager, id: number): Promise<Map<number, LockedNamespace>> {
   const rows = await sqlRows<LockedNamespace>(
     em,
     `select a.id, a.full_path, a.full_name, a.traversal_ids from namespaces a

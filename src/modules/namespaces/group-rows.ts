@@ -1,0 +1,101 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { byId, type DeleteTarget } from '../../core/db/delete-claim';
+import { intArray } from '../access';
+import { lightEntity, sqlEntities, sqlRows } from '../../core/db/sql';
+import { Namespace } from './namespace.entity';
+
+// Groups are namespaces of kind 'group': the groups module reads and writes their rows through these
+// (docs/architecture.md, "Tables"). Visibility predicates are passed in, written on the alias named.
+
+/** A new, unsaved group row with these fields (the groups module patches, validates and persists it). */
+export const newGroup = (fields: Partial<Namespace>): Namespace => Object.assign(new Namespace(), fields);
+
+/** The group by id or by full path (case-insensitive) that satisfies `visible` (on the alias `n`), managed by `em`. */
+export async function findGroupBy(
+  em: EntityManager,
+  ref: { id: number } | { path: string },
+  visible: string,
+): Promise<Namespace | undefined> {
+  const [cond, value] = 'id' in ref ? ['n.id = ?', ref.id] : ['lower(n.full_path) = lower(?)', ref.path];
+  const [group] = await sqlEntities(
+    em,
+    Namespace,
+    `select n.* from namespaces n where ${cond} and n.kind = 'group' and ${visible}`,
+    [value],
+  );
+  return group;
+}
+
+/** Read-only groups among `ids` that satisfy `visible` (on the alias `g`): one statement. */
+export async function groupsByIds(em: EntityManager, ids: readonly number[], visible: string): Promise<Namespace[]> {
+  const rows = await sqlRows<Record<string, unknown>>(
+    em,
+    `select g.* from namespaces g where g.id = any(${intArray(ids)}) and g.kind = 'group' and ${visible}`,
+  );
+  return rows.map((r) => lightEntity(em, Namespace, r));
+}
+
+/** Scalar subquery: the highest visibility level among the direct subgroups of the group `groupId` names. */
+export const maxSubgroupVisibility = (groupId: string) =>
+  `(select max(visibility_level) from namespaces where parent_id = ${groupId})`;
+
+/** Locks sharing in the whole subtree below the group (GitLab's force_share_with_group_lock_on_descendants). */
+export async function lockShareWithGroupBelow(em: EntityManager, groupId: number): Promise<void> {
+  await sqlRows(
+    em,
+    'update namespaces set share_with_group_lock = true where traversal_ids @> array[?]::int[] and id <> ?',
+    [groupId, groupId],
+  );
+}
+
+/**
+ * A group's path or name changed: its descendants keep their suffix under the new prefixes, one
+ * statement for the whole subtree.
+ */
+export async function renameDescendants(
+  em: EntityManager,
+  groupId: number,
+  path: { old: string; now: string },
+  name: { old: string; now: string },
+): Promise<void> {
+  await sqlRows(
+    em,
+    `update namespaces set full_path = ? || substr(full_path, ?), full_name = ? || substr(full_name, ?)
+          where traversal_ids @> array[?]::int[] and id <> ?`,
+    [path.now, path.old.length + 1, name.now, name.old.length + 1, groupId, groupId],
+  );
+}
+
+/** The delete claim of a group's row (404 Group when it is gone). */
+export const groupClaim = (id: number): DeleteTarget => byId('namespaces', id, 'Group');
+
+export interface SubtreeGroupRow {
+  id: number;
+  name: string;
+  path: string;
+  full_path: string;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+/** Every group of a subtree (the group and its descendants), deepest first (GitLab destroys them so). */
+export function subtreeDeepestFirst(em: EntityManager, groupId: number): Promise<SubtreeGroupRow[]> {
+  return sqlRows<SubtreeGroupRow>(
+    em,
+    `select id, name, path, full_path, created_at, updated_at from namespaces where traversal_ids @> array[?]::int[] order by cardinality(traversal_ids) desc, id`,
+    [groupId],
+  );
+}
+
+/** A select of one row per descendant group (not itself) of the group `groupId` names that satisfies `predicate` (on `d`), for counts. */
+export const descendantGroupRows = (groupId: string, predicate: string) =>
+  `select 1 from namespaces d where d.traversal_ids @> array[${groupId}] and d.id <> ${groupId} and d.kind = 'group' and ${predicate}`;
+
+/**
+ * The namespaces a group list reads, as `n`: all of them, or with `fence` (a predicate on `n` that few
+ * rows match, such as a user's own groups) those rows read first behind an optimization fence
+ * (`offset 0`): left to the planner, `id = any(…)` under `order by name limit 21` walks the name index
+ * of every group, a cost that grows with the instance, not with the user.
+ */
+export const groupListRows = (fence?: string) =>
+  fence ? `(select * from namespaces n where ${fence} offset 0) n` : 'namespaces n';
