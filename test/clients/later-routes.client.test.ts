@@ -45,6 +45,14 @@ out = {
       ann.personal_access_tokens.create({"name": "bot", "scopes": ["api"]})
     )
   ][0],
+  "follow": [
+    gl.users.get(bob.id).follow()["username"],
+    [u.username for u in gl.users.get(bob.id).followers_users.list()],
+    [u.username for u in gl.users.get(1).following_users.list()],
+    gl.users.get(bob.id).unfollow()["username"],
+    [u.username for u in gl.users.get(bob.id).followers_users.list()],
+  ],
+  "memberships": [[m.source_name, m.source_type, m.access_level] for m in gl.users.get(ann.id).memberships.list()],
   "exists": [gl.namespaces.exists("top").suggests, gl.namespaces.exists("sub", parent_id=top.id).exists, gl.namespaces.exists("nope").exists],
 }
 print(json.dumps(out))
@@ -68,6 +76,8 @@ python.describe('python-gitlab on later routes', () => {
       descendants: ['top/sub'],
       environment: 'staging',
       pat: ['bot', true, ['bot'], null, [true]],
+      follow: ['bob', ['root'], ['bob'], 'bob', []],
+      memberships: [['top', 'Namespace', 30]],
       exists: [['top1'], true, false],
     });
   });

@@ -7,6 +7,7 @@ import { memberLoaders } from './member.loaders';
 import { MemberLinksResolver, MemberResolver } from './member.resolver';
 import { memberRestRoutes } from './member.rest';
 import { memberService } from './member.service';
+import { UserMembershipsResolver } from './user-memberships.resolver';
 import type { MemberType } from './member.type';
 import { Migration20261203170000AccessRequests } from './migrations/Migration20261203170000_access_requests';
 
@@ -30,7 +31,13 @@ export const membersModule = defineModule({
     // GitLab keeps an access request in the membership row (requested_at set); here it is its own row, so its own class.
     nodeDef({ type: 'AccessRequester', gidClass: 'AccessRequest', load: accessRequestService.visibleByIds }),
   ],
-  resolvers: [MemberResolver, MemberLinksResolver.Group, MemberLinksResolver.Project, AccessRequestResolver],
+  resolvers: [
+    MemberResolver,
+    MemberLinksResolver.Group,
+    MemberLinksResolver.Project,
+    AccessRequestResolver,
+    UserMembershipsResolver,
+  ],
   loaders: memberLoaders,
   routes: [...memberRestRoutes, ...accessRequestRoutes],
   migrations: [{ name: 'Migration20261203170000_access_requests', class: Migration20261203170000AccessRequests }],

@@ -1,5 +1,6 @@
 import { defineRoutes, type ParamException, type RouteDef } from '../../rest/route';
 import { MemberWire } from './member.presenter';
+import { UserMembershipWire } from './user-memberships.presenter';
 
 /** The same five routes under /groups/:id/members and /projects/:id/members. */
 function memberRoutes(kind: 'group' | 'project'): RouteDef[] {
@@ -81,4 +82,18 @@ function memberRoutes(kind: 'group' | 'project'): RouteDef[] {
   ];
 }
 
-export const memberRestRoutes = defineRoutes([...memberRoutes('group'), ...memberRoutes('project')]);
+export const memberRestRoutes = defineRoutes([
+  ...memberRoutes('group'),
+  ...memberRoutes('project'),
+  {
+    // Later GitLab's users API (docs/rest.md#memberships).
+    method: 'GET',
+    path: '/users/:user_id/memberships',
+    field: 'Query.userMemberships',
+    params: { user_id: { notFound: 'User' } },
+    paginated: true,
+    shape: UserMembershipWire,
+    summary: "List a user's memberships (admin)",
+    tag: 'members',
+  },
+]);
