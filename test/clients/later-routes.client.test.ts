@@ -53,6 +53,7 @@ out = {
     [u.username for u in gl.users.get(bob.id).followers_users.list()],
   ],
   "memberships": [[m.source_name, m.source_type, m.access_level] for m in gl.users.get(ann.id).memberships.list()],
+  "starred": [project.star(), [p.path for p in gl.users.get(1).starred_projects.list()]],
   "exists": [gl.namespaces.exists("top").suggests, gl.namespaces.exists("sub", parent_id=top.id).exists, gl.namespaces.exists("nope").exists],
 }
 print(json.dumps(out))
@@ -78,6 +79,7 @@ python.describe('python-gitlab on later routes', () => {
       pat: ['bot', true, ['bot'], null, [true]],
       follow: ['bob', ['root'], ['bob'], 'bob', []],
       memberships: [['top', 'Namespace', 30]],
+      starred: [null, ['tool']],
       exists: [['top1'], true, false],
     });
   });

@@ -50,6 +50,18 @@ export const projectRoutes = defineRoutes([
     tag: 'users',
   },
   {
+    // Later GitLab (docs/client-routes.md): the projects list's filters over the user's stars.
+    method: 'GET',
+    path: '/users/:user_id/starred_projects',
+    field: 'Query.userStarredProjects',
+    params: PROJECT_FILTER_PARAMS,
+    paginated: true,
+    shape: projectListShapeFor,
+    shapes: PROJECT_LIST_SHAPES,
+    summary: 'List the projects a user starred, visible to the caller',
+    tag: 'users',
+  },
+  {
     method: 'GET',
     path: '/projects',
     field: 'Query.projects',

@@ -104,6 +104,8 @@ export interface ProjectScope {
   namespaceId?: number;
   /** GET /projects/:id/forks: the forks of that project (partial index projects_forked_from_idx). */
   forkedFrom?: number;
+  /** GET /users/:user_id/starred_projects: the projects that user starred (its stars by user). */
+  starredBy?: number;
 }
 
 async function findVisible(ctx: RequestCtx, idOrPath: string | number | IdOrPath): Promise<Project> {
@@ -159,6 +161,10 @@ async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {
   if (scope.namespaceId !== undefined) {
     where.push('p.namespace_id = ?');
     params.push(scope.namespaceId);
+  }
+  if (scope.starredBy !== undefined) {
+    where.push('p.id = any(array(select project_id from users_star_projects where user_id = ?))');
+    params.push(scope.starredBy);
   }
   if (scope.forkedFrom !== undefined) {
     where.push('p.forked_from_project_id = ?');

@@ -44,4 +44,18 @@ export class UserProjectsResolver {
     await preloadProjectRelations(ctx, page.nodes, info, ['nodes']);
     return page;
   }
+
+  /** Later GitLab's StarredProjectsFinder: the projects a user starred that the caller may see. */
+  @Query(() => ProjectPage, { description: 'The projects a user starred, visible to the caller.' })
+  @Allow('anonymous')
+  async userStarredProjects(
+    @Args() args: UserProjectsArgs,
+    @Ctx() ctx: RequestCtx,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<Page<Project>> {
+    const user = await userService.findByIdOrUsername(ctx, args.userId);
+    const page = await projectService.list(ctx, args, { starredBy: user.id });
+    await preloadProjectRelations(ctx, page.nodes, info, ['nodes']);
+    return page;
+  }
 }
