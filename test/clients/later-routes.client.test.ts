@@ -54,6 +54,7 @@ out = {
   ],
   "memberships": [[m.source_name, m.source_type, m.access_level] for m in gl.users.get(ann.id).memberships.list()],
   "starred": [project.star(), [p.path for p in gl.users.get(1).starred_projects.list()]],
+  "project_groups": [g.full_path for g in project.groups.list()],
   "exists": [gl.namespaces.exists("top").suggests, gl.namespaces.exists("sub", parent_id=top.id).exists, gl.namespaces.exists("nope").exists],
 }
 print(json.dumps(out))
@@ -80,6 +81,7 @@ python.describe('python-gitlab on later routes', () => {
       follow: ['bob', ['root'], ['bob'], 'bob', []],
       memberships: [['top', 'Namespace', 30]],
       starred: [null, ['tool']],
+      project_groups: ['top/sub', 'top'],
       exists: [['top1'], true, false],
     });
   });

@@ -23,6 +23,8 @@ export interface GroupListScope {
   parentId?: number;
   /** Subgroups of this group at any depth (descendant groups; the traversal_ids GIN index). */
   ancestorId?: number;
+  /** Only these groups (a project's groups). */
+  ids?: readonly number[];
 }
 
 const ORDER: Record<GroupOrderBy, string> = { NAME: 'name', PATH: 'path', ID: 'id' };
@@ -66,6 +68,7 @@ async function groupFilter(ctx: RequestCtx, args: GroupsArgs, scope: GroupListSc
     where.push('n.parent_id = ?');
     params.push(scope.parentId);
   }
+  if (scope.ids !== undefined) where.push(`n.id = any(${intArray(scope.ids)})`);
   if (scope.ancestorId !== undefined) {
     where.push('n.traversal_ids @> array[?]::int[] and n.id <> ?');
     params.push(scope.ancestorId, scope.ancestorId);

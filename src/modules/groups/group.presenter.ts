@@ -51,3 +51,13 @@ export const GroupUpdateWire = shape('GroupUpdate', {
   ...GROUP_FIELDS,
   projects: list(ProjectWithPublicWire),
 });
+
+/** Later GitLab's Entities::PublicGroupDetails (GET /projects/:id/groups). */
+export const PublicGroupDetailsWire = shape('PublicGroupDetails', {
+  id: int(),
+  web_url: str(),
+  name: str(),
+  avatar_url: str({ nullable: true }),
+  full_name: str(),
+  full_path: str(),
+});

@@ -1,7 +1,13 @@
 import { defineRoutes, type ParamException } from '../../rest/route';
 import { PROJECT_FILTER_PARAMS, projectShapeFor } from '../projects';
 import { ProjectSimpleWire, ProjectWire } from '../projects';
-import { GroupDetailWire, GroupSearchHitWire, GroupUpdateWire, GroupWire } from './group.presenter';
+import {
+  GroupDetailWire,
+  GroupSearchHitWire,
+  GroupUpdateWire,
+  GroupWire,
+  PublicGroupDetailsWire,
+} from './group.presenter';
 import { groupCustomAttributeEndpoints } from './group-custom-attributes';
 
 /** REST-only parameter of the group lists: selects the `statistics` key (wire includeIf). */
@@ -48,6 +54,17 @@ export const groupRoutes = defineRoutes([
     shape: groupListShape,
     shapes: [GroupWire, GroupSearchHitWire],
     summary: 'List subgroups at any depth',
+    tag,
+  },
+  {
+    // Later GitLab (docs/client-routes.md): filed here, as a project's groups are groups.
+    method: 'GET',
+    path: '/projects/:id/groups',
+    field: 'Query.projectGroups',
+    params: { id: { arg: 'projectId' } },
+    paginated: true,
+    shape: PublicGroupDetailsWire,
+    summary: "List a project's group, its ancestors and the groups it is shared with",
     tag,
   },
   {

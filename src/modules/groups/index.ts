@@ -4,6 +4,7 @@ import { groupService } from './group.service';
 import { groupLoaders } from './group.loaders';
 import { GroupResolver } from './group.resolver';
 import { ProjectGroupField } from './project-group.resolver';
+import { ProjectGroupsResolver } from './project-groups.resolver';
 import { groupRoutes, groupCustomAttributeRoutes } from './group.rest';
 import { groupCustomAttributeEndpoints } from './group-custom-attributes';
 import { Migration20261203140100GroupsGrowthIndexes } from './migrations/Migration20261203140100_groups_growth_indexes';
@@ -11,7 +12,7 @@ import { Migration20261203161000ShareWithGroupLock } from './migrations/Migratio
 
 export const groupsModule = defineModule({
   name: 'groups',
-  resolvers: [GroupResolver, ProjectGroupField, ...groupCustomAttributeEndpoints.resolvers],
+  resolvers: [GroupResolver, ProjectGroupField, ProjectGroupsResolver, ...groupCustomAttributeEndpoints.resolvers],
   routes: [...groupRoutes, ...groupCustomAttributeRoutes],
   loaders: (ctx) => ({ ...groupLoaders(ctx), ...groupCustomAttributeEndpoints.loaders(ctx) }),
   nodes: [nodeDef({ type: 'Group', gidClass: 'Group', load: groupService.visibleByIds })],

@@ -1,0 +1,45 @@
+import { Args, ArgsType, Ctx, Field, ID, Int, Query, Resolver } from 'type-graphql';
+import { Allow } from '../../core/auth/allow';
+import type { RequestCtx } from '../../core/context/request-ctx';
+import { PageArgs, type Page } from '../../core/pagination/page';
+import type { Namespace } from '../namespaces';
+import { projectService } from '../projects';
+import { listGroups } from './group-list.query';
+import { GroupPage } from './group.type';
+
+/** GET /projects/:id/groups (later GitLab's Projects::GroupsFinder). */
+@ArgsType()
+export class ProjectGroupsArgs extends PageArgs {
+  @Field(() => ID, { description: 'Project id or full path.' }) projectId!: string;
+  @Field(() => String, { nullable: true, description: 'Name or path (as the groups list).' }) search?: string;
+  @Field(() => [Int], { nullable: true, description: 'Group ids to leave out.' }) skipGroups?: number[];
+  @Field(() => Boolean, { nullable: true, description: 'Also the groups the project is shared with.' })
+  withShared?: boolean;
+  @Field(() => Int, { nullable: true, description: 'With withShared: only shares granting at least this level.' })
+  sharedMinAccessLevel?: number;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Accepted: the shared groups listed are always those the caller may see.',
+  })
+  sharedVisibleOnly?: boolean;
+}
+
+@Resolver()
+export class ProjectGroupsResolver {
+  /**
+   * The project's group and its ancestors (as visible as the project, or more), and with `withShared`
+   * the groups it is shared with that the caller may see; by name, as the groups list.
+   */
+  @Query(() => GroupPage, { description: "A project's group, its ancestors and (withShared) its share groups." })
+  @Allow('anonymous')
+  async projectGroups(@Args() args: ProjectGroupsArgs, @Ctx() ctx: RequestCtx): Promise<Page<Namespace>> {
+    const project = await projectService.findVisible(ctx, args.projectId);
+    const namespace = await ctx.loaders.namespace.load(project.namespaceId);
+    const ids = new Set(namespace?.kind === 'group' ? namespace.traversalIds : []);
+    if (args.withShared) {
+      for (const share of await ctx.loaders.projectShares.load(project.id))
+        if (share.groupAccessLevel >= (args.sharedMinAccessLevel ?? 0)) ids.add(share.groupId);
+    }
+    return listGroups(ctx, { ...args, allAvailable: true }, { ids: [...ids] });
+  }
+}
