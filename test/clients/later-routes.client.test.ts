@@ -55,13 +55,16 @@ out = {
   "memberships": [[m.source_name, m.source_type, m.access_level] for m in gl.users.get(ann.id).memberships.list()],
   "starred": [project.star(), [p.path for p in gl.users.get(1).starred_projects.list()]],
   "project_groups": [g.full_path for g in project.groups.list()],
+  "shared": (lambda friends: [project.share(friends.id, 30), [p.path_with_namespace for p in friends.shared_projects.list()]][1])(
+    gl.groups.create({"name": "friends", "path": "friends"})
+  ),
   "exists": [gl.namespaces.exists("top").suggests, gl.namespaces.exists("sub", parent_id=top.id).exists, gl.namespaces.exists("nope").exists],
 }
 print(json.dumps(out))
 `;
 
 python.describe('python-gitlab on later routes', () => {
-  it('lists inherited members and descendant groups, checks a namespace path, reads one environment', async () => {
+  it('runs the later routes through python-gitlab managers and answers what REST tests expect', async () => {
     const out = JSON.parse(await python.run(SCRIPT, [host, ROOT_TOKEN]));
     expect(out).toEqual({
       group: [
@@ -82,6 +85,7 @@ python.describe('python-gitlab on later routes', () => {
       memberships: [['top', 'Namespace', 30]],
       starred: [null, ['tool']],
       project_groups: ['top/sub', 'top'],
+      shared: ['top/sub/tool'],
       exists: [['top1'], true, false],
     });
   });

@@ -15,3 +15,10 @@ export class GroupProjectsArgs extends ProjectFilterArgs {
   @GraphQLOnly()
   includeSubgroups?: boolean;
 }
+
+/** GET /groups/:id/projects/shared (later GitLab): the projects list's filters. */
+@ArgsType()
+export class GroupSharedProjectsArgs extends ProjectFilterArgs {
+  @Field(() => ID, { description: 'Group id or full path.' })
+  id!: string;
+}

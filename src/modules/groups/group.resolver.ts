@@ -24,7 +24,7 @@ import { GROUP_DETAIL_PROJECTS, type GroupStatistics } from './group.loaders';
 import { groupService } from './group.service';
 import { GroupPage, GroupStatisticsType, GroupType } from './group.type';
 import type { Namespace } from '../namespaces';
-import { GroupProjectsArgs } from './group-projects.args';
+import { GroupProjectsArgs, GroupSharedProjectsArgs } from './group-projects.args';
 import type { Loaded } from '../../core/context/peek-loader';
 import { groupPolicy } from './group.policy';
 
@@ -78,6 +78,19 @@ export class GroupResolver {
       { ...args, archived: args.archived ?? false },
       { groupId: group.id, includeSubgroups: !!args.includeSubgroups },
     );
+    await preloadProjectRelations(ctx, page.nodes, info, ['nodes']);
+    return page;
+  }
+
+  @Query(() => ProjectPage, { description: 'Only the projects shared with a group, visible to the caller.' })
+  @Allow('anonymous')
+  async groupSharedProjects(
+    @Args() args: GroupSharedProjectsArgs,
+    @Ctx() ctx: RequestCtx,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<Page<Project>> {
+    const group = await groupService.findVisible(ctx, args.id);
+    const page = await projectService.list(ctx, args, { sharedWithGroup: group.id });
     await preloadProjectRelations(ctx, page.nodes, info, ['nodes']);
     return page;
   }

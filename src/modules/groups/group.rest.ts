@@ -57,6 +57,18 @@ export const groupRoutes = defineRoutes([
     tag,
   },
   {
+    // Later GitLab (docs/client-routes.md): the projects list's filters over the group's shares.
+    method: 'GET',
+    path: '/groups/:id/projects/shared',
+    field: 'Query.groupSharedProjects',
+    params: PROJECT_FILTER_PARAMS,
+    paginated: true,
+    shape: projectShapeFor,
+    shapes: [ProjectWire, ProjectSimpleWire],
+    summary: 'List the projects shared with a group',
+    tag,
+  },
+  {
     // Later GitLab (docs/client-routes.md): filed here, as a project's groups are groups.
     method: 'GET',
     path: '/projects/:id/groups',

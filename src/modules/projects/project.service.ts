@@ -106,6 +106,8 @@ export interface ProjectScope {
   forkedFrom?: number;
   /** GET /users/:user_id/starred_projects: the projects that user starred (its stars by user). */
   starredBy?: number;
+  /** GET /groups/:id/projects/shared: only the projects shared with this group (its links by group). */
+  sharedWithGroup?: number;
 }
 
 async function findVisible(ctx: RequestCtx, idOrPath: string | number | IdOrPath): Promise<Project> {
@@ -161,6 +163,10 @@ async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {
   if (scope.namespaceId !== undefined) {
     where.push('p.namespace_id = ?');
     params.push(scope.namespaceId);
+  }
+  if (scope.sharedWithGroup !== undefined) {
+    where.push('p.id = any(array(select project_id from project_group_links where group_id = ?))');
+    params.push(scope.sharedWithGroup);
   }
   if (scope.starredBy !== undefined) {
     where.push('p.id = any(array(select project_id from users_star_projects where user_id = ?))');
