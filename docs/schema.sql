@@ -730,6 +730,16 @@ CREATE TABLE user_request_ips (
 );
 CREATE INDEX user_request_ips_user_id_last_seen_at_idx ON public.user_request_ips USING btree (user_id, last_seen_at);
 
+CREATE TABLE user_statuses (
+    user_id integer NOT NULL,
+    emoji character varying(255) DEFAULT 'speech_balloon'::character varying NOT NULL,
+    message character varying(100),
+    availability smallint DEFAULT 0 NOT NULL,
+    clear_status_at timestamp(3) with time zone,
+    CONSTRAINT user_statuses_pkey PRIMARY KEY (user_id),
+    CONSTRAINT user_statuses_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
+);
+
 CREATE TABLE users (
     id integer DEFAULT nextval('users_id_seq'::regclass) NOT NULL,
     username character varying(255) NOT NULL,

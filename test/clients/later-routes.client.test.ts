@@ -33,6 +33,11 @@ sub = gl.groups.create({"name": "sub", "path": "sub", "parent_id": top.id})
 project = gl.projects.create({"name": "tool", "namespace_id": sub.id})
 top.members.create({"user_id": ann.id, "access_level": 30})
 project.members.create({"user_id": bob.id, "access_level": 20})
+gl.auth()
+status = gl.user.status.get()
+status.message = "in a meeting"
+status.availability = "busy"
+status.save()
 out = {
   "group": sorted((m.username, m.access_level) for m in sub.members_all.list(get_all=True)),
   "project": sorted((m.username, m.access_level) for m in project.members_all.list(get_all=True)),
@@ -58,6 +63,7 @@ out = {
   "shared": (lambda friends: [project.share(friends.id, 30), [p.path_with_namespace for p in friends.shared_projects.list()]][1])(
     gl.groups.create({"name": "friends", "path": "friends"})
   ),
+  "status": [gl.users.get(1).status.get().message, gl.users.get(1).status.get().availability, gl.user.status.get().emoji],
   "exists": [gl.namespaces.exists("top").suggests, gl.namespaces.exists("sub", parent_id=top.id).exists, gl.namespaces.exists("nope").exists],
 }
 print(json.dumps(out))
@@ -86,6 +92,7 @@ python.describe('python-gitlab on later routes', () => {
       starred: [null, ['tool']],
       project_groups: ['top/sub', 'top'],
       shared: ['top/sub/tool'],
+      status: ['in a meeting', 'busy', 'speech_balloon'],
       exists: [['top1'], true, false],
     });
   });

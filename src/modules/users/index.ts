@@ -13,6 +13,9 @@ import { userLoaders } from './user.loaders';
 import { userCustomAttributeEndpoints } from './user-custom-attributes';
 import { UserActivityResolver } from './user-activity.resolver';
 import { UserFollowsResolver } from './user-follows.resolver';
+import { UserStatusResolver } from './user-status.resolver';
+import { userStatusLoaders } from './user-status';
+import { Migration20261211090100UserStatuses } from './migrations/Migration20261211090100_user_statuses';
 import { Migration20261211090000UserFollows } from './migrations/Migration20261211090000_user_follows';
 import { Migration20261203100100Identities } from './migrations/Migration20261203100100_identities';
 import { Migration20261203140200UsersEmailTrgm } from './migrations/Migration20261203140200_users_email_trgm';
@@ -34,19 +37,26 @@ export const usersModule = defineModule({
     UserResolver,
     UserActivityResolver,
     UserFollowsResolver,
+    UserStatusResolver,
     UserEmailsResolver,
     ...userCustomAttributeEndpoints.resolvers,
   ],
   routes: [...userRoutes, ...userEmailRoutes, ...userCustomAttributeRoutes],
   // GitLab's user avatar URL: public (UploadsController, `when User: true`).
   downloads: [avatarDownload('user', (owner) => joinUser(owner, 'o'))],
-  loaders: (ctx) => ({ ...identityLoaders(ctx), ...userLoaders(ctx), ...userCustomAttributeEndpoints.loaders(ctx) }),
+  loaders: (ctx) => ({
+    ...identityLoaders(ctx),
+    ...userLoaders(ctx),
+    ...userStatusLoaders(ctx),
+    ...userCustomAttributeEndpoints.loaders(ctx),
+  }),
   migrations: [
     { name: 'Migration20261203100100_identities', class: Migration20261203100100Identities },
     { name: 'Migration20261203140200_users_email_trgm', class: Migration20261203140200UsersEmailTrgm },
     { name: 'Migration20261203160000_users_created_at', class: Migration20261203160000UsersCreatedAt },
     { name: 'Migration20261204090100_users_last_activity_on', class: Migration20261204090100UsersLastActivityOn },
     { name: 'Migration20261211090000_user_follows', class: Migration20261211090000UserFollows },
+    { name: 'Migration20261211090100_user_statuses', class: Migration20261211090100UserStatuses },
   ],
 });
 

@@ -1,4 +1,4 @@
-import { bool, computed, date, int, list, shape, str, time } from '../../core/wire/wire';
+import { bool, computed, date, int, list, lowerEnum, shape, str, time } from '../../core/wire/wire';
 
 /** GitLab 10.x user entities: UserBasic < User < UserPublic < UserWithAdmin. */
 /** UserBasic's keys, also the start of a member record. */
@@ -54,4 +54,13 @@ export const UserActivityWire = shape('UserActivity', {
   username: str(),
   last_activity_on: date(),
   last_activity_at: date('lastActivityOn'),
+});
+
+/** GitLab's Entities::UserStatus (GET|PUT /user/status, GET /users/:id/status). */
+export const UserStatusWire = shape('UserStatus', {
+  emoji: str({ nullable: true }),
+  availability: lowerEnum(['not_set', 'busy'], { nullable: true }),
+  message: str({ nullable: true }),
+  message_html: str({ nullable: true }),
+  clear_status_at: time({ nullable: true }),
 });

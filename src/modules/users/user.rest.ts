@@ -3,7 +3,14 @@ import { UnauthenticatedError } from '../../core/errors/domain-errors';
 import { defineRoutes, type ParamException } from '../../rest/route';
 import { PASSWORD_OR_RESET } from './user.service';
 import { IDENTITY_PAIR } from './identity.service';
-import { UserActivityWire, UserBasicWire, UserPublicWire, UserWire, UserWithAdminWire } from './user.presenter';
+import {
+  UserActivityWire,
+  UserBasicWire,
+  UserPublicWire,
+  UserStatusWire,
+  UserWire,
+  UserWithAdminWire,
+} from './user.presenter';
 import { policy } from '../access';
 import { userCustomAttributeEndpoints } from './user-custom-attributes';
 
@@ -112,6 +119,34 @@ export const userRoutes = defineRoutes([
     field: 'Mutation.deleteUserIdentity',
     params: USER_ID,
     summary: "Delete a user's identity at a provider (admin)",
+    tag,
+  },
+  // GitLab 11.0's user status (docs/rest.md#user-status).
+  {
+    method: 'GET',
+    path: '/user/status',
+    field: 'Query.currentUserStatus',
+    gate: requireCaller,
+    shape: UserStatusWire,
+    summary: "The authenticated user's status",
+    tag,
+  },
+  {
+    method: 'PUT',
+    path: '/user/status',
+    field: 'Mutation.setUserStatus',
+    status: 200,
+    shape: UserStatusWire,
+    summary: "Set the authenticated user's status",
+    tag,
+  },
+  {
+    method: 'GET',
+    path: '/users/:user_id/status',
+    field: 'Query.userStatus',
+    params: { user_id: { description: 'Id or username.' } },
+    shape: UserStatusWire,
+    summary: "A user's status",
     tag,
   },
   // Later GitLab: following users (docs/rest.md#following); 304 when nothing changed.
