@@ -2,6 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pythonGitlab } from '../support/python-gitlab';
 import { ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
+import { createGroup, createProject } from '../support/factories';
+import { createJob } from '../runners/runner-factories';
 
 /** python-gitlab 3.12's managers for routes GitLab added after 10.3 (docs/client-routes.md): members_all, descendant groups, namespace existence, one environment. */
 const t = {} as TestApp;
@@ -94,6 +96,39 @@ python.describe('python-gitlab on later routes', () => {
       shared: ['top/sub/tool'],
       status: ['in a meeting', 'busy', 'speech_balloon'],
       exists: [['top1'], true, false],
+    });
+  });
+});
+
+const JOBS = `
+import json, sys
+import gitlab
+gl = gitlab.Gitlab(sys.argv[1], private_token=sys.argv[2])
+project = gl.projects.get(int(sys.argv[3]))
+jobs = project.jobs.list(get_all=True)
+print(json.dumps({
+  "all": [[j.name, j.status] for j in jobs],
+  "failed": [j.name for j in project.jobs.list(scope="failed")],
+  "one": project.jobs.get(jobs[-1].id).name,
+  "pipeline": [j.name for j in project.pipelines.get(jobs[-1].pipeline["id"], lazy=True).jobs.list()],
+}))
+`;
+
+python.describe('python-gitlab on the jobs read routes', () => {
+  it("lists a project's jobs, filters by scope, gets one, lists a pipeline's", async () => {
+    const group = await createGroup(t);
+    const project = await createProject(t, { namespace: group });
+    await createJob(t, { project, runner: null, status: 'success', name: 'build' });
+    await createJob(t, { project, runner: null, status: 'failed', name: 'test' });
+    const out = JSON.parse(await python.run(JOBS, [host, ROOT_TOKEN, String(project.id)]));
+    expect(out).toEqual({
+      all: [
+        ['test', 'failed'],
+        ['build', 'success'],
+      ],
+      failed: ['test'],
+      one: 'build',
+      pipeline: ['build'],
     });
   });
 });

@@ -4,6 +4,8 @@ import { nodeDef } from '../../core/graphql/node';
 import { jobService } from './job.service';
 import { CiCommit, CiJob, CiPipeline } from './ci.entity';
 import { JobResolver } from './job.resolver';
+import { ProjectJobsApiResolver } from './project-jobs-api.resolver';
+import { projectJobRoutes } from './job.rest';
 import { ProjectJobsResolver, projectJobLoaders } from './project-jobs.resolver';
 import { seedCiDemo } from './ci-demo.seed';
 import { Migration20261122130100CiJobs } from './migrations/Migration20261122130100_ci_jobs';
@@ -26,7 +28,8 @@ export const ciModule = defineModule({
     { name: 'Migration20261206090000_ci_builds_project_order', class: Migration20261206090000CiBuildsProjectOrder },
     { name: 'Migration20261208100000_ci_job_status_notify_id', class: Migration20261208100000CiJobStatusNotifyId },
   ],
-  resolvers: [JobResolver, ProjectJobsResolver],
+  resolvers: [JobResolver, ProjectJobsResolver, ProjectJobsApiResolver],
+  routes: projectJobRoutes,
   loaders: (ctx) => ({ ...ciLoaders(ctx), ...projectJobLoaders(ctx) }),
   seed: [seedCiDemo],
 });

@@ -52,3 +52,18 @@ export const JobWire = shape('JobBasicWithProject', {
   pipeline: obj('pipeline', PipelineBasicWire),
   project: obj('project', ProjectIdentityWire),
 });
+
+/** The runner of a job (GitLab 10.3's Entities::Runner, as the runners module shows it). */
+const JobRunnerWire = shape('JobRunner', {
+  id: int('id'),
+  description: str('description'),
+  active: bool('active'),
+  is_shared: bool('isShared'),
+  name: str('name', { nullable: true }),
+});
+
+/** GitLab 10.3's Entities::Job (GET /projects/:id/jobs): the basic job with its runner, without the project. */
+export const ProjectJobWire = shape('Job', {
+  ...Object.fromEntries(Object.entries(JobWire.fields).filter(([k]) => k !== 'project')),
+  runner: obj('runner', JobRunnerWire, { nullable: true }),
+});

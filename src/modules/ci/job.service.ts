@@ -1,6 +1,7 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { offsetPage, boundedCountsByKey, offsetPagesByKey, type ListQuery } from '../../core/pagination/list-query';
-import type { Page } from '../../core/pagination/page';
+import type { Page, PageArgs } from '../../core/pagination/page';
+import { NotFoundError } from '../../core/errors/domain-errors';
 import type { JobListArgs } from './job.inputs';
 import { SortDirection } from '../access';
 import { joinProject, projectVisibility } from '../projects';
@@ -149,4 +150,57 @@ async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]):
     .map((r) => toJobRow(r, now));
 }
 
-export const jobService = { listForRunner, listForParents, countForParents, visibleByIds };
+/**
+ * GET /projects/:id/jobs and …/pipelines/:pipeline_id/jobs (GitLab 10.3's jobs API): newest first, in
+ * the `scope` statuses (all when none). The caller has checked that the project's jobs may be read.
+ */
+async function listForProject(
+  ctx: RequestCtx,
+  projectId: number,
+  scope: readonly JobStatus[] | null | undefined,
+  pipelineId: number | null,
+  args: PageArgs,
+): Promise<Page<JobRow>> {
+  const query = jobQuery({ sort: SortDirection.DESC }, ctx.clock.now());
+  query.where.unshift('b.project_id = ?');
+  query.params.unshift(projectId);
+  if (pipelineId !== null) {
+    const [pipeline] = await sqlRows(ctx.em, 'select 1 from ci_pipelines where id = ? and project_id = ?', [
+      pipelineId,
+      projectId,
+    ]);
+    if (!pipeline) throw new NotFoundError();
+    query.where.push('b.pipeline_id = ?');
+    query.params.push(pipelineId);
+  }
+  if (scope?.length) {
+    query.where.push('b.status = any(?::text[])');
+    query.params.push(pgArray([...new Set(scope)].map((s) => s.toLowerCase())));
+  }
+  const page = await offsetPage(ctx.em, query, args);
+  await preloadJobRelations(ctx, page.nodes);
+  return page;
+}
+
+/** GET /projects/:id/jobs/:job_id: `404 Not found` for a job of another project, as GitLab's `find`. */
+async function getInProject(ctx: RequestCtx, projectId: number, jobId: number): Promise<JobRow> {
+  const query = jobQuery({}, ctx.clock.now());
+  const rows = await sqlRows<JobSqlRow>(
+    ctx.em,
+    `select ${query.select} from ${query.from} where b.id = ? and b.project_id = ?`,
+    [jobId, projectId],
+  );
+  if (!rows[0]) throw new NotFoundError();
+  const job = query.map(rows[0] as unknown as Record<string, unknown>);
+  await preloadJobRelations(ctx, [job]);
+  return job;
+}
+
+export const jobService = {
+  listForRunner,
+  listForParents,
+  listForProject,
+  getInProject,
+  countForParents,
+  visibleByIds,
+};
