@@ -33,3 +33,23 @@ describe('GET /users/:user_id/starred_projects', () => {
     });
   });
 });
+
+describe('GET /projects/:id/starrers', () => {
+  it('lists who starred a visible project, the latest first, with search; 404 for an invisible one', async () => {
+    const [ann, bob] = [await createUser(t, { username: 'ann-star' }), await createUser(t, { username: 'bob-star' })];
+    const g = await createGroup(t, { visibility: 'public' });
+    const p = await createProject(t, { namespace: g, visibility: 'public' });
+    const secret = await createProject(t, { namespace: g, visibility: 'private' });
+    await api(t, ann.token).post(`/api/v4/projects/${p.id}/star`).expect(201);
+    await api(t, bob.token).post(`/api/v4/projects/${p.id}/star`).expect(201);
+    const all = await api(t).get(`/api/v4/projects/${p.id}/starrers`).expect(200);
+    expect(all.body.map((s: { user: { username: string } }) => s.user.username)).toEqual(['bob-star', 'ann-star']);
+    expect(Object.keys(all.body[0]).sort()).toEqual(['starred_since', 'user']);
+    expect(all.headers['x-total']).toBe('2');
+    const found = await api(t).get(`/api/v4/projects/${p.id}/starrers?search=ANN`).expect(200);
+    expect(found.body.map((s: { user: { username: string } }) => s.user.username)).toEqual(['ann-star']);
+    expect((await api(t).get(`/api/v4/projects/${secret.id}/starrers`).expect(404)).body).toEqual({
+      message: '404 Project Not Found',
+    });
+  });
+});

@@ -69,6 +69,16 @@ export const groupRoutes = defineRoutes([
     tag,
   },
   {
+    method: 'GET',
+    path: '/projects/:id/invited_groups',
+    field: 'Query.projectInvitedGroups',
+    params: { id: { arg: 'projectId' } },
+    paginated: true,
+    shape: GroupWire,
+    summary: 'List the groups a project is shared with',
+    tag,
+  },
+  {
     // Later GitLab (docs/client-routes.md): filed here, as a project's groups are groups.
     method: 'GET',
     path: '/projects/:id/groups',

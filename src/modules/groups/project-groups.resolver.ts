@@ -24,6 +24,15 @@ export class ProjectGroupsArgs extends PageArgs {
   sharedVisibleOnly?: boolean;
 }
 
+/** GET /projects/:id/invited_groups (later GitLab): the groups a project is shared with. */
+@ArgsType()
+export class ProjectInvitedGroupsArgs extends PageArgs {
+  @Field(() => ID, { description: 'Project id or full path.' }) projectId!: string;
+  @Field(() => String, { nullable: true, description: 'Name or path (as the groups list).' }) search?: string;
+  @Field(() => Int, { nullable: true, description: "Only groups where the caller's access level is at least this." })
+  minAccessLevel?: number;
+}
+
 @Resolver()
 export class ProjectGroupsResolver {
   /**
@@ -41,5 +50,22 @@ export class ProjectGroupsResolver {
         if (share.groupAccessLevel >= (args.sharedMinAccessLevel ?? 0)) ids.add(share.groupId);
     }
     return listGroups(ctx, { ...args, allAvailable: true }, { ids: [...ids] });
+  }
+
+  /**
+   * The groups the project is shared with that the caller may see, by name. GitLab's `relation=inherited`
+   * (groups invited to the project's ancestors) has nothing to list here: groups are not shared with groups.
+   */
+  @Query(() => GroupPage, { description: 'The groups a project is shared with, visible to the caller.' })
+  @Allow('anonymous')
+  async projectInvitedGroups(@Args() args: ProjectInvitedGroupsArgs, @Ctx() ctx: RequestCtx): Promise<Page<Namespace>> {
+    const project = await projectService.findVisible(ctx, args.projectId);
+    let ids = (await ctx.loaders.projectShares.load(project.id)).map((s) => s.groupId);
+    if (args.minAccessLevel != null) {
+      if (!ctx.user) return listGroups(ctx, { ...args, allAvailable: true }, { ids: [] });
+      const levels = await Promise.all(ids.map((id) => ctx.loaders.groupLevel.load(id)));
+      ids = ids.filter((_, i) => levels[i] >= (args.minAccessLevel ?? 0));
+    }
+    return listGroups(ctx, { ...args, allAvailable: true }, { ids });
   }
 }

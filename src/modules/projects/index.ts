@@ -1,3 +1,4 @@
+import { ProjectStarrersResolver } from './project-starrers';
 import { defineModule } from '../../core/module/app-module';
 import { avatarDownload } from '../avatars';
 import { namespaceRemoval } from '../namespaces';
@@ -32,6 +33,7 @@ export const projectsModule = defineModule({
     ProjectForkResolver,
     ProjectLinksResolver,
     UserProjectsResolver,
+    ProjectStarrersResolver,
     ...projectCustomAttributeEndpoints.resolvers,
   ],
   routes: [...projectRoutes, ...projectCustomAttributeRoutes],

@@ -1,3 +1,4 @@
+import { ProjectStarrerWire } from './project-starrers';
 import { defineRoutes, type ParamException } from '../../rest/route';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Cursor } from '../../core/pagination/cursor';
@@ -48,6 +49,16 @@ export const projectRoutes = defineRoutes([
     shapes: PROJECT_LIST_SHAPES,
     summary: "List a user's personal projects visible to the caller",
     tag: 'users',
+  },
+  {
+    method: 'GET',
+    path: '/projects/:id/starrers',
+    field: 'Query.projectStarrers',
+    params: { id: { arg: 'projectId' } },
+    paginated: true,
+    shape: ProjectStarrerWire,
+    summary: 'List who starred a project',
+    tag,
   },
   {
     // Later GitLab (docs/client-routes.md): the projects list's filters over the user's stars.
