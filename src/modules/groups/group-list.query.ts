@@ -58,7 +58,7 @@ interface GroupFilter {
   params: unknown[];
   column: string;
   dir: 'asc' | 'desc';
-  selective: boolean;
+  selective: string[];
 }
 
 /** WHERE and ORDER BY of a group list, shared by the single list and the batched subgroups loader. */
@@ -77,12 +77,17 @@ async function groupFilter(ctx: RequestCtx, args: GroupsArgs, scope: GroupListSc
   }
   if (args.skipGroups?.length) where.push(`not (n.id = any(${intArray(args.skipGroups)}))`);
   if ((args as GroupListArgs).topLevelOnly) where.push('n.parent_id is null');
-  if (args.search) where.push(searchFilter(args.search, params));
+  // filters whose matches may be few and anywhere along the order (docs/growth.md#far-end-matches)
+  const selective: string[] = [];
+  const narrow = (sql: string) => (selective.push(sql), sql);
+  if (args.search) where.push(narrow(searchFilter(args.search, params)));
   if (args.owned) {
     where.push(
-      ctx.user
-        ? `n.id in (select gm.group_id from group_members gm where gm.user_id = ${Number(ctx.user.id)} and gm.access_level = ${AccessLevel.OWNER} and ${activeMembership('gm')})`
-        : 'false',
+      narrow(
+        ctx.user
+          ? `n.id in (select gm.group_id from group_members gm where gm.user_id = ${Number(ctx.user.id)} and gm.access_level = ${AccessLevel.OWNER} and ${activeMembership('gm')})`
+          : 'false',
+      ),
     );
   }
   // custom_attributes filters apply for administrators only (docs/gitlab-compatibility.md, "Groups").
@@ -90,7 +95,9 @@ async function groupFilter(ctx: RequestCtx, args: GroupsArgs, scope: GroupListSc
   if (byAttributes) {
     for (const attr of args.customAttributes ?? []) {
       where.push(
-        'exists (select 1 from group_custom_attributes ca where ca.group_id = n.id and ca.key = ? and ca.value = ?)',
+        narrow(
+          'exists (select 1 from group_custom_attributes ca where ca.group_id = n.id and ca.key = ? and ca.value = ?)',
+        ),
       );
       params.push(attr.key, attr.value);
     }
@@ -98,8 +105,6 @@ async function groupFilter(ctx: RequestCtx, args: GroupsArgs, scope: GroupListSc
   const column = ORDER[args.orderBy ?? GroupOrderBy.NAME];
   const dir = (args.sort ?? SortDirection.ASC) === SortDirection.ASC ? 'asc' : 'desc';
   const split = ctx.user && args.allAvailable ? await groupVisibilitySplit(ctx, 'n') : undefined;
-  // filters whose matches may be few and anywhere along the order (docs/growth.md#far-end-matches)
-  const selective = !!args.search || !!args.owned || byAttributes;
   return { from, where, split, splitOf: visible, params, column, dir, selective };
 }
 

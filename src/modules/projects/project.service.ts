@@ -153,13 +153,18 @@ async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {
     where.push('p.forked_from_project_id = ?');
     params.push(scope.forkedFrom);
   }
-  const byAttributes = customAttributeFilter(ctx, 'Project', 'p.id', args.customAttributes, where, params);
+  // filters whose matches may be few and anywhere along the order (docs/growth.md#far-end-matches)
+  const selective: string[] = [];
+  const narrow = (sql: string) => (selective.push(sql), sql);
+  const attributesAt = where.length;
+  customAttributeFilter(ctx, 'Project', 'p.id', args.customAttributes, where, params);
+  selective.push(...where.slice(attributesAt));
   if (args.archived !== undefined && args.archived !== null) {
-    where.push('p.archived = ?');
+    where.push(args.archived ? narrow('p.archived = ?') : 'p.archived = ?');
     params.push(args.archived);
   }
   if (args.visibility) {
-    where.push('p.visibility_level = ?');
+    where.push(narrow('p.visibility_level = ?'));
     params.push(VISIBILITY_LEVEL[args.visibility]);
   }
   // GitLab 10.3's with_issues_enabled / with_merge_requests_enabled (true filters; false is no filter).
@@ -168,16 +173,20 @@ async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {
   if (args.withMergeRequestsEnabled) where.push('p.merge_requests_enabled');
   if (args.search) {
     const search = projectSearch('p', args.search);
-    where.push(search.sql);
+    where.push(narrow(search.sql));
     params.push(...search.params);
   }
   const user = ctx.user;
   if (args.owned) {
-    where.push(user ? `p.namespace_id in (select id from namespaces where owner_id = ${Number(user.id)})` : 'false');
+    where.push(
+      narrow(user ? `p.namespace_id in (select id from namespaces where owner_id = ${Number(user.id)})` : 'false'),
+    );
   }
   if (args.starred) {
     where.push(
-      user ? `p.id in (select project_id from users_star_projects where user_id = ${Number(user.id)})` : 'false',
+      narrow(
+        user ? `p.id in (select project_id from users_star_projects where user_id = ${Number(user.id)})` : 'false',
+      ),
     );
   }
   if (args.membership && !memberOnly) {
@@ -205,9 +214,7 @@ async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {
     split,
     splitOf: visible,
     deferRows: memberOnly,
-    // filters whose matches may be few and anywhere along the order (docs/growth.md#far-end-matches)
-    selective:
-      byAttributes || !!args.search || !!args.owned || !!args.starred || !!args.visibility || args.archived === true,
+    selective,
     map: (r) => lightEntity(ctx.em, Project, r),
   };
   if (args.pagination !== PaginationMode.KEYSET) return offsetPage(ctx.em, query, args);
