@@ -150,13 +150,25 @@ describe('matchFirstPageSql', () => {
     expect(sql).toContain('order by x.name asc, x.id asc limit 2000100)');
   });
 
-  it('walks first on a keyset page, and reads every match only when the walk fell short', () => {
+  it('walks a short way first on a keyset page, then counts, then walks as far as a count reads, then reads every match', () => {
     const { sql, params } = matchFirstKeysetSql(q('x.name', 'desc'), 21);
-    expect(sql).not.toContain('page_match');
-    expect(sql).toContain('order by x.name desc, x.id desc limit 10000) page_probe where page_hit and true');
-    expect(sql).toContain('(select page_id from page_walk where (select count(*) from page_walk) = 21)');
-    expect(sql).toContain('where (select count(*) from page_walk) < 21 order by page_o0 desc, page_id desc limit 21');
-    expect(params).toEqual(['%a%', 'k', 'k', '%a%']);
+    // the probe: 100 rows per page row, no gate
+    expect(sql).toContain('order by x.name desc, x.id desc limit 2100) page_steps where page_hit and true');
+    expect(sql).toContain('(select page_id from page_probe where (select count(*) from page_probe) = 21)');
+    // the bounded matches only when the probe fell short, sorted when they are all the matches
+    expect(sql).toContain('limit 10001) page_counted where (select count(*) from page_probe) < 21)');
+    expect(sql).toContain(
+      'where (select count(*) from page_probe) < 21 and (select page_n from page_count) <= 10000 order by page_o0 desc, page_id desc limit 21',
+    );
+    // above 10,000 matches the walk of a count's length, then every match
+    expect(sql).toContain(
+      'limit 10000) page_steps where page_hit and (select count(*) from page_probe) < 21 and (select page_n from page_count) > 10000',
+    );
+    expect(sql).toContain(
+      'from page_all where (select count(*) from page_probe) < 21 and (select page_n from page_count) > 10000 and (select count(*) from page_walk) < 21',
+    );
+    // probe (selective in its select list first), matches, walk, every match
+    expect(params).toEqual(['%a%', 'k', 'k', '%a%', '%a%', 'k', 'k', '%a%']);
   });
 
   it('refuses a filter whose placeholders do not match its params', () => {

@@ -3,33 +3,32 @@ import { boundedMatches, filterOf, orderOf, orderParts, type ListQuery } from '.
 
 /**
  * The pages of a selective list (ListQuery.selective), whatever the place of its matches in the order
- * (docs/growth.md#far-end-matches). One statement, from three readings of the list:
+ * (docs/growth.md#far-end-matches). One statement, from up to four readings of the list, each cut by a
+ * one-time filter on the ones before, so a reading that is not needed never runs:
  *
- * - `page_match`, MATERIALIZED: the rows the bounded count reads anyway (at most COUNT_LIMIT + 1, through
- *   whatever index serves the filter), with their id and sort values. An offset page counts them (GitLab's
- *   rule unchanged) and, when there are at most COUNT_LIMIT, sorts them: that is the whole match set.
- * - `page_walk`, the ordered walk with a budget (walkBudget): the first rows along the order index with
- *   only the list's other filters, each checked against the selective ones. When the matches are dense
- *   near the start of the order (a broad term) it fills the page at once.
- * - `page_all`, MATERIALIZED: every match, sorted. Only when the walk's budget ran out first: the matches
- *   are then sparse where the order starts, and reading them through their index costs their number,
- *   where the walk would cost their distance from the start (the whole table when they lie at its end).
- *
- * An offset page reads `page_match` first (it needs the count), then the walk only above COUNT_LIMIT
- * matches; a keyset page (no count) walks first, so a broad term costs its page, not its count. Each
- * reading is cut by a one-time filter on the one before and never runs when not needed.
+ * - `page_probe` (keyset pages only): a short ordered walk, WALK_PER_ROW rows per row the page needs,
+ *   along the order index with the list's other filters as its condition and the selective ones checked
+ *   per row. It fills the page of a term whose matches are dense where the order starts without counting
+ *   them: a broad term costs its page, not its count.
+ * - `page_match`, MATERIALIZED: the rows the bounded count reads (at most COUNT_LIMIT + 1, through whatever
+ *   index serves the filter), with their id and sort values. An offset page counts them (GitLab's rule
+ *   unchanged). At most COUNT_LIMIT: that is the whole match set, and the page is these rows sorted.
+ * - `page_walk`, above COUNT_LIMIT matches: the ordered walk again, with the budget of a count (COUNT_LIMIT
+ *   rows, or WALK_PER_ROW per row a deep page needs): many matches usually put a page near the start.
+ * - `page_all`, MATERIALIZED, when that walk falls short too: every match, sorted. The matches are then
+ *   many but sparse where the order starts (all at its far end, say), and reading them costs their number
+ *   where the walk would cost their distance from the start, the whole table at worst.
  *
  * Why materialized CTEs and not a fence or an unindexable sort expression: those leave the query to pick
  * its own access path from the planner's estimate of the matches, the very estimate that sent it down the
- * order index (it assumes matches spread along the order).
+ * order index (it assumes matches spread along the order). A walk checks the selective filters in a column
+ * above its LIMIT, so it reads at most its budget. The gates stand above each reading's LIMIT, so none
+ * is pushed down under a Gather: a parallel scan would start its workers before a gate inside it said no
+ * (about 15 ms at a million groups).
  */
 
-/**
- * How far the walk may go before the matches are read instead: as many rows as the bounded count reads
- * (so the walk costs at most about what counting costs), more for a deep page (100 rows per row it needs:
- * matches at a density of 1 % still fill it).
- */
-const walkBudget = (need: number) => Math.max(COUNT_LIMIT, 100 * need);
+/** Rows a walk reads per row its page needs before giving up: matches at a density of 1 % fill a page. */
+const WALK_PER_ROW = 100;
 
 interface OrderTerm {
   expr: string;
@@ -80,23 +79,60 @@ function filterParts(q: ListQuery<unknown>): Record<'base' | 'narrow', { sql: st
 interface Readings {
   columns: string;
   sorted: string;
-  walk: { sql: string; params: unknown[] };
+  /** Ids of the page's rows (`limit` from `offset`) among the first `budget` rows of the walk, under `gate`. */
+  walk: (budget: number, gate: string) => { sql: string; params: unknown[] };
   all: { sql: string; params: unknown[] };
 }
 
-/** The walk (ids of page rows `limit` from `offset`, within its budget) and every match, as the statement's parts. */
-function readings(q: ListQuery<unknown>, filter: string, limit: number, offset: number, gate: string): Readings {
+function readings(q: ListQuery<unknown>, filter: string, limit: number, offset: number): Readings {
   const terms = orderTerms(q);
   const columns = [`${q.id} as page_id`, ...terms.map((t, k) => `${t.expr} as page_o${k}`)].join(', ');
   const sorted = [...terms.map((t, k) => `page_o${k} ${t.dir}`.trim()), `page_id ${q.dir}`].join(', ');
   const { base, narrow } = filterParts(q);
-  const budget = walkBudget(offset + limit);
-  const walk = {
+  const walk = (budget: number, gate: string) => ({
     sql: `select page_id from (select ${columns}, (${narrow.sql}) as page_hit from ${q.from} where ${base.sql}
-      order by ${orderOf(q)} limit ${budget}) page_probe where page_hit and ${gate} order by ${sorted} limit ${limit} offset ${offset}`,
+      order by ${orderOf(q)} limit ${budget}) page_steps where page_hit and ${gate} order by ${sorted} limit ${limit} offset ${offset}`,
     params: [...narrow.params, ...base.params],
-  };
+  });
   return { columns, sorted, walk, all: { sql: `select ${columns} from ${q.from} where ${filter}`, params: q.params } };
+}
+
+/**
+ * The CTEs and page ids of a selective list's page: `probe` says whether a keyset page walks a short way
+ * first. The ids come in no particular order (the caller orders the rows).
+ */
+function pageIdsStatement(
+  q: ListQuery<unknown>,
+  filter: string,
+  limit: number,
+  offset: number,
+  probe: boolean,
+): { ctes: string; ids: string; params: unknown[] } {
+  const r = readings(q, filter, limit, offset);
+  const count = (cte: string) => `(select count(*) from ${cte})`;
+  const probed = probe ? `${count('page_probe')} < ${limit}` : 'true';
+  const total = '(select page_n from page_count)';
+  const many = `${probed} and ${total} > ${COUNT_LIMIT}`;
+  const walked = `${many} and ${count('page_walk')} < ${limit}`;
+  const short = probe ? r.walk(WALK_PER_ROW * limit, 'true') : undefined;
+  const matches = boundedMatches(q, filter, r.columns);
+  const walk = r.walk(Math.max(COUNT_LIMIT, WALK_PER_ROW * (offset + limit)), many);
+  const ctes = [
+    ...(short ? [`page_probe as materialized (${short.sql})`] : []),
+    `page_match as materialized (select * from (${matches.sql}) page_counted where ${probed})`,
+    'page_count as (select count(*) as page_n from page_match)',
+    `page_walk as materialized (${walk.sql})`,
+    `page_all as materialized (${r.all.sql})`,
+  ].join(',\n    ');
+  const ids = [
+    // a walk reads at most `limit` ids, and only when its gate let it: `limit` of them means it filled the page
+    ...(short ? [`(select page_id from page_probe where ${count('page_probe')} = ${limit})`] : []),
+    `(select page_id from page_match where ${probed} and ${total} <= ${COUNT_LIMIT} order by ${r.sorted} limit ${limit} offset ${offset})`,
+    `(select page_id from page_walk where ${count('page_walk')} = ${limit})`,
+    `(select page_id from page_all where ${walked} order by ${r.sorted} limit ${limit} offset ${offset})`,
+  ].join('\n       union all\n       ');
+  const params = [...(short?.params ?? []), ...matches.params, ...walk.params, ...r.all.params];
+  return { ctes, ids, params };
 }
 
 /**
@@ -109,27 +145,15 @@ export function matchFirstPageSql(
   limit: number,
   offset: number,
 ): { sql: string; params: unknown[] } {
-  const total = '(select page_n from page_count)';
-  const r = readings(q, filter, limit, offset, `${total} > ${COUNT_LIMIT}`);
-  const matches = boundedMatches(q, filter, r.columns);
-  const walked = '(select count(*) from page_walk)';
-  // The gates stand above each reading's LIMIT, so none is pushed down under a Gather: a parallel scan
-  // would start its workers before a gate inside it said no (about 15 ms at a million groups).
-  const sql = `with page_match as materialized (${matches.sql}),
-    page_count as (select count(*) as page_n from page_match),
-    page_walk as materialized (${r.walk.sql}),
-    page_all as materialized (${r.all.sql})
+  const st = pageIdsStatement(q, filter, limit, offset, false);
+  const sql = `with ${st.ctes}
     select page_count.page_n as page_total, page_row.* from page_count left join (
       select ${q.select}, row_number() over (order by ${orderOf(q)}) as page_rn from ${q.from}
        where ${q.id} = any(array(
-         (select page_id from page_match where ${total} <= ${COUNT_LIMIT} order by ${r.sorted} limit ${limit} offset ${offset})
-         union all
-         (select page_id from page_walk where ${walked} = ${limit})
-         union all
-         (select page_id from page_all where ${total} > ${COUNT_LIMIT} and ${walked} < ${limit} order by ${r.sorted} limit ${limit} offset ${offset})))
+       ${st.ids}))
     ) page_row on true
     order by page_row.page_rn`;
-  return { sql, params: [...matches.params, ...r.walk.params, ...r.all.params] };
+  return { sql, params: st.params };
 }
 
 /**
@@ -138,17 +162,13 @@ export function matchFirstPageSql(
  * `limit` rows in that order; no count.
  */
 export function matchFirstKeysetSql(q: ListQuery<unknown>, limit: number): { sql: string; params: unknown[] } {
-  const r = readings(q, filterOf(q), limit, 0, 'true');
-  const walked = '(select count(*) from page_walk)';
-  const sql = `with page_walk as materialized (${r.walk.sql}),
-    page_all as materialized (${r.all.sql})
+  const st = pageIdsStatement(q, filterOf(q), limit, 0, true);
+  const sql = `with ${st.ctes}
     select ${q.select} from ${q.from}
      where ${q.id} = any(array(
-       (select page_id from page_walk where ${walked} = ${limit})
-       union all
-       (select page_id from page_all where ${walked} < ${limit} order by ${r.sorted} limit ${limit})))
+       ${st.ids}))
      order by ${orderOf(q)}`;
-  return { sql, params: [...r.walk.params, ...r.all.params] };
+  return { sql, params: st.params };
 }
 
 /** The count and the page rows (without the statement's own columns) of a `matchFirstPageSql` answer. */
