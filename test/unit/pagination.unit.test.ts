@@ -145,15 +145,15 @@ describe('matchFirstPageSql', () => {
     expect(params).toEqual(['k', '%a%', '%a%', 'k', 'k', '%a%']);
   });
 
-  it('gives a deep page a longer walk: 100 rows per row the page needs', () => {
+  it('gives a deep page a longer walk: 20 rows per row the page needs', () => {
     const { sql } = matchFirstPageSql(q('x.name', 'asc'), 'x.kind = ? and x.name ilike ?', 101, 19_900);
-    expect(sql).toContain('order by x.name asc, x.id asc limit 2000100)');
+    expect(sql).toContain('order by x.name asc, x.id asc limit 400020)');
   });
 
   it('walks a short way first on a keyset page, then counts, then walks as far as a count reads, then reads every match', () => {
     const { sql, params } = matchFirstKeysetSql(q('x.name', 'desc'), 21);
-    // the probe: 100 rows per page row, no gate
-    expect(sql).toContain('order by x.name desc, x.id desc limit 2100) page_steps where page_hit and true');
+    // the probe: 20 rows per page row, no gate
+    expect(sql).toContain('order by x.name desc, x.id desc limit 420) page_steps where page_hit and true');
     expect(sql).toContain('(select page_id from page_probe where (select count(*) from page_probe) = 21)');
     // the bounded matches only when the probe fell short, sorted when they are all the matches
     expect(sql).toContain('limit 10001) page_counted where (select count(*) from page_probe) < 21)');

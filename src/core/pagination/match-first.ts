@@ -27,8 +27,12 @@ import { boundedMatches, filterOf, orderOf, orderParts, type ListQuery } from '.
  * (about 15 ms at a million groups).
  */
 
-/** Rows a walk reads per row its page needs before giving up: matches at a density of 1 % fill a page. */
-const WALK_PER_ROW = 100;
+/**
+ * Rows a walk reads per row its page needs before giving up: matches at a density of 5 % fill a page.
+ * Short, so that a far-end page costs the same probe and count on a small instance as on a large one
+ * (docs/growth.md#keyset-pages-connections-and-sets-above-10000).
+ */
+const WALK_PER_ROW = 20;
 
 interface OrderTerm {
   expr: string;
