@@ -6,14 +6,18 @@
 //   users     farend-user-<i> named `zzfar archive`, with their namespaces: highest ids (the term is in
 //             their name only, so the group and namespace searches do not also find their namespaces)
 //   custom attributes `zzfar = archive` on each of these groups, projects and users
+//   big       12,000 projects `zzbig import <i>` in the first far-end group, created in 1990 (the oldest of
+//             all): a match set above the bounded count's 10,000 that lies entirely at the far end
 // The shared name is the realistic part (a thousand projects imported together): it is one of the
 // planner's most common values, so it knows there are about a thousand and, assuming them spread
 // along the order, walks the order index: 2,010,007 rows removed by filter before the fix.
 const { Client } = require('pg');
 
 const FAR = 1000;
-/** The search term and custom attribute (key, value) the far-end scenarios ask for. */
+const BIG = 12000;
+/** The search terms and custom attribute (key, value) the far-end scenarios ask for. */
 const FAR_TERM = 'zzfar';
+const BIG_TERM = 'zzbig';
 const FAR_ATTRIBUTE = { key: 'zzfar', value: 'archive' };
 
 const STEPS = [
@@ -46,6 +50,13 @@ const STEPS = [
    select id, '${FAR_ATTRIBUTE.key}', '${FAR_ATTRIBUTE.value}' from users where username like 'farend-user-%'`,
 ];
 
+/** The big far-end set, in a step of its own: data directories loaded before it existed get it too. */
+const BIG_STEP = `insert into projects (name, path, namespace_id, visibility_level, created_at, updated_at, last_activity_at)
+  select 'zzbig import ' || i, 'zzbig-import-' || i, n.id, n.visibility_level, ts, ts, ts
+    from (select * from namespaces where kind = 'group' and path = 'zzfar-archive' order by id limit 1) n,
+         generate_series(1, ${BIG}) i, lateral (select timestamptz '1990-01-01' - i * interval '1 second' as ts) x
+   order by i`;
+
 /**
  * Adds the far-end rows to one data set unless they are there (one transaction), then ANALYZE of the
  * tables they went into. Run after the data set's other rows, so the ids are the highest.
@@ -54,16 +65,20 @@ async function addFarEnd(dbUrl, log) {
   const db = new Client({ connectionString: dbUrl });
   await db.connect();
   try {
-    const { rows } = await db.query(`select count(*)::int as n from users where username like 'farend-user-%'`);
-    if (rows[0].n >= FAR) return;
+    const { rows } = await db.query(
+      `select (select count(*)::int from users where username like 'farend-user-%') as far,
+              (select count(*)::int from projects where path like 'zzbig-import-%') as big`,
+    );
+    if (rows[0].far >= FAR && rows[0].big >= BIG) return;
     const t0 = Date.now();
     await db.query('begin');
-    for (const sql of STEPS) await db.query(sql);
+    for (const sql of rows[0].far >= FAR ? [] : STEPS) await db.query(sql);
+    if (rows[0].big < BIG) await db.query(BIG_STEP);
     await db.query('commit');
     await db.query(
       'analyze namespaces, projects, users, group_custom_attributes, project_custom_attributes, user_custom_attributes',
     );
-    log(`  far-end rows: ${FAR} groups, projects and users (${Date.now() - t0} ms)`);
+    log(`  far-end rows: ${FAR} groups, projects and users, ${BIG} big-set projects (${Date.now() - t0} ms)`);
   } catch (e) {
     await db.query('rollback').catch(() => undefined);
     throw e;
@@ -72,4 +87,4 @@ async function addFarEnd(dbUrl, log) {
   }
 }
 
-module.exports = { addFarEnd, FAR_TERM, FAR_ATTRIBUTE };
+module.exports = { addFarEnd, FAR_TERM, BIG_TERM, FAR_ATTRIBUTE };

@@ -135,7 +135,12 @@ async function largeRun(opts) {
     for (const { sc, per } of lists) {
       const r = { key: sc.key, who: sc.who, path: sc.path.replace('/api/v4', '') };
       for (let k = 0; k < sides.length; k += 1)
-        r[sides[k].name] = await timeRoute(sides[k].svc.base, per[k].path, tokenOf(sides[k], sc.who), requests);
+        r[sides[k].name] = await timeRoute(
+          sides[k].svc.base,
+          per[k].req ?? per[k].path,
+          tokenOf(sides[k], sc.who),
+          requests,
+        );
       log(`  ${sc.key}: small p50 ${ms(r.small.p50)} ms, large p50 ${ms(r.large.p50)} ms`);
       rows.push(r);
     }

@@ -2,7 +2,7 @@
 // as anonymous, as a non-admin member of 50 groups and as an admin, measured with one client sending
 // sequential requests (p50 and p99 of N), on the small and the large data set in the same run.
 const { ensureMember } = require('./large');
-const { FAR_TERM, FAR_ATTRIBUTE } = require('./far-end');
+const { FAR_TERM, BIG_TERM, FAR_ATTRIBUTE } = require('./far-end');
 
 /** A token of bulk-member (an impersonation token made by the admin), and the ids the routes need. */
 async function growthContext(base, adminToken, dbUrl) {
@@ -74,11 +74,38 @@ function growthScenarios({ groupId, projectId, runnerId }) {
   ];
 }
 
-/** Selective filters whose every match lies at the far end of the list's order (docs/growth.md#far-end-matches). */
+/**
+ * Selective filters whose every match lies at the far end of the list's order (docs/growth.md#far-end-matches):
+ * offset pages, keyset pages and GraphQL connection pages, and a match set above the bounded count's 10,000.
+ */
 function farEndScenarios(s) {
   const term = `search=${FAR_TERM}`;
   const attr = `custom_attributes[${FAR_ATTRIBUTE.key}]=${FAR_ATTRIBUTE.value}`;
+  const gql = (key, who, field) => ({
+    key,
+    who,
+    path: `POST /graphql ${field}`,
+    req: () => ({
+      method: 'POST',
+      path: '/graphql',
+      body: { query: `{ ${field} { nodes { id } pageInfo { endCursor } } }` },
+    }),
+  });
+  const first = `(search: "${FAR_TERM}", first: 20)`;
   return [
+    s('projects far-end keyset id asc admin', 'admin', `/projects?${term}&pagination=keyset&order_by=id&sort=asc`),
+    s('groups far-end keyset name admin', 'admin', `/groups?${term}&pagination=keyset&order_by=name`),
+    gql('projects far-end connection admin', 'admin', `projects${first}`),
+    gql('groups far-end connection admin', 'admin', `groups${first}`),
+    gql('groups far-end connection anonymous', 'anon', `groups${first}`),
+    gql('namespaces far-end connection admin', 'admin', `namespaces${first}`),
+    gql('users far-end connection admin', 'admin', `users${first}`),
+    s('projects far-end big search admin', 'admin', `/projects?search=${BIG_TERM}`),
+    s(
+      'projects far-end big keyset id asc admin',
+      'admin',
+      `/projects?search=${BIG_TERM}&pagination=keyset&order_by=id&sort=asc`,
+    ),
     s('projects far-end search admin', 'admin', `/projects?${term}`),
     s('projects far-end search anonymous', 'anon', `/projects?${term}`),
     s('projects far-end search member', 'member', `/projects?${term}`),
@@ -116,9 +143,12 @@ async function timeRoute(base, route, token, n) {
       : { method: req.method, headers };
     const t0 = process.hrtime.bigint();
     const res = await fetch(`${base}${req.path}`, init);
-    await res.arrayBuffer();
+    const body = await res.arrayBuffer();
     const t = Number(process.hrtime.bigint() - t0) / 1e6;
     if (!res.ok) throw new Error(`${req.method} ${req.path}: ${res.status}`);
+    // a GraphQL error is a 200 too: measuring it would time the error
+    if (req.path === '/graphql' && JSON.parse(Buffer.from(body).toString('utf8')).errors)
+      throw new Error(`${req.path} ${JSON.stringify(req.body)}: ${Buffer.from(body).toString('utf8').slice(0, 300)}`);
     if (i >= 3) ms.push(t);
   }
   return { p50: quantile(ms, 0.5), p99: quantile(ms, 0.99) };

@@ -1,6 +1,6 @@
 import { paginationHeaders } from '../../src/core/pagination/headers';
 import { COUNT_LIMIT, makePage, normalizePage } from '../../src/core/pagination/page';
-import { matchFirstPageSql, matchFirstRows } from '../../src/core/pagination/match-first';
+import { matchFirstKeysetSql, matchFirstPageSql, matchFirstRows } from '../../src/core/pagination/match-first';
 
 describe('pagination', () => {
   it('normalizes page and per_page as GitLab does', () => {
@@ -115,32 +115,68 @@ describe('matchFirstPageSql', () => {
   const q = (orderBy: string, dir: 'asc' | 'desc') => ({
     select: 'x.*',
     from: 'things x',
-    where: ['x.name ilike ?'],
-    params: ['%a%'],
+    where: ['x.kind = ?', 'x.name ilike ?'],
+    params: ['k', '%a%'],
     orderBy,
     dir,
     id: 'x.id',
+    selective: ['x.name ilike ?'],
     map: (r: Record<string, unknown>) => r,
   });
 
   it("sorts the count's matches by the list's order: each part with its direction, the last one and the id with the list's", () => {
     const { sql, params } = matchFirstPageSql(
       q('x.kind desc nulls last, coalesce(x.a, x.b)', 'asc'),
-      'x.name ilike ?',
+      'x.kind = ? and x.name ilike ?',
       21,
       40,
     );
-    expect(sql).toContain(
-      'select x.id as page_id, x.kind as page_o0, coalesce(x.a, x.b) as page_o1 from things x where x.name ilike ? limit 10001',
-    );
+    const columns = 'x.id as page_id, x.kind as page_o0, coalesce(x.a, x.b) as page_o1';
+    expect(sql).toContain(`select ${columns} from things x where x.kind = ? and x.name ilike ? limit 10001`);
     expect(sql).toContain('order by page_o0 desc nulls last, page_o1 asc, page_id asc limit 21 offset 40');
-    expect(sql).toContain('order by x.kind desc nulls last, coalesce(x.a, x.b) asc, x.id asc limit 21 offset 40');
-    // the matches' filter, then the walk's
-    expect(params).toEqual(['%a%', '%a%']);
+    // the walk: the other filters as its condition, the selective one checked per row, at most 10,000 rows
+    expect(sql).toContain(`select ${columns}, (x.name ilike ?) as page_hit from things x where x.kind = ?`);
+    expect(sql).toContain('order by x.kind desc nulls last, coalesce(x.a, x.b) asc, x.id asc limit 10000');
+    // every match, read only when the walk fell short
+    expect(sql).toContain(
+      `page_all as materialized (select ${columns} from things x where x.kind = ? and x.name ilike ?)`,
+    );
+    // the matches' filter, the walk's (selective first: it is in the select list), every match's
+    expect(params).toEqual(['k', '%a%', '%a%', 'k', 'k', '%a%']);
+  });
+
+  it('gives a deep page a longer walk: 20 rows per row the page needs', () => {
+    const { sql } = matchFirstPageSql(q('x.name', 'asc'), 'x.kind = ? and x.name ilike ?', 101, 19_900);
+    expect(sql).toContain('order by x.name asc, x.id asc limit 400020)');
+  });
+
+  it('walks a short way first on a keyset page, then counts, then walks as far as a count reads, then reads every match', () => {
+    const { sql, params } = matchFirstKeysetSql(q('x.name', 'desc'), 21);
+    // the probe: 20 rows per page row, no gate
+    expect(sql).toContain('order by x.name desc, x.id desc limit 420) page_steps where page_hit and true');
+    expect(sql).toContain('(select page_id from page_probe where (select count(*) from page_probe) = 21)');
+    // the bounded matches only when the probe fell short, sorted when they are all the matches
+    expect(sql).toContain('limit 10001) page_counted where (select count(*) from page_probe) < 21)');
+    expect(sql).toContain(
+      'where (select count(*) from page_probe) < 21 and (select page_n from page_count) <= 10000 order by page_o0 desc, page_id desc limit 21',
+    );
+    // above 10,000 matches the walk of a count's length, then every match
+    expect(sql).toContain(
+      'limit 10000) page_steps where page_hit and (select count(*) from page_probe) < 21 and (select page_n from page_count) > 10000',
+    );
+    expect(sql).toContain(
+      'from page_all where (select count(*) from page_probe) < 21 and (select page_n from page_count) > 10000 and (select count(*) from page_walk) < 21',
+    );
+    // probe (selective in its select list first), matches, walk, every match
+    expect(params).toEqual(['%a%', 'k', 'k', '%a%', '%a%', 'k', 'k', '%a%']);
+  });
+
+  it('refuses a filter whose placeholders do not match its params', () => {
+    expect(() => matchFirstKeysetSql({ ...q('x.id', 'asc'), params: ['k'] }, 21)).toThrow(/placeholders/);
   });
 
   it('orders by the id alone when the list is ordered by its id', () => {
-    const { sql } = matchFirstPageSql(q('x.id', 'desc'), 'x.name ilike ?', 21, 0);
+    const { sql } = matchFirstPageSql(q('x.id', 'desc'), 'x.kind = ? and x.name ilike ?', 21, 0);
     expect(sql).toContain('select x.id as page_id from things x');
     expect(sql).toContain('order by page_id desc limit 21 offset 0');
   });

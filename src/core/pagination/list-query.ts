@@ -2,8 +2,17 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotAllowedError, ParamError } from '../errors/domain-errors';
 import { sqlRows, sqlRowsBatch } from '../db/sql';
 import { decodeCursor, encodeCursor, encodeOffsetCursor, type Cursor } from './cursor';
-import { boundedCount, filterOf, listCount, orderOf, orderParts, pageSql, type ListQuery } from './list-sql';
-import { matchFirstPageSql, matchFirstRows } from './match-first';
+import {
+  boundedCount,
+  filterOf,
+  isSelective,
+  listCount,
+  orderOf,
+  orderParts,
+  pageSql,
+  type ListQuery,
+} from './list-sql';
+import { matchFirstKeysetSql, matchFirstPageSql, matchFirstRows } from './match-first';
 import {
   COUNT_LIMIT,
   connectionRequest,
@@ -32,7 +41,7 @@ export async function offsetPage<T>(em: EntityManager, q: ListQuery<T>, args: Pa
   if (conn) return connectionPage(em, q, conn);
   const req = normalizePage(args);
   const filter = filterOf(q);
-  if (q.selective) {
+  if (isSelective(q)) {
     const st = matchFirstPageSql(q, filter, req.perPage + 1, req.offset);
     const page = matchFirstRows(await sqlRows(em, st.sql, st.params));
     return makePage(page.rows.map(q.map), page.total, req);
@@ -150,11 +159,7 @@ export async function keysetPage<T extends { id: number }>(
     where.push(q.orderBy === q.id ? `${q.id} ${op} ?` : `(${q.orderBy}, ${q.id}) ${op} (?, ?)`);
     params.push(...(q.orderBy === q.id ? [c.id] : [c.v, c.id]));
   }
-  const rows = await cursorRows(
-    em,
-    `select ${q.select} from ${q.from} where ${filterOf({ ...q, where })} order by ${orderOf(q)} limit ${req.perPage + 1}`,
-    params,
-  );
+  const rows = await cursorRows(em, keysetStatement({ ...q, where, params }, req.perPage + 1));
   const nodes = rows.slice(0, req.perPage).map(q.map);
   const last = nodes[nodes.length - 1];
   const hasNextPage = rows.length > req.perPage && !!last;
@@ -205,6 +210,7 @@ function lazyCount(em: EntityManager, q: ListQuery<unknown>): () => Promise<numb
   };
 }
 
+const statement = (st: { sql: string; params: unknown[] }): [string, unknown[]] => [st.sql, st.params];
 const bounded = (n: number) => (n > COUNT_LIMIT ? null : n);
 
 /** A sort value as a cursor holds it: integers as numbers, everything else as PostgreSQL's text (timestamps keep their precision). */
@@ -308,21 +314,36 @@ async function connectionPage<T>(em: EntityManager, q: ListQuery<T>, conn: Conne
   if (conn.after?.kind === 'offset' || conn.before?.kind === 'offset' || !isKeysetOrder(q))
     return positionPage(em, q, conn, count);
   const k = keysetSql(q, conn);
+  const dir = conn.backward ? flip(q.dir) : q.dir;
   const rows = await cursorRows(
     em,
-    `select ${k.select} from ${q.from} where ${filterOf({ ...q, where: k.where })} order by ${k.order} limit ${k.limit}`,
-    k.params,
+    keysetStatement({ ...q, select: k.select, where: k.where, params: k.params, dir }, k.limit),
   );
   return keysetConnection(q, conn, rows, count);
+}
+
+/**
+ * At most `limit` rows of a list after its cursor (in `q.where`), in `q.dir`: the order index walked, or for a
+ * selective list the walk within a budget, then its matches sorted (match-first.ts).
+ */
+function keysetStatement(q: ListQuery<unknown>, limit: number): { sql: string; params: unknown[] } {
+  if (isSelective(q)) return matchFirstKeysetSql(q, limit);
+  return {
+    sql: `select ${q.select} from ${q.from} where ${filterOf(q)} order by ${orderOf(q)} limit ${limit}`,
+    params: q.params,
+  };
 }
 
 /**
  * A cursor that decodes but does not fit the list's sort column (a forged value: text where a
  * timestamp is sorted) fails in PostgreSQL's input conversion: that is the client's 400, not a 500.
  */
-async function cursorRows(em: EntityManager, sql: string, params: unknown[]): Promise<Record<string, unknown>[]> {
+async function cursorRows(
+  em: EntityManager,
+  st: { sql: string; params: unknown[] },
+): Promise<Record<string, unknown>[]> {
   try {
-    return await sqlRows<Record<string, unknown>>(em, sql, params);
+    return await sqlRows<Record<string, unknown>>(em, st.sql, st.params);
   } catch (e) {
     throw forgedCursor(e);
   }
@@ -356,7 +377,9 @@ async function positionPage<T>(
   const from = conn.backward ? Math.max(start, end! - conn.size) : start;
   const size = end === undefined ? conn.size : Math.max(0, Math.min(conn.size, end - from));
   const filter = filterOf(q);
-  const rows = await sqlRows<Record<string, unknown>>(em, pageSql(q, filter, size + 1, from), q.params);
+  const rows = isSelective(q)
+    ? matchFirstRows(await sqlRows(em, ...statement(matchFirstPageSql(q, filter, size + 1, from)))).rows
+    : await sqlRows<Record<string, unknown>>(em, pageSql(q, filter, size + 1, from), q.params);
   const nodes = rows.slice(0, size).map(q.map);
   const beyond = rows.length > size;
   // Backward, the page ends at `before` (then items follow) or at the list's end.
@@ -426,14 +449,13 @@ async function connectionPagesByKey<T>(
     );
   }
   const k = keysetSql(q, conn, [keyFilter(key)]);
-  const rows = await cursorRows(
-    em,
-    `select page_keys.k as page_key, x.* from ${ks} cross join lateral (
+  const rows = await cursorRows(em, {
+    sql: `select page_keys.k as page_key, x.* from ${ks} cross join lateral (
       select ${k.select}, row_number() over (order by ${k.order}) as page_rn from ${q.from} where ${filterOf({ ...q, where: k.where })}
        order by ${k.order} limit ${k.limit}) x
       order by page_keys.k, x.page_rn`,
-    k.params,
-  );
+    params: k.params,
+  });
   for (const r of rows) {
     const { page_key: pageKey, page_rn: _rn, ...rest } = r;
     byKey.get(Number(pageKey))?.push(rest);

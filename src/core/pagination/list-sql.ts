@@ -37,15 +37,17 @@ export interface ListQuery<T> {
    */
   deferRows?: boolean;
   /**
-   * The request narrows the list with a filter whose matches may be few and lie anywhere in the order
-   * (a search term, custom attributes, an owner). An offset page then comes from the bounded count's
-   * own matches, sorted, when there are at most COUNT_LIMIT of them; only a larger set walks the order
-   * index (match-first.ts, docs/growth.md#far-end-matches).
+   * The `where` entries of filters whose matches may be few and lie anywhere in the order (a search term,
+   * custom attributes, an owner): the list is then *selective*. An offset page comes from the bounded
+   * count's own matches, sorted, when there are at most COUNT_LIMIT of them; a larger set, and a keyset
+   * page, walk the order index with these entries checked per row, within a budget, then read the matches
+   * through their index when the walk finds too few (match-first.ts, docs/growth.md#far-end-matches).
    */
-  selective?: boolean;
+  selective?: string[];
   map: (row: Record<string, unknown>) => T;
 }
 
+export const isSelective = (q: ListQuery<unknown>) => !!q.selective?.length;
 export const filterOf = (q: ListQuery<unknown>) => (q.where.length ? q.where.join(' and ') : 'true');
 export const orderOf = (q: ListQuery<unknown>) =>
   q.orderBy === q.id ? `${q.id} ${q.dir}` : `${q.orderBy} ${q.dir}, ${q.id} ${q.dir}`;

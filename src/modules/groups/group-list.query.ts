@@ -53,7 +53,7 @@ interface GroupFilter {
   params: unknown[];
   column: string;
   dir: 'asc' | 'desc';
-  selective: boolean;
+  selective: string[];
 }
 
 /** WHERE and ORDER BY of a group list, shared by the single list and the batched subgroups loader. */
@@ -64,28 +64,33 @@ async function groupFilter(ctx: RequestCtx, args: GroupsArgs, scope: GroupListSc
   const own = !!ctx.user && !policy.isAdmin(ctx.user) && !args.allAvailable;
   const from = groupListRows(own ? visible : undefined);
   const where = own ? [`n.kind = 'group'`] : [`n.kind = 'group'`, visible];
+  // filters whose matches may be few and anywhere along the order (docs/growth.md#far-end-matches)
+  const selective: string[] = [];
+  const narrow = (sql: string) => (selective.push(sql), sql);
   if (scope.parentId !== undefined) {
     where.push('n.parent_id = ?');
     params.push(scope.parentId);
   }
-  if (scope.ids !== undefined) where.push(`n.id = any(${intArray(scope.ids)})`);
+  if (scope.ids !== undefined) where.push(narrow(`n.id = any(${intArray(scope.ids)})`));
   if (scope.ancestorId !== undefined) {
-    where.push('n.traversal_ids @> array[?]::int[] and n.id <> ?');
+    where.push(narrow('n.traversal_ids @> array[?]::int[] and n.id <> ?'));
     params.push(scope.ancestorId, scope.ancestorId);
   }
   if (args.skipGroups?.length) where.push(`not (n.id = any(${intArray(args.skipGroups)}))`);
   if ((args as GroupListArgs).topLevelOnly) where.push('n.parent_id is null');
-  if (args.search) where.push(searchFilter(args.search, params));
+  if (args.search) where.push(narrow(searchFilter(args.search, params)));
   if (args.owned) {
-    where.push(ctx.user ? `n.id in (${groupIdsWhereUserIs(Number(ctx.user.id), AccessLevel.OWNER)})` : 'false');
+    where.push(
+      narrow(ctx.user ? `n.id in (${groupIdsWhereUserIs(Number(ctx.user.id), AccessLevel.OWNER)})` : 'false'),
+    );
   }
   // custom_attributes filters apply for administrators only (docs/gitlab-compatibility.md, "Groups").
-  const byAttributes = customAttributeFilter(ctx, 'Group', 'n.id', args.customAttributes, where, params);
+  const attributesAt = where.length;
+  customAttributeFilter(ctx, 'Group', 'n.id', args.customAttributes, where, params);
+  selective.push(...where.slice(attributesAt));
   const column = ORDER[args.orderBy ?? GroupOrderBy.NAME];
   const dir = (args.sort ?? SortDirection.ASC) === SortDirection.ASC ? 'asc' : 'desc';
   const split = ctx.user && args.allAvailable ? await groupVisibilitySplit(ctx, 'n') : undefined;
-  // filters whose matches may be few and anywhere along the order (docs/growth.md#far-end-matches)
-  const selective = !!args.search || !!args.owned || byAttributes;
   return { from, where, split, splitOf: visible, params, column, dir, selective };
 }
 

@@ -12,8 +12,11 @@ import { Namespace } from './namespace.entity';
 async function list(ctx: RequestCtx, args: NamespacesArgs): Promise<Page<Namespace>> {
   const where = [await namespaceVisibility(ctx, 'n')];
   const params: unknown[] = [];
+  // the search may match few namespaces anywhere along the ids (docs/growth.md#far-end-matches)
+  const selective: string[] = [];
   if (args.search) {
-    where.push('(n.name ilike ? or n.path ilike ?)');
+    selective.push('(n.name ilike ? or n.path ilike ?)');
+    where.push(selective[0]);
     const term = `%${likeEscape(args.search)}%`;
     params.push(term, term);
   }
@@ -28,7 +31,7 @@ async function list(ctx: RequestCtx, args: NamespacesArgs): Promise<Page<Namespa
       orderBy: 'n.id',
       dir: 'asc',
       id: 'n.id',
-      selective: !!args.search, // docs/growth.md#far-end-matches
+      selective,
       map,
     },
     args,

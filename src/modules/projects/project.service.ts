@@ -151,6 +151,9 @@ async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {
   const visible = memberOnly ? await memberProjects(ctx, 'p') : await projectVisibility(ctx, 'p');
   const where: string[] = [visible];
   const params: unknown[] = [];
+  // filters whose matches may be few and anywhere along the order (docs/growth.md#far-end-matches)
+  const selective: string[] = [];
+  const narrow = (sql: string) => (selective.push(sql), sql);
   if (scope.groupId !== undefined) {
     // `= any(array(…))`, not `in (subquery)`: both sides are index scans ORed in one bitmap.
     where.push(
@@ -165,24 +168,26 @@ async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {
     params.push(scope.namespaceId);
   }
   if (scope.sharedWithGroup !== undefined) {
-    where.push('p.id = any(array(select project_id from project_group_links where group_id = ?))');
+    where.push(narrow('p.id = any(array(select project_id from project_group_links where group_id = ?))'));
     params.push(scope.sharedWithGroup);
   }
   if (scope.starredBy !== undefined) {
-    where.push('p.id = any(array(select project_id from users_star_projects where user_id = ?))');
+    where.push(narrow('p.id = any(array(select project_id from users_star_projects where user_id = ?))'));
     params.push(scope.starredBy);
   }
   if (scope.forkedFrom !== undefined) {
     where.push('p.forked_from_project_id = ?');
     params.push(scope.forkedFrom);
   }
-  const byAttributes = customAttributeFilter(ctx, 'Project', 'p.id', args.customAttributes, where, params);
+  const attributesAt = where.length;
+  customAttributeFilter(ctx, 'Project', 'p.id', args.customAttributes, where, params);
+  selective.push(...where.slice(attributesAt));
   if (args.archived !== undefined && args.archived !== null) {
-    where.push('p.archived = ?');
+    where.push(args.archived ? narrow('p.archived = ?') : 'p.archived = ?');
     params.push(args.archived);
   }
   if (args.visibility) {
-    where.push('p.visibility_level = ?');
+    where.push(narrow('p.visibility_level = ?'));
     params.push(VISIBILITY_LEVEL[args.visibility]);
   }
   // GitLab 10.3's with_issues_enabled / with_merge_requests_enabled (true filters; false is no filter).
@@ -191,16 +196,18 @@ async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {
   if (args.withMergeRequestsEnabled) where.push('p.merge_requests_enabled');
   if (args.search) {
     const search = projectSearch('p', args.search);
-    where.push(search.sql);
+    where.push(narrow(search.sql));
     params.push(...search.params);
   }
   const user = ctx.user;
   if (args.owned) {
-    where.push(user ? `p.namespace_id in (${ownedNamespaceIds(String(Number(user.id)))})` : 'false');
+    where.push(narrow(user ? `p.namespace_id in (${ownedNamespaceIds(String(Number(user.id)))})` : 'false'));
   }
   if (args.starred) {
     where.push(
-      user ? `p.id in (select project_id from users_star_projects where user_id = ${Number(user.id)})` : 'false',
+      narrow(
+        user ? `p.id in (select project_id from users_star_projects where user_id = ${Number(user.id)})` : 'false',
+      ),
     );
   }
   if (args.membership && !memberOnly) {
@@ -228,9 +235,7 @@ async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {
     split,
     splitOf: visible,
     deferRows: memberOnly,
-    // filters whose matches may be few and anywhere along the order (docs/growth.md#far-end-matches)
-    selective:
-      byAttributes || !!args.search || !!args.owned || !!args.starred || !!args.visibility || args.archived === true,
+    selective,
     map: (r) => lightEntity(ctx.em, Project, r),
   };
   if (args.pagination !== PaginationMode.KEYSET) return offsetPage(ctx.em, query, args);

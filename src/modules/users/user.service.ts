@@ -74,6 +74,8 @@ async function get(ctx: RequestCtx, id: number): Promise<User> {
   return user;
 }
 
+const ACTIVE = `u.state = 'active'`;
+
 async function list(ctx: RequestCtx, args: UsersArgs): Promise<Page<User>> {
   const where: string[] = [];
   const params: unknown[] = [];
@@ -89,7 +91,7 @@ async function list(ctx: RequestCtx, args: UsersArgs): Promise<Page<User>> {
     where.push('lower(u.username) = lower(?)');
     params.push(args.username);
   }
-  if (args.active) where.push(`u.state = 'active'`);
+  if (args.active) where.push(ACTIVE);
   if (args.blocked) where.push(`u.state = 'blocked'`);
   if (args.externUid != null && args.provider != null) {
     // GitLab 10.3: `authenticated_as_admin!` when both are given (the route requires both or neither).
@@ -124,7 +126,7 @@ async function list(ctx: RequestCtx, args: UsersArgs): Promise<Page<User>> {
       dir: 'asc',
       id: 'u.id',
       // every filter but `active` may match few users anywhere along the ids (docs/growth.md#far-end-matches)
-      selective: where.length > (args.active ? 1 : 0),
+      selective: where.filter((w) => w !== ACTIVE),
       map: (r) => lightEntity(ctx.em, User, r),
     },
     args,
