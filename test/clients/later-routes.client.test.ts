@@ -1,28 +1,14 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { pythonGitlab } from '../support/python-gitlab';
-import { ROOT_TOKEN, setupTestApp, type TestApp } from '../support/test-app';
+import { ROOT_TOKEN } from '../support/test-app';
+import { useServedTestApp } from '../support/served-app';
 import { createGroup, createProject } from '../support/factories';
 import { createJob } from '../runners/runner-factories';
 
-/** python-gitlab 3.12's managers for routes GitLab added after 10.3 (docs/client-routes.md): members_all, descendant groups, namespace existence, one environment. */
-const t = {} as TestApp;
-let server: http.Server;
-let host: string;
+/** python-gitlab 3.12's managers for routes GitLab added after 10.3 (docs/client-routes.md), over real HTTP. */
 
 const python = pythonGitlab('later-routes');
 
-beforeAll(async () => {
-  server = http.createServer((req, res) => t.app(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  host = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  Object.assign(t, await setupTestApp({ externalUrl: host }));
-  await t.reset();
-}, 60000);
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-  await t.close();
-});
+const served = useServedTestApp();
 
 const SCRIPT = `
 import json, sys
@@ -73,7 +59,7 @@ print(json.dumps(out))
 
 python.describe('python-gitlab on later routes', () => {
   it('runs the later routes through python-gitlab managers and answers what REST tests expect', async () => {
-    const out = JSON.parse(await python.run(SCRIPT, [host, ROOT_TOKEN]));
+    const out = JSON.parse(await python.run(SCRIPT, [served.host, ROOT_TOKEN]));
     expect(out).toEqual({
       group: [
         ['ann', 30],
@@ -116,11 +102,11 @@ print(json.dumps({
 
 python.describe('python-gitlab on the jobs read routes', () => {
   it("lists a project's jobs, filters by scope, gets one, lists a pipeline's", async () => {
-    const group = await createGroup(t);
-    const project = await createProject(t, { namespace: group });
-    await createJob(t, { project, runner: null, status: 'success', name: 'build' });
-    await createJob(t, { project, runner: null, status: 'failed', name: 'test' });
-    const out = JSON.parse(await python.run(JOBS, [host, ROOT_TOKEN, String(project.id)]));
+    const group = await createGroup(served.t);
+    const project = await createProject(served.t, { namespace: group });
+    await createJob(served.t, { project, runner: null, status: 'success', name: 'build' });
+    await createJob(served.t, { project, runner: null, status: 'failed', name: 'test' });
+    const out = JSON.parse(await python.run(JOBS, [served.host, ROOT_TOKEN, String(project.id)]));
     expect(out).toEqual({
       all: [
         ['test', 'failed'],

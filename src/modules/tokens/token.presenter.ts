@@ -1,12 +1,16 @@
 import { bool, date, int, shape, str, strList, time } from '../../core/wire/wire';
 
-const FIELDS = {
+/** The keys every token entity starts with, in GitLab's order. */
+const TOKEN_FIELDS = {
   id: int(),
   name: str(),
   revoked: bool(),
   created_at: time(),
   scopes: strList(),
   user_id: int(),
+};
+const FIELDS = {
+  ...TOKEN_FIELDS,
   active: bool(),
   expires_at: date({ nullable: true }),
   impersonation: bool(),
@@ -16,12 +20,7 @@ export const ImpersonationTokenWithTokenWire = shape('ImpersonationTokenWithToke
 
 /** Later GitLab's Entities::PersonalAccessToken (docs/rest.md#personal-access-tokens). */
 const PAT_FIELDS = {
-  id: int(),
-  name: str(),
-  revoked: bool(),
-  created_at: time(),
-  scopes: strList(),
-  user_id: int(),
+  ...TOKEN_FIELDS,
   last_used_at: time({ nullable: true }),
   active: bool(),
   expires_at: date({ nullable: true }),
