@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { loadConfig } from '../config';
 import { runOn } from '../core/crypto/key-check';
 import { resealAll } from '../core/crypto/rotate';
-import { secretsFrom } from '../core/crypto/secret-box';
+import { adoptRotatedKey, secretsFrom } from '../core/crypto/secret-box';
 import { openDatabase } from '../core/db/database';
 import { createLogger } from '../core/logger';
 import { ormModelOf, sealedColumnsOf } from '../core/module/app-module';
@@ -40,6 +40,9 @@ async function main(): Promise<void> {
       for (const s of report.unreadable.slice(0, 50)) out(`  ${s.table}.${s.column} row ${s.row}`);
       process.exitCode = 1;
     } else {
+      // What the next start without SECRETS_KEY reads must be the key the database is now sealed with.
+      if (config.secretsKey && adoptRotatedKey(config.dataDir, config.secretsKey) === 'replaced')
+        out(`${config.dataDir}/secrets.key now holds SECRETS_KEY (the previous key is not kept)`);
       out(
         `done in ${((Date.now() - started) / 1000).toFixed(1)} s; the key check is now SECRETS_KEY's: SECRETS_KEY_PREVIOUS can be removed once every instance runs with this SECRETS_KEY`,
       );

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadOrCreateKeyFile, parseSecretsKey, secretBox } from '../../src/core/crypto/secret-box';
+import crypto from 'node:crypto';
+import { adoptRotatedKey, loadOrCreateKeyFile, parseSecretsKey, secretBox } from '../../src/core/crypto/secret-box';
 
 describe('secret box (secrets at rest)', () => {
   const box = secretBox(Buffer.alloc(32, 1));
@@ -89,6 +90,26 @@ describe('secret box (secrets at rest)', () => {
       const first = loadOrCreateKeyFile(dir);
       expect(loadOrCreateKeyFile(dir).equals(first)).toBe(true);
       expect(fs.statSync(path.join(dir, 'secrets.key')).mode & 0o777).toBe(0o600);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('adoptRotatedKey (npm run secrets:rotate and DATA_DIR/secrets.key)', () => {
+  it('replaces a key file holding another key, leaves one holding the new key, and creates none', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rotated-key-'));
+    try {
+      const newKey = crypto.randomBytes(32);
+      expect(adoptRotatedKey(dir, newKey)).toBe('no file');
+      expect(fs.existsSync(path.join(dir, 'secrets.key'))).toBe(false);
+      const oldKey = loadOrCreateKeyFile(dir);
+      expect(oldKey.equals(newKey)).toBe(false);
+      expect(adoptRotatedKey(dir, newKey)).toBe('replaced');
+      expect(loadOrCreateKeyFile(dir).equals(newKey)).toBe(true);
+      expect(fs.statSync(path.join(dir, 'secrets.key')).mode & 0o777).toBe(0o600);
+      expect(fs.readdirSync(dir)).toEqual(['secrets.key']);
+      expect(adoptRotatedKey(dir, newKey)).toBe('unchanged');
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

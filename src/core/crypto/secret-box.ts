@@ -199,6 +199,28 @@ export function loadOrCreateKeyFile(dataDir: string): Buffer {
 }
 
 /**
+ * After a complete rotation to `key` (`npm run secrets:rotate`): a DATA_DIR/secrets.key that holds
+ * another key is replaced by `key` (written aside, then renamed over it, mode 0600), so an instance
+ * started without SECRETS_KEY reads the key the database is now sealed with. The old key is not kept.
+ * Answers what happened: no file (nothing to do), unchanged (it already held `key`), or replaced.
+ */
+export function adoptRotatedKey(dataDir: string, key: Buffer): 'no file' | 'unchanged' | 'replaced' {
+  const file = path.join(dataDir, 'secrets.key');
+  let current: Buffer;
+  try {
+    current = parseSecretsKey(fs.readFileSync(file, 'utf8').trim());
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return 'no file';
+    throw e;
+  }
+  if (current.equals(key)) return 'unchanged';
+  const aside = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(aside, key.toString('hex'), { mode: 0o600 });
+  fs.renameSync(aside, file);
+  return 'replaced';
+}
+
+/**
  * The service's secret box: SECRETS_KEY when configured, else the key file under DATA_DIR. Unreadable
  * values are logged as warnings (table, column, row, reason; never a value) on `logger`, by default a
  * logger of the configured level on stdout.
