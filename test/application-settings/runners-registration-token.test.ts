@@ -88,3 +88,19 @@ describe('application_settings table', () => {
     expect(cols.map((c) => c.column_name).sort()).toEqual(expected.sort());
   });
 });
+
+describe('POST /runners/reset_registration_token', () => {
+  it('gives administrators a new instance token (GitLab 201 {token, token_expires_at}); the old one stops registering', async () => {
+    const before = (await api(t, ROOT_TOKEN).get('/api/v4/application/settings').expect(200)).body
+      .runners_registration_token;
+    await api(t, before).post('/api/v4/runners/reset_registration_token').expect(401);
+    const reset = await api(t, ROOT_TOKEN).post('/api/v4/runners/reset_registration_token').expect(201);
+    expect(reset.body).toEqual({ token: expect.stringMatching(/^[A-Za-z0-9_-]{20}$/), token_expires_at: null });
+    expect(reset.body.token).not.toBe(before);
+    expect(await storedToken()).toBe(reset.body.token);
+    await api(t).post('/api/v4/runners').send({ token: before }).expect(403);
+    expect((await api(t).post('/api/v4/runners').send({ token: reset.body.token }).expect(201)).body.token).toEqual(
+      expect.any(String),
+    );
+  });
+});

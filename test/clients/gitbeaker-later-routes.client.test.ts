@@ -8,7 +8,7 @@ import { useServedTestApp } from '../support/served-app';
 const served = useServedTestApp({ resetEach: true });
 
 describe('gitbeaker on later routes', () => {
-  it('lists invited groups and starrers, shows and rotates its own personal access token', async () => {
+  it('lists invited groups and starrers, shows and rotates a personal access token, resets the registration token', async () => {
     const fan = await createUser(served.t, { username: 'fan' });
     const group = await createGroup(served.t, { path: 'home', visibility: 'public' });
     const project = await createProject(served.t, { namespace: group, visibility: 'public' });
@@ -39,5 +39,11 @@ describe('gitbeaker on later routes', () => {
     expect(
       (await new Gitlab({ host: served.host, token: rotated.token as string }).Users.showCurrentUser()).username,
     ).toBe('fan');
+
+    // gitbeaker sends the current token along (GitLab ignores it).
+    const current = (await admin.ApplicationSettings.show()).runners_registration_token as string;
+    const reset = (await admin.Runners.resetRegistrationToken({ token: current })) as unknown as { token: string };
+    expect(reset.token).not.toBe(current);
+    expect(reset.token).toBe((await admin.ApplicationSettings.show()).runners_registration_token);
   });
 });

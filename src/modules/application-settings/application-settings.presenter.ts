@@ -1,4 +1,4 @@
-import { bool, int, lowerEnum, num, shape, str, strList, time, type WireField } from '../../core/wire/wire';
+import { bool, computed, int, lowerEnum, num, shape, str, strList, time, type WireField } from '../../core/wire/wire';
 import { VISIBILITY_REST_VALUES } from '../access';
 import { SETTINGS, WEB_PASSWORD_ALIASES, type SettingDef } from './application-settings.catalogue';
 
@@ -37,4 +37,13 @@ export const ApplicationSettingsWire = shape('ApplicationSettings', {
   runners_registration_token: str(),
   created_at: time(),
   updated_at: time(),
+});
+
+/**
+ * Later GitLab's Entities::Ci::ResetTokenResult (POST /runners/reset_registration_token): the new token;
+ * a registration token never expires, so `token_expires_at` is null as GitLab answers it.
+ */
+export const ResetTokenResultWire = shape('ResetTokenResult', {
+  token: str('runnersRegistrationToken', { nullable: true }),
+  token_expires_at: computed('runnersRegistrationToken', 'timestamp', () => null),
 });

@@ -1,5 +1,5 @@
 import { defineRoutes } from '../../rest/route';
-import { ApplicationSettingsWire } from './application-settings.presenter';
+import { ApplicationSettingsWire, ResetTokenResultWire } from './application-settings.presenter';
 import { SETTINGS_RULES } from './application-settings.validation';
 
 const tag = 'application settings';
@@ -25,5 +25,14 @@ export const applicationSettingsRoutes = defineRoutes([
     shape: ApplicationSettingsWire,
     summary: 'Change application settings (admin); at least one setting',
     tag,
+  },
+  {
+    // Later GitLab's runners API (deprecated since 15.6, still served): the instance registration token.
+    method: 'POST',
+    path: '/runners/reset_registration_token',
+    field: 'Mutation.resetRunnersRegistrationToken',
+    shape: ResetTokenResultWire,
+    summary: 'Reset the instance runner registration token (admin)',
+    tag: 'runners',
   },
 ]);

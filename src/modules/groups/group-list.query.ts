@@ -80,9 +80,7 @@ async function groupFilter(ctx: RequestCtx, args: GroupsArgs, scope: GroupListSc
   if ((args as GroupListArgs).topLevelOnly) where.push('n.parent_id is null');
   if (args.search) where.push(narrow(searchFilter(args.search, params)));
   if (args.owned) {
-    where.push(
-      narrow(ctx.user ? `n.id in (${groupIdsWhereUserIs(Number(ctx.user.id), AccessLevel.OWNER)})` : 'false'),
-    );
+    where.push(narrow(ctx.user ? `n.id in (${groupIdsWhereUserIs(Number(ctx.user.id), AccessLevel.OWNER)})` : 'false'));
   }
   // custom_attributes filters apply for administrators only (docs/gitlab-compatibility.md, "Groups").
   const attributesAt = where.length;
