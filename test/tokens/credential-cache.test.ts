@@ -1,7 +1,7 @@
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 import { createUser, queryOne } from '../support/factories';
 import request from 'supertest';
-import { activityWritesSettled } from '../../src/modules/users/user-activity';
+import { activityWritesSettled } from '../../src/modules/users';
 
 /**
  * The credential cache (docs/security.md#credential-cache): a token an instance has seen costs no

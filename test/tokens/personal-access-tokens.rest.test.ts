@@ -1,7 +1,7 @@
 import { createUser } from '../support/factories';
 import { keys } from '../support/keys';
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
-import { forgetTokenUseWrites, tokenUseWritesSettled } from '../../src/modules/tokens/token-use';
+import { forgetTokenUseWrites, tokenUseWritesSettled } from '../../src/modules/tokens';
 
 /** Later GitLab's personal access tokens API (docs/rest.md#personal-access-tokens). */
 const t = useTestApp();

@@ -1,7 +1,7 @@
 import { createUser, queryOne } from '../support/factories';
 import { USER_PUBLIC_KEYS, keys } from '../support/keys';
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
-import { activityWritesSettled, forgetActivityWrites } from '../../src/modules/users/user-activity';
+import { activityWritesSettled, forgetActivityWrites } from '../../src/modules/users';
 
 /** last_activity_on recorded on authenticated requests, and GitLab 10.3's GET /user/activities. */
 const NOW = new Date('2026-11-20T15:30:00Z');

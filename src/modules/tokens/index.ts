@@ -46,3 +46,4 @@ export const tokensModule = defineModule({
 // The door: what other modules may use (docs/architecture.md, "Modules").
 export { ANONYMOUS, authenticateToken, type AuthResult } from './authenticate';
 export { applySudo } from './sudo';
+export { forgetTokenUseWrites, tokenUseWritesSettled } from './token-use';

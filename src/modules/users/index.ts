@@ -62,7 +62,7 @@ export const usersModule = defineModule({
 
 // The door: what other modules may use (docs/architecture.md, "Modules").
 export { User } from './user.entity';
-export { noteActivity } from './user-activity';
+export { activityWritesSettled, forgetActivityWrites, noteActivity } from './user-activity';
 export { userWebUrl } from './user-web-url';
 export { USER_BASIC_FIELDS, UserBasicWire, UserPublicWire, UserWire } from './user.presenter';
 export { insertWithNamespace, userService } from './user.service';

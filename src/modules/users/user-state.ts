@@ -44,8 +44,9 @@ async function apply(ctx: RequestCtx, id: number, t: Transition): Promise<boolea
       [t.to, now, id, ...t.from, ...(t.dormantDays ? [cutoff] : [])],
     );
     if (rows.length === 0) return false;
-    const user = { id, username: rows[0].username } as Parameters<typeof userAudit>[0];
-    await recordAudit(ctx, em, [{ ...userAudit(user), action: { customMessage: t.audit } }]);
+    await recordAudit(ctx, em, [
+      { ...userAudit({ id, username: rows[0].username }), action: { customMessage: t.audit } },
+    ]);
     return true;
   });
   if (changed) {

@@ -233,12 +233,12 @@ async function create(ctx: RequestCtx, given: CreateUserInput): Promise<User> {
 }
 
 /** Audit events of a user (GitLab EE's `for_user`): the user is the entity, by username. */
-const userEntity = (u: User): Pick<AuditEntry, 'entityType' | 'entityId' | 'entityPath'> => ({
+const userEntity = (u: Pick<User, 'id' | 'username'>): Pick<AuditEntry, 'entityType' | 'entityId' | 'entityPath'> => ({
   entityType: 'User',
   entityId: u.id,
   entityPath: u.username,
 });
-export const userAudit = (u: User): Omit<AuditEntry, 'action'> => ({
+export const userAudit = (u: Pick<User, 'id' | 'username'>): Omit<AuditEntry, 'action'> => ({
   ...userEntity(u),
   targetType: 'User',
   targetId: u.id,
