@@ -1,13 +1,23 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildAppSchema, printAppSchema } from '../core/graphql/schema';
+import { publicView } from '../core/graphql/views';
 import { MODULES } from '../modules';
 
-/** `npm run schema`: regenerates the committed schema.graphql from the code. */
+/**
+ * `npm run schema`: regenerates the committed SDL of both views (core/graphql/views.ts):
+ * schema.graphql, the public GraphQL API, and docs/schema.internal.graphql, what REST routes compile against.
+ */
 async function main(): Promise<void> {
-  const target = path.resolve(__dirname, '../../schema.graphql');
-  fs.writeFileSync(target, printAppSchema(await buildAppSchema(MODULES)));
-  process.stdout.write(`wrote ${target}\n`);
+  const root = path.resolve(__dirname, '../..');
+  const internal = await buildAppSchema(MODULES);
+  for (const [file, schema] of [
+    ['schema.graphql', publicView(internal)],
+    ['docs/schema.internal.graphql', internal],
+  ] as const) {
+    fs.writeFileSync(path.join(root, file), printAppSchema(schema));
+    process.stdout.write(`wrote ${file}\n`);
+  }
 }
 
 void main();

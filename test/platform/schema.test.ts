@@ -1,16 +1,29 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildAppSchema, printAppSchema } from '../../src/core/graphql/schema';
+import { publicView } from '../../src/core/graphql/views';
 import { MODULES } from '../../src/modules';
 
-describe('schema.graphql', () => {
-  it('is in sync with the code (run `npm run schema` after changing types)', async () => {
-    const committed = fs.readFileSync(path.join(__dirname, '../../schema.graphql'), 'utf8');
-    expect(printAppSchema(await buildAppSchema(MODULES))).toBe(committed);
+const committed = (file: string) => fs.readFileSync(path.join(__dirname, '../..', file), 'utf8');
+
+describe('the committed schemas', () => {
+  it('schema.graphql is the public view of the code (run `npm run schema` after changing types)', async () => {
+    expect(printAppSchema(publicView(await buildAppSchema(MODULES)))).toBe(committed('schema.graphql'));
+  });
+
+  it('docs/schema.internal.graphql is the internal view REST compiles against (same command)', async () => {
+    expect(printAppSchema(await buildAppSchema(MODULES))).toBe(committed('docs/schema.internal.graphql'));
+  });
+
+  it('the public view has no deprecated field, no page/perPage argument and no REST page metadata', async () => {
+    const text = printAppSchema(publicView(await buildAppSchema(MODULES)));
+    expect(text).not.toContain('@deprecated');
+    expect(text).not.toMatch(/\b(perPage|page|cursor|pagination):/);
+    expect(text).not.toMatch(/\b(totalPages|nextCursor)\b/);
   });
 
   it('describes fields in GraphQL terms: no spec section numbers, no REST routes', async () => {
-    const text = printAppSchema(await buildAppSchema(MODULES));
+    const text = printAppSchema(publicView(await buildAppSchema(MODULES)));
     const blocks = [...text.matchAll(/"""([\s\S]*?)"""/g)].map((m) => m[1]);
     const inline = [...text.matchAll(/^\s*"([^"\n]+)"\s*$/gm)].map((m) => m[1]);
     const descriptions = [...blocks, ...inline];

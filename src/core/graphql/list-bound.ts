@@ -65,13 +65,19 @@ export function valueCountOf(field: GraphQLField<unknown, unknown>): number | un
   return maxItemsOf(field) ?? (typeof n === 'number' ? n : undefined);
 }
 
+/**
+ * A paged field: it takes the connection arguments (`first`, `last`; PageArgs, core/pagination/page.ts),
+ * in both views of the schema (the internal view adds `perPage`: views.ts).
+ */
+export const isPagedField = (f: GraphQLField<unknown, unknown>): boolean => f.args.some((a) => a.name === 'first');
+
 /** Paged fields (their `perPage`, `first` or `last` is the bound) return page types; a page's `nodes` and `edges` are bounded by it. */
 function pageTypeNames(schema: GraphQLSchema): Set<string> {
   const names = new Set<string>();
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
     for (const f of Object.values(type.getFields()))
-      if (f.args.some((a) => a.name === 'perPage')) names.add(getNamedType(f.type).name);
+      if (isPagedField(f)) names.add(getNamedType(f.type).name);
   }
   return names;
 }
@@ -97,7 +103,7 @@ export function unboundedLists(schema: GraphQLSchema): string[] {
       }
       if (!isCompositeType(getNamedType(f.type))) continue;
       if (
-        f.args.some((a) => a.name === 'perPage') ||
+        isPagedField(f) ||
         isPageItems(pages, type.name, f.name) ||
         maxItemsOf(f) !== undefined
       )

@@ -95,6 +95,12 @@ interface Registry {
 const registries = new WeakMap<object, Registry>();
 const registryOfSchema = (schema: GraphQLSchema): Registry => registries.get(schema.getType('Node')!)!;
 
+/** A view of the schema (views.ts) builds its own Node interface: it serves the same registry. */
+export function shareNodeRegistry(from: GraphQLSchema, to: GraphQLSchema): void {
+  const node = to.getType('Node');
+  if (node) registries.set(node, registryOfSchema(from));
+}
+
 const keyOf = (def: NodeDef, row: object): unknown => (row as Record<string, unknown>)[def.key ?? 'id'];
 
 /** What node.ts reads of a module (core/module/app-module.ts: AppModule.nodes). */

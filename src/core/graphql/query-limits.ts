@@ -16,7 +16,7 @@ import {
   isCompositeType,
 } from 'graphql';
 import { servedPageSize } from '../pagination/page';
-import { countOfArgument, isPageItems, maxItemsOf, pageTypeNames, valueCountOf } from './list-bound';
+import { countOfArgument, isPageItems, isPagedField, maxItemsOf, pageTypeNames, valueCountOf } from './list-bound';
 import { textUnitsOf } from './text-cost';
 
 export const MAX_DEPTH = 10;
@@ -159,7 +159,7 @@ export function operationCost(
   };
 
   const fieldMultiplier = (field: FieldNode, def: GraphQLField<unknown, unknown>, parentName: string): number => {
-    if (def.args.some((a) => a.name === 'perPage')) return pageSize(field, variables, defaults);
+    if (isPagedField(def)) return pageSize(field, variables, defaults);
     if (!isListType(getNullableType(def.type))) return 1;
     // A page's `nodes` and `edges` are already counted by its paged field's multiplier.
     if (isPageItems(pageTypes(schema), parentName, field.name.value)) return 1;
@@ -196,7 +196,7 @@ function overAliasedList(
         if (found) return found;
       } else if (sel.kind === Kind.FIELD) {
         const def = 'getFields' in type ? type.getFields()[sel.name.value] : undefined;
-        if (!def || !(isListType(getNullableType(def.type)) || def.args.some((a) => a.name === 'perPage'))) continue;
+        if (!def || !(isListType(getNullableType(def.type)) || isPagedField(def))) continue;
         const key = `${type.name}.${def.name}`;
         const seen = names.get(key) ?? new Set<string>();
         seen.add((sel.alias ?? sel.name).value);

@@ -11,6 +11,7 @@ import {
 } from 'type-graphql';
 import { ParamError } from '../errors/domain-errors';
 import { GraphQLOnly } from '../graphql/graphql-only';
+import { Internal } from '../graphql/internal';
 import { decodeConnectionCursor, encodeOffsetCursor, type ConnectionCursor } from './cursor';
 
 export const DEFAULT_PER_PAGE = 20;
@@ -36,9 +37,11 @@ registerEnumType(PaginationMode, { name: 'PaginationMode' });
  */
 @ArgsType()
 export class PageArgs {
+  @Internal()
   @Field(() => Int, { nullable: true, description: 'Page number (default 1; values below 1 mean 1).' })
   page?: number;
 
+  @Internal()
   @Field(() => Int, { nullable: true, description: 'Items per page (default 20, at most 100).' })
   perPage?: number;
 
@@ -140,12 +143,14 @@ export function servedPageSize(args: { perPage?: number | null; first?: number |
 export function KeysetArgs<TBase extends ClassType<PageArgs>>(Base: TBase, orders: string) {
   @ArgsType()
   class KeysetArgsClass extends Base {
+    @Internal()
     @Field(() => PaginationMode, {
       nullable: true,
       description: `KEYSET: cursor pagination, no totals; order by ${orders} only (another order is an error, REST 405).`,
     })
     pagination?: PaginationMode;
 
+    @Internal()
     @Field(() => String, { nullable: true, description: 'Keyset cursor from the previous page (`nextCursor`).' })
     cursor?: string;
   }
@@ -258,29 +263,36 @@ export function PageType<T extends object>(item: ClassType<T>, name: string) {
     @Field(() => [item])
     nodes!: T[];
 
+    @Internal()
     @Field(() => Int, {
       nullable: true,
       description: `Number of matching rows, counted up to ${LIMIT_TEXT} as GitLab's REST API does: null when more match (REST then omits X-Total), in keyset mode and with first/last (see count).`,
     })
     total!: number | null;
 
+    @Internal()
     @Field(() => Int, { description: 'Page number served (1 in keyset mode).' })
     page!: number;
 
+    @Internal()
     @Field(() => Int)
     perPage!: number;
 
+    @Internal()
     @Field(() => Int, { nullable: true, description: 'Number of pages (at least 1); null when total is null.' })
     totalPages!: number | null;
 
+    @Internal()
     @Field(() => Boolean, {
       description: 'Whether a next page exists (page + 1, or nextCursor in keyset mode), also when total is null.',
     })
     hasNextPage!: boolean;
 
+    @Internal()
     @Field(() => PaginationMode, { description: 'How this page was cut: OFFSET (page numbers) or KEYSET (cursor).' })
     pagination!: PaginationMode;
 
+    @Internal()
     @Field(() => String, { nullable: true, description: 'Keyset mode: pass as `cursor` for the next page.' })
     nextCursor?: string | null;
   }
