@@ -22,7 +22,6 @@ import { graphiqlCsp, graphiqlPage } from './core/graphql/graphiql';
 import type { SecretBox } from './core/crypto/secret-box';
 import { createSharedCache, type SharedCache } from './core/db/shared-cache';
 import { buildAppSchema } from './core/graphql/schema';
-import { publicView } from './core/graphql/views';
 import { bodyErrorHandler } from './core/http/body-error-handler';
 import { requestIdFrom, withRequestContext } from './core/http/request-id';
 import { DASHBOARD_CSP, SWAGGER_CSP, securityHeaders, withCsp } from './core/http/security-headers';
@@ -124,9 +123,7 @@ export async function buildApp(given: AppDeps): Promise<BuiltApp> {
   const deps = { ...given, env: given.env ?? {} };
   checkEnvSettings(envSettingsOf(deps.modules), deps.env);
   const { orm, logger } = deps;
-  // REST compiles against the internal view; GraphQL clients see the public one (core/graphql/views.ts).
   const schema = await buildAppSchema(deps.modules);
-  const publicSchema = publicView(schema);
   const newCtx = ctxFactory(loaderFactory(deps.modules));
   const metrics = createMetrics(orm, deps.health);
   const reporter = createErrorReporter(logger, metrics.dbErrors);
@@ -259,7 +256,7 @@ export async function buildApp(given: AppDeps): Promise<BuiltApp> {
     });
   }
 
-  const apollo = await startApollo(publicSchema, {
+  const apollo = await startApollo(schema, {
     reportError: (err, where) => reporter.report(err, { surface: 'graphql', ...where }),
   });
   const graphqlCtx = async (req: Request, res: Response): Promise<RequestCtx> => {
@@ -286,7 +283,7 @@ export async function buildApp(given: AppDeps): Promise<BuiltApp> {
     req.accepts(['application/json', 'text/html']) === 'text/html' ? graphiql(req, res, next) : next(),
   );
   // A POST of a JSON array is a batch of operations (core/graphql/batch.ts).
-  const graphqlHandler = apolloHandler(apollo, graphqlCtx, { schema: publicSchema });
+  const graphqlHandler = apolloHandler(apollo, graphqlCtx, { schema });
   app.use(
     '/graphql',
     express.json({ limit: BODY_LIMIT_BYTES }),
@@ -346,7 +343,7 @@ export async function buildApp(given: AppDeps): Promise<BuiltApp> {
   const attach = (server: http.Server) => {
     sockets.push(
       attachSubscriptions(server, {
-        schema: publicSchema,
+        schema,
         paths: ['/graphql', '/api/graphql'],
         authenticate: wsCtx,
         hub,

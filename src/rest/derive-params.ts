@@ -71,7 +71,7 @@ function specOf(src: Source, arg: string, where: string): ParamSpec {
  * arguments of every list (PageArgs; REST pages by page/per_page and its own keyset) and dashboard
  * filters such as `runners(type, sort)` or `groups(parentPath)` on root fields REST routes use.
  */
-const graphqlOnly = (a: GraphQLArgument) => a.extensions?.[GRAPHQL_ONLY_EXTENSION] === true;
+const graphqlOnly = (a: GraphQLArgument | GraphQLInputField) => a.extensions?.[GRAPHQL_ONLY_EXTENSION] === true;
 
 function derive(args: readonly GraphQLArgument[], where: string): Map<string, ParamSpec> {
   const out = new Map<string, ParamSpec>();
@@ -80,7 +80,7 @@ function derive(args: readonly GraphQLArgument[], where: string): Map<string, Pa
     const named = getNamedType(a.type);
     if (isInputObjectType(named) && !isListType(isNonNullType(a.type) ? a.type.ofType : a.type)) {
       for (const f of Object.values(named.getFields()))
-        out.set(snakeCase(f.name), specOf(f, `${a.name}.${f.name}`, where));
+        if (!graphqlOnly(f)) out.set(snakeCase(f.name), specOf(f, `${a.name}.${f.name}`, where));
     } else {
       out.set(snakeCase(a.name), specOf(a, a.name, where));
     }

@@ -83,9 +83,11 @@ export function readParams(
   problems.push(...ruleProblems(anchored.length ? rules.filter((r) => !anchored.includes(r)) : rules, values));
   if (problems.length) throw new ParamError(problems.join(', '));
   const variables: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(params)) {
-    const arg = specs[name].arg ?? '-';
-    if (arg !== '-') setPath(variables, arg, value);
+  for (const [name, spec] of Object.entries(specs)) {
+    const arg = spec.arg ?? '-';
+    if (arg === '-') continue;
+    if (name in params) setPath(variables, arg, params[name]);
+    else if (spec.restDefault !== undefined) setPath(variables, arg, spec.restDefault);
   }
   return { params, variables };
 }

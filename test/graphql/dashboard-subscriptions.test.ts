@@ -73,10 +73,10 @@ describe('Subscription.broadcastMessagesChanged', () => {
   it('streams messages created, updated and deleted to administrators; other users are refused', async () => {
     const url = await live.serve(t.attach, t.app);
     const s = await live.subscribe(live.connect(url, ROOT_TOKEN), MESSAGES);
-    // The change's id is the message's global id (as BroadcastMessage.id), also once it is deleted.
+    // The change's broadcastMessageId is the message's global id (as BroadcastMessage.id), also once it is deleted.
     const gids = await live.subscribe(
       live.connect(url, ROOT_TOKEN),
-      'subscription { broadcastMessagesChanged { id databaseId broadcastMessage { id } } }',
+      'subscription { broadcastMessagesChanged { broadcastMessageId databaseId broadcastMessage { id } } }',
     );
     const alice = await createUser(t, { username: 'alice' });
     const hers = await live.subscribe(live.connect(url, alice.token), MESSAGES);
@@ -102,9 +102,9 @@ describe('Subscription.broadcastMessagesChanged', () => {
     const gid = `gid://gitlab/BroadcastMessage/${id}`;
     await waitFor('three changes with global ids', () => gids.events.length >= 3, 10000);
     expect(gids.events).toEqual([
-      { broadcastMessagesChanged: { id: gid, databaseId: id, broadcastMessage: { id: gid } } },
-      { broadcastMessagesChanged: { id: gid, databaseId: id, broadcastMessage: { id: gid } } },
-      { broadcastMessagesChanged: { id: gid, databaseId: id, broadcastMessage: null } },
+      { broadcastMessagesChanged: { broadcastMessageId: gid, databaseId: id, broadcastMessage: { id: gid } } },
+      { broadcastMessagesChanged: { broadcastMessageId: gid, databaseId: id, broadcastMessage: { id: gid } } },
+      { broadcastMessagesChanged: { broadcastMessageId: gid, databaseId: id, broadcastMessage: null } },
     ]);
     expect(errorCodes(hers)).toContain('FORBIDDEN');
     expect(hers.events).toEqual([]);
@@ -197,11 +197,11 @@ describe('Subscription.runnerChanged', () => {
     const all = await live.subscribe(live.connect(url, ROOT_TOKEN), RUNNERS);
     const one = await live.subscribe(
       live.connect(url, ROOT_TOKEN),
-      `subscription { runnerChanged(id: "gid://gitlab/Ci::Runner/${other.id}") { id databaseId runner { id active } } }`,
+      `subscription { runnerChanged(id: "gid://gitlab/Ci::Runner/${other.id}") { runnerId databaseId runner { id active } } }`,
     );
     const removed = await live.subscribe(
       live.connect(url, ROOT_TOKEN),
-      `subscription { runnerChanged(id: ${hers.id}) { id databaseId deleted } }`,
+      `subscription { runnerChanged(id: ${hers.id}) { runnerId databaseId deleted } }`,
     );
     await api(t, ROOT_TOKEN)
       .put(`/api/v4/runners/${hers.id}`)
@@ -233,7 +233,7 @@ describe('Subscription.runnerChanged', () => {
     expect(one.events).toEqual([
       {
         runnerChanged: {
-          id: `gid://gitlab/Ci::Runner/${other.id}`,
+          runnerId: `gid://gitlab/Ci::Runner/${other.id}`,
           databaseId: other.id,
           runner: { id: `gid://gitlab/Ci::Runner/${other.id}`, active: false },
         },
@@ -241,7 +241,7 @@ describe('Subscription.runnerChanged', () => {
     ]);
     await waitFor('both changes of hers', () => removed.events.length >= 2, 10000);
     expect(removed.events[1]).toEqual({
-      runnerChanged: { id: `gid://gitlab/Ci::Runner/${hers.id}`, databaseId: hers.id, deleted: true },
+      runnerChanged: { runnerId: `gid://gitlab/Ci::Runner/${hers.id}`, databaseId: hers.id, deleted: true },
     });
   });
 

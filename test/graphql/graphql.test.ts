@@ -265,10 +265,14 @@ describe('GraphQL nested fields', () => {
     expect(expected.nodes).toHaveLength(1);
     expect(root.body.data.groupSubgroups).toEqual(expected);
     expect(nested.body.data.group.subgroups).toEqual(expected);
-    // docs/gitlab-compatibility.md, "Groups": a non-member of a public parent sees no subgroups without all_available, on both surfaces.
-    expect(
-      (await api(t, u.token).graphql(`{ group(id: "p") { subgroups { total } } }`)).body.data.group.subgroups.total,
-    ).toBe(0);
+    // docs/gitlab-compatibility.md, "Groups": a non-member of a public parent sees no subgroups without all_available
+    // on REST; GraphQL lists every visible group by default (GitLab's GroupsFinder), and allAvailable: false is REST's.
+    const sub = async (args: string) =>
+      (await api(t, u.token).graphql(`{ group(id: "p") { subgroups${args} { total } } }`)).body.data.group.subgroups
+        .total;
+    expect(await sub('')).toBe(3);
+    expect(await sub('(allAvailable: false)')).toBe(0);
+    expect((await api(t, u.token).get(`/api/v4/groups/${parent.id}/subgroups`)).body).toEqual([]);
   });
 
   it('groupProjects matches GET /groups/:id/projects', async () => {

@@ -76,8 +76,7 @@ function pageTypeNames(schema: GraphQLSchema): Set<string> {
   const names = new Set<string>();
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
-    for (const f of Object.values(type.getFields()))
-      if (isPagedField(f)) names.add(getNamedType(f.type).name);
+    for (const f of Object.values(type.getFields())) if (isPagedField(f)) names.add(getNamedType(f.type).name);
   }
   return names;
 }
@@ -102,12 +101,7 @@ export function unboundedLists(schema: GraphQLSchema): string[] {
         continue;
       }
       if (!isCompositeType(getNamedType(f.type))) continue;
-      if (
-        isPagedField(f) ||
-        isPageItems(pages, type.name, f.name) ||
-        maxItemsOf(f) !== undefined
-      )
-        continue;
+      if (isPagedField(f) || isPageItems(pages, type.name, f.name) || maxItemsOf(f) !== undefined) continue;
       out.push(`${type.name}.${f.name}`);
     }
   }

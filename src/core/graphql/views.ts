@@ -1,5 +1,6 @@
 import { filterSchema, pruneSchema } from '@graphql-tools/utils';
-import type { GraphQLSchema } from 'graphql';
+import { GraphQLError, getNullableType, isObjectType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import { NotFoundError } from '../errors/domain-errors';
 import { INTERNAL_EXTENSION } from './internal';
 import { shareNodeRegistry } from './node';
 
@@ -42,7 +43,35 @@ export function publicView(internal: GraphQLSchema): GraphQLSchema {
     // Types only internal fields reached (REST's page metadata enum) leave the public view too.
     view = pruneSchema(filtered);
     shareNodeRegistry(internal, view);
+    nullWhenNotFound(view);
     views.set(internal, view);
   }
   return view;
+}
+
+const notFound = (e: unknown): boolean =>
+  e instanceof NotFoundError || (e instanceof GraphQLError && e.extensions?.code === 'NOT_FOUND');
+
+/**
+ * GitLab's convention for a root lookup (`group(fullPath)`, `project(fullPath)`, `user(username)`,
+ * `runner(id)`): an object that does not exist, or that the caller may not see, is `null` without an
+ * error, so a client's default error policy keeps the rest of the screen. REST reads the same resolvers
+ * on the internal view, where the not-found error is its 404. Other errors (a refused caller, bad input)
+ * stay errors.
+ */
+function nullWhenNotFound(view: GraphQLSchema): void {
+  for (const field of Object.values(view.getQueryType()?.getFields() ?? {})) {
+    const type = getNullableType(field.type);
+    if (!isObjectType(type) || !type.getInterfaces().some((i) => i.name === 'Node') || !field.resolve) continue;
+    const resolve: GraphQLFieldResolver<unknown, unknown> = field.resolve;
+    field.resolve = (source, args, ctx, info) => {
+      try {
+        const out = resolve(source, args, ctx, info);
+        return out instanceof Promise ? out.catch((e: unknown) => (notFound(e) ? null : Promise.reject(e))) : out;
+      } catch (e) {
+        if (notFound(e)) return null;
+        throw e;
+      }
+    };
+  }
 }

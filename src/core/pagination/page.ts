@@ -48,30 +48,28 @@ export class PageArgs {
   @GraphQLOnly()
   @Field(() => Int, {
     nullable: true,
-    description:
-      'Connection: the first n items after `after` (0 to 100, default 20; more is served as 100). Not with page, perPage or last.',
+    description: 'The first n items after `after` (0 to 100, default 20; more is served as 100); not with `last`.',
   })
   first?: number | null;
 
   @GraphQLOnly()
   @Field(() => String, {
     nullable: true,
-    description: 'Connection: items after this cursor (an edge `cursor` or `pageInfo.endCursor`).',
+    description: 'Items after this cursor (an edge `cursor` or `pageInfo.endCursor`).',
   })
   after?: string | null;
 
   @GraphQLOnly()
   @Field(() => Int, {
     nullable: true,
-    description:
-      'Connection: the last n items before `before` (0 to 100; more is served as 100), in list order. Not with page, perPage or first.',
+    description: 'The last n items before `before` (0 to 100; more is served as 100), in list order; not with `first`.',
   })
   last?: number | null;
 
   @GraphQLOnly()
   @Field(() => String, {
     nullable: true,
-    description: 'Connection: items before this cursor (an edge `cursor` or `pageInfo.startCursor`).',
+    description: 'Items before this cursor (an edge `cursor` or `pageInfo.startCursor`).',
   })
   before?: string | null;
 }
@@ -256,7 +254,7 @@ export interface Edge<T> {
 const connectionResolvers: Function[] = [];
 export const pageConnectionResolvers = (): readonly Function[] => connectionResolvers;
 
-/** Generic GraphQL page type: `XPage { nodes, total, page, perPage, totalPages, hasNextPage, pagination, nextCursor }`. */
+/** A list's page type `XConnection`: Relay's `nodes`, `edges`, `pageInfo`, `count` and, in the internal view, REST's page fields (total, page, perPage, totalPages, hasNextPage, pagination, nextCursor). */
 export function PageType<T extends object>(item: ClassType<T>, name: string) {
   @ObjectType(name)
   class PageClass implements Page<T> {
@@ -297,7 +295,7 @@ export function PageType<T extends object>(item: ClassType<T>, name: string) {
     nextCursor?: string | null;
   }
 
-  @ObjectType(`${name.replace(/Page$/, '')}Edge`, {
+  @ObjectType(`${name.replace(/Connection$/, '')}Edge`, {
     description: 'An item of a list with its cursor (Relay cursor connections).',
   })
   class EdgeClass implements Edge<T> {

@@ -42,6 +42,11 @@ export interface ParamSpec {
   absence?: string;
   /** Grape's `allow_blank: false`: a blank string is a 400 "<name> is empty" (the value still counts as sent). */
   allowBlank?: false;
+  /**
+   * What REST passes when the parameter is absent, where GitLab's REST default differs from the GraphQL
+   * argument's default (`groups(allAvailable)`: true in GitLab's GraphQL API, false in its REST API).
+   */
+  restDefault?: unknown;
 }
 
 const TRUE = new Set(['true', '1', 't', 'yes', 'y', 'on']);

@@ -47,7 +47,7 @@ export class AuditEventType {
   @Field(() => Date) createdAt!: Date;
 }
 
-export const AuditEventPage = PageType(AuditEventType, 'AuditEventPage');
+export const AuditEventPage = PageType(AuditEventType, 'AuditEventConnection');
 
 @ArgsType()
 export class GroupAuditEventsArgs extends PageArgs {

@@ -14,12 +14,12 @@ import { BroadcastMessageAction } from './broadcast-message.type';
 export interface BroadcastMessageChange {
   action: BroadcastMessageAction;
   /** The message's global id (`gid://gitlab/BroadcastMessage/<id>`), as `BroadcastMessage.id`. */
-  id: string;
+  broadcastMessageId: string;
   databaseId: number;
   broadcastMessage: BroadcastMessage | null;
 }
 
-const ids = (databaseId: number) => ({ id: globalIdOf('BroadcastMessage', databaseId), databaseId });
+const ids = (databaseId: number) => ({ broadcastMessageId: globalIdOf('BroadcastMessage', databaseId), databaseId });
 
 /** Writes: the messages an audit notification names (target BroadcastMessage), as they are now. */
 async function written(ctx: RequestCtx, payload: string): Promise<BroadcastMessageChange[]> {

@@ -17,7 +17,7 @@ export class BroadcastMessageType extends DatabaseNode {
   @Field(() => String, { description: 'Text colour: blank or #RGB / #RRGGBB.' }) font!: string;
 }
 
-export const BroadcastMessagePage = PageType(BroadcastMessageType, 'BroadcastMessagePage');
+export const BroadcastMessagePage = PageType(BroadcastMessageType, 'BroadcastMessageConnection');
 
 export enum BroadcastMessageAction {
   CREATED = 'CREATED',
@@ -37,8 +37,9 @@ registerEnumType(BroadcastMessageAction, {
 })
 export class BroadcastMessageChangeType {
   @Field(() => BroadcastMessageAction) action!: BroadcastMessageAction;
+  /** Not `id`: that would make normalizing caches merge this record into the message's (runner.type.ts RunnerChange). */
   @Field(() => ID, { description: 'Global id of the message (also when it was deleted): `BroadcastMessage.id`.' })
-  id!: string;
+  broadcastMessageId!: string;
   @Field(() => Int, {
     description: 'Database id of the message (also when it was deleted): `BroadcastMessage.databaseId`.',
   })

@@ -71,7 +71,7 @@ export class JobType extends DatabaseNode {
   duration!: number | null;
 }
 
-export const JobPage = PageType(JobType, 'JobPage');
+export const JobPage = PageType(JobType, 'JobConnection');
 
 /** A job id argument: `gid://gitlab/Ci::Build/<n>` or the database id (GitLab's CiBuildID). */
 export const JobIdArg = idArgOf('Ci::Build');

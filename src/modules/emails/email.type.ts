@@ -11,7 +11,7 @@ export class EmailType extends DatabaseNode {
   @Field(() => Date) createdAt!: Date;
 }
 
-export const EmailPage = PageType(EmailType, 'EmailPage');
+export const EmailPage = PageType(EmailType, 'EmailConnection');
 
 /** Argument type of a Email id: its global id or database id (core/graphql/global-id.ts; REST keeps the integer). */
 export const EmailIdArg = idArgOf('Email');

@@ -14,7 +14,7 @@ export class EnvironmentType extends DatabaseNode {
   @Field(() => ProjectType) project!: ProjectType;
 }
 
-export const EnvironmentPage = PageType(EnvironmentType, 'EnvironmentPage');
+export const EnvironmentPage = PageType(EnvironmentType, 'EnvironmentConnection');
 
 @ArgsType()
 export class EnvironmentsArgs extends PageArgs {

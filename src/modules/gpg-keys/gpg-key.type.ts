@@ -20,7 +20,7 @@ export class GpgKeyType extends DatabaseNode {
   @Field(() => Date) createdAt!: Date;
 }
 
-export const GpgKeyPage = PageType(GpgKeyType, 'GpgKeyPage');
+export const GpgKeyPage = PageType(GpgKeyType, 'GpgKeyConnection');
 
 /** Argument type of a GpgKey id: its global id or database id (core/graphql/global-id.ts; REST keeps the integer). */
 export const GpgKeyIdArg = idArgOf('GpgKey');

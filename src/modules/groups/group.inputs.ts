@@ -19,7 +19,12 @@ export class GroupsArgs extends KeysetArgs(PageArgs, 'NAME or ID') {
   @Field(() => [Int], { nullable: true, description: 'Group ids to leave out.' })
   skipGroups?: number[];
 
-  @Field(() => Boolean, { nullable: true, description: 'Every group the caller can see, not only their own.' })
+  @Field(() => Boolean, {
+    nullable: true,
+    defaultValue: true,
+    description:
+      'When true, every group the caller can see; when false, only groups the caller is a member of (administrators: every group). Anonymous callers always get the public groups.',
+  })
   allAvailable?: boolean;
 
   @Field(() => String, {

@@ -13,6 +13,8 @@ import { groupCustomAttributeEndpoints } from './group-custom-attributes';
 /** REST-only parameter of the group lists: selects the `statistics` key (wire includeIf). */
 const LIST_PARAMS: Record<string, ParamException> = {
   statistics: { type: 'bool', arg: '-', description: 'Include storage statistics (administrators only).' },
+  // GitLab's REST default (a user's own groups); its GraphQL `groups` lists every visible group.
+  all_available: { restDefault: false },
 };
 
 // spec 2.3: a search answers the reduced record (id, name, path, description).

@@ -34,7 +34,7 @@ export class GroupType extends DatabaseNode {
   @Field(() => Date) createdAt!: Date;
 }
 
-export const GroupPage = PageType(GroupType, 'GroupPage');
+export const GroupPage = PageType(GroupType, 'GroupConnection');
 
 /** Argument type of a Group id: its global id or database id (core/graphql/global-id.ts; REST keeps the integer). */
 export const GroupIdArg = idArgOf('Group');

@@ -19,7 +19,7 @@ export class SshKeyType extends DatabaseNode {
 @ObjectType('SshKeyWithUser', { description: 'An SSH key with the user it belongs to.', implements: Node })
 export class SshKeyWithUserType extends SshKeyType {}
 
-export const SshKeyPage = PageType(SshKeyType, 'SshKeyPage');
+export const SshKeyPage = PageType(SshKeyType, 'SshKeyConnection');
 
 /** Argument type of a Key id: its global id or database id (core/graphql/global-id.ts; REST keeps the integer). */
 export const KeyIdArg = idArgOf('Key');

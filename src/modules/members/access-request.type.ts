@@ -25,4 +25,4 @@ export class AccessRequesterType extends DatabaseNode {
   @Field(() => Date) requestedAt!: Date;
 }
 
-export const AccessRequesterPage = PageType(AccessRequesterType, 'AccessRequesterPage');
+export const AccessRequesterPage = PageType(AccessRequesterType, 'AccessRequesterConnection');

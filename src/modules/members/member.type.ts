@@ -103,7 +103,7 @@ export class MemberType extends DatabaseNode {
   sourceId!: number;
 }
 
-export const MemberPage = PageType(MemberType, 'MemberPage');
+export const MemberPage = PageType(MemberType, 'MemberConnection');
 
 @ArgsType()
 export class MembersArgs extends PageArgs {

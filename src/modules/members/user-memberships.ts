@@ -18,7 +18,7 @@ export class UserMembershipType {
   @Field(() => String, { description: 'Namespace (a group) or Project, as GitLab names them.' }) sourceType!: string;
   @Field(() => Int) accessLevel!: number;
 }
-export const UserMembershipPage = PageType(UserMembershipType, 'UserMembershipPage');
+export const UserMembershipPage = PageType(UserMembershipType, 'UserMembershipConnection');
 
 const TYPES = { Namespace: 'group', Project: 'project' } as const;
 type Row = { id: number; source_type: 'group' | 'project'; source_id: number; access_level: number; created_at: Date };

@@ -17,7 +17,7 @@ export class NamespaceType extends DatabaseNode {
   @Field(() => Int, { nullable: true }) parentId!: number | null;
 }
 
-export const NamespacePage = PageType(NamespaceType, 'NamespacePage');
+export const NamespacePage = PageType(NamespaceType, 'NamespaceConnection');
 
 /** Whether a namespace path is taken, as GitLab's REST `GET /namespaces/:namespace/exists` answers. */
 @ObjectType('NamespaceExistence')

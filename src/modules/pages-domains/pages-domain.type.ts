@@ -29,7 +29,7 @@ export class PagesDomainType extends DatabaseNode {
   certificate!: PagesDomainCertificateType | null;
 }
 
-export const PagesDomainPage = PageType(PagesDomainType, 'PagesDomainPage');
+export const PagesDomainPage = PageType(PagesDomainType, 'PagesDomainConnection');
 
 @ArgsType()
 export class ProjectPagesDomainsArgs extends PageArgs {

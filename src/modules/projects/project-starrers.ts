@@ -18,7 +18,7 @@ export class ProjectStarrerType {
   @Field(() => Date) starredSince!: Date;
   @Field(() => UserType) user!: User;
 }
-export const ProjectStarrerPage = PageType(ProjectStarrerType, 'ProjectStarrerPage');
+export const ProjectStarrerPage = PageType(ProjectStarrerType, 'ProjectStarrerConnection');
 
 @ArgsType()
 export class ProjectStarrersArgs extends PageArgs {

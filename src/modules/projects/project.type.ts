@@ -88,7 +88,7 @@ export class ProjectPermissionsType {
   @Field(() => MemberAccessType, { nullable: true }) groupAccess!: MemberAccessType | null;
 }
 
-export const ProjectPage = PageType(ProjectType, 'ProjectPage');
+export const ProjectPage = PageType(ProjectType, 'ProjectConnection');
 
 @ObjectType('ProjectGroupLink', { description: 'A project shared with a group.', implements: Node })
 export class ProjectGroupLinkType extends DatabaseNode {

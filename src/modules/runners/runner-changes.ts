@@ -11,7 +11,7 @@ import { Runner } from './runner.entity';
 /** What Subscription.runnerChanged delivers. */
 export interface RunnerChange {
   /** The runner's global id (`gid://gitlab/Ci::Runner/<id>`), as `Runner.id`. */
-  id: string;
+  runnerId: string;
   databaseId: number;
   runner: Runner | null;
   deleted: boolean;
@@ -55,7 +55,7 @@ export async function runnerChanges(
       if (ids.length === 0) return [];
       const found = new Map((await fresh.em.find(Runner, { id: { $in: ids } })).map((r) => [r.id, r]));
       return ids.map((x) => ({
-        id: globalIdOf('Ci::Runner', x),
+        runnerId: globalIdOf('Ci::Runner', x),
         databaseId: x,
         runner: found.get(x) ?? null,
         deleted: !found.has(x),

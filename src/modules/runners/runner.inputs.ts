@@ -2,6 +2,7 @@ import { RunnerIdArg } from './runner.type';
 import { ArgsType, Field, ID, InputType } from 'type-graphql';
 import { PageArgs } from '../../core/pagination/page';
 import { GraphQLOnly } from '../../core/graphql/graphql-only';
+import { Internal } from '../../core/graphql/internal';
 import {
   CiRunnerSort,
   CiRunnerType,
@@ -43,6 +44,8 @@ export class RunnersArgs extends RunnerFilterArgs {
 /** GET /runners/all (spec 4.2). */
 @ArgsType()
 export class AllRunnersArgs extends RunnerFilterArgs {
+  /** REST's filter (GitLab 10.3); GitLab's GraphQL API filters by `type` and `status`. */
+  @Internal()
   @Field(() => RunnerScope, { nullable: true })
   scope?: RunnerScope;
 }
@@ -61,7 +64,17 @@ export class ProjectRunnersArgs extends PageArgs {
 @InputType()
 export class UpdateRunnerInput {
   @Field(() => String, { nullable: true }) description?: string;
-  @Field(() => Boolean, { nullable: true }) active?: boolean;
+  /** REST's name (GitLab 10.3); GitLab's GraphQL API has only `paused`. */
+  @Internal()
+  @Field(() => Boolean, { nullable: true })
+  active?: boolean;
+  /** GitLab's GraphQL name: the opposite of `active`; not with a contradicting `active`. */
+  @GraphQLOnly()
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Whether the runner takes no new jobs (true) or is active (false).',
+  })
+  paused?: boolean;
   @Field(() => [String], { nullable: true, description: 'The complete tag list (replaces it); comma lists are split.' })
   tagList?: string[];
   @Field(() => Boolean, { nullable: true }) runUntagged?: boolean;

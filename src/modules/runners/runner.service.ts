@@ -64,6 +64,7 @@ async function findWritable(ctx: RequestCtx, id: number, extra?: (runner: Runner
 export const RUNNER_PATCH: PatchMapping<UpdateRunnerInput> = {
   tagList: (v) => ({ tagList: normalizeTags(v) }),
   accessLevel: (v) => ({ accessLevel: ACCESS_LEVEL_VALUE[v] }),
+  paused: (v) => ({ active: !v }),
 };
 
 /** Spec 4.4: at least one attribute; tag_list replaces the tags; the tags-or-run_untagged rule. */
@@ -72,6 +73,8 @@ async function update(ctx: RequestCtx, id: number, input: UpdateRunnerInput): Pr
   if (!inputFields(UpdateRunnerInput).some((f) => given((input as Record<string, unknown>)[f]))) {
     throw new ParamError(`${UPDATABLE.join(', ')} are missing, at least one parameter must be provided`);
   }
+  if (given(input.active) && given(input.paused) && input.active === input.paused)
+    throw new ParamError('active, paused are mutually exclusive');
   const runner = await findWritable(ctx, id);
   const before = auditedFields(runner);
   patchEntity(runner, input, UpdateRunnerInput, RUNNER_PATCH);

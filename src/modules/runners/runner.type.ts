@@ -100,7 +100,7 @@ export class RunnerType extends DatabaseNode {
   @Field(() => Date, { nullable: true }) contactedAt!: Date | null;
 }
 
-export const RunnerPage = PageType(RunnerType, 'RunnerPage');
+export const RunnerPage = PageType(RunnerType, 'RunnerConnection');
 
 @ObjectType('RunnerRegistration', {
   description: 'What registerRunner answers: the new runner id and its token (shown once).',
@@ -114,11 +114,15 @@ export class RunnerRegistrationType extends DatabaseNode {
   description: 'A runner that was changed or removed, as it is when the change is delivered.',
 })
 export class RunnerChangeType {
+  /**
+   * Not `id`: a change is no object of its own, and a field `id` holding the runner's gid would make
+   * normalizing caches (Apollo, Relay) merge this record into the runner's.
+   */
   @Field(() => ID, {
     description:
-      'Global id of the runner (also when it was removed): `Runner.id`, e.g. to find the row a client shows.',
+      'Global id of the runner (also when it was removed): `CiRunner.id`, e.g. to find the row a client shows.',
   })
-  id!: string;
+  runnerId!: string;
   @Field(() => Int, { description: 'Database id of the runner (also when it was removed): `Runner.databaseId`.' })
   databaseId!: number;
   @Field(() => RunnerType, { nullable: true, description: 'null when the runner no longer exists.' })

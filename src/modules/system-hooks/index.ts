@@ -7,6 +7,7 @@ import { Migration20261203100000SystemHooks } from './migrations/Migration202612
 import { Migration20261209090100SystemHooksCacheNotify } from './migrations/Migration20261209090100_system_hooks_cache_notify';
 import { SystemHookResolver } from './system-hook.resolver';
 import { systemHookRoutes } from './system-hook.rest';
+import { systemHookService } from './system-hook.service';
 
 /**
  * System hooks (GitLab 10.3 `/hooks`; docs/rest.md#system-hooks): administrators register URLs; the events
@@ -24,6 +25,12 @@ export const systemHooksModule = defineModule({
         () => true,
         (ctx) => policy.isAdmin(ctx.user),
       ),
+    }),
+    nodeDef({
+      type: 'SystemHookLog',
+      gidClass: 'WebHookLog',
+      ids: 'bigint',
+      load: (ctx, ids) => systemHookService.logsByIds(ctx, ids),
     }),
   ],
   entities: [SystemHook],

@@ -2,7 +2,8 @@ import { byId, claimForDelete } from '../../core/db/delete-claim';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { reserveRowId } from '../../core/crypto/reserve-row-id';
 import { pgTime } from '../../core/db/pg-time';
-import { sqlRows } from '../../core/db/sql';
+import { pgArray, sqlRows } from '../../core/db/sql';
+import { policy } from '../access';
 import { NotFoundError, ValidationError } from '../../core/errors/domain-errors';
 import { INSTANCE_SCOPE, recordAudit } from '../../core/events/audit';
 import { HOOKS_EXIST_KEY } from '../../core/events/system-events';
@@ -203,27 +204,42 @@ type LogRow = {
   created_at: Date | string;
 };
 
+/** A delivery log row as the GraphQL type (its `id` the row's: the gid and REST's integer id). */
+const logView = (r: Record<string, unknown>): SystemHookLogType => {
+  const l = r as LogRow;
+  return {
+    id: Number(l.id),
+    trigger: l.trigger,
+    eventName: l.event_name,
+    url: l.url,
+    responseStatus: l.response_status,
+    responseBody: l.response_body,
+    executionDuration: l.execution_duration,
+    internalErrorMessage: l.internal_error_message,
+    createdAt: pgTime(l.created_at),
+  };
+};
+const LOG_SELECT = `l.*, case when l.event_id is null then null else l.trigger end as event_name`;
+
+/** node(id) of delivery logs: administrators only (the hooks' own rule). */
+async function logsByIds(ctx: RequestCtx, ids: readonly (number | string)[]): Promise<SystemHookLogType[]> {
+  if (!policy.isAdmin(ctx.user)) return [];
+  const rows = await sqlRows<Record<string, unknown>>(
+    ctx.em,
+    `select ${LOG_SELECT} from system_hook_logs l where l.id = any(?::bigint[])`,
+    [pgArray(ids.map(Number))],
+  );
+  return rows.map(logView);
+}
+
 /** GET /hooks/:id/events: the last deliveries, newest first. */
 async function logs(ctx: RequestCtx, id: number, args: PageArgs): Promise<Page<SystemHookLogType>> {
   if (!(await row(ctx, id))) throw new NotFoundError('System hook');
-  const map = (r: Record<string, unknown>): SystemHookLogType => {
-    const l = r as LogRow;
-    return {
-      id: String(l.id),
-      trigger: l.trigger,
-      eventName: l.event_name,
-      url: l.url,
-      responseStatus: l.response_status,
-      responseBody: l.response_body,
-      executionDuration: l.execution_duration,
-      internalErrorMessage: l.internal_error_message,
-      createdAt: pgTime(l.created_at),
-    };
-  };
+  const map = logView;
   return offsetPage(
     ctx.em,
     {
-      select: `l.*, case when l.event_id is null then null else l.trigger end as event_name`,
+      select: LOG_SELECT,
       from: 'system_hook_logs l',
       where: ['l.hook_id = ?'],
       params: [id],
@@ -246,4 +262,4 @@ function redactedUrl(raw: string): string {
   }
 }
 
-export const systemHookService = { list, get, create, remove, test, logs };
+export const systemHookService = { list, get, create, remove, test, logs, logsByIds };

@@ -1,6 +1,6 @@
 import { idArgOf } from '../../core/graphql/global-id';
 import { DatabaseNode, Node } from '../../core/graphql/node';
-import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { PageArgs, PageType } from '../../core/pagination/page';
 import { TextCost } from '../../core/graphql/text-cost';
 
@@ -30,11 +30,13 @@ export class SystemHookType extends DatabaseNode {
   @Field(() => Int, { description: 'Events waiting for this hook.' }) pending!: number;
 }
 
-export const SystemHookPage = PageType(SystemHookType, 'SystemHookPage');
+export const SystemHookPage = PageType(SystemHookType, 'SystemHookConnection');
 
-@ObjectType('SystemHookLog', { description: 'One delivery attempt to a system hook (the last 50 are kept per hook).' })
-export class SystemHookLogType {
-  @Field(() => ID) id!: string;
+@ObjectType('SystemHookLog', {
+  description: "One delivery attempt to a system hook (the last 50 are kept per hook); GitLab's WebHookLog.",
+  implements: Node,
+})
+export class SystemHookLogType extends DatabaseNode {
   @Field(() => String, { description: 'system_hooks, or the event name of the delivered event.' }) trigger!: string;
   @Field(() => String, { nullable: true, description: 'The event delivered (null for a test).' }) eventName!:
     string | null;
@@ -53,7 +55,7 @@ export class SystemHookLogType {
   @Field(() => Date) createdAt!: Date;
 }
 
-export const SystemHookLogPage = PageType(SystemHookLogType, 'SystemHookLogPage');
+export const SystemHookLogPage = PageType(SystemHookLogType, 'SystemHookLogConnection');
 
 @ObjectType('SystemHookTestData', {
   description:

@@ -29,4 +29,4 @@ export class PersonalAccessTokenType extends DatabaseNode {
   token!: string | null;
 }
 
-export const PersonalAccessTokenPage = PageType(PersonalAccessTokenType, 'PersonalAccessTokenPage');
+export const PersonalAccessTokenPage = PageType(PersonalAccessTokenType, 'PersonalAccessTokenConnection');

@@ -18,7 +18,7 @@ export class ImpersonationTokenType extends DatabaseNode {
   token!: string | null;
 }
 
-export const ImpersonationTokenPage = PageType(ImpersonationTokenType, 'ImpersonationTokenPage');
+export const ImpersonationTokenPage = PageType(ImpersonationTokenType, 'ImpersonationTokenConnection');
 
 /** Argument type of a PersonalAccessToken id: its global id or database id (core/graphql/global-id.ts; REST keeps the integer). */
 export const ImpersonationTokenIdArg = idArgOf('PersonalAccessToken');

@@ -12,7 +12,7 @@ export class UserActivityType {
   @Field(() => String, { description: 'YYYY-MM-DD' }) lastActivityOn!: string;
 }
 
-export const UserActivityPage = PageType(UserActivityType, 'UserActivityPage');
+export const UserActivityPage = PageType(UserActivityType, 'UserActivityConnection');
 
 @ArgsType()
 export class UserActivitiesArgs extends PageArgs {

@@ -12,6 +12,7 @@ import { userWebUrl } from './user-web-url';
 import { avatarUrl } from '../avatars';
 import { IdentityType, UserPage, UserType } from './user.type';
 import { IDENTITIES_MAX, type IdentityView } from './identity.service';
+import { ParamError } from '../../core/errors/domain-errors';
 import { MaxItems } from '../../core/graphql/list-bound';
 import { userPolicy } from './user.policy';
 
@@ -32,10 +33,18 @@ export class UserResolver {
     return userService.list(ctx, args);
   }
 
-  @Query(() => UserType)
+  @Query(() => UserType, {
+    description: "A user by id or by username (GitLab's `user(id, username)`: one of the two).",
+  })
   @Allow('anonymous', { scopes: ['read_user'] })
-  user(@Arg('id', () => UserIdArg) id: number, @Ctx() ctx: RequestCtx): Promise<User> {
-    return userService.get(ctx, id);
+  async user(
+    @Arg('id', () => UserIdArg, { nullable: true }) id: number | null,
+    @Arg('username', () => String, { nullable: true }) username: string | null,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<User> {
+    if ((id === null || id === undefined) === (username === null || username === undefined))
+      throw new ParamError('Provide either a single username or id');
+    return userService.get(ctx, id ?? (await userService.idByUsername(ctx, username!)) ?? 0);
   }
 
   @Mutation(() => UserType, { description: 'Administrators only.' })

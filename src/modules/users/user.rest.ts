@@ -51,7 +51,7 @@ export const userRoutes = defineRoutes([
     method: 'GET',
     path: '/users/:id',
     field: 'Query.user',
-    params: USER_ID,
+    params: { ...USER_ID, username: { omit: true } },
     shape: (_p, ctx) => (forAdmin(ctx) ? UserWithAdminWire : UserWire),
     shapes: [UserWire, UserWithAdminWire],
     summary: 'Get a user',

@@ -20,7 +20,7 @@ export class UserType extends DatabaseNode {
   @Field(() => String, { nullable: true }) avatarUrl!: string | null;
 }
 
-export const UserPage = PageType(UserType, 'UserPage');
+export const UserPage = PageType(UserType, 'UserConnection');
 
 /** A user's account at an external authentication provider (GitLab's Entities::Identity). */
 @ObjectType('Identity')

@@ -1,0 +1,61 @@
+import { getNamedType, isObjectType } from 'graphql';
+import { buildAppSchema } from '../../src/core/graphql/schema';
+import { publicView } from '../../src/core/graphql/views';
+import { MODULES } from '../../src/modules';
+import { addGroupMember, createGroup, createUser } from '../support/factories';
+import { createRunner } from '../runners/runner-factories';
+import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
+
+const t = useTestApp();
+
+/**
+ * GitLab's GraphQL conventions where the public API used to answer otherwise (docs/graphql.md): each
+ * case is a query a GitLab client sends, answered as GitLab answers it.
+ */
+describe('GitLab GraphQL conventions', () => {
+  it('runnerUpdate(input: {paused}) pauses and resumes a runner; REST keeps active', async () => {
+    const r = await createRunner(t, { description: 'fleet-1' });
+    const pause = await api(t, ROOT_TOKEN).graphql(
+      `mutation { runnerUpdate(input: { id: "gid://gitlab/Ci::Runner/${r.id}", paused: true }) { runner { paused active } errors } }`,
+    );
+    expect(pause.body).toEqual({ data: { runnerUpdate: { runner: { paused: true, active: false }, errors: [] } } });
+    const rest = await api(t, ROOT_TOKEN).get(`/api/v4/runners/${r.id}`).expect(200);
+    expect(rest.body.active).toBe(false);
+    const resume = await api(t, ROOT_TOKEN).graphql(
+      `mutation { runnerUpdate(input: { id: ${r.id}, paused: false }) { runner { paused } } }`,
+    );
+    expect(resume.body.data.runnerUpdate.runner).toEqual({ paused: false });
+    // REST keeps 10.3's `active` (and takes no `paused`).
+    await api(t, ROOT_TOKEN).put(`/api/v4/runners/${r.id}`).send({ active: false }).expect(200);
+    expect((await api(t, ROOT_TOKEN).get(`/api/v4/runners/${r.id}`)).body.active).toBe(false);
+  });
+
+  it('groups: every group the caller can see by default (GitLab GroupsFinder); REST keeps the own-groups default', async () => {
+    const member = await createUser(t, { username: 'member' });
+    const mine = await createGroup(t, { path: 'mine', visibility: 'private' });
+    await addGroupMember(t, mine, member, 30);
+    await createGroup(t, { path: 'open', visibility: 'public' });
+    await createGroup(t, { path: 'hidden', visibility: 'private' });
+    const gql = await api(t, member.token).graphql('{ groups { count nodes { fullPath } } }');
+    const paths = gql.body.data.groups.nodes.map((n: { fullPath: string }) => n.fullPath).sort();
+    expect(paths).toEqual(['mine', 'open']);
+    expect(gql.body.data.groups.count).toBe(2);
+    const own = await api(t, member.token).graphql('{ groups(allAvailable: false) { nodes { fullPath } } }');
+    expect(own.body.data.groups.nodes).toEqual([{ fullPath: 'mine' }]);
+    const rest = await api(t, member.token).get('/api/v4/groups').expect(200);
+    expect(rest.body.map((g: { full_path: string }) => g.full_path)).toEqual(['mine']);
+  });
+
+  it('no object other than a Node has an `id`: a change or payload never takes over its object in a normalized cache', async () => {
+    const schema = publicView(await buildAppSchema(MODULES));
+    const offenders = Object.values(schema.getTypeMap())
+      .filter((type) => isObjectType(type) && !type.name.startsWith('__'))
+      .filter((type) => {
+        const obj = type as import('graphql').GraphQLObjectType;
+        const id = obj.getFields().id;
+        return id && getNamedType(id.type).name === 'ID' && !obj.getInterfaces().some((i) => i.name === 'Node');
+      })
+      .map((type) => type.name);
+    expect(offenders).toEqual([]);
+  });
+});
