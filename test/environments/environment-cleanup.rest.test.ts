@@ -142,6 +142,24 @@ describe('DELETE /projects/:id/environments/review_apps', () => {
       .query({ dry_run: false })
       .expect(400);
     expect(none.body).toEqual({ message: { scheduled_entries: [], unprocessable_entries: [], message: NOTHING } });
+    // GraphQL: the same rule (BAD_USER_INPUT), and the same entries on a match.
+    const c2 = await env(p, 'review/d', 'stopped', ago(40));
+    const gql = await api(t, ROOT_TOKEN)
+      .post('/api/graphql')
+      .send({
+        query: `mutation { reviewAppsDelete(input: { projectId: "${p.id}" }) { reviewAppsDeletion { scheduledEntries { databaseId name state } } errors } }`,
+      })
+      .expect(200);
+    expect(gql.body.data.reviewAppsDelete.reviewAppsDeletion.scheduledEntries).toEqual([
+      { databaseId: c2, name: 'review/d', state: 'stopped' },
+    ]);
+    const empty = await api(t, ROOT_TOKEN)
+      .post('/api/graphql')
+      .send({
+        query: `mutation { deleteReviewApps(projectId: "${p.id}", before: "2020-01-01T00:00:00Z") { scheduledEntries { id } } }`,
+      })
+      .expect(200);
+    expect(empty.body.errors[0]).toMatchObject({ message: NOTHING, extensions: { code: 'BAD_USER_INPUT' } });
   });
 
   it('400 bad limit or date; maintainers may, developers 403 with the reason, non-members 404', async () => {

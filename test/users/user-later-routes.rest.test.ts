@@ -75,6 +75,25 @@ describe('GET /users/:id/associations_count', () => {
     expect((await api(t, u.token).get('/api/v4/users/abc/associations_count').expect(400)).body).toEqual({
       error: 'id is invalid',
     });
+    // GitLab's order: the parameters, then authentication.
+    await api(t).get('/api/v4/users/abc/associations_count').expect(400, { error: 'id is invalid' });
+    const gql = await api(t, other.token)
+      .post('/api/graphql')
+      .send({ query: `{ userAssociationsCount(id: ${u.id}) { groupsCount } }` })
+      .expect(200);
+    expect(gql.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    const own = await api(t, u.token)
+      .post('/api/graphql')
+      .send({
+        query: `{ userAssociationsCount(id: ${u.id}) { groupsCount projectsCount issuesCount mergeRequestsCount } }`,
+      })
+      .expect(200);
+    expect(own.body.data.userAssociationsCount).toEqual({
+      groupsCount: 0,
+      projectsCount: 0,
+      issuesCount: 0,
+      mergeRequestsCount: 0,
+    });
   });
 });
 
@@ -182,6 +201,8 @@ describe('GET /avatar', () => {
 
   it('null when avatar_enabled is off; 403 for anonymous callers when public is restricted; 400 bad params', async () => {
     await api(t).get('/api/v4/avatar').expect(400, { error: 'email is missing' });
+    // Grape's `requires` takes a blank value: no address, no Gravatar URL (GitLab's GravatarService).
+    await api(t).get('/api/v4/avatar').query({ email: '' }).expect(200, { avatar_url: null });
     await api(t)
       .get('/api/v4/avatar')
       .query({ email: 'a@example.com', size: 'big' })
@@ -199,6 +220,11 @@ describe('GET /avatar', () => {
     });
     const u = await createUser(t);
     await api(t, u.token).get('/api/v4/avatar').query({ email: 'a@example.com' }).expect(200);
+    const gql = await api(t)
+      .post('/api/graphql')
+      .send({ query: '{ avatarLookup(email: "a@example.com") { avatarUrl } }' })
+      .expect(200);
+    expect(gql.body.errors[0].extensions.code).toBe('FORBIDDEN');
     await api(t, ROOT_TOKEN).put('/api/v4/application/settings').send({ restricted_visibility_levels: [] }).expect(200);
   });
 });
