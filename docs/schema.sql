@@ -364,9 +364,11 @@ CREATE TABLE environments (
     CONSTRAINT environments_state_check CHECK (((state)::text = ANY ((ARRAY['available'::character varying, 'stopped'::character varying])::text[]))),
     CONSTRAINT environments_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(id) ON DELETE CASCADE
 );
+CREATE INDEX environments_available_updated_idx ON public.environments USING btree (project_id, updated_at) WHERE ((state)::text = 'available'::text);
 CREATE INDEX environments_project_id_id_idx ON public.environments USING btree (project_id, id);
 CREATE UNIQUE INDEX environments_project_id_name_uniq ON public.environments USING btree (project_id, name);
 CREATE UNIQUE INDEX environments_project_id_slug_uniq ON public.environments USING btree (project_id, slug);
+CREATE INDEX environments_stopped_created_idx ON public.environments USING btree (project_id, created_at, id) WHERE ((state)::text = 'stopped'::text);
 
 CREATE TABLE features (
     id integer DEFAULT nextval('features_id_seq'::regclass) NOT NULL,
@@ -720,6 +722,19 @@ CREATE TABLE user_follow_users (
     CONSTRAINT user_follow_users_follower_id_fkey FOREIGN KEY (follower_id) REFERENCES users(id) ON DELETE CASCADE
 );
 CREATE INDEX user_follow_users_followee_idx ON public.user_follow_users USING btree (followee_id, follower_id);
+
+CREATE TABLE user_preferences (
+    id integer DEFAULT nextval('user_preferences_id_seq'::regclass) NOT NULL,
+    user_id integer NOT NULL,
+    view_diffs_file_by_file boolean DEFAULT false NOT NULL,
+    show_whitespace_in_diffs boolean DEFAULT true NOT NULL,
+    pass_user_identities_to_ci_jwt boolean DEFAULT false NOT NULL,
+    created_at timestamp(3) with time zone NOT NULL,
+    updated_at timestamp(3) with time zone NOT NULL,
+    CONSTRAINT user_preferences_pkey PRIMARY KEY (id),
+    CONSTRAINT user_preferences_user_id_key UNIQUE (user_id),
+    CONSTRAINT user_preferences_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
+);
 
 CREATE TABLE user_request_ips (
     user_id integer NOT NULL,

@@ -139,6 +139,16 @@ export class NotAllowedError extends DomainError {
 /** GitLab's `render_api_error!(message, 400)`: 400 {"message": "<message>"} (e.g. sharing a project of a share-locked group). */
 export class BadRequestError extends DomainError {
   readonly code = 'BAD_REQUEST' as const;
+  /**
+   * `details`: GitLab's `render_api_error!(hash, 400)`, whose `message` is an object (the review apps
+   * deletion: its entries and its own `message`), answered as 400 {"message": details}.
+   */
+  constructor(
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import {
+  BadRequestError,
   ConflictError,
   DomainError,
   InsufficientScopeError,
@@ -19,8 +20,9 @@ export function toRestError(err: DomainError): RestError {
     case 'FORBIDDEN':
     case 'NOT_FOUND':
     case 'SAVE_FAILED':
-    case 'BAD_REQUEST':
       return { status: statusOf(code), body: { message: err.message } };
+    case 'BAD_REQUEST':
+      return { status: 400, body: { message: (err as BadRequestError).details ?? err.message } };
     case 'INSUFFICIENT_SCOPE':
       return {
         status: 403,

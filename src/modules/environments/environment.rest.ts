@@ -1,5 +1,5 @@
 import { defineRoutes, type ParamException } from '../../rest/route';
-import { EnvironmentWire } from './environment.presenter';
+import { EnvironmentWire, ReviewAppsDeletionWire, StaleEnvironmentsStopWire } from './environment.presenter';
 
 /** Parameters derive from the GraphQL arguments (docs/adding-a-resource.md); these are the exceptions. */
 const PROJECT: Record<string, ParamException> = { id: { arg: 'projectId' } };
@@ -9,6 +9,28 @@ const SLUG: ParamException = { type: 'string', arg: '-', absence: 'is automatica
 const tag = 'environments';
 
 export const environmentRoutes = defineRoutes([
+  // Current GitLab's bulk routes (docs/client-routes.md#environments), before `/:environment_id`.
+  {
+    // gitbeaker sends `before` in the query string of this POST.
+    method: 'POST',
+    path: '/projects/:id/environments/stop_stale',
+    field: 'Mutation.stopStaleEnvironments',
+    params: { ...PROJECT, before: { required: true } },
+    status: 200,
+    shape: StaleEnvironmentsStopWire,
+    summary: 'Stop the environments not updated since a date',
+    tag,
+  },
+  {
+    method: 'DELETE',
+    path: '/projects/:id/environments/review_apps',
+    field: 'Mutation.deleteReviewApps',
+    params: PROJECT,
+    status: 200,
+    shape: ReviewAppsDeletionWire,
+    summary: 'Delete stopped review apps (dry run by default)',
+    tag,
+  },
   {
     method: 'GET',
     path: '/projects/:id/environments',

@@ -19,7 +19,7 @@ import { blankToNull, validateEnvironment } from './environment.validation';
 import { environmentPolicy, type EnvironmentAction } from './environment.policy';
 
 /** The project (404 when invisible) if the caller may do `action` on its environments (else 403). */
-async function projectFor(ctx: RequestCtx, idOrPath: string, action: EnvironmentAction): Promise<Project> {
+export async function projectFor(ctx: RequestCtx, idOrPath: string, action: EnvironmentAction): Promise<Project> {
   const user = requireUser(ctx);
   const project = await projectService.findVisible(ctx, idOrPath);
   if (

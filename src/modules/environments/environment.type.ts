@@ -11,6 +11,8 @@ export class EnvironmentType extends DatabaseNode {
   @Field(() => String, { description: 'Generated from the name at creation; never changes.' }) slug!: string;
   @Field(() => String, { nullable: true }) externalUrl!: string | null;
   @Field(() => String, { description: 'available or stopped' }) state!: string;
+  @Field(() => Date) createdAt!: Date;
+  @Field(() => Date) updatedAt!: Date;
   @Field(() => ProjectType) project!: ProjectType;
 }
 

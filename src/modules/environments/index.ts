@@ -5,17 +5,25 @@ import { Environment } from './environment.entity';
 import { environmentLoaders } from './environment.loaders';
 import { environmentListLoaders, ProjectEnvironmentsResolver } from './environment-links.resolver';
 import { EnvironmentResolver } from './environment.resolver';
+import { EnvironmentCleanupResolver } from './environment-cleanup.resolver';
 import { environmentRoutes } from './environment.rest';
 import { seedEnvironments } from './environment.seed';
 import { Migration20261122120100Environments } from './migrations/Migration20261122120100_environments';
+import { Migration20261212100100EnvironmentsCleanupIndexes } from './migrations/Migration20261212100100_environments_cleanup_indexes';
 
 /** Environments of projects (spec 4.30-4.34). */
 export const environmentsModule = defineModule({
   name: 'environments',
   nodes: [nodeDef({ type: 'Environment', gidClass: 'Environment', load: environmentService.visibleByIds })],
   entities: [Environment],
-  migrations: [{ name: 'Migration20261122120100_environments', class: Migration20261122120100Environments }],
-  resolvers: [EnvironmentResolver, ProjectEnvironmentsResolver],
+  migrations: [
+    { name: 'Migration20261122120100_environments', class: Migration20261122120100Environments },
+    {
+      name: 'Migration20261212100100_environments_cleanup_indexes',
+      class: Migration20261212100100EnvironmentsCleanupIndexes,
+    },
+  ],
+  resolvers: [EnvironmentResolver, EnvironmentCleanupResolver, ProjectEnvironmentsResolver],
   routes: environmentRoutes,
   loaders: (ctx) => ({ ...environmentLoaders(ctx), ...environmentListLoaders(ctx) }),
   seed: [seedEnvironments],

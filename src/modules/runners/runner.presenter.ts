@@ -32,3 +32,10 @@ export const RunnerDetailWire = shape('RunnerDetails', {
 
 /** POST /runners: Entities::RunnerRegistrationDetails. */
 export const RunnerRegistrationWire = shape('RunnerRegistrationDetails', { id: int('id'), token: str('token') });
+
+/** POST /user/runners: current GitLab's Entities::Ci::RunnerRegistrationDetails. */
+export const RunnerCreationWire = shape('RunnerCreation', {
+  id: int('id'),
+  token: str('token'),
+  token_expires_at: time('tokenExpiresAt', { nullable: true }),
+});

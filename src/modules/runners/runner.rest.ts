@@ -1,6 +1,6 @@
 import { defineRoutes } from '../../rest/route';
 import { JobWire } from '../ci';
-import { RunnerDetailWire, RunnerRegistrationWire, RunnerWire } from './runner.presenter';
+import { RunnerCreationWire, RunnerDetailWire, RunnerRegistrationWire, RunnerWire } from './runner.presenter';
 
 const tag = 'runners';
 const BY_ID = { id: { notFound: '' } };
@@ -11,6 +11,19 @@ const PROJECT = { id: { arg: 'projectId' } };
  * arguments (docs/adding-a-resource.md); the entries list GitLab's exceptions only.
  */
 export const runnerRoutes = defineRoutes([
+  {
+    // Current GitLab's lib/api/user_runners.rb: Grape's `given runner_type` rules (compared with the coerced enum value).
+    method: 'POST',
+    path: '/user/runners',
+    field: 'Mutation.createRunner',
+    rules: [
+      { given: 'runner_type', is: 'GROUP_TYPE', requires: ['group_id'] },
+      { given: 'runner_type', is: 'PROJECT_TYPE', requires: ['project_id'] },
+    ],
+    shape: RunnerCreationWire,
+    summary: 'Create a runner (admins: instance; project Maintainers: project)',
+    tag,
+  },
   {
     // gitlab-runner sends info[features][…] too; only name, version, revision, platform, architecture are kept.
     method: 'POST',

@@ -108,6 +108,8 @@ export const RunnerPage = PageType(RunnerType, 'RunnerConnection');
 })
 export class RunnerRegistrationType extends DatabaseNode {
   @Field(() => String) token!: string;
+  @Field(() => Date, { nullable: true, description: 'Null: runner tokens do not expire here.' })
+  tokenExpiresAt?: Date | null;
 }
 
 @ObjectType('RunnerChange', {

@@ -45,6 +45,16 @@ export const systemHookRoutes = defineRoutes([
     tag,
   },
   {
+    // Current GitLab's test route (lib/api/hooks/test.rb): the same test event and answer, 201.
+    method: 'POST',
+    path: '/hooks/:id',
+    field: 'Mutation.testSystemHook',
+    params: ID,
+    shape: SystemHookTestWire,
+    summary: "Test a system hook: sends GitLab's test event and answers it (admin; current GitLab)",
+    tag,
+  },
+  {
     method: 'DELETE',
     path: '/hooks/:id',
     field: 'Mutation.deleteSystemHook',

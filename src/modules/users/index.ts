@@ -14,6 +14,10 @@ import { userCustomAttributeEndpoints } from './user-custom-attributes';
 import { UserActivityResolver } from './user-activity.resolver';
 import { UserFollowsResolver } from './user-follows.resolver';
 import { UserStatusResolver } from './user-status.resolver';
+import { UserPreferencesResolver } from './user-preferences.resolver';
+import { UserAssociationsResolver } from './user-associations.resolver';
+import { UserAvatarLookupResolver } from './user-avatar-lookup.resolver';
+import { Migration20261212100000UserPreferences } from './migrations/Migration20261212100000_user_preferences';
 import { userStatusLoaders } from './user-status';
 import { Migration20261211090100UserStatuses } from './migrations/Migration20261211090100_user_statuses';
 import { Migration20261211090000UserFollows } from './migrations/Migration20261211090000_user_follows';
@@ -38,6 +42,9 @@ export const usersModule = defineModule({
     UserActivityResolver,
     UserFollowsResolver,
     UserStatusResolver,
+    UserPreferencesResolver,
+    UserAssociationsResolver,
+    UserAvatarLookupResolver,
     UserEmailsResolver,
     ...userCustomAttributeEndpoints.resolvers,
   ],
@@ -57,6 +64,7 @@ export const usersModule = defineModule({
     { name: 'Migration20261204090100_users_last_activity_on', class: Migration20261204090100UsersLastActivityOn },
     { name: 'Migration20261211090000_user_follows', class: Migration20261211090000UserFollows },
     { name: 'Migration20261211090100_user_statuses', class: Migration20261211090100UserStatuses },
+    { name: 'Migration20261212100000_user_preferences', class: Migration20261212100000UserPreferences },
   ],
 });
 

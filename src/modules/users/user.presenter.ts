@@ -64,3 +64,23 @@ export const UserStatusWire = shape('UserStatus', {
   message_html: str({ nullable: true }),
   clear_status_at: time({ nullable: true }),
 });
+
+/** GitLab's Entities::UserPreferences (GET|PUT /user/preferences; the docs' keys). */
+export const UserPreferencesWire = shape('UserPreferences', {
+  id: int({ nullable: true }),
+  user_id: int(),
+  view_diffs_file_by_file: bool(),
+  show_whitespace_in_diffs: bool(),
+  pass_user_identities_to_ci_jwt: bool(),
+});
+
+/** GitLab's Entities::UserAssociationsCount. */
+export const UserAssociationsCountWire = shape('UserAssociationsCount', {
+  groups_count: int(),
+  projects_count: int(),
+  issues_count: int(),
+  merge_requests_count: int(),
+});
+
+/** GitLab's Entities::Avatar (GET /avatar). */
+export const AvatarWire = shape('Avatar', { avatar_url: str({ nullable: true }) });

@@ -4,8 +4,11 @@ import { defineRoutes, type ParamException } from '../../rest/route';
 import { PASSWORD_OR_RESET } from './user.service';
 import { IDENTITY_PAIR } from './identity.service';
 import {
+  AvatarWire,
   UserActivityWire,
+  UserAssociationsCountWire,
   UserBasicWire,
+  UserPreferencesWire,
   UserPublicWire,
   UserStatusWire,
   UserWire,
@@ -180,6 +183,44 @@ export const userRoutes = defineRoutes([
     summary: `${verb[0].toUpperCase()}${verb.slice(1)} a user (admin)`,
     tag,
   })),
+  // Later GitLab's users API (docs/client-routes.md#users).
+  {
+    method: 'GET',
+    path: '/users/:id/associations_count',
+    field: 'Query.userAssociationsCount',
+    params: USER_ID,
+    shape: UserAssociationsCountWire,
+    summary: "A user's group and project counts (the user or an admin; issues and merge requests 0)",
+    tag,
+  },
+  {
+    method: 'GET',
+    path: '/user/preferences',
+    field: 'Query.currentUserPreferences',
+    shape: UserPreferencesWire,
+    summary: "The authenticated user's preferences",
+    tag,
+  },
+  {
+    // Grape's at_least_one_of over the three attributes.
+    method: 'PUT',
+    path: '/user/preferences',
+    field: 'Mutation.updateUserPreferences',
+    rules: [{ atLeastOneOf: 'input' }],
+    status: 200,
+    shape: UserPreferencesWire,
+    summary: "Change the authenticated user's preferences",
+    tag,
+  },
+  {
+    // GitLab's avatar API (lib/api/avatar.rb): no sign-in needed.
+    method: 'GET',
+    path: '/avatar',
+    field: 'Query.avatarLookup',
+    shape: AvatarWire,
+    summary: 'The avatar URL for an e-mail address',
+    tag: 'avatar',
+  },
   {
     method: 'GET',
     path: '/user/activities',
