@@ -44,7 +44,7 @@ export interface PayloadMutationOptions {
   /** The twin's name where the rule does not give GitLab's (`enableProjectRunner` → `runnerAssignToProject`). */
   name?: string;
   /**
-   * The payload field carrying the result. Default: the result type's name in camelCase (`Group` →
+   * The payload field carrying the result. Default: the result type's name in camelCase, without a `Ci` prefix (`Group` →
    * `group`). A Boolean result (deletes, removals) has no payload field unless one is named here: as
    * GitLab's `runnerDelete`, success is an empty `errors` list without a top-level error.
    */
@@ -146,7 +146,10 @@ function buildTwin(oldName: string, old: GraphQLFieldConfig<unknown, unknown>): 
   // The payload: the result under its resource name, errors, clientMutationId.
   const resultType = getNullableType(old.type) as GraphQLOutputType;
   const named = getNamedType(resultType);
-  const field = opts.field ?? (isScalarType(named) && named.name === 'Boolean' ? undefined : lowerFirst(named.name));
+  // GitLab names the payload field after the model without its `Ci` namespace (`CiRunner` → `runner`, `CiJob` → `job`).
+  const field =
+    opts.field ??
+    (isScalarType(named) && named.name === 'Boolean' ? undefined : lowerFirst(named.name.replace(/^Ci(?=[A-Z])/, '')));
   const payloadFields: GraphQLFieldConfigMap<unknown, unknown> = {};
   const what = isScalarType(named)
     ? 'What the mutation answered (see its description)'

@@ -7,7 +7,7 @@
 // docs/dashboard.md shows them verbatim (test/platform/dashboard-page.test.ts keeps the two equal).
 const JOBS_PER_PAGE = 20;
 
-const RUNNER_ROW = `fragment DashboardRunnerRow on Runner {
+const RUNNER_ROW = `fragment DashboardRunnerRow on CiRunner {
   id: databaseId description status paused isShared
   jobs(perPage: 1, sort: DESC) { nodes { status name createdAt project { pathWithNamespace } } }
 }`;
@@ -16,7 +16,7 @@ const GROUP_ROW = `fragment DashboardGroupRow on Group {
   fullPath name projectsCount descendantGroupsCount groupMembersCount
 }`;
 
-const JOBS_PAGE = `fragment DashboardJobsPage on JobConnection {
+const JOBS_PAGE = `fragment DashboardJobsPage on CiJobConnection {
   count pageInfo { hasNextPage endCursor }
   nodes { id: databaseId status name stage ref createdAt duration project { pathWithNamespace } }
 }`;
@@ -85,7 +85,7 @@ const VARIABLES = {
   group: (fullPath) => ({ fullPath }),
   runner: (id) => ({ id: Number(id), perPage: JOBS_PER_PAGE }),
   runnerChanged: (id) => ({ id: id === undefined ? undefined : Number(id) }),
-  /** The next jobs page after `jobs` (a JobConnection), or null at the end: Relay cursors. */
+  /** The next jobs page after `jobs` (a CiJobConnection), or null at the end: Relay cursors. */
   runnerJobsAfter: (id, jobs) =>
     jobs.pageInfo.hasNextPage ? { id: Number(id), perPage: JOBS_PER_PAGE, after: jobs.pageInfo.endCursor } : null,
 };

@@ -18,7 +18,7 @@ export const ciModule = defineModule({
   name: 'ci',
   // A job or pipeline is visible with its project (GitLab's read_build without the builds-access level).
   nodes: [
-    nodeDef({ type: 'Job', gidClass: 'Ci::Build', load: jobService.visibleByIds }),
+    nodeDef({ type: 'CiJob', gidClass: 'Ci::Build', load: jobService.visibleByIds }),
     nodeDef({ type: 'Pipeline', gidClass: 'Ci::Pipeline', load: visiblePipelines }),
   ],
   entities: [CiCommit, CiPipeline, CiJob],

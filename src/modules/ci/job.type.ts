@@ -15,7 +15,7 @@ export enum JobStatus {
   SKIPPED = 'SKIPPED',
   MANUAL = 'MANUAL',
 }
-registerEnumType(JobStatus, { name: 'JobStatus' });
+registerEnumType(JobStatus, { name: 'CiJobStatus' });
 export const JOB_STATUS_REST_VALUES = [
   'created',
   'pending',
@@ -53,7 +53,7 @@ export class PipelineType extends DatabaseNode {
 }
 
 /** A job as the runner job list shows it; user, commit, pipeline and project resolve through batched loaders. */
-@ObjectType('Job', { implements: Node })
+@ObjectType('CiJob', { implements: Node })
 export class JobType extends DatabaseNode {
   @Field(() => JobStatus) status!: JobStatus;
   @Field(() => String) stage!: string;
@@ -71,7 +71,7 @@ export class JobType extends DatabaseNode {
   duration!: number | null;
 }
 
-export const JobPage = PageType(JobType, 'JobConnection');
+export const JobPage = PageType(JobType, 'CiJobConnection');
 
 /** A job id argument: `gid://gitlab/Ci::Build/<n>` or the database id (GitLab's CiBuildID). */
 export const JobIdArg = idArgOf('Ci::Build');

@@ -18,7 +18,7 @@ export const runnersModule = defineModule({
   // As runner(id): signed-in callers, shared runners or the ones they own; admins all.
   nodes: [
     nodeDef({
-      type: 'Runner',
+      type: 'CiRunner',
       gidClass: 'Ci::Runner',
       load: (ctx, ids) => ctx.loaders.visibleRunner.loadPresent(ids.map(Number)),
     }),

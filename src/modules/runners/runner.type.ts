@@ -9,7 +9,7 @@ export enum RunnerAccessLevel {
   REF_PROTECTED = 'REF_PROTECTED',
 }
 registerEnumType(RunnerAccessLevel, {
-  name: 'RunnerAccessLevel',
+  name: 'CiRunnerAccessLevel',
   description: 'not_protected: any ref; ref_protected: protected refs only.',
 });
 export const RUNNER_ACCESS_LEVEL_REST_VALUES = ['not_protected', 'ref_protected'] as const;
@@ -33,7 +33,7 @@ export enum RunnerStatus {
   NEVER_CONTACTED = 'NEVER_CONTACTED',
 }
 registerEnumType(RunnerStatus, {
-  name: 'RunnerStatus',
+  name: 'CiRunnerStatus',
   description:
     'ONLINE: contacted within the last hour; STALE: last contact (or creation, never contacted) over 3 months ago; NEVER_CONTACTED: not yet, created within 3 months; OFFLINE: the rest.',
 });
@@ -83,7 +83,7 @@ registerEnumType(OwnRunnerScope, {
 });
 
 /** A view over the Runner entity; computed and conditional fields resolve in runner.resolver.ts. */
-@ObjectType('Runner', { implements: Node })
+@ObjectType('CiRunner', { implements: Node })
 export class RunnerType extends DatabaseNode {
   @Field(() => String) description!: string;
   @Field(() => Boolean) active!: boolean;
@@ -100,7 +100,7 @@ export class RunnerType extends DatabaseNode {
   @Field(() => Date, { nullable: true }) contactedAt!: Date | null;
 }
 
-export const RunnerPage = PageType(RunnerType, 'RunnerConnection');
+export const RunnerPage = PageType(RunnerType, 'CiRunnerConnection');
 
 @ObjectType('RunnerRegistration', {
   description: 'What registerRunner answers: the new runner id and its token (shown once).',
