@@ -46,6 +46,34 @@ describe('GitLab GraphQL conventions', () => {
     expect(rest.body.map((g: { full_path: string }) => g.full_path)).toEqual(['mine']);
   });
 
+  it("accepts GitLab's @gl_introduced on fields and inline fragments; users(usernames), User.webPath and active, Project.fullPath", async () => {
+    const g = await createGroup(t, { path: 'grp' });
+    await createUser(t, { username: 'Ann' });
+    await createUser(t, { username: 'ben' });
+    await createUser(t, { username: 'cid' });
+    await api(t, ROOT_TOKEN).post('/api/v4/projects').send({ name: 'app', namespace_id: g.id }).expect(201);
+    const res = await api(t, ROOT_TOKEN).graphql(`{
+      users(usernames: ["ann", "BEN"]) { nodes { username webPath active webUrl @gl_introduced(version: "99.0.0") } }
+      project(fullPath: "grp/app") { fullPath ... on Project @gl_introduced(version: "18.1.0") { pathWithNamespace } }
+    }`);
+    expect(res.body.errors).toBeUndefined();
+    expect(
+      res.body.data.users.nodes.map((u: { username: string; webPath: string; active: boolean }) => [
+        u.username,
+        u.webPath,
+        u.active,
+      ]),
+    ).toEqual([
+      ['Ann', '/Ann', true],
+      ['ben', '/ben', true],
+    ]);
+    expect(res.body.data.project).toEqual({ fullPath: 'grp/app', pathWithNamespace: 'grp/app' });
+    const many = await api(t, ROOT_TOKEN).graphql(
+      `{ users(usernames: [${Array.from({ length: 101 }, (_x, i) => `"u${i}"`).join(',')}]) { count } }`,
+    );
+    expect(many.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+  });
+
   it('no object other than a Node has an `id`: a change or payload never takes over its object in a normalized cache', async () => {
     const schema = publicView(await buildAppSchema(MODULES));
     const offenders = Object.values(schema.getTypeMap())

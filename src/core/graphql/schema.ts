@@ -1,5 +1,15 @@
 import 'reflect-metadata';
-import { isNonNullType, lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
+import {
+  DirectiveLocation,
+  GraphQLDirective,
+  GraphQLNonNull,
+  GraphQLString,
+  isNonNullType,
+  lexicographicSortSchema,
+  printSchema,
+  specifiedDirectives,
+  type GraphQLSchema,
+} from 'graphql';
 import { buildSchema, type NonEmptyArray, type PubSub } from 'type-graphql';
 import { resolversOf, type AppModule } from '../module/app-module';
 import { guardFields } from './field-guards';
@@ -13,6 +23,24 @@ import { NodeResolver, globalIds } from './node';
 import { DateTimeISO } from './date-time';
 
 const cache = new WeakMap<readonly AppModule[], Promise<GraphQLSchema>>();
+
+/**
+ * GitLab's `@gl_introduced(version:)` (lib/gitlab/graphql/version_filter of gitlab-org/gitlab): its
+ * frontend marks fields added in a later GitLab version, which GitLab answers with null on an older
+ * server. Accepted so that those documents validate; it changes nothing here, since no field is
+ * resolved differently under it (there is no fallback path to get wrong).
+ */
+const GL_INTRODUCED = new GraphQLDirective({
+  name: 'gl_introduced',
+  description: 'Marks a field as introduced in a specific GitLab version (accepted; every field here is served).',
+  locations: [DirectiveLocation.FIELD, DirectiveLocation.INLINE_FRAGMENT],
+  args: {
+    version: {
+      type: new GraphQLNonNull(GraphQLString),
+      description: "The version when this field was introduced (e.g. '18.1.0').",
+    },
+  },
+});
 
 /**
  * Subscriptions here each bring their own `subscribe` (core/events/live.ts: PostgreSQL notifications,
@@ -47,6 +75,7 @@ export function buildAppSchema(modules: readonly AppModule[]): Promise<GraphQLSc
       resolvers,
       validate: false,
       pubSub: NO_PUBSUB,
+      directives: [...specifiedDirectives, GL_INTRODUCED],
       scalarsMap: [{ type: Date, scalar: DateTimeISO }],
     }).then((built) => {
       const unbounded = unboundedLists(built);

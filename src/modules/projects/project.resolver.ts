@@ -197,6 +197,12 @@ export class ProjectResolver {
     return withNamespace(ctx, p, (ns) => fullPathOf(ns, p));
   }
 
+  @FieldResolver(() => ID, { description: "Full path of the project (GitLab's name for pathWithNamespace)." })
+  @Reads('path', 'namespaceId')
+  fullPath(@Root() p: Project, @Ctx() ctx: RequestCtx): Loaded<string> {
+    return withNamespace(ctx, p, (ns) => fullPathOf(ns, p));
+  }
+
   @FieldResolver(() => String, {
     nullable: true,
     description: 'Absolute URL of the uploaded avatar image; null without one.',

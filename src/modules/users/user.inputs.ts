@@ -1,5 +1,6 @@
 import { ArgsType, Field, InputType, Int } from 'type-graphql';
 import { PageArgs } from '../../core/pagination/page';
+import { GraphQLOnly } from '../../core/graphql/graphql-only';
 import { UploadScalar } from '../../core/graphql/upload-scalar';
 import type { UploadedFile } from '../../core/http/uploaded-file';
 import { CustomAttributeFilter } from '../custom-attributes';
@@ -11,6 +12,11 @@ export class UsersArgs extends PageArgs {
 
   @Field(() => String, { nullable: true, description: 'Exact username (case-insensitive).' })
   username?: string;
+
+  /** GitLab's GraphQL `users(usernames)`; REST has `username` only. */
+  @GraphQLOnly()
+  @Field(() => [String], { nullable: true, description: 'Users with these usernames (case-insensitive; at most 100).' })
+  usernames?: string[];
 
   @Field(() => Boolean, { nullable: true, description: 'Only active users.' })
   active?: boolean;

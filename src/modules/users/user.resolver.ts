@@ -143,6 +143,18 @@ export class UserResolver {
   }
 
   @FieldResolver(() => String, {
+    description: "Web path of the user's profile (`/<username>`, under the instance's relative URL root).",
+  })
+  webPath(@Root() u: User, @Ctx() ctx: RequestCtx): string {
+    return new URL(userWebUrl(ctx.externalUrl, u.username)).pathname;
+  }
+
+  @FieldResolver(() => Boolean, { description: 'Whether the user is active (not blocked, banned or deactivated).' })
+  active(@Root() u: User): boolean {
+    return u.state === 'active';
+  }
+
+  @FieldResolver(() => String, {
     nullable: true,
     description: 'Absolute URL of the uploaded avatar image; null without one.',
   })

@@ -9,7 +9,8 @@ import { emitSystemEvents } from '../../core/events/system-events';
 import { parseTimestamp } from '../../core/params/timestamp-param';
 import { policy } from '../access';
 import { lockEmailAddress, primaryEmailChanged, secondaryEmailInUseByOther } from '../emails';
-import { lightEntity, likeEscape, sqlEntities, sqlRows } from '../../core/db/sql';
+import { MAX_PER_PAGE } from '../../core/pagination/page';
+import { lightEntity, likeEscape, pgArray, sqlEntities, sqlRows } from '../../core/db/sql';
 import { forgetCredentials } from '../../core/auth/credential-cache';
 import { onUniqueViolation } from '../../core/db/unique-violation';
 import {
@@ -86,6 +87,11 @@ async function list(ctx: RequestCtx, args: UsersArgs): Promise<Page<User>> {
     const email = policy.isAdmin(ctx.user) ? 'u.email ilike ?' : 'lower(u.email) = lower(?)';
     where.push(`(u.username ilike ? or u.name ilike ? or ${email})`);
     params.push(term, term, policy.isAdmin(ctx.user) ? term : args.search);
+  }
+  if (args.usernames) {
+    if (args.usernames.length > MAX_PER_PAGE) throw new ParamError(`usernames has more than ${MAX_PER_PAGE} values`);
+    where.push('lower(u.username) = any(?::text[])');
+    params.push(pgArray(args.usernames.map((n) => n.toLowerCase())));
   }
   if (args.username) {
     where.push('lower(u.username) = lower(?)');
