@@ -54,10 +54,31 @@ async function loadVisibleRunners(ctx: RequestCtx, ids: readonly number[]): Prom
   return ids.map((id) => byId.get(id) ?? null);
 }
 
+/**
+ * Each runner's first project (GitLab's `owner_project`: the project it was enabled in first) and its
+ * number of projects, from ci_runner_projects (ci_runner_projects_runner_project_uniq serves both).
+ */
+async function loadRunnerProjectLinks(
+  ctx: RequestCtx,
+  runnerIds: readonly number[],
+): Promise<{ first: number | null; count: number }[]> {
+  const rows = await sqlRows<{ runner_id: number; first: number; n: number }>(
+    ctx.em,
+    `select rp.runner_id, (array_agg(rp.project_id order by rp.id))[1] as first, count(*)::int as n
+       from ci_runner_projects rp where rp.runner_id = any(${intArray(runnerIds)}) group by rp.runner_id`,
+  );
+  const byRunner = new Map(rows.map((r) => [Number(r.runner_id), { first: Number(r.first), count: Number(r.n) }]));
+  return runnerIds.map((id) => byRunner.get(id) ?? { first: null, count: 0 });
+}
+
 export function runnerLoaders(ctx: RequestCtx) {
   return {
     visibleRunner: new PeekLoader<number, Runner | null>((ids) => loadVisibleRunners(ctx, ids)),
     runnerProjects: new DataLoader<number, Project[]>((ids) => loadRunnerProjects(ctx, ids)),
+    /** CiRunner.ownerProject and projectCount across the runners of a list: one statement. */
+    runnerProjectLinks: new DataLoader<number, { first: number | null; count: number }>((ids) =>
+      loadRunnerProjectLinks(ctx, ids),
+    ),
     /**
      * Runner.jobCount(statuses) across the runners of a list: one statement per distinct set of
      * statuses, bounded as the list totals (ci_builds_runner_idx, ci_builds_runner_status_idx).

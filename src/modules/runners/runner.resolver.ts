@@ -11,7 +11,8 @@ import { ProjectType } from '../projects';
 import { projectRunnerService } from './project-runner.service';
 import { ONLINE_WINDOW_MS, runnerStatus } from './runner-list.query';
 import { runnerRegistrationService } from './runner-registration.service';
-import { mayReadRunnerToken } from './runner.policy';
+import { mayReadRunnerToken, ownsRunner } from './runner.policy';
+import { policy } from '../access';
 import { runnerTokenSlot } from './runner-token';
 import type { Runner } from './runner.entity';
 import {
@@ -24,7 +25,9 @@ import {
 } from './runner.inputs';
 import { runnerService } from './runner.service';
 import {
+  CiRunnerJobExecutionStatus,
   CiRunnerType,
+  RunnerPermissionsType,
   RunnerAccessLevel,
   RunnerChangeType,
   RunnerStatus,
@@ -220,6 +223,75 @@ export class RunnerResolver {
     const served = servedLimit(limit, RUNNER_PROJECTS_MAX);
     const all = ctx.loaders.runnerProjects.load(r.id);
     return served === RUNNER_PROJECTS_MAX ? all : all.then((list) => list.slice(0, served));
+  }
+
+  @FieldResolver(() => String, {
+    nullable: true,
+    description:
+      "The first eight characters of the runner's token (after a `glrt-` prefix), which identify it; null when its stored token does not open.",
+  })
+  shortSha(@Root() r: Runner, @Ctx() ctx: RequestCtx): string | null {
+    const token = ctx.secrets.openOrNull(r.token, runnerTokenSlot(r.id));
+    return token === null ? null : token.replace(/^glrt-/, '').slice(0, 8);
+  }
+
+  @FieldResolver(() => ProjectType, {
+    nullable: true,
+    description:
+      'The project the runner was enabled in first (GitLab: its owner); null for a shared runner and when the caller may not see it. Batched across the runners of a list.',
+  })
+  async ownerProject(@Root() r: Runner, @Ctx() ctx: RequestCtx): Promise<Project | null> {
+    const { first } = await ctx.loaders.runnerProjectLinks.load(r.id);
+    return first === null ? null : ctx.loaders.visibleProject.get(first);
+  }
+
+  @FieldResolver(() => Int, {
+    description: 'Number of projects the runner is enabled in (all of them, also those the caller cannot see).',
+  })
+  async projectCount(@Root() r: Runner, @Ctx() ctx: RequestCtx): Promise<number> {
+    return (await ctx.loaders.runnerProjectLinks.load(r.id)).count;
+  }
+
+  @FieldResolver(() => CiRunnerJobExecutionStatus, {
+    nullable: true,
+    description: 'ACTIVE while one of its jobs runs, else IDLE; null where `jobs` is (the caller may not list them).',
+  })
+  async jobExecutionStatus(@Root() r: Runner, @Ctx() ctx: RequestCtx): Promise<CiRunnerJobExecutionStatus | null> {
+    if (!ctx.user || !(await runnerService.canListJobs(ctx, r))) return null;
+    const running = await ctx.loaders.runnerJobCount.load({ parentId: r.id, args: { statuses: [JobStatus.RUNNING] } });
+    return running ? CiRunnerJobExecutionStatus.ACTIVE : CiRunnerJobExecutionStatus.IDLE;
+  }
+
+  @FieldResolver(() => RunnerPermissionsType, {
+    description: "What the caller may do with this runner (GitLab's userPermissions; the REST routes' rules).",
+  })
+  async userPermissions(@Root() r: Runner, @Ctx() ctx: RequestCtx): Promise<RunnerPermissionsType> {
+    const admin = policy.isAdmin(ctx.user);
+    // Others change and remove specific runners they own; removing needs it enabled in one project at most.
+    const owns = !admin && !!ctx.user && !r.isShared && (await ownsRunner(ctx, r.id));
+    const projects = owns ? (await ctx.loaders.runnerProjectLinks.load(r.id)).count : 0;
+    return {
+      readRunner: true,
+      updateRunner: admin || owns,
+      deleteRunner: admin || (owns && projects <= 1),
+      assignRunner: (admin || owns) && !r.isShared,
+    };
+  }
+
+  @FieldResolver(() => String, {
+    nullable: true,
+    description: "The runner's page in the admin area; administrators only (null for others).",
+  })
+  adminUrl(@Root() r: Runner, @Ctx() ctx: RequestCtx): string | null {
+    return policy.isAdmin(ctx.user) ? `${ctx.externalUrl}/admin/runners/${r.id}` : null;
+  }
+
+  @FieldResolver(() => String, {
+    nullable: true,
+    description: "The runner's edit page in the admin area; administrators only (null for others).",
+  })
+  editAdminUrl(@Root() r: Runner, @Ctx() ctx: RequestCtx): string | null {
+    return policy.isAdmin(ctx.user) ? `${ctx.externalUrl}/admin/runners/${r.id}/edit` : null;
   }
 
   @FieldResolver(() => JobPage, {

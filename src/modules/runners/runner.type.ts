@@ -132,5 +132,25 @@ export class RunnerChangeType {
   @Field(() => Boolean, { description: 'The runner was removed.' }) deleted!: boolean;
 }
 
+/** GitLab's `CiRunnerJobExecutionStatus`: whether the runner is running a job now. */
+export enum CiRunnerJobExecutionStatus {
+  IDLE = 'IDLE',
+  ACTIVE = 'ACTIVE',
+}
+registerEnumType(CiRunnerJobExecutionStatus, {
+  name: 'CiRunnerJobExecutionStatus',
+  description: 'ACTIVE: at least one of its jobs is running; IDLE: none.',
+});
+
+/** GitLab's `RunnerPermissions`: what the caller may do with the runner. */
+@ObjectType('RunnerPermissions', { description: 'What the current user may do with a runner.' })
+export class RunnerPermissionsType {
+  @Field(() => Boolean, { description: 'May read the runner.' }) readRunner!: boolean;
+  @Field(() => Boolean, { description: 'May change the runner (runnerUpdate).' }) updateRunner!: boolean;
+  @Field(() => Boolean, { description: 'May remove the runner (runnerDelete).' }) deleteRunner!: boolean;
+  @Field(() => Boolean, { description: 'May enable the runner in other projects (runnerAssignToProject).' })
+  assignRunner!: boolean;
+}
+
 /** Argument type of a Ci::Runner id: its global id or database id (core/graphql/global-id.ts; REST keeps the integer). */
 export const RunnerIdArg = idArgOf('Ci::Runner');
