@@ -79,6 +79,19 @@ describe('CiRunner list-row fields', () => {
     expect(shared.jobExecutionStatus).toBeNull();
   });
 
+  it('filters the fleet by paused (GitLab), as REST by scope=paused', async () => {
+    const w = await world();
+    await api(t, ROOT_TOKEN).put(`/api/v4/runners/${w.single.id}`).send({ active: false }).expect(200);
+    const ids = async (paused: boolean) =>
+      (
+        await api(t, ROOT_TOKEN).graphql(`{ allRunners(paused: ${paused}) { nodes { databaseId } } }`)
+      ).body.data.allRunners.nodes.map((n: { databaseId: number }) => n.databaseId);
+    expect(await ids(true)).toEqual([w.single.id]);
+    expect(await ids(false)).toEqual([w.specific.id, w.shared.id]);
+    const rest = await api(t, ROOT_TOKEN).get('/api/v4/runners/all?scope=paused').expect(200);
+    expect(rest.body.map((r: { id: number }) => r.id)).toEqual(await ids(true));
+  });
+
   it('is batched: the same statements for 2 and for 12 runners', async () => {
     const w = await world();
     const query = (ids: number[]) =>

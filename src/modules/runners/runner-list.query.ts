@@ -44,6 +44,8 @@ export interface RunnerFilters {
   search?: string | null;
   type?: 'INSTANCE_TYPE' | 'GROUP_TYPE' | 'PROJECT_TYPE' | null;
   sort?: 'CONTACTED_ASC' | 'CONTACTED_DESC' | 'CREATED_ASC' | 'CREATED_DESC' | null;
+  /** GitLab's `paused` filter (ci_runners_active_idx). */
+  paused?: boolean | null;
 }
 
 /** GitLab's runner types on this service's runners: shared = instance, specific = project; no group runners. */
@@ -116,6 +118,7 @@ export function listRunners(
     params.push(`%${args.search.replace(/[\\%_]/g, '\\$&')}%`);
   }
   if (args.type) where.push(TYPE_FILTER[args.type]);
+  if (args.paused === true || args.paused === false) where.push(args.paused ? 'not r.active' : 'r.active');
   // Without sort: by id, as before (REST's order).
   const { orderBy, dir } = args.sort ? SORT[args.sort] : { orderBy: 'r.id', dir: 'asc' as const };
   return offsetPage(

@@ -32,6 +32,10 @@ export class RunnerFilterArgs extends PageArgs {
   @Field(() => CiRunnerSort, { nullable: true, description: 'Order of the list; by id (ascending) when omitted.' })
   @GraphQLOnly()
   sort?: CiRunnerSort;
+
+  @Field(() => Boolean, { nullable: true, description: 'Only paused runners (true) or only active ones (false).' })
+  @GraphQLOnly()
+  paused?: boolean;
 }
 
 /** GET /runners (spec 4.1): the enum admits exactly the scopes the field accepts: another fails validation, not the run. */
