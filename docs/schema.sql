@@ -249,6 +249,7 @@ CREATE TABLE ci_builds (
     started_at timestamp(3) with time zone,
     finished_at timestamp(3) with time zone,
     updated_at timestamp(3) with time zone DEFAULT now() NOT NULL,
+    tag_list text[] DEFAULT '{}'::text[] NOT NULL,
     CONSTRAINT ci_builds_pkey PRIMARY KEY (id),
     CONSTRAINT ci_builds_pipeline_id_fkey FOREIGN KEY (pipeline_id) REFERENCES ci_pipelines(id) ON DELETE CASCADE,
     CONSTRAINT ci_builds_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(id) ON DELETE CASCADE,

@@ -75,6 +75,7 @@ export async function createJob(
     at?: Date;
     coverage?: number | null;
     withCommit?: boolean;
+    tags?: string[];
   },
 ): Promise<TestJob> {
   seq += 1;
@@ -97,8 +98,8 @@ export async function createJob(
   const finished = started && status !== 'running' ? new Date(at.getTime() + 61500) : null;
   const job = await one<{ id: number }>(
     t,
-    `insert into ci_builds (project_id, pipeline_id, runner_id, user_id, status, stage, name, ref, tag, coverage, created_at, started_at, finished_at)
-     values (?, ?, ?, ?, ?, 'test', ?, 'main', false, ?, ?, ?, ?) returning id`,
+    `insert into ci_builds (project_id, pipeline_id, runner_id, user_id, status, stage, name, ref, tag, coverage, created_at, started_at, finished_at, tag_list)
+     values (?, ?, ?, ?, ?, 'test', ?, 'main', false, ?, ?, ?, ?, ?::text[]) returning id`,
     [
       opts.project.id,
       pipeline.id,
@@ -110,6 +111,7 @@ export async function createJob(
       at,
       started,
       finished,
+      `{${(opts.tags ?? []).join(',')}}`,
     ],
   );
   return { id: job.id, pipelineId: pipeline.id, sha };

@@ -63,15 +63,17 @@ async function preloadPipelinesWithCommits(ctx: RequestCtx, pipelineIds: readonl
     (id) => l.ciPipeline.peek(id) === undefined || l.ciPipelineCommit.peek(id) === undefined,
   );
   if (ids.length === 0) return;
-  const rows = await sqlRows<CommitSqlRow & { id: number; sha: string; ref: string; status: string }>(
+  const rows = await sqlRows<
+    CommitSqlRow & { id: number; sha: string; ref: string; status: string; project_id: number }
+  >(
     ctx.em,
-    `select p.id as pipeline_id, p.id, p.sha, p.ref, p.status, ${COMMIT_COLUMNS}
+    `select p.id as pipeline_id, p.id, p.sha, p.ref, p.status, p.project_id, ${COMMIT_COLUMNS}
        from ci_pipelines p left join ci_commits c on c.project_id = p.project_id and c.sha = p.sha where p.id = any(${intArray(ids)})`,
   );
   const found = new Map(rows.map((r) => [r.pipeline_id, r]));
   for (const id of ids) {
     const r = found.get(id);
-    l.ciPipeline.fill(id, r ? { id: r.id, sha: r.sha, ref: r.ref, status: r.status } : null);
+    l.ciPipeline.fill(id, r ? { id: r.id, sha: r.sha, ref: r.ref, status: r.status, projectId: r.project_id } : null);
     l.ciPipelineCommit.fill(id, r && r.commit_sha !== null ? commitOf(r) : null);
   }
 }
@@ -79,7 +81,7 @@ async function preloadPipelinesWithCommits(ctx: RequestCtx, pipelineIds: readonl
 async function loadPipelines(ctx: RequestCtx, ids: readonly number[]): Promise<(PipelineType | null)[]> {
   const rows = await sqlRows<PipelineType>(
     ctx.em,
-    `select id, sha, ref, status from ci_pipelines where id = any(${intArray(ids)})`,
+    `select id, sha, ref, status, project_id as "projectId" from ci_pipelines where id = any(${intArray(ids)})`,
   );
   return byId(ids, rows, (p) => p.id);
 }
@@ -88,7 +90,7 @@ async function loadPipelines(ctx: RequestCtx, ids: readonly number[]): Promise<(
 export async function visiblePipelines(ctx: RequestCtx, ids: readonly (number | string)[]): Promise<PipelineType[]> {
   return sqlRows<PipelineType>(
     ctx.em,
-    `select c.id, c.sha, c.ref, c.status from ci_pipelines c ${joinProject('c.project_id')}
+    `select c.id, c.sha, c.ref, c.status, c.project_id as "projectId" from ci_pipelines c ${joinProject('c.project_id')}
     where c.id = any(${intArray(ids.map(Number))}) and ${await projectVisibility(ctx, 'p')}`,
   );
 }

@@ -3,7 +3,7 @@ import { ciLoaders, visiblePipelines } from './ci.loaders';
 import { nodeDef } from '../../core/graphql/node';
 import { jobService } from './job.service';
 import { CiCommit, CiJob, CiPipeline } from './ci.entity';
-import { JobResolver } from './job.resolver';
+import { JobResolver, PipelineResolver } from './job.resolver';
 import { ProjectJobsApiResolver } from './project-jobs-api.resolver';
 import { projectJobRoutes } from './job.rest';
 import { ProjectJobsResolver, projectJobLoaders } from './project-jobs.resolver';
@@ -12,6 +12,7 @@ import { Migration20261122130100CiJobs } from './migrations/Migration20261122130
 import { Migration20261205100000CiJobStatusNotify } from './migrations/Migration20261205100000_ci_job_status_notify';
 import { Migration20261206090000CiBuildsProjectOrder } from './migrations/Migration20261206090000_ci_builds_project_order';
 import { Migration20261208100000CiJobStatusNotifyId } from './migrations/Migration20261208100000_ci_job_status_notify_id';
+import { Migration20261213090000CiBuildsTagList } from './migrations/Migration20261213090000_ci_builds_tag_list';
 
 /** Pipelines, commits and jobs: what runners run (spec 2.2). Nothing in the API creates them; the seed does. */
 export const ciModule = defineModule({
@@ -27,8 +28,9 @@ export const ciModule = defineModule({
     { name: 'Migration20261205100000_ci_job_status_notify', class: Migration20261205100000CiJobStatusNotify },
     { name: 'Migration20261206090000_ci_builds_project_order', class: Migration20261206090000CiBuildsProjectOrder },
     { name: 'Migration20261208100000_ci_job_status_notify_id', class: Migration20261208100000CiJobStatusNotifyId },
+    { name: 'Migration20261213090000_ci_builds_tag_list', class: Migration20261213090000CiBuildsTagList },
   ],
-  resolvers: [JobResolver, ProjectJobsResolver, ProjectJobsApiResolver],
+  resolvers: [JobResolver, PipelineResolver, ProjectJobsResolver, ProjectJobsApiResolver],
   routes: projectJobRoutes,
   loaders: (ctx) => ({ ...ciLoaders(ctx), ...projectJobLoaders(ctx) }),
   seed: [seedCiDemo],

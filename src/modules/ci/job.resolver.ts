@@ -5,12 +5,31 @@ import type { Project } from '../projects';
 import { ProjectType } from '../projects';
 import type { User } from '../users';
 import { UserType } from '../users';
-import { CommitType, JobIdArg, JobType, PipelineType, type JobRow } from './job.type';
+import { CommitType, DetailedStatusType, JobIdArg, JobType, PipelineType, type JobRow } from './job.type';
 import { jobStatusChanges } from './job-status-changes';
 import type { Loaded } from '../../core/context/peek-loader';
 
 function missing(job: JobRow, what: string): never {
   throw new Error(`job ${job.id} has no ${what}`);
+}
+
+/** Gitlab::Ci::Status's text, label and icon of each job status. */
+const BADGES: Record<string, { text: string; label: string }> = {
+  created: { text: 'Created', label: 'created' },
+  pending: { text: 'Pending', label: 'pending' },
+  running: { text: 'Running', label: 'running' },
+  success: { text: 'Passed', label: 'passed' },
+  failed: { text: 'Failed', label: 'failed' },
+  canceled: { text: 'Canceled', label: 'canceled' },
+  skipped: { text: 'Skipped', label: 'skipped' },
+  manual: { text: 'Manual', label: 'manual action' },
+};
+
+/** `/<project full path>` under the instance's relative URL root, when the job's project is loaded. */
+async function projectPath(ctx: RequestCtx, job: JobRow): Promise<string> {
+  const project = (await ctx.loaders.ciProject.get(job.projectId)) ?? missing(job, 'project');
+  const ns = (await ctx.loaders.namespace.get(project.namespaceId)) ?? missing(job, 'namespace');
+  return `${new URL(ctx.externalUrl).pathname.replace(/\/$/, '')}/${ns.fullPath}/${project.path}`;
 }
 
 /**
@@ -53,5 +72,45 @@ export class JobResolver {
   @FieldResolver(() => ProjectType)
   project(@Root() job: JobRow, @Ctx() ctx: RequestCtx): Loaded<Project> {
     return ctx.loaders.ciProject.map(job.projectId, (p) => p ?? missing(job, 'project'));
+  }
+
+  @FieldResolver(() => DetailedStatusType, { description: "The job's status as GitLab's CI badge shows it." })
+  async detailedStatus(@Root() job: JobRow, @Ctx() ctx: RequestCtx): Promise<DetailedStatusType> {
+    const group = job.status.toLowerCase();
+    const badge = BADGES[group] ?? { text: job.status, label: group };
+    return {
+      id: `${group}-${job.id}`,
+      group,
+      icon: `status_${group}`,
+      text: badge.text,
+      label: badge.label,
+      tooltip: badge.label,
+      name: job.status,
+      hasDetails: true,
+      detailsPath: `${await projectPath(ctx, job)}/-/jobs/${job.id}`,
+    };
+  }
+
+  @FieldResolver(() => String, { description: "The first eight characters of the commit's SHA." })
+  shortSha(@Root() job: JobRow, @Ctx() ctx: RequestCtx): Loaded<string> {
+    return ctx.loaders.ciPipeline.map(job.pipelineId, (p) => (p ?? missing(job, 'pipeline')).sha.slice(0, 8));
+  }
+
+  @FieldResolver(() => String, { description: "Path of the job's commit page." })
+  async commitPath(@Root() job: JobRow, @Ctx() ctx: RequestCtx): Promise<string> {
+    const pipeline = (await ctx.loaders.ciPipeline.get(job.pipelineId)) ?? missing(job, 'pipeline');
+    return `${await projectPath(ctx, job)}/-/commit/${pipeline.sha}`;
+  }
+}
+
+/** A pipeline's project: the project of the job or pipeline it was reached from, hence visible. */
+@Resolver(() => PipelineType)
+export class PipelineResolver {
+  @FieldResolver(() => ProjectType)
+  project(@Root() p: PipelineType, @Ctx() ctx: RequestCtx): Loaded<Project> {
+    return ctx.loaders.ciProject.map(p.projectId, (found) => {
+      if (!found) throw new Error(`pipeline ${p.id} has no project`);
+      return found;
+    });
   }
 }

@@ -26,12 +26,24 @@ interface JobSqlRow {
   pipeline_id: number;
   user_id: number | null;
   runner_id: number | null;
+  tag_list: string[] | null;
 }
 
 /** GitLab's CommitStatus#duration: finished (or now, while running) minus started, in seconds. */
 function durationOf(startedAt: Date | null, finishedAt: Date | null, now: Date): number | null {
   if (!startedAt) return null;
   return ((finishedAt ?? now).getTime() - startedAt.getTime()) / 1000;
+}
+
+/**
+ * GitLab's queued_duration (started minus queued, or now minus queued while waiting). Jobs here carry no
+ * queued time of their own: their creation stands for it. A job that ended without starting has none.
+ */
+function queuedDurationOf(status: string, createdAt: Date, startedAt: Date | null, now: Date): number | null {
+  if (startedAt) return Math.max(0, (startedAt.getTime() - createdAt.getTime()) / 1000);
+  return status === 'pending' || status === 'created'
+    ? Math.max(0, (now.getTime() - createdAt.getTime()) / 1000)
+    : null;
 }
 
 function toJobRow(r: JobSqlRow, now: Date): JobRow {
@@ -49,10 +61,12 @@ function toJobRow(r: JobSqlRow, now: Date): JobRow {
     startedAt,
     finishedAt,
     duration: durationOf(startedAt, finishedAt, now),
+    queuedDuration: queuedDurationOf(r.status, pgTime(r.created_at), startedAt, now),
     projectId: r.project_id,
     pipelineId: r.pipeline_id,
     userId: r.user_id,
     runnerId: r.runner_id,
+    tags: r.tag_list ?? [],
   };
 }
 
@@ -94,7 +108,7 @@ async function countForParents(
 }
 
 const JOB_COLUMNS =
-  'b.id, b.status, b.stage, b.name, b.ref, b.tag, b.coverage, b.created_at, b.started_at, b.finished_at, b.project_id, b.pipeline_id, b.user_id, b.runner_id';
+  'b.id, b.status, b.stage, b.name, b.ref, b.tag, b.coverage, b.created_at, b.started_at, b.finished_at, b.project_id, b.pipeline_id, b.user_id, b.runner_id, b.tag_list';
 
 /** Jobs ordered by id, filtered by status; the caller adds which runner(s). */
 function jobQuery(args: Pick<JobListArgs, 'status' | 'sort'>, now: Date): ListQuery<JobRow> {

@@ -50,6 +50,25 @@ export class PipelineType extends DatabaseNode {
   @Field(() => String) sha!: string;
   @Field(() => String) ref!: string;
   @Field(() => String, { description: 'GitLab pipeline status (running, success, ...).' }) status!: string;
+  /** Its project (`Pipeline.project`, job.resolver.ts). */
+  projectId!: number;
+}
+
+/**
+ * GitLab's `DetailedStatus` of a job (Gitlab::Ci::Status): the badge a list shows. Without `favicon` and
+ * `action`: this service serves no status icons and runs no jobs.
+ */
+@ObjectType('DetailedStatus', { description: "A job status as GitLab's CI badges show it." })
+export class DetailedStatusType {
+  @Field(() => String, { description: '`<group>-<job id>`.' }) id!: string;
+  @Field(() => String, { description: 'The status in lower case (success, failed, running, ...).' }) group!: string;
+  @Field(() => String, { description: 'Icon name (status_success, ...).' }) icon!: string;
+  @Field(() => String, { description: 'Short text (Passed, Failed, ...).' }) text!: string;
+  @Field(() => String, { description: 'Label (passed, failed, manual action, ...).' }) label!: string;
+  @Field(() => String, { description: 'Tooltip text (the label).' }) tooltip!: string;
+  @Field(() => String, { description: 'The status name (SUCCESS, FAILED, ...).' }) name!: string;
+  @Field(() => Boolean, { description: 'Whether the job has a details page.' }) hasDetails!: boolean;
+  @Field(() => String, { nullable: true, description: "Path of the job's page." }) detailsPath!: string | null;
 }
 
 /** A job as the runner job list shows it; user, commit, pipeline and project resolve through batched loaders. */
@@ -69,6 +88,16 @@ export class JobType extends DatabaseNode {
     description: 'Seconds from start to finish (or to now while running); null before start.',
   })
   duration!: number | null;
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      'Seconds the job waited from its creation until it started (until now while it waits); null once canceled or skipped without starting.',
+  })
+  queuedDuration!: number | null;
+  // As many as the CI system gave the job (GitLab sets no maximum): costed high (list-bound.ts).
+  @Field(() => [String], { description: 'The tags a runner must carry to take the job.' })
+  @CostItems()
+  tags!: string[];
 }
 
 export const JobPage = PageType(JobType, 'CiJobConnection');
@@ -89,9 +118,11 @@ export interface JobRow {
   startedAt: Date | null;
   finishedAt: Date | null;
   duration: number | null;
+  queuedDuration: number | null;
   projectId: number;
   pipelineId: number;
   userId: number | null;
   /** The runner that took the job (null before one did). */
   runnerId: number | null;
+  tags: string[];
 }
