@@ -160,6 +160,19 @@ describe('npm run backup and npm run restore', () => {
       expect(cut.stderr).toContain('ends early: the backup is incomplete');
       expect(await usersIn(damaged.url)).toBe(0);
 
+      // Bytes of the gzip stream flipped: its check fails.
+      const flipped = fs.readFileSync(file);
+      flipped[Math.floor(flipped.length / 2)] ^= 0xff;
+      const flippedFile = path.join(work, 'flipped.backup');
+      fs.writeFileSync(flippedFile, flipped);
+      const broken = await runCli('restore', [flippedFile], { DATABASE_URL: damaged.url, SECRETS_KEY: KEY_A });
+      expect(broken.status).toBe(1);
+      // The gzip check, or a garbled record it let through first: nothing is kept either way.
+      expect(broken.stderr).toMatch(
+        /^restore failed: .*(is damaged \(.+\): not a complete backup|the file is damaged)/,
+      );
+      expect(await usersIn(damaged.url)).toBe(0);
+
       // The embedded default: a fresh DATA_DIR, the key from the secrets backup.
       const embedded = await runCli('restore', [file, '--secrets', secretsFile], { DATA_DIR: dataDir });
       expect({ status: embedded.status, stderr: embedded.stderr }).toEqual({ status: 0, stderr: '' });

@@ -204,24 +204,26 @@ export async function loadBackup(
       batch = [];
     };
     for await (const line of linesOf(file)) {
-      if (end) throw new BadBackup('the backup has records after its end record');
+      if (end) throw new BadBackup('the backup has records after its end record: the file is damaged');
       const kind = line[0];
       if (kind === 'R') {
-        if (!table) throw new BadBackup('the backup has a row outside any table');
+        if (!table) throw new BadBackup('the backup has a row outside any table: the file is damaged');
         batch.push(line.slice(1));
         if (batch.length >= 1000) await flush();
       } else if (kind === 'T') {
         await flush();
         table = parse<{ table: string }>(line, 'table').table;
         if (!tables.has(table))
-          throw new BadBackup(`the backup has rows of ${table}, a table its manifest does not list`);
+          throw new BadBackup(
+            `the backup has rows of ${table}, a table its manifest does not list: the file is damaged`,
+          );
       } else if (kind === 'S') {
         await flush();
         sequences = parse<SequencePosition[]>(line, 'sequences');
       } else if (kind === 'E') {
         end = parse<{ tables: Record<string, TableSum> }>(line, 'end');
       } else if (kind !== 'M') {
-        throw new BadBackup('the backup has a record of an unknown kind: damaged');
+        throw new BadBackup('the backup has a record of an unknown kind: the file is damaged');
       }
     }
     if (!end || !sequences) throw new BadBackup(`${file} ends early: the backup is incomplete`);
@@ -242,6 +244,18 @@ export async function loadBackup(
     return sums;
   } catch (e) {
     await target.query('rollback').catch(() => undefined);
-    throw e;
+    throw rowsRefused(e) ?? e;
   }
+}
+
+/**
+ * A row the database refuses (a data exception: not JSON, a bad value; or an integrity violation: a
+ * duplicate key, a missing parent) comes from a damaged or altered file: said so, with the reason.
+ */
+function rowsRefused(e: unknown): BadBackup | undefined {
+  const code = (e as { code?: unknown }).code;
+  if (typeof code !== 'string' || !/^2[23]/.test(code)) return undefined;
+  return new BadBackup(
+    `a row of the backup does not load (${(e as Error).message}): the file is damaged or was altered; nothing was restored`,
+  );
 }
