@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildDist, freshDatabase, MAIN, spawnNode } from '../reliability/service-process';
 import { client, startInstance, TOKEN, type Instance } from '../scale-out/topology';
+import { issue } from '../support/certificates';
 import { backupLines, runCli } from './commands';
 
 // A lost secrets key (docs/operations.md#keys): the start refuses another key (exit 2);
@@ -37,6 +38,13 @@ describe('npm run secrets:reset-lost', () => {
       expect(hook.status).toBe(201);
       const project = (await a.call('POST', '/api/v4/projects', { name: 'p', path: 'p' })).body;
       expect(project.runners_token).toEqual(expect.any(String));
+      const cert = await issue({ cn: 'lost.test' });
+      const domain = await a.call('POST', `/api/v4/projects/${project.id}/pages/domains`, {
+        domain: 'lost.test',
+        certificate: cert.pem,
+        key: cert.keyPem,
+      });
+      expect(domain.status).toBe(201);
       a.close();
 
       // The secrets backup matches the data backup of the same database by its key check.
@@ -75,6 +83,7 @@ describe('npm run secrets:reset-lost', () => {
         'ci_runners.token: 1 reset',
         'projects.runners_token: 1 reset',
         'system_hooks.token_sealed: 1 reset',
+        'pages_domains.sealed_key: 1 reset',
         'every runner must be registered again',
       ])
         expect(reset.stdout).toContain(line);
@@ -98,6 +107,9 @@ describe('npm run secrets:reset-lost', () => {
         const token = (await b.call('GET', `/api/v4/projects/${project.id}`)).body.runners_token;
         expect(token).toEqual(expect.any(String));
         expect(token).not.toBe(project.runners_token);
+        const kept = await b.call('GET', `/api/v4/projects/${project.id}/pages/domains/lost.test`);
+        expect(kept.status).toBe(200);
+        expect(kept.body.certificate.certificate).toBe(cert.pem);
         const events = (await b.call('GET', '/api/v4/audit_events')).body as {
           author_id: number;
           entity_type: string;
