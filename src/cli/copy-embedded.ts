@@ -5,6 +5,7 @@ import { loadConfig, type Config } from '../config';
 import { secretsFrom } from '../core/crypto/secret-box';
 import { copyDatabase } from '../core/db/copy-database';
 import { openDatabase, withStartupLock } from '../core/db/database';
+import { hasUsers } from '../core/db/table-rows';
 import { startOrReuseEmbedded, type EmbeddedHandle } from '../core/db/embedded/embedded-postgres';
 import { createLogger } from '../core/logger';
 import { ormModelOf } from '../core/module/app-module';
@@ -51,10 +52,7 @@ async function targetHasUsers(url: string): Promise<boolean> {
   const c = new Client({ connectionString: url });
   await c.connect();
   try {
-    const exists = await c.query<{ t: string | null }>(`select to_regclass('public.users')::text as t`);
-    if (exists.rows[0].t === null) return false;
-    const { rows } = await c.query<{ n: number }>('select count(*)::int as n from public.users');
-    return rows[0].n > 0;
+    return await hasUsers(c);
   } finally {
     await c.end();
   }

@@ -251,8 +251,11 @@ export async function lightEntitiesById<T extends object>(
 
 /**
  * A PostgreSQL array literal for one `?` (`any(?::text[])`, `unnest(?::int[])`): knex-style bindings
- * expand a JavaScript array into a list of placeholders, so arrays are passed as one text value.
+ * expand a JavaScript array into a list of placeholders, so arrays are passed as one text value
+ * (null elements as SQL NULL).
  */
-export function pgArray(values: readonly (string | number)[]): string {
-  return `{${values.map((v) => (typeof v === 'number' ? String(v) : `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`)).join(',')}}`;
+export function pgArray(values: readonly (string | number | null)[]): string {
+  const element = (v: string | number | null) =>
+    v === null ? 'NULL' : typeof v === 'number' ? String(v) : `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+  return `{${values.map(element).join(',')}}`;
 }

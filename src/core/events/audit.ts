@@ -47,9 +47,40 @@ const text = (v: unknown): string | null =>
         : String(v);
 
 /** Appends `entries` on `em`'s transaction (call it inside the write's `em.transactional`). */
-export async function recordAudit(ctx: RequestCtx, em: EntityManager, entries: AuditEntry[]): Promise<void> {
+export function recordAudit(ctx: RequestCtx, em: EntityManager, entries: AuditEntry[]): Promise<void> {
+  return append(em, entries, {
+    author: ctx.user ?? null,
+    ip: ctx.request?.ip ?? null,
+    requestId: ctx.request?.id ?? null,
+    sudoBy: ctx.request?.sudoBy,
+    at: ctx.clock.now(),
+  });
+}
+
+/**
+ * The same for a change made outside any request (a maintenance command such as
+ * `npm run secrets:reset-lost`): `author` is the administrator it acts for; no address or request id.
+ */
+export function recordAuditAs(
+  em: EntityManager,
+  author: { id: number; name: string },
+  entries: AuditEntry[],
+  at: Date = new Date(),
+): Promise<void> {
+  return append(em, entries, { author, ip: null, requestId: null, at });
+}
+
+interface Origin {
+  author: { id: number; name: string } | null;
+  ip: string | null;
+  requestId: string | null;
+  sudoBy?: string;
+  at: Date;
+}
+
+async function append(em: EntityManager, entries: AuditEntry[], origin: Origin): Promise<void> {
   if (entries.length === 0) return;
-  const author = ctx.user;
+  const { author } = origin;
   const values: string[] = [];
   const params: unknown[] = [];
   for (const e of entries) {
@@ -64,19 +95,19 @@ export async function recordAudit(ctx: RequestCtx, em: EntityManager, entries: A
       target_id: e.targetId,
       target_type: e.targetType,
       target_details: e.targetDetails ?? String(e.targetId),
-      ip_address: ctx.request?.ip ?? null,
+      ip_address: origin.ip,
       entity_path: e.entityPath ?? '',
     });
-    if (ctx.request?.sudoBy) details.impersonated_by = ctx.request.sudoBy;
+    if (origin.sudoBy) details.impersonated_by = origin.sudoBy;
     values.push('(?, ?, ?, ?::jsonb, ?, ?, ?)');
     params.push(
       author?.id ?? null,
       e.entityId,
       e.entityType,
       JSON.stringify(details),
-      ctx.request?.ip ?? null,
-      ctx.request?.id ?? null,
-      ctx.clock.now(),
+      origin.ip,
+      origin.requestId,
+      origin.at,
     );
   }
   const conn = em.getConnection();

@@ -116,6 +116,21 @@ export interface SealedColumn {
   rowKey: string;
   /** The column with the keyed digest of the same plain text (lookups), recomputed on rotation. */
   digestColumn?: string;
+  /**
+   * What `npm run secrets:reset-lost` puts in place of a value no configured key opens
+   * (docs/operations.md#keys); without it the value (and its digest) becomes null.
+   */
+  resetLost?: LostValueReset;
+}
+
+/** A sealed column's rule for a value whose key is lost. */
+export interface LostValueReset {
+  /** A new plain value (a random token), sealed for the slot with its digest, instead of null. */
+  renew?: () => string;
+  /** Other columns of the row set along with the reset (switches that need the value off). */
+  alsoSet?: Record<string, boolean | null>;
+  /** What an administrator must do afterwards, printed by the command (runners register again). */
+  note?: string;
 }
 
 /** Every declared environment setting: core's (GraphQL subscriptions) and the modules'. */

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SecretBox, SecretSlot } from '../../core/crypto/secret-box';
-import { STORED_SETTINGS, type SettingDef } from './application-settings.catalogue';
+import { SETTINGS, STORED_SETTINGS, type SettingDef } from './application-settings.catalogue';
 
 /**
  * The credentials of the settings row, sealed at rest like runner tokens: the catalogue's
@@ -10,6 +10,16 @@ import { STORED_SETTINGS, type SettingDef } from './application-settings.catalog
 export const SECRET_SETTINGS: readonly SettingDef[] = STORED_SETTINGS.filter((s) => s.secret);
 
 export const sealedColumn = (s: SettingDef) => `${s.name}_sealed`;
+
+/**
+ * The switches that need `s` (`requires` it when on: captcha_enabled for captcha_private_key), each
+ * turned off when its value is reset after a lost key (docs/operations.md#keys): on without its
+ * credential, the settings row would fail its own validation.
+ */
+export const switchesNeeding = (s: SettingDef): Record<string, boolean> =>
+  Object.fromEntries(
+    SETTINGS.filter((b) => b.kind === 'boolean' && b.requires?.includes(s.name)).map((b) => [b.name, false]),
+  );
 
 const slot = (column: string): SecretSlot => ({ table: 'application_settings', column, row: 1 });
 export const settingSlot = (s: SettingDef): SecretSlot => slot(sealedColumn(s));

@@ -3,7 +3,8 @@ import { ApplicationSettings, UserRequestIp } from './application-settings.entit
 import { ApplicationSettingsResolver } from './application-settings.resolver';
 import { applicationSettingsRoutes } from './application-settings.rest';
 import { Migration20261122100000ApplicationSettings } from './migrations/Migration20261122100000_application_settings';
-import { SECRET_SETTINGS, sealedColumn } from './application-settings.secrets';
+import { SECRET_SETTINGS, sealedColumn, switchesNeeding } from './application-settings.secrets';
+import { newRunnersToken } from './application-settings.store';
 import { UNIQUE_IPS_PRUNE_MS, startRequestIpsPrune } from './unique-ips';
 import { Migration20261202110000ApplicationSettingsThrottles } from './migrations/Migration20261202110000_application_settings_throttles';
 import { Migration20261203090000AllowLocalRequests } from './migrations/Migration20261203090000_allow_local_requests';
@@ -51,8 +52,19 @@ export const applicationSettingsModule = defineModule({
       column: 'runners_registration_token_sealed',
       rowKey: 'id',
       digestColumn: 'runners_registration_token_digest',
+      // A lost key: a new registration token, as POST /runners/reset_registration_token gives.
+      resetLost: {
+        renew: newRunnersToken,
+        note: 'the instance runner registration token is new (GET /application/settings)',
+      },
     },
-    ...SECRET_SETTINGS.map((s) => ({ table: 'application_settings', column: sealedColumn(s), rowKey: 'id' })),
+    // A lost key: the credential is gone (null) and the switch that needs it is off.
+    ...SECRET_SETTINGS.map((s) => ({
+      table: 'application_settings',
+      column: sealedColumn(s),
+      rowKey: 'id',
+      resetLost: { alsoSet: switchesNeeding(s) },
+    })),
   ],
 });
 export { currentSettings } from './application-settings.service';

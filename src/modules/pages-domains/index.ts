@@ -29,5 +29,15 @@ export const pagesDomainsModule = defineModule({
   seed: [seedPagesDomains],
   settings: [PAGES_ENABLED, PAGES_HOST],
   // The slot's row is `<project id>:<domain>` (pages-domain.service.ts), fixed before the row exists.
-  sealed: [{ table: 'pages_domains', column: 'sealed_key', rowKey: `project_id || ':' || lower(domain)` }],
+  sealed: [
+    {
+      table: 'pages_domains',
+      column: 'sealed_key',
+      rowKey: `project_id || ':' || lower(domain)`,
+      // A lost key: the private key is gone (null).
+      resetLost: {
+        note: 'pages domains with a certificate need their private key uploaded again (PUT /projects/:id/pages/domains/:domain)',
+      },
+    },
+  ],
 });

@@ -63,7 +63,18 @@ export const projectsModule = defineModule({
     },
   ],
   // Added by the runners module's migration; sealed and read here (project-runners-token.ts).
-  sealed: [{ table: 'projects', column: 'runners_token', rowKey: 'id', digestColumn: 'runners_token_digest' }],
+  sealed: [
+    {
+      table: 'projects',
+      column: 'runners_token',
+      rowKey: 'id',
+      digestColumn: 'runners_token_digest',
+      // A lost key: null, as GitLab's reset leaves it; a new one is made on the next read (project-runners-token.ts).
+      resetLost: {
+        note: "projects' runners registration tokens are new: read them again before registering project runners",
+      },
+    },
+  ],
 });
 
 // The door: what other modules may use (docs/architecture.md, "Modules").

@@ -9,6 +9,7 @@ import { RunnerResolver } from './runner.resolver';
 import { JobRunnerResolver } from './job-runner.resolver';
 import { UserRunnerResolver } from './user-runner.resolver';
 import { runnerRoutes } from './runner.rest';
+import { newRunnerToken } from './runner-token';
 import { seedRunnersDemo } from './runner-demo.seed';
 import { seedRunnersScale } from './runner-scale.seed';
 
@@ -34,5 +35,17 @@ export const runnersModule = defineModule({
   routes: runnerRoutes,
   loaders: runnerLoaders,
   seed: [seedRunnersDemo, seedRunnersScale],
-  sealed: [{ table: 'ci_runners', column: 'token', rowKey: 'id', digestColumn: 'token_digest' }],
+  sealed: [
+    {
+      table: 'ci_runners',
+      column: 'token',
+      rowKey: 'id',
+      digestColumn: 'token_digest',
+      // A lost key: each runner gets a new token nobody holds; the runners must register again.
+      resetLost: {
+        renew: newRunnerToken,
+        note: 'runner tokens are new: every runner must be registered again (gitlab-runner register)',
+      },
+    },
+  ],
 });

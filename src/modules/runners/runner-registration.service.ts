@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import { byId, claimForDelete } from '../../core/db/delete-claim';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { reserveRowId } from '../../core/crypto/reserve-row-id';
@@ -7,7 +6,7 @@ import { projectIdByRunnersToken } from '../projects';
 import { isInstanceRegistrationToken } from './registration-token';
 import { forgetOwnedRunners } from './runner.policy';
 import { validateRunner } from './runner-tags';
-import { runnerTokenSlot } from './runner-token';
+import { newRunnerToken, runnerTokenSlot } from './runner-token';
 import { patchEntity } from '../../core/patch/patch-entity';
 import { RUNNER_PATCH } from './runner.service';
 import { Runner, RunnerProject } from './runner.entity';
@@ -36,7 +35,7 @@ async function register(ctx: RequestCtx, input: RegisterRunnerInput): Promise<{ 
   runner.createdAt = runner.updatedAt = ctx.clock.now();
   validateRunner(ctx, runner);
   // The token is sealed for the runner's own row: its id is taken before the insert.
-  const plain = crypto.randomBytes(15).toString('hex');
+  const plain = newRunnerToken();
   runner.id = await reserveRowId(ctx.em, 'ci_runners');
   runner.token = ctx.secrets.seal(plain, runnerTokenSlot(runner.id));
   runner.tokenDigest = ctx.secrets.digest(plain);

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { SecretSlot } from '../../core/crypto/secret-box';
 
 /**
@@ -10,3 +11,6 @@ export const runnerTokenSlot = (runnerId: number): SecretSlot => ({
   column: 'token',
   row: runnerId,
 });
+
+/** A new runner token: 30 hex characters (as registration issues them). */
+export const newRunnerToken = (): string => crypto.randomBytes(15).toString('hex');
