@@ -74,6 +74,40 @@ describe('GitLab GraphQL conventions', () => {
     expect(many.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
   });
 
+  it("GitLab's admin list fields: User.groupCount and projectCount (self and admins), Project.topics, projects(active)", async () => {
+    const g = await createGroup(t, { path: 'grp' });
+    const ann = await createUser(t, { username: 'ann' });
+    const ben = await createUser(t, { username: 'ben' });
+    await addGroupMember(t, g, ann, 30);
+    const live = await api(t, ROOT_TOKEN)
+      .post('/api/v4/projects')
+      .send({ name: 'live', namespace_id: g.id, tag_list: 'api, web' })
+      .expect(201);
+    const old = await api(t, ROOT_TOKEN).post('/api/v4/projects').send({ name: 'old', namespace_id: g.id }).expect(201);
+    await api(t, ROOT_TOKEN).post(`/api/v4/projects/${old.body.id}/archive`).expect(201);
+    await api(t, ROOT_TOKEN)
+      .post(`/api/v4/projects/${live.body.id}/members`)
+      .send({ user_id: ann.id, access_level: 30 });
+    const counts = `{ users(usernames: ["ann", "ben"]) { nodes { username groupCount projectCount } } }`;
+    expect((await api(t, ROOT_TOKEN).graphql(counts)).body.data.users.nodes).toEqual([
+      { username: 'ann', groupCount: 1, projectCount: 1 },
+      { username: 'ben', groupCount: 0, projectCount: 0 },
+    ]);
+    // Others' counts are the user's and the administrators' only.
+    expect((await api(t, ben.token).graphql(counts)).body.data.users.nodes).toEqual([
+      { username: 'ann', groupCount: null, projectCount: null },
+      { username: 'ben', groupCount: 0, projectCount: 0 },
+    ]);
+    const rest = await api(t, ROOT_TOKEN).get(`/api/v4/users/${ann.id}/associations_count`).expect(200);
+    expect([rest.body.groups_count, rest.body.projects_count]).toEqual([1, 1]);
+    const projects = await api(t, ROOT_TOKEN).graphql(`{
+      active: projects(active: true) { nodes { name topics } }
+      inactive: projects(active: false) { nodes { name } }
+    }`);
+    expect(projects.body.data.active.nodes).toEqual([{ name: 'live', topics: ['api', 'web'] }]);
+    expect(projects.body.data.inactive.nodes).toEqual([{ name: 'old' }]);
+  });
+
   it('no object other than a Node has an `id`: a change or payload never takes over its object in a normalized cache', async () => {
     const schema = publicView(await buildAppSchema(MODULES));
     const offenders = Object.values(schema.getTypeMap())

@@ -53,6 +53,16 @@ export const groupMembershipsOf = (userId: number, minLevel: number, as = 'gm') 
 export const projectMembershipsOf = (userId: number, minLevel: number, as = 'pm') =>
   `project_members ${as} where ${as}.user_id = ${userId} and ${as}.access_level >= ${minLevel} and ${activeMembership(as)}`;
 
+/**
+ * One row per user among `userIds` (an int[] expression): `user_id`, and its active direct group and
+ * project memberships counted as `groups` and `projects` (group_members_user_idx, project_members_user_idx).
+ */
+export const membershipCountsOf = (userIds: string) =>
+  `select u.id as user_id,
+     (select count(*)::int from group_members gm where gm.user_id = u.id and ${activeMembership('gm')}) as groups,
+     (select count(*)::int from project_members pm where pm.user_id = u.id and ${activeMembership('pm')}) as projects
+   from unnest(${userIds}) u(id)`;
+
 /** A select of one row per membership (any state) of the group `groupId` names, for counts. */
 export const groupMembershipRows = (groupId: string) => `select 1 from group_members m where m.group_id = ${groupId}`;
 

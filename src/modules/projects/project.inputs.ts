@@ -1,3 +1,4 @@
+import { GraphQLOnly } from '../../core/graphql/graphql-only';
 import { idArgOf } from '../../core/graphql/global-id';
 import { ArgsType, Field, InputType, Int, registerEnumType } from 'type-graphql';
 import { KeysetArgs, PageArgs } from '../../core/pagination/page';
@@ -24,6 +25,14 @@ registerEnumType(ProjectOrderBy, { name: 'ProjectOrderBy' });
 export class ProjectFilterArgs extends PageArgs {
   @Field(() => Boolean, { nullable: true, description: 'Only archived (true) or only non-archived (false) projects.' })
   archived?: boolean;
+
+  /** GitLab's GraphQL `active`: not archived (nothing is pending deletion here). */
+  @GraphQLOnly()
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Only active projects (true: not archived) or only inactive ones (false: archived).',
+  })
+  active?: boolean;
 
   @Field(() => Visibility, { nullable: true })
   visibility?: Visibility;

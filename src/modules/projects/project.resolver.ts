@@ -25,6 +25,7 @@ import {
   ProjectType,
   SharedWithGroupType,
   StarProjectPayload,
+  PROJECT_TAGS_MAX,
 } from './project.type';
 import { UserType } from '../users';
 import type { User } from '../users';
@@ -195,6 +196,13 @@ export class ProjectResolver {
   @Reads('path', 'namespaceId')
   pathWithNamespace(@Root() p: Project, @Ctx() ctx: RequestCtx): Loaded<string> {
     return withNamespace(ctx, p, (ns) => fullPathOf(ns, p));
+  }
+
+  @FieldResolver(() => [String], { description: "The project's topics (GitLab's later name for its tag list)." })
+  @MaxItems(PROJECT_TAGS_MAX)
+  @Reads('tagList')
+  topics(@Root() p: Project): string[] {
+    return p.tagList;
   }
 
   @FieldResolver(() => ID, { description: "Full path of the project (GitLab's name for pathWithNamespace)." })

@@ -182,9 +182,10 @@ async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {
   const attributesAt = where.length;
   customAttributeFilter(ctx, 'Project', 'p.id', args.customAttributes, where, params);
   selective.push(...where.slice(attributesAt));
-  if (args.archived !== undefined && args.archived !== null) {
-    where.push(args.archived ? narrow('p.archived = ?') : 'p.archived = ?');
-    params.push(args.archived);
+  for (const archived of [args.archived, args.active === undefined || args.active === null ? null : !args.active]) {
+    if (archived === undefined || archived === null) continue;
+    where.push(archived ? narrow('p.archived = ?') : 'p.archived = ?');
+    params.push(archived);
   }
   if (args.visibility) {
     where.push(narrow('p.visibility_level = ?'));

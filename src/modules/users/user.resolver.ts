@@ -149,6 +149,26 @@ export class UserResolver {
     return new URL(userWebUrl(ctx.externalUrl, u.username)).pathname;
   }
 
+  @FieldResolver(() => Int, {
+    nullable: true,
+    description:
+      'Groups the user is a direct member of; only for the user themself and administrators (null for others).',
+  })
+  async groupCount(@Root() u: User, @Ctx() ctx: RequestCtx): Promise<number | null> {
+    if (!userPolicy.canCountAssociations(ctx.user, u.id)) return null;
+    return (await ctx.loaders.userMembershipCounts.load(u.id)).groups;
+  }
+
+  @FieldResolver(() => Int, {
+    nullable: true,
+    description:
+      'Projects the user is a direct member of; only for the user themself and administrators (null for others).',
+  })
+  async projectCount(@Root() u: User, @Ctx() ctx: RequestCtx): Promise<number | null> {
+    if (!userPolicy.canCountAssociations(ctx.user, u.id)) return null;
+    return (await ctx.loaders.userMembershipCounts.load(u.id)).projects;
+  }
+
   @FieldResolver(() => Boolean, { description: 'Whether the user is active (not blocked, banned or deactivated).' })
   active(@Root() u: User): boolean {
     return u.state === 'active';
