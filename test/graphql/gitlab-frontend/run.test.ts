@@ -1,4 +1,4 @@
-import { addGroupMember, createGroup, createUser } from '../../support/factories';
+import { addGroupMember, addProjectMember, createGroup, createProject, createUser } from '../../support/factories';
 import { api, ROOT_TOKEN, useTestApp } from '../../support/test-app';
 import { createRunner } from '../../runners/runner-factories';
 import { MANIFEST } from './manifest';
@@ -16,6 +16,7 @@ describe("GitLab's frontend documents executed against the service", () => {
       'graphql_shared/queries/users_search_all_paginated.query.graphql',
       'graphql_shared/queries/groups_autocomplete.query.graphql',
       'ci/runner/graphql/shared/runner_toggle_paused.mutation.graphql',
+      'graphql_shared/queries/project_user_members_search.query.graphql',
     ]) {
       expect([p, MANIFEST[p].expected]).toEqual([p, 'validates']);
     }
@@ -110,5 +111,46 @@ describe("GitLab's frontend documents executed against the service", () => {
     expect(res.status).toBeLessThan(500);
     expect(res.errors?.map((e) => e.message).join(' ')).toMatch(/"paused" is not defined by type "RunnerUpdateInput"/);
     expect((await api(t, ROOT_TOKEN).get(`/api/v4/runners/${r.id}`)).body.active).toBe(true);
+  });
+
+  it('searchProjectMembers answers the members GET /projects/:id/members?query= answers', async () => {
+    const g = await createGroup(t, { path: 'crew', visibility: 'private' });
+    const p = await createProject(t, { namespace: g, path: 'ship', visibility: 'private' });
+    const owner = await createUser(t, { username: 'captain', name: 'Kathryn Janeway' });
+    const mate = await createUser(t, { username: 'mate', name: 'Chakotay' });
+    // Matches the search but is no member: the search is over members only.
+    const outsider = await createUser(t, { username: 'kate', name: 'Kate Outside' });
+    await addProjectMember(t, p, owner, 40);
+    await addProjectMember(t, p, mate, 30);
+    const res = await runDocument(
+      t.server,
+      'graphql_shared/queries/project_user_members_search.query.graphql',
+      { fullPath: 'crew/ship', search: 'ka' },
+      owner.token,
+    );
+    expect(res.errors).toBeUndefined();
+    const project = res.data!.project as { id: string; projectMembers: { nodes: { user: Record<string, unknown> }[] } };
+    expect(dbId(project.id)).toBe(p.id);
+    const rest = (await api(t, owner.token).get(`/api/v4/projects/${p.id}/members?query=ka`)).body as Record<
+      string,
+      unknown
+    >[];
+    const fromGql = project.projectMembers.nodes.map((n) => ({
+      id: dbId(n.user.id),
+      name: n.user.name,
+      username: n.user.username,
+      avatarUrl: n.user.avatarUrl,
+    }));
+    const fromRest = rest.map((m) => ({ id: m.id, name: m.name, username: m.username, avatarUrl: m.avatar_url }));
+    expect(fromGql).toEqual(fromRest);
+    expect(fromGql.map((u) => u.username)).toEqual(['captain']);
+    // A user who may not see the project gets no project (GitLab answers null), not its members.
+    const hidden = await runDocument(
+      t.server,
+      'graphql_shared/queries/project_user_members_search.query.graphql',
+      { fullPath: 'crew/ship', search: '' },
+      outsider.token,
+    );
+    expect(hidden.data?.project ?? null).toBeNull();
   });
 });
