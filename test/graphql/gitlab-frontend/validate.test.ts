@@ -85,6 +85,8 @@ describe('GitLab frontend documents: validation against the served schema', () =
     const end = text.indexOf(END);
     expect(at).toBeGreaterThan(0);
     const report = renderReport(checkAll(schema));
+    // GITLAB_DOCS_REPORT=print shows the report (table and ranking) on the console.
+    if (process.env.GITLAB_DOCS_REPORT === 'print') console.log(report);
     const current = text.slice(at + START.length, end).trim();
     if (process.env.GITLAB_DOCS_REPORT === 'write' && current !== report.trim()) {
       fs.writeFileSync(DOC, `${text.slice(0, at + START.length)}\n\n${report}\n${text.slice(end)}`);
