@@ -5,28 +5,30 @@ import { MODULES } from '../../src/modules';
 import { createGroup, createProject } from '../support/factories';
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 import { createJob, createRunner } from '../runners/runner-factories';
-import { gitlabDocument } from './gitlab-frontend/load';
+import { loadDocument } from './gitlab-frontend/load';
 
 const t = useTestApp();
 
-/** GitLab's frontend documents kept in test/graphql/gitlab-frontend (README there): each runs unmodified. */
+/** GitLab's frontend documents kept in test/graphql/gitlab-frontend (documents/README.md): each runs unmodified. */
 const DOCUMENTS = [
   'ci/runner/graphql/show/runner_jobs.query.graphql',
   'ci/runner/graphql/shared/runner_toggle_paused.mutation.graphql',
   'ci/runner/graphql/list/runner_job_count.query.graphql',
 ];
 
+const text = (file: string): string => loadDocument(file).source!;
+
 const run = (file: string, variables: Record<string, unknown>, token = ROOT_TOKEN) =>
   api(t, token)
     .post('/api/graphql')
-    .send({ query: gitlabDocument(file), variables })
+    .send({ query: text(file), variables })
     .expect(200);
 
 describe("GitLab's frontend GraphQL documents", () => {
   it('validate against the public schema', async () => {
     const schema = publicView(await buildAppSchema(MODULES));
     for (const file of DOCUMENTS)
-      expect([file, validate(schema, parse(gitlabDocument(file))).map((e) => e.message)]).toEqual([file, []]);
+      expect([file, validate(schema, parse(text(file))).map((e) => e.message)]).toEqual([file, []]);
   });
 
   async function runnerWithJobs() {

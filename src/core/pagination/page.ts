@@ -110,7 +110,9 @@ function connectionSize(name: string, n: number | null | undefined): number {
  * page/perPage, or keyset, as before). Mixing them with page/perPage or the keyset arguments, or
  * first with last, is a 400 (BAD_USER_INPUT); cursors are checked here.
  */
-export function connectionRequest(args: ConnectionInput): ConnectionRequest | null {
+export function connectionRequest(input: ConnectionInput): ConnectionRequest | null {
+  // An empty cursor is no cursor (GitLab's frontend declares `$after: String = ""`).
+  const args = { ...input, after: input.after || null, before: input.before || null };
   if (!given(args.first) && !given(args.after) && !given(args.last) && !given(args.before)) return null;
   if (given(args.page) || given(args.perPage))
     throw new ParamError('page and perPage cannot be combined with first, after, last or before');
