@@ -29,6 +29,7 @@ export { Namespace } from './namespace.entity';
 export { beforeNamespacesRemoved, namespaceRemoval, type NamespaceRemovalStep } from './namespace-removal';
 export { NamespaceType } from './namespace.type';
 export { namespacePolicy } from './namespace.policy';
+export { namespaceService } from './namespace.service';
 export {
   createPersonalNamespace,
   deleteNamespace,

@@ -1,4 +1,5 @@
 import { ProjectStarrersResolver } from './project-starrers';
+import { ProjectTransferResolver } from './project-transfer';
 import { defineModule } from '../../core/module/app-module';
 import { avatarDownload } from '../avatars';
 import { namespaceRemoval } from '../namespaces';
@@ -34,6 +35,7 @@ export const projectsModule = defineModule({
     ProjectLinksResolver,
     UserProjectsResolver,
     ProjectStarrersResolver,
+    ProjectTransferResolver,
     ...projectCustomAttributeEndpoints.resolvers,
   ],
   routes: [...projectRoutes, ...projectCustomAttributeRoutes],
@@ -77,6 +79,7 @@ export { PROJECT_FILTER_PARAMS, projectShapeFor } from './project.rest';
 export { projectAuditEntity, projectService } from './project.service';
 export { ProjectPage, ProjectType } from './project.type';
 export { projectPolicy } from './project.policy';
+export { projectTransferService } from './project-transfer';
 export { projectEvents, subtreeProjectIds } from './project.events';
 export {
   findProjects,

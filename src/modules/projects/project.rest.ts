@@ -228,6 +228,16 @@ export const projectRoutes = defineRoutes([
     tag,
   },
   {
+    // Later GitLab (docs/client-routes.md): `namespace` is the target's id or full path.
+    method: 'PUT',
+    path: '/projects/:id/transfer',
+    field: 'Mutation.transferProject',
+    params: { namespace: { arg: 'namespaceId' } },
+    shape: ProjectWire,
+    summary: 'Transfer a project to another namespace',
+    tag,
+  },
+  {
     method: 'DELETE',
     path: '/projects/:id/share/:group_id',
     field: 'Mutation.unshareProject',
