@@ -413,6 +413,21 @@ CREATE TABLE group_custom_attributes (
 CREATE INDEX group_custom_attributes_kv_idx ON public.group_custom_attributes USING btree (key, value);
 CREATE UNIQUE INDEX group_custom_attributes_uniq ON public.group_custom_attributes USING btree (group_id, key);
 
+CREATE TABLE group_group_links (
+    id integer DEFAULT nextval('group_group_links_id_seq'::regclass) NOT NULL,
+    shared_group_id integer NOT NULL,
+    shared_with_group_id integer NOT NULL,
+    group_access smallint NOT NULL,
+    expires_at date,
+    created_at timestamp(3) with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp(3) with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT group_group_links_pkey PRIMARY KEY (id),
+    CONSTRAINT group_group_links_shared_group_id_fkey FOREIGN KEY (shared_group_id) REFERENCES namespaces(id) ON DELETE CASCADE,
+    CONSTRAINT group_group_links_shared_with_group_id_fkey FOREIGN KEY (shared_with_group_id) REFERENCES namespaces(id) ON DELETE CASCADE
+);
+CREATE UNIQUE INDEX group_group_links_shared_pair ON public.group_group_links USING btree (shared_group_id, shared_with_group_id);
+CREATE INDEX group_group_links_shared_with ON public.group_group_links USING btree (shared_with_group_id);
+
 CREATE TABLE group_members (
     id integer DEFAULT nextval('group_members_id_seq'::regclass) NOT NULL,
     group_id integer NOT NULL,

@@ -3,6 +3,7 @@ import { PROJECT_FILTER_PARAMS, projectShapeFor } from '../projects';
 import { ProjectSimpleWire, ProjectWire } from '../projects';
 import {
   GroupDetailWire,
+  GroupDetailWithSharesWire,
   GroupSearchHitWire,
   GroupUpdateWire,
   GroupWire,
@@ -140,6 +141,24 @@ export const groupRoutes = defineRoutes([
     field: 'Mutation.transferProjectToGroup',
     shape: GroupDetailWire,
     summary: 'Transfer a project into the group (admin)',
+    tag,
+  },
+  {
+    // Later GitLab (docs/client-routes.md): group-to-group shares.
+    method: 'POST',
+    path: '/groups/:id/share',
+    field: 'Mutation.shareGroup',
+    params: { group_id: { notFound: 'Group' }, expires_at: { type: 'date' } },
+    shape: GroupDetailWithSharesWire,
+    summary: 'Share a group with another group',
+    tag,
+  },
+  {
+    method: 'DELETE',
+    path: '/groups/:id/share/:group_id',
+    field: 'Mutation.unshareGroup',
+    params: { group_id: { notFound: 'Group Link' } },
+    summary: 'Stop sharing a group with another group',
     tag,
   },
   // Custom attributes: the custom-attributes module (one route set per owner kind).

@@ -54,7 +54,7 @@ export class ProjectGroupsResolver {
 
   /**
    * The groups the project is shared with that the caller may see, by name. GitLab's `relation=inherited`
-   * (groups invited to the project's ancestors) has nothing to list here: groups are not shared with groups.
+   * (groups invited to the project's ancestors) is not listed: group shares grant no access here (docs/gitlab-compatibility.md, "Groups").
    */
   @Query(() => GroupPage, { description: 'The groups a project is shared with, visible to the caller.' })
   @Allow('anonymous')

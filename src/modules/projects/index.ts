@@ -74,10 +74,10 @@ export { preloadProjectRelations, withPreloadedRelations } from './project-prelo
 export { projectIdByRunnersToken } from './project-runners-token';
 export { projectSearch } from './project-search';
 export { ProjectFilterArgs } from './project.inputs';
-export { ProjectSimpleWire, ProjectWire, ProjectWithPublicWire } from './project.presenter';
+export { ProjectSimpleWire, ProjectWire, ProjectWithPublicWire, SharedWithGroupWire } from './project.presenter';
 export { PROJECT_FILTER_PARAMS, projectShapeFor } from './project.rest';
 export { projectAuditEntity, projectService } from './project.service';
-export { ProjectPage, ProjectType } from './project.type';
+export { ProjectPage, ProjectType, SharedWithGroupType } from './project.type';
 export { projectPolicy } from './project.policy';
 export { projectTransferService } from './project-transfer';
 export { projectEvents, subtreeProjectIds } from './project.events';
