@@ -97,6 +97,25 @@ describe('POST /groups/:id/share', () => {
   });
 });
 
+describe('groups { sharedWithGroups } (GraphQL)', () => {
+  it('reads the shares of a page of groups in one statement (no N+1)', async () => {
+    const partner = await createGroup(t, { path: 'partner', visibility: 'public' });
+    const q = '{ groups(allAvailable: true, perPage: 20) { nodes { fullPath sharedWithGroups { groupId } } } }';
+    const share = async (path: string) => {
+      const g = await createGroup(t, { path, visibility: 'public' });
+      await api(t, ROOT_TOKEN).post(`/api/v4/groups/${g.id}/share`).send({ group_id: partner.id, group_access: 30 });
+    };
+    await share('g-0');
+    const one = await t.countQueries(() => api(t, ROOT_TOKEN).post('/graphql').send({ query: q }));
+    for (let i = 1; i < 19; i += 1) await share(`g-${i}`);
+    const many = await t.countQueries(() => api(t, ROOT_TOKEN).post('/graphql').send({ query: q }));
+    const nodes = many.result.body.data.groups.nodes as { fullPath: string; sharedWithGroups: unknown[] }[];
+    expect(nodes).toHaveLength(20);
+    expect(nodes.filter((n) => n.sharedWithGroups.length === 1)).toHaveLength(19);
+    expect(many.count).toBe(one.count);
+  });
+});
+
 describe('DELETE /groups/:id/share/:group_id', () => {
   it('removes the share (204), 404 Group Link when there is none, 403 below Owner', async () => {
     const master = await createUser(t);

@@ -21,8 +21,8 @@ import { groupService } from './group.service';
 import { GroupType } from './group.type';
 
 // Groups shared with groups (GitLab's group_group_links; doc/api/groups.md "Share groups with groups").
-// What a share grants here: it is recorded and listed (the shared group's `shared_with_groups`, the
-// invited group's transfer locations); access checks do not read it (docs/gitlab-compatibility.md, "Groups").
+// What a share grants here: it is recorded and listed (the shared group's `shared_with_groups`); access
+// checks do not read it (docs/gitlab-compatibility.md, "Groups").
 
 /** Gitlab::Access.all_values: Guest to Owner. */
 const GROUP_SHARE_LEVELS: readonly number[] = [

@@ -101,6 +101,27 @@ export const groupRoutes = defineRoutes([
     summary: "List a group's projects (and projects shared with it)",
     tag,
   },
+  {
+    // Later GitLab (docs/client-routes.md): where a group may be moved.
+    method: 'GET',
+    path: '/groups/:id/transfer_locations',
+    field: 'Query.groupTransferLocations',
+    params: { id: { arg: 'groupId' } },
+    paginated: true,
+    shape: PublicGroupDetailsWire,
+    summary: 'List the groups a group can be transferred to',
+    tag,
+  },
+  {
+    // Later GitLab (docs/client-routes.md): `group_id` absent makes the group top-level.
+    method: 'POST',
+    path: '/groups/:id/transfer',
+    field: 'Mutation.transferGroup',
+    params: { group_id: { arg: 'targetId', notFound: 'Group' } },
+    shape: GroupDetailWithSharesWire,
+    summary: 'Transfer a group under another group or to the top level',
+    tag,
+  },
   // `group(id, fullPath)`: REST's `:id` is the id or path; GraphQL's `fullPath` is no REST parameter.
   {
     method: 'GET',

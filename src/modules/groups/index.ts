@@ -7,6 +7,7 @@ import { ProjectGroupField } from './project-group.resolver';
 import { ProjectGroupsResolver } from './project-groups.resolver';
 import { GroupSharesResolver, groupShareLoaders } from './group-shares';
 import { GroupGroupLink } from './group-group-link.entity';
+import { GroupTransferResolver } from './group-transfer';
 import { groupRoutes, groupCustomAttributeRoutes } from './group.rest';
 import { groupCustomAttributeEndpoints } from './group-custom-attributes';
 import { Migration20261203140100GroupsGrowthIndexes } from './migrations/Migration20261203140100_groups_growth_indexes';
@@ -21,6 +22,7 @@ export const groupsModule = defineModule({
     ProjectGroupField,
     ProjectGroupsResolver,
     GroupSharesResolver,
+    GroupTransferResolver,
     ...groupCustomAttributeEndpoints.resolvers,
   ],
   routes: [...groupRoutes, ...groupCustomAttributeRoutes],

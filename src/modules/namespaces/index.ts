@@ -59,6 +59,7 @@ export {
   subtreeIds,
 } from './namespace-sql';
 export {
+  capSubgroupVisibility,
   descendantGroupRows,
   findGroupBy,
   groupClaim,
@@ -66,6 +67,7 @@ export {
   groupsByIds,
   lockShareWithGroupBelow,
   maxSubgroupVisibility,
+  moveSubtree,
   newGroup,
   renameDescendants,
   subtreeDeepestFirst,

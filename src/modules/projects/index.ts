@@ -82,6 +82,7 @@ export { projectPolicy } from './project.policy';
 export { projectTransferService } from './project-transfer';
 export { projectEvents, subtreeProjectIds } from './project.events';
 export {
+  capProjectVisibilityUnder,
   findProjects,
   joinProject,
   maxProjectVisibilityIn,
@@ -91,6 +92,7 @@ export {
   projectIdsWithLevel,
   projectMatches,
   projectPathOrNameTakenIn,
+  projectPathTakenIn,
   projectsOfNamespace,
   projectsById,
   projectsWithNamespaces,
