@@ -80,6 +80,28 @@ export const groupRoutes = defineRoutes([
     tag,
   },
   {
+    // Later GitLab (docs/client-routes.md): where the project may be moved.
+    method: 'GET',
+    path: '/projects/:id/transfer_locations',
+    field: 'Query.projectTransferLocations',
+    params: { id: { arg: 'projectId' } },
+    paginated: true,
+    shape: PublicGroupDetailsWire,
+    summary: 'List the groups a project can be transferred to',
+    tag,
+  },
+  {
+    // Later GitLab (docs/client-routes.md): where the project may be shared.
+    method: 'GET',
+    path: '/projects/:id/share_locations',
+    field: 'Query.projectShareLocations',
+    params: { id: { arg: 'projectId' } },
+    paginated: true,
+    shape: PublicGroupDetailsWire,
+    summary: 'List the groups a project can be shared with',
+    tag,
+  },
+  {
     // Later GitLab (docs/client-routes.md): filed here, as a project's groups are groups.
     method: 'GET',
     path: '/projects/:id/groups',
