@@ -7,6 +7,7 @@ import { Runner, RunnerProject } from './runner.entity';
 import { runnerLoaders } from './runner.loaders';
 import { RunnerResolver } from './runner.resolver';
 import { JobRunnerResolver } from './job-runner.resolver';
+import { GroupRunnersResolver } from './group-runners';
 import { runnerRoutes } from './runner.rest';
 import { seedRunnersDemo } from './runner-demo.seed';
 import { seedRunnersScale } from './runner-scale.seed';
@@ -29,7 +30,7 @@ export const runnersModule = defineModule({
     { name: 'Migration20261203180000_runner_tags_gin', class: Migration20261203180000RunnerTagsGin },
     { name: 'Migration20261205120000_runner_sort_indexes', class: Migration20261205120000RunnerSortIndexes },
   ],
-  resolvers: [RunnerResolver, JobRunnerResolver],
+  resolvers: [RunnerResolver, JobRunnerResolver, GroupRunnersResolver],
   routes: runnerRoutes,
   loaders: runnerLoaders,
   seed: [seedRunnersDemo, seedRunnersScale],
