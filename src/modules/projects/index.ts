@@ -1,5 +1,6 @@
 import { ProjectStarrersResolver } from './project-starrers';
 import { ProjectTransferResolver } from './project-transfer';
+import { ProjectMemberImportResolver } from './project-member-import';
 import { defineModule } from '../../core/module/app-module';
 import { avatarDownload } from '../avatars';
 import { namespaceRemoval } from '../namespaces';
@@ -36,6 +37,7 @@ export const projectsModule = defineModule({
     UserProjectsResolver,
     ProjectStarrersResolver,
     ProjectTransferResolver,
+    ProjectMemberImportResolver,
     ...projectCustomAttributeEndpoints.resolvers,
   ],
   routes: [...projectRoutes, ...projectCustomAttributeRoutes],
