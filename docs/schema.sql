@@ -212,11 +212,13 @@ CREATE TABLE avatars (
     sha256 character(64) NOT NULL,
     data bytea NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
+    group_id integer,
     CONSTRAINT avatars_pkey PRIMARY KEY (id),
+    CONSTRAINT avatars_group_id_key UNIQUE (group_id),
     CONSTRAINT avatars_project_id_key UNIQUE (project_id),
     CONSTRAINT avatars_user_id_key UNIQUE (user_id),
-    CONSTRAINT avatars_check CHECK ((num_nonnulls(user_id, project_id) = 1)),
     CONSTRAINT avatars_size_check CHECK (((size >= 1) AND (size <= 204800))),
+    CONSTRAINT avatars_group_id_fkey FOREIGN KEY (group_id) REFERENCES namespaces(id) ON DELETE CASCADE,
     CONSTRAINT avatars_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(id) ON DELETE CASCADE,
     CONSTRAINT avatars_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 );
@@ -489,6 +491,7 @@ CREATE TABLE namespaces (
     created_at timestamp(3) with time zone DEFAULT now() NOT NULL,
     updated_at timestamp(3) with time zone DEFAULT now() NOT NULL,
     share_with_group_lock boolean DEFAULT false NOT NULL,
+    avatar character varying(255),
     CONSTRAINT namespaces_pkey PRIMARY KEY (id),
     CONSTRAINT namespaces_owner_id_fkey FOREIGN KEY (owner_id) REFERENCES users(id) ON DELETE CASCADE,
     CONSTRAINT namespaces_parent_id_fkey FOREIGN KEY (parent_id) REFERENCES namespaces(id) ON DELETE CASCADE

@@ -8,6 +8,7 @@ import { ProjectGroupsResolver } from './project-groups.resolver';
 import { GroupSharesResolver, groupShareLoaders } from './group-shares';
 import { GroupGroupLink } from './group-group-link.entity';
 import { GroupTransferResolver } from './group-transfer';
+import { groupAvatarDownloads } from './group-avatar';
 import { groupRoutes, groupCustomAttributeRoutes } from './group.rest';
 import { groupCustomAttributeEndpoints } from './group-custom-attributes';
 import { Migration20261203140100GroupsGrowthIndexes } from './migrations/Migration20261203140100_groups_growth_indexes';
@@ -32,6 +33,8 @@ export const groupsModule = defineModule({
     ...groupCustomAttributeEndpoints.loaders(ctx),
   }),
   nodes: [nodeDef({ type: 'Group', gidClass: 'Group', load: groupService.visibleByIds })],
+  // GitLab's group avatar URL (readable by whoever may read the group) and GET /groups/:id/avatar.
+  downloads: groupAvatarDownloads,
   migrations: [
     { name: 'Migration20261203140100_groups_growth_indexes', class: Migration20261203140100GroupsGrowthIndexes },
     { name: 'Migration20261203161000_share_with_group_lock', class: Migration20261203161000ShareWithGroupLock },
