@@ -103,6 +103,11 @@ describe('POST /groups/:id/transfer', () => {
     expect((await post(ROOT_TOKEN, { group_id: b.id })).body).toEqual(
       refused('Cannot transfer group to one of its subgroup.'),
     );
+    // A subgroup path reserved at the top level (GitLab's reserved names) cannot become top-level.
+    const api2 = await createGroup(t, { path: 'api', parent: a });
+    expect((await post(ROOT_TOKEN, {}, api2.id)).body).toEqual(
+      refused('Validation failed: Path api is a reserved name'),
+    );
     // Nothing moved.
     expect((await api(t, ROOT_TOKEN).get(`/api/v4/groups/${b.id}`)).body.full_path).toBe('a/b');
   });

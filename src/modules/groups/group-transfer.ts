@@ -27,6 +27,8 @@ import { groupPolicy } from './group.policy';
 import { groupService } from './group.service';
 import { GroupPage, GroupType } from './group.type';
 import { sqlRows } from '../../core/db/sql';
+import { MSG } from '../../core/errors/messages';
+import { TOP_LEVEL_RESERVED } from '../../core/validation/path-rules';
 
 // POST /groups/:id/transfer and GET /groups/:id/transfer_locations (later GitLab; doc/api/groups.md,
 // app/services/groups/transfer_service.rb, app/finders/groups/accepting_group_transfers_finder.rb).
@@ -60,6 +62,9 @@ async function transfer(ctx: RequestCtx, idOrPath: string, parentRef: number | n
     : groupPolicy.canCreateTopLevelGroup(user);
   if (!allowed) throw refused(GROUP_TRANSFER_MESSAGES.noPermission);
   if (await pathTaken(ctx, group, parent)) throw refused(GROUP_TRANSFER_MESSAGES.samePath);
+  // A subgroup's path may be a name reserved at the top level: GitLab's save! then fails validation.
+  if (!parent && TOP_LEVEL_RESERVED.has(group.path.toLowerCase()))
+    throw refused(`Validation failed: Path ${MSG.reserved(group.path)}`);
   if (parent && parent.traversalIds.includes(group.id)) throw refused(GROUP_TRANSFER_MESSAGES.toSubgroup);
   const old = { fullPath: group.fullPath, fullName: group.fullName };
   const move = () =>
