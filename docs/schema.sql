@@ -491,7 +491,6 @@ CREATE TABLE namespaces (
     created_at timestamp(3) with time zone DEFAULT now() NOT NULL,
     updated_at timestamp(3) with time zone DEFAULT now() NOT NULL,
     share_with_group_lock boolean DEFAULT false NOT NULL,
-    avatar character varying(255),
     CONSTRAINT namespaces_pkey PRIMARY KEY (id),
     CONSTRAINT namespaces_owner_id_fkey FOREIGN KEY (owner_id) REFERENCES users(id) ON DELETE CASCADE,
     CONSTRAINT namespaces_parent_id_fkey FOREIGN KEY (parent_id) REFERENCES namespaces(id) ON DELETE CASCADE

@@ -127,3 +127,18 @@ export async function storedAvatarOf(
       }
     : null;
 }
+
+/** The avatar file names of these owners (absent without one), in one query: group lists' avatar_url. */
+export async function avatarFilenames(
+  em: EntityManager,
+  model: AvatarModel,
+  ownerIds: readonly number[],
+): Promise<Map<number, string>> {
+  const column = OWNER_COLUMN[model];
+  const rows = await sqlRows<{ owner: number; filename: string }>(
+    em,
+    `select ${column} as owner, filename from avatars where ${column} = any(?::int[])`,
+    [`{${ownerIds.map((id) => Math.trunc(Number(id))).join(',')}}`],
+  );
+  return new Map(rows.map((r) => [Number(r.owner), r.filename]));
+}

@@ -148,9 +148,9 @@ export class GroupResolver {
     nullable: true,
     description: 'Absolute URL of the uploaded avatar image; null without one.',
   })
-  @Reads('id', 'avatar')
-  avatarUrl(@Root() g: Namespace, @Ctx() ctx: RequestCtx): string | null {
-    return avatarUrl(ctx.externalUrl, 'group', g.id, g.avatar);
+  @Reads('id')
+  async avatarUrl(@Root() g: Namespace, @Ctx() ctx: RequestCtx): Promise<string | null> {
+    return avatarUrl(ctx.externalUrl, 'group', g.id, await ctx.loaders.groupAvatar.load(g.id));
   }
 
   @FieldResolver(() => String)

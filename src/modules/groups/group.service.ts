@@ -110,11 +110,16 @@ function checkAvatar(input: GroupAttributesInput, bag: FieldErrorBag): void {
     bag.add('avatar', problem);
 }
 
-/** Stores the avatar in the write's transaction; the group's row keeps its file name. */
-async function storeAvatar(em: RequestCtx['em'], group: Namespace, input: GroupAttributesInput): Promise<void> {
+/** Stores the avatar in the write's transaction (its file name is read from the avatars module). */
+async function storeAvatar(
+  ctx: RequestCtx,
+  em: RequestCtx['em'],
+  group: Namespace,
+  input: GroupAttributesInput,
+): Promise<void> {
   if (!input.avatar) return;
-  group.avatar = await saveAvatar(em, 'group', group.id, input.avatar);
-  await em.flush();
+  const filename = await saveAvatar(em, 'group', group.id, input.avatar);
+  ctx.loaders.groupAvatar.clear(group.id).prime(group.id, filename);
 }
 
 /** Name, path, description and visibility-vs-parent rules (docs/gitlab-compatibility.md, "Names and paths", "Groups"). */
@@ -177,7 +182,7 @@ async function create(ctx: RequestCtx, input: CreateGroupInput): Promise<Namespa
       em.persist(group);
       await em.flush();
       group.traversalIds = [...(parent?.traversalIds ?? []), group.id];
-      await storeAvatar(em, group, input);
+      await storeAvatar(ctx, em, group, input);
       addGroupMember(em, group.id, { userId: user.id, accessLevel: AccessLevel.OWNER, expiresAt: null, now });
       await em.flush();
       await recordAudit(ctx, em, [{ ...groupAudit(group), action: { add: 'group' } }]);
@@ -236,7 +241,7 @@ async function update(ctx: RequestCtx, idOrPath: string, input: UpdateGroupInput
       group.fullPath = above ? `${above.full_path}/${group.path}` : group.path;
       group.fullName = above ? `${above.full_name} / ${group.name}` : group.name;
       await em.flush();
-      await storeAvatar(em, group, input);
+      await storeAvatar(ctx, em, group, input);
       // Locking a group locks its whole subtree (GitLab's force_share_with_group_lock_on_descendants).
       if (group.shareWithGroupLock && !before.share_with_group_lock) {
         await lockShareWithGroupBelow(em, group.id);

@@ -8,7 +8,7 @@ import { ProjectGroupsResolver } from './project-groups.resolver';
 import { GroupSharesResolver, groupShareLoaders } from './group-shares';
 import { GroupGroupLink } from './group-group-link.entity';
 import { GroupTransferResolver } from './group-transfer';
-import { groupAvatarDownloads } from './group-avatar';
+import { groupAvatarDownloads, groupAvatarLoaders } from './group-avatar';
 import { groupRoutes, groupCustomAttributeRoutes } from './group.rest';
 import { groupCustomAttributeEndpoints } from './group-custom-attributes';
 import { Migration20261203140100GroupsGrowthIndexes } from './migrations/Migration20261203140100_groups_growth_indexes';
@@ -30,6 +30,7 @@ export const groupsModule = defineModule({
   loaders: (ctx) => ({
     ...groupLoaders(ctx),
     ...groupShareLoaders(ctx),
+    ...groupAvatarLoaders(ctx),
     ...groupCustomAttributeEndpoints.loaders(ctx),
   }),
   nodes: [nodeDef({ type: 'Group', gidClass: 'Group', load: groupService.visibleByIds })],

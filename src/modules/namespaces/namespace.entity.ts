@@ -53,10 +53,6 @@ export class Namespace {
   @Property({ type: 'boolean' })
   shareWithGroupLock = false;
 
-  /** A group's avatar file name (GitLab's column); its bytes are in `avatars` (modules/avatars). */
-  @Property({ type: 'string', length: 255, nullable: true })
-  avatar: string | null = null;
-
   @Property({ type: 'datetime' })
   createdAt: Date = new Date();
 
