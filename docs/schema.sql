@@ -212,11 +212,13 @@ CREATE TABLE avatars (
     sha256 character(64) NOT NULL,
     data bytea NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
+    group_id integer,
     CONSTRAINT avatars_pkey PRIMARY KEY (id),
+    CONSTRAINT avatars_group_id_key UNIQUE (group_id),
     CONSTRAINT avatars_project_id_key UNIQUE (project_id),
     CONSTRAINT avatars_user_id_key UNIQUE (user_id),
-    CONSTRAINT avatars_check CHECK ((num_nonnulls(user_id, project_id) = 1)),
     CONSTRAINT avatars_size_check CHECK (((size >= 1) AND (size <= 204800))),
+    CONSTRAINT avatars_group_id_fkey FOREIGN KEY (group_id) REFERENCES namespaces(id) ON DELETE CASCADE,
     CONSTRAINT avatars_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(id) ON DELETE CASCADE,
     CONSTRAINT avatars_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 );
@@ -415,6 +417,21 @@ CREATE TABLE group_custom_attributes (
 );
 CREATE INDEX group_custom_attributes_kv_idx ON public.group_custom_attributes USING btree (key, value);
 CREATE UNIQUE INDEX group_custom_attributes_uniq ON public.group_custom_attributes USING btree (group_id, key);
+
+CREATE TABLE group_group_links (
+    id integer DEFAULT nextval('group_group_links_id_seq'::regclass) NOT NULL,
+    shared_group_id integer NOT NULL,
+    shared_with_group_id integer NOT NULL,
+    group_access smallint NOT NULL,
+    expires_at date,
+    created_at timestamp(3) with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp(3) with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT group_group_links_pkey PRIMARY KEY (id),
+    CONSTRAINT group_group_links_shared_group_id_fkey FOREIGN KEY (shared_group_id) REFERENCES namespaces(id) ON DELETE CASCADE,
+    CONSTRAINT group_group_links_shared_with_group_id_fkey FOREIGN KEY (shared_with_group_id) REFERENCES namespaces(id) ON DELETE CASCADE
+);
+CREATE UNIQUE INDEX group_group_links_shared_pair ON public.group_group_links USING btree (shared_group_id, shared_with_group_id);
+CREATE INDEX group_group_links_shared_with ON public.group_group_links USING btree (shared_with_group_id);
 
 CREATE TABLE group_members (
     id integer DEFAULT nextval('group_members_id_seq'::regclass) NOT NULL,

@@ -227,6 +227,26 @@ export async function buildApp(given: AppDeps): Promise<BuiltApp> {
   let openapi: Record<string, unknown> | undefined;
   app.get('/api/v4/openapi.json', (_req, res) => sendJson(res, 200, (openapi ??= buildOpenApi(schema, routes))));
   app.use('/api/v4/docs', withCsp(SWAGGER_CSP), swaggerUiRouter());
+  // Files the modules serve (avatars at GitLab's /uploads/… paths, and API routes that answer a file such
+  // as GET /api/v4/groups/:id/avatar, so before the REST router's JSON 404): a bad token is 401, anything
+  // the caller may not see the same 404 as a missing file, a DomainError its GitLab body.
+  for (const d of downloadsOf(deps.modules)) {
+    app.get(d.path, (req, res, next) => {
+      res.locals.route = `GET ${d.path}`; // the metrics label
+      createCtx(req)
+        .then(async (ctx) => {
+          if (ctx.tokenInvalid) return sendJson(res, 401, { message: '401 Unauthorized' });
+          const file = await d.find(ctx, req.params as Record<string, string>);
+          return file ? sendStoredFile(req, res, file) : sendJson(res, 404, { error: '404 Not Found' });
+        })
+        .catch((err: unknown) => {
+          const domain = asDomainError(err);
+          if (!domain) return next(err);
+          const mapped = toRestError(domain);
+          return sendJson(res, mapped.status, mapped.body);
+        });
+    });
+  }
   const rest = (list: typeof routes) =>
     buildRestRouter({
       schema,
@@ -240,21 +260,6 @@ export async function buildApp(given: AppDeps): Promise<BuiltApp> {
   app.use('/api/v4', normalizeApiPath, rest(routes));
   // spec 9: the few routes GitLab also answered under the deprecated /api/v3 (RouteDef.v3), same handlers.
   app.use('/api/v3', normalizeApiPath, rest(routes.filter((c) => c.route.v3)));
-
-  // Files the modules serve (avatars at GitLab's /uploads/… paths): a bad token is 401, anything the
-  // caller may not see the same 404 as a missing file.
-  for (const d of downloadsOf(deps.modules)) {
-    app.get(d.path, (req, res, next) => {
-      res.locals.route = `GET ${d.path}`; // the metrics label
-      createCtx(req)
-        .then(async (ctx) => {
-          if (ctx.tokenInvalid) return sendJson(res, 401, { message: '401 Unauthorized' });
-          const file = await d.find(ctx, req.params as Record<string, string>);
-          return file ? sendStoredFile(req, res, file) : sendJson(res, 404, { error: '404 Not Found' });
-        })
-        .catch(next);
-    });
-  }
 
   const apollo = await startApollo(schema, {
     reportError: (err, where) => reporter.report(err, { surface: 'graphql', ...where }),

@@ -95,6 +95,12 @@ describe('gitbeaker uploads avatars', () => {
     const group = await gl.Groups.create('GB Group', 'gb-group', {
       avatar: { content: new Blob([gif]), filename: 'g.gif' },
     });
-    expect([group.path, group.avatar_url]).toEqual(['gb-group', null]);
+    expect([group.path, group.avatar_url]).toEqual([
+      'gb-group',
+      `${host}/uploads/-/system/group/avatar/${group.id}/g.gif`,
+    ]);
+    // Groups.downloadAvatar: GET /groups/:id/avatar answers the image itself.
+    const downloaded = (await gl.Groups.downloadAvatar(group.id as number)) as unknown as Blob;
+    expect(Buffer.compare(Buffer.from(await downloaded.arrayBuffer()), gif)).toBe(0);
   });
 });

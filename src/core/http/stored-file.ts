@@ -10,6 +10,8 @@ export interface StoredFile {
   /** Hex SHA-256 of `data`: the ETag. */
   sha256: string;
   modifiedAt: Date;
+  /** Sent as a download (`Content-Disposition: attachment`) even when it is an image a browser shows. */
+  attachment?: boolean;
 }
 
 /** Raster images a browser shows but never runs: served inline. Anything else is an attachment of no type. */
@@ -25,11 +27,11 @@ const headerFilename = (name: string) => name.replace(/[^a-zA-Z0-9.\-+_]/g, '_')
  */
 export function sendStoredFile(req: Request, res: Response, file: StoredFile): void {
   const etag = `"${file.sha256}"`;
-  const inline = INLINE_TYPES.has(file.contentType);
-  res.setHeader('Content-Type', inline ? file.contentType : 'application/octet-stream');
+  const image = INLINE_TYPES.has(file.contentType);
+  res.setHeader('Content-Type', image ? file.contentType : 'application/octet-stream');
   res.setHeader(
     'Content-Disposition',
-    `${inline ? 'inline' : 'attachment'}; filename="${headerFilename(file.filename)}"`,
+    `${image && !file.attachment ? 'inline' : 'attachment'}; filename="${headerFilename(file.filename)}"`,
   );
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Content-Security-Policy', `default-src 'none'; sandbox; ${CSP_LOCKDOWN}`);

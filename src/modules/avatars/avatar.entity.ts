@@ -12,6 +12,9 @@ export class Avatar {
   @Property({ type: 'integer', nullable: true })
   projectId: number | null = null;
 
+  @Property({ type: 'integer', nullable: true })
+  groupId: number | null = null;
+
   @Property({ type: 'string', length: 255 })
   filename!: string;
 

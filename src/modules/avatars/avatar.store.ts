@@ -6,8 +6,8 @@ import { UploadedFile } from '../../core/http/uploaded-file';
 import { sanitizeFilename, sniffImage } from './avatar-image';
 
 /** Who an avatar belongs to; GitLab's upload path names the model (`/uploads/-/system/user/avatar/1/…`). */
-export type AvatarModel = 'user' | 'project';
-const OWNER_COLUMN: Record<AvatarModel, string> = { user: 'user_id', project: 'project_id' };
+export type AvatarModel = 'user' | 'project' | 'group';
+const OWNER_COLUMN: Record<AvatarModel, string> = { user: 'user_id', project: 'project_id', group: 'group_id' };
 
 /**
  * The absolute URL of an avatar (`avatar_url`), from EXTERNAL_URL as every other URL of the service
@@ -100,4 +100,45 @@ export async function avatarFileOf(
     [ownerId],
   );
   return row ? new UploadedFile(row.filename, row.content_type, row.data) : undefined;
+}
+
+/** The stored avatar of `model` `ownerId`, whatever its name (GET /groups/:id/avatar); null without one. */
+export async function storedAvatarOf(
+  em: EntityManager,
+  model: AvatarModel,
+  ownerId: number,
+): Promise<StoredFile | null> {
+  const [row] = await sqlRows<{
+    filename: string;
+    content_type: string;
+    sha256: string;
+    data: Buffer;
+    created_at: Date;
+  }>(em, `select filename, content_type, sha256, data, created_at from avatars where ${OWNER_COLUMN[model]} = ?`, [
+    ownerId,
+  ]);
+  return row
+    ? {
+        data: row.data,
+        contentType: row.content_type,
+        filename: row.filename,
+        sha256: row.sha256,
+        modifiedAt: new Date(row.created_at),
+      }
+    : null;
+}
+
+/** The avatar file names of these owners (absent without one), in one query: group lists' avatar_url. */
+export async function avatarFilenames(
+  em: EntityManager,
+  model: AvatarModel,
+  ownerIds: readonly number[],
+): Promise<Map<number, string>> {
+  const column = OWNER_COLUMN[model];
+  const rows = await sqlRows<{ owner: number; filename: string }>(
+    em,
+    `select ${column} as owner, filename from avatars where ${column} = any(?::int[])`,
+    [`{${ownerIds.map((id) => Math.trunc(Number(id))).join(',')}}`],
+  );
+  return new Map(rows.map((r) => [Number(r.owner), r.filename]));
 }

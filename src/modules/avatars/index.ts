@@ -1,18 +1,30 @@
 import { defineModule } from '../../core/module/app-module';
 import { Avatar } from './avatar.entity';
 import { Migration20261125150000Avatars } from './migrations/Migration20261125150000_avatars';
+import { Migration20261212090100GroupAvatars } from './migrations/Migration20261212090100_group_avatars';
 
 // The door: what other modules may use (docs/architecture.md, "Modules").
 export { AVATAR_MAX_BYTES, avatarProblems } from './avatar-image';
 export { avatarDownload } from './avatar.downloads';
-export { avatarFileOf, avatarUrl, saveAvatar, type AvatarModel, type JoinAvatarOwner } from './avatar.store';
+export {
+  avatarFileOf,
+  avatarFilenames,
+  avatarUrl,
+  saveAvatar,
+  storedAvatarOf,
+  type AvatarModel,
+  type JoinAvatarOwner,
+} from './avatar.store';
 
 /**
- * Avatars of users and projects: stored in PostgreSQL, served at GitLab's /uploads paths
+ * Avatars of users, projects and groups: stored in PostgreSQL, served at GitLab's /uploads paths
  * (docs/security.md#avatars) by the routes the users and projects modules declare with `avatarDownload`.
  */
 export const avatarsModule = defineModule({
   name: 'avatars',
   entities: [Avatar],
-  migrations: [{ name: 'Migration20261125150000_avatars', class: Migration20261125150000Avatars }],
+  migrations: [
+    { name: 'Migration20261125150000_avatars', class: Migration20261125150000Avatars },
+    { name: 'Migration20261212090100_group_avatars', class: Migration20261212090100GroupAvatars },
+  ],
 });

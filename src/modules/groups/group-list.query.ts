@@ -25,6 +25,10 @@ export interface GroupListScope {
   ancestorId?: number;
   /** Only these groups (a project's groups). */
   ids?: readonly number[];
+  /** Only the groups matching this predicate on `n` (transfer and share locations: the caller's groups at a level). */
+  match?: string;
+  /** Groups of these subtrees left out (a group's own subtree among its transfer locations). */
+  notUnder?: number;
 }
 
 const ORDER: Record<GroupOrderBy, string> = { NAME: 'name', PATH: 'path', ID: 'id' };
@@ -75,6 +79,11 @@ async function groupFilter(ctx: RequestCtx, args: GroupsArgs, scope: GroupListSc
   if (scope.ancestorId !== undefined) {
     where.push(narrow('n.traversal_ids @> array[?]::int[] and n.id <> ?'));
     params.push(scope.ancestorId, scope.ancestorId);
+  }
+  if (scope.match !== undefined) where.push(narrow(scope.match));
+  if (scope.notUnder !== undefined) {
+    where.push('not (n.traversal_ids @> array[?]::int[])');
+    params.push(scope.notUnder);
   }
   if (args.skipGroups?.length) where.push(`not (n.id = any(${intArray(args.skipGroups)}))`);
   if ((args as GroupListArgs).topLevelOnly) where.push('n.parent_id is null');

@@ -1,3 +1,5 @@
+import { UploadScalar } from '../../core/graphql/upload-scalar';
+import type { UploadedFile } from '../../core/http/uploaded-file';
 import { ArgsType, Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
 import { KeysetArgs, PageArgs } from '../../core/pagination/page';
 import { GraphQLOnly } from '../../core/graphql/graphql-only';
@@ -141,6 +143,11 @@ export class GroupAttributesInput {
     description: 'Projects in this group (and its subgroups) may not be shared with other groups.',
   })
   shareWithGroupLock?: boolean;
+  @Field(() => UploadScalar, {
+    nullable: true,
+    description: 'Avatar image: png, jpg, jpeg, gif, bmp, tiff or ico, at most 200 KB.',
+  })
+  avatar?: UploadedFile;
 }
 
 @InputType('UpdateGroupInput')

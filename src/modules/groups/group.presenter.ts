@@ -1,6 +1,6 @@
 import { bool, int, list, lowerEnum, num, obj, shape, str } from '../../core/wire/wire';
 import { VISIBILITY_REST_VALUES } from '../access';
-import { ProjectWire, ProjectWithPublicWire } from '../projects';
+import { ProjectWire, ProjectWithPublicWire, SharedWithGroupWire } from '../projects';
 
 /** Wire forms of a group (spec 2.3; docs/gitlab-compatibility.md, "Groups"). */
 export const GroupStatisticsWire = shape('GroupStatistics', {
@@ -44,6 +44,14 @@ export const GroupDetailWire = shape('GroupDetail', {
   ...GROUP_FIELDS,
   projects: list(ProjectWire),
   shared_projects: list(ProjectWire),
+});
+
+/** POST /groups/:id/share (later GitLab): the detail form with the groups it is shared with. */
+export const GroupDetailWithSharesWire = shape('GroupDetailWithShares', {
+  ...GROUP_FIELDS,
+  projects: list(ProjectWire),
+  shared_projects: list(ProjectWire),
+  shared_with_groups: list(SharedWithGroupWire),
 });
 
 /** PUT /groups/:id: with projects (carrying `public`), no shared_projects (spec 2.3, 2.4). */

@@ -2,6 +2,8 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { preloadProjectRelations, withPreloadedRelations } from '../projects';
 import { Allow } from '../../core/auth/allow';
+import { avatarUrl } from '../avatars';
+import { Reads } from '../../core/graphql/reads';
 import { PayloadMutation } from '../../core/graphql/mutation-payloads';
 import { idOrFullPath } from '../../core/params/parse-id-or-path';
 import type { RequestCtx } from '../../core/context/request-ctx';
@@ -140,6 +142,15 @@ export class GroupResolver {
   @FieldResolver(() => Boolean)
   lfsEnabled(@Root() g: Namespace): boolean {
     return g.lfsEnabled ?? true;
+  }
+
+  @FieldResolver(() => String, {
+    nullable: true,
+    description: 'Absolute URL of the uploaded avatar image; null without one.',
+  })
+  @Reads('id')
+  async avatarUrl(@Root() g: Namespace, @Ctx() ctx: RequestCtx): Promise<string | null> {
+    return avatarUrl(ctx.externalUrl, 'group', g.id, await ctx.loaders.groupAvatar.load(g.id));
   }
 
   @FieldResolver(() => String)

@@ -3,6 +3,7 @@ import { PROJECT_FILTER_PARAMS, projectShapeFor } from '../projects';
 import { ProjectSimpleWire, ProjectWire } from '../projects';
 import {
   GroupDetailWire,
+  GroupDetailWithSharesWire,
   GroupSearchHitWire,
   GroupUpdateWire,
   GroupWire,
@@ -81,6 +82,28 @@ export const groupRoutes = defineRoutes([
     tag,
   },
   {
+    // Later GitLab (docs/client-routes.md): where the project may be moved.
+    method: 'GET',
+    path: '/projects/:id/transfer_locations',
+    field: 'Query.projectTransferLocations',
+    params: { id: { arg: 'projectId' } },
+    paginated: true,
+    shape: PublicGroupDetailsWire,
+    summary: 'List the groups a project can be transferred to',
+    tag,
+  },
+  {
+    // Later GitLab (docs/client-routes.md): where the project may be shared.
+    method: 'GET',
+    path: '/projects/:id/share_locations',
+    field: 'Query.projectShareLocations',
+    params: { id: { arg: 'projectId' } },
+    paginated: true,
+    shape: PublicGroupDetailsWire,
+    summary: 'List the groups a project can be shared with',
+    tag,
+  },
+  {
     // Later GitLab (docs/client-routes.md): filed here, as a project's groups are groups.
     method: 'GET',
     path: '/projects/:id/groups',
@@ -102,6 +125,27 @@ export const groupRoutes = defineRoutes([
     summary: "List a group's projects (and projects shared with it)",
     tag,
   },
+  {
+    // Later GitLab (docs/client-routes.md): where a group may be moved.
+    method: 'GET',
+    path: '/groups/:id/transfer_locations',
+    field: 'Query.groupTransferLocations',
+    params: { id: { arg: 'groupId' } },
+    paginated: true,
+    shape: PublicGroupDetailsWire,
+    summary: 'List the groups a group can be transferred to',
+    tag,
+  },
+  {
+    // Later GitLab (docs/client-routes.md): `group_id` absent makes the group top-level.
+    method: 'POST',
+    path: '/groups/:id/transfer',
+    field: 'Mutation.transferGroup',
+    params: { group_id: { arg: 'targetId', notFound: 'Group' } },
+    shape: GroupDetailWithSharesWire,
+    summary: 'Transfer a group under another group or to the top level',
+    tag,
+  },
   // `group(id, fullPath)`: REST's `:id` is the id or path; GraphQL's `fullPath` is no REST parameter.
   {
     method: 'GET',
@@ -117,6 +161,7 @@ export const groupRoutes = defineRoutes([
     path: '/groups',
     field: 'Mutation.createGroup',
     params: { parent_id: { notFound: 'Group' } },
+    files: ['avatar'],
     shape: GroupDetailWire,
     summary: 'Create a group',
     tag,
@@ -125,6 +170,7 @@ export const groupRoutes = defineRoutes([
     method: 'PUT',
     path: '/groups/:id',
     field: 'Mutation.updateGroup',
+    files: ['avatar'],
     shape: GroupUpdateWire,
     summary: 'Update a group',
     tag,
@@ -142,6 +188,24 @@ export const groupRoutes = defineRoutes([
     field: 'Mutation.transferProjectToGroup',
     shape: GroupDetailWire,
     summary: 'Transfer a project into the group (admin)',
+    tag,
+  },
+  {
+    // Later GitLab (docs/client-routes.md): group-to-group shares.
+    method: 'POST',
+    path: '/groups/:id/share',
+    field: 'Mutation.shareGroup',
+    params: { group_id: { notFound: 'Group' }, expires_at: { type: 'date' } },
+    shape: GroupDetailWithSharesWire,
+    summary: 'Share a group with another group',
+    tag,
+  },
+  {
+    method: 'DELETE',
+    path: '/groups/:id/share/:group_id',
+    field: 'Mutation.unshareGroup',
+    params: { group_id: { notFound: 'Group Link' } },
+    summary: 'Stop sharing a group with another group',
     tag,
   },
   // Custom attributes: the custom-attributes module (one route set per owner kind).

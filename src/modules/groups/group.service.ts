@@ -43,6 +43,7 @@ import {
   isValidNamespacePath,
 } from '../../core/validation/path-rules';
 import { onUniqueViolation } from '../../core/db/unique-violation';
+import { avatarProblems, saveAvatar } from '../avatars';
 import { longerThan } from '../../core/validation/char-length';
 import { groupPolicy } from './group.policy';
 import { namespacePolicy } from '../namespaces';
@@ -98,7 +99,28 @@ async function descendantGroups(ctx: RequestCtx, idOrPath: string, args: GroupsA
 const levelName = (level: number) => toVisibility(level).toLowerCase();
 
 /** Input fields stored differently from how they are written. */
-const STORED: PatchMapping<GroupAttributesInput> = { visibility: (v) => ({ visibilityLevel: VISIBILITY_LEVEL[v] }) };
+const STORED: PatchMapping<GroupAttributesInput> = {
+  visibility: (v) => ({ visibilityLevel: VISIBILITY_LEVEL[v] }),
+  avatar: 'skip',
+};
+
+/** The avatar's problems (checked with the other attributes), GitLab's `avatar` errors. */
+function checkAvatar(input: GroupAttributesInput, bag: FieldErrorBag): void {
+  for (const problem of input.avatar ? avatarProblems(input.avatar.filename, input.avatar.data) : [])
+    bag.add('avatar', problem);
+}
+
+/** Stores the avatar in the write's transaction (its file name is read from the avatars module). */
+async function storeAvatar(
+  ctx: RequestCtx,
+  em: RequestCtx['em'],
+  group: Namespace,
+  input: GroupAttributesInput,
+): Promise<void> {
+  if (!input.avatar) return;
+  const filename = await saveAvatar(em, 'group', group.id, input.avatar);
+  ctx.loaders.groupAvatar.clear(group.id).prime(group.id, filename);
+}
 
 /** Name, path, description and visibility-vs-parent rules (docs/gitlab-compatibility.md, "Names and paths", "Groups"). */
 function validate(group: Namespace, parent: Namespace | null, bag: FieldErrorBag): void {
@@ -145,6 +167,7 @@ async function create(ctx: RequestCtx, input: CreateGroupInput): Promise<Namespa
   group.fullName = parent ? `${parent.fullName} / ${group.name}` : group.name;
   const bag = new FieldErrorBag();
   validate(group, parent, bag);
+  checkAvatar(input, bag);
   if (!bag.empty) throw new SaveFailedError('Failed to save group', bag.errors);
   const write = () =>
     ctx.em.transactional(async (em) => {
@@ -159,6 +182,7 @@ async function create(ctx: RequestCtx, input: CreateGroupInput): Promise<Namespa
       em.persist(group);
       await em.flush();
       group.traversalIds = [...(parent?.traversalIds ?? []), group.id];
+      await storeAvatar(ctx, em, group, input);
       addGroupMember(em, group.id, { userId: user.id, accessLevel: AccessLevel.OWNER, expiresAt: null, now });
       await em.flush();
       await recordAudit(ctx, em, [{ ...groupAudit(group), action: { add: 'group' } }]);
@@ -195,6 +219,7 @@ async function update(ctx: RequestCtx, idOrPath: string, input: UpdateGroupInput
   group.updatedAt = ctx.clock.now();
   const bag = new FieldErrorBag();
   validate(group, parent, bag);
+  checkAvatar(input, bag);
   if (input.visibility) {
     const children = await childVisibility(ctx, group);
     const v = levelName(group.visibilityLevel);
@@ -216,6 +241,7 @@ async function update(ctx: RequestCtx, idOrPath: string, input: UpdateGroupInput
       group.fullPath = above ? `${above.full_path}/${group.path}` : group.path;
       group.fullName = above ? `${above.full_name} / ${group.name}` : group.name;
       await em.flush();
+      await storeAvatar(ctx, em, group, input);
       // Locking a group locks its whole subtree (GitLab's force_share_with_group_lock_on_descendants).
       if (group.shareWithGroupLock && !before.share_with_group_lock) {
         await lockShareWithGroupBelow(em, group.id);

@@ -5,20 +5,41 @@ import { groupLoaders } from './group.loaders';
 import { GroupResolver } from './group.resolver';
 import { ProjectGroupField } from './project-group.resolver';
 import { ProjectGroupsResolver } from './project-groups.resolver';
+import { GroupSharesResolver, groupShareLoaders } from './group-shares';
+import { GroupGroupLink } from './group-group-link.entity';
+import { GroupTransferResolver } from './group-transfer';
+import { groupAvatarDownloads, groupAvatarLoaders } from './group-avatar';
 import { groupRoutes, groupCustomAttributeRoutes } from './group.rest';
 import { groupCustomAttributeEndpoints } from './group-custom-attributes';
 import { Migration20261203140100GroupsGrowthIndexes } from './migrations/Migration20261203140100_groups_growth_indexes';
 import { Migration20261203161000ShareWithGroupLock } from './migrations/Migration20261203161000_share_with_group_lock';
+import { Migration20261212090000GroupGroupLinks } from './migrations/Migration20261212090000_group_group_links';
 
 export const groupsModule = defineModule({
   name: 'groups',
-  resolvers: [GroupResolver, ProjectGroupField, ProjectGroupsResolver, ...groupCustomAttributeEndpoints.resolvers],
+  entities: [GroupGroupLink],
+  resolvers: [
+    GroupResolver,
+    ProjectGroupField,
+    ProjectGroupsResolver,
+    GroupSharesResolver,
+    GroupTransferResolver,
+    ...groupCustomAttributeEndpoints.resolvers,
+  ],
   routes: [...groupRoutes, ...groupCustomAttributeRoutes],
-  loaders: (ctx) => ({ ...groupLoaders(ctx), ...groupCustomAttributeEndpoints.loaders(ctx) }),
+  loaders: (ctx) => ({
+    ...groupLoaders(ctx),
+    ...groupShareLoaders(ctx),
+    ...groupAvatarLoaders(ctx),
+    ...groupCustomAttributeEndpoints.loaders(ctx),
+  }),
   nodes: [nodeDef({ type: 'Group', gidClass: 'Group', load: groupService.visibleByIds })],
+  // GitLab's group avatar URL (readable by whoever may read the group) and GET /groups/:id/avatar.
+  downloads: groupAvatarDownloads,
   migrations: [
     { name: 'Migration20261203140100_groups_growth_indexes', class: Migration20261203140100GroupsGrowthIndexes },
     { name: 'Migration20261203161000_share_with_group_lock', class: Migration20261203161000ShareWithGroupLock },
+    { name: 'Migration20261212090000_group_group_links', class: Migration20261212090000GroupGroupLinks },
   ],
 });
 

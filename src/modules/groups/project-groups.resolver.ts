@@ -1,11 +1,26 @@
 import { Args, ArgsType, Ctx, Field, ID, Int, Query, Resolver } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
+import { requireUser } from '../../core/auth/guards';
+import { ForbiddenError } from '../../core/errors/domain-errors';
 import { PageArgs, type Page } from '../../core/pagination/page';
+import { AccessLevel, groupMembershipsOf, policy } from '../access';
 import type { Namespace } from '../namespaces';
-import { projectService } from '../projects';
-import { listGroups } from './group-list.query';
+import { projectPolicy, projectService } from '../projects';
+import { listGroups, type GroupListScope } from './group-list.query';
+import { GroupOrderBy } from './group.inputs';
 import { GroupPage } from './group.type';
+
+/** Predicate on `n`: at or below a group where the user is a member at `level` or above (traversal_ids GIN). */
+const memberTreeAt = (userId: number, level: number) =>
+  `n.traversal_ids && array(select gm.group_id from ${groupMembershipsOf(userId, level)})`;
+
+/** GET /projects/:id/transfer_locations and /share_locations (later GitLab). */
+@ArgsType()
+export class ProjectGroupLocationsArgs extends PageArgs {
+  @Field(() => ID, { description: 'Project id or full path.' }) projectId!: string;
+  @Field(() => String, { nullable: true, description: 'Name or path (as the groups list).' }) search?: string;
+}
 
 /** GET /projects/:id/groups (later GitLab's Projects::GroupsFinder). */
 @ArgsType()
@@ -53,8 +68,54 @@ export class ProjectGroupsResolver {
   }
 
   /**
+   * Where the project's Owner may move it (GitLab's transfer_projects finder): the groups where the caller
+   * may create projects (Master or above, directly or above), less the project's group, by path; every
+   * group for an administrator. Below Owner: 403.
+   */
+  @Query(() => GroupPage, { description: 'The groups a project can be transferred to, by path.' })
+  @Allow('user')
+  async projectTransferLocations(
+    @Args() args: ProjectGroupLocationsArgs,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<Page<Namespace>> {
+    const user = requireUser(ctx);
+    const project = await projectService.findVisible(ctx, args.projectId);
+    if (!projectPolicy.canDeleteProject(user, await projectService.accessLevel(ctx, project)))
+      throw new ForbiddenError();
+    const scope: GroupListScope = policy.isAdmin(user)
+      ? {}
+      : { match: memberTreeAt(Number(user.id), AccessLevel.MASTER) };
+    const skipGroups = [project.namespaceId];
+    return listGroups(ctx, { ...args, allAvailable: true, orderBy: GroupOrderBy.PATH, skipGroups }, scope);
+  }
+
+  /**
+   * The groups the project may be shared with (GitLab's AcceptingProjectSharesFinder): for a caller who
+   * may share it (Master or above, a group without share_with_group_lock) the groups they are a member of
+   * (or below), every group for an administrator, by path; none otherwise.
+   */
+  @Query(() => GroupPage, { description: 'The groups a project can be shared with, by path.' })
+  @Allow('anonymous')
+  async projectShareLocations(
+    @Args() args: ProjectGroupLocationsArgs,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<Page<Namespace>> {
+    const project = await projectService.findVisible(ctx, args.projectId);
+    const mayShare =
+      !!ctx.user &&
+      projectPolicy.canAdminProject(ctx.user, await projectService.accessLevel(ctx, project)) &&
+      !(await ctx.loaders.namespace.load(project.namespaceId))?.shareWithGroupLock;
+    const scope: GroupListScope = !mayShare
+      ? { match: 'false' }
+      : policy.isAdmin(ctx.user)
+        ? {}
+        : { match: memberTreeAt(Number(ctx.user!.id), AccessLevel.GUEST) };
+    return listGroups(ctx, { ...args, allAvailable: true, orderBy: GroupOrderBy.PATH }, scope);
+  }
+
+  /**
    * The groups the project is shared with that the caller may see, by name. GitLab's `relation=inherited`
-   * (groups invited to the project's ancestors) has nothing to list here: groups are not shared with groups.
+   * (groups invited to the project's ancestors) is not listed: group shares grant no access here (docs/gitlab-compatibility.md, "Groups").
    */
   @Query(() => GroupPage, { description: 'The groups a project is shared with, visible to the caller.' })
   @Allow('anonymous')

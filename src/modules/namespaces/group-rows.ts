@@ -66,6 +66,44 @@ export async function renameDescendants(
   );
 }
 
+/**
+ * A group moves under another (or to the top): the group and its descendants take the new parent's
+ * traversal_ids, full path and full name as their prefix, one statement for the subtree (the group's own
+ * row included; its parent_id and visibility are the caller's entity write). Callers hold the subtree's
+ * and both ancestries' locks.
+ */
+export async function moveSubtree(
+  em: EntityManager,
+  groupId: number,
+  old: { fullPath: string; fullName: string },
+  now: { traversalIds: readonly number[]; fullPath: string; fullName: string },
+): Promise<void> {
+  await sqlRows(
+    em,
+    `update namespaces set traversal_ids = ?::int[] || traversal_ids[array_position(traversal_ids, ?):],
+            full_path = ? || substr(full_path, ?), full_name = ? || substr(full_name, ?)
+      where traversal_ids @> array[?]::int[]`,
+    [
+      `{${now.traversalIds.join(',')}}`,
+      groupId,
+      now.fullPath,
+      old.fullPath.length + 1,
+      now.fullName,
+      old.fullName.length + 1,
+      groupId,
+    ],
+  );
+}
+
+/** GitLab's transfer under a more private parent: descendants more visible than `level` take it. */
+export async function capSubgroupVisibility(em: EntityManager, groupId: number, level: number): Promise<void> {
+  await sqlRows(
+    em,
+    'update namespaces set visibility_level = ? where traversal_ids @> array[?]::int[] and id <> ? and visibility_level > ?',
+    [level, groupId, groupId, level],
+  );
+}
+
 /** The delete claim of a group's row (404 Group when it is gone). */
 export const groupClaim = (id: number): DeleteTarget => byId('namespaces', id, 'Group');
 

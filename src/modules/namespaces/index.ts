@@ -29,6 +29,7 @@ export { Namespace } from './namespace.entity';
 export { beforeNamespacesRemoved, namespaceRemoval, type NamespaceRemovalStep } from './namespace-removal';
 export { NamespaceType } from './namespace.type';
 export { namespacePolicy } from './namespace.policy';
+export { namespaceService } from './namespace.service';
 export {
   createPersonalNamespace,
   deleteNamespace,
@@ -58,6 +59,7 @@ export {
   subtreeIds,
 } from './namespace-sql';
 export {
+  capSubgroupVisibility,
   descendantGroupRows,
   findGroupBy,
   groupClaim,
@@ -65,6 +67,7 @@ export {
   groupsByIds,
   lockShareWithGroupBelow,
   maxSubgroupVisibility,
+  moveSubtree,
   newGroup,
   renameDescendants,
   subtreeDeepestFirst,

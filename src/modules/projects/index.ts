@@ -1,4 +1,6 @@
 import { ProjectStarrersResolver } from './project-starrers';
+import { ProjectTransferResolver } from './project-transfer';
+import { ProjectMemberImportResolver } from './project-member-import';
 import { defineModule } from '../../core/module/app-module';
 import { avatarDownload } from '../avatars';
 import { namespaceRemoval } from '../namespaces';
@@ -34,6 +36,8 @@ export const projectsModule = defineModule({
     ProjectLinksResolver,
     UserProjectsResolver,
     ProjectStarrersResolver,
+    ProjectTransferResolver,
+    ProjectMemberImportResolver,
     ...projectCustomAttributeEndpoints.resolvers,
   ],
   routes: [...projectRoutes, ...projectCustomAttributeRoutes],
@@ -83,13 +87,15 @@ export { preloadProjectRelations, withPreloadedRelations } from './project-prelo
 export { projectIdByRunnersToken } from './project-runners-token';
 export { projectSearch } from './project-search';
 export { ProjectFilterArgs } from './project.inputs';
-export { ProjectSimpleWire, ProjectWire, ProjectWithPublicWire } from './project.presenter';
+export { ProjectSimpleWire, ProjectWire, ProjectWithPublicWire, SharedWithGroupWire } from './project.presenter';
 export { PROJECT_FILTER_PARAMS, projectShapeFor } from './project.rest';
 export { projectAuditEntity, projectService } from './project.service';
-export { ProjectPage, ProjectType } from './project.type';
+export { ProjectPage, ProjectType, SharedWithGroupType } from './project.type';
 export { projectPolicy } from './project.policy';
+export { projectTransferService } from './project-transfer';
 export { projectEvents, subtreeProjectIds } from './project.events';
 export {
+  capProjectVisibilityUnder,
   findProjects,
   joinProject,
   maxProjectVisibilityIn,
@@ -99,6 +105,7 @@ export {
   projectIdsWithLevel,
   projectMatches,
   projectPathOrNameTakenIn,
+  projectPathTakenIn,
   projectsOfNamespace,
   projectsById,
   projectsWithNamespaces,

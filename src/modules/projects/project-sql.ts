@@ -3,7 +3,14 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { lightEntitiesById, lightEntity, sqlRows } from '../../core/db/sql';
 import { selectedColumns } from '../../core/graphql/reads';
 import { activeMembership, groupMembershipsOf, intArray, projectMembershipsOf } from '../access';
-import { joinNamespace, namespaceFromRow, ownedNamespaceIds, subtreeIds, type Namespace } from '../namespaces';
+import {
+  descendantIds,
+  joinNamespace,
+  namespaceFromRow,
+  ownedNamespaceIds,
+  subtreeIds,
+  type Namespace,
+} from '../namespaces';
 import { Project } from './project.entity';
 
 // The projects table for other modules' statements and batches (docs/architecture.md, "Tables"):
@@ -89,6 +96,26 @@ export async function projectPathOrNameTakenIn(
     em,
     'select count(*) as n from projects where namespace_id = ? and (lower(path) = lower(?) or lower(name) = lower(?))',
     [namespaceId, path, name],
+  );
+  return Number(clash.n) > 0;
+}
+
+/** A group moved under a more private parent: the projects of its subtree more visible than `level` take it (GitLab's transfer). */
+export async function capProjectVisibilityUnder(em: EntityManager, groupId: number, level: number): Promise<void> {
+  await sqlRows(
+    em,
+    `update projects set visibility_level = ?
+      where namespace_id = any(${descendantIds('?')}) and visibility_level > ?`,
+    [level, groupId, level],
+  );
+}
+
+/** Whether a project of the namespace has this path (case-insensitive): a group moving in with that path would clash. */
+export async function projectPathTakenIn(em: EntityManager, namespaceId: number, path: string): Promise<boolean> {
+  const [clash] = await sqlRows<{ n: string }>(
+    em,
+    'select count(*) as n from projects where namespace_id = ? and lower(path) = lower(?)',
+    [namespaceId, path],
   );
   return Number(clash.n) > 0;
 }

@@ -1,4 +1,5 @@
 import { ProjectStarrerWire } from './project-starrers';
+import { shape, str } from '../../core/wire/wire';
 import { defineRoutes, type ParamException } from '../../rest/route';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Cursor } from '../../core/pagination/cursor';
@@ -37,6 +38,9 @@ const idAfterOrBefore = (next: Cursor, p: Record<string, unknown>): Record<strin
 // spec 4.12: a share's expiry is a calendar date (400 "expires_at is invalid" before any lookup).
 const EXPIRES: Record<string, ParamException> = { expires_at: { type: 'date' } };
 const tag = 'projects';
+
+/** POST /projects/:id/import_project_members/:project_id's answer. */
+const ProjectMembersImportWire = shape('ProjectMembersImport', { status: str() });
 
 export const projectRoutes = defineRoutes([
   {
@@ -225,6 +229,25 @@ export const projectRoutes = defineRoutes([
     params: EXPIRES,
     shape: ProjectGroupLinkWire,
     summary: 'Share a project with a group',
+    tag,
+  },
+  {
+    // Later GitLab (docs/client-routes.md): answers {"status":"success"}.
+    method: 'POST',
+    path: '/projects/:id/import_project_members/:project_id',
+    field: 'Mutation.importProjectMembers',
+    shape: ProjectMembersImportWire,
+    summary: "Copy another project's members into a project",
+    tag,
+  },
+  {
+    // Later GitLab (docs/client-routes.md): `namespace` is the target's id or full path.
+    method: 'PUT',
+    path: '/projects/:id/transfer',
+    field: 'Mutation.transferProject',
+    params: { namespace: { arg: 'namespaceId' } },
+    shape: ProjectWire,
+    summary: 'Transfer a project to another namespace',
     tag,
   },
   {

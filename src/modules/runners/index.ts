@@ -8,6 +8,7 @@ import { runnerLoaders } from './runner.loaders';
 import { RunnerResolver } from './runner.resolver';
 import { JobRunnerResolver } from './job-runner.resolver';
 import { UserRunnerResolver } from './user-runner.resolver';
+import { GroupRunnersResolver } from './group-runners';
 import { runnerRoutes } from './runner.rest';
 import { newRunnerToken } from './runner-token';
 import { seedRunnersDemo } from './runner-demo.seed';
@@ -31,7 +32,7 @@ export const runnersModule = defineModule({
     { name: 'Migration20261203180000_runner_tags_gin', class: Migration20261203180000RunnerTagsGin },
     { name: 'Migration20261205120000_runner_sort_indexes', class: Migration20261205120000RunnerSortIndexes },
   ],
-  resolvers: [RunnerResolver, JobRunnerResolver, UserRunnerResolver],
+  resolvers: [RunnerResolver, JobRunnerResolver, UserRunnerResolver, GroupRunnersResolver],
   routes: runnerRoutes,
   loaders: runnerLoaders,
   seed: [seedRunnersDemo, seedRunnersScale],

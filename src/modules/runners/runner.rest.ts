@@ -117,6 +117,17 @@ export const runnerRoutes = defineRoutes([
     tag,
   },
   {
+    // Later GitLab (docs/client-routes.md): the runners available to a group.
+    method: 'GET',
+    path: '/groups/:id/runners',
+    field: 'Query.groupRunners',
+    params: { id: { arg: 'groupId' } },
+    paginated: true,
+    shape: RunnerWire,
+    summary: "List a group's runners",
+    tag,
+  },
+  {
     method: 'POST',
     path: '/projects/:id/runners',
     field: 'Mutation.enableProjectRunner',
