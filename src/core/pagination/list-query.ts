@@ -411,7 +411,7 @@ async function connectionPagesByKey<T>(
   let counts: Promise<Map<number, number | null>> | undefined;
   const countOf = (k: number) => async () => {
     counts ??= boundedCountsByKey(em, q, key, keys);
-    return (await counts).get(k) ?? 0;
+    return (await counts).get(k) ?? null;
   };
   const positional = conn.after?.kind === 'offset' || conn.before?.kind === 'offset' || !isKeysetOrder(q);
   if (positional && (conn.backward || conn.before || conn.after?.kind === 'keyset')) {
