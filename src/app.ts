@@ -22,6 +22,7 @@ import { graphiqlCsp, graphiqlPage } from './core/graphql/graphiql';
 import type { SecretBox } from './core/crypto/secret-box';
 import { createSharedCache, type SharedCache } from './core/db/shared-cache';
 import { buildAppSchema } from './core/graphql/schema';
+import { publicView } from './core/graphql/views';
 import { bodyErrorHandler } from './core/http/body-error-handler';
 import { requestIdFrom, withRequestContext } from './core/http/request-id';
 import { DASHBOARD_CSP, SWAGGER_CSP, securityHeaders, withCsp } from './core/http/security-headers';
@@ -123,7 +124,9 @@ export async function buildApp(given: AppDeps): Promise<BuiltApp> {
   const deps = { ...given, env: given.env ?? {} };
   checkEnvSettings(envSettingsOf(deps.modules), deps.env);
   const { orm, logger } = deps;
+  // REST compiles against the whole schema; GraphQL clients see its public view (core/graphql/views.ts).
   const schema = await buildAppSchema(deps.modules);
+  const publicSchema = publicView(schema);
   const newCtx = ctxFactory(loaderFactory(deps.modules));
   const metrics = createMetrics(orm, deps.health);
   const reporter = createErrorReporter(logger, metrics.dbErrors);
@@ -261,7 +264,7 @@ export async function buildApp(given: AppDeps): Promise<BuiltApp> {
   // spec 9: the few routes GitLab also answered under the deprecated /api/v3 (RouteDef.v3), same handlers.
   app.use('/api/v3', normalizeApiPath, rest(routes.filter((c) => c.route.v3)));
 
-  const apollo = await startApollo(schema, {
+  const apollo = await startApollo(publicSchema, {
     reportError: (err, where) => reporter.report(err, { surface: 'graphql', ...where }),
   });
   const graphqlCtx = async (req: Request, res: Response): Promise<RequestCtx> => {
@@ -288,7 +291,7 @@ export async function buildApp(given: AppDeps): Promise<BuiltApp> {
     req.accepts(['application/json', 'text/html']) === 'text/html' ? graphiql(req, res, next) : next(),
   );
   // A POST of a JSON array is a batch of operations (core/graphql/batch.ts).
-  const graphqlHandler = apolloHandler(apollo, graphqlCtx, { schema });
+  const graphqlHandler = apolloHandler(apollo, graphqlCtx, { schema: publicSchema });
   app.use(
     '/graphql',
     express.json({ limit: BODY_LIMIT_BYTES }),
@@ -348,7 +351,7 @@ export async function buildApp(given: AppDeps): Promise<BuiltApp> {
   const attach = (server: http.Server) => {
     sockets.push(
       attachSubscriptions(server, {
-        schema,
+        schema: publicSchema,
         paths: ['/graphql', '/api/graphql'],
         authenticate: wsCtx,
         hub,

@@ -5,18 +5,17 @@ import { publicView } from '../core/graphql/views';
 import { MODULES } from '../modules';
 
 /**
- * `npm run schema`: regenerates the committed SDL: schema.graphql, what `/graphql` serves and REST
- * compiles against, and docs/schema.public.graphql, its public view without REST's parts
- * (core/graphql/views.ts; docs/graphql.md#two-views-of-one-schema).
+ * `npm run schema`: regenerates the committed SDL of both views (core/graphql/views.ts):
+ * schema.graphql, the public GraphQL API, and docs/schema.internal.graphql, what REST routes compile against.
  */
 async function main(): Promise<void> {
   const root = path.resolve(__dirname, '../..');
-  const schema = await buildAppSchema(MODULES);
-  for (const [file, view] of [
-    ['schema.graphql', schema],
-    ['docs/schema.public.graphql', publicView(schema)],
+  const internal = await buildAppSchema(MODULES);
+  for (const [file, schema] of [
+    ['schema.graphql', publicView(internal)],
+    ['docs/schema.internal.graphql', internal],
   ] as const) {
-    fs.writeFileSync(path.join(root, file), printAppSchema(view));
+    fs.writeFileSync(path.join(root, file), printAppSchema(schema));
     process.stdout.write(`wrote ${file}\n`);
   }
 }

@@ -49,62 +49,81 @@ describe('GraphQL applicationSettings', () => {
     const anon = await api(t).graphql('{ applicationSettings { id } }').expect(200);
     expect(anon.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
     const res = await api(t, user.token)
-      .graphql('mutation { updateApplicationSettings(input: { signupEnabled: false }) { id } }')
+      .graphql(
+        'mutation { applicationSettingsUpdate(input: { signupEnabled: false }) { applicationSettings { id } errors } }',
+      )
       .expect(200);
     expect(res.body.errors[0]).toMatchObject({ message: '403 Forbidden', extensions: { code: 'FORBIDDEN' } });
   });
 
-  it('updates through the same service with the same rules (BAD_USER_INPUT)', async () => {
+  it('updates through the same service with the same rules (payload errors)', async () => {
     const ok = await api(t, ROOT_TOKEN)
       .graphql(
-        'mutation { updateApplicationSettings(input: { defaultGroupVisibility: PUBLIC, jobqueueThrottlingFactor: 0.7, jobqueueThrottlingEnabled: true, jobqueueThrottlingQueus: ["q"] }) { defaultGroupVisibility jobqueueThrottlingFactor jobqueueThrottlingQueues } }',
+        'mutation { applicationSettingsUpdate(input: { defaultGroupVisibility: PUBLIC, jobqueueThrottlingFactor: 0.7, jobqueueThrottlingEnabled: true, jobqueueThrottlingQueues: ["q"] }) { applicationSettings { defaultGroupVisibility jobqueueThrottlingFactor jobqueueThrottlingQueues } errors } }',
       )
       .expect(200);
-    expect(ok.body.data.updateApplicationSettings).toEqual({
-      defaultGroupVisibility: 'PUBLIC',
-      jobqueueThrottlingFactor: 0.7,
-      jobqueueThrottlingQueues: ['q'],
+    expect(ok.body.data.applicationSettingsUpdate).toEqual({
+      applicationSettings: {
+        defaultGroupVisibility: 'PUBLIC',
+        jobqueueThrottlingFactor: 0.7,
+        jobqueueThrottlingQueues: ['q'],
+      },
+      errors: [],
     });
     expect((await api(t, ROOT_TOKEN).get(URL)).body).toMatchObject({
       default_group_visibility: 'public',
       jobqueue_throttling_factor: 0.7,
     });
     const missing = await api(t, ROOT_TOKEN)
-      .graphql('mutation { updateApplicationSettings(input: { devenvEnabled: true }) { id } }')
+      .graphql(
+        'mutation { applicationSettingsUpdate(input: { devenvEnabled: true }) { applicationSettings { id } errors } }',
+      )
       .expect(200);
-    expect(missing.body.errors[0]).toMatchObject({
-      message: 'devenv_url is missing',
-      extensions: { code: 'BAD_USER_INPUT' },
+    expect(missing.body.errors).toBeUndefined();
+    expect(missing.body.data.applicationSettingsUpdate).toEqual({
+      applicationSettings: null,
+      errors: ['devenv_url is missing'],
     });
     const none = await api(t, ROOT_TOKEN)
-      .graphql('mutation { updateApplicationSettings(input: {}) { id } }')
+      .graphql('mutation { applicationSettingsUpdate(input: {}) { applicationSettings { id } errors } }')
       .expect(200);
-    expect(none.body.errors[0].message).toMatch(
-      /^admin_notification_email, .* are missing, at least one parameter must be provided$/,
-    );
+    expect(none.body.data.applicationSettingsUpdate.applicationSettings).toBeNull();
+    expect(none.body.data.applicationSettingsUpdate.errors).toEqual([
+      expect.stringMatching(/^admin_notification_email, .* are missing, at least one parameter must be provided$/),
+    ]);
     const model = await api(t, ROOT_TOKEN)
-      .graphql('mutation { updateApplicationSettings(input: { maxAttachmentSize: 0 }) { id } }')
+      .graphql(
+        'mutation { applicationSettingsUpdate(input: { maxAttachmentSize: 0 }) { applicationSettings { id } errors } }',
+      )
       .expect(200);
-    expect(model.body.errors[0]).toMatchObject({
-      extensions: { code: 'BAD_USER_INPUT', fields: { max_attachment_size: ['must be greater than 0'] } },
+    expect(model.body.data.applicationSettingsUpdate).toEqual({
+      applicationSettings: null,
+      errors: ['Max attachment size must be greater than 0'],
     });
     const values = await api(t, ROOT_TOKEN)
-      .graphql('mutation { updateApplicationSettings(input: { defaultBranchProtection: 5 }) { id } }')
+      .graphql(
+        'mutation { applicationSettingsUpdate(input: { defaultBranchProtection: 5 }) { applicationSettings { id } errors } }',
+      )
       .expect(200);
-    expect(values.body.errors[0].message).toBe('default_branch_protection does not have a valid value');
+    expect(values.body.data.applicationSettingsUpdate.errors).toEqual([
+      'default_branch_protection does not have a valid value',
+    ]);
   });
 
-  it('resetRunnersRegistrationToken rotates the instance token', async () => {
+  it('runnersRegistrationTokenReset rotates the instance token', async () => {
     const before = (await api(t, ROOT_TOKEN).get(URL)).body.runners_registration_token;
     const res = await api(t, ROOT_TOKEN)
-      .graphql('mutation { resetRunnersRegistrationToken { runnersRegistrationToken } }')
+      .graphql('mutation { runnersRegistrationTokenReset { applicationSettings { runnersRegistrationToken } errors } }')
       .expect(200);
-    const after = res.body.data.resetRunnersRegistrationToken.runnersRegistrationToken;
+    expect(res.body.data.runnersRegistrationTokenReset.errors).toEqual([]);
+    const after = res.body.data.runnersRegistrationTokenReset.applicationSettings.runnersRegistrationToken;
     expect(after).toMatch(/^[A-Za-z0-9_-]{20}$/);
     expect(after).not.toBe(before);
     expect((await api(t, ROOT_TOKEN).get(URL)).body.runners_registration_token).toBe(after);
     const user = await createUser(t);
-    const denied = await api(t, user.token).graphql('mutation { resetRunnersRegistrationToken { id } }').expect(200);
+    const denied = await api(t, user.token)
+      .graphql('mutation { runnersRegistrationTokenReset { applicationSettings { id } } }')
+      .expect(200);
     expect(denied.body.errors[0].extensions.code).toBe('FORBIDDEN');
   });
 });

@@ -539,9 +539,12 @@ describe('PUT /application/settings', () => {
     expect(ok.body.domain_whitelist).toHaveLength(1000);
     expect(ok.body.sign_in_text).toHaveLength(65_536);
     const gql = await api(t, ROOT_TOKEN).graphql(
-      'mutation { updateApplicationSettings(input: { homePageUrl: "http://' + long + '.example" }) { homePageUrl } }',
+      'mutation { applicationSettingsUpdate(input: { homePageUrl: "http://' +
+        long +
+        '.example" }) { applicationSettings { homePageUrl } errors } }',
     );
-    expect(gql.body.errors?.[0]).toMatchObject({ extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }) });
+    expect(gql.body.data.applicationSettingsUpdate.applicationSettings).toBeNull();
+    expect(gql.body.data.applicationSettingsUpdate.errors).toHaveLength(1);
   });
 
   it('maps legacy names and refuses two of the three', async () => {

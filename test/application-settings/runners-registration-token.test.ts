@@ -50,14 +50,14 @@ describe('matchesRunnersRegistrationToken', () => {
     expect(JSON.stringify(rows)).not.toContain(token);
   });
 
-  it('stops matching the old token after resetRunnersRegistrationToken', async () => {
+  it('stops matching the old token after runnersRegistrationTokenReset', async () => {
     const old = (await api(t, ROOT_TOKEN).get('/api/v4/application/settings').expect(200)).body
       .runners_registration_token;
     expect(await matchesRunnersRegistrationToken(ctx(), old)).toBe(true);
     const res = await api(t, ROOT_TOKEN)
-      .graphql('mutation { resetRunnersRegistrationToken { runnersRegistrationToken } }')
+      .graphql('mutation { runnersRegistrationTokenReset { applicationSettings { runnersRegistrationToken } } }')
       .expect(200);
-    const fresh = res.body.data.resetRunnersRegistrationToken.runnersRegistrationToken;
+    const fresh = res.body.data.runnersRegistrationTokenReset.applicationSettings.runnersRegistrationToken;
     expect(await matchesRunnersRegistrationToken(ctx(), old)).toBe(false);
     expect(await matchesRunnersRegistrationToken(ctx(), fresh)).toBe(true);
   });

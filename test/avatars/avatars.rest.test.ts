@@ -277,20 +277,20 @@ describe('GraphQL avatarUrl and avatar input', () => {
     const u = await createUser(t);
     const data = `data:image/png;base64,${png().toString('base64')}`;
     const res = await api(t, ROOT_TOKEN).graphql(
-      'mutation($id: UserID!, $a: Upload) { updateUser(id: $id, input: { avatar: $a }) { avatarUrl } }',
+      'mutation($id: UserID!, $a: Upload) { userUpdate(input: { id: $id, avatar: $a }) { user { avatarUrl } errors } }',
       { id: u.id, a: data },
     );
-    expect(res.body.data.updateUser.avatarUrl).toBe(
+    expect(res.body.data.userUpdate.user.avatarUrl).toBe(
       `http://gitlab.test/uploads/-/system/user/avatar/${u.id}/upload.png`,
     );
-    expect((await api(t).get(`/api/v4/users/${u.id}`)).body.avatar_url).toBe(res.body.data.updateUser.avatarUrl);
+    expect((await api(t).get(`/api/v4/users/${u.id}`)).body.avatar_url).toBe(res.body.data.userUpdate.user.avatarUrl);
     const svg = await api(t, ROOT_TOKEN).graphql(
-      'mutation($id: UserID!, $a: Upload) { updateUser(id: $id, input: { avatar: $a }) { id } }',
+      'mutation($id: UserID!, $a: Upload) { userUpdate(input: { id: $id, avatar: $a }) { user { id } errors } }',
       { id: u.id, a: `data:image/svg+xml;base64,${SVG.toString('base64')}` },
     );
-    expect(svg.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(svg.body).toEqual({ data: { userUpdate: { user: null, errors: ['Avatar only images allowed'] } } });
     const bad = await api(t, ROOT_TOKEN).graphql(
-      'mutation($id: UserID!, $a: Upload) { updateUser(id: $id, input: { avatar: $a }) { id } }',
+      'mutation($id: UserID!, $a: Upload) { userUpdate(input: { id: $id, avatar: $a }) { user { id } errors } }',
       { id: u.id, a: 'not a data url' },
     );
     expect(bad.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');

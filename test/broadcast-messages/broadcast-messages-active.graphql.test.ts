@@ -28,7 +28,7 @@ describe('broadcastMessages(active)', () => {
     ).body;
     const ids = async (arg: string) =>
       (
-        (await admin.graphql(`{ broadcastMessages${arg} { total nodes { id: databaseId active } } }`).expect(200)).body
+        (await admin.graphql(`{ broadcastMessages${arg} { count nodes { id: databaseId active } } }`).expect(200)).body
           .data.broadcastMessages.nodes as { id: number }[]
       ).map((m) => m.id);
     expect(await ids('(active: true)')).toEqual([live.id]);

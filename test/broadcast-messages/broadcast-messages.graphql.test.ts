@@ -27,9 +27,10 @@ const asRest = (m: Gql) => ({
 describe('GraphQL broadcast messages', () => {
   it('shows the same values as REST for one message and for a page', async () => {
     const created = await api(t, ROOT_TOKEN).graphql(
-      `mutation { createBroadcastMessage(input: { message: "Hello", color: "#123" }) { ${FIELDS} } }`,
+      `mutation { broadcastMessageCreate(input: { message: "Hello", color: "#123" }) { broadcastMessage { ${FIELDS} } errors } }`,
     );
-    const m = created.body.data.createBroadcastMessage as Gql;
+    expect(created.body.data.broadcastMessageCreate.errors).toEqual([]);
+    const m = created.body.data.broadcastMessageCreate.broadcastMessage as Gql;
     expect(m).toEqual({
       id: 1,
       message: 'Hello',
@@ -48,39 +49,43 @@ describe('GraphQL broadcast messages', () => {
     expect(asRest(one.body.data.broadcastMessage)).toEqual(rest);
     const restList = await api(t, ROOT_TOKEN).get('/api/v4/broadcast_messages?per_page=1');
     const page = await api(t, ROOT_TOKEN).graphql(
-      `{ broadcastMessages(perPage: 1) { total totalPages page perPage nodes { ${FIELDS} } } }`,
+      `{ broadcastMessages(first: 1) { count pageInfo { hasNextPage hasPreviousPage } nodes { ${FIELDS} } } }`,
     );
     const p = page.body.data.broadcastMessages;
-    expect({ total: p.total, totalPages: p.totalPages, page: p.page, perPage: p.perPage }).toEqual({
-      total: Number(restList.headers['x-total']),
-      totalPages: Number(restList.headers['x-total-pages']),
-      page: 1,
-      perPage: 1,
+    expect({ count: p.count, pageInfo: p.pageInfo }).toEqual({
+      count: Number(restList.headers['x-total']),
+      pageInfo: { hasNextPage: Number(restList.headers['x-total-pages']) > 1, hasPreviousPage: false },
     });
+    expect(p.pageInfo.hasNextPage).toBe(true);
     expect(p.nodes.map(asRest)).toEqual(restList.body);
   });
 
   it('updates and deletes through the same service', async () => {
-    await api(t, ROOT_TOKEN).graphql('mutation { createBroadcastMessage(input: { message: "x" }) { id } }');
-    const updated = await api(t, ROOT_TOKEN).graphql(
-      'mutation { updateBroadcastMessage(id: 1, input: { endsAt: "2026-11-22T09:00:00-02:00", font: "" }) { endsAt font active } }',
+    await api(t, ROOT_TOKEN).graphql(
+      'mutation { broadcastMessageCreate(input: { message: "x" }) { broadcastMessage { id } } }',
     );
-    expect(updated.body.data.updateBroadcastMessage).toEqual({
-      endsAt: '2026-11-22T11:00:00.000Z',
-      font: '',
-      active: true,
+    const updated = await api(t, ROOT_TOKEN).graphql(
+      'mutation { broadcastMessageUpdate(input: { id: 1, endsAt: "2026-11-22T09:00:00-02:00", font: "" }) { broadcastMessage { endsAt font active } errors } }',
+    );
+    expect(updated.body.data.broadcastMessageUpdate).toEqual({
+      broadcastMessage: {
+        endsAt: '2026-11-22T11:00:00.000Z',
+        font: '',
+        active: true,
+      },
+      errors: [],
     });
     expect((await api(t, ROOT_TOKEN).get('/api/v4/broadcast_messages/1')).body).toMatchObject({
       ends_at: '2026-11-22T11:00:00.000Z',
       font: '',
     });
     expect(
-      (await api(t, ROOT_TOKEN).graphql('mutation { deleteBroadcastMessage(id: 1) }')).body.data.deleteBroadcastMessage,
-    ).toBe(true);
+      (await api(t, ROOT_TOKEN).graphql('mutation { broadcastMessageDelete(input: { id: 1 }) { errors } }')).body,
+    ).toEqual({ data: { broadcastMessageDelete: { errors: [] } } });
     expect((await api(t, ROOT_TOKEN).get('/api/v4/broadcast_messages/1')).status).toBe(404);
   });
 
-  it('answers with error codes: UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, BAD_USER_INPUT', async () => {
+  it('answers with error codes (UNAUTHENTICATED, FORBIDDEN), null for a missing message, validation messages in errors', async () => {
     const user = await createUser(t);
     const code = async (token: string | undefined, query: string) => {
       const res = await api(t, token).graphql(query);
@@ -88,32 +93,47 @@ describe('GraphQL broadcast messages', () => {
       expect(Object.values(res.body.data)).toEqual([null]);
       return [res.body.errors[0].extensions.code, res.body.errors[0].message];
     };
-    expect(await code(undefined, '{ broadcastMessages { total } }')).toEqual(['UNAUTHENTICATED', '401 Unauthorized']);
-    expect(await code(user.token, '{ broadcastMessages { total } }')).toEqual(['FORBIDDEN', '403 Forbidden']);
-    expect(await code(user.token, 'mutation { createBroadcastMessage(input: { message: "x" }) { id } }')).toEqual([
-      'FORBIDDEN',
-      '403 Forbidden',
-    ]);
-    expect(await code(ROOT_TOKEN, '{ broadcastMessage(id: 9) { id } }')).toEqual(['NOT_FOUND', '404 Not found']);
+    expect(await code(undefined, '{ broadcastMessages { count } }')).toEqual(['UNAUTHENTICATED', '401 Unauthorized']);
+    expect(await code(user.token, '{ broadcastMessages { count } }')).toEqual(['FORBIDDEN', '403 Forbidden']);
     expect(
-      await code(ROOT_TOKEN, 'mutation { createBroadcastMessage(input: { message: "x", startsAt: "soon" }) { id } }'),
-    ).toEqual(['BAD_USER_INPUT', 'starts_at is invalid']);
-    const color = await api(t, ROOT_TOKEN).graphql(
-      'mutation { createBroadcastMessage(input: { message: "x", color: "blue" }) { id } }',
+      await code(
+        user.token,
+        'mutation { broadcastMessageCreate(input: { message: "x" }) { broadcastMessage { id } } }',
+      ),
+    ).toEqual(['FORBIDDEN', '403 Forbidden']);
+    // A missing message is null without an error (GitLab's convention for a root lookup); REST answers 404.
+    expect((await api(t, ROOT_TOKEN).graphql('{ broadcastMessage(id: 9) { id } }')).body).toEqual({
+      data: { broadcastMessage: null },
+    });
+    expect((await api(t, ROOT_TOKEN).get('/api/v4/broadcast_messages/9')).status).toBe(404);
+    const soon = await api(t, ROOT_TOKEN).graphql(
+      'mutation { broadcastMessageCreate(input: { message: "x", startsAt: "soon" }) { broadcastMessage { id } errors } }',
     );
-    expect(color.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
-    expect(JSON.stringify(color.body.errors[0])).toContain('must be a valid color code');
+    expect(soon.body).toEqual({
+      data: { broadcastMessageCreate: { broadcastMessage: null, errors: ['starts_at is invalid'] } },
+    });
+    const color = await api(t, ROOT_TOKEN).graphql(
+      'mutation { broadcastMessageCreate(input: { message: "x", color: "blue" }) { broadcastMessage { id } errors } }',
+    );
+    expect(color.body.errors).toBeUndefined();
+    expect(color.body.data.broadcastMessageCreate.broadcastMessage).toBeNull();
+    expect(JSON.stringify(color.body.data.broadcastMessageCreate.errors)).toContain('must be a valid color code');
   });
 
   it('a failed mutation stores nothing, also with other mutations in the same document', async () => {
-    await api(t, ROOT_TOKEN).graphql('mutation { createBroadcastMessage(input: { message: "keep" }) { id } }');
+    await api(t, ROOT_TOKEN).graphql(
+      'mutation { broadcastMessageCreate(input: { message: "keep" }) { broadcastMessage { id } } }',
+    );
     const res = await api(t, ROOT_TOKEN).graphql(`mutation {
-      badUpdate: updateBroadcastMessage(id: 1, input: { message: "changed", font: "nope" }) { id }
-      bad: createBroadcastMessage(input: { message: "x", color: "bad" }) { id }
+      badUpdate: broadcastMessageUpdate(input: { id: 1, message: "changed", font: "nope" }) { broadcastMessage { id } errors }
+      bad: broadcastMessageCreate(input: { message: "x", color: "bad" }) { broadcastMessage { id } errors }
     }`);
-    // Nullable root fields: each mutation runs in turn, each failure nulls only its own field.
-    expect(res.body.data).toEqual({ badUpdate: null, bad: null });
-    expect(res.body.errors.map((e: { path: string[] }) => e.path[0])).toEqual(['badUpdate', 'bad']);
+    // Each mutation runs in turn, each failure reports its own errors and a null result.
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data).toEqual({
+      badUpdate: { broadcastMessage: null, errors: [expect.any(String)] },
+      bad: { broadcastMessage: null, errors: [expect.any(String)] },
+    });
     const rest = (await api(t, ROOT_TOKEN).get('/api/v4/broadcast_messages')).body;
     expect(rest.map((m: { message: string; font: string }) => [m.message, m.font])).toEqual([['keep', '#FFFFFF']]);
   });

@@ -115,10 +115,10 @@ describe.each([
     expect(
       (
         await admin().graphql(
-          `mutation { set${owner}CustomAttribute(${idArg}, key: "env", value: "prod") { key value } }`,
+          `mutation { ${lower}CustomAttributeSet(input: { ${idArg}, key: "env", value: "prod" }) { customAttribute { key value } errors } }`,
         )
       ).body.data,
-    ).toEqual({ [`set${owner}CustomAttribute`]: { key: 'env', value: 'prod' } });
+    ).toEqual({ [`${lower}CustomAttributeSet`]: { customAttribute: { key: 'env', value: 'prod' }, errors: [] } });
     expect((await admin().graphql(`{ ${lower}CustomAttributes(${idArg}) { key value } }`)).body.data).toEqual({
       [`${lower}CustomAttributes`]: [{ key: 'env', value: 'prod' }],
     });
@@ -132,8 +132,9 @@ describe.each([
     const other = await createUser(t);
     expect((await api(t, other.token).graphql(field)).body.data[lower].customAttributes).toBeNull();
     expect(
-      (await admin().graphql(`mutation { delete${owner}CustomAttribute(${idArg}, key: "env") }`)).body.data,
-    ).toEqual({ [`delete${owner}CustomAttribute`]: true });
+      (await admin().graphql(`mutation { ${lower}CustomAttributeDelete(input: { ${idArg}, key: "env" }) { errors } }`))
+        .body,
+    ).toEqual({ data: { [`${lower}CustomAttributeDelete`]: { errors: [] } } });
     expect(
       (await admin().graphql(`{ ${lower}CustomAttribute(${idArg}, key: "env") { key } }`)).body.errors[0].extensions
         .code,

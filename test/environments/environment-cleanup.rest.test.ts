@@ -142,7 +142,7 @@ describe('DELETE /projects/:id/environments/review_apps', () => {
       .query({ dry_run: false })
       .expect(400);
     expect(none.body).toEqual({ message: { scheduled_entries: [], unprocessable_entries: [], message: NOTHING } });
-    // GraphQL: the same rule (BAD_USER_INPUT), and the same entries on a match.
+    // GraphQL: the same rule (its message in the payload's errors), and the same entries on a match.
     const c2 = await env(p, 'review/d', 'stopped', ago(40));
     const gql = await api(t, ROOT_TOKEN)
       .post('/api/graphql')
@@ -156,10 +156,10 @@ describe('DELETE /projects/:id/environments/review_apps', () => {
     const empty = await api(t, ROOT_TOKEN)
       .post('/api/graphql')
       .send({
-        query: `mutation { deleteReviewApps(projectId: "${p.id}", before: "2020-01-01T00:00:00Z") { scheduledEntries { id } } }`,
+        query: `mutation { reviewAppsDelete(input: { projectId: "${p.id}", before: "2020-01-01T00:00:00Z" }) { reviewAppsDeletion { scheduledEntries { id } } errors } }`,
       })
       .expect(200);
-    expect(empty.body.errors[0]).toMatchObject({ message: NOTHING, extensions: { code: 'BAD_USER_INPUT' } });
+    expect(empty.body).toEqual({ data: { reviewAppsDelete: { reviewAppsDeletion: null, errors: [NOTHING] } } });
   });
 
   it('400 bad limit or date; maintainers may, developers 403 with the reason, non-members 404', async () => {

@@ -13,10 +13,10 @@ describe('GraphQL environments', () => {
       .expect(201);
     const rest = (await api(t, ROOT_TOKEN).get(`/api/v4/projects/${p.id}/environments`)).body[0];
     const gql = await api(t, ROOT_TOKEN).graphql(
-      `query($p: ID!) { projectEnvironments(projectId: $p) { total nodes { ${FIELDS} } } }`,
+      `query($p: ID!) { projectEnvironments(projectId: $p) { count nodes { ${FIELDS} } } }`,
       { p: 'gq/app' },
     );
-    expect(gql.body.data.projectEnvironments.total).toBe(1);
+    expect(gql.body.data.projectEnvironments.count).toBe(1);
     const node = gql.body.data.projectEnvironments.nodes[0];
     expect({
       id: node.id,
@@ -42,48 +42,65 @@ describe('GraphQL environments', () => {
   it('create, update, stop and delete mutations use the same service', async () => {
     const p = await createProject(t, { namespace: await createGroup(t) });
     const created = await api(t, ROOT_TOKEN).graphql(
-      `mutation { createEnvironment(projectId: "${p.id}", input: { name: "review/x", externalUrl: "http://r.test" }) { id slug state } }`,
+      `mutation { environmentCreate(input: { projectId: "${p.id}", name: "review/x", externalUrl: "http://r.test" }) { environment { id slug state } errors } }`,
     );
-    const { id, slug } = created.body.data.createEnvironment;
-    expect(created.body.data.createEnvironment).toEqual({ id, slug: 'review-x-999999', state: 'available' });
+    const { id, slug } = created.body.data.environmentCreate.environment;
+    expect(created.body.data.environmentCreate).toEqual({
+      environment: { id, slug: 'review-x-999999', state: 'available' },
+      errors: [],
+    });
     const updated = await api(t, ROOT_TOKEN).graphql(
-      `mutation { updateEnvironment(projectId: "${p.id}", environmentId: "${id}", input: { name: "renamed", externalUrl: "" }) { name slug externalUrl } }`,
+      `mutation { environmentUpdate(input: { projectId: "${p.id}", environmentId: "${id}", name: "renamed", externalUrl: "" }) { environment { name slug externalUrl } errors } }`,
     );
-    expect(updated.body.data.updateEnvironment).toEqual({ name: 'renamed', slug, externalUrl: null });
+    expect(updated.body.data.environmentUpdate).toEqual({
+      environment: { name: 'renamed', slug, externalUrl: null },
+      errors: [],
+    });
     const stopped = await api(t, ROOT_TOKEN).graphql(
-      `mutation { stopEnvironment(projectId: "${p.id}", environmentId: "${id}") { state } }`,
+      `mutation { environmentStop(input: { projectId: "${p.id}", environmentId: "${id}" }) { environment { state } errors } }`,
     );
-    expect(stopped.body.data.stopEnvironment.state).toBe('stopped');
+    expect(stopped.body.data.environmentStop).toEqual({ environment: { state: 'stopped' }, errors: [] });
     expect((await api(t, ROOT_TOKEN).get(`/api/v4/projects/${p.id}/environments`)).body[0]).toMatchObject({
       name: 'renamed',
       state: 'stopped',
     });
     expect(
-      (await api(t, ROOT_TOKEN).graphql(`mutation { deleteEnvironment(projectId: "${p.id}", environmentId: "${id}") }`))
-        .body.data.deleteEnvironment,
-    ).toBe(true);
+      (
+        await api(t, ROOT_TOKEN).graphql(
+          `mutation { environmentDelete(input: { projectId: "${p.id}", environmentId: "${id}" }) { errors } }`,
+        )
+      ).body,
+    ).toEqual({ data: { environmentDelete: { errors: [] } } });
     expect((await api(t, ROOT_TOKEN).get(`/api/v4/projects/${p.id}/environments`)).body).toEqual([]);
   });
 
-  it('errors carry extensions.code', async () => {
+  it('errors carry extensions.code; a missing environment is null; validation messages go to errors', async () => {
     const p = await createProject(t, { namespace: await createGroup(t) });
     const reporter = await createUser(t);
     await addProjectMember(t, p, reporter, 20);
     const code = async (token: string | undefined, q: string) =>
       (await api(t, token).graphql(q)).body.errors?.[0]?.extensions?.code;
-    expect(await code(undefined, `{ projectEnvironments(projectId: "${p.id}") { total } }`)).toBe('UNAUTHENTICATED');
+    expect(await code(undefined, `{ projectEnvironments(projectId: "${p.id}") { count } }`)).toBe('UNAUTHENTICATED');
     expect(
-      await code(reporter.token, `mutation { createEnvironment(projectId: "${p.id}", input: { name: "x" }) { id } }`),
+      await code(
+        reporter.token,
+        `mutation { environmentCreate(input: { projectId: "${p.id}", name: "x" }) { environment { id } } }`,
+      ),
     ).toBe('FORBIDDEN');
-    expect(await code(ROOT_TOKEN, `{ environment(projectId: "${p.id}", environmentId: 4242) { id } }`)).toBe(
-      'NOT_FOUND',
-    );
+    expect(
+      (await api(t, ROOT_TOKEN).graphql(`{ environment(projectId: "${p.id}", environmentId: 4242) { id } }`)).body,
+    ).toEqual({ data: { environment: null } });
+    expect((await api(t, ROOT_TOKEN).get(`/api/v4/projects/${p.id}/environments/4242`)).status).toBe(404);
     const bad = await api(t, ROOT_TOKEN).graphql(
-      `mutation { createEnvironment(projectId: "${p.id}", input: { name: "bad!" }) { id } }`,
+      `mutation { environmentCreate(input: { projectId: "${p.id}", name: "bad!" }) { environment { id } errors } }`,
     );
-    expect(bad.body.errors[0].extensions).toEqual({
-      code: 'BAD_USER_INPUT',
-      fields: { name: ["can contain only letters, digits, '-', '_', '/', '$', '{', '}', '.', and spaces"] },
+    expect(bad.body).toEqual({
+      data: {
+        environmentCreate: {
+          environment: null,
+          errors: ["Name can contain only letters, digits, '-', '_', '/', '$', '{', '}', '.', and spaces"],
+        },
+      },
     });
   });
 });

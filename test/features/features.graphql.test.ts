@@ -14,19 +14,22 @@ const enabled = async (token: string | undefined, name: string) => {
 };
 
 describe('GraphQL feature flags', () => {
-  it('features, setFeatureGate and deleteFeature show the same values as REST', async () => {
+  it('features, featureGateSet and featureDelete show the same values as REST', async () => {
     const u = await createUser(t);
     const set = await admin().graphql(
-      `mutation { setFeatureGate(name: "gql_flag", input: { value: "true", user: "${u.username}", featureGroup: "perf_team" }) { name state gates { key value } } }`,
+      `mutation { featureGateSet(input: { name: "gql_flag", value: "true", user: "${u.username}", featureGroup: "perf_team" }) { feature { name state gates { key value } } errors } }`,
     );
-    expect(set.body.data.setFeatureGate).toEqual({
-      name: 'gql_flag',
-      state: 'CONDITIONAL',
-      gates: [
-        { key: 'boolean', value: false },
-        { key: 'actors', value: [`User:${u.id}`] },
-        { key: 'groups', value: ['perf_team'] },
-      ],
+    expect(set.body.data.featureGateSet).toEqual({
+      feature: {
+        name: 'gql_flag',
+        state: 'CONDITIONAL',
+        gates: [
+          { key: 'boolean', value: false },
+          { key: 'actors', value: [`User:${u.id}`] },
+          { key: 'groups', value: ['perf_team'] },
+        ],
+      },
+      errors: [],
     });
     await admin().post('/api/v4/features/rest_flag').send({ value: '30' }).expect(201);
     const rest = (await admin().get('/api/v4/features')).body;
@@ -37,11 +40,13 @@ describe('GraphQL feature flags', () => {
       { id: 'gid://gitlab/Feature/gql_flag', name: 'gql_flag' },
       { id: 'gid://gitlab/Feature/rest_flag', name: 'rest_flag' },
     ]);
-    expect((await admin().graphql('mutation { deleteFeature(name: "gql_flag") }')).body.data.deleteFeature).toBe(true);
+    expect((await admin().graphql('mutation { featureDelete(input: { name: "gql_flag" }) { errors } }')).body).toEqual({
+      data: { featureDelete: { errors: [] } },
+    });
     expect((await admin().get('/api/v4/features')).body.map((f: { name: string }) => f.name)).toEqual(['rest_flag']);
   });
 
-  it('answers with error codes: UNAUTHENTICATED, FORBIDDEN, BAD_USER_INPUT', async () => {
+  it('answers with error codes (UNAUTHENTICATED, FORBIDDEN, BAD_USER_INPUT) and mutation errors in the payload', async () => {
     const user = await createUser(t);
     const err = async (token: string | undefined, query: string) => {
       const e = (await api(t, token).graphql(query)).body.errors[0];
@@ -49,20 +54,25 @@ describe('GraphQL feature flags', () => {
     };
     expect(await err(undefined, '{ features { name } }')).toEqual(['UNAUTHENTICATED', '401 Unauthorized']);
     expect(await err(user.token, '{ features { name } }')).toEqual(['FORBIDDEN', '403 Forbidden']);
-    expect(await err(user.token, 'mutation { deleteFeature(name: "x") }')).toEqual(['FORBIDDEN', '403 Forbidden']);
-    expect(await err(ROOT_TOKEN, 'mutation { setFeatureGate(name: "x", input: { value: "101" }) { name } }')).toEqual([
-      'BAD_USER_INPUT',
+    expect(await err(user.token, 'mutation { featureDelete(input: { name: "x" }) { errors } }')).toEqual([
+      'FORBIDDEN',
+      '403 Forbidden',
+    ]);
+    const payload = async (input: string) => {
+      const res = await api(t, ROOT_TOKEN).graphql(
+        `mutation { featureGateSet(input: ${input}) { feature { name } errors } }`,
+      );
+      expect(res.body.errors).toBeUndefined();
+      expect(res.body.data.featureGateSet.feature).toBeNull();
+      return res.body.data.featureGateSet.errors;
+    };
+    expect(await payload('{ name: "x", value: "101" }')).toEqual([
       'value must be true, false or a percentage between 0 and 100',
     ]);
-    expect(
-      await err(
-        ROOT_TOKEN,
-        'mutation { setFeatureGate(name: "x", input: { value: "5", key: "percentage_of_actors", user: "a" }) { name } }',
-      ),
-    ).toEqual(['BAD_USER_INPUT', 'key, user are mutually exclusive']);
-    expect(
-      await err(ROOT_TOKEN, 'mutation { setFeatureGate(name: "bad-name", input: { value: "true" }) { name } }'),
-    ).toEqual(['BAD_USER_INPUT', 'name is invalid']);
+    expect(await payload('{ name: "x", value: "5", key: "percentage_of_actors", user: "a" }')).toEqual([
+      'key, user are mutually exclusive',
+    ]);
+    expect(await payload('{ name: "bad-name", value: "true" }')).toEqual(['name is invalid']);
     expect(await err(undefined, '{ featureEnabled(name: "bad name") }')).toEqual(['BAD_USER_INPUT', 'name is invalid']);
   });
 });

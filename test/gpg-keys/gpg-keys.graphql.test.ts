@@ -10,10 +10,11 @@ describe('GraphQL GPG keys', () => {
   it('shows the same keys as REST, with fingerprint and primary key id', async () => {
     const me = await createUser(t);
     const created = await admin().graphql(
-      'mutation($u: UserID!, $k: String!) { createUserGpgKey(userId: $u, input: { key: $k }) { id: databaseId key fingerprint primaryKeyid createdAt } }',
+      'mutation($u: UserID!, $k: String!) { userGpgKeyCreate(input: { userId: $u, key: $k }) { gpgKey { id: databaseId key fingerprint primaryKeyid createdAt } errors } }',
       { u: me.id, k: BOB.key },
     );
-    const key = created.body.data.createUserGpgKey;
+    expect(created.body.data.userGpgKeyCreate.errors).toEqual([]);
+    const key = created.body.data.userGpgKeyCreate.gpgKey;
     expect(key).toEqual({
       id: expect.any(Number),
       key: BOB.key,
@@ -24,44 +25,54 @@ describe('GraphQL GPG keys', () => {
     const rest = (await api(t, me.token).get(`/api/v4/user/gpg_keys/${key.id}`).expect(200)).body;
     expect(rest).toEqual({ id: key.id, key: key.key, created_at: key.createdAt });
     const mine = await api(t, me.token).graphql(
-      '{ currentUserGpgKeys { total nodes { id: databaseId key createdAt } } currentUserGpgKey(keyId: ' +
+      '{ currentUserGpgKeys { count nodes { id: databaseId key createdAt } } currentUserGpgKey(keyId: ' +
         key.id +
         ') { id: databaseId } }',
     );
     expect(mine.body.data).toEqual({
-      currentUserGpgKeys: { total: 1, nodes: [{ id: key.id, key: BOB.key, createdAt: key.createdAt }] },
+      currentUserGpgKeys: { count: 1, nodes: [{ id: key.id, key: BOB.key, createdAt: key.createdAt }] },
       currentUserGpgKey: { id: key.id },
     });
-    const listed = await admin().graphql(`{ userGpgKeys(userId: ${me.id}, perPage: 5) { nodes { id: databaseId } } }`);
+    const listed = await admin().graphql(`{ userGpgKeys(userId: ${me.id}, first: 5) { nodes { id: databaseId } } }`);
     expect(listed.body.data.userGpgKeys.nodes).toEqual([{ id: key.id }]);
     const own = await api(t, me.token).graphql(
-      'mutation($k: String!) { createCurrentUserGpgKey(input: { key: $k }) { id } }',
+      'mutation($k: String!) { currentUserGpgKeyCreate(input: { key: $k }) { gpgKey { id } errors } }',
       { k: ALICE.key },
     );
-    const alice = own.body.data.createCurrentUserGpgKey.id;
+    const alice = own.body.data.currentUserGpgKeyCreate.gpgKey.id;
     expect(
-      (await api(t, me.token).graphql(`mutation { revokeCurrentUserGpgKey(keyId: "${alice}") }`)).body.data,
-    ).toEqual({ revokeCurrentUserGpgKey: true });
+      (await api(t, me.token).graphql(`mutation { currentUserGpgKeyRevoke(input: { keyId: "${alice}" }) { errors } }`))
+        .body,
+    ).toEqual({ data: { currentUserGpgKeyRevoke: { errors: [] } } });
     expect(
-      (await admin().graphql(`mutation { deleteUserGpgKey(userId: ${me.id}, keyId: ${key.id}) }`)).body.data,
-    ).toEqual({ deleteUserGpgKey: true });
+      (await admin().graphql(`mutation { userGpgKeyDelete(input: { userId: ${me.id}, keyId: ${key.id} }) { errors } }`))
+        .body,
+    ).toEqual({ data: { userGpgKeyDelete: { errors: [] } } });
     expect((await api(t, me.token).get('/api/v4/user/gpg_keys').expect(200)).body).toEqual([]);
   });
 
-  it("answers with GitLab's errors as codes: UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, BAD_USER_INPUT", async () => {
+  it("answers with GitLab's errors: UNAUTHENTICATED, FORBIDDEN, NOT_FOUND codes, null for a missing key, validation messages in errors", async () => {
     const me = await createUser(t);
     const code = (res: { body: { errors: { extensions: { code: string } }[] } }) => res.body.errors[0].extensions.code;
-    expect(code(await api(t).graphql('{ currentUserGpgKeys { total } }'))).toBe('UNAUTHENTICATED');
-    expect(code(await api(t, me.token).graphql(`{ userGpgKeys(userId: ${me.id}) { total } }`))).toBe('FORBIDDEN');
-    expect(code(await api(t, me.token).graphql('{ currentUserGpgKey(keyId: 1) { id } }'))).toBe('NOT_FOUND');
-    expect(code(await admin().graphql(`mutation { revokeUserGpgKey(userId: 424242, keyId: 1) }`))).toBe('NOT_FOUND');
+    expect(code(await api(t).graphql('{ currentUserGpgKeys { count } }'))).toBe('UNAUTHENTICATED');
+    expect(code(await api(t, me.token).graphql(`{ userGpgKeys(userId: ${me.id}) { count } }`))).toBe('FORBIDDEN');
+    expect((await api(t, me.token).graphql('{ currentUserGpgKey(keyId: 1) { id } }')).body).toEqual({
+      data: { currentUserGpgKey: null },
+    });
+    expect((await api(t, me.token).get('/api/v4/user/gpg_keys/1')).status).toBe(404);
+    expect(
+      code(await admin().graphql(`mutation { userGpgKeyRevoke(input: { userId: 424242, keyId: 1 }) { errors } }`)),
+    ).toBe('NOT_FOUND');
     const bad = await api(t, me.token).graphql(
-      'mutation { createCurrentUserGpgKey(input: { key: "-----BEGIN PGP PUBLIC KEY BLOCK-----\\n\\nAAAA\\n-----END PGP PUBLIC KEY BLOCK-----" }) { id } }',
+      'mutation { currentUserGpgKeyCreate(input: { key: "-----BEGIN PGP PUBLIC KEY BLOCK-----\\n\\nAAAA\\n-----END PGP PUBLIC KEY BLOCK-----" }) { gpgKey { id } errors } }',
     );
-    expect(code(bad)).toBe('BAD_USER_INPUT');
-    expect(bad.body.errors[0].extensions.fields).toEqual({
-      fingerprint: ["can't be blank"],
-      primary_keyid: ["can't be blank"],
+    expect(bad.body).toEqual({
+      data: {
+        currentUserGpgKeyCreate: {
+          gpgKey: null,
+          errors: ["Fingerprint can't be blank", "Primary keyid can't be blank"],
+        },
+      },
     });
   });
 });

@@ -29,26 +29,34 @@ describe('subgroups above 10,000 rows', () => {
     expect(small3.headers).toMatchObject({ 'x-total': '3', 'x-total-pages': '1' });
   });
 
-  it('GraphQL nested pages of several parents: each its own bounded total', async () => {
-    const q = `{ groups(orderBy: ID, perPage: 2) { nodes { path subgroups(perPage: 100, page: 101) { total totalPages hasNextPage nodes { id } } } } }`;
+  it('GraphQL nested pages of several parents: each its own bounded count', async () => {
+    const q = `{ groups(orderBy: ID, first: 2) { nodes { path subgroups(first: 100) { count pageInfo { hasNextPage } nodes { id } } } } }`;
     const { result, count } = await t.countQueries(() => api(t, ROOT_TOKEN).graphql(q).expect(200));
     expect(result.body.errors).toBeUndefined();
     const nodes = result.body.data.groups.nodes.map(
       (g: {
         path: string;
-        subgroups: { total: number | null; totalPages: number | null; hasNextPage: boolean; nodes: unknown[] };
-      }) => [g.path, g.subgroups.total, g.subgroups.totalPages, g.subgroups.hasNextPage, g.subgroups.nodes.length],
+        subgroups: { count: number | null; pageInfo: { hasNextPage: boolean }; nodes: unknown[] };
+      }) => [g.path, g.subgroups.count, g.subgroups.pageInfo.hasNextPage, g.subgroups.nodes.length],
     );
     expect(nodes).toEqual([
-      ['big', null, null, false, 1],
-      ['small', 3, 1, false, 0],
+      ['big', null, true, 100],
+      ['small', 3, false, 3],
     ]);
-    const first = (
+    expect(count).toBeLessThan(10);
+    // The last page of the big list (the 10,001st subgroup): still no count, no next page.
+    const last = (
       await api(t, ROOT_TOKEN)
-        .graphql(`{ group(id: "${big.id}") { subgroups(perPage: 100) { total hasNextPage } } }`)
+        .graphql(
+          `{ group(id: "${big.id}") { subgroups(last: 1) { count pageInfo { hasNextPage hasPreviousPage } nodes { id } } } }`,
+        )
         .expect(200)
     ).body;
-    expect(first.data.group.subgroups).toEqual({ total: null, hasNextPage: true });
-    expect(count).toBeLessThan(10);
+    expect(last.errors).toBeUndefined();
+    expect(last.data.group.subgroups).toMatchObject({
+      count: null,
+      pageInfo: { hasNextPage: false, hasPreviousPage: true },
+      nodes: [expect.anything()],
+    });
   });
 });

@@ -87,13 +87,12 @@ describe('POST /groups', () => {
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ message: 'Failed to save group {:path=>["has already been taken"]}' });
     }
-    // GraphQL: plain text and the field errors, not REST's Ruby hash dump.
+    // GraphQL: GitLab's full messages in the payload's errors, not REST's Ruby hash dump.
     const gql = await api(t, u.token).graphql(
-      'mutation { createGroup(input: { name: "again", path: "taken" }) { id } }',
+      'mutation { groupCreate(input: { name: "again", path: "taken" }) { group { id } errors } }',
     );
-    expect(gql.body.errors[0]).toMatchObject({
-      message: 'Failed to save group: path has already been taken',
-      extensions: { code: 'BAD_USER_INPUT', fields: { path: ['has already been taken'] } },
+    expect(gql.body).toEqual({
+      data: { groupCreate: { group: null, errors: ['Path has already been taken'] } },
     });
   });
 

@@ -16,9 +16,9 @@ describe('GraphQL SSH keys and e-mails', () => {
     const byAdmin = await admin()
       .graphql(
         `query($id: UserID!, $keyId: KeyID!) {
-        userSshKeys(userId: $id) { total nodes { id: databaseId title key fingerprint createdAt } }
+        userSshKeys(userId: $id) { count nodes { id: databaseId title key fingerprint createdAt } }
         sshKey(id: $keyId) { id: databaseId title user { id: databaseId username email } }
-        userEmails(userId: $id) { total nodes { id: databaseId email confirmedAt } }
+        userEmails(userId: $id) { count nodes { id: databaseId email confirmedAt } }
       }`,
         { id: u.id, keyId: key.id },
       )
@@ -26,7 +26,7 @@ describe('GraphQL SSH keys and e-mails', () => {
     expect(byAdmin.body.errors).toBeUndefined();
     expect(byAdmin.body.data).toEqual({
       userSshKeys: {
-        total: 1,
+        count: 1,
         nodes: [
           {
             id: key.id,
@@ -42,7 +42,7 @@ describe('GraphQL SSH keys and e-mails', () => {
         title: 'laptop',
         user: { id: u.id, username: u.username, email: `${u.username}@example.com` },
       },
-      userEmails: { total: 1, nodes: [{ id: email.id, email: 'alt@example.com', confirmedAt: null }] },
+      userEmails: { count: 1, nodes: [{ id: email.id, email: 'alt@example.com', confirmedAt: null }] },
     });
     const own = await api(t, u.token).graphql(
       `query($keyId: KeyID!, $emailId: EmailID!) {
@@ -59,45 +59,49 @@ describe('GraphQL SSH keys and e-mails', () => {
     });
   });
 
-  it('writes through the same service, with the same errors and codes', async () => {
+  it('writes through the same service, with the same errors (payload messages) and codes', async () => {
     const u = await createUser(t);
     const add = await api(t, u.token).graphql(
-      'mutation($k: String!) { createCurrentUserSshKey(input: { key: $k, title: "gql" }) { id: databaseId title } createCurrentUserEmail(input: { email: "g@example.com" }) { id: databaseId email } }',
+      'mutation($k: String!) { currentUserSshKeyCreate(input: { key: $k, title: "gql" }) { sshKey { id: databaseId title } errors } currentUserEmailCreate(input: { email: "g@example.com" }) { email { id: databaseId email } errors } }',
       { k: SSH_KEYS.ec256.key },
     );
     expect(add.body.errors).toBeUndefined();
-    const rest = await api(t, u.token).get('/api/v4/user/keys').expect(200);
-    expect(rest.body).toEqual([
-      expect.objectContaining({ id: add.body.data.createCurrentUserSshKey.id, title: 'gql', key: SSH_KEYS.ec256.key }),
+    expect([add.body.data.currentUserSshKeyCreate.errors, add.body.data.currentUserEmailCreate.errors]).toEqual([
+      [],
+      [],
     ]);
-    expect((await api(t, u.token).get('/api/v4/user/emails')).body).toEqual([add.body.data.createCurrentUserEmail]);
+    const sshKey = add.body.data.currentUserSshKeyCreate.sshKey;
+    const addedEmail = add.body.data.currentUserEmailCreate.email;
+    const rest = await api(t, u.token).get('/api/v4/user/keys').expect(200);
+    expect(rest.body).toEqual([expect.objectContaining({ id: sshKey.id, title: 'gql', key: SSH_KEYS.ec256.key })]);
+    expect((await api(t, u.token).get('/api/v4/user/emails')).body).toEqual([addedEmail]);
 
     const again = await admin().graphql(
-      'mutation($id: UserID!, $k: String!) { createUserSshKey(userId: $id, input: { key: $k, title: "x" }) { id } }',
+      'mutation($id: UserID!, $k: String!) { userSshKeyCreate(input: { userId: $id, key: $k, title: "x" }) { sshKey { id } errors } }',
       { id: u.id, k: SSH_KEYS.ec256.key },
     );
-    expect(again.body.errors[0].extensions).toMatchObject({
-      code: 'BAD_USER_INPUT',
-      fields: { fingerprint: ['has already been taken'] },
+    expect(again.body).toEqual({
+      data: { userSshKeyCreate: { sshKey: null, errors: ['Fingerprint has already been taken'] } },
     });
-    expect((await api(t).graphql('{ currentUserSshKeys { total } }')).body.errors[0].extensions.code).toBe(
+    expect((await api(t).graphql('{ currentUserSshKeys { count } }')).body.errors[0].extensions.code).toBe(
       'UNAUTHENTICATED',
     );
     expect(
-      (await api(t, u.token).graphql(`{ userEmails(userId: ${u.id}) { total } }`)).body.errors[0].extensions.code,
+      (await api(t, u.token).graphql(`{ userEmails(userId: ${u.id}) { count } }`)).body.errors[0].extensions.code,
     ).toBe('FORBIDDEN');
-    expect((await admin().graphql('{ sshKey(id: 4242) { id } }')).body.errors[0].extensions.code).toBe('NOT_FOUND');
+    // A missing key is null without an error at the root (GitLab's convention); REST answers 404.
+    expect((await admin().graphql('{ sshKey(id: 4242) { id } }')).body).toEqual({ data: { sshKey: null } });
+    expect((await admin().get('/api/v4/keys/4242')).status).toBe(404);
     const del = await api(t, u.token).graphql(
-      'mutation($k: KeyID!, $e: EmailID!) { deleteCurrentUserSshKey(keyId: $k) deleteCurrentUserEmail(emailId: $e) }',
-      {
-        k: add.body.data.createCurrentUserSshKey.id,
-        e: add.body.data.createCurrentUserEmail.id,
-      },
+      'mutation($k: KeyID!, $e: EmailID!) { currentUserSshKeyDelete(input: { keyId: $k }) { errors } currentUserEmailDelete(input: { emailId: $e }) { errors } }',
+      { k: sshKey.id, e: addedEmail.id },
     );
-    expect(del.body.data).toEqual({ deleteCurrentUserSshKey: true, deleteCurrentUserEmail: true });
+    expect(del.body).toEqual({
+      data: { currentUserSshKeyDelete: { errors: [] }, currentUserEmailDelete: { errors: [] } },
+    });
     expect(
-      (await admin().graphql(`mutation { deleteUserEmail(userId: ${u.id}, emailId: 1) }`)).body.errors[0].extensions
-        .code,
+      (await admin().graphql(`mutation { userEmailDelete(input: { userId: ${u.id}, emailId: 1 }) { errors } }`)).body
+        .errors[0].extensions.code,
     ).toBe('NOT_FOUND');
   });
 });

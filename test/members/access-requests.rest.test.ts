@@ -101,13 +101,16 @@ describe('project access requests', () => {
       (await api(t, owner.token).delete(`/api/v4/projects/${p.id}/access_requests/${c.id}`).expect(404)).body,
     ).toEqual({ message: '404 Not found' });
     const gqlList = await api(t, owner.token).graphql(
-      `{ projectAccessRequests(projectId: "${p.id}") { total nodes { username requestedAt } } }`,
+      `{ projectAccessRequests(projectId: "${p.id}") { count nodes { username requestedAt } } }`,
     );
-    expect(gqlList.body.data.projectAccessRequests).toMatchObject({ total: 1, nodes: [{ username: 'pask1' }] });
+    expect(gqlList.body.data.projectAccessRequests).toMatchObject({ count: 1, nodes: [{ username: 'pask1' }] });
     const approved = await api(t, owner.token).graphql(
-      `mutation { approveProjectAccessRequest(projectId: "${p.id}", userId: ${a.id}, accessLevel: 20) { userId accessLevel { integerValue } } }`,
+      `mutation { projectAccessRequestApprove(input: { projectId: "${p.id}", userId: ${a.id}, accessLevel: 20 }) { member { userId accessLevel { integerValue } } errors } }`,
     );
-    expect(approved.body.data.approveProjectAccessRequest).toEqual({ userId: a.id, accessLevel: { integerValue: 20 } });
+    expect(approved.body.data.projectAccessRequestApprove).toEqual({
+      member: { userId: a.id, accessLevel: { integerValue: 20 } },
+      errors: [],
+    });
     const audit = (await api(t, owner.token).get(`/api/v4/projects/${p.id}/audit_events`).expect(200)).body as {
       details: Record<string, string>;
     }[];

@@ -143,7 +143,7 @@ describe('reads return what was stored when the domain was saved', () => {
     const aliases = Array.from({ length: 20 }, (_, i) => `s${i}: subject t${i}: certificateText`).join(' ');
     const started = process.hrtime.bigint();
     const gql = await api(t, ROOT_TOKEN).graphql(
-      `{ projectPagesDomains(projectId: "${p.id}", perPage: 1) { nodes { certificate { ${aliases} } } } }`,
+      `{ projectPagesDomains(projectId: "${p.id}", first: 1) { nodes { certificate { ${aliases} } } } }`,
     );
     const elapsed = ms(started);
     const cert = gql.body.data.projectPagesDomains.nodes[0].certificate;
@@ -319,7 +319,7 @@ describe('rendering: 400 where the reference would fail, exact serials and dates
     expect((await api(t, ROOT_TOKEN).delete(`${base(p)}/MIXED.test`)).status).toBe(204);
   });
 
-  it('GraphQL createPagesDomain normalizes the domain too and stores the text once', async () => {
+  it('GraphQL pagesDomainCreate normalizes the domain too and stores the text once', async () => {
     const p = await project();
     const k = ecKey('secp384r1');
     const pem = rawCertificate({
@@ -328,10 +328,11 @@ describe('rendering: 400 where the reference would fail, exact serials and dates
       serial: [...crypto.randomBytes(8)].map((b, i) => (i ? b : b & 0x7f)),
     }).pem;
     const res = await api(t, ROOT_TOKEN).graphql(
-      'mutation($p: ID!, $c: String!, $k: String!) { createPagesDomain(projectId: $p, input: { domain: "G.Test", certificate: $c, key: $k }) { domain certificate { subject certificateText } } }',
+      'mutation($p: ID!, $c: String!, $k: String!) { pagesDomainCreate(input: { projectId: $p, domain: "G.Test", certificate: $c, key: $k }) { pagesDomain { domain certificate { subject certificateText } } errors } }',
       { p: String(p.id), c: pem, k: k.keyPem },
     );
-    expect(res.body.data.createPagesDomain).toMatchObject({
+    expect(res.body.data.pagesDomainCreate.errors).toEqual([]);
+    expect(res.body.data.pagesDomainCreate.pagesDomain).toMatchObject({
       domain: 'g.test',
       certificate: {
         subject: '/CN=g.test',
@@ -339,7 +340,7 @@ describe('rendering: 400 where the reference would fail, exact serials and dates
       },
     });
     expect(await queryOne(t, 'select certificate_text from pages_domains where domain = ?', ['g.test'])).toEqual({
-      certificate_text: res.body.data.createPagesDomain.certificate.certificateText,
+      certificate_text: res.body.data.pagesDomainCreate.pagesDomain.certificate.certificateText,
     });
   });
 });

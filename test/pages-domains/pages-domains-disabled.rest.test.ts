@@ -35,9 +35,9 @@ describe('pages switched off (spec 4.24: "the pages feature must be enabled")', 
   it('GraphQL answers NOT_FOUND with the same message', async () => {
     const p = await createProject(t, { namespace: await createGroup(t) });
     for (const q of [
-      '{ pagesDomains { total } }',
-      `{ projectPagesDomains(projectId: "${p.id}") { total } }`,
-      `mutation { createPagesDomain(projectId: "${p.id}", input: { domain: "a.test" }) { url } }`,
+      '{ pagesDomains { count } }',
+      `{ projectPagesDomains(projectId: "${p.id}") { count } }`,
+      `mutation { pagesDomainCreate(input: { projectId: "${p.id}", domain: "a.test" }) { pagesDomain { url } errors } }`,
     ]) {
       const res = await api(t, ROOT_TOKEN).graphql(q);
       expect(res.body.errors[0]).toMatchObject({ message: '404 Not Found', extensions: { code: 'NOT_FOUND' } });

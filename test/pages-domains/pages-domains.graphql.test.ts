@@ -35,11 +35,11 @@ describe('GraphQL pages domains', () => {
     expect(d.projectId).toBe(p.id);
     expect(d.certificate.expiration).toBe(ec.cert.notAfter.toISOString());
     const list = await api(t, ROOT_TOKEN).graphql(
-      `{ projectPagesDomains(projectId: "${p.id}") { total nodes { domain } } pagesDomains { total nodes { domain projectId } } }`,
+      `{ projectPagesDomains(projectId: "${p.id}") { count nodes { domain } } pagesDomains { count nodes { domain projectId } } }`,
     );
     expect(list.body.data).toEqual({
-      projectPagesDomains: { total: 1, nodes: [{ domain: 'ssl.domain.test' }] },
-      pagesDomains: { total: 1, nodes: [{ domain: 'ssl.domain.test', projectId: p.id }] },
+      projectPagesDomains: { count: 1, nodes: [{ domain: 'ssl.domain.test' }] },
+      pagesDomains: { count: 1, nodes: [{ domain: 'ssl.domain.test', projectId: p.id }] },
     });
     const schema = await api(t, ROOT_TOKEN).graphql('{ __type(name: "PagesDomain") { fields { name } } }');
     expect(schema.body.data.__type.fields.map((f: { name: string }) => f.name).sort()).toEqual([
@@ -56,54 +56,59 @@ describe('GraphQL pages domains', () => {
   it('create, update (same semantics as REST) and delete mutations', async () => {
     const p = await createProject(t, { namespace: await createGroup(t) });
     const created = await api(t, ROOT_TOKEN).graphql(
-      `mutation { createPagesDomain(projectId: "${p.id}", input: { domain: "g.test", certificate: ${gqlString(ec.pem)}, key: ${gqlString(ec.keyPem)} }) { url certificate { subject } } }`,
+      `mutation { pagesDomainCreate(input: { projectId: "${p.id}", domain: "g.test", certificate: ${gqlString(ec.pem)}, key: ${gqlString(ec.keyPem)} }) { pagesDomain { url certificate { subject } } errors } }`,
     );
-    expect(created.body.data.createPagesDomain).toEqual({
-      url: 'https://g.test',
-      certificate: { subject: '/CN=ssl.domain.test' },
+    expect(created.body.data.pagesDomainCreate).toEqual({
+      pagesDomain: { url: 'https://g.test', certificate: { subject: '/CN=ssl.domain.test' } },
+      errors: [],
     });
     const cleared = await api(t, ROOT_TOKEN).graphql(
-      `mutation { updatePagesDomain(projectId: "${p.id}", domain: "g.test", input: {}) { url certificate { subject } } }`,
+      `mutation { pagesDomainUpdate(input: { projectId: "${p.id}", domain: "g.test" }) { pagesDomain { url certificate { subject } } errors } }`,
     );
-    expect(cleared.body.data.updatePagesDomain).toEqual({ url: 'http://g.test', certificate: null });
+    expect(cleared.body.data.pagesDomainUpdate).toEqual({
+      pagesDomain: { url: 'http://g.test', certificate: null },
+      errors: [],
+    });
     expect(
-      (await api(t, ROOT_TOKEN).graphql(`mutation { deletePagesDomain(projectId: "${p.id}", domain: "g.test") }`)).body
-        .data.deletePagesDomain,
-    ).toBe(true);
+      (
+        await api(t, ROOT_TOKEN).graphql(
+          `mutation { pagesDomainDelete(input: { projectId: "${p.id}", domain: "g.test" }) { errors } }`,
+        )
+      ).body,
+    ).toEqual({ data: { pagesDomainDelete: { errors: [] } } });
     expect((await api(t, ROOT_TOKEN).get(`/api/v4/projects/${p.id}/pages/domains`)).body).toEqual([]);
   });
 
-  it('errors carry extensions.code', async () => {
+  it('errors carry extensions.code; a missing domain is null; mutation messages in errors', async () => {
     const p = await createProject(t, { namespace: await createGroup(t) });
     const dev = await createUser(t);
     await addProjectMember(t, p, dev, 30);
     const err = async (token: string | undefined, q: string) => (await api(t, token).graphql(q)).body.errors[0];
-    expect((await err(undefined, '{ pagesDomains { total } }')).extensions.code).toBe('UNAUTHENTICATED');
-    expect((await err(dev.token, '{ pagesDomains { total } }')).extensions.code).toBe('FORBIDDEN');
-    expect((await err(dev.token, `{ projectPagesDomains(projectId: "${p.id}") { total } }`)).extensions.code).toBe(
+    expect((await err(undefined, '{ pagesDomains { count } }')).extensions.code).toBe('UNAUTHENTICATED');
+    expect((await err(dev.token, '{ pagesDomains { count } }')).extensions.code).toBe('FORBIDDEN');
+    expect((await err(dev.token, `{ projectPagesDomains(projectId: "${p.id}") { count } }`)).extensions.code).toBe(
       'FORBIDDEN',
     );
-    expect(await err(ROOT_TOKEN, `{ pagesDomain(projectId: "${p.id}", domain: "x.test") { url } }`)).toMatchObject({
+    expect(
+      (await api(t, ROOT_TOKEN).graphql(`{ pagesDomain(projectId: "${p.id}", domain: "x.test") { url } }`)).body,
+    ).toEqual({ data: { pagesDomain: null } });
+    expect((await api(t, ROOT_TOKEN).get(`/api/v4/projects/${p.id}/pages/domains/x.test`)).body).toEqual({
       message: '404 PagesDomain Not Found',
-      extensions: { code: 'NOT_FOUND' },
     });
-    expect(
-      await err(
-        ROOT_TOKEN,
-        `mutation { createPagesDomain(projectId: "${p.id}", input: { domain: "a.test", key: "k" }) { url } }`,
-      ),
-    ).toMatchObject({
-      message: 'certificate, key provide all or none of parameters',
-      extensions: { code: 'BAD_USER_INPUT' },
-    });
-    expect(
+    const create = async (input: string) =>
       (
-        await err(
-          ROOT_TOKEN,
-          `mutation { createPagesDomain(projectId: "${p.id}", input: { domain: "x.example.com" }) { url } }`,
+        await api(t, ROOT_TOKEN).graphql(
+          `mutation { pagesDomainCreate(input: { projectId: "${p.id}", ${input} }) { pagesDomain { url } errors } }`,
         )
-      ).extensions,
-    ).toEqual({ code: 'BAD_USER_INPUT', fields: { domain: ['*.example.com is restricted'] } });
+      ).body;
+    expect(await create('domain: "a.test", key: "k"')).toEqual({
+      data: {
+        pagesDomainCreate: { pagesDomain: null, errors: ['certificate, key provide all or none of parameters'] },
+      },
+    });
+    expect(await create('domain: "x.example.com"')).toEqual({
+      data: { pagesDomainCreate: { pagesDomain: null, errors: ['Domain *.example.com is restricted'] } },
+    });
   });
 });
 

@@ -320,11 +320,12 @@ describe('GraphQL twins', () => {
     });
     const forked = await api(t, u.token)
       .graphql(
-        `mutation($id: ID!) { forkProject(id: $id) { id: databaseId forkedFromProject { id: databaseId } owner { username } links { self issues } lfsEnabled importStatus } }`,
+        `mutation($id: ID!) { projectFork(input: { id: $id }) { project { id: databaseId forkedFromProject { id: databaseId } owner { username } links { self issues } lfsEnabled importStatus } errors } }`,
         { id: String(src.id) },
       )
       .expect(200);
-    const f = forked.body.data.forkProject;
+    expect(forked.body.data.projectFork.errors).toEqual([]);
+    const f = forked.body.data.projectFork.project;
     expect(f).toEqual({
       id: f.id,
       forkedFromProject: { id: src.id },
@@ -344,24 +345,31 @@ describe('GraphQL twins', () => {
     });
     const q = await api(t, u.token)
       .graphql(
-        `{ projectForks(id: "${src.id}") { total nodes { id: databaseId permissions { projectAccess { accessLevel } groupAccess { accessLevel } } } } projectUsers(id: "${f.id}") { nodes { username } } }`,
+        `{ projectForks(id: "${src.id}") { count nodes { id: databaseId permissions { projectAccess { accessLevel } groupAccess { accessLevel } } } } projectUsers(id: "${f.id}") { nodes { username } } }`,
       )
       .expect(200);
     expect(q.body.data.projectForks).toEqual({
-      total: 1,
+      count: 1,
       nodes: [{ id: f.id, permissions: { projectAccess: { accessLevel: 40 }, groupAccess: null } }],
     });
     expect(q.body.data.projectUsers.nodes).toEqual([{ username: 'gq' }]);
     const denied = await api(t, u.token)
-      .graphql(`mutation { linkProjectFork(id: "${f.id}", forkedFromId: "${src.id}") { id } }`)
+      .graphql(
+        `mutation { projectForkLink(input: { id: "${f.id}", forkedFromId: "${src.id}" }) { project { id } errors } }`,
+      )
       .expect(200);
     expect(denied.body.errors[0].extensions.code).toBe('FORBIDDEN');
     const conflict = await admin()
-      .graphql(`mutation { linkProjectFork(id: "${f.id}", forkedFromId: "${src.id}") { id } }`)
+      .graphql(
+        `mutation { projectForkLink(input: { id: "${f.id}", forkedFromId: "${src.id}" }) { project { id } errors } }`,
+      )
       .expect(200);
-    expect(conflict.body.errors[0].extensions.code).toBe('CONFLICT');
+    expect(conflict.body).toEqual({
+      data: { projectForkLink: { project: null, errors: ['Project already forked'] } },
+    });
     expect(
-      (await api(t, u.token).graphql(`mutation { unlinkProjectFork(id: "${f.id}") }`)).body.data.unlinkProjectFork,
-    ).toBe(true);
+      (await api(t, u.token).graphql(`mutation { projectForkUnlink(input: { id: "${f.id}" }) { changed errors } }`))
+        .body,
+    ).toEqual({ data: { projectForkUnlink: { changed: true, errors: [] } } });
   });
 });

@@ -116,49 +116,49 @@ describe('exactly 10,000 rows', () => {
   });
 });
 
-describe('GraphQL page types follow the same rule', () => {
-  const PAGE = 'total totalPages page perPage hasNextPage pagination nextCursor nodes { id }';
+describe('GraphQL connections follow the same rule', () => {
+  const PAGE = 'count pageInfo { hasNextPage hasPreviousPage } nodes { id: databaseId }';
 
-  it('total and totalPages are null above 10,000 rows; hasNextPage says whether a page follows', async () => {
+  it('count is null above 10,000 rows; pageInfo says whether a page follows or precedes', async () => {
     const res = await api(t, ROOT_TOKEN)
       .graphql(
         `{
-      first: projects(perPage: 100, orderBy: ID, sort: ASC) { ${PAGE} }
-      last: projects(perPage: 100, page: 101, orderBy: ID, sort: ASC) { ${PAGE} }
-      exact: projects(visibility: PUBLIC, perPage: 100, page: 100) { ${PAGE} }
+      first: projects(first: 100, orderBy: ID, sort: ASC) { ${PAGE} }
+      last: projects(last: 50, orderBy: ID, sort: ASC) { ${PAGE} }
+      exact: projects(visibility: PUBLIC, first: 100) { ${PAGE} }
+      exactLast: projects(visibility: PUBLIC, last: 100) { ${PAGE} }
     }`,
       )
       .expect(200);
     expect(res.body.errors).toBeUndefined();
-    const { first, last, exact } = res.body.data;
-    expect({ ...first, nodes: first.nodes.length }).toEqual({
-      total: null,
-      totalPages: null,
-      page: 1,
-      perPage: 100,
-      hasNextPage: true,
-      pagination: 'OFFSET',
-      nextCursor: null,
+    const { first, last, exact, exactLast } = res.body.data;
+    const shape = (c: { count: number | null; pageInfo: object; nodes: unknown[] }) => ({
+      count: c.count,
+      pageInfo: c.pageInfo,
+      nodes: c.nodes.length,
+    });
+    expect(shape(first)).toEqual({
+      count: null,
+      pageInfo: { hasNextPage: true, hasPreviousPage: false },
       nodes: 100,
     });
-    expect({ ...last, nodes: last.nodes.length }).toEqual({
-      total: null,
-      totalPages: null,
-      page: 101,
-      perPage: 100,
-      hasNextPage: false,
-      pagination: 'OFFSET',
-      nextCursor: null,
+    expect(shape(last)).toEqual({
+      count: null,
+      pageInfo: { hasNextPage: false, hasPreviousPage: true },
       nodes: 50,
     });
-    expect({ ...exact, nodes: exact.nodes.length }).toEqual({
-      total: 10000,
-      totalPages: 100,
-      page: 100,
-      perPage: 100,
-      hasNextPage: false,
-      pagination: 'OFFSET',
-      nextCursor: null,
+    // The 50 last projects by id: the internal one and the 49 private ones (10,001 to 10,050).
+    expect(last.nodes.map((n: { id: number }) => n.id)).toEqual(
+      [...Array(50).keys()].map((i) => first.nodes[0].id + 10_000 + i),
+    );
+    expect(shape(exact)).toEqual({
+      count: 10000,
+      pageInfo: { hasNextPage: true, hasPreviousPage: false },
+      nodes: 100,
+    });
+    expect(shape(exactLast)).toEqual({
+      count: 10000,
+      pageInfo: { hasNextPage: false, hasPreviousPage: true },
       nodes: 100,
     });
   });

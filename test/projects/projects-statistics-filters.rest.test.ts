@@ -58,8 +58,8 @@ describe('project statistics and feature filters', () => {
     expect(await ids('&with_merge_requests_enabled=true')).toEqual([both.id, noIssues.id]);
     expect(await ids('&with_issues_enabled=true&with_merge_requests_enabled=true')).toEqual([both.id]);
     expect(await ids('&with_issues_enabled=false')).toEqual([both.id, noIssues.id, noMrs.id]);
-    const gql = await api(t, u.token).graphql('{ projects(owned: true, withIssuesEnabled: true) { total } }');
-    expect(gql.body.data.projects.total).toBe(2);
+    const gql = await api(t, u.token).graphql('{ projects(owned: true, withIssuesEnabled: true) { count } }');
+    expect(gql.body.data.projects.count).toBe(2);
   });
 });
 

@@ -184,9 +184,11 @@ describe('PUT, DELETE, archive, star', () => {
     expect([again.status, again.text]).toEqual([304, '']);
     expect((await api(t, other.token).get(`/api/v4/projects/${id}`)).body.star_count).toBe(1);
     const gql = await api(t, other.token).graphql(
-      `mutation { unstarProject(id: "${id}") { changed project { starCount } } }`,
+      `mutation { projectUnstar(input: { id: "${id}" }) { star { changed project { starCount } } errors } }`,
     );
-    expect(gql.body).toEqual({ data: { unstarProject: { changed: true, project: { starCount: 0 } } } });
+    expect(gql.body).toEqual({
+      data: { projectUnstar: { star: { changed: true, project: { starCount: 0 } }, errors: [] } },
+    });
     const hidden = (await api(t, u.token).post('/api/v4/projects').send({ name: 'hidden' })).body.id;
     expect((await api(t, other.token).post(`/api/v4/projects/${hidden}/unstar`).expect(404)).body).toEqual({
       message: '404 Project Not Found',
@@ -261,11 +263,10 @@ describe('POST /projects/:id/share and DELETE /projects/:id/share/:group_id', ()
     });
     // Checked in the service, so GraphQL refuses it too (and before any lookup: a hidden project gives 400, not 404).
     const gql = await api(t, u.token).graphql(
-      `mutation { shareProject(id: "${p.id}", input: { groupId: ${hidden.id}, groupAccess: 35 }) { id } }`,
+      `mutation { projectShare(input: { id: "${p.id}", groupId: ${hidden.id}, groupAccess: 35 }) { projectGroupLink { groupId } errors } }`,
     );
-    expect(gql.body.errors[0]).toMatchObject({
-      message: 'group_access does not have a valid value',
-      extensions: { code: 'BAD_USER_INPUT' },
+    expect(gql.body).toEqual({
+      data: { projectShare: { projectGroupLink: null, errors: ['group_access does not have a valid value'] } },
     });
     expect(
       (

@@ -93,9 +93,7 @@ describe('runner jobs newest first', () => {
     expect(await rest('?sort=desc&status=success')).toEqual([ids[2], ids[0]]);
     const gql = (
       await api(t, ROOT_TOKEN)
-        .graphql(
-          `{ allRunners { nodes { id: databaseId jobs(sort: DESC, perPage: 2) { nodes { id: databaseId } } } } }`,
-        )
+        .graphql(`{ allRunners { nodes { id: databaseId jobs(sort: DESC, first: 2) { nodes { id: databaseId } } } } }`)
         .expect(200)
     ).body.data.allRunners.nodes;
     expect(gql.find((r: { id: number }) => r.id === runner.id).jobs.nodes.map((j: { id: number }) => j.id)).toEqual([

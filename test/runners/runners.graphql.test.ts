@@ -42,69 +42,99 @@ describe('GraphQL runners', () => {
   it('runners, allRunners and projectRunners list what the REST routes list', async () => {
     const w = await runnerWorld(t);
     const ids = (page: { nodes: { id: number }[] }) => page.nodes.map((n) => n.id);
-    const mine = await api(t, w.master.token).graphql('{ runners(scope: ACTIVE) { nodes { id: databaseId } total } }');
+    const mine = await api(t, w.master.token).graphql('{ runners(scope: ACTIVE) { nodes { id: databaseId } count } }');
     expect(ids(mine.body.data.runners)).toEqual(
       (await api(t, w.master.token).get('/api/v4/runners?scope=active')).body.map((r: { id: number }) => r.id),
     );
     const all = await api(t, ROOT_TOKEN).graphql(
-      '{ allRunners(scope: SHARED, perPage: 5) { nodes { id: databaseId } total perPage } }',
+      '{ allRunners(type: INSTANCE_TYPE, first: 5) { nodes { id: databaseId } count pageInfo { hasNextPage } } }',
     );
-    expect(all.body.data.allRunners).toEqual({ nodes: [{ id: w.shared.id }], total: 1, perPage: 5 });
+    expect(all.body.data.allRunners).toEqual({
+      nodes: [{ id: w.shared.id }],
+      count: 1,
+      pageInfo: { hasNextPage: false },
+    });
+    expect(
+      (await api(t, ROOT_TOKEN).get('/api/v4/runners/all?scope=shared')).body.map((r: { id: number }) => r.id),
+    ).toEqual([w.shared.id]);
     const project = await api(t, w.master.token).graphql(
       `{ projectRunners(projectId: "${w.project.id}") { nodes { id: databaseId isShared } } }`,
     );
     expect(ids(project.body.data.projectRunners)).toEqual([w.specific.id, w.shared.id, w.multi.id]);
   });
 
-  it('answers with the REST rules as error codes', async () => {
+  it('answers with the REST rules as error codes; null for a missing runner; mutation messages in errors', async () => {
     const w = await runnerWorld(t);
     const code = async (token: string | undefined, q: string) =>
       (await api(t, token).graphql(q)).body.errors?.[0]?.extensions?.code;
-    expect(await code(w.stranger.token, '{ allRunners { total } }')).toBe('FORBIDDEN');
-    expect(await code(undefined, '{ runners { total } }')).toBe('UNAUTHENTICATED');
-    expect(await code(ROOT_TOKEN, '{ runner(id: 999999) { id } }')).toBe('NOT_FOUND');
+    expect(await code(w.stranger.token, '{ allRunners { count } }')).toBe('FORBIDDEN');
+    expect(await code(undefined, '{ runners { count } }')).toBe('UNAUTHENTICATED');
+    // GitLab's convention for a root lookup: null without an error when missing; REST keeps its 404.
+    expect((await api(t, ROOT_TOKEN).graphql('{ runner(id: 999999) { id } }')).body).toEqual({
+      data: { runner: null },
+    });
+    expect((await api(t, ROOT_TOKEN).get('/api/v4/runners/999999')).status).toBe(404);
     expect(await code(w.stranger.token, `{ runner(id: ${w.specific.id}) { id } }`)).toBe('FORBIDDEN');
     // The caller's own runners have no shared/specific scope: the enum refuses it before anything runs
     // (rather than passing validation and failing at run time); allRunners takes it.
-    expect(await code(w.master.token, '{ runners(scope: SHARED) { total } }')).toBe('GRAPHQL_VALIDATION_FAILED');
-    expect((await api(t, ROOT_TOKEN).graphql('{ allRunners(scope: SHARED) { total } }')).body.errors).toBeUndefined();
-    expect(await code(w.master.token, `mutation { updateRunner(id: ${w.specific.id}, input: {}) { id } }`)).toBe(
-      'BAD_USER_INPUT',
+    expect(await code(w.master.token, '{ runners(scope: SHARED) { count } }')).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(
+      (await api(t, ROOT_TOKEN).graphql('{ allRunners(type: INSTANCE_TYPE) { count } }')).body.errors,
+    ).toBeUndefined();
+    const empty = await api(t, w.master.token).graphql(
+      `mutation { runnerUpdate(input: { id: ${w.specific.id} }) { runner { id } errors } }`,
     );
+    expect(empty.body.errors).toBeUndefined();
+    expect(empty.body.data.runnerUpdate.runner).toBeNull();
+    expect(empty.body.data.runnerUpdate.errors).toEqual([
+      expect.stringMatching(/at least one parameter must be provided$/),
+    ]);
     const msg = (
       await api(t, w.master.token).graphql(
-        `mutation { disableProjectRunner(projectId: "${w.project.id}", runnerId: ${w.specific.id}) }`,
+        `mutation { runnerUnassignFromProject(input: { projectId: "${w.project.id}", runnerId: ${w.specific.id} }) { errors } }`,
       )
     ).body.errors[0];
     expect(msg.extensions.code).toBe('FORBIDDEN');
     expect(msg.message).toBe(
       '403 Forbidden - Only one project associated with the runner. Please remove the runner instead',
     );
-    expect(
-      await code(
-        w.master.token,
-        `mutation { enableProjectRunner(projectId: "${w.project.id}", runnerId: ${w.multi.id}) { id } }`,
-      ),
-    ).toBe('CONFLICT');
+    const conflict = await api(t, w.master.token).graphql(
+      `mutation { runnerAssignToProject(input: { projectId: "${w.project.id}", runnerId: ${w.multi.id} }) { runner { id } errors } }`,
+    );
+    expect(conflict.body.errors).toBeUndefined();
+    expect(conflict.body.data.runnerAssignToProject).toEqual({
+      runner: null,
+      errors: ['Runner was already enabled for this project'],
+    });
   });
 
   it('mutations change what REST reads', async () => {
     const w = await runnerWorld(t);
     const upd = await api(t, w.master.token).graphql(
-      `mutation { updateRunner(id: ${w.specific.id}, input: { description: "g", tagList: ["x, y"], active: false }) { description tagList active } }`,
+      `mutation { runnerUpdate(input: { id: ${w.specific.id}, description: "g", tagList: ["x, y"], paused: true }) { runner { description tagList active paused } errors } }`,
     );
-    expect(upd.body.data.updateRunner).toEqual({ description: 'g', tagList: ['x', 'y'], active: false });
+    expect(upd.body.data.runnerUpdate).toEqual({
+      runner: { description: 'g', tagList: ['x', 'y'], active: false, paused: true },
+      errors: [],
+    });
+    expect((await api(t, w.master.token).get(`/api/v4/runners/${w.specific.id}`)).body).toMatchObject({
+      description: 'g',
+      active: false,
+    });
     const en = await api(t, w.master.token).graphql(
-      `mutation { enableProjectRunner(projectId: "${w.other.id}", runnerId: ${w.specific.id}) { id } }`,
+      `mutation { runnerAssignToProject(input: { projectId: "${w.other.id}", runnerId: ${w.specific.id} }) { runner { id } errors } }`,
     );
-    expect(en.body.data.enableProjectRunner).toEqual({ id: `gid://gitlab/Ci::Runner/${w.specific.id}` });
+    expect(en.body.data.runnerAssignToProject).toEqual({
+      runner: { id: `gid://gitlab/Ci::Runner/${w.specific.id}` },
+      errors: [],
+    });
     const dis = await api(t, w.master.token).graphql(
-      `mutation { disableProjectRunner(projectId: "${w.other.id}", runnerId: ${w.specific.id}) }`,
+      `mutation { runnerUnassignFromProject(input: { projectId: "${w.other.id}", runnerId: ${w.specific.id} }) { errors } }`,
     );
-    expect(dis.body.data.disableProjectRunner).toBe(true);
+    expect(dis.body).toEqual({ data: { runnerUnassignFromProject: { errors: [] } } });
     expect(
-      (await api(t, ROOT_TOKEN).graphql(`mutation { deleteRunner(id: ${w.shared.id}) }`)).body.data.deleteRunner,
-    ).toBe(true);
+      (await api(t, ROOT_TOKEN).graphql(`mutation { runnerDelete(input: { id: ${w.shared.id} }) { errors } }`)).body,
+    ).toEqual({ data: { runnerDelete: { errors: [] } } });
     expect((await api(t, ROOT_TOKEN).get(`/api/v4/runners/${w.shared.id}`)).status).toBe(404);
   });
 
@@ -114,10 +144,10 @@ describe('GraphQL runners', () => {
     await createJob(t, { runner: w.specific, project: w.other, status: 'failed' });
     const rest = (await api(t, ROOT_TOKEN).get(`/api/v4/runners/${w.specific.id}/jobs`)).body;
     const gql = await api(t, ROOT_TOKEN).graphql(
-      `{ runnerJobs(id: ${w.specific.id}) { total nodes { id: databaseId status coverage duration createdAt user { username } commit { id shortId title } pipeline { id: databaseId sha } project { id: databaseId pathWithNamespace } } } }`,
+      `{ runnerJobs(id: ${w.specific.id}) { count nodes { id: databaseId status coverage duration createdAt user { username } commit { id shortId title } pipeline { id: databaseId sha } project { id: databaseId pathWithNamespace } } } }`,
     );
     const nodes = gql.body.data.runnerJobs.nodes;
-    expect(gql.body.data.runnerJobs.total).toBe(2);
+    expect(gql.body.data.runnerJobs.count).toBe(2);
     expect(
       nodes.map((n: { id: number; status: string; coverage: number | null; duration: number; createdAt: string }) => [
         n.id,
@@ -146,8 +176,8 @@ describe('GraphQL runners', () => {
       pathWithNamespace: rest[1].project.path_with_namespace,
     });
     expect(
-      (await api(t, ROOT_TOKEN).graphql(`{ runnerJobs(id: ${w.specific.id}, status: FAILED) { total } }`)).body.data
-        .runnerJobs.total,
+      (await api(t, ROOT_TOKEN).graphql(`{ runnerJobs(id: ${w.specific.id}, status: FAILED) { count } }`)).body.data
+        .runnerJobs.count,
     ).toBe(1);
   });
 
@@ -155,7 +185,7 @@ describe('GraphQL runners', () => {
     const w = await runnerWorld(t);
     await createJob(t, { runner: w.specific, project: w.project, user: w.master });
     const q =
-      '{ allRunners(perPage: 20) { nodes { id jobs(perPage: 2) { total nodes { id user { id } commit { id } pipeline { id } project { id nameWithNamespace } } } } } }';
+      '{ allRunners(first: 20) { nodes { id jobs(first: 2) { count nodes { id user { id } commit { id } pipeline { id } project { id nameWithNamespace } } } } } }';
     // Warm-up: the first request of a test also runs one-off statements (settings load, the caller's daily activity stamp).
     await api(t, ROOT_TOKEN).graphql(q);
     const one = await t.countQueries(() => api(t, ROOT_TOKEN).graphql(q));
@@ -168,10 +198,10 @@ describe('GraphQL runners', () => {
     const twenty = await t.countQueries(() => api(t, ROOT_TOKEN).graphql(q));
     const nodes = twenty.result.body.data.allRunners.nodes;
     expect(nodes).toHaveLength(20);
-    expect(nodes[19].jobs.total).toBe(2);
+    expect(nodes[19].jobs.count).toBe(2);
     expect(twenty.count).toBe(one.count);
     // Non-owners get null jobs (not an error) for runners they may read but not list jobs of.
-    const shared = await api(t, w.master.token).graphql(`{ runner(id: ${w.shared.id}) { jobs { total } } }`);
+    const shared = await api(t, w.master.token).graphql(`{ runner(id: ${w.shared.id}) { jobs { count } } }`);
     expect(shared.body.data.runner.jobs).toBeNull();
   });
 

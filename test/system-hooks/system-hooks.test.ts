@@ -185,43 +185,49 @@ describe('/hooks: create, list, test, delete', () => {
       const made = await admin()
         .post('/graphql')
         .send({
-          query: `mutation { createSystemHook(input: { url: "${r.url}", enableSslVerification: false }) { id: databaseId url enableSslVerification alertStatus failures pending } }`,
+          query: `mutation { systemHookCreate(input: { url: "${r.url}", enableSslVerification: false }) { systemHook { id: databaseId url enableSslVerification alertStatus failures pending } errors } }`,
         })
         .expect(200);
-      expect(made.body.data.createSystemHook).toMatchObject({
+      expect(made.body.data.systemHookCreate.errors).toEqual([]);
+      expect(made.body.data.systemHookCreate.systemHook).toMatchObject({
         url: r.url,
         enableSslVerification: false,
         alertStatus: 'executable',
         failures: 0,
         pending: 0,
       });
-      const id = made.body.data.createSystemHook.id as number;
+      const id = made.body.data.systemHookCreate.systemHook.id as number;
       const tested = await admin()
         .post('/graphql')
-        .send({ query: `mutation { testSystemHook(id: ${id}) { eventName name ownerEmail } }` })
+        .send({
+          query: `mutation { systemHookTest(input: { id: ${id} }) { systemHookTestData { eventName name ownerEmail } errors } }`,
+        })
         .expect(200);
-      expect(tested.body.data.testSystemHook).toEqual({
-        eventName: 'project_create',
-        name: 'Ruby',
-        ownerEmail: 'example@gitlabhq.com',
+      expect(tested.body.data.systemHookTest).toEqual({
+        systemHookTestData: { eventName: 'project_create', name: 'Ruby', ownerEmail: 'example@gitlabhq.com' },
+        errors: [],
       });
       const read = await admin()
         .post('/graphql')
         .send({
-          query: `{ systemHooks { total nodes { id: databaseId url } } systemHookLogs(id: ${id}) { nodes { trigger responseStatus } } }`,
+          query: `{ systemHooks { count nodes { id: databaseId url } } systemHookLogs(id: ${id}) { nodes { trigger responseStatus } } }`,
         })
         .expect(200);
-      expect(read.body.data.systemHooks).toEqual({ total: 1, nodes: [{ id, url: r.url }] });
+      expect(read.body.data.systemHooks).toEqual({ count: 1, nodes: [{ id, url: r.url }] });
       expect(read.body.data.systemHookLogs.nodes).toEqual([{ trigger: 'system_hooks', responseStatus: 200 }]);
-      const bad = await admin()
-        .post('/graphql')
-        .send({ query: 'mutation { createSystemHook(input: { url: "gopher://example.com/" }) { id } }' });
-      expect(bad.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+      const bad = await admin().post('/graphql').send({
+        query: 'mutation { systemHookCreate(input: { url: "gopher://example.com/" }) { systemHook { id } errors } }',
+      });
+      expect(bad.body).toEqual({
+        data: {
+          systemHookCreate: { systemHook: null, errors: ['Url is blocked: Only allowed schemes are http, https'] },
+        },
+      });
       const del = await admin()
         .post('/graphql')
-        .send({ query: `mutation { deleteSystemHook(id: ${id}) }` })
+        .send({ query: `mutation { systemHookDelete(input: { id: ${id} }) { errors } }` })
         .expect(200);
-      expect(del.body.data.deleteSystemHook).toBe(true);
+      expect(del.body).toEqual({ data: { systemHookDelete: { errors: [] } } });
     } finally {
       await r.close();
     }

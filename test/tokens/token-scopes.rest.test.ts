@@ -20,8 +20,8 @@ async function tokenFor(app: TestApp, userId: number, scopes: string[], imperson
   return token;
 }
 
-const QUERY = '{ groups { total } }';
-const MUTATION = 'mutation { createGroup(input: { name: "Scoped", path: "scoped" }) { id } }';
+const QUERY = '{ groups { count } }';
+const MUTATION = 'mutation { groupCreate(input: { name: "Scoped", path: "scoped" }) { group { id } errors } }';
 
 describe('token scopes (api, read_api, read_user, sudo, read_registry)', () => {
   // [scope, GET /groups, POST /groups, GET /user, GraphQL query, GraphQL mutation]

@@ -91,10 +91,10 @@ describe('GET /user/activities', () => {
     ).toEqual(['newcomer']);
     expect((await admin().get('/api/v4/user/activities?from=2026-05-20')).body).toHaveLength(4);
     const gql = await admin()
-      .graphql('{ userActivities(from: "2026-11-01") { total nodes { username lastActivityOn } } }')
+      .graphql('{ userActivities(from: "2026-11-01") { count nodes { username lastActivityOn } } }')
       .expect(200);
     expect(gql.body.data.userActivities).toEqual({
-      total: 2,
+      count: 2,
       nodes: [
         { username: 'newcomer', lastActivityOn: '2026-11-19' },
         { username: 'root', lastActivityOn: '2026-11-20' },

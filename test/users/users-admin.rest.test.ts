@@ -45,19 +45,21 @@ describe('POST /users/:id/block and POST /users/:id/unblock', () => {
     expect((await admin().post(`/api/v4/users/${u.id}/unblock`).expect(201)).text).toBe('false');
   });
 
-  it('has GraphQL twins blockUser / unblockUser with the same answers and errors', async () => {
+  it('has GraphQL twins userBlock / userUnblock with the same answers and errors', async () => {
     const u = await createUser(t);
-    expect((await admin().graphql(`mutation { blockUser(id: ${u.id}) }`)).body.data).toEqual({ blockUser: true });
-    expect((await admin().graphql(`mutation { blockUser(id: ${u.id}) }`)).body.data).toEqual({ blockUser: false });
+    const block = `mutation { userBlock(input: { id: ${u.id} }) { changed errors } }`;
+    expect((await admin().graphql(block)).body).toEqual({ data: { userBlock: { changed: true, errors: [] } } });
+    expect((await admin().graphql(block)).body).toEqual({ data: { userBlock: { changed: false, errors: [] } } });
     expect((await admin().graphql(`{ user(id: ${u.id}) { state } }`)).body.data.user.state).toBe('blocked');
-    expect((await admin().graphql(`mutation { unblockUser(id: ${u.id}) }`)).body.data).toEqual({ unblockUser: true });
-    const other = await createUser(t);
-    expect(
-      (await api(t, other.token).graphql(`mutation { blockUser(id: ${u.id}) }`)).body.errors[0].extensions.code,
-    ).toBe('FORBIDDEN');
-    expect((await admin().graphql('mutation { unblockUser(id: 4242) }')).body.errors[0].extensions.code).toBe(
-      'NOT_FOUND',
+    expect((await admin().graphql(`mutation { userUnblock(input: { id: ${u.id} }) { changed errors } }`)).body).toEqual(
+      { data: { userUnblock: { changed: true, errors: [] } } },
     );
+    const other = await createUser(t);
+    expect((await api(t, other.token).graphql(block)).body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect(
+      (await admin().graphql('mutation { userUnblock(input: { id: 4242 }) { changed errors } }')).body.errors[0]
+        .extensions.code,
+    ).toBe('NOT_FOUND');
   });
 });
 
@@ -170,16 +172,16 @@ describe('GET /users/:user_id/projects', () => {
       paths((await api(t, other.token).get(`/api/v4/users/${owner.id}/projects?custom_attributes[tier]=silver`)).body),
     ).toEqual(['owner/int', 'owner/pub']);
     const gql = await api(t, other.token).graphql(
-      `{ userProjects(userId: "owner", orderBy: NAME, sort: ASC) { total nodes { pathWithNamespace visibility } } }`,
+      `{ userProjects(userId: "owner", orderBy: NAME, sort: ASC) { count nodes { pathWithNamespace visibility } } }`,
     );
     expect(gql.body.data.userProjects).toEqual({
-      total: 2,
+      count: 2,
       nodes: [
         { pathWithNamespace: 'owner/pub', visibility: 'PUBLIC' },
         { pathWithNamespace: 'owner/int', visibility: 'INTERNAL' },
       ],
     });
-    expect((await api(t).graphql('{ userProjects(userId: "4242") { total } }')).body.errors[0].extensions.code).toBe(
+    expect((await api(t).graphql('{ userProjects(userId: "4242") { count } }')).body.errors[0].extensions.code).toBe(
       'NOT_FOUND',
     );
   });
@@ -224,11 +226,11 @@ describe('identities (provider + extern_uid)', () => {
     });
     // GraphQL: the same rule and message, from the service.
     const gql = await admin().graphql(
-      'mutation { createUser(input: { email: "e3@example.com", name: "E3", username: "ext3", password: "12345678", provider: "ldapmain" }) { id } }',
+      'mutation { userCreate(input: { email: "e3@example.com", name: "E3", username: "ext3", password: "12345678", provider: "ldapmain" }) { user { id } errors } }',
     );
-    expect(
-      gql.body.errors.map((e: { message: string; extensions: { code: string } }) => [e.extensions.code, e.message]),
-    ).toEqual([['BAD_USER_INPUT', 'extern_uid, provider provide all or none of parameters']]);
+    expect(gql.body).toEqual({
+      data: { userCreate: { user: null, errors: ['extern_uid, provider provide all or none of parameters'] } },
+    });
   });
 
   it('PUT /users/:id updates the identity of that provider or adds one; a uid taken at the provider is refused', async () => {

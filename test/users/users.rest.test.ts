@@ -152,9 +152,9 @@ describe('POST /users', () => {
       .send({ email: 's@example.com', name: 'S', username: 'short', password: 'x', reset_password: true })
       .expect(201);
     const gql = await api(t, ROOT_TOKEN).graphql(
-      'mutation { createUser(input: { email: "g@example.com", name: "G", username: "gql", resetPassword: true }) { username } }',
+      'mutation { userCreate(input: { email: "g@example.com", name: "G", username: "gql", resetPassword: true }) { user { username } errors } }',
     );
-    expect(gql.body).toEqual({ data: { createUser: { username: 'gql' } } });
+    expect(gql.body).toEqual({ data: { userCreate: { user: { username: 'gql' }, errors: [] } } });
   });
 
   it('validates: missing params, short password, bad username, duplicates as 409', async () => {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { GraphQLSchema, Kind, print } from 'graphql';
 import { buildAppSchema } from '../../../src/core/graphql/schema';
+import { publicView } from '../../../src/core/graphql/views';
 import { MODULES } from '../../../src/modules';
 import { listOperationDocuments, loadDocument } from './load';
 import { MANIFEST } from './manifest';
@@ -14,7 +15,7 @@ const END = '<!-- report:end -->';
 let schema: GraphQLSchema;
 beforeAll(async () => {
   // The schema the service serves at /api/graphql, built the way test/platform/schema.test.ts builds it.
-  schema = await buildAppSchema(MODULES);
+  schema = publicView(await buildAppSchema(MODULES)); // what /graphql serves
 });
 
 describe('GitLab frontend documents: loading', () => {
