@@ -68,7 +68,7 @@ describe('GraphQL parity with REST', () => {
     });
   });
 
-  it('mutations go through the same services: createGroup, updateGroup, transferProjectToGroup, deleteGroup', async () => {
+  it('mutations go through the same services: groupCreate, groupUpdate, projectTransferToGroup, groupDelete', async () => {
     const created = await api(t, ROOT_TOKEN).graphql(
       'mutation { groupCreate(input: { name: "Via GQL", path: "via-gql", visibility: INTERNAL }) { group { id: databaseId fullPath visibility } errors } }',
     );
