@@ -27,7 +27,7 @@ function graphqlHandler(ctx, visibility) {
   const answers = {
     async groups(req) {
       const { total, rows } = await groupPage(req);
-      return { groups: { total, nodes: rows.map((g) => toGraphql(groupJson(g, base))) } };
+      return { groups: { count: total, nodes: rows.map((g) => toGraphql(groupJson(g, base))) } };
     },
     async projects(req) {
       const vis = visibility(req, 'p');
@@ -56,7 +56,7 @@ function graphqlHandler(ctx, visibility) {
       );
       return {
         projects: {
-          total: bounded(n),
+          count: bounded(n),
           nodes: selected.map((p) => toGraphql({ ...p, runners_token: p.runners_token ?? null })),
         },
       };
@@ -93,7 +93,10 @@ function graphqlHandler(ctx, visibility) {
         });
       }
       return {
-        groups: { total, nodes: rows.map((g) => ({ id: g.id, fullPath: g.full_path, projects: byGroup.get(g.id) })) },
+        groups: {
+          count: total,
+          nodes: rows.map((g) => ({ id: g.id, fullPath: g.full_path, projects: byGroup.get(g.id) })),
+        },
       };
     },
   };

@@ -10,11 +10,11 @@ const PROJECT_FIELDS = [
 ].join(' ');
 
 const DOCS = {
-  groups: `{ groups(perPage: 20) { total nodes { ${GROUP_FIELDS} } } }`,
-  projects: `{ projects(perPage: 20) { total nodes { ${PROJECT_FIELDS} } } }`,
+  groups: `{ groups(first: 20) { count nodes { ${GROUP_FIELDS} } } }`,
+  projects: `{ projects(first: 20) { count nodes { ${PROJECT_FIELDS} } } }`,
   // Nested lists name their sizes (`limit`): the complexity cap counts 50 projects × 5 shares per group.
   dashboard:
-    '{ groups(perPage: 20) { total nodes { id: databaseId fullPath projects(limit: 50) { id: databaseId name pathWithNamespace visibility sharedWithGroups(limit: 5) { groupId groupFullPath groupAccessLevel } } } } }',
+    '{ groups(first: 20) { count nodes { id: databaseId fullPath projects(limit: 50) { id: databaseId name pathWithNamespace visibility sharedWithGroups(limit: 5) { groupId groupFullPath groupAccessLevel } } } } }',
 };
 
 module.exports = { DOCS };

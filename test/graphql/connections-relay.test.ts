@@ -117,7 +117,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 it('usePaginationFragment: loadNext appends each next page until hasNext is false', async () => {
   const expectedRes = await api(t, ROOT_TOKEN).graphql(
-    '{ groups(allAvailable: true, orderBy: NAME, perPage: 100) { nodes { fullPath } } }',
+    '{ groups(allAvailable: true, orderBy: NAME, first: 100) { nodes { fullPath } } }',
   );
   const expected = (expectedRes.body.data.groups.nodes as { fullPath: string }[]).map((n) => n.fullPath);
   expect(expected).toHaveLength(9);

@@ -4,6 +4,7 @@ import { getNamedType, getNullableType, isNonNullType, isObjectType } from 'grap
 import { ApolloClient, HttpLink, InMemoryCache, gql } from '@apollo/client/core';
 import { relayStylePagination } from '@apollo/client/utilities';
 import { buildAppSchema } from '../../src/core/graphql/schema';
+import { publicView } from '../../src/core/graphql/views';
 import { MODULES } from '../../src/modules';
 import { addGroupMember, createGroup, createProject, createUser, type TestGroup } from '../support/factories';
 import { addBulkProjects } from '../support/bulk';
@@ -62,13 +63,13 @@ const gqlAs = async (query: string, variables: Record<string, unknown> = {}) => 
 
 interface ListCase {
   name: string;
-  /** The list's field with its filters: `$first $after $last $before` and `$perPage $page` are declared. */
+  /** The list's field with its filters: `$first $after $last $before` are declared. */
   field: string;
   /** The connection object in `data`. */
   pick: (data: Record<string, unknown>) => Conn;
 }
 
-const VARS = '$first: Int, $after: String, $last: Int, $before: String, $page: Int, $perPage: Int';
+const VARS = '$first: Int, $after: String, $last: Int, $before: String';
 const CONN =
   'edges { cursor node { id } } nodes { id } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } count';
 
@@ -77,55 +78,54 @@ const root = (name: string) => (d: Record<string, unknown>) => d[name] as Conn;
 const CASES: ListCase[] = [
   {
     name: 'groups by name (ties)',
-    field:
-      'groups(allAvailable: true, orderBy: NAME, first: $first, after: $after, last: $last, before: $before, page: $page, perPage: $perPage)',
+    field: 'groups(allAvailable: true, orderBy: NAME, first: $first, after: $after, last: $last, before: $before)',
     pick: root('groups'),
   },
   {
     name: 'groups by path, descending',
     field:
-      'groups(allAvailable: true, orderBy: PATH, sort: DESC, first: $first, after: $after, last: $last, before: $before, page: $page, perPage: $perPage)',
+      'groups(allAvailable: true, orderBy: PATH, sort: DESC, first: $first, after: $after, last: $last, before: $before)',
     pick: root('groups'),
   },
   {
     name: 'projects (created_at desc, ties)',
-    field: 'projects(first: $first, after: $after, last: $last, before: $before, page: $page, perPage: $perPage)',
+    field: 'projects(first: $first, after: $after, last: $last, before: $before)',
     pick: root('projects'),
   },
   {
     name: 'projects by name',
-    field:
-      'projects(orderBy: NAME, sort: ASC, first: $first, after: $after, last: $last, before: $before, page: $page, perPage: $perPage)',
+    field: 'projects(orderBy: NAME, sort: ASC, first: $first, after: $after, last: $last, before: $before)',
     pick: root('projects'),
   },
   {
     name: 'users',
-    field: 'users(first: $first, after: $after, last: $last, before: $before, page: $page, perPage: $perPage)',
+    field: 'users(first: $first, after: $after, last: $last, before: $before)',
     pick: root('users'),
   },
   {
     name: 'runners',
-    field: 'allRunners(first: $first, after: $after, last: $last, before: $before, page: $page, perPage: $perPage)',
+    field: 'allRunners(first: $first, after: $after, last: $last, before: $before)',
     pick: root('allRunners'),
   },
   {
     name: 'group members',
-    field:
-      'groupMembers(sourceId: "conn-parent-0", first: $first, after: $after, last: $last, before: $before, page: $page, perPage: $perPage)',
+    field: 'groupMembers(sourceId: "conn-parent-0", first: $first, after: $after, last: $last, before: $before)',
     pick: root('groupMembers'),
   },
 ];
 
 const query = (c: ListCase) => `query(${VARS}) { ${c.field} { ${CONN} } }`;
 
+/** The list's order as one page holds it (every case has fewer than 100 items): what the walks must reproduce. */
 async function offsetOrder(c: ListCase): Promise<unknown[]> {
-  const ids: unknown[] = [];
-  for (let page = 1; ; page += 1) {
-    const body = await gqlAs(`query(${VARS}) { ${c.field} { nodes { id } hasNextPage } }`, { page, perPage: 5 });
-    const conn = c.pick(body.data!) as unknown as { nodes: { id: unknown }[]; hasNextPage: boolean };
-    ids.push(...conn.nodes.map((n) => n.id));
-    if (!conn.hasNextPage) return ids;
-  }
+  const body = await gqlAs(`query(${VARS}) { ${c.field} { nodes { id } count pageInfo { hasNextPage } } }`, {
+    first: 100,
+  });
+  expect(body.errors).toBeUndefined();
+  const conn = c.pick(body.data!);
+  expect(conn.pageInfo.hasNextPage).toBe(false);
+  expect(conn.nodes).toHaveLength(conn.count!);
+  return conn.nodes.map((n) => n.id);
 }
 
 async function walk(
@@ -177,10 +177,11 @@ describe('forward and backward walks equal the offset order', () => {
     }
   });
 
-  it('a page read by page/perPage gives position cursors that after/before continue from', async () => {
+  it('a page in the middle gives cursors that after (forward) and before (backward) continue from', async () => {
     const c = CASES[0];
     const expected = await offsetOrder(c);
-    const body = await gqlAs(query(c), { page: 2, perPage: 3 });
+    const first = c.pick((await gqlAs(query(c), { first: 3 })).data!);
+    const body = await gqlAs(query(c), { first: 3, after: first.pageInfo.endCursor });
     const page = c.pick(body.data!);
     expect(page.nodes.map((n) => n.id)).toEqual(expected.slice(3, 6));
     expect(page.pageInfo).toMatchObject({ hasPreviousPage: true, hasNextPage: true });
@@ -196,7 +197,7 @@ describe('forward and backward walks equal the offset order', () => {
     const c: ListCase = {
       name: 'project users',
       field:
-        'projectUsers(id: "conn-parent-0/conn-p0", search: "conn-user", first: $first, after: $after, last: $last, before: $before, page: $page, perPage: $perPage)',
+        'projectUsers(id: "conn-parent-0/conn-p0", search: "conn-user", first: $first, after: $after, last: $last, before: $before)',
       pick: root('projectUsers'),
     };
     const expected = await offsetOrder(c);
@@ -215,8 +216,6 @@ describe('arguments', () => {
 
   it.each([
     [{ first: 2, last: 2 }, 'Can only provide either `first` or `last`, not both'],
-    [{ first: 2, page: 2 }, 'page and perPage cannot be combined with first, after, last or before'],
-    [{ last: 2, perPage: 5 }, 'page and perPage cannot be combined with first, after, last or before'],
     [{ first: -1 }, 'first must not be negative'],
     [{ after: 'garbage' }, 'cursor is invalid'],
     [{ after: Buffer.from('{"v":"x","id":-4}').toString('base64url') }, 'cursor is invalid'],
@@ -229,13 +228,19 @@ describe('arguments', () => {
     ]);
   });
 
-  it('refuses first/after next to keyset pagination', async () => {
-    const body = await gqlAs('{ groups(pagination: KEYSET, first: 2) { nodes { id } } }');
-    expect(body.errors?.[0]).toMatchObject({
-      message: 'pagination and cursor cannot be combined with first, after, last or before',
-      extensions: { code: 'BAD_USER_INPUT' },
-    });
-  });
+  it.each(['page: 2', 'perPage: 5', 'pagination: KEYSET', 'cursor: "x"'])(
+    'REST paging (%s) is no argument of the public view',
+    async (arg) => {
+      const res = await api(t, ROOT_TOKEN).graphql(`{ groups(${arg}, first: 2) { nodes { id } } }`);
+      expect(res.body.data).toBeUndefined();
+      expect(res.body.errors).toEqual([
+        expect.objectContaining({
+          message: expect.stringContaining(`Unknown argument "${arg.split(':')[0]}"`),
+          extensions: expect.objectContaining({ code: 'GRAPHQL_VALIDATION_FAILED' }),
+        }),
+      ]);
+    },
+  );
 
   it('a cursor whose value does not fit the sort column is invalid, not a server error', async () => {
     const forged = Buffer.from(JSON.stringify({ v: 'not a time', id: 3 })).toString('base64url');
@@ -265,22 +270,20 @@ describe('arguments', () => {
 
 describe('every top-level list takes the connection arguments', () => {
   it('each Query field returning a page answers first: 1 with one edge at most and its pageInfo', async () => {
-    const schema = await buildAppSchema(MODULES);
+    const schema = publicView(await buildAppSchema(MODULES));
     const fields = Object.values(schema.getQueryType()!.getFields()).filter((f) => {
       const type = getNamedType(f.type);
       return isObjectType(type) && 'edges' in type.getFields() && !f.args.some((a) => isNonNullType(a.type));
     });
     expect(fields.length).toBeGreaterThan(10);
     for (const f of fields) {
-      const body = await gqlAs(
-        `{ ${f.name}(first: 1) { perPage edges { cursor } pageInfo { hasNextPage endCursor } count } }`,
-      );
+      const body = await gqlAs(`{ ${f.name}(first: 1) { edges { cursor } pageInfo { hasNextPage endCursor } count } }`);
       const errors = (body.errors ?? []).filter(
         (e) => e.extensions.code !== 'FORBIDDEN' && e.extensions.code !== 'NOT_FOUND',
       );
       expect([f.name, errors]).toEqual([f.name, []]);
-      const page = body.data?.[f.name] as { perPage: number; edges: unknown[] } | null;
-      if (page) expect([f.name, page.perPage, page.edges.length <= 1]).toEqual([f.name, 1, true]);
+      const page = body.data?.[f.name] as { edges: unknown[] } | null;
+      if (page) expect([f.name, page.edges.length <= 1]).toEqual([f.name, true]);
     }
     expect(getNullableType(fields[0].type)).toBeDefined();
   });
@@ -288,13 +291,13 @@ describe('every top-level list takes the connection arguments', () => {
 
 describe('nested lists', () => {
   it('Runner.jobs takes first/after and last/before in one statement for every runner of the page', async () => {
-    const all = await gqlAs('query($id: CiRunnerID!) { runnerJobs(id: $id, perPage: 100) { nodes { id } } }', {
+    const all = await gqlAs('query($id: CiRunnerID!) { runnerJobs(id: $id, first: 100) { nodes { id } } }', {
       id: jobRunner,
     });
     const expected = (all.data!.runnerJobs as { nodes: { id: number }[] }).nodes.map((n) => n.id);
     expect(expected).toHaveLength(11);
     const q =
-      'query($after: String) { allRunners(perPage: 100) { nodes { id: databaseId jobs(first: 4, after: $after) { count edges { cursor node { id } } pageInfo { hasNextPage hasPreviousPage endCursor } } } } }';
+      'query($after: String) { allRunners(first: 100) { nodes { id: databaseId jobs(first: 4, after: $after) { count edges { cursor node { id } } pageInfo { hasNextPage hasPreviousPage endCursor } } } } }';
     const seen: number[] = [];
     let after: string | null = null;
     for (;;) {
@@ -320,7 +323,7 @@ describe('nested lists', () => {
 
   it('Group.subgroups with first and after, per parent', async () => {
     const q =
-      'query($after: String) { groups(topLevelOnly: true, search: "conn-parent", perPage: 10) { nodes { fullPath subgroups(first: 2, after: $after) { count nodes { name } pageInfo { hasNextPage endCursor } } } } }';
+      'query($after: String) { groups(topLevelOnly: true, search: "conn-parent", first: 10) { nodes { fullPath subgroups(first: 2, after: $after) { count nodes { name } pageInfo { hasNextPage endCursor } } } } }';
     const body = await gqlAs(q);
     const nodes = (
       body.data!.groups as { nodes: { fullPath: string; subgroups: Conn & { nodes: { name: string }[] } }[] }
@@ -346,11 +349,11 @@ describe('nested lists', () => {
 });
 
 describe('cost', () => {
-  it('counts edges and nodes by first/last like perPage', async () => {
+  it('counts edges and nodes by first/last', async () => {
     const score = async (q: string) =>
       ((await gqlAs(`{ queryComplexity { score } ${q} }`)).data!.queryComplexity as { score: number }).score;
-    const base = await score('groups(perPage: 7) { nodes { id } }');
-    expect(await score('groups(first: 7) { nodes { id } }')).toBe(base);
+    const base = await score('groups(first: 7) { nodes { id } }');
+    expect(await score('groups(last: 7) { nodes { id } }')).toBe(base);
     expect(await score('groups(last: 7) { edges { node { id } } }')).toBe(base + 7);
     expect(await score('groups(first: 3) { nodes { id } }')).toBeLessThan(base);
   });
@@ -426,14 +429,14 @@ describe('Apollo Client 3: relayStylePagination with fetchMore', () => {
 });
 
 describe('count is bounded like the REST totals', () => {
-  it('null above 10,000 items, exact below; in both modes', async () => {
+  it('null above 10,000 items, exact below', async () => {
     const big = await createGroup(t, { path: 'conn-bulk', visibility: 'public' });
     await addBulkProjects(t, big.id, 1, 10_001, 'public');
     const body = await gqlAs(
-      '{ a: projects(first: 2) { count edges { cursor } } b: projects(perPage: 2) { count total } c: projects(first: 2, search: "bulk-1000") { count } }',
+      '{ a: projects(first: 2) { count edges { cursor } } b: projects(last: 2) { count } c: projects(first: 2, search: "bulk-1000") { count } }',
     );
     // bulk-1000, bulk-10000, bulk-10001.
-    expect(body.data).toMatchObject({ a: { count: null }, b: { count: null, total: null }, c: { count: 3 } });
+    expect(body.data).toMatchObject({ a: { count: null }, b: { count: null }, c: { count: 3 } });
   });
 
   it('a deep cursor page reads the (sort column, id) index from the cursor on: no sort, no scan of the rows before', async () => {

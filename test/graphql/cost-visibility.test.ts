@@ -7,6 +7,7 @@ import { loaderFactory } from '../../src/core/module/app-module';
 import { MAX_COMPLEXITY, operationCost } from '../../src/core/graphql/query-limits';
 import { UNBOUNDED_VALUES_COST, unboundedLists } from '../../src/core/graphql/list-bound';
 import { buildAppSchema } from '../../src/core/graphql/schema';
+import { publicView } from '../../src/core/graphql/views';
 import { MODULES } from '../../src/modules';
 import { createGroup, createProject } from '../support/factories';
 import { EXTERNAL_URL, ROOT_TOKEN, TEST_SECRETS, api, useTestApp } from '../support/test-app';
@@ -16,7 +17,7 @@ const t = useTestApp({ reset: 'once' });
 
 async function cost(query: string, variables: Record<string, unknown> = {}): Promise<number> {
   const doc = parse(query);
-  return operationCost(await buildAppSchema(MODULES), doc, getOperationAST(doc)!, variables).cost;
+  return operationCost(publicView(await buildAppSchema(MODULES)), doc, getOperationAST(doc)!, variables).cost;
 }
 
 const batch = (ops: unknown[], token?: string) => {
@@ -40,8 +41,8 @@ describe('Query.queryComplexity', () => {
 
   it('counts a nested query by the formula: page size × (fields + limit × (fields + tag bound))', async () => {
     const query =
-      'query($n: Int) { queryComplexity { score depth } groups(perPage: $n) { nodes { id projects(limit: 3) { id tagList } } } }';
-    // queryComplexity + score + depth, then groups: 1 + perPage × (nodes + id + projects + 3 × (id + 100 tags)).
+      'query($n: Int) { queryComplexity { score depth } groups(first: $n) { nodes { id projects(limit: 3) { id tagList } } } }';
+    // queryComplexity + score + depth, then groups: 1 + first × (nodes + id + projects + 3 × (id + 100 tags)).
     const expected = (n: number) => 3 + 1 + n * (1 + 1 + 1 + 3 * (1 + 100));
     for (const n of [5, 2]) {
       const res = await api(t).graphql(query, { n });
@@ -53,7 +54,7 @@ describe('Query.queryComplexity', () => {
   });
 
   it('counts lists of values at their bound: project tags 100, runner tags (no maximum) and token scopes', async () => {
-    expect(await cost('{ runners(perPage: 10) { nodes { tagList } } }')).toBe(1 + 10 * (1 + UNBOUNDED_VALUES_COST));
+    expect(await cost('{ runners(first: 10) { nodes { tagList } } }')).toBe(1 + 10 * (1 + UNBOUNDED_VALUES_COST));
     expect(await cost('{ project(id: "1") { tagList } }')).toBe(1 + 100);
     const res = await api(t, ROOT_TOKEN).graphql(
       '{ queryComplexity { score } applicationSettings { domainBlacklist } }',
@@ -62,7 +63,7 @@ describe('Query.queryComplexity', () => {
   });
 
   it('refuses a query that would serve huge nested lists before it runs', async () => {
-    const query = '{ queryComplexity { score } groups(perPage: 100) { nodes { projects { id tagList } } } }';
+    const query = '{ queryComplexity { score } groups(first: 100) { nodes { projects { id tagList } } } }';
     expect(await cost(query)).toBe(2 + 1 + 100 * (1 + 1 + 100 * (1 + 100)));
     // An earlier test wrote the settings row, which made the instance forget its throttle settings: one
     // request reads them again, so that only the refused document's own statements are counted.
@@ -78,7 +79,7 @@ describe('Query.queryComplexity', () => {
   });
 
   it('answers the same score for an operation run in process, outside Apollo (computed from the resolve info)', async () => {
-    const source = '{ queryComplexity { score depth } groups(perPage: 4) { nodes { id } } }';
+    const source = '{ queryComplexity { score depth } groups(first: 4) { nodes { id } } }';
     const contextValue = ctxFactory(loaderFactory(MODULES))({
       em: t.orm.em.fork(),
       user: null,
@@ -86,7 +87,7 @@ describe('Query.queryComplexity', () => {
       secrets: TEST_SECRETS,
       cache: uncachedSharedCache(),
     });
-    const res = await graphql({ schema: await buildAppSchema(MODULES), source, contextValue });
+    const res = await graphql({ schema: publicView(await buildAppSchema(MODULES)), source, contextValue });
     expect(res.data?.queryComplexity).toEqual({ score: await cost(source), depth: 3 });
   });
 
@@ -104,7 +105,7 @@ describe('POST /graphql with a JSON array (batch)', () => {
     const res = await batch([
       { query: '{ queryComplexity { score } }' },
       {
-        query: 'query Q($p: Int) { queryComplexity { score } groups(perPage: $p) { nodes { id } } }',
+        query: 'query Q($p: Int) { queryComplexity { score } groups(first: $p) { nodes { id } } }',
         variables: { p: 3 },
         operationName: 'Q',
       },
@@ -119,13 +120,17 @@ describe('POST /graphql with a JSON array (batch)', () => {
   it('runs operations one after another: a query sees the mutation before it', async () => {
     const res = await batch(
       [
-        { query: 'mutation { createBroadcastMessage(input: { message: "batched" }) { id } }' },
+        {
+          query:
+            'mutation { broadcastMessageCreate(input: { message: "batched" }) { broadcastMessage { id } errors } }',
+        },
         { query: '{ broadcastMessages { nodes { message } } }' },
       ],
       ROOT_TOKEN,
     );
     expect(res.status).toBe(200);
-    expect(res.body[0].data.createBroadcastMessage.id).toBeDefined();
+    expect(res.body[0].data.broadcastMessageCreate.broadcastMessage.id).toBeDefined();
+    expect(res.body[0].data.broadcastMessageCreate.errors).toEqual([]);
     expect(res.body[1].data.broadcastMessages.nodes.map((m: { message: string }) => m.message)).toContain('batched');
   });
 
@@ -141,20 +146,14 @@ describe('POST /graphql with a JSON array (batch)', () => {
   });
 
   it('refuses a batch whose summed complexity exceeds 30,000 before any operation runs', async () => {
-    const heavy = '{ groups(perPage: 2) { nodes { projects { id tagList } } } }';
+    const heavy = '{ groups(first: 2) { nodes { projects { id tagList } } } }';
     const each = await cost(heavy);
     expect(each).toBeLessThanOrEqual(MAX_COMPLEXITY);
-    const res = await batch(
-      [
-        { query: 'mutation { createBroadcastMessage(input: { message: "never" }) { id } }' },
-        { query: heavy },
-        { query: heavy },
-      ],
-      ROOT_TOKEN,
-    );
+    const mutation = 'mutation { broadcastMessageCreate(input: { message: "never" }) { broadcastMessage { id } } }';
+    const res = await batch([{ query: mutation }, { query: heavy }, { query: heavy }], ROOT_TOKEN);
     expect(res.status).toBe(400);
     expect(res.body.errors[0]).toEqual({
-      message: `Batch complexity ${2 * each + 2} (all operations together) exceeds the maximum of 30000`,
+      message: `Batch complexity ${2 * each + (await cost(mutation))} (all operations together) exceeds the maximum of 30000`,
       extensions: { code: 'QUERY_TOO_COMPLEX' },
     });
     const messages = await api(t, ROOT_TOKEN).graphql('{ broadcastMessages { nodes { message } } }');
@@ -166,7 +165,7 @@ describe('POST /graphql with a JSON array (batch)', () => {
   it('checks each operation against the single-request limits', async () => {
     const deep = await batch([
       { query: '{ queryComplexity { score } }' },
-      { query: '{ groups(perPage: 100) { nodes { projects { id tagList } } } }' },
+      { query: '{ groups(first: 100) { nodes { projects { id tagList } } } }' },
     ]);
     expect(deep.status).toBe(400);
     expect(deep.body.errors[0].message).toMatch(
@@ -198,7 +197,7 @@ describe('POST /graphql with a JSON array (batch)', () => {
   });
 
   it('refuses a piece without its query text (a persisted query hash would escape the batch total)', async () => {
-    const query = '{ groups(perPage: 2) { nodes { projects { id tagList } } } }';
+    const query = '{ groups(first: 2) { nodes { projects { id tagList } } } }';
     const sha256Hash = createHash('sha256').update(query).digest('hex');
     const registered = await api(t)
       .post('/graphql')

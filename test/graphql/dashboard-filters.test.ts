@@ -70,7 +70,7 @@ describe('Group.descendantGroups', () => {
   });
 
   it('batched across the groups of a page: the same statements for 2 and for 10 parents', async () => {
-    const Q2 = `{ groups(allAvailable: true, topLevelOnly: true, orderBy: PATH, perPage: 50) { nodes { fullPath
+    const Q2 = `{ groups(allAvailable: true, topLevelOnly: true, orderBy: PATH, first: 50) { nodes { fullPath
       descendantGroups(first: 5) { count nodes { fullPath } }
       projectsPage(includeSubgroups: true, first: 5) { count nodes { path } }
     } } }`;
@@ -104,7 +104,7 @@ describe('groups(parentPath)', () => {
     const { outsider, insider } = await tree();
     const q = (token: string | undefined, path: string) =>
       api(t, token)
-        .graphql(`{ groups(allAvailable: true, parentPath: "${path}") { total nodes { fullPath } } }`)
+        .graphql(`{ groups(allAvailable: true, parentPath: "${path}") { count nodes { fullPath } } }`)
         .expect(200);
     expect(paths((await q(ROOT_TOKEN, 'acme')).body.data.groups.nodes)).toEqual(['acme/ops', 'acme/web']);
     expect(paths((await q(ROOT_TOKEN, 'ACME/web')).body.data.groups.nodes)).toEqual(['acme/web/secret', 'acme/web/ui']);
@@ -113,8 +113,8 @@ describe('groups(parentPath)', () => {
       'acme/web/secret',
       'acme/web/ui',
     ]);
-    expect((await q(outsider.token, 'acme/web/secret')).body.data.groups).toEqual({ total: 0, nodes: [] });
-    expect((await q(ROOT_TOKEN, 'nope')).body.data.groups).toEqual({ total: 0, nodes: [] });
+    expect((await q(outsider.token, 'acme/web/secret')).body.data.groups).toEqual({ count: 0, nodes: [] });
+    expect((await q(ROOT_TOKEN, 'nope')).body.data.groups).toEqual({ count: 0, nodes: [] });
 
     const plain = await api(t, ROOT_TOKEN).get('/api/v4/groups?all_available=true').expect(200);
     const withParam = await api(t, ROOT_TOKEN).get('/api/v4/groups?all_available=true&parent_path=acme').expect(200);
@@ -172,7 +172,7 @@ describe('Group.projectsPage and groupProjects(includeSubgroups)', () => {
   it("groupProjects(includeSubgroups) adds the descendants' projects; REST GET /groups/:id/projects ignores include_subgroups as before", async () => {
     await projects();
     const q = (args: string) =>
-      api(t, ROOT_TOKEN).graphql(`{ groupProjects(id: "acme"${args}) { total nodes { path } } }`).expect(200);
+      api(t, ROOT_TOKEN).graphql(`{ groupProjects(id: "acme"${args}) { count nodes { path } } }`).expect(200);
     expect((await q('')).body.data.groupProjects.nodes.map((n: { path: string }) => n.path).sort()).toEqual(['site']);
     expect(
       (await q(', includeSubgroups: true')).body.data.groupProjects.nodes.map((n: { path: string }) => n.path).sort(),

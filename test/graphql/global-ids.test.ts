@@ -35,20 +35,26 @@ async function world(app: TestApp) {
     .put('/api/v4/application/settings')
     .send({ allow_local_requests_from_system_hooks: true })
     .expect(200);
-  const made = await ok(
+  // Each payload's object aliased `node`; every payload without errors.
+  const payloads = await ok(
     ROOT_TOKEN,
     `mutation($u: UserID!) {
-    bm: createBroadcastMessage(input: { message: "hi" }) { id databaseId }
-    hook: createSystemHook(input: { url: "http://127.0.0.1:9/x" }) { id databaseId }
-    key: createUserSshKey(userId: $u, input: { title: "k", key: "${SSH_KEYS.rsa2048.key}" }) { id databaseId }
-    gpg: createUserGpgKey(userId: $u, input: { key: ${JSON.stringify(ALICE.key)} }) { id databaseId }
-    email: createUserEmail(userId: $u, input: { email: "alice2@example.com" }) { id databaseId }
-    token: createImpersonationToken(userId: $u, input: { name: "t", scopes: ["api"] }) { id databaseId }
-    feature: setFeatureGate(name: "new_ui", input: { value: "true" }) { id name }
-    env: createEnvironment(projectId: "acme/api", input: { name: "production" }) { id databaseId }
+    bm: broadcastMessageCreate(input: { message: "hi" }) { node: broadcastMessage { id databaseId } errors }
+    hook: systemHookCreate(input: { url: "http://127.0.0.1:9/x" }) { node: systemHook { id databaseId } errors }
+    key: userSshKeyCreate(input: { userId: $u, title: "k", key: "${SSH_KEYS.rsa2048.key}" }) { node: sshKey { id databaseId } errors }
+    gpg: userGpgKeyCreate(input: { userId: $u, key: ${JSON.stringify(ALICE.key)} }) { node: gpgKey { id databaseId } errors }
+    email: userEmailCreate(input: { userId: $u, email: "alice2@example.com" }) { node: email { id databaseId } errors }
+    token: impersonationTokenCreate(input: { userId: $u, name: "t", scopes: ["api"] }) { node: impersonationToken { id databaseId } errors }
+    feature: featureGateSet(input: { name: "new_ui", value: "true" }) { node: feature { id name } errors }
+    env: environmentCreate(input: { projectId: "acme/api", name: "production" }) { node: environment { id databaseId } errors }
   }`,
     { u: `gid://gitlab/User/${alice.id}` },
   );
+  const made: Record<string, any> = {}; // eslint-disable-line @typescript-eslint/no-explicit-any
+  for (const [name, payload] of Object.entries(payloads)) {
+    expect([name, payload.errors]).toEqual([name, []]);
+    made[name] = payload.node;
+  }
   return { alice, group, secret, project, runner, job, made };
 }
 
@@ -76,7 +82,7 @@ describe('global ids', () => {
       user(id: ${w.alice.id}) { id databaseId }
       runner(id: $r) { id databaseId }
       runnerJobs(id: $r) { nodes { id databaseId } }
-      auditEvents(perPage: 1) { nodes { id databaseId } }
+      auditEvents(first: 1) { nodes { id databaseId } }
       namespace(fullPath: "alice") { id databaseId }
     }`,
       { r: w.runner.id },
@@ -291,8 +297,12 @@ describe('global ids as arguments', () => {
       g: { nodes: [{ databaseId: w.project.id }] },
       h: { username: 'alice' },
     });
-    const del = await ok(ROOT_TOKEN, `mutation { deleteBroadcastMessage(id: "${w.made.bm.id}") }`);
-    expect(del.deleteBroadcastMessage).toBe(true);
+    const del = await ok(
+      ROOT_TOKEN,
+      `mutation { broadcastMessageDelete(input: { id: "${w.made.bm.id}" }) { errors } }`,
+    );
+    expect(del.broadcastMessageDelete).toEqual({ errors: [] });
+    expect((await api(t, ROOT_TOKEN).get(`/api/v4/broadcast_messages/${w.made.bm.databaseId}`)).status).toBe(404);
   });
 
   it('a gid of another class is BAD_USER_INPUT with a clear message', async () => {
@@ -313,7 +323,7 @@ describe('global ids as arguments', () => {
 });
 
 describe('group(fullPath) and project(fullPath)', () => {
-  it('look up by full path; neither or both arguments is BAD_USER_INPUT; a missing one is null with NOT_FOUND', async () => {
+  it('look up by full path; neither or both arguments is BAD_USER_INPUT; a missing one is null without an error', async () => {
     await createGroup(t, { path: '123', visibility: 'public' });
     expect((await ok(ROOT_TOKEN, '{ group(fullPath: "123") { fullPath } }')).group).toEqual({ fullPath: '123' });
     const neither = await gql(ROOT_TOKEN, '{ group { id } project { id } }');
@@ -322,8 +332,8 @@ describe('group(fullPath) and project(fullPath)', () => {
       ['BAD_USER_INPUT', 'Give exactly one of id and fullPath'],
     ]);
     const missing = await gql(ROOT_TOKEN, '{ project(fullPath: "no/such") { id } currentUser { username } }');
-    expect(missing.errors?.[0].extensions.code).toBe('NOT_FOUND');
-    expect(missing.data).toEqual({ project: null, currentUser: { username: 'root' } });
+    expect(missing).toEqual({ data: { project: null, currentUser: { username: 'root' } } });
+    expect((await api(t, ROOT_TOKEN).get('/api/v4/projects/no%2Fsuch')).status).toBe(404);
   });
 });
 

@@ -3,6 +3,7 @@ import { execute, getIntrospectionQuery, parse, type ExecutionResult, type Graph
 import { ctxFactory } from '../../src/core/context/request-ctx';
 import { uncachedSharedCache } from '../../src/core/db/shared-cache';
 import { buildAppSchema } from '../../src/core/graphql/schema';
+import { publicView } from '../../src/core/graphql/views';
 import { JIT_CACHE_LIMITS, jitCacheOf } from '../../src/core/graphql/jit-cache';
 import { loaderFactory } from '../../src/core/module/app-module';
 import { MODULES } from '../../src/modules';
@@ -14,7 +15,7 @@ const newCtx = ctxFactory(loaderFactory(MODULES));
 let schema: GraphQLSchema;
 
 beforeAll(async () => {
-  schema = await buildAppSchema(MODULES);
+  schema = publicView(await buildAppSchema(MODULES)); // what /graphql serves
 });
 
 afterEach(() => {
@@ -66,23 +67,23 @@ async function overHttp(query: string, variables: Record<string, unknown> = {}, 
 }
 
 const TREE = `query Tree($withProjects: Boolean!, $skipPath: Boolean = false, $per: Int) {
-  first: groups(perPage: $per, sort: ASC) { total nodes { ...G projects @include(if: $withProjects) { ...P } } }
-  second: groups(perPage: 1, sort: DESC) { nodes { __typename id ... on Group { fullPath @skip(if: $skipPath) } } }
+  first: groups(first: $per, sort: ASC) { count nodes { ...G projects @include(if: $withProjects) { ...P } } }
+  second: groups(first: 1, sort: DESC) { nodes { __typename id ... on Group { fullPath @skip(if: $skipPath) } } }
   __typename
 }
-fragment G on Group { id name path @skip(if: $skipPath) ...Extra @include(if: $withProjects) subgroups(perPage: 2) { total nodes { fullPath } } }
+fragment G on Group { id name path @skip(if: $skipPath) ...Extra @include(if: $withProjects) subgroups(first: 2) { count nodes { fullPath } } }
 fragment Extra on Group { fullName parent { id } }
 fragment P on Project { id name pathWithNamespace }`;
 
 describe('POST /graphql through graphql-jit', () => {
   it("answers over HTTP as Apollo's express integration did, without an ETag on POST answers", async () => {
-    const res = await api(t).graphql('{ groups(perPage: 1) { total } }');
+    const res = await api(t).graphql('{ groups(first: 1) { count } }');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(res.headers['content-length']).toBe(String(Buffer.byteLength(res.text)));
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers.etag).toBeUndefined();
-    expect(res.text).toBe('{"data":{"groups":{"total":0}}}\n');
+    expect(res.text).toBe('{"data":{"groups":{"count":0}}}\n');
     // GET with the operation in the query string (a fragment after it is not part of it).
     const get = await request(t.app)
       .get('/graphql?query=%7B__typename%7D#ignored')
@@ -121,7 +122,7 @@ describe('POST /graphql through graphql-jit', () => {
     expect(other.data.first.nodes[0]).toEqual({
       id: expect.stringMatching(/^gid:\/\/gitlab\/Group\/\d+$/),
       name: 'Jit a',
-      subgroups: { total: 1, nodes: [{ fullPath: 'jit-a/sub-a' }] },
+      subgroups: { count: 1, nodes: [{ fullPath: 'jit-a/sub-a' }] },
     });
     expect(other).toEqual(await graphqlJs(TREE, { withProjects: false, skipPath: true }));
   });
@@ -131,7 +132,7 @@ describe('POST /graphql through graphql-jit', () => {
     const cache = jitCacheOf(schema);
     cache.clear();
     cache.maxEntries = 4;
-    const doc = (i: number) => `{ groups(perPage: ${i + 1}, sort: ASC) { total nodes { path } } }`;
+    const doc = (i: number) => `{ groups(first: ${i + 1}, sort: ASC) { count nodes { path } } }`;
     for (let i = 0; i < 10; i += 1) {
       const res = await overHttp(doc(i));
       expect(res.data.groups.nodes).toHaveLength(Math.min(i + 1, 6));
@@ -152,9 +153,9 @@ describe('POST /graphql through graphql-jit', () => {
     const cache = jitCacheOf(schema);
     cache.clear();
     cache.maxWeight = 10;
-    // 4 fields each (groups, total, nodes, path; the fragment counted where it is spread): two fit in 10.
+    // 4 fields each (groups, count, nodes, path; the fragment counted where it is spread): two fit in 10.
     const doc = (i: number) =>
-      `query Q${i} { groups(perPage: ${i + 1}, sort: ASC) { total nodes { ...F } } } fragment F on Group { path }`;
+      `query Q${i} { groups(first: ${i + 1}, sort: ASC) { count nodes { ...F } } } fragment F on Group { path }`;
     for (let i = 0; i < 5; i += 1) await overHttp(doc(i));
     expect([cache.size, cache.weight]).toEqual([2, 8]);
     cache.clear();
@@ -173,28 +174,34 @@ describe('POST /graphql through graphql-jit', () => {
       [
         '{ __type(name: "Group") { name kind fields { name args { name } type { kind name ofType { kind name } } } } __typename }',
       ],
-      ['query A { groups { total } } query B { b: groups(perPage: 1) { nodes { id } } }', {}, 'B'],
-      ['query A { groups { total } } query B { b: groups(perPage: 1) { nodes { id } } }', {}, 'A'],
-      // Root fields are nullable: the 404 nulls only `group`, one error with its path and location.
-      ['{ groups { total } group(id: "no-such-group") { id } }'],
-      ['query($id: ID!) { groups { total } g: group(id: $id) { fullPath } }', { id: 'jit-a' }],
-      ['{ groups(perPage: 1) { nodes { statistics { storageSize } customAttributes { key } } } }'],
+      ['query A { groups { count } } query B { b: groups(first: 1) { nodes { id } } }', {}, 'B'],
+      ['query A { groups { count } } query B { b: groups(first: 1) { nodes { id } } }', {}, 'A'],
+      // A missing group is null without an error (GitLab's convention for a root lookup).
+      ['{ groups { count } group(id: "no-such-group") { id } }'],
+      // Root fields are nullable: the refused lookup nulls only `group`, one error with its path and location.
+      ['{ groups { count } group(id: "jit-a", fullPath: "jit-a") { id } }'],
+      ['query($id: ID!) { groups { count } g: group(id: $id) { fullPath } }', { id: 'jit-a' }],
+      ['{ groups(first: 1) { nodes { statistics { storageSize } customAttributes { key } } } }'],
     ];
     for (const [query, variables, name] of cases) {
       const viaHttp = await overHttp(query, variables, name);
       expect(viaHttp).toEqual(await graphqlJs(query, variables, name));
     }
-    const missing = await overHttp('{ groups { total } group(id: "no-such-group") { id } }');
-    expect(missing).toEqual({
-      data: { groups: { total: 6 }, group: null },
-      errors: [{ message: '404 Group Not Found', path: ['group'], locations: [{ line: 1, column: 20 }] }],
+    const missing = await overHttp('{ groups { count } group(id: "no-such-group") { id } }');
+    expect(missing).toEqual({ data: { groups: { count: 6 }, group: null }, errors: undefined });
+    const refused = await overHttp('{ groups { count } group(id: "jit-a", fullPath: "jit-a") { id } }');
+    expect(refused).toEqual({
+      data: { groups: { count: 6 }, group: null },
+      errors: [
+        { message: 'Give exactly one of id and fullPath', path: ['group'], locations: [{ line: 1, column: 20 }] },
+      ],
     });
   });
 
   it('keeps graphql-js variable coercion errors (HTTP 400) and runs mutation fields one after another', async () => {
     const bad = await api(t)
       .post('/graphql')
-      .send({ query: 'query($per: Int) { groups(perPage: $per) { total } }', variables: { per: 'x' } });
+      .send({ query: 'query($per: Int) { groups(first: $per) { count } }', variables: { per: 'x' } });
     expect(bad.status).toBe(400);
     expect(bad.headers['cache-control']).toBe('no-store');
     expect(bad.body.errors).toEqual([
@@ -205,13 +212,15 @@ describe('POST /graphql through graphql-jit', () => {
       },
     ]);
     const twice = await api(t, ROOT_TOKEN).graphql(
-      'mutation { a: createGroup(input: { name: "S1", path: "serial" }) { fullPath } b: createGroup(input: { name: "S2", path: "serial" }) { fullPath } }',
+      'mutation { a: groupCreate(input: { name: "S1", path: "serial" }) { group { fullPath } errors } b: groupCreate(input: { name: "S2", path: "serial" }) { group { fullPath } errors } }',
     );
-    // Root fields are nullable: a ran first, took the path and reports its result; b's error nulls only b.
-    expect(twice.body.data).toEqual({ a: { fullPath: 'serial' }, b: null });
+    // a ran first, took the path and reports its result; b reports the taken path in its payload's errors.
+    expect(twice.body.data).toEqual({
+      a: { group: { fullPath: 'serial' }, errors: [] },
+      b: { group: null, errors: ['Path has already been taken'] },
+    });
     expect(twice.headers['cache-control']).toBe('no-store');
-    expect(twice.body.errors).toHaveLength(1);
-    expect(twice.body.errors[0]).toMatchObject({ path: ['b'], extensions: { code: 'BAD_USER_INPUT' } });
+    expect(twice.body.errors).toBeUndefined();
     expect((await api(t, ROOT_TOKEN).graphql('{ group(id: "serial") { name } }')).body.data).toEqual({
       group: { name: 'S1' },
     });
@@ -219,12 +228,17 @@ describe('POST /graphql through graphql-jit', () => {
 
   it('keeps the other root fields of a dashboard query when one lookup fails', async () => {
     const res = await api(t, ROOT_TOKEN).graphql(
-      '{ currentUser { username } group(id: "does/not/exist") { id } features { name } }',
+      '{ currentUser { username } group(id: "does/not/exist") { id } bad: group(id: "x", fullPath: "x") { id } features { name } }',
     );
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ currentUser: { username: 'root' }, group: null, features: [] });
+    // The missing group is null without an error; the refused lookup is null with its error, the rest answered.
+    expect(res.body.data).toEqual({ currentUser: { username: 'root' }, group: null, bad: null, features: [] });
     expect(res.body.errors).toEqual([
-      expect.objectContaining({ message: '404 Group Not Found', path: ['group'], extensions: { code: 'NOT_FOUND' } }),
+      expect.objectContaining({
+        message: 'Give exactly one of id and fullPath',
+        path: ['bad'],
+        extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }),
+      }),
     ]);
   });
 });

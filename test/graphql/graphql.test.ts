@@ -14,7 +14,7 @@ describe('GraphQL parity with REST', () => {
     const rest = (await api(t, ROOT_TOKEN).get(`/api/v4/groups/${g.id}`)).body;
     const gql = await api(t, ROOT_TOKEN).graphql(
       `query($id: ID!) { group(id: $id) { ${GROUP_FIELDS} parent { id: databaseId fullPath } statistics { storageSize } projects { id: databaseId pathWithNamespace runnersToken }
-        sharedProjects { id: databaseId } subgroups { total } customAttributes { key } } }`,
+        sharedProjects { id: databaseId } subgroups { count } customAttributes { key } } }`,
       { id: 'par/kid' },
     );
     expect(gql.status).toBe(200);
@@ -58,68 +58,69 @@ describe('GraphQL parity with REST', () => {
     for (const n of ['b', 'a', 'c']) await createGroup(t, { name: n, path: n, visibility: 'public' });
     const rest = await api(t).get('/api/v4/groups?sort=desc&per_page=2');
     const gql = await api(t).graphql(
-      '{ groups(sort: DESC, perPage: 2) { total totalPages page perPage nodes { id: databaseId name } } }',
+      '{ groups(sort: DESC, first: 2) { count pageInfo { hasNextPage } nodes { id: databaseId name } } }',
     );
+    expect(Number(rest.headers['x-total-pages'])).toBe(2);
     expect(gql.body.data.groups).toEqual({
-      total: Number(rest.headers['x-total']),
-      totalPages: 2,
-      page: 1,
-      perPage: 2,
+      count: Number(rest.headers['x-total']),
+      pageInfo: { hasNextPage: true },
       nodes: rest.body.map((g: { id: number; name: string }) => ({ id: g.id, name: g.name })),
     });
   });
 
-  it('mutations go through the same services: createGroup, updateGroup, transferProjectToGroup, deleteGroup', async () => {
+  it('mutations go through the same services: groupCreate, groupUpdate, projectTransferToGroup, groupDelete', async () => {
     const created = await api(t, ROOT_TOKEN).graphql(
-      'mutation { createGroup(input: { name: "Via GQL", path: "via-gql", visibility: INTERNAL }) { id: databaseId fullPath visibility } }',
+      'mutation { groupCreate(input: { name: "Via GQL", path: "via-gql", visibility: INTERNAL }) { group { id: databaseId fullPath visibility } errors } }',
     );
-    expect(created.body.data.createGroup).toMatchObject({ fullPath: 'via-gql', visibility: 'INTERNAL' });
-    const id = created.body.data.createGroup.id;
+    expect(created.body.data.groupCreate).toMatchObject({
+      group: { fullPath: 'via-gql', visibility: 'INTERNAL' },
+      errors: [],
+    });
+    const id = created.body.data.groupCreate.group.id;
     expect((await api(t, ROOT_TOKEN).get(`/api/v4/groups/${id}`)).body.visibility).toBe('internal');
     const updated = await api(t, ROOT_TOKEN).graphql(
-      `mutation { updateGroup(id: "${id}", input: { description: "changed" }) { description } }`,
+      `mutation { groupUpdate(input: { id: "${id}", description: "changed" }) { group { description } errors } }`,
     );
-    expect(updated.body.data.updateGroup.description).toBe('changed');
+    expect(updated.body.data.groupUpdate).toEqual({ group: { description: 'changed' }, errors: [] });
     const other = await createGroup(t);
     const p = await createProject(t, { namespace: other });
     const moved = await api(t, ROOT_TOKEN).graphql(
-      `mutation { transferProjectToGroup(id: "${id}", projectId: "${p.id}") { projects { id: databaseId } } }`,
+      `mutation { projectTransferToGroup(input: { id: "${id}", projectId: "${p.id}" }) { group { projects { id: databaseId } } errors } }`,
     );
-    expect(moved.body.data.transferProjectToGroup.projects).toEqual([{ id: p.id }]);
-    expect((await api(t, ROOT_TOKEN).graphql(`mutation { deleteGroup(id: "${id}") }`)).body.data.deleteGroup).toBe(
-      true,
-    );
+    expect(moved.body.data.projectTransferToGroup.group.projects).toEqual([{ id: p.id }]);
+    const deleted = await api(t, ROOT_TOKEN).graphql(`mutation { groupDelete(input: { id: "${id}" }) { errors } }`);
+    expect(deleted.body).toEqual({ data: { groupDelete: { errors: [] } } });
     expect((await api(t, ROOT_TOKEN).get(`/api/v4/groups/${id}`)).status).toBe(404);
   });
 
   it('users, tokens, projects and members are there too', async () => {
     const user = await api(t, ROOT_TOKEN).graphql(
-      'mutation { createUser(input: { email: "g@q.l", username: "gql", name: "G", password: "secret123" }) { id: databaseId username email } }',
+      'mutation { userCreate(input: { email: "g@q.l", username: "gql", name: "G", password: "secret123" }) { user { id: databaseId username email } errors } }',
     );
-    const uid = user.body.data.createUser.id;
+    const uid = user.body.data.userCreate.user.id;
     const token = await api(t, ROOT_TOKEN).graphql(
-      `mutation { createImpersonationToken(userId: ${uid}, input: { name: "t", scopes: ["api"] }) { token active } }`,
+      `mutation { impersonationTokenCreate(input: { userId: ${uid}, name: "t", scopes: ["api"] }) { impersonationToken { token active } errors } }`,
     );
-    const plain = token.body.data.createImpersonationToken.token;
+    const plain = token.body.data.impersonationTokenCreate.impersonationToken.token;
     expect((await api(t, plain).graphql('{ currentUser { username } }')).body.data.currentUser.username).toBe('gql');
     const project = await api(t, plain).graphql(
-      'mutation { createProject(input: { name: "From GQL" }) { id: databaseId pathWithNamespace namespace { kind } } }',
+      'mutation { projectCreate(input: { name: "From GQL" }) { project { id: databaseId pathWithNamespace namespace { kind } } errors } }',
     );
-    expect(project.body.data.createProject).toMatchObject({
+    expect(project.body.data.projectCreate.project).toMatchObject({
       pathWithNamespace: 'gql/from-gql',
       namespace: { kind: 'user' },
     });
     const members = await api(t, plain).graphql(
-      `{ projectMembers(sourceId: "${project.body.data.createProject.id}") { nodes { username accessLevel { integerValue } } } }`,
+      `{ projectMembers(sourceId: "${project.body.data.projectCreate.project.id}") { nodes { username accessLevel { integerValue } } } }`,
     );
     expect(members.body.data.projectMembers.nodes).toEqual([{ username: 'gql', accessLevel: { integerValue: 40 } }]);
   });
 });
 
 describe('GraphQL nested fields', () => {
-  const NESTED = `{ groups(perPage: 50) { nodes { id: databaseId parent { id: databaseId } statistics { storageSize } customAttributes { key }
+  const NESTED = `{ groups(first: 50) { nodes { id: databaseId parent { id: databaseId } statistics { storageSize } customAttributes { key }
     projects(limit: 10) { id: databaseId namespace { id: databaseId } sharedWithGroups(limit: 5) { groupId } runnersToken }
-    sharedProjects(limit: 10) { id: databaseId } subgroups(perPage: 5) { total nodes { id: databaseId fullPath } } } } }`;
+    sharedProjects(limit: 10) { id: databaseId } subgroups(first: 5) { count nodes { id: databaseId fullPath } } } } }`;
 
   async function tree(n: number, start: number) {
     for (let i = start; i < start + n; i += 1) {
@@ -231,7 +232,7 @@ describe('GraphQL nested fields', () => {
     for (const field of every) {
       const name = field.split(' ')[0];
       const res = await api(t, ROOT_TOKEN).graphql(
-        `{ groups(search: "top-", perPage: 5) { nodes { projects(limit: 10) { databaseId ${field} } } } }`,
+        `{ groups(search: "top-", first: 5) { nodes { projects(limit: 10) { databaseId ${field} } } } }`,
       );
       expect(res.body.errors).toBeUndefined();
       const projects = res.body.data.groups.nodes.flatMap((g: { projects: Record<string, unknown>[] }) => g.projects);
@@ -252,24 +253,45 @@ describe('GraphQL nested fields', () => {
     const rest = await api(t, u.token).get(
       `/api/v4/groups/${parent.id}/subgroups?all_available=true&per_page=2&page=2`,
     );
-    const root = await api(t, u.token).graphql(
-      `{ groupSubgroups(id: "p", allAvailable: true, perPage: 2, page: 2) { total nodes { id: databaseId } } }`,
+    // REST's page 2 of 2 is GraphQL's page after the first page's endCursor.
+    type Page = { count: number; pageInfo: { hasNextPage: boolean; endCursor: string }; nodes: { id: number }[] };
+    const page = async (
+      list: (args: string) => string,
+      pick: (data: { groupSubgroups: Page; group: { subgroups: Page } }) => Page,
+    ) => {
+      const first = pick((await api(t, u.token).graphql(list('first: 2')).expect(200)).body.data);
+      expect(first.pageInfo.hasNextPage).toBe(true);
+      const second = pick(
+        (
+          await api(t, u.token)
+            .graphql(list(`first: 2, after: "${first.pageInfo.endCursor}"`))
+            .expect(200)
+        ).body.data,
+      );
+      return { count: second.count, nodes: second.nodes };
+    };
+    const root = await page(
+      (args) =>
+        `{ groupSubgroups(id: "p", allAvailable: true, ${args}) { count pageInfo { hasNextPage endCursor } nodes { id: databaseId } } }`,
+      (d) => d.groupSubgroups,
     );
-    const nested = await api(t, u.token).graphql(
-      `{ group(id: "p") { subgroups(allAvailable: true, perPage: 2, page: 2) { total nodes { id: databaseId } } } }`,
+    const nested = await page(
+      (args) =>
+        `{ group(id: "p") { subgroups(allAvailable: true, ${args}) { count pageInfo { hasNextPage endCursor } nodes { id: databaseId } } } }`,
+      (d) => d.group.subgroups,
     );
     const expected = {
-      total: Number(rest.headers['x-total']),
+      count: Number(rest.headers['x-total']),
       nodes: rest.body.map((g: { id: number }) => ({ id: g.id })),
     };
     expect(expected.nodes).toHaveLength(1);
-    expect(root.body.data.groupSubgroups).toEqual(expected);
-    expect(nested.body.data.group.subgroups).toEqual(expected);
+    expect(root).toEqual(expected);
+    expect(nested).toEqual(expected);
     // docs/gitlab-compatibility.md, "Groups": a non-member of a public parent sees no subgroups without all_available
     // on REST; GraphQL lists every visible group by default (GitLab's GroupsFinder), and allAvailable: false is REST's.
     const sub = async (args: string) =>
-      (await api(t, u.token).graphql(`{ group(id: "p") { subgroups${args} { total } } }`)).body.data.group.subgroups
-        .total;
+      (await api(t, u.token).graphql(`{ group(id: "p") { subgroups${args} { count } } }`)).body.data.group.subgroups
+        .count;
     expect(await sub('')).toBe(3);
     expect(await sub('(allAvailable: false)')).toBe(0);
     expect((await api(t, u.token).get(`/api/v4/groups/${parent.id}/subgroups`)).body).toEqual([]);
@@ -281,10 +303,10 @@ describe('GraphQL nested fields', () => {
     await createProject(t, { namespace: g, visibility: 'public', name: 'Two', archived: true });
     const rest = await api(t).get(`/api/v4/groups/${g.id}/projects?order_by=name&sort=asc`);
     const gql = await api(t).graphql(
-      '{ groupProjects(id: "gp", orderBy: NAME, sort: ASC) { total nodes { id: databaseId name } } }',
+      '{ groupProjects(id: "gp", orderBy: NAME, sort: ASC) { count nodes { id: databaseId name } } }',
     );
     expect(gql.body.data.groupProjects).toEqual({
-      total: 1,
+      count: 1,
       nodes: rest.body.map((p: { id: number; name: string }) => ({ id: p.id, name: p.name })),
     });
   });
@@ -294,23 +316,34 @@ describe('GraphQL errors', () => {
   it('keep HTTP 200 and carry extensions.code, without stack traces', async () => {
     const g = await createGroup(t);
     const u = await createUser(t);
-    const notFound = await api(t, u.token).graphql(`{ group(id: "${g.id}") { id: databaseId } }`);
+    // A root lookup of a group the caller may not see is null without an error (GitLab's convention) ...
+    const hidden = await api(t, u.token).graphql(`{ group(id: "${g.id}") { id: databaseId } }`);
+    expect(hidden.status).toBe(200);
+    expect(hidden.body).toEqual({ data: { group: null } });
+    // ... while a mutation on it is a top-level NOT_FOUND error.
+    const notFound = await api(t, u.token).graphql(
+      `mutation { groupUpdate(input: { id: "${g.id}", description: "x" }) { group { id } errors } }`,
+    );
     expect(notFound.status).toBe(200);
     expect(notFound.body.errors[0]).toMatchObject({
       message: '404 Group Not Found',
       extensions: { code: 'NOT_FOUND' },
     });
     expect(JSON.stringify(notFound.body)).not.toContain('stacktrace');
-    const anon = await api(t).graphql('mutation { createGroup(input: { name: "x", path: "x" }) { id: databaseId } }');
+    const anon = await api(t).graphql(
+      'mutation { groupCreate(input: { name: "x", path: "x" }) { group { id: databaseId } errors } }',
+    );
     expect(anon.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
     await addGroupMember(t, g, u, 40);
-    const forbidden = await api(t, u.token).graphql(`mutation { deleteGroup(id: "${g.id}") }`);
+    const forbidden = await api(t, u.token).graphql(`mutation { groupDelete(input: { id: "${g.id}" }) { errors } }`);
     expect(forbidden.body.errors[0].extensions.code).toBe('FORBIDDEN');
     const invalid = await api(t, ROOT_TOKEN).graphql(
-      'mutation { createGroup(input: { name: "x", path: "-x" }) { id: databaseId } }',
+      'mutation { groupCreate(input: { name: "x", path: "-x" }) { group { id: databaseId } errors } }',
     );
-    expect(invalid.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
-    const badToken = await api(t, 'nope').graphql('{ groups { total } }');
+    // Invalid input is a validation message in the payload's errors (GitLab's mutations), not a failed request.
+    expect(invalid.body.errors).toBeUndefined();
+    expect(invalid.body.data.groupCreate).toEqual({ group: null, errors: [expect.stringMatching(/^Path /)] });
+    const badToken = await api(t, 'nope').graphql('{ groups { count } }');
     expect(badToken.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
   });
 
@@ -327,7 +360,7 @@ describe('GraphQL errors', () => {
     const res = await api(t).graphql(deep);
     expect(res.status).toBe(400);
     expect(res.body.errors[0].message).toMatch(/depth/);
-    const wide = `{ groups(perPage: 100) { nodes { projects { ${Array.from({ length: 30 }, (_x, i) => `f${i}: name`).join(' ')} } } } }`;
+    const wide = `{ groups(first: 100) { nodes { projects { ${Array.from({ length: 30 }, (_x, i) => `f${i}: name`).join(' ')} } } } }`;
     const complex = await api(t).graphql(wide);
     expect(complex.body.errors[0].message).toMatch(/complexity/);
   });

@@ -77,14 +77,14 @@ describe('GraphQL memberships', () => {
     const { alice, bob } = await acme();
     const q = (rel: string) =>
       api(t, alice.token).graphql(
-        `{ group(id: "acme/platform") { groupMembers${rel} { total nodes { username relation accessLevel { integerValue } group { fullPath } } } } }`,
+        `{ group(id: "acme/platform") { groupMembers${rel} { count nodes { username relation accessLevel { integerValue } group { fullPath } } } } }`,
       );
     const direct = (await q('')).body.data.group.groupMembers;
     expect(direct.nodes).toEqual([
       { username: 'bob', relation: 'DIRECT', accessLevel: { integerValue: 30 }, group: { fullPath: 'acme/platform' } },
     ]);
     const inherited = (await q('(relations: [INHERITED])')).body.data.group.groupMembers;
-    expect(inherited.total).toBe(3);
+    expect(inherited.count).toBe(3);
     const byName = Object.fromEntries(inherited.nodes.map((n: { username: string }) => [n.username, n]));
     expect(byName.alice).toEqual({
       username: 'alice',
@@ -95,7 +95,7 @@ describe('GraphQL memberships', () => {
     // bob has Reporter in acme: only inherited rows are asked for
     expect(byName.bob).toMatchObject({ relation: 'INHERITED', accessLevel: { integerValue: 20 } });
     const both = (await q('(relations: [DIRECT, INHERITED])')).body.data.group.groupMembers;
-    expect(both.total).toBe(3);
+    expect(both.count).toBe(3);
     const bobBoth = both.nodes.find((n: { username: string }) => n.username === 'bob');
     expect(bobBoth).toEqual({
       username: 'bob',
@@ -110,8 +110,7 @@ describe('GraphQL memberships', () => {
     const { alice, project } = await acme();
     const res = await api(t, alice.token).graphql(`{ project(id: "${project.id}") {
       d: projectMembers { nodes { username relation accessLevel { stringValue } project { path } group { fullPath } } }
-      all: projectMembers(relations: [DIRECT, INHERITED], perPage: 2) { total totalPages nodes { username } }
-      all2: projectMembers(relations: [DIRECT, INHERITED], perPage: 2, page: 2) { nodes { username } }
+      all: projectMembers(relations: [DIRECT, INHERITED], first: 2) { count pageInfo { hasNextPage endCursor } nodes { username } }
       i: projectMembers(relations: [INHERITED]) { nodes { id username relation accessLevel { stringValue } group { fullPath } project { path } } }
     } }`);
     expect(res.body.errors).toBeUndefined();
@@ -125,9 +124,15 @@ describe('GraphQL memberships', () => {
         group: null,
       },
     ]);
-    expect(p.all.total).toBe(3);
-    expect(p.all.totalPages).toBe(2);
-    const all = [...p.all.nodes, ...p.all2.nodes].map((n: { username: string }) => n.username).sort();
+    expect(p.all.count).toBe(3);
+    expect(p.all.pageInfo.hasNextPage).toBe(true);
+    const next = await api(t, alice.token).graphql(
+      `{ project(id: "${project.id}") { projectMembers(relations: [DIRECT, INHERITED], first: 2, after: "${p.all.pageInfo.endCursor}") { pageInfo { hasNextPage } nodes { username } } } }`,
+    );
+    expect(next.body.errors).toBeUndefined();
+    const all2 = next.body.data.project.projectMembers;
+    expect(all2.pageInfo.hasNextPage).toBe(false);
+    const all = [...p.all.nodes, ...all2.nodes].map((n: { username: string }) => n.username).sort();
     expect(all).toEqual(['alice', 'bob', 'carol']);
     const inh = Object.fromEntries(p.i.nodes.map((n: { username: string }) => [n.username, n]));
     expect(inh.bob).toMatchObject({
@@ -150,7 +155,7 @@ describe('GraphQL memberships', () => {
     const stranger = await createUser(t);
     const res = await api(t, stranger.token).graphql(`{ project(id: "${project.id}") { id } }`);
     expect(res.body.data?.project ?? null).toBeNull();
-    const hidden = await api(t, stranger.token).graphql('{ group(id: "acme") { groupMembers { total } } }');
+    const hidden = await api(t, stranger.token).graphql('{ group(id: "acme") { groupMembers { count } } }');
     expect(hidden.body.data?.group ?? null).toBeNull();
     // A public group under a private one: its inherited membership shows, the private group is null.
     const secret = await createGroup(t, { path: 'secret', visibility: 'private' });
@@ -177,17 +182,17 @@ describe('GraphQL memberships', () => {
       const g = await createGroup(t, { path: `extra-${i}`, visibility: 'public' });
       for (let j = 0; j < 3; j += 1) await addGroupMember(t, g, await createUser(t), 30);
     }
-    const query = `{ groups(allAvailable: true, perPage: 50) { nodes { groupMembers(relations: [DIRECT, INHERITED]) { total nodes { id user { username } group { id } } } } } }`;
+    const query = `{ groups(allAvailable: true, first: 50) { nodes { groupMembers(relations: [DIRECT, INHERITED]) { count nodes { id user { username } group { id } } } } } }`;
     const { result, count } = await t.countQueries(() => api(t, alice.token).graphql(query));
     expect(result.body.errors).toBeUndefined();
     expect(result.body.data.groups.nodes.length).toBe(8);
-    const small = await t.countQueries(() => api(t, alice.token).graphql(query.replace('perPage: 50', 'perPage: 2')));
+    const small = await t.countQueries(() => api(t, alice.token).graphql(query.replace('first: 50', 'first: 2')));
     expect(count).toBe(small.count);
   });
 
   it('equal member-list arguments written differently share one statement (order, null or omitted, default relations)', async () => {
     await acme();
-    const sel = '{ total nodes { username } }';
+    const sel = '{ count nodes { username } }';
     const count = async (fields: string) => {
       const { result, count: n } = await t.countQueries(() =>
         api(t, ROOT_TOKEN).graphql(`{ groups(allAvailable: true) { nodes { ${fields} } } }`),
@@ -207,8 +212,11 @@ describe('GraphQL memberships', () => {
         `a: groupMembers(first: 2) ${sel} b: groupMembers(first: 2, search: null) ${sel} c: groupMembers(first: 2, relations: [DIRECT, DIRECT]) ${sel} d: groupMembers(first: 2, relations: []) ${sel}`,
       ),
     ).toBe(plain);
-    // a different list is a round trip of its own (its count and page go together)
-    expect(await count(`a: groupMembers(first: 2) ${sel} b: groupMembers(first: 3) ${sel}`)).toBe(plain + 1);
+    // a different list is a round trip of its own: its page, and its count (Relay's count is read on its own statement)
+    expect(await count(`a: groupMembers(first: 2) ${sel} b: groupMembers(first: 3) ${sel}`)).toBe(plain + 2);
+    expect(
+      await count(`a: groupMembers(first: 2) { nodes { username } } b: groupMembers(first: 3) { nodes { username } }`),
+    ).toBe((await count(`a: groupMembers(first: 2) { nodes { username } }`)) + 1);
   });
 
   it('node(id) / nodes(ids) answer memberships by their GroupMember / ProjectMember gid, as visible as the member lists', async () => {
@@ -304,7 +312,7 @@ describe('GraphQL memberships', () => {
   it('bad relations are a 400 validation error', async () => {
     const { alice } = await acme();
     const res = await api(t, alice.token).graphql(
-      '{ group(id: "acme") { groupMembers(relations: [SIDEWAYS]) { total } } }',
+      '{ group(id: "acme") { groupMembers(relations: [SIDEWAYS]) { count } } }',
     );
     expect(res.status).toBe(400);
     expect(res.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
@@ -332,7 +340,7 @@ describe('GraphQL object links', () => {
     await sql('update projects set creator_id = ? where id in (?, ?)', [owner.id, p.id, personal.id]);
     for (const name of ['production', 'staging', 'review'])
       await sql(`insert into environments (project_id, name, slug) values (?, ?, ?)`, [p.id, name, `${name}-x`]);
-    const q = `{ project(id: "${p.id}") { group { fullPath parent { fullPath } } creator { username } environments(perPage: 2) { total nodes { name } } }
+    const q = `{ project(id: "${p.id}") { group { fullPath parent { fullPath } } creator { username } environments(first: 2) { count nodes { name } } }
                  personal: project(id: "${personal.id}") { group { fullPath } namespace { kind } creator { username } } }`;
     const asReporter = await api(t, reporter.token).graphql(q);
     expect(asReporter.body.errors).toBeUndefined();
@@ -340,7 +348,7 @@ describe('GraphQL object links', () => {
     expect(asReporter.body.data.project).toEqual({
       group: { fullPath: 'top/pub', parent: { fullPath: 'top' } },
       creator: { username: 'owner' },
-      environments: { total: 3, nodes: [{ name: 'production' }, { name: 'staging' }] },
+      environments: { count: 3, nodes: [{ name: 'production' }, { name: 'staging' }] },
     });
     expect(asReporter.body.data.personal).toEqual({
       group: null,
@@ -412,8 +420,8 @@ describe('GraphQL object links', () => {
     }
     const query = (
       n: number,
-    ) => `{ groupProjects(id: "many", perPage: ${n}) { nodes { group { fullPath parent { id } } creator { username } environments { total nodes { name } }
-      projectMembers(relations: [DIRECT, INHERITED]) { total nodes { user { username } project { path } group { fullPath } } } } } }`;
+    ) => `{ groupProjects(id: "many", first: ${n}) { nodes { group { fullPath parent { id } } creator { username } environments { count nodes { name } }
+      projectMembers(relations: [DIRECT, INHERITED]) { count nodes { user { username } project { path } group { fullPath } } } } } }`;
     // The first request also warms per-process state; both counted requests run after it.
     const first = await api(t, owner.token).graphql(query(20));
     expect(first.body.errors).toBeUndefined();
@@ -422,8 +430,8 @@ describe('GraphQL object links', () => {
     expect(nodes[0]).toMatchObject({
       group: { fullPath: 'many', parent: null },
       creator: { username: 'maker' },
-      environments: { total: 1 },
-      projectMembers: { total: 2 },
+      environments: { count: 1 },
+      projectMembers: { count: 2 },
     });
     const small = await t.countQueries(() => api(t, owner.token).graphql(query(2)));
     const big = await t.countQueries(() => api(t, owner.token).graphql(query(20)));
@@ -441,10 +449,10 @@ describe('GraphQL object links', () => {
     await createJob(t, { runner: specific, project: p });
     await createJob(t, { runner: shared, project: p });
     await createJob(t, { runner: other, project: p });
-    const q = (id: number) => `{ runner(id: ${id}) { jobs { nodes { runner { description jobs { total } } } } } }`;
+    const q = (id: number) => `{ runner(id: ${id}) { jobs { nodes { runner { description jobs { count } } } } } }`;
     const mine = await api(t, master.token).graphql(q(specific.id));
     expect(mine.body.errors).toBeUndefined();
-    expect(mine.body.data.runner.jobs.nodes).toEqual([{ runner: { description: 'mine', jobs: { total: 1 } } }]);
+    expect(mine.body.data.runner.jobs.nodes).toEqual([{ runner: { description: 'mine', jobs: { count: 1 } } }]);
     // An administrator reads every runner, so each job links to its own (jobs are only reachable through a runner the caller may read).
     const all = await api(t, ROOT_TOKEN).graphql(
       `{ a: runner(id: ${other.id}) { jobs { nodes { runner { description } } } } b: runner(id: ${shared.id}) { jobs { nodes { runner { description } } } } }`,
@@ -489,7 +497,7 @@ describe('GraphQL object links', () => {
     expect((await api(t, stranger.token).graphql(q('ci/svc0', 'first: 1'))).body.data.project).toBeNull();
     // One statement pair for the jobs of every project of a list, whatever their number.
     const list = (n: number) =>
-      `{ groupProjects(id: "ci", perPage: ${n}, orderBy: ID, sort: ASC) { nodes { path jobs(first: 1) { count nodes { name } } } } }`;
+      `{ groupProjects(id: "ci", first: ${n}, orderBy: ID, sort: ASC) { nodes { path jobs(first: 1) { count nodes { name } } } } }`;
     await api(t, member.token).graphql(list(2)); // warm: per-instance caches (settings, access) filled before counting
     const two = await t.countQueries(() => api(t, member.token).graphql(list(2)));
     const six = await t.countQueries(() => api(t, member.token).graphql(list(6)));
@@ -544,9 +552,12 @@ describe('GraphQL object links', () => {
       { domain: 'home.test', project: { pathWithNamespace: 'web/sites/home' } },
     ]);
     const token = await api(t, ROOT_TOKEN).graphql(
-      `mutation { createImpersonationToken(userId: ${dev.id}, input: { name: "t", scopes: ["api"] }) { user { username } } }`,
+      `mutation { impersonationTokenCreate(input: { userId: ${dev.id}, name: "t", scopes: ["api"] }) { impersonationToken { user { username } } errors } }`,
     );
-    expect(token.body.data.createImpersonationToken.user).toEqual({ username: 'dev' });
+    expect(token.body.data.impersonationTokenCreate).toEqual({
+      impersonationToken: { user: { username: 'dev' } },
+      errors: [],
+    });
     const list = await api(t, ROOT_TOKEN).graphql(
       `{ impersonationTokens(userId: ${dev.id}) { nodes { name user { username } } } }`,
     );

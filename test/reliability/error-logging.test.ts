@@ -75,7 +75,8 @@ describe('unexpected errors are logged once, without SQL values', () => {
   it('logs a GraphQL failure with request id, operation and user id', async () => {
     const res = await withFailingGroupInserts(() =>
       request(app).post('/graphql').set('PRIVATE-TOKEN', ROOT_TOKEN).set('X-Request-Id', 'req-gql-42').send({
-        query: 'mutation Make { createGroup(input: { name: "needle-secret-42", path: "needle-secret-42" }) { id } }',
+        query:
+          'mutation Make { groupCreate(input: { name: "needle-secret-42", path: "needle-secret-42" }) { group { id } errors } }',
       }),
     );
     expect(res.status).toBe(200);
@@ -88,7 +89,7 @@ describe('unexpected errors are logged once, without SQL values', () => {
       msg: 'unexpected error',
       surface: 'graphql',
       reqId: 'req-gql-42',
-      route: 'graphql mutation createGroup',
+      route: 'graphql mutation groupCreate',
       userId: 1,
     });
     expect(JSON.stringify(lines)).not.toContain('needle-secret-42');
@@ -97,9 +98,17 @@ describe('unexpected errors are logged once, without SQL values', () => {
   it('does not log client errors as errors', async () => {
     expect((await request(app).get('/api/v4/groups/999999').set('PRIVATE-TOKEN', ROOT_TOKEN)).status).toBe(404);
     expect((await request(app).post('/graphql').send({ query: '{ nope' })).status).toBe(400);
+    // A missing group is null without an error on GraphQL; a refused mutation is a client error, not logged.
+    expect((await request(app).post('/graphql').send({ query: '{ group(id: 999999) { id } }' })).body).toEqual({
+      data: { group: null },
+    });
     expect(
-      (await request(app).post('/graphql').send({ query: '{ group(id: 999999) { id } }' })).body.errors[0].extensions
-        .code,
+      (
+        await request(app)
+          .post('/graphql')
+          .set('PRIVATE-TOKEN', ROOT_TOKEN)
+          .send({ query: 'mutation { groupUpdate(input: { id: 999999, name: "x" }) { errors } }' })
+      ).body.errors[0].extensions.code,
     ).toBe('NOT_FOUND');
     expect(errorLines()).toEqual([]);
   });

@@ -1,5 +1,6 @@
 import { getOperationAST, parse } from 'graphql';
 import { buildAppSchema } from '../../src/core/graphql/schema';
+import { publicView } from '../../src/core/graphql/views';
 import { operationCost } from '../../src/core/graphql/query-limits';
 import { MODULES } from '../../src/modules';
 import { ROOT_TOKEN, api, useTestApp } from '../support/test-app';
@@ -18,7 +19,7 @@ const P30 = `fragment P on Project { ${Array.from({ length: 30 }, (_x, i) => `f$
 
 async function cost(query: string, variables: Record<string, unknown> = {}) {
   const doc = parse(query);
-  return operationCost(await buildAppSchema(MODULES), doc, getOperationAST(doc)!, variables);
+  return operationCost(publicView(await buildAppSchema(MODULES)), doc, getOperationAST(doc)!, variables);
 }
 
 describe('GraphQL cost walk', () => {
@@ -26,7 +27,7 @@ describe('GraphQL cost walk', () => {
     const doc = parse(doublingDocument(22));
     const walked: string[] = [];
     const result = operationCost(
-      await buildAppSchema(MODULES),
+      publicView(await buildAppSchema(MODULES)),
       doc,
       getOperationAST(doc)!,
       {},
@@ -79,8 +80,8 @@ describe('GraphQL cost walk', () => {
 });
 
 describe('GraphQL complexity', () => {
-  it('counts a perPage variable at its value', async () => {
-    const query = `query($p: Int) { ${Array.from({ length: 20 }, (_x, i) => `a${i}: projects(perPage: $p) { nodes { ...P } }`).join(' ')} } ${P30}`;
+  it('counts a first variable at its value', async () => {
+    const query = `query($p: Int) { ${Array.from({ length: 20 }, (_x, i) => `a${i}: projects(first: $p) { nodes { ...P } }`).join(' ')} } ${P30}`;
     const res = await api(t).graphql(query, { p: 100 });
     expect(res.status).toBe(400);
     expect(res.body.errors[0].extensions.code).toBe('QUERY_TOO_COMPLEX');
@@ -91,12 +92,12 @@ describe('GraphQL complexity', () => {
     expect((await cost(query.replace('$p: Int', '$p: Int = 50'))).cost).toBe(20 * (1 + 50 * 31));
   });
 
-  it('counts perPage 0 and negative values as the 20 they are served as', async () => {
-    for (const perPage of ['0', '-5']) {
-      const query = `{ ${Array.from({ length: 60 }, (_x, i) => `a${i}: projects(perPage: ${perPage}) { nodes { id } }`).join(' ')} }`;
+  it('counts a list without first or last as the 20 it is served as', async () => {
+    for (const args of ['', '(first: null)', '(last: null)']) {
+      const query = `{ ${Array.from({ length: 60 }, (_x, i) => `a${i}: projects${args} { nodes { id } }`).join(' ')} }`;
       expect((await cost(query)).cost).toBe(60 * (1 + 20 * 2));
     }
-    const wide = `{ ${Array.from({ length: 60 }, (_x, i) => `a${i}: projects(perPage: 0) { nodes { ...P } }`).join(' ')} } ${P30}`;
+    const wide = `{ ${Array.from({ length: 60 }, (_x, i) => `a${i}: projects { nodes { ...P } }`).join(' ')} } ${P30}`;
     expect((await cost(wide)).cost).toBe(60 * (1 + 20 * 31));
     // Served, 60 aliases of one list field are refused before their complexity (at most 10 per selection).
     const res = await api(t).graphql(wide);
@@ -108,7 +109,7 @@ describe('GraphQL complexity', () => {
 
   it('multiplies unpaged nested lists by their declared bound (Group.projects, Project.sharedWithGroups)', async () => {
     expect((await cost('{ group(id: "1") { projects { id } } }')).cost).toBe(1 + 1 + 100 * 1);
-    const query = '{ groups(perPage: 2) { nodes { projects { sharedWithGroups { groupId groupName } } } } }';
+    const query = '{ groups(first: 2) { nodes { projects { sharedWithGroups { groupId groupName } } } } }';
     expect((await cost(query)).cost).toBe(1 + 2 * (1 + 1 + 100 * (1 + 100 * 2)));
     const res = await api(t).graphql(query);
     expect(res.status).toBe(400);
@@ -118,7 +119,7 @@ describe('GraphQL complexity', () => {
   it('counts __typename, aliased or not', async () => {
     expect((await cost('{ a: __typename b: __typename __typename }')).cost).toBe(3);
     const typenames = Array.from({ length: 80 }, (_x, i) => `t${i}: __typename`).join(' ');
-    const query = `{ ${[1, 2, 3, 4].map((i) => `p${i}: projects(perPage: 100) { nodes { ...T } }`).join(' ')} } fragment T on Project { ${typenames} }`;
+    const query = `{ ${[1, 2, 3, 4].map((i) => `p${i}: projects(first: 100) { nodes { ...T } }`).join(' ')} } fragment T on Project { ${typenames} }`;
     const res = await api(t).graphql(query);
     expect(res.status).toBe(400);
     expect(res.body.errors[0].extensions.code).toBe('QUERY_TOO_COMPLEX');

@@ -11,8 +11,8 @@ import { ROOT_TOKEN, api, useTestApp } from '../support/test-app';
  */
 const t = useTestApp({ reset: 'once' });
 
-const gpgList = (alias: string, field = 'key', perPage = 100) =>
-  `${alias}: currentUserGpgKeys(perPage: ${perPage}) { nodes { id ${field} } }`;
+const gpgList = (alias: string, field = 'key', first = 100) =>
+  `${alias}: currentUserGpgKeys(first: ${first}) { nodes { id ${field} } }`;
 
 async function sshKeyText(comment = 'k@example.com'): Promise<string> {
   const { publicKey } = crypto.generateKeyPairSync('ed25519');
@@ -44,12 +44,12 @@ describe("100 aliases of a user's GPG keys with their text", () => {
     const ten = Array.from({ length: 10 }, (_, i) => gpgList(`a${i}`, 'fingerprint', 5)).join(' ');
     expect((await api(t, user.token).graphql(`{ ${ten} }`)).body.data.a9).toEqual({ nodes: [] });
     const eleven = await api(t, user.token).graphql(
-      `{ ${ten} ... on Query { a10: currentUserGpgKeys(perPage: 5) { nodes { id } } } }`,
+      `{ ${ten} ... on Query { a10: currentUserGpgKeys(first: 5) { nodes { id } } } }`,
     );
     expect(eleven.status).toBe(400);
     expect(eleven.body.errors[0].message).toContain('under more than 10 aliases');
     // Other list fields have their own ten; a non-list field (currentUser) is not counted.
-    const mixed = `{ ${ten} ${Array.from({ length: 10 }, (_, i) => `k${i}: currentUserSshKeys(perPage: 5) { nodes { id } }`).join(' ')} ${Array.from({ length: 20 }, (_, i) => `u${i}: currentUser { id }`).join(' ')} }`;
+    const mixed = `{ ${ten} ${Array.from({ length: 10 }, (_, i) => `k${i}: currentUserSshKeys(first: 5) { nodes { id } }`).join(' ')} ${Array.from({ length: 20 }, (_, i) => `u${i}: currentUser { id }`).join(' ')} }`;
     expect((await api(t, user.token).graphql(mixed)).status).toBe(200);
   });
 
@@ -72,12 +72,12 @@ describe("100 aliases of a user's GPG keys with their text", () => {
 
   it('declares a size on every text that can hold more than 256 characters', async () => {
     const res = await api(t, ROOT_TOKEN).graphql(`{ queryComplexity { score }
-      broadcastMessages(perPage: 1) { nodes { message } }
-      projects(perPage: 1) { nodes { description } }
-      systemHooks(perPage: 1) { nodes { url } }
+      broadcastMessages(first: 1) { nodes { message } }
+      projects(first: 1) { nodes { description } }
+      systemHooks(first: 1) { nodes { url } }
       applicationSettings { signInText }
-      pagesDomains(perPage: 1) { nodes { certificate { certificate certificateText subject } } }
-      sshKey: currentUserSshKeys(perPage: 1) { nodes { key } } }`);
+      pagesDomains(first: 1) { nodes { certificate { certificate certificateText subject } } }
+      sshKey: currentUserSshKeys(first: 1) { nodes { key } } }`);
     expect(res.body.errors).toBeUndefined();
     // 2 + message 40 + description 8 + url 8 + signInText 256 + certificate 256 + 1,024 + 256 + SSH key 20,
     // plus one per list, `nodes` and object.
@@ -117,10 +117,12 @@ describe('stored sizes', () => {
     ).toEqual({ n: 100 });
     // GraphQL answers the same model error.
     const gql = await api(t, user.token).graphql(
-      'mutation($k: String!) { createCurrentUserGpgKey(input: { key: $k }) { id } }',
+      'mutation($k: String!) { currentUserGpgKeyCreate(input: { key: $k }) { gpgKey { id } errors } }',
       { k: syntheticGpgKey(600) },
     );
-    expect(gql.body.errors[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' } });
+    expect(gql.body).toEqual({
+      data: { currentUserGpgKeyCreate: { gpgKey: null, errors: ['You have reached the maximum of 100 GPG keys'] } },
+    });
     // Another user is not affected.
     const other = await createUser(t);
     await api(t, other.token)

@@ -9,7 +9,7 @@ const JOBS_PER_PAGE = 20;
 
 const RUNNER_ROW = `fragment DashboardRunnerRow on CiRunner {
   id: databaseId description status paused isShared
-  jobs(perPage: 1, sort: DESC) { nodes { status name createdAt project { pathWithNamespace } } }
+  jobs(first: 1, sort: DESC) { nodes { status name createdAt project { pathWithNamespace } } }
 }`;
 
 const GROUP_ROW = `fragment DashboardGroupRow on Group {
@@ -30,7 +30,7 @@ const DOCUMENTS = {
   }
   allRunners(first: 30) { count pageInfo { hasNextPage } nodes { ...DashboardRunnerRow } }
   runners(first: 30) { count pageInfo { hasNextPage } nodes { ...DashboardRunnerRow } }
-  broadcastMessages(active: true, perPage: 20) { nodes { id: databaseId message color font endsAt } }
+  broadcastMessages(active: true, first: 20) { nodes { id: databaseId message color font endsAt } }
   features { name state gates { key value } }
 }
 ${GROUP_ROW}
