@@ -100,7 +100,7 @@ describe('POST /groups/:id/share', () => {
 describe('groups { sharedWithGroups } (GraphQL)', () => {
   it('reads the shares of a page of groups in one statement (no N+1)', async () => {
     const partner = await createGroup(t, { path: 'partner', visibility: 'public' });
-    const q = '{ groups(allAvailable: true, perPage: 20) { nodes { fullPath sharedWithGroups { groupId } } } }';
+    const q = '{ groups(allAvailable: true, first: 20) { nodes { fullPath sharedWithGroups { groupId } } } }';
     const share = async (path: string) => {
       const g = await createGroup(t, { path, visibility: 'public' });
       await api(t, ROOT_TOKEN).post(`/api/v4/groups/${g.id}/share`).send({ group_id: partner.id, group_access: 30 });
