@@ -1,57 +1,14 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import type { AppModule } from '../core/module/app-module';
 import { buildAppSchema } from '../core/graphql/schema';
 import { compileRoute, type CompiledRoute } from '../rest/route-document';
-import type { RouteDef } from '../rest/route';
+import { routeDeclaredIn, type RouteDef } from '../rest/route';
 
 /**
  * docs/routes.md, generated from the registered modules' route tables (`npm run docs:routes`) and
  * compared with the committed file by test/platform/routes-doc.test.ts. Routes are compiled as app.ts
  * compiles them, so the status and permission columns are what the router applies.
  */
-
-const MODULES_DIR = path.resolve(__dirname, '../modules');
-const REST_FILE = /\.rest\.(ts|js)$/;
-
-function isRouteDef(value: unknown): value is RouteDef {
-  const r = value as Partial<RouteDef> | null;
-  return (
-    typeof r === 'object' &&
-    r !== null &&
-    typeof r.method === 'string' &&
-    typeof r.path === 'string' &&
-    typeof r.field === 'string'
-  );
-}
-
-/**
- * Which `src/modules/**\/*.rest.ts` declares each route: the route objects the modules register are
- * the very objects those files export (matched by identity), so nothing is declared twice here.
- */
-function declaringFiles(): Map<RouteDef, string> {
-  const files = fs
-    .readdirSync(MODULES_DIR, { recursive: true, encoding: 'utf8' })
-    .filter((f) => REST_FILE.test(f) && !f.endsWith('.d.ts'))
-    .sort();
-  const owner = new Map<RouteDef, string>();
-  for (const file of files) {
-    const shown = `src/modules/${file.split(path.sep).join('/').replace(/\.js$/, '.ts')}`;
-    // require, not import(): the same module instances the registry holds (jest's registry too).
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const exported: Record<string, unknown> = require(path.join(MODULES_DIR, file));
-    for (const value of Object.values(exported)) {
-      if (!Array.isArray(value)) continue;
-      for (const route of value.filter(isRouteDef)) {
-        const other = owner.get(route);
-        if (other && other !== shown)
-          throw new Error(`${route.method} ${route.path} is exported by both ${other} and ${shown}`);
-        owner.set(route, shown);
-      }
-    }
-  }
-  return owner;
-}
 
 /** A table cell: pipes escaped, no line breaks. */
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
@@ -91,16 +48,12 @@ const HEADER = [
 /** The whole docs/routes.md text for the given modules. */
 export async function renderRouteReference(modules: readonly AppModule[]): Promise<string> {
   const schema = await buildAppSchema(modules);
-  const owner = declaringFiles();
   const sections: { title: string; anchor: string; rows: string[] }[] = [];
   for (const m of modules) {
     const byFile = new Map<string, string[]>();
     for (const route of m.routes ?? []) {
-      const file = owner.get(route);
-      if (!file)
-        throw new Error(
-          `${route.method} ${route.path} (module ${m.name}) is not exported by any src/modules/**/*.rest.ts`,
-        );
+      const file = routeDeclaredIn(route);
+      if (!file) throw new Error(`${route.method} ${route.path} (module ${m.name}) is not declared with defineRoutes`);
       byFile.set(file, [...(byFile.get(file) ?? []), row(compileRoute(schema, route))]);
     }
     for (const [file, rows] of byFile) {

@@ -108,6 +108,27 @@ export interface RouteDef {
   tag: string;
 }
 
+const declaredIn = new WeakMap<RouteDef, string>();
+
+/**
+ * A module's route table. Records the file that declares it (from the caller's stack frame) so the
+ * generated route reference (docs/routes.md) can name it without importing every module's internals.
+ */
 export function defineRoutes(routes: RouteDef[]): RouteDef[] {
+  const file = callerFile();
+  if (file) for (const route of routes) declaredIn.set(route, file);
   return routes;
+}
+
+/** `src/modules/<module>/<file>.ts` that declared the route with `defineRoutes`. */
+export const routeDeclaredIn = (route: RouteDef): string | undefined => declaredIn.get(route);
+
+/** The source file of defineRoutes' caller, as `src/...ts` (compiled `dist/...js` mapped back). */
+function callerFile(): string | undefined {
+  const frame = new Error().stack?.split('\n')[3] ?? '';
+  const m = /\(?((?:file:\/\/)?[^():]+):\d+:\d+\)?$/.exec(frame.trim());
+  if (!m) return undefined;
+  const parts = m[1].split(/[\\/]/);
+  const at = parts.lastIndexOf('modules');
+  return at < 0 ? undefined : ['src', ...parts.slice(at)].join('/').replace(/\.js$/, '.ts');
 }

@@ -4,7 +4,7 @@ import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { MaxItems } from '../../core/graphql/list-bound';
 import { Reads } from '../../core/graphql/reads';
-import { defineRoutes, type ParamException, type RouteDef } from '../../rest/route';
+import type { ParamException, RouteDef } from '../../rest/route';
 import {
   CUSTOM_ATTRIBUTES_MAX,
   customAttributeStore as store,
@@ -127,7 +127,7 @@ function routesOf(owner: CustomAttributeOwner, idArg: string): RouteDef[] {
   const lower = owner.charAt(0).toLowerCase() + owner.slice(1);
   // An integer id beyond int4 is the owner's 404, as any other unknown id.
   const params: Record<string, ParamException> = { id: { arg: idArg, notFound: owner } };
-  return defineRoutes([
+  return [
     {
       method: 'GET',
       path: base,
@@ -163,5 +163,5 @@ function routesOf(owner: CustomAttributeOwner, idArg: string): RouteDef[] {
       summary: 'Delete a custom attribute (admin)',
       tag,
     },
-  ]);
+  ];
 }

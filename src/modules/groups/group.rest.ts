@@ -212,4 +212,4 @@ export const groupRoutes = defineRoutes([
 ]);
 
 /** `/groups/:id/custom_attributes[/:key]` (the custom-attributes module's endpoints, as GitLab includes them). */
-export const groupCustomAttributeRoutes = groupCustomAttributeEndpoints.routes;
+export const groupCustomAttributeRoutes = defineRoutes(groupCustomAttributeEndpoints.routes);

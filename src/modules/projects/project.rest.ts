@@ -261,4 +261,4 @@ export const projectRoutes = defineRoutes([
 ]);
 
 /** `/projects/:id/custom_attributes[/:key]` (the custom-attributes module's endpoints, as GitLab includes them). */
-export const projectCustomAttributeRoutes = projectCustomAttributeEndpoints.routes;
+export const projectCustomAttributeRoutes = defineRoutes(projectCustomAttributeEndpoints.routes);

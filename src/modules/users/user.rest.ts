@@ -233,4 +233,4 @@ export const userRoutes = defineRoutes([
 ]);
 
 /** `/users/:id/custom_attributes[/:key]` (the custom-attributes module's endpoints, as GitLab includes them). */
-export const userCustomAttributeRoutes = userCustomAttributeEndpoints.routes;
+export const userCustomAttributeRoutes = defineRoutes(userCustomAttributeEndpoints.routes);
