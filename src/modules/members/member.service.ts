@@ -105,7 +105,7 @@ type Row = Record<string, unknown> & {
  * `id` is the membership row's id: core makes it the global id (GroupMember or ProjectMember by
  * `sourceType`, the members module's `nodes`) and `databaseId`.
  */
-function view(ctx: RequestCtx, r: Row, kind: SourceKind, listId: number): MemberType {
+function view(ctx: RequestCtx, r: Row): MemberType {
   const sourceId = Number(r.source_id);
   const level = Number(r.access_level);
   return {
@@ -120,7 +120,6 @@ function view(ctx: RequestCtx, r: Row, kind: SourceKind, listId: number): Member
     accessLevelValue: level,
     expiresAt: r.expires_at,
     createdAt: pgTime(r.created_at),
-    relation: r.source_type === kind && sourceId === listId ? MemberRelation.DIRECT : MemberRelation.INHERITED,
     sourceType: r.source_type,
     sourceId,
   };
@@ -151,7 +150,6 @@ function memberListQuery(
   kind: SourceKind,
   relations: ReadonlySet<MemberRelation>,
   search: string | null | undefined,
-  listId: (r: Row) => number,
 ): ListQuery<MemberType> & { key: string } {
   const directOnly = relations.size === 1 && relations.has(MemberRelation.DIRECT);
   const where: string[] = [];
@@ -161,7 +159,7 @@ function memberListQuery(
     const term = `%${likeEscape(search)}%`;
     params.push(term, term);
   }
-  const map = (r: Record<string, unknown>) => view(ctx, r as Row, kind, listId(r as Row));
+  const map = (r: Record<string, unknown>) => view(ctx, r as Row);
   if (directOnly) {
     return {
       select: COLUMNS,
@@ -191,7 +189,7 @@ function memberListQuery(
 /**
  * node(id)/nodes(ids) of memberships: the `kind` memberships among these row ids whose group or project
  * the caller may see, the visibility of that source's member list (`source` above: a visible source
- * lists its members to anyone). One statement; each shown as of its own source (relation DIRECT).
+ * lists its members to anyone). One statement.
  */
 async function visibleByIds(
   ctx: RequestCtx,
@@ -208,12 +206,12 @@ async function visibleByIds(
     where m.id = any(?::int[]) and ${visible}`,
     [pgArray(ids.map(Number))],
   );
-  return rows.map((r) => view(ctx, r, kind, Number(r.source_id)));
+  return rows.map((r) => view(ctx, r));
 }
 
 async function list(ctx: RequestCtx, kind: SourceKind, args: MembersArgs): Promise<Page<MemberType>> {
   const src = await source(ctx, kind, args.sourceId);
-  const q = memberListQuery(ctx, kind, relationSet(null), args.query, () => src.id);
+  const q = memberListQuery(ctx, kind, relationSet(null), args.query);
   return offsetPage(ctx.em, { ...q, where: [`${q.key} = ?`, ...q.where], params: [src.id, ...q.params] }, args);
 }
 
@@ -229,9 +227,7 @@ export async function memberPagesFor(
   sourceIds: readonly number[],
 ): Promise<Map<number, Page<MemberType>>> {
   // list_key (inherited lists) or the membership's source column (direct lists) tells whose row it is.
-  const q = memberListQuery(ctx, kind, relationSet(args.relations), args.search, (r) =>
-    Number(r.list_key ?? r.source_id),
-  );
+  const q = memberListQuery(ctx, kind, relationSet(args.relations), args.search);
   const select = q.key === 'm.list_key' ? `${q.select}, m.list_key` : q.select;
   return offsetPagesByKey(ctx.em, { ...q, select }, q.key, sourceIds, args);
 }
@@ -249,7 +245,7 @@ async function findRow(ctx: RequestCtx, src: Source, userId: number): Promise<Me
     [src.id, userId],
   );
   if (!rows[0]) throw new NotFoundError('Member');
-  return view(ctx, rows[0], src.kind, src.id);
+  return view(ctx, rows[0]);
 }
 
 async function get(ctx: RequestCtx, kind: SourceKind, idOrPath: string, userId: number): Promise<MemberType> {
@@ -391,14 +387,14 @@ const ALL = new Set([MemberRelation.DIRECT, MemberRelation.INHERITED]);
  */
 async function listAll(ctx: RequestCtx, kind: SourceKind, args: MembersArgs): Promise<Page<MemberType>> {
   const src = await source(ctx, kind, args.sourceId);
-  const q = memberListQuery(ctx, kind, ALL, args.query, () => src.id);
+  const q = memberListQuery(ctx, kind, ALL, args.query);
   return offsetPage(ctx.em, { ...q, where: [`${q.key} = ?`, ...q.where], params: [src.id, ...q.params] }, args);
 }
 
 /** GET …/members/all/:user_id: the user's entry in that list, `404 Member Not Found` without one. */
 async function getAll(ctx: RequestCtx, kind: SourceKind, idOrPath: string, userId: number): Promise<MemberType> {
   const src = await source(ctx, kind, idOrPath);
-  const q = memberListQuery(ctx, kind, ALL, null, () => src.id);
+  const q = memberListQuery(ctx, kind, ALL, null);
   const rows = await sqlRows<Row>(ctx.em, `select ${q.select} from ${q.from} where ${q.key} = ? and m.user_id = ?`, [
     src.id,
     userId,
