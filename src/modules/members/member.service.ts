@@ -101,8 +101,8 @@ type Row = Record<string, unknown> & {
 };
 
 /**
- * A membership row as the list of `kind` `listId` shows it (DIRECT when the row is of that source).
- * `id` is the membership row's id: core makes it the global id (GroupMember or ProjectMember by
+ * A membership row, the same in every list that shows it (whether it is inherited there is its source
+ * compared with the listed one). `id` is the membership row's id: core makes it the global id (GroupMember or ProjectMember by
  * `sourceType`, the members module's `nodes`) and `databaseId`.
  */
 function view(ctx: RequestCtx, r: Row): MemberType {
@@ -136,9 +136,14 @@ function relationsFrom(kind: SourceKind, relations: ReadonlySet<MemberRelation>)
   return `${memberListRows(kind, which, sources)} m ${joinUser('m.user_id')}`;
 }
 
-/** The relations asked for (default and empty list: DIRECT). */
-function relationSet(relations: readonly MemberRelation[] | null | undefined): Set<MemberRelation> {
-  return new Set(relations?.length ? relations : [MemberRelation.DIRECT]);
+/** GitLab's default member list (GroupMembersFinder/MembersFinder DEFAULT_RELATIONS); also GitLab's `members/all`. */
+const DEFAULT_RELATIONS: ReadonlySet<MemberRelation> = new Set([MemberRelation.DIRECT, MemberRelation.INHERITED]);
+/** The REST member lists (GitLab 10.3's `GET …/members`): the source's own memberships. */
+const DIRECT_ONLY: ReadonlySet<MemberRelation> = new Set([MemberRelation.DIRECT]);
+
+/** The relations asked for: omitted, null and an empty list are GitLab's default, as the argument's default says. */
+function relationSet(relations: readonly MemberRelation[] | null | undefined): ReadonlySet<MemberRelation> {
+  return relations?.length ? new Set(relations) : DEFAULT_RELATIONS;
 }
 
 /**
@@ -211,7 +216,7 @@ async function visibleByIds(
 
 async function list(ctx: RequestCtx, kind: SourceKind, args: MembersArgs): Promise<Page<MemberType>> {
   const src = await source(ctx, kind, args.sourceId);
-  const q = memberListQuery(ctx, kind, relationSet(null), args.query);
+  const q = memberListQuery(ctx, kind, DIRECT_ONLY, args.query);
   return offsetPage(ctx.em, { ...q, where: [`${q.key} = ?`, ...q.where], params: [src.id, ...q.params] }, args);
 }
 
@@ -232,7 +237,7 @@ export async function memberPagesFor(
   return offsetPagesByKey(ctx.em, { ...q, select }, q.key, sourceIds, args);
 }
 
-/** The field's arguments in one form (relations deduplicated and sorted, DIRECT by default), so that equal lists share a batch. */
+/** The field's arguments in one form (relations deduplicated and sorted, the default spelled out), so that equal lists share a batch. */
 export const normalizedMemberListArgs = (a: MemberListArgs): MemberListArgs => ({
   ...a,
   relations: [...relationSet(a.relations)].sort(),
@@ -378,23 +383,20 @@ async function auditEntity(
   return { entityType: 'Group', entityId: src.id, entityPath: await namespaceFullPath(ctx.em, src.id) };
 }
 
-/** GitLab's `members/all` relations: the source's own members and those of the groups above it. */
-const ALL = new Set([MemberRelation.DIRECT, MemberRelation.INHERITED]);
-
 /**
  * GET /groups/:id/members/all and /projects/:id/members/all (GitLab's `find_all_members_for_*`):
  * direct and inherited members, one entry per user with the highest access level (relationsFrom).
  */
 async function listAll(ctx: RequestCtx, kind: SourceKind, args: MembersArgs): Promise<Page<MemberType>> {
   const src = await source(ctx, kind, args.sourceId);
-  const q = memberListQuery(ctx, kind, ALL, args.query);
+  const q = memberListQuery(ctx, kind, DEFAULT_RELATIONS, args.query);
   return offsetPage(ctx.em, { ...q, where: [`${q.key} = ?`, ...q.where], params: [src.id, ...q.params] }, args);
 }
 
 /** GET …/members/all/:user_id: the user's entry in that list, `404 Member Not Found` without one. */
 async function getAll(ctx: RequestCtx, kind: SourceKind, idOrPath: string, userId: number): Promise<MemberType> {
   const src = await source(ctx, kind, idOrPath);
-  const q = memberListQuery(ctx, kind, ALL, null);
+  const q = memberListQuery(ctx, kind, DEFAULT_RELATIONS, null);
   const rows = await sqlRows<Row>(ctx.em, `select ${q.select} from ${q.from} where ${q.key} = ? and m.user_id = ?`, [
     src.id,
     userId,
