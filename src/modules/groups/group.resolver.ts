@@ -10,7 +10,7 @@ import { idOrFullPath } from '../../core/params/parse-id-or-path';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
 import { Visibility, toVisibility } from '../access';
-import { projectColumns, type Project } from '../projects';
+import { projectColumns, projectPageColumns, type Project } from '../projects';
 import { MaxItems, limitDescription, servedLimit } from '../../core/graphql/list-bound';
 import { projectService } from '../projects';
 import { ProjectPage, ProjectType } from '../projects';
@@ -263,7 +263,13 @@ export class GroupResolver {
     description:
       'The projects the caller may see in this group (with includeSubgroups: and in its descendants); by id when sort is omitted.',
   })
-  projects(@Root() g: Namespace, @Args() args: GroupProjectsPageArgs, @Ctx() ctx: RequestCtx): Promise<Page<Project>> {
-    return ctx.loaders.groupProjectPages.load({ parentId: g.id, args: { ...args } });
+  projects(
+    @Root() g: Namespace,
+    @Args() args: GroupProjectsPageArgs,
+    @Ctx() ctx: RequestCtx,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<Page<Project>> {
+    const columns = projectPageColumns(ctx.em, info, 'p');
+    return ctx.loaders.groupProjectPages.load({ parentId: g.id, args: { ...args, columns } });
   }
 }
