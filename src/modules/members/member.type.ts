@@ -114,7 +114,7 @@ export class MemberListArgs extends PageArgs {
     nullable: true,
     defaultValue: [MemberRelation.DIRECT, MemberRelation.INHERITED],
     description:
-      "Which memberships to list (GitLab's default: DIRECT and INHERITED). A user present at several levels appears once, with the highest access level; whether an entry is inherited is its `group` or `project` (the membership's own source), compared with the listed one.",
+      "Which memberships to list (GitLab's default: DIRECT and INHERITED; null or an empty list is the default too). A user present at several levels appears once, with the highest access level; whether an entry is inherited is its `group` or `project` (the membership's own source), compared with the listed one.",
   })
   relations?: MemberRelation[];
 
