@@ -33,10 +33,10 @@ describe('GraphQL feature flags', () => {
     });
     await admin().post('/api/v4/features/rest_flag').send({ value: '30' }).expect(201);
     const rest = (await admin().get('/api/v4/features')).body;
-    const gql = (await admin().graphql('{ features { name state gates { key value } } }')).body.data.features;
-    expect(gql.map((f: { state: string }) => ({ ...f, state: f.state.toLowerCase() }))).toEqual(rest);
+    const gql = (await admin().graphql('{ features { nodes { name state gates { key value } } } }')).body.data.features;
+    expect(gql.nodes.map((f: { state: string }) => ({ ...f, state: f.state.toLowerCase() }))).toEqual(rest);
     // An id for normalized client caches: the global id by name.
-    expect((await admin().graphql('{ features { id name } }')).body.data.features).toEqual([
+    expect((await admin().graphql('{ features { nodes { id name } } }')).body.data.features.nodes).toEqual([
       { id: 'gid://gitlab/Feature/gql_flag', name: 'gql_flag' },
       { id: 'gid://gitlab/Feature/rest_flag', name: 'rest_flag' },
     ]);
@@ -46,14 +46,58 @@ describe('GraphQL feature flags', () => {
     expect((await admin().get('/api/v4/features')).body.map((f: { name: string }) => f.name)).toEqual(['rest_flag']);
   });
 
+  it('features is a connection in storage order: first/after and last/before pages, count; REST keeps one unpaged array', async () => {
+    for (const name of ['flag_a', 'flag_b', 'flag_c'])
+      await admin().post(`/api/v4/features/${name}`).send({ value: 'true' }).expect(201);
+    const page = async (args: string) => {
+      const res = await admin().graphql(
+        `{ features(${args}) { count nodes { name } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`,
+      );
+      expect(res.body.errors).toBeUndefined();
+      return res.body.data.features as {
+        count: number;
+        nodes: { name: string }[];
+        pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string; endCursor: string };
+      };
+    };
+    const names = (p: { nodes: { name: string }[] }) => p.nodes.map((n) => n.name);
+    const first = await page('first: 2');
+    expect([first.count, names(first), first.pageInfo.hasNextPage, first.pageInfo.hasPreviousPage]).toEqual([
+      3,
+      ['flag_a', 'flag_b'],
+      true,
+      false,
+    ]);
+    const next = await page(`first: 2, after: "${first.pageInfo.endCursor}"`);
+    expect([names(next), next.pageInfo.hasNextPage, next.pageInfo.hasPreviousPage]).toEqual([['flag_c'], false, true]);
+    const last = await page('last: 2');
+    expect([names(last), last.pageInfo.hasNextPage, last.pageInfo.hasPreviousPage]).toEqual([
+      ['flag_b', 'flag_c'],
+      false,
+      true,
+    ]);
+    const before = await page(`last: 2, before: "${last.pageInfo.startCursor}"`);
+    expect([names(before), before.pageInfo.hasPreviousPage]).toEqual([['flag_a'], false]);
+    const rest = await admin().get('/api/v4/features').expect(200);
+    expect(rest.body.map((f: { name: string }) => f.name)).toEqual(['flag_a', 'flag_b', 'flag_c']);
+    expect(rest.headers['x-total']).toBeUndefined();
+    // REST's unpaged list is not part of the public view.
+    const internal = await admin().graphql('{ featureList { name } }');
+    expect(internal.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+  });
+
   it('answers with error codes (UNAUTHENTICATED, FORBIDDEN, BAD_USER_INPUT) and mutation errors in the payload', async () => {
     const user = await createUser(t);
     const err = async (token: string | undefined, query: string) => {
       const e = (await api(t, token).graphql(query)).body.errors[0];
       return [e.extensions.code, e.message];
     };
-    expect(await err(undefined, '{ features { name } }')).toEqual(['UNAUTHENTICATED', '401 Unauthorized']);
-    expect(await err(user.token, '{ features { name } }')).toEqual(['FORBIDDEN', '403 Forbidden']);
+    expect(await err(undefined, '{ features { nodes { name } } }')).toEqual(['UNAUTHENTICATED', '401 Unauthorized']);
+    expect(await err(user.token, '{ features { nodes { name } } }')).toEqual(['FORBIDDEN', '403 Forbidden']);
+    expect(await err(ROOT_TOKEN, '{ features(first: 1, last: 1) { nodes { name } } }')).toEqual([
+      'BAD_USER_INPUT',
+      'Can only provide either `first` or `last`, not both',
+    ]);
     expect(await err(user.token, 'mutation { featureDelete(input: { name: "x" }) { errors } }')).toEqual([
       'FORBIDDEN',
       '403 Forbidden',

@@ -59,14 +59,63 @@ describe('Apollo Client cache over the GraphQL API', () => {
     expect([level('acme'), level('acme/platform')]).toEqual([[20], [30]]);
   });
 
+  it("a membership listed by its group and inherited by the subgroup's list reads back from the cache as each list received it", async () => {
+    const top = await createGroup(t, { path: 'acme' });
+    const sub = await createGroup(t, { path: 'platform', parent: top });
+    const alice = await createUser(t, { username: 'alice' });
+    await addGroupMember(t, top, alice, 50);
+    await addGroupMember(t, sub, await createUser(t, { username: 'bob' }), 30);
+    const apollo = client(ROOT_TOKEN);
+    // GitLab's member lists: direct and inherited by default; one Member (gid) per membership row.
+    const LIST = gql`
+      query List($path: ID!) {
+        group(fullPath: $path) {
+          id
+          groupMembers {
+            nodes {
+              id
+              accessLevel {
+                integerValue
+                stringValue
+              }
+              user {
+                id
+                username
+              }
+              group {
+                id
+                fullPath
+              }
+            }
+          }
+        }
+      }
+    `;
+    type Data = { group: { groupMembers: { nodes: { user: { username: string } }[] } } };
+    const fromServer = {
+      top: (await apollo.query<Data>({ query: LIST, variables: { path: 'acme' } })).data,
+      sub: (await apollo.query<Data>({ query: LIST, variables: { path: 'acme/platform' } })).data,
+    };
+    const alices = (d: Data) => d.group.groupMembers.nodes.filter((n) => n.user.username === 'alice');
+    expect(alices(fromServer.sub)).toEqual(alices(fromServer.top));
+    expect(alices(fromServer.top)).toEqual([
+      expect.objectContaining({ group: expect.objectContaining({ fullPath: 'acme' }) }),
+    ]);
+    // The second list wrote the shared entry last: the first list still reads what it was sent.
+    expect(apollo.readQuery<Data>({ query: LIST, variables: { path: 'acme' } })).toEqual(fromServer.top);
+    expect(apollo.readQuery<Data>({ query: LIST, variables: { path: 'acme/platform' } })).toEqual(fromServer.sub);
+  });
+
   it('a flag changed by a mutation updates the cached flag list (Feature has a global id)', async () => {
     const apollo = client(ROOT_TOKEN);
     const FEATURES = gql`
       query Flags {
-        features {
-          id
-          name
-          state
+        features(first: 100) {
+          nodes {
+            id
+            name
+            state
+          }
         }
       }
     `;
@@ -99,8 +148,8 @@ describe('Apollo Client cache over the GraphQL API', () => {
         }
       `,
     });
-    const cached = apollo.readQuery<{ features: { name: string; state: string }[] }>({ query: FEATURES })!;
-    expect(cached.features.filter((f) => f.name === 'beta_ui').map((f) => f.state)).toEqual(['ON']);
+    const cached = apollo.readQuery<{ features: { nodes: { name: string; state: string }[] } }>({ query: FEATURES })!;
+    expect(cached.features.nodes.filter((f) => f.name === 'beta_ui').map((f) => f.state)).toEqual(['ON']);
   });
 
   it('a group and its namespace are one cached object when the cache keys by global id', async () => {

@@ -104,8 +104,8 @@ const CASES: ListCase[] = [
   },
   {
     name: 'runners',
-    field: 'allRunners(first: $first, after: $after, last: $last, before: $before)',
-    pick: root('allRunners'),
+    field: 'runners(first: $first, after: $after, last: $last, before: $before)',
+    pick: root('runners'),
   },
   {
     name: 'group members',
@@ -297,12 +297,12 @@ describe('nested lists', () => {
     const expected = (all.data!.runnerJobs as { nodes: { id: number }[] }).nodes.map((n) => n.id);
     expect(expected).toHaveLength(11);
     const q =
-      'query($after: String) { allRunners(first: 100) { nodes { id: databaseId jobs(first: 4, after: $after) { count edges { cursor node { id } } pageInfo { hasNextPage hasPreviousPage endCursor } } } } }';
+      'query($after: String) { runners(first: 100) { nodes { id: databaseId jobs(first: 4, after: $after) { count edges { cursor node { id } } pageInfo { hasNextPage hasPreviousPage endCursor } } } } }';
     const seen: number[] = [];
     let after: string | null = null;
     for (;;) {
       const { result: body, count } = await t.countQueries(() => gqlAs(q, { after }));
-      const runners = (body.data!.allRunners as { nodes: { id: number; jobs: Conn }[] }).nodes;
+      const runners = (body.data!.runners as { nodes: { id: number; jobs: Conn }[] }).nodes;
       const mine = runners.find((r) => r.id === jobRunner)!.jobs;
       expect(mine.count).toBe(11);
       seen.push(...mine.edges.map((e) => e.node.id as number));

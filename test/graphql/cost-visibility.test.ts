@@ -39,16 +39,16 @@ describe('Query.queryComplexity', () => {
     });
   });
 
-  it('counts a nested query by the formula: page size × (fields + limit × (fields + tag bound))', async () => {
+  it('counts a nested query by the formula: page size × (fields + first × (fields + tag bound))', async () => {
     const query =
-      'query($n: Int) { queryComplexity { score depth } groups(first: $n) { nodes { id projects(limit: 3) { id tagList } } } }';
-    // queryComplexity + score + depth, then groups: 1 + first × (nodes + id + projects + 3 × (id + 100 tags)).
-    const expected = (n: number) => 3 + 1 + n * (1 + 1 + 1 + 3 * (1 + 100));
+      'query($n: Int) { queryComplexity { score depth } groups(first: $n) { nodes { id projects(first: 3) { nodes { id tagList } } } } }';
+    // queryComplexity + score + depth, then groups: 1 + first × (nodes + id + projects + 3 × (nodes + id + 100 tags)).
+    const expected = (n: number) => 3 + 1 + n * (1 + 1 + 1 + 3 * (1 + 1 + 100));
     for (const n of [5, 2]) {
       const res = await api(t).graphql(query, { n });
       expect(res.status).toBe(200);
-      expect(res.body.data.queryComplexity).toEqual({ score: expected(n), depth: 4 });
-      expect(res.body.data.groups.nodes[0].projects).toHaveLength(3);
+      expect(res.body.data.queryComplexity).toEqual({ score: expected(n), depth: 5 });
+      expect(res.body.data.groups.nodes[0].projects.nodes).toHaveLength(3);
       expect(await cost(query, { n })).toBe(expected(n));
     }
   });
@@ -63,19 +63,36 @@ describe('Query.queryComplexity', () => {
   });
 
   it('refuses a query that would serve huge nested lists before it runs', async () => {
-    const query = '{ queryComplexity { score } groups(first: 100) { nodes { projects { id tagList } } } }';
-    expect(await cost(query)).toBe(2 + 1 + 100 * (1 + 1 + 100 * (1 + 100)));
+    const query =
+      '{ queryComplexity { score } groups(first: 100) { nodes { projects(first: 100) { nodes { id tagList } } } } }';
+    expect(await cost(query)).toBe(2 + 1 + 100 * (1 + 1 + 100 * (1 + 1 + 100)));
     // An earlier test wrote the settings row, which made the instance forget its throttle settings: one
     // request reads them again, so that only the refused document's own statements are counted.
     await api(t).graphql('{ __typename }').expect(200);
     const { result: res, count } = await t.countQueries(() => api(t).graphql(query));
     expect(res.status).toBe(400);
     expect(res.body.errors[0]).toMatchObject({
-      message: `Query complexity ${2 + 1 + 100 * (2 + 100 * 101)} exceeds the maximum of 30000`,
+      message: `Query complexity ${2 + 1 + 100 * (2 + 100 * 102)} exceeds the maximum of 30000`,
       extensions: { code: 'QUERY_TOO_COMPLEX' },
     });
     expect(res.body.data).toBeUndefined();
     expect(count).toBe(0);
+  });
+
+  it('costs features by the page it asks for (first, default 20), not by the 1,000 flags the instance may hold', async () => {
+    for (const name of ['f_one', 'f_two', 'f_three', 'f_four', 'f_five'])
+      await api(t, ROOT_TOKEN).post(`/api/v4/features/${name}`).send({ value: 'true' }).expect(201);
+    const query = `{ queryComplexity { score } features(first: 20) { nodes { name state gates { key value } } } }`;
+    // queryComplexity + score, then features: 1 + 20 × (nodes + name + state + gates (1 + 5 kinds × (key + value))).
+    const expected = 2 + 1 + 20 * (1 + 1 + 1 + (1 + 5 * 2));
+    const res = await api(t, ROOT_TOKEN).graphql(query);
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.features.nodes).toHaveLength(5);
+    expect(res.body.data.queryComplexity.score).toBe(expected);
+    expect(await cost(query)).toBe(expected);
+    // The default page is 20 too; a larger page costs more, so the cost follows the page and not the list's bound.
+    expect(await cost(query.replace('(first: 20)', ''))).toBe(expected);
+    expect(await cost(query.replace('first: 20', 'first: 40'))).toBe(2 + 1 + 40 * 14);
   });
 
   it('answers the same score for an operation run in process, outside Apollo (computed from the resolve info)', async () => {
@@ -146,7 +163,7 @@ describe('POST /graphql with a JSON array (batch)', () => {
   });
 
   it('refuses a batch whose summed complexity exceeds 30,000 before any operation runs', async () => {
-    const heavy = '{ groups(first: 2) { nodes { projects { id tagList } } } }';
+    const heavy = '{ groups(first: 2) { nodes { projects(first: 100) { nodes { id tagList } } } } }';
     const each = await cost(heavy);
     expect(each).toBeLessThanOrEqual(MAX_COMPLEXITY);
     const mutation = 'mutation { broadcastMessageCreate(input: { message: "never" }) { broadcastMessage { id } } }';
@@ -165,7 +182,7 @@ describe('POST /graphql with a JSON array (batch)', () => {
   it('checks each operation against the single-request limits', async () => {
     const deep = await batch([
       { query: '{ queryComplexity { score } }' },
-      { query: '{ groups(first: 100) { nodes { projects { id tagList } } } }' },
+      { query: '{ groups(first: 100) { nodes { projects(first: 100) { nodes { id tagList } } } } }' },
     ]);
     expect(deep.status).toBe(400);
     expect(deep.body.errors[0].message).toMatch(
@@ -197,7 +214,7 @@ describe('POST /graphql with a JSON array (batch)', () => {
   });
 
   it('refuses a piece without its query text (a persisted query hash would escape the batch total)', async () => {
-    const query = '{ groups(first: 2) { nodes { projects { id tagList } } } }';
+    const query = '{ groups(first: 2) { nodes { projects(first: 100) { nodes { id tagList } } } } }';
     const sha256Hash = createHash('sha256').update(query).digest('hex');
     const registered = await api(t)
       .post('/graphql')

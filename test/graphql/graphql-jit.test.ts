@@ -67,7 +67,7 @@ async function overHttp(query: string, variables: Record<string, unknown> = {}, 
 }
 
 const TREE = `query Tree($withProjects: Boolean!, $skipPath: Boolean = false, $per: Int) {
-  first: groups(first: $per, sort: ASC) { count nodes { ...G projects @include(if: $withProjects) { ...P } } }
+  first: groups(first: $per, sort: ASC) { count nodes { ...G projects(first: 5) @include(if: $withProjects) { nodes { ...P } } } }
   second: groups(first: 1, sort: DESC) { nodes { __typename id ... on Group { fullPath @skip(if: $skipPath) } } }
   __typename
 }
@@ -228,11 +228,16 @@ describe('POST /graphql through graphql-jit', () => {
 
   it('keeps the other root fields of a dashboard query when one lookup fails', async () => {
     const res = await api(t, ROOT_TOKEN).graphql(
-      '{ currentUser { username } group(id: "does/not/exist") { id } bad: group(id: "x", fullPath: "x") { id } features { name } }',
+      '{ currentUser { username } group(id: "does/not/exist") { id } bad: group(id: "x", fullPath: "x") { id } features { nodes { name } } }',
     );
     expect(res.status).toBe(200);
     // The missing group is null without an error; the refused lookup is null with its error, the rest answered.
-    expect(res.body.data).toEqual({ currentUser: { username: 'root' }, group: null, bad: null, features: [] });
+    expect(res.body.data).toEqual({
+      currentUser: { username: 'root' },
+      group: null,
+      bad: null,
+      features: { nodes: [] },
+    });
     expect(res.body.errors).toEqual([
       expect.objectContaining({
         message: 'Give exactly one of id and fullPath',

@@ -13,8 +13,9 @@ describe('GraphQL parity with REST', () => {
     const p = await createProject(t, { namespace: g, visibility: 'public', sizes: [7, 1, 2, 3] });
     const rest = (await api(t, ROOT_TOKEN).get(`/api/v4/groups/${g.id}`)).body;
     const gql = await api(t, ROOT_TOKEN).graphql(
-      `query($id: ID!) { group(id: $id) { ${GROUP_FIELDS} parent { id: databaseId fullPath } statistics { storageSize } projects { id: databaseId pathWithNamespace runnersToken }
-        sharedProjects { id: databaseId } subgroups { count } customAttributes { key } } }`,
+      `query($id: ID!) { group(id: $id) { ${GROUP_FIELDS} parent { id: databaseId fullPath } statistics { storageSize }
+        projects(first: 10) { nodes { id: databaseId pathWithNamespace runnersToken } pageInfo { hasNextPage } }
+        subgroups { count } customAttributes { key } } }`,
       { id: 'par/kid' },
     );
     expect(gql.status).toBe(200);
@@ -48,9 +49,11 @@ describe('GraphQL parity with REST', () => {
     });
     expect(d.parent).toEqual({ id: parent.id, fullPath: 'par' });
     expect(d.statistics).toEqual({ storageSize: 7 });
-    expect(d.projects).toEqual([
-      { id: p.id, pathWithNamespace: 'par/kid/' + p.path, runnersToken: rest.projects[0].runners_token },
-    ]);
+    expect(d.projects).toEqual({
+      nodes: [{ id: p.id, pathWithNamespace: 'par/kid/' + p.path, runnersToken: rest.projects[0].runners_token }],
+      pageInfo: { hasNextPage: false },
+    });
+    expect(rest.projects.map((x: { id: number }) => x.id)).toEqual([p.id]);
     expect(d.customAttributes).toEqual([]);
   });
 
@@ -85,9 +88,9 @@ describe('GraphQL parity with REST', () => {
     const other = await createGroup(t);
     const p = await createProject(t, { namespace: other });
     const moved = await api(t, ROOT_TOKEN).graphql(
-      `mutation { projectTransferToGroup(input: { id: "${id}", projectId: "${p.id}" }) { group { projects { id: databaseId } } errors } }`,
+      `mutation { projectTransferToGroup(input: { id: "${id}", projectId: "${p.id}" }) { group { projects { nodes { id: databaseId } } } errors } }`,
     );
-    expect(moved.body.data.projectTransferToGroup.group.projects).toEqual([{ id: p.id }]);
+    expect(moved.body.data.projectTransferToGroup.group.projects.nodes).toEqual([{ id: p.id }]);
     const deleted = await api(t, ROOT_TOKEN).graphql(`mutation { groupDelete(input: { id: "${id}" }) { errors } }`);
     expect(deleted.body).toEqual({ data: { groupDelete: { errors: [] } } });
     expect((await api(t, ROOT_TOKEN).get(`/api/v4/groups/${id}`)).status).toBe(404);
@@ -119,8 +122,9 @@ describe('GraphQL parity with REST', () => {
 
 describe('GraphQL nested fields', () => {
   const NESTED = `{ groups(first: 50) { nodes { id: databaseId parent { id: databaseId } statistics { storageSize } customAttributes { key }
-    projects(limit: 10) { id: databaseId namespace { id: databaseId } sharedWithGroups(limit: 5) { groupId } runnersToken }
-    sharedProjects(limit: 10) { id: databaseId } subgroups(first: 5) { count nodes { id: databaseId fullPath } } } } }`;
+    projects(first: 10) { count nodes { id: databaseId namespace { id: databaseId } sharedWithGroups(limit: 5) { groupId } runnersToken } }
+    groupMembers(first: 5) { count nodes { user { username } group { fullPath } } }
+    subgroups(first: 5) { count nodes { id: databaseId fullPath } } } } }`;
 
   async function tree(n: number, start: number) {
     for (let i = start; i < start + n; i += 1) {
@@ -171,13 +175,23 @@ describe('GraphQL nested fields', () => {
       .send({ group_id: other.id, group_access: 30 })
       .expect(201);
     const narrow =
-      '{ groups { nodes { id: databaseId projects(limit: 20) { id: databaseId name pathWithNamespace visibility sharedWithGroups(limit: 5) { groupId } } } } }';
+      '{ groups { nodes { id: databaseId projects(first: 20) { nodes { id: databaseId name pathWithNamespace visibility sharedWithGroups(limit: 5) { groupId } } } } } }';
     const { result, sql } = await t.captureQueries(() => api(t, ROOT_TOKEN).graphql(narrow).expect(200));
     expect(result.body.errors).toBeUndefined();
     const listed = sql.filter((s) => /from projects p/.test(s));
     expect(listed).toHaveLength(1);
     expect(listed[0]).not.toContain('p.*');
     expect(listed[0]).toContain('p."visibility_level"');
+    // `edges { node }` reads the same way; with `nodes` next to it, the union of both selections' columns.
+    const both =
+      '{ groups { nodes { projects(first: 20) { nodes { id: databaseId name } edges { cursor node { visibility } } } } } }';
+    const union = (await t.captureQueries(() => api(t, ROOT_TOKEN).graphql(both).expect(200))).sql.filter((s) =>
+      /from projects p/.test(s),
+    );
+    expect(union).toHaveLength(1);
+    expect(union[0]).not.toContain('p.*');
+    expect(union[0]).toContain('p."name"');
+    expect(union[0]).toContain('p."visibility_level"');
     // The listed groups are the projects' namespaces: no second read of them.
     expect(sql.filter((s) => /from "?namespaces"? where "?id"? = any/.test(s))).toEqual([]);
     // Every field of Project (schema.graphql), each alone (so each field's own @Reads columns are what is
@@ -221,8 +235,10 @@ describe('GraphQL nested fields', () => {
     ];
     const byId = new Map<number, Record<string, unknown>>();
     const ids = (
-      await api(t, ROOT_TOKEN).graphql('{ groups(search: "top-") { nodes { projects { id: databaseId } } } }')
-    ).body.data.groups.nodes.flatMap((g: { projects: { id: number }[] }) => g.projects.map((p) => p.id));
+      await api(t, ROOT_TOKEN).graphql('{ groups(search: "top-") { nodes { projects { nodes { id: databaseId } } } } }')
+    ).body.data.groups.nodes.flatMap((g: { projects: { nodes: { id: number }[] } }) =>
+      g.projects.nodes.map((p) => p.id),
+    );
     expect(ids).toHaveLength(3);
     for (const id of ids)
       byId.set(
@@ -232,10 +248,12 @@ describe('GraphQL nested fields', () => {
     for (const field of every) {
       const name = field.split(' ')[0];
       const res = await api(t, ROOT_TOKEN).graphql(
-        `{ groups(search: "top-", first: 5) { nodes { projects(limit: 10) { databaseId ${field} } } } }`,
+        `{ groups(search: "top-", first: 5) { nodes { projects(first: 10) { nodes { databaseId ${field} } } } } }`,
       );
       expect(res.body.errors).toBeUndefined();
-      const projects = res.body.data.groups.nodes.flatMap((g: { projects: Record<string, unknown>[] }) => g.projects);
+      const projects = res.body.data.groups.nodes.flatMap(
+        (g: { projects: { nodes: Record<string, unknown>[] } }) => g.projects.nodes,
+      );
       expect(projects.map((p: Record<string, unknown>) => [p.databaseId, p[name]])).toEqual(
         ids.map((id: number) => [id, byId.get(id)![name]]),
       );
@@ -244,6 +262,32 @@ describe('GraphQL nested fields', () => {
     expect(projects.find((p) => p.databaseId === shared.id)?.sharedWithGroups).toEqual([
       { groupId: other.id, groupName: 'Other', groupFullPath: 'other', groupAccessLevel: 30, expiresAt: null },
     ]);
+  });
+
+  it("group(fullPath) { projects(first: 10) { nodes { fullPath } pageInfo { hasNextPage } } } pages the group's projects, as GitLab's", async () => {
+    const g = await createGroup(t, { path: 'many', visibility: 'public' });
+    const sub = await createGroup(t, { path: 'sub', parent: g, visibility: 'public' });
+    for (let i = 0; i < 12; i += 1) await createProject(t, { namespace: g, path: `p${i}`, visibility: 'public' });
+    await createProject(t, { namespace: sub, path: 'below', visibility: 'public' });
+    type PageInfo = { hasNextPage: boolean; endCursor: string };
+    const page = async (after?: string) => {
+      const res = await api(t).graphql(
+        `query($after: String) { group(fullPath: "many") { projects(first: 10, after: $after) { nodes { fullPath } pageInfo { hasNextPage endCursor } } } }`,
+        { after: after ?? null },
+      );
+      expect(res.body.errors).toBeUndefined();
+      return res.body.data.group.projects as { nodes: { fullPath: string }[]; pageInfo: PageInfo };
+    };
+    const first = await page();
+    expect(first.nodes).toHaveLength(10);
+    expect(first.pageInfo.hasNextPage).toBe(true);
+    const second = await page(first.pageInfo.endCursor);
+    expect(second.pageInfo.hasNextPage).toBe(false);
+    const paths = [...first.nodes, ...second.nodes].map((n) => n.fullPath);
+    // The group's own projects (a subgroup's only with includeSubgroups), as REST's GET /groups/:id/projects.
+    const rest = await api(t).get(`/api/v4/groups/${g.id}/projects?per_page=100`).expect(200);
+    expect(paths.sort()).toEqual(rest.body.map((p: { path_with_namespace: string }) => p.path_with_namespace).sort());
+    expect(paths).toHaveLength(12);
   });
 
   it('subgroups match GET /groups/:id/subgroups, through groupSubgroups and the nested field', async () => {
@@ -360,7 +404,7 @@ describe('GraphQL errors', () => {
     const res = await api(t).graphql(deep);
     expect(res.status).toBe(400);
     expect(res.body.errors[0].message).toMatch(/depth/);
-    const wide = `{ groups(first: 100) { nodes { projects { ${Array.from({ length: 30 }, (_x, i) => `f${i}: name`).join(' ')} } } } }`;
+    const wide = `{ groups(first: 100) { nodes { projects(first: 100) { nodes { ${Array.from({ length: 30 }, (_x, i) => `f${i}: name`).join(' ')} } } } } }`;
     const complex = await api(t).graphql(wide);
     expect(complex.body.errors[0].message).toMatch(/complexity/);
   });

@@ -4,7 +4,7 @@ import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
 const t = useTestApp();
 
-/** Memberships with their own id, user, accessLevel object, DIRECT/INHERITED relations. */
+/** Memberships with their own id, user, accessLevel object; member lists with GitLab's DIRECT/INHERITED relations. */
 describe('GraphQL memberships', () => {
   async function acme() {
     const top = await createGroup(t, { path: 'acme', visibility: 'private' });
@@ -23,7 +23,7 @@ describe('GraphQL memberships', () => {
 
   // Links compared by path or name: other object types' ids are global ids (test/graphql/global-ids.test.ts).
   const MEMBER =
-    'id databaseId userId relation accessLevel { integerValue stringValue humanAccess } user { username } group { fullPath } project { path }';
+    'id databaseId userId accessLevel { integerValue stringValue humanAccess } user { username } group { fullPath } project { path } expiresAt createdAt';
 
   it('bob as Reporter of acme and Developer of acme/platform: two memberships with their own ids and levels in one query', async () => {
     const { alice, bob } = await acme();
@@ -36,7 +36,6 @@ describe('GraphQL memberships', () => {
     const [b] = res.body.data.b.nodes;
     expect(a).toMatchObject({
       userId: bob.id,
-      relation: 'DIRECT',
       accessLevel: { integerValue: 20, stringValue: 'REPORTER', humanAccess: 'Reporter' },
       user: { username: 'bob' },
       group: { fullPath: 'acme' },
@@ -44,7 +43,6 @@ describe('GraphQL memberships', () => {
     });
     expect(b).toMatchObject({
       userId: bob.id,
-      relation: 'DIRECT',
       accessLevel: { integerValue: 30, stringValue: 'DEVELOPER' },
       user: { username: 'bob' },
       group: { fullPath: 'acme/platform' },
@@ -73,52 +71,88 @@ describe('GraphQL memberships', () => {
     ]);
   });
 
-  it("group members: DIRECT by default; INHERITED adds the ancestors' members, once per user with the highest level", async () => {
+  it("group members: GitLab's default is DIRECT and INHERITED, once per user with the highest level; each relation alone", async () => {
     const { alice, bob } = await acme();
     const q = (rel: string) =>
       api(t, alice.token).graphql(
-        `{ group(id: "acme/platform") { groupMembers${rel} { count nodes { username relation accessLevel { integerValue } group { fullPath } } } } }`,
+        `{ group(id: "acme/platform") { groupMembers${rel} { count nodes { username accessLevel { integerValue } group { fullPath } } } } }`,
       );
-    const direct = (await q('')).body.data.group.groupMembers;
+    // Whether an entry is inherited is where its membership lives (`group`), not a field that depends on the list.
+    const direct = (await q('(relations: [DIRECT])')).body.data.group.groupMembers;
     expect(direct.nodes).toEqual([
-      { username: 'bob', relation: 'DIRECT', accessLevel: { integerValue: 30 }, group: { fullPath: 'acme/platform' } },
+      { username: 'bob', accessLevel: { integerValue: 30 }, group: { fullPath: 'acme/platform' } },
     ]);
     const inherited = (await q('(relations: [INHERITED])')).body.data.group.groupMembers;
     expect(inherited.count).toBe(3);
     const byName = Object.fromEntries(inherited.nodes.map((n: { username: string }) => [n.username, n]));
-    expect(byName.alice).toEqual({
-      username: 'alice',
-      relation: 'INHERITED',
-      accessLevel: { integerValue: 50 },
-      group: { fullPath: 'acme' },
-    });
+    expect(byName.alice).toEqual({ username: 'alice', accessLevel: { integerValue: 50 }, group: { fullPath: 'acme' } });
     // bob has Reporter in acme: only inherited rows are asked for
-    expect(byName.bob).toMatchObject({ relation: 'INHERITED', accessLevel: { integerValue: 20 } });
+    expect(byName.bob).toEqual({ username: 'bob', accessLevel: { integerValue: 20 }, group: { fullPath: 'acme' } });
     const both = (await q('(relations: [DIRECT, INHERITED])')).body.data.group.groupMembers;
     expect(both.count).toBe(3);
     const bobBoth = both.nodes.find((n: { username: string }) => n.username === 'bob');
     expect(bobBoth).toEqual({
       username: 'bob',
-      relation: 'DIRECT',
       accessLevel: { integerValue: 30 },
       group: { fullPath: 'acme/platform' },
     });
+    // Omitted, null and [] are GitLab's default: the same list as [DIRECT, INHERITED].
+    for (const rel of ['', '(relations: null)', '(relations: [])']) {
+      expect((await q(rel)).body.data.group.groupMembers).toEqual(both);
+    }
     expect(bob.id).toBeGreaterThan(0);
+  });
+
+  it('a membership shown by two lists is the same object in both: one gid, the same fields (a normalized cache keeps one entry)', async () => {
+    const { alice, bob } = await acme();
+    const FIELDS = `nodes { ${MEMBER} }`;
+    const res = await api(t, bob.token).graphql(`{
+      top: group(fullPath: "acme") { groupMembers { ${FIELDS} } }
+      sub: group(fullPath: "acme/platform") { groupMembers { ${FIELDS} } }
+      project(fullPath: "acme/platform/api") { projectMembers { ${FIELDS} } }
+    }`);
+    expect(res.body.errors).toBeUndefined();
+    type M = { userId: number; id: string };
+    const aliceIn = (list: { nodes: M[] }) => list.nodes.find((n) => n.userId === alice.id);
+    const direct = aliceIn(res.body.data.top.groupMembers);
+    expect(direct).toMatchObject({ group: { fullPath: 'acme' }, accessLevel: { stringValue: 'OWNER' } });
+    // acme's Owner membership, listed directly by acme and inherited by its subgroup and that subgroup's project.
+    expect(aliceIn(res.body.data.sub.groupMembers)).toEqual(direct);
+    expect(aliceIn(res.body.data.project.projectMembers)).toEqual(direct);
+    const node = await api(t, bob.token).graphql(`query($id: ID!) { node(id: $id) { ... on Member { ${MEMBER} } } }`, {
+      id: direct!.id,
+    });
+    expect(node.body.data.node).toEqual(direct);
+  });
+
+  it("project(fullPath) { projectMembers } lists the members inherited from the project's groups by default, as GitLab's", async () => {
+    const { alice } = await acme();
+    const res = await api(t, alice.token).graphql(
+      '{ project(fullPath: "acme/platform/api") { projectMembers { nodes { user { username } } } } }',
+    );
+    expect(res.body.errors).toBeUndefined();
+    const names = res.body.data.project.projectMembers.nodes.map(
+      (n: { user: { username: string } }) => n.user.username,
+    );
+    // carol is the project's Guest (and Developer of acme: the higher level wins, one entry); alice and bob are inherited.
+    expect(names.sort()).toEqual(['alice', 'bob', 'carol']);
+    // REST's member list stays the project's own members (GitLab 10.3's GET /projects/:id/members).
+    const rest = await api(t, alice.token).get('/api/v4/projects/acme%2Fplatform%2Fapi/members').expect(200);
+    expect(rest.body.map((m: { username: string }) => m.username)).toEqual(['carol']);
   });
 
   it("project members: INHERITED are the memberships of its group and that group's ancestors", async () => {
     const { alice, project } = await acme();
     const res = await api(t, alice.token).graphql(`{ project(id: "${project.id}") {
-      d: projectMembers { nodes { username relation accessLevel { stringValue } project { path } group { fullPath } } }
-      all: projectMembers(relations: [DIRECT, INHERITED], first: 2) { count pageInfo { hasNextPage endCursor } nodes { username } }
-      i: projectMembers(relations: [INHERITED]) { nodes { id username relation accessLevel { stringValue } group { fullPath } project { path } } }
+      d: projectMembers(relations: [DIRECT]) { nodes { username accessLevel { stringValue } project { path } group { fullPath } } }
+      all: projectMembers(first: 2) { count pageInfo { hasNextPage endCursor } nodes { username } }
+      i: projectMembers(relations: [INHERITED]) { nodes { id username accessLevel { stringValue } group { fullPath } project { path } } }
     } }`);
     expect(res.body.errors).toBeUndefined();
     const p = res.body.data.project;
     expect(p.d.nodes).toEqual([
       {
         username: 'carol',
-        relation: 'DIRECT',
         accessLevel: { stringValue: 'GUEST' },
         project: { path: 'api' },
         group: null,
@@ -127,7 +161,7 @@ describe('GraphQL memberships', () => {
     expect(p.all.count).toBe(3);
     expect(p.all.pageInfo.hasNextPage).toBe(true);
     const next = await api(t, alice.token).graphql(
-      `{ project(id: "${project.id}") { projectMembers(relations: [DIRECT, INHERITED], first: 2, after: "${p.all.pageInfo.endCursor}") { pageInfo { hasNextPage } nodes { username } } } }`,
+      `{ project(id: "${project.id}") { projectMembers(first: 2, after: "${p.all.pageInfo.endCursor}") { pageInfo { hasNextPage } nodes { username } } } }`,
     );
     expect(next.body.errors).toBeUndefined();
     const all2 = next.body.data.project.projectMembers;
@@ -136,15 +170,14 @@ describe('GraphQL memberships', () => {
     expect(all).toEqual(['alice', 'bob', 'carol']);
     const inh = Object.fromEntries(p.i.nodes.map((n: { username: string }) => [n.username, n]));
     expect(inh.bob).toMatchObject({
-      relation: 'INHERITED',
       accessLevel: { stringValue: 'DEVELOPER' },
       group: { fullPath: 'acme/platform' },
       project: null,
     });
     expect(inh.carol).toMatchObject({
-      relation: 'INHERITED',
       accessLevel: { stringValue: 'DEVELOPER' },
       group: { fullPath: 'acme' },
+      project: null,
     });
     expect(inh.alice.accessLevel.stringValue).toBe('OWNER');
     expect(inh.alice.id).toMatch(/^gid:\/\/gitlab\/GroupMember\//);
@@ -163,11 +196,11 @@ describe('GraphQL memberships', () => {
     const erin = await createUser(t, { username: 'erin' });
     await addGroupMember(t, secret, erin, 40);
     const seen = await api(t, stranger.token).graphql(
-      '{ group(id: "secret/open") { groupMembers(relations: [INHERITED]) { nodes { username relation group { fullPath } user { username } } } } }',
+      '{ group(id: "secret/open") { groupMembers(relations: [INHERITED]) { nodes { username group { fullPath } user { username } } } } }',
     );
     expect(seen.body.errors).toBeUndefined();
     expect(seen.body.data.group.groupMembers.nodes).toEqual([
-      { username: 'erin', relation: 'INHERITED', group: null, user: { username: 'erin' } },
+      { username: 'erin', group: null, user: { username: 'erin' } },
     ]);
     const admin = await api(t, ROOT_TOKEN).graphql(
       '{ group(id: "secret/open") { groupMembers(relations: [INHERITED]) { nodes { group { fullPath } } } } }',
@@ -203,17 +236,20 @@ describe('GraphQL memberships', () => {
     const one = await count(`a: groupMembers(first: 2, search: "o") ${sel}`);
     expect(
       await count(
-        `a: groupMembers(first: 2, search: "o") ${sel} b: groupMembers(search: "o", first: 2, relations: [DIRECT]) ${sel}`,
+        `a: groupMembers(first: 2, search: "o") ${sel} b: groupMembers(search: "o", first: 2, relations: [INHERITED, DIRECT]) ${sel}`,
       ),
     ).toBe(one);
     const plain = await count(`a: groupMembers(first: 2) ${sel}`);
     expect(
       await count(
-        `a: groupMembers(first: 2) ${sel} b: groupMembers(first: 2, search: null) ${sel} c: groupMembers(first: 2, relations: [DIRECT, DIRECT]) ${sel} d: groupMembers(first: 2, relations: []) ${sel}`,
+        `a: groupMembers(first: 2) ${sel} b: groupMembers(first: 2, search: null) ${sel} c: groupMembers(first: 2, relations: [DIRECT, INHERITED, DIRECT]) ${sel} d: groupMembers(first: 2, relations: []) ${sel} e: groupMembers(first: 2, relations: null) ${sel}`,
       ),
     ).toBe(plain);
     // a different list is a round trip of its own: its page, and its count (Relay's count is read on its own statement)
     expect(await count(`a: groupMembers(first: 2) ${sel} b: groupMembers(first: 3) ${sel}`)).toBe(plain + 2);
+    expect(await count(`a: groupMembers(first: 2) ${sel} b: groupMembers(first: 2, relations: [DIRECT]) ${sel}`)).toBe(
+      plain + 2,
+    );
     expect(
       await count(`a: groupMembers(first: 2) { nodes { username } } b: groupMembers(first: 3) { nodes { username } }`),
     ).toBe((await count(`a: groupMembers(first: 2) { nodes { username } }`)) + 1);
@@ -231,14 +267,13 @@ describe('GraphQL memberships', () => {
     expect(bobSub.id).toBe(`gid://gitlab/GroupMember/${bobSub.databaseId}`);
     expect(carolP.id).toBe(`gid://gitlab/ProjectMember/${carolP.databaseId}`);
     const FIELDS =
-      '__typename id ... on Member { databaseId relation accessLevel { integerValue } user { username } group { fullPath } project { path } }';
+      '__typename id ... on Member { databaseId accessLevel { integerValue } user { username } group { fullPath } project { path } }';
     const one = await api(t, alice.token).graphql(`query($id: ID!) { node(id: $id) { ${FIELDS} } }`, { id: bobSub.id });
     expect(one.body.errors).toBeUndefined();
     expect(one.body.data.node).toEqual({
       __typename: 'Member',
       id: bobSub.id,
       databaseId: bobSub.databaseId,
-      relation: 'DIRECT',
       accessLevel: { integerValue: 30 },
       user: { username: 'bob' },
       group: { fullPath: 'acme/platform' },
@@ -253,7 +288,6 @@ describe('GraphQL memberships', () => {
         __typename: 'Member',
         id: carolP.id,
         databaseId: carolP.databaseId,
-        relation: 'DIRECT',
         accessLevel: { integerValue: 10 },
         user: { username: 'carol' },
         group: null,

@@ -31,6 +31,13 @@ describe('Group counts', () => {
       descendantGroupsCount: 3,
       groupMembersCount: 1,
     });
+    // groupMembersCount is GitLab's count of direct members; the groupMembers list is direct and inherited by default.
+    const members = await api(t)
+      .graphql(
+        '{ group(fullPath: "top/sub") { groupMembersCount groupMembers { count } direct: groupMembers(relations: [DIRECT]) { count } } }',
+      )
+      .expect(200);
+    expect(members.body.data.group).toEqual({ groupMembersCount: 0, groupMembers: { count: 1 }, direct: { count: 0 } });
     const admin = (await api(t, ROOT_TOKEN).graphql(COUNTS).expect(200)).body.data.groups.nodes;
     expect(
       admin

@@ -38,13 +38,12 @@ describe('runner status, tags and search', () => {
       (
         (
           await api(t, ROOT_TOKEN)
-            .graphql(`{ allRunners(${args}) { nodes { id: databaseId status paused } } }`)
+            .graphql(`{ runners(${args}) { nodes { id: databaseId status paused } } }`)
             .expect(200)
-        ).body.data.allRunners.nodes as { id: number }[]
+        ).body.data.runners.nodes as { id: number }[]
       ).map((r) => r.id);
-    const all = (
-      await api(t, ROOT_TOKEN).graphql('{ allRunners { nodes { id: databaseId status paused } } }').expect(200)
-    ).body.data.allRunners.nodes;
+    const all = (await api(t, ROOT_TOKEN).graphql('{ runners { nodes { id: databaseId status paused } } }').expect(200))
+      .body.data.runners.nodes;
     expect(all).toEqual([
       { id: online.id, status: 'ONLINE', paused: false },
       { id: offline.id, status: 'OFFLINE', paused: true },
@@ -93,9 +92,9 @@ describe('runner jobs newest first', () => {
     expect(await rest('?sort=desc&status=success')).toEqual([ids[2], ids[0]]);
     const gql = (
       await api(t, ROOT_TOKEN)
-        .graphql(`{ allRunners { nodes { id: databaseId jobs(sort: DESC, first: 2) { nodes { id: databaseId } } } } }`)
+        .graphql(`{ runners { nodes { id: databaseId jobs(sort: DESC, first: 2) { nodes { id: databaseId } } } } }`)
         .expect(200)
-    ).body.data.allRunners.nodes;
+    ).body.data.runners.nodes;
     expect(gql.find((r: { id: number }) => r.id === runner.id).jobs.nodes.map((j: { id: number }) => j.id)).toEqual([
       ids[2],
       ids[1],

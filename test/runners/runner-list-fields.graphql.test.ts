@@ -84,8 +84,8 @@ describe('CiRunner list-row fields', () => {
     await api(t, ROOT_TOKEN).put(`/api/v4/runners/${w.single.id}`).send({ active: false }).expect(200);
     const ids = async (paused: boolean) =>
       (
-        await api(t, ROOT_TOKEN).graphql(`{ allRunners(paused: ${paused}) { nodes { databaseId } } }`)
-      ).body.data.allRunners.nodes.map((n: { databaseId: number }) => n.databaseId);
+        await api(t, ROOT_TOKEN).graphql(`{ runners(paused: ${paused}) { nodes { databaseId } } }`)
+      ).body.data.runners.nodes.map((n: { databaseId: number }) => n.databaseId);
     expect(await ids(true)).toEqual([w.single.id]);
     expect(await ids(false)).toEqual([w.specific.id, w.shared.id]);
     const rest = await api(t, ROOT_TOKEN).get('/api/v4/runners/all?scope=paused').expect(200);

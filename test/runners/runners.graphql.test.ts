@@ -39,35 +39,64 @@ describe('GraphQL runners', () => {
     }).toEqual({ ...rest, projects: rest.projects.map((p: { id: number }) => p.id) });
   });
 
-  it('runners, allRunners and projectRunners list what the REST routes list', async () => {
+  it('runners (the admin fleet) and projectRunners list what the REST routes list', async () => {
     const w = await runnerWorld(t);
     const ids = (page: { nodes: { id: number }[] }) => page.nodes.map((n) => n.id);
-    const mine = await api(t, w.master.token).graphql('{ runners(scope: ACTIVE) { nodes { id: databaseId } count } }');
-    expect(ids(mine.body.data.runners)).toEqual(
-      (await api(t, w.master.token).get('/api/v4/runners?scope=active')).body.map((r: { id: number }) => r.id),
+    const restIds = async (token: string, path: string) =>
+      (await api(t, token).get(path).expect(200)).body.map((r: { id: number }) => r.id);
+    // GitLab's Query.runners is every runner of the instance, as GET /runners/all.
+    const fleet = await api(t, ROOT_TOKEN).graphql('{ runners { nodes { id: databaseId } count } }');
+    expect(fleet.body.errors).toBeUndefined();
+    expect(ids(fleet.body.data.runners)).toEqual(await restIds(ROOT_TOKEN, '/api/v4/runners/all'));
+    expect(fleet.body.data.runners.count).toBe(fleet.body.data.runners.nodes.length);
+    const shared = await api(t, ROOT_TOKEN).graphql(
+      '{ runners(type: INSTANCE_TYPE, first: 5) { nodes { id: databaseId } count pageInfo { hasNextPage } } }',
     );
-    const all = await api(t, ROOT_TOKEN).graphql(
-      '{ allRunners(type: INSTANCE_TYPE, first: 5) { nodes { id: databaseId } count pageInfo { hasNextPage } } }',
-    );
-    expect(all.body.data.allRunners).toEqual({
+    expect(shared.body.data.runners).toEqual({
       nodes: [{ id: w.shared.id }],
       count: 1,
       pageInfo: { hasNextPage: false },
     });
-    expect(
-      (await api(t, ROOT_TOKEN).get('/api/v4/runners/all?scope=shared')).body.map((r: { id: number }) => r.id),
-    ).toEqual([w.shared.id]);
+    expect(await restIds(ROOT_TOKEN, '/api/v4/runners/all?scope=shared')).toEqual([w.shared.id]);
+    // The runners a user owns are REST's GET /runners only (GitLab 10.3); GitLab's GraphQL API has no such list.
+    const owned = await restIds(w.master.token, '/api/v4/runners?scope=active');
+    expect(owned.length).toBeGreaterThan(0);
+    const mine = await api(t, w.master.token).graphql('{ ownedRunners { nodes { id: databaseId } } }');
+    expect(mine.body.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
     const project = await api(t, w.master.token).graphql(
       `{ projectRunners(projectId: "${w.project.id}") { nodes { id: databaseId isShared } } }`,
     );
     expect(ids(project.body.data.projectRunners)).toEqual([w.specific.id, w.shared.id, w.multi.id]);
   });
 
+  it("an administrator's runners { count } is the whole fleet, not the runners the administrator owns", async () => {
+    const w = await runnerWorld(t);
+    await createRunner(t, { description: 'in no project' });
+    const [{ n }] = await t.orm.em.getConnection().execute<{ n: string }[]>('select count(*) as n from ci_runners');
+    expect(Number(n)).toBeGreaterThan(3);
+    const res = await api(t, ROOT_TOKEN).graphql('{ runners { count } }');
+    expect(res.body).toEqual({ data: { runners: { count: Number(n) } } });
+    const total = (await api(t, ROOT_TOKEN).get('/api/v4/runners/all').expect(200)).headers['x-total'];
+    expect(total).toBe(n);
+    // GET /runners stays the caller's own runners: root owns none of them.
+    expect((await api(t, ROOT_TOKEN).get('/api/v4/runners').expect(200)).body).toEqual([]);
+    expect(w.shared.id).toBeGreaterThan(0);
+  });
+
+  it("a non-administrator's runners is null with FORBIDDEN, as GitLab's RunnersResolver (admin only), even for an owner", async () => {
+    const w = await runnerWorld(t);
+    for (const token of [w.master.token, w.stranger.token]) {
+      const res = await api(t, token).graphql('{ runners { count nodes { id } } }');
+      expect(res.body.data).toEqual({ runners: null });
+      expect(res.body.errors.map((e: { extensions: { code: string } }) => e.extensions.code)).toEqual(['FORBIDDEN']);
+    }
+  });
+
   it('answers with the REST rules as error codes; null for a missing runner; mutation messages in errors', async () => {
     const w = await runnerWorld(t);
     const code = async (token: string | undefined, q: string) =>
       (await api(t, token).graphql(q)).body.errors?.[0]?.extensions?.code;
-    expect(await code(w.stranger.token, '{ allRunners { count } }')).toBe('FORBIDDEN');
+    expect(await code(w.stranger.token, '{ runners { count } }')).toBe('FORBIDDEN');
     expect(await code(undefined, '{ runners { count } }')).toBe('UNAUTHENTICATED');
     // GitLab's convention for a root lookup: null without an error when missing; REST keeps its 404.
     expect((await api(t, ROOT_TOKEN).graphql('{ runner(id: 999999) { id } }')).body).toEqual({
@@ -75,11 +104,11 @@ describe('GraphQL runners', () => {
     });
     expect((await api(t, ROOT_TOKEN).get('/api/v4/runners/999999')).status).toBe(404);
     expect(await code(w.stranger.token, `{ runner(id: ${w.specific.id}) { id } }`)).toBe('FORBIDDEN');
-    // The caller's own runners have no shared/specific scope: the enum refuses it before anything runs
-    // (rather than passing validation and failing at run time); allRunners takes it.
-    expect(await code(w.master.token, '{ runners(scope: SHARED) { count } }')).toBe('GRAPHQL_VALIDATION_FAILED');
+    // REST's `scope` is not an argument of GitLab's runners (it filters by `type`): refused before anything runs
+    // (rather than passing validation and failing at run time), for an administrator too.
+    expect(await code(ROOT_TOKEN, '{ runners(scope: SHARED) { count } }')).toBe('GRAPHQL_VALIDATION_FAILED');
     expect(
-      (await api(t, ROOT_TOKEN).graphql('{ allRunners(type: INSTANCE_TYPE) { count } }')).body.errors,
+      (await api(t, ROOT_TOKEN).graphql('{ runners(type: INSTANCE_TYPE) { count } }')).body.errors,
     ).toBeUndefined();
     const empty = await api(t, w.master.token).graphql(
       `mutation { runnerUpdate(input: { id: ${w.specific.id} }) { runner { id } errors } }`,
@@ -185,7 +214,7 @@ describe('GraphQL runners', () => {
     const w = await runnerWorld(t);
     await createJob(t, { runner: w.specific, project: w.project, user: w.master });
     const q =
-      '{ allRunners(first: 20) { nodes { id jobs(first: 2) { count nodes { id user { id } commit { id } pipeline { id } project { id nameWithNamespace } } } } } }';
+      '{ runners(first: 20) { nodes { id jobs(first: 2) { count nodes { id user { id } commit { id } pipeline { id } project { id nameWithNamespace } } } } } }';
     // Warm-up: the first request of a test also runs one-off statements (settings load, the caller's daily activity stamp).
     await api(t, ROOT_TOKEN).graphql(q);
     const one = await t.countQueries(() => api(t, ROOT_TOKEN).graphql(q));
@@ -196,7 +225,7 @@ describe('GraphQL runners', () => {
       await createJob(t, { runner: r, project: w.project });
     }
     const twenty = await t.countQueries(() => api(t, ROOT_TOKEN).graphql(q));
-    const nodes = twenty.result.body.data.allRunners.nodes;
+    const nodes = twenty.result.body.data.runners.nodes;
     expect(nodes).toHaveLength(20);
     expect(nodes[19].jobs.count).toBe(2);
     expect(twenty.count).toBe(one.count);

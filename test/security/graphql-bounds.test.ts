@@ -9,6 +9,7 @@ import { ROOT_TOKEN, api, useTestApp } from '../support/test-app';
 /** Unpaged lists are served within what they are costed at, and the document guard checks the key Apollo runs. */
 const t = useTestApp({ reset: 'once' });
 
+/** The cost of `query` on the internal view (REST's fields, such as the group detail's projects, included). */
 async function cost(query: string): Promise<number> {
   const doc = parse(query);
   return operationCost(await buildAppSchema(MODULES), doc, getOperationAST(doc)!).cost;
@@ -49,24 +50,33 @@ describe('unpaged lists are served up to their declared bound', () => {
     expect(unboundedLists(bare)).toEqual(['Query.items']);
   });
 
-  it('Group.projects and Group.sharedProjects serve the first 100 by id, and are costed at 100', async () => {
+  it("the group detail's projects and shared projects (internal, REST's) are costed at 100; GraphQL pages Group.projects", async () => {
+    expect(await cost(`{ group(id: "1") { detailProjects { id } } }`)).toBe(1 + 1 + 100 * 1);
+    expect(await cost(`{ group(id: "1") { detailSharedProjects { id } } }`)).toBe(1 + 1 + 100 * 1);
+    // The public view has no unpaged group project list: Group.projects is a connection, 20 by default, at most 100.
     const res = await api(t, ownerToken).graphql(
-      `{ group(id: "${groupId}") { projects { id } } shared: group(id: "${sharedWithId}") { sharedProjects { id } } }`,
+      `{ group(id: "${groupId}") { first: projects { count nodes { id: databaseId } } most: projects(first: 500) { nodes { id: databaseId } pageInfo { hasNextPage } } } }`,
     );
-    expect(res.status).toBe(200);
-    const ids = res.body.data.group.projects.map((p: { id: number }) => Number(p.id));
-    expect(ids).toHaveLength(100);
-    expect(ids).toEqual([...ids].sort((a, b) => a - b));
-    expect(res.body.data.shared.sharedProjects).toHaveLength(100);
-    expect(await cost(`{ group(id: "1") { projects { id } } }`)).toBe(1 + 1 + 100 * 1);
+    expect(res.body.errors).toBeUndefined();
+    const { first, most } = res.body.data.group;
+    expect(first.count).toBe(105);
+    expect(first.nodes).toHaveLength(20);
+    expect(most.nodes).toHaveLength(100);
+    expect(most.pageInfo.hasNextPage).toBe(true);
+    const detail = await api(t, ownerToken).graphql(`{ group(id: "${groupId}") { detailProjects { id } } }`);
+    expect(detail.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
   });
 
-  it('REST GET /groups/:id: projects and shared_projects stop at 100 (GET /groups/:id/projects has them all)', async () => {
+  it('REST GET /groups/:id: projects and shared_projects are the first 100 by id (GET /groups/:id/projects has them all)', async () => {
     const detail = await api(t, ownerToken).get(`/api/v4/groups/${groupId}`);
     expect(detail.status).toBe(200);
     expect(detail.body.projects).toHaveLength(100);
+    const ids = detail.body.projects.map((p: { id: number }) => p.id);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
     const shared = await api(t, ownerToken).get(`/api/v4/groups/${sharedWithId}`);
     expect(shared.body.shared_projects).toHaveLength(100);
+    const sharedIds = shared.body.shared_projects.map((p: { id: number }) => p.id);
+    expect(sharedIds).toEqual([...sharedIds].sort((a, b) => a - b));
     const all = await api(t, ownerToken).get(`/api/v4/groups/${groupId}/projects?per_page=100&page=2`);
     expect(all.status).toBe(200);
     expect(all.body).toHaveLength(5);
@@ -75,7 +85,7 @@ describe('unpaged lists are served up to their declared bound', () => {
 
   it('refuses 100 aliases of a group’s projects before they run', async () => {
     const fields = 'id name path description visibility webUrl createdAt lastActivityAt archived';
-    const query = `{ ${Array.from({ length: 100 }, (_x, i) => `a${i}: group(id: "${groupId}") { projects { ${fields} } }`).join(' ')} }`;
+    const query = `{ ${Array.from({ length: 100 }, (_x, i) => `a${i}: group(id: "${groupId}") { projects(first: 100) { nodes { ${fields} } } }`).join(' ')} }`;
     expect(await cost(query)).toBeGreaterThan(MAX_COMPLEXITY);
     const res = await api(t, ownerToken).graphql(query);
     expect(res.status).toBe(400);
@@ -86,7 +96,9 @@ describe('unpaged lists are served up to their declared bound', () => {
   it('Project.sharedWithGroups, Runner.projects and the admin lists are costed at their bounds', async () => {
     expect(await cost('{ project(id: "1") { sharedWithGroups { groupId } } }')).toBe(1 + 1 + 100);
     expect(await cost('{ runner(id: "1") { projects { id } } }')).toBe(1 + 1 + 100);
-    expect(await cost('{ features { name gates { key } } }')).toBe(1 + 1000 * (1 + 1 + 5));
+    // REST's GET /features (internal featureList) answers every flag; GraphQL's features is a connection.
+    expect(await cost('{ featureList { name gates { key } } }')).toBe(1 + 1000 * (1 + 1 + 5));
+    expect(await cost('{ features { nodes { name gates { key } } } }')).toBe(1 + 20 * (1 + 1 + 1 + 5));
     expect(await cost('{ groupCustomAttributes(groupId: "1") { key } }')).toBe(1 + 100);
   });
 });
@@ -144,21 +156,24 @@ describe('the document guard reads the document where Apollo does', () => {
 describe('nested lists take a limit within their bound', () => {
   it('serves and costs `limit` items; outside 1..bound is a 400-style field error', async () => {
     const group = await createGroup(t, { path: 'limit-group', visibility: 'public' });
+    const project = await createProject(t, { namespace: group, path: 'limit-p', visibility: 'public' });
     for (let i = 0; i < 3; i += 1)
-      await createProject(t, { namespace: group, path: `limit-p${i}`, visibility: 'public' });
+      await shareProject(t, project, await createGroup(t, { path: `limit-g${i}`, visibility: 'public' }), 30);
     const res = await api(t, ROOT_TOKEN).graphql(
-      `{ group(id: "${group.id}") { two: projects(limit: 2) { id } all: projects { id } } }`,
+      `{ project(id: "${project.id}") { two: sharedWithGroups(limit: 2) { groupId } all: sharedWithGroups { groupId } } }`,
     );
     expect(res.body.errors).toBeUndefined();
-    expect(res.body.data.group.two).toHaveLength(2);
-    expect(res.body.data.group.all).toHaveLength(3);
+    expect(res.body.data.project.two).toHaveLength(2);
+    expect(res.body.data.project.all).toHaveLength(3);
     expect(
       await cost(
-        '{ groups(perPage: 20) { nodes { projects(limit: 50) { id sharedWithGroups(limit: 5) { groupId } } } } }',
+        '{ groups(perPage: 20) { nodes { detailProjects(limit: 50) { id sharedWithGroups(limit: 5) { groupId } } } } }',
       ),
     ).toBe(1 + 20 * (1 + 1 + 50 * (1 + 1 + 5)));
     for (const limit of [0, 101, -1]) {
-      const bad = await api(t, ROOT_TOKEN).graphql(`{ group(id: "${group.id}") { projects(limit: ${limit}) { id } } }`);
+      const bad = await api(t, ROOT_TOKEN).graphql(
+        `{ project(id: "${project.id}") { sharedWithGroups(limit: ${limit}) { groupId } } }`,
+      );
       expect(bad.body.errors[0].message).toBe('limit must be between 1 and 100');
     }
   });

@@ -107,10 +107,11 @@ describe('GraphQL complexity', () => {
     );
   });
 
-  it('multiplies unpaged nested lists by their declared bound (Group.projects, Project.sharedWithGroups)', async () => {
-    expect((await cost('{ group(id: "1") { projects { id } } }')).cost).toBe(1 + 1 + 100 * 1);
-    const query = '{ groups(first: 2) { nodes { projects { sharedWithGroups { groupId groupName } } } } }';
-    expect((await cost(query)).cost).toBe(1 + 2 * (1 + 1 + 100 * (1 + 100 * 2)));
+  it('multiplies nested lists by their size: a connection by first (default 20), an unpaged list by its bound (Project.sharedWithGroups)', async () => {
+    expect((await cost('{ group(id: "1") { projects { nodes { id } } } }')).cost).toBe(1 + 1 + 20 * (1 + 1));
+    const query =
+      '{ groups(first: 2) { nodes { projects(first: 100) { nodes { sharedWithGroups { groupId groupName } } } } } }';
+    expect((await cost(query)).cost).toBe(1 + 2 * (1 + 1 + 100 * (1 + 1 + 100 * 2)));
     const res = await api(t).graphql(query);
     expect(res.status).toBe(400);
     expect(res.body.errors[0].extensions.code).toBe('QUERY_TOO_COMPLEX');

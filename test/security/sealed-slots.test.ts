@@ -58,9 +58,9 @@ describe('runner tokens', () => {
     const a = await createRunner(t, { description: 'a' });
     const b = await createRunner(t, { description: 'b' });
     await exec('update ci_runners set token = (select token from ci_runners where id = ?) where id = ?', [a.id, b.id]);
-    const res = await graphql('{ allRunners { nodes { id: databaseId token } } }');
+    const res = await graphql('{ runners { nodes { id: databaseId token } } }');
     expect(res.body.errors).toBeUndefined();
-    expect(res.body.data.allRunners.nodes).toEqual([
+    expect(res.body.data.runners.nodes).toEqual([
       { id: a.id, token: a.token },
       { id: b.id, token: null },
     ]);

@@ -47,6 +47,24 @@ export function selectedColumns(
   return columns;
 }
 
+/**
+ * The select list for the items of a connection field: what `nodes { … }` and `edges { node { … } }`
+ * read together (the primary key alone when neither is selected, `alias.*` when either needs every column).
+ */
+export function selectedPageColumns(
+  em: EntityManager,
+  entity: EntityClass<object>,
+  info: GraphQLResolveInfo,
+  alias: string,
+): string {
+  const lists = [
+    selectedColumns(em, entity, info, alias, ['nodes']),
+    selectedColumns(em, entity, info, alias, ['edges', 'node']),
+  ];
+  if (lists.includes(`${alias}.*`)) return `${alias}.*`;
+  return [...new Set(lists.flatMap((l) => l.split(', ')))].join(', ');
+}
+
 function computeColumns(
   em: EntityManager,
   entity: EntityClass<object>,

@@ -224,6 +224,41 @@ export function makePage<T>(rows: T[], counted: number, req: PageRequest): Page<
   return { ...base, total: counted, totalPages, hasNextPage: req.page < totalPages };
 }
 
+/**
+ * A page of a list the service holds whole (a few hundred items at most, such as the feature flags):
+ * the same arguments and position cursors as a list read from SQL (list-query.ts `positionPage`).
+ */
+export function pageOfList<T>(all: readonly T[], args: ConnectionInput): Page<T> {
+  const conn = connectionRequest(args);
+  if (!conn) {
+    const req = normalizePage(args);
+    return makePage(all.slice(req.offset, req.offset + req.perPage + 1), all.length, req);
+  }
+  if (conn.after?.kind === 'keyset' || conn.before?.kind === 'keyset') throw ParamError.invalid('cursor');
+  const start = Math.min(conn.after ? conn.after.position + 1 : 0, all.length);
+  const end = Math.min(conn.before ? conn.before.position : all.length, all.length);
+  const from = conn.backward ? Math.max(start, end - conn.size) : start;
+  const to = conn.backward ? end : Math.min(end, from + conn.size);
+  const nodes = all.slice(from, Math.max(from, to));
+  const connection: ConnectionInfo = {
+    cursorAt: (i) => encodeOffsetCursor(from + i),
+    hasNextPage: to < all.length,
+    hasPreviousPage: from > 0,
+    count: () => all.length,
+  };
+  return {
+    nodes,
+    total: null,
+    page: 1,
+    perPage: conn.size,
+    totalPages: null,
+    hasNextPage: connection.hasNextPage,
+    pagination: PaginationMode.OFFSET,
+    nextCursor: null,
+    connection,
+  };
+}
+
 const LIMIT_TEXT = COUNT_LIMIT.toLocaleString('en-US');
 
 /** Relay's PageInfo (https://relay.dev/graphql/connections.htm#sec-undefined.PageInfo), shared by every list. */

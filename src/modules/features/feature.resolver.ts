@@ -1,4 +1,6 @@
-import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Internal } from '../../core/graphql/internal';
+import { PageArgs, pageOfList, type Page } from '../../core/pagination/page';
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { GATE_KINDS, gatesOf, stateOf, type Gate } from './feature-gates';
@@ -7,19 +9,34 @@ import type { Feature } from './feature.entity';
 import { SetFeatureGateInput } from './feature.inputs';
 import { FEATURES_MAX, featureService as service } from './feature.service';
 import { MaxItems } from '../../core/graphql/list-bound';
-import { FeatureFlagChangeType, FeatureGateType, FeatureState, FeatureType } from './feature.type';
+import { FeatureConnection, FeatureFlagChangeType, FeatureGateType, FeatureState, FeatureType } from './feature.type';
 import { featureChanges, type FeatureFlagChange } from './feature-changes';
 
 /** Spec 4.35–4.36 plus later GitLab's DELETE; administrators only, except featureEnabled. */
 @Resolver(() => FeatureType)
 export class FeatureResolver {
+  /** GitLab's `GET /features` answers every flag in one unpaged array. */
+  @Internal()
   @Query(() => [FeatureType], {
     description: `Administrators only: every persisted feature, in storage order (not paginated; at most ${FEATURES_MAX}).`,
   })
   @Allow('admin')
   @MaxItems(FEATURES_MAX)
-  features(@Ctx() ctx: RequestCtx): Promise<Feature[]> {
+  featureList(@Ctx() ctx: RequestCtx): Promise<Feature[]> {
     return service.list(ctx);
+  }
+
+  /**
+   * The same flags as a connection (GitLab's GraphQL API has no feature flags; designed as its lists
+   * are): a query is costed by the page it asks for (`first`, default 20), not by the 1,000 flags a
+   * plain list could hold.
+   */
+  @Query(() => FeatureConnection, {
+    description: 'Administrators only: the persisted feature flags, in storage order.',
+  })
+  @Allow('admin')
+  async features(@Args() args: PageArgs, @Ctx() ctx: RequestCtx): Promise<Page<Feature>> {
+    return pageOfList(await service.list(ctx), args);
   }
 
   @Query(() => Boolean, {

@@ -14,7 +14,7 @@ export const featureRoutes = defineRoutes([
   {
     method: 'GET',
     path: '/features',
-    field: 'Query.features',
+    field: 'Query.featureList',
     shape: FeatureWire,
     summary: 'List every persisted feature (admin; not paginated)',
     tag,

@@ -1,3 +1,4 @@
+import { PageType } from '../../core/pagination/page';
 import { Node } from '../../core/graphql/node';
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
 import { GraphQLJSON } from 'graphql-scalars';
@@ -37,6 +38,8 @@ export class FeatureType {
   id!: string;
   @Field(() => String) name!: string;
 }
+
+export const FeatureConnection = PageType(FeatureType, 'FeatureConnection');
 
 @ObjectType('FeatureFlagChange', {
   description: 'A feature flag that was set or deleted, as it is once the change committed.',

@@ -96,7 +96,7 @@ registerEnumType(NamespaceProjectSort, {
   description: "Order of a group's projects (ties by id in the same direction); by id ascending when omitted.",
 });
 
-/** `Group.projectsPage`: GitLab's `Group.projects` arguments on a paged list (docs/rest.md#groups). */
+/** `Group.projects`: GitLab's arguments of its projects connection (docs/rest.md#groups). */
 @ArgsType()
 export class GroupProjectsPageArgs extends PageArgs {
   @Field(() => Boolean, {

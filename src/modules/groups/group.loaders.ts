@@ -130,14 +130,17 @@ const PROJECT_SORT: Record<NamespaceProjectSort, { orderBy: string; dir: 'asc' |
   REPOSITORY_SIZE_DESC: { orderBy: 'p.repository_size', dir: 'desc' },
 };
 
+/** `Group.projects`' arguments and the columns its selection reads (a batch per distinct pair). */
+export type GroupProjectPagesArgs = GroupProjectsPageArgs & { columns: string };
+
 /**
- * `Group.projectsPage` of many groups with the same arguments in one round trip (a bounded count and
+ * `Group.projects` of many groups with the same arguments in one round trip (a bounded count and
  * a lateral page per group): the projects the caller may see in the group, or with includeSubgroups
  * in the group and its descendants (traversal_ids GIN), archived ones unless includeArchived: false.
  */
 async function groupProjectPages(
   ctx: RequestCtx,
-  args: GroupProjectsPageArgs,
+  args: GroupProjectPagesArgs,
   groupIds: number[],
 ): Promise<Map<number, Page<Project>>> {
   const where = [await projectVisibility(ctx, 'p')];
@@ -149,7 +152,13 @@ async function groupProjectPages(
     params.push(...search.params);
   }
   const { orderBy, dir } = args.sort ? PROJECT_SORT[args.sort] : { orderBy: 'p.id', dir: 'asc' as const };
-  return projectPagesByGroup(ctx.em, { where, params, orderBy, dir }, !!args.includeSubgroups, groupIds, args);
+  return projectPagesByGroup(
+    ctx.em,
+    { columns: args.columns, where, params, orderBy, dir },
+    !!args.includeSubgroups,
+    groupIds,
+    args,
+  );
 }
 
 const projectsKey = (k: GroupProjectsKey) => `${k.groupId}:${k.limit}:${k.columns}`;
@@ -208,7 +217,7 @@ export function groupLoaders(ctx: RequestCtx) {
     descendantGroups: perParentPages<DescendantGroupsArgs, Namespace>((args, ids) =>
       listDescendantGroupsBatched(ctx, args, ids),
     ),
-    groupProjectPages: perParentPages<GroupProjectsPageArgs, Project>((args, ids) => groupProjectPages(ctx, args, ids)),
+    groupProjectPages: perParentPages<GroupProjectPagesArgs, Project>((args, ids) => groupProjectPages(ctx, args, ids)),
     subgroups: perParentPages<GroupsArgs, Namespace>((args, ids) => subgroupPages(ctx, args, ids)),
   };
 }

@@ -42,22 +42,22 @@ export const GroupSearchHitWire = shape('GroupSearchHit', {
 /** GET /groups/:id, POST /groups, transfer: with projects and shared_projects. */
 export const GroupDetailWire = shape('GroupDetail', {
   ...GROUP_FIELDS,
-  projects: list(ProjectWire),
-  shared_projects: list(ProjectWire),
+  projects: list('detailProjects', ProjectWire),
+  shared_projects: list('detailSharedProjects', ProjectWire),
 });
 
 /** POST /groups/:id/share (later GitLab): the detail form with the groups it is shared with. */
 export const GroupDetailWithSharesWire = shape('GroupDetailWithShares', {
   ...GROUP_FIELDS,
-  projects: list(ProjectWire),
-  shared_projects: list(ProjectWire),
+  projects: list('detailProjects', ProjectWire),
+  shared_projects: list('detailSharedProjects', ProjectWire),
   shared_with_groups: list(SharedWithGroupWire),
 });
 
 /** PUT /groups/:id: with projects (carrying `public`), no shared_projects (spec 2.3, 2.4). */
 export const GroupUpdateWire = shape('GroupUpdate', {
   ...GROUP_FIELDS,
-  projects: list(ProjectWithPublicWire),
+  projects: list('detailProjects', ProjectWithPublicWire),
 });
 
 /** Later GitLab's Entities::PublicGroupDetails (GET /projects/:id/groups). */

@@ -1,6 +1,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { preloadProjectRelations, withPreloadedRelations } from '../projects';
+import { Internal } from '../../core/graphql/internal';
 import { Allow } from '../../core/auth/allow';
 import { avatarUrl } from '../avatars';
 import { Reads } from '../../core/graphql/reads';
@@ -9,7 +10,7 @@ import { idOrFullPath } from '../../core/params/parse-id-or-path';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
 import { Visibility, toVisibility } from '../access';
-import { projectColumns, type Project } from '../projects';
+import { projectColumns, projectPageColumns, type Project } from '../projects';
 import { MaxItems, limitDescription, servedLimit } from '../../core/graphql/list-bound';
 import { projectService } from '../projects';
 import { ProjectPage, ProjectType } from '../projects';
@@ -196,11 +197,13 @@ export class GroupResolver {
     return groupPolicy.canSeeStatistics(ctx.user) ? ctx.loaders.groupStatistics.load(g.id) : null;
   }
 
+  /** GitLab 10.3's group detail (`GET /groups/:id` lists the group's projects); GraphQL clients page `projects`. */
+  @Internal()
   @FieldResolver(() => [ProjectType], {
     description: `Projects in the group the caller may see, the first ${GROUP_DETAIL_PROJECTS} by id (GitLab’s detail form; all of them: groupProjects).`,
   })
   @MaxItems(GROUP_DETAIL_PROJECTS)
-  projects(
+  detailProjects(
     @Root() g: Namespace,
     @Ctx() ctx: RequestCtx,
     @Info() info: GraphQLResolveInfo,
@@ -215,11 +218,13 @@ export class GroupResolver {
     return withPreloadedRelations(ctx, ctx.loaders.groupProjects.load(key), info);
   }
 
+  /** GitLab 10.3's group detail (`shared_projects`). */
+  @Internal()
   @FieldResolver(() => [ProjectType], {
     description: `Projects shared with the group that the caller may see, the first ${GROUP_DETAIL_PROJECTS} by id.`,
   })
   @MaxItems(GROUP_DETAIL_PROJECTS)
-  sharedProjects(
+  detailSharedProjects(
     @Root() g: Namespace,
     @Ctx() ctx: RequestCtx,
     @Info() info: GraphQLResolveInfo,
@@ -253,19 +258,18 @@ export class GroupResolver {
     return ctx.loaders.descendantGroups.load({ parentId: g.id, args: { ...args } });
   }
 
-  /**
-   * GitLab's `Group.projects(includeSubgroups, includeArchived, search, sort)` as a paged list: here
-   * `projects` is the detail form's bounded list (GET /groups/:id reads it), so the connection has its own name.
-   */
+  /** GitLab's `Group.projects(includeSubgroups, includeArchived, search, sort)`; batched across the groups of a list. */
   @FieldResolver(() => ProjectPage, {
     description:
-      "The projects the caller may see in this group (with includeSubgroups: and in its descendants), as GitLab's Group.projects connection; by id when sort is omitted. Batched across the groups of a list.",
+      'The projects the caller may see in this group (with includeSubgroups: and in its descendants); by id when sort is omitted.',
   })
-  projectsPage(
+  projects(
     @Root() g: Namespace,
     @Args() args: GroupProjectsPageArgs,
     @Ctx() ctx: RequestCtx,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<Page<Project>> {
-    return ctx.loaders.groupProjectPages.load({ parentId: g.id, args: { ...args } });
+    const columns = projectPageColumns(ctx.em, info, 'p');
+    return ctx.loaders.groupProjectPages.load({ parentId: g.id, args: { ...args, columns } });
   }
 }

@@ -181,7 +181,7 @@ export class MemberResolver {
 class GroupMembersResolver {
   @FieldResolver(() => MemberPage, {
     description:
-      'Members of the group: direct by default; with INHERITED also those of its ancestor groups, one entry per user (the highest access level).',
+      'Members of the group and, by default (relations: [DIRECT, INHERITED]), of its ancestor groups: one entry per user (the highest access level).',
   })
   groupMembers(@Root() g: Namespace, @Args() args: MemberListArgs, @Ctx() ctx: RequestCtx): Promise<Page<MemberType>> {
     return ctx.loaders.groupMemberLists.load({ parentId: g.id, args: normalizedMemberListArgs(args) });
@@ -192,7 +192,7 @@ class GroupMembersResolver {
 class ProjectMembersResolver {
   @FieldResolver(() => MemberPage, {
     description:
-      "Members of the project: direct by default; with INHERITED also those of its group and that group's ancestors, one entry per user (the highest access level).",
+      "Members of the project and, by default (relations: [DIRECT, INHERITED]), of its group and that group's ancestors: one entry per user (the highest access level).",
   })
   @Reads('id')
   projectMembers(@Root() p: Project, @Args() args: MemberListArgs, @Ctx() ctx: RequestCtx): Promise<Page<MemberType>> {

@@ -101,11 +101,11 @@ type Row = Record<string, unknown> & {
 };
 
 /**
- * A membership row as the list of `kind` `listId` shows it (DIRECT when the row is of that source).
- * `id` is the membership row's id: core makes it the global id (GroupMember or ProjectMember by
+ * A membership row, the same in every list that shows it (whether it is inherited there is its source
+ * compared with the listed one). `id` is the membership row's id: core makes it the global id (GroupMember or ProjectMember by
  * `sourceType`, the members module's `nodes`) and `databaseId`.
  */
-function view(ctx: RequestCtx, r: Row, kind: SourceKind, listId: number): MemberType {
+function view(ctx: RequestCtx, r: Row): MemberType {
   const sourceId = Number(r.source_id);
   const level = Number(r.access_level);
   return {
@@ -120,7 +120,6 @@ function view(ctx: RequestCtx, r: Row, kind: SourceKind, listId: number): Member
     accessLevelValue: level,
     expiresAt: r.expires_at,
     createdAt: pgTime(r.created_at),
-    relation: r.source_type === kind && sourceId === listId ? MemberRelation.DIRECT : MemberRelation.INHERITED,
     sourceType: r.source_type,
     sourceId,
   };
@@ -137,9 +136,14 @@ function relationsFrom(kind: SourceKind, relations: ReadonlySet<MemberRelation>)
   return `${memberListRows(kind, which, sources)} m ${joinUser('m.user_id')}`;
 }
 
-/** The relations asked for (default and empty list: DIRECT). */
-function relationSet(relations: readonly MemberRelation[] | null | undefined): Set<MemberRelation> {
-  return new Set(relations?.length ? relations : [MemberRelation.DIRECT]);
+/** GitLab's default member list (GroupMembersFinder/MembersFinder DEFAULT_RELATIONS); also GitLab's `members/all`. */
+const DEFAULT_RELATIONS: ReadonlySet<MemberRelation> = new Set([MemberRelation.DIRECT, MemberRelation.INHERITED]);
+/** The REST member lists (GitLab 10.3's `GET …/members`): the source's own memberships. */
+const DIRECT_ONLY: ReadonlySet<MemberRelation> = new Set([MemberRelation.DIRECT]);
+
+/** The relations asked for: omitted, null and an empty list are GitLab's default, as the argument's default says. */
+function relationSet(relations: readonly MemberRelation[] | null | undefined): ReadonlySet<MemberRelation> {
+  return relations?.length ? new Set(relations) : DEFAULT_RELATIONS;
 }
 
 /**
@@ -151,7 +155,6 @@ function memberListQuery(
   kind: SourceKind,
   relations: ReadonlySet<MemberRelation>,
   search: string | null | undefined,
-  listId: (r: Row) => number,
 ): ListQuery<MemberType> & { key: string } {
   const directOnly = relations.size === 1 && relations.has(MemberRelation.DIRECT);
   const where: string[] = [];
@@ -161,7 +164,7 @@ function memberListQuery(
     const term = `%${likeEscape(search)}%`;
     params.push(term, term);
   }
-  const map = (r: Record<string, unknown>) => view(ctx, r as Row, kind, listId(r as Row));
+  const map = (r: Record<string, unknown>) => view(ctx, r as Row);
   if (directOnly) {
     return {
       select: COLUMNS,
@@ -191,7 +194,7 @@ function memberListQuery(
 /**
  * node(id)/nodes(ids) of memberships: the `kind` memberships among these row ids whose group or project
  * the caller may see, the visibility of that source's member list (`source` above: a visible source
- * lists its members to anyone). One statement; each shown as of its own source (relation DIRECT).
+ * lists its members to anyone). One statement.
  */
 async function visibleByIds(
   ctx: RequestCtx,
@@ -208,12 +211,12 @@ async function visibleByIds(
     where m.id = any(?::int[]) and ${visible}`,
     [pgArray(ids.map(Number))],
   );
-  return rows.map((r) => view(ctx, r, kind, Number(r.source_id)));
+  return rows.map((r) => view(ctx, r));
 }
 
 async function list(ctx: RequestCtx, kind: SourceKind, args: MembersArgs): Promise<Page<MemberType>> {
   const src = await source(ctx, kind, args.sourceId);
-  const q = memberListQuery(ctx, kind, relationSet(null), args.query, () => src.id);
+  const q = memberListQuery(ctx, kind, DIRECT_ONLY, args.query);
   return offsetPage(ctx.em, { ...q, where: [`${q.key} = ?`, ...q.where], params: [src.id, ...q.params] }, args);
 }
 
@@ -229,14 +232,12 @@ export async function memberPagesFor(
   sourceIds: readonly number[],
 ): Promise<Map<number, Page<MemberType>>> {
   // list_key (inherited lists) or the membership's source column (direct lists) tells whose row it is.
-  const q = memberListQuery(ctx, kind, relationSet(args.relations), args.search, (r) =>
-    Number(r.list_key ?? r.source_id),
-  );
+  const q = memberListQuery(ctx, kind, relationSet(args.relations), args.search);
   const select = q.key === 'm.list_key' ? `${q.select}, m.list_key` : q.select;
   return offsetPagesByKey(ctx.em, { ...q, select }, q.key, sourceIds, args);
 }
 
-/** The field's arguments in one form (relations deduplicated and sorted, DIRECT by default), so that equal lists share a batch. */
+/** The field's arguments in one form (relations deduplicated and sorted, the default spelled out), so that equal lists share a batch. */
 export const normalizedMemberListArgs = (a: MemberListArgs): MemberListArgs => ({
   ...a,
   relations: [...relationSet(a.relations)].sort(),
@@ -249,7 +250,7 @@ async function findRow(ctx: RequestCtx, src: Source, userId: number): Promise<Me
     [src.id, userId],
   );
   if (!rows[0]) throw new NotFoundError('Member');
-  return view(ctx, rows[0], src.kind, src.id);
+  return view(ctx, rows[0]);
 }
 
 async function get(ctx: RequestCtx, kind: SourceKind, idOrPath: string, userId: number): Promise<MemberType> {
@@ -382,23 +383,20 @@ async function auditEntity(
   return { entityType: 'Group', entityId: src.id, entityPath: await namespaceFullPath(ctx.em, src.id) };
 }
 
-/** GitLab's `members/all` relations: the source's own members and those of the groups above it. */
-const ALL = new Set([MemberRelation.DIRECT, MemberRelation.INHERITED]);
-
 /**
  * GET /groups/:id/members/all and /projects/:id/members/all (GitLab's `find_all_members_for_*`):
  * direct and inherited members, one entry per user with the highest access level (relationsFrom).
  */
 async function listAll(ctx: RequestCtx, kind: SourceKind, args: MembersArgs): Promise<Page<MemberType>> {
   const src = await source(ctx, kind, args.sourceId);
-  const q = memberListQuery(ctx, kind, ALL, args.query, () => src.id);
+  const q = memberListQuery(ctx, kind, DEFAULT_RELATIONS, args.query);
   return offsetPage(ctx.em, { ...q, where: [`${q.key} = ?`, ...q.where], params: [src.id, ...q.params] }, args);
 }
 
 /** GET …/members/all/:user_id: the user's entry in that list, `404 Member Not Found` without one. */
 async function getAll(ctx: RequestCtx, kind: SourceKind, idOrPath: string, userId: number): Promise<MemberType> {
   const src = await source(ctx, kind, idOrPath);
-  const q = memberListQuery(ctx, kind, ALL, null, () => src.id);
+  const q = memberListQuery(ctx, kind, DEFAULT_RELATIONS, null);
   const rows = await sqlRows<Row>(ctx.em, `select ${q.select} from ${q.from} where ${q.key} = ? and m.user_id = ?`, [
     src.id,
     userId,

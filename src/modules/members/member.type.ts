@@ -94,10 +94,6 @@ export class MemberType extends DatabaseNode {
   accessLevelValue!: number;
   @Field(() => String, { nullable: true, description: 'YYYY-MM-DD' }) expiresAt!: string | null;
   @Field(() => Date) createdAt!: Date;
-  @Field(() => MemberRelation, {
-    description: 'DIRECT when the membership is of the listed group or project itself, else INHERITED.',
-  })
-  relation!: MemberRelation;
   /** Where the membership row lives: the group or project of `group` / `project`. */
   sourceType!: MemberSourceType;
   sourceId!: number;
@@ -116,8 +112,9 @@ export class MembersArgs extends PageArgs {
 export class MemberListArgs extends PageArgs {
   @Field(() => [MemberRelation], {
     nullable: true,
+    defaultValue: [MemberRelation.DIRECT, MemberRelation.INHERITED],
     description:
-      'Which memberships to list (default [DIRECT]). A user present at several levels appears once, with the highest access level.',
+      "Which memberships to list (GitLab's default: DIRECT and INHERITED; null or an empty list is the default too). A user present at several levels appears once, with the highest access level; whether an entry is inherited is its `group` or `project` (the membership's own source), compared with the listed one.",
   })
   relations?: MemberRelation[];
 

@@ -101,6 +101,7 @@ export {
   maxProjectVisibilityIn,
   projectAncestryRows,
   projectColumns,
+  projectPageColumns,
   projectFromRow,
   projectIdsWithLevel,
   projectMatches,

@@ -30,19 +30,21 @@ export const projectsSharedWithGroup = (groupId: string): GroupProjectRows => ({
 
 /**
  * Pages of the projects of many groups (one bounded count and one page statement): in each group, or
- * with `includeSubgroups` in the group and its descendants (traversal_ids GIN). `q` filters and orders `p`.
+ * with `includeSubgroups` in the group and its descendants (traversal_ids GIN). `q` filters and orders `p`
+ * and names the columns of `p` to read (`p.*` or those the selection needs: project-sql.ts `projectPageColumns`).
  */
 export function projectPagesByGroup(
   em: EntityManager,
-  q: { where: string[]; params: unknown[]; orderBy: string; dir: 'asc' | 'desc' },
+  q: { columns: string; where: string[]; params: unknown[]; orderBy: string; dir: 'asc' | 'desc' },
   includeSubgroups: boolean,
   groupIds: number[],
   args: PageInput,
 ): Promise<Map<number, Page<Project>>> {
+  const { columns, ...filter } = q;
   const query: ListQuery<Project> = {
-    select: 'p.*',
+    select: columns,
     from: 'projects p',
-    ...q,
+    ...filter,
     id: 'p.id',
     map: (r) => projectFromRow(em, r),
   };

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { GraphQLResolveInfo } from 'graphql';
 import { lightEntitiesById, lightEntity, sqlRows } from '../../core/db/sql';
-import { selectedColumns } from '../../core/graphql/reads';
+import { selectedColumns, selectedPageColumns } from '../../core/graphql/reads';
 import { activeMembership, groupMembershipsOf, intArray, projectMembershipsOf } from '../access';
 import {
   descendantIds,
@@ -35,6 +35,10 @@ export const findProjects = (em: EntityManager, ids: readonly number[]): Promise
 /** The select list of a projects alias that a nested list's GraphQL selection reads (docs/architecture.md, "Performance notes"). */
 export const projectColumns = (em: EntityManager, info: GraphQLResolveInfo, alias: string): string =>
   selectedColumns(em, Project, info, alias);
+
+/** The same for a projects connection (its `nodes` and `edges { node }`). */
+export const projectPageColumns = (em: EntityManager, info: GraphQLResolveInfo, alias: string): string =>
+  selectedPageColumns(em, Project, info, alias);
 
 /** Projects by id with their namespaces, in one statement (a job shows `name_with_namespace`). */
 export async function projectsWithNamespaces(

@@ -1,5 +1,6 @@
 import { RunnerIdArg } from './runner.type';
 import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Internal } from '../../core/graphql/internal';
 import { Allow } from '../../core/auth/allow';
 import { PayloadMutation } from '../../core/graphql/mutation-payloads';
 import type { RequestCtx } from '../../core/context/request-ctx';
@@ -44,15 +45,19 @@ import type { Loaded } from '../../core/context/peek-loader';
 
 @Resolver(() => RunnerType)
 export class RunnerResolver {
+  /** GitLab 10.3's `GET /runners` (the specific runners a user owns), which GitLab's GraphQL API does not have. */
+  @Internal()
   @Query(() => RunnerPage, { description: 'Specific runners the caller owns.' })
   @Allow('user')
-  runners(@Args() args: RunnersArgs, @Ctx() ctx: RequestCtx): Promise<Page<Runner>> {
+  ownedRunners(@Args() args: RunnersArgs, @Ctx() ctx: RequestCtx): Promise<Page<Runner>> {
     return runnerService.list(ctx, args);
   }
 
-  @Query(() => RunnerPage, { description: 'All runners, shared and specific; administrators only.' })
+  @Query(() => RunnerPage, {
+    description: "All runners of the instance, shared and specific (GitLab's `runners`); administrators only.",
+  })
   @Allow('user')
-  allRunners(@Args() args: AllRunnersArgs, @Ctx() ctx: RequestCtx): Promise<Page<Runner>> {
+  runners(@Args() args: AllRunnersArgs, @Ctx() ctx: RequestCtx): Promise<Page<Runner>> {
     return runnerService.listAll(ctx, args);
   }
 

@@ -52,7 +52,7 @@ export const runnerRoutes = defineRoutes([
   {
     method: 'GET',
     path: '/runners',
-    field: 'Query.runners',
+    field: 'Query.ownedRunners',
     params: { scope: { values: ['active', 'paused', 'online'] } },
     paginated: true,
     shape: RunnerWire,
@@ -62,7 +62,7 @@ export const runnerRoutes = defineRoutes([
   {
     method: 'GET',
     path: '/runners/all',
-    field: 'Query.allRunners',
+    field: 'Query.runners',
     paginated: true,
     shape: RunnerWire,
     summary: 'List all runners (admin)',
