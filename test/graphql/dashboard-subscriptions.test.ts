@@ -87,10 +87,13 @@ describe('Subscription.broadcastMessagesChanged', () => {
       .send({ message: 'Maintenance' })
       .expect(201);
     const id = created.body.id as number;
+    // Each change is read as it is at delivery: the next write waits for it (a loaded machine may lag).
+    await waitFor('the creation', () => s.events.length >= 1 && gids.events.length >= 1, 10000);
     await api(t, ROOT_TOKEN)
       .put(`/api/v4/broadcast_messages/${id}`)
       .send({ message: 'Maintenance tonight' })
       .expect(200);
+    await waitFor('the update', () => s.events.length >= 2 && gids.events.length >= 2, 10000);
     await api(t, ROOT_TOKEN).delete(`/api/v4/broadcast_messages/${id}`).expect(204);
     await waitFor('three changes', () => s.events.length >= 3, 10000);
     await settle();
@@ -302,12 +305,17 @@ describe('Subscription.groupChanged', () => {
     const root = api(t, ROOT_TOKEN);
     const created = await root.post('/api/v4/groups').send({ name: 'Live', path: 'live' }).expect(201);
     const id = created.body.id as number;
+    // Each change is read as it is at delivery: the next write waits for it (a loaded machine may lag).
+    const delivered = (n: number) => waitFor(`change ${n}`, () => s.events.length >= n, 10000);
+    await delivered(1);
     await root.put(`/api/v4/groups/${id}`).send({ name: 'Live 2' }).expect(200);
+    await delivered(2);
     const renamed = await root.graphql(
       'mutation($id: ID!) { groupUpdate(input: { id: $id, path: "live-2" }) { errors } }',
       { id: `gid://gitlab/Group/${id}` },
     );
     expect(renamed.body.errors).toBeUndefined();
+    await delivered(3);
     await root.delete(`/api/v4/groups/${id}`).expect((r) => expect([202, 204]).toContain(r.status));
     await waitFor('four changes', () => s.events.length >= 4, 10000);
     await settle();
@@ -353,16 +361,23 @@ describe('Subscription.groupChanged', () => {
     const his = await live.subscribe(live.connect(url, bob.token), GROUPS);
     const anonymous = await live.subscribe(live.connect(url), GROUPS);
     const root = api(t, ROOT_TOKEN);
+    // Each change is read as it is at delivery: the next write waits for the events it gives (a loaded machine may lag).
+    const delivered = (hersN: number, hisN: number) =>
+      waitFor(`${hersN} and ${hisN} events`, () => hers.events.length >= hersN && his.events.length >= hisN, 10000);
     await root.put(`/api/v4/groups/${secret.id}`).send({ description: 'members only' }).expect(200);
+    await delivered(0, 1);
     const hidden = await root.post('/api/v4/groups').send({ name: 'Hidden', path: 'hidden' }).expect(201);
     const open = await root
       .post('/api/v4/groups')
       .send({ name: 'Open', path: 'open', visibility: 'public' })
       .expect(201);
+    await delivered(1, 2);
     // Public, then private: those who saw it by its level are told it is gone for them, without data.
     await root.put(`/api/v4/groups/${open.body.id}`).send({ visibility: 'private' }).expect(200);
+    await delivered(2, 3);
     await root.delete(`/api/v4/groups/${hidden.body.id}`).expect((r) => expect([202, 204]).toContain(r.status));
     await root.delete(`/api/v4/groups/${secret.id}`).expect((r) => expect([202, 204]).toContain(r.status));
+    await delivered(2, 4);
     // The last event reaches everyone who may see it: after it, nothing else is on its way.
     const last = await root
       .post('/api/v4/groups')
