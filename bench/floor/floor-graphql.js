@@ -95,7 +95,8 @@ function graphqlHandler(ctx, visibility) {
       return {
         groups: {
           count: total,
-          nodes: rows.map((g) => ({ id: g.id, fullPath: g.full_path, projects: byGroup.get(g.id) })),
+          // Group.projects is a connection: its page under `nodes`.
+          nodes: rows.map((g) => ({ id: g.id, fullPath: g.full_path, projects: { nodes: byGroup.get(g.id) } })),
         },
       };
     },

@@ -12,9 +12,10 @@ const PROJECT_FIELDS = [
 const DOCS = {
   groups: `{ groups(first: 20) { count nodes { ${GROUP_FIELDS} } } }`,
   projects: `{ projects(first: 20) { count nodes { ${PROJECT_FIELDS} } } }`,
-  // Nested lists name their sizes (`limit`): the complexity cap counts 50 projects × 5 shares per group.
+  // Nested lists name their sizes (`first`, `limit`): the complexity cap counts 50 projects × 5 shares per group.
+  // Group.projects is GitLab's connection (the group's own projects by id, archived included).
   dashboard:
-    '{ groups(first: 20) { count nodes { id: databaseId fullPath projects(limit: 50) { id: databaseId name pathWithNamespace visibility sharedWithGroups(limit: 5) { groupId groupFullPath groupAccessLevel } } } } }',
+    '{ groups(first: 20) { count nodes { id: databaseId fullPath projects(first: 50) { nodes { id: databaseId name pathWithNamespace visibility sharedWithGroups(limit: 5) { groupId groupFullPath groupAccessLevel } } } } } }',
 };
 
 module.exports = { DOCS };

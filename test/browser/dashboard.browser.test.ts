@@ -137,6 +137,27 @@ describeBrowser('Dashboard browser test')('the dashboard in headless Chromium', 
     expect(await w.page.locator('#runners-table tbody tr').count()).toBe(3);
     expect(await text(w.page, '#broadcast-list')).toContain('Planned maintenance tonight');
     expect(await w.page.locator('#flags-table tbody tr').allInnerTexts()).toEqual(['beta_ui\tON\tboolean=true']);
+    // Totals: what REST's lists count (X-Total).
+    const root = api(env.t, ROOT_TOKEN);
+    const xTotal = async (url: string) =>
+      Number((await root.get(url).expect(200)).headers['x-total']).toLocaleString('en');
+    expect({
+      users: await text(w.page, '[data-total="users"] .total-value'),
+      projects: await text(w.page, '[data-total="projects"] .total-value'),
+      groups: await text(w.page, '[data-total="groups"] .total-value'),
+      runners: await text(w.page, '[data-total="runners"] .total-value'),
+    }).toEqual({
+      users: await xTotal('/api/v4/users'),
+      projects: await xTotal('/api/v4/projects'),
+      groups: await xTotal('/api/v4/groups?all_available=true'),
+      runners: await xTotal('/api/v4/runners/all'),
+    });
+    expect(await text(w.page, '[data-total="groups"] .total-value')).toBe('5');
+    // The audit log: the latest events, newest first (the flag set last in the seed).
+    expect(await w.page.locator('#audit-table tbody tr').allInnerTexts()).toEqual([
+      expect.stringMatching(/\tAdministrator\tchanged feature_flag\.boolean from false to true\tFeature beta_ui /),
+      expect.stringMatching(/\tAdministrator\tadded broadcast_message\tBroadcastMessage Planned maintenance tonight /),
+    ]);
     expect(w.problems).toEqual([]);
     await w.page.screenshot({ path: '/tmp/dashboard-overview.png', fullPage: true }).catch(() => undefined);
     await w.page.close();
@@ -157,6 +178,12 @@ describeBrowser('Dashboard browser test')('the dashboard in headless Chromium', 
         .evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.project)),
     ).toEqual(['acme/platform/api', 'acme/platform/worker']);
     expect(await text(w.page, '#group-projects-count')).toBe('2');
+    // Members, direct and inherited: alice is a Developer of acme.
+    expect(await w.page.locator('#members-table tbody tr').allInnerTexts()).toEqual([
+      expect.stringMatching(/^\S.* @alice\tdeveloper \(30\)\tinherited from acme\t—$/),
+    ]);
+    expect(await text(w.page, '#members-note')).toBe('1 of 1 members (direct and inherited).');
+    expect(await w.page.locator('#projects-more').isHidden()).toBe(true);
 
     // The hostile group, on the overview and on its own page: the literal text, nothing run or loaded.
     await w.page.goto(`${env.base}/-/dashboard#/`);
@@ -213,7 +240,7 @@ describeBrowser('Dashboard browser test')('the dashboard in headless Chromium', 
     const target = await createRunner(env.t, { shared: true, description: 'to-pause', contactedAt: new Date() });
     await signIn(w, ROOT_TOKEN, '@root (admin)');
     await w.page.waitForFunction(
-      () => document.body.dataset.live === 'connected' && document.body.dataset.subscriptions === '3',
+      () => document.body.dataset.live === 'connected' && document.body.dataset.subscriptions === '5',
       undefined,
       { timeout: 15000 },
     );
@@ -232,6 +259,47 @@ describeBrowser('Dashboard browser test')('the dashboard in headless Chromium', 
     );
     await w.page.waitForSelector('tr[data-flag="live_flag"]', { timeout: 5000 });
     expect(await text(w.page, 'tr[data-flag="live_flag"]')).toBe('live_flag\tON\tboolean=true');
+    // A group created over REST appears at its place (by name), its subgroup under it; deleted, both go.
+    const made = await root.post('/api/v4/groups').send({ name: 'Live group', path: 'live-group' }).expect(201);
+    await w.page.waitForSelector('tr[data-group="live-group"]', { timeout: 5000 });
+    const sub = await root
+      .post('/api/v4/groups')
+      .send({ name: 'Live sub', path: 'live-sub', parent_id: made.body.id })
+      .expect(201);
+    await w.page.waitForSelector('tr[data-group="live-group/live-sub"].child', { timeout: 5000 });
+    const order = () =>
+      w.page.locator('#groups-table tbody tr').evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.group));
+    expect(await order()).toEqual([
+      'hostile',
+      'acme',
+      'acme/platform',
+      'acme/web',
+      'live-group',
+      'live-group/live-sub',
+      'zeta',
+    ]);
+    await root.put(`/api/v4/groups/${sub.body.id}`).send({ name: 'Live sub renamed' }).expect(200);
+    await w.page.waitForFunction(
+      () => document.querySelector('tr[data-group="live-group/live-sub"] a')?.textContent === 'Live sub renamed',
+      undefined,
+      { timeout: 5000 },
+    );
+    // The audit log lists the new events on top, live.
+    await w.page.waitForFunction(
+      () =>
+        document
+          .querySelector('#audit-table tbody tr')
+          ?.textContent?.includes('changed name from Live sub to Live sub renamed'),
+      undefined,
+      { timeout: 5000 },
+    );
+    expect(await w.page.locator('#audit-table tbody tr', { hasText: 'added group' }).first().innerText()).toContain(
+      'Group live-group',
+    );
+    await root.delete(`/api/v4/groups/${made.body.id}`).expect((r) => expect([202, 204]).toContain(r.status));
+    await w.page.waitForFunction(() => !document.querySelector('tr[data-group^="live-group"]'), undefined, {
+      timeout: 5000,
+    });
     expect(await w.page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
     expect(w.queries).toEqual([]);
 
@@ -269,7 +337,7 @@ describeBrowser('Dashboard browser test')('the dashboard in headless Chromium', 
     });
     await signIn(w, ROOT_TOKEN, '@root (admin)');
     await w.page.waitForFunction(
-      () => document.body.dataset.live === 'connected' && document.body.dataset.subscriptions === '3',
+      () => document.body.dataset.live === 'connected' && document.body.dataset.subscriptions === '5',
       undefined,
       { timeout: 15000 },
     );
@@ -286,7 +354,7 @@ describeBrowser('Dashboard browser test')('the dashboard in headless Chromium', 
       () =>
         document.body.dataset.live === 'connected' &&
         document.body.dataset.state === 'ready' &&
-        document.body.dataset.subscriptions === '3',
+        document.body.dataset.subscriptions === '5',
       undefined,
       { timeout: 15000 },
     );
@@ -319,7 +387,7 @@ describeBrowser('Dashboard browser test')('the dashboard in headless Chromium', 
     });
     await signIn(w, ROOT_TOKEN, '@root (admin)');
     await w.page.waitForFunction(
-      () => document.body.dataset.live === 'connected' && document.body.dataset.subscriptions === '3',
+      () => document.body.dataset.live === 'connected' && document.body.dataset.subscriptions === '5',
       undefined,
       { timeout: 15000 },
     );
@@ -343,11 +411,11 @@ describeBrowser('Dashboard browser test')('the dashboard in headless Chromium', 
       undefined,
       { timeout: 5000 },
     );
-    // After the backoff (1 s and jitter): the overview's one query again, then its three subscriptions.
-    for (const t0 = Date.now(); subscribed.length < 6 && Date.now() - t0 < 15000;) await w.page.waitForTimeout(100);
+    // After the backoff (1 s and jitter): the overview's one query again, then its five subscriptions.
+    for (const t0 = Date.now(); subscribed.length < 10 && Date.now() - t0 < 15000;) await w.page.waitForTimeout(100);
     await w.page.waitForTimeout(300);
     expect(w.queries).toEqual(['DashboardOverview']);
-    expect(subscribed).toHaveLength(6);
+    expect(subscribed).toHaveLength(10);
     expect(subscribed.filter((s) => s.query.startsWith('subscription DashboardFeatureFlagChanged'))).toHaveLength(2);
     await w.page.waitForTimeout(500);
     await api(env.t, ROOT_TOKEN).post('/api/v4/features/after_error').send({ value: 'true' }).expect(201);
@@ -390,7 +458,11 @@ describeBrowser('Dashboard browser test')('the dashboard in headless Chromium', 
     await signIn(w, alice.token, '@alice');
     expect(await text(w.page, '#flags .hint')).toBe('Feature flags: administrators only.');
     expect(await text(w.page, '#broadcasts .hint')).toBe('Broadcast messages: administrators only.');
-    expect(await w.page.locator('#runners h2').innerText()).toBe('Your runners');
+    expect(await text(w.page, '#runners .hint')).toBe('Runners: administrators only.');
+    expect(await text(w.page, '#audit .hint')).toBe('Audit log: administrators only.');
+    expect(await text(w.page, '[data-total="runners"] .total-value')).toBe('—');
+    // Her one subscription: groups (the others are for administrators).
+    await w.page.waitForFunction(() => document.body.dataset.subscriptions === '1', undefined, { timeout: 15000 });
     const stored = await w.page.evaluate(() => ({
       session: sessionStorage.getItem('gitlab-admin-dashboard.token'),
       local: localStorage.length,
@@ -409,6 +481,46 @@ describeBrowser('Dashboard browser test')('the dashboard in headless Chromium', 
     expect(await w.page.evaluate(() => sessionStorage.length)).toBe(0);
     expect(await w.page.locator('#forget-token').isHidden()).toBe(true);
     expect(w.problems).toEqual([]);
+    await w.page.close();
+  }, 60000);
+  it('pages with cursors: "Next" shows the 21st group and "Previous" the first page again; "More" appends the next runners', async () => {
+    // Private: the anonymous view above is unchanged by them. By name: '<img…', 'Acme Corp', 'Page 00' … 'Page 19', 'zeta'.
+    for (let i = 0; i < 20; i += 1)
+      await createGroup(env.t, {
+        path: `page-${String(i).padStart(2, '0')}`,
+        name: `Page ${String(i).padStart(2, '0')}`,
+      });
+    for (let i = 0; i < 28; i += 1) await createRunner(env.t, { shared: true, description: `fleet-${i}` });
+    const w = await open();
+    await signIn(w, ROOT_TOKEN, '@root (admin)');
+    const tops = () =>
+      w.page
+        .locator('#groups-table tbody tr:not(.child)')
+        .evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.group));
+    const first = await tops();
+    expect(first).toHaveLength(20);
+    expect(first.at(-1)).toBe('page-17');
+    expect(await w.page.locator('#groups-prev').isHidden()).toBe(true);
+    w.queries.length = 0;
+    await w.page.click('#groups-next');
+    await w.page.waitForFunction(() => document.body.dataset.groupsPage === '2', undefined, { timeout: 15000 });
+    expect(await tops()).toEqual(['page-18', 'page-19', 'zeta']);
+    expect(await text(w.page, '#groups-note')).toBe('Page 2: 3 of 23 top-level groups.');
+    expect(await w.page.locator('#groups-next').isHidden()).toBe(true);
+    await w.page.click('#groups-prev');
+    await w.page.waitForFunction(() => document.body.dataset.groupsPage === '1', undefined, { timeout: 15000 });
+    expect(await tops()).toEqual(first);
+    // Runners: 30 on the overview, the 31st and 32nd after "More", then no button.
+    expect(await w.page.locator('#runners-table tbody tr').count()).toBe(30);
+    await w.page.click('#runners-more');
+    await w.page.waitForFunction(() => document.querySelectorAll('#runners-table tbody tr').length === 32, undefined, {
+      timeout: 15000,
+    });
+    expect(await text(w.page, '#runners-note')).toBe('32 of 32 runners.');
+    expect(await w.page.locator('#runners-more').isHidden()).toBe(true);
+    expect(w.queries).toEqual(['DashboardGroups', 'DashboardGroups', 'DashboardRunners']);
+    expect(w.problems).toEqual([]);
+    await w.page.screenshot({ path: '/tmp/dashboard-paging.png', fullPage: true }).catch(() => undefined);
     await w.page.close();
   }, 60000);
 });

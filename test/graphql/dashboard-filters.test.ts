@@ -3,8 +3,8 @@ import { createJob, createRunner } from '../runners/runner-factories';
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
 /**
- * Filters a dashboard needs: Group.descendantGroups, groups(parentPath), Group.projectsPage
- * (GitLab's Group.projects arguments), groupProjects(includeSubgroups), runners(type, sort),
+ * Filters a dashboard needs: Group.descendantGroups, groups(parentPath), Group.projects
+ * (GitLab's connection and arguments), groupProjects(includeSubgroups), runners(type, sort) (the fleet),
  * Runner.runnerType, Runner.jobCount. The new arguments are GraphQL only: REST answers as before.
  */
 const t = useTestApp();
@@ -72,7 +72,7 @@ describe('Group.descendantGroups', () => {
   it('batched across the groups of a page: the same statements for 2 and for 10 parents', async () => {
     const Q2 = `{ groups(allAvailable: true, topLevelOnly: true, orderBy: PATH, first: 50) { nodes { fullPath
       descendantGroups(first: 5) { count nodes { fullPath } }
-      projectsPage(includeSubgroups: true, first: 5) { count nodes { path } }
+      projects(includeSubgroups: true, first: 5) { count nodes { path } }
     } } }`;
     const make = async (from: number, to: number) => {
       for (let i = from; i < to; i += 1) {
@@ -91,7 +91,7 @@ describe('Group.descendantGroups', () => {
       count: 2,
       nodes: [{ fullPath: 'top-0/sub/deep' }, { fullPath: 'top-0/sub' }],
     });
-    expect(two.result.body.data.groups.nodes[0].projectsPage).toEqual({ count: 1, nodes: [{ path: 'p-0' }] });
+    expect(two.result.body.data.groups.nodes[0].projects).toEqual({ count: 1, nodes: [{ path: 'p-0' }] });
     await make(2, 10);
     const ten = await run();
     expect(ten.result.body.data.groups.nodes).toHaveLength(10);
@@ -124,7 +124,7 @@ describe('groups(parentPath)', () => {
   });
 });
 
-describe('Group.projectsPage and groupProjects(includeSubgroups)', () => {
+describe('Group.projects and groupProjects(includeSubgroups)', () => {
   async function projects() {
     const g = await tree();
     await createProject(t, { namespace: g.acme, path: 'site', visibility: 'public', sizes: [30, 30, 0, 0] });
@@ -140,13 +140,12 @@ describe('Group.projectsPage and groupProjects(includeSubgroups)', () => {
     return g;
   }
   const Q = `{ group(fullPath: "acme") {
-    own: projectsPage { count nodes { path } }
-    live: projectsPage(includeArchived: false) { nodes { path } }
-    tree: projectsPage(includeSubgroups: true) { count nodes { path } }
-    big: projectsPage(includeSubgroups: true, sort: STORAGE_SIZE_DESC) { nodes { path } }
-    found: projectsPage(includeSubgroups: true, search: "SITE") { nodes { path } }
-    first: projectsPage(includeSubgroups: true, sort: STORAGE_SIZE_ASC, first: 1) { edges { cursor node { path } } pageInfo { hasNextPage } }
-    projects { path }
+    own: projects { count nodes { path } }
+    live: projects(includeArchived: false) { nodes { path } }
+    tree: projects(includeSubgroups: true) { count nodes { path } }
+    big: projects(includeSubgroups: true, sort: STORAGE_SIZE_DESC) { nodes { path } }
+    found: projects(includeSubgroups: true, search: "SITE") { nodes { path } }
+    first: projects(includeSubgroups: true, sort: STORAGE_SIZE_ASC, first: 1) { edges { cursor node { path } } pageInfo { hasNextPage } }
   } }`;
 
   it('archived included unless includeArchived: false, subgroups with includeSubgroups, search, sort; private projects hidden', async () => {
@@ -161,8 +160,9 @@ describe('Group.projectsPage and groupProjects(includeSubgroups)', () => {
     expect(g.found.nodes.map((n: { path: string }) => n.path)).toEqual(['site', 'old-site']);
     expect(g.first.edges.map((e: { node: { path: string } }) => e.node.path)).toEqual(['old-site']);
     expect(g.first.pageInfo.hasNextPage).toBe(true);
-    // The detail form's list is unchanged.
-    expect(g.projects.map((p: { path: string }) => p.path)).toEqual(['site', 'old-site']);
+    // REST's group detail (GET /groups/:id, its projects) is unchanged.
+    const detail = await api(t, ROOT_TOKEN).get('/api/v4/groups/acme').expect(200);
+    expect(detail.body.projects.map((p: { path: string }) => p.path)).toEqual(['site', 'old-site']);
 
     const out = (await api(t, outsider.token).graphql(Q).expect(200)).body.data.group;
     expect(out.tree.count).toBe(3);
@@ -217,8 +217,8 @@ describe('runners(type, sort), Runner.runnerType and Runner.jobCount', () => {
   it('type filters shared (INSTANCE_TYPE) and specific (PROJECT_TYPE) runners; GROUP_TYPE matches none; runnerType says which', async () => {
     const { owner, a, b, c, d } = await fleet();
     const all = async (args: string) =>
-      (await api(t, ROOT_TOKEN).graphql(`{ allRunners${args} { nodes { id: databaseId runnerType } } }`).expect(200))
-        .body.data.allRunners.nodes;
+      (await api(t, ROOT_TOKEN).graphql(`{ runners${args} { nodes { id: databaseId runnerType } } }`).expect(200)).body
+        .data.runners.nodes;
     expect(await all('')).toEqual([
       { id: a.id, runnerType: 'INSTANCE_TYPE' },
       { id: b.id, runnerType: 'PROJECT_TYPE' },
@@ -228,16 +228,12 @@ describe('runners(type, sort), Runner.runnerType and Runner.jobCount', () => {
     expect(ids(await all('(type: INSTANCE_TYPE)'))).toEqual([a.id, c.id]);
     expect(ids(await all('(type: PROJECT_TYPE)'))).toEqual([b.id, d.id]);
     expect(await all('(type: GROUP_TYPE)')).toEqual([]);
-    const own = (
-      await api(t, owner.token)
-        .graphql(
-          '{ runners(type: PROJECT_TYPE) { nodes { id: databaseId } } none: runners(type: INSTANCE_TYPE) { nodes { id: databaseId } } }',
-        )
-        .expect(200)
-    ).body.data;
-    expect(ids(own.runners.nodes)).toEqual([b.id, d.id]);
-    expect(own.none.nodes).toEqual([]);
-    const bad = await api(t, ROOT_TOKEN).graphql('{ allRunners(type: SHARED) { nodes { id } } }');
+    // The fleet is for administrators (GitLab's runners); a runner's owner lists theirs through REST's GET /runners.
+    const own = (await api(t, owner.token).graphql('{ runners(type: PROJECT_TYPE) { nodes { id: databaseId } } }'))
+      .body;
+    expect(own.data.runners).toBeNull();
+    expect(own.errors.map((e: { extensions: { code: string } }) => e.extensions.code)).toEqual(['FORBIDDEN']);
+    const bad = await api(t, ROOT_TOKEN).graphql('{ runners(type: SHARED) { nodes { id } } }');
     expect(bad.body.errors?.[0]?.message).toMatch(/CiRunnerType/);
   });
 
@@ -245,8 +241,8 @@ describe('runners(type, sort), Runner.runnerType and Runner.jobCount', () => {
     const { owner, a, b, c, d } = await fleet();
     const all = async (args: string) =>
       ids(
-        (await api(t, ROOT_TOKEN).graphql(`{ allRunners${args} { nodes { id: databaseId } } }`).expect(200)).body.data
-          .allRunners.nodes,
+        (await api(t, ROOT_TOKEN).graphql(`{ runners${args} { nodes { id: databaseId } } }`).expect(200)).body.data
+          .runners.nodes,
       );
     expect(await all('')).toEqual([a.id, b.id, c.id, d.id]);
     expect(await all('(sort: CONTACTED_ASC)')).toEqual([b.id, a.id, d.id, c.id]);
@@ -254,22 +250,20 @@ describe('runners(type, sort), Runner.runnerType and Runner.jobCount', () => {
     expect(await all('(sort: CREATED_ASC)')).toEqual([c.id, a.id, d.id, b.id]);
     expect(await all('(sort: CREATED_DESC)')).toEqual([b.id, d.id, a.id, c.id]);
     expect(await all('(sort: CONTACTED_DESC, type: INSTANCE_TYPE)')).toEqual([c.id, a.id]);
-    const own = (
-      await api(t, owner.token).graphql('{ runners(sort: CONTACTED_DESC) { nodes { id: databaseId } } }').expect(200)
-    ).body.data.runners.nodes;
-    expect(ids(own)).toEqual([d.id, b.id]);
+    const own = await api(t, owner.token).get('/api/v4/runners').expect(200);
+    expect(own.body.map((r: { id: number }) => r.id).sort()).toEqual([b.id, d.id].sort());
 
     // Page by page with Relay cursors, across the never-contacted runner's -infinity.
     for (const sort of ['CONTACTED_ASC', 'CONTACTED_DESC', 'CREATED_ASC']) {
       const seen: number[] = [];
       let after: string | null = null;
       for (let i = 0; i < 4; i += 1) {
-        const q: string = `{ allRunners(sort: ${sort}, first: 1${after ? `, after: "${after}"` : ''}) { nodes { id: databaseId } pageInfo { hasNextPage endCursor } } }`;
+        const q: string = `{ runners(sort: ${sort}, first: 1${after ? `, after: "${after}"` : ''}) { nodes { id: databaseId } pageInfo { hasNextPage endCursor } } }`;
         const res = (await api(t, ROOT_TOKEN).graphql(q).expect(200)).body;
         expect(res.errors).toBeUndefined();
-        seen.push(...ids(res.data.allRunners.nodes));
-        after = res.data.allRunners.pageInfo.endCursor;
-        expect(res.data.allRunners.pageInfo.hasNextPage).toBe(i < 3);
+        seen.push(...ids(res.data.runners.nodes));
+        after = res.data.runners.pageInfo.endCursor;
+        expect(res.data.runners.pageInfo.hasNextPage).toBe(i < 3);
       }
       expect(seen).toEqual(await all(`(sort: ${sort})`));
     }
@@ -306,8 +300,8 @@ describe('runners(type, sort), Runner.runnerType and Runner.jobCount', () => {
     const { owner, project, a, b, d } = await fleet();
     for (let i = 0; i < 3; i += 1) await createJob(t, { runner: b, project });
     await createJob(t, { runner: a, project });
-    const Q = '{ allRunners { nodes { id: databaseId jobCount } } }';
-    const res = (await api(t, ROOT_TOKEN).graphql(Q).expect(200)).body.data.allRunners.nodes;
+    const Q = '{ runners { nodes { id: databaseId jobCount } } }';
+    const res = (await api(t, ROOT_TOKEN).graphql(Q).expect(200)).body.data.runners.nodes;
     expect(Object.fromEntries(res.map((r: { id: number; jobCount: number }) => [r.id, r.jobCount]))).toMatchObject({
       [a.id]: 1,
       [b.id]: 3,
@@ -316,26 +310,24 @@ describe('runners(type, sort), Runner.runnerType and Runner.jobCount', () => {
     // A non-admin sees the count of the runners they own only (as Runner.jobs).
     const mine = (
       await api(t, owner.token)
-        .graphql(`{ runners { nodes { id: databaseId jobCount } } shared: runner(id: "${a.id}") { jobCount } }`)
+        .graphql(
+          `{ own: runner(id: "${b.id}") { jobCount } idle: runner(id: "${d.id}") { jobCount } shared: runner(id: "${a.id}") { jobCount } }`,
+        )
         .expect(200)
     ).body.data;
-    expect(mine.runners.nodes).toEqual([
-      { id: b.id, jobCount: 3 },
-      { id: d.id, jobCount: 0 },
-    ]);
-    expect(mine.shared).toEqual({ jobCount: null });
+    expect(mine).toEqual({ own: { jobCount: 3 }, idle: { jobCount: 0 }, shared: { jobCount: null } });
 
     const two = await t.countQueries(() =>
-      api(t, ROOT_TOKEN).graphql('{ allRunners(first: 2) { nodes { jobCount } } }').expect(200),
+      api(t, ROOT_TOKEN).graphql('{ runners(first: 2) { nodes { jobCount } } }').expect(200),
     );
     const ten = await t.countQueries(() =>
-      api(t, ROOT_TOKEN).graphql('{ allRunners(first: 10) { nodes { jobCount } } }').expect(200),
+      api(t, ROOT_TOKEN).graphql('{ runners(first: 10) { nodes { jobCount } } }').expect(200),
     );
     for (let i = 0; i < 8; i += 1) await createRunner(t, { shared: true });
     const ten2 = await t.countQueries(() =>
-      api(t, ROOT_TOKEN).graphql('{ allRunners(first: 10) { nodes { jobCount } } }').expect(200),
+      api(t, ROOT_TOKEN).graphql('{ runners(first: 10) { nodes { jobCount } } }').expect(200),
     );
-    expect(ten2.result.body.data.allRunners.nodes).toHaveLength(10);
+    expect(ten2.result.body.data.runners.nodes).toHaveLength(10);
     expect(ten.count).toBe(two.count);
     expect(ten2.count).toBe(two.count);
   });
@@ -345,17 +337,17 @@ describe('runners(type, sort), Runner.runnerType and Runner.jobCount', () => {
     for (const status of ['running', 'running', 'failed', 'success'])
       await createJob(t, { runner: b, project, status });
     await createJob(t, { runner: a, project, status: 'failed' });
-    const Q = `{ allRunners { nodes { id: databaseId all: jobCount running: jobCount(statuses: [RUNNING]) broken: jobCount(statuses: [FAILED, RUNNING, FAILED]) none: jobCount(statuses: []) } } }`;
+    const Q = `{ runners { nodes { id: databaseId all: jobCount running: jobCount(statuses: [RUNNING]) broken: jobCount(statuses: [FAILED, RUNNING, FAILED]) none: jobCount(statuses: []) } } }`;
     const { result, count } = await t.countQueries(() => api(t, ROOT_TOKEN).graphql(Q).expect(200));
-    const byId = Object.fromEntries(result.body.data.allRunners.nodes.map((r: { id: number }) => [r.id, r]));
+    const byId = Object.fromEntries(result.body.data.runners.nodes.map((r: { id: number }) => [r.id, r]));
     expect(byId[b.id]).toEqual({ id: b.id, all: 4, running: 2, broken: 3, none: 0 });
     expect(byId[a.id]).toEqual({ id: a.id, all: 1, running: 0, broken: 1, none: 0 });
     const plain = await t.countQueries(() =>
-      api(t, ROOT_TOKEN).graphql('{ allRunners { nodes { id: databaseId } } }').expect(200),
+      api(t, ROOT_TOKEN).graphql('{ runners { nodes { id: databaseId } } }').expect(200),
     );
     expect(count).toBe(plain.count + 4); // four sets of statuses, one count statement each, for all the runners
     expect(
-      (await api(t, ROOT_TOKEN).graphql('{ allRunners { nodes { jobCount(statuses: [NOPE]) } } }')).body.errors[0]
+      (await api(t, ROOT_TOKEN).graphql('{ runners { nodes { jobCount(statuses: [NOPE]) } } }')).body.errors[0]
         .extensions.code,
     ).toBe('GRAPHQL_VALIDATION_FAILED');
   });

@@ -1,11 +1,11 @@
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
-import { addProjectMember, createGroup, createProject, createUser } from '../support/factories';
+import { addGroupMember, addProjectMember, createGroup, createProject, createUser } from '../support/factories';
 import { liveHarness, type LiveStream } from '../support/live';
 import { createRunner } from '../runners/runner-factories';
 import { waitFor } from '../reliability/fault-support';
 
 /**
- * Live updates for dashboards: featureFlagChanged, broadcastMessagesChanged and runnerChanged, fed by
+ * Live updates for dashboards: featureFlagChanged, broadcastMessagesChanged, runnerChanged and groupChanged, fed by
  * the audit events' commit NOTIFY, each subscriber receiving what the module's queries would show it;
  * a change through one instance reaches a subscriber of another within 500 ms.
  */
@@ -19,6 +19,8 @@ const MESSAGES =
   'subscription { broadcastMessagesChanged { action id: databaseId broadcastMessage { id: databaseId message active } } }';
 const RUNNERS =
   'subscription { runnerChanged { id: databaseId deleted runner { id: databaseId description active tagList } } }';
+
+const GROUPS = 'subscription { groupChanged { action groupId databaseId group { id fullPath name visibility } } }';
 
 const settle = () => new Promise((r) => setTimeout(r, 300));
 const errorCodes = (s: LiveStream) => JSON.stringify(s.errors);
@@ -85,10 +87,13 @@ describe('Subscription.broadcastMessagesChanged', () => {
       .send({ message: 'Maintenance' })
       .expect(201);
     const id = created.body.id as number;
+    // Each change is read as it is at delivery: the next write waits for it (a loaded machine may lag).
+    await waitFor('the creation', () => s.events.length >= 1 && gids.events.length >= 1, 10000);
     await api(t, ROOT_TOKEN)
       .put(`/api/v4/broadcast_messages/${id}`)
       .send({ message: 'Maintenance tonight' })
       .expect(200);
+    await waitFor('the update', () => s.events.length >= 2 && gids.events.length >= 2, 10000);
     await api(t, ROOT_TOKEN).delete(`/api/v4/broadcast_messages/${id}`).expect(204);
     await waitFor('three changes', () => s.events.length >= 3, 10000);
     await settle();
@@ -288,6 +293,135 @@ describe('Subscription.runnerChanged', () => {
   });
 });
 
+describe('Subscription.groupChanged', () => {
+  type Change = { action: string; databaseId: number; group: { fullPath: string; name: string } | null };
+  const changes = (s: LiveStream) => s.events.map((e) => e.groupChanged as Change);
+  const summary = (s: LiveStream) =>
+    changes(s).map((c) => `${c.action} ${c.databaseId} ${c.group ? c.group.fullPath : '-'}`);
+
+  it('streams groups created, updated and deleted through REST and GraphQL to administrators', async () => {
+    const url = await live.serve(t.attach, t.app);
+    const s = await live.subscribe(live.connect(url, ROOT_TOKEN), GROUPS);
+    const root = api(t, ROOT_TOKEN);
+    const created = await root.post('/api/v4/groups').send({ name: 'Live', path: 'live' }).expect(201);
+    const id = created.body.id as number;
+    // Each change is read as it is at delivery: the next write waits for it (a loaded machine may lag).
+    const delivered = (n: number) => waitFor(`change ${n}`, () => s.events.length >= n, 10000);
+    await delivered(1);
+    await root.put(`/api/v4/groups/${id}`).send({ name: 'Live 2' }).expect(200);
+    await delivered(2);
+    const renamed = await root.graphql(
+      'mutation($id: ID!) { groupUpdate(input: { id: $id, path: "live-2" }) { errors } }',
+      { id: `gid://gitlab/Group/${id}` },
+    );
+    expect(renamed.body.errors).toBeUndefined();
+    await delivered(3);
+    await root.delete(`/api/v4/groups/${id}`).expect((r) => expect([202, 204]).toContain(r.status));
+    await waitFor('four changes', () => s.events.length >= 4, 10000);
+    await settle();
+    expect(s.errors).toEqual([]);
+    const gid = `gid://gitlab/Group/${id}`;
+    expect(s.events).toEqual([
+      {
+        groupChanged: {
+          action: 'CREATED',
+          groupId: gid,
+          databaseId: id,
+          group: { id: gid, fullPath: 'live', name: 'Live', visibility: 'PRIVATE' },
+        },
+      },
+      {
+        groupChanged: {
+          action: 'UPDATED',
+          groupId: gid,
+          databaseId: id,
+          group: { id: gid, fullPath: 'live', name: 'Live 2', visibility: 'PRIVATE' },
+        },
+      },
+      {
+        groupChanged: {
+          action: 'UPDATED',
+          groupId: gid,
+          databaseId: id,
+          group: { id: gid, fullPath: 'live-2', name: 'Live 2', visibility: 'PRIVATE' },
+        },
+      },
+      // Deleted: the ids only.
+      { groupChanged: { action: 'DELETED', groupId: gid, databaseId: id, group: null } },
+    ]);
+  });
+
+  it("gives other users only groups they may see: a non-member gets no private group's event", async () => {
+    const url = await live.serve(t.attach, t.app);
+    const alice = await createUser(t, { username: 'alice' }); // a member of none
+    const bob = await createUser(t, { username: 'bob' });
+    const secret = await createGroup(t, { path: 'secret', visibility: 'private' });
+    await addGroupMember(t, secret, bob, 30);
+    const hers = await live.subscribe(live.connect(url, alice.token), GROUPS);
+    const his = await live.subscribe(live.connect(url, bob.token), GROUPS);
+    const anonymous = await live.subscribe(live.connect(url), GROUPS);
+    const root = api(t, ROOT_TOKEN);
+    // Each change is read as it is at delivery: the next write waits for the events it gives (a loaded machine may lag).
+    const delivered = (hersN: number, hisN: number) =>
+      waitFor(`${hersN} and ${hisN} events`, () => hers.events.length >= hersN && his.events.length >= hisN, 10000);
+    await root.put(`/api/v4/groups/${secret.id}`).send({ description: 'members only' }).expect(200);
+    await delivered(0, 1);
+    const hidden = await root.post('/api/v4/groups').send({ name: 'Hidden', path: 'hidden' }).expect(201);
+    const open = await root
+      .post('/api/v4/groups')
+      .send({ name: 'Open', path: 'open', visibility: 'public' })
+      .expect(201);
+    await delivered(1, 2);
+    // Public, then private: those who saw it by its level are told it is gone for them, without data.
+    await root.put(`/api/v4/groups/${open.body.id}`).send({ visibility: 'private' }).expect(200);
+    await delivered(2, 3);
+    await root.delete(`/api/v4/groups/${hidden.body.id}`).expect((r) => expect([202, 204]).toContain(r.status));
+    await root.delete(`/api/v4/groups/${secret.id}`).expect((r) => expect([202, 204]).toContain(r.status));
+    await delivered(2, 4);
+    // The last event reaches everyone who may see it: after it, nothing else is on its way.
+    const last = await root
+      .post('/api/v4/groups')
+      .send({ name: 'Last', path: 'last', visibility: 'public' })
+      .expect(201);
+    await waitFor('the last group', () => hers.events.length >= 3 && his.events.length >= 5, 10000);
+    await settle();
+    expect([hers.errors, his.errors]).toEqual([[], []]);
+    expect(summary(hers)).toEqual([
+      `CREATED ${open.body.id} open`,
+      `DELETED ${open.body.id} -`,
+      `CREATED ${last.body.id} last`,
+    ]);
+    // The member sees the private group changed and deleted (the deletion without data).
+    expect(summary(his)).toEqual([
+      `UPDATED ${secret.id} secret`,
+      `CREATED ${open.body.id} open`,
+      `DELETED ${open.body.id} -`,
+      `DELETED ${secret.id} -`,
+      `CREATED ${last.body.id} last`,
+    ]);
+    expect(JSON.stringify(hers.events)).not.toContain('secret');
+    expect(JSON.stringify(hers.events)).not.toContain('hidden');
+    expect(errorCodes(anonymous)).toContain('UNAUTHENTICATED');
+  });
+
+  it('narrows to one group with id (a global or database id)', async () => {
+    const url = await live.serve(t.attach, t.app);
+    const a = await createGroup(t, { path: 'a', visibility: 'public' });
+    const b = await createGroup(t, { path: 'b', visibility: 'public' });
+    const s = await live.subscribe(
+      live.connect(url, ROOT_TOKEN),
+      `subscription { groupChanged(id: "gid://gitlab/Group/${b.id}") { action group { fullPath description } } }`,
+    );
+    await api(t, ROOT_TOKEN).put(`/api/v4/groups/${a.id}`).send({ description: 'not this one' }).expect(200);
+    await api(t, ROOT_TOKEN).put(`/api/v4/groups/${b.id}`).send({ description: 'this one' }).expect(200);
+    await waitFor('the change of b', () => s.events.length >= 1, 10000);
+    await settle();
+    expect(s.events).toEqual([
+      { groupChanged: { action: 'UPDATED', group: { fullPath: 'b', description: 'this one' } } },
+    ]);
+  });
+});
+
 describe('across instances', () => {
   it('a change through one instance reaches a subscriber on the other within 500 ms', async () => {
     const second = await t.secondInstance();
@@ -297,6 +431,7 @@ describe('across instances', () => {
     const flags = await live.subscribe(client, FLAGS);
     const messages = await live.subscribe(client, MESSAGES);
     const runners = await live.subscribe(client, RUNNERS);
+    const groups = await live.subscribe(client, GROUPS);
     const latencies: Record<string, number> = {};
     const measure = async (name: string, s: LiveStream, change: () => Promise<unknown>) => {
       const sent = Date.now();
@@ -313,11 +448,15 @@ describe('across instances', () => {
     await measure('runnerChanged', runners, () =>
       api(t, ROOT_TOKEN).put(`/api/v4/runners/${runner.id}`).send({ active: false }).expect(200),
     );
+    await measure('groupChanged', groups, () =>
+      api(t, ROOT_TOKEN).post('/api/v4/groups').send({ name: 'Far', path: 'far' }).expect(201),
+    );
     // From sending the REST request to the first instance until the second instance's subscriber has the event.
     console.log(`cross-instance latency (ms): ${JSON.stringify(latencies)}`);
     for (const ms of Object.values(latencies)) expect(ms).toBeLessThan(500);
     expect((messages.events[0].broadcastMessagesChanged as { action: string }).action).toBe('CREATED');
     expect((runners.events[0].runnerChanged as { runner: { active: boolean } }).runner.active).toBe(false);
+    expect((groups.events[0].groupChanged as { action: string }).action).toBe('CREATED');
     await second.close();
   });
 });

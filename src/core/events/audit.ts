@@ -27,6 +27,12 @@ export interface AuditEntry {
   /** A human name of the target (a flag's name, a runner's description). */
   targetDetails?: string;
   action: AuditAction;
+  /**
+   * What a live subscription needs to know of a removed target to decide who may hear of its removal
+   * (a deleted group's visibility level): kept in the event's details as `target_state`, which neither
+   * REST nor GraphQL presents (their audit event shapes name their keys).
+   */
+  targetState?: Record<string, string | number | boolean>;
 }
 
 /** The entity of instance-wide changes (later GitLab's Gitlab::Audit::InstanceScope). */
@@ -98,6 +104,7 @@ async function append(em: EntityManager, entries: AuditEntry[], origin: Origin):
       ip_address: origin.ip,
       entity_path: e.entityPath ?? '',
     });
+    if (e.targetState) details.target_state = e.targetState;
     if (origin.sudoBy) details.impersonated_by = origin.sudoBy;
     values.push('(?, ?, ?, ?::jsonb, ?, ?, ?)');
     params.push(

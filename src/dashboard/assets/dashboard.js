@@ -6,6 +6,10 @@
 // <documents> Every GraphQL document the page sends, and the only code that knows how lists page.
 // docs/dashboard.md shows them verbatim (test/platform/dashboard-page.test.ts keeps the two equal).
 const JOBS_PER_PAGE = 20;
+const GROUPS_PER_PAGE = 20;
+const RUNNERS_PER_PAGE = 30;
+const GROUP_LIST_PER_PAGE = 20;
+const AUDIT_EVENTS_SHOWN = 10;
 
 const RUNNER_ROW = `fragment DashboardRunnerRow on CiRunner {
   id: databaseId description status paused isShared
@@ -13,7 +17,35 @@ const RUNNER_ROW = `fragment DashboardRunnerRow on CiRunner {
 }`;
 
 const GROUP_ROW = `fragment DashboardGroupRow on Group {
-  fullPath name projectsCount descendantGroupsCount groupMembersCount
+  id: databaseId parentId fullPath name projectsCount descendantGroupsCount groupMembersCount
+}`;
+
+const GROUPS_PAGE = `fragment DashboardGroupsPage on GroupConnection {
+  count pageInfo { hasNextPage endCursor }
+  nodes { ...DashboardGroupRow subgroups(first: 10) { count nodes { ...DashboardGroupRow } } }
+}`;
+
+const RUNNERS_PAGE = `fragment DashboardRunnersPage on CiRunnerConnection {
+  count pageInfo { hasNextPage endCursor } nodes { ...DashboardRunnerRow }
+}`;
+
+const AUDIT_EVENT = `fragment DashboardAuditEvent on AuditEvent {
+  id: databaseId createdAt entityType
+  details { authorName entityPath targetType targetDetails change from to add remove customMessage }
+}`;
+
+const SUBGROUPS_PAGE = `fragment DashboardSubgroupsPage on GroupConnection {
+  count pageInfo { hasNextPage endCursor } nodes { ...DashboardGroupRow }
+}`;
+
+const PROJECTS_PAGE = `fragment DashboardProjectsPage on ProjectConnection {
+  count pageInfo { hasNextPage endCursor }
+  nodes { id: databaseId name pathWithNamespace description visibility archived lastActivityAt }
+}`;
+
+const MEMBERS_PAGE = `fragment DashboardMembersPage on MemberConnection {
+  count pageInfo { hasNextPage endCursor }
+  nodes { id: databaseId expiresAt user { username name } accessLevel { stringValue integerValue } group { fullPath } }
 }`;
 
 const JOBS_PAGE = `fragment DashboardJobsPage on CiJobConnection {
@@ -24,28 +56,63 @@ const JOBS_PAGE = `fragment DashboardJobsPage on CiJobConnection {
 const DOCUMENTS = {
   overview: `query DashboardOverview {
   currentUser { username isAdmin }
-  groups(topLevelOnly: true, allAvailable: true, orderBy: NAME, first: 20) {
-    count pageInfo { hasNextPage }
-    nodes { ...DashboardGroupRow subgroups(first: 10) { nodes { ...DashboardGroupRow } } }
-  }
-  allRunners(first: 30) { count pageInfo { hasNextPage } nodes { ...DashboardRunnerRow } }
-  runners(first: 30) { count pageInfo { hasNextPage } nodes { ...DashboardRunnerRow } }
+  users { count }
+  projects { count }
+  allGroups: groups { count }
+  groups(topLevelOnly: true, first: ${GROUPS_PER_PAGE}) { ...DashboardGroupsPage }
+  runners(first: ${RUNNERS_PER_PAGE}) { ...DashboardRunnersPage }
+  auditEvents(first: ${AUDIT_EVENTS_SHOWN}) { nodes { ...DashboardAuditEvent } }
   broadcastMessages(active: true, first: 20) { nodes { id: databaseId message color font endsAt } }
-  features { name state gates { key value } }
+  features(first: 100) { count nodes { name state gates { key value } } }
 }
+${GROUPS_PAGE}
 ${GROUP_ROW}
+${RUNNERS_PAGE}
+${RUNNER_ROW}
+${AUDIT_EVENT}`,
+
+  groups: `query DashboardGroups($after: String) {
+  groups(topLevelOnly: true, first: ${GROUPS_PER_PAGE}, after: $after) { ...DashboardGroupsPage }
+}
+${GROUPS_PAGE}
+${GROUP_ROW}`,
+
+  runners: `query DashboardRunners($after: String!) {
+  runners(first: ${RUNNERS_PER_PAGE}, after: $after) { ...DashboardRunnersPage }
+}
+${RUNNERS_PAGE}
 ${RUNNER_ROW}`,
 
   group: `query DashboardGroup($fullPath: ID!) {
   currentUser { username isAdmin }
-  group(id: $fullPath) {
+  group(fullPath: $fullPath) {
     ...DashboardGroupRow fullName description visibility createdAt
     parent { fullPath name }
-    subgroups(first: 100) { count pageInfo { hasNextPage } nodes { ...DashboardGroupRow } }
-    projects(limit: 100) { name pathWithNamespace description visibility archived lastActivityAt }
+    subgroups(first: ${GROUP_LIST_PER_PAGE}) { ...DashboardSubgroupsPage }
+    projects(first: ${GROUP_LIST_PER_PAGE}) { ...DashboardProjectsPage }
+    groupMembers(first: ${GROUP_LIST_PER_PAGE}) { ...DashboardMembersPage }
   }
 }
+${GROUP_ROW}
+${SUBGROUPS_PAGE}
+${PROJECTS_PAGE}
+${MEMBERS_PAGE}`,
+
+  groupSubgroups: `query DashboardGroupSubgroups($fullPath: ID!, $after: String!) {
+  group(fullPath: $fullPath) { subgroups(first: ${GROUP_LIST_PER_PAGE}, after: $after) { ...DashboardSubgroupsPage } }
+}
+${SUBGROUPS_PAGE}
 ${GROUP_ROW}`,
+
+  groupProjects: `query DashboardGroupProjects($fullPath: ID!, $after: String!) {
+  group(fullPath: $fullPath) { projects(first: ${GROUP_LIST_PER_PAGE}, after: $after) { ...DashboardProjectsPage } }
+}
+${PROJECTS_PAGE}`,
+
+  groupMembers: `query DashboardGroupMembers($fullPath: ID!, $after: String!) {
+  group(fullPath: $fullPath) { groupMembers(first: ${GROUP_LIST_PER_PAGE}, after: $after) { ...DashboardMembersPage } }
+}
+${MEMBERS_PAGE}`,
 
   runner: `query DashboardRunner($id: CiRunnerID!, $perPage: Int!) {
   currentUser { username isAdmin }
@@ -68,6 +135,16 @@ ${JOBS_PAGE}`,
 }
 ${RUNNER_ROW}`,
 
+  groupChanged: `subscription DashboardGroupChanged {
+  groupChanged { action databaseId group { ...DashboardGroupRow fullName description visibility } }
+}
+${GROUP_ROW}`,
+
+  auditEventAdded: `subscription DashboardAuditEventAdded {
+  auditEventAdded { ...DashboardAuditEvent }
+}
+${AUDIT_EVENT}`,
+
   broadcastMessagesChanged: `subscription DashboardBroadcastMessagesChanged {
   broadcastMessagesChanged { action databaseId broadcastMessage { id: databaseId message color font endsAt active } }
 }`,
@@ -79,15 +156,20 @@ ${RUNNER_ROW}`,
 
 /**
  * Variables of each document. The page keys rows and routes by database ids (`id: databaseId` aliases
- * above; runner(id:) takes a global or a database id).
+ * above; runner(id:) takes a global or a database id). A list's next page is `after` its last page's
+ * `pageInfo.endCursor` (Relay cursors: rows added meanwhile do not shift the pages); null at the end.
  */
+const after = (list) => (list.pageInfo.hasNextPage ? list.pageInfo.endCursor : null);
 const VARIABLES = {
   group: (fullPath) => ({ fullPath }),
   runner: (id) => ({ id: Number(id), perPage: JOBS_PER_PAGE }),
   runnerChanged: (id) => ({ id: id === undefined ? undefined : Number(id) }),
-  /** The next jobs page after `jobs` (a CiJobConnection), or null at the end: Relay cursors. */
-  runnerJobsAfter: (id, jobs) =>
-    jobs.pageInfo.hasNextPage ? { id: Number(id), perPage: JOBS_PER_PAGE, after: jobs.pageInfo.endCursor } : null,
+  /** The next page of a root list (groups, runners) after `list`, or null at the end. */
+  nextPage: (list) => (after(list) ? { after: after(list) } : null),
+  /** The next page of one of a group's lists (subgroups, projects, members) after `list`, or null. */
+  groupListAfter: (fullPath, list) => (after(list) ? { fullPath, after: after(list) } : null),
+  /** The next jobs page after `jobs` (a CiJobConnection), or null at the end. */
+  runnerJobsAfter: (id, jobs) => (after(jobs) ? { id: Number(id), perPage: JOBS_PER_PAGE, after: after(jobs) } : null),
 };
 
 /** What the page reads of any list it asked for: more rows exist, and how many in all (null: > 10,000). */
@@ -106,8 +188,10 @@ function h(tag, attrs, ...children) {
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === undefined || v === null || v === false) continue;
     if (k === 'class') el.className = v;
-    else if (k === 'dataset') Object.assign(el.dataset, v);
-    else if (k === 'href' || k === 'id' || k === 'title' || k === 'role') el.setAttribute(k, v);
+    else if (k === 'dataset') {
+      for (const [name, value] of Object.entries(v))
+        if (value !== undefined && value !== null) el.dataset[name] = value;
+    } else if (k === 'href' || k === 'id' || k === 'title' || k === 'role') el.setAttribute(k, v);
     else if (k === 'hidden') el.hidden = true;
     else throw new Error(`h(): unsupported attribute ${k}`);
   }
@@ -125,21 +209,20 @@ const when = (iso) => (iso ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : '—'
 const groupHref = (fullPath) => `#/groups/${fullPath.split('/').map(encodeURIComponent).join('/')}`;
 const runnerHref = (id) => `#/runners/${encodeURIComponent(id)}`;
 
-function table(id, headers, rows) {
-  return h(
-    'table',
-    { id },
+/** A table's head: a header starting with # is a number column (right-aligned). */
+const tableHead = (headers) =>
+  h(
+    'thead',
+    {},
     h(
-      'thead',
+      'tr',
       {},
-      h(
-        'tr',
-        {},
-        headers.map((x) => h('th', { class: x.startsWith('#') ? 'num' : '' }, x.replace(/^#/, ''))),
-      ),
+      headers.map((x) => h('th', { class: x.startsWith('#') ? 'num' : '' }, x.replace(/^#/, ''))),
     ),
-    h('tbody', {}, rows),
   );
+
+function table(id, headers, rows) {
+  return h('table', { id }, tableHead(headers), h('tbody', {}, rows));
 }
 
 function section(id, title, ...content) {
@@ -371,18 +454,69 @@ function watch(query, variables, onData) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Lists that page: "More" appends the next page, "Next" / "Previous" replace it. One request a click.
+
+/**
+ * A "More" button under a list: sends `doc` with `next(last page)`, hands the page that `pick(data)`
+ * finds to `append`, and hides itself after the last page.
+ */
+function moreButton(id, doc, first, next, pick, append, isCurrent) {
+  let last = first;
+  const button = h('button', { id, class: 'more' }, 'More');
+  button.type = 'button';
+  const update = () => {
+    button.hidden = !next(last);
+  };
+  button.addEventListener('click', async () => {
+    const variables = next(last);
+    if (!variables || button.disabled) return;
+    button.disabled = true;
+    try {
+      const result = await graphql(doc, variables);
+      if (!isCurrent()) return;
+      reportErrors(result);
+      const page = result.data && pick(result.data);
+      if (page) {
+        append(page);
+        last = page;
+      }
+    } catch (e) {
+      showError(`The request failed: ${e.message || e}`);
+    } finally {
+      button.disabled = false;
+      update();
+    }
+  });
+  update();
+  return button;
+}
+
+/** Rows not shown yet (by their `data-key`): a page read after a live insert may repeat one. */
+function appendNew(body, rows) {
+  const shown = new Set([...body.children].map((tr) => tr.dataset.key));
+  body.append(...rows.filter((tr) => !shown.has(tr.dataset.key)));
+}
+
+// ---------------------------------------------------------------------------------------------
 // Screen 1: instance overview.
 
+/** A group's row; subgroups (`child`) follow their parent's row. Keyed by database id for live changes. */
 function groupRow(g, child) {
   return h(
     'tr',
-    { class: child ? 'child' : '', dataset: { group: g.fullPath } },
+    {
+      class: child ? 'child' : '',
+      dataset: { group: g.fullPath, key: String(g.id), parentId: g.parentId === null ? undefined : String(g.parentId) },
+    },
     h('td', {}, h('a', { href: groupHref(g.fullPath) }, g.name), ' ', h('span', { class: 'muted' }, g.fullPath)),
     h('td', { class: 'num' }, count(g.projectsCount)),
     h('td', { class: 'num' }, count(g.descendantGroupsCount)),
     h('td', { class: 'num' }, count(g.groupMembersCount)),
   );
 }
+
+const groupRows = (nodes) =>
+  nodes.flatMap((g) => [groupRow(g, false), ...g.subgroups.nodes.map((s) => groupRow(s, true))]);
 
 function latestJobCell(r) {
   if (!r.jobs) return h('td', { class: 'hint' }, 'not visible');
@@ -402,7 +536,7 @@ function latestJobCell(r) {
 function runnerRow(r) {
   return h(
     'tr',
-    { dataset: { runner: String(r.id) } },
+    { dataset: { runner: String(r.id), key: String(r.id) } },
     h('td', {}, h('a', { href: runnerHref(r.id) }, `#${r.id}`), ' ', r.description),
     h(
       'td',
@@ -440,6 +574,30 @@ const flagRow = (f) =>
     h('td', { class: 'muted' }, gatesText(f.gates)),
   );
 
+/** An audit event in words: GitLab's details (change from → to, add, remove, or a message). */
+function auditAction(d) {
+  if (d.change) return `changed ${d.change} from ${d.from || '(empty)'} to ${d.to || '(empty)'}`;
+  if (d.add) return `added ${d.add}`;
+  if (d.remove) return `removed ${d.remove}`;
+  return d.customMessage || '';
+}
+
+const auditRow = (e) =>
+  h(
+    'tr',
+    { dataset: { audit: String(e.id) } },
+    h('td', {}, when(e.createdAt)),
+    h('td', {}, e.details.authorName),
+    h('td', {}, auditAction(e.details)),
+    h(
+      'td',
+      {},
+      `${e.details.targetType} ${e.details.targetDetails}`,
+      ' ',
+      h('span', { class: 'muted' }, e.details.entityPath || e.entityType),
+    ),
+  );
+
 function accessHint(errors, field, what) {
   const e = fieldError(errors, field);
   const code = e ? codeOf(e) : '';
@@ -450,7 +608,156 @@ function accessHint(errors, field, what) {
   );
 }
 
-function renderOverview(data, errors) {
+/** Totals: `count` of each list (null above 10,000); "—" where the caller may not read the list. */
+function totalsSection(data) {
+  const total = (key, label, list) =>
+    h(
+      'div',
+      { class: 'total', dataset: { total: key }, title: list ? undefined : 'not readable with this token' },
+      h('div', { class: 'total-value' }, list ? count(list.count) : '—'),
+      h('div', { class: 'muted' }, label),
+    );
+  return section(
+    'totals',
+    'Totals',
+    h(
+      'div',
+      { class: 'totals' },
+      total('users', 'Users', data.users),
+      total('projects', 'Projects', data.projects),
+      total('groups', 'Groups', data.allGroups),
+      total('runners', 'Runners', data.runners),
+    ),
+  );
+}
+
+/**
+ * The top-level groups, a page at a time ("Next" / "Previous": the cursors of the pages seen), each with
+ * its first subgroups.
+ */
+function groupsSection(first, isCurrent) {
+  const groups = section('groups', 'Groups');
+  const body = h('tbody', {});
+  const note = h('p', { class: 'muted', id: 'groups-note' });
+  const prev = h('button', { id: 'groups-prev' }, 'Previous');
+  const next = h('button', { id: 'groups-next' }, 'Next');
+  prev.type = 'button';
+  next.type = 'button';
+  const starts = [null]; // the `after` of each page seen; the last one is on show
+  let page = first;
+  const show = (list) => {
+    page = list;
+    body.replaceChildren(...groupRows(list.nodes));
+    const n = starts.length;
+    document.body.dataset.groupsPage = String(n);
+    note.textContent = list.nodes.length
+      ? `Page ${n}: ${list.nodes.length} of ${count(listInfo(list).total)} top-level groups.`
+      : 'No group visible.';
+    prev.hidden = n === 1;
+    next.hidden = !VARIABLES.nextPage(list);
+  };
+  const go = async (variables) => {
+    prev.disabled = next.disabled = true;
+    try {
+      const result = await graphql(DOCUMENTS.groups, variables);
+      if (!isCurrent()) return false;
+      reportErrors(result);
+      if (!result.data || !result.data.groups) return false;
+      show(result.data.groups);
+      return true;
+    } catch (e) {
+      showError(`The request failed: ${e.message || e}`);
+      return false;
+    } finally {
+      prev.disabled = next.disabled = false;
+    }
+  };
+  next.addEventListener('click', async () => {
+    const variables = VARIABLES.nextPage(page);
+    if (!variables) return;
+    starts.push(variables.after);
+    if (!(await go(variables))) starts.pop();
+  });
+  prev.addEventListener('click', async () => {
+    if (starts.length < 2) return;
+    const gone = starts.pop();
+    if (!(await go({ after: starts[starts.length - 1] }))) starts.push(gone);
+  });
+  groups.append(
+    h('table', { id: 'groups-table' }, tableHead(['Group', '#Projects', '#Subgroups', '#Members']), body),
+    note,
+    h('p', { class: 'pager' }, prev, ' ', next),
+  );
+  show(first);
+  return {
+    element: groups,
+    /** groupChanged: a group's row follows its group; a new one lands at its place when it is on this page. */
+    apply(c) {
+      const byId = (id) => body.querySelector(`tr[data-key="${CSS.escape(String(id))}"]`);
+      const old = byId(c.databaseId);
+      const removeWithChildren = (tr) => {
+        if (!tr) return;
+        if (!tr.classList.contains('child'))
+          body.querySelectorAll(`tr[data-parent-id="${CSS.escape(tr.dataset.key)}"]`).forEach((x) => x.remove());
+        tr.remove();
+      };
+      const g = c.group;
+      if (!g) return removeWithChildren(old);
+      const child = g.parentId !== null;
+      if (
+        old &&
+        old.classList.contains('child') === child &&
+        old.dataset.parentId === (child ? String(g.parentId) : undefined)
+      )
+        return old.replaceWith(groupRow(g, child));
+      removeWithChildren(old); // moved: shown again where it now belongs
+      if (child) {
+        const parent = byId(g.parentId);
+        if (!parent || parent.classList.contains('child')) return;
+        let at = parent;
+        while (at.nextElementSibling && at.nextElementSibling.classList.contains('child')) at = at.nextElementSibling;
+        return at.after(groupRow(g, true));
+      }
+      // The service orders by name, then id: the new row goes before the first top-level row named after it,
+      // unless that is the first row of a later page (it belongs to an earlier one); after the last row only
+      // on the last page.
+      const tops = [...body.children].filter((tr) => !tr.classList.contains('child'));
+      const name = (tr) => tr.querySelector('a').textContent;
+      const before = tops.find((tr) => name(tr) > g.name);
+      if (before && !(before === tops[0] && starts.length > 1)) return before.before(groupRow(g, false));
+      if (!before && !VARIABLES.nextPage(page)) body.append(groupRow(g, false));
+    },
+  };
+}
+
+function runnersSection(first, isCurrent) {
+  const runners = section('runners', 'Runner fleet');
+  const body = h('tbody', {}, first.nodes.map(runnerRow));
+  const note = h('p', { class: 'muted', id: 'runners-note' });
+  const describe = () => {
+    note.textContent = `${body.children.length} of ${count(listInfo(first).total)} runners.`;
+  };
+  runners.append(
+    h('table', { id: 'runners-table' }, tableHead(['Runner', 'Status', 'Type', 'Latest job']), body),
+    note,
+    moreButton(
+      'runners-more',
+      DOCUMENTS.runners,
+      first,
+      VARIABLES.nextPage,
+      (d) => d.runners,
+      (list) => {
+        appendNew(body, list.nodes.map(runnerRow));
+        describe();
+      },
+      isCurrent,
+    ),
+  );
+  describe();
+  return runners;
+}
+
+function renderOverview(data, errors, isCurrent) {
   const messages = section('broadcasts', 'Active broadcast messages');
   if (data.broadcastMessages) {
     const list = h('div', { id: 'broadcast-list' }, data.broadcastMessages.nodes.map(broadcastItem));
@@ -460,50 +767,57 @@ function renderOverview(data, errors) {
     );
   } else messages.append(accessHint(errors, 'broadcastMessages', 'Broadcast messages'));
 
-  const groups = section('groups', 'Groups');
-  if (data.groups) {
-    const rows = data.groups.nodes.flatMap((g) => [
-      groupRow(g, false),
-      ...g.subgroups.nodes.map((s) => groupRow(s, true)),
-    ]);
-    groups.append(table('groups-table', ['Group', '#Projects', '#Subgroups', '#Members'], rows));
-    if (listInfo(data.groups).more)
-      groups.append(
-        h(
-          'p',
-          { class: 'muted' },
-          `First ${data.groups.nodes.length} of ${count(listInfo(data.groups).total)} top-level groups.`,
-        ),
-      );
-    if (!data.groups.nodes.length) groups.append(h('p', { class: 'muted' }, 'No group visible.'));
-  } else groups.append(accessHint(errors, 'groups', 'Groups'));
+  let groups = null;
+  if (data.groups) groups = groupsSection(data.groups, isCurrent);
+  const groupsElement = groups ? groups.element : section('groups', 'Groups', accessHint(errors, 'groups', 'Groups'));
 
-  const fleet = data.allRunners || data.runners;
-  const runners = section('runners', data.allRunners ? 'Runner fleet' : 'Your runners');
-  if (fleet) {
-    runners.append(table('runners-table', ['Runner', 'Status', 'Type', 'Latest job'], fleet.nodes.map(runnerRow)));
-    if (listInfo(fleet).more)
-      runners.append(
-        h('p', { class: 'muted' }, `First ${fleet.nodes.length} of ${count(listInfo(fleet).total)} runners.`),
-      );
-  } else runners.append(accessHint(errors, 'runners', 'Runners'));
+  const runners = data.runners
+    ? runnersSection(data.runners, isCurrent)
+    : section('runners', 'Runner fleet', accessHint(errors, 'runners', 'Runners'));
+
+  const audit = section('audit', 'Audit log (latest events)');
+  if (data.auditEvents)
+    audit.append(
+      table('audit-table', ['When', 'Who', 'What', 'Target'], data.auditEvents.nodes.map(auditRow)),
+      h('p', { class: 'muted' }, data.auditEvents.nodes.length ? '' : 'No events yet.'),
+    );
+  else audit.append(accessHint(errors, 'auditEvents', 'Audit log'));
 
   const flags = section('flags', 'Feature flags');
-  if (data.features) flags.append(table('flags-table', ['Flag', 'State', 'Gates'], data.features.map(flagRow)));
-  else flags.append(accessHint(errors, 'features', 'Feature flags'));
+  if (data.features) {
+    flags.append(table('flags-table', ['Flag', 'State', 'Gates'], data.features.nodes.map(flagRow)));
+    if (data.features.count === null || data.features.count > data.features.nodes.length)
+      flags.append(
+        h('p', { class: 'muted' }, `First ${data.features.nodes.length} of ${count(data.features.count)} flags.`),
+      );
+  } else flags.append(accessHint(errors, 'features', 'Feature flags'));
 
-  main.replaceChildren(messages, groups, runners, flags);
+  main.replaceChildren(totalsSection(data), messages, groupsElement, runners, audit, flags);
 
   if (!data.currentUser) return;
-  // Runners: a changed runner replaces its row (a new one is added), a removed one disappears.
-  watch(DOCUMENTS.runnerChanged, VARIABLES.runnerChanged(undefined), ({ runnerChanged: c }) => {
-    const body = document.querySelector('#runners-table tbody');
-    if (!body) return;
-    const old = body.querySelector(`tr[data-runner="${CSS.escape(String(c.databaseId))}"]`);
-    if (c.deleted || !c.runner) return old && old.remove();
-    if (old) old.replaceWith(runnerRow(c.runner));
-    else if (data.allRunners) body.append(runnerRow(c.runner)); // "Your runners" lists owned ones only
-  });
+  // Groups: a changed group's row follows it, a new one appears, a deleted (or hidden) one disappears.
+  if (groups) watch(DOCUMENTS.groupChanged, {}, ({ groupChanged: c }) => groups.apply(c));
+  if (data.runners) {
+    // Runners: a changed runner replaces its row (a new one is added), a removed one disappears.
+    watch(DOCUMENTS.runnerChanged, VARIABLES.runnerChanged(undefined), ({ runnerChanged: c }) => {
+      const body = document.querySelector('#runners-table tbody');
+      if (!body) return;
+      const old = body.querySelector(`tr[data-runner="${CSS.escape(String(c.databaseId))}"]`);
+      if (c.deleted || !c.runner) return old && old.remove();
+      if (old) old.replaceWith(runnerRow(c.runner));
+      else body.append(runnerRow(c.runner));
+    });
+  }
+  if (data.auditEvents) {
+    // The audit log: a new event on top; the table keeps the latest AUDIT_EVENTS_SHOWN.
+    watch(DOCUMENTS.auditEventAdded, {}, ({ auditEventAdded: e }) => {
+      const body = document.querySelector('#audit-table tbody');
+      if (!body || body.querySelector(`tr[data-audit="${CSS.escape(String(e.id))}"]`)) return;
+      body.prepend(auditRow(e));
+      while (body.children.length > AUDIT_EVENTS_SHOWN) body.lastElementChild.remove();
+      document.querySelector('#audit p.muted').textContent = '';
+    });
+  }
   if (data.broadcastMessages) {
     watch(DOCUMENTS.broadcastMessagesChanged, {}, ({ broadcastMessagesChanged: c }) => {
       const list = document.getElementById('broadcast-list');
@@ -531,30 +845,8 @@ function renderOverview(data, errors) {
 // ---------------------------------------------------------------------------------------------
 // Screen 2: a group.
 
-function renderGroup(data, errors, fullPath) {
-  const g = data.group;
-  const crumbs = h('p', { class: 'muted' }, h('a', { href: '#/' }, 'Overview'));
-  if (!g) {
-    const e = fieldError(errors, 'group');
-    main.replaceChildren(
-      crumbs,
-      section(
-        'group',
-        fullPath,
-        h(
-          'p',
-          { class: 'hint' },
-          e && codeOf(e) === 'NOT_FOUND'
-            ? 'No such group, or not visible with this token.'
-            : 'This group could not be loaded.',
-        ),
-      ),
-    );
-    return;
-  }
-  if (g.parent) crumbs.append(' / ', h('a', { href: groupHref(g.parent.fullPath) }, g.parent.name));
-  crumbs.append(' / ', g.name);
-  const details = h(
+function groupDetails(g) {
+  return h(
     'section',
     { id: 'group' },
     h('h1', {}, g.fullName),
@@ -565,60 +857,173 @@ function renderGroup(data, errors, fullPath) {
       h('dt', {}, 'Path'),
       h('dd', {}, g.fullPath),
       h('dt', {}, 'Visibility'),
-      h('dd', {}, g.visibility.toLowerCase()),
+      h('dd', { id: 'group-visibility' }, g.visibility.toLowerCase()),
       h('dt', {}, 'Created'),
       h('dd', {}, when(g.createdAt)),
       h('dt', {}, 'Projects'),
       h('dd', { id: 'group-projects-count' }, count(g.projectsCount)),
       h('dt', {}, 'Subgroups (all depths)'),
       h('dd', {}, count(g.descendantGroupsCount)),
-      h('dt', {}, 'Members'),
+      h('dt', {}, 'Direct members'),
       h('dd', {}, count(g.groupMembersCount)),
     ),
   );
-  const subgroups = section('subgroups', 'Subgroups');
-  if (g.subgroups.nodes.length)
-    subgroups.append(
-      table(
-        'subgroups-table',
-        ['Group', '#Projects', '#Subgroups', '#Members'],
-        g.subgroups.nodes.map((s) => groupRow(s, false)),
-      ),
-    );
-  else subgroups.append(h('p', { class: 'muted' }, 'No subgroups.'));
-  if (listInfo(g.subgroups).more)
-    subgroups.append(
-      h('p', { class: 'muted' }, `First ${g.subgroups.nodes.length} of ${count(listInfo(g.subgroups).total)}.`),
-    );
-  const projects = section('projects', 'Projects');
-  if (g.projects.length) {
-    projects.append(
-      table(
-        'projects-table',
-        ['Project', 'Visibility', 'Last activity'],
-        g.projects.map((p) =>
-          h(
-            'tr',
-            { dataset: { project: p.pathWithNamespace } },
-            h(
-              'td',
-              {},
-              p.name,
-              ' ',
-              h('span', { class: 'muted' }, p.pathWithNamespace),
-              p.archived ? [' ', badge('archived')] : null,
-              p.description ? h('div', { class: 'muted' }, p.description) : null,
-            ),
-            h('td', {}, p.visibility.toLowerCase()),
-            h('td', {}, when(p.lastActivityAt)),
-          ),
+}
+
+const projectRow = (p) =>
+  h(
+    'tr',
+    { dataset: { project: p.pathWithNamespace, key: String(p.id) } },
+    h(
+      'td',
+      {},
+      p.name,
+      ' ',
+      h('span', { class: 'muted' }, p.pathWithNamespace),
+      p.archived ? [' ', badge('archived')] : null,
+      p.description ? h('div', { class: 'muted' }, p.description) : null,
+    ),
+    h('td', {}, p.visibility.toLowerCase()),
+    h('td', {}, when(p.lastActivityAt)),
+  );
+
+/** A membership: the user, the role, and where it comes from (this group, or an ancestor: inherited). */
+const memberRow = (fullPath) => (m) =>
+  h(
+    'tr',
+    { dataset: { member: m.user ? m.user.username : '', key: String(m.id) } },
+    h('td', {}, m.user ? [m.user.name, ' ', h('span', { class: 'muted' }, `@${m.user.username}`)] : '—'),
+    h('td', {}, `${m.accessLevel.stringValue.toLowerCase()} (${m.accessLevel.integerValue})`),
+    h(
+      'td',
+      { class: 'muted' },
+      !m.group || m.group.fullPath === fullPath ? 'direct' : `inherited from ${m.group.fullPath}`,
+    ),
+    h('td', {}, m.expiresAt || '—'),
+  );
+
+/** One of the group's lists: its table with the first page, a note, and "More" for the next pages. */
+function groupList(opts, isCurrent) {
+  const { id, title, headers, first, row, doc, pick, what } = opts;
+  const box = section(id, title);
+  const body = h('tbody', {}, first.nodes.map(row));
+  const note = h('p', { class: 'muted', id: `${id}-note` });
+  const describe = () => {
+    note.textContent = body.children.length
+      ? `${body.children.length} of ${count(listInfo(first).total)} ${what}.`
+      : `No ${what}.`;
+  };
+  box.append(
+    h('table', { id: `${id}-table` }, tableHead(headers), body),
+    note,
+    moreButton(
+      `${id}-more`,
+      doc,
+      first,
+      (list) => VARIABLES.groupListAfter(opts.fullPath, list),
+      (d) => d.group && pick(d.group),
+      (list) => {
+        appendNew(body, list.nodes.map(row));
+        describe();
+      },
+      isCurrent,
+    ),
+  );
+  describe();
+  return { element: box, body, describe };
+}
+
+function renderGroup(data, errors, fullPath, isCurrent) {
+  const g = data.group;
+  const crumbs = h('p', { class: 'muted' }, h('a', { href: '#/' }, 'Overview'));
+  if (!g) {
+    // group(fullPath) answers null, without an error, for a group that does not exist or is not visible.
+    const e = fieldError(errors, 'group');
+    main.replaceChildren(
+      crumbs,
+      section(
+        'group',
+        fullPath,
+        h(
+          'p',
+          { class: 'hint' },
+          !e || codeOf(e) === 'NOT_FOUND'
+            ? 'No such group, or not visible with this token.'
+            : 'This group could not be loaded.',
         ),
       ),
     );
-  } else projects.append(h('p', { class: 'muted' }, 'No projects.'));
-  if (g.projectsCount !== null && g.projectsCount > g.projects.length)
-    projects.append(h('p', { class: 'muted' }, `First ${g.projects.length} of ${count(g.projectsCount)}.`));
-  main.replaceChildren(crumbs, details, subgroups, projects);
+    return;
+  }
+  if (g.parent) crumbs.append(' / ', h('a', { href: groupHref(g.parent.fullPath) }, g.parent.name));
+  crumbs.append(' / ', g.name);
+  const groupHeaders = ['Group', '#Projects', '#Subgroups', '#Members'];
+  const subgroups = groupList(
+    {
+      id: 'subgroups',
+      title: 'Subgroups',
+      headers: groupHeaders,
+      first: g.subgroups,
+      row: (s) => groupRow(s, false),
+      doc: DOCUMENTS.groupSubgroups,
+      pick: (x) => x.subgroups,
+      what: 'subgroups',
+      fullPath,
+    },
+    isCurrent,
+  );
+  const projects = groupList(
+    {
+      id: 'projects',
+      title: 'Projects',
+      headers: ['Project', 'Visibility', 'Last activity'],
+      first: g.projects,
+      row: projectRow,
+      doc: DOCUMENTS.groupProjects,
+      pick: (x) => x.projects,
+      what: 'projects',
+      fullPath,
+    },
+    isCurrent,
+  );
+  const members = groupList(
+    {
+      id: 'members',
+      title: 'Members',
+      headers: ['Member', 'Role', 'Source', 'Expires'],
+      first: g.groupMembers,
+      row: memberRow(g.fullPath),
+      doc: DOCUMENTS.groupMembers,
+      pick: (x) => x.groupMembers,
+      what: 'members (direct and inherited)',
+      fullPath,
+    },
+    isCurrent,
+  );
+  main.replaceChildren(crumbs, groupDetails(g), subgroups.element, projects.element, members.element);
+
+  if (!data.currentUser) return;
+  // The group itself follows its changes; its subgroups appear, change and disappear.
+  watch(DOCUMENTS.groupChanged, {}, ({ groupChanged: c }) => {
+    const details = document.getElementById('group');
+    if (!details) return;
+    if (c.databaseId === g.id) {
+      if (!c.group) {
+        if (!document.getElementById('group-removed'))
+          details.append(
+            h('p', { class: 'error', id: 'group-removed' }, 'This group was deleted (or is no longer visible).'),
+          );
+        return;
+      }
+      // The subscription's group lacks what it does not select (creation time); keep what is shown.
+      return details.replaceWith(groupDetails({ ...g, ...c.group }));
+    }
+    const old = subgroups.body.querySelector(`tr[data-key="${CSS.escape(String(c.databaseId))}"]`);
+    if (!c.group || c.group.parentId !== g.id) old && old.remove();
+    else if (old) old.replaceWith(groupRow(c.group, false));
+    else subgroups.body.append(groupRow(c.group, false));
+    subgroups.describe();
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -819,8 +1224,8 @@ async function render(opts) {
             : 'Nothing to show.',
         ),
       );
-    } else if (r.screen === 'overview') renderOverview(data, result.errors);
-    else if (r.screen === 'group') renderGroup(data, result.errors, r.fullPath);
+    } else if (r.screen === 'overview') renderOverview(data, result.errors, isCurrent);
+    else if (r.screen === 'group') renderGroup(data, result.errors, r.fullPath, isCurrent);
     else renderRunner(data, result.errors, r.id, isCurrent);
     document.body.dataset.state = 'ready';
   } catch (e) {

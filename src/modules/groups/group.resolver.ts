@@ -1,5 +1,18 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import {
+  Arg,
+  Args,
+  Ctx,
+  FieldResolver,
+  ID,
+  Info,
+  Int,
+  Mutation,
+  Query,
+  Resolver,
+  Root,
+  Subscription,
+} from 'type-graphql';
 import { preloadProjectRelations, withPreloadedRelations } from '../projects';
 import { Internal } from '../../core/graphql/internal';
 import { Allow } from '../../core/auth/allow';
@@ -25,7 +38,9 @@ import {
 } from './group.inputs';
 import { GROUP_DETAIL_PROJECTS, type GroupStatistics } from './group.loaders';
 import { groupService } from './group.service';
-import { GroupPage, GroupStatisticsType, GroupType } from './group.type';
+import { GroupIdArg, GroupPage, GroupStatisticsType, GroupType } from './group.type';
+import { GroupChangeType } from './group-change.type';
+import { groupChanges, type GroupChange } from './group-changes';
 import type { Namespace } from '../namespaces';
 import { GroupProjectsArgs, GroupSharedProjectsArgs } from './group-projects.args';
 import type { Loaded } from '../../core/context/peek-loader';
@@ -256,6 +271,20 @@ export class GroupResolver {
     @Ctx() ctx: RequestCtx,
   ): Promise<Page<Namespace>> {
     return ctx.loaders.descendantGroups.load({ parentId: g.id, args: { ...args } });
+  }
+
+  @Subscription(() => GroupChangeType, {
+    description:
+      'Live: each group created, changed (renamed, moved, visibility or settings, shared) or deleted, on any instance (WebSocket, graphql-transport-ws). ' +
+      'Administrators receive every group; other users the groups `group(id)` shows them, and DELETED without data for one they could see and no longer can.',
+    subscribe: ({ args, context }) => groupChanges(context as RequestCtx, (args as { id?: number | null }).id),
+  })
+  @Allow('user')
+  groupChanged(
+    @Root() change: GroupChange,
+    @Arg('id', () => GroupIdArg, { nullable: true, description: 'Only this group.' }) _id?: number,
+  ): GroupChange {
+    return change;
   }
 
   /** GitLab's `Group.projects(includeSubgroups, includeArchived, search, sort)`; batched across the groups of a list. */

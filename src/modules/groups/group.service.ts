@@ -305,7 +305,14 @@ async function remove(ctx: RequestCtx, idOrPath: string): Promise<boolean> {
       ...(await subtreeGroupEvents(em, group.id)),
     ]);
     await deleteNamespace(em, group.id);
-    await recordAudit(ctx, em, [{ ...groupAudit(group), action: { remove: 'group' } }]);
+    // The level it had: groupChanged tells its deletion to whoever could see it (group-changes.ts).
+    await recordAudit(ctx, em, [
+      {
+        ...groupAudit(group),
+        action: { remove: 'group' },
+        targetState: { visibility_level: group.visibilityLevel },
+      },
+    ]);
   });
   return true;
 }
