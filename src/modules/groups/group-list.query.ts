@@ -87,6 +87,7 @@ async function groupFilter(ctx: RequestCtx, args: GroupsArgs, scope: GroupListSc
   }
   if (args.skipGroups?.length) where.push(`not (n.id = any(${intArray(args.skipGroups)}))`);
   if ((args as GroupListArgs).topLevelOnly) where.push('n.parent_id is null');
+  if ((args as GroupListArgs).active === false) where.push('false');
   if (args.search) where.push(narrow(searchFilter(args.search, params)));
   if (args.owned) {
     where.push(narrow(ctx.user ? `n.id in (${groupIdsWhereUserIs(Number(ctx.user.id), AccessLevel.OWNER)})` : 'false'));

@@ -16,11 +16,16 @@ import {
   VISIBILITY_LEVEL,
   toVisibility,
   addProjectMember,
+  ACCESS_LEVEL_VALUE,
+  intArray,
+  type VisibilityLevelsEnum,
 } from '../access';
 import { byId, claimForDelete } from '../../core/db/delete-claim';
 import type { CurrentUser, RequestCtx } from '../../core/context/request-ctx';
 import { lightEntity, pgArray, sqlEntities, sqlRows, takenField } from '../../core/db/sql';
-import { projectSearch } from './project-search';
+import { projectNamespaceSearch, projectSearch } from './project-search';
+import { projectIdsWithLevel } from './project-sql';
+import { databaseIdOf, notAGlobalId, parseGlobalId } from '../../core/graphql/global-id';
 import {
   BadRequestError,
   ConflictError,
@@ -69,6 +74,7 @@ import { defaultVisibilityLevel, sharedRunnersDefault, visibilityRestriction } f
 import {
   CreateProjectInput,
   PROJECT_DEFAULT_SORT,
+  ProjectArchived,
   ProjectOrderBy,
   UpdateProjectInput,
   type ProjectsArgs,
@@ -143,6 +149,77 @@ async function findAdministrable(ctx: RequestCtx, idOrPath: string | number): Pr
   return project;
 }
 
+const ARCHIVED_SCOPE: Record<ProjectArchived, boolean | undefined> = { EXCLUDE: false, ONLY: true, INCLUDE: undefined };
+
+/**
+ * GitLab's project sort values (`Project.sort_by_attribute`, Sortable#order_by), case-sensitive as there:
+ * a value it does not know leaves the relation unordered, which its keyset connection orders by id, newest first.
+ */
+const GITLAB_SORTS: Record<string, [string, 'asc' | 'desc']> = {
+  id_asc: ['id', 'asc'],
+  id_desc: ['id', 'desc'],
+  name_asc: ['name', 'asc'],
+  name_desc: ['name', 'desc'],
+  path_asc: ['path', 'asc'],
+  path_desc: ['path', 'desc'],
+  created_asc: ['created_at', 'asc'],
+  created_desc: ['created_at', 'desc'],
+  created_date: ['created_at', 'desc'],
+  updated_asc: ['updated_at', 'asc'],
+  updated_desc: ['updated_at', 'desc'],
+  latest_activity_asc: ['last_activity_at', 'asc'],
+  latest_activity_desc: ['last_activity_at', 'desc'],
+  stars_asc: ['star_count', 'asc'],
+  stars_desc: ['star_count', 'desc'],
+};
+
+function listOrder(args: ProjectsArgs): { column: string; dir: 'asc' | 'desc' } {
+  if (args.sort !== undefined && args.sort !== null) {
+    const [column, dir] = GITLAB_SORTS[args.sort] ?? ['id', 'desc'];
+    return { column, dir };
+  }
+  const column = ORDER_COLUMNS[args.orderBy ?? ProjectOrderBy.CREATED_AT];
+  return { column, dir: (args.sortDirection ?? PROJECT_DEFAULT_SORT) === SortDirection.ASC ? 'asc' : 'desc' };
+}
+
+/** The ids of `gid://gitlab/Project/<id>` values (GitLab's `ids` argument): another class or a malformed one is bad input. */
+function projectIdsOf(gids: readonly string[]): number[] {
+  return gids.map((gid) => {
+    const parsed = parseGlobalId(gid);
+    if (!parsed || parsed.gidClass !== 'Project') throw new ParamError(notAGlobalId(gid, ['Project']));
+    return databaseIdOf(parsed.key) ?? 0;
+  });
+}
+
+/** GitLab's later GraphQL filters of the projects list (ProjectsFinder): ids, personal, minAccessLevel, ... */
+function gitlabFilters(
+  args: ProjectsArgs,
+  user: CurrentUser | null,
+  where: string[],
+  params: unknown[],
+  narrow: (sql: string) => string,
+): void {
+  if (args.ids) where.push(narrow(`p.id = any(${intArray(projectIdsOf(args.ids))})`));
+  // ProjectsFinder#by_personal: the caller's own namespace; no filter for an anonymous caller.
+  if (args.personal && user) where.push(narrow(`p.namespace_id in (${ownedNamespaceIds(String(Number(user.id)))})`));
+  if (args.minAccessLevel) {
+    const level = ACCESS_LEVEL_VALUE[args.minAccessLevel];
+    where.push(narrow(user ? `p.id in (${projectIdsWithLevel(Number(user.id), level)})` : 'false'));
+  }
+  // No repository is kept here, so no project has a detected programming language.
+  if (args.programmingLanguageName) where.push('false');
+  if (args.visibilityLevel) {
+    where.push(narrow('p.visibility_level = ?'));
+    params.push(VISIBILITY_OF[args.visibilityLevel]);
+  }
+  if (args.namespacePath) {
+    where.push(narrow('p.namespace_id = any(array(select id from namespaces where lower(full_path) = lower(?)))'));
+    params.push(args.namespacePath);
+  }
+}
+
+const VISIBILITY_OF: Record<VisibilityLevelsEnum, number> = { private: 0, internal: 10, public: 20 };
+
 /** GET /projects and GET /groups/:id/projects (whose arguments have no id_after, id_before nor keyset). */
 async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {}): Promise<Page<Project>> {
   // membership=true for a signed-in non-admin: their member projects are visible by definition (visibility
@@ -182,7 +259,9 @@ async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {
   const attributesAt = where.length;
   customAttributeFilter(ctx, 'Project', 'p.id', args.customAttributes, where, params);
   selective.push(...where.slice(attributesAt));
-  for (const archived of [args.archived, args.active === undefined || args.active === null ? null : !args.active]) {
+  // GitLab's ProjectArchived (GraphQL) decides when given; else REST's boolean.
+  const archivedFlag = args.archived ? ARCHIVED_SCOPE[args.archived] : args.archivedOnly;
+  for (const archived of [archivedFlag, args.active === undefined || args.active === null ? null : !args.active]) {
     if (archived === undefined || archived === null) continue;
     where.push(archived ? narrow('p.archived = ?') : 'p.archived = ?');
     params.push(archived);
@@ -196,11 +275,12 @@ async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {
   if (args.withIssuesEnabled) where.push('p.issues_enabled');
   if (args.withMergeRequestsEnabled) where.push('p.merge_requests_enabled');
   if (args.search) {
-    const search = projectSearch('p', args.search);
+    const search = args.searchNamespaces ? projectNamespaceSearch('p', args.search) : projectSearch('p', args.search);
     where.push(narrow(search.sql));
     params.push(...search.params);
   }
   const user = ctx.user;
+  gitlabFilters(args, user, where, params, narrow);
   if (args.owned) {
     where.push(narrow(user ? `p.namespace_id in (${ownedNamespaceIds(String(Number(user.id)))})` : 'false'));
   }
@@ -222,8 +302,7 @@ async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {
     where.push('p.id < ?');
     params.push(args.idBefore);
   }
-  const column = ORDER_COLUMNS[args.orderBy ?? ProjectOrderBy.CREATED_AT];
-  const dir = (args.sort ?? PROJECT_DEFAULT_SORT) === SortDirection.ASC ? 'asc' : 'desc';
+  const { column, dir } = listOrder(args);
   const split = memberOnly ? undefined : await projectVisibilitySplit(ctx, 'p');
   const query: ListQuery<Project> = {
     select: 'p.*',
