@@ -8,24 +8,12 @@ import {
   projectVisibility,
   projectVisibilitySplit,
 } from './project-visibility';
-import {
-  AccessLevel,
-  SHARE_ACCESS_LEVELS,
-  policy,
-  SortDirection,
-  VISIBILITY_LEVEL,
-  toVisibility,
-  addProjectMember,
-  ACCESS_LEVEL_VALUE,
-  intArray,
-  type VisibilityLevelsEnum,
-} from '../access';
+import { AccessLevel, SHARE_ACCESS_LEVELS, policy, VISIBILITY_LEVEL, toVisibility, addProjectMember } from '../access';
 import { byId, claimForDelete } from '../../core/db/delete-claim';
 import type { CurrentUser, RequestCtx } from '../../core/context/request-ctx';
 import { lightEntity, pgArray, sqlEntities, sqlRows, takenField } from '../../core/db/sql';
 import { projectNamespaceSearch, projectSearch } from './project-search';
-import { projectIdsWithLevel } from './project-sql';
-import { databaseIdOf, notAGlobalId, parseGlobalId } from '../../core/graphql/global-id';
+import { archivedFilter, gitlabFilters, listOrder } from './project-list-filters';
 import {
   BadRequestError,
   ConflictError,
@@ -71,28 +59,11 @@ import type { UploadedFile } from '../../core/http/uploaded-file';
 import { avatarProblems, saveAvatar } from '../avatars';
 import { customAttributeFilter } from '../custom-attributes';
 import { defaultVisibilityLevel, sharedRunnersDefault, visibilityRestriction } from '../application-settings';
-import {
-  CreateProjectInput,
-  PROJECT_DEFAULT_SORT,
-  ProjectArchived,
-  ProjectOrderBy,
-  UpdateProjectInput,
-  type ProjectsArgs,
-  type ShareProjectInput,
-} from './project.inputs';
+import { CreateProjectInput, UpdateProjectInput, type ProjectsArgs, type ShareProjectInput } from './project.inputs';
 import { longerThan } from '../../core/validation/char-length';
 import { projectPolicy } from './project.policy';
 import { membershipEvents } from '../../core/events/system-event-catalogue';
 import { projectEvents } from './project.events';
-
-const ORDER_COLUMNS: Record<ProjectOrderBy, string> = {
-  ID: 'id',
-  NAME: 'name',
-  PATH: 'path',
-  CREATED_AT: 'created_at',
-  UPDATED_AT: 'updated_at',
-  LAST_ACTIVITY_AT: 'last_activity_at',
-};
 
 /** Input fields stored differently from how they are written (the rest is copied by patchEntity). */
 const STORED: PatchMapping<CreateProjectInput> = {
@@ -149,79 +120,8 @@ async function findAdministrable(ctx: RequestCtx, idOrPath: string | number): Pr
   return project;
 }
 
-const ARCHIVED_SCOPE: Record<ProjectArchived, boolean | undefined> = { EXCLUDE: false, ONLY: true, INCLUDE: undefined };
-
-/**
- * GitLab's project sort values (`Project.sort_by_attribute`, Sortable#order_by), case-sensitive as there:
- * a value it does not know leaves the relation unordered, which its keyset connection orders by id, newest first.
- */
-const GITLAB_SORTS: Record<string, [string, 'asc' | 'desc']> = {
-  id_asc: ['id', 'asc'],
-  id_desc: ['id', 'desc'],
-  name_asc: ['name', 'asc'],
-  name_desc: ['name', 'desc'],
-  path_asc: ['path', 'asc'],
-  path_desc: ['path', 'desc'],
-  created_asc: ['created_at', 'asc'],
-  created_desc: ['created_at', 'desc'],
-  created_date: ['created_at', 'desc'],
-  updated_asc: ['updated_at', 'asc'],
-  updated_desc: ['updated_at', 'desc'],
-  latest_activity_asc: ['last_activity_at', 'asc'],
-  latest_activity_desc: ['last_activity_at', 'desc'],
-  stars_asc: ['star_count', 'asc'],
-  stars_desc: ['star_count', 'desc'],
-};
-
-function listOrder(args: ProjectsArgs): { column: string; dir: 'asc' | 'desc' } {
-  if (args.sort !== undefined && args.sort !== null) {
-    const [column, dir] = GITLAB_SORTS[args.sort] ?? ['id', 'desc'];
-    return { column, dir };
-  }
-  const column = ORDER_COLUMNS[args.orderBy ?? ProjectOrderBy.CREATED_AT];
-  return { column, dir: (args.sortDirection ?? PROJECT_DEFAULT_SORT) === SortDirection.ASC ? 'asc' : 'desc' };
-}
-
-/** The ids of `gid://gitlab/Project/<id>` values (GitLab's `ids` argument): another class or a malformed one is bad input. */
-function projectIdsOf(gids: readonly string[]): number[] {
-  return gids.map((gid) => {
-    const parsed = parseGlobalId(gid);
-    if (!parsed || parsed.gidClass !== 'Project') throw new ParamError(notAGlobalId(gid, ['Project']));
-    return databaseIdOf(parsed.key) ?? 0;
-  });
-}
-
-/** GitLab's later GraphQL filters of the projects list (ProjectsFinder): ids, personal, minAccessLevel, ... */
-function gitlabFilters(
-  args: ProjectsArgs,
-  user: CurrentUser | null,
-  where: string[],
-  params: unknown[],
-  narrow: (sql: string) => string,
-): void {
-  if (args.ids) where.push(narrow(`p.id = any(${intArray(projectIdsOf(args.ids))})`));
-  // ProjectsFinder#by_personal: the caller's own namespace; no filter for an anonymous caller.
-  if (args.personal && user) where.push(narrow(`p.namespace_id in (${ownedNamespaceIds(String(Number(user.id)))})`));
-  if (args.minAccessLevel) {
-    const level = ACCESS_LEVEL_VALUE[args.minAccessLevel];
-    where.push(narrow(user ? `p.id in (${projectIdsWithLevel(Number(user.id), level)})` : 'false'));
-  }
-  // No repository is kept here, so no project has a detected programming language.
-  if (args.programmingLanguageName) where.push('false');
-  if (args.visibilityLevel) {
-    where.push(narrow('p.visibility_level = ?'));
-    params.push(VISIBILITY_OF[args.visibilityLevel]);
-  }
-  if (args.namespacePath) {
-    where.push(narrow('p.namespace_id = any(array(select id from namespaces where lower(full_path) = lower(?)))'));
-    params.push(args.namespacePath);
-  }
-}
-
-const VISIBILITY_OF: Record<VisibilityLevelsEnum, number> = { private: 0, internal: 10, public: 20 };
-
-/** GET /projects and GET /groups/:id/projects (whose arguments have no id_after, id_before nor keyset). */
-async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {}): Promise<Page<Project>> {
+/** The list query of GET /projects, GET /groups/:id/projects and GraphQL's project lists. */
+async function listQuery(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {}): Promise<ListQuery<Project>> {
   // membership=true for a signed-in non-admin: their member projects are visible by definition (visibility
   // is `level or member`), so the member predicate alone, unsplit.
   const memberOnly = !!args.membership && !!ctx.user && !policy.isAdmin(ctx.user);
@@ -260,7 +160,7 @@ async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {
   customAttributeFilter(ctx, 'Project', 'p.id', args.customAttributes, where, params);
   selective.push(...where.slice(attributesAt));
   // GitLab's ProjectArchived (GraphQL) decides when given; else REST's boolean.
-  const archivedFlag = args.archived ? ARCHIVED_SCOPE[args.archived] : args.archivedOnly;
+  const archivedFlag = archivedFilter(args);
   for (const archived of [archivedFlag, args.active === undefined || args.active === null ? null : !args.active]) {
     if (archived === undefined || archived === null) continue;
     where.push(archived ? narrow('p.archived = ?') : 'p.archived = ?');
@@ -318,6 +218,12 @@ async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {
     selective,
     map: (r) => lightEntity(ctx.em, Project, r),
   };
+  return query;
+}
+
+/** GET /projects and GET /groups/:id/projects (whose arguments have no id_after, id_before nor keyset). */
+async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {}): Promise<Page<Project>> {
+  const query = await listQuery(ctx, args, scope);
   if (args.pagination !== PaginationMode.KEYSET) return offsetPage(ctx.em, query, args);
   // GitLab's Gitlab::Pagination::Keyset: projects by id only (order_by=id, either direction).
   assertKeysetOrder(query.orderBy, ['p.id']);
@@ -698,6 +604,7 @@ export const projectService = {
   findAdministrable,
   accessLevel,
   list,
+  listQuery,
   create,
   update,
   remove,
