@@ -234,6 +234,39 @@ describe("GitLab's project list documents", () => {
   });
 });
 
+describe('statement counts of the list documents', () => {
+  it('Admin > Projects and Your work > Projects cost the same statements for 2 projects as for 20 (no per-row query)', async () => {
+    const g = await createGroup(t, { path: 'many', name: 'Many' });
+    const owner = await createUser(t, { username: 'owner' });
+    await addGroupMember(t, g, owner, 50);
+    const counts = async () => ({
+      admin: (await t.countQueries(() => data(ADMIN, { first: 20, sort: 'id_desc' }, ROOT_TOKEN))).count,
+      mine: (await t.countQueries(() => data(YOUR_WORK, { membership: true, first: 20 }, owner.token))).count,
+    });
+    for (let i = 0; i < 2; i++) await createProject(t, { namespace: g, description: `*p${i}*` });
+    await counts(); // the first request of a user warms its per-user caches
+    const few = await counts();
+    for (let i = 2; i < 20; i++) await createProject(t, { namespace: g, description: `*p${i}*` });
+    expect(await counts()).toEqual(few);
+  });
+
+  it('User.starredProjects and User.groups are one page statement for every user of a list', async () => {
+    const users = [await createUser(t), await createUser(t), await createUser(t)];
+    const g = await createGroup(t, { path: 'shared', name: 'Shared' });
+    for (const u of users) await addGroupMember(t, g, u, 40);
+    const q = `{ users(first: 10) { nodes { username starredProjects { count nodes { id } } groups { count nodes { fullPath } } } } }`;
+    const one = await t.countQueries(() => api(t, ROOT_TOKEN).graphql(q).expect(200));
+    const more = [...users, await createUser(t), await createUser(t)];
+    for (const u of more.slice(3)) await addGroupMember(t, g, u, 40);
+    const two = await t.countQueries(() => api(t, ROOT_TOKEN).graphql(q).expect(200));
+    expect(two.count).toBe(one.count);
+    const nodes = (two.result.body.data.users.nodes as { username: string; groups: { count: number } }[]).filter((n) =>
+      more.some((u) => u.username === n.username),
+    );
+    expect(nodes.map((n) => n.groups.count)).toEqual(more.map(() => 1));
+  });
+});
+
 describe("GitLab's group list documents", () => {
   it('the subgroup picker (search_groups_where_user_can_create_subgroups): the groups REST offers as transfer locations', async () => {
     const { alice, acme } = await world();
