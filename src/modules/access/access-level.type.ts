@@ -44,7 +44,9 @@ export const ACCESS_LEVEL_VALUE: Record<AccessLevelEnum, number> = {
 export class AccessLevelType {
   @Field(() => Int, { description: '0, 10, 20, 30, 40 or 50.' }) integerValue!: number;
   @Field(() => AccessLevelEnum) stringValue!: AccessLevelEnum;
-  @Field(() => String, { description: 'Human-readable name: No access, Guest, Reporter, Developer, Maintainer, Owner.' })
+  @Field(() => String, {
+    description: 'Human-readable name: No access, Guest, Reporter, Developer, Maintainer, Owner.',
+  })
   humanAccess!: string;
 }
 
