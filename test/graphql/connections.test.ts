@@ -94,7 +94,7 @@ const CASES: ListCase[] = [
   },
   {
     name: 'projects by name',
-    field: 'projects(orderBy: NAME, sort: ASC, first: $first, after: $after, last: $last, before: $before)',
+    field: 'projects(sort: "name_asc", first: $first, after: $after, last: $last, before: $before)',
     pick: root('projects'),
   },
   {

@@ -347,7 +347,7 @@ describe('GraphQL nested fields', () => {
     await createProject(t, { namespace: g, visibility: 'public', name: 'Two', archived: true });
     const rest = await api(t).get(`/api/v4/groups/${g.id}/projects?order_by=name&sort=asc`);
     const gql = await api(t).graphql(
-      '{ groupProjects(id: "gp", orderBy: NAME, sort: ASC) { count nodes { id: databaseId name } } }',
+      '{ groupProjects(id: "gp", sort: "name_asc") { count nodes { id: databaseId name } } }',
     );
     expect(gql.body.data.groupProjects).toEqual({
       count: 1,

@@ -531,7 +531,7 @@ describe('GraphQL object links', () => {
     expect((await api(t, stranger.token).graphql(q('ci/svc0', 'first: 1'))).body.data.project).toBeNull();
     // One statement pair for the jobs of every project of a list, whatever their number.
     const list = (n: number) =>
-      `{ groupProjects(id: "ci", first: ${n}, orderBy: ID, sort: ASC) { nodes { path jobs(first: 1) { count nodes { name } } } } }`;
+      `{ groupProjects(id: "ci", first: ${n}, sort: "id_asc") { nodes { path jobs(first: 1) { count nodes { name } } } } }`;
     await api(t, member.token).graphql(list(2)); // warm: per-instance caches (settings, access) filled before counting
     const two = await t.countQueries(() => api(t, member.token).graphql(list(2)));
     const six = await t.countQueries(() => api(t, member.token).graphql(list(6)));

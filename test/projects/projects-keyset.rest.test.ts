@@ -91,7 +91,7 @@ describe('GET /projects?pagination=keyset', () => {
 describe('GraphQL projects: cursor pages by id', () => {
   it('pages by endCursor to the end of the list, in id order', async () => {
     const q =
-      'query($c: String) { projects(orderBy: ID, sort: ASC, first: 3, after: $c) { nodes { id: databaseId } count pageInfo { hasNextPage endCursor } } }';
+      'query($c: String) { projects(sort: "id_asc", first: 3, after: $c) { nodes { id: databaseId } count pageInfo { hasNextPage endCursor } } }';
     const first = (await api(t).graphql(q).expect(200)).body.data.projects;
     expect(first).toMatchObject({ count: projects.length, pageInfo: { hasNextPage: true } });
     const second = (await api(t).graphql(q, { c: first.pageInfo.endCursor }).expect(200)).body.data.projects;

@@ -123,8 +123,8 @@ describe('GraphQL connections follow the same rule', () => {
     const res = await api(t, ROOT_TOKEN)
       .graphql(
         `{
-      first: projects(first: 100, orderBy: ID, sort: ASC) { ${PAGE} }
-      last: projects(last: 50, orderBy: ID, sort: ASC) { ${PAGE} }
+      first: projects(first: 100, sort: "id_asc") { ${PAGE} }
+      last: projects(last: 50, sort: "id_asc") { ${PAGE} }
       exact: projects(visibility: PUBLIC, first: 100) { ${PAGE} }
       exactLast: projects(visibility: PUBLIC, last: 100) { ${PAGE} }
     }`,

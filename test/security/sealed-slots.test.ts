@@ -109,7 +109,7 @@ describe('project runners_token', () => {
       [p1.id, tokens.get(p1.id)],
       [p2.id, null],
     ]);
-    const gql = await graphql('{ projects(orderBy: ID, sort: ASC) { nodes { id: databaseId runnersToken } } }');
+    const gql = await graphql('{ projects(sort: "id_asc") { nodes { id: databaseId runnersToken } } }');
     expect(gql.body.errors).toBeUndefined();
     expect(gql.body.data.projects.nodes).toEqual([
       { id: p1.id, runnersToken: tokens.get(p1.id) },

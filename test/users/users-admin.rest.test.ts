@@ -172,7 +172,7 @@ describe('GET /users/:user_id/projects', () => {
       paths((await api(t, other.token).get(`/api/v4/users/${owner.id}/projects?custom_attributes[tier]=silver`)).body),
     ).toEqual(['owner/int', 'owner/pub']);
     const gql = await api(t, other.token).graphql(
-      `{ userProjects(userId: "owner", orderBy: NAME, sort: ASC) { count nodes { pathWithNamespace visibility } } }`,
+      `{ userProjects(userId: "owner", sort: "name_asc") { count nodes { pathWithNamespace visibility } } }`,
     );
     expect(gql.body.data.userProjects).toEqual({
       count: 2,

@@ -18,3 +18,4 @@ export * from './visibility.type';
 export * from './membership-kinds';
 export * from './membership-rows';
 export * from './membership-sql';
+export * from './access-level.type';

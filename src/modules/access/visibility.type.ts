@@ -29,3 +29,14 @@ export enum SortDirection {
 }
 
 registerEnumType(SortDirection, { name: 'SortDirection' });
+
+/** GitLab's GraphQL `VisibilityLevelsEnum` (lower-case values, as GitLab's): a list filter by visibility. */
+export enum VisibilityLevelsEnum {
+  private = 'private',
+  internal = 'internal',
+  public = 'public',
+}
+registerEnumType(VisibilityLevelsEnum, {
+  name: 'VisibilityLevelsEnum',
+  description: 'Visibility level: private, internal or public.',
+});

@@ -3,7 +3,7 @@ import { ciLoaders, visiblePipelines } from './ci.loaders';
 import { nodeDef } from '../../core/graphql/node';
 import { jobService } from './job.service';
 import { CiCommit, CiJob, CiPipeline } from './ci.entity';
-import { JobResolver, PipelineResolver } from './job.resolver';
+import { JobResolver, PipelineResolver, ProjectPipelineResolver } from './job.resolver';
 import { ProjectJobsApiResolver } from './project-jobs-api.resolver';
 import { projectJobRoutes } from './job.rest';
 import { ProjectJobsResolver, projectJobLoaders } from './project-jobs.resolver';
@@ -30,7 +30,7 @@ export const ciModule = defineModule({
     { name: 'Migration20261208100000_ci_job_status_notify_id', class: Migration20261208100000CiJobStatusNotifyId },
     { name: 'Migration20261213090000_ci_builds_tag_list', class: Migration20261213090000CiBuildsTagList },
   ],
-  resolvers: [JobResolver, PipelineResolver, ProjectJobsResolver, ProjectJobsApiResolver],
+  resolvers: [JobResolver, PipelineResolver, ProjectPipelineResolver, ProjectJobsResolver, ProjectJobsApiResolver],
   routes: projectJobRoutes,
   loaders: (ctx) => ({ ...ciLoaders(ctx), ...projectJobLoaders(ctx) }),
   seed: [seedCiDemo],

@@ -8,6 +8,7 @@ import { UserType } from '../users';
 import { CommitType, DetailedStatusType, JobIdArg, JobType, PipelineType, type JobRow } from './job.type';
 import { jobStatusChanges } from './job-status-changes';
 import type { Loaded } from '../../core/context/peek-loader';
+import { Reads } from '../../core/graphql/reads';
 
 function missing(job: JobRow, what: string): never {
   throw new Error(`job ${job.id} has no ${what}`);
@@ -106,11 +107,48 @@ export class JobResolver {
 /** A pipeline's project: the project of the job or pipeline it was reached from, hence visible. */
 @Resolver(() => PipelineType)
 export class PipelineResolver {
+  @FieldResolver(() => DetailedStatusType, { description: "The pipeline's status as GitLab's CI badge shows it." })
+  async detailedStatus(@Root() p: PipelineType, @Ctx() ctx: RequestCtx): Promise<DetailedStatusType> {
+    const group = p.status.toLowerCase();
+    const badge = BADGES[group] ?? { text: p.status, label: group };
+    const project = (await ctx.loaders.ciProject.get(p.projectId)) ?? null;
+    const ns = project ? await ctx.loaders.namespace.get(project.namespaceId) : null;
+    const root = new URL(ctx.externalUrl).pathname.replace(/\/$/, '');
+    return {
+      id: `${group}-${p.id}`,
+      group,
+      icon: `status_${group}`,
+      text: badge.text,
+      label: badge.label,
+      tooltip: badge.label,
+      name: p.status.toUpperCase(),
+      hasDetails: true,
+      detailsPath: project && ns ? `${root}/${ns.fullPath}/${project.path}/-/pipelines/${p.id}` : null,
+    };
+  }
+
   @FieldResolver(() => ProjectType)
   project(@Root() p: PipelineType, @Ctx() ctx: RequestCtx): Loaded<Project> {
     return ctx.loaders.ciProject.map(p.projectId, (found) => {
       if (!found) throw new Error(`pipeline ${p.id} has no project`);
       return found;
     });
+  }
+}
+
+/**
+ * GitLab's `Project.pipeline` without arguments: the latest pipeline of the default branch's head commit.
+ * No repository is kept here, so no project has a head commit and GitLab's answer is null.
+ */
+@Resolver(() => ProjectType)
+export class ProjectPipelineResolver {
+  @FieldResolver(() => PipelineType, {
+    nullable: true,
+    description:
+      "The latest pipeline of the default branch's head commit: null, as no repository (hence no head commit) is kept here.",
+  })
+  @Reads('id')
+  pipeline(@Root() _p: Project): PipelineType | null {
+    return null;
   }
 }

@@ -79,4 +79,15 @@ export class EnvironmentResolver {
   project(@Root() env: Environment, @Ctx() ctx: RequestCtx): Promise<Project> {
     return ctx.loaders.environmentProject.load(env.projectId);
   }
+
+  // GitLab's Environment.path: project_environment_path, under the instance's relative URL root.
+  @FieldResolver(() => String, {
+    description: "Path of the environment's page (`/<project full path>/-/environments/<id>`).",
+  })
+  async path(@Root() env: Environment, @Ctx() ctx: RequestCtx): Promise<string> {
+    const project = await ctx.loaders.environmentProject.load(env.projectId);
+    const ns = await ctx.loaders.namespace.get(project.namespaceId);
+    if (!ns) throw new Error(`project ${project.id} has no namespace`);
+    return `${new URL(ctx.externalUrl).pathname.replace(/\/$/, '')}/${ns.fullPath}/${project.path}/-/environments/${env.id}`;
+  }
 }

@@ -6,6 +6,7 @@ import {
   offsetPage,
   offsetPagesByKey,
   type ListQuery,
+  type PageInput,
 } from '../../core/pagination/list-query';
 import { PaginationMode, type Page } from '../../core/pagination/page';
 import { groupVisibility, groupVisibilitySplit, ownGroups } from '../projects';
@@ -87,6 +88,7 @@ async function groupFilter(ctx: RequestCtx, args: GroupsArgs, scope: GroupListSc
   }
   if (args.skipGroups?.length) where.push(`not (n.id = any(${intArray(args.skipGroups)}))`);
   if ((args as GroupListArgs).topLevelOnly) where.push('n.parent_id is null');
+  if ((args as GroupListArgs).active === false) where.push('false');
   if (args.search) where.push(narrow(searchFilter(args.search, params)));
   if (args.owned) {
     where.push(narrow(ctx.user ? `n.id in (${groupIdsWhereUserIs(Number(ctx.user.id), AccessLevel.OWNER)})` : 'false'));
@@ -175,4 +177,19 @@ export async function listDescendantGroupsBatched(
           match: `n.id = any(${descendantIds('page_keys.k', false)})`,
         };
   return offsetPagesByKey(ctx.em, query, key, parentIds, args);
+}
+
+/**
+ * Pages of one group list for many keys at once (a user's groups for every user of a list): `key` matches
+ * a group row `n` to `page_keys.k`. Every group the caller may see, as `groups(allAvailable: true)`; by name.
+ */
+export async function listGroupsBatched(
+  ctx: RequestCtx,
+  filter: Pick<GroupsArgs, 'search' | 'owned'>,
+  key: { match: string },
+  keys: readonly number[],
+  args: PageInput,
+): Promise<Map<number, Page<Namespace>>> {
+  const query = await groupQuery(ctx, { allAvailable: true, ...filter }, {});
+  return offsetPagesByKey(ctx.em, query, key, keys, args);
 }

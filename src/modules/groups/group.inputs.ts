@@ -61,6 +61,15 @@ export class GroupListArgs extends GroupsArgs {
   })
   @GraphQLOnly()
   parentPath?: string;
+
+  // GitLab's `active`: groups here are deleted at once and cannot be archived, so none is pending deletion.
+  @GraphQLOnly()
+  @Field(() => Boolean, {
+    nullable: true,
+    description:
+      'true: groups not pending deletion; false: only groups pending deletion. Groups are deleted at once here, so that is every group or none (GitLab without delayed deletion).',
+  })
+  active?: boolean;
 }
 
 /** `Group.descendantGroups` (GitLab's arguments): subgroups at any depth the caller may see, by name. */

@@ -93,7 +93,7 @@ export class GroupResolver {
     const group = await groupService.findVisible(ctx, args.id);
     const page = await projectService.list(
       ctx,
-      { ...args, archived: args.archived ?? false },
+      { ...args, archivedOnly: args.archivedOnly ?? false },
       { groupId: group.id, includeSubgroups: !!args.includeSubgroups },
     );
     await preloadProjectRelations(ctx, page.nodes, info, ['nodes']);

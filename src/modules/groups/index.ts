@@ -8,6 +8,7 @@ import { ProjectGroupsResolver } from './project-groups.resolver';
 import { GroupSharesResolver, groupShareLoaders } from './group-shares';
 import { GroupGroupLink } from './group-group-link.entity';
 import { GroupTransferResolver } from './group-transfer';
+import { UserGroupsResolver, userGroupLoaders } from './user-groups.resolver';
 import { groupAvatarDownloads, groupAvatarLoaders } from './group-avatar';
 import { groupRoutes, groupCustomAttributeRoutes } from './group.rest';
 import { groupCustomAttributeEndpoints } from './group-custom-attributes';
@@ -24,6 +25,7 @@ export const groupsModule = defineModule({
     ProjectGroupsResolver,
     GroupSharesResolver,
     GroupTransferResolver,
+    UserGroupsResolver,
     ...groupCustomAttributeEndpoints.resolvers,
   ],
   routes: [...groupRoutes, ...groupCustomAttributeRoutes],
@@ -31,6 +33,7 @@ export const groupsModule = defineModule({
     ...groupLoaders(ctx),
     ...groupShareLoaders(ctx),
     ...groupAvatarLoaders(ctx),
+    ...userGroupLoaders(ctx),
     ...groupCustomAttributeEndpoints.loaders(ctx),
   }),
   nodes: [nodeDef({ type: 'Group', gidClass: 'Group', load: groupService.visibleByIds })],

@@ -20,45 +20,8 @@ registerEnumType(MemberRelation, {
   },
 });
 
-/**
- * GitLab's GraphQL `AccessLevelEnum` (without NO_ACCESS and MINIMAL_ACCESS, which no membership here
- * has). 40 is MAINTAINER: GitLab renamed Master in 11.0, before it had a GraphQL API, so no GitLab
- * GraphQL answer ever said MASTER (REST and audit texts keep 10.3's "Master").
- */
-export enum AccessLevelEnum {
-  GUEST = 'GUEST',
-  REPORTER = 'REPORTER',
-  DEVELOPER = 'DEVELOPER',
-  MAINTAINER = 'MAINTAINER',
-  OWNER = 'OWNER',
-}
-registerEnumType(AccessLevelEnum, {
-  name: 'AccessLevelEnum',
-  description:
-    "A membership's role: 10 GUEST, 20 REPORTER, 30 DEVELOPER, 40 MAINTAINER (Master in GitLab 10.3), 50 OWNER.",
-});
-
-const LEVELS: Record<number, [AccessLevelEnum, string]> = {
-  10: [AccessLevelEnum.GUEST, 'Guest'],
-  20: [AccessLevelEnum.REPORTER, 'Reporter'],
-  30: [AccessLevelEnum.DEVELOPER, 'Developer'],
-  40: [AccessLevelEnum.MAINTAINER, 'Maintainer'],
-  50: [AccessLevelEnum.OWNER, 'Owner'],
-};
-
-/** GitLab's GraphQL `AccessLevel`: the integer and its name. */
-@ObjectType('AccessLevel', { description: "A membership's access level as an integer and as its name." })
-export class AccessLevelType {
-  @Field(() => Int, { description: '10, 20, 30, 40 or 50.' }) integerValue!: number;
-  @Field(() => AccessLevelEnum) stringValue!: AccessLevelEnum;
-  @Field(() => String, { description: 'Human-readable name: Guest, Reporter, Developer, Maintainer, Owner.' })
-  humanAccess!: string;
-}
-
-export function accessLevelOf(level: number): AccessLevelType {
-  const [stringValue, humanAccess] = LEVELS[level] ?? [AccessLevelEnum.GUEST, 'Guest'];
-  return { integerValue: level, stringValue, humanAccess };
-}
+export { AccessLevelEnum, AccessLevelType, accessLevelOf } from '../access';
+import { AccessLevelType } from '../access';
 
 export type MemberSourceType = 'group' | 'project';
 

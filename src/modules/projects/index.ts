@@ -17,6 +17,9 @@ import { ProjectLinksResolver } from './project-links.resolver';
 import { ProjectResolver } from './project.resolver';
 import { ProjectForkResolver } from './project-fork.resolver';
 import { UserProjectsResolver } from './user-projects.resolver';
+import { AdminProjectsResolver } from './admin-projects.resolver';
+import { ProjectListFieldsResolver } from './project-list-fields.resolver';
+import { UserProjectListsResolver, userProjectListLoaders } from './user-project-lists.resolver';
 import { projectRoutes, projectCustomAttributeRoutes } from './project.rest';
 import { projectCustomAttributeEndpoints } from './project-custom-attributes';
 import { Migration20261203140000ProjectsGrowthIndexes } from './migrations/Migration20261203140000_projects_growth_indexes';
@@ -35,6 +38,9 @@ export const projectsModule = defineModule({
     ProjectForkResolver,
     ProjectLinksResolver,
     UserProjectsResolver,
+    UserProjectListsResolver,
+    ProjectListFieldsResolver,
+    AdminProjectsResolver,
     ProjectStarrersResolver,
     ProjectTransferResolver,
     ProjectMemberImportResolver,
@@ -49,7 +55,11 @@ export const projectsModule = defineModule({
       (ctx) => projectVisibility(ctx, 'o'),
     ),
   ],
-  loaders: (ctx) => ({ ...projectLoaders(ctx), ...projectCustomAttributeEndpoints.loaders(ctx) }),
+  loaders: (ctx) => ({
+    ...projectLoaders(ctx),
+    ...userProjectListLoaders(ctx),
+    ...projectCustomAttributeEndpoints.loaders(ctx),
+  }),
   nodes: [
     nodeDef({ type: 'Project', gidClass: 'Project', load: projectService.visibleByIds }),
     nodeDef({ type: 'ProjectGroupLink', gidClass: 'ProjectGroupLink', load: projectService.visibleGroupLinks }),

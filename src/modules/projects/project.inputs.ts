@@ -1,10 +1,11 @@
 import { GraphQLOnly } from '../../core/graphql/graphql-only';
 import { idArgOf } from '../../core/graphql/global-id';
-import { ArgsType, Field, InputType, Int, registerEnumType } from 'type-graphql';
+import { ArgsType, Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
 import { KeysetArgs, PageArgs } from '../../core/pagination/page';
 import { UploadScalar } from '../../core/graphql/upload-scalar';
 import type { UploadedFile } from '../../core/http/uploaded-file';
-import { SortDirection, Visibility } from '../access';
+import { AccessLevelEnum, SortDirection, Visibility, VisibilityLevelsEnum } from '../access';
+import { Internal } from '../../core/graphql/internal';
 import { CustomAttributeFilter } from '../custom-attributes';
 
 /** A group's id as an argument (the same scalar as the groups module's: core/graphql/global-id.ts). */
@@ -20,11 +21,39 @@ export enum ProjectOrderBy {
 }
 registerEnumType(ProjectOrderBy, { name: 'ProjectOrderBy' });
 
+/** GitLab's `ProjectArchived`: whether a list includes, excludes or only has archived projects. */
+export enum ProjectArchived {
+  EXCLUDE = 'EXCLUDE',
+  INCLUDE = 'INCLUDE',
+  ONLY = 'ONLY',
+}
+registerEnumType(ProjectArchived, {
+  name: 'ProjectArchived',
+  description: 'Include, exclude or only archived projects.',
+  valuesConfig: {
+    EXCLUDE: { description: 'Exclude archived projects.' },
+    INCLUDE: { description: 'Include archived projects.' },
+    ONLY: { description: 'Only archived projects.' },
+  },
+});
+
 /** Filters shared by GET /projects and GET /groups/:id/projects (spec 4.12). */
 @ArgsType()
 export class ProjectFilterArgs extends PageArgs {
-  @Field(() => Boolean, { nullable: true, description: 'Only archived (true) or only non-archived (false) projects.' })
-  archived?: boolean;
+  // REST's `archived` (a boolean); GraphQL's `archived` is GitLab's ProjectArchived below.
+  @Internal()
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Only archived (true) or only non-archived (false) projects.',
+  })
+  archivedOnly?: boolean;
+
+  @GraphQLOnly()
+  @Field(() => ProjectArchived, {
+    nullable: true,
+    description: 'Filter projects by archived status (GitLab: INCLUDE when omitted).',
+  })
+  archived?: ProjectArchived;
 
   /** GitLab's GraphQL `active`: not archived (nothing is pending deletion here). */
   @GraphQLOnly()
@@ -40,11 +69,47 @@ export class ProjectFilterArgs extends PageArgs {
   @Field(() => ProjectOrderBy, { nullable: true, description: 'Default CREATED_AT.' })
   orderBy?: ProjectOrderBy;
 
+  // REST's `sort` (asc or desc, with order_by); GraphQL's `sort` is GitLab's `<field>_<direction>` string below.
+  @Internal()
   @Field(() => SortDirection, { nullable: true, description: 'Default DESC.' })
-  sort?: SortDirection;
+  sortDirection?: SortDirection;
+
+  @GraphQLOnly()
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "Sort order of results, GitLab's `<field_name>_<sort_direction>`: id, name, path, created, updated, latest_activity, stars (`id_desc`, `name_asc`, ...). Another value orders by id, newest first, as GitLab; without it the order is `orderBy`/its default.",
+  })
+  sort?: string;
 
   @Field(() => String, { nullable: true, description: 'Substring of name, path or description (case-insensitive).' })
   search?: string;
+
+  @GraphQLOnly()
+  @Field(() => Boolean, {
+    nullable: true,
+    description: "Include the namespace in the search: the term may also match the project's full path or full name.",
+  })
+  searchNamespaces?: boolean;
+
+  @GraphQLOnly()
+  @Field(() => Boolean, { nullable: true, description: 'Return only personal projects (in a user namespace).' })
+  personal?: boolean;
+
+  @GraphQLOnly()
+  @Field(() => AccessLevelEnum, {
+    nullable: true,
+    description: 'Return only projects where the caller has at least this access level.',
+  })
+  minAccessLevel?: AccessLevelEnum;
+
+  @GraphQLOnly()
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Filter projects by programming language name. No repository is kept here, so no project has a detected language: any name matches none, as GitLab for projects without repository languages.',
+  })
+  programmingLanguageName?: string;
 
   @Field(() => Boolean, { nullable: true, description: 'Only projects owned by the caller.' })
   owned?: boolean;
@@ -71,6 +136,18 @@ export const PROJECT_DEFAULT_SORT = SortDirection.DESC;
  */
 @ArgsType()
 export class ProjectsArgs extends KeysetArgs(ProjectFilterArgs, 'ID') {
+  @GraphQLOnly()
+  @Field(() => [ID], { nullable: true, description: 'Filter projects by global ids (`gid://gitlab/Project/<id>`).' })
+  ids?: string[];
+
+  @GraphQLOnly()
+  @Field(() => VisibilityLevelsEnum, { nullable: true, description: 'Filter projects by visibility level.' })
+  visibilityLevel?: VisibilityLevelsEnum;
+
+  @GraphQLOnly()
+  @Field(() => ID, { nullable: true, description: "Filter projects by their namespace's full path (group or user)." })
+  namespacePath?: string;
+
   @Field(() => Int, { nullable: true, description: 'Only projects with a greater id.' })
   idAfter?: number;
 

@@ -11,6 +11,9 @@ import { projectCustomAttributeEndpoints } from './project-custom-attributes';
 
 /** REST-only parameter of the project lists (spec 4.12): the reduced record. */
 export const PROJECT_FILTER_PARAMS: Record<string, ParamException> = {
+  // GraphQL's `sort` and `archived` are GitLab's later GraphQL forms; REST keeps 10.3's asc/desc and boolean.
+  archived: { arg: 'archivedOnly' },
+  sort: { arg: 'sortDirection' },
   simple: { type: 'bool', arg: '-', description: 'Return the reduced record (no visibility, namespace, …).' },
   statistics: { type: 'bool', arg: '-', description: 'Include the storage statistics (GitLab 10.3).' },
 };

@@ -8,19 +8,12 @@ import {
   projectVisibility,
   projectVisibilitySplit,
 } from './project-visibility';
-import {
-  AccessLevel,
-  SHARE_ACCESS_LEVELS,
-  policy,
-  SortDirection,
-  VISIBILITY_LEVEL,
-  toVisibility,
-  addProjectMember,
-} from '../access';
+import { AccessLevel, SHARE_ACCESS_LEVELS, policy, VISIBILITY_LEVEL, toVisibility, addProjectMember } from '../access';
 import { byId, claimForDelete } from '../../core/db/delete-claim';
 import type { CurrentUser, RequestCtx } from '../../core/context/request-ctx';
 import { lightEntity, pgArray, sqlEntities, sqlRows, takenField } from '../../core/db/sql';
-import { projectSearch } from './project-search';
+import { projectNamespaceSearch, projectSearch } from './project-search';
+import { archivedFilter, gitlabFilters, listOrder } from './project-list-filters';
 import {
   BadRequestError,
   ConflictError,
@@ -66,27 +59,11 @@ import type { UploadedFile } from '../../core/http/uploaded-file';
 import { avatarProblems, saveAvatar } from '../avatars';
 import { customAttributeFilter } from '../custom-attributes';
 import { defaultVisibilityLevel, sharedRunnersDefault, visibilityRestriction } from '../application-settings';
-import {
-  CreateProjectInput,
-  PROJECT_DEFAULT_SORT,
-  ProjectOrderBy,
-  UpdateProjectInput,
-  type ProjectsArgs,
-  type ShareProjectInput,
-} from './project.inputs';
+import { CreateProjectInput, UpdateProjectInput, type ProjectsArgs, type ShareProjectInput } from './project.inputs';
 import { longerThan } from '../../core/validation/char-length';
 import { projectPolicy } from './project.policy';
 import { membershipEvents } from '../../core/events/system-event-catalogue';
 import { projectEvents } from './project.events';
-
-const ORDER_COLUMNS: Record<ProjectOrderBy, string> = {
-  ID: 'id',
-  NAME: 'name',
-  PATH: 'path',
-  CREATED_AT: 'created_at',
-  UPDATED_AT: 'updated_at',
-  LAST_ACTIVITY_AT: 'last_activity_at',
-};
 
 /** Input fields stored differently from how they are written (the rest is copied by patchEntity). */
 const STORED: PatchMapping<CreateProjectInput> = {
@@ -143,8 +120,8 @@ async function findAdministrable(ctx: RequestCtx, idOrPath: string | number): Pr
   return project;
 }
 
-/** GET /projects and GET /groups/:id/projects (whose arguments have no id_after, id_before nor keyset). */
-async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {}): Promise<Page<Project>> {
+/** The list query of GET /projects, GET /groups/:id/projects and GraphQL's project lists. */
+async function listQuery(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {}): Promise<ListQuery<Project>> {
   // membership=true for a signed-in non-admin: their member projects are visible by definition (visibility
   // is `level or member`), so the member predicate alone, unsplit.
   const memberOnly = !!args.membership && !!ctx.user && !policy.isAdmin(ctx.user);
@@ -182,7 +159,9 @@ async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {
   const attributesAt = where.length;
   customAttributeFilter(ctx, 'Project', 'p.id', args.customAttributes, where, params);
   selective.push(...where.slice(attributesAt));
-  for (const archived of [args.archived, args.active === undefined || args.active === null ? null : !args.active]) {
+  // GitLab's ProjectArchived (GraphQL) decides when given; else REST's boolean.
+  const archivedFlag = archivedFilter(args);
+  for (const archived of [archivedFlag, args.active === undefined || args.active === null ? null : !args.active]) {
     if (archived === undefined || archived === null) continue;
     where.push(archived ? narrow('p.archived = ?') : 'p.archived = ?');
     params.push(archived);
@@ -196,11 +175,12 @@ async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {
   if (args.withIssuesEnabled) where.push('p.issues_enabled');
   if (args.withMergeRequestsEnabled) where.push('p.merge_requests_enabled');
   if (args.search) {
-    const search = projectSearch('p', args.search);
+    const search = args.searchNamespaces ? projectNamespaceSearch('p', args.search) : projectSearch('p', args.search);
     where.push(narrow(search.sql));
     params.push(...search.params);
   }
   const user = ctx.user;
+  gitlabFilters(args, user, where, params, narrow);
   if (args.owned) {
     where.push(narrow(user ? `p.namespace_id in (${ownedNamespaceIds(String(Number(user.id)))})` : 'false'));
   }
@@ -222,8 +202,7 @@ async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {
     where.push('p.id < ?');
     params.push(args.idBefore);
   }
-  const column = ORDER_COLUMNS[args.orderBy ?? ProjectOrderBy.CREATED_AT];
-  const dir = (args.sort ?? PROJECT_DEFAULT_SORT) === SortDirection.ASC ? 'asc' : 'desc';
+  const { column, dir } = listOrder(args);
   const split = memberOnly ? undefined : await projectVisibilitySplit(ctx, 'p');
   const query: ListQuery<Project> = {
     select: 'p.*',
@@ -239,6 +218,12 @@ async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {
     selective,
     map: (r) => lightEntity(ctx.em, Project, r),
   };
+  return query;
+}
+
+/** GET /projects and GET /groups/:id/projects (whose arguments have no id_after, id_before nor keyset). */
+async function list(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScope = {}): Promise<Page<Project>> {
+  const query = await listQuery(ctx, args, scope);
   if (args.pagination !== PaginationMode.KEYSET) return offsetPage(ctx.em, query, args);
   // GitLab's Gitlab::Pagination::Keyset: projects by id only (order_by=id, either direction).
   assertKeysetOrder(query.orderBy, ['p.id']);
@@ -619,6 +604,7 @@ export const projectService = {
   findAdministrable,
   accessLevel,
   list,
+  listQuery,
   create,
   update,
   remove,

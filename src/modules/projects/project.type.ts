@@ -5,6 +5,7 @@ import { MaxItems } from '../../core/graphql/list-bound';
 import { TextCost } from '../../core/graphql/text-cost';
 import { PROJECT_DESCRIPTION_MAX } from './project.entity';
 import { Visibility } from '../access';
+import { ProjectInterface } from './project-interface.type';
 
 @ObjectType('SharedWithGroup')
 export class SharedWithGroupType {
@@ -29,7 +30,7 @@ export class ProjectStatisticsType {
   @Field(() => Number) jobArtifactsSize!: number;
 }
 
-@ObjectType('Project', { implements: Node })
+@ObjectType('Project', { implements: [Node, ProjectInterface] })
 export class ProjectType extends DatabaseNode {
   @Field(() => String) name!: string;
   @Field(() => String) path!: string;
