@@ -252,6 +252,9 @@ CREATE TABLE ci_builds (
     finished_at timestamp(3) with time zone,
     updated_at timestamp(3) with time zone DEFAULT now() NOT NULL,
     tag_list text[] DEFAULT '{}'::text[] NOT NULL,
+    allow_failure boolean DEFAULT false NOT NULL,
+    "when" character varying(255) DEFAULT 'on_success'::character varying,
+    retried boolean DEFAULT false,
     CONSTRAINT ci_builds_pkey PRIMARY KEY (id),
     CONSTRAINT ci_builds_pipeline_id_fkey FOREIGN KEY (pipeline_id) REFERENCES ci_pipelines(id) ON DELETE CASCADE,
     CONSTRAINT ci_builds_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(id) ON DELETE CASCADE,
@@ -260,6 +263,7 @@ CREATE TABLE ci_builds (
 );
 CREATE INDEX ci_builds_pipeline_idx ON public.ci_builds USING btree (pipeline_id);
 CREATE INDEX ci_builds_project_id_idx ON public.ci_builds USING btree (project_id, id);
+CREATE INDEX ci_builds_project_name_idx ON public.ci_builds USING btree (project_id, name, id);
 CREATE INDEX ci_builds_project_status_idx ON public.ci_builds USING btree (project_id, status, id);
 CREATE INDEX ci_builds_runner_idx ON public.ci_builds USING btree (runner_id, id);
 CREATE INDEX ci_builds_runner_status_idx ON public.ci_builds USING btree (runner_id, status, id);
@@ -293,11 +297,13 @@ CREATE TABLE ci_pipelines (
     user_id integer,
     created_at timestamp(3) with time zone DEFAULT now() NOT NULL,
     updated_at timestamp(3) with time zone DEFAULT now() NOT NULL,
+    source integer,
     CONSTRAINT ci_pipelines_pkey PRIMARY KEY (id),
     CONSTRAINT ci_pipelines_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(id) ON DELETE CASCADE,
     CONSTRAINT ci_pipelines_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE SET NULL
 );
 CREATE INDEX ci_pipelines_project_idx ON public.ci_pipelines USING btree (project_id, id);
+CREATE INDEX ci_pipelines_project_source_idx ON public.ci_pipelines USING btree (project_id, source, id);
 CREATE INDEX ci_pipelines_user_idx ON public.ci_pipelines USING btree (user_id);
 
 CREATE TABLE ci_runner_projects (

@@ -76,6 +76,15 @@ export async function createJob(
     coverage?: number | null;
     withCommit?: boolean;
     tags?: string[];
+    stage?: string;
+    ref?: string;
+    tag?: boolean;
+    allowFailure?: boolean;
+    /** GitLab's `when`; a job created in status `manual` defaults to `manual`, others to `on_success`. */
+    when?: string;
+    retried?: boolean;
+    /** The pipeline's `source` code (GitLab's enum: push 1, web 2, trigger 3, …); null: unknown. */
+    source?: number | null;
   },
 ): Promise<TestJob> {
   seq += 1;
@@ -90,23 +99,30 @@ export async function createJob(
   }
   const pipeline = await one<{ id: number }>(
     t,
-    `insert into ci_pipelines (project_id, sha, ref, status, user_id) values (?, ?, 'main', 'success', ?) returning id`,
-    [opts.project.id, sha, opts.user?.id ?? null],
+    `insert into ci_pipelines (project_id, sha, ref, status, user_id, source) values (?, ?, ?, 'success', ?, ?) returning id`,
+    [opts.project.id, sha, opts.ref ?? 'main', opts.user?.id ?? null, opts.source === undefined ? 1 : opts.source],
   );
   const status = opts.status ?? 'success';
   const started = ['created', 'pending', 'skipped', 'manual'].includes(status) ? null : new Date(at.getTime() + 1000);
   const finished = started && status !== 'running' ? new Date(at.getTime() + 61500) : null;
   const job = await one<{ id: number }>(
     t,
-    `insert into ci_builds (project_id, pipeline_id, runner_id, user_id, status, stage, name, ref, tag, coverage, created_at, started_at, finished_at, tag_list)
-     values (?, ?, ?, ?, ?, 'test', ?, 'main', false, ?, ?, ?, ?, ?::text[]) returning id`,
+    `insert into ci_builds (project_id, pipeline_id, runner_id, user_id, status, stage, name, ref, tag, allow_failure, "when", retried,
+       coverage, created_at, started_at, finished_at, tag_list)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::text[]) returning id`,
     [
       opts.project.id,
       pipeline.id,
       opts.runner?.id ?? null,
       opts.user?.id ?? null,
       status,
+      opts.stage ?? 'test',
       opts.name ?? `job ${seq}`,
+      opts.ref ?? 'main',
+      opts.tag ?? false,
+      opts.allowFailure ?? false,
+      opts.when ?? (status === 'manual' ? 'manual' : 'on_success'),
+      opts.retried ?? false,
       opts.coverage ?? null,
       at,
       started,

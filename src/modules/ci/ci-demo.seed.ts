@@ -51,7 +51,7 @@ export async function seedCiDemo(env: SeedEnv): Promise<void> {
     );
     const [pipeline] = await sqlRows<{ id: number }>(
       em,
-      `insert into ci_pipelines (project_id, sha, ref, status, user_id, created_at, updated_at) values (?, ?, 'master', 'running', ?, ?, ?) returning id`,
+      `insert into ci_pipelines (project_id, sha, ref, status, user_id, source, created_at, updated_at) values (?, ?, 'master', 'running', ?, 1, ?, ?) returning id`,
       [r.project_id, sha, user, at, at],
     );
     for (const [i, status] of JOB_STATUS_REST_VALUES.entries()) {
@@ -59,8 +59,8 @@ export async function seedCiDemo(env: SeedEnv): Promise<void> {
       const finished = FINISHED.has(status) ? new Date(at.getTime() + 5_000 + (30 + i * 17) * 1000) : null;
       await sqlRows(
         em,
-        `insert into ci_builds (project_id, pipeline_id, runner_id, user_id, status, stage, name, ref, tag, coverage, created_at, started_at, finished_at, updated_at)
-         values (?, ?, ?, ?, ?, ?, ?, 'master', false, ?, ?, ?, ?, ?)`,
+        `insert into ci_builds (project_id, pipeline_id, runner_id, user_id, status, stage, name, ref, tag, allow_failure, "when", coverage, created_at, started_at, finished_at, updated_at)
+         values (?, ?, ?, ?, ?, ?, ?, 'master', false, ?, ?, ?, ?, ?, ?, ?)`,
         [
           r.project_id,
           pipeline.id,
@@ -69,6 +69,8 @@ export async function seedCiDemo(env: SeedEnv): Promise<void> {
           status,
           i < 3 ? 'build' : 'test',
           `${status}-job`,
+          status === 'failed' && n % 2 === 0, // every other demo pipeline's failure is allowed
+          status === 'manual' ? 'manual' : 'on_success',
           status === 'success' ? 92.5 : null,
           at,
           started,

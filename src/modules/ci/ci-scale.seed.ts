@@ -34,11 +34,11 @@ export async function seedCiScaleUnit(q: Query, unit: number, runnerIds: number[
   // pipeline i runs on runner r = i % R (0: the shared one, any project; else one of runner r's 10 projects); the ref carries r
   const R = runnerIds.length;
   await q(
-    `insert into ci_pipelines (project_id, sha, ref, status, user_id, created_at, updated_at)
+    `insert into ci_pipelines (project_id, sha, ref, status, user_id, source, created_at, updated_at)
      select (?::int[])[case when x.r = 0 or x.r * 10 > ?::int then 1 + i % ?::int else (x.r - 1) * 10 + 1 + (i / ?::int) % 10 end],
             md5('scale-' || ?::int || '-' || i) || substr(md5(i::text), 1, 8), 'scale-' || ?::int || '-' || x.r,
             (array['success','failed','running','canceled'])[1 + i % 4], (?::int[])[1 + i % ?::int],
-            now() - ((? - i) || ' minutes')::interval, now()
+            (array[1, 1, 1, 2, 3, 4, 5])[1 + i % 7], now() - ((? - i) || ' minutes')::interval, now()
        from generate_series(1, ?) i, lateral (select i % ?::int as r) x`,
     [
       `{${projects.join(',')}}`,
@@ -63,9 +63,11 @@ export async function seedCiScaleUnit(q: Query, unit: number, runnerIds: number[
   );
   const statuses = "(array['created','pending','running','success','failed','canceled','skipped','manual'])";
   await q(
-    `insert into ci_builds (project_id, pipeline_id, runner_id, user_id, status, stage, name, ref, tag, coverage, created_at, started_at, finished_at)
+    `insert into ci_builds (project_id, pipeline_id, runner_id, user_id, status, stage, name, ref, tag, allow_failure, "when", coverage, created_at, started_at, finished_at)
      select pl.project_id, pl.id, (?::int[])[1 + split_part(pl.ref, '-', 3)::int], pl.user_id, ${statuses}[1 + (pl.id + j) % 8],
-            (array['build','test','deploy'])[1 + j % 3], 'job-' || j, 'main', false, case when j % 4 = 0 then (pl.id % 100)::float else null end,
+            (array['build','test','deploy'])[1 + j % 3], 'job-' || j, 'main', false, j = 10,
+            case when (pl.id + j) % 8 = 7 then 'manual' else 'on_success' end,
+            case when j % 4 = 0 then (pl.id % 100)::float else null end,
             pl.created_at,
             case when (pl.id + j) % 8 in (2, 3, 4, 5) then pl.created_at + interval '10 seconds' end,
             case when (pl.id + j) % 8 in (3, 4, 5) then pl.created_at + ((10 + (pl.id + j) % 300) || ' seconds')::interval end

@@ -28,6 +28,8 @@ export class CiPipeline {
   @Property({ type: 'string', length: 255 }) ref!: string;
   @Property({ type: 'string', length: 16 }) status!: string;
   @Property({ type: 'integer', nullable: true }) userId: number | null = null;
+  /** GitLab's pipeline source enum (push 1, web 2, trigger 3, …); null: unknown. */
+  @Property({ type: 'integer', nullable: true }) source: number | null = null;
   @Property({ type: 'datetime' }) createdAt: Date = new Date();
   @Property({ type: 'datetime' }) updatedAt: Date = new Date();
 }
@@ -44,6 +46,10 @@ export class CiJob {
   @Property({ type: 'string', length: 255 }) name!: string;
   @Property({ type: 'string', length: 255 }) ref!: string;
   @Property({ type: 'boolean' }) tag = false;
+  @Property({ type: 'boolean' }) allowFailure = false;
+  /** on_success, on_failure, always, manual, delayed (GitLab's `when`); null reads as on_success. */
+  @Property({ type: 'string', length: 255, nullable: true, fieldName: 'when' }) when: string | null = 'on_success';
+  @Property({ type: 'boolean', nullable: true }) retried: boolean | null = false;
   @Property({ type: 'double', nullable: true }) coverage: number | null = null;
   @Property({ type: 'datetime' }) createdAt: Date = new Date();
   @Property({ type: 'datetime', nullable: true }) startedAt: Date | null = null;

@@ -64,35 +64,92 @@ async function preloadPipelinesWithCommits(ctx: RequestCtx, pipelineIds: readonl
   );
   if (ids.length === 0) return;
   const rows = await sqlRows<
-    CommitSqlRow & { id: number; sha: string; ref: string; status: string; project_id: number }
+    CommitSqlRow & {
+      id: number;
+      sha: string;
+      ref: string;
+      status: string;
+      project_id: number;
+      user_id: number | null;
+      source: number | null;
+    }
   >(
     ctx.em,
-    `select p.id as pipeline_id, p.id, p.sha, p.ref, p.status, p.project_id, ${COMMIT_COLUMNS}
+    `select p.id as pipeline_id, p.id, p.sha, p.ref, p.status, p.project_id, p.user_id, p.source, ${COMMIT_COLUMNS}
        from ci_pipelines p left join ci_commits c on c.project_id = p.project_id and c.sha = p.sha where p.id = any(${intArray(ids)})`,
   );
   const found = new Map(rows.map((r) => [r.pipeline_id, r]));
   for (const id of ids) {
     const r = found.get(id);
-    l.ciPipeline.fill(id, r ? { id: r.id, sha: r.sha, ref: r.ref, status: r.status, projectId: r.project_id } : null);
+    l.ciPipeline.fill(id, r ? pipelineOf(r) : null);
     l.ciPipelineCommit.fill(id, r && r.commit_sha !== null ? commitOf(r) : null);
   }
 }
 
+interface PipelineSqlRow {
+  id: number;
+  sha: string;
+  ref: string;
+  status: string;
+  project_id: number;
+  user_id: number | null;
+  source: number | null;
+}
+const PIPELINE_COLUMNS = 'c.id, c.sha, c.ref, c.status, c.project_id, c.user_id, c.source';
+const pipelineOf = (r: PipelineSqlRow): PipelineType => ({
+  id: r.id,
+  sha: r.sha,
+  ref: r.ref,
+  status: r.status,
+  projectId: r.project_id,
+  userId: r.user_id,
+  source: r.source,
+});
+
 async function loadPipelines(ctx: RequestCtx, ids: readonly number[]): Promise<(PipelineType | null)[]> {
-  const rows = await sqlRows<PipelineType>(
+  const rows = await sqlRows<PipelineSqlRow>(
     ctx.em,
-    `select id, sha, ref, status, project_id as "projectId" from ci_pipelines where id = any(${intArray(ids)})`,
+    `select ${PIPELINE_COLUMNS} from ci_pipelines c where c.id = any(${intArray(ids)})`,
   );
-  return byId(ids, rows, (p) => p.id);
+  return byId(ids, rows.map(pipelineOf), (p) => p.id);
 }
 
 /** node(id)/nodes(ids) of pipelines: the ones among these ids in projects the caller may see (one statement). */
 export async function visiblePipelines(ctx: RequestCtx, ids: readonly (number | string)[]): Promise<PipelineType[]> {
-  return sqlRows<PipelineType>(
+  const rows = await sqlRows<PipelineSqlRow>(
     ctx.em,
-    `select c.id, c.sha, c.ref, c.status, c.project_id as "projectId" from ci_pipelines c ${joinProject('c.project_id')}
+    `select ${PIPELINE_COLUMNS} from ci_pipelines c ${joinProject('c.project_id')}
     where c.id = any(${intArray(ids.map(Number))}) and ${await projectVisibility(ctx, 'p')}`,
   );
+  return rows.map(pipelineOf);
+}
+
+/** GitLab 10.3's Ci::Runner::ONLINE_CONTACT_TIMEOUT: a runner that made contact within the last hour is online. */
+const ONLINE_WINDOW_MS = 3_600_000;
+
+/**
+ * Which of these pending jobs are stuck (GitLab's `stuck?`: pending with no online runner that can pick
+ * it): an active runner that made contact within the hour, shared (when the project takes shared runners)
+ * or enabled in the job's project, not limited to protected refs (no job is protected here), carrying
+ * every tag of the job and, for an untagged job, running untagged jobs (Ci::Runner#can_pick?). One
+ * statement for the jobs of a page. The runner tables are read here and not through the runners module,
+ * which builds on this one (a job's runner is its field there).
+ */
+async function loadStuck(ctx: RequestCtx, ids: readonly number[]): Promise<boolean[]> {
+  const online = new Date(ctx.clock.now().getTime() - ONLINE_WINDOW_MS);
+  const rows = await sqlRows<{ id: number }>(
+    ctx.em,
+    `select b.id from ci_builds b join projects p on p.id = b.project_id
+      where b.id = any(${intArray(ids)}) and b.status = 'pending' and not exists (
+        select 1 from ci_runners r
+         where r.active and r.contacted_at > ? and r.access_level = 0
+           and (r.run_untagged or cardinality(b.tag_list) > 0) and b.tag_list <@ r.tag_list
+           and ((r.is_shared and p.shared_runners_enabled)
+             or exists (select 1 from ci_runner_projects rp where rp.runner_id = r.id and rp.project_id = b.project_id)))`,
+    [online],
+  );
+  const stuck = new Set(rows.map((r) => Number(r.id)));
+  return ids.map((id) => stuck.has(id));
 }
 
 /** Batched lookups behind a job's user, commit, pipeline and project (no query per job). */
@@ -103,6 +160,8 @@ export function ciLoaders(ctx: RequestCtx) {
     ),
     ciPipeline: new PeekLoader<number, PipelineType | null>((ids) => loadPipelines(ctx, ids)),
     ciPipelineCommit: new PeekLoader<number, CommitType | null>((ids) => loadPipelineCommits(ctx, ids)),
+    /** Whether a pending job is stuck, by job id (CiJob.stuck). */
+    ciJobStuck: new PeekLoader<number, boolean>((ids) => loadStuck(ctx, ids)),
   };
 }
 

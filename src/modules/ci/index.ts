@@ -4,6 +4,7 @@ import { nodeDef } from '../../core/graphql/node';
 import { jobService } from './job.service';
 import { CiCommit, CiJob, CiPipeline } from './ci.entity';
 import { JobResolver, PipelineResolver, ProjectPipelineResolver } from './job.resolver';
+import { JobPageResolver, PipelinePageResolver } from './job-page.resolver';
 import { ProjectJobsApiResolver } from './project-jobs-api.resolver';
 import { projectJobRoutes } from './job.rest';
 import { ProjectJobsResolver, projectJobLoaders } from './project-jobs.resolver';
@@ -13,6 +14,7 @@ import { Migration20261205100000CiJobStatusNotify } from './migrations/Migration
 import { Migration20261206090000CiBuildsProjectOrder } from './migrations/Migration20261206090000_ci_builds_project_order';
 import { Migration20261208100000CiJobStatusNotifyId } from './migrations/Migration20261208100000_ci_job_status_notify_id';
 import { Migration20261213090000CiBuildsTagList } from './migrations/Migration20261213090000_ci_builds_tag_list';
+import { Migration20261220090000CiJobsPage } from './migrations/Migration20261220090000_ci_jobs_page';
 
 /** Pipelines, commits and jobs: what runners run (spec 2.2). Nothing in the API creates them; the seed does. */
 export const ciModule = defineModule({
@@ -29,8 +31,17 @@ export const ciModule = defineModule({
     { name: 'Migration20261206090000_ci_builds_project_order', class: Migration20261206090000CiBuildsProjectOrder },
     { name: 'Migration20261208100000_ci_job_status_notify_id', class: Migration20261208100000CiJobStatusNotifyId },
     { name: 'Migration20261213090000_ci_builds_tag_list', class: Migration20261213090000CiBuildsTagList },
+    { name: 'Migration20261220090000_ci_jobs_page', class: Migration20261220090000CiJobsPage },
   ],
-  resolvers: [JobResolver, PipelineResolver, ProjectPipelineResolver, ProjectJobsResolver, ProjectJobsApiResolver],
+  resolvers: [
+    JobResolver,
+    PipelineResolver,
+    JobPageResolver,
+    PipelinePageResolver,
+    ProjectPipelineResolver,
+    ProjectJobsResolver,
+    ProjectJobsApiResolver,
+  ],
   routes: projectJobRoutes,
   loaders: (ctx) => ({ ...ciLoaders(ctx), ...projectJobLoaders(ctx) }),
   seed: [seedCiDemo],

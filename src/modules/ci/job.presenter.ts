@@ -38,7 +38,7 @@ export const ProjectIdentityWire = shape('ProjectIdentity', {
 export const JobWire = shape('JobBasicWithProject', {
   id: int('id'),
   status: lowerEnum('status', JOB_STATUS_REST_VALUES),
-  stage: str('stage'),
+  stage: str('stageName'),
   name: str('name'),
   ref: str('ref'),
   tag: bool('tag'),

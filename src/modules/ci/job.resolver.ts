@@ -9,29 +9,9 @@ import { CommitType, DetailedStatusType, JobIdArg, JobType, PipelineType, type J
 import { jobStatusChanges } from './job-status-changes';
 import type { Loaded } from '../../core/context/peek-loader';
 import { Reads } from '../../core/graphql/reads';
-
-function missing(job: JobRow, what: string): never {
-  throw new Error(`job ${job.id} has no ${what}`);
-}
-
-/** Gitlab::Ci::Status's text, label and icon of each job status. */
-const BADGES: Record<string, { text: string; label: string }> = {
-  created: { text: 'Created', label: 'created' },
-  pending: { text: 'Pending', label: 'pending' },
-  running: { text: 'Running', label: 'running' },
-  success: { text: 'Passed', label: 'passed' },
-  failed: { text: 'Failed', label: 'failed' },
-  canceled: { text: 'Canceled', label: 'canceled' },
-  skipped: { text: 'Skipped', label: 'skipped' },
-  manual: { text: 'Manual', label: 'manual action' },
-};
-
-/** `/<project full path>` under the instance's relative URL root, when the job's project is loaded. */
-async function projectPath(ctx: RequestCtx, job: JobRow): Promise<string> {
-  const project = (await ctx.loaders.ciProject.get(job.projectId)) ?? missing(job, 'project');
-  const ns = (await ctx.loaders.namespace.get(project.namespaceId)) ?? missing(job, 'namespace');
-  return `${new URL(ctx.externalUrl).pathname.replace(/\/$/, '')}/${ns.fullPath}/${project.path}`;
-}
+import { jobPath, missing, projectPath } from './job-paths';
+import { actionOf, badgeOf, coreBadge } from './job-status-rules';
+import { canUpdateJob } from './job-permissions';
 
 /**
  * A job's relations, each through a per-request loader (one query per relation and page; at once when the list preloaded them),
@@ -77,18 +57,30 @@ export class JobResolver {
 
   @FieldResolver(() => DetailedStatusType, { description: "The job's status as GitLab's CI badge shows it." })
   async detailedStatus(@Root() job: JobRow, @Ctx() ctx: RequestCtx): Promise<DetailedStatusType> {
-    const group = job.status.toLowerCase();
-    const badge = BADGES[group] ?? { text: job.status, label: group };
+    const state = { ...job, status: job.status.toLowerCase() };
+    const canUpdate = await canUpdateJob(ctx, job);
+    const badge = badgeOf(state, canUpdate);
+    const path = await jobPath(ctx, job);
+    const id = `${badge.group}-${job.id}`;
+    const action = actionOf(state, canUpdate);
     return {
-      id: `${group}-${job.id}`,
-      group,
-      icon: `status_${group}`,
+      id,
+      group: badge.group,
+      icon: badge.icon,
       text: badge.text,
       label: badge.label,
       tooltip: badge.label,
       name: job.status,
       hasDetails: true,
-      detailsPath: `${await projectPath(ctx, job)}/-/jobs/${job.id}`,
+      detailsPath: path,
+      action: action && {
+        id: `Ci::Build-${id}`,
+        buttonTitle: action.buttonTitle,
+        icon: action.icon,
+        method: action.method,
+        path: `${path}${action.pathSuffix}`,
+        title: action.title,
+      },
     };
   }
 
@@ -110,7 +102,7 @@ export class PipelineResolver {
   @FieldResolver(() => DetailedStatusType, { description: "The pipeline's status as GitLab's CI badge shows it." })
   async detailedStatus(@Root() p: PipelineType, @Ctx() ctx: RequestCtx): Promise<DetailedStatusType> {
     const group = p.status.toLowerCase();
-    const badge = BADGES[group] ?? { text: p.status, label: group };
+    const badge = coreBadge(group);
     const project = (await ctx.loaders.ciProject.get(p.projectId)) ?? null;
     const ns = project ? await ctx.loaders.namespace.get(project.namespaceId) : null;
     const root = new URL(ctx.externalUrl).pathname.replace(/\/$/, '');
@@ -124,6 +116,7 @@ export class PipelineResolver {
       name: p.status.toUpperCase(),
       hasDetails: true,
       detailsPath: project && ns ? `${root}/${ns.fullPath}/${project.path}/-/pipelines/${p.id}` : null,
+      action: null,
     };
   }
 

@@ -2,7 +2,8 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import { offsetPage, boundedCountsByKey, offsetPagesByKey, type ListQuery } from '../../core/pagination/list-query';
 import type { Page, PageArgs } from '../../core/pagination/page';
 import { NotFoundError } from '../../core/errors/domain-errors';
-import type { JobListArgs } from './job.inputs';
+import type { JobListArgs, ProjectJobListArgs } from './job.inputs';
+import { JobSource, PIPELINE_SOURCE_CODES } from './job-page.type';
 import { SortDirection } from '../access';
 import { joinProject, projectVisibility } from '../projects';
 import { pgTime } from '../../core/db/pg-time';
@@ -18,6 +19,9 @@ interface JobSqlRow {
   name: string;
   ref: string;
   tag: boolean;
+  allow_failure: boolean;
+  when: string | null;
+  retried: boolean | null;
   coverage: number | null;
   created_at: string;
   started_at: string | null;
@@ -52,10 +56,13 @@ function toJobRow(r: JobSqlRow, now: Date): JobRow {
   return {
     id: r.id,
     status: r.status.toUpperCase() as JobStatus,
-    stage: r.stage,
+    stageName: r.stage,
     name: r.name,
     ref: r.ref,
     tag: r.tag,
+    allowFailure: r.allow_failure,
+    when: r.when,
+    retried: r.retried,
     coverage: r.coverage === null ? null : Number(r.coverage),
     createdAt: pgTime(r.created_at),
     startedAt,
@@ -84,9 +91,11 @@ async function listForParents(
   ctx: RequestCtx,
   parent: keyof typeof PARENT_COLUMN,
   ids: readonly number[],
-  args: JobListArgs,
+  args: JobFilters & PageArgs,
 ): Promise<Map<number, Page<JobRow>>> {
-  return offsetPagesByKey(ctx.em, jobQuery(args, ctx.clock.now()), PARENT_COLUMN[parent], ids, args);
+  const term = parent === 'project' && args.name?.trim() ? args.name.toLowerCase() : null;
+  const names = term === null ? undefined : await namesMatching(ctx, ids, term);
+  return offsetPagesByKey(ctx.em, jobQuery(args, ctx.clock.now(), names), PARENT_COLUMN[parent], ids, args);
 }
 
 /**
@@ -108,15 +117,57 @@ async function countForParents(
 }
 
 const JOB_COLUMNS =
-  'b.id, b.status, b.stage, b.name, b.ref, b.tag, b.coverage, b.created_at, b.started_at, b.finished_at, b.project_id, b.pipeline_id, b.user_id, b.runner_id, b.tag_list';
+  'b.id, b.status, b.stage, b.name, b.ref, b.tag, b.allow_failure, b."when", b.retried, b.coverage, b.created_at, b.started_at, b.finished_at, b.project_id, b.pipeline_id, b.user_id, b.runner_id, b.tag_list';
 
-/** Jobs ordered by id, filtered by status; the caller adds which runner(s). */
-function jobQuery(args: Pick<JobListArgs, 'status' | 'sort'>, now: Date): ListQuery<JobRow> {
+/** The filters a job list takes: the runner list's, and `Project.jobs`'s (GitLab's statuses, sources, name). */
+type JobFilters = Pick<JobListArgs, 'status' | 'sort'> &
+  Partial<Pick<ProjectJobListArgs, 'statuses' | 'sources' | 'name'>>;
+
+/**
+ * The job names of these projects that contain `term` (in lower case): GitLab's `LOWER(name) LIKE '%…%'`
+ * over each project's distinct job names, read by a skip scan of ci_builds_project_name_idx (one index
+ * probe per distinct name). The jobs are then read by these names as a literal list, which the planner
+ * weighs with the column's statistics: a rare name through the (project_id, name, id) index, a common
+ * one along the id order. (Inside the page statement, an array subquery hides the names from the
+ * planner, which then walked a whole project for a rare name.)
+ */
+async function namesMatching(ctx: RequestCtx, projectIds: readonly number[], term: string): Promise<string[]> {
+  const rows = await sqlRows<{ name: string }>(
+    ctx.em,
+    `select distinct n.name from unnest(?::int[]) as p(id) cross join lateral (
+       with recursive job_names(name) as (
+         (select x.name from ci_builds x where x.project_id = p.id order by x.name limit 1)
+         union all
+         (select (select x.name from ci_builds x where x.project_id = p.id and x.name > n.name order by x.name limit 1)
+            from job_names n where n.name is not null))
+       select job_names.name from job_names) n
+     where strpos(lower(n.name), ?) > 0`,
+    [pgArray(projectIds.map(String)), term],
+  );
+  return rows.map((r) => r.name);
+}
+
+/**
+ * Jobs ordered by id, filtered by status (and, for a project's list, GitLab's statuses, sources and name:
+ * `names`, the job names that match the name filter); the caller adds which runner(s) or project(s).
+ */
+function jobQuery(args: JobFilters, now: Date, names?: readonly string[]): ListQuery<JobRow> {
   const where: string[] = [];
   const params: unknown[] = [];
   if (args.status) {
     where.push('b.status = ?');
     params.push(args.status.toLowerCase());
+  }
+  if (args.statuses) {
+    where.push('b.status = any(?::text[])');
+    params.push(pgArray([...new Set(args.statuses)].map((s) => s.toLowerCase())));
+  }
+  // GitLab applies the name filter, or else the sources filter, never both (ProjectJobsResolver).
+  if (names) {
+    where.push('b.name = any(?::text[])');
+    params.push(pgArray([...names]));
+  } else if (args.sources?.length) {
+    where.push(sourcesFilter(args.sources, params));
   }
   const dir = args.sort === SortDirection.DESC ? 'desc' : 'asc';
   return {
@@ -129,6 +180,18 @@ function jobQuery(args: Pick<JobListArgs, 'status' | 'sort'>, now: Date): ListQu
     id: 'b.id',
     map: (r) => toJobRow(r as unknown as JobSqlRow, now),
   };
+}
+
+/**
+ * A job's source is its pipeline's (`ci_pipelines.source`; UNKNOWN: null), read through
+ * ci_pipelines_project_source_idx; the policy sources match no pipeline, hence no job.
+ */
+function sourcesFilter(sources: readonly JobSource[], params: unknown[]): string {
+  const codes = sources.flatMap((s) => (PIPELINE_SOURCE_CODES[s] === undefined ? [] : [PIPELINE_SOURCE_CODES[s]]));
+  const unknown = sources.includes(JobSource.UNKNOWN);
+  params.push(pgArray(codes.map(String)));
+  return `exists (select 1 from ci_pipelines pl where pl.id = b.pipeline_id and pl.project_id = b.project_id
+    and (pl.source = any(?::int[])${unknown ? ' or pl.source is null' : ''}))`;
 }
 
 /** One runner's jobs (GET /runners/:id/jobs) through the shared list builder: plain rows, ordered by id. */

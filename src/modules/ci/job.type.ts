@@ -3,6 +3,8 @@ import { idArgOf } from '../../core/graphql/global-id';
 import { Field, Float, ObjectType, registerEnumType } from 'type-graphql';
 import { PageType } from '../../core/pagination/page';
 import { CostItems } from '../../core/graphql/list-bound';
+import { Internal } from '../../core/graphql/internal';
+import { StatusActionType } from './job-page.type';
 
 /** Every GitLab job status (Ci::Build::AVAILABLE_STATUSES); the REST filter accepts them all (spec 4.6). */
 export enum JobStatus {
@@ -52,11 +54,15 @@ export class PipelineType extends DatabaseNode {
   @Field(() => String, { description: 'GitLab pipeline status (running, success, ...).' }) status!: string;
   /** Its project (`Pipeline.project`, job.resolver.ts). */
   projectId!: number;
+  /** Who ran it (`Pipeline.user`), null when unknown. */
+  userId!: number | null;
+  /** GitLab's source code (`ci_pipelines.source`), null when unknown. */
+  source!: number | null;
 }
 
 /**
- * GitLab's `DetailedStatus` of a job (Gitlab::Ci::Status): the badge a list shows. Without `favicon` and
- * `action`: this service serves no status icons and runs no jobs.
+ * GitLab's `DetailedStatus` of a job (Gitlab::Ci::Status): the badge a list shows, with its action button.
+ * Without `favicon`: this service serves no status icons.
  */
 @ObjectType('DetailedStatus', { description: "A job status as GitLab's CI badges show it." })
 export class DetailedStatusType {
@@ -69,16 +75,26 @@ export class DetailedStatusType {
   @Field(() => String, { description: 'The status name (SUCCESS, FAILED, ...).' }) name!: string;
   @Field(() => Boolean, { description: 'Whether the job has a details page.' }) hasDetails!: boolean;
   @Field(() => String, { nullable: true, description: "Path of the job's page." }) detailsPath!: string | null;
+  @Field(() => StatusActionType, {
+    nullable: true,
+    description:
+      "The badge's button (play, retry or cancel the job); null when there is none or the caller may not use it.",
+  })
+  action!: StatusActionType | null;
 }
 
 /** A job as the runner job list shows it; user, commit, pipeline and project resolve through batched loaders. */
 @ObjectType('CiJob', { implements: Node })
 export class JobType extends DatabaseNode {
   @Field(() => JobStatus) status!: JobStatus;
-  @Field(() => String) stage!: string;
+  // REST's `stage` (a string); GraphQL's `stage` is GitLab's CiStage object (job-page.resolver.ts).
+  @Internal()
+  @Field(() => String, { description: "The name of the job's stage." })
+  stageName!: string;
   @Field(() => String) name!: string;
   @Field(() => String) ref!: string;
   @Field(() => Boolean) tag!: boolean;
+  @Field(() => Boolean, { description: 'Whether the job is allowed to fail.' }) allowFailure!: boolean;
   @Field(() => Float, { nullable: true }) coverage!: number | null;
   @Field(() => Date) createdAt!: Date;
   @Field(() => Date, { nullable: true }) startedAt!: Date | null;
@@ -109,10 +125,14 @@ export const JobIdArg = idArgOf('Ci::Build');
 export interface JobRow {
   id: number;
   status: JobStatus;
-  stage: string;
+  stageName: string;
   name: string;
   ref: string;
   tag: boolean;
+  allowFailure: boolean;
+  /** GitLab's `when` (on_success, manual, delayed, …; null reads as on_success). */
+  when: string | null;
+  retried: boolean | null;
   coverage: number | null;
   createdAt: Date;
   startedAt: Date | null;

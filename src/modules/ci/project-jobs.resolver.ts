@@ -5,7 +5,8 @@ import type { Page } from '../../core/pagination/page';
 import { perParentPages } from '../../core/pagination/per-parent-pages';
 import type { Project } from '../projects';
 import { ProjectType } from '../projects';
-import { JobListArgs } from './job.inputs';
+import { ProjectJobListArgs } from './job.inputs';
+import { SortDirection } from '../access';
 import { jobService } from './job.service';
 import { JobPage, type JobRow } from './job.type';
 import { ciPolicy } from './ci.policy';
@@ -13,7 +14,7 @@ import { ciPolicy } from './ci.policy';
 export function projectJobLoaders(ctx: RequestCtx) {
   return {
     /** `Project.jobs` across the projects of a list: one bounded count and one page query per argument set. */
-    projectJobs: perParentPages<JobListArgs, JobRow>((args, ids) =>
+    projectJobs: perParentPages<ProjectJobListArgs, JobRow>((args, ids) =>
       jobService.listForParents(ctx, 'project', ids, args),
     ),
   };
@@ -35,12 +36,16 @@ export class ProjectJobsResolver {
   @FieldResolver(() => JobPage, {
     nullable: true,
     description:
-      "The project's jobs by id (sort DESC: newest first), optionally in one status; null when jobs are disabled, or not public and the caller is below Reporter.",
+      "The project's jobs, newest first (sort ASC: oldest first), filtered by status, statuses, and name or else sources; null when jobs are disabled, or not public and the caller is below Reporter.",
   })
   @Reads('id', 'jobsEnabled', 'publicJobs')
-  async jobs(@Root() p: Project, @Args() args: JobListArgs, @Ctx() ctx: RequestCtx): Promise<Page<JobRow> | null> {
+  async jobs(
+    @Root() p: Project,
+    @Args() args: ProjectJobListArgs,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<Page<JobRow> | null> {
     const level = p.publicJobs || !ctx.user ? 0 : await ctx.loaders.projectLevel.load(p.id);
     if (!ciPolicy.canReadJobs(ctx.user, p, () => level)) return null;
-    return ctx.loaders.projectJobs.load({ parentId: p.id, args });
+    return ctx.loaders.projectJobs.load({ parentId: p.id, args: { ...args, sort: args.sort ?? SortDirection.DESC } });
   }
 }
