@@ -69,3 +69,11 @@ export const groupMembershipRows = (groupId: string) => `select 1 from group_mem
 /** A select of the ids of the groups where the user has an active direct membership at exactly `level`. */
 export const groupIdsWhereUserIs = (userId: number, level: number) =>
   `select gm.group_id from group_members gm where gm.user_id = ${userId} and gm.access_level = ${level} and ${activeMembership('gm')}`;
+
+/**
+ * A select of the ids of the groups where the user `userExpr` names (an SQL expression, e.g. a batch key)
+ * has an active direct membership at `minLevel` or above.
+ */
+export const groupIdsOfMemberAtLeast = (userExpr: string, minLevel: number, as = 'ugm') =>
+  `select ${as}.group_id from group_members ${as}
+    where ${as}.user_id = ${userExpr} and ${as}.access_level >= ${minLevel} and ${activeMembership(as)}`;

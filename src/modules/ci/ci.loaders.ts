@@ -124,34 +124,6 @@ export async function visiblePipelines(ctx: RequestCtx, ids: readonly (number | 
   return rows.map(pipelineOf);
 }
 
-/** GitLab 10.3's Ci::Runner::ONLINE_CONTACT_TIMEOUT: a runner that made contact within the last hour is online. */
-const ONLINE_WINDOW_MS = 3_600_000;
-
-/**
- * Which of these pending jobs are stuck (GitLab's `stuck?`: pending with no online runner that can pick
- * it): an active runner that made contact within the hour, shared (when the project takes shared runners)
- * or enabled in the job's project, not limited to protected refs (no job is protected here), carrying
- * every tag of the job and, for an untagged job, running untagged jobs (Ci::Runner#can_pick?). One
- * statement for the jobs of a page. The runner tables are read here and not through the runners module,
- * which builds on this one (a job's runner is its field there).
- */
-async function loadStuck(ctx: RequestCtx, ids: readonly number[]): Promise<boolean[]> {
-  const online = new Date(ctx.clock.now().getTime() - ONLINE_WINDOW_MS);
-  const rows = await sqlRows<{ id: number }>(
-    ctx.em,
-    `select b.id from ci_builds b join projects p on p.id = b.project_id
-      where b.id = any(${intArray(ids)}) and b.status = 'pending' and not exists (
-        select 1 from ci_runners r
-         where r.active and r.contacted_at > ? and r.access_level = 0
-           and (r.run_untagged or cardinality(b.tag_list) > 0) and b.tag_list <@ r.tag_list
-           and ((r.is_shared and p.shared_runners_enabled)
-             or exists (select 1 from ci_runner_projects rp where rp.runner_id = r.id and rp.project_id = b.project_id)))`,
-    [online],
-  );
-  const stuck = new Set(rows.map((r) => Number(r.id)));
-  return ids.map((id) => stuck.has(id));
-}
-
 /** Batched lookups behind a job's user, commit, pipeline and project (no query per job). */
 export function ciLoaders(ctx: RequestCtx) {
   return {
@@ -160,8 +132,6 @@ export function ciLoaders(ctx: RequestCtx) {
     ),
     ciPipeline: new PeekLoader<number, PipelineType | null>((ids) => loadPipelines(ctx, ids)),
     ciPipelineCommit: new PeekLoader<number, CommitType | null>((ids) => loadPipelineCommits(ctx, ids)),
-    /** Whether a pending job is stuck, by job id (CiJob.stuck). */
-    ciJobStuck: new PeekLoader<number, boolean>((ids) => loadStuck(ctx, ids)),
   };
 }
 

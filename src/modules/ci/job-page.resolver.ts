@@ -7,15 +7,7 @@ import { UserType } from '../users';
 import { jobPermissions } from './job-permissions';
 import { missing, projectPath } from './job-paths';
 import { JobArtifactPage, JobPermissionsType, StageType, TRIGGER_SOURCE, type JobArtifactType } from './job-page.type';
-import {
-  isAction,
-  isActive,
-  isCancelable,
-  isPlayable,
-  isRetryable,
-  mayBeStuck,
-  type JobState,
-} from './job-status-rules';
+import { isAction, isActive, isCancelable, isPlayable, isRetryable, type JobState } from './job-status-rules';
 import { JobType, PipelineType, type JobRow } from './job.type';
 
 const stateOf = (job: JobRow): JobState => ({ ...job, status: job.status.toLowerCase() });
@@ -23,7 +15,8 @@ const stateOf = (job: JobRow): JobState => ({ ...job, status: job.status.toLower
 /**
  * What GitLab's project Jobs page reads of a job (ci/jobs_page/graphql/queries/get_jobs.query.graphql):
  * GitLab's rules over the stored values (job-status-rules.ts), the caller's permissions, paths. Batched
- * per page through the request's loaders (pipelines, projects, levels, stuck).
+ * per page through the request's loaders (pipelines, projects, levels); `stuck` is the runners module's
+ * (runners/job-runner.resolver.ts), which owns the runner tables.
  */
 @Resolver(() => JobType)
 export class JobPageResolver {
@@ -87,13 +80,6 @@ export class JobPageResolver {
   @FieldResolver(() => Boolean, { description: 'Indicates the job is active (pending or running).' })
   active(@Root() job: JobRow): boolean {
     return isActive(stateOf(job));
-  }
-
-  @FieldResolver(() => Boolean, {
-    description: 'Indicates the job is stuck: pending, and no online runner of the project can pick it.',
-  })
-  stuck(@Root() job: JobRow, @Ctx() ctx: RequestCtx): Loaded<boolean> {
-    return mayBeStuck(stateOf(job)) ? ctx.loaders.ciJobStuck.get(job.id) : false;
   }
 
   @FieldResolver(() => JobPermissionsType, { description: 'Permissions for the current user on the resource.' })

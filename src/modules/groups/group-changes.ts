@@ -5,7 +5,7 @@ import { auditDetails, auditRows, type AuditRow } from '../../core/events/audit-
 import { liveIterator } from '../../core/events/live';
 import { globalIdOf } from '../../core/graphql/global-id';
 import { policy, VISIBILITY_LEVEL, Visibility } from '../access';
-import type { Namespace } from '../namespaces';
+import { groupIdsWhere, type Namespace } from '../namespaces';
 import { groupVisibilitySplit } from '../projects';
 import { GroupChangeAction } from './group-change.type';
 
@@ -67,11 +67,7 @@ const seesByLevel = (level: number | null, user: CurrentUser) =>
 async function seenThroughMembership(ctx: RequestCtx, id: number | null): Promise<Set<number>> {
   const split = await groupVisibilitySplit(ctx, 'n');
   if (!split) return new Set();
-  const rows = await sqlRows<{ id: number }>(
-    ctx.em,
-    `select n.id from namespaces n where n.kind = 'group' and ${split[1]}${id === null ? '' : ' and n.id = ?'}`,
-    id === null ? [] : [id],
-  );
+  const rows = await sqlRows<{ id: number }>(ctx.em, groupIdsWhere(split[1], id !== null), id === null ? [] : [id]);
   return new Set(rows.map((r) => Number(r.id)));
 }
 

@@ -2,7 +2,7 @@ import { Args, ArgsType, Ctx, Field, FieldResolver, Resolver, Root, registerEnum
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { PageArgs, type Page } from '../../core/pagination/page';
 import { perParentPages } from '../../core/pagination/per-parent-pages';
-import { AccessLevel, activeMembership, policy } from '../access';
+import { AccessLevel, groupIdsOfMemberAtLeast, policy } from '../access';
 import type { Namespace } from '../namespaces';
 import type { User } from '../users';
 import { UserType } from '../users';
@@ -47,8 +47,7 @@ const LEVEL_OF: Record<GroupPermission, number> = {
  */
 function userGroupPages(ctx: RequestCtx, args: UserGroupsArgs, userIds: number[]) {
   const level = args.permissionScope ? LEVEL_OF[args.permissionScope] : AccessLevel.GUEST;
-  const match = `n.traversal_ids && array(select ugm.group_id from group_members ugm
-    where ugm.user_id = page_keys.k and ugm.access_level >= ${level} and ${activeMembership('ugm')})`;
+  const match = `n.traversal_ids && array(${groupIdsOfMemberAtLeast('page_keys.k', level)})`;
   return listGroupsBatched(ctx, { search: args.search }, { match }, userIds, args);
 }
 

@@ -10,6 +10,21 @@ import { Namespace } from './namespace.entity';
 /** Joins the namespace that `namespaceId` (a column of the caller's row) names, as `as`. */
 export const joinNamespace = (namespaceId: string, as = 'n') => `join namespaces ${as} on ${as}.id = ${namespaceId}`;
 
+/** A select of the ids of the groups (alias `n`) that meet `condition`, and with `oneId` only the group `?` names. */
+export const groupIdsWhere = (condition: string, oneId = false) =>
+  `select n.id from namespaces n where n.kind = 'group' and ${condition}${oneId ? ' and n.id = ?' : ''}`;
+
+/** A select of the ids of the namespaces whose full path is `?` (case-insensitive; namespaces_full_path_lower_idx). */
+export const namespaceIdsByFullPath = () => 'select id from namespaces where lower(full_path) = lower(?)';
+
+/**
+ * A row source (`id, full_path, full_name`, aliased `as`) of the namespaces under (or being) a namespace whose
+ * path or name is like `?` and `?`: the trigram indexes find those, traversal_ids (GIN) their descendants.
+ */
+export const namespaceSubtreesLike = (as = 'd') =>
+  `(select ${as}.id, ${as}.full_path, ${as}.full_name from namespaces ${as}
+     where ${as}.traversal_ids && array(select m.id from namespaces m where m.path ilike ? or m.name ilike ?)) ${as}`;
+
 /** The id of the group whose full path is `path` (case-insensitive), or null. */
 export async function groupIdByFullPath(em: EntityManager, path: string): Promise<number | null> {
   const [row] = await sqlRows<{ id: number }>(

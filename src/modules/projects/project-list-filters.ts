@@ -4,7 +4,7 @@ import { databaseIdOf, notAGlobalId, parseGlobalId } from '../../core/graphql/gl
 import { ACCESS_LEVEL_VALUE, intArray, SortDirection, type VisibilityLevelsEnum } from '../access';
 import { PROJECT_DEFAULT_SORT, ProjectOrderBy, type ProjectArchived, type ProjectsArgs } from './project.inputs';
 import { projectIdsWithLevel } from './project-sql';
-import { ownedNamespaceIds } from '../namespaces';
+import { namespaceIdsByFullPath, ownedNamespaceIds } from '../namespaces';
 
 // GitLab's later GraphQL arguments of the project lists (ProjectsResolver, ProjectsFinder).
 
@@ -85,7 +85,7 @@ export function gitlabFilters(
     params.push(VISIBILITY_OF[args.visibilityLevel]);
   }
   if (args.namespacePath) {
-    where.push(narrow('p.namespace_id = any(array(select id from namespaces where lower(full_path) = lower(?)))'));
+    where.push(narrow(`p.namespace_id = any(array(${namespaceIdsByFullPath()}))`));
     params.push(args.namespacePath);
   }
 }

@@ -1,4 +1,5 @@
 import { anyColumnContains, likeEscape } from '../../core/db/sql';
+import { namespaceSubtreesLike } from '../namespaces';
 
 /**
  * GitLab's `Project.search`: the term in the name, path or description, through the one trigram index
@@ -27,8 +28,7 @@ export function projectNamespaceSearch(alias: string, term: string): { sql: stri
   const like = `%${likeEscape(term)}%`;
   const firstLike = `%${likeEscape(first)}%`;
   const sql = `(${own.sql} or ${alias}.id = any(array(
-      select pn.id from projects pn join namespaces d on d.id = pn.namespace_id
-      where d.traversal_ids && array(select m.id from namespaces m where m.path ilike ? or m.name ilike ?)
-        and ((d.full_path || '/' || pn.path) ilike ? or (d.full_name || ' / ' || pn.name) ilike ?))))`;
+      select pn.id from projects pn join ${namespaceSubtreesLike('d')} on d.id = pn.namespace_id
+      where ((d.full_path || '/' || pn.path) ilike ? or (d.full_name || ' / ' || pn.name) ilike ?))))`;
   return { sql, params: [...own.params, firstLike, firstLike, like, like] };
 }

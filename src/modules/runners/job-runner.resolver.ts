@@ -5,7 +5,10 @@ import type { Runner } from './runner.entity';
 import { RunnerType } from './runner.type';
 import type { Loaded } from '../../core/context/peek-loader';
 
-/** A job's runner (an object link a dashboard follows), here because the runners module depends on ci, not the reverse. */
+/**
+ * A job's runner (an object link a dashboard follows) and whether a runner can pick it (`stuck`): here, as the
+ * runners module owns the runner tables and depends on ci, not the reverse.
+ */
 @Resolver(() => JobType)
 export class JobRunnerResolver {
   @FieldResolver(() => RunnerType, {
@@ -16,5 +19,16 @@ export class JobRunnerResolver {
   runner(@Root() job: JobRow, @Ctx() ctx: RequestCtx): Loaded<Runner | null> {
     if (job.runnerId === null) return null;
     return ctx.loaders.visibleRunner.get(job.runnerId);
+  }
+
+  @FieldResolver(() => Boolean, {
+    description: 'Indicates the job is stuck: pending, and no online runner of the project can pick it.',
+  })
+  async stuck(@Root() job: JobRow, @Ctx() ctx: RequestCtx): Promise<boolean> {
+    if (job.status.toLowerCase() !== 'pending') return false;
+    const project = await ctx.loaders.ciProject.get(job.projectId);
+    if (!project) return false;
+    const { sharedRunnersEnabled } = project;
+    return ctx.loaders.jobStuck.load({ id: job.id, projectId: job.projectId, sharedRunnersEnabled, tags: job.tags });
   }
 }

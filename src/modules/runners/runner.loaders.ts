@@ -3,6 +3,7 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import { lightEntitiesById, sqlRows } from '../../core/db/sql';
 import { PeekLoader } from '../../core/context/peek-loader';
 import { Runner } from './runner.entity';
+import { jobStuckLoader } from './job-stuck';
 import { mayReadRunner } from './runner.policy';
 import { perParent, perParentPages } from '../../core/pagination/per-parent-pages';
 import { policy, intArray } from '../access';
@@ -74,6 +75,8 @@ async function loadRunnerProjectLinks(
 export function runnerLoaders(ctx: RequestCtx) {
   return {
     visibleRunner: new PeekLoader<number, Runner | null>((ids) => loadVisibleRunners(ctx, ids)),
+    /** CiJob.stuck across the pending jobs of a page: one statement. */
+    jobStuck: jobStuckLoader(ctx),
     runnerProjects: new DataLoader<number, Project[]>((ids) => loadRunnerProjects(ctx, ids)),
     /** CiRunner.ownerProject and projectCount across the runners of a list: one statement. */
     runnerProjectLinks: new DataLoader<number, { first: number | null; count: number }>((ids) =>
