@@ -331,12 +331,16 @@ CREATE TABLE ci_runners (
     contacted_at timestamp(3) with time zone,
     created_at timestamp(3) with time zone DEFAULT now() NOT NULL,
     updated_at timestamp(3) with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT ci_runners_pkey PRIMARY KEY (id)
+    maximum_timeout integer,
+    creator_id integer,
+    CONSTRAINT ci_runners_pkey PRIMARY KEY (id),
+    CONSTRAINT ci_runners_creator_id_fkey FOREIGN KEY (creator_id) REFERENCES users(id) ON DELETE SET NULL
 );
 CREATE INDEX ci_runners_active_idx ON public.ci_runners USING btree (active, id);
 CREATE INDEX ci_runners_contacted_idx ON public.ci_runners USING btree (contacted_at);
 CREATE INDEX ci_runners_contacted_sort_idx ON public.ci_runners USING btree (COALESCE(contacted_at, '-infinity'::timestamp with time zone), id);
 CREATE INDEX ci_runners_created_sort_idx ON public.ci_runners USING btree (created_at, id);
+CREATE INDEX ci_runners_creator_idx ON public.ci_runners USING btree (creator_id) WHERE (creator_id IS NOT NULL);
 CREATE INDEX ci_runners_shared_idx ON public.ci_runners USING btree (is_shared, id);
 CREATE INDEX ci_runners_tag_list_gin ON public.ci_runners USING gin (tag_list);
 CREATE UNIQUE INDEX ci_runners_token_digest_uniq ON public.ci_runners USING btree (token_digest);

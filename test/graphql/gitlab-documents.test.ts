@@ -14,6 +14,8 @@ const DOCUMENTS = [
   'ci/runner/graphql/show/runner_jobs.query.graphql',
   'ci/runner/graphql/shared/runner_toggle_paused.mutation.graphql',
   'ci/runner/graphql/list/runner_job_count.query.graphql',
+  'ci/runner/graphql/edit/runner_form.query.graphql',
+  'ci/runner/graphql/edit/runner_update.mutation.graphql',
 ];
 
 const text = (file: string): string => loadDocument(file).source!;
@@ -93,5 +95,58 @@ describe("GitLab's frontend GraphQL documents", () => {
     expect((await api(t, ROOT_TOKEN).get(`/api/v4/runners/${runner.id}`)).body.active).toBe(false);
     const count = (await run(DOCUMENTS[2], { id })).body;
     expect(count).toEqual({ data: { runner: { id, jobCount: 3 } } });
+  });
+
+  it('the runner edit form (runner_form.query) shows what REST shows and who created it; its save (runner_update.mutation) writes what REST then reads', async () => {
+    const created = await api(t, ROOT_TOKEN)
+      .post('/api/v4/user/runners')
+      .send({ runner_type: 'instance_type', description: 'edit-me', tag_list: 'docker', maximum_timeout: 3600 })
+      .expect(201);
+    const id = `gid://gitlab/Ci::Runner/${created.body.id}`;
+    const rest = (await api(t, ROOT_TOKEN).get(`/api/v4/runners/${created.body.id}`).expect(200)).body;
+    const root = (await api(t, ROOT_TOKEN).get('/api/v4/user').expect(200)).body;
+    const form = (await run(DOCUMENTS[3], { id })).body;
+    expect(form.errors).toBeUndefined();
+    expect(form.data.runner).toEqual({
+      id,
+      shortSha: created.body.token.replace(/^glrt-/, '').slice(0, 8),
+      runnerType: 'INSTANCE_TYPE',
+      paused: !rest.active,
+      accessLevel: rest.access_level.toUpperCase(),
+      runUntagged: rest.run_untagged,
+      locked: rest.locked,
+      description: rest.description,
+      maximumTimeout: 3600,
+      tagList: rest.tag_list,
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      createdBy: {
+        id: `gid://gitlab/User/${root.id}`,
+        avatarUrl: root.avatar_url,
+        name: root.name,
+        username: root.username,
+        webUrl: root.web_url,
+      },
+      status: 'NEVER_CONTACTED',
+      contactedAt: rest.contacted_at,
+    });
+
+    const input = {
+      id,
+      description: 'edited',
+      maximumTimeout: 7200,
+      tagList: ['linux'],
+      runUntagged: true,
+      locked: true,
+    };
+    const saved = (await run(DOCUMENTS[4], { input })).body;
+    expect(saved.data.runnerUpdate.errors).toEqual([]);
+    expect(saved.data.runnerUpdate.runner).toMatchObject({ description: 'edited', maximumTimeout: 7200, locked: true });
+    const after = (await api(t, ROOT_TOKEN).get(`/api/v4/runners/${created.body.id}`).expect(200)).body;
+    expect(after).toMatchObject({ description: 'edited', tag_list: ['linux'], run_untagged: true, locked: true });
+    const short = (await run(DOCUMENTS[4], { input: { id, maximumTimeout: 60 } })).body;
+    expect(short.data.runnerUpdate).toEqual({
+      runner: null,
+      errors: ['Maximum timeout needs to be at least 10 minutes'],
+    });
   });
 });

@@ -3,6 +3,8 @@ import { defineModule } from '../../core/module/app-module';
 import { Migration20261122130000Runners } from './migrations/Migration20261122130000_runners';
 import { Migration20261203180000RunnerTagsGin } from './migrations/Migration20261203180000_runner_tags_gin';
 import { Migration20261205120000RunnerSortIndexes } from './migrations/Migration20261205120000_runner_sort_indexes';
+import { Migration20261214090000RunnerMaximumTimeout } from './migrations/Migration20261214090000_runner_maximum_timeout';
+import { Migration20261214090100RunnerCreator } from './migrations/Migration20261214090100_runner_creator';
 import { Runner, RunnerProject } from './runner.entity';
 import { runnerLoaders } from './runner.loaders';
 import { RunnerResolver } from './runner.resolver';
@@ -31,6 +33,8 @@ export const runnersModule = defineModule({
     { name: 'Migration20261122130000_runners', class: Migration20261122130000Runners },
     { name: 'Migration20261203180000_runner_tags_gin', class: Migration20261203180000RunnerTagsGin },
     { name: 'Migration20261205120000_runner_sort_indexes', class: Migration20261205120000RunnerSortIndexes },
+    { name: 'Migration20261214090000_runner_maximum_timeout', class: Migration20261214090000RunnerMaximumTimeout },
+    { name: 'Migration20261214090100_runner_creator', class: Migration20261214090100RunnerCreator },
   ],
   resolvers: [RunnerResolver, JobRunnerResolver, UserRunnerResolver, GroupRunnersResolver],
   routes: runnerRoutes,

@@ -21,14 +21,24 @@ export function normalizeTags(items: readonly string[]): string[] {
   return [...out];
 }
 
+/** GitLab's shortest `maximum_timeout`: ten minutes (Ci::Runner's numericality validation). */
+export const MIN_MAXIMUM_TIMEOUT = 600;
+
 /**
- * The runner's model validations before a write: column lengths (description, info fields) and
- * Ci::Runner#tag_constraints, whose attribute key is literally `tags_list`.
+ * Ci::Runner's own validations: #tag_constraints, whose attribute key is literally `tags_list`, and
+ * `maximum_timeout` of at least ten minutes when set.
  */
+export function checkRunnerRules(bag: FieldErrorBag, runner: Runner): void {
+  if (runner.tagList.length === 0 && !runner.runUntagged)
+    bag.add('tags_list', 'can not be empty when runner is not allowed to pick untagged jobs');
+  if (runner.maximumTimeout !== null && runner.maximumTimeout < MIN_MAXIMUM_TIMEOUT)
+    bag.add('maximum_timeout', 'needs to be at least 10 minutes');
+}
+
+/** The runner's model validations before a write: column lengths (description, info fields) and its rules. */
 export function validateRunner(ctx: RequestCtx, runner: Runner): void {
   const bag = new FieldErrorBag();
   checkColumnLengths(bag, ctx.em.getMetadata().get(Runner.name), runner);
-  if (runner.tagList.length === 0 && !runner.runUntagged)
-    bag.add('tags_list', 'can not be empty when runner is not allowed to pick untagged jobs');
+  checkRunnerRules(bag, runner);
   if (!bag.empty) throw new ValidationError(bag.errors);
 }

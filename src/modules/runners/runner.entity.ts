@@ -49,6 +49,14 @@ export class Runner {
   @Property({ type: new ArrayType(), columnType: 'text[]' })
   tagList: string[] = [];
 
+  /** Seconds a job on this runner may run at most; null: the project's own timeout applies. */
+  @Property({ type: 'integer', nullable: true })
+  maximumTimeout: number | null = null;
+
+  /** The user who created it with `runnerCreate`; null for a runner registered with a token. */
+  @Property({ type: 'integer', nullable: true })
+  creatorId: number | null = null;
+
   @Property({ type: 'datetime', nullable: true })
   contactedAt: Date | null = null;
 

@@ -1,5 +1,5 @@
 import { RunnerIdArg } from './runner.type';
-import { ArgsType, Field, ID, InputType } from 'type-graphql';
+import { ArgsType, Field, ID, InputType, Int } from 'type-graphql';
 import { PageArgs } from '../../core/pagination/page';
 import { GraphQLOnly } from '../../core/graphql/graphql-only';
 import { Internal } from '../../core/graphql/internal';
@@ -84,6 +84,13 @@ export class UpdateRunnerInput {
   @Field(() => Boolean, { nullable: true }) runUntagged?: boolean;
   @Field(() => Boolean, { nullable: true }) locked?: boolean;
   @Field(() => RunnerAccessLevel, { nullable: true }) accessLevel?: RunnerAccessLevel;
+  /** GitLab 10.3's REST has no maximum timeout (spec 4.4): GraphQL only, as GitLab's `RunnerUpdateInput`. */
+  @GraphQLOnly()
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Maximum timeout (in seconds) for jobs processed by the runner; at least 600.',
+  })
+  maximumTimeout?: number;
 }
 
 /** One entry of the runner's `info` hash (name, version, revision, platform, architecture; others ignored). */

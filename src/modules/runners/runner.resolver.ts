@@ -8,6 +8,7 @@ import type { Page } from '../../core/pagination/page';
 import { JobListArgs } from '../ci';
 import { JobPage, JobStatus, type JobRow } from '../ci';
 import type { Project } from '../projects';
+import { UserType, type User } from '../users';
 import { ProjectType } from '../projects';
 import { projectRunnerService } from './project-runner.service';
 import { ONLINE_WINDOW_MS, runnerStatus } from './runner-list.query';
@@ -163,6 +164,15 @@ export class RunnerResolver {
   @FieldResolver(() => RunnerStatus, { description: "From the last contact (later GitLab's runner status)." })
   status(@Root() r: Runner, @Ctx() ctx: RequestCtx): RunnerStatus {
     return RunnerStatus[runnerStatus(r, ctx.clock.now())];
+  }
+
+  @FieldResolver(() => UserType, {
+    nullable: true,
+    description:
+      'User that created this runner with `runnerCreate`; null for a runner registered with a registration token, or when that user is gone.',
+  })
+  createdBy(@Root() r: Runner, @Ctx() ctx: RequestCtx): Loaded<User | null> {
+    return r.creatorId === null ? null : ctx.loaders.user.get(r.creatorId);
   }
 
   @FieldResolver(() => CiRunnerType, {

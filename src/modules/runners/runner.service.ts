@@ -119,6 +119,7 @@ const auditedFields = (r: Runner): Record<string, unknown> => ({
   run_untagged: r.runUntagged,
   locked: r.locked,
   access_level: r.accessLevel,
+  maximum_timeout: r.maximumTimeout,
 });
 
 /** Spec 4.5: non-admins: not shared, not enabled in more than one project, owned; then 204. */

@@ -98,6 +98,12 @@ export class RunnerType extends DatabaseNode {
   @Field(() => String, { nullable: true }) platform!: string | null;
   @Field(() => String, { nullable: true }) architecture!: string | null;
   @Field(() => Date, { nullable: true }) contactedAt!: Date | null;
+  @Field(() => Date, { nullable: true, description: 'Timestamp of creation of this runner.' }) createdAt!: Date;
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Maximum timeout (in seconds) for jobs processed by the runner; null when not set.',
+  })
+  maximumTimeout!: number | null;
 }
 
 export const RunnerPage = PageType(RunnerType, 'CiRunnerConnection');

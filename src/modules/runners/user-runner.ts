@@ -9,7 +9,7 @@ import { FieldErrorBag } from '../../core/errors/field-error-bag';
 import { checkColumnLengths } from '../../core/validation/column-length';
 import { policy } from '../access';
 import { projectPolicy, projectService } from '../projects';
-import { normalizeTags } from './runner-tags';
+import { checkRunnerRules, normalizeTags } from './runner-tags';
 import { runnerTokenSlot } from './runner-token';
 import { forgetOwnedRunners } from './runner.policy';
 import { Runner, RunnerProject } from './runner.entity';
@@ -33,7 +33,7 @@ export class CreateRunnerInput {
   @Field(() => Boolean, { nullable: true, description: 'Default true.' }) runUntagged?: boolean;
   @Field(() => [String], { nullable: true, description: 'Comma lists are split.' }) tagList?: string[];
   @Field(() => RunnerAccessLevel, { nullable: true }) accessLevel?: RunnerAccessLevel;
-  @Field(() => Int, { nullable: true, description: 'Accepted and not stored.' }) maximumTimeout?: number;
+  @Field(() => Int, { nullable: true, description: 'At least 600 seconds.' }) maximumTimeout?: number;
 }
 
 /** GitLab's prefix of the tokens of runners created this way. */
@@ -75,11 +75,12 @@ async function create(ctx: RequestCtx, input: CreateRunnerInput): Promise<Runner
   runner.runUntagged = input.runUntagged ?? true;
   runner.tagList = normalizeTags(input.tagList ?? []);
   runner.accessLevel = ACCESS_LEVEL_VALUE[input.accessLevel ?? RunnerAccessLevel.NOT_PROTECTED];
+  runner.maximumTimeout = input.maximumTimeout ?? null;
+  runner.creatorId = user.id;
   runner.createdAt = runner.updatedAt = ctx.clock.now();
   const bag = new FieldErrorBag();
   checkColumnLengths(bag, ctx.em.getMetadata().get(Runner.name), runner, ['description']);
-  if (runner.tagList.length === 0 && !runner.runUntagged)
-    bag.add('tags_list', 'can not be empty when runner is not allowed to pick untagged jobs');
+  checkRunnerRules(bag, runner);
   if (!bag.empty) throw bad(sentence(bag));
 
   // The token is sealed for the runner's own row: its id is taken before the insert.

@@ -80,7 +80,7 @@ export const MANIFEST: Record<string, ManifestEntry> = {
   'ci/runner/graphql/edit/runner_form.query.graphql': {
     area: 'runners',
     inScope: true,
-    expected: 3,
+    expected: 'validates',
     page: 'runner edit form',
   },
   'ci/runner/graphql/list/all_runners.query.graphql': {
@@ -224,7 +224,7 @@ export const MANIFEST: Record<string, ManifestEntry> = {
   'ci/runner/graphql/edit/runner_update.mutation.graphql': {
     area: 'runners',
     inScope: true,
-    expected: 3,
+    expected: 'validates',
     page: 'runner edit form: save',
   },
   'ci/runner/graphql/list/bulk_runner_pause.mutation.graphql': {
