@@ -347,9 +347,11 @@ CREATE INDEX ci_runners_contacted_idx ON public.ci_runners USING btree (contacte
 CREATE INDEX ci_runners_contacted_sort_idx ON public.ci_runners USING btree (COALESCE(contacted_at, '-infinity'::timestamp with time zone), id);
 CREATE INDEX ci_runners_created_sort_idx ON public.ci_runners USING btree (created_at, id);
 CREATE INDEX ci_runners_creator_idx ON public.ci_runners USING btree (creator_id) WHERE (creator_id IS NOT NULL);
+CREATE INDEX ci_runners_description_trgm ON public.ci_runners USING gin (description gin_trgm_ops);
 CREATE INDEX ci_runners_shared_idx ON public.ci_runners USING btree (is_shared, id);
 CREATE INDEX ci_runners_tag_list_gin ON public.ci_runners USING gin (tag_list);
 CREATE UNIQUE INDEX ci_runners_token_digest_uniq ON public.ci_runners USING btree (token_digest);
+CREATE INDEX ci_runners_version_prefix_idx ON public.ci_runners USING btree (version varchar_pattern_ops) WHERE (contacted_at IS NOT NULL);
 
 CREATE TABLE emails (
     id integer DEFAULT nextval('emails_id_seq'::regclass) NOT NULL,
@@ -558,6 +560,13 @@ CREATE INDEX personal_access_tokens_user_idx ON public.personal_access_tokens US
 CREATE TRIGGER personal_access_tokens_auth_cache_delete AFTER DELETE ON public.personal_access_tokens REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION auth_cache_notify_users();
 CREATE TRIGGER personal_access_tokens_auth_cache_truncate AFTER TRUNCATE ON public.personal_access_tokens FOR EACH STATEMENT EXECUTE FUNCTION auth_cache_notify_all();
 CREATE TRIGGER personal_access_tokens_auth_cache_update AFTER UPDATE ON public.personal_access_tokens REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION auth_cache_notify_users();
+
+CREATE TABLE project_ci_cd_settings (
+    project_id integer NOT NULL,
+    group_runners_enabled boolean DEFAULT true NOT NULL,
+    CONSTRAINT project_ci_cd_settings_pkey PRIMARY KEY (project_id),
+    CONSTRAINT project_ci_cd_settings_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(id) ON DELETE CASCADE
+);
 
 CREATE TABLE project_custom_attributes (
     id integer DEFAULT nextval('project_custom_attributes_id_seq'::regclass) NOT NULL,

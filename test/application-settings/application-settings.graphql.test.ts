@@ -113,16 +113,16 @@ describe('GraphQL applicationSettings', () => {
   it('runnersRegistrationTokenReset rotates the instance token', async () => {
     const before = (await api(t, ROOT_TOKEN).get(URL)).body.runners_registration_token;
     const res = await api(t, ROOT_TOKEN)
-      .graphql('mutation { runnersRegistrationTokenReset { applicationSettings { runnersRegistrationToken } errors } }')
+      .graphql('mutation { runnersRegistrationTokenReset(input: { type: INSTANCE_TYPE }) { token errors } }')
       .expect(200);
     expect(res.body.data.runnersRegistrationTokenReset.errors).toEqual([]);
-    const after = res.body.data.runnersRegistrationTokenReset.applicationSettings.runnersRegistrationToken;
+    const after = res.body.data.runnersRegistrationTokenReset.token;
     expect(after).toMatch(/^[A-Za-z0-9_-]{20}$/);
     expect(after).not.toBe(before);
     expect((await api(t, ROOT_TOKEN).get(URL)).body.runners_registration_token).toBe(after);
     const user = await createUser(t);
     const denied = await api(t, user.token)
-      .graphql('mutation { runnersRegistrationTokenReset { applicationSettings { id } } }')
+      .graphql('mutation { runnersRegistrationTokenReset(input: { type: INSTANCE_TYPE }) { token } }')
       .expect(200);
     expect(denied.body.errors[0].extensions.code).toBe('FORBIDDEN');
   });

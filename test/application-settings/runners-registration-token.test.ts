@@ -55,9 +55,9 @@ describe('matchesRunnersRegistrationToken', () => {
       .runners_registration_token;
     expect(await matchesRunnersRegistrationToken(ctx(), old)).toBe(true);
     const res = await api(t, ROOT_TOKEN)
-      .graphql('mutation { runnersRegistrationTokenReset { applicationSettings { runnersRegistrationToken } } }')
+      .graphql('mutation { runnersRegistrationTokenReset(input: { type: INSTANCE_TYPE }) { token } }')
       .expect(200);
-    const fresh = res.body.data.runnersRegistrationTokenReset.applicationSettings.runnersRegistrationToken;
+    const fresh = res.body.data.runnersRegistrationTokenReset.token;
     expect(await matchesRunnersRegistrationToken(ctx(), old)).toBe(false);
     expect(await matchesRunnersRegistrationToken(ctx(), fresh)).toBe(true);
   });

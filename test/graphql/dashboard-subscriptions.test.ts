@@ -257,7 +257,7 @@ describe('Subscription.runnerChanged', () => {
     const r = await createRunner(t, { description: 'r', projects: [p1] });
     const s = await live.subscribe(
       live.connect(url, ROOT_TOKEN),
-      'subscription { runnerChanged { runner { description projects { id: databaseId } } } }',
+      'subscription { runnerChanged { runner { description projects(sort: "id_asc") { nodes { id: databaseId } } } } }',
     );
     await api(t, ROOT_TOKEN).put(`/api/v4/runners/${r.id}`).send({ description: 'one' }).expect(200);
     await waitFor('the first change', () => s.events.length >= 1, 10000);
@@ -265,8 +265,8 @@ describe('Subscription.runnerChanged', () => {
     await api(t, ROOT_TOKEN).put(`/api/v4/runners/${r.id}`).send({ description: 'two' }).expect(200);
     await waitFor('the second change', () => s.events.length >= 2, 10000);
     expect(s.events).toEqual([
-      { runnerChanged: { runner: { description: 'one', projects: [{ id: p1.id }] } } },
-      { runnerChanged: { runner: { description: 'two', projects: [{ id: p1.id }, { id: p2.id }] } } },
+      { runnerChanged: { runner: { description: 'one', projects: { nodes: [{ id: p1.id }] } } } },
+      { runnerChanged: { runner: { description: 'two', projects: { nodes: [{ id: p1.id }, { id: p2.id }] } } } },
     ]);
   });
 

@@ -26,6 +26,14 @@ export async function createRunner(
     tagList?: string[];
     runUntagged?: boolean;
     accessLevel?: number;
+    /** What the runner reported at registration (info[version], …). */
+    version?: string | null;
+    revision?: string | null;
+    platform?: string | null;
+    architecture?: string | null;
+    /** Created by this user (runnerCreate), else registered with a registration token. */
+    creator?: { id: number } | null;
+    createdAt?: Date;
   } = {},
 ): Promise<TestRunner> {
   seq += 1;
@@ -34,8 +42,9 @@ export async function createRunner(
   const { id } = await one<{ id: number }>(t, `select nextval(pg_get_serial_sequence('ci_runners', 'id'))::int as id`);
   const r = await one<{ id: number }>(
     t,
-    `insert into ci_runners (id, token, token_digest, description, active, is_shared, locked, contacted_at, tag_list, run_untagged, access_level)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?::text[], ?, ?) returning id`,
+    `insert into ci_runners (id, token, token_digest, description, active, is_shared, locked, contacted_at, tag_list, run_untagged, access_level,
+       version, revision, platform, architecture, creator_id, created_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?::text[], ?, ?, ?, ?, ?, ?, ?, coalesce(?, now())) returning id`,
     [
       id,
       TEST_SECRETS.seal(token, runnerTokenSlot(id)),
@@ -48,6 +57,12 @@ export async function createRunner(
       `{${(opts.tagList ?? []).join(',')}}`,
       opts.runUntagged ?? true,
       opts.accessLevel ?? 0,
+      opts.version ?? null,
+      opts.revision ?? null,
+      opts.platform ?? null,
+      opts.architecture ?? null,
+      opts.creator?.id ?? null,
+      opts.createdAt ?? null,
     ],
   );
   for (const p of opts.projects ?? [])

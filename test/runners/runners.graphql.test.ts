@@ -5,7 +5,7 @@ import { runnerWorld } from './runner-fixture';
 const t = useTestApp();
 
 const DETAIL =
-  'id: databaseId description active isShared name tagList runUntagged locked accessLevel version revision platform architecture contactedAt token projects { id: databaseId pathWithNamespace }';
+  'id: databaseId description active isShared name tagList runUntagged locked accessLevel version revision platform architecture contactedAt token projects(sort: "id_asc") { nodes { id: databaseId pathWithNamespace } }';
 
 describe('GraphQL runners', () => {
   it('runner(id) shows the same values as GET /runners/:id', async () => {
@@ -35,7 +35,7 @@ describe('GraphQL runners', () => {
       architecture: d.architecture,
       contacted_at: d.contactedAt,
       token: d.token,
-      projects: d.projects.map((p: { id: number }) => p.id),
+      projects: d.projects.nodes.map((p: { id: number }) => p.id),
     }).toEqual({ ...rest, projects: rest.projects.map((p: { id: number }) => p.id) });
   });
 
@@ -120,7 +120,7 @@ describe('GraphQL runners', () => {
     ]);
     const msg = (
       await api(t, w.master.token).graphql(
-        `mutation { runnerUnassignFromProject(input: { projectId: "${w.project.id}", runnerId: ${w.specific.id} }) { errors } }`,
+        `mutation { runnerUnassignFromProject(input: { projectPath: "${w.project.fullPath}", runnerId: ${w.specific.id} }) { errors } }`,
       )
     ).body.errors[0];
     expect(msg.extensions.code).toBe('FORBIDDEN');
@@ -128,7 +128,7 @@ describe('GraphQL runners', () => {
       '403 Forbidden - Only one project associated with the runner. Please remove the runner instead',
     );
     const conflict = await api(t, w.master.token).graphql(
-      `mutation { runnerAssignToProject(input: { projectId: "${w.project.id}", runnerId: ${w.multi.id} }) { runner { id } errors } }`,
+      `mutation { runnerAssignToProject(input: { projectPath: "${w.project.fullPath}", runnerId: ${w.multi.id} }) { runner { id } errors } }`,
     );
     expect(conflict.body.errors).toBeUndefined();
     expect(conflict.body.data.runnerAssignToProject).toEqual({
@@ -151,14 +151,14 @@ describe('GraphQL runners', () => {
       active: false,
     });
     const en = await api(t, w.master.token).graphql(
-      `mutation { runnerAssignToProject(input: { projectId: "${w.other.id}", runnerId: ${w.specific.id} }) { runner { id } errors } }`,
+      `mutation { runnerAssignToProject(input: { projectPath: "${w.other.fullPath}", runnerId: ${w.specific.id} }) { runner { id } errors } }`,
     );
     expect(en.body.data.runnerAssignToProject).toEqual({
       runner: { id: `gid://gitlab/Ci::Runner/${w.specific.id}` },
       errors: [],
     });
     const dis = await api(t, w.master.token).graphql(
-      `mutation { runnerUnassignFromProject(input: { projectId: "${w.other.id}", runnerId: ${w.specific.id} }) { errors } }`,
+      `mutation { runnerUnassignFromProject(input: { projectPath: "${w.other.fullPath}", runnerId: ${w.specific.id} }) { errors } }`,
     );
     expect(dis.body).toEqual({ data: { runnerUnassignFromProject: { errors: [] } } });
     expect(

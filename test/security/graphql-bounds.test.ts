@@ -95,7 +95,9 @@ describe('unpaged lists are served up to their declared bound', () => {
 
   it('Project.sharedWithGroups, Runner.projects and the admin lists are costed at their bounds', async () => {
     expect(await cost('{ project(id: "1") { sharedWithGroups { groupId } } }')).toBe(1 + 1 + 100);
-    expect(await cost('{ runner(id: "1") { projects { id } } }')).toBe(1 + 1 + 100);
+    // REST's runner detail (internal detailProjects) lists up to 100 projects; GraphQL's projects is a connection.
+    expect(await cost('{ runner(id: "1") { detailProjects { id } } }')).toBe(1 + 1 + 100);
+    expect(await cost('{ runner(id: "1") { projects { nodes { id } } } }')).toBe(1 + 1 + 20 * (1 + 1));
     // REST's GET /features (internal featureList) answers every flag; GraphQL's features is a connection.
     expect(await cost('{ featureList { name gates { key } } }')).toBe(1 + 1000 * (1 + 1 + 5));
     expect(await cost('{ features { nodes { name gates { key } } } }')).toBe(1 + 20 * (1 + 1 + 1 + 5));

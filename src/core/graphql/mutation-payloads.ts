@@ -49,6 +49,12 @@ export interface PayloadMutationOptions {
    * GitLab's `runnerDelete`, success is an empty `errors` list without a top-level error.
    */
   field?: string;
+  /**
+   * `false`: no twin. For a mutation declared in GitLab's payload form already (`bulkRunnerDelete(input)`:
+   * a payload the rule cannot derive), or a REST-only field (`@Internal()`) whose GitLab twin another
+   * mutation declares. It is not deprecated.
+   */
+  twin?: false;
 }
 
 /** On a `@Mutation`: only where its payload twin differs from the rule (`@PayloadMutation({ name: 'runnerAssignToProject' })`). */
@@ -249,6 +255,11 @@ export function withMutationPayloads(schema: GraphQLSchema): GraphQLSchema {
   const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
   const types: (GraphQLInputObjectType | GraphQLObjectType)[] = [];
   for (const [oldName, old] of Object.entries(oldFields)) {
+    if ((old.extensions?.[EXTENSION] as PayloadMutationOptions | undefined)?.twin === false) {
+      if (oldName in fields) throw new Error(`mutation ${oldName} is already the payload twin of another mutation`);
+      fields[oldName] = old;
+      continue;
+    }
     const twin = buildTwin(oldName, old);
     if (twin.name in oldFields || twin.name in fields)
       throw new Error(`mutation ${oldName}: its payload twin ${twin.name} is already a mutation`);

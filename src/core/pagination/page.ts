@@ -285,6 +285,8 @@ export class PageInfoType {
 export interface Edge<T> {
   cursor: string;
   node: T;
+  /** The page the edge belongs to: an edge field that depends on the list's parent reads it (`CiRunnerEdge.webUrl`). */
+  page: Page<T>;
 }
 
 /** The page types' connection field resolvers, registered with the schema (core/graphql/schema.ts). */
@@ -341,6 +343,8 @@ export function PageType<T extends object>(item: ClassType<T>, name: string) {
 
     @Field(() => item)
     node!: T;
+
+    page!: Page<T>;
   }
 
   // Built only when selected: REST documents select nodes and the page fields, never these.
@@ -349,7 +353,7 @@ export function PageType<T extends object>(item: ClassType<T>, name: string) {
     @FieldResolver(() => [EdgeClass], { description: 'The items with their cursors (Relay); as many as nodes.' })
     edges(@Root() page: Page<T>): Edge<T>[] {
       const c = connectionOf(page);
-      return page.nodes.map((node, i) => ({ cursor: c.cursorAt(i), node }));
+      return page.nodes.map((node, i) => ({ cursor: c.cursorAt(i), node, page }));
     }
 
     @FieldResolver(() => PageInfoType, { description: 'Cursors and neighbours of this page (Relay).' })
@@ -373,5 +377,15 @@ export function PageType<T extends object>(item: ClassType<T>, name: string) {
     }
   }
   connectionResolvers.push(PageConnectionResolver);
+  edgeTypes.set(PageClass, EdgeClass);
   return PageClass;
+}
+
+const edgeTypes = new WeakMap<object, ClassType<object>>();
+
+/** The edge type of a page type (`CiRunnerConnection` → `CiRunnerEdge`), for a module's edge fields. */
+export function edgeTypeOf(pageType: object): ClassType<object> {
+  const edge = edgeTypes.get(pageType);
+  if (!edge) throw new Error('not a page type built by PageType');
+  return edge;
 }

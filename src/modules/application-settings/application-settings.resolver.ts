@@ -1,5 +1,7 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
+import { Internal } from '../../core/graphql/internal';
+import { PayloadMutation } from '../../core/graphql/mutation-payloads';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { applicationSettingsService } from './application-settings.service';
 import { ApplicationSettingsType, UpdateApplicationSettingsInput } from './application-settings.type';
@@ -23,10 +25,13 @@ export class ApplicationSettingsResolver {
     return applicationSettingsService.update(ctx, input);
   }
 
+  /** REST's POST /runners/reset_registration_token; GraphQL's is the runners module's runnersRegistrationTokenReset. */
+  @Internal()
   @Mutation(() => ApplicationSettingsType, {
     description: 'A new instance runner registration token; the old one stops working.',
   })
   @Allow('admin')
+  @PayloadMutation({ twin: false })
   resetRunnersRegistrationToken(@Ctx() ctx: RequestCtx): Promise<Record<string, unknown>> {
     return applicationSettingsService.resetRunnersToken(ctx);
   }

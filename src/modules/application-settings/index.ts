@@ -67,4 +67,4 @@ export const applicationSettingsModule = defineModule({
     })),
   ],
 });
-export { currentSettings } from './application-settings.service';
+export { applicationSettingsService, currentSettings } from './application-settings.service';

@@ -48,4 +48,4 @@ export const groupsModule = defineModule({
 
 // The door: what other modules may use (docs/architecture.md, "Modules").
 export { groupService } from './group.service';
-export { GroupType } from './group.type';
+export { GroupPage, GroupType } from './group.type';

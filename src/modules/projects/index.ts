@@ -94,7 +94,7 @@ export const projectsModule = defineModule({
 // The door: what other modules may use (docs/architecture.md, "Modules").
 export { Project } from './project.entity';
 export { preloadProjectRelations, withPreloadedRelations } from './project-preload';
-export { projectIdByRunnersToken } from './project-runners-token';
+export { projectIdByRunnersToken, resetProjectRunnersToken } from './project-runners-token';
 export { projectSearch } from './project-search';
 export { ProjectFilterArgs } from './project.inputs';
 export { ProjectSimpleWire, ProjectWire, ProjectWithPublicWire, SharedWithGroupWire } from './project.presenter';
@@ -123,11 +123,13 @@ export {
 } from './project-sql';
 export {
   projectPagesByGroup,
+  projectPagesByKey,
   projectsInGroup,
   projectsSharedWithGroup,
   storageByNamespace,
   type GroupProjectRows,
   type NamespaceStorage,
+  type ProjectPageQuery,
 } from './namespace-projects';
 export {
   forgetAccess,

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sqlRows } from '../../core/db/sql';
-import { offsetPagesByKey, type ListQuery, type PageInput } from '../../core/pagination/list-query';
+import { offsetPagesByKey, type ListQuery, type PageInput, type PageKey } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
 import { intArray } from '../access';
 import { descendantIds } from '../namespaces';
@@ -35,9 +35,33 @@ export const projectsSharedWithGroup = (groupId: string): GroupProjectRows => ({
  */
 export function projectPagesByGroup(
   em: EntityManager,
-  q: { columns: string; where: string[]; params: unknown[]; orderBy: string; dir: 'asc' | 'desc' },
+  q: ProjectPageQuery,
   includeSubgroups: boolean,
   groupIds: number[],
+  args: PageInput,
+): Promise<Map<number, Page<Project>>> {
+  const key = includeSubgroups ? { match: `p.namespace_id = any(${descendantIds('page_keys.k')})` } : 'p.namespace_id';
+  return projectPagesByKey(em, q, key, groupIds, args);
+}
+
+/** What a page of projects reads (`p`): its columns, filters, order. */
+export interface ProjectPageQuery {
+  columns: string;
+  where: string[];
+  params: unknown[];
+  orderBy: string;
+  dir: 'asc' | 'desc';
+}
+
+/**
+ * Pages of projects for many keys at once, `key` tying a project `p` to the key `page_keys.k`: another
+ * module's link (a runner's projects: `p.id in (select … where runner_id = page_keys.k)`).
+ */
+export function projectPagesByKey(
+  em: EntityManager,
+  q: ProjectPageQuery,
+  key: PageKey,
+  keys: readonly number[],
   args: PageInput,
 ): Promise<Map<number, Page<Project>>> {
   const { columns, ...filter } = q;
@@ -48,8 +72,7 @@ export function projectPagesByGroup(
     id: 'p.id',
     map: (r) => projectFromRow(em, r),
   };
-  const key = includeSubgroups ? { match: `p.namespace_id = any(${descendantIds('page_keys.k')})` } : 'p.namespace_id';
-  return offsetPagesByKey(em, query, key, groupIds, args);
+  return offsetPagesByKey(em, query, key, keys, args);
 }
 
 export interface NamespaceStorage {

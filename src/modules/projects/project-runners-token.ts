@@ -64,3 +64,17 @@ export async function projectIdByRunnersToken(ctx: RequestCtx, token: string): P
   );
   return row ? Number(row.id) : null;
 }
+
+/**
+ * A new runners_token for the project (GitLab's `reset_runners_token!`, `runnersRegistrationTokenReset`
+ * of a project): the old one stops registering runners. Answers the new token in clear.
+ */
+export async function resetProjectRunnersToken(ctx: RequestCtx, projectId: number): Promise<string> {
+  const t = newRunnersToken(ctx.secrets, projectId);
+  await sqlRows(ctx.em, 'update projects set runners_token = ?, runners_token_digest = ? where id = ?', [
+    t.sealed,
+    t.digest,
+    projectId,
+  ]);
+  return t.plain;
+}

@@ -34,11 +34,17 @@ async function findAdministrable(ctx: RequestCtx, projectId: string): Promise<Pr
 async function list(ctx: RequestCtx, args: ProjectRunnersArgs): Promise<Page<Runner>> {
   const project = await findAdministrable(ctx, args.projectId);
   const scope = checkScope(args.scope, ['active', 'paused', 'online', 'specific', 'shared']);
-  const shared = project.sharedRunnersEnabled ? ' or r.is_shared' : '';
+  // `= any(array(…))` or `r.is_shared`: index scans ORed in one bitmap; a specific/shared scope keeps one source.
+  const linked =
+    scope === 'shared'
+      ? []
+      : ['r.id = any(array(select rp.runner_id from ci_runner_projects rp where rp.project_id = ?))'];
+  const shared = project.sharedRunnersEnabled && scope !== 'specific' ? ['r.is_shared'] : [];
+  const base = [...linked, ...shared];
   return listRunners(
     ctx,
-    `(r.id in (select rp.runner_id from ci_runner_projects rp where rp.project_id = ?)${shared})`,
-    [project.id],
+    base.length ? `(${base.join(' or ')})` : 'false',
+    linked.length ? [project.id] : [],
     scope,
     args,
   );

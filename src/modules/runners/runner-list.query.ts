@@ -1,7 +1,15 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
+import { pgArray } from '../../core/db/sql';
 import { ParamError } from '../../core/errors/domain-errors';
-import { offsetPage, type PageInput } from '../../core/pagination/list-query';
+import {
+  offsetPage,
+  offsetPagesByKey,
+  type ListQuery,
+  type PageInput,
+  type PageKey,
+} from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
+import { joinUser } from '../users';
 import { Runner } from './runner.entity';
 
 /** A runner is online when it contacted the server within the last hour (spec 3, "Runner"). */
@@ -46,7 +54,18 @@ export interface RunnerFilters {
   sort?: 'CONTACTED_ASC' | 'CONTACTED_DESC' | 'CREATED_ASC' | 'CREATED_DESC' | null;
   /** GitLab's `paused` filter (ci_runners_active_idx). */
   paused?: boolean | null;
+  /** GitLab's `versionPrefix`: runners whose manager (runner-manager.ts) runs a version starting so. */
+  versionPrefix?: string | null;
+  /** GitLab's `creatorUsername`: runners created (runnerCreate) by that user; an unknown one matches none. */
+  creatorUsername?: string | null;
 }
+
+/**
+ * GitLab's version prefix (RunnersFinder#by_version_prefix): the leading digits, dots and `+` of the
+ * term; none (`abc`) is no filter.
+ */
+export const versionPrefixOf = (term: string | null | undefined): string | null =>
+  /^[\d+.]+/.exec(term ?? '')?.[0] ?? null;
 
 /** GitLab's runner types on this service's runners: shared = instance, specific = project; no group runners. */
 const TYPE_FILTER: Record<NonNullable<RunnerFilters['type']>, string> = {
@@ -94,18 +113,23 @@ function scopeFilter(scope: ScopeName, now: Date, params: unknown[]): string {
 }
 
 /**
- * One runner list: a base filter (which runners the route covers) and an optional scope, ordered by
- * id, through the shared list builder (a count and a page query). Indexes: ci_runners_{shared,active,contacted}_idx.
+ * One runner list's query: a base filter (which runners the route covers) and an optional scope,
+ * ordered by id or `sort`. Indexes: ci_runners_{shared,active,contacted}_idx, the sort indexes,
+ * ci_runners_description_trgm and ci_runners_token_digest_uniq (search), ci_runners_version_prefix_idx,
+ * ci_runners_creator_idx.
  */
-export function listRunners(
+export function runnerListQuery(
   ctx: RequestCtx,
   base: string,
   baseParams: unknown[],
   scope: ScopeName | undefined,
-  args: PageInput & RunnerFilters,
-): Promise<Page<Runner>> {
+  args: RunnerFilters,
+): ListQuery<Runner> {
   const params = [...baseParams];
   const where = [base];
+  // Filters whose matches may be few and anywhere along the order (docs/growth.md#far-end-matches).
+  const selective: string[] = [];
+  const narrow = (sql: string) => (selective.push(sql), sql);
   if (scope) where.push(scopeFilter(scope, ctx.clock.now(), params));
   if (args.status) where.push(statusFilter(args.status, ctx.clock.now(), params));
   if (args.tagList?.length) {
@@ -114,25 +138,62 @@ export function listRunners(
     params.push(`{${args.tagList.map((t) => `"${t.replace(/["\\]/g, '\\$&')}"`).join(',')}}`);
   }
   if (args.search) {
-    where.push("r.description ilike ? escape '\\'");
-    params.push(`%${args.search.replace(/[\\%_]/g, '\\$&')}%`);
+    // GitLab's Ci::Runner.search: the description contains the term, or the term is the runner's whole token.
+    where.push(narrow("(r.description ilike ? escape '\\' or r.token_digest = any(?::text[]))"));
+    params.push(`%${args.search.replace(/[\\%_]/g, '\\$&')}%`, pgArray(ctx.secrets.digests(args.search)));
   }
   if (args.type) where.push(TYPE_FILTER[args.type]);
   if (args.paused === true || args.paused === false) where.push(args.paused ? 'not r.active' : 'r.active');
+  const prefix = versionPrefixOf(args.versionPrefix);
+  if (prefix) {
+    // A runner's version is its manager's, and it has one once it made contact (runner-manager.ts).
+    where.push(narrow('(r.contacted_at is not null and r.version like ?)'));
+    params.push(`${prefix}%`);
+  }
+  if (args.creatorUsername) {
+    where.push(
+      narrow(
+        `r.creator_id in (select cu.id from ci_runners cr ${joinUser('cr.creator_id', 'cu')} where lower(cu.username) = lower(?))`,
+      ),
+    );
+    params.push(args.creatorUsername);
+  }
   // Without sort: by id, as before (REST's order).
   const { orderBy, dir } = args.sort ? SORT[args.sort] : { orderBy: 'r.id', dir: 'asc' as const };
-  return offsetPage(
-    ctx.em,
-    {
-      select: 'r.*',
-      from: 'ci_runners r',
-      where,
-      params,
-      orderBy,
-      dir,
-      id: 'r.id',
-      map: (row) => ctx.em.map(Runner, row as never),
-    },
-    args,
-  );
+  return {
+    select: 'r.*',
+    from: 'ci_runners r',
+    where,
+    params,
+    orderBy,
+    dir,
+    id: 'r.id',
+    selective,
+    map: (row) => ctx.em.map(Runner, row as never),
+  };
+}
+
+/** One runner list (a count and a page query, through the shared list builder). */
+export function listRunners(
+  ctx: RequestCtx,
+  base: string,
+  baseParams: unknown[],
+  scope: ScopeName | undefined,
+  args: PageInput & RunnerFilters,
+): Promise<Page<Runner>> {
+  return offsetPage(ctx.em, runnerListQuery(ctx, base, baseParams, scope, args), args);
+}
+
+/**
+ * The same runner list for many parents at once (the runners of every project or group of a list): a
+ * bounded count and a lateral page per parent in one round trip; `key` ties a runner to the parent
+ * `page_keys.k` (list-query.ts `offsetPagesByKey`).
+ */
+export function listRunnersByKey(
+  ctx: RequestCtx,
+  key: PageKey,
+  parentIds: readonly number[],
+  args: PageInput & RunnerFilters,
+): Promise<Map<number, Page<Runner>>> {
+  return offsetPagesByKey(ctx.em, runnerListQuery(ctx, 'true', [], undefined, args), key, parentIds, args);
 }

@@ -21,7 +21,10 @@ export class RunnerFilterArgs extends PageArgs {
   @Field(() => [String], { nullable: true, description: 'Runners carrying all these tags.' })
   tagList?: string[];
 
-  @Field(() => String, { nullable: true, description: 'Substring of the description (case-insensitive).' })
+  @Field(() => String, {
+    nullable: true,
+    description: "Substring of the description (case-insensitive), or the runner's whole token.",
+  })
   search?: string;
 
   // GraphQL only (GitLab's GraphQL names): GET /runners and GET /runners/all keep their parameters.
@@ -36,6 +39,21 @@ export class RunnerFilterArgs extends PageArgs {
   @Field(() => Boolean, { nullable: true, description: 'Only paused runners (true) or only active ones (false).' })
   @GraphQLOnly()
   paused?: boolean;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "Runners whose manager runs a version starting with this term's leading digits and dots ('14.' matches 14.11.1 and 14.2.3); a runner has its manager once it made contact.",
+  })
+  @GraphQLOnly()
+  versionPrefix?: string;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'Runners created (runnerCreate) by the user with this username; none for an unknown username.',
+  })
+  @GraphQLOnly()
+  creatorUsername?: string;
 }
 
 /** GET /runners (spec 4.1): the enum admits exactly the scopes the field accepts: another fails validation, not the run. */
@@ -113,7 +131,8 @@ export class RegisterRunnerInput extends UpdateRunnerInput {
 
 @ArgsType()
 export class EnableProjectRunnerArgs {
-  @Field(() => ID) projectId!: string;
+  @Field(() => ID, { description: 'Full path (or id) of the project to which the runner will be assigned.' })
+  projectPath!: string;
   @Field(() => RunnerIdArg, {
     nullable: true,
     description: 'Required; checked after the project filter (GitLab order).',

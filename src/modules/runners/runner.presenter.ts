@@ -27,7 +27,7 @@ export const RunnerDetailWire = shape('RunnerDetails', {
   architecture: str('architecture', { nullable: true }),
   contacted_at: time('contactedAt', { nullable: true }),
   token: str('token', { omitIfNull: true }),
-  projects: list('projects', ProjectSimpleWire),
+  projects: list('detailProjects', ProjectSimpleWire),
 });
 
 /** POST /runners: Entities::RunnerRegistrationDetails. */

@@ -39,8 +39,6 @@ import {
   accessLevelOf,
 } from './runner.type';
 import { runnerChanges, type RunnerChange } from './runner-changes';
-import { MaxItems, limitDescription, servedLimit } from '../../core/graphql/list-bound';
-import { RUNNER_PROJECTS_MAX } from './runner.loaders';
 import type { Loaded } from '../../core/context/peek-loader';
 
 @Resolver(() => RunnerType)
@@ -105,18 +103,21 @@ export class RunnerResolver {
   @Allow('user')
   @PayloadMutation({ name: 'runnerAssignToProject' })
   enableProjectRunner(@Args() args: EnableProjectRunnerArgs, @Ctx() ctx: RequestCtx): Promise<Runner> {
-    return projectRunnerService.enable(ctx, args.projectId, args.runnerId);
+    return projectRunnerService.enable(ctx, args.projectPath, args.runnerId);
   }
 
   @Mutation(() => Boolean, { description: 'Disables a specific runner in a project.' })
   @Allow('user')
   @PayloadMutation({ name: 'runnerUnassignFromProject' })
   disableProjectRunner(
-    @Arg('projectId', () => ID) projectId: string,
+    @Arg('projectPath', () => ID, {
+      description: 'Full path (or id) of the project from which the runner will be unassigned.',
+    })
+    projectPath: string,
     @Arg('runnerId', () => RunnerIdArg) runnerId: number,
     @Ctx() ctx: RequestCtx,
   ): Promise<boolean> {
-    return projectRunnerService.disable(ctx, projectId, runnerId);
+    return projectRunnerService.disable(ctx, projectPath, runnerId);
   }
 
   @Mutation(() => RunnerRegistrationType, {
@@ -223,21 +224,6 @@ export class RunnerResolver {
     const reveal = (may: boolean) => (may ? ctx.secrets.openOrNull(r.token, runnerTokenSlot(r.id)) : null);
     const may = mayReadRunnerToken(ctx, r);
     return typeof may === 'boolean' ? reveal(may) : may.then(reveal);
-  }
-
-  @FieldResolver(() => [ProjectType], {
-    description: `Administrators: every project; others: the projects they are a member of. The first ${RUNNER_PROJECTS_MAX} by id.`,
-  })
-  @MaxItems(RUNNER_PROJECTS_MAX)
-  projects(
-    @Root() r: Runner,
-    @Ctx() ctx: RequestCtx,
-    @Arg('limit', () => Int, { nullable: true, description: limitDescription(RUNNER_PROJECTS_MAX) })
-    limit: number | undefined,
-  ): Promise<Project[]> {
-    const served = servedLimit(limit, RUNNER_PROJECTS_MAX);
-    const all = ctx.loaders.runnerProjects.load(r.id);
-    return served === RUNNER_PROJECTS_MAX ? all : all.then((list) => list.slice(0, served));
   }
 
   @FieldResolver(() => String, {

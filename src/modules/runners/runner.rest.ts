@@ -5,6 +5,8 @@ import { RunnerCreationWire, RunnerDetailWire, RunnerRegistrationWire, RunnerWir
 const tag = 'runners';
 const BY_ID = { id: { notFound: '' } };
 const PROJECT = { id: { arg: 'projectId' } };
+/** GitLab's runnerAssignToProject/runnerUnassignFromProject name the project `projectPath`; REST's `:id` is it. */
+const PROJECT_PATH = { id: { arg: 'projectPath' } };
 
 /**
  * Spec 4.1-4.9 and the runner-facing registration calls. Parameters derive from the root fields'
@@ -131,7 +133,7 @@ export const runnerRoutes = defineRoutes([
     method: 'POST',
     path: '/projects/:id/runners',
     field: 'Mutation.enableProjectRunner',
-    params: { ...PROJECT, runner_id: { notFound: '' } },
+    params: { ...PROJECT_PATH, runner_id: { notFound: '' } },
     shape: RunnerWire,
     summary: 'Enable a specific runner in a project',
     tag,
@@ -140,7 +142,7 @@ export const runnerRoutes = defineRoutes([
     method: 'DELETE',
     path: '/projects/:id/runners/:runner_id',
     field: 'Mutation.disableProjectRunner',
-    params: { ...PROJECT, runner_id: { notFound: 'Runner' } },
+    params: { ...PROJECT_PATH, runner_id: { notFound: 'Runner' } },
     summary: 'Disable a specific runner in a project',
     tag,
   },
