@@ -50,7 +50,7 @@ const MEMBERS_PAGE = `fragment DashboardMembersPage on MemberConnection {
 
 const JOBS_PAGE = `fragment DashboardJobsPage on CiJobConnection {
   count pageInfo { hasNextPage endCursor }
-  nodes { id: databaseId status name stage ref createdAt duration project { pathWithNamespace } }
+  nodes { id: databaseId status name stage { name } ref createdAt duration project { pathWithNamespace } }
 }`;
 
 const DOCUMENTS = {
@@ -119,7 +119,7 @@ ${MEMBERS_PAGE}`,
   runner(id: $id) {
     description status paused isShared locked runUntagged tagList
     contactedAt version platform architecture
-    projects(limit: 20) { pathWithNamespace }
+    projects(first: 20) { count nodes { pathWithNamespace } }
     jobs(first: $perPage, sort: DESC) { ...DashboardJobsPage }
   }
 }
@@ -1055,7 +1055,7 @@ function runnerDetails(id, r) {
         ? [h('dt', {}, 'Version'), h('dd', {}, [r.version, r.platform, r.architecture].filter(Boolean).join(' · '))]
         : null,
       r.projects
-        ? [h('dt', {}, 'Projects'), h('dd', {}, r.projects.map((p) => p.pathWithNamespace).join(', ') || '—')]
+        ? [h('dt', {}, 'Projects'), h('dd', {}, r.projects.nodes.map((p) => p.pathWithNamespace).join(', ') || '—')]
         : null,
     ),
   );
@@ -1067,7 +1067,7 @@ const jobRow = (j) =>
     { dataset: { job: String(j.id) } },
     h('td', { class: 'num' }, `#${j.id}`),
     h('td', {}, badge(j.status, `status-${j.status}`)),
-    h('td', {}, j.name, ' ', h('span', { class: 'muted' }, j.stage)),
+    h('td', {}, j.name, ' ', h('span', { class: 'muted' }, j.stage ? j.stage.name : '')),
     h('td', {}, j.ref),
     h('td', {}, j.project.pathWithNamespace),
     h('td', {}, when(j.createdAt)),
