@@ -1,4 +1,4 @@
-import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, ObjectType, registerEnumType } from 'type-graphql';
 import { PageType } from '../../core/pagination/page';
 
 /**
@@ -75,7 +75,11 @@ export const TRIGGER_SOURCE = PIPELINE_SOURCE_CODES[JobSource.TRIGGER]!;
  */
 @ObjectType('CiStage')
 export class StageType {
-  @Field(() => ID, { description: 'ID of the stage: its pipeline id and name, `<pipeline id>:<name>`.' }) id!: string;
+  @Field(() => String, {
+    description:
+      'ID of the stage: its pipeline id and name, `<pipeline id>:<name>` (GitLab: the global id of a `ci_stages` row; stages are no rows here, so this is no global id and CiStage is no Node).',
+  })
+  id!: string;
   @Field(() => String, { nullable: true, description: 'Name of the stage.' }) name!: string | null;
 }
 
