@@ -367,6 +367,7 @@ CREATE TABLE environments (
     state character varying(16) DEFAULT 'available'::character varying NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    description text,
     CONSTRAINT environments_pkey PRIMARY KEY (id),
     CONSTRAINT environments_state_check CHECK (((state)::text = ANY ((ARRAY['available'::character varying, 'stopped'::character varying])::text[]))),
     CONSTRAINT environments_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(id) ON DELETE CASCADE
