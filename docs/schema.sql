@@ -504,7 +504,9 @@ CREATE TABLE namespaces (
     CONSTRAINT namespaces_parent_id_fkey FOREIGN KEY (parent_id) REFERENCES namespaces(id) ON DELETE CASCADE
 );
 CREATE UNIQUE INDEX namespaces_full_path_lower_uniq ON public.namespaces USING btree (lower(full_path));
+CREATE INDEX namespaces_group_created_idx ON public.namespaces USING btree (created_at, id) WHERE ((kind)::text = 'group'::text);
 CREATE UNIQUE INDEX namespaces_group_name_uniq ON public.namespaces USING btree (COALESCE(parent_id, 0), name) WHERE ((kind)::text = 'group'::text);
+CREATE INDEX namespaces_group_updated_idx ON public.namespaces USING btree (updated_at, id) WHERE ((kind)::text = 'group'::text);
 CREATE INDEX namespaces_kind_name_idx ON public.namespaces USING btree (kind, name, id);
 CREATE INDEX namespaces_kind_path_idx ON public.namespaces USING btree (kind, path, id);
 CREATE INDEX namespaces_kind_visibility_idx ON public.namespaces USING btree (kind, visibility_level);
