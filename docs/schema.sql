@@ -375,6 +375,7 @@ CREATE TABLE environments (
     state character varying(16) DEFAULT 'available'::character varying NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    description text,
     CONSTRAINT environments_pkey PRIMARY KEY (id),
     CONSTRAINT environments_state_check CHECK (((state)::text = ANY ((ARRAY['available'::character varying, 'stopped'::character varying])::text[]))),
     CONSTRAINT environments_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(id) ON DELETE CASCADE
@@ -511,7 +512,9 @@ CREATE TABLE namespaces (
     CONSTRAINT namespaces_parent_id_fkey FOREIGN KEY (parent_id) REFERENCES namespaces(id) ON DELETE CASCADE
 );
 CREATE UNIQUE INDEX namespaces_full_path_lower_uniq ON public.namespaces USING btree (lower(full_path));
+CREATE INDEX namespaces_group_created_idx ON public.namespaces USING btree (created_at, id) WHERE ((kind)::text = 'group'::text);
 CREATE UNIQUE INDEX namespaces_group_name_uniq ON public.namespaces USING btree (COALESCE(parent_id, 0), name) WHERE ((kind)::text = 'group'::text);
+CREATE INDEX namespaces_group_updated_idx ON public.namespaces USING btree (updated_at, id) WHERE ((kind)::text = 'group'::text);
 CREATE INDEX namespaces_kind_name_idx ON public.namespaces USING btree (kind, name, id);
 CREATE INDEX namespaces_kind_path_idx ON public.namespaces USING btree (kind, path, id);
 CREATE INDEX namespaces_kind_visibility_idx ON public.namespaces USING btree (kind, visibility_level);

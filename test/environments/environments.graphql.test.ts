@@ -42,20 +42,25 @@ describe('GraphQL environments', () => {
   it('create, update, stop and delete mutations use the same service', async () => {
     const p = await createProject(t, { namespace: await createGroup(t) });
     const created = await api(t, ROOT_TOKEN).graphql(
-      `mutation { environmentCreate(input: { projectId: "${p.id}", name: "review/x", externalUrl: "http://r.test" }) { environment { id slug state } errors } }`,
+      `mutation { environmentCreate(input: { projectPath: "${p.fullPath}", name: "review/x", externalUrl: "http://r.test", description: "Review" }) { environment { id slug state description } errors } }`,
     );
     const { id, slug } = created.body.data.environmentCreate.environment;
     expect(created.body.data.environmentCreate).toEqual({
-      environment: { id, slug: 'review-x-999999', state: 'available' },
+      environment: { id, slug: 'review-x-999999', state: 'available', description: 'Review' },
       errors: [],
     });
+    // GitLab's environmentUpdate names the environment by its global id and renames nothing (REST's PUT does).
     const updated = await api(t, ROOT_TOKEN).graphql(
-      `mutation { environmentUpdate(input: { projectId: "${p.id}", environmentId: "${id}", name: "renamed", externalUrl: "" }) { environment { name slug externalUrl } errors } }`,
+      `mutation { environmentUpdate(input: { id: "${id}", externalUrl: "", description: "" }) { environment { name slug externalUrl description } errors } }`,
     );
     expect(updated.body.data.environmentUpdate).toEqual({
-      environment: { name: 'renamed', slug, externalUrl: null },
+      environment: { name: 'review/x', slug, externalUrl: null, description: '' },
       errors: [],
     });
+    await api(t, ROOT_TOKEN)
+      .put(`/api/v4/projects/${p.id}/environments/${id.split('/').pop()}`)
+      .send({ name: 'renamed' })
+      .expect(200);
     const stopped = await api(t, ROOT_TOKEN).graphql(
       `mutation { environmentStop(input: { projectId: "${p.id}", environmentId: "${id}" }) { environment { state } errors } }`,
     );
@@ -84,7 +89,7 @@ describe('GraphQL environments', () => {
     expect(
       await code(
         reporter.token,
-        `mutation { environmentCreate(input: { projectId: "${p.id}", name: "x" }) { environment { id } } }`,
+        `mutation { environmentCreate(input: { projectPath: "${p.fullPath}", name: "x" }) { environment { id } } }`,
       ),
     ).toBe('FORBIDDEN');
     expect(
@@ -92,7 +97,7 @@ describe('GraphQL environments', () => {
     ).toEqual({ data: { environment: null } });
     expect((await api(t, ROOT_TOKEN).get(`/api/v4/projects/${p.id}/environments/4242`)).status).toBe(404);
     const bad = await api(t, ROOT_TOKEN).graphql(
-      `mutation { environmentCreate(input: { projectId: "${p.id}", name: "bad!" }) { environment { id } errors } }`,
+      `mutation { environmentCreate(input: { projectPath: "${p.fullPath}", name: "bad!" }) { environment { id } errors } }`,
     );
     expect(bad.body).toEqual({
       data: {

@@ -303,29 +303,78 @@ describe("GitLab's group list documents", () => {
 });
 
 describe("GitLab's environment form documents", () => {
-  it('create and update (create_environment, update_environment) answer the environment path REST ids lead to', async () => {
-    const { acme } = await world();
+  it("create and update (create_environment, update_environment) run with the variables GitLab's forms send, as REST shows", async () => {
+    await world();
     const project = (await rest<RestProject[]>('/projects?search=api')).body[0];
-    void acme;
-    // Our input names the project by projectId (GitLab's frontend sends projectPath: docs/gitlab-frontend-documents.md).
-    const created = (await data(CREATE_ENV, { input: { projectId: String(project.id), name: 'staging' } }, ROOT_TOKEN))
-      .environmentCreate;
-    const envs = await rest<{ id: number; name: string }[]>(`/projects/${project.id}/environments`);
-    expect(envs.body.map((e) => e.name)).toEqual(['staging']);
+    // new_environment.vue: the form's fields, the project's full path, no cluster agent (Kubernetes is not served).
+    const created = (
+      await data(
+        CREATE_ENV,
+        {
+          input: {
+            name: 'staging',
+            description: '',
+            externalUrl: 'https://staging.example.com',
+            projectPath: project.path_with_namespace,
+            clusterAgentId: null,
+          },
+        },
+        ROOT_TOKEN,
+      )
+    ).environmentCreate;
+    const envs = await rest<{ id: number; name: string; external_url: string }[]>(
+      `/projects/${project.id}/environments`,
+    );
+    expect(envs.body.map((e) => [e.name, e.external_url])).toEqual([['staging', 'https://staging.example.com']]);
     const id = envs.body[0].id;
     expect(created).toEqual({
       environment: { id: `gid://gitlab/Environment/${id}`, path: `/acme/api/-/environments/${id}` },
       errors: [],
     });
-    const updated = (
-      await data(
-        UPDATE_ENV,
-        { input: { projectId: String(project.id), environmentId: id, externalUrl: 'https://staging.example.com' } },
-        ROOT_TOKEN,
-      )
-    ).environmentUpdate;
-    expect(updated.environment.path).toBe(`/acme/api/-/environments/${id}`);
-    const one = await rest<{ external_url: string }>(`/projects/${project.id}/environments/${id}`);
-    expect(one.body.external_url).toBe('https://staging.example.com');
+    // edit_environment.vue: the environment's global id and the fields its query read back.
+    const input = {
+      id: created.environment.id,
+      description: 'Pre-production',
+      externalUrl: 'https://stage.example.com',
+      kubernetesNamespace: null,
+      fluxResourcePath: null,
+    };
+    const updated = (await data(UPDATE_ENV, { input }, ROOT_TOKEN)).environmentUpdate;
+    expect(updated).toEqual(created);
+    const one = await rest<{ name: string; external_url: string }>(`/projects/${project.id}/environments/${id}`);
+    expect([one.body.name, one.body.external_url]).toEqual(['staging', 'https://stage.example.com']);
+    const q = `{ project(fullPath: "acme/api") { environments { nodes { description } } } }`;
+    expect((await api(t, ROOT_TOKEN).graphql(q)).body.data.project.environments.nodes).toEqual([
+      { description: 'Pre-production' },
+    ]);
+    // A namespace needs a cluster agent, which cannot exist here: GitLab's model message, nothing written.
+    const refused = (await data(UPDATE_ENV, { input: { ...input, kubernetesNamespace: 'prod' } }, ROOT_TOKEN))
+      .environmentUpdate;
+    expect(refused).toEqual({
+      environment: null,
+      errors: ['Kubernetes namespace cannot be set without a cluster agent'],
+    });
+  });
+
+  it('a Reporter may not create one and an unknown environment id is no environment, as REST answers', async () => {
+    const { alice } = await world();
+    const tools = (await rest<RestProject[]>('/projects?search=tools', alice.token)).body[0];
+    const reporter = await createUser(t, { username: 'rita' });
+    await addProjectMember(t, { id: tools.id }, reporter, 20);
+    const denied = await runDocument(
+      t.server,
+      CREATE_ENV,
+      { input: { name: 'x', projectPath: tools.path_with_namespace } },
+      reporter.token,
+    );
+    expect([denied.data?.environmentCreate, denied.errors?.[0].extensions?.code]).toEqual([null, 'FORBIDDEN']);
+    await api(t, reporter.token).post(`/api/v4/projects/${tools.id}/environments`).send({ name: 'x' }).expect(403);
+    const missing = await runDocument(
+      t.server,
+      UPDATE_ENV,
+      { input: { id: 'gid://gitlab/Environment/4242', externalUrl: 'https://x.test' } },
+      ROOT_TOKEN,
+    );
+    expect([missing.data?.environmentUpdate, missing.errors?.[0].extensions?.code]).toEqual([null, 'NOT_FOUND']);
   });
 });

@@ -46,7 +46,7 @@ async function world(app: TestApp) {
     email: userEmailCreate(input: { userId: $u, email: "alice2@example.com" }) { node: email { id databaseId } errors }
     token: impersonationTokenCreate(input: { userId: $u, name: "t", scopes: ["api"] }) { node: impersonationToken { id databaseId } errors }
     feature: featureGateSet(input: { name: "new_ui", value: "true" }) { node: feature { id name } errors }
-    env: environmentCreate(input: { projectId: "acme/api", name: "production" }) { node: environment { id databaseId } errors }
+    env: environmentCreate(input: { projectPath: "acme/api", name: "production" }) { node: environment { id databaseId } errors }
   }`,
     { u: `gid://gitlab/User/${alice.id}` },
   );

@@ -286,7 +286,7 @@ describe('mutation payload twins: through the same resolvers', () => {
   it('environments: create, update, stop, delete', async () => {
     const p = await createProject(t, { namespace: await createGroup(t) });
     const created = await admin().graphql(
-      `mutation { environmentCreate(input: { projectId: "${p.id}", name: "review/x", externalUrl: "http://r.test" }) { environment { name slug state } errors } }`,
+      `mutation { environmentCreate(input: { projectPath: "${p.fullPath}", name: "review/x", externalUrl: "http://r.test" }) { environment { name slug state } errors } }`,
     );
     expect(created.body.data.environmentCreate).toEqual({
       environment: { name: 'review/x', slug: 'review-x-999999', state: 'available' },
@@ -294,7 +294,7 @@ describe('mutation payload twins: through the same resolvers', () => {
     });
     const [{ id }] = (await admin().get(`/api/v4/projects/${p.id}/environments`)).body;
     const updated = await admin().graphql(
-      `mutation { environmentUpdate(input: { projectId: "${p.id}", environmentId: ${id}, externalUrl: "http://s.test" }) { environment { name externalUrl } errors } }`,
+      `mutation { environmentUpdate(input: { id: ${id}, externalUrl: "http://s.test" }) { environment { name externalUrl } errors } }`,
     );
     expect(updated.body.data.environmentUpdate).toEqual({
       environment: { name: 'review/x', externalUrl: 'http://s.test' },

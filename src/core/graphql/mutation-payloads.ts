@@ -62,6 +62,17 @@ export function PayloadMutation(opts: PayloadMutationOptions): MethodDecorator {
   return Extensions({ [EXTENSION]: opts });
 }
 
+const REQUIRED_IN_PAYLOAD = 'requiredInPayload';
+
+/**
+ * On a GraphQL-only argument of a `@Mutation`: the payload twin's input requires it (GitLab's
+ * `EnvironmentCreateInput.projectPath: ID!`) while the old field, which REST runs with its own names
+ * (`projectId`), keeps it optional.
+ */
+export function RequiredInPayload(): PropertyDecorator & MethodDecorator {
+  return Extensions({ [REQUIRED_IN_PAYLOAD]: true });
+}
+
 /** `add…` and `remove…` are GitLab's `Create` and `Delete` (`addGroupMember` → `groupMemberCreate`). */
 const VERBS: Record<string, string> = { add: 'Create', remove: 'Delete' };
 
@@ -128,10 +139,11 @@ function buildTwin(oldName: string, old: GraphQLFieldConfig<unknown, unknown>): 
         );
       }
     } else {
+      const required = config.extensions?.[REQUIRED_IN_PAYLOAD] === true && !isNonNullType(config.type);
       add(
         arg,
         {
-          type: config.type,
+          type: required ? new GraphQLNonNull(config.type) : config.type,
           description: config.description,
           defaultValue: config.defaultValue,
           deprecationReason: config.deprecationReason,

@@ -20,6 +20,7 @@ import { QueryComplexityResolver } from './query-complexity';
 import { withMutationPayloads } from './mutation-payloads';
 import { pageConnectionResolvers } from '../pagination/page';
 import { NodeResolver, globalIds } from './node';
+import { singleImplementationTypes } from './interface-types';
 import { DateTimeISO } from './date-time';
 
 const cache = new WeakMap<readonly AppModule[], Promise<GraphQLSchema>>();
@@ -85,7 +86,9 @@ export function buildAppSchema(modules: readonly AppModule[]): Promise<GraphQLSc
         );
       // Payload twins last: each calls its old mutation's resolver as guardFields left it (mutation-payloads.ts).
       return withMutationPayloads(
-        guardFields(leanFieldResolvers(globalIds(nullableRootFields(built), modules), resolvers)),
+        guardFields(
+          leanFieldResolvers(singleImplementationTypes(globalIds(nullableRootFields(built), modules)), resolvers),
+        ),
       );
     });
     cache.set(modules, schema);

@@ -4,7 +4,7 @@ import { sqlRows } from '../../core/db/sql';
 import { NotFoundError } from '../../core/errors/domain-errors';
 import { AccessLevel } from './access-level';
 import { GroupMember, ProjectMember } from './member.entity';
-import { activeMembership } from './visibility-sql';
+import { activeMembership, intArray } from './visibility-sql';
 
 // Memberships of a group or a project as the members module reads and writes them
 // (docs/architecture.md, "Tables"): the rows with their source, GitLab's inherited member lists, one
@@ -23,17 +23,23 @@ export const directMemberships = (kind: MembershipKind) =>
   `(select x.*, '${kind}'::text as source_type, x.${SOURCE[kind]} as source_id from ${TABLE[kind]} x)`;
 
 /** Membership columns of a union branch. */
-const MEMBER_COLS = (a: string) => `${a}.id, ${a}.user_id, ${a}.access_level, ${a}.expires_at, ${a}.created_at`;
+const MEMBER_COLS = (a: string) =>
+  `${a}.id, ${a}.user_id, ${a}.access_level, ${a}.expires_at, ${a}.created_at, ${a}.updated_at`;
 
 /**
  * A row source of member lists per list key (`list_key`: the group or project id) with relations: the
  * direct memberships and/or those of the groups above (a group's ancestors; a project's group and its
- * ancestors), active ones only for inherited rows (an expired one grants nothing), one row per user:
+ * ancestors) and/or those of linked groups (`linked`), active ones only for inherited and linked rows
+ * (an expired one grants nothing), one row per user:
  * the highest access level, then the later expiry (none first), then the older membership, as GitLab's
  * MembersFinder (`DISTINCT ON (user_id) … ORDER BY access_level DESC, expires_at DESC, created_at`).
  * `sources` is the list keys' rows with their ancestry, as `s`: for groups `id, traversal_ids`
  * (namespaces' `groupAncestryRows`), for projects `id, namespace_kind, traversal_ids` (projects'
  * `projectAncestryRows`).
+ * `linked`: groups whose members the list shows through a link (GitLab's INVITED_GROUPS,
+ * SHARED_INTO_ANCESTORS), each a row source per `s` with `group_id` and `access_cap` (the link's
+ * access), written by the modules owning the links and filtered there by the caller's visibility; their
+ * active members are listed at the lower of their own level and the cap, as GitLab's MembersFinder.
  * Filtering on `list_key` is pushed into the DISTINCT ON subquery (a DISTINCT ON column), so one list
  * reads only its own ancestors' rows.
  */
@@ -41,6 +47,7 @@ export function memberListRows(
   kind: MembershipKind,
   relations: { direct: boolean; inherited: boolean },
   sources: string,
+  linked: readonly string[] = [],
 ): string {
   const { direct, inherited } = relations;
   const branches: string[] = [];
@@ -57,6 +64,10 @@ export function memberListRows(
       branches.push(`select ${MEMBER_COLS('gm')}, 'group'::text as source_type, gm.group_id as source_id from group_members gm
       where s.namespace_kind = 'group' and gm.group_id = any(s.traversal_ids) and ${activeMembership('gm')}`);
   }
+  for (const rows of linked)
+    branches.push(`select lm.id, lm.user_id, least(lm.access_level, lg.access_cap) as access_level, lm.expires_at,
+      lm.created_at, lm.updated_at, 'group'::text as source_type, lm.group_id as source_id
+      from (${rows}) lg join group_members lm on lm.group_id = lg.group_id where ${activeMembership('lm')}`);
   return `(select distinct on (s.id, x.user_id) s.id as list_key, x.* from ${sources} cross join lateral (${branches.join(' union all ')}) x
      order by s.id, x.user_id, x.access_level desc, x.expires_at desc, x.created_at, x.id)`;
 }
@@ -111,6 +122,16 @@ export async function groupOwners(
   );
   return { others: Number(rows[0]?.others ?? 0), isOwner: rows[0]?.is_owner === true };
 }
+
+/**
+ * Of the groups `ids`, those the user may leave (GitLab's `canLeave`): they hold a direct, unexpired
+ * membership and are not the group's last Owner (the last-Owner rule above). One statement for a page.
+ */
+export const groupsUserMayLeave = (userId: number, ids: readonly number[]) =>
+  `select gm.group_id from group_members gm
+    where gm.user_id = ${Math.trunc(userId)} and gm.group_id = any(${intArray(ids)}) and ${activeMembership('gm')}
+      and (gm.access_level < ${AccessLevel.OWNER} or exists (select 1 from group_members o
+        where o.group_id = gm.group_id and o.user_id <> gm.user_id and o.access_level = ${AccessLevel.OWNER} and ${activeMembership('o')}))`;
 
 /** Inserts the user's membership of the group or project at `level`, without expiry (an approved access request). */
 export async function insertMembership(

@@ -21,6 +21,10 @@ export class Environment {
   @Property({ type: 'string', length: 255, nullable: true })
   externalUrl: string | null = null;
 
+  /** GitLab's later environment description (GraphQL only; REST's 10.3 wire has no such key). */
+  @Property({ type: 'text', nullable: true })
+  description: string | null = null;
+
   @Property({ type: 'string', length: 16 })
   state: EnvironmentState = 'available';
 

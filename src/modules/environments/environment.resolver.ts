@@ -7,13 +7,8 @@ import type { Project } from '../projects';
 import { ProjectType } from '../projects';
 import type { Environment } from './environment.entity';
 import { environmentService } from './environment.service';
-import {
-  CreateEnvironmentInput,
-  EnvironmentPage,
-  EnvironmentsArgs,
-  EnvironmentType,
-  UpdateEnvironmentInput,
-} from './environment.type';
+import { EnvironmentPage, EnvironmentsArgs, EnvironmentType } from './environment.type';
+import { CreateEnvironmentArgs, UpdateEnvironmentArgs } from './environment.inputs';
 
 /** Spec 4.30-4.34; roles are checked in the service (reporter reads, developer creates and stops, master updates and deletes). */
 @Resolver(() => EnvironmentType)
@@ -34,25 +29,18 @@ export class EnvironmentResolver {
     return environmentService.get(ctx, projectId, environmentId);
   }
 
-  @Mutation(() => EnvironmentType)
+  /** REST names the project by `projectId`; GitLab's `environmentCreate` by `projectPath` (environment.inputs.ts). */
+  @Mutation(() => EnvironmentType, { description: 'Creates an environment (Developer or above).' })
   @Allow('user')
-  createEnvironment(
-    @Arg('projectId', () => ID) projectId: string,
-    @Arg('input', () => CreateEnvironmentInput) input: CreateEnvironmentInput,
-    @Ctx() ctx: RequestCtx,
-  ): Promise<Environment> {
-    return environmentService.create(ctx, projectId, input);
+  createEnvironment(@Args() args: CreateEnvironmentArgs, @Ctx() ctx: RequestCtx): Promise<Environment> {
+    return environmentService.create(ctx, args);
   }
 
-  @Mutation(() => EnvironmentType)
+  /** REST names project and environment; GitLab's `environmentUpdate` the environment's global `id`. */
+  @Mutation(() => EnvironmentType, { description: 'Updates an environment (Maintainer or above).' })
   @Allow('user')
-  updateEnvironment(
-    @Arg('projectId', () => ID) projectId: string,
-    @Arg('environmentId', () => EnvironmentIdArg) environmentId: number,
-    @Arg('input', () => UpdateEnvironmentInput) input: UpdateEnvironmentInput,
-    @Ctx() ctx: RequestCtx,
-  ): Promise<Environment> {
-    return environmentService.update(ctx, projectId, environmentId, input);
+  updateEnvironment(@Args() args: UpdateEnvironmentArgs, @Ctx() ctx: RequestCtx): Promise<Environment> {
+    return environmentService.update(ctx, args);
   }
 
   @Mutation(() => Boolean)

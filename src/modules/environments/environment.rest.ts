@@ -2,8 +2,9 @@ import { defineRoutes, type ParamException } from '../../rest/route';
 import { EnvironmentWire, ReviewAppsDeletionWire, StaleEnvironmentsStopWire } from './environment.presenter';
 
 /** Parameters derive from the GraphQL arguments (docs/adding-a-resource.md); these are the exceptions. */
-const PROJECT: Record<string, ParamException> = { id: { arg: 'projectId' } };
-const ENVIRONMENT: Record<string, ParamException> = { environment_id: { notFound: '' } };
+// Required on REST: the writes' GraphQL arguments are optional, GitLab's GraphQL names the objects otherwise (environment.inputs.ts).
+const PROJECT: Record<string, ParamException> = { id: { arg: 'projectId', required: true } };
+const ENVIRONMENT: Record<string, ParamException> = { environment_id: { notFound: '', required: true } };
 /** Grape's `absence` rule on both writes (spec 4.31, 4.32): the slug is generated, never sent. */
 const SLUG: ParamException = { type: 'string', arg: '-', absence: 'is automatically generated and cannot be changed' };
 const tag = 'environments';

@@ -7,12 +7,11 @@ export async function seedEnvironments(env: SeedEnv): Promise<void> {
   const site = await demoWebsite(env, 'environments', 'environments');
   if (!site) return;
   const { ctx, projectId: id } = site;
-  await environmentService.create(ctx, id, { name: 'production', externalUrl: 'https://www.acme.test' });
-  const staging = await environmentService.create(ctx, id, {
-    name: 'staging',
-    externalUrl: 'https://staging.acme.test',
-  });
-  await environmentService.create(ctx, id, { name: 'review/fix-login' });
+  const create = (input: { name: string; externalUrl?: string }) =>
+    environmentService.create(ctx, { projectId: id, input });
+  await create({ name: 'production', externalUrl: 'https://www.acme.test' });
+  const staging = await create({ name: 'staging', externalUrl: 'https://staging.acme.test' });
+  await create({ name: 'review/fix-login' });
   await environmentService.stop(ctx, id, staging.id);
   env.log('environments: production, review/fix-login (available), staging (stopped) on acme/web/website');
 }

@@ -5,7 +5,7 @@ import { projectAuditEntity, projectVisibility } from '../projects';
 import { requireUser } from '../../core/auth/guards';
 import { onUniqueViolation } from '../../core/db/unique-violation';
 import { lightEntity, pgArray, sqlRows } from '../../core/db/sql';
-import { ForbiddenError, NotFoundError, ValidationError } from '../../core/errors/domain-errors';
+import { ForbiddenError, NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
 import { MSG } from '../../core/errors/messages';
 import { offsetPage, offsetPagesByKey, type ListQuery, type PageInput } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
@@ -14,12 +14,24 @@ import type { Project } from '../projects';
 import { joinProject, projectService } from '../projects';
 import { Environment } from './environment.entity';
 import { generateSlug } from './environment-slug';
-import { UpdateEnvironmentInput, type CreateEnvironmentInput, type EnvironmentsArgs } from './environment.type';
+import type { EnvironmentsArgs } from './environment.type';
+import {
+  UpdateEnvironmentInput,
+  type CreateEnvironmentArgs,
+  type CreateEnvironmentInput,
+  type EnvironmentAttributesInput,
+  type UpdateEnvironmentArgs,
+} from './environment.inputs';
 import { blankToNull, validateEnvironment } from './environment.validation';
+import { idOrFullPath, type IdOrPath } from '../../core/params/parse-id-or-path';
 import { environmentPolicy, type EnvironmentAction } from './environment.policy';
 
 /** The project (404 when invisible) if the caller may do `action` on its environments (else 403). */
-export async function projectFor(ctx: RequestCtx, idOrPath: string, action: EnvironmentAction): Promise<Project> {
+export async function projectFor(
+  ctx: RequestCtx,
+  idOrPath: string | IdOrPath,
+  action: EnvironmentAction,
+): Promise<Project> {
   const user = requireUser(ctx);
   const project = await projectService.findVisible(ctx, idOrPath);
   if (
@@ -76,8 +88,13 @@ async function get(ctx: RequestCtx, projectId: string, environmentId: number): P
 }
 
 /** Validates, then flushes; a lost race on a unique index ends as the same 400 as a detected duplicate. */
-async function save(ctx: RequestCtx, env: Environment, audit: (e: Environment) => AuditAction[]): Promise<Environment> {
-  const bag = await validateEnvironment(ctx, env);
+async function save(
+  ctx: RequestCtx,
+  env: Environment,
+  input: EnvironmentAttributesInput,
+  audit: (e: Environment) => AuditAction[],
+): Promise<Environment> {
+  const bag = await validateEnvironment(ctx, env, input);
   if (!bag.empty) throw new ValidationError(bag.errors);
   env.updatedAt = ctx.clock.now();
   const entity = await projectAuditEntity(ctx, env.projectId);
@@ -106,33 +123,68 @@ async function save(ctx: RequestCtx, env: Environment, audit: (e: Environment) =
   return env;
 }
 
-async function create(ctx: RequestCtx, projectId: string, input: CreateEnvironmentInput): Promise<Environment> {
-  const project = await projectFor(ctx, projectId, 'create');
+/** The project a create names: GitLab's `projectPath` (GraphQL), or REST's `projectId` (id or full path). */
+function projectToCreateIn(args: Pick<CreateEnvironmentArgs, 'projectId' | 'projectPath'>): string | IdOrPath {
+  if (args.projectPath !== undefined && args.projectPath !== null)
+    return idOrFullPath(null, args.projectPath, ['Project']);
+  if (args.projectId !== undefined && args.projectId !== null) return args.projectId;
+  throw ParamError.missing('projectPath');
+}
+
+/** The input fields not stored as they are: the cluster fields are checked (validation.ts), never copied. */
+const UNSTORED = {
+  externalUrl: 'skip',
+  clusterAgentId: 'skip',
+  kubernetesNamespace: 'skip',
+  fluxResourcePath: 'skip',
+} as const;
+
+async function create(ctx: RequestCtx, args: CreateEnvironmentArgs): Promise<Environment> {
+  const input: CreateEnvironmentInput = args.input;
+  const project = await projectFor(ctx, projectToCreateIn(args), 'create');
   const env = ctx.em.create(Environment, {
     projectId: project.id,
     name: input.name,
     slug: generateSlug(input.name, ctx.random),
     externalUrl: blankToNull(input.externalUrl),
+    description: input.description ?? null,
     state: 'available',
     createdAt: ctx.clock.now(),
     updatedAt: ctx.clock.now(),
   });
-  return save(ctx, env, () => [{ add: 'environment' }]);
+  return save(ctx, env, input, () => [{ add: 'environment' }]);
 }
 
-/** Name and external_url only; the slug stays what it was (spec 4.32). */
-async function update(
+/**
+ * The environment an update names: GitLab's global `id` (GraphQL; its project is the environment's), or
+ * REST's project and environment ids. An environment that does not exist is GitLab's "404 Not found".
+ */
+async function environmentToUpdate(
   ctx: RequestCtx,
-  projectId: string,
-  environmentId: number,
-  input: UpdateEnvironmentInput,
-): Promise<Environment> {
-  const env = await find(ctx, await projectFor(ctx, projectId, 'update'), environmentId);
+  args: Pick<UpdateEnvironmentArgs, 'id' | 'projectId' | 'environmentId'>,
+): Promise<{ project: string | IdOrPath; environmentId: number }> {
+  if (args.id !== undefined && args.id !== null) {
+    const [row] = await sqlRows<{ project_id: number }>(ctx.em, 'select project_id from environments where id = ?', [
+      args.id,
+    ]);
+    if (!row) throw new NotFoundError();
+    return { project: { id: Number(row.project_id) }, environmentId: args.id };
+  }
+  if (args.projectId === undefined || args.projectId === null) throw ParamError.missing('id');
+  if (args.environmentId === undefined || args.environmentId === null) throw ParamError.missing('environment_id');
+  return { project: args.projectId, environmentId: args.environmentId };
+}
+
+/** Name (REST), external_url and description; the slug stays what it was (spec 4.32). */
+async function update(ctx: RequestCtx, args: UpdateEnvironmentArgs): Promise<Environment> {
+  const input = args.input;
+  const target = await environmentToUpdate(ctx, args);
+  const env = await find(ctx, await projectFor(ctx, target.project, 'update'), target.environmentId);
   const before = { name: env.name, external_url: env.externalUrl };
-  patchEntity(env, input, UpdateEnvironmentInput, { externalUrl: 'skip' });
+  patchEntity(env, input, UpdateEnvironmentInput, UNSTORED);
   // An empty external_url is "sent" (null/undefined mean unchanged) and clears the URL.
   if (input.externalUrl !== undefined && input.externalUrl !== null) env.externalUrl = blankToNull(input.externalUrl);
-  return save(ctx, env, (e) =>
+  return save(ctx, env, input, (e) =>
     changedActions([
       { name: 'name', from: before.name, to: e.name },
       { name: 'external_url', from: before.external_url, to: e.externalUrl },

@@ -1,6 +1,6 @@
 import { idArgOf } from '../../core/graphql/global-id';
 import { DatabaseNode, Node } from '../../core/graphql/node';
-import { ArgsType, Field, ID, InputType, ObjectType } from 'type-graphql';
+import { ArgsType, Field, ID, ObjectType } from 'type-graphql';
 import { PageArgs, PageType } from '../../core/pagination/page';
 import { ProjectType } from '../projects';
 
@@ -10,6 +10,7 @@ export class EnvironmentType extends DatabaseNode {
   @Field(() => String) name!: string;
   @Field(() => String, { description: 'Generated from the name at creation; never changes.' }) slug!: string;
   @Field(() => String, { nullable: true }) externalUrl!: string | null;
+  @Field(() => String, { nullable: true, description: 'Description of the environment.' }) description!: string | null;
   @Field(() => String, { description: 'available or stopped' }) state!: string;
   @Field(() => Date) createdAt!: Date;
   @Field(() => Date) updatedAt!: Date;
@@ -21,17 +22,6 @@ export const EnvironmentPage = PageType(EnvironmentType, 'EnvironmentConnection'
 @ArgsType()
 export class EnvironmentsArgs extends PageArgs {
   @Field(() => ID, { description: 'Project id or full path.' }) projectId!: string;
-}
-
-@InputType('UpdateEnvironmentInput')
-export class UpdateEnvironmentInput {
-  @Field(() => String, { nullable: true }) name?: string;
-  @Field(() => String, { nullable: true, description: 'http(s) URL; blank clears it.' }) externalUrl?: string;
-}
-
-@InputType('CreateEnvironmentInput')
-export class CreateEnvironmentInput extends UpdateEnvironmentInput {
-  @Field(() => String) declare name: string;
 }
 
 /** Argument type of a Environment id: its global id or database id (core/graphql/global-id.ts; REST keeps the integer). */

@@ -3,6 +3,7 @@ import { sqlRows } from '../../core/db/sql';
 import { FieldErrorBag } from '../../core/errors/field-error-bag';
 import { MSG } from '../../core/errors/messages';
 import type { Environment } from './environment.entity';
+import { ENVIRONMENT_DESCRIPTION_MAX, type EnvironmentAttributesInput } from './environment.inputs';
 import { longerThan } from '../../core/validation/char-length';
 
 /** GitLab 10.x environment name rule and message. */
@@ -27,10 +28,14 @@ export function blankToNull(value: string | null | undefined): string | null {
 }
 
 /**
- * The model validations, in GitLab's order (name, slug, external_url; presence, uniqueness, length,
- * format): 400 {"message":{...}}. Uniqueness in one query against the project's other environments.
+ * The model validations, in GitLab's order (name, slug, external_url, description, the cluster fields;
+ * presence, uniqueness, length, format): 400 {"message":{...}}. Uniqueness in one query against the project's other environments.
  */
-export async function validateEnvironment(ctx: RequestCtx, env: Environment): Promise<FieldErrorBag> {
+export async function validateEnvironment(
+  ctx: RequestCtx,
+  env: Environment,
+  input: EnvironmentAttributesInput,
+): Promise<FieldErrorBag> {
   const bag = new FieldErrorBag();
   const [taken] = await sqlRows<{ name: boolean; slug: boolean; url: boolean }>(
     ctx.em,
@@ -48,5 +53,13 @@ export async function validateEnvironment(ctx: RequestCtx, env: Environment): Pr
     if (longerThan(env.externalUrl, 255)) bag.add('external_url', MSG.tooLong);
     if (!isHttpUrl(env.externalUrl)) bag.add('external_url', URL_MESSAGE);
   }
+  if (env.description !== null && longerThan(env.description, ENVIRONMENT_DESCRIPTION_MAX))
+    bag.add('description', `is too long (maximum is ${ENVIRONMENT_DESCRIPTION_MAX} characters)`);
+  // GitLab's absence rules: no cluster agent exists here (Kubernetes is not served), so no namespace
+  // may be set, and a Flux path only beside a namespace (which is refused itself).
+  const namespace = input.kubernetesNamespace !== undefined && input.kubernetesNamespace !== null;
+  if (namespace) bag.add('kubernetes_namespace', 'cannot be set without a cluster agent');
+  if (input.fluxResourcePath !== undefined && input.fluxResourcePath !== null && !namespace)
+    bag.add('flux_resource_path', 'cannot be set without a kubernetes namespace');
   return bag;
 }

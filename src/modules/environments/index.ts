@@ -10,6 +10,7 @@ import { environmentRoutes } from './environment.rest';
 import { seedEnvironments } from './environment.seed';
 import { Migration20261122120100Environments } from './migrations/Migration20261122120100_environments';
 import { Migration20261212100100EnvironmentsCleanupIndexes } from './migrations/Migration20261212100100_environments_cleanup_indexes';
+import { Migration20261215090000EnvironmentDescription } from './migrations/Migration20261215090000_environment_description';
 
 /** Environments of projects (spec 4.30-4.34). */
 export const environmentsModule = defineModule({
@@ -21,6 +22,10 @@ export const environmentsModule = defineModule({
     {
       name: 'Migration20261212100100_environments_cleanup_indexes',
       class: Migration20261212100100EnvironmentsCleanupIndexes,
+    },
+    {
+      name: 'Migration20261215090000_environment_description',
+      class: Migration20261215090000EnvironmentDescription,
     },
   ],
   resolvers: [EnvironmentResolver, EnvironmentCleanupResolver, ProjectEnvironmentsResolver],

@@ -10,7 +10,15 @@ import {
 } from '../../core/pagination/list-query';
 import { PaginationMode, type Page } from '../../core/pagination/page';
 import { groupVisibility, groupVisibilitySplit, ownGroups } from '../projects';
-import { AccessLevel, groupIdsWhereUserIs, intArray, SortDirection, VISIBILITY_LEVEL, policy } from '../access';
+import {
+  AccessLevel,
+  activeMembership,
+  groupIdsWhereUserIs,
+  intArray,
+  SortDirection,
+  VISIBILITY_LEVEL,
+  policy,
+} from '../access';
 import { GroupOrderBy, type DescendantGroupsArgs, type GroupListArgs, type GroupsArgs } from './group.inputs';
 import { descendantIds, groupListRows, namespaceFromRow, type Namespace } from '../namespaces';
 import { customAttributeFilter } from '../custom-attributes';
@@ -30,6 +38,14 @@ export interface GroupListScope {
   match?: string;
   /** Groups of these subtrees left out (a group's own subtree among its transfer locations). */
   notUnder?: number;
+  /** GitLab's later orders (`adminGroups(sort)`, `sharedGroups(sort)`), in place of `orderBy`/`sort`. */
+  order?: GroupOrder;
+}
+
+/** A group list order: a namespaces column (each with its (column, id) index) and a direction. */
+export interface GroupOrder {
+  column: 'name' | 'path' | 'id' | 'created_at' | 'updated_at' | 'similarity';
+  dir: 'asc' | 'desc';
 }
 
 const ORDER: Record<GroupOrderBy, string> = { NAME: 'name', PATH: 'path', ID: 'id' };
@@ -97,8 +113,8 @@ async function groupFilter(ctx: RequestCtx, args: GroupsArgs, scope: GroupListSc
   const attributesAt = where.length;
   customAttributeFilter(ctx, 'Group', 'n.id', args.customAttributes, where, params);
   selective.push(...where.slice(attributesAt));
-  const column = ORDER[args.orderBy ?? GroupOrderBy.NAME];
-  const dir = (args.sort ?? SortDirection.ASC) === SortDirection.ASC ? 'asc' : 'desc';
+  const column = scope.order?.column ?? ORDER[args.orderBy ?? GroupOrderBy.NAME];
+  const dir = scope.order?.dir ?? ((args.sort ?? SortDirection.ASC) === SortDirection.ASC ? 'asc' : 'desc');
   const split = ctx.user && args.allAvailable ? await groupVisibilitySplit(ctx, 'n') : undefined;
   return { from, where, split, splitOf: visible, params, column, dir, selective };
 }
@@ -192,4 +208,35 @@ export async function listGroupsBatched(
 ): Promise<Map<number, Page<Namespace>>> {
   const query = await groupQuery(ctx, { allAvailable: true, ...filter }, {});
   return offsetPagesByKey(ctx.em, query, key, keys, args);
+}
+
+/**
+ * GitLab's similarity score of a group to a search (Namespace `sorted_by_similarity_desc`: pg_trgm
+ * similarity of the path, plus 0.7 × that of the name, rounded to 2 decimals), as the column
+ * `similarity` of `n`; its two parameters are the term, and come before the list's own.
+ */
+const withSimilarity = (from: string) =>
+  `(select n.*, round(cast(similarity(coalesce(n.path, ''), ?) + similarity(coalesce(n.name, ''), ?) * 0.7 as numeric), 2) as similarity from ${from}) n`;
+
+/**
+ * `Group.sharedGroups` of many groups with one argument set (GitLab's SharedGroupsFinder): the groups
+ * shared with each group (active group_group_links naming it as the invited group: the groups it was
+ * invited to) that the caller may see, by `order`; one count and one page statement for all the groups.
+ * Each group's list is read through `group_group_links_shared_with` and the namespaces primary key, then
+ * sorted (it holds the groups one group was invited to, not the instance's groups).
+ */
+export async function listSharedGroupsBatched(
+  ctx: RequestCtx,
+  args: PageInput & { search?: string | null },
+  order: GroupOrder & { search?: string },
+  groupIds: readonly number[],
+): Promise<Map<number, Page<Namespace>>> {
+  const query = await groupQuery(ctx, { allAvailable: true, search: args.search ?? undefined }, { order });
+  const key = {
+    match: `n.id = any(array(select l.shared_group_id from group_group_links l
+      where l.shared_with_group_id = page_keys.k and ${activeMembership('l')}))`,
+  };
+  if (order.column !== 'similarity') return offsetPagesByKey(ctx.em, query, key, groupIds, args);
+  const scored = { ...query, from: withSimilarity(query.from), params: [order.search, order.search, ...query.params] };
+  return offsetPagesByKey(ctx.em, scored, key, groupIds, args);
 }

@@ -13,7 +13,7 @@ import { idArgOf } from '../../core/graphql/global-id';
 import { Reads } from '../../core/graphql/reads';
 import { MaxItems } from '../../core/graphql/list-bound';
 import { assertOptionalDate } from '../../core/params/coerce';
-import { AccessLevel, intArray } from '../access';
+import { AccessLevel, activeMembership, intArray } from '../access';
 import { findNamespace, joinNamespace, namespacePolicy, type Namespace } from '../namespaces';
 import { groupVisibility, SharedWithGroupType } from '../projects';
 import { GroupGroupLink } from './group-group-link.entity';
@@ -82,6 +82,16 @@ async function loadGroupShares(ctx: RequestCtx, ids: readonly number[]): Promise
   }
   return ids.map((id) => byGroup.get(id) ?? []);
 }
+
+/**
+ * Rows `group_id, access_cap`: the groups invited (active shares) into one of the groups `ancestry`
+ * holds (GitLab's `Group.shared_into_ancestors`: a group and its ancestors), each with the share's
+ * access: whose members GitLab's SHARED_INTO_ANCESTORS lists, at most at that level. Through the
+ * `group_group_links_shared_pair (shared_group_id, …)` index.
+ */
+export const groupsSharedIntoRows = (ancestry: string) =>
+  `select l.shared_with_group_id as group_id, l.group_access as access_cap from group_group_links l
+    where l.shared_group_id = any(${ancestry}) and ${activeMembership('l')}`;
 
 export const groupShareLoaders = (ctx: RequestCtx) => ({
   groupShares: new PeekLoader<number, GroupShareView[]>((ids) => loadGroupShares(ctx, ids)),

@@ -11,7 +11,7 @@ import { parseIdOrPath, type IdOrPath } from '../../core/params/parse-id-or-path
 import type { Project } from '../projects';
 import { projectService, forgetAccess, groupVisibility } from '../projects';
 import { defaultVisibilityLevel, visibilityRestriction } from '../application-settings';
-import { listGroups } from './group-list.query';
+import { listGroups, type GroupOrder } from './group-list.query';
 import { patchEntity, type PatchMapping } from '../../core/patch/patch-entity';
 import {
   CreateGroupInput,
@@ -76,13 +76,14 @@ async function findOwned(ctx: RequestCtx, idOrPath: string | number): Promise<Na
 }
 
 /** `groups(…, parentPath)`: the direct subgroups of a visible group; a parent the caller may not see lists none. */
-async function list(ctx: RequestCtx, args: GroupListArgs): Promise<Page<Namespace>> {
-  if (args.parentPath === undefined || args.parentPath === null) return listGroups(ctx, args);
+/** `order`: GitLab's later sort values (`adminGroups(sort)`), in place of `orderBy`/`sort`. */
+async function list(ctx: RequestCtx, args: GroupListArgs, order?: GroupOrder): Promise<Page<Namespace>> {
+  if (args.parentPath === undefined || args.parentPath === null) return listGroups(ctx, args, { order });
   const parent = await findVisible(ctx, { path: args.parentPath }).catch((e: unknown) => {
     if (e instanceof NotFoundError) return null;
     throw e;
   });
-  return listGroups(ctx, args, { parentId: parent ? parent.id : 0 });
+  return listGroups(ctx, args, { parentId: parent ? parent.id : 0, order });
 }
 
 async function subgroups(ctx: RequestCtx, idOrPath: string, args: GroupsArgs): Promise<Page<Namespace>> {

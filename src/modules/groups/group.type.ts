@@ -1,8 +1,9 @@
 import { idArgOf } from '../../core/graphql/global-id';
-import { Field, Int, ObjectType } from 'type-graphql';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { PageType } from '../../core/pagination/page';
 import { DatabaseNode, Node } from '../../core/graphql/node';
 import { Visibility } from '../access';
+import { GroupInterface } from './group-interface.type';
 
 @ObjectType('GroupStatistics', { description: 'Storage sizes summed over the group’s projects (administrators only).' })
 export class GroupStatisticsType {
@@ -13,7 +14,7 @@ export class GroupStatisticsType {
 }
 
 /** A view over the Namespace entity (kind = group); relations resolve through dataloaders. */
-@ObjectType('Group', { implements: Node })
+@ObjectType('Group', { implements: [Node, GroupInterface] })
 export class GroupType extends DatabaseNode {
   @Field(() => String) name!: string;
   @Field(() => String) path!: string;
@@ -29,12 +30,17 @@ export class GroupType extends DatabaseNode {
   })
   shareWithGroupLock!: boolean;
   @Field(() => String) fullName!: string;
-  @Field(() => String) fullPath!: string;
+  @Field(() => ID, { description: 'Full path of the group (GitLab types it as an ID).' }) fullPath!: string;
   @Field(() => Int, { nullable: true }) parentId!: number | null;
   @Field(() => Date) createdAt!: Date;
+  @Field(() => Date, { description: 'When the group was last updated (its settings, name, path or parent).' })
+  updatedAt!: Date;
 }
 
 export const GroupPage = PageType(GroupType, 'GroupConnection');
+
+/** GitLab's `GroupInterfaceConnection` (`adminGroups`): the same groups, read through GroupInterface. */
+export const GroupInterfacePage = PageType(GroupInterface, 'GroupInterfaceConnection');
 
 /** Argument type of a Group id: its global id or database id (core/graphql/global-id.ts; REST keeps the integer). */
 export const GroupIdArg = idArgOf('Group');

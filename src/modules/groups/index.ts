@@ -15,6 +15,10 @@ import { groupCustomAttributeEndpoints } from './group-custom-attributes';
 import { Migration20261203140100GroupsGrowthIndexes } from './migrations/Migration20261203140100_groups_growth_indexes';
 import { Migration20261203161000ShareWithGroupLock } from './migrations/Migration20261203161000_share_with_group_lock';
 import { Migration20261212090000GroupGroupLinks } from './migrations/Migration20261212090000_group_group_links';
+import { Migration20261215090100GroupListOrderIndexes } from './migrations/Migration20261215090100_group_list_order_indexes';
+import { AdminGroupsResolver } from './admin-groups.resolver';
+import { GroupListFieldsResolver, groupListFieldLoaders } from './group-list-fields.resolver';
+import { SharedGroupsResolver, sharedGroupLoaders } from './shared-groups';
 
 export const groupsModule = defineModule({
   name: 'groups',
@@ -26,6 +30,9 @@ export const groupsModule = defineModule({
     GroupSharesResolver,
     GroupTransferResolver,
     UserGroupsResolver,
+    AdminGroupsResolver,
+    GroupListFieldsResolver,
+    SharedGroupsResolver,
     ...groupCustomAttributeEndpoints.resolvers,
   ],
   routes: [...groupRoutes, ...groupCustomAttributeRoutes],
@@ -34,6 +41,8 @@ export const groupsModule = defineModule({
     ...groupShareLoaders(ctx),
     ...groupAvatarLoaders(ctx),
     ...userGroupLoaders(ctx),
+    ...groupListFieldLoaders(ctx),
+    ...sharedGroupLoaders(ctx),
     ...groupCustomAttributeEndpoints.loaders(ctx),
   }),
   nodes: [nodeDef({ type: 'Group', gidClass: 'Group', load: groupService.visibleByIds })],
@@ -43,9 +52,11 @@ export const groupsModule = defineModule({
     { name: 'Migration20261203140100_groups_growth_indexes', class: Migration20261203140100GroupsGrowthIndexes },
     { name: 'Migration20261203161000_share_with_group_lock', class: Migration20261203161000ShareWithGroupLock },
     { name: 'Migration20261212090000_group_group_links', class: Migration20261212090000GroupGroupLinks },
+    { name: 'Migration20261215090100_group_list_order_indexes', class: Migration20261215090100GroupListOrderIndexes },
   ],
 });
 
 // The door: what other modules may use (docs/architecture.md, "Modules").
 export { groupService } from './group.service';
 export { GroupPage, GroupType } from './group.type';
+export { groupsSharedIntoRows } from './group-shares';

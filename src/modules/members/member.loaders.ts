@@ -1,6 +1,6 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { perParentPages } from '../../core/pagination/per-parent-pages';
-import { memberPagesFor } from './member.service';
+import { memberPagesFor } from './member-list.query';
 import type { MemberListArgs, MemberType } from './member.type';
 
 /**

@@ -9,8 +9,17 @@ import type { Project } from '../projects';
 import { ProjectType } from '../projects';
 import type { User } from '../users';
 import { UserType } from '../users';
-import { memberService, normalizedMemberListArgs } from './member.service';
-import { MemberInput, MemberListArgs, MemberPage, MembersArgs, MemberType, UpdateMemberInput } from './member.type';
+import { memberService } from './member.service';
+import { normalizedMemberListArgs } from './member-list.query';
+import {
+  GroupMemberListArgs,
+  MemberInput,
+  MemberPage,
+  MembersArgs,
+  MemberType,
+  ProjectMemberListArgs,
+  UpdateMemberInput,
+} from './member.type';
 import type { Loaded } from '../../core/context/peek-loader';
 
 @Resolver(() => MemberType)
@@ -183,7 +192,11 @@ class GroupMembersResolver {
     description:
       'Members of the group and, by default (relations: [DIRECT, INHERITED]), of its ancestor groups: one entry per user (the highest access level).',
   })
-  groupMembers(@Root() g: Namespace, @Args() args: MemberListArgs, @Ctx() ctx: RequestCtx): Promise<Page<MemberType>> {
+  groupMembers(
+    @Root() g: Namespace,
+    @Args() args: GroupMemberListArgs,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<Page<MemberType>> {
     return ctx.loaders.groupMemberLists.load({ parentId: g.id, args: normalizedMemberListArgs(args) });
   }
 }
@@ -192,10 +205,14 @@ class GroupMembersResolver {
 class ProjectMembersResolver {
   @FieldResolver(() => MemberPage, {
     description:
-      "Members of the project and, by default (relations: [DIRECT, INHERITED]), of its group and that group's ancestors: one entry per user (the highest access level).",
+      "Members of the project and, by default (relations: [DIRECT, INHERITED]), of its group and that group's ancestors; with INVITED_GROUPS and SHARED_INTO_ANCESTORS also of the groups shared with it or its group's ancestry: one entry per user (the highest access level).",
   })
   @Reads('id')
-  projectMembers(@Root() p: Project, @Args() args: MemberListArgs, @Ctx() ctx: RequestCtx): Promise<Page<MemberType>> {
+  projectMembers(
+    @Root() p: Project,
+    @Args() args: ProjectMemberListArgs,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<Page<MemberType>> {
     return ctx.loaders.projectMemberLists.load({ parentId: p.id, args: normalizedMemberListArgs(args) });
   }
 }

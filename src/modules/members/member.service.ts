@@ -9,7 +9,6 @@ import {
   directMemberships,
   getMembership,
   groupOwners,
-  memberListRows,
   membershipClaim,
   membershipSourceColumn,
   newMembership,
@@ -17,15 +16,13 @@ import {
 import { claimForDelete } from '../../core/db/delete-claim';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
-import { likeEscape, pgArray, sqlRows } from '../../core/db/sql';
+import { pgArray, sqlRows } from '../../core/db/sql';
 import { onUniqueViolation } from '../../core/db/unique-violation';
 import { ConflictError, ForbiddenError, NotFoundError, ParamError } from '../../core/errors/domain-errors';
-import { offsetPage, offsetPagesByKey, type ListQuery } from '../../core/pagination/list-query';
-import { pgTime } from '../../core/db/pg-time';
+import { offsetPage } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
 import { groupService } from '../groups';
 import {
-  projectAncestryRows,
   projectAuditEntity,
   projectMatches,
   projectService,
@@ -33,24 +30,23 @@ import {
   groupVisibility,
   projectVisibility,
 } from '../projects';
-import { findUser, joinUser, userWebUrl } from '../users';
+import { findUser, joinUser } from '../users';
 import { patchEntity } from '../../core/patch/patch-entity';
-import {
-  accessLevelOf,
-  MemberInput,
-  MemberRelation,
-  UpdateMemberInput,
-  type MemberListArgs,
-  type MembersArgs,
-  type MemberSourceType,
-  type MemberType,
-} from './member.type';
-import { avatarUrl } from '../avatars';
+import { MemberInput, UpdateMemberInput, type MembersArgs, type MemberType } from './member.type';
 import { projectPolicy } from '../projects';
-import { groupAncestryRows, lockNamespace, namespaceFullPath, namespaceMatches, namespacePolicy } from '../namespaces';
+import { lockNamespace, namespaceFullPath, namespaceMatches, namespacePolicy } from '../namespaces';
 import { memberEvent } from './member.events';
+import {
+  COLUMNS,
+  DEFAULT_RELATIONS,
+  DIRECT_ONLY,
+  memberListQuery,
+  view,
+  type Row,
+  type SourceKind,
+} from './member-list.query';
 
-export type SourceKind = 'group' | 'project';
+export type { SourceKind } from './member-list.query';
 
 interface Source {
   kind: SourceKind;
@@ -86,111 +82,6 @@ async function source(ctx: RequestCtx, kind: SourceKind, idOrPath: string): Prom
   };
 }
 
-type Row = Record<string, unknown> & {
-  member_id: number;
-  user_id: number;
-  username: string;
-  name: string;
-  state: string;
-  avatar: string | null;
-  access_level: number;
-  expires_at: string | null;
-  created_at: string | Date;
-  source_type: MemberSourceType;
-  source_id: number;
-};
-
-/**
- * A membership row, the same in every list that shows it (whether it is inherited there is its source
- * compared with the listed one). `id` is the membership row's id: core makes it the global id (GroupMember or ProjectMember by
- * `sourceType`, the members module's `nodes`) and `databaseId`.
- */
-function view(ctx: RequestCtx, r: Row): MemberType {
-  const sourceId = Number(r.source_id);
-  const level = Number(r.access_level);
-  return {
-    id: Number(r.member_id),
-    userId: Number(r.user_id),
-    username: r.username,
-    name: r.name,
-    state: r.state,
-    avatarUrl: avatarUrl(ctx.externalUrl, 'user', Number(r.user_id), r.avatar),
-    webUrl: userWebUrl(ctx.externalUrl, r.username),
-    accessLevel: accessLevelOf(level),
-    accessLevelValue: level,
-    expiresAt: r.expires_at,
-    createdAt: pgTime(r.created_at),
-    sourceType: r.source_type,
-    sourceId,
-  };
-}
-
-/** Over `m` (a membership row with source_type and source_id) joined to `u` (users). */
-const COLUMNS = `m.id as member_id, m.user_id, u.username, u.name, u.state, u.avatar, m.access_level,
-  to_char(m.expires_at, 'YYYY-MM-DD') as expires_at, m.created_at, m.source_type, m.source_id`;
-
-/** The member lists of `kind` with relations, joined to their users `u` (access's `memberListRows`). */
-function relationsFrom(kind: SourceKind, relations: ReadonlySet<MemberRelation>): string {
-  const sources = kind === 'group' ? groupAncestryRows('s') : projectAncestryRows('s');
-  const which = { direct: relations.has(MemberRelation.DIRECT), inherited: relations.has(MemberRelation.INHERITED) };
-  return `${memberListRows(kind, which, sources)} m ${joinUser('m.user_id')}`;
-}
-
-/** GitLab's default member list (GroupMembersFinder/MembersFinder DEFAULT_RELATIONS); also GitLab's `members/all`. */
-const DEFAULT_RELATIONS: ReadonlySet<MemberRelation> = new Set([MemberRelation.DIRECT, MemberRelation.INHERITED]);
-/** The REST member lists (GitLab 10.3's `GET …/members`): the source's own memberships. */
-const DIRECT_ONLY: ReadonlySet<MemberRelation> = new Set([MemberRelation.DIRECT]);
-
-/** The relations asked for: omitted, null and an empty list are GitLab's default, as the argument's default says. */
-function relationSet(relations: readonly MemberRelation[] | null | undefined): ReadonlySet<MemberRelation> {
-  return relations?.length ? new Set(relations) : DEFAULT_RELATIONS;
-}
-
-/**
- * A member list: DIRECT alone reads the membership table as before (the REST lists); other relations
- * the per-user union above, ordered by membership id then user id (ids of two tables may meet).
- */
-function memberListQuery(
-  ctx: RequestCtx,
-  kind: SourceKind,
-  relations: ReadonlySet<MemberRelation>,
-  search: string | null | undefined,
-): ListQuery<MemberType> & { key: string } {
-  const directOnly = relations.size === 1 && relations.has(MemberRelation.DIRECT);
-  const where: string[] = [];
-  const params: unknown[] = [];
-  if (search) {
-    where.push('(u.username ilike ? or u.name ilike ?)');
-    const term = `%${likeEscape(search)}%`;
-    params.push(term, term);
-  }
-  const map = (r: Record<string, unknown>) => view(ctx, r as Row);
-  if (directOnly) {
-    return {
-      select: COLUMNS,
-      from: `${directMemberships(kind)} m ${joinUser('m.user_id')}`,
-      where,
-      params,
-      orderBy: 'm.id',
-      dir: 'asc',
-      id: 'm.id',
-      map,
-      key: `m.${membershipSourceColumn(kind)}`,
-    };
-  }
-  return {
-    select: COLUMNS,
-    from: relationsFrom(kind, relations),
-    where,
-    params,
-    orderBy: 'm.id',
-    dir: 'asc',
-    id: 'm.user_id',
-    map,
-    key: 'm.list_key',
-  };
-}
-
 /**
  * node(id)/nodes(ids) of memberships: the `kind` memberships among these row ids whose group or project
  * the caller may see, the visibility of that source's member list (`source` above: a visible source
@@ -216,32 +107,9 @@ async function visibleByIds(
 
 async function list(ctx: RequestCtx, kind: SourceKind, args: MembersArgs): Promise<Page<MemberType>> {
   const src = await source(ctx, kind, args.sourceId);
-  const q = memberListQuery(ctx, kind, DIRECT_ONLY, args.query);
+  const q = await memberListQuery(ctx, kind, DIRECT_ONLY, args.query);
   return offsetPage(ctx.em, { ...q, where: [`${q.key} = ?`, ...q.where], params: [src.id, ...q.params] }, args);
 }
-
-/**
- * `Group.groupMembers(…)` / `Project.projectMembers(…)` of many groups or projects with one argument set:
- * one bounded count and one page query (offsetPagesByKey), whatever the number of parents. The member
- * loaders (member.loaders.ts) call it once per kind and distinct argument set.
- */
-export async function memberPagesFor(
-  ctx: RequestCtx,
-  kind: SourceKind,
-  args: MemberListArgs,
-  sourceIds: readonly number[],
-): Promise<Map<number, Page<MemberType>>> {
-  // list_key (inherited lists) or the membership's source column (direct lists) tells whose row it is.
-  const q = memberListQuery(ctx, kind, relationSet(args.relations), args.search);
-  const select = q.key === 'm.list_key' ? `${q.select}, m.list_key` : q.select;
-  return offsetPagesByKey(ctx.em, { ...q, select }, q.key, sourceIds, args);
-}
-
-/** The field's arguments in one form (relations deduplicated and sorted, the default spelled out), so that equal lists share a batch. */
-export const normalizedMemberListArgs = (a: MemberListArgs): MemberListArgs => ({
-  ...a,
-  relations: [...relationSet(a.relations)].sort(),
-});
 
 async function findRow(ctx: RequestCtx, src: Source, userId: number): Promise<MemberType> {
   const rows = await sqlRows<Row>(
@@ -389,14 +257,14 @@ async function auditEntity(
  */
 async function listAll(ctx: RequestCtx, kind: SourceKind, args: MembersArgs): Promise<Page<MemberType>> {
   const src = await source(ctx, kind, args.sourceId);
-  const q = memberListQuery(ctx, kind, DEFAULT_RELATIONS, args.query);
+  const q = await memberListQuery(ctx, kind, DEFAULT_RELATIONS, args.query);
   return offsetPage(ctx.em, { ...q, where: [`${q.key} = ?`, ...q.where], params: [src.id, ...q.params] }, args);
 }
 
 /** GET …/members/all/:user_id: the user's entry in that list, `404 Member Not Found` without one. */
 async function getAll(ctx: RequestCtx, kind: SourceKind, idOrPath: string, userId: number): Promise<MemberType> {
   const src = await source(ctx, kind, idOrPath);
-  const q = memberListQuery(ctx, kind, DEFAULT_RELATIONS, null);
+  const q = await memberListQuery(ctx, kind, DEFAULT_RELATIONS, null);
   const rows = await sqlRows<Row>(ctx.em, `select ${q.select} from ${q.from} where ${q.key} = ? and m.user_id = ?`, [
     src.id,
     userId,

@@ -110,6 +110,7 @@ export {
   joinProject,
   maxProjectVisibilityIn,
   projectAncestryRows,
+  projectInvitedGroupRows,
   projectColumns,
   projectPageColumns,
   projectFromRow,

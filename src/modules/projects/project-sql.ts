@@ -4,6 +4,7 @@ import { lightEntitiesById, lightEntity, sqlRows } from '../../core/db/sql';
 import { selectedColumns, selectedPageColumns } from '../../core/graphql/reads';
 import { activeMembership, groupMembershipsOf, intArray, projectMembershipsOf } from '../access';
 import {
+  ancestryOf,
   descendantIds,
   joinNamespace,
   namespaceFromRow,
@@ -79,11 +80,22 @@ export function projectIdsWithLevel(userId: number, minLevel: number): string {
 }
 
 /**
- * A row source: each project's `id` with its namespace's ancestry (`namespace_kind`, `traversal_ids`)
- * as `as`, for per-project lists keyed by `as.id`.
+ * A row source: each project's `id` and `namespace_id` with its namespace's ancestry (`namespace_kind`,
+ * `traversal_ids`) as `as`, for per-project lists keyed by `as.id`.
  */
 export const projectAncestryRows = (as: string) =>
-  `(select p.id, n.kind as namespace_kind, n.traversal_ids from projects p ${joinNamespace('p.namespace_id')}) ${as}`;
+  `(select p.id, p.namespace_id, n.kind as namespace_kind, n.traversal_ids from projects p ${joinNamespace('p.namespace_id')}) ${as}`;
+
+/**
+ * Rows `group_id, access_cap`: the groups the project `projectId` names is shared with (active shares)
+ * and their ancestors (GitLab's `project.invited_groups.self_and_ancestors`), each with the share's
+ * access: whose members GitLab's INVITED_GROUPS lists, at most at that level. Through the
+ * `project_group_links_uniq (project_id, group_id)` index.
+ */
+export const projectInvitedGroupRows = (projectId: string) =>
+  `select a.group_id, l.group_access as access_cap from project_group_links l
+     cross join lateral unnest(${ancestryOf('l.group_id')}) a(group_id)
+    where l.project_id = ${projectId} and ${activeMembership('l')}`;
 
 /** Scalar subquery: the highest visibility level among the projects of the namespace `namespaceId` names. */
 export const maxProjectVisibilityIn = (namespaceId: string) =>
