@@ -10,7 +10,8 @@ const swc = {
   sourceMaps: 'inline',
 };
 module.exports = {
-  testEnvironment: 'node',
+  // jest's node environment with a V8 code cache per worker (test/setup/test-environment.js).
+  testEnvironment: '<rootDir>/test/setup/test-environment.js',
   transform: { '^.+\\.ts$': ['@swc/jest', swc] },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   setupFiles: ['reflect-metadata'],
