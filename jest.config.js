@@ -10,10 +10,15 @@ const swc = {
   sourceMaps: 'inline',
 };
 module.exports = {
-  testEnvironment: 'node',
+  // jest's node environment with a V8 code cache per worker (test/setup/test-environment.js).
+  testEnvironment: '<rootDir>/test/setup/test-environment.js',
   transform: { '^.+\\.ts$': ['@swc/jest', swc] },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   setupFiles: ['reflect-metadata'],
+  // graphql-js as production runs it (NODE_ENV=production: Dockerfile, systemd unit): its development
+  // instanceOf adds a check for a second copy of graphql to every failed type test, which in a jest
+  // module context costs about a tenth of a second of each schema build (test/setup/graphql-instance-of.js).
+  moduleNameMapper: { '^\\.\\./jsutils/instanceOf\\.js$': '<rootDir>/test/setup/graphql-instance-of.js' },
   globalSetup: '<rootDir>/test/setup/global-setup.js',
   globalTeardown: '<rootDir>/test/setup/global-teardown.js',
   maxWorkers: 2,

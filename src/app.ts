@@ -47,7 +47,7 @@ import { createErrorReporter } from './ops/error-reporter';
 import { createMetrics, type Metrics } from './ops/metrics';
 import { createOps, type Ops } from './ops/ops.router';
 import { buildOpenApi } from './rest/openapi';
-import { compileRoute } from './rest/route-document';
+import { compileRoutes } from './rest/route-document';
 import { BODY_LIMIT_BYTES } from './rest/body-parsers';
 import { buildRestRouter, sendJson } from './rest/router';
 import { swaggerUiRouter } from './rest/swagger-ui';
@@ -225,7 +225,7 @@ export async function buildApp(given: AppDeps): Promise<BuiltApp> {
   };
 
   // Compiled once: a schema change that breaks a route fails here, at start-up.
-  const routes = routesOf(deps.modules).map((r) => compileRoute(schema, r));
+  const routes = compileRoutes(schema, routesOf(deps.modules));
   // Built on first request, not at start-up: a replacement worker listens sooner (docs/operations.md#a-crash-is-not-an-outage).
   let openapi: Record<string, unknown> | undefined;
   app.get('/api/v4/openapi.json', (_req, res) => sendJson(res, 200, (openapi ??= buildOpenApi(schema, routes))));

@@ -1,7 +1,7 @@
 import path from 'node:path';
-import type { AppModule } from '../core/module/app-module';
+import { routesOf, type AppModule } from '../core/module/app-module';
 import { buildAppSchema } from '../core/graphql/schema';
-import { compileRoute, type CompiledRoute } from '../rest/route-document';
+import { compileRoutes, type CompiledRoute } from '../rest/route-document';
 import { routeDeclaredIn, type RouteDef } from '../rest/route';
 
 /**
@@ -48,13 +48,14 @@ const HEADER = [
 /** The whole docs/routes.md text for the given modules. */
 export async function renderRouteReference(modules: readonly AppModule[]): Promise<string> {
   const schema = await buildAppSchema(modules);
+  const compiled = new Map(compileRoutes(schema, routesOf(modules)).map((c) => [c.route, c]));
   const sections: { title: string; anchor: string; rows: string[] }[] = [];
   for (const m of modules) {
     const byFile = new Map<string, string[]>();
     for (const route of m.routes ?? []) {
       const file = routeDeclaredIn(route);
       if (!file) throw new Error(`${route.method} ${route.path} (module ${m.name}) is not declared with defineRoutes`);
-      byFile.set(file, [...(byFile.get(file) ?? []), row(compileRoute(schema, route))]);
+      byFile.set(file, [...(byFile.get(file) ?? []), row(compiled.get(route)!)]);
     }
     for (const [file, rows] of byFile) {
       const base = path.posix.basename(file, '.ts');

@@ -1,6 +1,6 @@
 import { filterSchema, pruneSchema } from '@graphql-tools/utils';
 import { getNullableType, isListType, parse, printType, type ASTNode, type GraphQLSchema } from 'graphql';
-import { OpenAPI } from 'sofa-api';
+import type { OpenAPI as SofaOpenAPI } from 'sofa-api';
 import { COUNT_LIMIT } from '../core/pagination/page';
 import type { ParamSpec } from '../core/params/coerce';
 import { schemaOf, type JsonSchema } from '../core/wire/wire';
@@ -78,6 +78,10 @@ export function buildOpenApi(schema: GraphQLSchema, routes: CompiledRoute[]): Re
   for (const root of [filtered.getQueryType(), filtered.getMutationType()]) {
     if (root && !root.astNode) (root as { astNode?: ASTNode }).astNode = parse(printType(root)).definitions[0];
   }
+  // Loaded with the first document (built on the first request, app.ts): sofa-api and what it pulls in
+  // (fets, typebox, ajv) are a tenth of a second of every process start otherwise.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { OpenAPI } = require('sofa-api') as { OpenAPI: typeof SofaOpenAPI };
   const api = OpenAPI({
     schema: filtered,
     info: {

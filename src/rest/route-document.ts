@@ -15,6 +15,7 @@ import {
   type FieldNode,
   type GraphQLField,
   type GraphQLSchema,
+  type OperationDefinitionNode,
 } from 'graphql';
 import { compileQuery, isCompiledQuery } from '../core/graphql/jit';
 import type { RequestCtx } from '../core/context/request-ctx';
@@ -135,17 +136,52 @@ function buildDocument(
   for (const param of shape ? includeVariables(shape) : []) defs.push(`$${includeVariable(param)}: Boolean! = false`);
   const args = field.args.map((a) => `${a.name}: $${a.name}`);
   const text = `${op} ${fieldName}_rest${defs.length ? `(${defs.join(', ')})` : ''} { ${fieldName}${args.length ? `(${args.join(', ')})` : ''} ${selectionFor(field, route, shape)} }`;
-  const doc = numericIds(schema, parse(text));
+  return numericIds(schema, parse(text));
+}
+
+function assertValid(schema: GraphQLSchema, route: RouteDef, doc: DocumentNode): void {
   const errors = validate(schema, doc);
   if (errors.length)
     throw new Error(
       `REST route ${route.method} ${route.path} does not match the schema: ${errors.map((e) => e.message).join('; ')}`,
     );
-  return doc;
+}
+
+/**
+ * Validates the routes' documents in one pass: one document holding every operation (renamed apart),
+ * which is valid exactly when each of them is, since they are single operations without fragment
+ * definitions. Most of a validation's cost is per document (its context and rule visitors), not per
+ * node. When that document has an error, each one is validated on its own to name the route.
+ */
+function assertAllValid(schema: GraphQLSchema, compiled: CompiledRoute[]): void {
+  const all = compiled.flatMap((c) => [...c.documents.values()].map((doc) => ({ route: c.route, doc })));
+  const operations = all.flatMap(({ doc }) => doc.definitions);
+  if (operations.every((d) => d.kind === Kind.OPERATION_DEFINITION)) {
+    const merged: DocumentNode = {
+      kind: Kind.DOCUMENT,
+      definitions: (operations as OperationDefinitionNode[]).map((d, i) => ({
+        ...d,
+        name: { kind: Kind.NAME, value: `route_${i}` },
+      })),
+    };
+    if (validate(schema, merged).length === 0) return;
+  }
+  for (const { route, doc } of all) assertValid(schema, route, doc);
 }
 
 /** Compiles every route once at startup; a schema change that breaks a route fails at boot (and in tests). */
+export function compileRoutes(schema: GraphQLSchema, routes: readonly RouteDef[]): CompiledRoute[] {
+  const compiled = routes.map((route) => compileUnchecked(schema, route));
+  assertAllValid(schema, compiled);
+  return compiled;
+}
+
+/** One route, compiled and checked against the schema on its own. */
 export function compileRoute(schema: GraphQLSchema, route: RouteDef): CompiledRoute {
+  return compileRoutes(schema, [route])[0];
+}
+
+function compileUnchecked(schema: GraphQLSchema, route: RouteDef): CompiledRoute {
   const { fieldName, field } = rootField(schema, route);
   const shapes = route.shapes ?? (route.shape && typeof route.shape !== 'function' ? [route.shape] : []);
   if (typeof route.shape === 'function' && !route.shapes)

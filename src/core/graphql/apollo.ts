@@ -1,6 +1,7 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import {
   ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginInlineTraceDisabled,
   ApolloServerPluginLandingPageDisabled,
 } from '@apollo/server/plugin/disabled';
 import { GraphQLError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
@@ -65,7 +66,8 @@ export function operationLabel(schema: GraphQLSchema, op: OperationDefinitionNod
  * Responses: `Cache-Control: no-store`, as Apollo's default cache-control plugin sends when no field
  * carries a cache hint (none does here). That plugin is off: it wraps every field of the schema in a
  * resolver that computes a cache policy per resolved value, which also takes plain property fields
- * off graphql-jit's direct property reads.
+ * off graphql-jit's direct property reads. Inline tracing (federated subgraphs only: this schema is
+ * none) is off too, so that Apollo does not load its trace encoder at every start.
  */
 function servicePlugin(hooks?: ApolloHooks): ApolloServerPlugin<RequestCtx> {
   return {
@@ -120,7 +122,12 @@ export async function startApollo(schema: GraphQLSchema, hooks?: ApolloHooks): P
     // Document caps run before Apollo (document-guard.ts); maxTokens again here as a backstop.
     parseOptions: { maxTokens: DOCUMENT_LIMITS.maxTokens },
     validationRules: [knownOperationTypeRule],
-    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), servicePlugin(hooks)],
+    plugins: [
+      ApolloServerPluginLandingPageDisabled(),
+      ApolloServerPluginCacheControlDisabled(),
+      ApolloServerPluginInlineTraceDisabled(),
+      servicePlugin(hooks),
+    ],
   });
   await server.start();
   return server;

@@ -4,6 +4,7 @@ import { apolloGatewayContextContract, installApolloGatewayContext } from './apo
 import { createAppServer as createServer, expressPrototypesContract } from './express-prototypes';
 import { guardJitRuntime, jitContinuationsContract } from './graphql-jit-continuations';
 import { serverHandleContract } from './node-server-handle';
+import { installTypeGraphqlExtensions, typeGraphqlExtensionsContract } from './type-graphql-extensions';
 
 /**
  * The one door to what the service changes or uses inside its dependencies (docs/runtime-patches.md).
@@ -46,6 +47,13 @@ export const RUNTIME_PATCHES: readonly RuntimePatch[] = [
     switchable: true,
   },
   {
+    name: 'type-graphql-extensions',
+    dependency: 'type-graphql',
+    what: "a schema build looks up each field's @Extensions among that field name's entries, not the whole list",
+    contract: typeGraphqlExtensionsContract,
+    switchable: true,
+  },
+  {
     name: 'node-server-handle',
     dependency: 'node:net',
     what: 'the supervisor binds the port without listening (net._createServerHandle), as node:cluster does',
@@ -83,6 +91,11 @@ export function installJitContinuations(): void {
 /** Apollo's gateway request context, before Apollo starts (core/graphql/jit-executor.ts). */
 export function installGatewayContext(): void {
   if (patchEnabled('apollo-gateway-context')) installApolloGatewayContext();
+}
+
+/** type-graphql's extension lookup, before a schema is built (core/graphql/schema.ts). */
+export function installExtensionLookup(): void {
+  if (patchEnabled('type-graphql-extensions')) installTypeGraphqlExtensions();
 }
 
 /** The HTTP server for an express app (main.ts, the tests' servers). */

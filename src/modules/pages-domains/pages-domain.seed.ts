@@ -1,13 +1,24 @@
 import crypto from 'node:crypto';
-import * as x509 from '@peculiar/x509';
+import type * as X509 from '@peculiar/x509';
 import type { SeedEnv } from '../../core/module/app-module';
 import { demoWebsite } from '../demo';
 import { pagesDomainService } from './pages-domain.service';
 
-x509.cryptoProvider.set(crypto.webcrypto as unknown as Crypto);
+let loaded: typeof X509 | undefined;
+
+/** @peculiar/x509, loaded when a seed first needs it: the service process never does. */
+function x509Library(): typeof X509 {
+  if (!loaded) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    loaded = require('@peculiar/x509') as typeof X509;
+    loaded.cryptoProvider.set(crypto.webcrypto as unknown as Crypto);
+  }
+  return loaded;
+}
 
 /** A self-signed RSA certificate and its PKCS#8 key, made in process (demo data only). */
 async function selfSigned(cn: string): Promise<{ certificate: string; key: string }> {
+  const x509 = x509Library();
   const alg = {
     name: 'RSASSA-PKCS1-v1_5',
     hash: 'SHA-256',
