@@ -88,7 +88,9 @@ async function deleteReviewApps(
     if (dryRun) return sqlRows<Record<string, unknown>>(em, select, [project.id, before, limit]);
     const deleted = await sqlRows<Record<string, unknown>>(
       em,
-      `delete from environments where id in (${select.replace('select *', 'select id')} for update) returning *`,
+      // The ids are locked and fixed once, in an init plan: a rescanned `in (… limit … for update)`
+      // subquery skips the rows this statement has already deleted and returns the next ones.
+      `delete from environments where id = any(array(${select.replace('select *', 'select id')} for update)) returning *`,
       [project.id, before, limit],
     );
     deleted.sort(
