@@ -8,7 +8,7 @@ import {
   isRetryable,
   mayBeStuck,
   type JobState,
-} from '../../src/modules/ci/job-status-rules';
+} from '../../src/modules/ci';
 
 /** GitLab's answers per status (Ci::Build, Ci::Processable, Ci::HasStatus), written out from its source. */
 const job = (status: string, more: Partial<JobState> = {}): JobState => ({

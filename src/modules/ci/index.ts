@@ -53,3 +53,16 @@ export { seedCiScaleUnit } from './ci-scale.seed';
 export { JobWire } from './job.presenter';
 export { jobService } from './job.service';
 export { JobPage, JobStatus, JobType, type JobRow } from './job.type';
+// GitLab's status rules of a job, as pure functions (runners' `CiJob.stuck` reads `mayBeStuck`).
+export {
+  actionOf,
+  badgeOf,
+  isAction,
+  isActive,
+  isCancelable,
+  isPlayable,
+  isRetryable,
+  jobStateOf,
+  mayBeStuck,
+  type JobState,
+} from './job-status-rules';

@@ -7,10 +7,8 @@ import { UserType } from '../users';
 import { jobPermissions } from './job-permissions';
 import { missing, projectPath } from './job-paths';
 import { JobArtifactPage, JobPermissionsType, StageType, TRIGGER_SOURCE, type JobArtifactType } from './job-page.type';
-import { isAction, isActive, isCancelable, isPlayable, isRetryable, type JobState } from './job-status-rules';
+import { isAction, isActive, isCancelable, isPlayable, isRetryable, jobStateOf } from './job-status-rules';
 import { JobType, PipelineType, type JobRow } from './job.type';
-
-const stateOf = (job: JobRow): JobState => ({ ...job, status: job.status.toLowerCase() });
 
 /**
  * What GitLab's project Jobs page reads of a job (ci/jobs_page/graphql/queries/get_jobs.query.graphql):
@@ -36,7 +34,7 @@ export class JobPageResolver {
 
   @FieldResolver(() => Boolean, { nullable: true, description: 'Whether the job has a manual action.' })
   manualJob(@Root() job: JobRow): boolean {
-    return isAction(stateOf(job));
+    return isAction(jobStateOf(job));
   }
 
   @FieldResolver(() => Boolean, {
@@ -64,22 +62,22 @@ export class JobPageResolver {
 
   @FieldResolver(() => Boolean, { description: 'Indicates the job can be retried (it finished and was not retried).' })
   retryable(@Root() job: JobRow): boolean {
-    return isRetryable(stateOf(job));
+    return isRetryable(jobStateOf(job));
   }
 
   @FieldResolver(() => Boolean, { description: 'Indicates the job can be played (a manual job, waiting or finished).' })
   playable(@Root() job: JobRow): boolean {
-    return isPlayable(stateOf(job));
+    return isPlayable(jobStateOf(job));
   }
 
   @FieldResolver(() => Boolean, { description: 'Indicates the job can be canceled (created, pending or running).' })
   cancelable(@Root() job: JobRow): boolean {
-    return isCancelable(stateOf(job));
+    return isCancelable(jobStateOf(job));
   }
 
   @FieldResolver(() => Boolean, { description: 'Indicates the job is active (pending or running).' })
   active(@Root() job: JobRow): boolean {
-    return isActive(stateOf(job));
+    return isActive(jobStateOf(job));
   }
 
   @FieldResolver(() => JobPermissionsType, { description: 'Permissions for the current user on the resource.' })

@@ -14,6 +14,19 @@ export interface JobState {
   allowFailure: boolean;
 }
 
+/** A job row as the rules read it (the stored status is upper case in GraphQL's enum). */
+export const jobStateOf = (job: {
+  status: string;
+  when: string | null;
+  retried: boolean | null;
+  allowFailure: boolean;
+}): JobState => ({
+  status: job.status.toLowerCase(),
+  when: job.when,
+  retried: job.retried,
+  allowFailure: job.allowFailure,
+});
+
 /** Ci::HasStatus::ACTIVE_STATUSES among the statuses served here. */
 const ACTIVE = new Set(['pending', 'running']);
 
@@ -33,7 +46,7 @@ export const isAction = (j: JobState): boolean => j.when === 'manual' || j.when 
 /** `playable?`: `action? && !archived? && (manual? || scheduled? || retryable?)`. */
 export const isPlayable = (j: JobState): boolean => isAction(j) && (j.status === 'manual' || isRetryable(j));
 
-/** `stuck?` is `pending? && !any_runners_online?`: the runner half is read from the runners (ci.loaders.ts). */
+/** `stuck?` is `pending? && !any_runners_online?`: the runner half is the runners module's (runners/job-stuck.ts). */
 export const mayBeStuck = (j: JobState): boolean => j.status === 'pending';
 
 /** A badge's action button (Gitlab::Ci::Status::Build::Play, Retryable, Cancelable). */

@@ -1,6 +1,6 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { RequestCtx } from '../../core/context/request-ctx';
-import { JobType, type JobRow } from '../ci';
+import { JobType, jobStateOf, mayBeStuck, type JobRow } from '../ci';
 import type { Runner } from './runner.entity';
 import { RunnerType } from './runner.type';
 import type { Loaded } from '../../core/context/peek-loader';
@@ -25,7 +25,7 @@ export class JobRunnerResolver {
     description: 'Indicates the job is stuck: pending, and no online runner of the project can pick it.',
   })
   async stuck(@Root() job: JobRow, @Ctx() ctx: RequestCtx): Promise<boolean> {
-    if (job.status.toLowerCase() !== 'pending') return false;
+    if (!mayBeStuck(jobStateOf(job))) return false;
     const project = await ctx.loaders.ciProject.get(job.projectId);
     if (!project) return false;
     const { sharedRunnersEnabled } = project;
