@@ -17,6 +17,7 @@ const COUNT_LIMIT = 10_000;
  */
 const t = useTestApp({ reset: 'once' });
 const BULK = 1_000_000;
+const SLICE = 100_000;
 const FAR = 1_000;
 const BIG = 12_000;
 /** Rows a keyset page of 20 walks before it counts its matches: 20 per row it needs (match-first.ts). */
@@ -92,12 +93,15 @@ beforeAll(async () => {
   )) as { name: string; def: string }[];
   await conn.execute(`drop index ${indexes.map((i) => i.name).join(', ')}`);
   try {
-    await conn.execute(
-      `insert into projects (name, path, namespace_id, visibility_level, created_at, updated_at, last_activity_at)
-       select 'b' || i, 'b' || i, ?, 20, ts, ts, ts
-         from generate_series(1, ${BULK}) i, lateral (select timestamptz '2020-01-01' - i * interval '1 second' as ts) x`,
-      [group.id],
-    );
+    // In slices of 100,000 rows, each its own short transaction: an open transaction holds back the
+    // server's snapshot horizon, which the system hooks outbox waits on (another worker's hook tests).
+    for (let from = 1; from <= BULK; from += SLICE)
+      await conn.execute(
+        `insert into projects (name, path, namespace_id, visibility_level, created_at, updated_at, last_activity_at)
+         select 'b' || i, 'b' || i, ?, 20, ts, ts, ts
+           from generate_series(?::int, ?::int) i, lateral (select timestamptz '2020-01-01' - i * interval '1 second' as ts) x`,
+        [group.id, from, Math.min(from + SLICE - 1, BULK)],
+      );
     await conn.execute(
       `insert into namespaces (name, path, full_path, full_name, kind, visibility_level)
        select 'far-' || i, 'far-' || i, 'far-' || i, 'far-' || i, 'group', 20 from generate_series(1, ${FAR}) i`,
@@ -116,8 +120,10 @@ beforeAll(async () => {
       [group.id],
     );
   } finally {
-    // Also after a failed load: the worker's next test files use this database.
-    for (const index of indexes) await conn.execute(index.def);
+    // Also after a failed load: the worker's next test files use this database. One index per
+    // transaction, each built by one process (no parallel workers), so that the other jest worker's
+    // tests keep their share of the machine.
+    for (const index of indexes) await conn.execute(`set local max_parallel_maintenance_workers = 0; ${index.def}`);
   }
   await conn.execute(
     `insert into project_custom_attributes (project_id, key, value)
