@@ -25,16 +25,26 @@ describe('GraphQL GPG keys', () => {
     const rest = (await api(t, me.token).get(`/api/v4/user/gpg_keys/${key.id}`).expect(200)).body;
     expect(rest).toEqual({ id: key.id, key: key.key, created_at: key.createdAt });
     const mine = await api(t, me.token).graphql(
-      '{ currentUserGpgKeys { count nodes { id: databaseId key createdAt } } currentUserGpgKey(keyId: ' +
-        key.id +
-        ') { id: databaseId } }',
+      `{ currentUser { gpgKeys { count nodes { id: databaseId key createdAt } } }
+        node(id: "gid://gitlab/GpgKey/${key.id}") { ... on GpgKey { id: databaseId } } }`,
     );
     expect(mine.body.data).toEqual({
-      currentUserGpgKeys: { count: 1, nodes: [{ id: key.id, key: BOB.key, createdAt: key.createdAt }] },
-      currentUserGpgKey: { id: key.id },
+      currentUser: { gpgKeys: { count: 1, nodes: [{ id: key.id, key: BOB.key, createdAt: key.createdAt }] } },
+      node: { id: key.id },
     });
-    const listed = await admin().graphql(`{ userGpgKeys(userId: ${me.id}, first: 5) { nodes { id: databaseId } } }`);
-    expect(listed.body.data.userGpgKeys.nodes).toEqual([{ id: key.id }]);
+    const listed = await admin().graphql(`{ user(id: ${me.id}) { gpgKeys(first: 5) { nodes { id: databaseId } } } }`);
+    expect(listed.body.data.user.gpgKeys.nodes).toEqual([{ id: key.id }]);
+    // Another user does not see the list (nor the key by id); the list without `key` does not read the key text.
+    const other = await createUser(t);
+    expect(
+      (
+        await api(t, other.token).graphql(
+          `{ user(id: ${me.id}) { gpgKeys { count } } node(id: "gid://gitlab/GpgKey/${key.id}") { id } }`,
+        )
+      ).body,
+    ).toEqual({ data: { user: { gpgKeys: null }, node: null } });
+    const short = await admin().graphql(`{ user(id: ${me.id}) { gpgKeys { nodes { fingerprint } } } }`);
+    expect(short.body.data.user.gpgKeys.nodes).toEqual([{ fingerprint: BOB.fingerprint }]);
     const own = await api(t, me.token).graphql(
       'mutation($k: String!) { currentUserGpgKeyCreate(input: { key: $k }) { gpgKey { id } errors } }',
       { k: ALICE.key },
@@ -51,13 +61,15 @@ describe('GraphQL GPG keys', () => {
     expect((await api(t, me.token).get('/api/v4/user/gpg_keys').expect(200)).body).toEqual([]);
   });
 
-  it("answers with GitLab's errors: UNAUTHENTICATED, FORBIDDEN, NOT_FOUND codes, null for a missing key, validation messages in errors", async () => {
+  it("answers with GitLab's errors: NOT_FOUND codes, null for a missing key, validation messages in errors", async () => {
     const me = await createUser(t);
     const code = (res: { body: { errors: { extensions: { code: string } }[] } }) => res.body.errors[0].extensions.code;
-    expect(code(await api(t).graphql('{ currentUserGpgKeys { count } }'))).toBe('UNAUTHENTICATED');
-    expect(code(await api(t, me.token).graphql(`{ userGpgKeys(userId: ${me.id}) { count } }`))).toBe('FORBIDDEN');
-    expect((await api(t, me.token).graphql('{ currentUserGpgKey(keyId: 1) { id } }')).body).toEqual({
-      data: { currentUserGpgKey: null },
+    expect((await api(t).graphql('{ currentUser { gpgKeys { count } } }')).body).toEqual({
+      data: { currentUser: null },
+    });
+    expect((await api(t, me.token).get(`/api/v4/users/${me.id}/gpg_keys`)).status).toBe(403);
+    expect((await api(t, me.token).graphql('{ node(id: "gid://gitlab/GpgKey/1") { id } }')).body).toEqual({
+      data: { node: null },
     });
     expect((await api(t, me.token).get('/api/v4/user/gpg_keys/1')).status).toBe(404);
     expect(

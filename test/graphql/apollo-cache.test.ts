@@ -34,12 +34,15 @@ describe('Apollo Client cache over the GraphQL API', () => {
     const apollo = client(ROOT_TOKEN);
     const MEMBERS = gql`
       query Members($path: ID!) {
-        groupMembers(sourceId: $path) {
-          nodes {
-            id
-            username
-            accessLevel {
-              integerValue
+        group(fullPath: $path) {
+          id
+          groupMembers(relations: [DIRECT]) {
+            nodes {
+              id
+              username
+              accessLevel {
+                integerValue
+              }
             }
           }
         }
@@ -49,11 +52,13 @@ describe('Apollo Client cache over the GraphQL API', () => {
     await apollo.query({ query: MEMBERS, variables: { path: 'acme/platform' } });
     const level = (path: string) =>
       apollo
-        .readQuery<{ groupMembers: { nodes: { username: string; accessLevel: { integerValue: number } }[] } }>({
+        .readQuery<{
+          group: { groupMembers: { nodes: { username: string; accessLevel: { integerValue: number } }[] } };
+        }>({
           query: MEMBERS,
           variables: { path },
         })!
-        .groupMembers.nodes.filter((n) => n.username === 'bob')
+        .group.groupMembers.nodes.filter((n) => n.username === 'bob')
         .map((n) => n.accessLevel.integerValue);
     // Before: both entries were `Member:<bob's user id>`, so both lists read 30.
     expect([level('acme'), level('acme/platform')]).toEqual([[20], [30]]);

@@ -65,6 +65,8 @@ interface ListCase {
   name: string;
   /** The list's field with its filters: `$first $after $last $before` are declared. */
   field: string;
+  /** The object the list is a field of, when it is nested (`group(fullPath: "…")`). */
+  parent?: string;
   /** The connection object in `data`. */
   pick: (data: Record<string, unknown>) => Conn;
 }
@@ -109,16 +111,20 @@ const CASES: ListCase[] = [
   },
   {
     name: 'group members',
-    field: 'groupMembers(sourceId: "conn-parent-0", first: $first, after: $after, last: $last, before: $before)',
-    pick: root('groupMembers'),
+    parent: 'group(fullPath: "conn-parent-0")',
+    field: 'groupMembers(relations: [DIRECT], first: $first, after: $after, last: $last, before: $before)',
+    pick: (d) => (d.group as Record<string, Conn>).groupMembers,
   },
 ];
 
-const query = (c: ListCase) => `query(${VARS}) { ${c.field} { ${CONN} } }`;
+/** The list with its selection, under its parent when it has one. */
+const listOf = (c: ListCase, selection: string) =>
+  c.parent ? `${c.parent} { ${c.field} { ${selection} } }` : `${c.field} { ${selection} }`;
+const query = (c: ListCase) => `query(${VARS}) { ${listOf(c, CONN)} }`;
 
 /** The list's order as one page holds it (every case has fewer than 100 items): what the walks must reproduce. */
 async function offsetOrder(c: ListCase): Promise<unknown[]> {
-  const body = await gqlAs(`query(${VARS}) { ${c.field} { nodes { id } count pageInfo { hasNextPage } } }`, {
+  const body = await gqlAs(`query(${VARS}) { ${listOf(c, 'nodes { id } count pageInfo { hasNextPage }')} }`, {
     first: 100,
   });
   expect(body.errors).toBeUndefined();
@@ -291,10 +297,10 @@ describe('every top-level list takes the connection arguments', () => {
 
 describe('nested lists', () => {
   it('Runner.jobs takes first/after and last/before in one statement for every runner of the page', async () => {
-    const all = await gqlAs('query($id: CiRunnerID!) { runnerJobs(id: $id, first: 100) { nodes { id } } }', {
+    const all = await gqlAs('query($id: CiRunnerID!) { runner(id: $id) { jobs(first: 100) { nodes { id } } } }', {
       id: jobRunner,
     });
-    const expected = (all.data!.runnerJobs as { nodes: { id: number }[] }).nodes.map((n) => n.id);
+    const expected = (all.data!.runner as { jobs: { nodes: { id: number }[] } }).jobs.nodes.map((n) => n.id);
     expect(expected).toHaveLength(11);
     const q =
       'query($after: String) { runners(first: 100) { nodes { id: databaseId jobs(first: 4, after: $after) { count edges { cursor node { id } } pageInfo { hasNextPage hasPreviousPage endCursor } } } } }';

@@ -4,7 +4,7 @@ import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
 /**
  * Filters a dashboard needs: Group.descendantGroups, groups(parentPath), Group.projects
- * (GitLab's connection and arguments), groupProjects(includeSubgroups), runners(type, sort) (the fleet),
+ * (GitLab's connection and arguments), runners(type, sort) (the fleet),
  * Runner.runnerType, Runner.jobCount. The new arguments are GraphQL only: REST answers as before.
  */
 const t = useTestApp();
@@ -124,7 +124,7 @@ describe('groups(parentPath)', () => {
   });
 });
 
-describe('Group.projects and groupProjects(includeSubgroups)', () => {
+describe('Group.projects', () => {
   async function projects() {
     const g = await tree();
     await createProject(t, { namespace: g.acme, path: 'site', visibility: 'public', sizes: [30, 30, 0, 0] });
@@ -169,14 +169,18 @@ describe('Group.projects and groupProjects(includeSubgroups)', () => {
     expect(out.big.nodes.map((n: { path: string }) => n.path)).toEqual(['site', 'frontend', 'old-site']);
   });
 
-  it("groupProjects(includeSubgroups) adds the descendants' projects; REST GET /groups/:id/projects ignores include_subgroups as before", async () => {
+  it("includeSubgroups adds the descendants' projects; REST GET /groups/:id/projects ignores include_subgroups as before", async () => {
     await projects();
-    const q = (args: string) =>
-      api(t, ROOT_TOKEN).graphql(`{ groupProjects(id: "acme"${args}) { count nodes { path } } }`).expect(200);
-    expect((await q('')).body.data.groupProjects.nodes.map((n: { path: string }) => n.path).sort()).toEqual(['site']);
-    expect(
-      (await q(', includeSubgroups: true')).body.data.groupProjects.nodes.map((n: { path: string }) => n.path).sort(),
-    ).toEqual(['frontend', 'site', 'vault']);
+    const q = async (args: string) =>
+      (
+        await api(t, ROOT_TOKEN)
+          .graphql(`{ group(fullPath: "acme") { projects(includeArchived: false${args}) { nodes { path } } } }`)
+          .expect(200)
+      ).body.data.group.projects.nodes
+        .map((n: { path: string }) => n.path)
+        .sort();
+    expect(await q('')).toEqual(['site']);
+    expect(await q(', includeSubgroups: true')).toEqual(['frontend', 'site', 'vault']);
     const plain = await api(t, ROOT_TOKEN).get('/api/v4/groups/acme/projects').expect(200);
     const withParam = await api(t, ROOT_TOKEN).get('/api/v4/groups/acme/projects?include_subgroups=true').expect(200);
     expect(withParam.body).toEqual(plain.body);

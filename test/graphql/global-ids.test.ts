@@ -81,7 +81,7 @@ describe('global ids', () => {
       project(fullPath: "acme/api") { id databaseId namespace { id } }
       user(id: ${w.alice.id}) { id databaseId }
       runner(id: $r) { id databaseId }
-      runnerJobs(id: $r) { nodes { id databaseId } }
+      runnerJobs: runner(id: $r) { jobs { nodes { id databaseId } } }
       auditEvents(first: 1) { nodes { id databaseId } }
       namespace(fullPath: "alice") { id databaseId }
     }`,
@@ -95,7 +95,7 @@ describe('global ids', () => {
     });
     expect(d.user).toEqual({ id: `gid://gitlab/User/${w.alice.id}`, databaseId: w.alice.id });
     expect(d.runner).toEqual({ id: `gid://gitlab/Ci::Runner/${w.runner.id}`, databaseId: w.runner.id });
-    expect(d.runnerJobs.nodes).toEqual([{ id: `gid://gitlab/Ci::Build/${w.job.id}`, databaseId: w.job.id }]);
+    expect(d.runnerJobs.jobs.nodes).toEqual([{ id: `gid://gitlab/Ci::Build/${w.job.id}`, databaseId: w.job.id }]);
     const audit = d.auditEvents.nodes[0];
     expect(audit.id).toBe(`gid://gitlab/AuditEvent/${audit.databaseId}`);
     expect(d.namespace).toEqual({
@@ -283,7 +283,7 @@ describe('global ids as arguments', () => {
       d: project(id: "gid://gitlab/Project/${w.project.id}") { fullPath: pathWithNamespace }
       e: runner(id: "gid://gitlab/Ci::Runner/${w.runner.id}") { databaseId }
       f: runner(id: ${w.runner.id}) { databaseId }
-      g: groupProjects(id: "gid://gitlab/Group/${w.group.id}") { nodes { databaseId } }
+      g: group(id: "gid://gitlab/Group/${w.group.id}") { projects { nodes { databaseId } } }
       h: user(id: "gid://gitlab/User/${w.alice.id}") { username }
     }`,
     );
@@ -294,7 +294,7 @@ describe('global ids as arguments', () => {
       d: { fullPath: 'acme/api' },
       e: { databaseId: w.runner.id },
       f: { databaseId: w.runner.id },
-      g: { nodes: [{ databaseId: w.project.id }] },
+      g: { projects: { nodes: [{ databaseId: w.project.id }] } },
       h: { username: 'alice' },
     });
     const del = await ok(

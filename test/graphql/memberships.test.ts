@@ -28,12 +28,12 @@ describe('GraphQL memberships', () => {
   it('bob as Reporter of acme and Developer of acme/platform: two memberships with their own ids and levels in one query', async () => {
     const { alice, bob } = await acme();
     const res = await api(t, alice.token).graphql(`{
-      a: groupMembers(sourceId: "acme", query: "bob") { nodes { ${MEMBER} } }
-      b: groupMembers(sourceId: "acme/platform", query: "bob") { nodes { ${MEMBER} } }
+      a: group(fullPath: "acme") { groupMembers(relations: [DIRECT], search: "bob") { nodes { ${MEMBER} } } }
+      b: group(fullPath: "acme/platform") { groupMembers(relations: [DIRECT], search: "bob") { nodes { ${MEMBER} } } }
     }`);
     expect(res.body.errors).toBeUndefined();
-    const [a] = res.body.data.a.nodes;
-    const [b] = res.body.data.b.nodes;
+    const [a] = res.body.data.a.groupMembers.nodes;
+    const [b] = res.body.data.b.groupMembers.nodes;
     expect(a).toMatchObject({
       userId: bob.id,
       accessLevel: { integerValue: 20, stringValue: 'REPORTER', humanAccess: 'Reporter' },
@@ -256,14 +256,14 @@ describe('GraphQL memberships', () => {
   });
 
   it('node(id) / nodes(ids) answer memberships by their GroupMember / ProjectMember gid, as visible as the member lists', async () => {
-    const { alice, project } = await acme();
+    const { alice } = await acme();
     const lists = await api(t, alice.token).graphql(`{
-      g: groupMembers(sourceId: "acme/platform") { nodes { id databaseId } }
-      p: projectMembers(sourceId: "${project.id}") { nodes { id databaseId } }
+      g: group(fullPath: "acme/platform") { groupMembers(relations: [DIRECT]) { nodes { id databaseId } } }
+      p: project(fullPath: "acme/platform/api") { projectMembers(relations: [DIRECT]) { nodes { id databaseId } } }
     }`);
     expect(lists.body.errors).toBeUndefined();
-    const [bobSub] = lists.body.data.g.nodes;
-    const [carolP] = lists.body.data.p.nodes;
+    const [bobSub] = lists.body.data.g.groupMembers.nodes;
+    const [carolP] = lists.body.data.p.projectMembers.nodes;
     expect(bobSub.id).toBe(`gid://gitlab/GroupMember/${bobSub.databaseId}`);
     expect(carolP.id).toBe(`gid://gitlab/ProjectMember/${carolP.databaseId}`);
     const FIELDS =
@@ -309,8 +309,8 @@ describe('GraphQL memberships', () => {
     // A public group's members are anyone's to list, and to look up.
     const open = await createGroup(t, { path: 'open', visibility: 'public' });
     await addGroupMember(t, open, alice, 50);
-    const openIds = (await api(t).graphql('{ groupMembers(sourceId: "open") { nodes { id } } }')).body.data.groupMembers
-      .nodes;
+    const openIds = (await api(t).graphql('{ group(fullPath: "open") { groupMembers { nodes { id } } } }')).body.data
+      .group.groupMembers.nodes;
     const seen = await api(t, stranger.token).graphql(
       `query($id: ID!) { node(id: $id) { ... on Member { user { username } group { fullPath } } } }`,
       { id: openIds[0].id },
@@ -327,8 +327,10 @@ describe('GraphQL memberships', () => {
 
   it('node lookups of memberships: one statement per class whatever the number of ids', async () => {
     const { alice, top } = await acme();
-    const { body } = await api(t, alice.token).graphql('{ groupMembers(sourceId: "acme") { nodes { id } } }');
-    const gids: string[] = body.data.groupMembers.nodes.map((n: { id: string }) => n.id);
+    const { body } = await api(t, alice.token).graphql(
+      '{ group(fullPath: "acme") { groupMembers(relations: [DIRECT]) { nodes { id } } } }',
+    );
+    const gids: string[] = body.data.group.groupMembers.nodes.map((n: { id: string }) => n.id);
     expect(gids.length).toBe(3);
     const q = (ids: string[]) =>
       api(t, alice.token).graphql(
@@ -454,12 +456,12 @@ describe('GraphQL object links', () => {
     }
     const query = (
       n: number,
-    ) => `{ groupProjects(id: "many", first: ${n}) { nodes { group { fullPath parent { id } } creator { username } environments { count nodes { name } }
-      projectMembers(relations: [DIRECT, INHERITED]) { count nodes { user { username } project { path } group { fullPath } } } } } }`;
+    ) => `{ group(fullPath: "many") { projects(first: ${n}) { nodes { group { fullPath parent { id } } creator { username } environments { count nodes { name } }
+      projectMembers(relations: [DIRECT, INHERITED]) { count nodes { user { username } project { path } group { fullPath } } } } } } }`;
     // The first request also warms per-process state; both counted requests run after it.
     const first = await api(t, owner.token).graphql(query(20));
     expect(first.body.errors).toBeUndefined();
-    const nodes = first.body.data.groupProjects.nodes;
+    const nodes = first.body.data.group.projects.nodes;
     expect(nodes.length).toBe(12);
     expect(nodes[0]).toMatchObject({
       group: { fullPath: 'many', parent: null },
@@ -531,12 +533,12 @@ describe('GraphQL object links', () => {
     expect((await api(t, stranger.token).graphql(q('ci/svc0', 'first: 1'))).body.data.project).toBeNull();
     // One statement pair for the jobs of every project of a list, whatever their number.
     const list = (n: number) =>
-      `{ groupProjects(id: "ci", first: ${n}, sort: "id_asc") { nodes { path jobs(first: 1) { count nodes { name } } } } }`;
+      `{ group(fullPath: "ci") { projects(first: ${n}) { nodes { path jobs(first: 1) { count nodes { name } } } } } }`;
     await api(t, member.token).graphql(list(2)); // warm: per-instance caches (settings, access) filled before counting
     const two = await t.countQueries(() => api(t, member.token).graphql(list(2)));
     const six = await t.countQueries(() => api(t, member.token).graphql(list(6)));
     expect(six.result.body.errors).toBeUndefined();
-    expect(six.result.body.data.groupProjects.nodes.map((n: { jobs: { count: number } }) => n.jobs.count)).toEqual([
+    expect(six.result.body.data.group.projects.nodes.map((n: { jobs: { count: number } }) => n.jobs.count)).toEqual([
       3, 0, 0, 0, 0, 1,
     ]);
     expect(six.count).toBe(two.count);

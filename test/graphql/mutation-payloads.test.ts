@@ -301,15 +301,12 @@ describe('mutation payload twins: through the same resolvers', () => {
       errors: [],
     });
     const stopped = await admin().graphql(
-      `mutation { environmentStop(input: { projectId: "${p.id}", environmentId: ${id} }) { environment { state } errors } }`,
+      `mutation { environmentStop(input: { id: ${id} }) { environment { state } errors } }`,
     );
     expect(stopped.body.data.environmentStop).toEqual({ environment: { state: 'stopped' }, errors: [] });
     expect(
-      (
-        await admin().graphql(
-          `mutation { environmentDelete(input: { projectId: "${p.id}", environmentId: ${id} }) { errors } }`,
-        )
-      ).body.data.environmentDelete,
+      (await admin().graphql(`mutation { environmentDelete(input: { id: ${id} }) { errors } }`)).body.data
+        .environmentDelete,
     ).toEqual({ errors: [] });
     expect((await admin().get(`/api/v4/projects/${p.id}/environments`)).body).toEqual([]);
   });

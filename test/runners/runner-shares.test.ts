@@ -123,13 +123,13 @@ describe('the other runner routes with the same check', () => {
 
 describe('GraphQL and REST agree (one permission function)', () => {
   const PROJECT_RUNNERS = (projectId: number) =>
-    `{ projectRunners(projectId: "${projectId}") { nodes { id: databaseId isShared token } } }`;
+    `{ project(id: "${projectId}") { runners { nodes { id: databaseId isShared token } } } }`;
 
-  it('projectRunners shows a Master through a share the tokens GET /runners/:id shows them; shared runners without token', async () => {
+  it('Project.runners shows a Master through a share the tokens GET /runners/:id shows them; shared runners without token', async () => {
     const w = await shareWorld();
     const gql = await api(t, w.shareMaster.token).graphql(PROJECT_RUNNERS(w.project.id));
     expect(gql.body.errors).toBeUndefined();
-    const nodes = gql.body.data.projectRunners.nodes as { id: number; isShared: boolean; token: string | null }[];
+    const nodes = gql.body.data.project.runners.nodes as { id: number; isShared: boolean; token: string | null }[];
     expect(nodes.map((n) => n.id)).toEqual([w.specific.id, w.shared.id, w.multi.id]);
     for (const node of nodes) {
       const rest = await api(t, w.shareMaster.token).get(`/api/v4/runners/${node.id}`).expect(200);
@@ -140,10 +140,11 @@ describe('GraphQL and REST agree (one permission function)', () => {
     expect(one.body.data.runner.token).toBe(w.specific.token);
   });
 
-  it('a Developer through a share gets FORBIDDEN on both GraphQL fields, as REST answers 403', async () => {
+  it('a Developer through a share gets no runner list and FORBIDDEN on runner(id), as REST answers 403', async () => {
     const w = await shareWorld();
     const list = await api(t, w.shareDeveloper.token).graphql(PROJECT_RUNNERS(w.other.id));
-    expect(list.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect(list.body).toEqual({ data: { project: { runners: null } } });
+    expect((await api(t, w.shareDeveloper.token).get(`/api/v4/projects/${w.other.id}/runners`)).status).toBe(403);
     const one = await api(t, w.shareDeveloper.token).graphql(`{ runner(id: ${w.multi.id}) { token } }`);
     expect(one.body.errors[0].extensions.code).toBe('FORBIDDEN');
   });

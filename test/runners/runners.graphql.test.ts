@@ -39,7 +39,7 @@ describe('GraphQL runners', () => {
     }).toEqual({ ...rest, projects: rest.projects.map((p: { id: number }) => p.id) });
   });
 
-  it('runners (the admin fleet) and projectRunners list what the REST routes list', async () => {
+  it('runners (the admin fleet) and Project.runners list what the REST routes list', async () => {
     const w = await runnerWorld(t);
     const ids = (page: { nodes: { id: number }[] }) => page.nodes.map((n) => n.id);
     const restIds = async (token: string, path: string) =>
@@ -64,9 +64,13 @@ describe('GraphQL runners', () => {
     const mine = await api(t, w.master.token).graphql('{ ownedRunners { nodes { id: databaseId } } }');
     expect(mine.body.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
     const project = await api(t, w.master.token).graphql(
-      `{ projectRunners(projectId: "${w.project.id}") { nodes { id: databaseId isShared } } }`,
+      `{ project(id: "${w.project.id}") { runners { nodes { id: databaseId isShared } } } }`,
     );
-    expect(ids(project.body.data.projectRunners)).toEqual([w.specific.id, w.shared.id, w.multi.id]);
+    expect(project.body.errors).toBeUndefined();
+    expect(ids(project.body.data.project.runners)).toEqual(
+      await restIds(w.master.token, `/api/v4/projects/${w.project.id}/runners`),
+    );
+    expect(ids(project.body.data.project.runners)).toEqual([w.specific.id, w.shared.id, w.multi.id]);
   });
 
   it("an administrator's runners { count } is the whole fleet, not the runners the administrator owns", async () => {
@@ -167,16 +171,16 @@ describe('GraphQL runners', () => {
     expect((await api(t, ROOT_TOKEN).get(`/api/v4/runners/${w.shared.id}`)).status).toBe(404);
   });
 
-  it('runnerJobs matches GET /runners/:id/jobs', async () => {
+  it('CiRunner.jobs matches GET /runners/:id/jobs', async () => {
     const w = await runnerWorld(t);
     await createJob(t, { runner: w.specific, project: w.project, user: w.master, coverage: 12.5 });
     await createJob(t, { runner: w.specific, project: w.other, status: 'failed' });
     const rest = (await api(t, ROOT_TOKEN).get(`/api/v4/runners/${w.specific.id}/jobs`)).body;
     const gql = await api(t, ROOT_TOKEN).graphql(
-      `{ runnerJobs(id: ${w.specific.id}) { count nodes { id: databaseId status coverage duration createdAt user { username } commit { id shortId title } pipeline { id: databaseId sha } project { id: databaseId pathWithNamespace } } } }`,
+      `{ runner(id: ${w.specific.id}) { jobs { count nodes { id: databaseId status coverage duration createdAt user { username } commit { id shortId title } pipeline { id: databaseId sha } project { id: databaseId pathWithNamespace } } } } }`,
     );
-    const nodes = gql.body.data.runnerJobs.nodes;
-    expect(gql.body.data.runnerJobs.count).toBe(2);
+    const nodes = gql.body.data.runner.jobs.nodes;
+    expect(gql.body.data.runner.jobs.count).toBe(2);
     expect(
       nodes.map((n: { id: number; status: string; coverage: number | null; duration: number; createdAt: string }) => [
         n.id,
@@ -205,8 +209,8 @@ describe('GraphQL runners', () => {
       pathWithNamespace: rest[1].project.path_with_namespace,
     });
     expect(
-      (await api(t, ROOT_TOKEN).graphql(`{ runnerJobs(id: ${w.specific.id}, status: FAILED) { count } }`)).body.data
-        .runnerJobs.count,
+      (await api(t, ROOT_TOKEN).graphql(`{ runner(id: ${w.specific.id}) { jobs(status: FAILED) { count } } }`)).body
+        .data.runner.jobs.count,
     ).toBe(1);
   });
 

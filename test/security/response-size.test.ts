@@ -12,7 +12,9 @@ import { ROOT_TOKEN, api, useTestApp } from '../support/test-app';
 const t = useTestApp({ reset: 'once' });
 
 const gpgList = (alias: string, field = 'key', first = 100) =>
-  `${alias}: currentUserGpgKeys(first: ${first}) { nodes { id ${field} } }`;
+  `${alias}: gpgKeys(first: ${first}) { nodes { id ${field} } }`;
+/** The signed-in user's lists (`currentUser { gpgKeys sshKeys }`). */
+const mine = (lists: string) => `currentUser { ${lists} }`;
 
 async function sshKeyText(comment = 'k@example.com'): Promise<string> {
   const { publicKey } = crypto.generateKeyPairSync('ed25519');
@@ -29,12 +31,11 @@ async function sshKeyText(comment = 'k@example.com'): Promise<string> {
 describe("100 aliases of a user's GPG keys with their text", () => {
   it('is refused with 400 before anything runs (aliases of one list field are bounded)', async () => {
     const user = await createUser(t);
-    const query = `{ ${Array.from({ length: 100 }, (_, i) => gpgList(`a${i}`)).join(' ')} }`;
+    const query = `{ ${mine(Array.from({ length: 100 }, (_, i) => gpgList(`a${i}`)).join(' '))} }`;
     const res = await api(t, user.token).graphql(query);
     expect(res.status).toBe(400);
     expect(res.body.errors[0]).toMatchObject({
-      message:
-        'Query selects the list field currentUserGpgKeys under more than 10 aliases in one selection; the maximum is 10',
+      message: 'Query selects the list field gpgKeys under more than 10 aliases in one selection; the maximum is 10',
       extensions: { code: 'QUERY_TOO_COMPLEX' },
     });
   });
@@ -42,30 +43,30 @@ describe("100 aliases of a user's GPG keys with their text", () => {
   it('10 aliases of one list field are served, 11 are not (inline fragments count in their selection)', async () => {
     const user = await createUser(t);
     const ten = Array.from({ length: 10 }, (_, i) => gpgList(`a${i}`, 'fingerprint', 5)).join(' ');
-    expect((await api(t, user.token).graphql(`{ ${ten} }`)).body.data.a9).toEqual({ nodes: [] });
+    expect((await api(t, user.token).graphql(`{ ${mine(ten)} }`)).body.data.currentUser.a9).toEqual({ nodes: [] });
     const eleven = await api(t, user.token).graphql(
-      `{ ${ten} ... on Query { a10: currentUserGpgKeys(first: 5) { nodes { id } } } }`,
+      `{ ${mine(`${ten} ... on User { a10: gpgKeys(first: 5) { nodes { id } } }`)} }`,
     );
     expect(eleven.status).toBe(400);
     expect(eleven.body.errors[0].message).toContain('under more than 10 aliases');
     // Other list fields have their own ten; a non-list field (currentUser) is not counted.
-    const mixed = `{ ${ten} ${Array.from({ length: 10 }, (_, i) => `k${i}: currentUserSshKeys(first: 5) { nodes { id } }`).join(' ')} ${Array.from({ length: 20 }, (_, i) => `u${i}: currentUser { id }`).join(' ')} }`;
+    const mixed = `{ ${mine(`${ten} ${Array.from({ length: 10 }, (_, i) => `k${i}: sshKeys(first: 5) { nodes { id } }`).join(' ')}`)} ${Array.from({ length: 20 }, (_, i) => `u${i}: currentUser { id }`).join(' ')} }`;
     expect((await api(t, user.token).graphql(mixed)).status).toBe(200);
   });
 
   it('a long text costs its declared size: a page of 100 GPG keys with their text fits once, twice is refused', async () => {
     const user = await createUser(t);
-    const one = await api(t, user.token).graphql(`{ queryComplexity { score } ${gpgList('a')} }`);
-    // 2 (queryComplexity { score }) + 1 (the list) + 100 × (nodes 1 + id 1 + key 65,536 / 256).
-    expect(one.body.data.queryComplexity.score).toBe(2 + 1 + 100 * (1 + 1 + 256));
+    const one = await api(t, user.token).graphql(`{ queryComplexity { score } ${mine(gpgList('a'))} }`);
+    // 2 (queryComplexity { score }) + 1 (currentUser) + 1 (the list) + 100 × (nodes 1 + id 1 + key 65,536 / 256).
+    expect(one.body.data.queryComplexity.score).toBe(2 + 1 + 1 + 100 * (1 + 1 + 256));
     const withoutText = await api(t, user.token).graphql(
-      `{ queryComplexity { score } ${gpgList('a', 'fingerprint')} }`,
+      `{ queryComplexity { score } ${mine(gpgList('a', 'fingerprint'))} }`,
     );
-    expect(withoutText.body.data.queryComplexity.score).toBe(2 + 1 + 100 * 3);
-    const two = await api(t, user.token).graphql(`{ ${gpgList('a')} ${gpgList('b')} }`);
+    expect(withoutText.body.data.queryComplexity.score).toBe(2 + 1 + 1 + 100 * 3);
+    const two = await api(t, user.token).graphql(`{ ${mine(`${gpgList('a')} ${gpgList('b')}`)} }`);
     expect(two.status).toBe(400);
     expect(two.body.errors[0]).toMatchObject({
-      message: 'Query complexity 51602 exceeds the maximum of 30000',
+      message: 'Query complexity 51603 exceeds the maximum of 30000',
       extensions: { code: 'QUERY_TOO_COMPLEX' },
     });
   });
@@ -77,12 +78,12 @@ describe("100 aliases of a user's GPG keys with their text", () => {
       systemHooks(first: 1) { nodes { url } }
       applicationSettings { signInText }
       pagesDomains(first: 1) { nodes { certificate { certificate certificateText subject } } }
-      sshKey: currentUserSshKeys(first: 1) { nodes { key } } }`);
+      currentUser { sshKeys(first: 1) { nodes { key } } } }`);
     expect(res.body.errors).toBeUndefined();
     // 2 + message 40 + description 8 + url 8 + signInText 256 + certificate 256 + 1,024 + 256 + SSH key 20,
     // plus one per list, `nodes` and object.
     expect(res.body.data.queryComplexity.score).toBe(
-      2 + (2 + 40) + (2 + 8) + (2 + 8) + (1 + 256) + (2 + 1 + 256 + 1024 + 256) + (2 + 20),
+      2 + (2 + 40) + (2 + 8) + (2 + 8) + (1 + 256) + (2 + 1 + 256 + 1024 + 256) + (1 + 2 + 20),
     );
   });
 });
@@ -177,10 +178,11 @@ describe('lists read long columns only when they show them', () => {
     const key = syntheticGpgKey(2_000);
     await api(t, user.token).post('/api/v4/user/gpg_keys').send({ key }).expect(201);
     const res = await api(t, user.token).graphql(`fragment K on GpgKey { key }
-      { a: currentUserGpgKeys { nodes { fingerprint } } b: currentUserGpgKeys { edges { node { ...K } } } c: currentUserGpgKeys { nodes { ... on GpgKey { key } } } }`);
-    expect(res.body.data.a.nodes[0].fingerprint).toMatch(/^[0-9A-F]{40}$/);
-    expect(res.body.data.b.edges[0].node.key).toBe(key);
-    expect(res.body.data.c.nodes[0].key).toBe(key);
+      { currentUser { a: gpgKeys { nodes { fingerprint } } b: gpgKeys { edges { node { ...K } } } c: gpgKeys { nodes { ... on GpgKey { key } } } } }`);
+    const lists = res.body.data.currentUser;
+    expect(lists.a.nodes[0].fingerprint).toMatch(/^[0-9A-F]{40}$/);
+    expect(lists.b.edges[0].node.key).toBe(key);
+    expect(lists.c.nodes[0].key).toBe(key);
     expect((await api(t, user.token).get('/api/v4/user/gpg_keys')).body[0].key).toBe(key);
   });
 

@@ -147,11 +147,11 @@ describe('npm start under the largest answers an ordinary user can build', () =>
       (await call(port, token, 'POST', '/api/v4/user/keys', { title: 'last', key: sshKey('c'.repeat(4_000)) })).status,
     ).toBe(201);
     const ids = await call(port, token, 'POST', '/graphql', {
-      query: '{ currentUserGpgKeys(first: 100) { nodes { id } } }',
+      query: '{ currentUser { gpgKeys(first: 100) { nodes { id } } } }',
     });
     gpgIds = (
-      JSON.parse(ids.text) as { data: { currentUserGpgKeys: { nodes: { id: string }[] } } }
-    ).data.currentUserGpgKeys.nodes.map((n) => n.id);
+      JSON.parse(ids.text) as { data: { currentUser: { gpgKeys: { nodes: { id: string }[] } } } }
+    ).data.currentUser.gpgKeys.nodes.map((n) => n.id);
     expect(gpgIds).toHaveLength(100);
   });
 
@@ -170,16 +170,16 @@ describe('npm start under the largest answers an ordinary user can build', () =>
     const random = seeded(34);
     const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)];
     const lists = [
-      (a: string, n: number) => `${a}: currentUserGpgKeys(first: ${n}) { nodes { id key fingerprint } }`,
-      (a: string, n: number) => `${a}: currentUserGpgKeys(first: ${n}) { edges { node { key } } }`,
-      (a: string, n: number) => `${a}: currentUserGpgKeys(first: ${n}) { nodes { id } }`,
-      (a: string, n: number) => `${a}: currentUserSshKeys(first: ${n}) { nodes { key title } }`,
+      (a: string, n: number) => `${a}: currentUser { gpgKeys(first: ${n}) { nodes { id key fingerprint } } }`,
+      (a: string, n: number) => `${a}: currentUser { gpgKeys(first: ${n}) { edges { node { key } } } }`,
+      (a: string, n: number) => `${a}: currentUser { gpgKeys(first: ${n}) { nodes { id } } }`,
+      (a: string, n: number) => `${a}: currentUser { sshKeys(first: ${n}) { nodes { key title } } }`,
       (a: string, n: number) => `${a}: nodes(ids: ${JSON.stringify(gpgIds.slice(0, n))}) { ... on GpgKey { key } }`,
       (a: string) => `${a}: currentUser { username }`,
     ];
     // The hostile request: 100 aliases of a page of keys with their text.
     const audit = await call(port, token, 'POST', '/graphql', {
-      query: `{ ${Array.from({ length: 100 }, (_, i) => `a${i}: currentUserGpgKeys(first: 100) { nodes { key } }`).join(' ')} }`,
+      query: `{ currentUser { ${Array.from({ length: 100 }, (_, i) => `a${i}: gpgKeys(first: 100) { nodes { key } }`).join(' ')} } }`,
     });
     expect(audit.status).toBe(400);
 
@@ -199,7 +199,7 @@ describe('npm start under the largest answers an ordinary user can build', () =>
     // The largest answer the limits let through, built on purpose: a full page of GPG keys with their text,
     // and SSH keys with theirs in what is left of the complexity.
     const largest =
-      '{ a: currentUserGpgKeys(first: 100) { nodes { key } } b: currentUserSshKeys(first: 100) { nodes { key } } c: currentUserSshKeys(last: 50) { nodes { key } } }';
+      '{ currentUser { a: gpgKeys(first: 100) { nodes { key } } b: sshKeys(first: 100) { nodes { key } } c: sshKeys(last: 50) { nodes { key } } } }';
     const one = await call(port, token, 'POST', '/graphql', { query: largest });
     expect(one.status).toBe(200);
     accepted.push({ query: largest, bytes: one.text.length });

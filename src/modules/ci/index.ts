@@ -7,7 +7,7 @@ import { JobResolver, PipelineResolver, ProjectPipelineResolver } from './job.re
 import { JobPageResolver, PipelinePageResolver } from './job-page.resolver';
 import { ProjectJobsApiResolver } from './project-jobs-api.resolver';
 import { projectJobRoutes } from './job.rest';
-import { ProjectJobsResolver, projectJobLoaders } from './project-jobs.resolver';
+import { PipelineJobsResolver, ProjectJobsResolver, projectJobLoaders } from './project-jobs.resolver';
 import { seedCiDemo } from './ci-demo.seed';
 import { Migration20261122130100CiJobs } from './migrations/Migration20261122130100_ci_jobs';
 import { Migration20261205100000CiJobStatusNotify } from './migrations/Migration20261205100000_ci_job_status_notify';
@@ -40,6 +40,7 @@ export const ciModule = defineModule({
     PipelinePageResolver,
     ProjectPipelineResolver,
     ProjectJobsResolver,
+    PipelineJobsResolver,
     ProjectJobsApiResolver,
   ],
   routes: projectJobRoutes,

@@ -38,3 +38,10 @@ export class ProjectJobListArgs extends JobListArgs {
   })
   name?: string | null;
 }
+
+/** GitLab's `Pipeline.jobs(statuses)`; newest first, as REST's list of a pipeline's jobs. */
+@ArgsType()
+export class PipelineJobListArgs extends PageArgs {
+  @Field(() => [JobStatus], { nullable: true, description: 'Filter jobs by status (any of these).' })
+  statuses?: JobStatus[] | null;
+}

@@ -78,7 +78,7 @@ function toJobRow(r: JobSqlRow, now: Date): JobRow {
 }
 
 /** The column a job list is batched by: Runner.jobs (spec 4.6) or Project.jobs. */
-const PARENT_COLUMN = { runner: 'b.runner_id', project: 'b.project_id' } as const;
+const PARENT_COLUMN = { runner: 'b.runner_id', project: 'b.project_id', pipeline: 'b.pipeline_id' } as const;
 
 /**
  * Jobs of several runners or projects at once (Runner.jobs of a runner list, spec 4.6; Project.jobs of

@@ -1,5 +1,6 @@
 import { Arg, Args, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
+import { Internal } from '../../core/graphql/internal';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { ForbiddenError } from '../../core/errors/domain-errors';
 import { PageArgs, type Page } from '../../core/pagination/page';
@@ -18,9 +19,13 @@ async function readableProject(ctx: RequestCtx, projectId: string): Promise<numb
 
 const SCOPE = { nullable: true, description: 'Only jobs in these statuses (all when omitted).' };
 
-/** GitLab 10.3's jobs API (lib/api/jobs.rb), read routes; docs/rest.md#jobs. */
+/**
+ * GitLab 10.3's jobs API (lib/api/jobs.rb), read routes; docs/rest.md#jobs. Internal view only: GraphQL
+ * clients read `Project.jobs`, `Pipeline.jobs` and a job by its global id (`node(id)`).
+ */
 @Resolver(() => JobType)
 export class ProjectJobsApiResolver {
+  @Internal()
   @Query(() => JobPage, { description: "A project's jobs, newest first, in the scope statuses." })
   @Allow('anonymous')
   async projectJobList(
@@ -32,6 +37,7 @@ export class ProjectJobsApiResolver {
     return jobService.listForProject(ctx, await readableProject(ctx, projectId), scope, null, args);
   }
 
+  @Internal()
   @Query(() => JobPage, { description: "A pipeline's jobs, newest first." })
   @Allow('anonymous')
   async pipelineJobList(
@@ -44,6 +50,7 @@ export class ProjectJobsApiResolver {
     return jobService.listForProject(ctx, await readableProject(ctx, projectId), scope, pipelineId, args);
   }
 
+  @Internal()
   @Query(() => JobType, { description: 'One job of a project.' })
   @Allow('anonymous')
   async projectJob(

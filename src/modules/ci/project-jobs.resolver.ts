@@ -5,10 +5,10 @@ import type { Page } from '../../core/pagination/page';
 import { perParentPages } from '../../core/pagination/per-parent-pages';
 import type { Project } from '../projects';
 import { ProjectType } from '../projects';
-import { ProjectJobListArgs } from './job.inputs';
+import { PipelineJobListArgs, ProjectJobListArgs } from './job.inputs';
 import { SortDirection } from '../access';
 import { jobService } from './job.service';
-import { JobPage, type JobRow } from './job.type';
+import { JobPage, PipelineType, type JobRow } from './job.type';
 import { ciPolicy } from './ci.policy';
 
 export function projectJobLoaders(ctx: RequestCtx) {
@@ -16,6 +16,10 @@ export function projectJobLoaders(ctx: RequestCtx) {
     /** `Project.jobs` across the projects of a list: one bounded count and one page query per argument set. */
     projectJobs: perParentPages<ProjectJobListArgs, JobRow>((args, ids) =>
       jobService.listForParents(ctx, 'project', ids, args),
+    ),
+    /** `Pipeline.jobs` across the pipelines of a request: one bounded count and one page query per argument set. */
+    pipelineJobs: perParentPages<PipelineJobListArgs, JobRow>((args, ids) =>
+      jobService.listForParents(ctx, 'pipeline', ids, { ...args, sort: SortDirection.DESC }),
     ),
   };
 }
@@ -47,5 +51,29 @@ export class ProjectJobsResolver {
     const level = p.publicJobs || !ctx.user ? 0 : await ctx.loaders.projectLevel.load(p.id);
     if (!ciPolicy.canReadJobs(ctx.user, p, () => level)) return null;
     return ctx.loaders.projectJobs.load({ parentId: p.id, args: { ...args, sort: args.sort ?? SortDirection.DESC } });
+  }
+}
+
+/**
+ * A pipeline's jobs (GitLab's `Pipeline.jobs`), newest first, under the rule of `Project.jobs`: null when
+ * the caller may not read the jobs of the pipeline's project.
+ */
+@Resolver(() => PipelineType)
+export class PipelineJobsResolver {
+  @FieldResolver(() => JobPage, {
+    nullable: true,
+    description:
+      "The pipeline's jobs, newest first; null when the caller may not read the project's jobs (as `Project.jobs`).",
+  })
+  async jobs(
+    @Root() pipeline: PipelineType,
+    @Args() args: PipelineJobListArgs,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<Page<JobRow> | null> {
+    const project = await ctx.loaders.ciProject.get(pipeline.projectId);
+    if (!project) return null;
+    const level = project.publicJobs || !ctx.user ? 0 : await ctx.loaders.projectLevel.load(project.id);
+    if (!ciPolicy.canReadJobs(ctx.user, project, () => level)) return null;
+    return ctx.loaders.pipelineJobs.load({ parentId: pipeline.id, args });
   }
 }

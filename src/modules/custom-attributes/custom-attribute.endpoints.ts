@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
+import { Internal } from '../../core/graphql/internal';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { MaxItems } from '../../core/graphql/list-bound';
 import { Reads } from '../../core/graphql/reads';
@@ -66,8 +67,10 @@ export function customAttributeEndpoints<O extends { id: number }, I extends str
   }
   Object.defineProperty(CustomAttributesField, 'name', { value: `${owner}CustomAttributesField` });
 
+  /** The root lookups are REST's (internal view only); GraphQL clients read `<Owner>.customAttributes`. */
   @Resolver()
   class CustomAttributeResolver {
+    @Internal()
     @Query(() => [CustomAttributeType], {
       name: `${lower}CustomAttributes`,
       description: `Administrators only. The first ${CUSTOM_ATTRIBUTES_MAX} by key.`,
@@ -78,6 +81,7 @@ export function customAttributeEndpoints<O extends { id: number }, I extends str
       return store.list(ctx, owner, (await find(ctx, id)).id);
     }
 
+    @Internal()
     @Query(() => CustomAttributeType, { name: `${lower}CustomAttribute`, description: 'Administrators only.' })
     @Allow('admin')
     async get(

@@ -7,7 +7,7 @@ import { NotFoundError, ValidationError } from '../../core/errors/domain-errors'
 import { FieldErrorBag } from '../../core/errors/field-error-bag';
 import { MSG } from '../../core/errors/messages';
 import { recordAudit, type AuditEntry } from '../../core/events/audit';
-import { offsetPage, type PageInput } from '../../core/pagination/list-query';
+import { offsetPage, offsetPagesByKey, type ListQuery, type PageInput } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
 import { lockEmailAddress } from './email-address-lock';
 import { Email } from './email.entity';
@@ -56,23 +56,22 @@ async function validate(em: RequestCtx['em'], email: string, primaryInUse: Prima
   if (!bag.empty) throw new ValidationError(bag.errors);
 }
 
-/** One user's addresses by id (GitLab: `paginate(user.emails)`), on the (user_id, id) index. */
+/** Users' secondary addresses by id (GitLab: `paginate(user.emails)`), on the (user_id, id) index; the caller adds which users. */
+function emailQuery(ctx: RequestCtx): ListQuery<Email> {
+  return {
+    select: 'e.*',
+    from: 'emails e',
+    where: [],
+    params: [],
+    orderBy: 'e.id',
+    dir: 'asc',
+    id: 'e.id',
+    map: (r: Record<string, unknown>) => lightEntity(ctx.em, Email, r),
+  };
+}
+
 function listOf(ctx: RequestCtx, userId: number, args: PageInput): Promise<Page<Email>> {
-  const map = (r: Record<string, unknown>) => lightEntity(ctx.em, Email, r);
-  return offsetPage(
-    ctx.em,
-    {
-      select: 'e.*',
-      from: 'emails e',
-      where: ['e.user_id = ?'],
-      params: [userId],
-      orderBy: 'e.id',
-      dir: 'asc',
-      id: 'e.id',
-      map,
-    },
-    args,
-  );
+  return offsetPage(ctx.em, { ...emailQuery(ctx), where: ['e.user_id = ?'], params: [userId] }, args);
 }
 
 async function findOwned(ctx: RequestCtx, user: EmailOwner, emailId: number): Promise<Email> {
@@ -131,6 +130,9 @@ async function remove(ctx: RequestCtx, user: EmailOwner, emailId: number): Promi
 export const emailService = {
   /** GET /users/:id/emails (admin). */
   listForUser: (ctx: RequestCtx, user: EmailOwner, args: PageInput) => listOf(ctx, user.id, args),
+  /** `User.emails` of many users: one bounded count and one page statement per argument set. */
+  listForUsers: (ctx: RequestCtx, userIds: number[], args: PageInput): Promise<Map<number, Page<Email>>> =>
+    offsetPagesByKey(ctx.em, emailQuery(ctx), 'e.user_id', userIds, args),
   /** GET /user/emails. */
   listOwn: (ctx: RequestCtx, args: PageInput) => listOf(ctx, requireUser(ctx).id, args),
   /** GET /user/emails/:email_id: another user's address is `404 Email Not Found` as a missing one. */

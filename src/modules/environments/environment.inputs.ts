@@ -72,11 +72,11 @@ export class CreateEnvironmentArgs {
 }
 
 /**
- * `updateEnvironment` (REST's PUT /projects/:id/environments/:environment_id) and its payload twin
- * `environmentUpdate` (GitLab's `EnvironmentUpdateInput { id, externalUrl, … }`: the environment's global id).
+ * The environment a write names: REST's project and environment ids (internal view), or GitLab's
+ * global `id` of the environment (`environmentUpdate`, `environmentDelete`, `environmentStop`).
  */
 @ArgsType()
-export class UpdateEnvironmentArgs {
+export class EnvironmentTargetArgs {
   @Internal()
   @Field(() => ID, { nullable: true, description: 'Project id or full path.' })
   projectId?: string | null;
@@ -87,8 +87,27 @@ export class UpdateEnvironmentArgs {
 
   @GraphQLOnly()
   @RequiredInPayload()
-  @Field(() => EnvironmentIdArg, { nullable: true, description: 'Global ID of the environment to update.' })
+  @Field(() => EnvironmentIdArg, { nullable: true, description: 'Global ID of the environment.' })
   id?: number | null;
+}
 
+/**
+ * `updateEnvironment` (REST's PUT /projects/:id/environments/:environment_id) and its payload twin
+ * `environmentUpdate` (GitLab's `EnvironmentUpdateInput { id, externalUrl, … }`: the environment's global id).
+ */
+@ArgsType()
+export class UpdateEnvironmentArgs extends EnvironmentTargetArgs {
   @Field(() => UpdateEnvironmentInput) input!: UpdateEnvironmentInput;
+}
+
+/** `stopEnvironment` (REST's POST …/stop) and its twin `environmentStop` (GitLab's `EnvironmentStopInput { id, force }`). */
+@ArgsType()
+export class StopEnvironmentArgs extends EnvironmentTargetArgs {
+  @GraphQLOnly()
+  @Field(() => Boolean, {
+    nullable: true,
+    description:
+      'Stop without running the on_stop actions (GitLab’s argument): no environment has on_stop actions here, so every stop is forced.',
+  })
+  force?: boolean | null;
 }

@@ -1,6 +1,7 @@
 import { EnvironmentIdArg } from './environment.type';
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
+import { Internal } from '../../core/graphql/internal';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
 import type { Project } from '../projects';
@@ -8,17 +9,28 @@ import { ProjectType } from '../projects';
 import type { Environment } from './environment.entity';
 import { environmentService } from './environment.service';
 import { EnvironmentPage, EnvironmentsArgs, EnvironmentType } from './environment.type';
-import { CreateEnvironmentArgs, UpdateEnvironmentArgs } from './environment.inputs';
+import {
+  CreateEnvironmentArgs,
+  EnvironmentTargetArgs,
+  StopEnvironmentArgs,
+  UpdateEnvironmentArgs,
+} from './environment.inputs';
 
 /** Spec 4.30-4.34; roles are checked in the service (reporter reads, developer creates and stops, master updates and deletes). */
 @Resolver(() => EnvironmentType)
 export class EnvironmentResolver {
+  /**
+   * REST's GET /projects/:id/environments[/:environment_id]: internal view only. GraphQL clients read
+   * `Project.environments` and an environment by its global id (`node(id)`).
+   */
+  @Internal()
   @Query(() => EnvironmentPage, { description: 'Environments of a project (Reporter or above).' })
   @Allow('user')
   projectEnvironments(@Args() args: EnvironmentsArgs, @Ctx() ctx: RequestCtx): Promise<Page<Environment>> {
     return environmentService.list(ctx, args);
   }
 
+  @Internal()
   @Query(() => EnvironmentType)
   @Allow('user')
   environment(
@@ -43,24 +55,18 @@ export class EnvironmentResolver {
     return environmentService.update(ctx, args);
   }
 
-  @Mutation(() => Boolean)
+  /** REST names project and environment; GitLab's `environmentDelete` the environment's global `id`. */
+  @Mutation(() => Boolean, { description: 'Deletes an environment (Maintainer or above).' })
   @Allow('user')
-  deleteEnvironment(
-    @Arg('projectId', () => ID) projectId: string,
-    @Arg('environmentId', () => EnvironmentIdArg) environmentId: number,
-    @Ctx() ctx: RequestCtx,
-  ): Promise<boolean> {
-    return environmentService.remove(ctx, projectId, environmentId);
+  deleteEnvironment(@Args() args: EnvironmentTargetArgs, @Ctx() ctx: RequestCtx): Promise<boolean> {
+    return environmentService.remove(ctx, args);
   }
 
-  @Mutation(() => EnvironmentType)
+  /** REST names project and environment; GitLab's `environmentStop` the environment's global `id` (and `force`). */
+  @Mutation(() => EnvironmentType, { description: 'Stops an environment (Developer or above).' })
   @Allow('user')
-  stopEnvironment(
-    @Arg('projectId', () => ID) projectId: string,
-    @Arg('environmentId', () => EnvironmentIdArg) environmentId: number,
-    @Ctx() ctx: RequestCtx,
-  ): Promise<Environment> {
-    return environmentService.stop(ctx, projectId, environmentId);
+  stopEnvironment(@Args() args: StopEnvironmentArgs, @Ctx() ctx: RequestCtx): Promise<Environment> {
+    return environmentService.stop(ctx, args);
   }
 
   @FieldResolver(() => ProjectType)

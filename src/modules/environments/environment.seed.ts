@@ -12,6 +12,6 @@ export async function seedEnvironments(env: SeedEnv): Promise<void> {
   await create({ name: 'production', externalUrl: 'https://www.acme.test' });
   const staging = await create({ name: 'staging', externalUrl: 'https://staging.acme.test' });
   await create({ name: 'review/fix-login' });
-  await environmentService.stop(ctx, id, staging.id);
+  await environmentService.stop(ctx, { projectId: id, environmentId: staging.id });
   env.log('environments: production, review/fix-login (available), staging (stopped) on acme/web/website');
 }

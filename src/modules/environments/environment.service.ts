@@ -20,6 +20,7 @@ import {
   type CreateEnvironmentArgs,
   type CreateEnvironmentInput,
   type EnvironmentAttributesInput,
+  type EnvironmentTargetArgs,
   type UpdateEnvironmentArgs,
 } from './environment.inputs';
 import { blankToNull, validateEnvironment } from './environment.validation';
@@ -156,12 +157,12 @@ async function create(ctx: RequestCtx, args: CreateEnvironmentArgs): Promise<Env
 }
 
 /**
- * The environment an update names: GitLab's global `id` (GraphQL; its project is the environment's), or
+ * The environment a write names: GitLab's global `id` (GraphQL; its project is the environment's), or
  * REST's project and environment ids. An environment that does not exist is GitLab's "404 Not found".
  */
-async function environmentToUpdate(
+async function environmentTarget(
   ctx: RequestCtx,
-  args: Pick<UpdateEnvironmentArgs, 'id' | 'projectId' | 'environmentId'>,
+  args: EnvironmentTargetArgs,
 ): Promise<{ project: string | IdOrPath; environmentId: number }> {
   if (args.id !== undefined && args.id !== null) {
     const [row] = await sqlRows<{ project_id: number }>(ctx.em, 'select project_id from environments where id = ?', [
@@ -178,7 +179,7 @@ async function environmentToUpdate(
 /** Name (REST), external_url and description; the slug stays what it was (spec 4.32). */
 async function update(ctx: RequestCtx, args: UpdateEnvironmentArgs): Promise<Environment> {
   const input = args.input;
-  const target = await environmentToUpdate(ctx, args);
+  const target = await environmentTarget(ctx, args);
   const env = await find(ctx, await projectFor(ctx, target.project, 'update'), target.environmentId);
   const before = { name: env.name, external_url: env.externalUrl };
   patchEntity(env, input, UpdateEnvironmentInput, UNSTORED);
@@ -193,8 +194,9 @@ async function update(ctx: RequestCtx, args: UpdateEnvironmentArgs): Promise<Env
 }
 
 /** GitLab 10.3 deletes an environment in any state. */
-async function remove(ctx: RequestCtx, projectId: string, environmentId: number): Promise<boolean> {
-  const env = await find(ctx, await projectFor(ctx, projectId, 'destroy'), environmentId);
+async function remove(ctx: RequestCtx, args: EnvironmentTargetArgs): Promise<boolean> {
+  const target = await environmentTarget(ctx, args);
+  const env = await find(ctx, await projectFor(ctx, target.project, 'destroy'), target.environmentId);
   const entity = await projectAuditEntity(ctx, env.projectId);
   await ctx.em.transactional(async (em) => {
     await claimForDelete(ctx, em, byId('environments', env.id));
@@ -216,8 +218,9 @@ async function remove(ctx: RequestCtx, projectId: string, environmentId: number)
  * available → stopped; stopping a stopped environment changes nothing (both 200). The change is one
  * conditional UPDATE, so of concurrent stops exactly one records the state change (audit event).
  */
-async function stop(ctx: RequestCtx, projectId: string, environmentId: number): Promise<Environment> {
-  const env = await find(ctx, await projectFor(ctx, projectId, 'stop'), environmentId);
+async function stop(ctx: RequestCtx, args: EnvironmentTargetArgs): Promise<Environment> {
+  const target = await environmentTarget(ctx, args);
+  const env = await find(ctx, await projectFor(ctx, target.project, 'stop'), target.environmentId);
   if (env.state === 'available') {
     const now = ctx.clock.now();
     const entity = await projectAuditEntity(ctx, env.projectId);

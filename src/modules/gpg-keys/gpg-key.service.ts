@@ -7,7 +7,7 @@ import { recordAudit, type AuditEntry } from '../../core/events/audit';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../core/errors/domain-errors';
 import { FieldErrorBag } from '../../core/errors/field-error-bag';
 import { MSG } from '../../core/errors/messages';
-import { offsetPage } from '../../core/pagination/list-query';
+import { offsetPage, offsetPagesByKey, type ListQuery } from '../../core/pagination/list-query';
 import type { Page, PageArgs } from '../../core/pagination/page';
 import { policy } from '../access';
 import { userService } from '../users';
@@ -49,28 +49,37 @@ async function ownerOf(ctx: RequestCtx, userId?: number): Promise<User> {
  * GitLab `paginate(user.gpg_keys)`: no order given, here the id (the user_id index, then the page).
  * The key text (up to 64 KiB a row) is read only when the list shows it (`withKey`).
  */
+/** Users' GPG keys by id; the caller adds which users. */
+function keyQuery(ctx: RequestCtx, withKey: boolean): ListQuery<GpgKey> {
+  return {
+    select: withKey ? 'k.*' : 'k.id, k.user_id, k.fingerprint, k.primary_keyid, k.created_at, k.updated_at',
+    from: 'gpg_keys k',
+    where: [],
+    params: [],
+    orderBy: 'k.id',
+    dir: 'asc',
+    id: 'k.id',
+    map: (r: Record<string, unknown>) => lightEntity(ctx.em, GpgKey, r),
+  };
+}
+
 async function list(
   ctx: RequestCtx,
   args: PageArgs & { userId?: number },
   opts: { withKey: boolean },
 ): Promise<Page<GpgKey>> {
   const user = await ownerOf(ctx, args.userId);
-  const map = (r: Record<string, unknown>) => lightEntity(ctx.em, GpgKey, r);
-  const select = opts.withKey ? 'k.*' : 'k.id, k.user_id, k.fingerprint, k.primary_keyid, k.created_at, k.updated_at';
-  return offsetPage(
-    ctx.em,
-    {
-      select,
-      from: 'gpg_keys k',
-      where: ['k.user_id = ?'],
-      params: [user.id],
-      orderBy: 'k.id',
-      dir: 'asc',
-      id: 'k.id',
-      map,
-    },
-    args,
-  );
+  return offsetPage(ctx.em, { ...keyQuery(ctx, opts.withKey), where: ['k.user_id = ?'], params: [user.id] }, args);
+}
+
+/** `User.gpgKeys` of many users: one bounded count and one page statement per argument set. */
+function listForUsers(
+  ctx: RequestCtx,
+  userIds: number[],
+  args: PageArgs,
+  opts: { withKey: boolean },
+): Promise<Map<number, Page<GpgKey>>> {
+  return offsetPagesByKey(ctx.em, keyQuery(ctx, opts.withKey), 'k.user_id', userIds, args);
 }
 
 async function find(ctx: RequestCtx, user: User, keyId: number): Promise<GpgKey> {
@@ -173,4 +182,4 @@ async function getForUser(ctx: RequestCtx, userId: number, keyId: number): Promi
   return find(ctx, await userService.get(ctx, userId), keyId);
 }
 
-export const gpgKeyService = { list, get, getForUser, create, remove, revoke: remove };
+export const gpgKeyService = { list, listForUsers, get, getForUser, create, remove, revoke: remove };

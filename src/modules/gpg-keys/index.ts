@@ -2,7 +2,7 @@ import { loadByIds, nodeDef } from '../../core/graphql/node';
 import { policy } from '../access';
 import { defineModule } from '../../core/module/app-module';
 import { GpgKey } from './gpg-key.entity';
-import { GpgKeyResolver } from './gpg-key.resolver';
+import { GpgKeyResolver, UserGpgKeysResolver, gpgKeyLoaders } from './gpg-key.resolver';
 import { gpgKeyRoutes } from './gpg-key.rest';
 import { Migration20261204110000GpgKeys } from './migrations/Migration20261204110000_gpg_keys';
 
@@ -22,6 +22,7 @@ export const gpgKeysModule = defineModule({
   ],
   entities: [GpgKey],
   migrations: [{ name: 'Migration20261204110000_gpg_keys', class: Migration20261204110000GpgKeys }],
-  resolvers: [GpgKeyResolver],
+  resolvers: [GpgKeyResolver, UserGpgKeysResolver],
+  loaders: gpgKeyLoaders,
   routes: gpgKeyRoutes,
 });

@@ -105,16 +105,9 @@ registerEnumType(NamespaceProjectSort, {
   description: "Order of a group's projects (ties by id in the same direction); by id ascending when omitted.",
 });
 
-/** `Group.projects`: GitLab's arguments of its projects connection (docs/rest.md#groups). */
+/** `Group.sharedProjects`: the filters and order of `Group.projects` that apply to shared projects. */
 @ArgsType()
-export class GroupProjectsPageArgs extends PageArgs {
-  @Field(() => Boolean, {
-    nullable: true,
-    defaultValue: false,
-    description: 'Also the projects of every descendant group.',
-  })
-  includeSubgroups?: boolean;
-
+export class GroupSharedProjectsPageArgs extends PageArgs {
   @Field(() => Boolean, {
     nullable: true,
     defaultValue: true,
@@ -130,6 +123,17 @@ export class GroupProjectsPageArgs extends PageArgs {
 
   @Field(() => NamespaceProjectSort, { nullable: true })
   sort?: NamespaceProjectSort;
+}
+
+/** `Group.projects`: GitLab's arguments of its projects connection (docs/rest.md#groups). */
+@ArgsType()
+export class GroupProjectsPageArgs extends GroupSharedProjectsPageArgs {
+  @Field(() => Boolean, {
+    nullable: true,
+    defaultValue: false,
+    description: 'Also the projects of every descendant group.',
+  })
+  includeSubgroups?: boolean;
 }
 
 @ArgsType()

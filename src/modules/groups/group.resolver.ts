@@ -32,6 +32,7 @@ import {
   DescendantGroupsArgs,
   GroupListArgs,
   GroupProjectsPageArgs,
+  GroupSharedProjectsPageArgs,
   GroupsArgs,
   SubgroupsArgs,
   UpdateGroupInput,
@@ -71,18 +72,25 @@ export class GroupResolver {
     return groupService.findVisible(ctx, idOrFullPath(id, fullPath, ['Group']));
   }
 
+  /**
+   * REST's GET /groups/:id/subgroups, /descendant_groups, /projects and /projects/shared: internal view
+   * only. GraphQL clients read `Group.subgroups`, `descendantGroups`, `projects` and `sharedProjects`.
+   */
+  @Internal()
   @Query(() => GroupPage, { description: 'Visible direct subgroups.' })
   @Allow('anonymous')
   groupSubgroups(@Args() args: SubgroupsArgs, @Ctx() ctx: RequestCtx): Promise<Page<Namespace>> {
     return groupService.subgroups(ctx, args.id, args);
   }
 
+  @Internal()
   @Query(() => GroupPage, { description: 'Visible subgroups at any depth, filtered and ordered as groupSubgroups.' })
   @Allow('anonymous')
   groupDescendantGroups(@Args() args: SubgroupsArgs, @Ctx() ctx: RequestCtx): Promise<Page<Namespace>> {
     return groupService.descendantGroups(ctx, args.id, args);
   }
 
+  @Internal()
   @Query(() => ProjectPage, { description: 'Projects of a group and projects shared with it.' })
   @Allow('anonymous')
   async groupProjects(
@@ -94,12 +102,13 @@ export class GroupResolver {
     const page = await projectService.list(
       ctx,
       { ...args, archivedOnly: args.archivedOnly ?? false },
-      { groupId: group.id, includeSubgroups: !!args.includeSubgroups },
+      { groupId: group.id },
     );
     await preloadProjectRelations(ctx, page.nodes, info, ['nodes']);
     return page;
   }
 
+  @Internal()
   @Query(() => ProjectPage, { description: 'Only the projects shared with a group, visible to the caller.' })
   @Allow('anonymous')
   async groupSharedProjects(
@@ -300,5 +309,19 @@ export class GroupResolver {
   ): Promise<Page<Project>> {
     const columns = projectPageColumns(ctx.em, info, 'p');
     return ctx.loaders.groupProjectPages.load({ parentId: g.id, args: { ...args, columns } });
+  }
+
+  /** Ours (GitLab's GraphQL has no list of the projects shared with a group); batched as `projects`. */
+  @FieldResolver(() => ProjectPage, {
+    description: 'The projects shared with this group that the caller may see; by id when sort is omitted.',
+  })
+  sharedProjects(
+    @Root() g: Namespace,
+    @Args() args: GroupSharedProjectsPageArgs,
+    @Ctx() ctx: RequestCtx,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<Page<Project>> {
+    const columns = projectPageColumns(ctx.em, info, 'p');
+    return ctx.loaders.groupProjectPages.load({ parentId: g.id, args: { ...args, columns, shared: true } });
   }
 }

@@ -4,7 +4,7 @@ import { policy } from '../access';
 import './key.events';
 import { defineModule } from '../../core/module/app-module';
 import { SshKey } from './key.entity';
-import { SshKeyResolver, SshKeyWithUserResolver } from './key.resolver';
+import { SshKeyResolver, SshKeyWithUserResolver, UserSshKeysResolver, sshKeyLoaders } from './key.resolver';
 import { sshKeyRoutes } from './key.rest';
 import { Migration20261204120000Keys } from './migrations/Migration20261204120000_keys';
 import { Migration20261204120200KeysFingerprintSha256 } from './migrations/Migration20261204120200_keys_fingerprint_sha256';
@@ -29,6 +29,7 @@ export const keysModule = defineModule({
     { name: 'Migration20261204120000_keys', class: Migration20261204120000Keys },
     { name: 'Migration20261204120200_keys_fingerprint_sha256', class: Migration20261204120200KeysFingerprintSha256 },
   ],
-  resolvers: [SshKeyResolver, SshKeyWithUserResolver],
+  resolvers: [SshKeyResolver, SshKeyWithUserResolver, UserSshKeysResolver],
+  loaders: sshKeyLoaders,
   routes: sshKeyRoutes,
 });

@@ -2,6 +2,10 @@ import { UserIdArg, UserType, type User } from '../users';
 import { KeyIdArg } from './key.type';
 import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
+import { Internal } from '../../core/graphql/internal';
+import { Reads } from '../../core/graphql/reads';
+import { perParentPages } from '../../core/pagination/per-parent-pages';
+import { policy } from '../access';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { PageArgs, type Page } from '../../core/pagination/page';
 import type { SshKey } from './key.entity';
@@ -9,15 +13,47 @@ import { CreateSshKeyInput, UserSshKeysArgs } from './key.inputs';
 import { sshKeyService as service } from './key.service';
 import { SshKeyPage, SshKeyType, SshKeyWithUserType } from './key.type';
 
-/** GitLab 10.3's SSH key routes (users.rb, keys.rb): a user's own keys, and any user's for administrators. */
+export function sshKeyLoaders(ctx: RequestCtx) {
+  return {
+    /** `User.sshKeys` across the users of a list: one round trip per argument set. */
+    userSshKeyLists: perParentPages<PageArgs, SshKey>((args, ids) => service.listForUsers(ctx, ids, args)),
+  };
+}
+
+type SshKeyLoaders = ReturnType<typeof sshKeyLoaders>;
+declare module '../../core/context/loaders' {
+  interface Loaders extends SshKeyLoaders {}
+}
+
+/** A user's SSH keys as a field of the user (ours; GitLab's GraphQL has none): the rule of the REST lists. */
+@Resolver(() => UserType)
+export class UserSshKeysResolver {
+  @FieldResolver(() => SshKeyPage, {
+    nullable: true,
+    description: "The user's SSH keys by id: for the user themself and administrators; null for others.",
+  })
+  @Reads('id')
+  sshKeys(@Root() u: User, @Args() args: PageArgs, @Ctx() ctx: RequestCtx): Promise<Page<SshKey>> | null {
+    if (!ctx.user || (ctx.user.id !== u.id && !policy.isAdmin(ctx.user))) return null;
+    return ctx.loaders.userSshKeyLists.load({ parentId: u.id, args });
+  }
+}
+
+/**
+ * GitLab 10.3's SSH key routes (users.rb, keys.rb): a user's own keys, and any user's for administrators.
+ * The root lists and lookups of a user's keys are REST's (internal view only): GraphQL clients read
+ * `User.sshKeys` (`currentUser { sshKeys }`) and a key by its global id (`node(id)`).
+ */
 @Resolver(() => SshKeyType)
 export class SshKeyResolver {
+  @Internal()
   @Query(() => SshKeyPage, { description: "Administrators only: a user's SSH keys by id." })
   @Allow('admin', { scopes: ['read_user'] })
   userSshKeys(@Args() args: UserSshKeysArgs, @Ctx() ctx: RequestCtx): Promise<Page<SshKey>> {
     return service.listForUser(ctx, args.userId, args);
   }
 
+  @Internal()
   @Query(() => SshKeyType, { description: "One of a user's SSH keys: public, as GitLab serves a user's keys." })
   @Allow('anonymous', { scopes: ['read_user'] })
   userSshKey(
@@ -28,12 +64,14 @@ export class SshKeyResolver {
     return service.getForUser(ctx, userId, keyId);
   }
 
+  @Internal()
   @Query(() => SshKeyPage, { description: "The authenticated user's SSH keys by id." })
   @Allow('user', { scopes: ['read_user'] })
   currentUserSshKeys(@Args() args: PageArgs, @Ctx() ctx: RequestCtx): Promise<Page<SshKey>> {
     return service.listOwn(ctx, args);
   }
 
+  @Internal()
   @Query(() => SshKeyType, { description: 'One SSH key of the authenticated user.' })
   @Allow('user', { scopes: ['read_user'] })
   currentUserSshKey(@Arg('keyId', () => KeyIdArg) keyId: number, @Ctx() ctx: RequestCtx): Promise<SshKey> {

@@ -8,7 +8,7 @@ import { FieldErrorBag } from '../../core/errors/field-error-bag';
 import { MSG } from '../../core/errors/messages';
 import { recordAudit, type AuditEntry } from '../../core/events/audit';
 import { emitSystemEvents } from '../../core/events/system-events';
-import { offsetPage, type PageInput } from '../../core/pagination/list-query';
+import { offsetPage, offsetPagesByKey, type ListQuery, type PageInput } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
 import { currentSettings } from '../application-settings';
 import type { User } from '../users';
@@ -76,22 +76,23 @@ async function validate(ctx: RequestCtx, title: string, key: string): Promise<Ss
 }
 
 /** One user's keys by id (GitLab: `paginate(user.keys)`), on the (user_id, id) index. */
+/** Users' keys by id (index keys (user_id)); the caller adds which users. */
+function keyQuery(ctx: RequestCtx): ListQuery<SshKey> {
+  return {
+    select: 'k.*',
+    from: 'keys k',
+    where: [],
+    params: [],
+    orderBy: 'k.id',
+    dir: 'asc',
+    id: 'k.id',
+    map: (r: Record<string, unknown>) => lightEntity(ctx.em, SshKey, r),
+  };
+}
+
 function listOf(ctx: RequestCtx, userId: number, args: PageInput): Promise<Page<SshKey>> {
-  const map = (r: Record<string, unknown>) => lightEntity(ctx.em, SshKey, r);
-  return offsetPage(
-    ctx.em,
-    {
-      select: 'k.*',
-      from: 'keys k',
-      where: ['k.user_id = ?'],
-      params: [userId],
-      orderBy: 'k.id',
-      dir: 'asc',
-      id: 'k.id',
-      map,
-    },
-    args,
-  );
+  const q = keyQuery(ctx);
+  return offsetPage(ctx.em, { ...q, where: ['k.user_id = ?'], params: [userId] }, args);
 }
 
 async function findOwned(ctx: RequestCtx, user: User, keyId: number): Promise<SshKey> {
@@ -156,6 +157,9 @@ async function remove(ctx: RequestCtx, user: User, keyId: number): Promise<boole
 }
 
 export const sshKeyService = {
+  /** `User.sshKeys` of many users: one bounded count and one page statement per argument set. */
+  listForUsers: (ctx: RequestCtx, userIds: number[], args: PageInput): Promise<Map<number, Page<SshKey>>> =>
+    offsetPagesByKey(ctx.em, keyQuery(ctx), 'k.user_id', userIds, args),
   /** GET /users/:id/keys (admin). */
   async listForUser(ctx: RequestCtx, userId: number, args: PageInput): Promise<Page<SshKey>> {
     return listOf(ctx, (await userService.get(ctx, userId)).id, args);

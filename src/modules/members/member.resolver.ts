@@ -1,5 +1,6 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
+import { Internal } from '../../core/graphql/internal';
 import { Reads } from '../../core/graphql/reads';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
@@ -22,6 +23,11 @@ import {
 } from './member.type';
 import type { Loaded } from '../../core/context/peek-loader';
 
+/**
+ * The root member lists and lookups are REST's (GET /groups/:id/members[/all][/:user_id], the project
+ * ones): internal view only. GraphQL clients read `Group.groupMembers` / `Project.projectMembers`
+ * (relations: [DIRECT] for the direct ones) and a membership by its global id (`node(id)`).
+ */
 @Resolver(() => MemberType)
 export class MemberResolver {
   @FieldResolver(() => UserType, {
@@ -48,18 +54,21 @@ export class MemberResolver {
     return m.sourceType === 'project' ? ctx.loaders.visibleProject.load(m.sourceId) : null;
   }
 
+  @Internal()
   @Query(() => MemberPage, { description: 'Direct members of a group.' })
   @Allow('anonymous')
   groupMembers(@Args() args: MembersArgs, @Ctx() ctx: RequestCtx): Promise<Page<MemberType>> {
     return memberService.list(ctx, 'group', args);
   }
 
+  @Internal()
   @Query(() => MemberPage, { description: 'Direct members of a project.' })
   @Allow('anonymous')
   projectMembers(@Args() args: MembersArgs, @Ctx() ctx: RequestCtx): Promise<Page<MemberType>> {
     return memberService.list(ctx, 'project', args);
   }
 
+  @Internal()
   @Query(() => MemberPage, {
     description:
       "A group's members with those of its ancestor groups, one entry per user with the highest access level.",
@@ -69,6 +78,7 @@ export class MemberResolver {
     return memberService.listAll(ctx, 'group', args);
   }
 
+  @Internal()
   @Query(() => MemberPage, {
     description:
       "A project's members with those of its group and the group's ancestors, one entry per user with the highest access level.",
@@ -78,6 +88,7 @@ export class MemberResolver {
     return memberService.listAll(ctx, 'project', args);
   }
 
+  @Internal()
   @Query(() => MemberType, { description: "A user's entry in `groupMembersAll`." })
   @Allow('anonymous')
   groupMemberAll(
@@ -88,6 +99,7 @@ export class MemberResolver {
     return memberService.getAll(ctx, 'group', groupId, userId);
   }
 
+  @Internal()
   @Query(() => MemberType, { description: "A user's entry in `projectMembersAll`." })
   @Allow('anonymous')
   projectMemberAll(
@@ -98,6 +110,7 @@ export class MemberResolver {
     return memberService.getAll(ctx, 'project', projectId, userId);
   }
 
+  @Internal()
   @Query(() => MemberType)
   @Allow('anonymous')
   groupMember(
@@ -108,6 +121,7 @@ export class MemberResolver {
     return memberService.get(ctx, 'group', groupId, userId);
   }
 
+  @Internal()
   @Query(() => MemberType)
   @Allow('anonymous')
   projectMember(

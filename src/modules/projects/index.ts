@@ -124,6 +124,7 @@ export {
 } from './project-sql';
 export {
   projectPagesByGroup,
+  sharedProjectPagesByGroup,
   projectPagesByKey,
   projectsInGroup,
   projectsSharedWithGroup,

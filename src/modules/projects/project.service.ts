@@ -31,7 +31,6 @@ import { groupLevelOf, type CreateOptions } from './project-creator';
 import { countForkChange } from './forks-count';
 import { PROJECT_TAGS_MAX } from './project.type';
 import {
-  descendantIds,
   findGroup,
   findNamespace,
   getNamespace,
@@ -75,8 +74,6 @@ const STORED: PatchMapping<CreateProjectInput> = {
 export interface ProjectScope {
   /** GET /groups/:id/projects: projects in the group's namespace plus projects shared with it (docs/gitlab-compatibility.md, "Projects and members"). */
   groupId?: number;
-  /** With groupId: the projects of the group's descendants too (GraphQL `groupProjects(includeSubgroups)`; traversal_ids GIN). */
-  includeSubgroups?: boolean;
   /** GET /users/:user_id/projects: the projects in the user's personal namespace. */
   namespaceId?: number;
   /** GET /projects/:id/forks: the forks of that project (partial index projects_forked_from_idx). */
@@ -134,9 +131,7 @@ async function listQuery(ctx: RequestCtx, args: ProjectsArgs, scope: ProjectScop
   if (scope.groupId !== undefined) {
     // `= any(array(…))`, not `in (subquery)`: both sides are index scans ORed in one bitmap.
     where.push(
-      scope.includeSubgroups
-        ? `(p.namespace_id = any(${descendantIds('?::int')}) or p.id = any(array(select project_id from project_group_links where group_id = ?)))`
-        : `(p.namespace_id = ? or p.id = any(array(select project_id from project_group_links where group_id = ?)))`,
+      `(p.namespace_id = ? or p.id = any(array(select project_id from project_group_links where group_id = ?)))`,
     );
     params.push(scope.groupId, scope.groupId);
   }

@@ -1,6 +1,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { ArgsType, Args, Ctx, Field, ID, Info, Query, Resolver } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
+import { Internal } from '../../core/graphql/internal';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
 import { CustomAttributeFilter } from '../custom-attributes';
@@ -46,6 +47,7 @@ export class UserProjectsResolver {
   }
 
   /** Later GitLab's StarredProjectsFinder: the projects a user starred that the caller may see. */
+  @Internal()
   @Query(() => ProjectPage, { description: 'The projects a user starred, visible to the caller.' })
   @Allow('anonymous')
   async userStarredProjects(

@@ -1,5 +1,6 @@
 import { Args, ArgsType, Ctx, Field, ID, Query, Resolver } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
+import { Internal } from '../../core/graphql/internal';
 import { requireUser } from '../../core/auth/guards';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { ForbiddenError } from '../../core/errors/domain-errors';
@@ -41,6 +42,8 @@ async function list(ctx: RequestCtx, args: GroupRunnersArgs): Promise<Page<Runne
 
 @Resolver()
 export class GroupRunnersResolver {
+  /** REST's GET /groups/:id/runners: internal view only; GraphQL clients read `Group.runners`. */
+  @Internal()
   @Query(() => RunnerPage, {
     description: 'The runners available to a group: its, its ancestors’ and the shared ones.',
   })

@@ -117,7 +117,7 @@ export class ProjectRunnersResolver {
   @FieldResolver(() => RunnerPage, {
     nullable: true,
     description:
-      "The runners the project can use (GitLab's): the ones enabled in it, and the shared runners while it takes shared runners, as `projectRunners(projectId:)` lists them; null below Maintainer.",
+      "The runners the project can use (GitLab's): the ones enabled in it, and the shared runners while it takes shared runners; null below Maintainer.",
   })
   @Reads('id', 'sharedRunnersEnabled')
   async runners(

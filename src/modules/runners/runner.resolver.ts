@@ -65,6 +65,8 @@ export class RunnerResolver {
     return runnerService.get(ctx, id);
   }
 
+  /** REST's GET /runners/:id/jobs: internal view only; GraphQL clients read `CiRunner.jobs`. */
+  @Internal()
   @Query(() => JobPage, { description: "A runner's jobs, ordered by id." })
   @Allow('user')
   runnerJobs(
@@ -75,6 +77,8 @@ export class RunnerResolver {
     return runnerService.jobs(ctx, id, args);
   }
 
+  /** REST's GET /projects/:id/runners: internal view only; GraphQL clients read `Project.runners`. */
+  @Internal()
   @Query(() => RunnerPage, {
     description: 'Runners enabled in a project, plus shared ones when the project uses them.',
   })

@@ -5,7 +5,7 @@ import { User } from './user.entity';
 import { joinUser } from './user-sql';
 import { UserResolver } from './user.resolver';
 import { userRoutes, userCustomAttributeRoutes } from './user.rest';
-import { UserEmailsResolver } from './user-emails.resolver';
+import { UserEmailsFieldResolver, UserEmailsResolver, userEmailLoaders } from './user-emails.resolver';
 import { userEmailRoutes } from './user-emails.rest';
 import { Identity } from './identity.entity';
 import { identityLoaders } from './identity.service';
@@ -46,12 +46,14 @@ export const usersModule = defineModule({
     UserAssociationsResolver,
     UserAvatarLookupResolver,
     UserEmailsResolver,
+    UserEmailsFieldResolver,
     ...userCustomAttributeEndpoints.resolvers,
   ],
   routes: [...userRoutes, ...userEmailRoutes, ...userCustomAttributeRoutes],
   // GitLab's user avatar URL: public (UploadsController, `when User: true`).
   downloads: [avatarDownload('user', (owner) => joinUser(owner, 'o'))],
   loaders: (ctx) => ({
+    ...userEmailLoaders(ctx),
     ...identityLoaders(ctx),
     ...userLoaders(ctx),
     ...userStatusLoaders(ctx),

@@ -1,32 +1,71 @@
-import { Arg, Args, ArgsType, Ctx, Field, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
+import { Internal } from '../../core/graphql/internal';
+import { Reads } from '../../core/graphql/reads';
+import { perParentPages } from '../../core/pagination/per-parent-pages';
+import { policy } from '../access';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { PageArgs, type Page } from '../../core/pagination/page';
 import { CreateEmailInput, EmailIdArg, EmailPage, EmailType, emailService as service, type Email } from '../emails';
 import { primaryEmailInUse } from './user-sql';
 import { userService } from './user.service';
-import { UserIdArg } from './user.type';
+import type { User } from './user.entity';
+import { UserIdArg, UserType } from './user.type';
 
 @ArgsType()
 export class UserEmailsArgs extends PageArgs {
   @Field(() => UserIdArg) userId!: number;
 }
 
-/** GitLab 10.3's secondary e-mail routes (lib/api/users.rb; storage and rules: the emails module): a user's own addresses, and any user's for administrators. */
+export function userEmailLoaders(ctx: RequestCtx) {
+  return {
+    /** `User.emails` across the users of a list: one round trip per argument set. */
+    userEmailLists: perParentPages<PageArgs, Email>((args, ids) => service.listForUsers(ctx, ids, args)),
+  };
+}
+
+type UserEmailLoaders = ReturnType<typeof userEmailLoaders>;
+declare module '../../core/context/loaders' {
+  interface Loaders extends UserEmailLoaders {}
+}
+
+/** GitLab's `User.emails`, under the rule of the REST lists: the user themself and administrators. */
+@Resolver(() => UserType)
+export class UserEmailsFieldResolver {
+  @FieldResolver(() => EmailPage, {
+    nullable: true,
+    description:
+      "The user's secondary e-mail addresses by id (the primary one is `email`): for the user themself and administrators; null for others.",
+  })
+  @Reads('id')
+  emails(@Root() u: User, @Args() args: PageArgs, @Ctx() ctx: RequestCtx): Promise<Page<Email>> | null {
+    if (!ctx.user || (ctx.user.id !== u.id && !policy.isAdmin(ctx.user))) return null;
+    return ctx.loaders.userEmailLists.load({ parentId: u.id, args });
+  }
+}
+
+/**
+ * GitLab 10.3's secondary e-mail routes (lib/api/users.rb; storage and rules: the emails module): a user's
+ * own addresses, and any user's for administrators. The root lists and lookups are REST's (internal view
+ * only): GraphQL clients read `User.emails` (`currentUser { emails }`) and an address by its global id.
+ */
 @Resolver(() => EmailType)
 export class UserEmailsResolver {
+  @Internal()
   @Query(() => EmailPage, { description: "Administrators only: a user's secondary e-mail addresses by id." })
   @Allow('admin', { scopes: ['read_user'] })
   async userEmails(@Args() args: UserEmailsArgs, @Ctx() ctx: RequestCtx): Promise<Page<Email>> {
     return service.listForUser(ctx, await userService.get(ctx, args.userId), args);
   }
 
+  @Internal()
   @Query(() => EmailPage, { description: "The authenticated user's secondary e-mail addresses by id." })
   @Allow('user', { scopes: ['read_user'] })
   currentUserEmails(@Args() args: PageArgs, @Ctx() ctx: RequestCtx): Promise<Page<Email>> {
     return service.listOwn(ctx, args);
   }
 
+  @Internal()
   @Query(() => EmailType, { description: 'One secondary e-mail address of the authenticated user.' })
   @Allow('user', { scopes: ['read_user'] })
   currentUserEmail(@Arg('emailId', () => EmailIdArg) emailId: number, @Ctx() ctx: RequestCtx): Promise<Email> {

@@ -1,5 +1,6 @@
 import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
+import { Internal } from '../../core/graphql/internal';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { User } from './user.entity';
 import { UpdateUserPreferencesInput, UserPreferencesType, userPreferencesService } from './user-preferences';
@@ -16,6 +17,7 @@ export class UserPreferencesResolver {
     return ctx.user?.id === u.id ? userPreferencesService.get(ctx) : null;
   }
 
+  @Internal()
   @Query(() => UserPreferencesType, { description: "The signed-in user's preferences." })
   @Allow('user', { scopes: ['read_user'] })
   currentUserPreferences(@Ctx() ctx: RequestCtx): Promise<UserPreferencesType> {

@@ -1,5 +1,6 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
+import { Internal } from '../../core/graphql/internal';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
 import type { User } from './user.entity';
@@ -7,7 +8,7 @@ import { userService } from './user.service';
 import { NO_STATUS, SetUserStatusInput, UserStatusType, userStatusService } from './user-status';
 import { UserType } from './user.type';
 
-/** User statuses (docs/rest.md#user-status): GitLab's `User.status`, and the REST routes' root fields. */
+/** User statuses (docs/rest.md#user-status): GitLab's `User.status`, and the REST routes' root fields (internal view only). */
 @Resolver(() => UserType)
 export class UserStatusResolver {
   @FieldResolver(() => UserStatusType, { nullable: true, description: "The user's status; null without one." })
@@ -16,12 +17,14 @@ export class UserStatusResolver {
     return status === NO_STATUS ? null : status;
   }
 
+  @Internal()
   @Query(() => UserStatusType, { description: "The caller's status; every field null without one." })
   @Allow('user', { scopes: ['read_user'] })
   currentUserStatus(@Ctx() ctx: RequestCtx): Promise<UserStatusType> {
     return ctx.loaders.userStatus.load(requireUser(ctx).id);
   }
 
+  @Internal()
   @Query(() => UserStatusType, { description: "A user's status (an id or a username); every field null without one." })
   @Allow('anonymous', { scopes: ['read_user'] })
   async userStatus(@Arg('userId', () => ID) userId: string, @Ctx() ctx: RequestCtx): Promise<UserStatusType> {

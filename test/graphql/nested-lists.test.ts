@@ -1,0 +1,225 @@
+import { GraphQLSchema } from 'graphql';
+import { buildAppSchema } from '../../src/core/graphql/schema';
+import { publicView } from '../../src/core/graphql/views';
+import { MODULES } from '../../src/modules';
+import { createJob, createRunner } from '../runners/runner-factories';
+import {
+  addGroupMember,
+  addProjectMember,
+  createGroup,
+  createProject,
+  createUser,
+  shareProject,
+} from '../support/factories';
+import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
+
+const t = useTestApp();
+
+const sql = (text: string, params: unknown[] = []) => t.orm.em.getConnection().execute(text, params);
+
+/** The lists REST's routes run as root fields are, in the public view, fields of their object (docs/graphql.md). */
+describe('REST-shaped root lists are internal', () => {
+  // Each with where GraphQL clients read the same data.
+  const MOVED = [
+    'groupMembers', // Group.groupMembers(relations: [DIRECT])
+    'groupMembersAll', // Group.groupMembers
+    'groupMember', // node(id) of a GroupMember
+    'groupMemberAll',
+    'projectMembers', // Project.projectMembers(relations: [DIRECT])
+    'projectMembersAll', // Project.projectMembers
+    'projectMember', // node(id) of a ProjectMember
+    'projectMemberAll',
+    'groupProjects', // Group.projects, Group.sharedProjects
+    'groupSharedProjects', // Group.sharedProjects
+    'groupSubgroups', // Group.subgroups
+    'groupDescendantGroups', // Group.descendantGroups
+    'groupRunners', // Group.runners
+    'projectRunners', // Project.runners
+    'runnerJobs', // CiRunner.jobs
+    'projectEnvironments', // Project.environments
+    'environment', // node(id) of an Environment
+    'projectJobList', // Project.jobs
+    'pipelineJobList', // Pipeline.jobs
+    'projectJob', // node(id) of a CiJob
+    'userStarredProjects', // User.starredProjects
+    'userStatus', // User.status
+    'currentUserStatus', // currentUser.status
+    'currentUserPreferences', // currentUser.preferences
+    'groupCustomAttributes', // Group.customAttributes
+    'groupCustomAttribute',
+    'projectCustomAttributes', // Project.customAttributes
+    'projectCustomAttribute',
+    'userCustomAttributes', // User.customAttributes
+    'userCustomAttribute',
+    'userSshKeys', // User.sshKeys
+    'userSshKey', // node(id) of an SshKey
+    'currentUserSshKeys', // currentUser.sshKeys
+    'currentUserSshKey',
+    'userGpgKeys', // User.gpgKeys
+    'userGpgKey', // node(id) of a GpgKey
+    'currentUserGpgKeys', // currentUser.gpgKeys
+    'currentUserGpgKey',
+    'userEmails', // User.emails
+    'currentUserEmails', // currentUser.emails
+    'currentUserEmail', // node(id) of an Email
+  ];
+
+  it('are in the internal view (REST runs them) and not in the public one', async () => {
+    const internal: GraphQLSchema = await buildAppSchema(MODULES);
+    const internalFields = internal.getQueryType()!.getFields();
+    const publicFields = publicView(internal).getQueryType()!.getFields();
+    expect(MOVED.filter((name) => !internalFields[name])).toEqual([]);
+    expect(MOVED.filter((name) => publicFields[name])).toEqual([]);
+  });
+});
+
+describe('Group.sharedProjects', () => {
+  async function world() {
+    const owner = await createUser(t, { username: 'owner' });
+    const member = await createUser(t, { username: 'member' });
+    const stranger = await createUser(t, { username: 'stranger' });
+    const team = await createGroup(t, { path: 'team', visibility: 'public' });
+    const secret = await createGroup(t, { path: 'secret', visibility: 'private' });
+    await addGroupMember(t, team, member, 30);
+    await addGroupMember(t, secret, member, 30);
+    const home = await createGroup(t, { path: 'home', visibility: 'public' });
+    await addGroupMember(t, home, owner, 50);
+    const open = await createProject(t, { namespace: home, path: 'open', visibility: 'public' });
+    const closed = await createProject(t, { namespace: home, path: 'closed', visibility: 'private' });
+    const archived = await createProject(t, { namespace: home, path: 'old', visibility: 'public', archived: true });
+    for (const p of [open, closed, archived]) await shareProject(t, p, team, 30);
+    await shareProject(t, open, secret, 20);
+    return { owner, member, stranger, team, secret, open, closed, archived };
+  }
+
+  const LIST = (path: string, args = '') =>
+    `{ group(fullPath: "${path}") { sharedProjects${args} { count nodes { fullPath } pageInfo { hasNextPage endCursor } } } }`;
+
+  it('lists the projects shared with the group that the caller may see, as GET /groups/:id/projects/shared', async () => {
+    const w = await world();
+    const mine = await api(t, w.member.token).graphql(LIST('team'));
+    expect(mine.body.errors).toBeUndefined();
+    // The share gives the group's members the private project too.
+    expect(mine.body.data.group.sharedProjects).toEqual({
+      count: 3,
+      nodes: [{ fullPath: 'home/open' }, { fullPath: 'home/closed' }, { fullPath: 'home/old' }],
+      pageInfo: { hasNextPage: false, endCursor: expect.any(String) },
+    });
+    const rest = await api(t, w.member.token).get(`/api/v4/groups/${w.team.id}/projects/shared?order_by=id&sort=asc`);
+    expect(rest.status).toBe(200);
+    expect(rest.body.map((p: { path_with_namespace: string }) => p.path_with_namespace)).toEqual([
+      'home/open',
+      'home/closed',
+      'home/old',
+    ]);
+    // Someone who sees the public group but not the private project: the public ones only.
+    const theirs = await api(t, w.stranger.token).graphql(LIST('team'));
+    expect(theirs.body.data.group.sharedProjects.nodes).toEqual([{ fullPath: 'home/open' }, { fullPath: 'home/old' }]);
+    // Filters and pages as Group.projects.
+    const active = await api(t, w.member.token).graphql(LIST('team', '(includeArchived: false, search: "o")'));
+    expect(active.body.data.group.sharedProjects.nodes).toEqual([
+      { fullPath: 'home/open' },
+      { fullPath: 'home/closed' },
+    ]);
+    const first = (await api(t, w.member.token).graphql(LIST('team', '(first: 2)'))).body.data.group.sharedProjects;
+    expect(first.pageInfo.hasNextPage).toBe(true);
+    const next = await api(t, w.member.token).graphql(LIST('team', `(first: 2, after: "${first.pageInfo.endCursor}")`));
+    expect(next.body.data.group.sharedProjects.nodes).toEqual([{ fullPath: 'home/old' }]);
+  });
+
+  it('is null with its private group for a stranger, and costs the same statements for two groups and for many', async () => {
+    const w = await world();
+    expect((await api(t, w.stranger.token).graphql(LIST('secret'))).body).toEqual({ data: { group: null } });
+    expect((await api(t, w.member.token).graphql(LIST('secret'))).body.data.group.sharedProjects.count).toBe(1);
+    const q = (n: number) =>
+      `{ groups(allAvailable: true, first: ${n}) { nodes { fullPath sharedProjects(first: 5) { count nodes { fullPath } } } } }`;
+    await api(t, ROOT_TOKEN).graphql(q(2)); // warm per-process caches before counting
+    const two = await t.countQueries(() => api(t, ROOT_TOKEN).graphql(q(2)));
+    const all = await t.countQueries(() => api(t, ROOT_TOKEN).graphql(q(20)));
+    expect(all.result.body.errors).toBeUndefined();
+    const counts = Object.fromEntries(
+      all.result.body.data.groups.nodes.map((g: { fullPath: string; sharedProjects: { count: number } }) => [
+        g.fullPath,
+        g.sharedProjects.count,
+      ]),
+    );
+    expect(counts).toEqual({ home: 0, secret: 1, team: 3 });
+    // The two groups already list shared projects, so the larger page adds no statement (it may save the
+    // projects' namespace lookup when their group is on the page too).
+    const shown = two.result.body.data.groups.nodes.map((g: { sharedProjects: { count: number } }) => g.sharedProjects);
+    expect(shown.some((list: { count: number }) => list.count > 0)).toBe(true);
+    expect(all.count).toBeLessThanOrEqual(two.count);
+  });
+});
+
+describe('Pipeline.jobs', () => {
+  async function world() {
+    const g = await createGroup(t, { path: 'ci', visibility: 'public' });
+    const p = await createProject(t, { namespace: g, path: 'app', visibility: 'private' });
+    const reporter = await createUser(t);
+    const guest = await createUser(t);
+    const stranger = await createUser(t);
+    await addProjectMember(t, p, reporter, 20);
+    await addProjectMember(t, p, guest, 10);
+    const runner = await createRunner(t, { shared: true });
+    const build = await createJob(t, { runner, project: p, name: 'build' });
+    const test = await createJob(t, { runner, project: p, name: 'test', status: 'failed' });
+    const deploy = await createJob(t, { runner, project: p, name: 'deploy', status: 'manual' });
+    const other = await createJob(t, { runner, project: p, name: 'other pipeline' });
+    // Only Reporters and above read the jobs (GitLab's read_build when the jobs are not public).
+    await sql('update projects set public_jobs = false where id = ?', [p.id]);
+    // One pipeline of three jobs, and another of one.
+    await sql('update ci_builds set pipeline_id = ? where id = any(?::int[])', [
+      build.pipelineId,
+      `{${test.id},${deploy.id}}`,
+    ]);
+    return { p, reporter, guest, stranger, build, test, deploy, other };
+  }
+
+  const JOBS = (pipelineId: number, args = '') =>
+    `{ node(id: "gid://gitlab/Ci::Pipeline/${pipelineId}") { ... on Pipeline { jobs${args} { count nodes { name status } } } } }`;
+
+  it("lists the pipeline's jobs newest first, as GET /projects/:id/pipelines/:pipeline_id/jobs, and filters by statuses", async () => {
+    const w = await world();
+    const gql = await api(t, w.reporter.token).graphql(JOBS(w.build.pipelineId));
+    expect(gql.body.errors).toBeUndefined();
+    expect(gql.body.data.node.jobs).toEqual({
+      count: 3,
+      nodes: [
+        { name: 'deploy', status: 'MANUAL' },
+        { name: 'test', status: 'FAILED' },
+        { name: 'build', status: 'SUCCESS' },
+      ],
+    });
+    const rest = await api(t, w.reporter.token).get(`/api/v4/projects/${w.p.id}/pipelines/${w.build.pipelineId}/jobs`);
+    expect(rest.body.map((j: { name: string }) => j.name)).toEqual(['deploy', 'test', 'build']);
+    const failed = await api(t, w.reporter.token).graphql(JOBS(w.build.pipelineId, '(statuses: [FAILED, MANUAL])'));
+    expect(failed.body.data.node.jobs.nodes.map((j: { name: string }) => j.name)).toEqual(['deploy', 'test']);
+    const other = await api(t, w.reporter.token).graphql(JOBS(w.other.pipelineId));
+    expect(other.body.data.node.jobs.nodes).toEqual([{ name: 'other pipeline', status: 'SUCCESS' }]);
+  });
+
+  it("follows Project.jobs' rule: null below Reporter on a project whose jobs are not public, nothing for a stranger", async () => {
+    const w = await world();
+    // The guest sees the pipeline (with its project) but not its jobs.
+    const guest = await api(t, w.guest.token).graphql(JOBS(w.build.pipelineId));
+    expect(guest.body).toEqual({ data: { node: { jobs: null } } });
+    expect((await api(t, w.stranger.token).graphql(JOBS(w.build.pipelineId))).body).toEqual({ data: { node: null } });
+  });
+
+  it('is batched: the jobs of every pipeline of a job list cost the same statements for 1 job and for 4', async () => {
+    const w = await world();
+    const q = (n: number) =>
+      `{ project(fullPath: "ci/app") { jobs(first: ${n}) { nodes { pipeline { jobs(first: 5) { count nodes { name } } } } } } }`;
+    await api(t, w.reporter.token).graphql(q(1));
+    const one = await t.countQueries(() => api(t, w.reporter.token).graphql(q(1)));
+    const four = await t.countQueries(() => api(t, w.reporter.token).graphql(q(4)));
+    expect(four.result.body.errors).toBeUndefined();
+    expect(
+      four.result.body.data.project.jobs.nodes.map(
+        (j: { pipeline: { jobs: { count: number } } }) => j.pipeline.jobs.count,
+      ),
+    ).toEqual([1, 3, 3, 3]);
+    expect(four.count).toBe(one.count);
+  });
+});
