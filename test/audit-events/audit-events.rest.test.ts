@@ -232,9 +232,9 @@ describe('project audit events', () => {
       message: '404 Project Not Found',
     });
     const gql = await api(t, owner.token).graphql(
-      `{ projectAuditEvents(projectId: "${p.id}") { count nodes { details { change } } } }`,
+      `{ project(id: "${p.id}") { auditEvents { count nodes { details { change } } } } }`,
     );
-    expect(gql.body.data.projectAuditEvents.count).toBe(3);
+    expect(gql.body.data.project.auditEvents.count).toBe(3);
     await api(t, owner.token).delete(`/api/v4/projects/${p.id}`).expect(202);
     expect((await events('?entity_type=Project'))[0].details).toMatchObject({
       remove: 'project',

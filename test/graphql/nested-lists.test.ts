@@ -62,6 +62,8 @@ describe('REST-shaped root lists are internal', () => {
     'userEmails', // User.emails
     'currentUserEmails', // currentUser.emails
     'currentUserEmail', // node(id) of an Email
+    'groupAuditEvents', // Group.auditEvents
+    'projectAuditEvents', // Project.auditEvents
   ];
 
   it('are in the internal view (REST runs them) and not in the public one', async () => {
@@ -221,5 +223,77 @@ describe('Pipeline.jobs', () => {
       ),
     ).toEqual([1, 3, 3, 3]);
     expect(four.count).toBe(one.count);
+  });
+});
+
+describe('Group.auditEvents and Project.auditEvents', () => {
+  async function world() {
+    const owner = await createUser(t, { username: 'owner' });
+    const maintainer = await createUser(t, { username: 'maintainer' });
+    const developer = await createUser(t, { username: 'developer' });
+    const stranger = await createUser(t, { username: 'stranger' });
+    const g = await createGroup(t, { path: 'audited', visibility: 'private' });
+    await addGroupMember(t, g, owner, 50);
+    await addGroupMember(t, g, maintainer, 40);
+    await addGroupMember(t, g, developer, 30);
+    const p = await createProject(t, { namespace: g, path: 'app', visibility: 'private' });
+    // Changes through REST write the events.
+    for (const description of ['one', 'two'])
+      await api(t, owner.token).put(`/api/v4/groups/${g.id}`).send({ description }).expect(200);
+    await api(t, maintainer.token).put(`/api/v4/projects/${p.id}`).send({ description: 'three' }).expect(200);
+    return { owner, maintainer, developer, stranger, g, p };
+  }
+
+  const Q = `{ group(fullPath: "audited") { auditEvents { count nodes { id: databaseId entityType entityId } }
+    projects { nodes { auditEvents(first: 5) { count nodes { id: databaseId entityType entityId } } } } } }`;
+  // An audit event's databaseId is a 64-bit integer, as a string.
+  const ids = (list: { nodes: { id: string }[] }) => list.nodes.map((n) => Number(n.id));
+
+  it("list the entity's own events newest first, as the REST routes, for Owners (group) and Maintainers (project)", async () => {
+    const w = await world();
+    const res = await api(t, w.owner.token).graphql(Q);
+    expect(res.body.errors).toBeUndefined();
+    const group = res.body.data.group;
+    const restGroup = await api(t, w.owner.token).get(`/api/v4/groups/${w.g.id}/audit_events`).expect(200);
+    expect(group.auditEvents.count).toBe(restGroup.body.length);
+    expect(group.auditEvents.count).toBeGreaterThanOrEqual(2);
+    expect(ids(group.auditEvents)).toEqual(restGroup.body.map((e: { id: number }) => e.id));
+    expect(group.auditEvents.nodes.every((e: { entityType: string; entityId: number }) => e.entityId === w.g.id)).toBe(
+      true,
+    );
+    const [project] = group.projects.nodes;
+    const restProject = await api(t, w.owner.token).get(`/api/v4/projects/${w.p.id}/audit_events`).expect(200);
+    expect(project.auditEvents.count).toBeGreaterThanOrEqual(1);
+    expect(ids(project.auditEvents)).toEqual(restProject.body.map((e: { id: number }) => e.id));
+    // createdAfter: none after now.
+    const later = await api(t, w.owner.token).graphql(
+      `{ group(fullPath: "audited") { auditEvents(createdAfter: "2999-01-01T00:00:00Z") { count } } }`,
+    );
+    expect(later.body.data.group.auditEvents.count).toBe(0);
+  });
+
+  it('are null for those the REST routes refuse, and the group with them for a stranger', async () => {
+    const w = await world();
+    const maintainer = (await api(t, w.maintainer.token).graphql(Q)).body.data.group;
+    expect(maintainer.auditEvents).toBeNull();
+    expect(maintainer.projects.nodes[0].auditEvents.count).toBeGreaterThanOrEqual(1);
+    const developer = (await api(t, w.developer.token).graphql(Q)).body.data.group;
+    expect(developer.auditEvents).toBeNull();
+    expect(developer.projects.nodes[0].auditEvents).toBeNull();
+    expect((await api(t, w.developer.token).get(`/api/v4/projects/${w.p.id}/audit_events`)).status).toBe(403);
+    expect((await api(t, w.stranger.token).graphql(Q)).body).toEqual({ data: { group: null } });
+  });
+
+  it('cost the same statements for a page of 2 projects and of 6', async () => {
+    const w = await world();
+    for (let i = 0; i < 5; i += 1) await createProject(t, { namespace: w.g, path: `more${i}`, visibility: 'private' });
+    const q = (n: number) =>
+      `{ group(fullPath: "audited") { projects(first: ${n}) { nodes { auditEvents(first: 2) { count nodes { id } } } } } }`;
+    await api(t, w.owner.token).graphql(q(2));
+    const two = await t.countQueries(() => api(t, w.owner.token).graphql(q(2)));
+    const six = await t.countQueries(() => api(t, w.owner.token).graphql(q(6)));
+    expect(six.result.body.errors).toBeUndefined();
+    expect(six.result.body.data.group.projects.nodes).toHaveLength(6);
+    expect(six.count).toBe(two.count);
   });
 });

@@ -1,6 +1,7 @@
 import { AuditEventIdArg } from './audit-event.type';
 import { Arg, Args, Ctx, ID, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
+import { Internal } from '../../core/graphql/internal';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import type { Page } from '../../core/pagination/page';
 import { auditEventService as service } from './audit-event.service';
@@ -13,7 +14,10 @@ import {
   ProjectAuditEventsArgs,
 } from './audit-event.type';
 
-/** GitLab's audit events API (EE): administrators read every event. */
+/**
+ * GitLab's audit events API (EE): administrators read every event. A group's and a project's lists are
+ * REST's root fields (internal view only): GraphQL clients read `Group.auditEvents` / `Project.auditEvents`.
+ */
 @Resolver(() => AuditEventType)
 export class AuditEventResolver {
   @Query(() => AuditEventPage, { description: 'Administrators only; newest first.' })
@@ -22,6 +26,7 @@ export class AuditEventResolver {
     return service.list(ctx, args);
   }
 
+  @Internal()
   @Query(() => AuditEventPage, {
     description: 'The events of one group (created, changed; its members later), for its Owners; newest first.',
   })
@@ -31,6 +36,7 @@ export class AuditEventResolver {
     return service.ofGroup(ctx, groupId, rest);
   }
 
+  @Internal()
   @Query(() => AuditEventPage, { description: 'The events of one project, for its Masters; newest first.' })
   @Allow('user')
   projectAuditEvents(@Args() args: ProjectAuditEventsArgs, @Ctx() ctx: RequestCtx): Promise<Page<AuditEventType>> {

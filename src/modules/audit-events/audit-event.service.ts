@@ -1,6 +1,6 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { NotFoundError } from '../../core/errors/domain-errors';
-import { offsetPage } from '../../core/pagination/list-query';
+import { offsetPage, offsetPagesByKey, type ListQuery } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
 import { pgArray, sqlRows } from '../../core/db/sql';
 import { pgTime } from '../../core/db/pg-time';
@@ -12,7 +12,13 @@ import { auditDetails, auditRows, type AuditRow as Row } from '../../core/events
 import { liveIterator } from '../../core/events/live';
 import type { NotificationMemo } from '../../core/events/notification-memo';
 import type { CurrentUser } from '../../core/context/request-ctx';
-import type { AuditEventDetailsType, AuditEventStreamArgs, AuditEventType, AuditEventsArgs } from './audit-event.type';
+import type {
+  AuditEventDetailsType,
+  AuditEventStreamArgs,
+  AuditEventType,
+  AuditEventsArgs,
+  EntityAuditEventsArgs,
+} from './audit-event.type';
 import { auditEventPolicy } from './audit-event.policy';
 
 const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
@@ -46,7 +52,8 @@ function view(r: Row): AuditEventType {
 }
 
 /** GET /audit_events (GitLab EE's API): newest first, filtered by time window and entity. */
-async function list(ctx: RequestCtx, args: AuditEventsArgs): Promise<Page<AuditEventType>> {
+/** Events newest first (index audit_events_entity serves an entity's, audit_events_created_at the window). */
+function eventQuery(args: AuditEventsArgs): ListQuery<AuditEventType> {
   const where: string[] = [];
   const params: unknown[] = [];
   if (args.createdAfter) {
@@ -65,20 +72,33 @@ async function list(ctx: RequestCtx, args: AuditEventsArgs): Promise<Page<AuditE
     where.push('a.entity_id = ?');
     params.push(args.entityId);
   }
-  return offsetPage(
-    ctx.em,
-    {
-      select: 'a.*',
-      from: 'audit_events a',
-      where,
-      params,
-      orderBy: 'a.id',
-      dir: 'desc',
-      id: 'a.id',
-      map: (r) => view(r as Row),
-    },
-    args,
-  );
+  return {
+    select: 'a.*',
+    from: 'audit_events a',
+    where,
+    params,
+    orderBy: 'a.id',
+    dir: 'desc',
+    id: 'a.id',
+    map: (r) => view(r as Row),
+  };
+}
+
+async function list(ctx: RequestCtx, args: AuditEventsArgs): Promise<Page<AuditEventType>> {
+  return offsetPage(ctx.em, eventQuery(args), args);
+}
+
+/**
+ * `Group.auditEvents` / `Project.auditEvents` of many groups or projects (the caller may read them: the
+ * resolver checked): one bounded count and one page statement per argument set.
+ */
+function listForEntities(
+  ctx: RequestCtx,
+  entityType: 'Group' | 'Project',
+  ids: number[],
+  args: EntityAuditEventsArgs,
+): Promise<Map<number, Page<AuditEventType>>> {
+  return offsetPagesByKey(ctx.em, eventQuery({ ...args, entityType }), 'a.entity_id', ids, args);
 }
 
 /** GET /groups/:id/audit_events (GitLab EE): the group's own events, for its Owners (and administrators). */
@@ -169,4 +189,14 @@ async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]):
   ).map(view);
 }
 
-export const auditEventService = { list, ofGroup, ofProject, oneOfGroup, oneOfProject, get, live, visibleByIds };
+export const auditEventService = {
+  list,
+  listForEntities,
+  ofGroup,
+  ofProject,
+  oneOfGroup,
+  oneOfProject,
+  get,
+  live,
+  visibleByIds,
+};

@@ -49,6 +49,14 @@ export class AuditEventType {
 
 export const AuditEventPage = PageType(AuditEventType, 'AuditEventConnection');
 
+/** `Group.auditEvents` / `Project.auditEvents`: the entity's events in a time window. */
+@ArgsType()
+export class EntityAuditEventsArgs extends PageArgs {
+  @Field(() => String, { nullable: true, description: 'ISO 8601 time: events at or after it.' }) createdAfter?: string;
+  @Field(() => String, { nullable: true, description: 'ISO 8601 time: events at or before it.' })
+  createdBefore?: string;
+}
+
 @ArgsType()
 export class GroupAuditEventsArgs extends PageArgs {
   @Field(() => ID, { description: 'The group id or full path.' }) groupId!: string;

@@ -43,7 +43,7 @@ export class UserGpgKeysResolver {
     @Ctx() ctx: RequestCtx,
     @Info() info: GraphQLResolveInfo,
   ): Promise<Page<GpgKey>> | null {
-    if (!ctx.user || (ctx.user.id !== u.id && !policy.isAdmin(ctx.user))) return null;
+    if (!policy.isSelfOrAdmin(ctx.user, u.id)) return null;
     return ctx.loaders.userGpgKeyLists.load({
       parentId: u.id,
       args: { ...args, withKey: pageItemsSelect(info, 'key') },

@@ -34,7 +34,7 @@ export class UserSshKeysResolver {
   })
   @Reads('id')
   sshKeys(@Root() u: User, @Args() args: PageArgs, @Ctx() ctx: RequestCtx): Promise<Page<SshKey>> | null {
-    if (!ctx.user || (ctx.user.id !== u.id && !policy.isAdmin(ctx.user))) return null;
+    if (!policy.isSelfOrAdmin(ctx.user, u.id)) return null;
     return ctx.loaders.userSshKeyLists.load({ parentId: u.id, args });
   }
 }

@@ -39,7 +39,7 @@ export class UserEmailsFieldResolver {
   })
   @Reads('id')
   emails(@Root() u: User, @Args() args: PageArgs, @Ctx() ctx: RequestCtx): Promise<Page<Email>> | null {
-    if (!ctx.user || (ctx.user.id !== u.id && !policy.isAdmin(ctx.user))) return null;
+    if (!policy.isSelfOrAdmin(ctx.user, u.id)) return null;
     return ctx.loaders.userEmailLists.load({ parentId: u.id, args });
   }
 }
