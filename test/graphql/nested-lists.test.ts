@@ -64,6 +64,8 @@ describe('REST-shaped root lists are internal', () => {
     'currentUserEmail', // node(id) of an Email
     'groupAuditEvents', // Group.auditEvents
     'projectAuditEvents', // Project.auditEvents
+    'groupAccessRequests', // Group.accessRequests
+    'projectAccessRequests', // Project.accessRequests
   ];
 
   it('are in the internal view (REST runs them) and not in the public one', async () => {
@@ -295,5 +297,64 @@ describe('Group.auditEvents and Project.auditEvents', () => {
     expect(six.result.body.errors).toBeUndefined();
     expect(six.result.body.data.group.projects.nodes).toHaveLength(6);
     expect(six.count).toBe(two.count);
+  });
+});
+
+describe('Group.accessRequests and Project.accessRequests', () => {
+  it("list the requests in request order for the group's Owners and the project's Maintainers, in one statement pair for a page of groups", async () => {
+    const owner = await createUser(t, { username: 'owner' });
+    const developer = await createUser(t, { username: 'developer' });
+    const askers = [await createUser(t, { username: 'ask-a' }), await createUser(t, { username: 'ask-b' })];
+    const groups = [];
+    for (let i = 0; i < 4; i += 1) {
+      const g = await createGroup(t, { path: `door${i}`, visibility: 'public' });
+      await addGroupMember(t, g, owner, 50);
+      await addGroupMember(t, g, developer, 30);
+      await api(t, ROOT_TOKEN).put(`/api/v4/groups/${g.id}`).send({ request_access_enabled: true }).expect(200);
+      for (const asker of askers.slice(0, (i % 2) + 1))
+        await api(t, asker.token).post(`/api/v4/groups/${g.id}/access_requests`).expect(201);
+      groups.push(g);
+    }
+    const p = await createProject(t, { namespace: groups[0], path: 'app', visibility: 'public' });
+    await api(t, ROOT_TOKEN).put(`/api/v4/projects/${p.id}`).send({ request_access_enabled: true }).expect(200);
+    await api(t, askers[1].token).post(`/api/v4/projects/${p.id}/access_requests`).expect(201);
+
+    const q = (n: number) =>
+      `{ groups(search: "door", first: ${n}) { nodes { fullPath accessRequests { count nodes { username } } } } }`;
+    const mine = await api(t, owner.token).graphql(q(4));
+    expect(mine.body.errors).toBeUndefined();
+    const byGroup = Object.fromEntries(
+      mine.body.data.groups.nodes.map((g: { fullPath: string; accessRequests: { nodes: { username: string }[] } }) => [
+        g.fullPath,
+        g.accessRequests.nodes.map((n) => n.username),
+      ]),
+    );
+    expect(byGroup).toEqual({
+      door0: ['ask-a'],
+      door1: ['ask-a', 'ask-b'],
+      door2: ['ask-a'],
+      door3: ['ask-a', 'ask-b'],
+    });
+    const rest = await api(t, owner.token).get(`/api/v4/groups/${groups[1].id}/access_requests`).expect(200);
+    expect(rest.body.map((r: { username: string }) => r.username)).toEqual(byGroup.door1);
+    // A Developer may not manage the members: null, as REST's 403.
+    const theirs = await api(t, developer.token).graphql(q(4));
+    expect(theirs.body.data.groups.nodes.map((g: { accessRequests: unknown }) => g.accessRequests)).toEqual([
+      null,
+      null,
+      null,
+      null,
+    ]);
+    const project = `{ project(fullPath: "door0/app") { accessRequests { count nodes { username } } } }`;
+    // The group's Owner manages the project's members too; the Developer does not.
+    expect((await api(t, owner.token).graphql(project)).body.data.project.accessRequests).toEqual({
+      count: 1,
+      nodes: [{ username: 'ask-b' }],
+    });
+    expect((await api(t, developer.token).graphql(project)).body.data.project.accessRequests).toBeNull();
+    await api(t, owner.token).graphql(q(2));
+    const two = await t.countQueries(() => api(t, owner.token).graphql(q(2)));
+    const four = await t.countQueries(() => api(t, owner.token).graphql(q(4)));
+    expect(four.count).toBe(two.count);
   });
 });

@@ -101,9 +101,12 @@ describe('project access requests', () => {
       (await api(t, owner.token).delete(`/api/v4/projects/${p.id}/access_requests/${c.id}`).expect(404)).body,
     ).toEqual({ message: '404 Not found' });
     const gqlList = await api(t, owner.token).graphql(
-      `{ projectAccessRequests(projectId: "${p.id}") { count nodes { username requestedAt } } }`,
+      `{ project(id: "${p.id}") { accessRequests { count nodes { username requestedAt } } } }`,
     );
-    expect(gqlList.body.data.projectAccessRequests).toMatchObject({ count: 1, nodes: [{ username: 'pask1' }] });
+    expect(gqlList.body.data.project.accessRequests).toMatchObject({ count: 1, nodes: [{ username: 'pask1' }] });
+    // Those who may not list them over REST (403) get null; the requester still sees the project.
+    const asRequester = await api(t, a.token).graphql(`{ project(id: "${p.id}") { accessRequests { count } } }`);
+    expect(asRequester.body).toEqual({ data: { project: { accessRequests: null } } });
     const approved = await api(t, owner.token).graphql(
       `mutation { projectAccessRequestApprove(input: { projectId: "${p.id}", userId: ${a.id}, accessLevel: 20 }) { member { userId accessLevel { integerValue } } errors } }`,
     );
@@ -137,9 +140,9 @@ describe('access requesters in GraphQL (own global ids)', () => {
         asker.id,
       );
       const res = await api(t, owner.token)
-        .graphql(`{ groupAccessRequests(groupId: "${path}") { nodes { id databaseId userId username } } }`)
+        .graphql(`{ group(fullPath: "${path}") { accessRequests { nodes { id databaseId userId username } } } }`)
         .expect(200);
-      const [node] = res.body.data.groupAccessRequests.nodes;
+      const [node] = res.body.data.group.accessRequests.nodes;
       expect(node).toMatchObject({ userId: asker.id, username: 'asker-gid' });
       expect(node.id).toBe(`gid://gitlab/AccessRequest/${node.databaseId}`);
       ids.push(node.id);

@@ -7,7 +7,7 @@ import { onUniqueViolation } from '../../core/db/unique-violation';
 import { ConflictError, ForbiddenError, NotFoundError, ParamError } from '../../core/errors/domain-errors';
 import { recordAudit } from '../../core/events/audit';
 import { emitSystemEvents } from '../../core/events/system-events';
-import { offsetPage } from '../../core/pagination/list-query';
+import { offsetPage, offsetPagesByKey, type ListQuery } from '../../core/pagination/list-query';
 import type { Page, PageArgs } from '../../core/pagination/page';
 import { AccessLevel, GROUP_MEMBER_ACCESS_LEVELS, PROJECT_MEMBER_ACCESS_LEVELS, insertMembership } from '../access';
 import { avatarUrl } from '../avatars';
@@ -52,6 +52,20 @@ function view(ctx: RequestCtx, r: Row): AccessRequesterType {
 
 const COLUMNS = 'r.id, r.user_id, u.username, u.name, u.state, u.avatar, r.requested_at';
 
+/** A source kind's access requests in request order (index access_requests_source_user); the caller adds which sources. */
+function requestQuery(ctx: RequestCtx, kind: SourceKind): ListQuery<AccessRequesterType> {
+  return {
+    select: COLUMNS,
+    from: `access_requests r ${joinUser('r.user_id')}`,
+    where: ['r.source_type = ?'],
+    params: [kind],
+    orderBy: 'r.id',
+    dir: 'asc',
+    id: 'r.id',
+    map: (r) => view(ctx, r as Row),
+  };
+}
+
 /** GET /:sources/:id/access_requests: for those who manage the members (403 otherwise), in request order. */
 async function list(
   ctx: RequestCtx,
@@ -62,20 +76,21 @@ async function list(
   requireUser(ctx);
   const src = await source(ctx, kind, idOrPath);
   if (!src.canAdmin) throw new ForbiddenError();
-  return offsetPage(
-    ctx.em,
-    {
-      select: COLUMNS,
-      from: `access_requests r ${joinUser('r.user_id')}`,
-      where: ['r.source_type = ?', 'r.source_id = ?'],
-      params: [kind, src.id],
-      orderBy: 'r.id',
-      dir: 'asc',
-      id: 'r.id',
-      map: (r) => view(ctx, r as Row),
-    },
-    args,
-  );
+  const q = requestQuery(ctx, kind);
+  return offsetPage(ctx.em, { ...q, where: [...q.where, 'r.source_id = ?'], params: [...q.params, src.id] }, args);
+}
+
+/**
+ * `Group.accessRequests` / `Project.accessRequests` of many sources the caller manages (the resolver
+ * checked): one bounded count and one page statement per argument set.
+ */
+function listForSources(
+  ctx: RequestCtx,
+  kind: SourceKind,
+  ids: number[],
+  args: PageArgs,
+): Promise<Map<number, Page<AccessRequesterType>>> {
+  return offsetPagesByKey(ctx.em, requestQuery(ctx, kind), 'r.source_id', ids, args);
 }
 
 async function requestRow(
@@ -229,4 +244,4 @@ async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]):
   return rows.filter((r, i) => Number(r.user_id) === user.id || manages(r, i)).map((r) => view(ctx, r));
 }
 
-export const accessRequestService = { list, request, approve, deny, visibleByIds };
+export const accessRequestService = { list, listForSources, request, approve, deny, visibleByIds };

@@ -1,6 +1,11 @@
 import { nodeDef } from '../../core/graphql/node';
 import { defineModule } from '../../core/module/app-module';
-import { AccessRequestResolver } from './access-request.resolver';
+import {
+  AccessRequestResolver,
+  GroupAccessRequestsResolver,
+  ProjectAccessRequestsResolver,
+  accessRequestLoaders,
+} from './access-request.resolver';
 import { accessRequestRoutes } from './access-request.rest';
 import { accessRequestService } from './access-request.service';
 import { memberLoaders } from './member.loaders';
@@ -36,9 +41,11 @@ export const membersModule = defineModule({
     MemberLinksResolver.Group,
     MemberLinksResolver.Project,
     AccessRequestResolver,
+    GroupAccessRequestsResolver,
+    ProjectAccessRequestsResolver,
     UserMembershipsResolver,
   ],
-  loaders: memberLoaders,
+  loaders: (ctx) => ({ ...memberLoaders(ctx), ...accessRequestLoaders(ctx) }),
   routes: [...memberRestRoutes, ...accessRequestRoutes],
   migrations: [{ name: 'Migration20261203170000_access_requests', class: Migration20261203170000AccessRequests }],
 });
