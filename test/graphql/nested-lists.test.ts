@@ -66,6 +66,8 @@ describe('REST-shaped root lists are internal', () => {
     'projectAuditEvents', // Project.auditEvents
     'groupAccessRequests', // Group.accessRequests
     'projectAccessRequests', // Project.accessRequests
+    'userFollowers', // User.followers
+    'userFollowing', // User.following
   ];
 
   it('are in the internal view (REST runs them) and not in the public one', async () => {
@@ -356,5 +358,39 @@ describe('Group.accessRequests and Project.accessRequests', () => {
     const two = await t.countQueries(() => api(t, owner.token).graphql(q(2)));
     const four = await t.countQueries(() => api(t, owner.token).graphql(q(4)));
     expect(four.count).toBe(two.count);
+  });
+});
+
+describe('User.followers and User.following', () => {
+  it('list as GET /users/:id/followers and /following do, latest first; null for anonymous callers; batched', async () => {
+    const [ann, bob, cid] = [
+      await createUser(t, { username: 'ann' }),
+      await createUser(t, { username: 'bob' }),
+      await createUser(t, { username: 'cid' }),
+    ];
+    await api(t, bob.token).post(`/api/v4/users/${ann.id}/follow`).expect(201);
+    await api(t, cid.token).post(`/api/v4/users/${ann.id}/follow`).expect(201);
+    await api(t, ann.token).post(`/api/v4/users/${cid.id}/follow`).expect(201);
+    const usernames = (list: { nodes: { username: string }[] }) => list.nodes.map((n) => n.username);
+    const q = `{ user(username: "ann") { followers { count nodes { username } } following { count nodes { username } } } }`;
+    const res = await api(t, bob.token).graphql(q);
+    expect(res.body.errors).toBeUndefined();
+    const rest = async (path: string) =>
+      (await api(t, bob.token).get(`/api/v4/users/${ann.id}/${path}`).expect(200)).body.map(
+        (u: { username: string }) => u.username,
+      );
+    expect(usernames(res.body.data.user.followers)).toEqual(await rest('followers'));
+    expect(res.body.data.user.followers.count).toBe(2);
+    expect(usernames(res.body.data.user.following)).toEqual(['cid']);
+    expect(await rest('following')).toEqual(['cid']);
+    // Anonymous callers see the user but not the lists (REST answers them 403).
+    expect((await api(t).graphql(q)).body).toEqual({ data: { user: { followers: null, following: null } } });
+    const list = (n: number) =>
+      `{ users(first: ${n}) { nodes { followers { count } following(first: 1) { nodes { id } } } } }`;
+    await api(t, ROOT_TOKEN).graphql(list(1));
+    const one = await t.countQueries(() => api(t, ROOT_TOKEN).graphql(list(1)));
+    const four = await t.countQueries(() => api(t, ROOT_TOKEN).graphql(list(4)));
+    expect(four.result.body.data.users.nodes).toHaveLength(4);
+    expect(four.count).toBe(one.count);
   });
 });

@@ -12,7 +12,7 @@ import { identityLoaders } from './identity.service';
 import { userLoaders } from './user.loaders';
 import { userCustomAttributeEndpoints } from './user-custom-attributes';
 import { UserActivityResolver } from './user-activity.resolver';
-import { UserFollowsResolver } from './user-follows.resolver';
+import { UserFollowsResolver, userFollowLoaders } from './user-follows.resolver';
 import { UserStatusResolver } from './user-status.resolver';
 import { UserPreferencesResolver } from './user-preferences.resolver';
 import { UserAssociationsResolver } from './user-associations.resolver';
@@ -53,6 +53,7 @@ export const usersModule = defineModule({
   // GitLab's user avatar URL: public (UploadsController, `when User: true`).
   downloads: [avatarDownload('user', (owner) => joinUser(owner, 'o'))],
   loaders: (ctx) => ({
+    ...userFollowLoaders(ctx),
     ...userEmailLoaders(ctx),
     ...identityLoaders(ctx),
     ...userLoaders(ctx),

@@ -2,7 +2,7 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
 import { lightEntity, sqlRows } from '../../core/db/sql';
 import { BadRequestError, ForbiddenError } from '../../core/errors/domain-errors';
-import { offsetPage, type PageInput } from '../../core/pagination/list-query';
+import { offsetPage, offsetPagesByKey, type ListQuery, type PageInput } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
 import { User } from './user.entity';
 import { userService } from './user.service';
@@ -52,30 +52,38 @@ async function unfollow(ctx: RequestCtx, id: number): Promise<User | null> {
   return rows.length > 0 ? user : null;
 }
 
-/** GET /users/:id/followers or /following: signed-in callers only (GitLab: 403 `Not authorized!`), newest first. */
-async function list(
-  ctx: RequestCtx,
-  id: number,
-  which: 'followers' | 'following',
-  args: PageInput,
-): Promise<Page<User>> {
-  if (!ctx.user) throw new ForbiddenError('Not authorized!');
-  const user = await userService.get(ctx, id);
+type Which = 'followers' | 'following';
+
+/** The users following (or followed by) a user, newest follow first; the caller adds which user(s) by `f.<mine>`. */
+function followQuery(ctx: RequestCtx, which: Which): { query: ListQuery<User>; mine: string } {
   const [mine, theirs] = which === 'followers' ? ['followee_id', 'follower_id'] : ['follower_id', 'followee_id'];
-  return offsetPage(
-    ctx.em,
-    {
+  return {
+    mine: `f.${mine}`,
+    query: {
       select: 'u.*, f.created_at as followed_at',
       from: `user_follow_users f join users u on u.id = f.${theirs}`,
-      where: [`f.${mine} = ?`],
-      params: [user.id],
+      where: [],
+      params: [],
       orderBy: 'f.created_at',
       dir: 'desc',
       id: 'u.id',
       map: (r) => lightEntity(ctx.em, User, r),
     },
-    args,
-  );
+  };
 }
 
-export const userFollows = { follow, unfollow, list };
+/** GET /users/:id/followers or /following: signed-in callers only (GitLab: 403 `Not authorized!`), newest first. */
+async function list(ctx: RequestCtx, id: number, which: Which, args: PageInput): Promise<Page<User>> {
+  if (!ctx.user) throw new ForbiddenError('Not authorized!');
+  const user = await userService.get(ctx, id);
+  const { query, mine } = followQuery(ctx, which);
+  return offsetPage(ctx.em, { ...query, where: [`${mine} = ?`], params: [user.id] }, args);
+}
+
+/** `User.followers` / `User.following` of many users (signed-in callers: the resolver checked): one round trip. */
+function listForUsers(ctx: RequestCtx, which: Which, ids: number[], args: PageInput): Promise<Map<number, Page<User>>> {
+  const { query, mine } = followQuery(ctx, which);
+  return offsetPagesByKey(ctx.em, query, mine, ids, args);
+}
+
+export const userFollows = { follow, unfollow, list, listForUsers };
