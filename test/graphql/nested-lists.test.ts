@@ -68,6 +68,7 @@ describe('REST-shaped root lists are internal', () => {
     'projectAccessRequests', // Project.accessRequests
     'userFollowers', // User.followers
     'userFollowing', // User.following
+    'projectStarrers', // Project.starrers
   ];
 
   it('are in the internal view (REST runs them) and not in the public one', async () => {
@@ -392,5 +393,42 @@ describe('User.followers and User.following', () => {
     const four = await t.countQueries(() => api(t, ROOT_TOKEN).graphql(list(4)));
     expect(four.result.body.data.users.nodes).toHaveLength(4);
     expect(four.count).toBe(one.count);
+  });
+});
+
+describe('Project.starrers', () => {
+  it('lists who starred the project as GET /projects/:id/starrers does; hidden with a private project; batched', async () => {
+    const g = await createGroup(t, { path: 'stars', visibility: 'public' });
+    const open = await createProject(t, { namespace: g, path: 'open', visibility: 'public' });
+    const closed = await createProject(t, { namespace: g, path: 'closed', visibility: 'private' });
+    const fans = [await createUser(t, { username: 'fan-a' }), await createUser(t, { username: 'fan-b' })];
+    for (const fan of fans) await api(t, fan.token).post(`/api/v4/projects/${open.id}/star`).expect(201);
+    await api(t, ROOT_TOKEN).post(`/api/v4/projects/${closed.id}/star`).expect(201);
+    const q = (path: string, args = '') =>
+      `{ project(fullPath: "${path}") { starrers${args} { count nodes { starredSince user { username } } } } }`;
+    const res = await api(t).graphql(q('stars/open'));
+    expect(res.body.errors).toBeUndefined();
+    const rest = (await api(t).get(`/api/v4/projects/${open.id}/starrers`).expect(200)).body;
+    expect(res.body.data.project.starrers).toEqual({
+      count: 2,
+      nodes: rest.map((s: { starred_since: string; user: { username: string } }) => ({
+        starredSince: s.starred_since,
+        user: { username: s.user.username },
+      })),
+    });
+    const found = await api(t).graphql(q('stars/open', '(search: "-b")'));
+    expect(found.body.data.project.starrers.nodes.map((s: { user: { username: string } }) => s.user.username)).toEqual([
+      'fan-b',
+    ]);
+    const stranger = await createUser(t);
+    expect((await api(t, stranger.token).graphql(q('stars/closed'))).body).toEqual({ data: { project: null } });
+    expect((await api(t, ROOT_TOKEN).graphql(q('stars/closed'))).body.data.project.starrers.count).toBe(1);
+    const list = (n: number) =>
+      `{ group(fullPath: "stars") { projects(first: ${n}) { nodes { starrers { count } } } } }`;
+    await api(t, ROOT_TOKEN).graphql(list(1));
+    const one = await t.countQueries(() => api(t, ROOT_TOKEN).graphql(list(1)));
+    const two = await t.countQueries(() => api(t, ROOT_TOKEN).graphql(list(2)));
+    expect(two.result.body.data.group.projects.nodes).toHaveLength(2);
+    expect(two.count).toBe(one.count);
   });
 });

@@ -1,4 +1,4 @@
-import { ProjectStarrersResolver } from './project-starrers';
+import { ProjectStarrersFieldResolver, ProjectStarrersResolver, projectStarrerLoaders } from './project-starrers';
 import { ProjectTransferResolver } from './project-transfer';
 import { ProjectMemberImportResolver } from './project-member-import';
 import { defineModule } from '../../core/module/app-module';
@@ -42,6 +42,7 @@ export const projectsModule = defineModule({
     ProjectListFieldsResolver,
     AdminProjectsResolver,
     ProjectStarrersResolver,
+    ProjectStarrersFieldResolver,
     ProjectTransferResolver,
     ProjectMemberImportResolver,
     ...projectCustomAttributeEndpoints.resolvers,
@@ -56,6 +57,7 @@ export const projectsModule = defineModule({
     ),
   ],
   loaders: (ctx) => ({
+    ...projectStarrerLoaders(ctx),
     ...projectLoaders(ctx),
     ...userProjectListLoaders(ctx),
     ...projectCustomAttributeEndpoints.loaders(ctx),
