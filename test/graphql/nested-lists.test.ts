@@ -69,6 +69,8 @@ describe('REST-shaped root lists are internal', () => {
     'userFollowers', // User.followers
     'userFollowing', // User.following
     'projectStarrers', // Project.starrers
+    'projectPagesDomains', // Project.pagesDomains
+    'pagesDomain', // node(id) of a PagesDomain
   ];
 
   it('are in the internal view (REST runs them) and not in the public one', async () => {
@@ -430,5 +432,37 @@ describe('Project.starrers', () => {
     const two = await t.countQueries(() => api(t, ROOT_TOKEN).graphql(list(2)));
     expect(two.result.body.data.group.projects.nodes).toHaveLength(2);
     expect(two.count).toBe(one.count);
+  });
+});
+
+describe('Project.pagesDomains', () => {
+  it("lists each project's domains by domain in the same statements for 1 project and for 3", async () => {
+    const g = await createGroup(t, { path: 'sites', visibility: 'public' });
+    for (const [i, path] of ['a', 'b', 'c'].entries()) {
+      const p = await createProject(t, { namespace: g, path, visibility: 'public' });
+      for (const name of ['www', 'docs'].slice(0, i + 1))
+        await api(t, ROOT_TOKEN)
+          .post(`/api/v4/projects/${p.id}/pages/domains`)
+          .send({ domain: `${name}.${path}.test` })
+          .expect(201);
+    }
+    const q = (n: number) =>
+      `{ group(fullPath: "sites") { projects(first: ${n}) { nodes { path pagesDomains { count nodes { domain url } } } } } }`;
+    const all = await api(t, ROOT_TOKEN).graphql(q(3));
+    expect(all.body.errors).toBeUndefined();
+    expect(
+      all.body.data.group.projects.nodes.map((p: { path: string; pagesDomains: { nodes: { domain: string }[] } }) => [
+        p.path,
+        p.pagesDomains.nodes.map((d) => d.domain),
+      ]),
+    ).toEqual([
+      ['a', ['www.a.test']],
+      ['b', ['docs.b.test', 'www.b.test']],
+      ['c', ['docs.c.test', 'www.c.test']],
+    ]);
+    await api(t, ROOT_TOKEN).graphql(q(1));
+    const one = await t.countQueries(() => api(t, ROOT_TOKEN).graphql(q(1)));
+    const three = await t.countQueries(() => api(t, ROOT_TOKEN).graphql(q(3)));
+    expect(three.count).toBe(one.count);
   });
 });

@@ -55,9 +55,9 @@ describe('certificates that used to stop the process are refused or rendered, ne
     expect(res.body.certificate.certificate_text).toContain('                ASN1 OID: brainpoolP256r1\n');
     const one = await api(t, ROOT_TOKEN).get(`${base(p)}/bp.test`);
     const gql = await api(t, ROOT_TOKEN).graphql(
-      `{ pagesDomain(projectId: "${p.id}", domain: "bp.test") { certificate { subject certificateText } } }`,
+      `{ project(id: "${p.id}") { pagesDomains(first: 1) { nodes { certificate { subject certificateText } } } } }`,
     );
-    expect(gql.body.data.pagesDomain.certificate).toEqual({
+    expect(gql.body.data.project.pagesDomains.nodes[0].certificate).toEqual({
       subject: '/CN=bp.test',
       certificateText: one.body.certificate.certificate_text,
     });
@@ -143,10 +143,10 @@ describe('reads return what was stored when the domain was saved', () => {
     const aliases = Array.from({ length: 20 }, (_, i) => `s${i}: subject t${i}: certificateText`).join(' ');
     const started = process.hrtime.bigint();
     const gql = await api(t, ROOT_TOKEN).graphql(
-      `{ projectPagesDomains(projectId: "${p.id}", first: 1) { nodes { certificate { ${aliases} } } } }`,
+      `{ project(id: "${p.id}") { pagesDomains(first: 1) { nodes { certificate { ${aliases} } } } } }`,
     );
     const elapsed = ms(started);
-    const cert = gql.body.data.projectPagesDomains.nodes[0].certificate;
+    const cert = gql.body.data.project.pagesDomains.nodes[0].certificate;
     expect(Object.keys(cert)).toHaveLength(40);
     for (let i = 0; i < 20; i += 1) expect([cert[`s${i}`], cert[`t${i}`]]).toEqual(['/CN=stored.test', text]);
     expect(elapsed).toBeLessThan(2000); // reads parse nothing: far below this

@@ -32,15 +32,17 @@ describe('pages switched off (spec 4.24: "the pages feature must be enabled")', 
     expect((await api(t).get(base)).body).toEqual({ message: '401 Unauthorized' });
   });
 
-  it('GraphQL answers NOT_FOUND with the same message', async () => {
+  it('GraphQL answers NOT_FOUND with the same message; a project has no domains list', async () => {
     const p = await createProject(t, { namespace: await createGroup(t) });
     for (const q of [
       '{ pagesDomains { count } }',
-      `{ projectPagesDomains(projectId: "${p.id}") { count } }`,
       `mutation { pagesDomainCreate(input: { projectId: "${p.id}", domain: "a.test" }) { pagesDomain { url } errors } }`,
     ]) {
       const res = await api(t, ROOT_TOKEN).graphql(q);
       expect(res.body.errors[0]).toMatchObject({ message: '404 Not Found', extensions: { code: 'NOT_FOUND' } });
     }
+    expect((await api(t, ROOT_TOKEN).graphql(`{ project(id: "${p.id}") { pagesDomains { count } } }`)).body).toEqual({
+      data: { project: { pagesDomains: null } },
+    });
   });
 });

@@ -11,7 +11,7 @@ beforeAll(async () => {
 const gqlString = (s: string) => JSON.stringify(s);
 
 describe('GraphQL pages domains', () => {
-  it('pagesDomain / projectPagesDomains / pagesDomains show what REST shows (parity); no field exposes the key', async () => {
+  it('Project.pagesDomains / pagesDomains show what REST shows (parity); no field exposes the key', async () => {
     const p = await createProject(t, { namespace: await createGroup(t) });
     await api(t, ROOT_TOKEN)
       .post(`/api/v4/projects/${p.id}/pages/domains`)
@@ -19,9 +19,10 @@ describe('GraphQL pages domains', () => {
       .expect(201);
     const rest = (await api(t, ROOT_TOKEN).get(`/api/v4/projects/${p.id}/pages/domains/ssl.domain.test`)).body;
     const one = await api(t, ROOT_TOKEN).graphql(
-      `{ pagesDomain(projectId: "${p.id}", domain: "ssl.domain.test") { domain url projectId certificate { subject expired expiration certificate certificateText } } }`,
+      `{ project(id: "${p.id}") { pagesDomains(first: 1) { nodes { domain url projectId certificate { subject expired expiration certificate certificateText } } } } }`,
     );
-    const d = one.body.data.pagesDomain;
+    expect(one.body.errors).toBeUndefined();
+    const [d] = one.body.data.project.pagesDomains.nodes;
     expect({
       domain: d.domain,
       url: d.url,
@@ -35,10 +36,10 @@ describe('GraphQL pages domains', () => {
     expect(d.projectId).toBe(p.id);
     expect(d.certificate.expiration).toBe(ec.cert.notAfter.toISOString());
     const list = await api(t, ROOT_TOKEN).graphql(
-      `{ projectPagesDomains(projectId: "${p.id}") { count nodes { domain } } pagesDomains { count nodes { domain projectId } } }`,
+      `{ project(id: "${p.id}") { pagesDomains { count nodes { domain } } } pagesDomains { count nodes { domain projectId } } }`,
     );
     expect(list.body.data).toEqual({
-      projectPagesDomains: { count: 1, nodes: [{ domain: 'ssl.domain.test' }] },
+      project: { pagesDomains: { count: 1, nodes: [{ domain: 'ssl.domain.test' }] } },
       pagesDomains: { count: 1, nodes: [{ domain: 'ssl.domain.test', projectId: p.id }] },
     });
     const schema = await api(t, ROOT_TOKEN).graphql('{ __type(name: "PagesDomain") { fields { name } } }');
@@ -86,12 +87,14 @@ describe('GraphQL pages domains', () => {
     const err = async (token: string | undefined, q: string) => (await api(t, token).graphql(q)).body.errors[0];
     expect((await err(undefined, '{ pagesDomains { count } }')).extensions.code).toBe('UNAUTHENTICATED');
     expect((await err(dev.token, '{ pagesDomains { count } }')).extensions.code).toBe('FORBIDDEN');
-    expect((await err(dev.token, `{ projectPagesDomains(projectId: "${p.id}") { count } }`)).extensions.code).toBe(
-      'FORBIDDEN',
-    );
-    expect(
-      (await api(t, ROOT_TOKEN).graphql(`{ pagesDomain(projectId: "${p.id}", domain: "x.test") { url } }`)).body,
-    ).toEqual({ data: { pagesDomain: null } });
+    // A Developer sees the project, not its domains (REST: 403); a stranger neither.
+    const domains = `{ project(id: "${p.id}") { pagesDomains { count } } }`;
+    expect((await api(t, dev.token).graphql(domains)).body).toEqual({ data: { project: { pagesDomains: null } } });
+    expect((await api(t, (await createUser(t)).token).graphql(domains)).body).toEqual({ data: { project: null } });
+    expect((await api(t, dev.token).get(`/api/v4/projects/${p.id}/pages/domains`)).status).toBe(403);
+    expect((await api(t, ROOT_TOKEN).graphql('{ node(id: "gid://gitlab/PagesDomain/424242") { id } }')).body).toEqual({
+      data: { node: null },
+    });
     expect((await api(t, ROOT_TOKEN).get(`/api/v4/projects/${p.id}/pages/domains/x.test`)).body).toEqual({
       message: '404 PagesDomain Not Found',
     });

@@ -367,12 +367,12 @@ describe('certificate fuzzing', () => {
     let seen = 0;
     for (let page = 1; page <= Math.ceil(created.length / 10); page += 1) {
       const gql = await api(t, ROOT_TOKEN).graphql(
-        `query($after: String) { projectPagesDomains(projectId: "${p.id}", first: 10, after: $after) { nodes { domain certificate { ${fields} } } pageInfo { endCursor } } }`,
+        `query($after: String) { project(id: "${p.id}") { pagesDomains(first: 10, after: $after) { nodes { domain certificate { ${fields} } } pageInfo { endCursor } } } }`,
         { after },
       );
       expect([gql.status, gql.body.errors]).toEqual([200, undefined]);
-      seen += gql.body.data.projectPagesDomains.nodes.length;
-      after = gql.body.data.projectPagesDomains.pageInfo.endCursor;
+      seen += gql.body.data.project.pagesDomains.nodes.length;
+      after = gql.body.data.project.pagesDomains.pageInfo.endCursor;
     }
     expect(seen).toBe(created.length);
     const admin = await api(t, ROOT_TOKEN).graphql(

@@ -198,13 +198,13 @@ describe('lists read long columns only when they show them', () => {
       .send({ domain: 'plain.domain.test' })
       .expect(201);
     const list = await api(t, ROOT_TOKEN).graphql(
-      `{ projectPagesDomains(projectId: "${p.id}") { nodes { id domain url } } }`,
+      `{ project(id: "${p.id}") { pagesDomains { nodes { id domain url } } } }`,
     );
-    expect(list.body.data.projectPagesDomains.nodes.map((d: { url: string }) => d.url)).toEqual([
+    expect(list.body.data.project.pagesDomains.nodes.map((d: { url: string }) => d.url)).toEqual([
       'http://plain.domain.test',
       'https://size.domain.test',
     ]);
-    const ids = list.body.data.projectPagesDomains.nodes.map((d: { id: string }) => d.id);
+    const ids = list.body.data.project.pagesDomains.nodes.map((d: { id: string }) => d.id);
     const nodes = await api(t, ROOT_TOKEN).graphql(
       `{ nodes(ids: ${JSON.stringify(ids)}) { ... on PagesDomain { url certificate { subject certificate } } } }`,
     );

@@ -6,7 +6,11 @@ import { Migration20261201120000PagesCertificateDetails } from './migrations/Mig
 import { PagesDomain } from './pages-domain.entity';
 import { PagesDomainResolver } from './pages-domain.resolver';
 import { pagesDomainLoaders } from './pages-domain.loaders';
-import { PagesDomainLinksResolver } from './pages-domain-links.resolver';
+import {
+  PagesDomainLinksResolver,
+  ProjectPagesDomainsResolver,
+  projectPagesDomainLoaders,
+} from './pages-domain-links.resolver';
 import { pagesDomainRoutes } from './pages-domain.rest';
 import { PAGES_ENABLED, PAGES_HOST } from './pages-config';
 import { seedPagesDomains } from './pages-domain.seed';
@@ -23,9 +27,9 @@ export const pagesDomainsModule = defineModule({
       class: Migration20261201120000PagesCertificateDetails,
     },
   ],
-  resolvers: [PagesDomainResolver, PagesDomainLinksResolver],
+  resolvers: [PagesDomainResolver, PagesDomainLinksResolver, ProjectPagesDomainsResolver],
   routes: pagesDomainRoutes,
-  loaders: pagesDomainLoaders,
+  loaders: (ctx) => ({ ...pagesDomainLoaders(ctx), ...projectPagesDomainLoaders(ctx) }),
   seed: [seedPagesDomains],
   settings: [PAGES_ENABLED, PAGES_HOST],
   // The slot's row is `<project id>:<domain>` (pages-domain.service.ts), fixed before the row exists.

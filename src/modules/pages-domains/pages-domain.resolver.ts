@@ -2,6 +2,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { pageItemsSelect } from '../../core/graphql/selection';
 import { Allow } from '../../core/auth/allow';
+import { Internal } from '../../core/graphql/internal';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { PageArgs, type Page } from '../../core/pagination/page';
 import type { PagesDomain } from './pages-domain.entity';
@@ -29,6 +30,7 @@ export class PagesDomainResolver {
     return pagesDomainService.listAll(ctx, args, { certificates: pageItemsSelect(info, 'certificate') });
   }
 
+  @Internal()
   @Query(() => PagesDomainPage, { description: 'Pages domains of a project, by domain (Master or above).' })
   @Allow('user')
   projectPagesDomains(
@@ -39,6 +41,7 @@ export class PagesDomainResolver {
     return pagesDomainService.listProject(ctx, args, { certificates: pageItemsSelect(info, 'certificate') });
   }
 
+  @Internal()
   @Query(() => PagesDomainType)
   @Allow('user')
   pagesDomain(

@@ -8,7 +8,7 @@ import { lightEntity, pgArray, sqlRows } from '../../core/db/sql';
 import { policy } from '../access';
 import { ForbiddenError, NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
 import { MSG } from '../../core/errors/messages';
-import { offsetPage } from '../../core/pagination/list-query';
+import { offsetPage, offsetPagesByKey, type ListQuery } from '../../core/pagination/list-query';
 import type { Page, PageArgs } from '../../core/pagination/page';
 import type { Project } from '../projects';
 import { joinProject, projectService } from '../projects';
@@ -88,6 +88,23 @@ export interface PagesDomainListOpts {
 const LIGHT_COLUMNS = `d.id, d.project_id, d.domain, case when d.certificate is null then null else '' end as certificate,
   d.certificate_not_before, d.certificate_not_after, d.created_at, d.updated_at`;
 
+/** The pages_domains rows of a list (the caller adds which domains), through the one list builder. */
+function domainQuery(ctx: RequestCtx, orderBy: string, opts: PagesDomainListOpts): ListQuery<PagesDomain> {
+  const map = opts.certificates
+    ? (row: Record<string, unknown>) => ctx.em.map(PagesDomain, row as never)
+    : (row: Record<string, unknown>) => lightEntity(ctx.em, PagesDomain, row);
+  return {
+    select: opts.certificates ? 'd.*' : LIGHT_COLUMNS,
+    from: 'pages_domains d',
+    where: [],
+    params: [],
+    orderBy,
+    dir: 'asc',
+    id: 'd.id',
+    map,
+  };
+}
+
 /** The pages_domains rows of a list, through the one list builder (count + page + id tie-break). */
 function listOf(
   ctx: RequestCtx,
@@ -97,24 +114,24 @@ function listOf(
   args: PageArgs,
   opts: PagesDomainListOpts,
 ): Promise<Page<PagesDomain>> {
-  const map = opts.certificates
-    ? (row: Record<string, unknown>) => ctx.em.map(PagesDomain, row as never)
-    : (row: Record<string, unknown>) => lightEntity(ctx.em, PagesDomain, row);
-  return offsetPage(
-    ctx.em,
-    {
-      select: opts.certificates ? 'd.*' : LIGHT_COLUMNS,
-      from: 'pages_domains d',
-      where,
-      params,
-      orderBy,
-      dir: 'asc',
-      id: 'd.id',
-      map,
-    },
-    args,
-  );
+  return offsetPage(ctx.em, { ...domainQuery(ctx, orderBy, opts), where, params }, args);
 }
+
+/**
+ * `Project.pagesDomains` of many projects: null while pages are disabled (REST answers 404); the resolver
+ * checked the caller's level. One bounded count and one page statement per argument set, by domain.
+ */
+function listForProjects(
+  ctx: RequestCtx,
+  ids: number[],
+  args: PageArgs,
+  opts: PagesDomainListOpts,
+): Promise<Map<number, Page<PagesDomain>>> {
+  return offsetPagesByKey(ctx.em, domainQuery(ctx, 'd.domain', opts), 'd.project_id', ids, args);
+}
+
+/** Whether pages are served (GitLab's `pages` switch): the nested list is null without them. */
+const pagesEnabled = (ctx: RequestCtx): boolean => pagesConfig(ctx.env).enabled;
 
 async function listAll(ctx: RequestCtx, args: PageArgs, opts: PagesDomainListOpts): Promise<Page<PagesDomain>> {
   await instanceFilter(ctx);
@@ -278,4 +295,14 @@ async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]):
     .map((r) => lightEntity(ctx.em, PagesDomain, r));
 }
 
-export const pagesDomainService = { listAll, listProject, get, create, update, remove, visibleByIds };
+export const pagesDomainService = {
+  listAll,
+  listProject,
+  listForProjects,
+  pagesEnabled,
+  get,
+  create,
+  update,
+  remove,
+  visibleByIds,
+};
