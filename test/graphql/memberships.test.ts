@@ -595,9 +595,12 @@ describe('GraphQL object links', () => {
       errors: [],
     });
     const list = await api(t, ROOT_TOKEN).graphql(
-      `{ impersonationTokens(userId: ${dev.id}) { nodes { name user { username } } } }`,
+      `{ user(id: ${dev.id}) { impersonationTokens { nodes { name user { username } } } } }`,
     );
-    expect(list.body.data.impersonationTokens.nodes).toEqual([{ name: 't', user: { username: 'dev' } }]);
+    expect(list.body.data.user.impersonationTokens.nodes).toEqual([{ name: 't', user: { username: 'dev' } }]);
+    // Only administrators see a user's impersonation tokens, the user themself included.
+    const own = await api(t, dev.token).graphql(`{ user(id: ${dev.id}) { impersonationTokens { count } } }`);
+    expect(own.body).toEqual({ data: { user: { impersonationTokens: null } } });
     const ns = (token: string) =>
       api(t, token).graphql(
         '{ namespace(fullPath: "web/sites") { fullPath parent { fullPath parent { fullPath } } } }',

@@ -71,6 +71,8 @@ describe('REST-shaped root lists are internal', () => {
     'projectStarrers', // Project.starrers
     'projectPagesDomains', // Project.pagesDomains
     'pagesDomain', // node(id) of a PagesDomain
+    'impersonationTokens', // User.impersonationTokens
+    'impersonationToken', // node(id) of an ImpersonationToken
   ];
 
   it('are in the internal view (REST runs them) and not in the public one', async () => {
@@ -464,5 +466,44 @@ describe('Project.pagesDomains', () => {
     const one = await t.countQueries(() => api(t, ROOT_TOKEN).graphql(q(1)));
     const three = await t.countQueries(() => api(t, ROOT_TOKEN).graphql(q(3)));
     expect(three.count).toBe(one.count);
+  });
+});
+
+describe('User.impersonationTokens', () => {
+  it("lists a user's tokens by state as GET /users/:id/impersonation_tokens does, for administrators, batched", async () => {
+    const users = [await createUser(t, { username: 'imp-a' }), await createUser(t, { username: 'imp-b' })];
+    for (const u of users)
+      for (const name of ['one', 'two'])
+        await api(t, ROOT_TOKEN)
+          .post(`/api/v4/users/${u.id}/impersonation_tokens`)
+          .send({ name, scopes: ['api'] })
+          .expect(201);
+    const [first] = (await api(t, ROOT_TOKEN).get(`/api/v4/users/${users[0].id}/impersonation_tokens`)).body;
+    await api(t, ROOT_TOKEN).delete(`/api/v4/users/${users[0].id}/impersonation_tokens/${first.id}`).expect(204);
+    const q = (id: number, state: string) =>
+      `{ user(id: ${id}) { impersonationTokens(state: ${state}) { count nodes { databaseId name active } } } }`;
+    for (const state of ['ALL', 'ACTIVE', 'INACTIVE']) {
+      const gql = await api(t, ROOT_TOKEN).graphql(q(users[0].id, state));
+      expect(gql.body.errors).toBeUndefined();
+      const rest = await api(t, ROOT_TOKEN)
+        .get(`/api/v4/users/${users[0].id}/impersonation_tokens?state=${state.toLowerCase()}`)
+        .expect(200);
+      expect(
+        gql.body.data.user.impersonationTokens.nodes.map((n: { databaseId: number; name: string; active: boolean }) => [
+          n.databaseId,
+          n.name,
+          n.active,
+        ]),
+      ).toEqual(rest.body.map((r: { id: number; name: string; active: boolean }) => [r.id, r.name, r.active]));
+    }
+    expect((await api(t, users[1].token).graphql(q(users[1].id, 'ALL'))).body).toEqual({
+      data: { user: { impersonationTokens: null } },
+    });
+    const list = (n: number) => `{ users(search: "imp-", first: ${n}) { nodes { impersonationTokens { count } } } }`;
+    await api(t, ROOT_TOKEN).graphql(list(1));
+    const one = await t.countQueries(() => api(t, ROOT_TOKEN).graphql(list(1)));
+    const two = await t.countQueries(() => api(t, ROOT_TOKEN).graphql(list(2)));
+    expect(two.result.body.data.users.nodes).toHaveLength(2);
+    expect(two.count).toBe(one.count);
   });
 });

@@ -2,7 +2,7 @@ import { loadByIds, nodeDef } from '../../core/graphql/node';
 import { policy } from '../access';
 import { defineModule } from '../../core/module/app-module';
 import { PersonalAccessToken } from './personal-access-token.entity';
-import { TokenResolver } from './token.resolver';
+import { TokenResolver, UserImpersonationTokensResolver, impersonationTokenLoaders } from './token.resolver';
 import { PersonalAccessTokenResolver } from './personal-access-token.resolver';
 import { TokenLinksResolver } from './token-links.resolver';
 import { tokenRoutes } from './token.rest';
@@ -32,7 +32,8 @@ export const tokensModule = defineModule({
     }),
   ],
   entities: [PersonalAccessToken],
-  resolvers: [TokenResolver, PersonalAccessTokenResolver, TokenLinksResolver],
+  resolvers: [TokenResolver, UserImpersonationTokensResolver, PersonalAccessTokenResolver, TokenLinksResolver],
+  loaders: impersonationTokenLoaders,
   routes: tokenRoutes,
   migrations: [
     { name: 'Migration20261208090000_auth_cache_notify', class: Migration20261208090000AuthCacheNotify },

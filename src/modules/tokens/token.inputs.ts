@@ -9,10 +9,15 @@ export enum TokenState {
 }
 registerEnumType(TokenState, { name: 'TokenState' });
 
+/** `User.impersonationTokens`: by state. */
 @ArgsType()
-export class ImpersonationTokensArgs extends PageArgs {
-  @Field(() => UserIdArg) userId!: number;
+export class TokenStateArgs extends PageArgs {
   @Field(() => TokenState, { nullable: true, description: 'Default ALL.' }) state?: TokenState;
+}
+
+@ArgsType()
+export class ImpersonationTokensArgs extends TokenStateArgs {
+  @Field(() => UserIdArg) userId!: number;
 }
 
 @InputType('CreateImpersonationTokenInput')

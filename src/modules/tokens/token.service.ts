@@ -7,7 +7,7 @@ import { digestToken, generateToken } from '../../core/auth/token';
 import { recordAudit, type AuditEntry } from '../../core/events/audit';
 import type { User } from '../users';
 import { BadRequestError, NotFoundError, ParamError, ValidationError } from '../../core/errors/domain-errors';
-import { offsetPage } from '../../core/pagination/list-query';
+import { offsetPage, offsetPagesByKey, type ListQuery } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
 import { userService } from '../users';
 import { PersonalAccessToken } from './personal-access-token.entity';
@@ -15,7 +15,12 @@ import { TOKEN_SCOPES } from '../../core/auth/allow';
 import { activeTokenSql, isTokenActive } from './token-active';
 import { patchEntity } from '../../core/patch/patch-entity';
 import { sqlRows } from '../../core/db/sql';
-import { CreateImpersonationTokenInput, TokenState, type ImpersonationTokensArgs } from './token.inputs';
+import {
+  CreateImpersonationTokenInput,
+  TokenState,
+  type ImpersonationTokensArgs,
+  type TokenStateArgs,
+} from './token.inputs';
 import { longerThan } from '../../core/validation/char-length';
 
 export type TokenView = PersonalAccessToken & { token: string | null };
@@ -26,20 +31,40 @@ export function isActive(ctx: RequestCtx, t: PersonalAccessToken): boolean {
   return isTokenActive(t, today(ctx));
 }
 
-async function list(ctx: RequestCtx, args: ImpersonationTokensArgs): Promise<Page<PersonalAccessToken>> {
-  const user = await userService.get(ctx, args.userId);
-  const where = ['t.user_id = ?', 't.impersonation'];
-  const params: unknown[] = [user.id];
+/** Impersonation tokens by id in a state; the caller adds which user(s) by `t.user_id`. */
+function impersonationTokenQuery(ctx: RequestCtx, args: TokenStateArgs): ListQuery<PersonalAccessToken> {
+  const where = ['t.impersonation'];
+  const params: unknown[] = [];
   const active = activeTokenSql('t');
   if (args.state === TokenState.ACTIVE) where.push(active);
   if (args.state === TokenState.INACTIVE) where.push(`not ${active}`);
   if (args.state === TokenState.ACTIVE || args.state === TokenState.INACTIVE) params.push(today(ctx));
   const map = (r: Record<string, unknown>) => ctx.em.map(PersonalAccessToken, r as never);
-  return offsetPage(
-    ctx.em,
-    { select: 't.*', from: 'personal_access_tokens t', where, params, orderBy: 't.id', dir: 'asc', id: 't.id', map },
-    args,
-  );
+  return {
+    select: 't.*',
+    from: 'personal_access_tokens t',
+    where,
+    params,
+    orderBy: 't.id',
+    dir: 'asc',
+    id: 't.id',
+    map,
+  };
+}
+
+async function list(ctx: RequestCtx, args: ImpersonationTokensArgs): Promise<Page<PersonalAccessToken>> {
+  const user = await userService.get(ctx, args.userId);
+  const q = impersonationTokenQuery(ctx, args);
+  return offsetPage(ctx.em, { ...q, where: ['t.user_id = ?', ...q.where], params: [user.id, ...q.params] }, args);
+}
+
+/** `User.impersonationTokens` of many users (administrators: the resolver checked): one round trip. */
+function listForUsers(
+  ctx: RequestCtx,
+  ids: number[],
+  args: TokenStateArgs,
+): Promise<Map<number, Page<PersonalAccessToken>>> {
+  return offsetPagesByKey(ctx.em, impersonationTokenQuery(ctx, args), 't.user_id', ids, args);
 }
 
 async function get(ctx: RequestCtx, userId: number, id: number): Promise<PersonalAccessToken> {
@@ -128,4 +153,4 @@ async function revoke(ctx: RequestCtx, userId: number, id: number): Promise<bool
   return true;
 }
 
-export const tokenService = { list, get, create, revoke };
+export const tokenService = { list, listForUsers, get, create, revoke };
