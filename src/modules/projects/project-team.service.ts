@@ -1,9 +1,16 @@
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { offsetPage, type PageInput } from '../../core/pagination/list-query';
 import type { Page } from '../../core/pagination/page';
-import { activeGroupMemberIds, activeMembership, activeProjectMemberIds, joinActiveGroupMembers } from '../access';
-import { groupAndAncestorIds, joinNamespace, personalNamespaceOwnerId } from '../namespaces';
-import { usersAmongQuery, type User } from '../users';
+import {
+  activeGroupMemberIds,
+  activeMembership,
+  activeProjectMemberIds,
+  activeProjectsMemberIds,
+  joinActiveGroupMembers,
+} from '../access';
+import { descendantIds, groupAndAncestorIds, joinNamespace, personalNamespaceOwnerId } from '../namespaces';
+import { autocompleteUsersAmong, usersAmongQuery, type User } from '../users';
+import type { Project } from './project.entity';
 import { projectService } from './project.service';
 
 /**
@@ -23,6 +30,16 @@ function teamIdsSql(projectId: number, namespaceId: number): string {
     union ${personalNamespaceOwnerId(String(ns))}`;
 }
 
+/**
+ * A select of the user ids of the projects in a group and its descendants (`groupId`, a trusted integer): their
+ * active members and the active members of the groups they are shared with (GitLab's Autocomplete::GroupUsersFinder).
+ */
+export function subtreeProjectUserIdsSql(groupId: number): string {
+  const projects = `array(select p.id from projects p where p.namespace_id = any(${descendantIds(String(Number(groupId)))}))`;
+  return `${activeProjectsMemberIds(projects)}
+    union ${activeGroupMemberIds(`array(select l.group_id from project_group_links l where l.project_id = any(${projects}) and ${activeMembership('l')})`)}`;
+}
+
 export interface ProjectUsersArgs extends PageInput {
   search?: string | null;
 }
@@ -34,4 +51,12 @@ async function users(ctx: RequestCtx, idOrPath: string, args: ProjectUsersArgs):
   return offsetPage(ctx.em, query, args);
 }
 
-export const projectTeamService = { users };
+/**
+ * GitLab's `Project.autocompleteUsers` (Autocomplete::UsersFinder with a project): the project's authorized users,
+ * active ones, by name or by search rank, at most 20. The project is already visible to the caller.
+ */
+function autocompleteUsers(ctx: RequestCtx, project: Project, search?: string | null): Promise<User[]> {
+  return autocompleteUsersAmong(ctx.em, teamIdsSql(project.id, project.namespaceId), search);
+}
+
+export const projectTeamService = { users, autocompleteUsers };

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { lightEntity, likeEscape } from '../../core/db/sql';
-import type { ListQuery } from '../../core/pagination/list-query';
+import { lightEntity, likeEscape, sqlRows } from '../../core/db/sql';
+import { filterOf, type ListQuery } from '../../core/pagination/list-sql';
 import { User } from './user.entity';
 
 /**
@@ -43,4 +43,19 @@ export function usersAmongQuery(em: EntityManager, ids: string, search?: string 
     searchFilter(search, where, params);
   }
   return { select: 'u.*', from, where, params, orderBy, dir: 'asc', id: 'u.id', map: (r) => lightEntity(em, User, r) };
+}
+
+/** GitLab's Autocomplete::UsersFinder::LIMIT: no pages, the first 20 matches. */
+export const AUTOCOMPLETE_USERS_LIMIT = 20;
+
+/**
+ * GitLab's user autocomplete over the users whose ids `ids` selects (Autocomplete::UsersFinder): active users
+ * only, by name (ties by id), or in User.search's rank order with a search; at most AUTOCOMPLETE_USERS_LIMIT.
+ */
+export async function autocompleteUsersAmong(em: EntityManager, ids: string, search?: string | null): Promise<User[]> {
+  const q = usersAmongQuery(em, ids, search);
+  q.where.push(`u.state = 'active'`);
+  const order = search ? `${q.orderBy} ${q.dir}, u.id` : 'u.name asc, u.id asc';
+  const sql = `select ${q.select} from ${q.from} where ${filterOf(q)} order by ${order} limit ${AUTOCOMPLETE_USERS_LIMIT}`;
+  return (await sqlRows(em, sql, q.params)).map(q.map);
 }
