@@ -112,6 +112,13 @@ describe("GitLab's user autocomplete (users_autocomplete, project_autocomplete_u
     const got = await data(USERS_AUTOCOMPLETE, vars, w.bob.token);
     expect(got).toEqual({ project: { id: `gid://gitlab/Project/${w.project.id}`, autocompleteUsers: expected } });
     // The issue and merge request pickers' document: GitLab's User fragment and availability.
+    // In a list of projects, each project's own team.
+    const listed = await api(t, w.bob.token).graphql(
+      '{ projects(membership: true) { nodes { fullPath autocompleteUsers { username } } } }',
+    );
+    expect(listed.body.data.projects.nodes).toEqual([
+      { fullPath: w.project.fullPath, autocompleteUsers: expected.map((u) => ({ username: u.username })) },
+    ]);
     const picker = await data(PROJECT_AUTOCOMPLETE, { fullPath: w.project.fullPath, search: 'eri' }, w.bob.token);
     expect(picker.workspace.users).toEqual([
       expect.objectContaining({ ...autocompleted(team.find((r) => r.username === 'erin')!), status: null }),
@@ -132,6 +139,17 @@ describe("GitLab's user autocomplete (users_autocomplete, project_autocomplete_u
     expect(usernames(sub.group.autocompleteUsers)).toEqual(['alice', 'carol', 'dave']);
     const searched = await data(USERS_AUTOCOMPLETE, { ...vars, search: 'Cruz' }, w.alice.token);
     expect(usernames(searched.group.autocompleteUsers)).toEqual(['carol']);
+    // A list of groups reads every group's autocomplete in one statement, each as the group's own.
+    const listed = await api(t, w.alice.token).graphql(
+      '{ groups(sort: "path_asc") { nodes { fullPath autocompleteUsers(search: "a") { username } } } }',
+    );
+    const perGroup = async (fullPath: string) =>
+      (await data(USERS_AUTOCOMPLETE, { ...vars, fullPath, search: 'a' }, w.alice.token)).group.autocompleteUsers;
+    const nodes = listed.body.data.groups.nodes as { fullPath: string; autocompleteUsers: { username: string }[] }[];
+    expect(nodes.map((n) => n.fullPath)).toEqual(['acme', 'acme/team']);
+    for (const n of nodes)
+      expect(n.autocompleteUsers).toEqual(usernames(await perGroup(n.fullPath)).map((u) => ({ username: u })));
+    expect(usernames(nodes[0].autocompleteUsers)).toEqual(['alice', 'carol', 'dave']);
     // A group the caller may not see answers nothing.
     const hidden = await runDocument(t.server, USERS_AUTOCOMPLETE, vars, w.frank.token);
     expect(hidden.data?.group ?? null).toBeNull();

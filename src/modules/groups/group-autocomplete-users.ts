@@ -2,9 +2,10 @@ import { Arg, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { activeGroupMemberIds, activeMembership } from '../access';
 import { MaxItems } from '../../core/graphql/list-bound';
+import { perParent } from '../../core/pagination/per-parent-pages';
 import { descendantIds, groupAndAncestorIds, type Namespace } from '../namespaces';
 import { subtreeProjectUserIdsSql } from '../projects';
-import { AUTOCOMPLETE_USERS_LIMIT, autocompleteUsersAmong, UserType, type User } from '../users';
+import { AUTOCOMPLETE_USERS_LIMIT, autocompleteUsersByKey, UserType, type User } from '../users';
 import { GroupType } from './group.type';
 
 /**
@@ -12,18 +13,31 @@ import { GroupType } from './group.type';
  * members of the group, its ancestors and its descendants; of the groups invited to any of those groups; and of
  * the projects in those groups and the groups invited to them (active memberships and shares only).
  */
-function groupUserIdsSql(groupId: number): string {
-  const g = String(Number(groupId));
+function groupUserIdsSql(g: string): string {
   const hierarchy = `(${groupAndAncestorIds(g)} || ${descendantIds(g)})`;
   const invited = `array(select l.shared_with_group_id from group_group_links l where l.shared_group_id = any(${hierarchy}) and ${activeMembership('l')})`;
   return `${activeGroupMemberIds(hierarchy)}
     union ${activeGroupMemberIds(invited)}
-    union ${subtreeProjectUserIdsSql(groupId)}`;
+    union ${subtreeProjectUserIdsSql(g)}`;
+}
+
+interface AutocompleteArgs {
+  search?: string | null;
+}
+
+export const groupAutocompleteLoaders = (ctx: RequestCtx) => ({
+  groupAutocompleteUsers: perParent<AutocompleteArgs, User[]>((args, ids) =>
+    autocompleteUsersByKey(ctx.em, ids, groupUserIdsSql, args.search),
+  ),
+});
+type GroupAutocompleteLoaders = ReturnType<typeof groupAutocompleteLoaders>;
+declare module '../../core/context/loaders' {
+  interface Loaders extends GroupAutocompleteLoaders {}
 }
 
 @Resolver(() => GroupType)
 export class GroupAutocompleteUsersResolver {
-  // A picker's field of one group (GitLab resolves it per object too): one statement for that group.
+  /** The group is already visible; batched across the groups of a list (one statement per search). */
   @FieldResolver(() => [UserType], {
     nullable: true,
     description:
@@ -40,6 +54,6 @@ export class GroupAutocompleteUsersResolver {
     })
     search?: string | null,
   ): Promise<User[]> {
-    return autocompleteUsersAmong(ctx.em, groupUserIdsSql(group.id), search);
+    return ctx.loaders.groupAutocompleteUsers.load({ parentId: group.id, args: { search } });
   }
 }

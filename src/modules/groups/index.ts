@@ -20,7 +20,7 @@ import { AdminGroupsResolver } from './admin-groups.resolver';
 import { GroupListFieldsResolver, groupListFieldLoaders } from './group-list-fields.resolver';
 import { SharedGroupsResolver, sharedGroupLoaders } from './shared-groups';
 import { SharedProjectsResolver, sharedProjectLoaders } from './shared-projects';
-import { GroupAutocompleteUsersResolver } from './group-autocomplete-users';
+import { GroupAutocompleteUsersResolver, groupAutocompleteLoaders } from './group-autocomplete-users';
 
 export const groupsModule = defineModule({
   name: 'groups',
@@ -48,6 +48,7 @@ export const groupsModule = defineModule({
     ...groupListFieldLoaders(ctx),
     ...sharedGroupLoaders(ctx),
     ...sharedProjectLoaders(ctx),
+    ...groupAutocompleteLoaders(ctx),
     ...groupCustomAttributeEndpoints.loaders(ctx),
   }),
   nodes: [nodeDef({ type: 'Group', gidClass: 'Group', load: groupService.visibleByIds })],

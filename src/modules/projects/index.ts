@@ -16,7 +16,7 @@ import { projectLoaders } from './project.loaders';
 import { ProjectLinksResolver } from './project-links.resolver';
 import { ProjectResolver } from './project.resolver';
 import { ProjectForkResolver } from './project-fork.resolver';
-import { ProjectAutocompleteUsersResolver } from './project-autocomplete-users.resolver';
+import { ProjectAutocompleteUsersResolver, projectAutocompleteLoaders } from './project-autocomplete-users.resolver';
 import { UserProjectsResolver } from './user-projects.resolver';
 import { AdminProjectsResolver } from './admin-projects.resolver';
 import { ProjectListFieldsResolver } from './project-list-fields.resolver';
@@ -60,6 +60,7 @@ export const projectsModule = defineModule({
   loaders: (ctx) => ({
     ...projectLoaders(ctx),
     ...userProjectListLoaders(ctx),
+    ...projectAutocompleteLoaders(ctx),
     ...projectCustomAttributeEndpoints.loaders(ctx),
   }),
   nodes: [

@@ -1,14 +1,29 @@
 import { Arg, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { MaxItems } from '../../core/graphql/list-bound';
+import { perParent } from '../../core/pagination/per-parent-pages';
 import { AUTOCOMPLETE_USERS_LIMIT, UserType, type User } from '../users';
 import type { Project } from './project.entity';
 import { projectTeamService } from './project-team.service';
 import { ProjectType } from './project.type';
 
+interface AutocompleteArgs {
+  search?: string | null;
+}
+
+export const projectAutocompleteLoaders = (ctx: RequestCtx) => ({
+  projectAutocompleteUsers: perParent<AutocompleteArgs, User[]>((args, ids) =>
+    projectTeamService.autocompleteUsers(ctx, ids, args.search),
+  ),
+});
+type ProjectAutocompleteLoaders = ReturnType<typeof projectAutocompleteLoaders>;
+declare module '../../core/context/loaders' {
+  interface Loaders extends ProjectAutocompleteLoaders {}
+}
+
 @Resolver(() => ProjectType)
 export class ProjectAutocompleteUsersResolver {
-  // A picker's field of one project (GitLab resolves it per object too): one statement for that project.
+  /** The project is already visible; batched across the projects of a list (one statement per search). */
   @FieldResolver(() => [UserType], {
     nullable: true,
     description:
@@ -25,6 +40,6 @@ export class ProjectAutocompleteUsersResolver {
     })
     search?: string | null,
   ): Promise<User[]> {
-    return projectTeamService.autocompleteUsers(ctx, project, search);
+    return ctx.loaders.projectAutocompleteUsers.load({ parentId: project.id, args: { search } });
   }
 }

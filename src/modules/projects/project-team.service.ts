@@ -9,8 +9,7 @@ import {
   joinActiveGroupMembers,
 } from '../access';
 import { descendantIds, groupAndAncestorIds, joinNamespace, personalNamespaceOwnerId } from '../namespaces';
-import { autocompleteUsersAmong, usersAmongQuery, type User } from '../users';
-import type { Project } from './project.entity';
+import { autocompleteUsersByKey, usersAmongQuery, type User } from '../users';
 import { projectService } from './project.service';
 
 /**
@@ -20,22 +19,26 @@ import { projectService } from './project.service';
  * of user ids, then the users by primary key.
  */
 function teamIdsSql(projectId: number, namespaceId: number): string {
-  const p = Number(projectId);
-  const ns = Number(namespaceId);
-  return `${activeProjectMemberIds(String(p))}
-    union ${activeGroupMemberIds(groupAndAncestorIds(String(ns)))}
+  return teamIdsOf(String(Number(projectId)), String(Number(namespaceId)));
+}
+
+/** The same select for SQL expressions of the project's id and its namespace's id. */
+function teamIdsOf(p: string, ns: string): string {
+  return `${activeProjectMemberIds(p)}
+    union ${activeGroupMemberIds(groupAndAncestorIds(ns))}
     union select sgm.user_id from project_group_links l ${joinNamespace('l.group_id', 's')}
       ${joinActiveGroupMembers('s.traversal_ids', 'sgm')}
       where l.project_id = ${p} and ${activeMembership('l')}
-    union ${personalNamespaceOwnerId(String(ns))}`;
+    union ${personalNamespaceOwnerId(ns)}`;
 }
 
 /**
- * A select of the user ids of the projects in a group and its descendants (`groupId`, a trusted integer): their
- * active members and the active members of the groups they are shared with (GitLab's Autocomplete::GroupUsersFinder).
+ * A select of the user ids of the projects in a group and its descendants (`groupId`, an SQL expression of the
+ * group's id): their active members and the active members of the groups they are shared with (GitLab's
+ * Autocomplete::GroupUsersFinder).
  */
-export function subtreeProjectUserIdsSql(groupId: number): string {
-  const projects = `array(select p.id from projects p where p.namespace_id = any(${descendantIds(String(Number(groupId)))}))`;
+export function subtreeProjectUserIdsSql(groupId: string): string {
+  const projects = `array(select p.id from projects p where p.namespace_id = any(${descendantIds(groupId)}))`;
   return `${activeProjectsMemberIds(projects)}
     union ${activeGroupMemberIds(`array(select l.group_id from project_group_links l where l.project_id = any(${projects}) and ${activeMembership('l')})`)}`;
 }
@@ -52,11 +55,16 @@ async function users(ctx: RequestCtx, idOrPath: string, args: ProjectUsersArgs):
 }
 
 /**
- * GitLab's `Project.autocompleteUsers` (Autocomplete::UsersFinder with a project): the project's authorized users,
- * active ones, by name or by search rank, at most 20. The project is already visible to the caller.
+ * GitLab's `Project.autocompleteUsers` (Autocomplete::UsersFinder with a project) of many projects the caller
+ * may see, in one statement: each project's authorized users (its team), active ones, at most 20.
  */
-function autocompleteUsers(ctx: RequestCtx, project: Project, search?: string | null): Promise<User[]> {
-  return autocompleteUsersAmong(ctx.em, teamIdsSql(project.id, project.namespaceId), search);
+function autocompleteUsers(
+  ctx: RequestCtx,
+  projectIds: readonly number[],
+  search?: string | null,
+): Promise<Map<number, User[]>> {
+  const namespaceOf = (p: string) => `(select tp.namespace_id from projects tp where tp.id = ${p})`;
+  return autocompleteUsersByKey(ctx.em, projectIds, (p) => teamIdsOf(p, namespaceOf(p)), search);
 }
 
 export const projectTeamService = { users, autocompleteUsers };

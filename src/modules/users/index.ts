@@ -79,6 +79,6 @@ export { activityWritesSettled, forgetActivityWrites, noteActivity } from './use
 export { userWebUrl } from './user-web-url';
 export { USER_BASIC_FIELDS, UserBasicWire, UserPublicWire, UserWire } from './user.presenter';
 export { insertWithNamespace, userService } from './user.service';
-export { AUTOCOMPLETE_USERS_LIMIT, autocompleteUsersAmong, usersAmongQuery } from './user-search';
+export { AUTOCOMPLETE_USERS_LIMIT, autocompleteUsersByKey, usersAmongQuery } from './user-search';
 export { anyUser, findUser, findUserByIdOrUsername, joinUser, newUser, userFromRow, usernameOf } from './user-sql';
 export { UserIdArg, UserPage, UserType } from './user.type';
