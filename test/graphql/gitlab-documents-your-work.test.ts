@@ -109,6 +109,31 @@ describe("GitLab's Your work > Projects tabs", () => {
     );
     expect(newest.currentUser.starredProjects.nodes).toEqual(restNewest.slice(0, 2).map(shown));
     expect(newest.currentUser.starredProjects.pageInfo.hasNextPage).toBe(true);
+    // STORAGE_SIZE_DESC: the seeded sizes, largest first, paged by cursor.
+    const sizes: Record<string, number> = {
+      'acme/api': 5,
+      'acme/old': 9_000_000_000,
+      'alice/notes': 7,
+      'bob/tools': 1,
+    };
+    for (const [path, size] of Object.entries(sizes))
+      await t.orm.em
+        .getConnection()
+        .execute('update projects set storage_size = ? where id = ?', [
+          size,
+          mine.find((p) => p.path_with_namespace === path)!.id,
+        ]);
+    const bySize: string[] = [];
+    let after: string | undefined;
+    for (;;) {
+      const page = (
+        await data(USER_PROJECTS, { starred: true, first: 1, after, sort: 'STORAGE_SIZE_DESC' }, alice.token)
+      ).currentUser.starredProjects;
+      bySize.push(...page.nodes.map((n: { fullPath: string }) => n.fullPath));
+      if (!page.pageInfo.hasNextPage) break;
+      after = page.pageInfo.endCursor;
+    }
+    expect(bySize).toEqual(['acme/old', 'alice/notes', 'acme/api', 'bob/tools']);
     const contributed = await data(USER_PROJECTS, { contributed: true, first: 20 }, alice.token);
     expect(contributed.currentUser).toEqual({
       id: `gid://gitlab/User/${alice.id}`,
