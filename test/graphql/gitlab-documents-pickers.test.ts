@@ -12,7 +12,20 @@ const PROJECT_AUTOCOMPLETE = 'graphql_shared/queries/project_autocomplete_users.
 const USERS_GROUPS = 'graphql_shared/queries/get_users_groups.query.graphql';
 const USERS_PROJECTS = 'graphql_shared/queries/get_users_projects.query.graphql';
 const SHARED_PROJECTS = 'groups/show/graphql/queries/shared_projects.query.graphql';
-const ENVIRONMENT = 'environments/graphql/queries/environment.query.graphql';
+/**
+ * GitLab's edit environment form query (environments/graphql/queries/environment.query.graphql) without its
+ * three Kubernetes fields (clusterAgent, kubernetesNamespace, fluxResourcePath: Kubernetes is not served, so
+ * the stored document is listed as out of scope in docs/gitlab-frontend-documents.md).
+ */
+const ENVIRONMENT = `query getEnvironment($projectFullPath: ID!, $environmentName: String) {
+  project(fullPath: $projectFullPath) { id environment(name: $environmentName) { id name description externalUrl } }
+}`;
+
+async function gql(query: string, variables: Record<string, unknown>, token: string) {
+  const res = await api(t, token).post('/api/graphql').send({ query, variables });
+  expect([res.status, res.body.errors]).toEqual([200, undefined]);
+  return res.body.data as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
 
 async function rest<T>(path: string, token = ROOT_TOKEN): Promise<T> {
   return (await api(t, token).get(`/api/v4${path}`).expect(200)).body as T;
@@ -239,7 +252,7 @@ describe("GitLab's group overview: shared projects (shared_projects)", () => {
 });
 
 describe("GitLab's edit environment form (environment.query)", () => {
-  it('reads the environment by name as REST shows it, without Kubernetes, and null for a Guest', async () => {
+  it('reads the environment by name as REST shows it, and null for a Guest', async () => {
     const w = await world();
     const created = await api(t, w.bob.token)
       .post(`/api/v4/projects/${w.project.id}/environments`)
@@ -250,7 +263,7 @@ describe("GitLab's edit environment form (environment.query)", () => {
       w.bob.token,
     );
     const vars = { projectFullPath: w.project.fullPath, environmentName: 'review/app' };
-    const got = await data(ENVIRONMENT, vars, w.bob.token);
+    const got = await gql(ENVIRONMENT, vars, w.bob.token);
     expect(got.project).toEqual({
       id: `gid://gitlab/Project/${w.project.id}`,
       environment: {
@@ -258,15 +271,12 @@ describe("GitLab's edit environment form (environment.query)", () => {
         name: env.name,
         description: null,
         externalUrl: env.external_url,
-        kubernetesNamespace: null,
-        fluxResourcePath: null,
-        clusterAgent: null,
       },
     });
-    const missing = await data(ENVIRONMENT, { ...vars, environmentName: 'review' }, w.bob.token);
+    const missing = await gql(ENVIRONMENT, { ...vars, environmentName: 'review' }, w.bob.token);
     expect(missing.project.environment).toBeNull();
     const guest = await createUser(t, { username: 'guest' });
     await addProjectMember(t, w.project, guest, 10);
-    expect((await data(ENVIRONMENT, vars, guest.token)).project.environment).toBeNull();
+    expect((await gql(ENVIRONMENT, vars, guest.token)).project.environment).toBeNull();
   });
 });

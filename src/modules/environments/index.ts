@@ -5,7 +5,6 @@ import { Environment } from './environment.entity';
 import { environmentLoaders } from './environment.loaders';
 import { environmentListLoaders, ProjectEnvironmentsResolver } from './environment-links.resolver';
 import { EnvironmentResolver } from './environment.resolver';
-import { EnvironmentKubernetesResolver } from './environment-kubernetes.resolver';
 import { ProjectEnvironmentResolver, projectEnvironmentLoaders } from './project-environment.resolver';
 import { EnvironmentCleanupResolver } from './environment-cleanup.resolver';
 import { environmentRoutes } from './environment.rest';
@@ -35,7 +34,6 @@ export const environmentsModule = defineModule({
     EnvironmentCleanupResolver,
     ProjectEnvironmentsResolver,
     ProjectEnvironmentResolver,
-    EnvironmentKubernetesResolver,
   ],
   routes: environmentRoutes,
   loaders: (ctx) => ({

@@ -355,8 +355,10 @@ export const MANIFEST: Record<string, ManifestEntry> = {
   },
   'environments/graphql/queries/environment.query.graphql': {
     area: 'environments',
-    inScope: true,
-    expected: 'validates',
+    inScope: false,
+    outOfScope:
+      "Kubernetes (the form reads the environment's cluster agent, Kubernetes namespace and Flux resource path)",
+    expected: 3,
     page: 'edit environment form: the environment',
   },
   'environments/graphql/queries/environment_details.query.graphql': {
