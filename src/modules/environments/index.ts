@@ -29,12 +29,7 @@ export const environmentsModule = defineModule({
       class: Migration20261215090000EnvironmentDescription,
     },
   ],
-  resolvers: [
-    EnvironmentResolver,
-    EnvironmentCleanupResolver,
-    ProjectEnvironmentsResolver,
-    ProjectEnvironmentResolver,
-  ],
+  resolvers: [EnvironmentResolver, EnvironmentCleanupResolver, ProjectEnvironmentsResolver, ProjectEnvironmentResolver],
   routes: environmentRoutes,
   loaders: (ctx) => ({
     ...environmentLoaders(ctx),
