@@ -771,6 +771,7 @@ CREATE TABLE user_preferences (
     pass_user_identities_to_ci_jwt boolean DEFAULT false NOT NULL,
     created_at timestamp(3) with time zone NOT NULL,
     updated_at timestamp(3) with time zone NOT NULL,
+    projects_sort character varying(64),
     CONSTRAINT user_preferences_pkey PRIMARY KEY (id),
     CONSTRAINT user_preferences_user_id_key UNIQUE (user_id),
     CONSTRAINT user_preferences_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE

@@ -1,8 +1,24 @@
 // The growth scenarios (docs/growth.md): every list route's first page (and the deep and keyset variants)
 // as anonymous, as a non-admin member of 50 groups and as an admin, measured with one client sending
 // sequential requests (p50 and p99 of N), on the small and the large data set in the same run.
+const path = require('node:path');
 const { ensureMember } = require('./large');
 const { FAR_TERM, BIG_TERM, FAR_ATTRIBUTE } = require('./far-end');
+const { gitlabDocument } = require('./gitlab-documents');
+
+const RUNNERS_DOC = 'ci/runner/graphql/list/all_runners.query.graphql';
+const ADMIN_GROUPS_DOC = 'admin/groups/index/graphql/queries/admin_groups.query.graphql';
+/** The variables GitLab's frontend sends for its first page (test/graphql/gitlab-documents-*.test.ts). */
+const RUNNERS_VARS = { first: 20, sort: 'CREATED_DESC' };
+const ADMIN_GROUPS_VARS = {
+  first: 20,
+  last: null,
+  before: null,
+  after: null,
+  sort: 'updated_at_desc',
+  search: '',
+  active: true,
+};
 
 /** A token of bulk-member (an impersonation token made by the admin), and the ids the routes need. */
 async function growthContext(base, adminToken, dbUrl) {
@@ -20,7 +36,33 @@ async function growthContext(base, adminToken, dbUrl) {
   const project = await get(`/projects/${encodeURIComponent('acme/web/website')}`);
   const runners = await get('/runners/all?per_page=100');
   const runner = runners.find((r) => r.description === 'scale-runner-1-2') ?? runners[0];
+  await runnersHaveJobs(base, adminToken, dbUrl);
   return { memberToken, groupId: group.id, projectId: project.id, runnerId: runner ? runner.id : 0 };
+}
+
+/** The runner list document's first page must show 20 runners that have jobs, on both sides. */
+async function runnersHaveJobs(base, adminToken, dbUrl) {
+  const res = await fetch(`${base}/api/graphql`, {
+    method: 'POST',
+    headers: { 'PRIVATE-TOKEN': adminToken, 'content-type': 'application/json' },
+    body: JSON.stringify({ ...gitlabDocument(RUNNERS_DOC), variables: RUNNERS_VARS }),
+  });
+  const body = await res.json();
+  if (body.errors) throw new Error(`${RUNNERS_DOC}: ${JSON.stringify(body.errors).slice(0, 300)}`);
+  const ids = body.data.runners.nodes.map((n) => Number(n.id.split('/').pop()));
+  const { Client } = require('pg');
+  const db = new Client({ connectionString: dbUrl });
+  await db.connect();
+  try {
+    const { rows } = await db.query(
+      'select count(*)::int as n from ci_runners r where r.id = any($1) and exists (select 1 from ci_builds b where b.runner_id = r.id)',
+      [ids],
+    );
+    if (ids.length !== 20 || rows[0].n !== 20)
+      throw new Error(`${RUNNERS_DOC}: the first page shows ${ids.length} runners, ${rows[0].n} of them with jobs`);
+  } finally {
+    await db.end();
+  }
 }
 
 /**
@@ -61,6 +103,7 @@ function growthScenarios({ groupId, projectId, runnerId }) {
     s('projects search anonymous', 'anon', '/projects?search=project-5'),
     s('projects search member', 'member', '/projects?search=project-5'),
     ...farEndScenarios(s),
+    ...gitlabDocumentScenarios(),
     s('projects keyset id admin', 'admin', '/projects?pagination=keyset&order_by=id'),
     s('projects keyset id anonymous', 'anon', '/projects?pagination=keyset&order_by=id'),
     s('project members admin', 'admin', `/projects/${projectId}/members`),
@@ -120,6 +163,27 @@ function farEndScenarios(s) {
   ];
 }
 
+/**
+ * GitLab's own frontend documents, unmodified, as its frontend posts them to `/api/graphql`
+ * (docs/growth.md#gitlabs-frontend-documents): the admin runner list (20 runners with jobs, their
+ * managers, groups and owner project) and the admin groups page (20 groups with their counts).
+ */
+function gitlabDocumentScenarios() {
+  const doc = (key, rel, variables) => {
+    const sent = { ...gitlabDocument(rel), variables };
+    return {
+      key,
+      who: 'admin',
+      path: `POST /api/graphql ${path.posix.basename(rel)}`,
+      req: () => ({ method: 'POST', path: '/api/graphql', body: sent }),
+    };
+  };
+  return [
+    doc('runners GitLab list document admin', RUNNERS_DOC, RUNNERS_VARS),
+    doc('groups GitLab admin page document admin', ADMIN_GROUPS_DOC, ADMIN_GROUPS_VARS),
+  ];
+}
+
 const quantile = (xs, q) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(q * s.length))];
@@ -147,7 +211,10 @@ async function timeRoute(base, route, token, n) {
     const t = Number(process.hrtime.bigint() - t0) / 1e6;
     if (!res.ok) throw new Error(`${req.method} ${req.path}: ${res.status}`);
     // a GraphQL error is a 200 too: measuring it would time the error
-    if (req.path === '/graphql' && JSON.parse(Buffer.from(body).toString('utf8')).errors)
+    if (
+      (req.path === '/graphql' || req.path === '/api/graphql') &&
+      JSON.parse(Buffer.from(body).toString('utf8')).errors
+    )
       throw new Error(`${req.path} ${JSON.stringify(req.body)}: ${Buffer.from(body).toString('utf8').slice(0, 300)}`);
     if (i >= 3) ms.push(t);
   }

@@ -18,6 +18,7 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import { compileQuery, isCompiledQuery } from '../core/graphql/jit';
+import { executionView } from '../core/graphql/views';
 import type { RequestCtx } from '../core/context/request-ctx';
 import { includeVariables, includeVariable, selectionOf, type WireShape } from '../core/wire/wire';
 import { allowRuleOf, type AllowRule } from '../core/auth/allow';
@@ -60,7 +61,8 @@ export function compileRunner(schema: GraphQLSchema, document: DocumentNode): Ru
   let run: RunDocument | undefined;
   return (ctx, variables) => {
     if (!run) {
-      const compiled = compileQuery(schema, document);
+      // Plain reads where a resolver only answers a row property (a Node's `databaseId`: the id REST shows).
+      const compiled = compileQuery(executionView(schema), document);
       run = isCompiledQuery(compiled)
         ? (c, v) => compiled.query(undefined, c, v)
         : (c, v) => execute({ schema, document, variableValues: v, contextValue: c });

@@ -85,8 +85,7 @@ const CASES: ListCase[] = [
   },
   {
     name: 'groups by path, descending',
-    field:
-      'groups(allAvailable: true, orderBy: PATH, sort: DESC, first: $first, after: $after, last: $last, before: $before)',
+    field: 'groups(allAvailable: true, sort: "path_desc", first: $first, after: $after, last: $last, before: $before)',
     pick: root('groups'),
   },
   {

@@ -67,8 +67,8 @@ async function overHttp(query: string, variables: Record<string, unknown> = {}, 
 }
 
 const TREE = `query Tree($withProjects: Boolean!, $skipPath: Boolean = false, $per: Int) {
-  first: groups(first: $per, sort: ASC) { count nodes { ...G projects(first: 5) @include(if: $withProjects) { nodes { ...P } } } }
-  second: groups(first: 1, sort: DESC) { nodes { __typename id ... on Group { fullPath @skip(if: $skipPath) } } }
+  first: groups(first: $per, sort: "name_asc") { count nodes { ...G projects(first: 5) @include(if: $withProjects) { nodes { ...P } } } }
+  second: groups(first: 1, sort: "name_desc") { nodes { __typename id ... on Group { fullPath @skip(if: $skipPath) } } }
   __typename
 }
 fragment G on Group { id name path @skip(if: $skipPath) ...Extra @include(if: $withProjects) subgroups(first: 2) { count nodes { fullPath } } }
@@ -132,7 +132,7 @@ describe('POST /graphql through graphql-jit', () => {
     const cache = jitCacheOf(schema);
     cache.clear();
     cache.maxEntries = 4;
-    const doc = (i: number) => `{ groups(first: ${i + 1}, sort: ASC) { count nodes { path } } }`;
+    const doc = (i: number) => `{ groups(first: ${i + 1}, sort: "name_asc") { count nodes { path } } }`;
     for (let i = 0; i < 10; i += 1) {
       const res = await overHttp(doc(i));
       expect(res.data.groups.nodes).toHaveLength(Math.min(i + 1, 6));
@@ -155,7 +155,7 @@ describe('POST /graphql through graphql-jit', () => {
     cache.maxWeight = 10;
     // 4 fields each (groups, count, nodes, path; the fragment counted where it is spread): two fit in 10.
     const doc = (i: number) =>
-      `query Q${i} { groups(first: ${i + 1}, sort: ASC) { count nodes { ...F } } } fragment F on Group { path }`;
+      `query Q${i} { groups(first: ${i + 1}, sort: "name_asc") { count nodes { ...F } } } fragment F on Group { path }`;
     for (let i = 0; i < 5; i += 1) await overHttp(doc(i));
     expect([cache.size, cache.weight]).toEqual([2, 8]);
     cache.clear();

@@ -61,7 +61,7 @@ describe('GraphQL parity with REST', () => {
     for (const n of ['b', 'a', 'c']) await createGroup(t, { name: n, path: n, visibility: 'public' });
     const rest = await api(t).get('/api/v4/groups?sort=desc&per_page=2');
     const gql = await api(t).graphql(
-      '{ groups(sort: DESC, first: 2) { count pageInfo { hasNextPage } nodes { id: databaseId name } } }',
+      '{ groups(sort: "name_desc", first: 2) { count pageInfo { hasNextPage } nodes { id: databaseId name } } }',
     );
     expect(Number(rest.headers['x-total-pages'])).toBe(2);
     expect(gql.body.data.groups).toEqual({

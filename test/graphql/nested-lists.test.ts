@@ -110,24 +110,24 @@ describe('Group.sharedProjects', () => {
     const w = await world();
     const mine = await api(t, w.member.token).graphql(LIST('team'));
     expect(mine.body.errors).toBeUndefined();
-    // The share gives the group's members the private project too.
+    // The share gives the group's members the private project too; by id, newest first (GitLab's default).
     expect(mine.body.data.group.sharedProjects).toEqual({
       count: 3,
-      nodes: [{ fullPath: 'home/open' }, { fullPath: 'home/closed' }, { fullPath: 'home/old' }],
+      nodes: [{ fullPath: 'home/old' }, { fullPath: 'home/closed' }, { fullPath: 'home/open' }],
       pageInfo: { hasNextPage: false, endCursor: expect.any(String) },
     });
-    const rest = await api(t, w.member.token).get(`/api/v4/groups/${w.team.id}/projects/shared?order_by=id&sort=asc`);
+    const rest = await api(t, w.member.token).get(`/api/v4/groups/${w.team.id}/projects/shared?order_by=id&sort=desc`);
     expect(rest.status).toBe(200);
     expect(rest.body.map((p: { path_with_namespace: string }) => p.path_with_namespace)).toEqual([
-      'home/open',
-      'home/closed',
       'home/old',
+      'home/closed',
+      'home/open',
     ]);
     // Someone who sees the public group but not the private project: the public ones only.
     const theirs = await api(t, w.stranger.token).graphql(LIST('team'));
-    expect(theirs.body.data.group.sharedProjects.nodes).toEqual([{ fullPath: 'home/open' }, { fullPath: 'home/old' }]);
-    // Filters and pages as Group.projects.
-    const active = await api(t, w.member.token).graphql(LIST('team', '(includeArchived: false, search: "o")'));
+    expect(theirs.body.data.group.sharedProjects.nodes).toEqual([{ fullPath: 'home/old' }, { fullPath: 'home/open' }]);
+    // GitLab's filters (active: not archived) and cursor pages.
+    const active = await api(t, w.member.token).graphql(LIST('team', '(active: true, search: "o", sort: "id_asc")'));
     expect(active.body.data.group.sharedProjects.nodes).toEqual([
       { fullPath: 'home/open' },
       { fullPath: 'home/closed' },
@@ -135,7 +135,7 @@ describe('Group.sharedProjects', () => {
     const first = (await api(t, w.member.token).graphql(LIST('team', '(first: 2)'))).body.data.group.sharedProjects;
     expect(first.pageInfo.hasNextPage).toBe(true);
     const next = await api(t, w.member.token).graphql(LIST('team', `(first: 2, after: "${first.pageInfo.endCursor}")`));
-    expect(next.body.data.group.sharedProjects.nodes).toEqual([{ fullPath: 'home/old' }]);
+    expect(next.body.data.group.sharedProjects.nodes).toEqual([{ fullPath: 'home/open' }]);
   });
 
   it('is null with its private group for a stranger, and costs the same statements for two groups and for many', async () => {

@@ -4,7 +4,7 @@ import { addGroupMember, createGroup, createProject, createUser } from '../suppo
 /** Counts a dashboard overview needs, in one request, batched per page, visibility-aware. */
 const t = useTestApp();
 const COUNTS =
-  '{ groups(allAvailable: true, orderBy: PATH, sort: ASC) { nodes { fullPath projectsCount descendantGroupsCount groupMembersCount } } }';
+  '{ groups(allAvailable: true, sort: "path_asc") { nodes { fullPath projectsCount descendantGroupsCount groupMembersCount } } }';
 
 describe('Group counts', () => {
   it('projectsCount, descendantGroupsCount and groupMembersCount as the caller may see them', async () => {

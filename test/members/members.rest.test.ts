@@ -1,4 +1,4 @@
-import { addGroupMember, createGroup, createProject, createUser } from '../support/factories';
+import { addGroupMember, addProjectMember, createGroup, createProject, createUser } from '../support/factories';
 import { MEMBER_KEYS, keys } from '../support/keys';
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
@@ -115,6 +115,22 @@ describe.each(['groups', 'projects'] as const)('/%s/:id/members', (kind) => {
       .expect(201);
     expect((await api(t, u.token).get(`/api/v4/${kind}/${src.id}`)).status).toBe(200);
   });
+  it("a member leaves: removes their own membership, not another member's (GitLab's *MemberPolicy target_is_self)", async () => {
+    const src = await source();
+    const me = await createUser(t);
+    const other = await createUser(t);
+    for (const u of [me, other]) {
+      if (kind === 'groups') await addGroupMember(t, src.group, u, 30);
+      else await addProjectMember(t, { id: src.id }, u, 30);
+    }
+    const url = (u: { id: number }) => `/api/v4/${kind}/${src.id}/members/${u.id}`;
+    await api(t, me.token).delete(url(other)).expect(403, { message: '403 Forbidden' });
+    await api(t, me.token).delete(url(me)).expect(204);
+    // Gone: the source is private, so it is now 404 to the one who left; the other member stays.
+    await api(t, me.token).get(`/api/v4/${kind}/${src.id}`).expect(404);
+    await api(t, other.token).get(url(other)).expect(200);
+    await api(t, other.token).get(url(me)).expect(404);
+  });
 });
 
 describe('group membership inheritance', () => {
@@ -160,5 +176,10 @@ describe('group membership inheritance', () => {
     const owner = await createUser(t);
     await addGroupMember(t, g, owner, 50);
     expect((await api(t, ROOT_TOKEN).delete(`/api/v4/groups/${g.id}/members/${owner.id}`)).status).toBe(403);
+    // Not by leaving either; with a second owner the first may leave.
+    expect((await api(t, owner.token).delete(`/api/v4/groups/${g.id}/members/${owner.id}`)).status).toBe(403);
+    const second = await createUser(t);
+    await addGroupMember(t, g, second, 50);
+    expect((await api(t, owner.token).delete(`/api/v4/groups/${g.id}/members/${owner.id}`)).status).toBe(204);
   });
 });

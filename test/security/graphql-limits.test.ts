@@ -70,6 +70,25 @@ describe('GraphQL cost walk', () => {
     }
   });
 
+  it('names unknown types, fields, arguments and values without "Did you mean" (each suggestion compared the name with every type)', async () => {
+    const unknownTypes = Array.from({ length: 60 }, (_x, i) => `fragment F${i} on Projectz${i} { id }`).join(' ');
+    const unknownFields = Array.from({ length: 40 }, (_x, i) => `a${i}: projectz${i}`).join(' ');
+    const res = await api(t).graphql(`{ ${unknownFields} } ${unknownTypes}`);
+    expect(res.status).toBe(400);
+    const messages = (res.body.errors as { message: string }[]).map((e) => e.message);
+    expect(messages).toContain('Unknown type "Projectz0".');
+    expect(messages).toContain('Cannot query field "projectz0" on type "Query".');
+    expect(messages.filter((m) => m.includes('Did you mean'))).toEqual([]);
+    const values = await api(t).graphql(`{ projects(sort: "nmae_asc", nonsense: 1) { count } }`);
+    expect(values.status).toBe(400);
+    expect(values.body.errors.map((e: { message: string }) => e.message)).toEqual([
+      'Unknown argument "nonsense" on field "Query.projects".',
+    ]);
+    const enumValue = await api(t).graphql(`{ runners(status: ONLNE) { count } }`);
+    expect(enumValue.status).toBe(400);
+    expect(enumValue.body.errors[0].message).toBe('Value "ONLNE" does not exist in "CiRunnerStatus" enum.');
+  });
+
   it('still lets ordinary queries and repeated fields within the caps through', async () => {
     const res = await api(t, ROOT_TOKEN).graphql(
       `{ groups { nodes { id id ...F } } } fragment F on Group { id fullPath }`,

@@ -30,7 +30,7 @@ describe('runtime patches (core/runtime)', () => {
   it('RUNTIME_PATCHES_OFF names only switchable patches: anything else stops the start with a configuration error', () => {
     expect(() => loadConfig({ RUNTIME_PATCHES_OFF: 'express-prototypes,apollo-gateway-context' })).not.toThrow();
     expect(() => loadConfig({ RUNTIME_PATCHES_OFF: 'express-prototype' })).toThrow(
-      'RUNTIME_PATCHES_OFF may name graphql-jit-continuations, apollo-gateway-context, express-prototypes, type-graphql-extensions; got "express-prototype"',
+      'RUNTIME_PATCHES_OFF may name graphql-jit-continuations, apollo-gateway-context, express-prototypes, type-graphql-extensions, graphql-suggestions; got "express-prototype"',
     );
     expect(() => loadConfig({ RUNTIME_PATCHES_OFF: 'node-server-handle' })).toThrow('got "node-server-handle"');
   });

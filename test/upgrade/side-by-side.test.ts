@@ -59,6 +59,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Every request answered 2xx, and enough of them that each scenario ran through each instance. */
 function expectAllServed(r: LoadResult, atLeast: number): void {
   expect(r.failures.slice(0, 5)).toEqual([]);
+  // A rare deadlock answered 409 "retry" and retried; many would be a lock-order clash between releases.
+  if (r.retries.length) console.log(`retried after 409: ${JSON.stringify(r.retries)}`);
+  expect(r.retries.length).toBeLessThanOrEqual(Math.max(2, r.requests / 100));
   expect(r.requests).toBeGreaterThanOrEqual(atLeast);
 }
 

@@ -8,13 +8,15 @@ import type { RequestCtx } from '../context/request-ctx';
 import { ParamError } from '../errors/domain-errors';
 import { databaseIdOf, globalIdOf, parseGlobalId, shown, type GlobalId, type IdWidth } from './global-id';
 import { MaxItems } from './list-bound';
+import { markPropertyRead } from './property-reads';
 
 /**
  * Global ids and `node`/`nodes` (docs/graphql.md#global-ids-and-lookups; GitLab's and Relay's `Node`
  * interface). Each module declares, per object type, its GitLab class and how to load visible rows
  * by key (AppModule.nodes); core computes `id` (the gid) and `databaseId` for those types, resolves
  * `node(id)`/`nodes(ids)` through the loaders (one statement per class and request), and REST keeps
- * numeric ids by selecting `databaseId` where a wire shape names `id` (src/rest/route-document.ts).
+ * numeric ids by selecting `databaseId` where a wire shape names `id` (src/rest/route-document.ts),
+ * which its compiled documents read as the row's `id` property (views.ts, `executionView`).
  */
 @InterfaceType('Node', {
   description: 'An object with a global id (`gid://gitlab/<Class>/<id>`), fetchable with `node(id)` and `nodes(ids)`.',
@@ -152,7 +154,11 @@ export function globalIds(schema: GraphQLSchema, modules: readonly WithNodes[]):
       (row) => globalIdOf(classOf(row), row[key] as string | number),
       defs.length === 1 ? [key] : undefined,
     );
-    if (fields.databaseId) setResolver(fields.databaseId, (row) => row.id, ['id']);
+    if (fields.databaseId) {
+      setResolver(fields.databaseId, (row) => row.id, ['id']);
+      // REST executes it as the plain read it is (property-reads.ts): no call per row.
+      markPropertyRead(fields.databaseId, 'id');
+    }
   }
   return schema;
 }

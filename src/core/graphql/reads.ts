@@ -93,7 +93,7 @@ function computeColumns(
       if (!reads) return all;
       for (const p of reads) props.add(p);
     } else {
-      props.add(name);
+      props.add(field.name); // the property read (not the schema key in REST's execution view, views.ts)
     }
   }
   const columns: string[] = [];

@@ -11,7 +11,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { buildSchema, type NonEmptyArray, type PubSub } from 'type-graphql';
-import { installExtensionLookup } from '../runtime';
+import { installExtensionLookup, installSuggestionCutoff } from '../runtime';
 import { resolversOf, type AppModule } from '../module/app-module';
 import { guardFields } from './field-guards';
 import { markSimpleFields } from './simple-fields';
@@ -65,6 +65,7 @@ export function buildAppSchema(modules: readonly AppModule[]): Promise<GraphQLSc
   let schema = cache.get(modules);
   if (!schema) {
     installExtensionLookup();
+    installSuggestionCutoff();
     markSimpleFields();
     // Core's own root fields (queryComplexity, node, nodes) and the page types' connection fields (edges,
     // pageInfo, count: core/pagination/page.ts) next to the modules' resolvers.

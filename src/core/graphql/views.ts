@@ -1,8 +1,9 @@
-import { filterSchema, pruneSchema } from '@graphql-tools/utils';
+import { filterSchema, mapSchema, pruneSchema } from '@graphql-tools/utils';
 import { GraphQLError, getNullableType, isObjectType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import { NotFoundError } from '../errors/domain-errors';
 import { INTERNAL_EXTENSION } from './internal';
 import { shareNodeRegistry } from './node';
+import { PROPERTY_READ } from './property-reads';
 
 /**
  * One schema, two views (docs/graphql.md#two-views-of-one-schema).
@@ -45,6 +46,38 @@ export function publicView(internal: GraphQLSchema): GraphQLSchema {
     shareNodeRegistry(internal, view);
     nullWhenNotFound(view);
     views.set(internal, view);
+  }
+  return view;
+}
+
+const executionViews = new WeakMap<GraphQLSchema, GraphQLSchema>();
+
+/**
+ * The schema the REST routes' compiled documents execute on (rest/route-document.ts): the internal view,
+ * copied, with each field marked by `markPropertyRead` (property-reads.ts) read as its row's property
+ * instead of through its resolver. graphql-jit compiles a field with a resolver as a call whose result
+ * may be a promise (a continuation per row), and a field without one as a read of the row's property
+ * of the field's name (`row.<field.name>`); so the copy's field keeps its key (`databaseId`, what the
+ * documents select and what they are validated against) and takes the property as its name (`id`).
+ * Every row shape that reaches such a field has the property: its resolver read nothing else. The copy
+ * is only given to graphql-jit: it is never printed, validated against or run by graphql-js's
+ * `execute` (which reads `row[<field node's name>]`); those use the internal view.
+ */
+export function executionView(internal: GraphQLSchema): GraphQLSchema {
+  let view = executionViews.get(internal);
+  if (!view) {
+    view = mapSchema(internal, {});
+    shareNodeRegistry(internal, view);
+    for (const type of Object.values(view.getTypeMap())) {
+      if (!isObjectType(type) || type.name.startsWith('__')) continue;
+      for (const field of Object.values(type.getFields())) {
+        const property = field.extensions?.[PROPERTY_READ];
+        if (typeof property !== 'string') continue;
+        field.resolve = undefined;
+        field.name = property;
+      }
+    }
+    executionViews.set(internal, view);
   }
   return view;
 }

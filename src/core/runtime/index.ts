@@ -3,6 +3,7 @@ import type { Express } from 'express';
 import { apolloGatewayContextContract, installApolloGatewayContext } from './apollo-gateway-context';
 import { createAppServer as createServer, expressPrototypesContract } from './express-prototypes';
 import { guardJitRuntime, jitContinuationsContract } from './graphql-jit-continuations';
+import { graphqlSuggestionsContract, installGraphqlSuggestions } from './graphql-suggestions';
 import { serverHandleContract } from './node-server-handle';
 import { installTypeGraphqlExtensions, typeGraphqlExtensionsContract } from './type-graphql-extensions';
 
@@ -54,6 +55,13 @@ export const RUNTIME_PATCHES: readonly RuntimePatch[] = [
     switchable: true,
   },
   {
+    name: 'graphql-suggestions',
+    dependency: 'graphql',
+    what: 'validation errors name the unknown type, field, argument or value without computing "Did you mean" suggestions',
+    contract: graphqlSuggestionsContract,
+    switchable: true,
+  },
+  {
     name: 'node-server-handle',
     dependency: 'node:net',
     what: 'the supervisor binds the port without listening (net._createServerHandle), as node:cluster does',
@@ -96,6 +104,11 @@ export function installGatewayContext(): void {
 /** type-graphql's extension lookup, before a schema is built (core/graphql/schema.ts). */
 export function installExtensionLookup(): void {
   if (patchEnabled('type-graphql-extensions')) installTypeGraphqlExtensions();
+}
+
+/** graphql-js without suggestions, before any document is validated (core/graphql/schema.ts). */
+export function installSuggestionCutoff(): void {
+  if (patchEnabled('graphql-suggestions')) installGraphqlSuggestions();
 }
 
 /** The HTTP server for an express app (main.ts, the tests' servers). */

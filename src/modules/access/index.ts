@@ -19,3 +19,4 @@ export * from './membership-kinds';
 export * from './membership-rows';
 export * from './membership-sql';
 export * from './access-level.type';
+export * from './project-sort.type';

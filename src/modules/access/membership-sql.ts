@@ -27,6 +27,10 @@ export const activeGroupMemberCount = (groupIds: string) =>
 export const activeProjectMemberIds = (projectId: string) =>
   `select pm.user_id from project_members pm where pm.project_id = ${projectId} and ${activeMembership('pm')}`;
 
+/** A select of the user ids of the active members of any of the projects `projectIds` (an int[] expression). */
+export const activeProjectsMemberIds = (projectIds: string) =>
+  `select pm.user_id from project_members pm where pm.project_id = any(${projectIds}) and ${activeMembership('pm')}`;
+
 /** A select of the user ids of the active members of any of the groups `groupIds` (an int[] expression). */
 export const activeGroupMemberIds = (groupIds: string) =>
   `select gm.user_id from group_members gm

@@ -5,6 +5,7 @@ import { Environment } from './environment.entity';
 import { environmentLoaders } from './environment.loaders';
 import { environmentListLoaders, ProjectEnvironmentsResolver } from './environment-links.resolver';
 import { EnvironmentResolver } from './environment.resolver';
+import { ProjectEnvironmentResolver, projectEnvironmentLoaders } from './project-environment.resolver';
 import { EnvironmentCleanupResolver } from './environment-cleanup.resolver';
 import { environmentRoutes } from './environment.rest';
 import { seedEnvironments } from './environment.seed';
@@ -28,8 +29,12 @@ export const environmentsModule = defineModule({
       class: Migration20261215090000EnvironmentDescription,
     },
   ],
-  resolvers: [EnvironmentResolver, EnvironmentCleanupResolver, ProjectEnvironmentsResolver],
+  resolvers: [EnvironmentResolver, EnvironmentCleanupResolver, ProjectEnvironmentsResolver, ProjectEnvironmentResolver],
   routes: environmentRoutes,
-  loaders: (ctx) => ({ ...environmentLoaders(ctx), ...environmentListLoaders(ctx) }),
+  loaders: (ctx) => ({
+    ...environmentLoaders(ctx),
+    ...environmentListLoaders(ctx),
+    ...projectEnvironmentLoaders(ctx),
+  }),
   seed: [seedEnvironments],
 });

@@ -4,37 +4,9 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import { PageArgs, type Page } from '../../core/pagination/page';
 import { policy } from '../access';
 import type { Namespace } from '../namespaces';
-import type { GroupOrder } from './group-list.query';
+import { gitlabGroupOrder } from './group-list.query';
 import { groupService } from './group.service';
 import { GroupInterfacePage } from './group.type';
-
-/**
- * GitLab's group sort values (Sortable#order_by with Namespace's path orders), case-sensitive as there.
- * A value it does not know leaves the list unordered, which its keyset connection orders by id, newest
- * first; so does `similarity` here: it applies only to lists scoped to the caller's memberships, and the
- * Admin area lists every group. Storage-size orders are not served: summed storage has no index.
- */
-const GITLAB_GROUP_SORTS: Record<string, GroupOrder> = {
-  name_asc: { column: 'name', dir: 'asc' },
-  name_desc: { column: 'name', dir: 'desc' },
-  path_asc: { column: 'path', dir: 'asc' },
-  path_desc: { column: 'path', dir: 'desc' },
-  id_asc: { column: 'id', dir: 'asc' },
-  id_desc: { column: 'id', dir: 'desc' },
-  created_asc: { column: 'created_at', dir: 'asc' },
-  created_at_asc: { column: 'created_at', dir: 'asc' },
-  created_desc: { column: 'created_at', dir: 'desc' },
-  created_at_desc: { column: 'created_at', dir: 'desc' },
-  created_date: { column: 'created_at', dir: 'desc' },
-  updated_asc: { column: 'updated_at', dir: 'asc' },
-  updated_at_asc: { column: 'updated_at', dir: 'asc' },
-  updated_desc: { column: 'updated_at', dir: 'desc' },
-  updated_at_desc: { column: 'updated_at', dir: 'desc' },
-};
-const UNORDERED: GroupOrder = { column: 'id', dir: 'desc' };
-
-export const gitlabGroupOrder = (sort: string | null | undefined): GroupOrder =>
-  GITLAB_GROUP_SORTS[sort ?? 'name_asc'] ?? UNORDERED;
 
 /** GitLab's `adminGroups` arguments (Resolvers::Namespaces::BaseGroupsResolver), the ones served here. */
 @ArgsType()

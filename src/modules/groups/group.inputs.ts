@@ -3,6 +3,7 @@ import type { UploadedFile } from '../../core/http/uploaded-file';
 import { ArgsType, Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
 import { KeysetArgs, PageArgs } from '../../core/pagination/page';
 import { GraphQLOnly } from '../../core/graphql/graphql-only';
+import { Internal } from '../../core/graphql/internal';
 import { SortDirection, Visibility } from '../access';
 import { CustomAttributeFilter } from '../custom-attributes';
 
@@ -15,9 +16,9 @@ registerEnumType(GroupOrderBy, { name: 'GroupOrderBy' });
 
 export { CustomAttributeFilter };
 
-/** GET /groups and GET /groups/:id/subgroups (spec 4.10, 4.11); keyset pagination orders by NAME or ID. */
+/** The filters of GET /groups and GET /groups/:id/subgroups (spec 4.10, 4.11); keyset pagination orders by NAME or ID. */
 @ArgsType()
-export class GroupsArgs extends KeysetArgs(PageArgs, 'NAME or ID') {
+export class GroupFilterArgs extends KeysetArgs(PageArgs, 'NAME or ID') {
   @Field(() => [Int], { nullable: true, description: 'Group ids to leave out.' })
   skipGroups?: number[];
 
@@ -38,9 +39,6 @@ export class GroupsArgs extends KeysetArgs(PageArgs, 'NAME or ID') {
   @Field(() => GroupOrderBy, { nullable: true, description: 'Default NAME.' })
   orderBy?: GroupOrderBy;
 
-  @Field(() => SortDirection, { nullable: true, description: 'Default ASC.' })
-  sort?: SortDirection;
-
   @Field(() => Boolean, { nullable: true, description: 'Only groups the caller owns.' })
   owned?: boolean;
 
@@ -48,9 +46,34 @@ export class GroupsArgs extends KeysetArgs(PageArgs, 'NAME or ID') {
   customAttributes?: CustomAttributeFilter[];
 }
 
+/** GET /groups/:id/subgroups and the subgroup lists: the filters with REST's direction. */
+@ArgsType()
+export class GroupsArgs extends GroupFilterArgs {
+  @Field(() => SortDirection, { nullable: true, description: 'Default ASC.' })
+  sort?: SortDirection;
+}
+
 /** The instance-wide group list: also top-level groups only (later GitLab's `top_level_only`). */
 @ArgsType()
-export class GroupListArgs extends GroupsArgs {
+export class GroupListArgs extends GroupFilterArgs {
+  // REST's `sort` (asc or desc, with order_by); GraphQL's `sort` is GitLab's `<field>_<direction>` string below.
+  @Internal()
+  @Field(() => SortDirection, { nullable: true, description: 'Default ASC.' })
+  sortDirection?: SortDirection;
+
+  @GraphQLOnly()
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "Sort order of results, GitLab's `<field_name>_<sort_direction>`: name, path, id, created (created_at), updated (updated_at) (`name_asc`, `updated_at_desc`, ...). Another value orders by id, newest first, as GitLab; without it the order is `orderBy` (default NAME), ascending.",
+  })
+  sort?: string;
+
+  // GitLab's GraphQL name of `owned`: GET /groups keeps `owned`.
+  @GraphQLOnly()
+  @Field(() => Boolean, { nullable: true, description: 'Only include groups where the caller has the Owner role.' })
+  ownedOnly?: boolean;
+
   @Field(() => Boolean, { nullable: true, description: 'Only groups without a parent.' })
   topLevelOnly?: boolean;
 
@@ -105,9 +128,16 @@ registerEnumType(NamespaceProjectSort, {
   description: "Order of a group's projects (ties by id in the same direction); by id ascending when omitted.",
 });
 
-/** `Group.sharedProjects`: the filters and order of `Group.projects` that apply to shared projects. */
+/** `Group.projects`: GitLab's arguments of its projects connection (docs/rest.md#groups). */
 @ArgsType()
-export class GroupSharedProjectsPageArgs extends PageArgs {
+export class GroupProjectsPageArgs extends PageArgs {
+  @Field(() => Boolean, {
+    nullable: true,
+    defaultValue: false,
+    description: 'Also the projects of every descendant group.',
+  })
+  includeSubgroups?: boolean;
+
   @Field(() => Boolean, {
     nullable: true,
     defaultValue: true,
@@ -123,17 +153,6 @@ export class GroupSharedProjectsPageArgs extends PageArgs {
 
   @Field(() => NamespaceProjectSort, { nullable: true })
   sort?: NamespaceProjectSort;
-}
-
-/** `Group.projects`: GitLab's arguments of its projects connection (docs/rest.md#groups). */
-@ArgsType()
-export class GroupProjectsPageArgs extends GroupSharedProjectsPageArgs {
-  @Field(() => Boolean, {
-    nullable: true,
-    defaultValue: false,
-    description: 'Also the projects of every descendant group.',
-  })
-  includeSubgroups?: boolean;
 }
 
 @ArgsType()

@@ -10,7 +10,6 @@ import {
   projectFromRow,
   projectPagesByGroup,
   projectsInGroup,
-  sharedProjectPagesByGroup,
   projectsOfNamespace,
   projectsSharedWithGroup,
   storageByNamespace,
@@ -132,13 +131,12 @@ const PROJECT_SORT: Record<NamespaceProjectSort, { orderBy: string; dir: 'asc' |
 };
 
 /** `Group.projects`' arguments and the columns its selection reads (a batch per distinct pair). */
-export type GroupProjectPagesArgs = GroupProjectsPageArgs & { columns: string; shared?: boolean };
+export type GroupProjectPagesArgs = GroupProjectsPageArgs & { columns: string };
 
 /**
  * `Group.projects` of many groups with the same arguments in one round trip (a bounded count and
  * a lateral page per group): the projects the caller may see in the group, or with includeSubgroups
  * in the group and its descendants (traversal_ids GIN), archived ones unless includeArchived: false.
- * With `shared`, `Group.sharedProjects`: the projects shared with the group instead.
  */
 async function groupProjectPages(
   ctx: RequestCtx,
@@ -154,9 +152,13 @@ async function groupProjectPages(
     params.push(...search.params);
   }
   const { orderBy, dir } = args.sort ? PROJECT_SORT[args.sort] : { orderBy: 'p.id', dir: 'asc' as const };
-  const q = { columns: args.columns, where, params, orderBy, dir };
-  if (args.shared) return sharedProjectPagesByGroup(ctx.em, q, groupIds, args);
-  return projectPagesByGroup(ctx.em, q, !!args.includeSubgroups, groupIds, args);
+  return projectPagesByGroup(
+    ctx.em,
+    { columns: args.columns, where, params, orderBy, dir },
+    !!args.includeSubgroups,
+    groupIds,
+    args,
+  );
 }
 
 const projectsKey = (k: GroupProjectsKey) => `${k.groupId}:${k.limit}:${k.columns}`;

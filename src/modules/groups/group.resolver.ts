@@ -32,7 +32,6 @@ import {
   DescendantGroupsArgs,
   GroupListArgs,
   GroupProjectsPageArgs,
-  GroupSharedProjectsPageArgs,
   GroupsArgs,
   SubgroupsArgs,
   UpdateGroupInput,
@@ -309,19 +308,5 @@ export class GroupResolver {
   ): Promise<Page<Project>> {
     const columns = projectPageColumns(ctx.em, info, 'p');
     return ctx.loaders.groupProjectPages.load({ parentId: g.id, args: { ...args, columns } });
-  }
-
-  /** Ours (GitLab's GraphQL has no list of the projects shared with a group); batched as `projects`. */
-  @FieldResolver(() => ProjectPage, {
-    description: 'The projects shared with this group that the caller may see; by id when sort is omitted.',
-  })
-  sharedProjects(
-    @Root() g: Namespace,
-    @Args() args: GroupSharedProjectsPageArgs,
-    @Ctx() ctx: RequestCtx,
-    @Info() info: GraphQLResolveInfo,
-  ): Promise<Page<Project>> {
-    const columns = projectPageColumns(ctx.em, info, 'p');
-    return ctx.loaders.groupProjectPages.load({ parentId: g.id, args: { ...args, columns, shared: true } });
   }
 }

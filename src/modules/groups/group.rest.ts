@@ -17,6 +17,8 @@ const LIST_PARAMS: Record<string, ParamException> = {
   // GitLab's REST default (a user's own groups); its GraphQL `groups` lists every visible group.
   all_available: { restDefault: false },
 };
+/** GET /groups: GraphQL's `sort` is GitLab's later `<field>_<direction>` string; REST keeps 10.3's asc/desc. */
+const GROUPS_LIST_PARAMS: Record<string, ParamException> = { ...LIST_PARAMS, sort: { arg: 'sortDirection' } };
 
 // spec 2.3: a search answers the reduced record (id, name, path, description).
 const groupListShape = (p: Record<string, unknown>) =>
@@ -29,7 +31,7 @@ export const groupRoutes = defineRoutes([
     method: 'GET',
     path: '/groups',
     field: 'Query.groups',
-    params: LIST_PARAMS,
+    params: GROUPS_LIST_PARAMS,
     paginated: true,
     shape: groupListShape,
     shapes: [GroupWire, GroupSearchHitWire],

@@ -11,7 +11,7 @@ import { parseIdOrPath, type IdOrPath } from '../../core/params/parse-id-or-path
 import type { Project } from '../projects';
 import { projectService, forgetAccess, groupVisibility } from '../projects';
 import { defaultVisibilityLevel, visibilityRestriction } from '../application-settings';
-import { listGroups, type GroupOrder } from './group-list.query';
+import { gitlabGroupOrder, listGroups, type GroupOrder } from './group-list.query';
 import { patchEntity, type PatchMapping } from '../../core/patch/patch-entity';
 import {
   CreateGroupInput,
@@ -77,13 +77,20 @@ async function findOwned(ctx: RequestCtx, idOrPath: string | number): Promise<Na
 
 /** `groups(…, parentPath)`: the direct subgroups of a visible group; a parent the caller may not see lists none. */
 /** `order`: GitLab's later sort values (`adminGroups(sort)`), in place of `orderBy`/`sort`. */
+/**
+ * `groups`: GitLab's `sort` string orders the list when given (as adminGroups'), else REST's `orderBy` and
+ * direction; GitLab's `ownedOnly` is REST's `owned`.
+ */
 async function list(ctx: RequestCtx, args: GroupListArgs, order?: GroupOrder): Promise<Page<Namespace>> {
-  if (args.parentPath === undefined || args.parentPath === null) return listGroups(ctx, args, { order });
+  const { sort, sortDirection, ownedOnly, ...filters } = args;
+  const listArgs = { ...filters, sort: sortDirection, owned: filters.owned || ownedOnly };
+  const listOrder = order ?? (sort === undefined || sort === null ? undefined : gitlabGroupOrder(sort));
+  if (args.parentPath === undefined || args.parentPath === null) return listGroups(ctx, listArgs, { order: listOrder });
   const parent = await findVisible(ctx, { path: args.parentPath }).catch((e: unknown) => {
     if (e instanceof NotFoundError) return null;
     throw e;
   });
-  return listGroups(ctx, args, { parentId: parent ? parent.id : 0, order });
+  return listGroups(ctx, listArgs, { parentId: parent ? parent.id : 0, order: listOrder });
 }
 
 async function subgroups(ctx: RequestCtx, idOrPath: string, args: GroupsArgs): Promise<Page<Namespace>> {

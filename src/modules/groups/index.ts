@@ -19,6 +19,8 @@ import { Migration20261215090100GroupListOrderIndexes } from './migrations/Migra
 import { AdminGroupsResolver } from './admin-groups.resolver';
 import { GroupListFieldsResolver, groupListFieldLoaders } from './group-list-fields.resolver';
 import { SharedGroupsResolver, sharedGroupLoaders } from './shared-groups';
+import { SharedProjectsResolver, sharedProjectLoaders } from './shared-projects';
+import { GroupAutocompleteUsersResolver, groupAutocompleteLoaders } from './group-autocomplete-users';
 
 export const groupsModule = defineModule({
   name: 'groups',
@@ -33,6 +35,8 @@ export const groupsModule = defineModule({
     AdminGroupsResolver,
     GroupListFieldsResolver,
     SharedGroupsResolver,
+    SharedProjectsResolver,
+    GroupAutocompleteUsersResolver,
     ...groupCustomAttributeEndpoints.resolvers,
   ],
   routes: [...groupRoutes, ...groupCustomAttributeRoutes],
@@ -43,6 +47,8 @@ export const groupsModule = defineModule({
     ...userGroupLoaders(ctx),
     ...groupListFieldLoaders(ctx),
     ...sharedGroupLoaders(ctx),
+    ...sharedProjectLoaders(ctx),
+    ...groupAutocompleteLoaders(ctx),
     ...groupCustomAttributeEndpoints.loaders(ctx),
   }),
   nodes: [nodeDef({ type: 'Group', gidClass: 'Group', load: groupService.visibleByIds })],

@@ -213,8 +213,14 @@ async function ensureAnotherOwner(em: RequestCtx['em'], src: Source, userId: num
   if (owners.isOwner && owners.others === 0) throw new ForbiddenError();
 }
 
+/**
+ * Removes a membership: a maintainer of the source (an owner of a group) removes anyone, and a member
+ * removes their own membership, i.e. leaves (GitLab's GroupMemberPolicy and ProjectMemberPolicy:
+ * `destroy_*_member` for the target user themselves); a group's last owner stays either way.
+ */
 async function remove(ctx: RequestCtx, kind: SourceKind, idOrPath: string, userId: number): Promise<boolean> {
-  const src = await manageable(ctx, kind, idOrPath, undefined);
+  const self = requireUser(ctx).id === userId;
+  const src = self ? await source(ctx, kind, idOrPath) : await manageable(ctx, kind, idOrPath, undefined);
   const row = await findRow(ctx, src, userId);
   const entity = await auditEntity(ctx, src);
   await ctx.em.transactional(async (em) => {

@@ -16,6 +16,7 @@ import { projectLoaders } from './project.loaders';
 import { ProjectLinksResolver } from './project-links.resolver';
 import { ProjectResolver } from './project.resolver';
 import { ProjectForkResolver } from './project-fork.resolver';
+import { ProjectAutocompleteUsersResolver, projectAutocompleteLoaders } from './project-autocomplete-users.resolver';
 import { UserProjectsResolver } from './user-projects.resolver';
 import { AdminProjectsResolver } from './admin-projects.resolver';
 import { ProjectListFieldsResolver } from './project-list-fields.resolver';
@@ -36,6 +37,7 @@ export const projectsModule = defineModule({
   resolvers: [
     ProjectResolver,
     ProjectForkResolver,
+    ProjectAutocompleteUsersResolver,
     ProjectLinksResolver,
     UserProjectsResolver,
     UserProjectListsResolver,
@@ -60,6 +62,7 @@ export const projectsModule = defineModule({
     ...projectStarrerLoaders(ctx),
     ...projectLoaders(ctx),
     ...userProjectListLoaders(ctx),
+    ...projectAutocompleteLoaders(ctx),
     ...projectCustomAttributeEndpoints.loaders(ctx),
   }),
   nodes: [
@@ -104,6 +107,8 @@ export { PROJECT_FILTER_PARAMS, projectShapeFor } from './project.rest';
 export { projectAuditEntity, projectService } from './project.service';
 export { ProjectPage, ProjectType, SharedWithGroupType } from './project.type';
 export { projectPolicy } from './project.policy';
+export { subtreeProjectUserIdsSql } from './project-team.service';
+export { sharedProjectPagesOfGroups } from './group-shared-project-lists';
 export { projectTransferService } from './project-transfer';
 export { projectEvents, subtreeProjectIds } from './project.events';
 export {
@@ -126,7 +131,6 @@ export {
 } from './project-sql';
 export {
   projectPagesByGroup,
-  sharedProjectPagesByGroup,
   projectPagesByKey,
   projectsInGroup,
   projectsSharedWithGroup,

@@ -44,19 +44,6 @@ export function projectPagesByGroup(
   return projectPagesByKey(em, q, key, groupIds, args);
 }
 
-/** Pages of the projects shared with many groups (project_group_links), as projectPagesByGroup. */
-export function sharedProjectPagesByGroup(
-  em: EntityManager,
-  q: ProjectPageQuery,
-  groupIds: number[],
-  args: PageInput,
-): Promise<Map<number, Page<Project>>> {
-  const key = {
-    match: 'exists (select 1 from project_group_links l where l.project_id = p.id and l.group_id = page_keys.k)',
-  };
-  return projectPagesByKey(em, q, key, groupIds, args);
-}
-
 /** What a page of projects reads (`p`): its columns, filters, order. */
 export interface ProjectPageQuery {
   columns: string;

@@ -43,6 +43,8 @@ const GITLAB_SORTS: Record<string, [string, 'asc' | 'desc']> = {
   latest_activity_desc: ['last_activity_at', 'desc'],
   stars_asc: ['star_count', 'asc'],
   stars_desc: ['star_count', 'desc'],
+  storage_size_asc: ['storage_size', 'asc'],
+  storage_size_desc: ['storage_size', 'desc'],
 };
 
 export function listOrder(args: ProjectsArgs): { column: string; dir: 'asc' | 'desc' } {

@@ -78,7 +78,7 @@ export class ProjectFilterArgs extends PageArgs {
   @Field(() => String, {
     nullable: true,
     description:
-      "Sort order of results, GitLab's `<field_name>_<sort_direction>`: id, name, path, created, updated, latest_activity, stars (`id_desc`, `name_asc`, ...). Another value orders by id, newest first, as GitLab; without it the order is `orderBy`/its default.",
+      "Sort order of results, GitLab's `<field_name>_<sort_direction>`: id, name, path, created, updated, latest_activity, stars, storage_size (`id_desc`, `name_asc`, ...). Another value orders by id, newest first, as GitLab; without it the order is `orderBy`/its default.",
   })
   sort?: string;
 

@@ -3,18 +3,25 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import { offsetPagesByKey } from '../../core/pagination/list-query';
 import { PageArgs, makePage, normalizePage, type Page } from '../../core/pagination/page';
 import { perParentPages } from '../../core/pagination/per-parent-pages';
-import { AccessLevelEnum } from '../access';
+import { AccessLevelEnum, ProjectSort, projectSortString } from '../access';
 import type { User } from '../users';
 import { UserType } from '../users';
 import type { Project } from './project.entity';
 import { projectService } from './project.service';
 import { ProjectPage } from './project.type';
 
-/** GitLab's arguments of `User.starredProjects` and `User.contributedProjects` (their sort enum left out). */
+/** GitLab's arguments of `User.starredProjects` and `User.contributedProjects`. */
 @ArgsType()
 export class UserProjectListArgs extends PageArgs {
   @Field(() => String, { nullable: true, description: 'Search query.' })
   search?: string;
+
+  @Field(() => ProjectSort, {
+    nullable: true,
+    defaultValue: ProjectSort.NAME_ASC,
+    description: 'List projects by sort order (GitLab: by name when omitted).',
+  })
+  sort?: ProjectSort;
 
   @Field(() => AccessLevelEnum, {
     nullable: true,
@@ -30,9 +37,10 @@ export class UserProjectListArgs extends PageArgs {
   programmingLanguageName?: string;
 }
 
-/** The stars of many users with the same arguments, one page each, in one round trip (GitLab's StarredProjectsFinder: by name). */
+/** The stars of many users with the same arguments, one page each, in one round trip (GitLab's StarredProjectsFinder). */
 async function starredPages(ctx: RequestCtx, args: UserProjectListArgs, userIds: number[]) {
-  const query = await projectService.listQuery(ctx, { ...args, sort: 'name_asc' });
+  const sort = projectSortString(args.sort ?? ProjectSort.NAME_ASC);
+  const query = await projectService.listQuery(ctx, { ...args, sort });
   const key = { match: 'p.id = any(array(select project_id from users_star_projects where user_id = page_keys.k))' };
   return offsetPagesByKey(ctx.em, query, key, userIds, args);
 }
@@ -52,7 +60,8 @@ declare module '../../core/context/loaders' {
 export class UserProjectListsResolver {
   @FieldResolver(() => ProjectPage, {
     nullable: true,
-    description: 'Projects the user starred that the caller may see, by name (batched across the users of a list).',
+    description:
+      'Projects the user starred that the caller may see, by name unless sort says otherwise (batched across the users of a list).',
   })
   starredProjects(
     @Root() user: User,

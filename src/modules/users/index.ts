@@ -18,6 +18,7 @@ import { UserPreferencesResolver } from './user-preferences.resolver';
 import { UserAssociationsResolver } from './user-associations.resolver';
 import { UserAvatarLookupResolver } from './user-avatar-lookup.resolver';
 import { Migration20261212100000UserPreferences } from './migrations/Migration20261212100000_user_preferences';
+import { Migration20261229090000UserPreferencesProjectsSort } from './migrations/Migration20261229090000_user_preferences_projects_sort';
 import { userStatusLoaders } from './user-status';
 import { Migration20261211090100UserStatuses } from './migrations/Migration20261211090100_user_statuses';
 import { Migration20261211090000UserFollows } from './migrations/Migration20261211090000_user_follows';
@@ -68,6 +69,10 @@ export const usersModule = defineModule({
     { name: 'Migration20261211090000_user_follows', class: Migration20261211090000UserFollows },
     { name: 'Migration20261211090100_user_statuses', class: Migration20261211090100UserStatuses },
     { name: 'Migration20261212100000_user_preferences', class: Migration20261212100000UserPreferences },
+    {
+      name: 'Migration20261229090000_user_preferences_projects_sort',
+      class: Migration20261229090000UserPreferencesProjectsSort,
+    },
   ],
 });
 
@@ -77,6 +82,6 @@ export { activityWritesSettled, forgetActivityWrites, noteActivity } from './use
 export { userWebUrl } from './user-web-url';
 export { USER_BASIC_FIELDS, UserBasicWire, UserPublicWire, UserWire } from './user.presenter';
 export { insertWithNamespace, userService } from './user.service';
-export { usersAmongQuery } from './user-search';
+export { AUTOCOMPLETE_USERS_LIMIT, autocompleteUsersByKey, usersAmongQuery } from './user-search';
 export { anyUser, findUser, findUserByIdOrUsername, joinUser, newUser, userFromRow, usernameOf } from './user-sql';
 export { UserIdArg, UserPage, UserType } from './user.type';

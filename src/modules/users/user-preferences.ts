@@ -2,11 +2,13 @@ import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
 import { sqlRows } from '../../core/db/sql';
+import { GraphQLOnly } from '../../core/graphql/graphql-only';
+import { ProjectSort, projectSortString } from '../access';
 
 /**
  * A user's preferences (GitLab's UserPreference as the users API shows it, 13.10+:
- * https://docs.gitlab.com/ee/api/users.html#user-preferences). Only the three attributes the API reads
- * and writes are stored; GitLab's GraphQL `UserPreferences` names them the same way.
+ * https://docs.gitlab.com/ee/api/users.html#user-preferences). The three attributes the API reads and
+ * writes are stored, and GitLab's GraphQL-only `projectsSort`; GitLab's GraphQL `UserPreferences` names them the same way.
  */
 @ObjectType('UserPreferences', { description: "The signed-in user's preferences." })
 export class UserPreferencesType {
@@ -20,6 +22,8 @@ export class UserPreferencesType {
   @Field(() => Boolean, { description: 'Whitespace changes shown in diffs.' }) showWhitespaceInDiffs!: boolean;
   @Field(() => Boolean, { description: "The user's external identities passed to CI jobs in their JSON web token." })
   passUserIdentitiesToCiJwt!: boolean;
+  @Field(() => ProjectSort, { nullable: true, description: 'Sort order for projects.' })
+  projectsSort!: ProjectSort | null;
 }
 
 @InputType('UpdateUserPreferencesInput')
@@ -27,6 +31,10 @@ export class UpdateUserPreferencesInput {
   @Field(() => Boolean, { nullable: true }) viewDiffsFileByFile?: boolean;
   @Field(() => Boolean, { nullable: true }) showWhitespaceInDiffs?: boolean;
   @Field(() => Boolean, { nullable: true }) passUserIdentitiesToCiJwt?: boolean;
+  // GitLab's GraphQL only: the users API has no such parameter.
+  @Field(() => ProjectSort, { nullable: true, description: 'Sort order for projects.' })
+  @GraphQLOnly()
+  projectsSort?: ProjectSort;
 }
 
 type Row = {
@@ -35,13 +43,18 @@ type Row = {
   view_diffs_file_by_file: boolean;
   show_whitespace_in_diffs: boolean;
   pass_user_identities_to_ci_jwt: boolean;
+  projects_sort: string | null;
 };
+
+/** The stored sort string as GitLab's enum (GitLab stores the lists' strings; one it no longer knows reads as null). */
+const SORTS = new Map(Object.values(ProjectSort).map((v) => [projectSortString(v), v]));
 const view = (r: Row): UserPreferencesType => ({
   id: r.id === null ? null : Number(r.id),
   userId: Number(r.user_id),
   viewDiffsFileByFile: r.view_diffs_file_by_file,
   showWhitespaceInDiffs: r.show_whitespace_in_diffs,
   passUserIdentitiesToCiJwt: r.pass_user_identities_to_ci_jwt,
+  projectsSort: (r.projects_sort && SORTS.get(r.projects_sort)) || null,
 });
 
 /** GitLab's defaults (the columns' defaults), for a user who never changed them. */
@@ -51,6 +64,7 @@ const defaults = (userId: number): UserPreferencesType => ({
   viewDiffsFileByFile: false,
   showWhitespaceInDiffs: true,
   passUserIdentitiesToCiJwt: false,
+  projectsSort: null,
 });
 
 /** GET /user/preferences: the caller's preferences (GitLab's `user_preference`, built with its defaults when absent). */
@@ -69,14 +83,16 @@ async function update(ctx: RequestCtx, input: UpdateUserPreferencesInput): Promi
   const now = ctx.clock.now();
   const base = defaults(user.id);
   const sent = (v: boolean | null | undefined) => (v === undefined || v === null ? null : v);
+  const sort = input.projectsSort ? projectSortString(input.projectsSort) : null;
   const [row] = await sqlRows<Row>(
     ctx.em,
-    `insert into user_preferences (user_id, view_diffs_file_by_file, show_whitespace_in_diffs, pass_user_identities_to_ci_jwt, created_at, updated_at)
-     values (?, coalesce(?::boolean, ?), coalesce(?::boolean, ?), coalesce(?::boolean, ?), ?, ?)
+    `insert into user_preferences (user_id, view_diffs_file_by_file, show_whitespace_in_diffs, pass_user_identities_to_ci_jwt, projects_sort, created_at, updated_at)
+     values (?, coalesce(?::boolean, ?), coalesce(?::boolean, ?), coalesce(?::boolean, ?), ?, ?, ?)
      on conflict (user_id) do update set
        view_diffs_file_by_file = coalesce(?::boolean, user_preferences.view_diffs_file_by_file),
        show_whitespace_in_diffs = coalesce(?::boolean, user_preferences.show_whitespace_in_diffs),
        pass_user_identities_to_ci_jwt = coalesce(?::boolean, user_preferences.pass_user_identities_to_ci_jwt),
+       projects_sort = coalesce(?::varchar, user_preferences.projects_sort),
        updated_at = excluded.updated_at
      returning *`,
     [
@@ -87,11 +103,13 @@ async function update(ctx: RequestCtx, input: UpdateUserPreferencesInput): Promi
       base.showWhitespaceInDiffs,
       sent(input.passUserIdentitiesToCiJwt),
       base.passUserIdentitiesToCiJwt,
+      sort,
       now,
       now,
       sent(input.viewDiffsFileByFile),
       sent(input.showWhitespaceInDiffs),
       sent(input.passUserIdentitiesToCiJwt),
+      sort,
     ],
   );
   return view(row);
