@@ -57,7 +57,20 @@ describe('group avatars', () => {
       .field('description', 'with a new logo')
       .attach('avatar', bytes, 'new.png');
     expect(updated.status).toBe(200);
-    expect(updated.body.avatar_url).toBe(`http://gitlab.test/uploads/-/system/group/avatar/${created.body.id}/new.png`);
+    const newUrl = `http://gitlab.test/uploads/-/system/group/avatar/${created.body.id}/new.png`;
+    expect(updated.body.avatar_url).toBe(newUrl);
+    // Lists read the avatar with their rows; the detail with its row; a group without one shows null.
+    await createGroup(t, { path: 'plain-pics', visibility: 'public' });
+    const listed = await api(t, ROOT_TOKEN).get('/api/v4/groups?all_available=true&order_by=path');
+    expect(listed.body.map((g: { path: string; avatar_url: string | null }) => [g.path, g.avatar_url])).toEqual([
+      ['pics', newUrl],
+      ['plain-pics', null],
+    ]);
+    expect((await api(t, ROOT_TOKEN).get(`/api/v4/groups/${created.body.id}`)).body.avatar_url).toBe(newUrl);
+    const gql = await api(t, ROOT_TOKEN).graphql(
+      '{ groups(search: "pics", sort: "path_asc") { nodes { avatarUrl } } }',
+    );
+    expect(gql.body.data.groups.nodes).toEqual([{ avatarUrl: newUrl }, { avatarUrl: null }]);
     const bad = await api(t, ROOT_TOKEN)
       .put(`/api/v4/groups/${created.body.id}`)
       .attach('avatar', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), 'x.svg');

@@ -128,6 +128,15 @@ export async function storedAvatarOf(
     : null;
 }
 
+/**
+ * The file name of the avatar of the row whose id is `ownerId` (an SQL expression), as a scalar subquery
+ * for a list's select: the list reads its rows' avatars in its own statement (one probe of the owner
+ * column's unique index per listed row) instead of a second round trip.
+ */
+export function avatarFilenameSql(model: AvatarModel, ownerId: string): string {
+  return `(select a.filename from avatars a where a.${OWNER_COLUMN[model]} = ${ownerId})`;
+}
+
 /** The avatar file names of these owners (absent without one), in one query: group lists' avatar_url. */
 export async function avatarFilenames(
   em: EntityManager,

@@ -8,6 +8,7 @@ export { AVATAR_MAX_BYTES, avatarProblems } from './avatar-image';
 export { avatarDownload } from './avatar.downloads';
 export {
   avatarFileOf,
+  avatarFilenameSql,
   avatarFilenames,
   avatarUrl,
   saveAvatar,

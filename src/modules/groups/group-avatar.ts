@@ -1,8 +1,6 @@
 import type { DownloadRoute } from '../../core/module/app-module';
 import { NotFoundError } from '../../core/errors/domain-errors';
-import DataLoader from 'dataloader';
-import type { RequestCtx } from '../../core/context/request-ctx';
-import { avatarDownload, avatarFilenames, storedAvatarOf } from '../avatars';
+import { avatarDownload, storedAvatarOf } from '../avatars';
 import { joinNamespace } from '../namespaces';
 import { groupVisibility } from '../projects';
 import { groupService } from './group.service';
@@ -29,15 +27,3 @@ export const groupAvatarDownloads: DownloadRoute[] = [
     },
   },
 ];
-
-/** Groups' avatar file names by group id (null without one): one query per batch of listed groups. */
-export const groupAvatarLoaders = (ctx: RequestCtx) => ({
-  groupAvatar: new DataLoader<number, string | null>(async (ids) => {
-    const names = await avatarFilenames(ctx.em, 'group', ids);
-    return ids.map((id) => names.get(id) ?? null);
-  }),
-});
-type GroupAvatarLoaders = ReturnType<typeof groupAvatarLoaders>;
-declare module '../../core/context/loaders' {
-  interface Loaders extends GroupAvatarLoaders {}
-}

@@ -22,6 +22,7 @@ import {
 import { GroupOrderBy, type DescendantGroupsArgs, type GroupListArgs, type GroupsArgs } from './group.inputs';
 import { descendantIds, groupListRows, namespaceFromRow, type Namespace } from '../namespaces';
 import { customAttributeFilter } from '../custom-attributes';
+import { GROUP_AVATAR_SELECT, keepListedAvatar } from './group-avatar-files';
 
 /**
  * The group list query behind GET /groups and GET /groups/:id/subgroups (docs/gitlab-compatibility.md, "Groups"):
@@ -125,6 +126,7 @@ async function groupFilter(ctx: RequestCtx, args: GroupsArgs, scope: GroupListSc
  */
 function groupRow(ctx: RequestCtx, row: Record<string, unknown>): Namespace {
   const group = namespaceFromRow(ctx.em, row);
+  keepListedAvatar(group, row);
   ctx.loaders.namespace.fill(group.id, group);
   return group;
 }
@@ -132,7 +134,7 @@ function groupRow(ctx: RequestCtx, row: Record<string, unknown>): Namespace {
 async function groupQuery(ctx: RequestCtx, args: GroupsArgs, scope: GroupListScope): Promise<ListQuery<Namespace>> {
   const { from, where, split, splitOf, params, column, dir, selective } = await groupFilter(ctx, args, scope);
   return {
-    select: 'n.*',
+    select: `n.*, ${GROUP_AVATAR_SELECT}`,
     from,
     where,
     split,

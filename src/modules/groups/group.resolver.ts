@@ -45,6 +45,7 @@ import type { Namespace } from '../namespaces';
 import { GroupProjectsArgs, GroupSharedProjectsArgs } from './group-projects.args';
 import type { Loaded } from '../../core/context/peek-loader';
 import { groupPolicy } from './group.policy';
+import { groupAvatarFile } from './group-avatar-files';
 
 @Resolver(() => GroupType)
 export class GroupResolver {
@@ -173,8 +174,11 @@ export class GroupResolver {
     description: 'Absolute URL of the uploaded avatar image; null without one.',
   })
   @Reads('id')
-  async avatarUrl(@Root() g: Namespace, @Ctx() ctx: RequestCtx): Promise<string | null> {
-    return avatarUrl(ctx.externalUrl, 'group', g.id, await ctx.loaders.groupAvatar.load(g.id));
+  avatarUrl(@Root() g: Namespace, @Ctx() ctx: RequestCtx): string | null | Promise<string | null> {
+    const file = groupAvatarFile(ctx, g);
+    return file instanceof Promise
+      ? file.then((name) => avatarUrl(ctx.externalUrl, 'group', g.id, name))
+      : avatarUrl(ctx.externalUrl, 'group', g.id, file);
   }
 
   @FieldResolver(() => String)

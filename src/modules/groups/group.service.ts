@@ -49,6 +49,7 @@ import { groupPolicy } from './group.policy';
 import { namespacePolicy } from '../namespaces';
 import { groupEvent, groupMemberAdded, subtreeGroupEvents } from './group.events';
 import { maxProjectVisibilityIn, projectEvents, projectPathOrNameTakenIn, subtreeProjectIds } from '../projects';
+import { avatarStored, GROUP_AVATAR } from './group-avatar-files';
 
 /** A group by id or full path that the caller may read; otherwise 404 "Group Not Found" (docs/gitlab-compatibility.md, "Groups"). */
 async function findVisible(ctx: RequestCtx, idOrPath: string | number | IdOrPath): Promise<Namespace> {
@@ -58,6 +59,7 @@ async function findVisible(ctx: RequestCtx, idOrPath: string | number | IdOrPath
     ctx.em,
     'id' in ref ? { id: ref.id } : { path: ref.path },
     await groupVisibility(ctx, 'n'),
+    GROUP_AVATAR,
   );
   if (!group) throw new NotFoundError('Group');
   return group;
@@ -127,7 +129,7 @@ async function storeAvatar(
 ): Promise<void> {
   if (!input.avatar) return;
   const filename = await saveAvatar(em, 'group', group.id, input.avatar);
-  ctx.loaders.groupAvatar.clear(group.id).prime(group.id, filename);
+  avatarStored(ctx, group, filename);
 }
 
 /** Name, path, description and visibility-vs-parent rules (docs/gitlab-compatibility.md, "Names and paths", "Groups"). */

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { byId, type DeleteTarget } from '../../core/db/delete-claim';
 import { intArray } from '../access';
-import { lightEntity, sqlEntities, sqlRows } from '../../core/db/sql';
+import { lightEntity, sqlRows } from '../../core/db/sql';
 import { Namespace } from './namespace.entity';
 
 // Groups are namespaces of kind 'group': the groups module reads and writes their rows through these
@@ -10,19 +10,34 @@ import { Namespace } from './namespace.entity';
 /** A new, unsaved group row with these fields (the groups module patches, validates and persists it). */
 export const newGroup = (fields: Partial<Namespace>): Namespace => Object.assign(new Namespace(), fields);
 
-/** The group by id or by full path (case-insensitive) that satisfies `visible` (on the alias `n`), managed by `em`. */
+/** A column read with a group's row that is not one of its own (`sql` as `as`), handed to `keep`. */
+export interface GroupRowExtra {
+  sql: string;
+  as: string;
+  keep: (group: Namespace, value: unknown) => void;
+}
+
+/**
+ * The group by id or by full path (case-insensitive) that satisfies `visible` (on the alias `n`), managed
+ * by `em`; with `extra`, that column is read in the same statement.
+ */
 export async function findGroupBy(
   em: EntityManager,
   ref: { id: number } | { path: string },
   visible: string,
+  extra?: GroupRowExtra,
 ): Promise<Namespace | undefined> {
   const [cond, value] = 'id' in ref ? ['n.id = ?', ref.id] : ['lower(n.full_path) = lower(?)', ref.path];
-  const [group] = await sqlEntities(
+  const [row] = await sqlRows<Record<string, unknown>>(
     em,
-    Namespace,
-    `select n.* from namespaces n where ${cond} and n.kind = 'group' and ${visible}`,
+    `select n.*${extra ? `, ${extra.sql} as ${extra.as}` : ''} from namespaces n where ${cond} and n.kind = 'group' and ${visible}`,
     [value],
   );
+  if (!row) return undefined;
+  if (!extra) return em.map(Namespace, row as never);
+  const { [extra.as]: extraValue, ...own } = row;
+  const group = em.map(Namespace, own as never);
+  extra.keep(group, extraValue);
   return group;
 }
 

@@ -65,6 +65,7 @@ export {
   capSubgroupVisibility,
   descendantGroupRows,
   findGroupBy,
+  type GroupRowExtra,
   groupClaim,
   groupListRows,
   groupsByIds,
