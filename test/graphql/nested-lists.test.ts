@@ -73,6 +73,8 @@ describe('REST-shaped root lists are internal', () => {
     'pagesDomain', // node(id) of a PagesDomain
     'impersonationTokens', // User.impersonationTokens
     'impersonationToken', // node(id) of an ImpersonationToken
+    'projectForks', // Project.visibleForks
+    'projectTransferLocations', // currentUser.groups(permissionScope: TRANSFER_PROJECTS)
   ];
 
   it('are in the internal view (REST runs them) and not in the public one', async () => {

@@ -311,7 +311,7 @@ describe('GET /projects/:id/users', () => {
 });
 
 describe('GraphQL twins', () => {
-  it('forkProject, projectForks, projectUsers and the new Project fields answer as REST', async () => {
+  it('forkProject, Project.visibleForks, projectUsers and the new Project fields answer as REST', async () => {
     const u = await createUser(t, { username: 'gq' });
     const src = await createProject(t, {
       namespace: await createGroup(t, { visibility: 'public' }),
@@ -345,10 +345,10 @@ describe('GraphQL twins', () => {
     });
     const q = await api(t, u.token)
       .graphql(
-        `{ projectForks(id: "${src.id}") { count nodes { id: databaseId permissions { projectAccess { accessLevel } groupAccess { accessLevel } } } } projectUsers(id: "${f.id}") { nodes { username } } }`,
+        `{ project(fullPath: "${src.fullPath}") { visibleForks { count nodes { id: databaseId permissions { projectAccess { accessLevel } groupAccess { accessLevel } } } } } projectUsers(id: "${f.id}") { nodes { username } } }`,
       )
       .expect(200);
-    expect(q.body.data.projectForks).toEqual({
+    expect(q.body.data.project.visibleForks).toEqual({
       count: 1,
       nodes: [{ id: f.id, permissions: { projectAccess: { accessLevel: 40 }, groupAccess: null } }],
     });
@@ -371,5 +371,48 @@ describe('GraphQL twins', () => {
       (await api(t, u.token).graphql(`mutation { projectForkUnlink(input: { id: "${f.id}" }) { changed errors } }`))
         .body,
     ).toEqual({ data: { projectForkUnlink: { changed: true, errors: [] } } });
+  });
+});
+
+describe('Project.visibleForks', () => {
+  it("lists the forks the caller may see, newest first, as GET /projects/:id/forks; GitLab's minimumAccessLevel; batched over a list", async () => {
+    const a = await createUser(t, { username: 'fork-a' });
+    const b = await createUser(t, { username: 'fork-b' });
+    const stranger = await createUser(t);
+    const group = await createGroup(t, { path: 'fk', visibility: 'public' });
+    const src = await createProject(t, { namespace: group, path: 'src', visibility: 'public' });
+    await api(t, a.token).post(`/api/v4/projects/${src.id}/fork`).expect(201);
+    const fb = (await api(t, b.token).post(`/api/v4/projects/${src.id}/fork`).expect(201)).body;
+    await api(t, b.token).put(`/api/v4/projects/${fb.id}`).send({ visibility: 'private' }).expect(200);
+    const list = async (token: string | undefined, args = '') => {
+      const res = await api(t, token).graphql(
+        `{ project(fullPath: "fk/src") { visibleForks${args} { count nodes { fullPath } } } }`,
+      );
+      expect(res.body.errors).toBeUndefined();
+      return res.body.data.project.visibleForks;
+    };
+    // b sees its private fork too; newest first.
+    expect(await list(b.token)).toEqual({ count: 2, nodes: [{ fullPath: 'fork-b/src' }, { fullPath: 'fork-a/src' }] });
+    expect(await list(stranger.token)).toEqual({ count: 1, nodes: [{ fullPath: 'fork-a/src' }] });
+    expect(await list(undefined)).toEqual({ count: 1, nodes: [{ fullPath: 'fork-a/src' }] });
+    const rest = await api(t, stranger.token).get(`/api/v4/projects/${src.id}/forks?order_by=created_at&sort=desc`);
+    expect(rest.body.map((p: { path_with_namespace: string }) => p.path_with_namespace)).toEqual(['fork-a/src']);
+    // GitLab: with minimumAccessLevel, the forks where the caller has that level; none for anonymous callers.
+    expect(await list(a.token, '(minimumAccessLevel: MAINTAINER)')).toEqual({
+      count: 1,
+      nodes: [{ fullPath: 'fork-a/src' }],
+    });
+    expect(await list(stranger.token, '(minimumAccessLevel: GUEST)')).toEqual({ count: 0, nodes: [] });
+    expect(await list(undefined, '(minimumAccessLevel: GUEST)')).toEqual({ count: 0, nodes: [] });
+    // Batched over a page of projects: each its own forks.
+    const many = await api(t, b.token).graphql(
+      '{ projects(search: "src", sort: "id_asc") { nodes { fullPath visibleForks(first: 1) { count nodes { fullPath } } } } }',
+    );
+    expect(many.body.errors).toBeUndefined();
+    expect(many.body.data.projects.nodes).toEqual([
+      { fullPath: 'fk/src', visibleForks: { count: 2, nodes: [{ fullPath: 'fork-b/src' }] } },
+      { fullPath: 'fork-a/src', visibleForks: { count: 0, nodes: [] } },
+      { fullPath: 'fork-b/src', visibleForks: { count: 0, nodes: [] } },
+    ]);
   });
 });

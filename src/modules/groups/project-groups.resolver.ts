@@ -1,3 +1,4 @@
+import { Internal } from '../../core/graphql/internal';
 import { Args, ArgsType, Ctx, Field, ID, Int, Query, Resolver } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
@@ -70,8 +71,10 @@ export class ProjectGroupsResolver {
   /**
    * Where the project's Owner may move it (GitLab's transfer_projects finder): the groups where the caller
    * may create projects (Master or above, directly or above), less the project's group, by path; every
-   * group for an administrator. Below Owner: 403.
+   * group for an administrator. Below Owner: 403. REST's GET /projects/:id/transfer_locations: internal
+   * view only; GraphQL clients ask GitLab's `currentUser { groups(permissionScope: TRANSFER_PROJECTS) }`.
    */
+  @Internal()
   @Query(() => GroupPage, { description: 'The groups a project can be transferred to, by path.' })
   @Allow('user')
   async projectTransferLocations(

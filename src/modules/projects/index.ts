@@ -1,3 +1,4 @@
+import { ProjectVisibleForksResolver, visibleForkLoaders } from './project-visible-forks';
 import { ProjectStarrersFieldResolver, ProjectStarrersResolver, projectStarrerLoaders } from './project-starrers';
 import { ProjectTransferResolver } from './project-transfer';
 import { ProjectMemberImportResolver } from './project-member-import';
@@ -47,6 +48,7 @@ export const projectsModule = defineModule({
     ProjectStarrersFieldResolver,
     ProjectTransferResolver,
     ProjectMemberImportResolver,
+    ProjectVisibleForksResolver,
     ...projectCustomAttributeEndpoints.resolvers,
   ],
   routes: [...projectRoutes, ...projectCustomAttributeRoutes],
@@ -63,6 +65,7 @@ export const projectsModule = defineModule({
     ...projectLoaders(ctx),
     ...userProjectListLoaders(ctx),
     ...projectAutocompleteLoaders(ctx),
+    ...visibleForkLoaders(ctx),
     ...projectCustomAttributeEndpoints.loaders(ctx),
   }),
   nodes: [

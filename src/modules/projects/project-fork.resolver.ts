@@ -1,3 +1,4 @@
+import { Internal } from '../../core/graphql/internal';
 import { UserIdArg } from '../users';
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, ArgsType, Ctx, Field, ID, Info, Mutation, Query, Resolver } from 'type-graphql';
@@ -36,6 +37,8 @@ export class ProjectUsersArgs extends PageArgs {
 
 @Resolver()
 export class ProjectForkResolver {
+  /** REST's GET /projects/:id/forks: internal view only; GraphQL clients read `Project.visibleForks`. */
+  @Internal()
   @Query(() => ProjectPage, { description: 'The forks of a project that the caller may see.' })
   @Allow('anonymous')
   async projectForks(
