@@ -273,7 +273,20 @@ async function getInProject(ctx: RequestCtx, projectId: number, jobId: number): 
   return job;
 }
 
+/**
+ * GitLab's read_build for the caller on a project it can see (`ciPolicy.canReadJobs`): the caller's
+ * level is loaded (batched) only when the project's jobs are not public.
+ */
+async function mayReadJobs(
+  ctx: RequestCtx,
+  project: { id: number; jobsEnabled: boolean; publicJobs: boolean },
+): Promise<boolean> {
+  const level = project.publicJobs || !ctx.user ? 0 : await ctx.loaders.projectLevel.load(project.id);
+  return ciPolicy.canReadJobs(ctx.user, project, () => level);
+}
+
 export const jobService = {
+  mayReadJobs,
   listForRunner,
   listForParents,
   listForProject,

@@ -5,15 +5,13 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import { ForbiddenError } from '../../core/errors/domain-errors';
 import { PageArgs, type Page } from '../../core/pagination/page';
 import { projectService } from '../projects';
-import { ciPolicy } from './ci.policy';
 import { jobService } from './job.service';
 import { JobIdArg, JobPage, JobStatus, JobType, type JobRow } from './job.type';
 
 /** The project whose jobs the caller may read: 404 when invisible, 403 without read_build (GitLab 10.3's `authorize_read_builds!`). */
 async function readableProject(ctx: RequestCtx, projectId: string): Promise<number> {
   const project = await projectService.findVisible(ctx, projectId);
-  const level = project.publicJobs || !ctx.user ? 0 : await ctx.loaders.projectLevel.load(project.id);
-  if (!ciPolicy.canReadJobs(ctx.user, project, () => level)) throw new ForbiddenError();
+  if (!(await jobService.mayReadJobs(ctx, project))) throw new ForbiddenError();
   return project.id;
 }
 

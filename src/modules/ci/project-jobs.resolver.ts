@@ -9,7 +9,6 @@ import { PipelineJobListArgs, ProjectJobListArgs } from './job.inputs';
 import { SortDirection } from '../access';
 import { jobService } from './job.service';
 import { JobPage, PipelineType, type JobRow } from './job.type';
-import { ciPolicy } from './ci.policy';
 
 export function projectJobLoaders(ctx: RequestCtx) {
   return {
@@ -48,8 +47,7 @@ export class ProjectJobsResolver {
     @Args() args: ProjectJobListArgs,
     @Ctx() ctx: RequestCtx,
   ): Promise<Page<JobRow> | null> {
-    const level = p.publicJobs || !ctx.user ? 0 : await ctx.loaders.projectLevel.load(p.id);
-    if (!ciPolicy.canReadJobs(ctx.user, p, () => level)) return null;
+    if (!(await jobService.mayReadJobs(ctx, p))) return null;
     return ctx.loaders.projectJobs.load({ parentId: p.id, args: { ...args, sort: args.sort ?? SortDirection.DESC } });
   }
 }
@@ -71,9 +69,7 @@ export class PipelineJobsResolver {
     @Ctx() ctx: RequestCtx,
   ): Promise<Page<JobRow> | null> {
     const project = await ctx.loaders.ciProject.get(pipeline.projectId);
-    if (!project) return null;
-    const level = project.publicJobs || !ctx.user ? 0 : await ctx.loaders.projectLevel.load(project.id);
-    if (!ciPolicy.canReadJobs(ctx.user, project, () => level)) return null;
+    if (!project || !(await jobService.mayReadJobs(ctx, project))) return null;
     return ctx.loaders.pipelineJobs.load({ parentId: pipeline.id, args });
   }
 }
