@@ -51,7 +51,6 @@ function view(r: Row): AuditEventType {
   };
 }
 
-/** GET /audit_events (GitLab EE's API): newest first, filtered by time window and entity. */
 /** Events newest first (index audit_events_entity serves an entity's, audit_events_created_at the window). */
 function eventQuery(args: AuditEventsArgs): ListQuery<AuditEventType> {
   const where: string[] = [];
@@ -84,6 +83,7 @@ function eventQuery(args: AuditEventsArgs): ListQuery<AuditEventType> {
   };
 }
 
+/** GET /audit_events (GitLab EE's API): newest first, filtered by time window and entity. */
 async function list(ctx: RequestCtx, args: AuditEventsArgs): Promise<Page<AuditEventType>> {
   return offsetPage(ctx.em, eventQuery(args), args);
 }

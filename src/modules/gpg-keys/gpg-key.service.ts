@@ -46,10 +46,9 @@ async function ownerOf(ctx: RequestCtx, userId?: number): Promise<User> {
 }
 
 /**
- * GitLab `paginate(user.gpg_keys)`: no order given, here the id (the user_id index, then the page).
- * The key text (up to 64 KiB a row) is read only when the list shows it (`withKey`).
+ * Users' GPG keys by id; the caller adds which users. The key text (up to 64 KiB a row) is read only
+ * when the list shows it (`withKey`).
  */
-/** Users' GPG keys by id; the caller adds which users. */
 function keyQuery(ctx: RequestCtx, withKey: boolean): ListQuery<GpgKey> {
   return {
     select: withKey ? 'k.*' : 'k.id, k.user_id, k.fingerprint, k.primary_keyid, k.created_at, k.updated_at',
@@ -63,6 +62,7 @@ function keyQuery(ctx: RequestCtx, withKey: boolean): ListQuery<GpgKey> {
   };
 }
 
+/** GitLab `paginate(user.gpg_keys)`: no order given, here the id (the user_id index, then the page). */
 async function list(
   ctx: RequestCtx,
   args: PageArgs & { userId?: number },

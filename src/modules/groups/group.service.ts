@@ -77,11 +77,11 @@ async function findOwned(ctx: RequestCtx, idOrPath: string | number): Promise<Na
   return group;
 }
 
-/** `groups(…, parentPath)`: the direct subgroups of a visible group; a parent the caller may not see lists none. */
-/** `order`: GitLab's later sort values (`adminGroups(sort)`), in place of `orderBy`/`sort`. */
 /**
  * `groups`: GitLab's `sort` string orders the list when given (as adminGroups'), else REST's `orderBy` and
- * direction; GitLab's `ownedOnly` is REST's `owned`.
+ * direction; GitLab's `ownedOnly` is REST's `owned`; `order` (GitLab's later sort values, `adminGroups(sort)`)
+ * takes their place. With `parentPath`, the direct subgroups of a visible group; a parent the caller may
+ * not see lists none.
  */
 async function list(ctx: RequestCtx, args: GroupListArgs, order?: GroupOrder): Promise<Page<Namespace>> {
   const { sort, sortDirection, ownedOnly, ...filters } = args;

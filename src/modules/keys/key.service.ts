@@ -75,7 +75,6 @@ async function validate(ctx: RequestCtx, title: string, key: string): Promise<Ss
   return parsed;
 }
 
-/** One user's keys by id (GitLab: `paginate(user.keys)`), on the (user_id, id) index. */
 /** Users' keys by id (index keys (user_id)); the caller adds which users. */
 function keyQuery(ctx: RequestCtx): ListQuery<SshKey> {
   return {
@@ -90,6 +89,7 @@ function keyQuery(ctx: RequestCtx): ListQuery<SshKey> {
   };
 }
 
+/** One user's keys by id (GitLab: `paginate(user.keys)`), on the (user_id, id) index. */
 function listOf(ctx: RequestCtx, userId: number, args: PageInput): Promise<Page<SshKey>> {
   const q = keyQuery(ctx);
   return offsetPage(ctx.em, { ...q, where: ['k.user_id = ?'], params: [userId] }, args);

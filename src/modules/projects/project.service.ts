@@ -575,9 +575,8 @@ async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]):
   return ctx.loaders.visibleProject.loadPresent(ids.map(Number));
 }
 
-/** node(id)/nodes(ids) of project shares: the ones of projects the caller may see (one statement). */
 /**
- * node(id)/nodes(ids) of shares: a share is shown to who may read both its project and its group, as
+ * node(id)/nodes(ids) of project shares (one statement): a share is shown to who may read both its project and its group, as
  * the project's own `sharedWithGroups` lists only groups the caller may read (a private group's id and
  * access level stay hidden).
  */

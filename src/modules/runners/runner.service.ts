@@ -145,7 +145,6 @@ async function canListJobs(ctx: RequestCtx, runner: Runner): Promise<boolean> {
   return policy.isAdmin(ctx.user) || ownsRunner(ctx, runner.id);
 }
 
-/** Spec 4.6: the jobs of a runner, filtered by status, ordered by id. */
 /** A read-only lookup (light row, no identity map) for routes that only read the runner. */
 async function findForRead(ctx: RequestCtx, id: number): Promise<Runner> {
   const [runner] = await lightEntitiesById(ctx.em, Runner, [id]);
