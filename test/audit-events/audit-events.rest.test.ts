@@ -271,10 +271,103 @@ describe('one audit event of a group or project', () => {
     expect(
       (await api(t, stranger.token).get(`/api/v4/projects/${p.id}/audit_events/${pe.id}`).expect(404)).body,
     ).toEqual({ message: '404 Project Not Found' });
+    // GraphQL: node(id) of the event's global id (the root groupAuditEvent is REST's, internal view only).
     const gql = await api(t, owner.token).graphql(
-      `{ groupAuditEvent(groupId: "one-g", id: ${ge.id}) { id: databaseId entityType } }`,
+      `{ node(id: "gid://gitlab/AuditEvent/${ge.id}") { ... on AuditEvent { id: databaseId entityType } } }`,
     );
-    expect(gql.body.data.groupAuditEvent).toEqual({ id: String(ge.id), entityType: 'Group' });
+    expect(gql.body.data.node).toEqual({ id: String(ge.id), entityType: 'Group' });
+  });
+});
+
+describe('node(id) of an audit event', () => {
+  const NODE = (id: unknown) =>
+    `{ node(id: "gid://gitlab/AuditEvent/${id}") { ... on AuditEvent { databaseId entityType entityId } } }`;
+
+  async function world() {
+    const owner = await createUser(t, { username: 'nowner' });
+    const maintainer = await createUser(t, { username: 'nmaint' });
+    const developer = await createUser(t, { username: 'ndev' });
+    const stranger = await createUser(t, { username: 'nstranger' });
+    const g = (await api(t, owner.token).post('/api/v4/groups').send({ name: 'Nodes', path: 'nodes' }).expect(201))
+      .body;
+    await addGroupMember(t, g, maintainer, 40);
+    await addGroupMember(t, g, developer, 30);
+    const p = (
+      await api(t, owner.token)
+        .post('/api/v4/projects')
+        .send({ name: 'App', path: 'app', namespace_id: g.id })
+        .expect(201)
+    ).body;
+    const [ge] = (await admin().get(`/api/v4/groups/${g.id}/audit_events`).expect(200)).body;
+    const [pe] = (await admin().get(`/api/v4/projects/${p.id}/audit_events`).expect(200)).body;
+    await admin().put('/api/v4/application/settings').send({ default_projects_limit: 9 }).expect(200);
+    const [ie] = await events('?entity_type=Gitlab::Audit::InstanceScope');
+    return { owner, maintainer, developer, stranger, g, p, ge, pe, ie };
+  }
+
+  it("answers whoever may read the event by the lists' rule (group Owners, project Maintainers, administrators), null for others", async () => {
+    const w = await world();
+    const read = async (token: string | undefined, id: unknown) => {
+      const res = await api(t, token).graphql(NODE(id));
+      expect(res.body.errors).toBeUndefined();
+      return res.body.data.node;
+    };
+    const groupEvent = { databaseId: String(w.ge.id), entityType: 'Group', entityId: w.g.id };
+    const projectEvent = { databaseId: String(w.pe.id), entityType: 'Project', entityId: w.p.id };
+    const instanceEvent = { databaseId: String(w.ie.id), entityType: 'Gitlab::Audit::InstanceScope', entityId: 1 };
+    // Each caller reads by node(id) what Group.auditEvents and Project.auditEvents list to them.
+    const answers = async (token: string | undefined) => [
+      await read(token, w.ge.id),
+      await read(token, w.pe.id),
+      await read(token, w.ie.id),
+    ];
+    expect(await answers(ROOT_TOKEN)).toEqual([groupEvent, projectEvent, instanceEvent]);
+    expect(await answers(w.owner.token)).toEqual([groupEvent, projectEvent, null]);
+    expect(await answers(w.maintainer.token)).toEqual([null, projectEvent, null]);
+    expect(await answers(w.developer.token)).toEqual([null, null, null]);
+    expect(await answers(w.stranger.token)).toEqual([null, null, null]);
+    expect(await answers(undefined)).toEqual([null, null, null]);
+    const lists = await api(t, w.maintainer.token).graphql(
+      `{ group(fullPath: "nodes") { auditEvents { count } } project(fullPath: "nodes/app") { auditEvents { nodes { databaseId } } } }`,
+    );
+    expect(lists.body.data).toEqual({
+      group: { auditEvents: null },
+      project: { auditEvents: { nodes: [{ databaseId: String(w.pe.id) }] } },
+    });
+    // A project Maintainer through a project membership only (not the group's).
+    const projectOnly = await createUser(t, { username: 'npm' });
+    await api(t, w.owner.token)
+      .post(`/api/v4/projects/${w.p.id}/members`)
+      .send({ user_id: projectOnly.id, access_level: 40 })
+      .expect(201);
+    expect(await read(projectOnly.token, w.pe.id)).toEqual(projectEvent);
+    expect(await read(projectOnly.token, w.ge.id)).toBeNull();
+    // Once the group is gone, its events are the administrators' only.
+    await api(t, w.owner.token).delete(`/api/v4/groups/${w.g.id}`).expect(204);
+    expect(await read(w.owner.token, w.ge.id)).toBeNull();
+    expect(await read(ROOT_TOKEN, w.ge.id)).toEqual(groupEvent);
+  });
+
+  it('nodes(ids) of many events costs the same statements as of one (the checks load in one batch per loader)', async () => {
+    const w = await world();
+    for (const description of ['a', 'b', 'c', 'd', 'e'])
+      await api(t, w.owner.token).put(`/api/v4/groups/${w.g.id}`).send({ description }).expect(200);
+    for (const description of ['a', 'b', 'c', 'd', 'e'])
+      await api(t, w.owner.token).put(`/api/v4/projects/${w.p.id}`).send({ description }).expect(200);
+    const all = (await events()).map((e) => `gid://gitlab/AuditEvent/${e.id}`);
+    expect(all.length).toBeGreaterThanOrEqual(12);
+    const q = 'query($ids: [ID!]!) { nodes(ids: $ids) { ... on AuditEvent { entityType } } }';
+    const nodesOf = (ids: string[]) => api(t, w.owner.token).graphql(q, { ids });
+    const two = [`gid://gitlab/AuditEvent/${w.ge.id}`, `gid://gitlab/AuditEvent/${w.pe.id}`];
+    await nodesOf(two); // warm per-process caches before counting
+    const few = await t.countQueries(() => nodesOf(two));
+    const many = await t.countQueries(() => nodesOf(all));
+    expect(many.result.body.errors).toBeUndefined();
+    const kinds = many.result.body.data.nodes.map((n: { entityType?: string } | null) => n?.entityType ?? null);
+    // The owner reads every group and project event; the instance event is null.
+    expect(kinds.filter((k: string | null) => k === null)).toHaveLength(1);
+    expect(kinds.filter((k: string | null) => k !== null)).toHaveLength(all.length - 1);
+    expect(many.count).toBe(few.count);
   });
 });
 
@@ -429,15 +522,19 @@ describe('audit event ids', () => {
     );
     const gql = await admin()
       .graphql(`{ a: auditEvent(id: 3000000001) { databaseId } b: auditEvent(id: "gid://gitlab/AuditEvent/3000000001") { databaseId }
-      c: node(id: "gid://gitlab/AuditEvent/3000000001") { ... on AuditEvent { databaseId } } d: groupAuditEvent(groupId: "big-g", id: "3000000001") { databaseId } }`);
+      c: node(id: "gid://gitlab/AuditEvent/3000000001") { ... on AuditEvent { databaseId } } }`);
     expect(gql.body).toEqual({
       data: {
         a: { databaseId: '3000000001' },
         b: { databaseId: '3000000001' },
         c: { databaseId: '3000000001' },
-        d: { databaseId: '3000000001' },
       },
     });
+    // The group's Owner: node(id) (REST's groupAuditEvent root is internal).
+    const mine = await api(t, owner.token).graphql(
+      '{ node(id: "gid://gitlab/AuditEvent/3000000001") { ... on AuditEvent { databaseId } } }',
+    );
+    expect(mine.body).toEqual({ data: { node: { databaseId: '3000000001' } } });
     expect((await admin().get('/api/v4/audit_events/9007199254740992').expect(404)).body).toEqual({
       message: '404 Not found',
     });

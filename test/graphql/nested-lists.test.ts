@@ -75,6 +75,8 @@ describe('REST-shaped root lists are internal', () => {
     'impersonationToken', // node(id) of an ImpersonationToken
     'projectForks', // Project.visibleForks
     'projectTransferLocations', // currentUser.groups(permissionScope: TRANSFER_PROJECTS)
+    'groupAuditEvent', // node(id) of an AuditEvent (group Owners)
+    'projectAuditEvent', // node(id) of an AuditEvent (project Maintainers)
   ];
 
   it('are in the internal view (REST runs them) and not in the public one', async () => {

@@ -6,7 +6,7 @@ const MEMBER_SCOPES = new Set(['Group', 'Project']);
 
 /**
  * Who reads audit events (docs/permissions.md): administrators every event (the instance list, any
- * id, node lookups); others the events of a group they own or a project they administer (the
+ * id); others, in the lists and node lookups, the events of a group they own or a project they administer (the
  * service checks that object with the groups' and projects' own rules).
  */
 export const auditEventPolicy = {

@@ -15,8 +15,9 @@ import {
 } from './audit-event.type';
 
 /**
- * GitLab's audit events API (EE): administrators read every event. A group's and a project's lists are
- * REST's root fields (internal view only): GraphQL clients read `Group.auditEvents` / `Project.auditEvents`.
+ * GitLab's audit events API (EE): administrators read every event. A group's and a project's lists and
+ * single events are REST's root fields (internal view only): GraphQL clients read `Group.auditEvents` /
+ * `Project.auditEvents`, and one event by `node(id)` (group Owners, project Maintainers, administrators).
  */
 @Resolver(() => AuditEventType)
 export class AuditEventResolver {
@@ -55,6 +56,8 @@ export class AuditEventResolver {
     return event;
   }
 
+  /** REST's GET /groups/:id/audit_events/:audit_event_id: internal view only; GraphQL clients ask `node(id)`. */
+  @Internal()
   @Query(() => AuditEventType, { description: 'One event of a group, for its Owners.' })
   @Allow('user')
   groupAuditEvent(
@@ -65,6 +68,8 @@ export class AuditEventResolver {
     return service.oneOfGroup(ctx, groupId, id);
   }
 
+  /** REST's GET /projects/:id/audit_events/:audit_event_id: internal view only; GraphQL clients ask `node(id)`. */
+  @Internal()
   @Query(() => AuditEventType, { description: 'One event of a project, for its Masters.' })
   @Allow('user')
   projectAuditEvent(

@@ -6,7 +6,8 @@ import { pgArray, sqlRows } from '../../core/db/sql';
 import { pgTime } from '../../core/db/pg-time';
 import { parseTimestamp } from '../../core/params/timestamp-param';
 import { groupService } from '../groups';
-import { projectService } from '../projects';
+import { namespacePolicy } from '../namespaces';
+import { projectPolicy, projectService } from '../projects';
 import { AUDIT_CHANNEL } from '../../core/events/audit';
 import { auditDetails, auditRows, type AuditRow as Row } from '../../core/events/audit-targets';
 import { liveIterator } from '../../core/events/live';
@@ -139,16 +140,40 @@ async function get(ctx: RequestCtx, id: number): Promise<AuditEventType> {
   return view(row);
 }
 
+/**
+ * Which of these events the caller may read, by the rule of the lists (`Group.auditEvents` for the
+ * group's Owners, `Project.auditEvents` for the project's Maintainers; administrators everything): the
+ * group or project must be visible to the caller (GET /groups/:id would not be 404) and the caller's
+ * level in it high enough. The visibility and levels of all the events' groups and projects load in
+ * one batch per loader, whatever the number of events.
+ */
+async function readableAmong(ctx: RequestCtx, events: readonly AuditEventType[]): Promise<boolean[]> {
+  if (auditEventPolicy.canReadAll(ctx.user)) return events.map(() => true);
+  if (!ctx.user) return events.map(() => false);
+  return Promise.all(
+    events.map(async (e) => {
+      if (e.entityType === 'Group') {
+        const [group, level] = await Promise.all([
+          groupService.visibleByIds(ctx, [e.entityId]),
+          ctx.loaders.groupLevel.load(e.entityId),
+        ]);
+        return group.length > 0 && namespacePolicy.canAdminGroup(ctx.user, level);
+      }
+      if (e.entityType === 'Project') {
+        const [project, level] = await Promise.all([
+          projectService.visibleByIds(ctx, [e.entityId]),
+          ctx.loaders.projectLevel.load(e.entityId),
+        ]);
+        return project.length > 0 && projectPolicy.canAdminProject(ctx.user, level);
+      }
+      return false;
+    }),
+  );
+}
+
 /** Whether the caller may read an event: the same rule as the three list routes. */
 async function readable(ctx: RequestCtx, e: AuditEventType): Promise<boolean> {
-  if (auditEventPolicy.canReadAll(ctx.user)) return true;
-  try {
-    if (e.entityType === 'Group') return !!(await groupService.findOwned(ctx, String(e.entityId)));
-    if (e.entityType === 'Project') return !!(await projectService.findAdministrable(ctx, String(e.entityId)));
-  } catch {
-    return false; // not found, not visible, not owned: not for this subscriber
-  }
-  return false;
+  return (await readableAmong(ctx, [e]))[0];
 }
 
 /**
@@ -181,12 +206,18 @@ function live(ctx: RequestCtx, args: AuditEventStreamArgs): Promise<AsyncIterabl
   });
 }
 
-/** node(id)/nodes(ids): administrators only, as `auditEvent(id)` (one statement). */
+/**
+ * node(id)/nodes(ids): the events among these ids the caller may read by the lists' rule (`readableAmong`):
+ * one statement for the events, then one batch per loader for their groups' and projects' checks.
+ * Anonymous callers read none (no statement).
+ */
 async function visibleByIds(ctx: RequestCtx, ids: readonly (number | string)[]): Promise<AuditEventType[]> {
-  if (!auditEventPolicy.canReadAll(ctx.user)) return [];
-  return (
+  if (!ctx.user) return [];
+  const events = (
     await sqlRows<Row>(ctx.em, 'select * from audit_events where id = any(?::bigint[])', [pgArray(ids.map(Number))])
   ).map(view);
+  const ok = await readableAmong(ctx, events);
+  return events.filter((_, i) => ok[i]);
 }
 
 export const auditEventService = {

@@ -26,7 +26,8 @@ export class AuditEventDetailsType {
 }
 
 @ObjectType('AuditEvent', {
-  description: 'Who changed what, when and from where; administrators only.',
+  description:
+    "Who changed what, when and from where: administrators read every event, a group's Owners the group's, a project's Maintainers the project's.",
   implements: Node,
 })
 export class AuditEventType {
