@@ -77,6 +77,7 @@ describe('REST-shaped root lists are internal', () => {
     'projectTransferLocations', // currentUser.groups(permissionScope: TRANSFER_PROJECTS)
     'groupAuditEvent', // node(id) of an AuditEvent (group Owners)
     'projectAuditEvent', // node(id) of an AuditEvent (project Maintainers)
+    'groupTransferLocations', // Group.transferTargets
   ];
 
   it('are in the internal view (REST runs them) and not in the public one', async () => {

@@ -185,3 +185,110 @@ describe('GET /groups/:id/transfer_locations', () => {
     });
   });
 });
+
+describe('Group.transferTargets', () => {
+  async function world() {
+    const ann = await createUser(t, { username: 'ann' });
+    const top = await createGroup(t, { path: 'top', visibility: 'public' });
+    const moving = await createGroup(t, { path: 'moving', parent: top, visibility: 'public' });
+    await createGroup(t, { path: 'inner', parent: moving });
+    const zeta = await createGroup(t, { path: 'zeta', name: 'Zeta' });
+    await createGroup(t, { path: 'zsub', parent: zeta });
+    const alpha = await createGroup(t, { path: 'alpha', name: 'Alpha' });
+    const mastered = await createGroup(t, { path: 'mastered', visibility: 'public' });
+    await createGroup(t, { path: 'elsewhere', visibility: 'public' });
+    await addGroupMember(t, top, ann, 50);
+    await addGroupMember(t, zeta, ann, 50);
+    await addGroupMember(t, alpha, ann, 50);
+    await addGroupMember(t, mastered, ann, 40);
+    return { ann, top, moving, mastered };
+  }
+  const TARGETS = (path: string, args = '') =>
+    `{ group(fullPath: "${path}") { transferTargets${args} { count nodes { fullPath } pageInfo { hasNextPage endCursor } } } }`;
+  const targets = async (token: string | undefined, path: string, args = '') => {
+    const res = await api(t, token).graphql(TARGETS(path, args));
+    expect(res.body.errors).toBeUndefined();
+    return res.body.data.group.transferTargets;
+  };
+  const restPaths = async (token: string, url: string) => {
+    const res = await api(t, token).get(url).expect(200);
+    return { paths: res.body.map((g: { full_path: string }) => g.full_path), total: Number(res.headers['x-total']) };
+  };
+
+  it('lists what GET /groups/:id/transfer_locations lists to the same caller, by path; search and paging', async () => {
+    const w = await world();
+    for (const [token, search] of [
+      [w.ann.token, ''],
+      [w.ann.token, 'zsu'],
+      [ROOT_TOKEN, ''],
+    ]) {
+      const rest = await restPaths(token, `/api/v4/groups/${w.moving.id}/transfer_locations?search=${search}`);
+      const gql = await targets(token, 'top/moving', search ? `(search: "${search}")` : '');
+      expect(gql.nodes.map((g: { fullPath: string }) => g.fullPath)).toEqual(rest.paths);
+      expect(gql.count).toBe(rest.total);
+    }
+    expect((await targets(w.ann.token, 'top/moving')).nodes).toEqual([
+      { fullPath: 'alpha' },
+      { fullPath: 'zeta' },
+      { fullPath: 'zeta/zsub' },
+    ]);
+    // Administrators: every group but the group's subtree and its parent.
+    expect((await targets(ROOT_TOKEN, 'top/moving')).nodes.map((g: { fullPath: string }) => g.fullPath)).toEqual([
+      'alpha',
+      'elsewhere',
+      'mastered',
+      'zeta',
+      'zeta/zsub',
+    ]);
+    // Paging: first/after walk the same order as page/per_page.
+    const first = await targets(w.ann.token, 'top/moving', '(first: 2)');
+    expect(first).toMatchObject({ count: 3, pageInfo: { hasNextPage: true } });
+    const next = await targets(w.ann.token, 'top/moving', `(first: 2, after: "${first.pageInfo.endCursor}")`);
+    expect(next).toMatchObject({ count: 3, nodes: [{ fullPath: 'zeta/zsub' }], pageInfo: { hasNextPage: false } });
+    const page2 = await restPaths(w.ann.token, `/api/v4/groups/${w.moving.id}/transfer_locations?per_page=2&page=2`);
+    expect(page2.paths).toEqual(['zeta/zsub']);
+  });
+
+  it('is null, without an error, for a caller who may not administer the group', async () => {
+    const w = await world();
+    const bob = await createUser(t, { username: 'bob' });
+    await addGroupMember(t, w.top, bob, 40);
+    expect(await targets(bob.token, 'top/moving')).toBeNull();
+    expect(await targets(undefined, 'top/moving')).toBeNull();
+    expect(await targets(w.ann.token, 'mastered')).toBeNull(); // ann is its Maintainer
+    await api(t, bob.token).get(`/api/v4/groups/${w.moving.id}/transfer_locations`).expect(403);
+  });
+
+  it("answers a page of groups in one round trip, each group's own targets", async () => {
+    const w = await world();
+    for (let i = 0; i < 5; i += 1) await createGroup(t, { path: `mv-${i}`, parent: w.top, visibility: 'public' });
+    const q = (n: number) =>
+      `{ group(fullPath: "top") { descendantGroups(first: ${n}) { nodes { fullPath transferTargets(first: 3) { count nodes { fullPath } } } } } }`;
+    await api(t, w.ann.token).graphql(q(1)); // warm per-process caches before counting
+    const one = await t.countQueries(() => api(t, w.ann.token).graphql(q(1)));
+    const all = await t.countQueries(() => api(t, w.ann.token).graphql(q(7)));
+    expect(all.result.body.errors).toBeUndefined();
+    const nodes = all.result.body.data.group.descendantGroups.nodes as {
+      fullPath: string;
+      transferTargets: { count: number; nodes: { fullPath: string }[] };
+    }[];
+    expect(nodes).toHaveLength(7);
+    // Each group's page is its own: REST's first page of three for that group.
+    for (const g of nodes) {
+      const rest = await restPaths(
+        w.ann.token,
+        `/api/v4/groups/${encodeURIComponent(g.fullPath)}/transfer_locations?per_page=3`,
+      );
+      expect([g.fullPath, g.transferTargets.count, g.transferTargets.nodes.map((n) => n.fullPath)]).toEqual([
+        g.fullPath,
+        rest.total,
+        rest.paths,
+      ]);
+    }
+    expect(nodes.find((g) => g.fullPath === 'top/moving/inner')?.transferTargets).toEqual({
+      count: 9,
+      nodes: [{ fullPath: 'alpha' }, { fullPath: 'top/mv-0' }, { fullPath: 'top/mv-1' }],
+    });
+    expect(all.count).toBe(one.count);
+  });
+});

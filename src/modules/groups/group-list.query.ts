@@ -35,10 +35,8 @@ export interface GroupListScope {
   ancestorId?: number;
   /** Only these groups (a project's groups). */
   ids?: readonly number[];
-  /** Only the groups matching this predicate on `n` (transfer and share locations: the caller's groups at a level). */
+  /** Only the groups matching this predicate on `n` (transfer and share targets, a project's groups). */
   match?: string;
-  /** Groups of these subtrees left out (a group's own subtree among its transfer locations). */
-  notUnder?: number;
   /** GitLab's later orders (`adminGroups(sort)`, `sharedGroups(sort)`), in place of `orderBy`/`sort`. */
   order?: GroupOrder;
 }
@@ -99,10 +97,6 @@ async function groupFilter(ctx: RequestCtx, args: GroupsArgs, scope: GroupListSc
     params.push(scope.ancestorId, scope.ancestorId);
   }
   if (scope.match !== undefined) where.push(narrow(scope.match));
-  if (scope.notUnder !== undefined) {
-    where.push('not (n.traversal_ids @> array[?]::int[])');
-    params.push(scope.notUnder);
-  }
   if (args.skipGroups?.length) where.push(`not (n.id = any(${intArray(args.skipGroups)}))`);
   if ((args as GroupListArgs).topLevelOnly) where.push('n.parent_id is null');
   if ((args as GroupListArgs).active === false) where.push('false');
@@ -198,12 +192,13 @@ export async function listDescendantGroupsBatched(
 }
 
 /**
- * Pages of one group list for many keys at once (a user's groups for every user of a list): `key` matches
- * a group row `n` to `page_keys.k`. Every group the caller may see, as `groups(allAvailable: true)`; by name.
+ * Pages of one group list for many keys at once (a user's groups for every user of a list, a project's
+ * groups for every project of a list): `key` matches a group row `n` to `page_keys.k`. Every group the
+ * caller may see, as `groups(allAvailable: true)`; by name unless `filter.orderBy` says otherwise.
  */
 export async function listGroupsBatched(
   ctx: RequestCtx,
-  filter: Pick<GroupsArgs, 'search' | 'owned'>,
+  filter: Pick<GroupsArgs, 'search' | 'owned' | 'skipGroups' | 'orderBy'>,
   key: { match: string },
   keys: readonly number[],
   args: PageInput,

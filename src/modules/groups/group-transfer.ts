@@ -7,8 +7,9 @@ import { changes, recordAudit } from '../../core/events/audit';
 import { emitSystemEvents } from '../../core/events/system-events';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../../core/errors/domain-errors';
 import { idArgOf } from '../../core/graphql/global-id';
-import { PageArgs, type Page } from '../../core/pagination/page';
-import { AccessLevel, addGroupMember, groupMembershipsOf, groupOwners, policy } from '../access';
+import type { Page } from '../../core/pagination/page';
+import { Internal } from '../../core/graphql/internal';
+import { AccessLevel, addGroupMember, groupOwners } from '../access';
 import {
   capSubgroupVisibility,
   fullPathTakenByOther,
@@ -21,8 +22,7 @@ import {
 } from '../namespaces';
 import { capProjectVisibilityUnder, forgetAccess, projectPathTakenIn } from '../projects';
 import { groupMemberAdded } from './group.events';
-import { listGroups } from './group-list.query';
-import { GroupOrderBy } from './group.inputs';
+import { TransferTargetsArgs, transferTargetsOf } from './group-transfer-targets';
 import { groupPolicy } from './group.policy';
 import { groupService } from './group.service';
 import { GroupPage, GroupType } from './group.type';
@@ -136,31 +136,10 @@ async function hasDirectOwner(em: RequestCtx['em'], groupId: number, userId: num
   return owners.isOwner || owners.others > 0;
 }
 
-/**
- * The groups a group may move under: those where the caller is Owner (directly or above), less the
- * group's own subtree and its parent, by path (GitLab's AcceptingGroupTransfersFinder); every group for
- * an administrator.
- */
-async function transferLocations(ctx: RequestCtx, args: TransferLocationsArgs): Promise<Page<Namespace>> {
-  const user = requireUser(ctx);
-  const group = await groupService.findVisible(ctx, args.groupId);
-  if (!namespacePolicy.canAdminGroup(user, await ctx.loaders.groupLevel.load(group.id))) throw new ForbiddenError();
-  const uid = Number(user.id);
-  const owned = `array(select gm.group_id from ${groupMembershipsOf(uid, AccessLevel.OWNER)})`;
-  // GitLab also offers the groups shared at Owner level with the caller's groups; shares grant no access
-  // here (docs/gitlab-compatibility.md, "Groups"), so those are not the caller's to move into.
-  const match = policy.isAdmin(user) ? undefined : `n.traversal_ids && ${owned}`;
-  return listGroups(
-    ctx,
-    { ...args, allAvailable: true, orderBy: GroupOrderBy.PATH, skipGroups: group.parentId ? [group.parentId] : [] },
-    { match, notUnder: group.id },
-  );
-}
-
+/** GET /groups/:id/transfer_locations (internal view; GraphQL clients read `Group.transferTargets`). */
 @ArgsType()
-export class TransferLocationsArgs extends PageArgs {
+export class TransferLocationsArgs extends TransferTargetsArgs {
   @Field(() => ID, { description: 'Group id, full path or global id.' }) groupId!: string;
-  @Field(() => String, { nullable: true, description: 'Name or path (as the groups list).' }) search?: string;
 }
 
 @Resolver()
@@ -181,9 +160,12 @@ export class GroupTransferResolver {
     return transfer(ctx, id, targetId);
   }
 
+  /** Below Owner: 403 (`Group.transferTargets` answers null). */
+  @Internal()
   @Query(() => GroupPage, { description: 'The groups a group can be moved under, by path.' })
   @Allow('user')
-  groupTransferLocations(@Args() args: TransferLocationsArgs, @Ctx() ctx: RequestCtx): Promise<Page<Namespace>> {
-    return transferLocations(ctx, args);
+  async groupTransferLocations(@Args() args: TransferLocationsArgs, @Ctx() ctx: RequestCtx): Promise<Page<Namespace>> {
+    const { groupId, ...rest } = args;
+    return transferTargetsOf(ctx, await groupService.findOwned(ctx, groupId), rest);
   }
 }

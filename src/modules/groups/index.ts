@@ -8,6 +8,7 @@ import { ProjectGroupsResolver } from './project-groups.resolver';
 import { GroupSharesResolver, groupShareLoaders } from './group-shares';
 import { GroupGroupLink } from './group-group-link.entity';
 import { GroupTransferResolver } from './group-transfer';
+import { GroupTransferTargetsResolver, groupTransferTargetLoaders } from './group-transfer-targets';
 import { UserGroupsResolver, userGroupLoaders } from './user-groups.resolver';
 import { groupAvatarDownloads } from './group-avatar';
 import { groupAvatarLoaders } from './group-avatar-files';
@@ -32,6 +33,7 @@ export const groupsModule = defineModule({
     ProjectGroupsResolver,
     GroupSharesResolver,
     GroupTransferResolver,
+    GroupTransferTargetsResolver,
     UserGroupsResolver,
     AdminGroupsResolver,
     GroupListFieldsResolver,
@@ -50,6 +52,7 @@ export const groupsModule = defineModule({
     ...sharedGroupLoaders(ctx),
     ...sharedProjectLoaders(ctx),
     ...groupAutocompleteLoaders(ctx),
+    ...groupTransferTargetLoaders(ctx),
     ...groupCustomAttributeEndpoints.loaders(ctx),
   }),
   nodes: [nodeDef({ type: 'Group', gidClass: 'Group', load: groupService.visibleByIds })],

@@ -80,6 +80,7 @@ export {
 export { lockAncestry, type LockedNamespace } from './namespace-lock';
 export {
   ancestryOf,
+  parentOf,
   groupLevelsSql,
   groupsWithAncestors,
   inMemberTree,

@@ -30,6 +30,9 @@ export const groupsWithAncestors = (predicate: string) =>
 export const ancestryOf = (namespaceId: string) =>
   `(select s.traversal_ids from namespaces s where s.id = ${namespaceId})::int[]`;
 
+/** The parent of the namespace `namespaceId` names, as a scalar subquery (null for a top-level one). */
+export const parentOf = (namespaceId: string) => `(select s.parent_id from namespaces s where s.id = ${namespaceId})`;
+
 /** Effective access level per group id (membership here or in an ancestor). One query per batch. */
 export function groupLevelsSql(userId: number, ids: readonly number[]): string {
   return `select n.id, ${maxGroupLevel(userId, 'n.traversal_ids')} as level
