@@ -78,6 +78,9 @@ describe('REST-shaped root lists are internal', () => {
     'groupAuditEvent', // node(id) of an AuditEvent (group Owners)
     'projectAuditEvent', // node(id) of an AuditEvent (project Maintainers)
     'groupTransferLocations', // Group.transferTargets
+    'projectShareLocations', // Project.shareTargets
+    'projectGroups', // Project.groups
+    'projectInvitedGroups', // Project.invitedGroups
   ];
 
   it('are in the internal view (REST runs them) and not in the public one', async () => {

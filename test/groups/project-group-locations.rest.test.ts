@@ -84,3 +84,73 @@ describe('GET /projects/:id/share_locations', () => {
     expect(many.count).toBe(one.count);
   });
 });
+
+describe('Project.shareTargets', () => {
+  const TARGETS = (path: string, args = '') =>
+    `{ project(fullPath: "${path}") { shareTargets${args} { count nodes { fullPath } pageInfo { hasNextPage endCursor } } } }`;
+  const targets = async (token: string | undefined, path: string, args = '') => {
+    const res = await api(t, token).graphql(TARGETS(path, args));
+    expect(res.body.errors).toBeUndefined();
+    return res.body.data.project.shareTargets;
+  };
+  const rest = async (token: string, url: string) => {
+    const res = await api(t, token).get(url).expect(200);
+    return { paths: paths(res.body), total: Number(res.headers['x-total']) };
+  };
+
+  it('lists what GET /projects/:id/share_locations lists to the same caller, by path; search and paging', async () => {
+    const w = await world();
+    for (const [token, search] of [
+      [w.ann.token, ''],
+      [w.ann.token, 'mast'],
+      [ROOT_TOKEN, ''],
+    ]) {
+      const r = await rest(token, `/api/v4/projects/${w.project.id}/share_locations?search=${search}`);
+      const gql = await targets(token, 'home/app', search ? `(search: "${search}")` : '');
+      expect(gql.nodes.map((g: { fullPath: string }) => g.fullPath)).toEqual(r.paths);
+      expect(gql.count).toBe(r.total);
+    }
+    expect((await targets(w.ann.token, 'home/app')).nodes.map((g: { fullPath: string }) => g.fullPath)).toEqual([
+      'guested',
+      'home',
+      'mastered',
+      'zeta',
+      'zeta/zsub',
+    ]);
+    const first = await targets(w.ann.token, 'home/app', '(first: 2)');
+    expect(first).toMatchObject({ count: 5, nodes: [{ fullPath: 'guested' }, { fullPath: 'home' }] });
+    const next = await targets(w.ann.token, 'home/app', `(first: 2, after: "${first.pageInfo.endCursor}")`);
+    expect(next.nodes).toEqual([{ fullPath: 'mastered' }, { fullPath: 'zeta' }]);
+    expect(
+      (await rest(w.ann.token, `/api/v4/projects/${w.project.id}/share_locations?per_page=2&page=2`)).paths,
+    ).toEqual(['mastered', 'zeta']);
+  });
+
+  it('is null for a caller who may not administer the project, empty while its group locks sharing', async () => {
+    const w = await world();
+    const reporter = await createUser(t);
+    await addProjectMember(t, w.project, reporter, 20);
+    expect(await targets(reporter.token, 'home/app')).toBeNull();
+    expect(await targets(undefined, 'home/app')).toBeNull();
+    expect((await api(t, reporter.token).get(`/api/v4/projects/${w.project.id}/share_locations`)).body).toEqual([]);
+    await api(t, ROOT_TOKEN).put(`/api/v4/groups/${w.home.id}`).send({ share_with_group_lock: true }).expect(200);
+    expect(await targets(w.ann.token, 'home/app')).toMatchObject({ count: 0, nodes: [] });
+    expect(await targets(reporter.token, 'home/app')).toBeNull();
+  });
+
+  it('answers a page of projects in one round trip', async () => {
+    const w = await world();
+    for (let i = 0; i < 5; i += 1) await createProject(t, { namespace: w.home, path: `more-${i}` });
+    const q = (n: number) =>
+      `{ group(fullPath: "home") { projects(first: ${n}) { nodes { fullPath shareTargets(first: 2) { count nodes { fullPath } } } } } }`;
+    await api(t, w.ann.token).graphql(q(1)); // warm per-process caches before counting
+    const one = await t.countQueries(() => api(t, w.ann.token).graphql(q(1)));
+    const all = await t.countQueries(() => api(t, w.ann.token).graphql(q(6)));
+    expect(all.result.body.errors).toBeUndefined();
+    const lists = all.result.body.data.group.projects.nodes.map((p: { shareTargets: unknown }) => p.shareTargets);
+    expect(lists).toHaveLength(6);
+    for (const list of lists)
+      expect(list).toEqual({ count: 5, nodes: [{ fullPath: 'guested' }, { fullPath: 'home' }] });
+    expect(all.count).toBe(one.count);
+  });
+});

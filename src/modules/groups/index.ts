@@ -9,6 +9,7 @@ import { GroupSharesResolver, groupShareLoaders } from './group-shares';
 import { GroupGroupLink } from './group-group-link.entity';
 import { GroupTransferResolver } from './group-transfer';
 import { GroupTransferTargetsResolver, groupTransferTargetLoaders } from './group-transfer-targets';
+import { ProjectGroupListsResolver, projectGroupListLoaders } from './project-group-lists';
 import { UserGroupsResolver, userGroupLoaders } from './user-groups.resolver';
 import { groupAvatarDownloads } from './group-avatar';
 import { groupAvatarLoaders } from './group-avatar-files';
@@ -34,6 +35,7 @@ export const groupsModule = defineModule({
     GroupSharesResolver,
     GroupTransferResolver,
     GroupTransferTargetsResolver,
+    ProjectGroupListsResolver,
     UserGroupsResolver,
     AdminGroupsResolver,
     GroupListFieldsResolver,
@@ -53,6 +55,7 @@ export const groupsModule = defineModule({
     ...sharedProjectLoaders(ctx),
     ...groupAutocompleteLoaders(ctx),
     ...groupTransferTargetLoaders(ctx),
+    ...projectGroupListLoaders(ctx),
     ...groupCustomAttributeEndpoints.loaders(ctx),
   }),
   nodes: [nodeDef({ type: 'Group', gidClass: 'Group', load: groupService.visibleByIds })],

@@ -5,22 +5,30 @@ import type { RequestCtx } from '../../core/context/request-ctx';
 import { requireUser } from '../../core/auth/guards';
 import { ForbiddenError } from '../../core/errors/domain-errors';
 import { PageArgs, type Page } from '../../core/pagination/page';
-import { AccessLevel, groupMembershipsOf, policy } from '../access';
+import { AccessLevel, policy } from '../access';
 import type { Namespace } from '../namespaces';
 import { projectPolicy, projectService } from '../projects';
 import { listGroups, type GroupListScope } from './group-list.query';
 import { GroupOrderBy } from './group.inputs';
 import { GroupPage } from './group.type';
+import { ShareTargetsArgs } from './project-group-lists';
+import {
+  invitedGroupsMatch,
+  mayAdminProject,
+  memberTreeAt,
+  projectGroupsMatch,
+  shareLocked,
+  shareTargetScope,
+} from './project-group-lists.query';
 
-/** Predicate on `n`: at or below a group where the user is a member at `level` or above (traversal_ids GIN). */
-const memberTreeAt = (userId: number, level: number) =>
-  `n.traversal_ids && array(select gm.group_id from ${groupMembershipsOf(userId, level)})`;
+// REST's project group lists (later GitLab), internal view only: GraphQL clients read the project's
+// fields `groups`, `invitedGroups` and `shareTargets` (project-group-lists.ts), which run the same
+// predicates (project-group-lists.query.ts) for a page of projects at once.
 
 /** GET /projects/:id/transfer_locations and /share_locations (later GitLab). */
 @ArgsType()
-export class ProjectGroupLocationsArgs extends PageArgs {
+export class ProjectGroupLocationsArgs extends ShareTargetsArgs {
   @Field(() => ID, { description: 'Project id or full path.' }) projectId!: string;
-  @Field(() => String, { nullable: true, description: 'Name or path (as the groups list).' }) search?: string;
 }
 
 /** GET /projects/:id/groups (later GitLab's Projects::GroupsFinder). */
@@ -55,17 +63,13 @@ export class ProjectGroupsResolver {
    * The project's group and its ancestors (as visible as the project, or more), and with `withShared`
    * the groups it is shared with that the caller may see; by name, as the groups list.
    */
+  @Internal()
   @Query(() => GroupPage, { description: "A project's group, its ancestors and (withShared) its share groups." })
   @Allow('anonymous')
   async projectGroups(@Args() args: ProjectGroupsArgs, @Ctx() ctx: RequestCtx): Promise<Page<Namespace>> {
     const project = await projectService.findVisible(ctx, args.projectId);
-    const namespace = await ctx.loaders.namespace.load(project.namespaceId);
-    const ids = new Set(namespace?.kind === 'group' ? namespace.traversalIds : []);
-    if (args.withShared) {
-      for (const share of await ctx.loaders.projectShares.load(project.id))
-        if (share.groupAccessLevel >= (args.sharedMinAccessLevel ?? 0)) ids.add(share.groupId);
-    }
-    return listGroups(ctx, { ...args, allAvailable: true }, { ids: [...ids] });
+    const match = projectGroupsMatch(String(project.id), args.withShared, args.sharedMinAccessLevel);
+    return listGroups(ctx, { ...args, allAvailable: true }, { match });
   }
 
   /**
@@ -95,8 +99,10 @@ export class ProjectGroupsResolver {
   /**
    * The groups the project may be shared with (GitLab's AcceptingProjectSharesFinder): for a caller who
    * may share it (Master or above, a group without share_with_group_lock) the groups they are a member of
-   * (or below), every group for an administrator, by path; none otherwise.
+   * (or below), every group for an administrator, by path; none otherwise (`Project.shareTargets`: null
+   * for a caller who may not administer the project).
    */
+  @Internal()
   @Query(() => GroupPage, { description: 'The groups a project can be shared with, by path.' })
   @Allow('anonymous')
   async projectShareLocations(
@@ -104,32 +110,18 @@ export class ProjectGroupsResolver {
     @Ctx() ctx: RequestCtx,
   ): Promise<Page<Namespace>> {
     const project = await projectService.findVisible(ctx, args.projectId);
-    const mayShare =
-      !!ctx.user &&
-      projectPolicy.canAdminProject(ctx.user, await projectService.accessLevel(ctx, project)) &&
-      !(await ctx.loaders.namespace.load(project.namespaceId))?.shareWithGroupLock;
-    const scope: GroupListScope = !mayShare
-      ? { match: 'false' }
-      : policy.isAdmin(ctx.user)
-        ? {}
-        : { match: memberTreeAt(Number(ctx.user!.id), AccessLevel.GUEST) };
+    const mayShare = (await mayAdminProject(ctx, project)) && !(await shareLocked(ctx, project));
+    const scope: GroupListScope = mayShare ? shareTargetScope(requireUser(ctx)) : { match: 'false' };
     return listGroups(ctx, { ...args, allAvailable: true, orderBy: GroupOrderBy.PATH }, scope);
   }
 
-  /**
-   * The groups the project is shared with that the caller may see, by name. GitLab's `relation=inherited`
-   * (groups invited to the project's ancestors) is not listed: group shares grant no access here (docs/gitlab-compatibility.md, "Groups").
-   */
+  /** The groups the project is shared with that the caller may see, by name. */
+  @Internal()
   @Query(() => GroupPage, { description: 'The groups a project is shared with, visible to the caller.' })
   @Allow('anonymous')
   async projectInvitedGroups(@Args() args: ProjectInvitedGroupsArgs, @Ctx() ctx: RequestCtx): Promise<Page<Namespace>> {
     const project = await projectService.findVisible(ctx, args.projectId);
-    let ids = (await ctx.loaders.projectShares.load(project.id)).map((s) => s.groupId);
-    if (args.minAccessLevel != null) {
-      if (!ctx.user) return listGroups(ctx, { ...args, allAvailable: true }, { ids: [] });
-      const levels = await Promise.all(ids.map((id) => ctx.loaders.groupLevel.load(id)));
-      ids = ids.filter((_, i) => levels[i] >= (args.minAccessLevel ?? 0));
-    }
-    return listGroups(ctx, { ...args, allAvailable: true }, { ids });
+    const match = invitedGroupsMatch(ctx.user, String(project.id), args.minAccessLevel);
+    return listGroups(ctx, { ...args, allAvailable: true }, { match });
   }
 }

@@ -121,6 +121,7 @@ export {
   maxProjectVisibilityIn,
   projectAncestryRows,
   projectInvitedGroupRows,
+  projectShareGroupIds,
   projectColumns,
   projectPageColumns,
   projectFromRow,

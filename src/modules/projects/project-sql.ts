@@ -97,6 +97,14 @@ export const projectInvitedGroupRows = (projectId: string) =>
      cross join lateral unnest(${ancestryOf('l.group_id')}) a(group_id)
     where l.project_id = ${projectId} and ${activeMembership('l')}`;
 
+/**
+ * A select of the ids of the groups the project `projectId` names is shared with, through a share at
+ * `minAccess` or above (expired shares too, as `sharedWithGroups` lists them): GitLab's
+ * `project.invited_groups`, through the `project_group_links_uniq (project_id, group_id)` index.
+ */
+export const projectShareGroupIds = (projectId: string, minAccess = 0) =>
+  `select l.group_id from project_group_links l where l.project_id = ${projectId} and l.group_access >= ${Math.trunc(minAccess)}`;
+
 /** Scalar subquery: the highest visibility level among the projects of the namespace `namespaceId` names. */
 export const maxProjectVisibilityIn = (namespaceId: string) =>
   `(select max(visibility_level) from projects where namespace_id = ${namespaceId})`;
