@@ -75,6 +75,7 @@ describe('REST-shaped root lists are internal', () => {
     'impersonationToken', // node(id) of an ImpersonationToken
     'projectForks', // Project.visibleForks
     'projectTransferLocations', // currentUser.groups(permissionScope: TRANSFER_PROJECTS)
+    'userAssociationsCount', // User.groupCount, User.projectCount
   ];
 
   it('are in the internal view (REST runs them) and not in the public one', async () => {
