@@ -76,6 +76,7 @@ describe('REST-shaped root lists are internal', () => {
     'projectForks', // Project.visibleForks
     'projectTransferLocations', // currentUser.groups(permissionScope: TRANSFER_PROJECTS)
     'userAssociationsCount', // User.groupCount, User.projectCount
+    'projectUsers', // Project.projectMembers(relations: [DIRECT, INHERITED, INVITED_GROUPS]) { nodes { user } }, Project.autocompleteUsers
   ];
 
   it('are in the internal view (REST runs them) and not in the public one', async () => {
