@@ -6,7 +6,9 @@ import {
   createUser,
   shareProject,
 } from '../support/factories';
+import { Migration20261230090000PersonalProjectOwnerMemberships as OwnerMemberships } from '../../src/modules/projects/migrations/Migration20261230090000_personal_project_owner_memberships';
 import { captureSystemEvents } from '../support/system-events';
+import { sqlOf } from '../upgrade/migration-statements';
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
 /**
@@ -146,6 +148,22 @@ describe("a personal project's owner is a direct member", () => {
       { user: { username: 'bob' }, accessLevel: { integerValue: 40 } },
     ]);
     expect((await events()).map((e) => e.event_name)).toEqual(['project_transfer']);
+  });
+
+  it('when the project was transferred before transfers added it: from the migration, once', async () => {
+    const cy = await createUser(t, { username: 'cy' });
+    // A personal project without its owner's membership, as a transfer into it left one before.
+    const p = await createProject(t, { namespace: { id: cy.namespaceId }, path: 'old' });
+    const g = await createGroup(t, { path: 'g' });
+    await createProject(t, { namespace: g, path: 'grouped' });
+    expect(await directOf(cy.token, 'cy/old')).toEqual([]);
+    for (let i = 0; i < 2; i += 1)
+      for (const statement of await sqlOf(OwnerMemberships)) await t.orm.em.getConnection().execute(statement);
+    expect(await directOf(cy.token, 'cy/old')).toEqual([
+      { user: { username: 'cy' }, accessLevel: { integerValue: 40 } },
+    ]);
+    expect(await restUsers(cy.token, p.id)).toEqual(['cy']);
+    expect(await directOf(ROOT_TOKEN, 'g/grouped')).toEqual([]);
   });
 
   it("stays one: nobody, administrators included, removes or changes the owner's membership (GitLab's ProjectMemberPolicy target_is_owner)", async () => {
