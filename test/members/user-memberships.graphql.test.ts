@@ -7,7 +7,7 @@ import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
  */
 const t = useTestApp();
 
-type Membership = { databaseId: number; accessLevel: { integerValue: number }; group?: { id: string } | null };
+type Membership = { databaseId: number; accessLevel: { integerValue: number }; user: { username: string } };
 type Lists = {
   groupMemberships: { count: number; nodes: (Membership & { group: { id: string } | null })[] };
   projectMemberships: { count: number; nodes: (Membership & { project: { id: string } | null })[] };
@@ -78,9 +78,7 @@ describe('User.groupMemberships and User.projectMemberships', () => {
     for (const l of [mine.groupMemberships, mine.projectMemberships]) {
       const ids = l.nodes.map((m) => m.databaseId);
       expect(ids).toEqual([...ids].sort((a, b) => b - a));
-      expect(new Set(l.nodes.map((m) => (m as { user: { username: string } }).user.username))).toEqual(
-        new Set(['mem-user']),
-      );
+      expect(new Set(l.nodes.map((m) => m.user.username))).toEqual(new Set(['mem-user']));
     }
     // The user themself: all of them, as they may read each group and project they are a member of.
     expect(asRest(await lists(w.u.token, w.u.id))).toEqual(asRest(mine));
