@@ -4,6 +4,7 @@ import { offsetPagesByKey } from '../../core/pagination/list-query';
 import { PageArgs, makePage, normalizePage, type Page } from '../../core/pagination/page';
 import { perParentPages } from '../../core/pagination/per-parent-pages';
 import { AccessLevelEnum, ProjectSort, projectSortString } from '../access';
+import { ownedNamespaceIds } from '../namespaces';
 import type { User } from '../users';
 import { UserType } from '../users';
 import type { Project } from './project.entity';
@@ -47,12 +48,13 @@ async function starredPages(ctx: RequestCtx, args: UserProjectListArgs, userIds:
 
 /**
  * The personal projects of many users with the same arguments, one page each, in one round trip: the
- * projects in each user's personal namespace that the caller may see (GitLab's PersonalProjectsFinder).
+ * projects in each user's personal namespace (the one they own) that the caller may see (GitLab's
+ * PersonalProjectsFinder).
  */
 async function personalPages(ctx: RequestCtx, args: UserProjectListArgs, userIds: number[]) {
   const sort = projectSortString(args.sort ?? ProjectSort.NAME_ASC);
   const query = await projectService.listQuery(ctx, { ...args, sort });
-  const key = { match: 'p.namespace_id = (select pu.namespace_id from users pu where pu.id = page_keys.k)' };
+  const key = { match: `p.namespace_id = any(array(${ownedNamespaceIds('page_keys.k')}))` };
   return offsetPagesByKey(ctx.em, query, key, userIds, args);
 }
 
