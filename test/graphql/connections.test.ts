@@ -198,17 +198,17 @@ describe('forward and backward walks equal the offset order', () => {
     expect(prev.pageInfo).toMatchObject({ hasPreviousPage: true, hasNextPage: true });
   });
 
-  it('a list ordered by several columns (project users by search rank, then name) is cut by position', async () => {
+  it("a project's users (members across its relations, one per user) walk both ways; another list's cursor does not fit", async () => {
     const c: ListCase = {
       name: 'project users',
+      parent: 'project(fullPath: "conn-parent-0/conn-p0")',
       field:
-        'projectUsers(id: "conn-parent-0/conn-p0", search: "conn-user", first: $first, after: $after, last: $last, before: $before)',
-      pick: root('projectUsers'),
+        'projectMembers(relations: [DIRECT, INHERITED, INVITED_GROUPS], search: "conn-user", first: $first, after: $after, last: $last, before: $before)',
+      pick: (d) => (d.project as Record<string, Conn>).projectMembers,
     };
     const expected = await offsetOrder(c);
     expect(expected).toHaveLength(9);
     for (const dir of ['forward', 'backward'] as const) expect((await walk(c, dir, 4)).ids).toEqual(expected);
-    // Its cursors are positions: a keyset cursor from another list does not fit.
     const keyset = CASES[0].pick((await gqlAs(query(CASES[0]), { first: 1 })).data!).pageInfo.endCursor;
     expect((await gqlAs(query(c), { first: 1, after: keyset })).errors?.[0]).toMatchObject({
       message: 'cursor is invalid',

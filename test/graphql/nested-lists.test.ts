@@ -81,6 +81,10 @@ describe('REST-shaped root lists are internal', () => {
     'projectShareLocations', // Project.shareTargets
     'projectGroups', // Project.groups
     'projectInvitedGroups', // Project.invitedGroups
+    'userAssociationsCount', // User.groupCount, User.projectCount
+    'projectUsers', // Project.projectMembers(relations: [DIRECT, INHERITED, INVITED_GROUPS]) { nodes { user } }, Project.autocompleteUsers
+    'userMemberships', // User.groupMemberships, User.projectMemberships
+    'userProjects', // User.personalProjects
   ];
 
   it('are in the internal view (REST runs them) and not in the public one', async () => {

@@ -311,7 +311,7 @@ describe('GET /projects/:id/users', () => {
 });
 
 describe('GraphQL twins', () => {
-  it('forkProject, Project.visibleForks, projectUsers and the new Project fields answer as REST', async () => {
+  it('forkProject, Project.visibleForks, Project.projectMembers and the new Project fields answer as REST', async () => {
     const u = await createUser(t, { username: 'gq' });
     const src = await createProject(t, {
       namespace: await createGroup(t, { visibility: 'public' }),
@@ -345,14 +345,18 @@ describe('GraphQL twins', () => {
     });
     const q = await api(t, u.token)
       .graphql(
-        `{ project(fullPath: "${src.fullPath}") { visibleForks { count nodes { id: databaseId permissions { projectAccess { accessLevel } groupAccess { accessLevel } } } } } projectUsers(id: "${f.id}") { nodes { username } } }`,
+        `{ project(fullPath: "${src.fullPath}") { visibleForks { count nodes { id: databaseId permissions { projectAccess { accessLevel } groupAccess { accessLevel } } } } } fork: project(fullPath: "gq/gsrc") { projectMembers(relations: [DIRECT, INHERITED, INVITED_GROUPS]) { nodes { user { username } } } } }`,
       )
       .expect(200);
     expect(q.body.data.project.visibleForks).toEqual({
       count: 1,
       nodes: [{ id: f.id, permissions: { projectAccess: { accessLevel: 40 }, groupAccess: null } }],
     });
-    expect(q.body.data.projectUsers.nodes).toEqual([{ username: 'gq' }]);
+    // The users of the fork (GET /projects/:id/users): its owner, a direct member of their personal project.
+    expect(q.body.data.fork.projectMembers.nodes).toEqual([{ user: { username: 'gq' } }]);
+    expect(
+      (await api(t, u.token).get(`/api/v4/projects/${f.id}/users`)).body.map((x: { username: string }) => x.username),
+    ).toEqual(['gq']);
     const denied = await api(t, u.token)
       .graphql(
         `mutation { projectForkLink(input: { id: "${f.id}", forkedFromId: "${src.id}" }) { project { id } errors } }`,

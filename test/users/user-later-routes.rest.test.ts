@@ -48,6 +48,14 @@ describe('GET /users/:id/associations_count', () => {
     expect(own.body).toEqual({ groups_count: 2, projects_count: 1, issues_count: 0, merge_requests_count: 0 });
     const admin = await api(t, ROOT_TOKEN).get(`/api/v4/users/${u.id}/associations_count`).expect(200);
     expect(admin.body).toEqual(own.body);
+    // GraphQL: GitLab's User.groupCount and User.projectCount, the same counts for the same callers.
+    const counts = async (token: string) => {
+      const res = await api(t, token).graphql(`{ user(id: "gid://gitlab/User/${u.id}") { groupCount projectCount } }`);
+      expect(res.body.errors).toBeUndefined();
+      return res.body.data.user;
+    };
+    expect(await counts(u.token)).toEqual({ groupCount: 2, projectCount: 1 });
+    expect(await counts(ROOT_TOKEN)).toEqual({ groupCount: 2, projectCount: 1 });
     // An expired membership no longer counts.
     await t.orm.em
       .getConnection()
@@ -58,6 +66,7 @@ describe('GET /users/:id/associations_count', () => {
     expect((await api(t, u.token).get(`/api/v4/users/${u.id}/associations_count`).expect(200)).body.groups_count).toBe(
       1,
     );
+    expect(await counts(u.token)).toEqual({ groupCount: 1, projectCount: 1 });
   });
 
   it('401 anonymous, 403 another user, 404 unknown user, 400 a bad id', async () => {
@@ -77,23 +86,15 @@ describe('GET /users/:id/associations_count', () => {
     });
     // GitLab's order: the parameters, then authentication.
     await api(t).get('/api/v4/users/abc/associations_count').expect(400, { error: 'id is invalid' });
-    const gql = await api(t, other.token)
-      .post('/api/graphql')
-      .send({ query: `{ userAssociationsCount(id: ${u.id}) { groupsCount } }` })
-      .expect(200);
-    expect(gql.body.errors[0].extensions.code).toBe('FORBIDDEN');
-    const own = await api(t, u.token)
-      .post('/api/graphql')
-      .send({
-        query: `{ userAssociationsCount(id: ${u.id}) { groupsCount projectsCount issuesCount mergeRequestsCount } }`,
-      })
-      .expect(200);
-    expect(own.body.data.userAssociationsCount).toEqual({
-      groupsCount: 0,
-      projectsCount: 0,
-      issuesCount: 0,
-      mergeRequestsCount: 0,
+    // GraphQL (GitLab's User.groupCount / projectCount): null for another user and anonymous callers, not an error.
+    const query = `{ user(id: "gid://gitlab/User/${u.id}") { groupCount projectCount } }`;
+    const gql = await api(t, other.token).post('/api/graphql').send({ query }).expect(200);
+    expect(gql.body).toEqual({ data: { user: { groupCount: null, projectCount: null } } });
+    expect((await api(t).post('/api/graphql').send({ query }).expect(200)).body).toEqual({
+      data: { user: { groupCount: null, projectCount: null } },
     });
+    const own = await api(t, u.token).post('/api/graphql').send({ query }).expect(200);
+    expect(own.body.data.user).toEqual({ groupCount: 0, projectCount: 0 });
   });
 });
 

@@ -162,7 +162,7 @@ describe('GET /users/:user_id/projects', () => {
     });
   });
 
-  it('filters by custom_attributes for administrators only, and matches GraphQL userProjects', async () => {
+  it('filters by custom_attributes for administrators only, and matches GraphQL User.personalProjects', async () => {
     const { owner, other, int } = await arrange();
     await admin().put(`/api/v4/projects/${int.id}/custom_attributes/tier`).send({ value: 'gold' }).expect(200);
     expect(paths((await admin().get(`/api/v4/users/${owner.id}/projects?custom_attributes[tier]=gold`)).body)).toEqual([
@@ -172,18 +172,19 @@ describe('GET /users/:user_id/projects', () => {
       paths((await api(t, other.token).get(`/api/v4/users/${owner.id}/projects?custom_attributes[tier]=silver`)).body),
     ).toEqual(['owner/int', 'owner/pub']);
     const gql = await api(t, other.token).graphql(
-      `{ userProjects(userId: "owner", sort: "name_asc") { count nodes { pathWithNamespace visibility } } }`,
+      `{ user(username: "owner") { personalProjects(sort: NAME_ASC) { count nodes { pathWithNamespace visibility } } } }`,
     );
-    expect(gql.body.data.userProjects).toEqual({
+    expect(gql.body.data.user.personalProjects).toEqual({
       count: 2,
       nodes: [
         { pathWithNamespace: 'owner/pub', visibility: 'PUBLIC' },
         { pathWithNamespace: 'owner/int', visibility: 'INTERNAL' },
       ],
     });
-    expect((await api(t).graphql('{ userProjects(userId: "4242") { count } }')).body.errors[0].extensions.code).toBe(
-      'NOT_FOUND',
-    );
+    // An unknown user is null (REST: 404 User Not Found).
+    expect((await api(t).graphql('{ user(username: "nobody") { personalProjects { count } } }')).body).toEqual({
+      data: { user: null },
+    });
   });
 
   it('issues the same number of SQL statements for 1 and 20 projects', async () => {

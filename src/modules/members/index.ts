@@ -13,6 +13,7 @@ import { MemberLinksResolver, MemberResolver } from './member.resolver';
 import { memberRestRoutes } from './member.rest';
 import { memberService } from './member.service';
 import { UserMembershipsResolver } from './user-memberships.resolver';
+import { UserMembershipListsResolver, userMembershipListLoaders } from './user-membership-lists';
 import type { MemberType } from './member.type';
 import { Migration20261203170000AccessRequests } from './migrations/Migration20261203170000_access_requests';
 
@@ -44,8 +45,9 @@ export const membersModule = defineModule({
     GroupAccessRequestsResolver,
     ProjectAccessRequestsResolver,
     UserMembershipsResolver,
+    UserMembershipListsResolver,
   ],
-  loaders: (ctx) => ({ ...memberLoaders(ctx), ...accessRequestLoaders(ctx) }),
+  loaders: (ctx) => ({ ...memberLoaders(ctx), ...accessRequestLoaders(ctx), ...userMembershipListLoaders(ctx) }),
   routes: [...memberRestRoutes, ...accessRequestRoutes],
   migrations: [{ name: 'Migration20261203170000_access_requests', class: Migration20261203170000AccessRequests }],
 });

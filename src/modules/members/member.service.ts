@@ -56,6 +56,8 @@ interface Source {
   level: number;
   /** The source lets users request access (request_access_enabled). */
   requestAccessEnabled: boolean;
+  /** A project's namespace (its owner's membership is kept: `keepPersonalOwner`). */
+  namespaceId?: number;
 }
 
 /** Resolves the group/project (404 when invisible) and whether the caller may manage its members. */
@@ -79,7 +81,19 @@ async function source(ctx: RequestCtx, kind: SourceKind, idOrPath: string): Prom
     canAdmin: projectPolicy.canAdminProject(ctx.user, level),
     level,
     requestAccessEnabled: project.requestAccessEnabled,
+    namespaceId: project.namespaceId,
   };
+}
+
+/**
+ * GitLab's ProjectMemberPolicy `target_is_owner` (prevent_all): nobody, administrators included, changes
+ * or removes the membership of a personal project's owner (403), so the owner stays a direct member, as
+ * project creation and transfer make them.
+ */
+async function keepPersonalOwner(ctx: RequestCtx, src: Source, userId: number): Promise<void> {
+  if (src.namespaceId === undefined) return;
+  const ns = await ctx.loaders.namespace.load(src.namespaceId);
+  if (ns?.kind === 'user' && ns.ownerId === userId) throw new ForbiddenError();
 }
 
 /**
@@ -180,6 +194,7 @@ async function update(
 ): Promise<MemberType> {
   const src = await manageable(ctx, kind, idOrPath, input.accessLevel, input.expiresAt);
   const row = await findRow(ctx, src, userId);
+  await keepPersonalOwner(ctx, src, userId);
   const entity = await auditEntity(ctx, src);
   await ctx.em.transactional(async (em) => {
     if (kind === 'group' && input.accessLevel < AccessLevel.OWNER) await ensureAnotherOwner(em, src, userId);
@@ -216,12 +231,14 @@ async function ensureAnotherOwner(em: RequestCtx['em'], src: Source, userId: num
 /**
  * Removes a membership: a maintainer of the source (an owner of a group) removes anyone, and a member
  * removes their own membership, i.e. leaves (GitLab's GroupMemberPolicy and ProjectMemberPolicy:
- * `destroy_*_member` for the target user themselves); a group's last owner stays either way.
+ * `destroy_*_member` for the target user themselves); a group's last owner and a personal project's
+ * owner stay either way.
  */
 async function remove(ctx: RequestCtx, kind: SourceKind, idOrPath: string, userId: number): Promise<boolean> {
   const self = requireUser(ctx).id === userId;
   const src = self ? await source(ctx, kind, idOrPath) : await manageable(ctx, kind, idOrPath, undefined);
   const row = await findRow(ctx, src, userId);
+  await keepPersonalOwner(ctx, src, userId);
   const entity = await auditEntity(ctx, src);
   await ctx.em.transactional(async (em) => {
     // The group's row before the member's, as group delete, user delete and member updates take them.

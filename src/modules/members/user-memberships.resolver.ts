@@ -1,12 +1,18 @@
 import { Arg, Args, Ctx, Query, Resolver } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
 import type { RequestCtx } from '../../core/context/request-ctx';
+import { Internal } from '../../core/graphql/internal';
 import { PageArgs, type Page } from '../../core/pagination/page';
 import { UserIdArg } from '../users';
 import { UserMembershipPage, UserMembershipType, userMemberships } from './user-memberships';
 
 @Resolver(() => UserMembershipType)
 export class UserMembershipsResolver {
+  /**
+   * REST's GET /users/:user_id/memberships: internal view only (with its UserMembership type). GraphQL
+   * clients read GitLab's `User.groupMemberships` and `User.projectMemberships`.
+   */
+  @Internal()
   @Query(() => UserMembershipPage, {
     description: "Administrators only: a user's direct group and project memberships.",
   })

@@ -28,6 +28,7 @@ import { Migration20261203140000ProjectsGrowthIndexes } from './migrations/Migra
 import { Migration20261204090000ProjectForksAndSettings } from './migrations/Migration20261204090000_project_forks_and_settings';
 import { Migration20261207090000ProjectsSearchTrgm } from './migrations/Migration20261207090000_projects_search_trgm';
 import { Migration20261210090000ProjectsForksCountRecount } from './migrations/Migration20261210090000_projects_forks_count_recount';
+import { Migration20261230090000PersonalProjectOwnerMemberships } from './migrations/Migration20261230090000_personal_project_owner_memberships';
 
 // A namespace's removal takes its projects: their forks leave their sources' counts first.
 namespaceRemoval.register(uncountForksUnder);
@@ -82,6 +83,10 @@ export const projectsModule = defineModule({
     {
       name: 'Migration20261210090000_projects_forks_count_recount',
       class: Migration20261210090000ProjectsForksCountRecount,
+    },
+    {
+      name: 'Migration20261230090000_personal_project_owner_memberships',
+      class: Migration20261230090000PersonalProjectOwnerMemberships,
     },
   ],
   // Added by the runners module's migration; sealed and read here (project-runners-token.ts).

@@ -51,6 +51,12 @@ export class ProjectForkResolver {
     return page;
   }
 
+  /**
+   * REST's GET /projects/:id/users: internal view only. GraphQL clients read GitLab's
+   * `Project.projectMembers(relations: [DIRECT, INHERITED, INVITED_GROUPS]) { nodes { user } }` (one entry
+   * per user, the personal namespace's owner a direct member) or `Project.autocompleteUsers(search)`.
+   */
+  @Internal()
   @Query(() => UserPage, {
     description:
       'The users with access to a project: members, members of its groups and of the groups it is shared with.',

@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { Arg, Ctx, ID, Mutation, Resolver } from 'type-graphql';
 import { Allow } from '../../core/auth/allow';
 import { requireUser } from '../../core/auth/guards';
@@ -6,7 +7,9 @@ import { sqlRows } from '../../core/db/sql';
 import { onUniqueViolation } from '../../core/db/unique-violation';
 import { changes, recordAudit } from '../../core/events/audit';
 import { emitSystemEvents } from '../../core/events/system-events';
+import { membershipEvents } from '../../core/events/system-event-catalogue';
 import { ForbiddenError, NotFoundError, SaveFailedError } from '../../core/errors/domain-errors';
+import { AccessLevel, ensureProjectMember } from '../access';
 import { lockAncestry, namespaceService, type Namespace } from '../namespaces';
 import { groupLevelOf } from './project-creator';
 import { projectPathOrNameTakenIn } from './project-sql';
@@ -44,10 +47,27 @@ async function mayTransferInto(ctx: RequestCtx, user: CurrentUser, target: Names
 }
 
 /**
+ * GitLab's `ensure_personal_project_owner_membership` (Projects::TransferService): a project moved into a
+ * personal namespace has that namespace's owner as a direct member, as a new personal project has
+ * (Master, the level project creation gives here: GitLab 10.3 has no project Owner role), so member lists
+ * show them as GitLab's do. True when the membership is new.
+ */
+async function ensurePersonalOwnerMembership(
+  ctx: RequestCtx,
+  em: EntityManager,
+  project: Project,
+  target: Namespace,
+): Promise<boolean> {
+  if (target.kind !== 'user' || target.ownerId === null) return false;
+  return ensureProjectMember(em, project.id, target.ownerId, AccessLevel.MASTER, ctx.clock.now());
+}
+
+/**
  * Moves a project the caller owns (GitLab's `change_namespace`: Owner or administrator; else 403) into
  * another namespace the caller may see (else 404 Namespace Not Found). Its full path follows the
- * namespace (paths are derived from it), its visibility is lowered to a more private group's, and the
- * move emits `project_transfer` and an audit change of `namespace`, in the move's transaction.
+ * namespace (paths are derived from it), its visibility is lowered to a more private group's, a
+ * personal namespace's owner becomes a direct member, and the move emits `project_transfer` (then
+ * `user_add_to_team` for a new owner membership) and an audit change of `namespace`, in the move's transaction.
  */
 async function transfer(ctx: RequestCtx, idOrPath: string, namespaceRef: string): Promise<Project> {
   const user = requireUser(ctx);
@@ -87,7 +107,11 @@ async function transfer(ctx: RequestCtx, idOrPath: string, namespaceRef: string)
           [{ name: 'namespace', from: from?.fullPath ?? '', to: locked.full_path }],
         ),
       );
-      await emitSystemEvents(ctx, em, () => projectEvents(em, [project.id], 'transfer', oldPath));
+      const ownerAdded = await ensurePersonalOwnerMembership(ctx, em, project, target);
+      await emitSystemEvents(ctx, em, async () => [
+        ...(await projectEvents(em, [project.id], 'transfer', oldPath)),
+        ...(ownerAdded ? await membershipEvents.build(em, 'project', project.id, target.ownerId!, 'create') : []),
+      ]);
     });
   await onUniqueViolation(move, () => refused(TRANSFER_MESSAGES.clash));
   forgetAccess(ctx);

@@ -4,13 +4,14 @@ import { offsetPagesByKey } from '../../core/pagination/list-query';
 import { PageArgs, makePage, normalizePage, type Page } from '../../core/pagination/page';
 import { perParentPages } from '../../core/pagination/per-parent-pages';
 import { AccessLevelEnum, ProjectSort, projectSortString } from '../access';
+import { ownedNamespaceIds } from '../namespaces';
 import type { User } from '../users';
 import { UserType } from '../users';
 import type { Project } from './project.entity';
 import { projectService } from './project.service';
 import { ProjectPage } from './project.type';
 
-/** GitLab's arguments of `User.starredProjects` and `User.contributedProjects`. */
+/** GitLab's arguments of `User.starredProjects` and `User.contributedProjects`, also those of our `User.personalProjects`. */
 @ArgsType()
 export class UserProjectListArgs extends PageArgs {
   @Field(() => String, { nullable: true, description: 'Search query.' })
@@ -45,9 +46,24 @@ async function starredPages(ctx: RequestCtx, args: UserProjectListArgs, userIds:
   return offsetPagesByKey(ctx.em, query, key, userIds, args);
 }
 
+/**
+ * The personal projects of many users with the same arguments, one page each, in one round trip: the
+ * projects in each user's personal namespace (the one they own) that the caller may see (GitLab's
+ * PersonalProjectsFinder).
+ */
+async function personalPages(ctx: RequestCtx, args: UserProjectListArgs, userIds: number[]) {
+  const sort = projectSortString(args.sort ?? ProjectSort.NAME_ASC);
+  const query = await projectService.listQuery(ctx, { ...args, sort });
+  const key = { match: `p.namespace_id = any(array(${ownedNamespaceIds('page_keys.k')}))` };
+  return offsetPagesByKey(ctx.em, query, key, userIds, args);
+}
+
 export function userProjectListLoaders(ctx: RequestCtx) {
   return {
     userStarredProjectLists: perParentPages<UserProjectListArgs, Project>((args, ids) => starredPages(ctx, args, ids)),
+    userPersonalProjectLists: perParentPages<UserProjectListArgs, Project>((args, ids) =>
+      personalPages(ctx, args, ids),
+    ),
   };
 }
 
@@ -69,6 +85,19 @@ export class UserProjectListsResolver {
     @Ctx() ctx: RequestCtx,
   ): Promise<Page<Project>> {
     return ctx.loaders.userStarredProjectLists.load({ parentId: user.id, args });
+  }
+
+  @FieldResolver(() => ProjectPage, {
+    nullable: true,
+    description:
+      "Projects in the user's personal namespace that the caller may see, by name unless sort says otherwise (ours: GitLab's GraphQL has no such list; its `User.namespace { projects }` is for the user and administrators only; batched across the users of a list).",
+  })
+  personalProjects(
+    @Root() user: User,
+    @Args() args: UserProjectListArgs,
+    @Ctx() ctx: RequestCtx,
+  ): Promise<Page<Project>> {
+    return ctx.loaders.userPersonalProjectLists.load({ parentId: user.id, args });
   }
 
   // GitLab's ContributedProjectsFinder reads contribution events (pushes, merge requests, issues, comments):

@@ -27,8 +27,10 @@ export class UserProjectsResolver {
   /**
    * A user's personal projects that the caller may see (GitLab 10.3's PersonalProjectsFinder).
    * As there, `owned` and `membership` are accepted and have no effect on this list: the finder of a
-   * user's projects starts from that user's namespace, not from the caller's projects.
+   * user's projects starts from that user's namespace, not from the caller's projects. REST's
+   * GET /users/:user_id/projects: internal view only; GraphQL clients read `User.personalProjects`.
    */
+  @Internal()
   @Query(() => ProjectPage, { description: "A user's personal projects visible to the caller." })
   @Allow('anonymous')
   async userProjects(
