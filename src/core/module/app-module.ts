@@ -53,8 +53,11 @@ export interface AppModule {
    * its gids and the visible rows by key for `node(id)` / `nodes(ids)` (core/graphql/node.ts).
    */
   nodes?: NodeDef[];
-  /** Per-request dataloaders, merged into ctx.loaders (declare their types with `declare module`). */
-  loaders?: (ctx: RequestCtx) => object;
+  /**
+   * Per-request dataloaders, merged into ctx.loaders (declare their types with `declare module`): one
+   * factory, or a list of them, each made on the first read of one of its loaders (`loaderFactory`).
+   */
+  loaders?: LoaderSet | readonly LoaderSet[];
   /** Steps of `npm run seed`, run in registry order. */
   seed?: ((env: SeedEnv) => Promise<void>)[];
   /**
@@ -181,39 +184,43 @@ export const backgroundOf = (modules: readonly AppModule[]) =>
 
 export const downloadsOf = (modules: readonly AppModule[]) => modules.flatMap((m) => m.downloads ?? []);
 
+/** Constructs a few related loaders for one request (nothing is read before a `load`). */
+export type LoaderSet = (ctx: RequestCtx) => object;
+
 const LOADER_CTX = Symbol('loader ctx');
 const MADE = Symbol('made loaders');
 
 /**
- * The registered modules' per-request loaders as one object, each module's made on first use: a
- * request builds the few loaders its fields touch (a REST group list: one module's of twelve), not all
- * of them (building them all would be a good part of what a short list allocates). The first read
- * of any of a module's loaders runs that module's factory once for the request and keeps all it made in
- * the request's slot for that module. A factory only constructs loaders (nothing is read before a `load`), so
- * it is called once at start-up, without a request, to learn its names; two modules declaring the same
- * name fail here.
+ * The registered modules' per-request loaders as one object, each loader set made on first use: a
+ * request builds the few loaders its fields touch (a REST group list: one set of some forty), not all
+ * of them. The first read of any loader of a set runs that set's factory once for the request and keeps
+ * what it made in the request's slot for that set. A module lists its sets separately rather than
+ * spreading them into one object: each spread past the first copies through V8's runtime, a few µs a
+ * request each (docs/benchmarks.md). A factory only constructs loaders, so it is called once at
+ * start-up, without a request, to learn its names; two sets declaring the same name fail here.
  */
 export function loaderFactory(modules: readonly AppModule[]): (ctx: RequestCtx) => object {
   const proto: Record<PropertyKey, unknown> = {};
   const owner = new Map<string, string>();
   let count = 0;
   for (const m of modules) {
-    const make = m.loaders;
-    if (!make) continue;
-    // The module's slot in the request's list of made loader sets; a getter on the shared prototype
-    // reads it (defining own properties per request costs more than the getter).
-    const slot = count++;
-    for (const name of Object.keys(make({} as RequestCtx))) {
-      const other = owner.get(name);
-      if (other) throw new Error(`modules ${other} and ${m.name} both declare the loader ${name}`);
-      owner.set(name, m.name);
-      Object.defineProperty(proto, name, {
-        enumerable: true,
-        get(this: { [LOADER_CTX]: RequestCtx; [MADE]: (Record<string, unknown> | undefined)[] }) {
-          const made = this[MADE];
-          return (made[slot] ??= make(this[LOADER_CTX]) as Record<string, unknown>)[name];
-        },
-      });
+    const sets = m.loaders === undefined ? [] : typeof m.loaders === 'function' ? [m.loaders] : m.loaders;
+    for (const make of sets) {
+      // The set's slot in the request's list of made loader sets; a getter on the shared prototype
+      // reads it (defining own properties per request costs more than the getter).
+      const slot = count++;
+      for (const name of Object.keys(make({} as RequestCtx))) {
+        const other = owner.get(name);
+        if (other) throw new Error(`loader sets of ${other} and ${m.name} both declare the loader ${name}`);
+        owner.set(name, m.name);
+        Object.defineProperty(proto, name, {
+          enumerable: true,
+          get(this: { [LOADER_CTX]: RequestCtx; [MADE]: (Record<string, unknown> | undefined)[] }) {
+            const made = this[MADE];
+            return (made[slot] ??= make(this[LOADER_CTX]) as Record<string, unknown>)[name];
+          },
+        });
+      }
     }
   }
   return (ctx) => {

@@ -44,7 +44,7 @@ export const ciModule = defineModule({
     ProjectJobsApiResolver,
   ],
   routes: projectJobRoutes,
-  loaders: (ctx) => ({ ...ciLoaders(ctx), ...projectJobLoaders(ctx) }),
+  loaders: [ciLoaders, projectJobLoaders],
   seed: [seedCiDemo],
 });
 

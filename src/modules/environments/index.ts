@@ -31,10 +31,6 @@ export const environmentsModule = defineModule({
   ],
   resolvers: [EnvironmentResolver, EnvironmentCleanupResolver, ProjectEnvironmentsResolver, ProjectEnvironmentResolver],
   routes: environmentRoutes,
-  loaders: (ctx) => ({
-    ...environmentLoaders(ctx),
-    ...environmentListLoaders(ctx),
-    ...projectEnvironmentLoaders(ctx),
-  }),
+  loaders: [environmentLoaders, environmentListLoaders, projectEnvironmentLoaders],
   seed: [seedEnvironments],
 });

@@ -47,7 +47,7 @@ export const membersModule = defineModule({
     UserMembershipsResolver,
     UserMembershipListsResolver,
   ],
-  loaders: (ctx) => ({ ...memberLoaders(ctx), ...accessRequestLoaders(ctx), ...userMembershipListLoaders(ctx) }),
+  loaders: [memberLoaders, accessRequestLoaders, userMembershipListLoaders],
   routes: [...memberRestRoutes, ...accessRequestRoutes],
   migrations: [{ name: 'Migration20261203170000_access_requests', class: Migration20261203170000AccessRequests }],
 });

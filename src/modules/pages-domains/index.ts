@@ -29,7 +29,7 @@ export const pagesDomainsModule = defineModule({
   ],
   resolvers: [PagesDomainResolver, PagesDomainLinksResolver, ProjectPagesDomainsResolver],
   routes: pagesDomainRoutes,
-  loaders: (ctx) => ({ ...pagesDomainLoaders(ctx), ...projectPagesDomainLoaders(ctx) }),
+  loaders: [pagesDomainLoaders, projectPagesDomainLoaders],
   seed: [seedPagesDomains],
   settings: [PAGES_ENABLED, PAGES_HOST],
   // The slot's row is `<project id>:<domain>` (pages-domain.service.ts), fixed before the row exists.

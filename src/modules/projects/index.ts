@@ -61,14 +61,14 @@ export const projectsModule = defineModule({
       (ctx) => projectVisibility(ctx, 'o'),
     ),
   ],
-  loaders: (ctx) => ({
-    ...projectStarrerLoaders(ctx),
-    ...projectLoaders(ctx),
-    ...userProjectListLoaders(ctx),
-    ...projectAutocompleteLoaders(ctx),
-    ...visibleForkLoaders(ctx),
-    ...projectCustomAttributeEndpoints.loaders(ctx),
-  }),
+  loaders: [
+    projectStarrerLoaders,
+    projectLoaders,
+    userProjectListLoaders,
+    projectAutocompleteLoaders,
+    visibleForkLoaders,
+    projectCustomAttributeEndpoints.loaders,
+  ],
   nodes: [
     nodeDef({ type: 'Project', gidClass: 'Project', load: projectService.visibleByIds }),
     nodeDef({ type: 'ProjectGroupLink', gidClass: 'ProjectGroupLink', load: projectService.visibleGroupLinks }),

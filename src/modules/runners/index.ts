@@ -84,12 +84,7 @@ export const runnersModule = defineModule({
     RegistrationTokenResetResolver,
   ],
   routes: runnerRoutes,
-  loaders: (ctx) => ({
-    ...runnerLoaders(ctx),
-    ...runnerProjectLoaders(ctx),
-    ...runnerOwnerLoaders(ctx),
-    ...ciCdSettingsLoaders(ctx),
-  }),
+  loaders: [runnerLoaders, runnerProjectLoaders, runnerOwnerLoaders, ciCdSettingsLoaders],
   seed: [seedRunnersDemo, seedRunnersScale],
   sealed: [
     {

@@ -53,14 +53,14 @@ export const usersModule = defineModule({
   routes: [...userRoutes, ...userEmailRoutes, ...userCustomAttributeRoutes],
   // GitLab's user avatar URL: public (UploadsController, `when User: true`).
   downloads: [avatarDownload('user', (owner) => joinUser(owner, 'o'))],
-  loaders: (ctx) => ({
-    ...userFollowLoaders(ctx),
-    ...userEmailLoaders(ctx),
-    ...identityLoaders(ctx),
-    ...userLoaders(ctx),
-    ...userStatusLoaders(ctx),
-    ...userCustomAttributeEndpoints.loaders(ctx),
-  }),
+  loaders: [
+    userFollowLoaders,
+    userEmailLoaders,
+    identityLoaders,
+    userLoaders,
+    userStatusLoaders,
+    userCustomAttributeEndpoints.loaders,
+  ],
   migrations: [
     { name: 'Migration20261203100100_identities', class: Migration20261203100100Identities },
     { name: 'Migration20261203140200_users_email_trgm', class: Migration20261203140200UsersEmailTrgm },
