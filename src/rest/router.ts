@@ -164,13 +164,27 @@ async function handle(c: CompiledRoute, deps: RestDeps, req: Request, res: Respo
   sendJsonText(res, status, text, headers);
 }
 
+/** A path's first segment, as express matches routes (case-insensitively): `/groups/1/members` → `groups`. */
+function firstSegment(path: string): string {
+  const end = path.indexOf('/', 1);
+  return (end < 0 ? path.slice(1) : path.slice(1, end)).toLowerCase();
+}
+
 /**
  * The REST surface: every /api/v4 route from the declarative table, executed in process against the
  * shared GraphQL schema (no REST-only logic), plus GitLab's JSON 404 for anything else.
+ *
+ * Every route starts with a static segment (`/groups/...`, `/projects/...`), so the routes are split by
+ * it and a request walks only its segment's routes, in the table's order: express tries each route in
+ * turn, and a walk over the whole table cost each request a path match per route before its own.
  */
 export function buildRestRouter(deps: RestDeps): Router {
-  const router = express.Router({ strict: false });
+  const bySegment = new Map<string, Router>();
   for (const c of deps.routes) {
+    const segment = firstSegment(c.route.path);
+    if (segment.startsWith(':')) throw new Error(`REST route ${c.route.path} must start with a static segment`);
+    let router = bySegment.get(segment);
+    if (!router) bySegment.set(segment, (router = express.Router({ strict: false })));
     const method = c.route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
     // Bodies are read per route, after header/query authentication; errors go to the app's bodyErrorHandler.
     router[method](
@@ -182,6 +196,12 @@ export function buildRestRouter(deps: RestDeps): Router {
       },
     );
   }
+  const router = express.Router({ strict: false });
+  router.use((req, res, next) => {
+    const routes = bySegment.get(firstSegment(req.path));
+    if (routes) routes(req, res, next);
+    else next();
+  });
   router.use((_req: Request, res: Response) => sendError(res, ROUTE_NOT_FOUND));
   return router;
 }
