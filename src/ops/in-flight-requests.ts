@@ -107,11 +107,55 @@ function hasToken(req: WatchedRequest): boolean {
   return extractToken({ header, param: (name) => query[name] }) !== undefined;
 }
 
+const SLOT = Symbol('in-flight slot');
+const STARTED = Symbol('in-flight since');
+type Slotted = WatchedResponse & { [SLOT]?: number; [STARTED]?: number };
+
+/**
+ * The responses in flight, each in a slot of an array that it knows, with its start time: adding and
+ * removing are two property writes. A Map keyed by the responses cost a REST group list about a fifth of
+ * its CPU in a worker (docs/benchmarks.md): each request's insert and delete churn the Map's hash table.
+ */
+class InFlight {
+  private readonly slots: (Slotted | undefined)[] = [];
+  private readonly free: number[] = [];
+  size = 0;
+
+  add(res: Slotted, at: number): void {
+    const slot = this.free.pop() ?? this.slots.length;
+    this.slots[slot] = res;
+    res[SLOT] = slot;
+    res[STARTED] = at;
+    this.size += 1;
+  }
+
+  delete(res: Slotted): void {
+    const slot = res[SLOT];
+    if (slot === undefined || this.slots[slot] !== res) return;
+    this.slots[slot] = undefined;
+    res[SLOT] = undefined;
+    this.free.push(slot);
+    this.size -= 1;
+  }
+
+  has(res: Slotted): boolean {
+    const slot = res[SLOT];
+    return slot !== undefined && this.slots[slot] === res;
+  }
+
+  startedAt(res: Slotted): number | undefined {
+    return this.has(res) ? res[STARTED] : undefined;
+  }
+
+  all(): Slotted[] {
+    return this.slots.filter((res): res is Slotted => res !== undefined);
+  }
+}
+
 export function watchRequests(opts: RequestWatchOptions): RequestWatch {
   const heap = opts.heap ?? v8Heap;
   const now = opts.now ?? Date.now;
-  /** Response → when its request started. */
-  const inFlight = new Map<WatchedResponse, number>();
+  const inFlight = new InFlight();
   const reported = new Map<WatchedResponse, Sent>();
   let refs = 0;
   let warned = false;
@@ -130,7 +174,7 @@ export function watchRequests(opts: RequestWatchOptions): RequestWatch {
       ...(req.userId !== undefined ? { userId: req.userId } : hasToken(req) ? { token: true } : {}),
       ip: req.ip,
       bytes: bodyBytes(req.headers),
-      startedAt: inFlight.get(res) ?? now(),
+      startedAt: inFlight.startedAt(res) ?? now(),
       why: sent.why,
     };
   };
@@ -153,6 +197,7 @@ export function watchRequests(opts: RequestWatchOptions): RequestWatch {
 
   function untrack(this: WatchedResponse): void {
     inFlight.delete(this);
+    if (reported.size === 0) return;
     const sent = reported.get(this);
     if (!sent) return;
     reported.delete(this);
@@ -160,7 +205,7 @@ export function watchRequests(opts: RequestWatchOptions): RequestWatch {
   }
 
   const track = (req: WatchedRequest, res: WatchedResponse): void => {
-    inFlight.set(res, now());
+    inFlight.add(res, now());
     res.on('close', untrack);
     if (!isLarge(req.headers)) return;
     opts.send({ supervisor: REQUESTS, requests: [report(res, 'large')] });
@@ -177,7 +222,8 @@ export function watchRequests(opts: RequestWatchOptions): RequestWatch {
     if (used < HEAP_LOW_WATER * limit) warned = false;
     const at = now();
     const records: RequestRecord[] = [];
-    for (const [res, startedAt] of inFlight) {
+    for (const res of inFlight.all()) {
+      const startedAt = inFlight.startedAt(res)!;
       const why = high ? 'heap' : at - startedAt >= SLOW_REQUEST_MS ? 'slow' : undefined;
       // A reported request keeps its reason unless it is now running on a nearly full heap.
       const update = reported.has(res) ? refresh(res, high ? why : undefined) : why ? report(res, why) : undefined;
@@ -189,7 +235,7 @@ export function watchRequests(opts: RequestWatchOptions): RequestWatch {
       opts.send({ supervisor: REQUESTS, requests: records, ...(high ? { heap: note } : {}) });
     if (crossed) {
       warned = true;
-      const all = [...inFlight.keys()].map((res) => record(res, reported.get(res)!));
+      const all = inFlight.all().map((res) => record(res, reported.get(res)!));
       opts.logger.warn(
         { heap: note, inFlight: describeInFlight(all, at) },
         `heap above ${HEAP_HIGH_WATER * 100} % of its limit; the requests in flight were reported to the supervisor`,
