@@ -16,8 +16,8 @@ import {
  * A worker's requests in flight, told to the supervisor before they can kill it
  * (docs/operations.md#a-crash-is-not-an-outage). A worker that exhausts its heap dies in V8's fatal error handler, and a SIGKILL
  * gives no warning either: no JavaScript runs at death, so whatever the supervisor should log about
- * the request that killed the worker must already be in the supervisor. Every request costs one map
- * entry and one `close` listener; only these are sent over IPC, once each, plus a done notice:
+ * the request that killed the worker must already be in the supervisor. Every request costs an array
+ * slot and one `close` listener; only these are sent over IPC, once each, plus a done notice:
  * - large: a body from LARGE_REQUEST_BYTES on, or of unknown length, when the request starts, because
  *   parsing it (JSON, GraphQL) is synchronous work during which nothing else in this process runs;
  *   updated when its body has been read, by which time a REST request is authenticated;
