@@ -1,5 +1,6 @@
 import { addGroupMember, createGroup, createProject, createUser, shareProject } from '../support/factories';
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
+import { GROUP_KEYS } from '../support/keys';
 
 /** GET /projects/:id/groups (later GitLab; docs/client-routes.md). */
 const t = useTestApp();
@@ -81,20 +82,7 @@ describe('GET /projects/:id/invited_groups', () => {
     const url = `/api/v4/projects/${w.project.id}/invited_groups`;
     const anon = await api(t).get(url).expect(200);
     expect(paths(anon.body)).toEqual(['teams/crew', 'partner']);
-    expect(Object.keys(anon.body[0]).sort()).toEqual([
-      'avatar_url',
-      'description',
-      'full_name',
-      'full_path',
-      'id',
-      'lfs_enabled',
-      'name',
-      'parent_id',
-      'path',
-      'request_access_enabled',
-      'visibility',
-      'web_url',
-    ]);
+    expect(Object.keys(anon.body[0]).sort()).toEqual(GROUP_KEYS);
     expect(anon.headers['x-total']).toBe('2');
     expect(paths((await api(t, w.member.token).get(url).expect(200)).body)).toEqual([
       'teams/crew',
