@@ -6,7 +6,8 @@ import {
   createUser,
   shareProject,
 } from '../support/factories';
-import { Migration20261230090000PersonalProjectOwnerMemberships as OwnerMemberships } from '../../src/modules/projects/migrations/Migration20261230090000_personal_project_owner_memberships';
+import { MODULES } from '../../src/modules';
+import { ormModelOf } from '../../src/core/module/app-module';
 import { captureSystemEvents } from '../support/system-events';
 import { sqlOf } from '../upgrade/migration-statements';
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
@@ -17,6 +18,11 @@ import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
  * REST's GET /projects/:id/users lists (the root `projectUsers` runs in the internal view only).
  */
 const t = useTestApp();
+
+/** The backfill as the registry lists it (the projects module's door), not its file. */
+const OwnerMemberships = ormModelOf(MODULES).migrations.find(
+  (m) => m.name === 'Migration20261230090000_personal_project_owner_memberships',
+)!.class;
 
 type Node = { user: { username: string }; accessLevel: { integerValue: number }; project: { id: string } | null };
 

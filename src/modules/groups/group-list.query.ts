@@ -14,6 +14,7 @@ import {
   AccessLevel,
   activeMembership,
   groupIdsWhereUserIs,
+  groupMembershipsOf,
   intArray,
   SortDirection,
   VISIBILITY_LEVEL,
@@ -40,6 +41,10 @@ export interface GroupListScope {
   /** GitLab's later orders (`adminGroups(sort)`, `sharedGroups(sort)`), in place of `orderBy`/`sort`. */
   order?: GroupOrder;
 }
+
+/** Predicate on `n`: at or below a group where the user is a member at `level` or above (traversal_ids GIN). */
+export const memberTreeAt = (userId: number, level: number) =>
+  `n.traversal_ids && array(select gm.group_id from ${groupMembershipsOf(userId, level)})`;
 
 /** A group list order: a namespaces column (each with its (column, id) index) and a direction. */
 export interface GroupOrder {

@@ -3,9 +3,9 @@ import { requireUser } from '../../core/auth/guards';
 import type { CurrentUser, RequestCtx } from '../../core/context/request-ctx';
 import { PageArgs, type Page } from '../../core/pagination/page';
 import { perParentPages } from '../../core/pagination/per-parent-pages';
-import { AccessLevel, groupMembershipsOf, policy } from '../access';
+import { AccessLevel, policy } from '../access';
 import { namespacePolicy, parentOf, type Namespace } from '../namespaces';
-import { listGroups, listGroupsBatched } from './group-list.query';
+import { listGroups, listGroupsBatched, memberTreeAt } from './group-list.query';
 import { GroupOrderBy } from './group.inputs';
 import { GroupPage, GroupType } from './group.type';
 
@@ -19,8 +19,7 @@ import { GroupPage, GroupType } from './group.type';
 function transferTargetMatch(user: CurrentUser, groupId: string): string {
   const notUnder = [`not (n.traversal_ids @> array[${groupId}]::int[])`, `n.id is distinct from ${parentOf(groupId)}`];
   if (policy.isAdmin(user)) return notUnder.join(' and ');
-  const owned = `array(select gm.group_id from ${groupMembershipsOf(Number(user.id), AccessLevel.OWNER)})`;
-  return [`n.traversal_ids && ${owned}`, ...notUnder].join(' and ');
+  return [memberTreeAt(Number(user.id), AccessLevel.OWNER), ...notUnder].join(' and ');
 }
 
 /** The search shared by REST's transfer locations and `Group.transferTargets`. */

@@ -1,15 +1,11 @@
 import type { CurrentUser, RequestCtx } from '../../core/context/request-ctx';
-import { AccessLevel, groupMembershipsOf, maxGroupLevel, policy } from '../access';
+import { AccessLevel, maxGroupLevel, policy } from '../access';
 import { projectAncestryRows, projectPolicy, projectService, projectShareGroupIds, type Project } from '../projects';
-import type { GroupListScope } from './group-list.query';
+import { memberTreeAt, type GroupListScope } from './group-list.query';
 
 // The group lists of a project, each a predicate on the group row `n` for the project `projectId` names:
 // a project id for REST's routes (one project), the batch key `page_keys.k` for the Project fields (a
 // page of projects in one round trip). Both run them through the same group list query (group-list.query.ts).
-
-/** Predicate on `n`: at or below a group where the user is a member at `level` or above (traversal_ids GIN). */
-export const memberTreeAt = (userId: number, level: number) =>
-  `n.traversal_ids && array(select gm.group_id from ${groupMembershipsOf(userId, level)})`;
 
 /**
  * GitLab's Projects::GroupsFinder: the project's group and its ancestors (none for a personal project),

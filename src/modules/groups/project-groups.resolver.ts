@@ -8,14 +8,13 @@ import { PageArgs, type Page } from '../../core/pagination/page';
 import { AccessLevel, policy } from '../access';
 import type { Namespace } from '../namespaces';
 import { projectPolicy, projectService } from '../projects';
-import { listGroups, type GroupListScope } from './group-list.query';
+import { listGroups, memberTreeAt, type GroupListScope } from './group-list.query';
 import { GroupOrderBy } from './group.inputs';
 import { GroupPage } from './group.type';
 import { ShareTargetsArgs } from './project-group-lists';
 import {
   invitedGroupsMatch,
   mayAdminProject,
-  memberTreeAt,
   projectGroupsMatch,
   shareLocked,
   shareTargetScope,
