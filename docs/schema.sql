@@ -32,6 +32,25 @@ AS $function$
         return null;
       end $function$;
 
+CREATE OR REPLACE FUNCTION public.avatars_group_cache_notify()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+      begin
+        if tg_op <> 'DELETE' then
+          if exists (select 1 from new_rows where group_id is not null) then
+            perform pg_notify('app_cache_invalidate', 'avatars:group-exist');
+            return null;
+          end if;
+        end if;
+        if tg_op <> 'INSERT' then
+          if exists (select 1 from old_rows where group_id is not null) then
+            perform pg_notify('app_cache_invalidate', 'avatars:group-exist');
+          end if;
+        end if;
+        return null;
+      end $function$;
+
 CREATE OR REPLACE FUNCTION public.cache_notify()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -222,6 +241,9 @@ CREATE TABLE avatars (
     CONSTRAINT avatars_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(id) ON DELETE CASCADE,
     CONSTRAINT avatars_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 );
+CREATE TRIGGER avatars_group_delete_notify AFTER DELETE ON public.avatars REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION avatars_group_cache_notify();
+CREATE TRIGGER avatars_group_insert_notify AFTER INSERT ON public.avatars REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION avatars_group_cache_notify();
+CREATE TRIGGER avatars_group_update_notify AFTER UPDATE ON public.avatars REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION avatars_group_cache_notify();
 
 CREATE TABLE broadcast_messages (
     id integer DEFAULT nextval('broadcast_messages_id_seq'::regclass) NOT NULL,

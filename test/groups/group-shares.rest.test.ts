@@ -106,6 +106,8 @@ describe('groups { sharedWithGroups } (GraphQL)', () => {
       await api(t, ROOT_TOKEN).post(`/api/v4/groups/${g.id}/share`).send({ group_id: partner.id, group_access: 30 });
     };
     await share('g-0');
+    // Loaded once per instance, not per row: whether any group has an avatar (the list's avatar probe).
+    await api(t, ROOT_TOKEN).post('/graphql').send({ query: q });
     const one = await t.countQueries(() => api(t, ROOT_TOKEN).post('/graphql').send({ query: q }));
     for (let i = 1; i < 19; i += 1) await share(`g-${i}`);
     const many = await t.countQueries(() => api(t, ROOT_TOKEN).post('/graphql').send({ query: q }));

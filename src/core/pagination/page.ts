@@ -111,19 +111,21 @@ function connectionSize(name: string, n: number | null | undefined): number {
  * first with last, is a 400 (BAD_USER_INPUT); cursors are checked here.
  */
 export function connectionRequest(input: ConnectionInput): ConnectionRequest | null {
-  // An empty cursor is no cursor (GitLab's frontend declares `$after: String = ""`).
-  const args = { ...input, after: input.after || null, before: input.before || null };
-  if (!given(args.first) && !given(args.after) && !given(args.last) && !given(args.before)) return null;
-  if (given(args.page) || given(args.perPage))
+  // An empty cursor is no cursor (GitLab's frontend declares `$after: String = ""`). Read in place: every
+  // REST list passes through here, and a copy of its arguments cost more than these checks.
+  const afterCursor = input.after || null;
+  const beforeCursor = input.before || null;
+  if (!given(input.first) && !afterCursor && !given(input.last) && !beforeCursor) return null;
+  if (given(input.page) || given(input.perPage))
     throw new ParamError('page and perPage cannot be combined with first, after, last or before');
-  if (args.pagination === PaginationMode.KEYSET || given(args.cursor))
+  if (input.pagination === PaginationMode.KEYSET || given(input.cursor))
     throw new ParamError('pagination and cursor cannot be combined with first, after, last or before');
-  if (given(args.first) && given(args.last))
+  if (given(input.first) && given(input.last))
     throw new ParamError('Can only provide either `first` or `last`, not both');
-  const backward = given(args.last);
-  const size = backward ? connectionSize('last', args.last) : connectionSize('first', args.first);
-  const after = given(args.after) ? decodeConnectionCursor(args.after as string) : undefined;
-  const before = given(args.before) ? decodeConnectionCursor(args.before as string) : undefined;
+  const backward = given(input.last);
+  const size = backward ? connectionSize('last', input.last) : connectionSize('first', input.first);
+  const after = afterCursor ? decodeConnectionCursor(afterCursor) : undefined;
+  const before = beforeCursor ? decodeConnectionCursor(beforeCursor) : undefined;
   if (after && before && after.kind !== before.kind) throw ParamError.invalid('cursor');
   return { size, backward, after, before };
 }

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { RequestCtx } from '../../core/context/request-ctx';
-import { avatarFilenameSql, avatarFilenames } from '../avatars';
+import { avatarFilenameSql, avatarFilenames, groupAvatarsExist } from '../avatars';
 import type { GroupRowExtra, Namespace } from '../namespaces';
 
 /**
@@ -22,8 +22,16 @@ export const GROUP_AVATAR: GroupRowExtra = {
   },
 };
 
-/** The list select's extra column (`avatar_filename`) over the group row `n`. */
-export const GROUP_AVATAR_SELECT = `${GROUP_AVATAR.sql} as ${GROUP_AVATAR.as}`;
+const GROUP_AVATAR_SELECT = `${GROUP_AVATAR.sql} as ${GROUP_AVATAR.as}`;
+/** While no group has an avatar: every listed row's is known to be none, without a probe per row. */
+const NO_GROUP_AVATAR_SELECT = `null::text as ${GROUP_AVATAR.as}`;
+
+/** The list select's extra column (`avatar_filename`) over the group row `n`: a probe per row only while some group has an avatar (at once when known). */
+export function listedAvatarSelect(ctx: RequestCtx): string | Promise<string> {
+  const exist = groupAvatarsExist(ctx.cache, ctx.em);
+  return typeof exist === 'boolean' ? avatarSelect(exist) : exist.then(avatarSelect);
+}
+const avatarSelect = (exist: boolean) => (exist ? GROUP_AVATAR_SELECT : NO_GROUP_AVATAR_SELECT);
 
 /** Keeps a listed row's avatar file name (the row's `avatar_filename`) with its group object. */
 export function keepListedAvatar(group: Namespace, row: Record<string, unknown>): void {

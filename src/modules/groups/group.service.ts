@@ -43,7 +43,7 @@ import {
   isValidNamespacePath,
 } from '../../core/validation/path-rules';
 import { onUniqueViolation } from '../../core/db/unique-violation';
-import { avatarProblems, saveAvatar } from '../avatars';
+import { avatarProblems, GROUP_AVATARS_EXIST_KEY, saveAvatar } from '../avatars';
 import { longerThan } from '../../core/validation/char-length';
 import { groupPolicy } from './group.policy';
 import { namespacePolicy } from '../namespaces';
@@ -84,8 +84,10 @@ async function findOwned(ctx: RequestCtx, idOrPath: string | number): Promise<Na
  * not see lists none.
  */
 async function list(ctx: RequestCtx, args: GroupListArgs, order?: GroupOrder): Promise<Page<Namespace>> {
-  const { sort, sortDirection, ownedOnly, ...filters } = args;
-  const listArgs = { ...filters, sort: sortDirection, owned: filters.owned || ownedOnly };
+  const { sort } = args;
+  // A spread, not a rest pattern (V8 copies a rest with excluded keys property by property): the list
+  // reads `sort` as REST's direction and `owned` only; GitLab's names left beside them are not read.
+  const listArgs = { ...args, sort: args.sortDirection, owned: args.owned || args.ownedOnly };
   const listOrder = order ?? (sort === undefined || sort === null ? undefined : gitlabGroupOrder(sort));
   if (args.parentPath === undefined || args.parentPath === null) return listGroups(ctx, listArgs, { order: listOrder });
   const parent = await findVisible(ctx, { path: args.parentPath }).catch((e: unknown) => {
@@ -130,6 +132,8 @@ async function storeAvatar(
   if (!input.avatar) return;
   const filename = await saveAvatar(em, 'group', group.id, input.avatar);
   avatarStored(ctx, group, filename);
+  // The first group avatar: this instance's lists probe for avatars from now on, the others' at commit.
+  await ctx.cache.invalidate(em, GROUP_AVATARS_EXIST_KEY);
 }
 
 /** Name, path, description and visibility-vs-parent rules (docs/gitlab-compatibility.md, "Names and paths", "Groups"). */

@@ -14,7 +14,7 @@ const pending = new Set<Promise<unknown>>();
 
 export function noteTokenUse(em: EntityManager, tokenId: number, lastUsedAt: Date | string | null, now: Date): void {
   const at = now.getTime();
-  const last = lastUsedAt === null ? 0 : new Date(lastUsedAt).getTime();
+  const last = lastUsedAt === null ? 0 : typeof lastUsedAt === 'string' ? Date.parse(lastUsedAt) : lastUsedAt.getTime();
   if (at - last < TOKEN_USE_INTERVAL_MS) return;
   if (at - (written.get(tokenId) ?? 0) < TOKEN_USE_INTERVAL_MS) return;
   if (written.size > 100_000) written.clear(); // a bound, not a policy: forgetting only allows one more write
