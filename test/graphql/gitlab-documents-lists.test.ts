@@ -255,6 +255,8 @@ describe('statement counts of the list documents', () => {
     const g = await createGroup(t, { path: 'shared', name: 'Shared' });
     for (const u of users) await addGroupMember(t, g, u, 40);
     const q = `{ users(first: 10) { nodes { username starredProjects { count nodes { id } } groups { count nodes { fullPath } } } } }`;
+    // Loaded once per instance, not per row: whether any group has an avatar (the lists' avatar probe).
+    await api(t, ROOT_TOKEN).graphql(q).expect(200);
     const one = await t.countQueries(() => api(t, ROOT_TOKEN).graphql(q).expect(200));
     const more = [...users, await createUser(t), await createUser(t)];
     for (const u of more.slice(3)) await addGroupMember(t, g, u, 40);

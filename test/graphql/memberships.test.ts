@@ -216,6 +216,8 @@ describe('GraphQL memberships', () => {
       for (let j = 0; j < 3; j += 1) await addGroupMember(t, g, await createUser(t), 30);
     }
     const query = `{ groups(allAvailable: true, first: 50) { nodes { groupMembers(relations: [DIRECT, INHERITED]) { count nodes { id user { username } group { id } } } } } }`;
+    // Loaded once per instance, not per row: whether any group has an avatar (the list's avatar probe).
+    await api(t, alice.token).graphql(query);
     const { result, count } = await t.countQueries(() => api(t, alice.token).graphql(query));
     expect(result.body.errors).toBeUndefined();
     expect(result.body.data.groups.nodes.length).toBe(8);
