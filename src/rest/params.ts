@@ -16,12 +16,34 @@ function present(v: unknown): boolean {
   return v !== undefined && v !== null;
 }
 
-function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
-  const parts = path.split('.');
+function setPath(target: Record<string, unknown>, parts: readonly string[], value: unknown): void {
   let cur = target;
-  for (const p of parts.slice(0, -1)) cur = (cur[p] ??= {}) as Record<string, unknown>;
+  for (let i = 0; i < parts.length - 1; i += 1) cur = (cur[parts[i]] ??= {}) as Record<string, unknown>;
   cur[parts[parts.length - 1]] = value;
 }
+
+/** A route's parameters in declaration order, with each GraphQL argument path split once (per route, not per request). */
+interface SpecList {
+  entries: [string, ParamSpec][];
+  targets: { name: string; spec: ParamSpec; path: string[] }[];
+}
+const specLists = new WeakMap<Record<string, ParamSpec>, SpecList>();
+function specListOf(specs: Record<string, ParamSpec>): SpecList {
+  let list = specLists.get(specs);
+  if (!list) {
+    const entries = Object.entries(specs);
+    const targets = entries
+      .filter(([, spec]) => (spec.arg ?? '-') !== '-')
+      .map(([name, spec]) => ({ name, spec, path: (spec.arg as string).split('.') }));
+    specLists.set(specs, (list = { entries, targets }));
+  }
+  return list;
+}
+
+const isEmpty = (o: Record<string, unknown>) => {
+  for (const _ in o) return false;
+  return true;
+};
 
 /**
  * GitLab parameter handling for one request: merge (query < body < path, as Rack/Grape do), coerce each
@@ -35,13 +57,15 @@ export function readParams(
   body: Record<string, unknown>,
   path: Record<string, string>,
 ): RestInput {
-  const merged: Record<string, unknown> = { ...query, ...body, ...path };
+  // Most requests send only a query string (a GET without path parameters): read it as it is.
+  const merged: Record<string, unknown> = isEmpty(body) && isEmpty(path) ? query : { ...query, ...body, ...path };
+  const { entries, targets } = specListOf(specs);
   const params: Record<string, unknown> = {};
   // Each parameter's own problems (only those with one); the rules are checked once every value is read.
   const own = new Map<string, string[]>();
   const report = (name: string, problem: string) => own.set(name, [...(own.get(name) ?? []), problem]);
   const sentInvalid: Record<string, unknown> = {};
-  for (const [name, spec] of Object.entries(specs)) {
+  for (const [name, spec] of entries) {
     const raw = merged[name];
     if (!present(raw)) {
       if (spec.required) report(name, `${name} is missing`);
@@ -83,11 +107,9 @@ export function readParams(
   problems.push(...ruleProblems(anchored.length ? rules.filter((r) => !anchored.includes(r)) : rules, values));
   if (problems.length) throw new ParamError(problems.join(', '));
   const variables: Record<string, unknown> = {};
-  for (const [name, spec] of Object.entries(specs)) {
-    const arg = spec.arg ?? '-';
-    if (arg === '-') continue;
-    if (name in params) setPath(variables, arg, params[name]);
-    else if (spec.restDefault !== undefined) setPath(variables, arg, spec.restDefault);
+  for (const { name, spec, path: argPath } of targets) {
+    if (name in params) setPath(variables, argPath, params[name]);
+    else if (spec.restDefault !== undefined) setPath(variables, argPath, spec.restDefault);
   }
   return { params, variables };
 }

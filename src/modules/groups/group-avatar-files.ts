@@ -22,20 +22,21 @@ export const GROUP_AVATAR: GroupRowExtra = {
   },
 };
 
-const GROUP_AVATAR_SELECT = `${GROUP_AVATAR.sql} as ${GROUP_AVATAR.as}`;
-/** While no group has an avatar: every listed row's is known to be none, without a probe per row. */
-const NO_GROUP_AVATAR_SELECT = `null::text as ${GROUP_AVATAR.as}`;
+const GROUP_AVATAR_COLUMN = `, ${GROUP_AVATAR.sql} as ${GROUP_AVATAR.as}`;
 
-/** The list select's extra column (`avatar_filename`) over the group row `n`: a probe per row only while some group has an avatar (at once when known). */
-export function listedAvatarSelect(ctx: RequestCtx): string | Promise<string> {
+/**
+ * What a group list selects beside `n.*` for its rows' avatars: the file name (a probe per row) while
+ * some group has an avatar, nothing while none has one (known at once once cached).
+ */
+export function listedAvatarColumn(ctx: RequestCtx): string | Promise<string> {
   const exist = groupAvatarsExist(ctx.cache, ctx.em);
-  return typeof exist === 'boolean' ? avatarSelect(exist) : exist.then(avatarSelect);
+  return typeof exist === 'boolean' ? avatarColumn(exist) : exist.then(avatarColumn);
 }
-const avatarSelect = (exist: boolean) => (exist ? GROUP_AVATAR_SELECT : NO_GROUP_AVATAR_SELECT);
+const avatarColumn = (exist: boolean) => (exist ? GROUP_AVATAR_COLUMN : '');
 
-/** Keeps a listed row's avatar file name (the row's `avatar_filename`) with its group object. */
+/** Keeps a listed row's avatar file name with its group object: the row's `avatar_filename`, none without the column. */
 export function keepListedAvatar(group: Namespace, row: Record<string, unknown>): void {
-  if (GROUP_AVATAR.as in row) GROUP_AVATAR.keep(group, row[GROUP_AVATAR.as]);
+  GROUP_AVATAR.keep(group, GROUP_AVATAR.as in row ? row[GROUP_AVATAR.as] : null);
 }
 
 /** The group's avatar file name (null without one): at once for a listed row, else through the loader. */

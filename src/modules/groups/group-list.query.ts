@@ -23,7 +23,7 @@ import {
 import { GroupOrderBy, type DescendantGroupsArgs, type GroupListArgs, type GroupsArgs } from './group.inputs';
 import { descendantIds, groupListRows, namespaceFromRow, type Namespace } from '../namespaces';
 import { customAttributeFilter } from '../custom-attributes';
-import { keepListedAvatar, listedAvatarSelect } from './group-avatar-files';
+import { keepListedAvatar, listedAvatarColumn } from './group-avatar-files';
 
 /**
  * The group list query behind GET /groups and GET /groups/:id/subgroups (docs/gitlab-compatibility.md, "Groups"):
@@ -125,7 +125,8 @@ async function groupFilter(ctx: RequestCtx, args: GroupsArgs, scope: GroupListSc
 
 /**
  * A listed group's row, kept in the namespace loader too: its projects' namespace and its subgroups'
- * parent are then answered without fetching the same row again.
+ * parent are then answered without fetching the same row again. Its avatar is the row's
+ * `avatar_filename`, or none when the list left that column out (no group has an avatar).
  */
 function groupRow(ctx: RequestCtx, row: Record<string, unknown>): Namespace {
   const group = namespaceFromRow(ctx.em, row);
@@ -136,9 +137,9 @@ function groupRow(ctx: RequestCtx, row: Record<string, unknown>): Namespace {
 
 async function groupQuery(ctx: RequestCtx, args: GroupsArgs, scope: GroupListScope): Promise<ListQuery<Namespace>> {
   const { from, where, split, splitOf, params, column, dir, selective } = await groupFilter(ctx, args, scope);
-  const avatar = listedAvatarSelect(ctx);
+  const avatar = listedAvatarColumn(ctx);
   return {
-    select: `n.*, ${typeof avatar === 'string' ? avatar : await avatar}`,
+    select: `n.*${typeof avatar === 'string' ? avatar : await avatar}`,
     from,
     where,
     split,
