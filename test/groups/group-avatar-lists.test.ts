@@ -3,7 +3,7 @@ import { createGroup } from '../support/factories';
 import { ROOT_TOKEN, useTestApp } from '../support/test-app';
 
 /**
- * Group lists probe for avatars only while some group has one, a fact each instance caches
+ * Group lists and group reads probe for avatars only while some group has one, a fact each instance caches
  * (src/modules/avatars/group-avatars-exist.ts): an avatar written from anywhere must reach every
  * instance's lists at commit.
  */
@@ -14,6 +14,8 @@ const avatarsOf = async (app: App) =>
   (await request(app).get('/api/v4/groups?all_available=true&order_by=path').set('PRIVATE-TOKEN', ROOT_TOKEN)).body.map(
     (g: { path: string; avatar_url: string | null }) => [g.path, g.avatar_url],
   );
+const detailAvatarOf = async (app: App, id: number) =>
+  (await request(app).get(`/api/v4/groups/${id}`).set('PRIVATE-TOKEN', ROOT_TOKEN)).body.avatar_url as string | null;
 const urlOf = (id: number, file: string) => `http://gitlab.test/uploads/-/system/group/avatar/${id}/${file}`;
 // What an older release, or an SQL console, writes: the row alone, without the service's own invalidation.
 const insertAvatar = (id: number, file: string) =>
@@ -45,6 +47,7 @@ describe('group list avatars across instances', () => {
         ['av-one', null],
         ['av-two', null],
       ]);
+      expect(await detailAvatarOf(b.app, one.id)).toBeNull();
       await conn.execute('delete from avatars');
     } finally {
       await conn.execute('alter table avatars enable trigger user');
@@ -58,6 +61,7 @@ describe('group list avatars across instances', () => {
         ['av-one', urlOf(one.id, 'logo.png')],
         ['av-two', null],
       ]);
+      expect(await detailAvatarOf(app, one.id)).toBe(urlOf(one.id, 'logo.png'));
       const gql = await request(app)
         .post('/api/graphql')
         .set('PRIVATE-TOKEN', ROOT_TOKEN)

@@ -4,8 +4,8 @@ import { sqlRows } from '../../core/db/sql';
 
 /**
  * Whether any group has an avatar, cached per instance in the shared cache (docs/scale-out.md#caches).
- * Group lists read their rows' avatar file names in their own statement (a probe of the avatars table
- * per listed row); while no group has one there is nothing to probe for, and a list leaves it out.
+ * Group lists and group reads by id or path read the avatar file names in their own statement (a probe
+ * of the avatars table per row); while no group has one there is nothing to probe for, and they leave it out.
  * A statement that adds, changes or removes a group's avatar notifies this key at commit (the table's
  * triggers, Migration20261231090000_group_avatars_cache_notify), from this service, an older release
  * running beside it or an SQL console alike; a group avatar written through the service also forgets it

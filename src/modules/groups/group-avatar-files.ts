@@ -22,6 +22,16 @@ export const GROUP_AVATAR: GroupRowExtra = {
   },
 };
 
+/** While no group has an avatar: the group read by id or path has none, without a probe. */
+const NO_GROUP_AVATAR: GroupRowExtra = { sql: 'null::text', as: GROUP_AVATAR.as, keep: GROUP_AVATAR.keep };
+
+/** findGroupBy's extra for one group: its avatar's file name while some group has an avatar (at once once cached). */
+export function groupAvatarExtra(ctx: RequestCtx): GroupRowExtra | Promise<GroupRowExtra> {
+  const exist = groupAvatarsExist(ctx.cache, ctx.em);
+  return typeof exist === 'boolean' ? avatarExtra(exist) : exist.then(avatarExtra);
+}
+const avatarExtra = (exist: boolean) => (exist ? GROUP_AVATAR : NO_GROUP_AVATAR);
+
 const GROUP_AVATAR_COLUMN = `, ${GROUP_AVATAR.sql} as ${GROUP_AVATAR.as}`;
 
 /**

@@ -49,7 +49,7 @@ import { groupPolicy } from './group.policy';
 import { namespacePolicy } from '../namespaces';
 import { groupEvent, groupMemberAdded, subtreeGroupEvents } from './group.events';
 import { maxProjectVisibilityIn, projectEvents, projectPathOrNameTakenIn, subtreeProjectIds } from '../projects';
-import { avatarStored, GROUP_AVATAR } from './group-avatar-files';
+import { avatarStored, groupAvatarExtra } from './group-avatar-files';
 
 /** A group by id or full path that the caller may read; otherwise 404 "Group Not Found" (docs/gitlab-compatibility.md, "Groups"). */
 async function findVisible(ctx: RequestCtx, idOrPath: string | number | IdOrPath): Promise<Namespace> {
@@ -59,7 +59,7 @@ async function findVisible(ctx: RequestCtx, idOrPath: string | number | IdOrPath
     ctx.em,
     'id' in ref ? { id: ref.id } : { path: ref.path },
     await groupVisibility(ctx, 'n'),
-    GROUP_AVATAR,
+    await groupAvatarExtra(ctx),
   );
   if (!group) throw new NotFoundError('Group');
   return group;
