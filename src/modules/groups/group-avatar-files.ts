@@ -6,9 +6,10 @@ import type { GroupRowExtra, Namespace } from '../namespaces';
 /**
  * Groups' avatar file names. A group's row does not keep its avatar's name (the avatars module holds it:
  * Migration20261212090100_group_avatars says why), so a group list selects it with its rows
- * (`GROUP_AVATAR_SELECT`) and keeps it on each listed row object under a key of its own (a property add
- * every row of a list shares, cheaper per row than a WeakMap entry); a group read another way (by id,
- * by path) asks the per-request loader, one query per batch.
+ * (`listedAvatarColumn`), as a group read by id or path does (`groupAvatarExtra`), and keeps it on each
+ * row object under a key of its own (a property add every row of a list shares, cheaper per row than a
+ * WeakMap entry). While no group has an avatar they select nothing for it (avatars' `groupAvatarsExist`).
+ * A group read another way asks the per-request loader, one query per batch.
  */
 const AVATAR = Symbol('group avatar file name');
 type WithAvatar = Namespace & { [AVATAR]?: string | null };
