@@ -13,17 +13,17 @@ export class Migration20261231090000GroupAvatarsCacheNotify extends Migration {
   override async up(): Promise<void> {
     this.addSql(`
       create or replace function avatars_group_cache_notify() returns trigger language plpgsql as $$
+      declare touched boolean := false;
       begin
+        -- Each transition table exists only for the events that have it (no new_rows on DELETE).
         if tg_op <> 'DELETE' then
-          if exists (select 1 from new_rows where group_id is not null) then
-            perform pg_notify('app_cache_invalidate', 'avatars:group-exist');
-            return null;
-          end if;
+          touched := exists (select 1 from new_rows where group_id is not null);
         end if;
-        if tg_op <> 'INSERT' then
-          if exists (select 1 from old_rows where group_id is not null) then
-            perform pg_notify('app_cache_invalidate', 'avatars:group-exist');
-          end if;
+        if not touched and tg_op <> 'INSERT' then
+          touched := exists (select 1 from old_rows where group_id is not null);
+        end if;
+        if touched then
+          perform pg_notify('app_cache_invalidate', 'avatars:group-exist');
         end if;
         return null;
       end $$;`);
