@@ -6,8 +6,7 @@ import {
   createUser,
   shareProject,
 } from '../support/factories';
-import { MODULES } from '../../src/modules';
-import { ormModelOf } from '../../src/core/module/app-module';
+import { registeredMigration } from '../support/migrations';
 import { captureSystemEvents } from '../support/system-events';
 import { sqlOf } from '../upgrade/migration-statements';
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
@@ -20,9 +19,7 @@ import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 const t = useTestApp();
 
 /** The backfill as the registry lists it (the projects module's door), not its file. */
-const OwnerMemberships = ormModelOf(MODULES).migrations.find(
-  (m) => m.name === 'Migration20261230090000_personal_project_owner_memberships',
-)!.class;
+const OwnerMemberships = registeredMigration('Migration20261230090000_personal_project_owner_memberships');
 
 type Node = { user: { username: string }; accessLevel: { integerValue: number }; project: { id: string } | null };
 

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { AbstractSqlDriver } from '@mikro-orm/knex';
-import { Migration20261201120000PagesCertificateDetails } from '../../src/modules/pages-domains/migrations/Migration20261201120000_pages_certificate_details';
+import { registeredMigration } from '../support/migrations';
 import { createGroup, createProject, queryOne, type TestProject } from '../support/factories';
 import { der, ecKey, issue, rawCertificate } from '../support/certificates';
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
@@ -186,10 +186,8 @@ describe('reads return what was stored when the domain was saved', () => {
           [p.id, domain, certificate],
         );
     }
-    const migration = new Migration20261201120000PagesCertificateDetails(
-      t.orm.em.getDriver() as AbstractSqlDriver,
-      t.orm.config,
-    );
+    const PagesCertificateDetails = registeredMigration('Migration20261201120000_pages_certificate_details');
+    const migration = new PagesCertificateDetails(t.orm.em.getDriver() as AbstractSqlDriver, t.orm.config);
     await migration.up();
     expect(migration.getQueries()).toEqual([]);
     const read = (domain: string) =>

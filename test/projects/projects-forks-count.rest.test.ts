@@ -1,5 +1,5 @@
 import type { AbstractSqlDriver } from '@mikro-orm/knex';
-import { Migration20261210090000ProjectsForksCountRecount } from '../../src/modules/projects/migrations/Migration20261210090000_projects_forks_count_recount';
+import { registeredMigration } from '../support/migrations';
 import { addGroupMember, createGroup, createProject, createUser, type TestProject } from '../support/factories';
 import { api, ROOT_TOKEN, useTestApp } from '../support/test-app';
 
@@ -171,10 +171,8 @@ describe('migration 20261210090000 (forks_count recount)', () => {
     const alone = await createProject(t, { namespace: await createGroup(t), path: 'alone' });
     await sql('update projects set forks_count = 1 where id = ?', [src.id]);
     await sql('update projects set forks_count = 2 where id = ?', [alone.id]);
-    const migration = new Migration20261210090000ProjectsForksCountRecount(
-      t.orm.em.getDriver() as AbstractSqlDriver,
-      t.orm.config,
-    );
+    const ForksCountRecount = registeredMigration('Migration20261210090000_projects_forks_count_recount');
+    const migration = new ForksCountRecount(t.orm.em.getDriver() as AbstractSqlDriver, t.orm.config);
     await migration.up();
     for (const q of migration.getQueries()) await sql(String(q));
     expect(await counts(src.id)).toEqual({ forksCount: 3, forks: 3 });

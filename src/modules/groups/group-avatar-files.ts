@@ -28,10 +28,14 @@ const NO_GROUP_AVATAR: GroupRowExtra = { sql: 'null::text', as: GROUP_AVATAR.as,
 
 /** findGroupBy's extra for one group: its avatar's file name while some group has an avatar (at once once cached). */
 export function groupAvatarExtra(ctx: RequestCtx): GroupRowExtra | Promise<GroupRowExtra> {
-  const exist = groupAvatarsExist(ctx.cache, ctx.em);
-  return typeof exist === 'boolean' ? avatarExtra(exist) : exist.then(avatarExtra);
+  return byAvatarsExist(ctx, (exist) => (exist ? GROUP_AVATAR : NO_GROUP_AVATAR));
 }
-const avatarExtra = (exist: boolean) => (exist ? GROUP_AVATAR : NO_GROUP_AVATAR);
+
+/** `pick` of whether any group has an avatar: at once when this instance knows, else once loaded. */
+function byAvatarsExist<T>(ctx: RequestCtx, pick: (exist: boolean) => T): T | Promise<T> {
+  const exist = groupAvatarsExist(ctx.cache, ctx.em);
+  return typeof exist === 'boolean' ? pick(exist) : exist.then(pick);
+}
 
 const GROUP_AVATAR_COLUMN = `, ${GROUP_AVATAR.sql} as ${GROUP_AVATAR.as}`;
 
@@ -40,10 +44,8 @@ const GROUP_AVATAR_COLUMN = `, ${GROUP_AVATAR.sql} as ${GROUP_AVATAR.as}`;
  * some group has an avatar, nothing while none has one (known at once once cached).
  */
 export function listedAvatarColumn(ctx: RequestCtx): string | Promise<string> {
-  const exist = groupAvatarsExist(ctx.cache, ctx.em);
-  return typeof exist === 'boolean' ? avatarColumn(exist) : exist.then(avatarColumn);
+  return byAvatarsExist(ctx, (exist) => (exist ? GROUP_AVATAR_COLUMN : ''));
 }
-const avatarColumn = (exist: boolean) => (exist ? GROUP_AVATAR_COLUMN : '');
 
 /** Keeps a listed row's avatar file name with its group object: the row's `avatar_filename`, none without the column. */
 export function keepListedAvatar(group: Namespace, row: Record<string, unknown>): void {
